@@ -1,0 +1,440 @@
+"""Unit actions and skills (R8), damage, fainting (R9.1), Level Up and Willpower (R12).
+
+Every `check_*` function validates against a scratch copy of the board and raises
+IllegalAction with a player-readable reason; only then does the matching `do_*` mutate.
+That split is what keeps an illegal action from ever touching the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import board, rng
+from .cards import CardSet, UnitCard
+from .errors import IllegalAction
+from .notation import Action, SkillUse
+from .state import (
+    Event,
+    State,
+    close_decision,
+    is_monster,
+    is_unit,
+    levelup_price,
+    marks,
+    open_decision,
+    spend_marks,
+    sq,
+)
+
+Board = list[Any]
+
+
+def _name(cs: CardSet, piece: dict[str, Any]) -> str:
+    return cs.name(piece["card"])
+
+
+def _at(cs: CardSet, b: Board, i: int) -> str:
+    piece = b[i]
+    return f"a {_name(cs, piece)} stands on {sq(i)}" if piece else f"{sq(i)} is empty"
+
+
+def skill_squares(cs: CardSet, b: Board, i: int) -> list[int]:
+    """Squares the unit on `i` reaches with its skill (gap squares excluded, R8.2)."""
+    skill = cs.units[b[i]["card"]].skill
+    if skill.range_any:
+        return list(range(board.SIZE))
+    out = [board.unit_offset(i, off) for off in skill.range]
+    return [j for j in out if j is not None]
+
+
+def _blocked(b: Board, i: int, j: int) -> bool:
+    """A non-long dice attack cannot reach past a piece on a straight line (R8.2, p.13)."""
+    ci, li, cj, lj = board.col(i), board.lane(i), board.col(j), board.lane(j)
+    if li == lj and abs(cj - ci) > 1:
+        step = 1 if cj > ci else -1
+        return any(b[board.at(c, li)] is not None for c in range(ci + step, cj, step))
+    if ci == cj and abs(lj - li) > 1:
+        return b[board.at(ci, 1)] is not None
+    return False
+
+
+@dataclass(slots=True)
+class Plan:
+    """A validated unit action: what to do, computed before anything is changed."""
+
+    unit: int
+    dest: int
+    path: list[int]
+    fullmove: bool
+    skill: SkillUse | None
+
+
+def _targets(use: SkillUse) -> list[int]:
+    return [board.index(t) for t in use.targets]  # type: ignore[misc]
+
+
+def check_skill(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int = 0) -> None:
+    """Validate `use` as the skill of the unit on `pos` of scratch board `b` (R8.2)."""
+    card = cs.units[b[pos]["card"]]
+    skill = card.skill
+    reach = set(skill_squares(cs, b, pos))
+    kind = skill.kind
+    want = {"dice": "attack", "allocated": "attack", "area": "area", "heal": "heal",
+            "command": "command"}[kind]
+    if use.kind != want:
+        hint = {"attack": "attack SQUARE", "area": "area", "heal": "heal SQUARE[,SQUARE]",
+                "command": "command SQUARE [SKILL]"}[want]
+        raise IllegalAction(f"{card.en} on {sq(pos)} uses '{hint}', not '{use.kind}'.")
+    if kind == "area":
+        if not any(is_monster(b[j]) for j in reach):
+            raise IllegalAction(f"No monster is in range of {card.en} on {sq(pos)}.")
+        return
+    tg = _targets(use)
+    if kind == "dice":
+        if len(tg) != 1:
+            raise IllegalAction(f"{card.en} attacks exactly one monster.")
+        j = tg[0]
+        gap = any(board.unit_offset(pos, g) == j for g in skill.gaps)
+        if j not in reach:
+            why = " (a gap square: it cannot be targeted)" if gap else ""
+            raise IllegalAction(f"{sq(j)} is not in range of {card.en} on {sq(pos)}{why}.")
+        if not is_monster(b[j]):
+            raise IllegalAction(f"There is no monster to attack: {_at(cs, b, j)}.")
+        if not skill.long and _blocked(b, pos, j):
+            raise IllegalAction(f"{card.en} on {sq(pos)} cannot reach past the piece in front"
+                                " of it: only long-range attacks can (R8.2).")
+        return
+    if kind == "allocated":
+        left: dict[int, int] = {}
+        for j in tg:
+            if j not in reach or not is_monster(b[j]):
+                raise IllegalAction(f"{sq(j)} holds no monster in range of {card.en} on "
+                                    f"{sq(pos)}.")
+            m = b[j]
+            left.setdefault(j, cs.monsters[m["card"]].hp - m["dmg"])
+            left[j] -= 1
+            if left[j] < 0:
+                raise IllegalAction(f"The {_name(cs, m)} on {sq(j)} is defeated before that"
+                                    " point: give the point to another monster.")
+        avail = sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"] for j in reach if is_monster(b[j]))
+        need = min(skill.n, avail)
+        if len(tg) != need or need == 0:
+            raise IllegalAction(f"{card.en} deals {skill.n} points of damage: name {need} "
+                                "target squares, e.g. 'attack 5B,5C'." if need else
+                                f"No monster is in range of {card.en} on {sq(pos)}.")
+        return
+    if kind == "heal":
+        if not 1 <= len(tg) <= skill.n:
+            raise IllegalAction(f"{card.en} heals up to {skill.n} damage: name 1 to {skill.n} "
+                                "squares, one per damage removed.")
+        for j in set(tg):
+            if j not in reach or not is_unit(b[j]):
+                raise IllegalAction(f"{sq(j)} holds no unit of yours in range of {card.en}.")
+            if tg.count(j) > b[j]["dmg"]:
+                raise IllegalAction(f"The {_name(cs, b[j])} on {sq(j)} has only "
+                                    f"{b[j]['dmg']} damage to heal.")
+        return
+    # command (Bard, p.14): another friendly unit anywhere; 1 damage first.
+    j = tg[0]
+    if j == pos or not is_unit(b[j]):
+        raise IllegalAction(f"The {card.en} commands another unit of yours: {_at(cs, b, j)}.")
+    target = b[j]
+    faints = target["dmg"] + 1 >= cs.units[target["card"]].hp
+    if use.sub is not None:
+        if faints:
+            raise IllegalAction(f"The {_name(cs, target)} on {sq(j)} faints from the command's "
+                                "1 damage and cannot use its skill.")
+        if depth > board.SIZE:
+            raise IllegalAction("Too many nested commands.")
+        scratch = list(b)
+        scratch[j] = {**target, "dmg": target["dmg"] + 1}
+        check_skill(cs, scratch, j, use.sub, depth + 1)
+
+
+def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
+    """R8: an un-acted unit of yours, optional move (R8.1), optional skill from there."""
+    p = st["players"][seat]
+    b = p["board"]
+    i = board.index(a.square or "")
+    if i is None or not is_unit(b[i]):
+        raise IllegalAction(f"You have no unit on {a.square}: {_at(cs, b, i) if i is not None else ''}"
+                            .rstrip(": "))
+    unit = b[i]
+    card = cs.units[unit["card"]]
+    if unit["acted"]:
+        raise IllegalAction(f"The {card.en} on {sq(i)} has already acted (it carries an action "
+                            "marker until it is readied).")
+    if a.fullmove and marks(p) < 1:
+        raise IllegalAction("Full Move costs 1 honor mark and you have none (R12.4).")
+    dest, path = i, []
+    if a.to is not None:
+        dest = board.index(a.to)  # type: ignore[assignment]
+        mov = card.mov + (1 if a.fullmove else 0)
+        moves = board.unit_moves(b, i, mov)
+        if dest not in moves:
+            raise IllegalAction(_why_unreachable(cs, b, i, dest, mov, card))
+        path = moves[dest]
+    if a.skill is None and a.to is None:
+        raise IllegalAction("That action does nothing: move the unit, use its skill, or 'done'.")
+    if a.skill is not None:
+        scratch = list(b)
+        scratch[i], scratch[dest] = None, unit
+        check_skill(cs, scratch, dest, a.skill)
+    return Plan(i, dest, path, a.fullmove, a.skill)
+
+
+def _why_unreachable(cs: CardSet, b: Board, i: int, dest: int, mov: int, card: UnitCard) -> str:
+    who = f"{card.en} on {sq(i)} cannot reach {sq(dest)}"
+    if board.is_magic_circle(dest):
+        return f"{who}: units never enter a magic circle (R2)."
+    if dest == i:
+        return f"{who}: it is already there."
+    if b[dest] is not None:
+        return f"{who}: {_at(cs, b, dest)}."
+    # Would it be reachable without monsters? Then name the monster in the way.
+    unblocked = board.unit_moves([None if is_monster(x) else x for x in b], i, mov)
+    if dest in unblocked:
+        for step in unblocked[dest]:
+            if is_monster(b[step]):
+                return f"{who}: a {_name(cs, b[step])} stands on {sq(step)}."
+        return f"{who}: monsters block the way."
+    return f"{who}: it moves at most {mov} square{'s' if mov > 1 else ''} (MOV {mov})."
+
+
+# ---- execution ------------------------------------------------------------------------------
+
+def do_act(cs: CardSet, st: State, seat: int, plan: Plan, ev: list[Event]) -> None:
+    p = st["players"][seat]
+    b = p["board"]
+    unit = b[plan.unit]
+    if plan.fullmove:
+        spend_marks(st, p, 1)
+        ev.append({"type": "fullmove", "player": seat, "square": sq(plan.unit)})
+    if plan.dest != plan.unit:
+        b[plan.unit], b[plan.dest] = None, unit
+        ev.append({"type": "moved", "player": seat, "unit": unit["id"], "card": unit["card"],
+                   "path": [sq(plan.unit)] + [sq(s) for s in plan.path]})
+    unit["acted"] = True  # R8.3: acted even if it only moved
+    if plan.skill is not None:
+        use_skill(cs, st, seat, plan.dest, plan.skill, ev)
+
+
+def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: list[Event]) -> None:
+    b = st["players"][seat]["board"]
+    skill = cs.units[b[pos]["card"]].skill
+    if skill.kind == "area":
+        hit = [j for j in skill_squares(cs, b, pos) if is_monster(b[j])]
+        ev.append({"type": "area", "player": seat, "from": sq(pos), "squares": [sq(j) for j in hit]})
+        for j in hit:
+            damage_monster(cs, st, seat, j, 1, ev)
+    elif skill.kind == "allocated":
+        for j in _targets(use):
+            damage_monster(cs, st, seat, j, 1, ev)
+    elif skill.kind == "heal":
+        for j in _targets(use):
+            b[j]["dmg"] -= 1
+            ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1})
+    elif skill.kind == "dice":
+        roll_attack(cs, st, seat, pos, _targets(use)[0], ev)
+    else:  # command
+        j = _targets(use)[0]
+        ev.append({"type": "command", "player": seat, "from": sq(pos), "target": sq(j)})
+        if damage_unit(cs, st, seat, j, 1, ev, enemy_phase=False) and use.sub is not None:
+            use_skill(cs, st, seat, j, use.sub, ev)
+
+
+def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Event]) -> None:
+    """Cubes on a monster; at HP it is defeated and kept as an honor mark (R8.2, R14.1)."""
+    p = st["players"][seat]
+    m = p["board"][j]
+    if n <= 0:
+        return
+    m["dmg"] += n
+    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n})
+    mc = cs.monsters[m["card"]]
+    if m["dmg"] >= mc.hp:
+        p["board"][j] = None
+        p["defeated"].append({"id": m["id"], "card": m["card"]})
+        ev.append({"type": "defeated", "player": seat, "square": sq(j), "card": m["card"]})
+        if mc.red and len(st["players"]) > 1 and st["medal_pool"]:
+            k = rng.randbelow(st["rng"], "medals", len(st["medal_pool"]))
+            value = st["medal_pool"].pop(k)
+            p["medals"].append(value)
+            ev.append({"type": "medal", "player": seat})
+            ev.append({"type": "medal_value", "player": seat, "value": value, "vis": [seat]})
+
+
+def damage_unit(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Event],
+                enemy_phase: bool) -> bool:
+    """Cubes on a unit; returns False when it fainted (R9.1). In the Enemy phase a standing
+    order may level a ★ unit up to save it (R12.1)."""
+    p = st["players"][seat]
+    u = p["board"][j]
+    u["dmg"] += n
+    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": u["card"], "amount": n})
+    if u["dmg"] < cs.units[u["card"]].hp:
+        return True
+    if enemy_phase and p["autosave"] and levelup_problem(cs, st, seat, j) is None:
+        new = cs.units[cs.levelup_of(cs.units[u["card"]].job)]  # type: ignore[arg-type]
+        if u["dmg"] < new.hp:
+            do_levelup(cs, st, seat, j, ev, reason="standing order")
+            return True
+    p["board"][j] = None
+    p["hand"].append({"id": u["id"], "card": u["card"]})
+    ev.append({"type": "fainted", "player": seat, "square": sq(j), "card": u["card"]})
+    return False
+
+
+# ---- dice and the roll decision (R8.2, R12.1, R12.3) -------------------------------------------
+
+def roll_attack(cs: CardSet, st: State, seat: int, pos: int, target: int, ev: list[Event],
+                resume: dict[str, Any] | None = None) -> None:
+    dice = rng.roll2d6(st["rng"], f"dice{seat}")
+    roll = {"unit": sq(pos), "target": sq(target), "dice": dice, "rerolled": False}
+    _settle_roll(cs, st, seat, roll, ev, resume)
+
+
+def roll_outcome(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tuple[int, str, int]:
+    """(total, result, damage) for a roll as things stand now (modifier may have changed)."""
+    b = st["players"][seat]["board"]
+    mod = cs.units[b[board.index(roll["unit"])]["card"]].skill.mod
+    monster = cs.monsters[b[board.index(roll["target"])]["card"]]
+    a, c = roll["dice"]
+    total = a + c + mod
+    if a == c == 6:
+        return total, "critical", 3
+    if a == c == 1:
+        return total, "fumble", 0
+    return (total, "hit", 2) if total >= monster.defense else (total, "miss", 1)
+
+
+def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tuple[bool, bool]:
+    """Which boons could still raise the damage this roll deals: (Willpower, Level Up).
+
+    The original lets a player reroll any result it dislikes (p.25) and level up at any time
+    (p.24); the engine asks only when a boon could actually deal more effective damage
+    (damage capped by the monster's HP left), so a sure result never stalls the game.
+    """
+    p = st["players"][seat]
+    b = p["board"]
+    _, result, dmg = roll_outcome(cs, st, seat, roll)
+    m = b[board.index(roll["target"])]
+    hp_left = cs.monsters[m["card"]].hp - m["dmg"]
+    now = min(dmg, hp_left)
+    can_reroll = not roll["rerolled"] and marks(p) >= 1 and now < min(3, hp_left)
+    pos = board.index(roll["unit"])
+    can_lv = False
+    if result in ("miss", "hit") and levelup_problem(cs, st, seat, pos) is None:
+        card = cs.units[b[pos]["card"]]
+        new = cs.units[cs.levelup_of(card.job)]  # type: ignore[arg-type]
+        total = sum(roll["dice"]) + new.skill.mod
+        better = 2 if total >= cs.monsters[m["card"]].defense else 1
+        can_lv = min(better, hp_left) > now
+    return can_reroll, can_lv
+
+
+def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: list[Event],
+                 resume: dict[str, Any] | None) -> None:
+    total, result, dmg = roll_outcome(cs, st, seat, roll)
+    b = st["players"][seat]["board"]
+    tcard = b[board.index(roll["target"])]["card"]
+    ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
+               "card": tcard, "dice": list(roll["dice"]), "total": total, "result": result,
+               "def": cs.monsters[tcard].defense, "rerolled": roll["rerolled"]})
+    can_reroll, can_lv = roll_options(cs, st, seat, roll)
+    if can_reroll or can_lv:
+        if resume is None:
+            resume = st["decisions"].get(str(seat))
+        open_decision(st, seat, "roll", **roll, total=total, result=result,
+                      can_reroll=can_reroll, can_levelup=can_lv, resume=resume)
+        return
+    resolve_roll(cs, st, seat, roll, dmg, ev, resume)
+
+
+def resolve_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], dmg: int,
+                 ev: list[Event], resume: dict[str, Any] | None) -> None:
+    damage_monster(cs, st, seat, board.index(roll["target"]), dmg, ev)  # type: ignore[arg-type]
+    if st["decisions"].get(str(seat), {}).get("kind") == "roll":
+        close_decision(st, seat)
+    if resume is not None:
+        st["decisions"][str(seat)] = resume
+        continue_actions(st, seat, resume)
+
+
+def continue_actions(st: State, seat: int, dec: dict[str, Any]) -> None:
+    """After a unit action: the decision stays open while actions and un-acted units remain."""
+    b = st["players"][seat]["board"]
+    if dec["left"] <= 0 or not any(is_unit(u) and not u["acted"] for u in b):
+        close_decision(st, seat)
+    else:
+        dec["id"] = st["next_id"]
+        st["next_id"] += 1
+
+
+def reroll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: list[Event]) -> None:
+    """Willpower (R12.3): 1 mark, new dice; the new result stands."""
+    spend_marks(st, st["players"][seat], 1)
+    roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+    roll["dice"] = rng.roll2d6(st["rng"], f"dice{seat}")
+    roll["rerolled"] = True
+    ev.append({"type": "willpower", "player": seat})
+    _settle_roll(cs, st, seat, roll, ev, dec["resume"])
+
+
+def reconsider_roll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: list[Event]) -> None:
+    """After a Level Up at a roll decision: keep asking only if a boon could still matter."""
+    roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+    total, result, dmg = roll_outcome(cs, st, seat, roll)
+    can_reroll, can_lv = roll_options(cs, st, seat, roll)
+    if can_reroll or can_lv:
+        dec.update(total=total, result=result, can_reroll=can_reroll, can_levelup=can_lv)
+        return
+    ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
+               "card": st["players"][seat]["board"][board.index(roll["target"])]["card"],
+               "dice": list(roll["dice"]), "total": total, "result": result,
+               "def": dec.get("def"), "rerolled": roll["rerolled"]})
+    resolve_roll(cs, st, seat, roll, dmg, ev, dec["resume"])
+
+
+# ---- Level Up (R12.2) -----------------------------------------------------------------------
+
+def levelup_problem(cs: CardSet, st: State, seat: int, i: int | None) -> str | None:
+    """Why the unit on `i` cannot level up now, or None when it can."""
+    p = st["players"][seat]
+    b = p["board"]
+    if i is None or not is_unit(b[i]):
+        return f"You have no unit on {sq(i) if i is not None else 'that square'}."
+    card = cs.units[b[i]["card"]]
+    if not card.star:
+        return f"Only ★ units level up; the {card.en} on {sq(i)} is not one (R12.2)."
+    if not st["levelup_piles"].get(card.job):
+        return f"The {card.job} level-up pile is empty (R12.2)."
+    price = levelup_price(p)
+    if marks(p) < price:
+        return f"Level Up costs {price} honor marks and you have {marks(p)} (R12.2)."
+    return None
+
+
+def do_levelup(cs: CardSet, st: State, seat: int, i: int, ev: list[Event], reason: str = "") -> None:
+    p = st["players"][seat]
+    unit = p["board"][i]
+    old = {"id": unit["id"], "card": unit["card"]}
+    new = st["levelup_piles"][cs.units[unit["card"]].job].pop(0)
+    price = levelup_price(p)
+    spend_marks(st, p, price)
+    p["levelups"] += 1
+    st["discard"].append(old)
+    unit["id"], unit["card"] = new["id"], new["card"]  # square, cubes, marker carry over
+    ev.append({"type": "levelup", "player": seat, "square": sq(i), "from": old["card"],
+               "card": new["card"], "price": price, "reason": reason})
+
+
+def reach(cs: CardSet, st: State, seat: int, i: int) -> tuple[list[str], list[str]]:
+    """For a help overlay: where the unit on `i` can move, and its skill range from here."""
+    b = st["players"][seat]["board"]
+    if not is_unit(b[i]):
+        raise IllegalAction(f"You have no unit on {sq(i)}.")
+    mov = cs.units[b[i]["card"]].mov
+    return ([sq(j) for j in sorted(board.unit_moves(b, i, mov))],
+            [sq(j) for j in skill_squares(cs, b, i)])

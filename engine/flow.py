@@ -1,0 +1,493 @@
+"""The round (R5): main phase and command cards (R6, R7), Enemy phase (R9, R10), End phase
+(R11), and the checks that end a game (R9.3, R13, R14, R15).
+
+`run` advances everything automatic until some player must decide or the game is over;
+it is the only place phases change, so every interface sees the same sequence.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import board, rng
+from .cards import CardSet
+from .combat import damage_unit
+from .state import (
+    Event,
+    State,
+    active,
+    clockwise_from,
+    is_monster,
+    is_unit,
+    marks,
+    monsters_left,
+    open_decision,
+    sq,
+    threat,
+)
+
+SOLO_FINAL = "the final round ended with monsters left (R13.2)"
+
+
+def run(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """Advance automatic steps until a decision is pending or the game has ended."""
+    for _ in range(10_000):  # bounded: each pass makes progress; a bug must not hang a bot
+        if st["result"] is not None or st["decisions"]:
+            return
+        ph = st["phase"]
+        if ph == "placement":
+            if st["step"] is None:
+                _round_zero(cs, st, ev)
+            else:
+                _begin_round(st, ev)
+        elif ph in ("main", "auto"):
+            if st["current"] is not None:
+                _finish_card(cs, st, ev)
+            elif ph == "main":
+                if st["turn"] < len(st["turn_order"]):
+                    seat = st["turn_order"][st["turn"]]
+                    opts = [c for c in st["row"] if c not in st["chosen"]]
+                    open_decision(st, seat, "pick", options=opts)
+                else:
+                    st["phase"] = "auto"
+                    unchosen = [c for c in st["row"] if c not in st["chosen"]]
+                    st["auto_left"] = unchosen[:-1]  # R6.5: the last card is never executed
+            elif st["auto_left"]:
+                execute(cs, st, st["auto_left"].pop(0), None, ev)
+            else:
+                _end_main(cs, st, ev)
+        elif ph == "invasion":
+            invasion(cs, st, ev)
+        elif ph == "summon":
+            summon_phase(cs, st, ev)
+        elif ph == "end":
+            end_phase(cs, st, ev)
+        else:
+            return
+    raise RuntimeError("engine flow did not settle")  # pragma: no cover
+
+
+def _round_zero(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """R4.3–4.4: two summons, mercenaries revealed, then simultaneous initial placement."""
+    st["step"] = "placing"
+    ev.append({"type": "phase", "phase": "setup", "round": 0})
+    _reveal_mercenaries(st, ev)
+    for _ in range(2):
+        summon_procedure(cs, st, ev)
+    for seat in active(st):
+        open_decision(st, seat, "place")
+
+
+def _begin_round(st: State, ev: list[Event]) -> None:
+    st["round"] += 1
+    st.update(phase="main", step=None, chosen=[], executed=[], current=None, leader=None,
+              turn=0, auto_left=[])
+    st["turn_order"] = clockwise_from(st, st["start_player"])
+    ev.append({"type": "phase", "phase": "main", "round": st["round"],
+               "start_player": st["start_player"]})
+
+
+# ---- command cards (R6, R7) -------------------------------------------------------------------
+
+def pick(cs: CardSet, st: State, seat: int, card: str, ev: list[Event]) -> None:
+    """R6.2: the chosen card moves to the front, after those already chosen; executed at once."""
+    st["row"].remove(card)
+    st["row"].insert(len(st["chosen"]), card)
+    st["chosen"].append(card)
+    ev.append({"type": "picked", "player": seat, "card": card})
+    execute(cs, st, card, seat, ev)
+
+
+def skip_turn(st: State, seat: int, ev: list[Event]) -> None:
+    """A chooser who timed out passes: no card is chosen (R15 default answer)."""
+    ev.append({"type": "passed", "player": seat})
+    st["turn"] += 1
+
+
+def execute(cs: CardSet, st: State, card: str, leader: int | None, ev: list[Event]) -> None:
+    """R6.3/R7: the LEADER's large effect, everyone else's small one (AUTO: all small)."""
+    st["current"], st["leader"] = card, leader
+    ev.append({"type": "card", "card": card, "leader": leader, "auto": leader is None})
+    first = leader if leader is not None else st["start_player"]
+    for seat in clockwise_from(st, first):
+        p = st["players"][seat]
+        lead = seat == leader
+        if card in ("advance", "recruit") and lead:
+            _gold(p, seat, 1, ev)
+        if card == "reward":
+            _gold(p, seat, 4 if lead else 2, ev)
+        elif card == "rest":
+            if lead:
+                p["honor"] += 1
+                ev.append({"type": "honor", "player": seat, "amount": 1})
+            if any(is_unit(u) and u["acted"] for u in p["board"]):
+                open_decision(st, seat, "ready", card="rest", n=2)
+        elif card in ("advance", "raid"):
+            n = 2 if card == "advance" or lead else 1
+            if any(is_unit(u) and not u["acted"] for u in p["board"]):
+                open_decision(st, seat, "actions", card=card, left=n, acted_now=[])
+        elif card == "recruit":
+            mercs = leader is not None  # R7.1: no mercenaries under AUTO
+            if can_recruit(cs, st, seat, mercs):
+                open_decision(st, seat, "recruit", card="recruit", mercenaries=mercs, again=False)
+
+
+def _gold(p: dict[str, Any], seat: int, n: int, ev: list[Event]) -> None:
+    p["gold"] += n
+    ev.append({"type": "gold", "player": seat, "amount": n, "total": p["gold"]})
+
+
+def can_recruit(cs: CardSet, st: State, seat: int, mercs: bool) -> bool:
+    """R7.1: an empty home-area square and a card (hand, or mercenary) the gold can pay."""
+    p = st["players"][seat]
+    if not any(p["board"][i] is None for i in range(6)):
+        return False
+    cards = list(p["hand"]) + ([m for m in st["mercenaries"] if m] if mercs else [])
+    return any(cs.units[c["card"]].cost <= p["gold"] for c in cards)
+
+
+def _finish_card(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """All answers are in: grant mercenary claims in seat order from the LEADER (R7.1), then
+    end the card and look for a winner (R14.3: checked at the end of every card)."""
+    if st["claims"]:
+        _grant_claims(cs, st, ev)
+        if st["decisions"]:
+            return
+    card = st["current"]
+    st["executed"].append(card)
+    st["current"], st["leader"] = None, None
+    ev.append({"type": "resolved", "what": card})
+    if st["phase"] == "main":
+        st["turn"] += 1
+    check_victory(cs, st, ev)
+
+
+def _grant_claims(cs: CardSet, st: State, ev: list[Event]) -> None:
+    n = len(st["players"])
+    lead = st["leader"] if st["leader"] is not None else st["start_player"]
+    claims = sorted(st["claims"], key=lambda c: (c[0] - lead) % n)
+    st["claims"] = []
+    for seat, merc_id, square in claims:
+        slot = next((k for k, m in enumerate(st["mercenaries"]) if m and m["id"] == merc_id), None)
+        if slot is None:
+            ev.append({"type": "merc_taken", "player": seat})
+            if can_recruit(cs, st, seat, True):
+                open_decision(st, seat, "recruit", card="recruit", mercenaries=True, again=True)
+            continue
+        card = st["mercenaries"][slot]
+        st["mercenaries"][slot] = None
+        place_unit(cs, st, seat, card, board.index(square), ev, paid=True, mercenary=True)
+
+
+def place_unit(cs: CardSet, st: State, seat: int, card: dict[str, Any], i: int,
+               ev: list[Event], paid: bool, mercenary: bool = False) -> None:
+    p = st["players"][seat]
+    if paid:
+        p["gold"] -= cs.units[card["card"]].cost
+    p["board"][i] = {"id": card["id"], "card": card["card"], "owner": seat, "dmg": 0,
+                     "acted": False}
+    ev.append({"type": "recruited" if paid else "placed", "player": seat, "card": card["card"],
+               "square": sq(i), "mercenary": mercenary})
+
+
+def _end_main(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """End of the Main phase: the solo final-round check (R13.2), then the Enemy phase."""
+    if (len(st["players"]) == 1 and st["final_round"] is not None
+            and st["round"] >= st["final_round"] and not _all_defeated(st)):
+        _finish(st, ev, winners=[], reason=SOLO_FINAL)
+        return
+    st["phase"] = "invasion"
+
+
+# ---- Enemy phase: Invasion (R9) ---------------------------------------------------------------
+
+def invasion(cs: CardSet, st: State, ev: list[Event]) -> None:
+    st["current"] = "invasion"
+    ev.append({"type": "phase", "phase": "invasion", "round": st["round"]})
+    before = active(st)
+    for seat in before:
+        _invade_board(cs, st, seat, ev)
+        if st["result"] is not None:
+            return
+    st["current"] = None
+    ev.append({"type": "resolved", "what": "invasion"})
+    if not _check_elimination(st, before, ev):
+        check_victory(cs, st, ev)
+    st["phase"] = "summon" if st["result"] is None else "over"
+
+
+def _invade_board(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
+    """R9: scan 1A, 1B, …, 6C; each monster attacks or moves, at most once."""
+    p = st["players"][seat]
+    b = p["board"]
+    done: set[str] = set()
+    for i in range(board.SIZE):
+        m = b[i]
+        if not is_monster(m) or m["id"] in done or p["eliminated"]:
+            continue
+        done.add(m["id"])
+        mc = cs.monsters[m["card"]]
+        squares = [board.monster_offset(i, off) for off in mc.range]
+        in_range = [j for j in squares if j is not None and is_unit(b[j])]
+        if not in_range:
+            _monster_move(cs, st, seat, i, ev)
+            continue
+        targets = in_range if mc.area else in_range[:1]  # R9.1 numbered: lowest number
+        ev.append({"type": "monster_attacked", "player": seat, "from": sq(i), "card": m["card"],
+                   "targets": [sq(j) for j in targets]})
+        fainted = False
+        for j in targets:
+            fainted |= not damage_unit(cs, st, seat, j, mc.atk, ev, enemy_phase=True)
+        if fainted and b[i] is m:
+            _monster_move(cs, st, seat, i, ev, bonus=True)  # R9 step 2: one bonus move
+
+
+def _monster_move(cs: CardSet, st: State, seat: int, i: int, ev: list[Event],
+                  bonus: bool = False) -> None:
+    """R9.2: forward as far as MOV allows, jumping monsters, stopped short of units."""
+    p = st["players"][seat]
+    b = p["board"]
+    m = b[i]
+    c, ln = board.col(i), board.lane(i)
+    target = c - cs.monsters[m["card"]].mov
+    while target >= 1 and is_monster(b[board.at(target, ln)]):
+        target -= 1
+    dest: int | None = None
+    for k in range(c - 1, max(target, 1) - 1, -1):
+        if is_unit(b[board.at(k, ln)]):
+            for near in range(k + 1, c):  # nearest free square on the monster's side
+                if b[board.at(near, ln)] is None:
+                    dest = board.at(near, ln)
+                    break
+            if dest is None:
+                return
+            break
+    else:
+        if target < 1:
+            b[i] = None
+            _castle(cs, st, seat, m, ev)
+            return
+        dest = board.at(target, ln)
+    b[i], b[dest] = None, m
+    ev.append({"type": "monster_moved", "player": seat, "card": m["card"], "from": sq(i),
+               "to": sq(dest), "bonus": bonus})
+
+
+def _castle(cs: CardSet, st: State, seat: int, m: dict[str, Any], ev: list[Event]) -> None:
+    """R9.2 invading the castle: solo loses; a boss, or a second blue, eliminates."""
+    p = st["players"][seat]
+    mc = cs.monsters[m["card"]]
+    ev.append({"type": "invaded", "player": seat, "card": m["card"]})
+    card = {"id": m["id"], "card": m["card"]}
+    if len(st["players"]) == 1:
+        p["castle"].append(card)
+        _finish(st, ev, winners=[], reason="a monster invaded the castle (R13.1)")
+        return
+    if mc.red or p["castle"]:
+        p["castle"].append(card)
+        p["eliminated"] = True
+        st["decisions"].pop(str(seat), None)
+        ev.append({"type": "eliminated", "player": seat})
+    else:
+        p["castle"].append(card)
+
+
+def _check_elimination(st: State, before: list[int], ev: list[Event]) -> bool:
+    """R9.3: the last player standing wins; all out in one phase is a draw among them."""
+    if len(st["players"]) == 1:
+        return False
+    alive = active(st)
+    if len(alive) == 1:
+        _finish(st, ev, winners=alive, reason="last player standing (R9.3)")
+        return True
+    if not alive:
+        _finish(st, ev, winners=before, reason="everyone left was eliminated at once (R9.3)",
+                draw=len(before) > 1)
+        return True
+    return False
+
+
+# ---- Enemy phase: Summon (R10) ------------------------------------------------------------------
+
+def summon_phase(cs: CardSet, st: State, ev: list[Event]) -> None:
+    st["current"] = "summon"
+    ev.append({"type": "phase", "phase": "summon", "round": st["round"]})
+    for seat in active(st):
+        p = st["players"][seat]
+        for ln in "ABC":  # R10.4: oldest first, until one cannot be placed
+            q = p["queues"][ln]
+            while q and _place_monster(p, seat, dict(q[0], dmg=0), "ABC".index(ln), ev, True):
+                q.pop(0)
+    for _ in range(2):
+        if st["monster_deck"]:
+            summon_procedure(cs, st, ev)
+    st["current"] = None
+    ev.append({"type": "resolved", "what": "summon"})
+    check_victory(cs, st, ev)
+    if st["result"] is None:
+        st["phase"], st["step"] = "end", "support"
+
+
+def summon_procedure(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """R10.3: reveal a chip (reshuffle when all are up), draw, place on every board."""
+    chips = st["chips"]
+    if not chips["down"]:
+        chips["down"], chips["up"] = sorted(chips["up"]), []
+        ev.append({"type": "chips_reshuffled"})
+    ln = chips["down"].pop(rng.randbelow(st["rng"], "chips", len(chips["down"])))
+    chips["up"].append(ln)
+    card = st["monster_deck"].pop(0)
+    ev.append({"type": "chip", "lane": ln, "card": card["card"]})
+    for seat in active(st):
+        _place_monster(st["players"][seat], seat, {"id": card["id"], "card": card["card"],
+                                                   "dmg": 0}, "ABC".index(ln), ev, False)
+
+
+def _place_monster(p: dict[str, Any], seat: int, m: dict[str, Any], ln: int, ev: list[Event],
+                   from_queue: bool) -> bool:
+    """R10.2: magic circle, else the next square forward past monsters; a unit in the way
+    (or no free square) sends it to the back of the lane's waiting queue."""
+    b = p["board"]
+    for c in range(board.COLUMNS, 0, -1):
+        i = board.at(c, ln)
+        if b[i] is None:
+            b[i] = m
+            ev.append({"type": "summoned", "player": seat, "square": sq(i), "card": m["card"],
+                       "from_queue": from_queue})
+            return True
+        if is_unit(b[i]):
+            break
+    if not from_queue:
+        p["queues"]["ABC"[ln]].append({"id": m["id"], "card": m["card"]})
+        ev.append({"type": "queued", "player": seat, "lane": "ABC"[ln], "card": m["card"]})
+    return False
+
+
+# ---- End phase (R11) ----------------------------------------------------------------------------
+
+def end_phase(cs: CardSet, st: State, ev: list[Event]) -> None:
+    step = st["step"]
+    if step == "next":
+        _begin_round(st, ev)
+        return
+    if step == "support":
+        st["current"] = "end"
+        ev.append({"type": "phase", "phase": "end", "round": st["round"]})
+        st["step"] = "fatigue"
+        for seat in supported(st):
+            if any(is_unit(u) and u["dmg"] > 0 for u in st["players"][seat]["board"]):
+                open_decision(st, seat, "support")
+        return
+    if step == "fatigue":
+        st["step"] = "reset"
+        for seat in active(st):
+            if any(is_unit(u) and u["acted"] for u in st["players"][seat]["board"]):
+                open_decision(st, seat, "ready", card="fatigue", n=2)
+        return
+    # Mercenary reset, command reset, start player (R11.3–5), then the next round.
+    st["discard"] += [m for m in st["mercenaries"] if m]
+    st["mercenaries"] = [None, None, None]
+    _reveal_mercenaries(st, ev)
+    if (len(st["players"]) == 1 and st["options"].get("difficulty") is not None
+            and not st["unit_deck"] and st["final_round"] is None):
+        st["final_round"] = st["round"] + 1  # R13.2
+        ev.append({"type": "final_round", "round": st["final_round"]})
+    n_active = len(active(st))
+    if n_active != 4:
+        rng.shuffle(st["rng"], "table", st["row"])
+    if len(st["players"]) > 1:
+        st["start_player"] = clockwise_from(st, (st["start_player"] + 1) % len(st["players"]))[0]
+    st["current"] = None
+    ev.append({"type": "resolved", "what": "end"})
+    if st["round"] >= st["options"].get("round_cap", 30):
+        _round_cap(cs, st, ev)
+        return
+    st["step"] = "next"  # run() begins the next round at once
+
+
+def _reveal_mercenaries(st: State, ev: list[Event]) -> None:
+    solo_option = len(st["players"]) == 1 and st["options"].get("difficulty") is not None
+    for k in range(3):
+        if st["mercenaries"][k] is not None:
+            continue
+        if not st["unit_deck"] and not solo_option and st["discard"]:
+            st["unit_deck"], st["discard"] = st["discard"], []
+            rng.shuffle(st["rng"], "units", st["unit_deck"])
+            ev.append({"type": "unit_deck_reshuffled"})
+        if st["unit_deck"]:
+            st["mercenaries"][k] = st["unit_deck"].pop(0)
+    ev.append({"type": "mercenaries", "cards": [m["card"] if m else None
+                                               for m in st["mercenaries"]]})
+
+
+def supported(st: State) -> list[int]:
+    """R11.1: top k by monsters on board + queues; a tie that overflows k leaves that rank out."""
+    seats = active(st)
+    if len(seats) < 2:
+        return []
+    k = 2 if len(seats) == 4 else 1
+    counts = sorted(((monsters_left(st["players"][s]), s) for s in seats), reverse=True)
+    chosen: list[int] = []
+    idx = 0
+    while idx < len(counts) and len(chosen) < k:
+        rank = [s for c, s in counts if c == counts[idx][0]]
+        if len(chosen) + len(rank) > k:
+            break
+        chosen += rank
+        idx += len(rank)
+    return sorted(chosen)
+
+
+# ---- the end of the game -------------------------------------------------------------------------
+
+def _all_defeated(st: State) -> bool:
+    return not st["monster_deck"] and monsters_left(st["players"][0]) == 0
+
+
+def check_victory(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """R13.1 solo: every monster defeated. R14.3: deck empty and threat ≤ 8 declares."""
+    if st["result"] is not None:
+        return
+    if len(st["players"]) == 1:
+        if _all_defeated(st):
+            _finish(st, ev, winners=[0], reason="every monster defeated (R13.1)")
+        return
+    if st["monster_deck"]:
+        return
+    declarers = [s for s in active(st) if threat(cs, st["players"][s]) <= 8]
+    if not declarers:
+        return
+    best = max((marks(st["players"][s]), st["players"][s]["gold"]) for s in declarers)
+    winners = [s for s in declarers
+               if (marks(st["players"][s]), st["players"][s]["gold"]) == best]
+    ev.append({"type": "declared", "players": declarers})
+    _finish(st, ev, winners=winners, reason="threat 8 or less with the deck empty (R14.3)",
+            draw=len(winners) > 1, cs=cs)
+
+
+def _round_cap(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """R15: at the cap, lowest threat wins, then R14.4; solo has not won."""
+    if len(st["players"]) == 1:
+        _finish(st, ev, winners=[], reason="round cap reached (R15)")
+        return
+    seats = active(st)
+    key = {s: (threat(cs, st["players"][s]), -marks(st["players"][s]), -st["players"][s]["gold"])
+           for s in seats}
+    best = min(key.values())
+    winners = [s for s in seats if key[s] == best]
+    _finish(st, ev, winners=winners, reason="round cap reached (R15)", draw=len(winners) > 1,
+            cs=cs)
+
+
+def _finish(st: State, ev: list[Event], winners: list[int], reason: str, draw: bool = False,
+            cs: CardSet | None = None) -> None:
+    seats = list(range(len(st["players"])))
+    if cs is not None:
+        seats.sort(key=lambda s: (st["players"][s]["eliminated"], s not in winners,
+                                  threat(cs, st["players"][s]), -marks(st["players"][s]),
+                                  -st["players"][s]["gold"]))
+    else:
+        seats.sort(key=lambda s: (s not in winners, st["players"][s]["eliminated"]))
+    st["result"] = {"winners": sorted(winners), "draw": draw, "reason": reason, "ranking": seats}
+    st["phase"], st["decisions"] = "over", {}
+    ev.append({"type": "game_over", **st["result"]})

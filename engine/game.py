@@ -1,0 +1,474 @@
+"""The engine's API: a game is plain state plus the card set; actions go in, events come out.
+
+`Game.apply` is the one way a state changes: it checks the answer against the player's
+pending decision (stale / not yours / game over / illegal, each typed), mutates only after
+validation, runs the automatic flow, and logs the action so setup + log replays the game
+(R15). Undo replays the log without the undone action.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations, combinations_with_replacement
+from typing import Any
+
+from . import board, combat, flow
+from .cards import CardSet, default_cards, normalize_name, parse_cardset
+from .errors import GameOver, IllegalAction, NotYourDecision, StaleDecision
+from .notation import Action, SkillUse, parse
+from .state import (
+    Event,
+    State,
+    close_decision,
+    is_monster,
+    is_unit,
+    marks,
+    new_game,
+    normalize,
+    sq,
+    touch_decision,
+)
+from .view import view as _view
+
+
+class Game:
+    """A game in progress. `state` is the JSON-ready dict of docs/state.md."""
+
+    __slots__ = ("state", "cards")
+
+    def __init__(self, state: State, cards: CardSet | None = None) -> None:
+        self.state = state
+        custom = state.get("setup", {}).get("cards")
+        self.cards = cards or (parse_cardset(custom) if custom else default_cards())
+
+    # ---- construction and persistence -------------------------------------------------------
+    @classmethod
+    def new(cls, players: list[str], seed: int = 0, options: dict[str, Any] | None = None,
+            cards_data: dict[str, Any] | None = None) -> Game:
+        cs = parse_cardset(cards_data) if cards_data else default_cards()
+        st = new_game(cs, players, seed, options or {})
+        if cards_data:
+            st["setup"]["cards"] = cards_data
+        g = cls(st, cs)
+        flow.run(cs, st, [])
+        return g
+
+    @classmethod
+    def from_json(cls, data: str | dict[str, Any]) -> Game:
+        """Load a saved or hand-written (puzzle) state; missing keys take their defaults."""
+        raw = json.loads(data) if isinstance(data, str) else data
+        return cls(normalize(raw))
+
+    def to_json(self) -> str:
+        return json.dumps(self.state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def replay(cls, setup: dict[str, Any], log: list[list[Any]]) -> Game:
+        """Setup plus action log reproduces the state exactly (R15)."""
+        g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
+                    setup.get("cards"))
+        for seat, text in log:
+            g.apply(int(seat), text)
+        return g
+
+    # ---- questions -------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state["result"] is not None
+
+    def decision(self, seat: int) -> dict[str, Any] | None:
+        return self.state["decisions"].get(str(seat))
+
+    def waiting_for(self) -> list[int]:
+        return sorted(int(s) for s in self.state["decisions"])
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return _view(self.cards, self.state, seat)
+
+    def reach(self, seat: int, square: str) -> tuple[list[str], list[str]]:
+        i = board.index(square)
+        if i is None:
+            raise IllegalAction(f"'{square}' is not a square.")
+        return combat.reach(self.cards, self.state, seat, i)
+
+    # ---- answers ---------------------------------------------------------------------------
+    def apply(self, seat: int, action: str | Action, decision_id: int | None = None) -> list[Event]:
+        """Validate and apply one answer of `seat`; return the events it caused."""
+        a = parse(action) if isinstance(action, str) else action
+        st, cs = self.state, self.cards
+        if st["result"] is not None:
+            raise GameOver("The game is over.")
+        if not 0 <= seat < len(st["players"]) or st["players"][seat]["eliminated"]:
+            raise NotYourDecision("You are not playing in this game (or were eliminated).")
+        ev: list[Event] = []
+        if a.verb == "autosave":
+            st["players"][seat]["autosave"] = a.flag
+            st["log"].append([seat, str(a)])
+            return [{"type": "autosave", "player": seat, "on": a.flag, "vis": [seat]}]
+        dec = st["decisions"].get(str(seat))
+        if dec is None:
+            raise NotYourDecision(self._not_yours(seat))
+        if decision_id is not None and decision_id != dec["id"]:
+            raise StaleDecision("This prompt is out of date: the game has moved on.")
+        opened = dec["opened"]
+        before = (dict(st["rng"]), len(st["unit_deck"]), len(st["monster_deck"]))
+        canonical = self._answer(seat, dec, a, ev)
+        flow.run(cs, st, ev)
+        st["log"].append([seat, canonical])
+        after = st["decisions"].get(str(seat))
+        revealed = before != (st["rng"], len(st["unit_deck"]), len(st["monster_deck"]))
+        if a.verb != "timeout" and not revealed and after is not None and after["opened"] == opened:
+            st["undo"][str(seat)] = [len(st["log"]) - 1, opened]
+        else:
+            st["undo"].pop(str(seat), None)
+        return ev
+
+    def can_undo(self, seat: int) -> bool:
+        rec = self.state["undo"].get(str(seat))
+        dec = self.decision(seat)
+        return rec is not None and dec is not None and dec["opened"] == rec[1]
+
+    def undo(self, seat: int) -> None:
+        """Take back `seat`'s last action when it revealed nothing random and the decision it
+        answered is still open (BGA's rule): replay the log without it."""
+        if self.over:
+            raise GameOver("The game is over.")
+        if not self.can_undo(seat):
+            raise IllegalAction("Nothing to undo: only your last action, while it revealed "
+                                "nothing random and its decision is still open, can be undone.")
+        index = self.state["undo"][str(seat)][0]
+        log = [e for k, e in enumerate(self.state["log"]) if k != index]
+        self.state = Game.replay(self.state["setup"], log).state
+
+    def default_action(self, seat: int) -> str:
+        """What a player who runs out of time answers: pass / no change (R15)."""
+        return "timeout"
+
+    def _not_yours(self, seat: int) -> str:
+        waiting = ", ".join(self.state["players"][s]["name"] for s in self.waiting_for())
+        return f"You have nothing to decide right now; waiting for {waiting or 'nobody'}."
+
+    def _answer(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+        """Check then apply one answer; returns the canonical text logged for replay."""
+        st, cs = self.state, self.cards
+        kind = dec["kind"]
+        if a.verb == "levelup":
+            i = board.index(a.square)  # type: ignore[arg-type]
+            problem = combat.levelup_problem(cs, st, seat, i)
+            if problem:
+                raise IllegalAction(problem)
+            combat.do_levelup(cs, st, seat, i, ev)  # type: ignore[arg-type]
+            if kind == "roll":
+                combat.reconsider_roll(cs, st, seat, dec, ev)
+            if st["decisions"].get(str(seat)) is dec:
+                touch_decision(st, seat)
+            return str(a)
+        if a.verb == "timeout":
+            ev.append({"type": "timeout", "player": seat, "decision": kind})
+            if kind == "pick":
+                close_decision(st, seat)
+                flow.skip_turn(st, seat, ev)
+            elif kind == "place":  # placement is mandatory (p.7): a fixed, harmless default
+                b = st["players"][seat]["board"]
+                i = next(board.index(s) for s in _DEFAULT_PLACES if b[board.index(s)] is None)
+                card = st["players"][seat]["hand"][0]
+                close_decision(st, seat)
+                st["players"][seat]["hand"].remove(card)
+                flow.place_unit(cs, st, seat, card, i, ev, paid=False)
+            elif kind == "roll":
+                self._keep(seat, dec, ev)
+            else:
+                close_decision(st, seat)
+            return "timeout"
+        allowed = _ALLOWED[kind]
+        if a.verb not in allowed:
+            raise IllegalAction(f"Now you {_PROMPT[kind]}: use {' / '.join(allowed)}"
+                                + (" (or levelup SQUARE)" if kind != "place" else "") + ".")
+        handler = getattr(self, f"_{kind}")
+        return handler(seat, dec, a, ev)
+
+    def _pick(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+        key = self.cards.resolve(a.card or "")
+        if key not in dec["options"]:
+            names = ", ".join(self.cards.name(c) for c in dec["options"])
+            what = self.cards.name(key) if key in self.cards.commands else f"'{a.card}'"
+            raise IllegalAction(f"You cannot pick {what} now (each command card is executed at "
+                                f"most once a round, R6.1); choose one of: {names}.")
+        close_decision(self.state, seat)
+        flow.pick(self.cards, self.state, seat, key, ev)  # type: ignore[arg-type]
+        return f"pick {key}"
+
+    def _place(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+        p = self.state["players"][seat]
+        card = self._match(p["hand"], a.card or "", "in your hand")
+        i = self._home_square(seat, a.square)
+        close_decision(self.state, seat)
+        p["hand"].remove(card)
+        flow.place_unit(self.cards, self.state, seat, card, i, ev, paid=False)
+        return f"place {card['card']} {sq(i)}"
+
+    def _actions(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+        if a.verb == "done":
+            close_decision(self.state, seat)
+            ev.append({"type": "done", "player": seat})
+            return "done"
+        plan = combat.check_act(self.cards, self.state, seat, a)
+        dec["left"] -= 1
+        dec["acted_now"].append(self.state["players"][seat]["board"][plan.unit]["id"])
+        combat.do_act(self.cards, self.state, seat, plan, ev)
+        if self.state["decisions"].get(str(seat)) is dec:
+            combat.continue_actions(self.state, seat, dec)
+        return str(a)
+
+    def _ready(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+        if a.verb == "done" or not a.squares:
+            close_decision(self.state, seat)
+            return "done"
+        b = self.state["players"][seat]["board"]
+        idx = [board.index(s) for s in a.squares]
+        if len(set(idx)) != len(idx):
+            raise IllegalAction("Name each unit once.")
+        if len(idx) > dec["n"]:
+            raise IllegalAction(f"You may ready at most {dec['n']} units (R7, R11.2).")
+        for i in idx:
+            if not is_unit(b[i]) or not b[i]["acted"]:
+                raise IllegalAction(f"{sq(i)} holds no acted unit of yours to ready.")  # type: ignore[arg-type]
+        for i in idx:
+            b[i]["acted"] = False
+        close_decision(self.state, seat)
+        ev.append({"type": "readied", "player": seat, "squares": [sq(i) for i in idx]})  # type: ignore[arg-type]
+        return "ready " + " ".join(sq(i) for i in idx)  # type: ignore[arg-type]
+
+    def _recruit(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+        st, cs = self.state, self.cards
+        if a.verb == "done":
+            close_decision(st, seat)
+            return "done"
+        p = st["players"][seat]
+        mercs = [m for m in st["mercenaries"] if m]
+        card, merc = None, False
+        if not a.merc:
+            card = self._match(p["hand"], a.card or "", "in your hand", missing_ok=True)
+        if card is None:
+            if not dec["mercenaries"]:
+                why = ("no mercenaries may be taken when Recruit is executed AUTO (R7.1)"
+                       if not a.merc and mercs else "nor among what you may recruit")
+                self._match(p["hand"], a.card or "", "in your hand", missing_ok=False,
+                            extra=f"; {why}")
+            card = self._match(mercs, a.card or "", "among your hand or the mercenaries")
+            merc = True
+        i = self._home_square(seat, a.square)
+        cost = cs.units[card["card"]].cost
+        if cost > p["gold"]:
+            raise IllegalAction(f"{cs.name(card['card'])} costs {cost} gold and you have "
+                                f"{p['gold']} (R7.1).")
+        close_decision(st, seat)
+        if merc:
+            st["claims"].append([seat, card["id"], sq(i)])
+            ev.append({"type": "merc_claimed", "player": seat, "card": card["card"]})
+            return f"recruit merc {card['card']} {sq(i)}"
+        p["hand"].remove(card)
+        flow.place_unit(cs, st, seat, card, i, ev, paid=True)
+        return f"recruit {card['card']} {sq(i)}"
+
+    def _support(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+        if a.verb == "done":
+            close_decision(self.state, seat)
+            return "done"
+        b = self.state["players"][seat]["board"]
+        i = board.index(a.square)  # type: ignore[arg-type]
+        if not is_unit(b[i]) or b[i]["dmg"] <= 0:
+            raise IllegalAction(f"{a.square} holds no damaged unit of yours to heal (R11.1).")
+        b[i]["dmg"] -= 1
+        close_decision(self.state, seat)
+        ev.append({"type": "healed", "player": seat, "square": sq(i), "amount": 1,  # type: ignore[arg-type]
+                   "support": True})
+        return f"support {sq(i)}"  # type: ignore[arg-type]
+
+    def _roll(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+        if a.verb == "reroll":
+            if not dec["can_reroll"]:
+                raise IllegalAction("Willpower cannot be used here: a reroll cannot be rerolled"
+                                    " and costs 1 honor mark (R12.3).")
+            combat.reroll(self.cards, self.state, seat, dec, ev)
+            return "reroll"
+        self._keep(seat, dec, ev)
+        return "keep"
+
+    def _keep(self, seat: int, dec: dict[str, Any], ev: list[Event]) -> None:
+        roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+        _, _, dmg = combat.roll_outcome(self.cards, self.state, seat, roll)
+        close_decision(self.state, seat)
+        combat.resolve_roll(self.cards, self.state, seat, roll, dmg, ev, dec["resume"])
+
+    # ---- matching typed input ----------------------------------------------------------------
+    def _match(self, cards: list[dict[str, Any]], text: str, where: str, missing_ok: bool = False,
+               extra: str = "") -> Any:
+        want = normalize_name(text)
+        key = self.cards.resolve(text)
+        exact = [c for c in cards if c["card"] == text or c["card"] == key]
+        found = exact or [c for c in cards if want in (
+            normalize_name(c["card"]), normalize_name(self.cards.units[c["card"]].en),
+            normalize_name(self.cards.units[c["card"]].ja))]
+        keys = {c["card"] for c in found}
+        if len(keys) > 1:
+            raise IllegalAction(f"'{text}' could be {' or '.join(sorted(keys))}: use that name.")
+        if found:
+            return found[0]
+        if missing_ok:
+            return None
+        have = ", ".join(sorted({self.cards.name(c["card"]) for c in cards})) or "nothing"
+        raise IllegalAction(f"There is no '{text}' {where}{extra} (you have: {have}).")
+
+    def _home_square(self, seat: int, square: str | None) -> int:
+        i = board.index(square or "")
+        b = self.state["players"][seat]["board"]
+        if i is None or not board.is_home(i):
+            raise IllegalAction(f"Units are placed only on your home area, columns 1–2 "
+                                f"(1A–2C), not {square} (R2, R7.1).")
+        if b[i] is not None:
+            what = self.cards.name(b[i]["card"])
+            raise IllegalAction(f"{sq(i)} is taken: a {what} stands there.")
+        return i
+
+    # ---- legal actions ------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every answer `seat` may give now (levelups included; `autosave` and `timeout` aside)."""
+        st, cs = self.state, self.cards
+        dec = self.decision(seat)
+        if dec is None or st["result"] is not None:
+            return []
+        p = st["players"][seat]
+        b = p["board"]
+        kind = dec["kind"]
+        out: list[Action] = []
+        if kind == "pick":
+            out = [Action("pick", card=c) for c in dec["options"]]
+        elif kind == "place":
+            homes = [sq(i) for i in range(6) if b[i] is None]
+            for key in sorted({c["card"] for c in p["hand"]}):
+                out += [Action("place", card=key, square=h) for h in homes]
+        elif kind == "actions":
+            out = [Action("done")] + _act_options(cs, st, seat)
+        elif kind == "ready":
+            acted = [sq(i) for i in range(board.SIZE) if is_unit(b[i]) and b[i]["acted"]]
+            out = [Action("done")]
+            for n in range(1, dec["n"] + 1):
+                out += [Action("ready", squares=c) for c in combinations(acted, n)]
+        elif kind == "recruit":
+            homes = [sq(i) for i in range(6) if b[i] is None]
+            out = [Action("done")]
+            for key in sorted({c["card"] for c in p["hand"]}):
+                if cs.units[key].cost <= p["gold"]:
+                    out += [Action("recruit", card=key, square=h) for h in homes]
+            if dec["mercenaries"]:
+                for key in sorted({m["card"] for m in st["mercenaries"] if m}):
+                    if cs.units[key].cost <= p["gold"]:
+                        out += [Action("recruit", card=key, square=h, merc=True) for h in homes]
+        elif kind == "support":
+            out = [Action("done")] + [Action("support", square=sq(i)) for i in range(board.SIZE)
+                                      if is_unit(b[i]) and b[i]["dmg"] > 0]
+        elif kind == "roll":
+            out = [Action("keep")] + ([Action("reroll")] if dec["can_reroll"] else [])
+        for i in range(board.SIZE):
+            if is_unit(b[i]) and combat.levelup_problem(cs, st, seat, i) is None:
+                out.append(Action("levelup", square=sq(i)))
+        return out
+
+    def trivial_action(self, seat: int) -> Action | None:
+        """An answer that needs no thought: the only legal one, or one that can only help
+        (ready every acted unit when the limit allows it). Interfaces may apply it at once."""
+        dec = self.decision(seat)
+        if dec is None:
+            return None
+        legal = [a for a in self.legal_actions(seat) if a.verb != "levelup"]
+        if len(legal) == 1:
+            return legal[0]
+        if dec["kind"] == "ready":
+            b = self.state["players"][seat]["board"]
+            acted = tuple(sq(i) for i in range(board.SIZE) if is_unit(b[i]) and b[i]["acted"])
+            if len(acted) <= dec["n"]:
+                return Action("ready", squares=acted)
+        return None
+
+
+_DEFAULT_PLACES = ("2B", "2A", "2C", "1B", "1A", "1C")
+_ALLOWED = {
+    "pick": ("pick",), "place": ("place",), "actions": ("act", "done"),
+    "ready": ("ready", "done"), "recruit": ("recruit", "done"), "support": ("support", "done"),
+    "roll": ("reroll", "keep"),
+}
+_PROMPT = {
+    "pick": "choose a command card", "place": "place a unit from your hand on your home area",
+    "actions": "take unit actions", "ready": "ready acted units",
+    "recruit": "may recruit a unit", "support": "may heal 1 damage (support)",
+    "roll": "decide about a missed roll",
+}
+
+
+def _act_options(cs: CardSet, st: State, seat: int) -> list[Action]:
+    p = st["players"][seat]
+    b = p["board"]
+    out: list[Action] = []
+    for i in range(board.SIZE):
+        u = b[i]
+        if not is_unit(u) or u["acted"]:
+            continue
+        mov = cs.units[u["card"]].mov
+        moves = board.unit_moves(b, i, mov)
+        dests: list[tuple[int | None, bool]] = [(None, False)] + [(d, False) for d in moves]
+        if marks(p) >= 1:
+            dests += [(d, True) for d in board.unit_moves(b, i, mov + 1) if d not in moves]
+        for d, full in dests:
+            pos = i if d is None else d
+            scratch = list(b)
+            scratch[i], scratch[pos] = None, u
+            to = None if d is None else sq(d)
+            if d is not None:
+                out.append(Action("act", square=sq(i), to=to, fullmove=full))
+            for use in skill_options(cs, scratch, pos):
+                out.append(Action("act", square=sq(i), to=to, fullmove=full, skill=use))
+    return out
+
+
+def skill_options(cs: CardSet, b: list[Any], pos: int, depth: int = 0) -> list[SkillUse]:
+    """Every valid use of the skill of the unit on `pos` (commands nested one level)."""
+    skill = cs.units[b[pos]["card"]].skill
+    reach = combat.skill_squares(cs, b, pos)
+    monsters = [j for j in reach if is_monster(b[j])]
+    if skill.kind == "area":
+        return [SkillUse("area")] if monsters else []
+    if skill.kind == "dice":
+        out = []
+        for j in monsters:
+            try:
+                combat.check_skill(cs, b, pos, SkillUse("attack", (sq(j),)))
+            except IllegalAction:
+                continue
+            out.append(SkillUse("attack", (sq(j),)))
+        return out
+    if skill.kind == "allocated":
+        pts = [j for j in monsters for _ in range(cs.monsters[b[j]["card"]].hp - b[j]["dmg"])]
+        need = min(skill.n, len(pts))
+        combos = sorted(set(combinations(pts, need))) if need else []
+        return [SkillUse("attack", tuple(sq(j) for j in c)) for c in combos]
+    if skill.kind == "heal":
+        hurt = [j for j in reach if is_unit(b[j]) and b[j]["dmg"] > 0]
+        out = []
+        for n in range(1, skill.n + 1):
+            for c in combinations_with_replacement(hurt, n):
+                if all(c.count(j) <= b[j]["dmg"] for j in set(c)):
+                    out.append(SkillUse("heal", tuple(sq(j) for j in c)))
+        return out
+    out = []
+    for j in range(board.SIZE):
+        if j == pos or not is_unit(b[j]):
+            continue
+        out.append(SkillUse("command", (sq(j),)))
+        t = b[j]
+        if depth == 0 and t["dmg"] + 1 < cs.units[t["card"]].hp:
+            scratch = list(b)
+            scratch[j] = {**t, "dmg": t["dmg"] + 1}
+            out += [SkillUse("command", (sq(j),), sub)
+                    for sub in skill_options(cs, scratch, j, depth + 1)]
+    return out

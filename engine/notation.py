@@ -1,0 +1,170 @@
+"""The action notation shared by every interface (CLI, bot, logs, tests): docs/notation.md.
+
+Parsing only checks the grammar; whether an action is legal is the game's business. Card
+names stay as typed here and are resolved against the card set when the action is checked,
+so `recruit シーフ 2A` and `recruit thief 2a` mean the same thing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import board
+from .errors import NotationError
+
+VERBS = ("pick", "place", "act", "recruit", "ready", "support", "levelup", "reroll", "keep",
+         "done", "timeout", "autosave")
+
+
+@dataclass(frozen=True, slots=True)
+class SkillUse:
+    """`attack SQ[,SQ]`, `area`, `heal SQ[,SQ]` or `command SQ [SKILL]` (R8.2)."""
+
+    kind: str  # attack | area | heal | command
+    targets: tuple[str, ...] = ()
+    sub: SkillUse | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "area":
+            return "area"
+        text = f"{self.kind} {','.join(self.targets)}"
+        return f"{text} {self.sub}" if self.sub else text
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    verb: str
+    card: str | None = None  # as typed (pick/place/recruit)
+    square: str | None = None  # act: the unit; place/recruit: destination; levelup/support
+    squares: tuple[str, ...] = ()  # ready
+    to: str | None = None
+    fullmove: bool = False
+    skill: SkillUse | None = None
+    merc: bool = False
+    flag: bool = False  # autosave on/off
+    extra: tuple[str, ...] = field(default=(), compare=False)
+
+    def __str__(self) -> str:
+        v = self.verb
+        if v == "pick":
+            return f"pick {self.card}"
+        if v == "place":
+            return f"place {self.card} {self.square}"
+        if v == "recruit":
+            return f"recruit {'merc ' if self.merc else ''}{self.card} {self.square}"
+        if v == "ready":
+            return " ".join(("ready", *self.squares))
+        if v in ("support", "levelup"):
+            return f"{v} {self.square}"
+        if v == "autosave":
+            return f"autosave {'on' if self.flag else 'off'}"
+        if v == "act":
+            parts = ["act", str(self.square)]
+            if self.fullmove:
+                parts.append("fullmove")
+            if self.to:
+                parts += ["to", self.to]
+            if self.skill:
+                parts.append(str(self.skill))
+            return " ".join(parts)
+        return v
+
+
+def _square(tok: str, what: str) -> str:
+    if board.index(tok) is None:
+        raise NotationError(f"'{tok}' is not a square ({what}): squares are 1A … 6C.")
+    return tok.upper()
+
+
+def _squares(tok: str, what: str) -> tuple[str, ...]:
+    return tuple(_square(t, what) for t in tok.split(",") if t)
+
+
+_SKILL_WORDS = ("attack", "area", "heal", "command")
+
+
+def _skill(toks: list[str]) -> tuple[SkillUse, list[str]]:
+    word = toks[0]
+    if word == "area":
+        return SkillUse("area"), toks[1:]
+    if len(toks) < 2:
+        raise NotationError(f"'{word}' needs a target square, e.g. '{word} 5B'.")
+    targets = _squares(toks[1], f"{word} target")
+    rest = toks[2:]
+    if word == "command":
+        if len(targets) != 1:
+            raise NotationError("'command' names exactly one unit, e.g. 'command 2B attack 5B'.")
+        if rest and rest[0] in _SKILL_WORDS:
+            sub, rest = _skill(rest)
+            return SkillUse("command", targets, sub), rest
+        return SkillUse("command", targets), rest
+    return SkillUse(word, targets), rest
+
+
+def parse(text: str) -> Action:
+    """Parse one action; raise NotationError with a hint on anything malformed."""
+    raw = text.strip()
+    toks = re.split(r"\s+", raw.replace(" ,", ",").replace(", ", ","))
+    toks = [t for t in toks if t]
+    if not toks:
+        raise NotationError("Empty action. Try 'pick advance', 'act 2B to 3B attack 5B', 'done'.")
+    verb = toks[0].lower()
+    args = toks[1:]
+    low = [a.lower() for a in args]
+    if verb not in VERBS:
+        raise NotationError(f"Unknown action '{toks[0]}'. Actions: {', '.join(VERBS)}.")
+    if verb in ("reroll", "keep", "done", "timeout"):
+        if args:
+            raise NotationError(f"'{verb}' takes nothing after it.")
+        return Action(verb)
+    if verb == "pick":
+        if len(args) != 1:
+            raise NotationError("Use 'pick CARD', e.g. 'pick advance'.")
+        return Action("pick", card=args[0])
+    if verb == "place":
+        if len(args) != 2:
+            raise NotationError("Use 'place CARD SQUARE', e.g. 'place thief 2B'.")
+        return Action("place", card=args[0], square=_square(args[1], "where to place"))
+    if verb == "recruit":
+        merc = bool(low) and low[0] in ("merc", "mercenary")
+        rest = args[1:] if merc else args
+        if len(rest) != 2:
+            raise NotationError("Use 'recruit CARD SQUARE', e.g. 'recruit archer 1C'.")
+        return Action("recruit", card=rest[0], square=_square(rest[1], "where to recruit"),
+                      merc=merc)
+    if verb == "ready":
+        sqs = tuple(s for a in args for s in _squares(a, "unit to ready"))
+        return Action("ready", squares=sqs)
+    if verb in ("support", "levelup"):
+        if len(args) != 1:
+            raise NotationError(f"Use '{verb} SQUARE', e.g. '{verb} 2A'.")
+        return Action(verb, square=_square(args[0], "unit"))
+    if verb == "autosave":
+        if low not in (["on"], ["off"]):
+            raise NotationError("Use 'autosave on' or 'autosave off'.")
+        return Action("autosave", flag=low == ["on"])
+    # act SQ [fullmove] [to SQ] [SKILL]
+    if not args:
+        raise NotationError("Use 'act SQUARE [fullmove] [to SQUARE] [attack|area|heal|command …]'.")
+    unit = _square(args[0], "the unit that acts")
+    toks = low[1:]
+    fullmove = False
+    to = None
+    skill = None
+    if toks and toks[0] == "fullmove":
+        fullmove, toks = True, toks[1:]
+    if toks and toks[0] == "to":
+        if len(toks) < 2:
+            raise NotationError("'to' needs a square, e.g. 'act 2B to 3B'.")
+        to, toks = _square(toks[1], "destination"), toks[2:]
+    if toks:
+        if toks[0] not in _SKILL_WORDS:
+            raise NotationError(f"Unexpected '{toks[0]}': after the move comes a skill "
+                                "(attack, area, heal, command).")
+        skill, toks = _skill(toks)
+    if toks:
+        raise NotationError(f"Unexpected '{' '.join(toks)}' at the end of the action.")
+    if fullmove and to is None:
+        raise NotationError("Full Move adds a step to a move: give 'to SQUARE'.")
+    return Action("act", square=unit, to=to, fullmove=fullmove, skill=skill)

@@ -1,0 +1,212 @@
+"""Building a new game (R3, R4) and the small helpers every rule module shares.
+
+The state is plain JSON data (docs/state.md); helpers here read it through the card set
+so no module repeats a lookup rule.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from . import board, rng
+from .cards import CardSet
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+COMMANDS = ("advance", "raid", "rest", "reward", "recruit")
+DIFFICULTY_DISCARDS = {"easy": 0, "normal": 3, "hard": 6}  # R13.2
+JOBS = ("warrior", "cleric", "sorcerer", "thief")
+
+
+def new_player(name: str) -> dict[str, Any]:
+    return {
+        "name": name, "gold": 2, "honor": 1, "defeated": [], "medals": [], "castle": [],
+        "hand": [], "levelups": 0, "eliminated": False, "board": [None] * board.SIZE,
+        "queues": {"A": [], "B": [], "C": []}, "autosave": False,
+    }
+
+
+def blank_state(players: list[str], seed: int, options: dict[str, Any]) -> State:
+    """Every key at its default: the base a hand-written puzzle state is merged onto."""
+    n = len(players)
+    streams = {k: rng.derive(seed, k) for k in ("monsters", "units", "chips", "medals", "table")}
+    for p in range(n):
+        streams[f"dice{p}"] = rng.derive(seed, f"dice{p}")
+    return {
+        "version": 1,
+        "setup": {"players": list(players), "seed": seed, "options": dict(options)},
+        "options": dict(options),
+        "round": 0, "phase": "placement", "step": None,
+        "row": list(COMMANDS), "chosen": [], "executed": [], "current": None, "leader": None,
+        "turn_order": list(range(n)), "turn": 0, "auto_left": [], "start_player": 0,
+        "players": [new_player(p) for p in players],
+        "monster_deck": [], "unit_deck": [], "discard": [], "mercenaries": [None, None, None],
+        "levelup_piles": {j: [] for j in JOBS},
+        "chips": {"down": ["A", "A", "B", "B", "C", "C"], "up": []},
+        "medal_pool": [], "removed": [], "claims": [],
+        "decisions": {}, "next_id": 1, "undo": {}, "rng": streams,
+        "final_round": None, "result": None, "log": [],
+    }
+
+
+def normalize(raw: State) -> State:
+    """Fill every key a hand-written state left out, so puzzles need only what they test."""
+    setup = raw.get("setup") or {}
+    names = setup.get("players") or [p.get("name", f"P{i + 1}")
+                                      for i, p in enumerate(raw.get("players", [{}]))]
+    base = blank_state(names, int(setup.get("seed", 0)),
+                       raw.get("options") or setup.get("options") or {})
+    out = copy.deepcopy(raw)
+    for k, v in base.items():
+        out.setdefault(k, v)
+    for i, p in enumerate(out["players"]):
+        for k, v in new_player(names[i] if i < len(names) else f"P{i + 1}").items():
+            p.setdefault(k, v)
+        if isinstance(p["board"], dict):  # puzzles may name squares: {"2B": piece}
+            grid = [None] * board.SIZE
+            for name, piece in p["board"].items():
+                grid[board.index(name)] = piece
+            p["board"] = grid
+        for sq, piece in enumerate(p["board"]):
+            if piece is not None and piece.get("kind") == "unit":
+                piece.pop("kind")
+                piece.setdefault("owner", i)
+            if piece is not None:
+                piece.pop("kind", None)
+                piece.setdefault("dmg", 0)
+                piece.setdefault("id", f"x{i}_{sq}")
+                if "owner" in piece:
+                    piece.setdefault("acted", False)
+        for q in "ABC":
+            p["queues"].setdefault(q, [])
+    for p in range(len(out["players"])):
+        out["rng"].setdefault(f"dice{p}", rng.derive(int(setup.get("seed", 0)), f"dice{p}"))
+    return out
+
+
+def new_game(cs: CardSet, players: list[str], seed: int, options: dict[str, Any]) -> State:
+    """Setup R4 up to the moment the first decision (initial placement) is asked."""
+    n = len(players)
+    if not 1 <= n <= 4:
+        raise ValueError("Rook & Raiders is for 1 to 4 players (R1).")
+    difficulty = options.get("difficulty")
+    if difficulty is not None and (n != 1 or difficulty not in DIFFICULTY_DISCARDS):
+        raise ValueError("difficulty is easy, normal or hard, and only for 1 player (R13.2).")
+    opts = {"difficulty": difficulty, "round_cap": int(options.get("round_cap", 30))}
+    st = blank_state(players, seed, opts)
+    r = st["rng"]
+    # R3 monster deck: shuffled per level, level 1 on top.
+    serial = 0
+    for level in (1, 2, 3):
+        pile = []
+        for key, m in cs.monsters.items():
+            if m.level == level:
+                for _ in range(m.copies):
+                    serial += 1
+                    pile.append({"id": f"m{serial}", "card": key})
+        rng.shuffle(r, "monsters", pile)
+        st["monster_deck"] += pile
+    # R3 unit deck minus the starting hands; level-up piles.
+    units, serial = [], 0
+    for key, u in cs.units.items():
+        for _ in range(u.copies):
+            serial += 1
+            (st["levelup_piles"].setdefault(u.job, []) if u.levelled else units).append(
+                {"id": f"{'l' if u.levelled else 'u'}{serial}", "card": key})
+    for p in st["players"]:
+        for key in cs.starting_hand:
+            card = next(c for c in units if c["card"] == key)
+            units.remove(card)
+            p["hand"].append(card)
+    rng.shuffle(r, "units", units)
+    st["unit_deck"] = units
+    if difficulty is not None:  # R13.2: discard from the top before the first reveal
+        for _ in range(DIFFICULTY_DISCARDS[difficulty]):
+            if units:
+                st["discard"].append(units.pop(0))
+    st["medal_pool"] = list(cs.medals) if n > 1 else []
+    rng.shuffle(r, "table", st["row"])  # R3: commands shuffled into a row
+    st["start_player"] = rng.randbelow(r, "table", n)  # R4.2
+    return st
+
+
+# ---- shared helpers ------------------------------------------------------------------------
+
+def active(st: State) -> list[int]:
+    """Seats still in the game (R9.3)."""
+    return [i for i, p in enumerate(st["players"]) if not p["eliminated"]]
+
+
+def clockwise_from(st: State, first: int) -> list[int]:
+    """Seats still in the game in seat order, starting at `first` (R6.1)."""
+    n = len(st["players"])
+    return [s for s in ((first + k) % n for k in range(n)) if not st["players"][s]["eliminated"]]
+
+
+def marks(p: dict[str, Any]) -> int:
+    """Honor marks: tokens plus defeated monster cards (R12)."""
+    return p["honor"] + len(p["defeated"])
+
+
+def spend_marks(st: State, p: dict[str, Any], n: int) -> None:
+    """Spend honor marks: tokens first (marks are interchangeable, R12); cards leave the game."""
+    take = min(n, p["honor"])
+    p["honor"] -= take
+    for _ in range(n - take):
+        st["removed"].append(p["defeated"].pop())
+
+
+def levelup_price(p: dict[str, Any]) -> int:
+    """R12.2: 2 marks for the 1st and 2nd level-up, 3 from the 3rd on."""
+    return 2 if p["levelups"] < 2 else 3
+
+
+def monster_threat(cs: CardSet, p: dict[str, Any]) -> int:
+    """R14.2 without medals: board + waiting queues + castle."""
+    t = sum(cs.monsters[m["card"]].threat for m in p["board"] if m is not None and "owner" not in m)
+    t += sum(cs.monsters[m["card"]].threat for q in p["queues"].values() for m in q)
+    return t + sum(cs.monsters[m["card"]].threat for m in p["castle"])
+
+
+def threat(cs: CardSet, p: dict[str, Any]) -> int:
+    """R14.2: monster threat plus medal values (negative)."""
+    return monster_threat(cs, p) + sum(p["medals"])
+
+
+def monsters_left(p: dict[str, Any]) -> int:
+    """Monsters on the board plus in waiting queues (R11.1 support count, R13.1)."""
+    return sum(1 for m in p["board"] if m is not None and "owner" not in m) + sum(
+        len(q) for q in p["queues"].values())
+
+
+def is_unit(piece: dict[str, Any] | None) -> bool:
+    return piece is not None and "owner" in piece
+
+
+def is_monster(piece: dict[str, Any] | None) -> bool:
+    return piece is not None and "owner" not in piece
+
+
+def open_decision(st: State, seat: int, kind: str, **extra: Any) -> dict[str, Any]:
+    """Ask `seat` a new question; its id marks every prompt made for it (stale check)."""
+    dec = {"id": st["next_id"], "opened": st["next_id"], "kind": kind, **extra}
+    st["next_id"] += 1
+    st["decisions"][str(seat)] = dec
+    return dec
+
+
+def touch_decision(st: State, seat: int) -> None:
+    """The question changed (e.g. one action fewer left): older prompts become stale."""
+    dec = st["decisions"][str(seat)]
+    dec["id"] = st["next_id"]
+    st["next_id"] += 1
+
+
+def close_decision(st: State, seat: int) -> None:
+    st["decisions"].pop(str(seat), None)
+
+
+def sq(i: int) -> str:
+    return board.NAMES[i]

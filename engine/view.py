@@ -1,0 +1,42 @@
+"""What one player (or a spectator) may see (R3 hidden information).
+
+Secrets are removed, never blurred: deck orders, face-down chips and medal pools become
+counts, other players' medal values become a count, and the RNG state is dropped, so no
+interface built on a view can leak them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .cards import CardSet
+from .state import State, monster_threat
+
+
+def view(cs: CardSet, st: State, seat: int | None) -> dict[str, Any]:
+    v = json.loads(json.dumps({k: val for k, val in st.items()
+                               if k not in ("rng", "monster_deck", "unit_deck", "medal_pool",
+                                            "undo", "claims")}))
+    v["monster_deck_size"] = len(st["monster_deck"])
+    v["unit_deck_size"] = len(st["unit_deck"])
+    v["medal_pool_size"] = len(st["medal_pool"])
+    v["chips"] = {"down": len(st["chips"]["down"]), "up": list(st["chips"]["up"])}
+    v["viewer"] = seat
+    v["setup"] = {k: val for k, val in st["setup"].items() if k != "seed"}
+    for i, p in enumerate(v["players"]):
+        real = st["players"][i]
+        p["medal_count"] = len(real["medals"])
+        p["threat_public"] = monster_threat(cs, real)
+        p["honor_marks"] = real["honor"] + len(real["defeated"])
+        if i == seat:
+            p["threat"] = p["threat_public"] + sum(real["medals"])
+        else:
+            del p["medals"]
+    # a roll decision of another player is public; keep only what every player may see
+    return v
+
+
+def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The events `seat` may see: public ones, plus its own private ones (medal values)."""
+    return [e for e in events if "vis" not in e or (seat is not None and seat in e["vis"])]
