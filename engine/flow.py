@@ -46,6 +46,9 @@ def run(cs: CardSet, st: State, ev: list[Event]) -> None:
             elif ph == "main":
                 if st["turn"] < len(st["turn_order"]):
                     seat = st["turn_order"][st["turn"]]
+                    if st["players"][seat]["eliminated"]:  # resigned this round
+                        st["turn"] += 1
+                        continue
                     opts = [c for c in st["row"] if c not in st["chosen"]]
                     open_decision(st, seat, "pick", options=opts)
                 else:
@@ -130,6 +133,19 @@ def execute(cs: CardSet, st: State, card: str, leader: int | None, ev: list[Even
             mercs = leader is not None  # R7.1: no mercenaries under AUTO
             if can_recruit(cs, st, seat, mercs):
                 open_decision(st, seat, "recruit", card="recruit", mercenaries=mercs, again=False)
+
+
+def resign(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
+    """A player leaves (or is removed by the others for absence): eliminated as in R9.3."""
+    p = st["players"][seat]
+    p["eliminated"] = True
+    st["decisions"].pop(str(seat), None)
+    st["claims"] = [c for c in st["claims"] if c[0] != seat]
+    ev.append({"type": "eliminated", "player": seat, "resigned": True})
+    if len(st["players"]) == 1:
+        _finish(st, ev, winners=[], reason="the player resigned")
+        return
+    _check_elimination(st, active(st) + [seat], ev)
 
 
 def _gold(p: dict[str, Any], seat: int, n: int, ev: list[Event]) -> None:

@@ -105,6 +105,11 @@ class Game:
             st["players"][seat]["autosave"] = a.flag
             st["log"].append([seat, str(a)])
             return [{"type": "autosave", "player": seat, "on": a.flag, "vis": [seat]}]
+        if a.verb == "resign":
+            flow.resign(cs, st, seat, ev)
+            st["log"].append([seat, "resign"])
+            flow.run(cs, st, ev)
+            return ev
         dec = st["decisions"].get(str(seat))
         if dec is None:
             raise NotYourDecision(self._not_yours(seat))

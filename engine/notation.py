@@ -14,7 +14,7 @@ from . import board
 from .errors import NotationError
 
 VERBS = ("pick", "place", "act", "recruit", "ready", "support", "levelup", "reroll", "keep",
-         "done", "timeout", "autosave")
+         "done", "timeout", "autosave", "resign")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +114,7 @@ def parse(text: str) -> Action:
     low = [a.lower() for a in args]
     if verb not in VERBS:
         raise NotationError(f"Unknown action '{toks[0]}'. Actions: {', '.join(VERBS)}.")
-    if verb in ("reroll", "keep", "done", "timeout"):
+    if verb in ("reroll", "keep", "done", "timeout", "resign"):
         if args:
             raise NotationError(f"'{verb}' takes nothing after it.")
         return Action(verb)

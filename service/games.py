@@ -1,0 +1,355 @@
+"""The game service: every interface (Discord cogs, console mode) plays through this.
+
+It owns the rules of *hosting* (lobby, seats, who may act, time limits, removal of absent
+players) and the guarantees (an action is committed before anyone is told; one game, one
+lock; a version check inside the transaction). It contains no game rules: it asks the
+engine. Errors it raises are `ServiceError`s with a message for the user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import ActionError, Game, StaleDecision
+from store import GameRow, Store, VersionConflict
+
+log = logging.getLogger("rr.service")
+
+DEFAULT_LIMIT_S = 24 * 3600
+MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
+KICK_AFTER_TIMEOUTS = 2
+MAX_AUTO = 200  # bound on trivial answers resolved after one action
+
+
+class ServiceError(Exception):
+    """A refusal with a message the user should see (ephemeral in Discord)."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one accepted action did, for the interface to announce."""
+
+    row: GameRow
+    game: Game
+    events: list[dict[str, Any]]
+    actor: int | None
+    text: str
+    prompts: list[int] = field(default_factory=list)  # seats newly asked something
+    finished: list[str] = field(default_factory=list)  # phases/cards resolved (images due)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+
+@dataclass(slots=True)
+class Reminder:
+    row: GameRow
+    seat: int
+    deadline: float
+
+
+class GameService:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**31))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Game]] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    # ---- lobby -------------------------------------------------------------------------------
+    async def new_lobby(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
+                        players: int = 4, difficulty: str | None = None,
+                        time_limit_s: int = DEFAULT_LIMIT_S) -> GameRow:
+        if not 1 <= players <= 4:
+            raise ServiceError("A game has 1 to 4 players (R1).")
+        if difficulty not in (None, "easy", "normal", "hard"):
+            raise ServiceError("Difficulty is easy, normal or hard.")
+        if difficulty is not None and players != 1:
+            raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
+                               "(R13.2).")
+        if not MIN_LIMIT_S <= time_limit_s <= MAX_LIMIT_S:
+            raise ServiceError("The turn time limit is between 1 minute and 7 days.")
+        if await self.store.open_game(channel_id):
+            raise ServiceError("This channel already has a game. Finish or `/rr abandon` it, "
+                               "or start one in a thread.")
+        settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s}
+        try:
+            return await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
+        except VersionConflict as e:
+            raise ServiceError("This channel already has a game.") from e
+
+    async def _lobby(self, channel_id: int) -> GameRow:
+        row = await self.store.open_game(channel_id)
+        if row is None:
+            raise ServiceError("There is no game in this channel. Start one with `/rr new`.")
+        if row.status != "lobby":
+            raise ServiceError("The game has already started.")
+        return row
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:
+        row = await self._lobby(channel_id)
+        async with self.lock(row.id):
+            row = await self._lobby(channel_id)
+            if row.seat_of(user_id) is not None:
+                raise ServiceError("You are already in this game.")
+            if len(row.seats) >= row.settings["players"]:
+                raise ServiceError(f"The game is full ({row.settings['players']} players).")
+            row.seats.append({"user": user_id, "name": name})
+            await self.store.update_lobby(row)
+            return row
+
+    async def leave(self, channel_id: int, user_id: int) -> GameRow:
+        row = await self._lobby(channel_id)
+        async with self.lock(row.id):
+            row = await self._lobby(channel_id)
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("You are not in this game.")
+            if user_id == row.host_id:
+                raise ServiceError("The host cannot leave; use `/rr abandon` to cancel the game.")
+            row.seats.pop(seat)
+            await self.store.update_lobby(row)
+            return row
+
+    async def start(self, channel_id: int, user_id: int) -> Outcome:
+        row = await self._lobby(channel_id)
+        async with self.lock(row.id):
+            row = await self._lobby(channel_id)
+            if user_id != row.host_id:
+                raise ServiceError("Only the host can start the game.")
+            if row.settings.get("difficulty") is not None and len(row.seats) != 1:
+                raise ServiceError("A game with a difficulty is solo: only the host may play.")
+            names = [s["name"] for s in row.seats]
+            options: dict[str, Any] = {}
+            if len(names) == 1:
+                options["difficulty"] = row.settings.get("difficulty")
+            g = Game.new(names, seed=self.seed_source(), options=options)
+            ev: list[dict[str, Any]] = []
+            self._auto_answers(g, ev)
+            # The setup is stored with an empty log; auto answers are logged like any others.
+            fresh = Game.new(names, seed=g.state["setup"]["seed"], options=options)
+            await self.store.start(row.id, row.seats, g.state["setup"], fresh.to_json())
+            entries = [(s, None, t) for s, t in g.state["log"]]
+            if entries:
+                await self.store.commit_actions(row.id, 0, entries, g.to_json(), "active",
+                                                await self._timers(row, g))
+            else:
+                await self.store.commit_actions(row.id, 0, [], g.to_json(), "active",
+                                                await self._timers(row, g))
+            row = await self.store.get(row.id)  # type: ignore[assignment]
+            assert row is not None
+            self._cache[row.id] = (row.version, g)
+            return Outcome(row, g, ev, None, "start", prompts=g.waiting_for(),
+                           finished=["setup"])
+
+    async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
+        row = await self.store.open_game(channel_id)
+        if row is None:
+            raise ServiceError("There is no game in this channel.")
+        if user_id != row.host_id and not can_manage:
+            raise ServiceError("Only the host or a member with Manage Channels can abandon the "
+                               "game.")
+        async with self.lock(row.id):
+            await self.store.set_status(row.id, "abandoned")
+            self._cache.pop(row.id, None)
+        return row
+
+    # ---- loading -------------------------------------------------------------------------------
+    async def current(self, channel_id: int) -> tuple[GameRow, Game]:
+        row = await self.store.open_game(channel_id)
+        if row is None or row.status != "active":
+            raise ServiceError("There is no game in progress in this channel."
+                               + (" The lobby is still open." if row else ""))
+        return row, await self.load(row)
+
+    async def load(self, row: GameRow) -> Game:
+        """The game of a row, verified once per process: replay of setup + log must equal
+        the stored state (the log wins if they differ)."""
+        cached = self._cache.get(row.id)
+        if cached and cached[0] == row.version:
+            return cached[1]
+        log_ = await self.store.log(row.id)
+        assert row.setup is not None
+        g = Game.replay(row.setup, log_)
+        if row.state is not None and g.to_json() != row.state:
+            log.error("game %s: stored state differs from its replayed log; using the log",
+                      row.id)
+        self._cache[row.id] = (row.version, g)
+        return g
+
+    def seat(self, row: GameRow, user_id: int) -> int:
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("You are not playing in this game; you can watch it with "
+                               "`/rr board` and `/rr status`.", code="not_player")
+        return seat
+
+    # ---- playing -------------------------------------------------------------------------------
+    async def act(self, channel_id: int, user_id: int, text: str,
+                  decision_id: int | None = None) -> Outcome:
+        """Apply one answer of a player; commit; resolve trivial follow-ups; report."""
+        row, _ = await self.current(channel_id)
+        async with self.lock(row.id):
+            row, g = await self.current(channel_id)
+            seat = self.seat(row, user_id)
+            return await self._apply(row, g, seat, user_id, text, decision_id)
+
+    async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None, text: str,
+                     decision_id: int | None, meta: dict[str, Any] | None = None) -> Outcome:
+        waiting_before = {s: (g.decision(s) or {}).get("id") for s in g.waiting_for()}
+        log_start = len(g.state["log"])
+        backup = g.to_json()
+        try:
+            ev = g.apply(seat, text, decision_id)
+        except StaleDecision as e:
+            raise ServiceError("This prompt is out of date: the game has moved on.",
+                               code="stale") from e
+        except ActionError as e:
+            raise ServiceError(e.message, code=e.code) from e
+        canonical = g.state["log"][log_start][1]
+        self._auto_answers(g, ev)
+        entries = [(s, user_id if k == 0 else None, t)
+                   for k, (s, t) in enumerate(g.state["log"][log_start:])]
+        try:
+            await self.store.commit_actions(
+                row.id, row.version, entries, g.to_json(), "over" if g.over else "active",
+                await self._timers(row, g), meta)
+        except BaseException:
+            # Nothing was stored: forget the in-memory change so the next load is the truth.
+            self._cache.pop(row.id, None)
+            g.state = json.loads(backup)
+            raise
+        new = await self.store.get(row.id)
+        assert new is not None
+        self._cache[row.id] = (new.version, g)
+        prompts = [s for s in g.waiting_for()
+                   if waiting_before.get(s) != (g.decision(s) or {}).get("id")]
+        finished = [e["what"] for e in ev if e["type"] == "resolved"]
+        return Outcome(new, g, ev, seat, canonical, prompts=prompts, finished=finished)
+
+    def _auto_answers(self, g: Game, ev: list[dict[str, Any]]) -> None:
+        """Resolve decisions with one sensible answer (the engine says which), bounded."""
+        for _ in range(MAX_AUTO):
+            if g.over:
+                return
+            trivial = [(s, a) for s in g.waiting_for() if (a := g.trivial_action(s)) is not None]
+            if not trivial:
+                return
+            s, a = trivial[0]
+            ev += [dict(e, auto=True) for e in g.apply(s, a)]
+
+    async def _timers(self, row: GameRow, g: Game) -> list[tuple[int, int, float, float | None]]:
+        """Deadlines: a decision keeps the deadline it got when it was first asked."""
+        limit = float(row.settings.get("time_limit_s", DEFAULT_LIMIT_S))
+        now = self.clock()
+        old = {t["seat"]: t for t in await self.store.timers(row.id)}
+        out: list[tuple[int, int, float, float | None]] = []
+        for s in g.waiting_for():
+            opened = g.decision(s)["opened"]  # type: ignore[index]
+            prev = old.get(s)
+            if prev and prev["decision_id"] == opened:
+                out.append((s, opened, prev["deadline"], prev["remind_at"]))
+            else:
+                out.append((s, opened, now + limit, now + limit * 0.75))
+        return out
+
+    async def undo(self, channel_id: int, user_id: int) -> Outcome:
+        row, _ = await self.current(channel_id)
+        async with self.lock(row.id):
+            row, g = await self.current(channel_id)
+            seat = self.seat(row, user_id)
+            try:
+                g2 = Game(json.loads(g.to_json()), g.cards)
+                g2.undo(seat)
+            except ActionError as e:
+                raise ServiceError(e.message, code=e.code) from e
+            try:
+                await self.store.rewrite_log(row.id, row.version, g2.state["log"], g2.to_json(),
+                                             await self._timers(row, g2))
+            except VersionConflict as e:
+                self._cache.pop(row.id, None)
+                raise ServiceError("This prompt is out of date: someone else answered first.",
+                                   code="stale") from e
+            row = await self.store.get(row.id)  # type: ignore[assignment]
+            self._cache[row.id] = (row.version, g2)
+            return Outcome(row, g2, [{"type": "undo", "player": seat}], seat, "undo",
+                           prompts=[seat])
+
+    # ---- time limits -----------------------------------------------------------------------------
+    async def tick(self) -> tuple[list[Outcome], list[Reminder]]:
+        """Apply the default answer (R15: pass) to every expired decision; list reminders due."""
+        now = self.clock()
+        outcomes: list[Outcome] = []
+        reminders: list[Reminder] = []
+        for t in await self.store.due_timers(now):
+            row = await self.store.get(t["game_id"])
+            if row is None or row.status != "active":
+                continue
+            async with self.lock(row.id):
+                row = await self.store.get(t["game_id"])
+                if row is None or row.status != "active":
+                    continue
+                g = await self.load(row)
+                dec = g.decision(t["seat"])
+                if dec is None or dec["opened"] != t["decision_id"]:
+                    continue
+                if t["deadline"] <= now:
+                    meta = dict(row.meta)
+                    counts = meta.setdefault("timeouts", {})
+                    counts[str(t["seat"])] = counts.get(str(t["seat"]), 0) + 1
+                    out = await self._apply(row, g, t["seat"], None, "timeout", None, meta)
+                    out.notes.append("timeout")
+                    outcomes.append(out)
+                elif not t["reminded"]:
+                    await self.store.mark_reminded(row.id, t["seat"], t["decision_id"])
+                    reminders.append(Reminder(row, t["seat"], t["deadline"]))
+        return outcomes, reminders
+
+    async def remove_player(self, channel_id: int, user_id: int, target_seat: int) -> Outcome:
+        """Seated players vote to remove one who timed out repeatedly; a majority of the
+        others removes them (they resign: eliminated, R9.3)."""
+        row, _ = await self.current(channel_id)
+        async with self.lock(row.id):
+            row, g = await self.current(channel_id)
+            voter = self.seat(row, user_id)
+            if not 0 <= target_seat < len(row.seats) or target_seat == voter:
+                raise ServiceError("Choose another seated player to remove.")
+            if g.state["players"][target_seat]["eliminated"]:
+                raise ServiceError("That player is already out of the game.")
+            timeouts = row.meta.get("timeouts", {}).get(str(target_seat), 0)
+            if timeouts < KICK_AFTER_TIMEOUTS:
+                raise ServiceError(f"A player can be removed after {KICK_AFTER_TIMEOUTS} "
+                                   f"timeouts; {row.seats[target_seat]['name']} has {timeouts}.")
+            meta = dict(row.meta)
+            votes = set(meta.setdefault("kick", {}).get(str(target_seat), []))
+            votes.add(voter)
+            meta["kick"][str(target_seat)] = sorted(votes)
+            others = [s for s in g.waiting_for() + list(range(len(row.seats)))
+                      if s != target_seat and not g.state["players"][s]["eliminated"]]
+            need = len(set(others)) // 2 + 1
+            if len(votes) < need:
+                await self.store.set_meta(row.id, meta)
+                row.meta = meta
+                raise ServiceError(f"Vote recorded ({len(votes)}/{need}).", code="vote")
+            return await self._apply(row, g, target_seat, None, "resign", None, meta)
+
+    def name_of(self, row: GameRow, seat: int) -> str:
+        return row.seats[seat]["name"]
