@@ -1,0 +1,195 @@
+"""Words for what happened and what to do now, in English or Japanese.
+
+Events come from the engine already filtered for the reader (`engine.visible`), so a line
+written here can never carry someone else's secret. Messages are short: a Discord post after
+each phase shows a handful of them under the board image.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Game
+from engine.cards import CardSet
+
+Event = dict[str, Any]
+
+_T: dict[str, dict[str, str]] = {
+    "phase_main": {"en": "**Round {round}** begins. Start player: {start}.",
+                   "ja": "**ラウンド{round}** 開始。スタートプレイヤー: {start}"},
+    "phase_invasion": {"en": "⑤ **Invasion**: the monsters advance.",
+                       "ja": "⑤ **侵略**: モンスターが進軍します。"},
+    "phase_summon": {"en": "⑥ **Summon**.", "ja": "⑥ **召喚**"},
+    "phase_end": {"en": "⑦ **End phase**.", "ja": "⑦ **終了処理**"},
+    "phase_setup": {"en": "Setup: two monsters are summoned (round 0).",
+                    "ja": "準備: モンスターを2体召喚します（ラウンド0）。"},
+    "picked": {"en": "{p} chose **{card}** and leads it.", "ja": "{p} が **{card}** を選択（リーダー）。"},
+    "card_auto": {"en": "**{card}** is executed AUTO (everyone: small effect).",
+                  "ja": "**{card}** をAUTOで実行（全員が小効果）。"},
+    "passed": {"en": "{p} ran out of time and chose no card.",
+               "ja": "{p} は時間切れのためカードを選びませんでした。"},
+    "gold": {"en": "{p} +{amount} gold ({total}).", "ja": "{p} ゴールド+{amount}（{total}）"},
+    "honor": {"en": "{p} +1 honor token.", "ja": "{p} 名誉トークン+1"},
+    "moved": {"en": "{p}: {card} moved {path}.", "ja": "{p}: {card} が {path} へ移動。"},
+    "rolled": {"en": "{p}: {from} → {target} rolled {d1}+{d2} = {total} vs DEF {def}: {result}.",
+               "ja": "{p}: {from} → {target} ダイス {d1}+{d2} = {total}（防御{def}）: {result}"},
+    "damaged_m": {"en": "{p}: {card} on {square} takes {amount}.",
+                  "ja": "{p}: {square} の {card} に {amount} ダメージ。"},
+    "defeated": {"en": "{p} defeated the {card} on {square} (+1 honor mark).",
+                 "ja": "{p} が {square} の {card} を撃破（名誉マーク+1）。"},
+    "healed": {"en": "{p}: {square} healed 1.", "ja": "{p}: {square} を1回復。"},
+    "fainted": {"en": "{p}: {card} on {square} fainted and returns to hand.",
+                "ja": "{p}: {square} の {card} が気絶し手札に戻りました。"},
+    "monster_attacked": {"en": "{p}: {card} on {from} attacks {targets}.",
+                         "ja": "{p}: {from} の {card} が {targets} を攻撃。"},
+    "summoned": {"en": "{card} summoned on {square} ({p}).", "ja": "{card} を {square} に召喚（{p}）。"},
+    "queued": {"en": "{p}: {card} waits in lane {lane}'s queue.",
+               "ja": "{p}: {card} はレーン{lane}の待機列へ。"},
+    "invaded": {"en": "⚠ {p}: a {card} invaded the castle!", "ja": "⚠ {p}: {card} が城に侵入！"},
+    "eliminated": {"en": "☠ {p} is eliminated.", "ja": "☠ {p} は脱落しました。"},
+    "recruited": {"en": "{p} recruited {card} on {square}.", "ja": "{p} が {card} を {square} に雇用。"},
+    "placed": {"en": "{p} placed {card} on {square}.", "ja": "{p} が {card} を {square} に配置。"},
+    "readied": {"en": "{p} readied {squares}.", "ja": "{p} が {squares} を回復。"},
+    "levelup": {"en": "{p} levelled up {square}: {card} (−{price} honor).",
+                "ja": "{p} が {square} をレベルアップ: {card}（名誉−{price}）"},
+    "medal": {"en": "{p} gains a medal token (value hidden).", "ja": "{p} がメダルを獲得（値は非公開）。"},
+    "medal_value": {"en": "Your new medal is worth {value}.", "ja": "獲得したメダルの値は {value} です。"},
+    "merc_taken": {"en": "{p}: that mercenary was taken first; choose again.",
+                   "ja": "{p}: その傭兵は先に取られました。選び直してください。"},
+    "mercenaries": {"en": "Mercenaries: {cards}.", "ja": "傭兵: {cards}"},
+    "final_round": {"en": "The unit deck ran out: round {round} is the final round (R13.2).",
+                    "ja": "山札が尽きました: ラウンド{round}が最終ラウンドです。"},
+    "willpower": {"en": "{p} uses Willpower (reroll).", "ja": "{p} が意思の力で振り直し。"},
+    "timeout": {"en": "{p} ran out of time (default answer).", "ja": "{p} は時間切れ（既定の回答）。"},
+    "undo": {"en": "{p} took back their last action.", "ja": "{p} が直前の行動を取り消しました。"},
+    "game_over_win": {"en": "🏆 Game over: {winners} won — {reason}.",
+                      "ja": "🏆 ゲーム終了: {winners} の勝利 — {reason}"},
+    "game_over_draw": {"en": "Game over: draw between {winners} — {reason}.",
+                       "ja": "ゲーム終了: {winners} の引き分け — {reason}"},
+    "game_over_loss": {"en": "Game over: the monsters won — {reason}.",
+                       "ja": "ゲーム終了: モンスターの勝利 — {reason}"},
+}
+
+_RESULT = {"hit": ("hit (2)", "命中(2)"), "miss": ("miss (1)", "外れ(1)"),
+           "critical": ("CRITICAL (3)", "クリティカル(3)"), "fumble": ("fumble (0)", "ファンブル(0)")}
+
+
+def t(key: str, lang: str, **kw: Any) -> str:
+    entry = _T[key]
+    return entry.get(lang, entry["en"]).format(**kw)
+
+
+def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en",
+            limit: int = 25) -> list[str]:
+    """Readable lines for already-filtered events; long stories end with a count."""
+    def n(key: str | None) -> str:
+        return cs.name(key, lang) if key else "?"
+
+    lines: list[str] = []
+    for e in events:
+        kind = e["type"]
+        p = names[e["player"]] if "player" in e and e["player"] is not None else ""
+        kw: dict[str, Any] = {"p": p}
+        if kind == "phase":
+            ph = e["phase"]
+            if ph == "main":
+                lines.append(t("phase_main", lang, round=e["round"],
+                               start=names[e["start_player"]]))
+            else:
+                lines.append(t(f"phase_{ph}", lang))
+        elif kind == "card":
+            if e["auto"]:
+                lines.append(t("card_auto", lang, card=n(e["card"])))
+        elif kind == "picked":
+            lines.append(t("picked", lang, p=p, card=n(e["card"])))
+        elif kind == "rolled":
+            res = _RESULT[e["result"]][1 if lang == "ja" else 0]
+            lines.append(t("rolled", lang, p=p, d1=e["dice"][0], d2=e["dice"][1],
+                           total=e["total"], result=res, target=e["target"],
+                           **{"from": e["from"], "def": e.get("def", "?")}))
+        elif kind == "damaged":
+            if e["card"] in cs.monsters:
+                lines.append(t("damaged_m", lang, p=p, card=n(e["card"]), square=e["square"],
+                               amount=e["amount"]))
+        elif kind == "moved":
+            lines.append(t("moved", lang, p=p, card=n(e["card"]), path="→".join(e["path"])))
+        elif kind == "monster_attacked":
+            lines.append(t(kind, lang, p=p, card=n(e["card"]), targets=", ".join(e["targets"]),
+                           **{"from": e["from"]}))
+        elif kind in ("defeated", "fainted", "summoned", "recruited", "placed"):
+            lines.append(t(kind, lang, p=p, card=n(e["card"]), square=e["square"]))
+        elif kind == "queued":
+            lines.append(t(kind, lang, p=p, card=n(e["card"]), lane=e["lane"]))
+        elif kind == "invaded":
+            lines.append(t(kind, lang, p=p, card=n(e["card"])))
+        elif kind == "levelup":
+            lines.append(t(kind, lang, p=p, square=e["square"], card=n(e["card"]),
+                           price=e["price"]))
+        elif kind == "readied":
+            lines.append(t(kind, lang, p=p, squares=", ".join(e["squares"])))
+        elif kind == "gold" and e["amount"]:
+            lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
+        elif kind == "mercenaries":
+            lines.append(t(kind, lang, cards=", ".join(n(c) if c else "—" for c in e["cards"])))
+        elif kind == "medal_value":
+            lines.append(t(kind, lang, value=e["value"]))
+        elif kind == "final_round":
+            lines.append(t(kind, lang, round=e["round"]))
+        elif kind == "game_over":
+            who = ", ".join(names[s] for s in e["winners"])
+            key = ("game_over_loss" if not e["winners"] else
+                   "game_over_draw" if e["draw"] else "game_over_win")
+            lines.append(t(key, lang, winners=who, reason=e["reason"]))
+        elif kind in ("honor", "eliminated", "medal", "merc_taken", "willpower", "timeout",
+                      "undo", "passed", "healed"):
+            kw.update({k: v for k, v in e.items() if k not in ("type", "player")})
+            lines.append(t(kind, lang, **kw))
+    if len(lines) > limit:
+        lines = lines[:limit - 1] + [f"… (+{len(lines) - limit + 1})"]
+    return lines
+
+
+# ---- prompts: what a player can do now ------------------------------------------------------
+
+_PROMPTS = {
+    "place": ("Place one unit from your hand on your home area (1A–2C): `/rr place`.",
+              "手札のユニット1体を自軍エリア(1A–2C)に配置してください: `/rr place`"),
+    "pick": ("Your turn: choose a command card.", "あなたの手番です: コマンドカードを選んでください。"),
+    "actions": ("**{card}**: {left} unit action(s) left — `/rr act`, then `/rr done`.",
+                "**{card}**: 残り{left}回のユニット行動 — `/rr act`、終わったら `/rr done`"),
+    "ready": ("**{card}**: ready up to {n} acted unit(s) — `/rr ready`.",
+              "**{card}**: 行動済みユニットを最大{n}体回復 — `/rr ready`"),
+    "recruit": ("**Recruit**: recruit one unit (hand{mercs}) onto an empty home square — "
+                "`/rr recruit`, or `/rr done`.",
+                "**募兵**: ユニットを1体雇用（手札{mercs}）— `/rr recruit` または `/rr done`"),
+    "support": ("**Support**: heal 1 damage on one of your units — `/rr support`.",
+                "**支援**: ユニット1体のダメージを1回復 — `/rr support`"),
+    "roll": ("Your roll {d1}+{d2} = {total} ({result}). Reroll with Willpower (1 honor), "
+             "level up, or keep?",
+             "ダイス {d1}+{d2} = {total}（{result}）。意思の力で振り直す（名誉1）/ "
+             "レベルアップ / このまま？"),
+}
+
+
+def prompt(game: Game, seat: int, lang: str = "en") -> str | None:
+    dec = game.decision(seat)
+    if dec is None:
+        return None
+    ja = lang == "ja"
+    kind = dec["kind"]
+    text = _PROMPTS[kind][1 if ja else 0]
+    cs = game.cards
+    if kind == "actions" or kind == "ready":
+        card = cs.name(dec["card"], lang) if dec["card"] in cs.commands else (
+            "疲労回復" if ja else "Fatigue recovery")
+        return text.format(card=card, left=dec.get("left", 0), n=dec.get("n", 0))
+    if kind == "recruit":
+        mercs = ("・傭兵" if ja else " or a mercenary") if dec["mercenaries"] else ""
+        return text.format(mercs=mercs)
+    if kind == "roll":
+        res = _RESULT[dec["result"]][1 if ja else 0]
+        return text.format(d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res)
+    if kind == "pick":
+        opts = ", ".join(cs.name(c, lang) for c in dec["options"])
+        return f"{text} ({opts})"
+    return text
