@@ -9,6 +9,7 @@ validation, runs the automatic flow, and logs the action so setup + log replays 
 from __future__ import annotations
 
 import json
+import unicodedata
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -311,7 +312,12 @@ class Game:
                extra: str = "") -> Any:
         want = normalize_name(text)
         key = self.cards.resolve(text)
-        exact = [c for c in cards if c["card"] == text or c["card"] == key]
+        # A card's exact key or printed name (any case/width) wins over ★-insensitive matching:
+        # `warrior` / `ウォーリア` is the level-up card (R12.2) even with Warrior★ also in hand,
+        # and canonical logs (card keys) replay to the same card (R15).
+        fold = unicodedata.normalize("NFKC", text).casefold().strip()
+        exact = ([c for c in cards if fold in _printed(self.cards, c["card"])]
+                 or [c for c in cards if c["card"] == key])
         found = exact or [c for c in cards if want in (
             normalize_name(c["card"]), normalize_name(self.cards.units[c["card"]].en),
             normalize_name(self.cards.units[c["card"]].ja))]
@@ -395,6 +401,13 @@ class Game:
             if len(acted) <= dec["n"]:
                 return Action("ready", squares=acted)
         return None
+
+
+def _printed(cs: CardSet, key: str) -> tuple[str, str, str]:
+    """A unit card's key and printed names, case- and width-folded (not ★-stripped)."""
+    u = cs.units[key]
+    return key, unicodedata.normalize("NFKC", u.en).casefold(), \
+        unicodedata.normalize("NFKC", u.ja).casefold()
 
 
 _DEFAULT_PLACES = ("2B", "2A", "2C", "1B", "1A", "1C")
