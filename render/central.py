@@ -1,0 +1,183 @@
+"""The central row of the table: command cards, phase cards, mercenaries, decks, round.
+
+Layout scales with the panel width, because the panel spans one board (1–2 players) or two
+(3–4 players) and must read at the same preview width either way. Card faces are cached
+sprites per (card, state, size); only numbers and names are drawn per image.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from render import text as T
+from render import theme as th
+from render import view as V
+from render.draw import Canvas, check_mark, fit
+from render.pieces import card_name
+
+PHASE_CARDS = ("invasion", "summon", "end")
+PHASE_MARKS = {"invasion": "⑤", "summon": "⑥", "end": "⑦"}
+CARD_FACE: th.RGB = (250, 246, 236)
+PHASE_FACE: th.RGB = (214, 222, 236)
+DONE_FACE: th.RGB = (196, 194, 190)
+PANEL: th.RGB = (226, 218, 200)
+
+
+@lru_cache(maxsize=256)
+def row_card(key: str, phase: bool, done: bool, current: bool, leader: int | None, w: int,
+             h: int, lang: str) -> Image.Image:
+    """A command or phase card in the row: done = executed this round; current = pawn on it."""
+    c = Canvas(w, h, PANEL)
+    face = DONE_FACE if done else (PHASE_FACE if phase else CARD_FACE)
+    c.rect((1, 1, w - 1, h - 1), fill=face, outline=th.HL_NEW if current else th.INK,
+           width=max(1.5, h * 0.07) if current else 1, radius=h * 0.12)
+    if phase:
+        name = f"{PHASE_MARKS.get(key, '')}{th.word(key, lang)}"
+    else:
+        name = card_name(key, lang)
+    t, sz = fit(name, w * 0.88, h * 0.36, h * 0.22, bold=True)
+    c.text((w / 2, h * (0.4 if done or current else 0.5)), t, sz,
+           (90, 90, 90) if done else th.INK, bold=True, align="m")
+    if done:
+        r = h * 0.17
+        c.ellipse((w / 2 - r, h * 0.78 - r, w / 2 + r, h * 0.78 + r), fill=th.INK)
+        check_mark(c, w / 2, h * 0.78, r * 0.85, th.WHITE, max(1.5, h * 0.045))
+    if current:
+        _pawn(c, w - h * 0.28, h * 0.72, h * 0.2)
+        if leader is not None:
+            r = h * 0.14
+            c.ellipse((h * 0.1, h * 0.72 - r, h * 0.1 + 2 * r, h * 0.72 + r),
+                      fill=th.seat_color(leader), outline=th.INK, width=1)
+            c.text((h * 0.1 + r, h * 0.72), str(leader + 1), r * 1.4, th.INK, bold=True,
+                   align="m")
+    return c.image()
+
+
+def _pawn(c: Canvas, cx: float, cy: float, r: float) -> None:
+    """The round's pawn: on the card being resolved now (R5)."""
+    c.polygon([(cx - r * 0.9, cy + r * 1.1), (cx + r * 0.9, cy + r * 1.1), (cx + r * 0.35, cy - r * 0.1),
+               (cx - r * 0.35, cy - r * 0.1)], fill=th.HL_NEW, outline=th.INK, width=1)
+    c.ellipse((cx - r * 0.55, cy - r * 1.05, cx + r * 0.55, cy + r * 0.05), fill=th.HL_NEW,
+              outline=th.INK, width=1)
+
+
+@lru_cache(maxsize=128)
+def merc_card(key: str | None, w: int, h: int, lang: str) -> Image.Image:
+    """A mercenary on offer: name and cost (R7.1); an empty dashed slot once taken."""
+    c = Canvas(w, h, PANEL)
+    if key is None:
+        c.rect((2, 2, w - 2, h - 2), outline=th.INK_SOFT, width=1, radius=h * 0.12)
+        c.text((w / 2, h / 2), th.word("taken", lang), h * 0.24, th.INK_SOFT, align="m")
+        return c.image()
+    uc = V.cards().units.get(key)
+    c.rect((1, 1, w - 1, h - 1), fill=th.UNIT_CARD, outline=th.INK, width=1, radius=h * 0.12)
+    t, sz = fit(card_name(key, lang), w * 0.9, h * 0.3, h * 0.2, bold=True)
+    c.text((w / 2, h * 0.32), t, sz, th.INK, bold=True, align="m")
+    if uc:
+        r = h * 0.17
+        cx, cy = w * 0.5 - r * 2.6, h * 0.72
+        c.ellipse((cx - r, cy - r, cx + r, cy + r), fill=th.GOLD, outline=(150, 110, 0), width=1)
+        c.text((cx, cy), str(uc.cost), r * 1.3, th.INK, bold=True, align="m")
+        c.text((cx + r * 1.6, cy), f"HP{uc.hp} {th.word('mov', lang)}{uc.mov}", h * 0.2,
+               th.INK_SOFT, bold=True)
+    return c.image()
+
+
+@lru_cache(maxsize=64)
+def info_box(w: int, h: int) -> Image.Image:
+    c = Canvas(w, h, PANEL)
+    c.rect((1, 1, w - 1, h - 1), fill=(246, 240, 226), outline=th.GRID_LINE, width=1,
+           radius=h * 0.12)
+    return c.image()
+
+
+def panel_height(width: int) -> int:
+    u = width / 8
+    return round(u * 0.42) + round(u * 0.58) + round(u * 0.08) + round(u * 0.66) + round(u * 0.1)
+
+
+def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, Any],
+                 lang: str) -> None:
+    """Title line, then the 8-card row, then mercenaries and deck sizes."""
+    u = width / 8
+    pad = round(u * 0.06)
+    h = panel_height(width)
+    im.paste(PANEL, (ox, oy, ox + width, oy + h))
+    # title: round, phase, start player, result
+    ty = oy + round(u * 0.24)
+    big = max(12, round(u * 0.2))
+    rnd = V.as_int(view.get("round"))
+    title = f"{th.word('round', lang)} {rnd} · {th.phase_name(view.get('phase'), lang)}"
+    x = ox + pad + T.draw(im, (ox + pad, ty), title, big, th.INK, weight=T.BOLD)
+    result = V.as_dict(view.get("result"))
+    players = V.players(view)
+    right_text = ""
+    if result:
+        winners = [V.name(V.player(view, s), s) for s in V.as_list(result.get("winners"))
+                   if isinstance(s, int)]
+        right_text = (th.word("draw", lang) + ": " if result.get("draw") else
+                      th.word("winner", lang) + ": ") + ", ".join(winners)
+    elif len(players) > 1 and isinstance(view.get("start_player"), int):
+        sp = view["start_player"]
+        right_text = f"{th.word('start', lang)}: {sp + 1} {V.name(V.player(view, sp), sp)}"
+    if right_text:
+        avail = ox + width - pad - x - round(u * 0.3)
+        t, sz = T.fit(right_text, avail, big, max(10, round(u * 0.14)), T.BOLD)
+        T.draw(im, (ox + width - pad, ty), t, sz, th.INK, weight=T.BOLD, align="r")
+    # row of command cards then phase cards
+    y1 = oy + round(u * 0.42)
+    ch = round(u * 0.58)
+    gap = round(u * 0.05)
+    cw = (width - 2 * pad - 7 * gap) // 8
+    row = [str(k) for k in V.as_list(view.get("row"))][:5]
+    executed = {str(k) for k in V.as_list(view.get("executed"))}
+    current = view.get("current")
+    leader = view.get("leader") if isinstance(view.get("leader"), int) else None
+    phase = str(view.get("phase"))
+    order = ("placement", "main", "auto", "invasion", "summon", "end", "over")
+    pidx = order.index(phase) if phase in order else 0
+    for i, key in enumerate(row + list(PHASE_CARDS)):
+        is_phase = i >= len(row)
+        done = (order.index(key) < pidx or phase == "over") if is_phase else key in executed
+        cur = key == current or (is_phase and key == phase and current is None)
+        spr = row_card(key, is_phase, done and not cur, cur, leader if cur else None, cw, ch,
+                       lang)
+        im.paste(spr, (ox + pad + i * (cw + gap), y1))
+    # mercenaries (3 wide slots) and four deck boxes
+    y2 = y1 + ch + round(u * 0.08)
+    bh = round(u * 0.66)
+    units = 3 * 1.25 + 4
+    bw = (width - 2 * pad - 6 * gap) / units
+    mw = round(bw * 1.25)
+    mercs = V.as_list(view.get("mercenaries"))[:3]
+    mercs += [None] * (3 - len(mercs))
+    x = ox + pad
+    for m in mercs:
+        im.paste(merc_card(V.card_key(m) if m else None, mw, bh, lang), (x, y2))
+        x += mw + gap
+    chips = V.as_dict(view.get("chips"))
+    up = " ".join(str(c) for c in V.as_list(chips.get("up")))
+    down = chips.get("down")
+    down_n = len(down) if isinstance(down, list) else V.as_int(down)
+    infos = [
+        (th.word("monster_deck", lang), str(V.as_int(view.get("monster_deck_size"))), ""),
+        (th.word("unit_deck", lang), str(V.as_int(view.get("unit_deck_size"))),
+         f"{th.word('discard', lang)} {len(V.as_list(view.get('discard')))}"),
+        (th.word("medal_pool", lang), str(V.as_int(view.get("medal_pool_size"))), ""),
+        (th.word("chips", lang), up or "–", f"{th.word('face_down', lang)} {down_n}"),
+    ]
+    iw = round(bw)
+    small = max(10, round(bh * 0.2))
+    for label, value, sub in infos:
+        im.paste(info_box(iw, bh), (x, y2))
+        lt, ls = T.fit(label, iw - 6, small, max(9, round(small * 0.75)))
+        T.draw(im, (x + iw / 2, y2 + bh * 0.22), lt, ls, th.INK_SOFT, align="m")
+        vy = y2 + bh * (0.55 if sub else 0.62)
+        T.draw(im, (x + iw / 2, vy), value, round(bh * 0.34), th.INK, weight=T.BOLD, align="m")
+        if sub:
+            st, ss = T.fit(sub, iw - 6, round(small * 0.9), 9)
+            T.draw(im, (x + iw / 2, y2 + bh * 0.85), st, ss, th.INK_SOFT, align="m")
+        x += iw + gap

@@ -1,0 +1,141 @@
+"""Small drawing primitives shared by boards, tables and cards.
+
+Pillow draws shapes without anti-aliasing, so sprites are drawn at `SS`× size and reduced:
+`Canvas` hides that factor (callers give 1× coordinates). Sprites are cached by their
+callers, so the supersampling is paid once per distinct sprite, not per image.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from render import text as T
+from render.theme import INK, RGB, THREAT_BLUE, THREAT_RED, WHITE
+
+SS = 3
+
+
+class Canvas:
+    """An RGB image drawn at SS× scale with 1× coordinates; `image()` reduces it."""
+
+    def __init__(self, w: int, h: int, bg: RGB | tuple[int, int, int, int], mode: str = "RGB"):
+        self.w, self.h = w, h
+        self.im = Image.new(mode, (w * SS, h * SS), bg)
+        self.d = ImageDraw.Draw(self.im)
+
+    @staticmethod
+    def _b(box: tuple[float, float, float, float]) -> list[int]:
+        return [round(v * SS) for v in box]
+
+    def rect(self, box: tuple[float, float, float, float], fill: object = None,
+             outline: object = None, width: float = 1, radius: float = 0) -> None:
+        b = self._b(box)
+        b[2] -= 1
+        b[3] -= 1
+        w = max(1, round(width * SS)) if outline is not None else 0
+        if radius:
+            self.d.rounded_rectangle(b, round(radius * SS), fill=fill, outline=outline, width=w)
+        else:
+            self.d.rectangle(b, fill=fill, outline=outline, width=w)
+
+    def ellipse(self, box: tuple[float, float, float, float], fill: object = None,
+                outline: object = None, width: float = 1) -> None:
+        w = max(1, round(width * SS)) if outline is not None else 0
+        self.d.ellipse(self._b(box), fill=fill, outline=outline, width=w)
+
+    def polygon(self, pts: list[tuple[float, float]], fill: object = None,
+                outline: object = None, width: float = 1) -> None:
+        w = max(1, round(width * SS)) if outline is not None else 0
+        self.d.polygon([(x * SS, y * SS) for x, y in pts], fill=fill, outline=outline, width=w)
+
+    def line(self, pts: list[tuple[float, float]], fill: object, width: float = 1) -> None:
+        self.d.line([(x * SS, y * SS) for x, y in pts], fill=fill, width=max(1, round(width * SS)),
+                    joint="curve")
+
+    def text(self, xy: tuple[float, float], s: object, size: float, fill: object, *,
+             bold: bool = False, align: str = "l", valign: str = "m") -> int:
+        """Draw text at 1× coordinates; returns its 1× width."""
+        w = T.draw(self.im, (xy[0] * SS, xy[1] * SS), s, round(size * SS), fill,
+                   weight=T.BOLD if bold else T.REGULAR, align=align, valign=valign)
+        return round(w / SS)
+
+    def paste(self, im: Image.Image, xy: tuple[float, float]) -> None:
+        """Paste a 1× image (it is scaled up, so prefer drawing in place when possible)."""
+        big = im.resize((im.width * SS, im.height * SS), Image.Resampling.NEAREST)
+        self.im.paste(big, (round(xy[0] * SS), round(xy[1] * SS)))
+
+    def image(self) -> Image.Image:
+        return self.im.reduce(SS)
+
+
+def text_w(s: object, size: float, bold: bool = False) -> int:
+    """1× width of text that a Canvas would draw at `size`."""
+    return round(T.width(T.clean(s), round(size * SS), T.BOLD if bold else T.REGULAR) / SS)
+
+
+def fit(s: object, max_w: float, size: float, min_size: float, bold: bool = False) -> tuple[str, float]:
+    """`text.fit` in Canvas (1×) units."""
+    t, sz = T.fit(s, round(max_w * SS), round(size * SS), round(min_size * SS),
+                  T.BOLD if bold else T.REGULAR)
+    return t, sz / SS
+
+
+def threat_badge(c: Canvas, cx: float, cy: float, r: float, threat: int, red: bool) -> None:
+    """Threat points in a shape: red = diamond, blue = circle (colour-blind safe, R14.2)."""
+    if red:
+        rr = r * 1.22
+        pts = [(cx, cy - rr), (cx + rr, cy), (cx, cy + rr), (cx - rr, cy)]
+        c.polygon(pts, fill=THREAT_RED, outline=WHITE, width=max(1.5, r * 0.14))
+    else:
+        c.ellipse((cx - r, cy - r, cx + r, cy + r), fill=THREAT_BLUE, outline=WHITE,
+                  width=max(1.5, r * 0.14))
+    c.text((cx, cy), str(threat), r * 1.25, WHITE, bold=True, align="m")
+
+
+def hp_pips(c: Canvas, x: float, cy: float, max_w: float, hp: int, dmg: int, size: float,
+            on: RGB, cube: RGB, ring: RGB = INK) -> None:
+    """HP left of max: round pips for what is left, square red cubes for damage (R8.2).
+
+    Left-aligned at x; above 8 HP the pips would be unreadable, so a number is drawn.
+    """
+    hp = max(0, hp)
+    dmg = max(0, min(dmg, hp))
+    if hp == 0:
+        return
+    if hp > 8:
+        c.text((x, cy), f"HP {hp - dmg}/{hp}", size * 1.2, on, bold=True)
+        return
+    gap = max(1.5, size * 0.25)
+    d = min(size, (max_w - (hp - 1) * gap) / hp)
+    for i in range(hp):
+        px = x + i * (d + gap)
+        box = (px, cy - d / 2, px + d, cy + d / 2)
+        if i < hp - dmg:
+            c.ellipse(box, fill=on, outline=ring, width=max(1, d * 0.1))
+        else:
+            inset = d * 0.06
+            c.rect((box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), fill=cube,
+                   outline=ring, width=max(1, d * 0.1))
+
+
+def pips_width(hp: int, size: float, max_w: float) -> float:
+    if hp <= 0 or hp > 8:
+        return 0
+    gap = max(1.5, size * 0.25)
+    d = min(size, (max_w - (hp - 1) * gap) / hp)
+    return hp * d + (hp - 1) * gap
+
+
+def check_mark(c: Canvas, cx: float, cy: float, r: float, fill: RGB, width: float) -> None:
+    c.line([(cx - r * 0.55, cy + r * 0.02), (cx - r * 0.12, cy + r * 0.45),
+            (cx + r * 0.6, cy - r * 0.45)], fill, width)
+
+
+def arrow_head(tip: tuple[float, float], frm: tuple[float, float], size: float) -> list[tuple[float, float]]:
+    """Triangle points of an arrow head at `tip`, pointing away from `frm`."""
+    ang = math.atan2(tip[1] - frm[1], tip[0] - frm[0])
+    a1, a2 = ang + math.radians(150), ang - math.radians(150)
+    return [tip, (tip[0] + size * math.cos(a1), tip[1] + size * math.sin(a1)),
+            (tip[0] + size * math.cos(a2), tip[1] + size * math.sin(a2))]

@@ -1,0 +1,150 @@
+"""Card sprites: units and monsters as they sit on a square, and small monster chips.
+
+A sprite depends only on its arguments (card, damage, acted, owner, background, size,
+style, language), so each is drawn once and cached; a board is then a handful of pastes.
+Two styles: the full one for a single board (name, HP, MOV/DEF/ATK readable at a phone's
+preview width) and the compact one for the table, where four boards share that width and
+only big names, pips and threat shapes can stay readable.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image
+
+from render import theme as th
+from render.draw import Canvas, check_mark, fit, hp_pips, pips_width, threat_badge
+from render.view import cards
+
+RGB = th.RGB
+
+
+def card_name(key: str, lang: str) -> str:
+    return cards().name(key, lang)
+
+
+def _card_box(size: int) -> tuple[float, float, float, float]:
+    i = max(2.0, size * 0.03)
+    return i, i, size - i, size - i
+
+
+@lru_cache(maxsize=2048)
+def unit_sprite(key: str, dmg: int, acted: bool, owner: int | None, bg: RGB, size: int,
+                compact: bool, lang: str) -> Image.Image:
+    """A unit card: owner band, name, HP pips, MOV, level-up badge, acted marker (R8)."""
+    uc = cards().units.get(key)
+    hp = uc.hp if uc else 0
+    c = Canvas(size, size, bg)
+    x0, y0, x1, y1 = _card_box(size)
+    w = x1 - x0
+    c.rect((x0, y0, x1, y1), fill=th.UNIT_ACTED if acted else th.UNIT_CARD, outline=th.INK,
+           width=max(1, size * 0.015), radius=size * 0.08)
+    band = size * 0.1
+    c.rect((x0, y0, x1, y0 + band), fill=th.seat_color(owner), radius=size * 0.08)
+    c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
+    name = card_name(key, lang)
+    if compact:
+        t, sz = fit(name, w - size * 0.06, size * 0.29, size * 0.22, bold=True)
+        c.text((x0 + w / 2, y0 + band + size * 0.17), t, sz, th.INK, bold=True, align="m")
+        pip, pip_y, bottom_y = size * 0.16, y0 + size * 0.55, y1 - size * 0.16
+    else:
+        t, sz = fit(name, w - size * 0.06, size * 0.2, size * 0.12, bold=True)
+        c.text((x0 + w / 2, y0 + band + size * 0.13), t, sz, th.INK, bold=True, align="m")
+        pip, pip_y, bottom_y = size * 0.12, y0 + size * 0.47, y1 - size * 0.15
+    pw = pips_width(hp, pip, w - size * 0.1)
+    hp_pips(c, x0 + (w - pw) / 2, pip_y, w - size * 0.1, hp, dmg, pip, th.PIP_UNIT, th.CUBE)
+    if uc:
+        lab = th.word("mov", lang)
+        if compact:
+            c.text((x0 + size * 0.06, bottom_y), f"{lab[0] if lang != 'ja' else lab}{uc.mov}",
+                   size * 0.17, th.INK_SOFT, bold=True)
+        else:
+            lw = c.text((x0 + size * 0.06, bottom_y), lab, size * 0.12, th.INK_SOFT)
+            c.text((x0 + size * 0.06 + lw + size * 0.03, bottom_y), str(uc.mov), size * 0.19,
+                   th.INK, bold=True)
+    r = size * (0.15 if compact else 0.13)
+    cx, cy = x1 - r - size * 0.04, y1 - r - size * 0.04
+    if uc and uc.levelled:
+        _level_badge(c, cx - r - size * 0.03 if acted else x1 - size * 0.05, bottom_y, size)
+    if acted:
+        c.ellipse((cx - r, cy - r, cx + r, cy + r), fill=th.INK, outline=th.WHITE,
+                  width=size * 0.015)
+        check_mark(c, cx, cy, r * 0.9, th.WHITE, max(1.5, size * 0.035))
+    return c.image()
+
+
+def _level_badge(c: Canvas, right: float, cy: float, size: int) -> None:
+    """A gold "Lv2" tab on a levelled-up unit (R12.2)."""
+    h, w = size * 0.19, size * 0.28
+    c.rect((right - w, cy - h / 2, right, cy + h / 2), fill=th.LEVEL, outline=th.INK,
+           width=1, radius=h * 0.3)
+    c.text((right - w / 2, cy), "Lv2", h * 0.7, th.INK, bold=True, align="m")
+
+
+@lru_cache(maxsize=2048)
+def monster_sprite(key: str, dmg: int, bg: RGB, size: int, compact: bool, lang: str) -> Image.Image:
+    """A monster card: name, threat (colour + shape), HP pips, DEF / MOV / ATK (R9)."""
+    mc = cards().monsters.get(key)
+    red = bool(mc and mc.red)
+    c = Canvas(size, size, bg)
+    x0, y0, x1, y1 = _card_box(size)
+    w = x1 - x0
+    body = th.MONSTER_RED if red else th.MONSTER_BLUE
+    c.rect((x0, y0, x1, y1), fill=body, outline=th.INK, width=max(1, size * 0.015),
+           radius=size * 0.08)
+    if red:  # a boss: a second, inner frame as well as the diamond
+        i = size * 0.045
+        c.rect((x0 + i, y0 + i, x1 - i, y1 - i), outline=th.THREAT_RED, width=size * 0.02,
+               radius=size * 0.06)
+    name = card_name(key, lang)
+    big = size * (0.29 if compact else 0.2)
+    t, sz = fit(name, w - size * 0.08, big, size * (0.22 if compact else 0.125), bold=True)
+    c.text((x0 + w / 2, y0 + size * (0.2 if compact else 0.16)), t, sz, th.WHITE, bold=True,
+           align="m")
+    if mc is None:
+        return c.image()
+    pip = size * (0.15 if compact else 0.13)
+    pw = pips_width(mc.hp, pip, w - size * 0.1)
+    hp_pips(c, x0 + (w - pw) / 2, y0 + size * (0.46 if compact else 0.4), w - size * 0.1, mc.hp,
+            dmg, pip, th.PIP_MONSTER, th.CUBE, ring=th.INK)
+    # bottom row: threat shape, then DEF / MOV / ATK (the threat counts toward winning, R14.2)
+    badge_w = w * 0.27
+    r = size * (0.13 if compact else 0.11)
+    threat_badge(c, x0 + badge_w / 2 + size * 0.015, y1 - size * 0.19, r, mc.threat, red)
+    col = (w - badge_w) / 3
+    for i in (1, 2):
+        xx = x0 + badge_w + col * i
+        c.line([(xx, y1 - size * 0.34), (xx, y1 - size * 0.05)], (90, 104, 130), 1)
+    stats = (("def", mc.defense), ("mov", mc.mov), ("atk", mc.atk))
+    for i, (k, v) in enumerate(stats):
+        cx = x0 + badge_w + col * (i + 0.5)
+        if compact:
+            c.text((cx, y1 - size * 0.17), str(v), size * 0.21, th.WHITE, bold=True, align="m")
+        else:
+            c.text((cx, y1 - size * 0.285), th.word(k, lang), size * 0.095, (190, 198, 214),
+                   align="m")
+            c.text((cx, y1 - size * 0.12), str(v), size * 0.19, th.WHITE, bold=True, align="m")
+    return c.image()
+
+
+@lru_cache(maxsize=512)
+def monster_chip(key: str, w: int, h: int, bg: RGB, lang: str, fresh: bool = False) -> Image.Image:
+    """A small monster token for a waiting queue or the castle: threat shape + name."""
+    mc = cards().monsters.get(key)
+    red = bool(mc and mc.red)
+    c = Canvas(w, h, bg)
+    c.rect((1, 1, w - 1, h - 1), fill=th.MONSTER_RED if red else th.MONSTER_BLUE,
+           outline=th.HL_NEW if fresh else th.INK, width=2.5 if fresh else 1, radius=h * 0.2)
+    if h >= w * 0.6:  # tall chip (castle): shape on top, name below
+        r = min(w, h) * 0.2
+        threat_badge(c, w / 2, h * 0.32, r, mc.threat if mc else 0, red)
+        t, sz = fit(card_name(key, lang), w - 6, h * 0.24, h * 0.17, bold=True)
+        c.text((w / 2, h * 0.74), t, sz, th.WHITE, bold=True, align="m")
+        return c.image()
+    r = h * 0.3
+    threat_badge(c, 2 + h * 0.42, h / 2, r, mc.threat if mc else 0, red)
+    x = 2 + h * 0.42 + r * 1.3 + 2
+    t, sz = fit(card_name(key, lang), w - x - 3, h * 0.5, h * 0.38, bold=True)
+    c.text((x, h / 2), t, sz, th.WHITE, bold=True)
+    return c.image()

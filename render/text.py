@@ -1,0 +1,197 @@
+"""Text: the vendored Noto Sans JP font, glyph coverage, and cached text sprites.
+
+Every string drawn by the renderer goes through `clean()` first, so a character the font has
+no glyph for (an emoji in a display name, say) becomes `?` instead of an empty box or an
+exception. Coverage comes from the font's own `cmap` table, parsed once here: Pillow offers
+no reliable "has glyph" test, and fontTools is not a dependency.
+
+Rasterised text is cached as small "L" masks keyed by (text, size, weight); drawing a label
+is then one `paste`, which is what keeps a board under its time budget. FreeType faces are
+not safe to use from two threads at once, so every call into a face holds `_FT_LOCK`; the
+cached masks are never mutated, so reading them needs no lock.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import unicodedata
+from bisect import bisect_right
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_FILE = Path(__file__).with_name("fonts") / "NotoSansJP[wght].ttf"
+REGULAR, BOLD = 400, 700
+Color = tuple[int, int, int] | tuple[int, int, int, int]
+
+_FT_LOCK = threading.Lock()
+
+
+# --- glyph coverage ---------------------------------------------------------------------
+
+
+def _cmap_ranges(data: bytes) -> list[tuple[int, int]]:
+    """Code point ranges (inclusive) mapped by a TrueType/OpenType font's Unicode cmap."""
+    num_tables = struct.unpack_from(">H", data, 4)[0]
+    cmap_off = None
+    for i in range(num_tables):
+        tag, _cs, off, _ln = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+        if tag == b"cmap":
+            cmap_off = off
+    if cmap_off is None:
+        return []
+    n = struct.unpack_from(">H", data, cmap_off + 2)[0]
+    subtables: dict[int, int] = {}
+    for i in range(n):
+        plat, enc, off = struct.unpack_from(">HHI", data, cmap_off + 4 + 8 * i)
+        if (plat, enc) in ((3, 10), (0, 4), (3, 1), (0, 3)):
+            fmt = struct.unpack_from(">H", data, cmap_off + off)[0]
+            subtables.setdefault(fmt, cmap_off + off)
+    if 12 in subtables:
+        base = subtables[12]
+        groups = struct.unpack_from(">I", data, base + 12)[0]
+        out = []
+        for g in range(groups):
+            start, end, glyph = struct.unpack_from(">III", data, base + 16 + 12 * g)
+            if glyph == 0 and start == end:
+                continue
+            out.append((start, end))
+        return _merge(out)
+    if 4 in subtables:
+        base = subtables[4]
+        segs = struct.unpack_from(">H", data, base + 6)[0] // 2
+        ends = struct.unpack_from(f">{segs}H", data, base + 14)
+        starts = struct.unpack_from(f">{segs}H", data, base + 16 + 2 * segs)
+        return _merge([(s, e) for s, e in zip(starts, ends, strict=True) if s != 0xFFFF])
+    return []
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(ranges):
+        if out and s <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _coverage() -> tuple[list[int], list[int]]:
+    ranges = _cmap_ranges(FONT_FILE.read_bytes())
+    return [s for s, _ in ranges], [e for _, e in ranges]
+
+
+def has_glyph(ch: str) -> bool:
+    """True if the vendored font maps this character to a glyph."""
+    starts, ends = _coverage()
+    cp = ord(ch)
+    i = bisect_right(starts, cp) - 1
+    return i >= 0 and cp <= ends[i]
+
+
+@lru_cache(maxsize=4096)
+def clean(text: object) -> str:
+    """Make any value safe to draw: a str with every glyph present in the font.
+
+    Joiners, variation selectors and other invisible format characters are dropped (they
+    glue emoji sequences together); control characters become spaces; any other character
+    the font lacks becomes a single `?` per run, so "Alice 🐉🔥" reads "Alice ?".
+    """
+    s = unicodedata.normalize("NFC", str(text))
+    out: list[str] = []
+    for ch in s:
+        if has_glyph(ch):
+            out.append(ch)
+            continue
+        cat = unicodedata.category(ch)
+        if cat in ("Cf", "Mn", "Me", "Sk") or 0xFE00 <= ord(ch) <= 0xFE0F:
+            continue  # invisible glue of an emoji sequence
+        if cat.startswith("C") or cat.startswith("Z"):
+            out.append(" ")
+            continue
+        if not (out and out[-1] == "?"):
+            out.append("?")
+    return "".join(out).strip() or "?"
+
+
+# --- fonts and sprites ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def font(size: int, weight: int = REGULAR) -> ImageFont.FreeTypeFont:
+    """The font at a pixel size and weight; each (size, weight) is its own face object.
+
+    The variable font's default instance is Thin, so the weight axis is set here, once, and
+    the object is never changed afterwards (that is what makes it shareable).
+    """
+    with _FT_LOCK:
+        f = ImageFont.truetype(str(FONT_FILE), size, layout_engine=ImageFont.Layout.BASIC)
+        f.set_variation_by_axes([weight])
+    return f
+
+
+@lru_cache(maxsize=8192)
+def sprite(text: str, size: int, weight: int = REGULAR) -> tuple[Image.Image, int, int]:
+    """A text mask and its offset from the baseline-left origin: (mask, dx, dy).
+
+    `text` must already be clean. Cached: names and numbers repeat from image to image.
+    """
+    f = font(size, weight)
+    with _FT_LOCK:
+        left, top, right, bottom = f.getbbox(text, anchor="ls")
+        w, h = max(1, right - left), max(1, bottom - top)
+        mask = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor="ls")
+    return mask, left, top
+
+
+@lru_cache(maxsize=8192)
+def width(text: str, size: int, weight: int = REGULAR) -> int:
+    """Advance width of already-clean text, in pixels."""
+    f = font(size, weight)
+    with _FT_LOCK:
+        return int(round(f.getlength(text)))
+
+
+def draw(
+    im: Image.Image,
+    xy: tuple[float, float],
+    text: object,
+    size: int,
+    fill: Color,
+    *,
+    weight: int = REGULAR,
+    align: str = "l",
+    valign: str = "m",
+) -> int:
+    """Draw text; returns its width. `align` l/m/r; `valign` m (middle of capitals) or s
+    (baseline). Middle-of-capitals centring looks right for Latin and kana alike."""
+    t = clean(text)
+    w = width(t, size, weight)
+    x, y = xy
+    if align == "m":
+        x -= w / 2
+    elif align == "r":
+        x -= w
+    if valign == "m":
+        y += size * 0.36
+    mask, dx, dy = sprite(t, size, weight)
+    px, py = int(round(x)) + dx, int(round(y)) + dy
+    im.paste(fill, (px, py, px + mask.width, py + mask.height), mask)
+    return w
+
+
+def fit(text: object, max_w: int, size: int, min_size: int, weight: int = REGULAR) -> tuple[str, int]:
+    """Largest size in [min_size, size] at which `text` fits `max_w`; if even `min_size` is
+    too wide, the text is cut and ends with "…" (names stay recognisable by their start)."""
+    t = clean(text)
+    for s in range(size, min_size - 1, -1):
+        if width(t, s, weight) <= max_w:
+            return t, s
+    s = min_size
+    while len(t) > 1 and width(t + "…", s, weight) > max_w:
+        t = t[:-1]
+    return t.rstrip() + "…", s

@@ -1,0 +1,136 @@
+"""Colours and the few words the images carry, in English and Japanese.
+
+Colour choices are for a phone screen and for colour-blind players: seat colours come from
+the Okabe–Ito palette, and anything that matters in colour is repeated in shape (red threat
+is a diamond, blue a circle; damage is a square cube, remaining HP a round pip).
+"""
+
+from __future__ import annotations
+
+RGB = tuple[int, int, int]
+
+PAPER: RGB = (244, 239, 228)
+INK: RGB = (34, 34, 40)
+INK_SOFT: RGB = (120, 112, 98)
+WHITE: RGB = (255, 255, 255)
+GRID_LINE: RGB = (168, 156, 134)
+SQUARE: RGB = (233, 224, 204)
+HOME: RGB = (205, 224, 236)
+MAGIC: RGB = (226, 212, 238)
+MAGIC_RING: RGB = (140, 96, 180)
+HEADER: RGB = (48, 54, 70)
+HEADER_INK: RGB = (250, 250, 250)
+QUEUE_BG: RGB = (222, 212, 190)
+CASTLE: RGB = (150, 150, 160)
+CASTLE_DARK: RGB = (110, 110, 122)
+
+UNIT_CARD: RGB = (255, 253, 246)
+UNIT_ACTED: RGB = (196, 194, 190)
+MONSTER_BLUE: RGB = (30, 52, 92)
+MONSTER_RED: RGB = (104, 24, 30)
+THREAT_BLUE: RGB = (64, 140, 235)
+THREAT_RED: RGB = (232, 64, 52)
+PIP_UNIT: RGB = (40, 160, 80)
+PIP_MONSTER: RGB = (240, 240, 240)
+CUBE: RGB = (214, 40, 40)
+GOLD: RGB = (240, 190, 40)
+LEVEL: RGB = (246, 200, 60)
+ELIMINATED: RGB = (200, 30, 30)
+
+# Okabe–Ito: orange, bluish green, reddish purple, sky blue (distinct for colour-blind eyes).
+SEATS: tuple[RGB, ...] = ((230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233))
+
+# Highlight colours (events of the last phase, reach overlay).
+HL_PATH: RGB = (0, 150, 255)
+HL_MONSTER: RGB = (255, 120, 0)
+HL_ATTACK: RGB = (230, 30, 30)
+HL_NEW: RGB = (255, 210, 0)
+HL_MOVE: RGB = (40, 180, 90)
+HL_SKILL: RGB = (235, 90, 20)
+RESULT: dict[str, RGB] = {
+    "hit": (40, 160, 70),
+    "critical": (230, 160, 0),
+    "miss": (110, 110, 120),
+    "fumble": (150, 60, 170),
+}
+
+
+def seat_color(seat: object) -> RGB:
+    """Colour of a seat; anything that is not a small int gets neutral grey."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0:
+        return SEATS[seat % len(SEATS)]
+    return (150, 150, 150)
+
+
+_WORDS: dict[str, tuple[str, str]] = {
+    "gold": ("Gold", "金"),
+    "honor": ("Honor", "名誉"),
+    "threat": ("Threat", "脅威"),
+    "medals": ("Medals", "メダル"),
+    "eliminated": ("ELIMINATED", "脱落"),
+    "queue": ("Queue", "待機"),
+    "castle": ("Castle", "城"),
+    "start": ("Start", "スタート"),
+    "round": ("Round", "ラウンド"),
+    "mercenaries": ("Mercenaries", "傭兵"),
+    "taken": ("taken", "雇用済"),
+    "monster_deck": ("Monster deck", "モンスター山札"),
+    "unit_deck": ("Unit deck", "ユニット山札"),
+    "discard": ("discard", "捨札"),
+    "medal_pool": ("Medal pool", "メダル"),
+    "chips": ("Summon chips", "召喚チップ"),
+    "face_down": ("face down", "裏"),
+    "up": ("up", "表"),
+    "invasion": ("Invasion", "侵略"),
+    "summon": ("Summon", "召喚"),
+    "end": ("End", "終了処理"),
+    "leader": ("Leader", "リーダー"),
+    "hp": ("HP", "HP"),
+    "mov": ("MOV", "移動"),
+    "def": ("DEF", "防御"),
+    "atk": ("ATK", "攻撃"),
+    "cost": ("Cost", "コスト"),
+    "move": ("move", "移動"),
+    "skill": ("skill", "スキル"),
+    "new": ("NEW", "新"),
+    "defeated": ("defeated", "撃破"),
+    "fainted": ("fainted", "気絶"),
+    "invaded": ("invaded", "侵入"),
+    "winner": ("Winner", "勝者"),
+    "draw": ("Draw", "引き分け"),
+    "done": ("done", "済"),
+    "unit": ("Unit", "ユニット"),
+    "levelup": ("Level-up", "レベルアップ"),
+    "monster": ("Monster", "モンスター"),
+    "command": ("Command", "コマンド"),
+    "level": ("Level", "レベル"),
+    "threat_blue": ("blue threat", "青の脅威"),
+    "threat_red": ("red threat (boss)", "赤の脅威（ボス）"),
+    "forward_unit": ("toward the monsters", "モンスター側"),
+    "forward_monster": ("toward the castle", "城側"),
+    "anywhere": ("anywhere on the board", "盤面のどこでも"),
+    "any_friend": ("any friendly unit", "味方ユニットどれでも"),
+    "gap": ("gap (not a target)", "対象外"),
+    "phase": ("phase", "フェイズ"),
+}
+
+PHASES: dict[str, tuple[str, str]] = {
+    "placement": ("Placement", "初期配置"),
+    "main": ("Main phase", "メインフェイズ"),
+    "auto": ("Main phase (AUTO)", "メインフェイズ（AUTO）"),
+    "invasion": ("Invasion", "侵略"),
+    "summon": ("Summon", "召喚"),
+    "end": ("End phase", "終了処理"),
+    "over": ("Game over", "ゲーム終了"),
+}
+
+
+def word(key: str, lang: str) -> str:
+    """A UI word in the language (`ja` or anything else = English)."""
+    en, ja = _WORDS.get(key, (key, key))
+    return ja if lang == "ja" else en
+
+
+def phase_name(phase: object, lang: str) -> str:
+    en, ja = PHASES.get(str(phase), (str(phase), str(phase)))
+    return ja if lang == "ja" else en
