@@ -257,6 +257,9 @@ class Game:
             card = self._match(p["hand"], a.card or "", "in your hand", missing_ok=True)
         if card is None:
             if not dec["mercenaries"]:
+                if a.merc:  # R7.1: never a mercenary under AUTO, even one also in the hand
+                    raise IllegalAction("No mercenaries may be taken when Recruit is executed "
+                                        "AUTO (R7.1): recruit a unit from your hand.")
                 why = ("no mercenaries may be taken when Recruit is executed AUTO (R7.1)"
                        if not a.merc and mercs else "nor among what you may recruit")
                 self._match(p["hand"], a.card or "", "in your hand", missing_ok=False,

@@ -81,6 +81,8 @@ def normalize(raw: State) -> State:
                     piece.setdefault("acted", False)
         for q in "ABC":
             p["queues"].setdefault(q, [])
+    for k, v in base["rng"].items():  # a puzzle may give only some streams, e.g. "dice0" (R15)
+        out["rng"].setdefault(k, v)
     for p in range(len(out["players"])):
         out["rng"].setdefault(f"dice{p}", rng.derive(int(setup.get("seed", 0)), f"dice{p}"))
     return out
