@@ -20,54 +20,54 @@ SS = 3
 class Canvas:
     """An RGB image drawn at SS× scale with 1× coordinates; `image()` reduces it."""
 
-    def __init__(self, w: int, h: int, bg: RGB | tuple[int, int, int, int], mode: str = "RGB"):
-        self.w, self.h = w, h
-        self.im = Image.new(mode, (w * SS, h * SS), bg)
+    def __init__(self, w: int, h: int, bg: RGB | tuple[int, int, int, int], mode: str = "RGB",
+                 ss: int = SS):
+        self.w, self.h, self.ss = w, h, ss
+        self.im = Image.new(mode, (w * ss, h * ss), bg)
         self.d = ImageDraw.Draw(self.im)
 
-    @staticmethod
-    def _b(box: tuple[float, float, float, float]) -> list[int]:
-        return [round(v * SS) for v in box]
+    def _b(self, box: tuple[float, float, float, float]) -> list[int]:
+        return [round(v * self.ss) for v in box]
 
     def rect(self, box: tuple[float, float, float, float], fill: object = None,
              outline: object = None, width: float = 1, radius: float = 0) -> None:
         b = self._b(box)
         b[2] -= 1
         b[3] -= 1
-        w = max(1, round(width * SS)) if outline is not None else 0
+        w = max(1, round(width * self.ss)) if outline is not None else 0
         if radius:
-            self.d.rounded_rectangle(b, round(radius * SS), fill=fill, outline=outline, width=w)
+            self.d.rounded_rectangle(b, round(radius * self.ss), fill=fill, outline=outline, width=w)
         else:
             self.d.rectangle(b, fill=fill, outline=outline, width=w)
 
     def ellipse(self, box: tuple[float, float, float, float], fill: object = None,
                 outline: object = None, width: float = 1) -> None:
-        w = max(1, round(width * SS)) if outline is not None else 0
+        w = max(1, round(width * self.ss)) if outline is not None else 0
         self.d.ellipse(self._b(box), fill=fill, outline=outline, width=w)
 
     def polygon(self, pts: list[tuple[float, float]], fill: object = None,
                 outline: object = None, width: float = 1) -> None:
-        w = max(1, round(width * SS)) if outline is not None else 0
-        self.d.polygon([(x * SS, y * SS) for x, y in pts], fill=fill, outline=outline, width=w)
+        w = max(1, round(width * self.ss)) if outline is not None else 0
+        self.d.polygon([(x * self.ss, y * self.ss) for x, y in pts], fill=fill, outline=outline, width=w)
 
     def line(self, pts: list[tuple[float, float]], fill: object, width: float = 1) -> None:
-        self.d.line([(x * SS, y * SS) for x, y in pts], fill=fill, width=max(1, round(width * SS)),
+        self.d.line([(x * self.ss, y * self.ss) for x, y in pts], fill=fill, width=max(1, round(width * self.ss)),
                     joint="curve")
 
     def text(self, xy: tuple[float, float], s: object, size: float, fill: object, *,
              bold: bool = False, align: str = "l", valign: str = "m") -> int:
         """Draw text at 1× coordinates; returns its 1× width."""
-        w = T.draw(self.im, (xy[0] * SS, xy[1] * SS), s, round(size * SS), fill,
+        w = T.draw(self.im, (xy[0] * self.ss, xy[1] * self.ss), s, round(size * self.ss), fill,
                    weight=T.BOLD if bold else T.REGULAR, align=align, valign=valign)
-        return round(w / SS)
+        return round(w / self.ss)
 
     def paste(self, im: Image.Image, xy: tuple[float, float]) -> None:
         """Paste a 1× image (it is scaled up, so prefer drawing in place when possible)."""
-        big = im.resize((im.width * SS, im.height * SS), Image.Resampling.NEAREST)
-        self.im.paste(big, (round(xy[0] * SS), round(xy[1] * SS)))
+        big = im.resize((im.width * self.ss, im.height * self.ss), Image.Resampling.NEAREST)
+        self.im.paste(big, (round(xy[0] * self.ss), round(xy[1] * self.ss)))
 
     def image(self) -> Image.Image:
-        return self.im.reduce(SS)
+        return self.im.reduce(self.ss) if self.ss > 1 else self.im
 
 
 def text_w(s: object, size: float, bold: bool = False) -> int:
@@ -75,10 +75,11 @@ def text_w(s: object, size: float, bold: bool = False) -> int:
     return round(T.width(T.clean(s), round(size * SS), T.BOLD if bold else T.REGULAR) / SS)
 
 
-def fit(s: object, max_w: float, size: float, min_size: float, bold: bool = False) -> tuple[str, float]:
+def fit(s: object, max_w: float, size: float, min_size: float, bold: bool = False,
+        tight: bool = False) -> tuple[str, float]:
     """`text.fit` in Canvas (1×) units."""
     t, sz = T.fit(s, round(max_w * SS), round(size * SS), round(min_size * SS),
-                  T.BOLD if bold else T.REGULAR)
+                  T.BOLD if bold else T.REGULAR, tight)
     return t, sz / SS
 
 
@@ -139,3 +140,24 @@ def arrow_head(tip: tuple[float, float], frm: tuple[float, float], size: float) 
     a1, a2 = ang + math.radians(150), ang - math.radians(150)
     return [tip, (tip[0] + size * math.cos(a1), tip[1] + size * math.sin(a1)),
             (tip[0] + size * math.cos(a2), tip[1] + size * math.sin(a2))]
+
+
+def composite(im: Image.Image, overlay: Canvas, x: int, y: int) -> None:
+    """Blend an RGBA Canvas (any ss) onto `im` at (x, y), touching only its drawn part.
+
+    Reduced band by band: RGBA `reduce()` premultiplies through two whole-image conversions
+    that cost more than the drawing. The overlay's clear colour is transparent white, so the
+    unpremultiplied edges fade toward white, which the white casings already use.
+    """
+    src = overlay.im
+    bbox = src.getbbox()
+    if not bbox:
+        return
+    k = overlay.ss
+    x0, y0 = bbox[0] // k * k, bbox[1] // k * k
+    x1 = min(src.width, (bbox[2] + k - 1) // k * k)
+    y1 = min(src.height, (bbox[3] + k - 1) // k * k)
+    part = src.crop((x0, y0, x1, y1))
+    if k > 1:
+        part = Image.merge("RGBA", [b.reduce(k) for b in part.split()])
+    im.paste(part, (x + x0 // k, y + y0 // k), part)

@@ -45,7 +45,7 @@ def unit_sprite(key: str, dmg: int, acted: bool, owner: int | None, bg: RGB, siz
     c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
     name = card_name(key, lang)
     if compact:
-        t, sz = fit(name, w - size * 0.06, size * 0.29, size * 0.22, bold=True)
+        t, sz = fit(name, w - size * 0.03, size * 0.29, size * 0.22, bold=True, tight=True)
         c.text((x0 + w / 2, y0 + band + size * 0.17), t, sz, th.INK, bold=True, align="m")
         pip, pip_y, bottom_y = size * 0.16, y0 + size * 0.55, y1 - size * 0.16
     else:
@@ -99,7 +99,8 @@ def monster_sprite(key: str, dmg: int, bg: RGB, size: int, compact: bool, lang: 
                radius=size * 0.06)
     name = card_name(key, lang)
     big = size * (0.29 if compact else 0.2)
-    t, sz = fit(name, w - size * 0.08, big, size * (0.22 if compact else 0.125), bold=True)
+    t, sz = fit(name, w - size * (0.04 if compact else 0.08), big,
+                size * (0.22 if compact else 0.125), bold=True, tight=compact)
     c.text((x0 + w / 2, y0 + size * (0.2 if compact else 0.16)), t, sz, th.WHITE, bold=True,
            align="m")
     if mc is None:
@@ -145,6 +146,6 @@ def monster_chip(key: str, w: int, h: int, bg: RGB, lang: str, fresh: bool = Fal
     r = h * 0.3
     threat_badge(c, 2 + h * 0.42, h / 2, r, mc.threat if mc else 0, red)
     x = 2 + h * 0.42 + r * 1.3 + 2
-    t, sz = fit(card_name(key, lang), w - x - 3, h * 0.5, h * 0.38, bold=True)
+    t, sz = fit(card_name(key, lang), w - x - 3, h * 0.5, h * 0.38, bold=True, tight=True)
     c.text((x, h / 2), t, sz, th.WHITE, bold=True)
     return c.image()

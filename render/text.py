@@ -184,14 +184,26 @@ def draw(
     return w
 
 
-def fit(text: object, max_w: int, size: int, min_size: int, weight: int = REGULAR) -> tuple[str, int]:
+def fit(text: object, max_w: int, size: int, min_size: int, weight: int = REGULAR,
+        tight: bool = False) -> tuple[str, int]:
     """Largest size in [min_size, size] at which `text` fits `max_w`; if even `min_size` is
-    too wide, the text is cut and ends with "…" (names stay recognisable by their start)."""
+    too wide, the text is cut and marked "…" (names stay recognisable by their start).
+
+    `tight` is for cramped labels: this font's "…" is a full em wide, so a cut Latin name
+    ends with "." instead ("Skele.") and a cut Japanese one with nothing ("スケル").
+    """
     t = clean(text)
     for s in range(size, min_size - 1, -1):
         if width(t, s, weight) <= max_w:
             return t, s
     s = min_size
-    while len(t) > 1 and width(t + "…", s, weight) > max_w:
+
+    def mark(u: str) -> str:
+        if not tight:
+            return "…"
+        return "." if u and u[-1].isascii() and u[-1].isalnum() else ""
+
+    while len(t) > 1 and width(t.rstrip() + mark(t.rstrip()), s, weight) > max_w:
         t = t[:-1]
-    return t.rstrip() + "…", s
+    t = t.rstrip()
+    return t + mark(t), s

@@ -1,0 +1,82 @@
+"""`python -m render SAMPLES_DIR`: write a gallery of sample images for review.
+
+Every player count, a busy late-game board, waiting queues, a castle with an invaded
+monster, an eliminated board, highlights, a reach overlay, every card; English and
+Japanese; plus an index.html that also shows each image at a phone's preview width.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+from collections.abc import Callable
+from pathlib import Path
+
+import render
+from render import samples as S
+from render.view import cards
+
+
+def gallery() -> list[tuple[str, str, Callable[[], bytes]]]:
+    """(file name, caption, producer) for every sample image."""
+    busy = S.one_board_view(S.busy_player(0, "Alice"))
+    early = S.one_board_view(S.early_player(0, "たろう"))
+    out: list[tuple[str, str, Callable[[], bytes]]] = []
+    for lang in ("en", "ja"):
+        for n in (1, 2, 3, 4):
+            out.append((f"table_{n}p_{lang}.png", f"table, {n} player(s), late game ({lang})",
+                        lambda n=n, lang=lang: render.table_png(S.table_view(n, True),
+                                                                lang=lang)))
+        out.append((f"board_busy_{lang}.png",
+                    f"busy late-game board: queues, castle, damage, acted, Lv2 ({lang})",
+                    lambda lang=lang: render.board_png(busy, 0, lang=lang)))
+        out.append((f"board_highlights_{lang}.png", f"last phase's events ({lang})",
+                    lambda lang=lang: render.board_png(busy, 0, lang=lang,
+                                                       highlights=S.SAMPLE_EVENTS)))
+        out.append((f"reach_{lang}.png", f"reach of the Thief★ on 4B ({lang})",
+                    lambda lang=lang: render.reach_png(busy, 0, "4B", ["3B", "5C", "3C"],
+                                                       ["6B", "5B"], lang=lang)))
+    out.append(("table_2p_early.png", "table, 2 players, round 1",
+                lambda: render.table_png(S.table_view(2))))
+    out.append(("board_early.png", "early board, Japanese name",
+                lambda: render.board_png(early, 0)))
+    elim = S.table_view(4, True)
+    out.append(("board_eliminated.png", "an eliminated player's board",
+                lambda: render.board_png(elim, 3)))
+    cs = cards()
+    for key in [*cs.units, *cs.monsters, *cs.commands]:
+        for lang in ("en", "ja"):
+            out.append((f"card_{key}_{lang}.png", f"card {key} ({lang})",
+                        lambda key=key, lang=lang: render.card_png(key, lang=lang)))
+    return out
+
+
+def write(dest: Path) -> list[Path]:
+    dest.mkdir(parents=True, exist_ok=True)
+    written = []
+    rows = []
+    for name, caption, make in gallery():
+        path = dest / name
+        path.write_bytes(make())
+        written.append(path)
+        rows.append(f'<figure><img src="{name}" width="500"><figcaption>{html.escape(caption)}'
+                    f' — <a href="{name}">full size</a></figcaption></figure>')
+    (dest / "index.html").write_text(
+        "<!doctype html><meta charset=utf-8><title>Rook &amp; Raiders renders</title>"
+        "<style>body{font-family:sans-serif;background:#333;color:#eee}"
+        "figure{display:inline-block;margin:8px}a{color:#9cf}</style>"
+        "<p>Each image at 500 px wide, the width of a phone's inline preview.</p>"
+        + "\n".join(rows), encoding="utf-8")
+    return written
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m render", description=__doc__.splitlines()[0])
+    ap.add_argument("samples_dir", type=Path)
+    args = ap.parse_args()
+    paths = write(args.samples_dir)
+    print(f"wrote {len(paths)} images and index.html to {args.samples_dir}")
+
+
+if __name__ == "__main__":
+    main()

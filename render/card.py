@@ -1,0 +1,237 @@
+"""One card for a lookup command: name in both languages, stats, and its range diagram.
+
+Ranges are drawn the way they act on the board (R8.2, CARDS.md): a unit faces the monsters,
+so its forward (f > 0) points LEFT, toward the magic circles; a monster's forward points
+RIGHT, toward the castle. Sideways −1 is toward lane A (up). Patterns are never rotated.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from render import theme as th
+from render import view as V
+from render.draw import Canvas, arrow_head, fit, threat_badge
+
+W, H = 720, 405
+UNIT_RANGE: th.RGB = (245, 150, 60)
+HEAL_RANGE: th.RGB = (90, 190, 110)
+
+_SKILL = {
+    "dice": ("Dice attack", "ダイス攻撃"),
+    "long": ("Long-range dice attack", "遠距離ダイス攻撃"),
+    "heal": ("Heal", "回復"),
+    "area": ("Area attack ★ (1 damage each)", "範囲攻撃★（各1ダメージ）"),
+    "allocated": ("Allocated attack", "割り振り攻撃"),
+    "command": ("Command: a friendly unit uses its skill", "指揮：味方ユニットにスキルを使わせる"),
+}
+_MONSTER_RANGE = {
+    False: ("Numbered: hits the unit on the lowest number", "番号順：最小番号のユニット1体を攻撃"),
+    True: ("★ range: hits every unit in it", "★範囲：範囲内の全ユニットを攻撃"),
+}
+_COMMANDS = {  # R7: LEADER (large) and FOLLOWER / AUTO (small) effects
+    "advance": (("+1 gold, then up to 2 unit actions", "up to 2 unit actions"),
+                ("1金を得て、ユニット行動2回まで", "ユニット行動2回まで")),
+    "raid": (("up to 2 unit actions", "up to 1 unit action"),
+             ("ユニット行動2回まで", "ユニット行動1回まで")),
+    "rest": (("+1 honor, then ready up to 2 units", "ready up to 2 units"),
+             ("名誉+1、ユニット2体まで準備", "ユニット2体まで準備")),
+    "reward": (("+4 gold", "+2 gold"), ("4金を得る", "2金を得る")),
+    "recruit": (("+1 gold, then recruit 1 unit", "recruit 1 unit (AUTO: hand only)"),
+                ("1金を得て、ユニット1体を雇用", "ユニット1体を雇用（AUTO：手札のみ）")),
+}
+
+
+def _pick(pair: tuple[str, str], lang: str) -> str:
+    return pair[1] if lang == "ja" else pair[0]
+
+
+def resolve(key: str) -> str:
+    """A card key; a typed name (English, Japanese, any case) is accepted too."""
+    cs = V.cards()
+    if key in cs.units or key in cs.monsters or key in cs.commands:
+        return key
+    return cs.resolve(str(key)) or str(key)
+
+
+def card_image(card_key: str, *, lang: str = "en") -> Image.Image:
+    key = resolve(card_key)
+    cs = V.cards()
+    c = Canvas(W, H, th.PAPER)
+    if key in cs.units:
+        _unit(c, key, lang)
+    elif key in cs.monsters:
+        _monster(c, key, lang)
+    elif key in cs.commands:
+        _command(c, key, lang)
+    else:
+        c.text((W / 2, H / 2), f"? {card_key}", 36, th.INK, bold=True, align="m")
+    return c.image()
+
+
+def _title(c: Canvas, key: str, kind: str, lang: str, band: th.RGB, ink: th.RGB) -> None:
+    c.rect((0, 0, W, 92), fill=band)
+    other = "en" if lang == "ja" else "ja"
+    t, sz = fit(V.cards().name(key, lang), W * 0.62, 46, 28, bold=True)
+    c.text((24, 40), t, sz, ink, bold=True)
+    c.text((24, 76), V.cards().name(key, other), 20, ink)
+    c.text((W - 24, 40), kind, 22, ink, bold=True, align="r")
+
+
+def _stat(c: Canvas, x: float, y: float, label: str, value: str) -> float:
+    c.text((x, y), label, 20, th.INK_SOFT)
+    c.text((x, y + 36), value, 40, th.INK, bold=True)
+    return x + 92
+
+
+def _unit(c: Canvas, key: str, lang: str) -> None:
+    uc = V.cards().units[key]
+    kind = th.word("levelup" if uc.levelled else "unit", lang)
+    _title(c, key, kind, lang, th.HEADER, th.WHITE)
+    x = 28
+    r = 22
+    c.ellipse((x, 130 - r, x + 2 * r, 130 + r), fill=th.GOLD, outline=(150, 110, 0), width=2)
+    c.text((x + r, 130), str(uc.cost), 28, th.INK, bold=True, align="m")
+    c.text((x + 2 * r + 10, 130), th.word("cost", lang), 20, th.INK_SOFT)
+    x = _stat(c, 28, 180, "HP", str(uc.hp))
+    _stat(c, x, 180, th.word("mov", lang), str(uc.mov))
+    sk = uc.skill
+    name = _pick(_SKILL["long" if sk.long else sk.kind] if sk.kind in _SKILL else
+                 (sk.kind, sk.kind), lang)
+    if sk.kind == "dice":
+        name += f" {sk.mod:+d}"
+    elif sk.kind in ("heal", "allocated"):
+        name += f" ×{sk.n}"
+    lines = _wrap(name, 300, 24)
+    for i, line in enumerate(lines[:3]):
+        c.text((28, 290 + i * 32), line, 24, th.INK, bold=True)
+    heal = sk.kind == "heal"
+    if sk.range_any or sk.kind == "command":
+        label = th.word("any_friend" if heal or sk.kind == "command" else "anywhere", lang)
+        _any_diagram(c, HEAL_RANGE if heal else UNIT_RANGE, label)
+    else:
+        _diagram(c, [(f, s_) for f, s_ in sk.range], list(sk.gaps), facing_left=True,
+                 color=HEAL_RANGE if heal else UNIT_RANGE, numbered=False,
+                 star=sk.kind == "area", own=th.UNIT_CARD,
+                 caption=th.word("forward_unit", lang), gap_label=th.word("gap", lang))
+
+
+def _monster(c: Canvas, key: str, lang: str) -> None:
+    mc = V.cards().monsters[key]
+    band = th.MONSTER_RED if mc.red else th.MONSTER_BLUE
+    _title(c, key, f"{th.word('monster', lang)} · {th.word('level', lang)} {mc.level}", lang,
+           band, th.WHITE)
+    c.rect((22, 106, 96, 160), fill=band, radius=10)
+    threat_badge(c, 59, 133, 20, mc.threat, mc.red)
+    c.text((108, 133), th.word("threat_red" if mc.red else "threat_blue", lang), 22, th.INK,
+           bold=True)
+    x = _stat(c, 28, 190, "HP", str(mc.hp))
+    x = _stat(c, x, 190, th.word("def", lang), str(mc.defense))
+    x = _stat(c, x, 190, th.word("mov", lang), str(mc.mov))
+    _stat(c, x, 190, th.word("atk", lang), str(mc.atk))
+    for i, line in enumerate(_wrap(_pick(_MONSTER_RANGE[mc.area], lang), 330, 21)[:3]):
+        c.text((28, 300 + i * 30), line, 21, th.INK)
+    _diagram(c, list(mc.range), [], facing_left=False, color=th.THREAT_RED if mc.red else
+             th.THREAT_BLUE, numbered=not mc.area, star=mc.area, own=band,
+             caption=th.word("forward_monster", lang))
+
+
+def _command(c: Canvas, key: str, lang: str) -> None:
+    _title(c, key, th.word("command", lang), lang, (226, 212, 170), th.INK)
+    en, ja = _COMMANDS.get(key, (("", ""), ("", "")))
+    large, small = ja if lang == "ja" else en
+    for i, (label, text_) in enumerate(((th.word("leader", lang), large),
+                                        ("FOLLOWER / AUTO", small))):
+        y = 140 + i * 120
+        c.rect((24, y - 24, W - 24, y + 80), fill=th.UNIT_CARD, outline=th.GRID_LINE, width=2,
+               radius=12)
+        c.text((44, y + 4), label, 22, th.INK_SOFT, bold=True)
+        c.text((44, y + 46), text_, 30, th.INK, bold=True)
+
+
+def _wrap(text: str, width: float, size: float) -> list[str]:
+    """Greedy wrap on spaces (Japanese: anywhere), for the few sentences cards carry."""
+    from render.draw import text_w
+
+    words = text.split(" ") if " " in text else list(text)
+    sep = " " if " " in text else ""
+    lines: list[str] = []
+    cur = ""
+    for w in words:
+        cand = f"{cur}{sep}{w}" if cur else w
+        if text_w(cand, size, bold=True) > width and cur:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = cand
+    return lines + ([cur] if cur else [])
+
+
+def _diagram(c: Canvas, rng: list[tuple[int, int]], gaps: list[tuple[int, int]], *,
+             facing_left: bool, color: th.RGB, numbered: bool, star: bool, own: th.RGB,
+             caption: str, gap_label: str = "") -> None:
+    """The range pattern on a grid around the card's own square (marked by a card)."""
+    fs = [f for f, _ in rng + gaps] + [0]
+    f_lo, f_hi = min(fs + [-1]), max(fs + [1])
+    cols = f_hi - f_lo + 1
+    cell = min(64.0, 330 / cols, 250 / 3)
+    gx0 = W - 24 - cols * cell
+    gy0 = 110 + (250 - 3 * cell) / 2
+
+    def box(f: int, s: int) -> tuple[float, float, float, float]:
+        col = (f_hi - f) if facing_left else (f - f_lo)
+        x, y = gx0 + col * cell, gy0 + (s + 1) * cell
+        return x + 2, y + 2, x + cell - 2, y + cell - 2
+
+    for f in range(f_lo, f_hi + 1):
+        for s in (-1, 0, 1):
+            c.rect(box(f, s), fill=th.SQUARE, radius=6)
+    for i, (f, s) in enumerate(rng):
+        if -1 <= s <= 1:
+            b = box(f, s)
+            c.rect(b, fill=color, outline=th.INK, width=1.5, radius=6)
+            mark = str(i + 1) if numbered else ("★" if star else "")
+            if mark:
+                c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), mark, cell * 0.45, th.WHITE,
+                       bold=True, align="m")
+    for f, s in gaps:  # a gap square: in the pattern, never a target (p.13)
+        b = box(f, s)
+        c.rect(b, fill=th.WHITE, outline=th.INK_SOFT, width=1.5, radius=6)
+        i = cell * 0.3
+        for p, q in (((b[0] + i, b[1] + i), (b[2] - i, b[3] - i)),
+                     ((b[2] - i, b[1] + i), (b[0] + i, b[3] - i))):
+            c.line([p, q], th.INK_SOFT, 2)
+    if gaps:
+        c.text((gx0 + cols * cell / 2, gy0 - 14), f"× = {gap_label}", 17, th.INK_SOFT,
+               align="m")
+    b = box(0, 0)
+    c.rect((b[0] + cell * 0.12, b[1] + cell * 0.08, b[2] - cell * 0.12, b[3] - cell * 0.08),
+           fill=own, outline=th.INK, width=2, radius=5)
+    _figure(c, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, cell * 0.28,
+            th.INK if own == th.UNIT_CARD else th.WHITE)
+    # direction arrow under the grid
+    y = gy0 + 3 * cell + 26
+    x0, x1 = gx0 + 10, gx0 + cols * cell - 10
+    tip, tail = ((x0, y), (x1, y)) if facing_left else ((x1, y), (x0, y))
+    c.line([tail, tip], th.INK_SOFT, 3)
+    c.polygon(arrow_head(tip, tail, 14), fill=th.INK_SOFT)
+    c.text(((x0 + x1) / 2, y + 24), caption, 18, th.INK_SOFT, align="m")
+
+
+def _figure(c: Canvas, cx: float, cy: float, r: float, color: th.RGB) -> None:
+    """A little standing figure: "this card stands here" in the range diagram."""
+    c.ellipse((cx - r * 0.38, cy - r, cx + r * 0.38, cy - r * 0.24), fill=color)
+    c.polygon([(cx - r * 0.7, cy + r), (cx + r * 0.7, cy + r), (cx + r * 0.4, cy - r * 0.1),
+               (cx - r * 0.4, cy - r * 0.1)], fill=color)
+
+
+def _any_diagram(c: Canvas, color: th.RGB, label: str) -> None:
+    """`range: any` (p.14): the whole 6×3 board."""
+    cell = 52
+    gx0, gy0 = W - 24 - 6 * cell, 130
+    for col in range(6):
+        for s in range(3):
+            x, y = gx0 + col * cell, gy0 + s * cell
+            c.rect((x + 2, y + 2, x + cell - 2, y + cell - 2), fill=color, outline=th.INK,
+                   width=1, radius=5)
+    c.text((gx0 + 3 * cell, gy0 + 3 * cell + 30), label, 22, th.INK, bold=True, align="m")

@@ -1,0 +1,346 @@
+"""Renderer tests: elements appear where they should, secrets never show, output is stable.
+
+Images are checked by sampling pixels of the decoded PNG in regions computed from the
+renderer's own layout (render.layout), comparing a view with and without an element. The
+palette encoder may shift a colour by a step between two images, so comparisons use mean
+differences with a tolerance, never exact pixels.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import threading
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import render
+from engine.cards import default_cards
+from render import samples as S
+from render import text as T
+from render.layout import BOARD_SQUARE, board_geom
+
+G = board_geom(BOARD_SQUARE, False)
+
+
+def decode(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def diff(a: Image.Image, b: Image.Image, box: tuple[int, int, int, int]) -> float:
+    """Mean absolute channel difference of two images inside a box."""
+    d = ImageChops.difference(a.crop(box), b.crop(box))
+    return sum(ImageStat.Stat(d).mean) / 3
+
+
+def changed(a: Image.Image, b: Image.Image, threshold: int = 40) -> tuple[int, int, int, int] | None:
+    """Bounding box of the pixels that really changed (palette jitter filtered out)."""
+    d = ImageChops.difference(a, b).convert("L")
+    return d.point(lambda v: 255 if v > threshold else 0).getbbox()
+
+
+def mean(im: Image.Image, box: tuple[int, int, int, int]) -> tuple[float, float, float]:
+    r, g, b = ImageStat.Stat(im.crop(box)).mean
+    return r, g, b
+
+
+def square(name: str) -> tuple[int, int, int, int]:
+    b = G.box_of(name)
+    assert b is not None
+    return b
+
+
+def solo(p: dict) -> dict:
+    return S.one_board_view(p)
+
+
+def board_with(*placements: tuple[str, dict], **fields: object) -> dict:
+    p = S.empty_player("Alice")
+    for sq, piece in placements:
+        S.put(p, sq, piece)
+    p.update(fields)
+    return solo(p)
+
+
+def img(view: dict, seat: int = 0, **kw: object) -> Image.Image:
+    return decode(render.board_png(view, seat, **kw))
+
+
+# --- where things are (R2) --------------------------------------------------------------
+
+
+def test_unit_square_differs_from_empty_square():
+    """A unit is drawn on its own square and nowhere else on the grid (R2)."""
+    empty = img(board_with())
+    one = img(board_with(("2B", S.unit("u1", "knight", 0))))
+    assert diff(empty, one, square("2B")) > 40
+    for other in ("3B", "1B", "2A", "2C", "6B"):
+        assert diff(empty, one, square(other)) < 2
+
+
+def test_geometry_column_1_is_on_the_castle_side():
+    """R2: column 1 touches the castle on the right, column 6 (magic circles) is leftmost."""
+    b1, b6 = square("1A"), square("6A")
+    assert b6[0] < b1[0]
+    assert b1[2] < G.castle_box()[0] <= G.castle_box()[2] <= G.width
+    assert G.queue_box(0)[2] < b6[0]
+    # lanes run top to bottom
+    assert square("3A")[1] < square("3B")[1] < square("3C")[1]
+    empty = img(board_with())
+    right = img(board_with(("1A", S.unit("u1", "warrior_star", 0))))
+    bbox = changed(empty, right)
+    assert bbox is not None and bbox[0] >= b1[0] - 1 and bbox[2] <= b1[2] + 1
+    assert bbox[1] >= b1[1] - 1 and bbox[3] <= b1[3] + 1
+
+
+def test_acted_marker_changes_the_square():
+    """R8: an acted unit carries a marker; readying it removes the marker."""
+    fresh = img(board_with(("2B", S.unit("u1", "knight", 0))))
+    acted = img(board_with(("2B", S.unit("u1", "knight", 0, acted=True))))
+    assert diff(fresh, acted, square("2B")) > 10
+    assert diff(fresh, acted, square("3B")) < 2
+
+
+def test_damage_changes_the_pips():
+    full = img(board_with(("2B", S.unit("u1", "knight", 0))))
+    hurt = img(board_with(("2B", S.unit("u1", "knight", 0, dmg=3))))
+    assert diff(full, hurt, square("2B")) > 2
+
+
+def test_levelled_unit_is_marked():
+    """R12.2: a level-up card looks different from its ★ card beyond the name."""
+    star = img(board_with(("2B", S.unit("u1", "warrior_star", 0))))
+    lv = img(board_with(("2B", S.unit("u1", "warrior", 0))))
+    x0, y0, x1, y1 = square("2B")
+    bottom_right = (x0 + (x1 - x0) // 2, y0 + (y1 - y0) * 2 // 3, x1, y1)
+    assert diff(star, lv, bottom_right) > 10
+
+
+def test_red_and_blue_monsters_differ():
+    """R14.2: red (boss) threat is told apart from blue, in colour and in shape."""
+    v = board_with(("6A", S.monster("m1", "dragon")), ("6B", S.monster("m2", "wraith")))
+    im = img(v)
+    r, _, b = mean(im, square("6A"))
+    assert r > b + 20
+    r, _, b = mean(im, square("6B"))
+    assert b > r + 20
+    # same stats region, different shape: the threat badges are not the same picture
+    x0, y0, x1, y1 = square("6A")
+    badge = (x0, y1 - G.s * 35 // 100, x0 + G.s * 30 // 100, y1)
+    x0b, y0b = square("6B")[:2]
+    a = im.crop(badge)
+    bb = im.crop((x0b, y0b + (badge[1] - y0), x0b + badge[2] - x0, y0b + badge[3] - y0))
+    assert ImageChops.difference(a.convert("L"), bb.convert("L")).getbbox() is not None
+
+
+def test_queue_is_drawn_left_of_the_board():
+    """R10.4: a lane's waiting queue sits off the left edge, in that lane."""
+    empty = img(board_with())
+    queued = img(board_with(queues={"A": [], "B": [{"id": "m1", "card": "golem"}], "C": []}))
+    assert diff(empty, queued, G.queue_box(1)) > 5
+    assert diff(empty, queued, G.queue_box(0)) < 1
+    assert diff(empty, queued, G.queue_box(2)) < 1
+
+
+def test_castle_shows_an_invaded_monster():
+    """R9.2: a blue monster that invaded stays face up in the castle, right of column 1."""
+    empty = img(board_with())
+    invaded = img(board_with(castle=[{"id": "m1", "card": "goblin"}]))
+    assert diff(empty, invaded, G.castle_box()) > 5
+    assert diff(empty, invaded, G.grid_box()) < 1
+
+
+def test_eliminated_board_is_marked():
+    """R9.3: an eliminated player's board is greyed and bannered."""
+    alive = img(board_with(("2B", S.unit("u1", "knight", 0))))
+    out = img(board_with(("2B", S.unit("u1", "knight", 0)), eliminated=True))
+    assert diff(alive, out, G.grid_box()) > 20
+    mid_y = (G.grid_box()[1] + G.grid_box()[3]) // 2
+    r, g, b = mean(out, (G.grid_x + 10, mid_y - 5, G.grid_x + 200, mid_y + 5))
+    assert r > 150 and g < 80 and b < 80
+
+
+def test_header_shows_gold_honor_threat():
+    base = img(board_with())
+    for field, value in (("gold", 9), ("honor", 4), ("threat_public", 12)):
+        bbox = changed(base, img(board_with(**{field: value})))
+        assert bbox is not None and bbox[3] <= G.header_h, field
+    defeated = img(board_with(defeated=[{"id": "m1", "card": "goblin"}]))
+    assert changed(base, defeated) is not None  # honor marks = honor + defeated (R12)
+    assert changed(base, img(board_with(honor=2))) == changed(base, defeated)
+
+
+# --- secrets (R14.1) --------------------------------------------------------------------
+
+
+def test_hidden_medal_never_changes_the_image():
+    """R14.1: medal values are secret; only the count is public. The viewer's own medals
+    and its private `threat` (medals included) are not drawn either: images are public."""
+    a = S.table_view(4, late=True)
+    b = copy.deepcopy(a)
+    for v, medals in ((a, [-1]), (b, [-4])):
+        v["players"][0]["medals"] = medals
+        v["players"][0]["medal_count"] = 1
+        v["players"][0]["threat"] = v["players"][0]["threat_public"] + sum(medals)
+    assert render.board_png(a, 0) == render.board_png(b, 0)
+    assert render.table_png(a) == render.table_png(b)
+
+
+def test_medal_count_is_shown():
+    assert render.board_png(board_with(medal_count=0), 0) != render.board_png(
+        board_with(medal_count=2), 0)
+
+
+# --- stability, robustness --------------------------------------------------------------
+
+
+def test_same_view_gives_identical_bytes():
+    v = S.table_view(4, late=True)
+    first = render.table_png(v, highlights=S.SAMPLE_EVENTS)
+    assert render.table_png(copy.deepcopy(v), highlights=S.SAMPLE_EVENTS) == first
+    bv = solo(S.busy_player(0, "Alice"))
+    assert render.board_png(bv, 0) == render.board_png(copy.deepcopy(bv), 0)
+
+
+def test_rendering_from_threads_matches_sequential():
+    """The bot renders from worker threads: results must not depend on concurrency."""
+    views = [S.table_view(n, late=True) for n in (1, 2, 3, 4)]
+    expected = [render.table_png(v) for v in views]
+    got: dict[int, bytes] = {}
+
+    def work(i: int) -> None:
+        got[i] = render.table_png(views[i % 4], lang="en")
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(got[i] == expected[i % 4] for i in range(8))
+
+
+@pytest.mark.parametrize("view", [
+    {},
+    {"players": [{}]},
+    {"players": [{"board": [None, {"card": "nope", "dmg": "x"}, 5], "queues": {"A": "bad"},
+                  "gold": None, "name": None, "castle": [None]}]},
+    {"players": "junk", "row": None, "mercenaries": [None, "knight"], "chips": 3},
+])
+def test_missing_or_malformed_keys_do_not_crash(view):
+    render.table_png(view)
+    render.board_png(view, 0)
+
+
+def test_japanese_names_render_with_ink():
+    for name in ("たろう", "山田花子", "ゴブリン退治の勇者"):
+        assert T.clean(name) == name  # every glyph is in the vendored font
+        mask, _, _ = T.sprite(name, 24, T.BOLD)
+        assert ImageStat.Stat(mask).sum[0] > 255 * 40  # real strokes, not empty boxes
+    a = img(board_with(name="たろう"))
+    b = img(board_with(name="はなこ"))
+    assert diff(a, b, (0, 0, G.width // 2, G.header_h)) > 0.5
+
+
+def test_card_names_have_every_glyph():
+    cs = default_cards()
+    for key in [*cs.units, *cs.monsters, *cs.commands]:
+        for lang in ("en", "ja"):
+            name = cs.name(key, lang)
+            assert T.clean(name) == name, name
+
+
+@pytest.mark.parametrize("name", ["Kenji 🐉🔥", "👨‍👩‍👧", "a\u0000b\u200d", "❤️", "x" * 200, 12345])
+def test_unsupported_glyphs_degrade_without_crashing(name):
+    cleaned = T.clean(name)
+    assert cleaned and all(T.has_glyph(ch) or ch == " " for ch in cleaned)
+    render.board_png(board_with(name=name), 0)
+
+
+def test_emoji_becomes_question_mark():
+    assert T.clean("Kenji 🐉🔥") == "Kenji ?"
+
+
+# --- highlights, reach, cards -----------------------------------------------------------
+
+
+def test_highlights_mark_the_squares_of_events():
+    v = solo(S.busy_player(0, "Alice"))
+    plain = img(v)
+    hl = img(v, highlights=[{"type": "defeated", "player": 0, "square": "5A", "card": "goblin"}])
+    assert diff(plain, hl, square("5A")) > 10
+    assert diff(plain, hl, square("5C")) < 1
+
+
+def test_unknown_or_other_players_events_are_ignored():
+    v = solo(S.busy_player(0, "Alice"))
+    plain = render.board_png(v, 0)
+    assert render.board_png(v, 0, highlights=[{"type": "party", "player": 0}]) == plain
+    other = [{"type": "summoned", "player": 1, "square": "6C", "card": "goblin"}]
+    assert render.board_png(v, 0, highlights=other) == plain
+    junk = [{"type": "moved", "player": 0, "path": "2B"}, {"type": "rolled"}, "x", None,
+            {"type": "monster_attacked", "player": 0, "from": "9Z", "targets": None}]
+    render.board_png(v, 0, highlights=junk)  # type: ignore[arg-type]
+
+
+def test_every_sample_event_type_draws_something():
+    v = solo(S.busy_player(0, "Alice"))
+    plain = render.board_png(v, 0)
+    for e in S.SAMPLE_EVENTS:
+        assert render.board_png(v, 0, highlights=[e]) != plain, e["type"]
+
+
+def test_reach_tints_move_and_skill_squares():
+    v = solo(S.busy_player(0, "Alice"))
+    base = decode(render.reach_png(v, 0, "4B", [], []))
+    reach = decode(render.reach_png(v, 0, "4B", ["3B"], ["5C"]))
+    assert diff(base, reach, square("3B")) > 10
+    assert diff(base, reach, square("5C")) > 10
+    assert diff(base, reach, square("2A")) < 1
+    r, g, b = mean(reach, square("3B"))
+    assert g > r and g > b  # movement is green
+
+
+def test_every_card_renders_in_both_languages():
+    cs = default_cards()
+    for key in [*cs.units, *cs.monsters, *cs.commands]:
+        en, ja = render.card_png(key), render.card_png(key, lang="ja")
+        assert en != ja
+        assert decode(en).size == decode(ja).size == (720, 405)
+    render.card_png("no_such_card")
+    assert render.card_png("Goblin") == render.card_png("goblin")
+
+
+# --- sizes and layout --------------------------------------------------------------------
+
+
+def test_image_sizes_and_bytes():
+    t4 = render.table_png(S.table_view(4, late=True), highlights=S.SAMPLE_EVENTS)
+    assert len(t4) < 300_000
+    w, h = decode(t4).size
+    assert 1.1 < w / h < 1.8  # landscape: stays large in a phone's preview
+    for n in (1, 2):
+        w1, h1 = decode(render.table_png(S.table_view(n, late=True))).size
+        assert w1 < 900 and h1 < 1100
+    board = decode(render.board_png(solo(S.busy_player(0, "A")), 0))
+    assert board.size == (G.width, G.height)
+
+
+def test_font_is_vendored_with_its_licence():
+    fonts = Path(render.__file__).with_name("fonts")
+    assert (fonts / "OFL.txt").read_text().count("SIL OPEN FONT LICENSE") >= 1
+    assert T.FONT_FILE.stat().st_size > 5_000_000  # the full font, not a subset
+
+
+def test_gallery_writes_every_sample(tmp_path):
+    from render.__main__ import gallery, write
+
+    names = [name for name, _, _ in gallery()]
+    assert len(names) == len(set(names))
+    assert any(n.startswith("card_dragon") for n in names)
+    assert {"table_1p_en.png", "table_4p_en.png", "board_busy_en.png"} <= set(names)
+    # writing them all is the slow part; one run proves the wiring
+    written = write(tmp_path)
+    assert len(written) == len(names) and (tmp_path / "index.html").exists()
