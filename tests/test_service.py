@@ -1,0 +1,260 @@
+"""The service layer: what players notice about hosting — no lost or doubled moves, time
+limits, removals, undo — checked through a real SQLite file and a real console process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from service import GameService, ServiceError
+from store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _two_player(path: str, clock: Clock | None = None, seed: int = 11):
+    store = await Store(path).open()
+    svc = GameService(store, clock=clock or Clock(), seed_source=lambda: seed)
+    await svc.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
+    await svc.join(100, 22, "Bob")
+    out = await svc.start(100, 11)
+    return store, svc, out
+
+
+def test_lobby_refusals_are_specific(tmp_path):
+    async def main():
+        store = await Store(str(tmp_path / "g.db")).open()
+        svc = GameService(store)
+        with pytest.raises(ServiceError, match="1 to 4 players"):
+            await svc.new_lobby(1, 5, 1, "A", players=5)
+        with pytest.raises(ServiceError, match="solo"):
+            await svc.new_lobby(1, 5, 1, "A", players=2, difficulty="hard")
+        await svc.new_lobby(1, 5, 1, "A", players=2)
+        with pytest.raises(ServiceError, match="already has a game"):
+            await svc.new_lobby(1, 5, 2, "B", players=2)
+        with pytest.raises(ServiceError, match="Only the host"):
+            await svc.join(5, 2, "B") and await svc.start(5, 2)
+        with pytest.raises(ServiceError, match="full"):
+            await svc.join(5, 3, "C")
+        await store.close()
+    asyncio.run(main())
+
+
+def test_two_answers_at_once_only_one_lands(tmp_path):
+    """Two clicks on the same prompt: one applies, the other is refused as out of date,
+    and the log holds the action once (R15: the log is the game)."""
+    async def main():
+        store, svc, out = await _two_player(str(tmp_path / "g.db"))
+        g = out.game
+        seat = g.waiting_for()[0]
+        dec_id = g.decision(seat)["id"]
+        action = str(g.legal_actions(seat)[0])
+        user = out.row.seats[seat]["user"]
+        results = await asyncio.gather(svc.act(100, user, action, dec_id),
+                                       svc.act(100, user, action, dec_id),
+                                       return_exceptions=True)
+        ok = [r for r in results if not isinstance(r, Exception)]
+        refused = [r for r in results if isinstance(r, ServiceError)]
+        assert len(ok) == 1 and len(refused) == 1
+        assert refused[0].code in ("stale", "not_your_decision")
+        log = await store.log(out.row.id)
+        assert sum(1 for s, t in log if s == seat and t == ok[0].text) == 1
+        await store.close()
+    asyncio.run(main())
+
+
+def test_illegal_answer_changes_nothing_stored(tmp_path):
+    async def main():
+        store, svc, out = await _two_player(str(tmp_path / "g.db"))
+        before = (await store.get(out.row.id)).state
+        user = out.row.seats[0]["user"]
+        for bad, code in (("place thief 6B", "illegal"), ("fly 2B", "syntax"),
+                          ("place dragon 2B", "illegal")):
+            with pytest.raises(ServiceError) as e:
+                await svc.act(100, user, bad)
+            assert e.value.code == code and e.value.message
+        with pytest.raises(ServiceError) as e:
+            await svc.act(100, 999, "place thief 2B")
+        assert e.value.code == "not_player"
+        assert (await store.get(out.row.id)).state == before
+        await store.close()
+    asyncio.run(main())
+
+
+def _play_random(svc_out, rng: random.Random, steps: int):
+    """Yield (user, action) choices from the legal actions of whoever is waiting."""
+    g = svc_out.game
+    for _ in range(steps):
+        if g.over:
+            return
+        seat = rng.choice(g.waiting_for())
+        yield svc_out.row.seats[seat]["user"], str(rng.choice(g.legal_actions(seat)))
+
+
+def test_restart_resumes_and_replay_verifies(tmp_path):
+    """Kill the service mid-game, open a new one on the same file: the game, its log and its
+    timers are all there, and replaying the log gives the stored state (R15)."""
+    async def main():
+        path = str(tmp_path / "g.db")
+        store, svc, out = await _two_player(path)
+        rng = random.Random(3)
+        for _ in range(40):
+            if out.game.over:
+                break
+            seat = rng.choice(out.game.waiting_for())
+            out = await svc.act(100, out.row.seats[seat]["user"],
+                                str(rng.choice(out.game.legal_actions(seat))))
+        state = out.game.to_json()
+        timers = await store.timers(out.row.id)
+        await store.close()
+        store2 = await Store(path).open()
+        svc2 = GameService(store2)
+        row, g = await svc2.current(100)
+        assert g.to_json() == state
+        assert await store2.timers(row.id) == timers
+        assert sorted(t["seat"] for t in timers) == g.waiting_for()
+        await store2.close()
+    asyncio.run(main())
+
+
+def test_time_limit_reminds_then_passes(tmp_path):
+    """R15: a player who runs out of time gets the default answer; one reminder comes first."""
+    async def main():
+        clock = Clock()
+        store, svc, out = await _two_player(str(tmp_path / "g.db"), clock)
+        assert out.game.waiting_for() == [0, 1]  # initial placement, both at once
+        await svc.act(100, 11, "place thief 2B")
+        clock.now += 3600 * 0.8
+        outcomes, reminders = await svc.tick()
+        assert outcomes == [] and [r.seat for r in reminders] == [1]
+        outcomes, reminders = await svc.tick()
+        assert reminders == []  # one reminder only
+        clock.now += 3600 * 0.3
+        outcomes, _ = await svc.tick()
+        assert len(outcomes) == 1
+        g = outcomes[0].game
+        bob = g.state["players"][1]
+        # placement is mandatory: the default answer places the first hand card on 2B
+        assert any(p and p.get("owner") == 1 for p in bob["board"])
+        assert outcomes[0].row.meta["timeouts"] == {"1": 1}
+        await store.close()
+    asyncio.run(main())
+
+
+def test_absent_player_can_be_removed_after_repeated_timeouts(tmp_path):
+    async def main():
+        clock = Clock()
+        store, svc, out = await _two_player(str(tmp_path / "g.db"), clock)
+        with pytest.raises(ServiceError, match="after 2 timeouts"):
+            await svc.remove_player(100, 11, 1)
+        for _ in range(30):
+            row, g = await svc.current(100)
+            if row.meta.get("timeouts", {}).get("1", 0) >= 2:
+                break
+            if 0 in g.waiting_for():
+                await svc.act(100, 11, str(g.trivial_action(0) or g.legal_actions(0)[0]))
+            clock.now += 7200
+            await svc.tick()
+        out = await svc.remove_player(100, 11, 1)
+        assert out.game.over and out.game.state["result"]["winners"] == [0]
+        await store.close()
+    asyncio.run(main())
+
+
+def test_undo_takes_back_a_quiet_action_only(tmp_path):
+    """Undo (BGA's rule): a move that revealed nothing, while its decision is still open, is
+    taken back exactly; a roll cannot be."""
+    async def main():
+        store, svc, out = await _two_player(str(tmp_path / "g.db"))
+        with pytest.raises(ServiceError, match="Nothing to undo"):
+            await svc.undo(100, 11)
+        rng = random.Random(5)
+        for _ in range(2000):
+            g = out.game
+            assert not g.over
+            moves = [(s, a) for s in g.waiting_for() for a in g.legal_actions(s)
+                     if a.verb == "act" and a.skill is None and g.decision(s)["left"] == 2]
+            if moves:
+                seat, move = moves[0]
+                user = out.row.seats[seat]["user"]
+                before = out.game.to_json()
+                out = await svc.act(100, user, str(move))
+                if out.game.can_undo(seat):  # the decision stayed open: undo is offered
+                    break
+                continue
+            seat = rng.choice(g.waiting_for())
+            acts = [a for a in g.legal_actions(seat) if a.verb != "levelup"]
+            out = await svc.act(100, out.row.seats[seat]["user"], str(rng.choice(acts)))
+        assert out.game.can_undo(seat)
+        out = await svc.undo(100, user)
+        assert out.game.to_json() == before
+        row = await store.get(out.row.id)
+        assert row.state == before and json.loads(before)["log"] == await store.log(row.id)
+        await store.close()
+    asyncio.run(main())
+
+
+def _console_script(seed: int, names: list[str], limit: int = 3000) -> list[str]:
+    """Play a game in-process with the same seed and return the lines that replay it."""
+    async def main():
+        store = await Store(":memory:").open()
+        svc = GameService(store, seed_source=lambda: seed)
+        await svc.new_lobby(None, 1, 1, names[0], players=len(names))
+        for k, n in enumerate(names[1:], start=2):
+            await svc.join(1, k, n)
+        out = await svc.start(1, 1)
+        rng = random.Random(seed)
+        lines = []
+        for _ in range(limit):
+            if out.game.over:
+                break
+            seat = rng.choice(out.game.waiting_for())
+            action = str(rng.choice(out.game.legal_actions(seat)))
+            lines.append(f"{names[seat]}: {action}")
+            out = await svc.act(1, seat + 1, action)
+        await store.close()
+        return lines, out.game.over
+    lines, over = asyncio.run(main())
+    assert over
+    return lines
+
+
+def test_console_process_plays_a_game_to_the_end(tmp_path):
+    """The offline console mode: a real `bot.py --console` process over stdin, to the end."""
+    names = ["Ann", "Bob"]
+    lines = _console_script(21, names)
+    script = "\n".join(["status", "Ann: fly away", *lines, "quit"]) + "\n"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "--console", "--names", *names, "--seed", "21",
+         "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "out")],
+        input=script, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "Unknown action 'fly'" in proc.stdout
+    assert "Game over" in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_stored_log_replays_to_stored_state(tmp_path):
+    async def main():
+        store, svc, out = await _two_player(str(tmp_path / "g.db"))
+        row = await store.get(out.row.id)
+        from engine import Game
+        g = Game.replay(row.setup, await store.log(row.id))
+        assert g.to_json() == row.state
+        assert json.loads(row.state)["log"] == await store.log(row.id)
+        await store.close()
+    asyncio.run(main())
