@@ -82,6 +82,8 @@ def _round_zero(cs: CardSet, st: State, ev: list[Event]) -> None:
 
 
 def _begin_round(st: State, ev: list[Event]) -> None:
+    if st["round"] == 0:
+        ev.append({"type": "resolved", "what": "placement"})
     st["round"] += 1
     st.update(phase="main", step=None, chosen=[], executed=[], current=None, leader=None,
               turn=0, auto_left=[])

@@ -45,13 +45,15 @@ class Game:
     # ---- construction and persistence -------------------------------------------------------
     @classmethod
     def new(cls, players: list[str], seed: int = 0, options: dict[str, Any] | None = None,
-            cards_data: dict[str, Any] | None = None) -> Game:
+            cards_data: dict[str, Any] | None = None, events: list[Event] | None = None) -> Game:
+        """A new game up to its first decisions; `events` (if given) receives the setup's
+        events (round-0 summons, mercenaries) so interfaces can tell the story."""
         cs = parse_cardset(cards_data) if cards_data else default_cards()
         st = new_game(cs, players, seed, options or {})
         if cards_data:
             st["setup"]["cards"] = cards_data
         g = cls(st, cs)
-        flow.run(cs, st, [])
+        flow.run(cs, st, events if events is not None else [])
         return g
 
     @classmethod

@@ -81,7 +81,8 @@ class Console:
             self.say("Game over. Type quit.")
             return
         for seat in g.waiting_for():
-            self.say(f"> {names[seat]}: {prompt(g, seat, self.lang)}")
+            text = (prompt(g, seat, self.lang) or "").replace("`/rr ", "`")
+            self.say(f"> {names[seat]}: {text}")
 
     def who(self, name: str) -> int | None:
         return self.users.get(name.strip().casefold())

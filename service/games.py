@@ -141,8 +141,8 @@ class GameService:
             options: dict[str, Any] = {}
             if len(names) == 1:
                 options["difficulty"] = row.settings.get("difficulty")
-            g = Game.new(names, seed=self.seed_source(), options=options)
             ev: list[dict[str, Any]] = []
+            g = Game.new(names, seed=self.seed_source(), options=options, events=ev)
             self._auto_answers(g, ev)
             # The setup is stored with an empty log; auto answers are logged like any others.
             fresh = Game.new(names, seed=g.state["setup"]["seed"], options=options)

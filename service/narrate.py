@@ -42,7 +42,7 @@ _T: dict[str, dict[str, str]] = {
                 "ja": "{p}: {square} の {card} が気絶し手札に戻りました。"},
     "monster_attacked": {"en": "{p}: {card} on {from} attacks {targets}.",
                          "ja": "{p}: {from} の {card} が {targets} を攻撃。"},
-    "summoned": {"en": "{card} summoned on {square} ({p}).", "ja": "{card} を {square} に召喚（{p}）。"},
+    "summoned": {"en": "{card} summoned on {square} ({p})", "ja": "{card} を {square} に召喚 ({p})"},
     "queued": {"en": "{p}: {card} waits in lane {lane}'s queue.",
                "ja": "{p}: {card} はレーン{lane}の待機列へ。"},
     "invaded": {"en": "⚠ {p}: a {card} invaded the castle!", "ja": "⚠ {p}: {card} が城に侵入！"},
@@ -116,7 +116,15 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
         elif kind == "monster_attacked":
             lines.append(t(kind, lang, p=p, card=n(e["card"]), targets=", ".join(e["targets"]),
                            **{"from": e["from"]}))
-        elif kind in ("defeated", "fainted", "summoned", "recruited", "placed"):
+        elif kind == "summoned":
+            prev = lines[-1] if lines else ""
+            line = t(kind, lang, p=p, card=n(e["card"]), square=e["square"])
+            stem = line[: line.rfind("(")]
+            if prev.startswith(stem) and prev.endswith(")"):  # same summon on every board
+                lines[-1] = prev[:-1] + f", {p})"
+            else:
+                lines.append(line)
+        elif kind in ("defeated", "fainted", "recruited", "placed"):
             lines.append(t(kind, lang, p=p, card=n(e["card"]), square=e["square"]))
         elif kind == "queued":
             lines.append(t(kind, lang, p=p, card=n(e["card"]), lane=e["lane"]))
