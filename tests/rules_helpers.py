@@ -12,6 +12,7 @@ stream state whose next roll2d6 is [3, 4]; put it in a puzzle as `"rng": {"dice0
 from __future__ import annotations
 
 import copy
+import json
 from functools import cache
 from typing import Any
 
@@ -117,7 +118,8 @@ def puzzle(boards: list[dict[str, Piece]], *, decisions: dict[int, dict[str, Any
         next_id += 1
     state["decisions"] = decs
     state["next_id"] = next_id
-    return Game.from_json(state)
+    # Through JSON, like a saved game: a piece dict reused on two boards must not be shared.
+    return Game.from_json(json.dumps(state))
 
 
 # ---- driving the flow ---------------------------------------------------------------------------
