@@ -141,7 +141,7 @@ def _command(c: Canvas, key: str, lang: str) -> None:
     en, ja = _COMMANDS.get(key, (("", ""), ("", "")))
     large, small = ja if lang == "ja" else en
     for i, (label, text_) in enumerate(((th.word("leader", lang), large),
-                                        ("FOLLOWER / AUTO", small))):
+                                        (th.word("follower", lang), small))):
         y = 140 + i * 120
         c.rect((24, y - 24, W - 24, y + 80), fill=th.UNIT_CARD, outline=th.GRID_LINE, width=2,
                radius=12)
@@ -159,7 +159,8 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     cur = ""
     for w in words:
         cand = f"{cur}{sep}{w}" if cur else w
-        if text_w(cand, size, bold=True) > width and cur:
+        no_break = w in "）」』、。・" and not sep  # kinsoku: never start a line with these
+        if text_w(cand, size, bold=True) > width and cur and not no_break:
             lines.append(cur)
             cur = w
         else:
@@ -205,8 +206,8 @@ def _diagram(c: Canvas, rng: list[tuple[int, int]], gaps: list[tuple[int, int]],
         c.text((gx0 + cols * cell / 2, gy0 - 14), f"× = {gap_label}", 17, th.INK_SOFT,
                align="m")
     b = box(0, 0)
-    c.rect((b[0] + cell * 0.12, b[1] + cell * 0.08, b[2] - cell * 0.12, b[3] - cell * 0.08),
-           fill=own, outline=th.INK, width=2, radius=5)
+    i = cell * (0.2 if (0, 0) in rng else 0.1)  # a self-including range shows around the card
+    c.rect((b[0] + i, b[1] + i, b[2] - i, b[3] - i), fill=own, outline=th.INK, width=2, radius=5)
     _figure(c, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, cell * 0.28,
             th.INK if own == th.UNIT_CARD else th.WHITE)
     # direction arrow under the grid

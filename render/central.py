@@ -169,6 +169,9 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
         (th.word("medal_pool", lang), str(V.as_int(view.get("medal_pool_size"))), ""),
         (th.word("chips", lang), up or "–", f"{th.word('face_down', lang)} {down_n}"),
     ]
+    if len(players) == 1:  # no medals in solo (R14.1): give the space to the others
+        del infos[2]
+        bw = (width - 2 * pad - 5 * gap - 3 * mw) / 3
     iw = round(bw)
     small = max(10, round(bh * 0.2))
     for label, value, sub in infos:

@@ -61,11 +61,6 @@ class Canvas:
                    weight=T.BOLD if bold else T.REGULAR, align=align, valign=valign)
         return round(w / self.ss)
 
-    def paste(self, im: Image.Image, xy: tuple[float, float]) -> None:
-        """Paste a 1× image (it is scaled up, so prefer drawing in place when possible)."""
-        big = im.resize((im.width * self.ss, im.height * self.ss), Image.Resampling.NEAREST)
-        self.im.paste(big, (round(xy[0] * self.ss), round(xy[1] * self.ss)))
-
     def image(self) -> Image.Image:
         return self.im.reduce(self.ss) if self.ss > 1 else self.im
 

@@ -91,7 +91,7 @@ class _Highlighter:
     def tag(self, x: float, y: float, text: str, color: th.RGB, anchor: str = "m",
             size: float | None = None, max_w: float | None = None) -> None:
         """A small label pill; `anchor` l/m/r places it by its left, centre or right."""
-        sz = size or self.s * 0.17
+        sz = (size or self.s * 0.17) * (1.25 if self.g.compact else 1.0)
         if max_w:
             text, sz = fit(text, max_w - sz * 0.8, sz, sz * 0.7, bold=True)
         w = text_w(text, sz, bold=True) + sz * 0.8
@@ -147,8 +147,8 @@ class _Highlighter:
     def _damaged(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
         if layer == 2 and b:
-            self.tag(b[2] + self.s * 0.05, b[1] + self.s * 0.01, f"-{V.as_int(e.get('amount'))}",
-                     th.HL_ATTACK, anchor="r", size=self.s * 0.19)
+            self.tag(b[2] + self.s * 0.06, b[1] - self.s * 0.01,
+                     f"-{V.as_int(e.get('amount'))}", th.HL_ATTACK, anchor="r", size=self.s * 0.17)
 
     def _defeated(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
@@ -171,7 +171,7 @@ class _Highlighter:
         if layer == 0:
             self.outline(b, th.HL_NEW, self.s * 0.06)
         if layer == 2:
-            self.tag(b[0] - self.s * 0.04, b[1] + self.s * 0.02, th.word("new", self.lang),
+            self.tag(b[0] - self.s * 0.05, b[1] - self.s * 0.02, th.word("new", self.lang),
                      (200, 140, 0), anchor="l", size=self.s * 0.14)
 
     def _queued(self, e: Event, layer: int) -> None:

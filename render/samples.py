@@ -107,15 +107,19 @@ def one_board_view(p: dict[str, Any]) -> dict[str, Any]:
 
 
 SAMPLE_EVENTS: list[dict[str, Any]] = [
-    {"type": "moved", "player": 0, "unit": "u6", "path": ["2B", "3B", "4B"]},
-    {"type": "rolled", "player": 0, "from": "4B", "target": "6B", "dice": [3, 4], "total": 7,
+    # Main phase: the Thief★ walks up and shoots the Wraith; the Pyromancer burns a Goblin.
+    {"type": "moved", "player": 0, "unit": "u6", "path": ["3C", "3B", "4B"]},
+    {"type": "rolled", "player": 0, "from": "4B", "target": "6B", "dice": [2, 3], "total": 5,
      "result": "miss"},
     {"type": "damaged", "player": 0, "square": "6B", "amount": 1},
-    {"type": "defeated", "player": 0, "square": "5A", "card": "goblin"},
+    {"type": "defeated", "player": 0, "square": "5C", "card": "goblin"},
+    # Enemy phase: the Golem steps in and hits the Swordmaster, a Warrior★ faints, a Goblin
+    # invades; then a Skeleton is summoned and a Golem has to wait in lane C.
+    {"type": "monster_moved", "player": 0, "card": "golem", "from": "5A", "to": "4A"},
+    {"type": "monster_attacked", "player": 0, "from": "4A", "targets": ["3A"]},
+    {"type": "damaged", "player": 0, "square": "3A", "amount": 2},
+    {"type": "fainted", "player": 0, "square": "2A", "card": "warrior_star"},
+    {"type": "invaded", "player": 0, "card": "goblin"},
     {"type": "summoned", "player": 0, "square": "6C", "card": "skeleton"},
     {"type": "queued", "player": 0, "lane": "C", "card": "golem"},
-    {"type": "monster_moved", "player": 0, "card": "dullahan", "from": "6B", "to": "5B"},
-    {"type": "monster_attacked", "player": 0, "from": "4A", "targets": ["3A"]},
-    {"type": "fainted", "player": 0, "square": "3B", "card": "warrior_star"},
-    {"type": "invaded", "player": 0, "card": "goblin"},
 ]

@@ -85,6 +85,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "summon": ("Summon", "召喚"),
     "end": ("End", "終了処理"),
     "leader": ("Leader", "リーダー"),
+    "follower": ("Follower / AUTO", "フォロワー / AUTO"),
     "hp": ("HP", "HP"),
     "mov": ("MOV", "移動"),
     "def": ("DEF", "防御"),
