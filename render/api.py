@@ -36,11 +36,7 @@ def board_image(view: dict[str, Any], seat: int, *, lang: str = "en",
                 highlights: list[dict[str, Any]] | None = None) -> Image.Image:
     g = board_geom(BOARD_SQUARE, False)
     im = Image.new("RGB", (g.width, g.height), th.PAPER)
-    draw_board(im, 0, 0, view, seat, g, _lang(lang))
-    if highlights:
-        from render.highlights import draw_highlights
-
-        draw_highlights(im, 0, 0, g, seat, highlights, _lang(lang))
+    draw_board(im, 0, 0, view, seat, g, _lang(lang), highlights)
     return im
 
 

@@ -13,10 +13,12 @@ from typing import Any
 
 from PIL import Image
 
+from engine.cards import CardSet
 from render import text as T
 from render import theme as th
 from render import view as V
 from render.draw import Canvas
+from render.highlights import draw_highlights
 from render.layout import BoardGeom
 from render.pieces import monster_chip, monster_sprite, unit_sprite
 
@@ -95,11 +97,16 @@ def _castle(c: Canvas, g: BoardGeom) -> None:
 
 
 def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: int,
-               g: BoardGeom, lang: str) -> None:
-    """Draw seat's board into `im` with its top-left corner at (ox, oy)."""
+               g: BoardGeom, lang: str, highlights: list[dict[str, Any]] | None = None) -> None:
+    """Draw seat's board into `im` with its top-left corner at (ox, oy).
+
+    Highlights go on before the elimination banner, so the story of how a player was
+    eliminated shows without covering the verdict.
+    """
     im.paste(static_layer(g, lang), (ox, oy))
+    cs = V.cards(view)
     p = V.player(view, seat)
-    _header(im, ox, oy, view, seat, p, g, lang)
+    _header(im, ox, oy, view, seat, p, g, lang, cs)
     for i, piece in enumerate(V.board(p)):
         if piece is None:
             continue
@@ -107,17 +114,19 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: in
         box = g.square_box(col, lane)
         sz = box[2] - box[0]
         key = V.card_key(piece)
-        if V.is_monster(piece):
-            spr = monster_sprite(key, V.as_int(piece.get("dmg")), square_bg(col), sz, g.compact,
-                                 lang)
+        if V.is_monster(piece, cs):
+            spr = monster_sprite(cs.monsters.get(key), key, V.as_int(piece.get("dmg")),
+                                 square_bg(col), sz, g.compact, lang)
         else:
             owner = piece.get("owner", seat)
-            spr = unit_sprite(key, V.as_int(piece.get("dmg")), bool(piece.get("acted")),
-                              owner if isinstance(owner, int) else None, square_bg(col), sz,
-                              g.compact, lang)
+            spr = unit_sprite(cs.units.get(key), key, V.as_int(piece.get("dmg")),
+                              bool(piece.get("acted")), owner if isinstance(owner, int) else None,
+                              square_bg(col), sz, g.compact, lang)
         im.paste(spr, (ox + box[0], oy + box[1]))
-    _queues(im, ox, oy, p, g, lang)
-    _castle_cards(im, ox, oy, p, g, lang)
+    _queues(im, ox, oy, p, g, lang, cs)
+    _castle_cards(im, ox, oy, p, g, lang, cs)
+    if highlights:
+        draw_highlights(im, ox, oy, g, view, seat, highlights, lang)
     if p.get("eliminated"):
         _eliminated(im, ox, oy, g, lang)
 
@@ -127,7 +136,7 @@ def chip_size(g: BoardGeom) -> tuple[int, int]:
 
 
 def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
-            lang: str) -> None:
+            lang: str, cs: CardSet) -> None:
     """Waiting queues, oldest on top: the next to be summoned (R10.4)."""
     cw, ch = chip_size(g)
     for lane, keys in enumerate(V.queues(p).values()):
@@ -135,7 +144,7 @@ def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
         slots = max(1, (y1 - y0 - 4) // (ch + 2))
         shown = keys if len(keys) <= slots else keys[: slots - 1]
         for i, key in enumerate(shown):
-            im.paste(monster_chip(key, cw, ch, th.QUEUE_BG, lang),
+            im.paste(monster_chip(cs.monsters.get(key), key, cw, ch, th.QUEUE_BG, lang),
                      (ox + x0 + 3, oy + y0 + 3 + i * (ch + 2)))
         if len(shown) < len(keys):
             T.draw(im, (ox + x0 + g.queue_w / 2, oy + y0 + 3 + len(shown) * (ch + 2) + ch / 2),
@@ -143,7 +152,7 @@ def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
 
 
 def _castle_cards(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
-                  lang: str) -> None:
+                  lang: str, cs: CardSet) -> None:
     """Invaded monsters stand in the castle and still count as threat (R9.2, R14.2)."""
     keys = V.castle(p)
     if not keys:
@@ -152,7 +161,7 @@ def _castle_cards(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: Board
     cw, ch = x1 - x0 - 4, round(g.s * 0.62)
     top = (y0 + y1) / 2 - (len(keys) * (ch + 3)) / 2
     for i, key in enumerate(keys[:4]):
-        im.paste(monster_chip(key, cw, ch, th.CASTLE, lang),
+        im.paste(monster_chip(cs.monsters.get(key), key, cw, ch, th.CASTLE, lang),
                  (ox + x0 + 2, oy + round(top) + i * (ch + 3)))
 
 
@@ -206,7 +215,7 @@ def _icon(kind: str, size: int) -> Image.Image:
 
 
 def _header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: int,
-            p: dict[str, Any], g: BoardGeom, lang: str) -> None:
+            p: dict[str, Any], g: BoardGeom, lang: str, cs: CardSet) -> None:
     """Name, seat colour, start player flag; gold, honor marks, public threat, medal count.
 
     Medal values are never drawn, not even the viewer's: the image may be posted in public
@@ -223,7 +232,7 @@ def _header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: int,
     x = ox + g.pad + 2 * r + round(s * 0.08)
     # stats from the right edge leftwards
     items: list[tuple[str, str, str]] = [
-        ("threat", "threat", str(V.threat_public(p))),
+        ("threat", "threat", str(V.threat_public(p, cs))),
         ("honor", "honor", str(V.honor_marks(p))),
         ("gold", "gold", str(V.as_int(p.get("gold")))),
     ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.cards import UnitCard
 from render import text as T
 from render import theme as th
 from render import view as V
@@ -27,17 +28,13 @@ PANEL: th.RGB = (226, 218, 200)
 
 
 @lru_cache(maxsize=256)
-def row_card(key: str, phase: bool, done: bool, current: bool, leader: int | None, w: int,
-             h: int, lang: str) -> Image.Image:
+def row_card(name: str, done: bool, phase: bool, current: bool, leader: int | None, w: int,
+             h: int) -> Image.Image:
     """A command or phase card in the row: done = executed this round; current = pawn on it."""
     c = Canvas(w, h, PANEL)
     face = DONE_FACE if done else (PHASE_FACE if phase else CARD_FACE)
     c.rect((1, 1, w - 1, h - 1), fill=face, outline=th.HL_NEW if current else th.INK,
            width=max(1.5, h * 0.07) if current else 1, radius=h * 0.12)
-    if phase:
-        name = f"{PHASE_MARKS.get(key, '')}{th.word(key, lang)}"
-    else:
-        name = card_name(key, lang)
     t, sz = fit(name, w * 0.88, h * 0.36, h * 0.22, bold=True)
     c.text((w / 2, h * (0.4 if done or current else 0.5)), t, sz,
            (90, 90, 90) if done else th.INK, bold=True, align="m")
@@ -65,16 +62,15 @@ def _pawn(c: Canvas, cx: float, cy: float, r: float) -> None:
 
 
 @lru_cache(maxsize=128)
-def merc_card(key: str | None, w: int, h: int, lang: str) -> Image.Image:
+def merc_card(uc: UnitCard | None, key: str | None, w: int, h: int, lang: str) -> Image.Image:
     """A mercenary on offer: name and cost (R7.1); an empty dashed slot once taken."""
     c = Canvas(w, h, PANEL)
     if key is None:
         c.rect((2, 2, w - 2, h - 2), outline=th.INK_SOFT, width=1, radius=h * 0.12)
         c.text((w / 2, h / 2), th.word("taken", lang), h * 0.24, th.INK_SOFT, align="m")
         return c.image()
-    uc = V.cards().units.get(key)
     c.rect((1, 1, w - 1, h - 1), fill=th.UNIT_CARD, outline=th.INK, width=1, radius=h * 0.12)
-    t, sz = fit(card_name(key, lang), w * 0.9, h * 0.3, h * 0.2, bold=True)
+    t, sz = fit(card_name(uc, key, lang), w * 0.9, h * 0.3, h * 0.2, bold=True)
     c.text((w / 2, h * 0.32), t, sz, th.INK, bold=True, align="m")
     if uc:
         r = h * 0.17
@@ -105,6 +101,7 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
     u = width / 8
     pad = round(u * 0.06)
     h = panel_height(width)
+    cs = V.cards(view)
     im.paste(PANEL, (ox, oy, ox + width, oy + h))
     # title: round, phase, start player, result
     ty = oy + round(u * 0.24)
@@ -143,8 +140,9 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
         is_phase = i >= len(row)
         done = (order.index(key) < pidx or phase == "over") if is_phase else key in executed
         cur = key == current or (is_phase and key == phase and current is None)
-        spr = row_card(key, is_phase, done and not cur, cur, leader if cur else None, cw, ch,
-                       lang)
+        name = (f"{PHASE_MARKS.get(key, '')}{th.word(key, lang)}" if is_phase
+                else cs.name(key, lang))
+        spr = row_card(name, done and not cur, is_phase, cur, leader if cur else None, cw, ch)
         im.paste(spr, (ox + pad + i * (cw + gap), y1))
     # mercenaries (3 wide slots) and four deck boxes
     y2 = y1 + ch + round(u * 0.08)
@@ -156,7 +154,8 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
     mercs += [None] * (3 - len(mercs))
     x = ox + pad
     for m in mercs:
-        im.paste(merc_card(V.card_key(m) if m else None, mw, bh, lang), (x, y2))
+        key = V.card_key(m) if m else None
+        im.paste(merc_card(cs.units.get(key) if key else None, key, mw, bh, lang), (x, y2))
         x += mw + gap
     chips = V.as_dict(view.get("chips"))
     up = " ".join(str(c) for c in V.as_list(chips.get("up")))
@@ -179,7 +178,8 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
         lt, ls = T.fit(label, iw - 6, small, max(9, round(small * 0.75)))
         T.draw(im, (x + iw / 2, y2 + bh * 0.22), lt, ls, th.INK_SOFT, align="m")
         vy = y2 + bh * (0.55 if sub else 0.62)
-        T.draw(im, (x + iw / 2, vy), value, round(bh * 0.34), th.INK, weight=T.BOLD, align="m")
+        vt, vs = T.fit(value, iw - 8, round(bh * 0.34), max(10, round(bh * 0.2)), T.BOLD)
+        T.draw(im, (x + iw / 2, vy), vt, vs, th.INK, weight=T.BOLD, align="m")
         if sub:
             st, ss = T.fit(sub, iw - 6, round(small * 0.9), 9)
             T.draw(im, (x + iw / 2, y2 + bh * 0.85), st, ss, th.INK_SOFT, align="m")

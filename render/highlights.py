@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.cards import CardSet
 from render import theme as th
 from render import view as V
 from render.draw import Canvas, arrow_head, composite, fit, text_w
@@ -26,26 +27,38 @@ _RESULT_WORDS = {
 
 
 def events_for(events: list[Event] | None, seat: int) -> list[Event]:
-    """Events of one board: those naming this player, or naming no player at all."""
-    out = []
+    """Events of one board: those naming this player, or naming no player at all.
+
+    Damage and healing on one square are summed into one event, so an area attack followed
+    by a roll on the same monster shows one readable "-3" instead of stacked labels.
+    """
+    out: list[Event] = []
+    totals: dict[tuple[str, str], Event] = {}
     for e in events or []:
         if not isinstance(e, dict):
             continue
         p = e.get("player")
-        if p is None or (isinstance(p, int) and p == seat):
-            out.append(e)
+        if not (p is None or (isinstance(p, int) and p == seat)):
+            continue
+        if e.get("type") in ("damaged", "healed"):
+            k = (str(e.get("type")), str(e.get("square")).upper())
+            if k in totals:
+                totals[k]["amount"] = V.as_int(totals[k].get("amount")) + V.as_int(e.get("amount"))
+                continue
+            e = totals[k] = dict(e)
+        out.append(e)
     return out
 
 
-def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, seat: int,
-                    events: list[Event] | None, lang: str) -> None:
+def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, view: dict[str, Any],
+                    seat: int, events: list[Event] | None, lang: str) -> None:
     """Composite the highlights of `seat` onto the board drawn at (ox, oy)."""
     evs = events_for(events, seat)
     if not evs:
         return
     top = g.header_h
     ov = Canvas(g.width, g.height - top, (255, 255, 255, 0), mode="RGBA", ss=2)
-    hl = _Highlighter(ov, g, top, lang)
+    hl = _Highlighter(ov, g, top, lang, V.cards(view))
     # areas first, then lines, then labels: later layers stay on top
     for layer in (0, 1, 2):
         for e in evs:
@@ -54,8 +67,8 @@ def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, seat: int,
 
 
 class _Highlighter:
-    def __init__(self, c: Canvas, g: BoardGeom, top: int, lang: str) -> None:
-        self.c, self.g, self.top, self.lang = c, g, top, lang
+    def __init__(self, c: Canvas, g: BoardGeom, top: int, lang: str, cs: CardSet) -> None:
+        self.c, self.g, self.top, self.lang, self.cs = c, g, top, lang, cs
         self.s = g.s
 
     def center(self, sq: object) -> tuple[float, float] | None:
@@ -150,6 +163,31 @@ class _Highlighter:
             self.tag(b[2] + self.s * 0.06, b[1] - self.s * 0.01,
                      f"-{V.as_int(e.get('amount'))}", th.HL_ATTACK, anchor="r", size=self.s * 0.17)
 
+    def _healed(self, e: Event, layer: int) -> None:
+        b = self.box(e.get("square"))
+        if layer == 2 and b:
+            self.tag(b[2] + self.s * 0.06, b[1] - self.s * 0.01,
+                     f"+{V.as_int(e.get('amount'))}", th.HL_MOVE, anchor="r", size=self.s * 0.17)
+
+    def _area(self, e: Event, layer: int) -> None:
+        """A unit's ★ area attack: every square it covered (R8.2)."""
+        for q in V.as_list(e.get("squares")):
+            b = self.box(q)
+            if layer == 0 and b:
+                self.c.rect(b, fill=(*th.HL_SKILL, 50), outline=(*th.HL_SKILL, 255),
+                            width=self.s * 0.05, radius=self.s * 0.08)
+
+    def _recruited(self, e: Event, layer: int) -> None:
+        self._summoned(e, layer)
+
+    def _placed(self, e: Event, layer: int) -> None:
+        self._summoned(e, layer)
+
+    def _levelup(self, e: Event, layer: int) -> None:
+        b = self.box(e.get("square"))
+        if layer == 0 and b:
+            self.outline(b, th.LEVEL, self.s * 0.06)
+
     def _defeated(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
         if not b:
@@ -160,7 +198,7 @@ class _Highlighter:
                          ((b[2] - i, b[1] + i), (b[0] + i, b[3] - i))):
                 self.c.line([p, q], (*th.HL_ATTACK, 170), self.s * 0.07)
         if layer == 2:
-            name = V.cards().name(str(e.get("card", "")), self.lang)
+            name = self.cs.name(str(e.get("card", "")), self.lang)
             self.tag((b[0] + b[2]) / 2, b[3] - self.s * 0.14, name, (90, 90, 100),
                      size=self.s * 0.14, max_w=b[2] - b[0])
 
@@ -203,7 +241,7 @@ class _Highlighter:
             self.c.rect(b, fill=(120, 60, 150, 60), outline=(120, 60, 150, 230),
                         width=self.s * 0.05, radius=self.s * 0.08)
         if layer == 2:
-            name = V.cards().name(str(e.get("card", "")), self.lang)
+            name = self.cs.name(str(e.get("card", "")), self.lang)
             cx = (b[0] + b[2]) / 2
             self.tag(cx, b[1] + self.s * 0.3, name, (120, 60, 150), size=self.s * 0.14,
                      max_w=b[2] - b[0])

@@ -13,15 +13,18 @@ from functools import lru_cache
 
 from PIL import Image
 
+from engine.cards import MonsterCard, UnitCard
 from render import theme as th
 from render.draw import Canvas, check_mark, fit, hp_pips, pips_width, threat_badge
-from render.view import cards
 
 RGB = th.RGB
 
 
-def card_name(key: str, lang: str) -> str:
-    return cards().name(key, lang)
+def card_name(card: UnitCard | MonsterCard | None, key: str, lang: str) -> str:
+    """Display name; a card the set does not know shows its key."""
+    if card is None:
+        return key
+    return card.ja if lang == "ja" else card.en
 
 
 def _card_box(size: int) -> tuple[float, float, float, float]:
@@ -30,10 +33,13 @@ def _card_box(size: int) -> tuple[float, float, float, float]:
 
 
 @lru_cache(maxsize=2048)
-def unit_sprite(key: str, dmg: int, acted: bool, owner: int | None, bg: RGB, size: int,
-                compact: bool, lang: str) -> Image.Image:
-    """A unit card: owner band, name, HP pips, MOV, level-up badge, acted marker (R8)."""
-    uc = cards().units.get(key)
+def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int | None,
+                bg: RGB, size: int, compact: bool, lang: str) -> Image.Image:
+    """A unit card: owner band, name, HP pips, MOV, level-up badge, acted marker (R8).
+
+    Takes the card itself (a frozen, hashable dataclass), so the cache key covers its stats
+    and a game with a custom card set never reuses a default-set sprite.
+    """
     hp = uc.hp if uc else 0
     c = Canvas(size, size, bg)
     x0, y0, x1, y1 = _card_box(size)
@@ -43,7 +49,7 @@ def unit_sprite(key: str, dmg: int, acted: bool, owner: int | None, bg: RGB, siz
     band = size * 0.1
     c.rect((x0, y0, x1, y0 + band), fill=th.seat_color(owner), radius=size * 0.08)
     c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
-    name = card_name(key, lang)
+    name = card_name(uc, key, lang)
     if compact:
         t, sz = fit(name, w - size * 0.03, size * 0.29, size * 0.22, bold=True, tight=True)
         c.text((x0 + w / 2, y0 + band + size * 0.17), t, sz, th.INK, bold=True, align="m")
@@ -83,9 +89,9 @@ def _level_badge(c: Canvas, right: float, cy: float, size: int) -> None:
 
 
 @lru_cache(maxsize=2048)
-def monster_sprite(key: str, dmg: int, bg: RGB, size: int, compact: bool, lang: str) -> Image.Image:
+def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: int,
+                   compact: bool, lang: str) -> Image.Image:
     """A monster card: name, threat (colour + shape), HP pips, DEF / MOV / ATK (R9)."""
-    mc = cards().monsters.get(key)
     red = bool(mc and mc.red)
     c = Canvas(size, size, bg)
     x0, y0, x1, y1 = _card_box(size)
@@ -97,7 +103,7 @@ def monster_sprite(key: str, dmg: int, bg: RGB, size: int, compact: bool, lang: 
         i = size * 0.045
         c.rect((x0 + i, y0 + i, x1 - i, y1 - i), outline=th.THREAT_RED, width=size * 0.02,
                radius=size * 0.06)
-    name = card_name(key, lang)
+    name = card_name(mc, key, lang)
     big = size * (0.29 if compact else 0.2)
     t, sz = fit(name, w - size * (0.04 if compact else 0.08), big,
                 size * (0.22 if compact else 0.125), bold=True, tight=compact)
@@ -130,22 +136,22 @@ def monster_sprite(key: str, dmg: int, bg: RGB, size: int, compact: bool, lang: 
 
 
 @lru_cache(maxsize=512)
-def monster_chip(key: str, w: int, h: int, bg: RGB, lang: str, fresh: bool = False) -> Image.Image:
+def monster_chip(mc: MonsterCard | None, key: str, w: int, h: int, bg: RGB,
+                 lang: str) -> Image.Image:
     """A small monster token for a waiting queue or the castle: threat shape + name."""
-    mc = cards().monsters.get(key)
     red = bool(mc and mc.red)
     c = Canvas(w, h, bg)
     c.rect((1, 1, w - 1, h - 1), fill=th.MONSTER_RED if red else th.MONSTER_BLUE,
-           outline=th.HL_NEW if fresh else th.INK, width=2.5 if fresh else 1, radius=h * 0.2)
+           outline=th.INK, width=1, radius=h * 0.2)
     if h >= w * 0.6:  # tall chip (castle): shape on top, name below
         r = min(w, h) * 0.2
         threat_badge(c, w / 2, h * 0.32, r, mc.threat if mc else 0, red)
-        t, sz = fit(card_name(key, lang), w - 6, h * 0.24, h * 0.17, bold=True)
+        t, sz = fit(card_name(mc, key, lang), w - 6, h * 0.24, h * 0.17, bold=True)
         c.text((w / 2, h * 0.74), t, sz, th.WHITE, bold=True, align="m")
         return c.image()
     r = h * 0.3
     threat_badge(c, 2 + h * 0.42, h / 2, r, mc.threat if mc else 0, red)
     x = 2 + h * 0.42 + r * 1.3 + 2
-    t, sz = fit(card_name(key, lang), w - x - 3, h * 0.5, h * 0.38, bold=True, tight=True)
+    t, sz = fit(card_name(mc, key, lang), w - x - 3, h * 0.5, h * 0.38, bold=True, tight=True)
     c.text((x, h / 2), t, sz, th.WHITE, bold=True)
     return c.image()

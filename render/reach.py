@@ -68,7 +68,7 @@ def _legend(im: Image.Image, y: int, h: int, view: dict[str, Any], seat: int, sq
         piece = V.board(V.player(view, seat))[(p[0] - 1) * 3 + p[1]]
     x = s * 0.1
     if piece:
-        name = V.cards().name(V.card_key(piece), lang)
+        name = V.cards(view).name(V.card_key(piece), lang)
         x += c.text((x, cy), f"{name} {str(square).upper()}", h * 0.42, th.INK, bold=True)
         x += s * 0.25
     for color, label, ring in ((th.HL_MOVE, th.word("move", lang), False),

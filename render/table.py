@@ -48,11 +48,7 @@ def table_image(view: dict[str, Any], *, lang: str = "en",
     origins, cy, width, height = board_origins(n)
     im = Image.new("RGB", (width, height), BACK)
     for seat, (x, y) in enumerate(origins):
-        draw_board(im, x, y, view, seat, g, lang)
-        if highlights:
-            from render.highlights import draw_highlights
-
-            draw_highlights(im, x, y, g, seat, highlights, lang)
+        draw_board(im, x, y, view, seat, g, lang, highlights)
     if n == 3:
         x, y = g.width + GAP, g.height + GAP
         im.paste(legend(g.width, g.height, lang), (x, y))

@@ -9,18 +9,32 @@ bot command that fails. Nothing here reads `medals` values or the viewer's priva
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any
 
-from engine.cards import CardSet, default_cards
+from engine.cards import CardSet, default_cards, parse_cardset
 
 LANES = "ABC"
 COLUMNS = range(1, 7)
 Piece = dict[str, Any]
 
 
-def cards() -> CardSet:
-    """The card set the names and stats come from (read once per process)."""
+def cards(view: dict[str, Any] | None = None) -> CardSet:
+    """The card set of a game: the custom one in `setup.cards` if the game was set up with
+    printed values typed in, else the default set. Stats must match the engine's."""
+    raw = as_dict(as_dict(view).get("setup")).get("cards") if view else None
+    if isinstance(raw, dict):
+        try:
+            return _parsed(json.dumps(raw, sort_keys=True))
+        except (KeyError, TypeError, ValueError):
+            pass  # a broken custom set draws with the default one rather than failing
     return default_cards()
+
+
+@lru_cache(maxsize=8)
+def _parsed(data: str) -> CardSet:
+    return parse_cardset(json.loads(data))
 
 
 def as_int(value: object, default: int = 0) -> int:
@@ -82,12 +96,12 @@ def board(p: dict[str, Any]) -> list[Piece | None]:
     return out + [None] * (18 - len(out))
 
 
-def is_monster(piece: Piece) -> bool:
-    """A monster has no owner; the card set settles ambiguous hand-written pieces."""
+def is_monster(piece: Piece, cs: CardSet) -> bool:
+    """The card set decides; a card it does not know is a monster if it has no owner."""
     key = card_key(piece)
-    if key in cards().monsters:
+    if key in cs.monsters:
         return True
-    if key in cards().units:
+    if key in cs.units:
         return False
     return "owner" not in piece
 
@@ -113,16 +127,11 @@ def medal_count(p: dict[str, Any]) -> int:
     return len(as_list(p.get("medals")))
 
 
-def threat_public(p: dict[str, Any]) -> int:
+def threat_public(p: dict[str, Any], cs: CardSet) -> int:
     """The engine's `threat_public`; if absent, the same sum from public cards (R14.2)."""
     if p.get("threat_public") is not None:
         return as_int(p.get("threat_public"))
-    ms = cards().monsters
-    keys = [card_key(x) for x in board(p) if x is not None and is_monster(x)]
+    ms = cs.monsters
+    keys = [card_key(x) for x in board(p) if x is not None and is_monster(x, cs)]
     keys += [k for v in queues(p).values() for k in v] + castle(p)
     return sum(ms[k].threat for k in keys if k in ms)
-
-
-def monster_count(p: dict[str, Any]) -> int:
-    on_board = sum(1 for x in board(p) if x is not None and is_monster(x))
-    return on_board + sum(len(v) for v in queues(p).values())

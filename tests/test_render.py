@@ -344,3 +344,39 @@ def test_gallery_writes_every_sample(tmp_path):
     # writing them all is the slow part; one run proves the wiring
     written = write(tmp_path)
     assert len(written) == len(names) and (tmp_path / "index.html").exists()
+
+
+def test_renders_real_engine_views_and_events():
+    """The renderer's input contract is `engine.view`: a real game's views and events draw."""
+    from engine import Game, visible
+
+    events: list[dict] = []
+    game = Game.new(["Alice", "たろう", "Kenji 🐉"], seed=3, events=events)
+    for seat in (0, 1, 2, None):
+        v = game.view(seat)
+        png = render.table_png(v, highlights=visible(events, seat))
+        assert decode(png).size[0] > 1000
+    v = game.view(0)
+    render.board_png(v, 1, lang="ja", highlights=visible(events, 0))
+    for i, piece in enumerate(v["players"][0]["board"]):
+        if piece and "owner" in piece:
+            sq = f"{i // 3 + 1}{'ABC'[i % 3]}"
+            move, skill = game.reach(0, sq)
+            render.reach_png(v, 0, sq, move, skill)
+
+
+def test_custom_card_set_in_the_view_is_used():
+    """A game set up with typed-in printed values draws those stats, not the defaults."""
+    import json
+
+    from engine.cards import DATA_FILE
+
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data["monsters"]["goblin"]["hp"] = 4
+    plain = board_with(("6A", S.monster("m1", "goblin")))
+    custom = copy.deepcopy(plain)
+    custom["setup"] = {"players": ["Alice"], "cards": data}
+    assert diff(img(plain), img(custom), square("6A")) > 1
+    broken = copy.deepcopy(plain)
+    broken["setup"] = {"cards": {"monsters": "nope"}}
+    assert render.board_png(broken, 0) == render.board_png(plain, 0)
