@@ -18,6 +18,7 @@ from render import view as V
 from render.board import draw_board
 from render.central import draw_central, panel_height
 from render.draw import Canvas, check_mark, hp_pips, threat_badge
+from render.header import draw_icon
 from render.layout import BOARD_SQUARE, TABLE_SQUARE, BoardGeom, board_geom
 
 GAP = 8
@@ -61,6 +62,7 @@ def legend(w: int, h: int, lang: str) -> Image.Image:
     """What the shapes mean, for the empty cell of a three-player table."""
     c = Canvas(w, h, th.PAPER)
     rows = [
+        ("header", ""),
         ("blue", th.word("threat_blue", lang)),
         ("red", th.word("threat_red", lang)),
         ("hp", "HP / " + ("damage" if lang != "ja" else "ダメージ")),
@@ -72,6 +74,16 @@ def legend(w: int, h: int, lang: str) -> Image.Image:
     for i, (kind, label) in enumerate(rows):
         cy = step * (i + 0.75)
         x = w * 0.08
+        if kind == "header":  # the compact header's icons, named
+            c.rect((x - 4, cy - step * 0.42, w - x + 4, cy + step * 0.42), fill=th.HEADER,
+                   radius=6)
+            xx = x + 4
+            for icon, word in (("gold", "gold"), ("honor", "honor"), ("threat", "threat"),
+                               ("medal", "medals"), ("start", "start")):
+                draw_icon(c, icon, xx, cy - step * 0.25, step * 0.5)
+                xx += step * 0.58
+                xx += c.text((xx, cy), th.word(word, lang), size * 0.8, th.WHITE) + step * 0.3
+            continue
         if kind in ("blue", "red"):
             c.rect((x - 4, cy - step * 0.4, x + step * 0.9, cy + step * 0.4), fill=th.HEADER,
                    radius=6)

@@ -27,7 +27,7 @@ def cards(view: dict[str, Any] | None = None) -> CardSet:
     if isinstance(raw, dict):
         try:
             return _parsed(json.dumps(raw, sort_keys=True))
-        except (KeyError, TypeError, ValueError):
+        except (AttributeError, KeyError, TypeError, ValueError):
             pass  # a broken custom set draws with the default one rather than failing
     return default_cards()
 

@@ -1,0 +1,123 @@
+"""A board's header strip: seat, name, start flag, gold, honor marks, threat, medal count.
+
+Icons are shapes rather than emoji (the font has none, and shapes survive a small preview);
+the full-size header names each number, the compact one relies on the icons alone.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from engine.cards import CardSet
+from render import text as T
+from render import theme as th
+from render import view as V
+from render.draw import Canvas
+from render.layout import BoardGeom
+
+
+@lru_cache(maxsize=256)
+def _icon(kind: str, size: int) -> Image.Image:
+    c = Canvas(size, size, th.HEADER)
+    draw_icon(c, kind, 0, 0, size)
+    return c.image()
+
+
+def draw_icon(c: Canvas, kind: str, x: float, y: float, size: float) -> None:
+    """Header icons: coin (gold), star (honor marks), triangle (threat), medal, start flag.
+
+    Shapes, not words, because the compact table header has no room for labels; the
+    three-player legend and the full-size board header name them.
+    """
+    r = size / 2
+
+    def pt(px: float, py: float) -> tuple[float, float]:
+        return x + px, y + py
+
+    if kind == "gold":
+        c.ellipse((x + 1, y + 1, x + size - 1, y + size - 1), fill=th.GOLD, outline=(150, 110, 0),
+                  width=size * 0.08)
+        c.ellipse((x + size * 0.28, y + size * 0.28, x + size * 0.72, y + size * 0.72),
+                  outline=(170, 125, 0), width=size * 0.06)
+    elif kind == "honor":
+        pts = []
+        for i in range(10):
+            a = math.radians(-90 + i * 36)
+            rr = r * (0.95 if i % 2 == 0 else 0.42)
+            pts.append(pt(r + rr * math.cos(a), r + 0.06 * size + rr * math.sin(a)))
+        c.polygon(pts, fill=(190, 150, 255), outline=th.WHITE, width=size * 0.05)
+    elif kind == "threat":
+        c.polygon([pt(r, size * 0.06), pt(size * 0.97, size * 0.92), pt(size * 0.03, size * 0.92)],
+                  fill=th.THREAT_RED, outline=th.WHITE, width=size * 0.06)
+        c.text(pt(r, size * 0.62), "!", size * 0.55, th.WHITE, bold=True, align="m")
+    elif kind == "medal":
+        c.polygon([pt(r * 0.55, 0), pt(r * 0.95, 0), pt(r * 1.1, r), pt(r * 0.7, r)],
+                  fill=(70, 110, 200))
+        c.polygon([pt(r * 1.45, 0), pt(r * 1.05, 0), pt(r * 0.9, r), pt(r * 1.3, r)],
+                  fill=(200, 60, 60))
+        c.ellipse((x + r * 0.45, y + r * 0.75, x + r * 1.55, y + r * 1.85 - 1),
+                  fill=(205, 140, 70), outline=th.WHITE, width=size * 0.05)
+    elif kind == "start":
+        c.line([pt(size * 0.25, size * 0.05), pt(size * 0.25, size * 0.95)], th.WHITE,
+               size * 0.09)
+        c.polygon([pt(size * 0.28, size * 0.08), pt(size * 0.92, size * 0.3),
+                   pt(size * 0.28, size * 0.52)], fill=th.HL_NEW)
+
+
+def draw_header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: int,
+            p: dict[str, Any], g: BoardGeom, lang: str, cs: CardSet) -> None:
+    """Name, seat colour, start player flag; gold, honor marks, public threat, medal count.
+
+    Medal values are never drawn, not even the viewer's: the image may be posted in public
+    (R14.1). Only the count, which everyone sees on the table, appears.
+    """
+    s, h = g.s, g.header_h
+    cy = oy + h / 2
+    big = g.font(0.42 if g.compact else 0.3)
+    small = g.font(0.17)
+    # seat disc with the seat number
+    r = round(h * 0.3)
+    disc = _seat_disc(seat, 2 * r)
+    im.paste(disc, (ox + g.pad, round(cy) - r))
+    x = ox + g.pad + 2 * r + round(s * 0.08)
+    # stats from the right edge leftwards
+    items: list[tuple[str, str, str]] = [
+        ("threat", "threat", str(V.threat_public(p, cs))),
+        ("honor", "honor", str(V.honor_marks(p))),
+        ("gold", "gold", str(V.as_int(p.get("gold")))),
+    ]
+    if V.medal_count(p):
+        items.insert(0, ("medal", "medals", str(V.medal_count(p))))
+    right = ox + g.width - g.pad
+    icon = round(h * (0.5 if g.compact else 0.42))
+    for kind, wkey, num in items:
+        nw = T.width(num, big, T.BOLD)
+        right -= nw
+        T.draw(im, (right, cy), num, big, th.HEADER_INK, weight=T.BOLD)
+        right -= round(s * 0.04)
+        if not g.compact:
+            lab = th.word(wkey, lang)
+            right -= T.width(T.clean(lab), small)
+            T.draw(im, (right, cy), lab, small, (200, 204, 214))
+            right -= round(s * 0.04)
+        right -= icon
+        im.paste(_icon(kind, icon), (right, round(cy - icon / 2)))
+        right -= round(s * (0.12 if g.compact else 0.14))
+    if view.get("start_player") == seat and len(V.players(view)) > 1:
+        im.paste(_icon("start", icon), (right - icon, round(cy - icon / 2)))
+        right -= icon + round(s * 0.08)
+    name, size = T.fit(V.name(p, seat), right - x - round(s * 0.05), big, g.font(0.2), T.BOLD)
+    T.draw(im, (x, cy), name, size, th.HEADER_INK, weight=T.BOLD)
+
+
+@lru_cache(maxsize=32)
+def _seat_disc(seat: int, size: int) -> Image.Image:
+    c = Canvas(size, size, th.HEADER)
+    c.ellipse((0.5, 0.5, size - 0.5, size - 0.5), fill=th.seat_color(seat), outline=th.WHITE,
+              width=size * 0.06)
+    c.text((size / 2, size / 2), str(seat + 1), size * 0.6, th.INK, bold=True, align="m")
+    return c.image()
