@@ -21,8 +21,8 @@ from render.layout import BoardGeom
 
 
 @lru_cache(maxsize=256)
-def _icon(kind: str, size: int) -> Image.Image:
-    c = Canvas(size, size, th.HEADER)
+def _icon(kind: str, size: int, bg: th.RGB) -> Image.Image:
+    c = Canvas(size, size, bg)
     draw_icon(c, kind, 0, 0, size)
     return c.image()
 
@@ -73,15 +73,20 @@ def draw_header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: i
     """Name, seat colour, start player flag; gold, honor marks, public threat, medal count.
 
     Medal values are never drawn, not even the viewer's: the image may be posted in public
-    (R14.1). Only the count, which everyone sees on the table, appears.
+    (R14.1). Only the count, which everyone sees on the table, appears. An eliminated
+    player's header turns dark red (R9.3), readable even where the board is too small.
     """
     s, h = g.s, g.header_h
     cy = oy + h / 2
+    bg = th.HEADER
+    if p.get("eliminated"):
+        bg = th.HEADER_OUT
+        im.paste(bg, (ox, oy, ox + g.width, oy + h))
     big = g.font(0.42 if g.compact else 0.3)
     small = g.font(0.17)
     # seat disc with the seat number
     r = round(h * 0.3)
-    disc = _seat_disc(seat, 2 * r)
+    disc = _seat_disc(seat, 2 * r, bg)
     im.paste(disc, (ox + g.pad, round(cy) - r))
     x = ox + g.pad + 2 * r + round(s * 0.08)
     # stats from the right edge leftwards
@@ -105,18 +110,18 @@ def draw_header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: i
             T.draw(im, (right, cy), lab, small, (200, 204, 214))
             right -= round(s * 0.04)
         right -= icon
-        im.paste(_icon(kind, icon), (right, round(cy - icon / 2)))
+        im.paste(_icon(kind, icon, bg), (right, round(cy - icon / 2)))
         right -= round(s * (0.12 if g.compact else 0.14))
     if view.get("start_player") == seat and len(V.players(view)) > 1:
-        im.paste(_icon("start", icon), (right - icon, round(cy - icon / 2)))
+        im.paste(_icon("start", icon, bg), (right - icon, round(cy - icon / 2)))
         right -= icon + round(s * 0.08)
     name, size = T.fit(V.name(p, seat), right - x - round(s * 0.05), big, g.font(0.2), T.BOLD)
     T.draw(im, (x, cy), name, size, th.HEADER_INK, weight=T.BOLD)
 
 
 @lru_cache(maxsize=32)
-def _seat_disc(seat: int, size: int) -> Image.Image:
-    c = Canvas(size, size, th.HEADER)
+def _seat_disc(seat: int, size: int, bg: th.RGB) -> Image.Image:
+    c = Canvas(size, size, bg)
     c.ellipse((0.5, 0.5, size - 0.5, size - 0.5), fill=th.seat_color(seat), outline=th.WHITE,
               width=size * 0.06)
     c.text((size / 2, size / 2), str(seat + 1), size * 0.6, th.INK, bold=True, align="m")

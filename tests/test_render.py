@@ -161,6 +161,8 @@ def test_eliminated_board_is_marked():
     mid_y = (G.grid_box()[1] + G.grid_box()[3]) // 2
     r, g, b = mean(out, (G.grid_x + 10, mid_y - 5, G.grid_x + 200, mid_y + 5))
     assert r > 150 and g < 80 and b < 80
+    r, g, b = mean(out, (G.width // 2, 2, G.width // 2 + 40, 8))  # the header too
+    assert r > g + 50 and r > b + 50
 
 
 def test_header_shows_gold_honor_threat():
