@@ -3,8 +3,9 @@
 A player who was away reads the story from the picture: the path a unit walked, the roll
 it made, damage dealt, monsters defeated or summoned, monster moves and attacks, fainted
 units, invasions. Events are the engine's dicts; unknown types and malformed fields are
-skipped, never fatal. The overlay is drawn translucent at 2× and composited, so arrows stay
-smooth and the cards under them stay readable.
+skipped, never fatal. The overlay is translucent, so the cards under it stay readable; it is
+drawn at 1× (not supersampled like the cached sprites) because it changes with every image
+and supersampling it would cost more than the rest of the board.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, view: dict[
     if not evs:
         return
     top = g.header_h
-    ov = Canvas(g.width, g.height - top, (255, 255, 255, 0), mode="RGBA", ss=2)
+    ov = Canvas(g.width, g.height - top, (255, 255, 255, 0), mode="RGBA", ss=1)
     hl = _Highlighter(ov, g, top, lang, V.cards(view))
     # areas first, then lines, then labels: later layers stay on top
     for layer in (0, 1, 2):
