@@ -16,7 +16,7 @@ from engine.cards import UnitCard
 from render import text as T
 from render import theme as th
 from render import view as V
-from render.draw import Canvas, check_mark, fit
+from render.draw import Canvas, check_mark, fit_condensed
 from render.pieces import card_name
 
 PHASE_CARDS = ("invasion", "summon", "end")
@@ -35,9 +35,9 @@ def row_card(name: str, done: bool, phase: bool, current: bool, leader: int | No
     face = DONE_FACE if done else (PHASE_FACE if phase else CARD_FACE)
     c.rect((1, 1, w - 1, h - 1), fill=face, outline=th.HL_NEW if current else th.INK,
            width=max(1.5, h * 0.07) if current else 1, radius=h * 0.12)
-    t, sz = fit(name, w * 0.88, h * 0.36, h * 0.22, bold=True)
+    t, sz, sx = fit_condensed(name, w * 0.88, h * 0.36, h * 0.24, bold=True)
     c.text((w / 2, h * (0.4 if done or current else 0.5)), t, sz,
-           (90, 90, 90) if done else th.INK, bold=True, align="m")
+           (90, 90, 90) if done else th.INK, bold=True, align="m", sx=sx)
     if done:
         r = h * 0.17
         c.ellipse((w / 2 - r, h * 0.78 - r, w / 2 + r, h * 0.78 + r), fill=th.INK)
@@ -70,8 +70,8 @@ def merc_card(uc: UnitCard | None, key: str | None, w: int, h: int, lang: str) -
         c.text((w / 2, h / 2), th.word("taken", lang), h * 0.24, th.INK_SOFT, align="m")
         return c.image()
     c.rect((1, 1, w - 1, h - 1), fill=th.UNIT_CARD, outline=th.INK, width=1, radius=h * 0.12)
-    t, sz = fit(card_name(uc, key, lang), w * 0.9, h * 0.3, h * 0.2, bold=True)
-    c.text((w / 2, h * 0.32), t, sz, th.INK, bold=True, align="m")
+    t, sz, sx = fit_condensed(card_name(uc, key, lang), w * 0.9, h * 0.3, h * 0.2, bold=True)
+    c.text((w / 2, h * 0.32), t, sz, th.INK, bold=True, align="m", sx=sx)
     if uc:
         r = h * 0.17
         cx, cy = w * 0.5 - r * 2.6, h * 0.72

@@ -55,10 +55,10 @@ class Canvas:
                     joint="curve")
 
     def text(self, xy: tuple[float, float], s: object, size: float, fill: object, *,
-             bold: bool = False, align: str = "l", valign: str = "m") -> int:
-        """Draw text at 1× coordinates; returns its 1× width."""
+             bold: bool = False, align: str = "l", valign: str = "m", sx: float = 1.0) -> int:
+        """Draw text at 1× coordinates; returns its 1× width. `sx` condenses it."""
         w = T.draw(self.im, (xy[0] * self.ss, xy[1] * self.ss), s, round(size * self.ss), fill,
-                   weight=T.BOLD if bold else T.REGULAR, align=align, valign=valign)
+                   weight=T.BOLD if bold else T.REGULAR, align=align, valign=valign, sx=sx)
         return round(w / self.ss)
 
     def image(self) -> Image.Image:
@@ -76,6 +76,14 @@ def fit(s: object, max_w: float, size: float, min_size: float, bold: bool = Fals
     t, sz = T.fit(s, round(max_w * SS), round(size * SS), round(min_size * SS),
                   T.BOLD if bold else T.REGULAR, tight)
     return t, sz / SS
+
+
+def fit_condensed(s: object, max_w: float, size: float, min_size: float, bold: bool = False,
+                  tight: bool = False, condense: float = 0.78) -> tuple[str, float, float]:
+    """`text.fit_condensed` in Canvas (1×) units: (text, size, horizontal scale)."""
+    t, sz, sx = T.fit_condensed(s, round(max_w * SS), round(size * SS), round(min_size * SS),
+                                T.BOLD if bold else T.REGULAR, tight, condense)
+    return t, sz / SS, sx
 
 
 def threat_badge(c: Canvas, cx: float, cy: float, r: float, threat: int, red: bool) -> None:

@@ -15,7 +15,7 @@ from PIL import Image
 
 from engine.cards import MonsterCard, UnitCard
 from render import theme as th
-from render.draw import Canvas, check_mark, fit, hp_pips, pips_width, threat_badge
+from render.draw import Canvas, check_mark, fit_condensed, hp_pips, pips_width, threat_badge
 
 RGB = th.RGB
 
@@ -51,12 +51,15 @@ def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int
     c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
     name = card_name(uc, key, lang)
     if compact:
-        t, sz = fit(name, w - size * 0.03, size * 0.29, size * 0.22, bold=True, tight=True)
-        c.text((x0 + w / 2, y0 + band + size * 0.17), t, sz, th.INK, bold=True, align="m")
+        t, sz, sx = fit_condensed(name, w - size * 0.03, size * 0.29, size * 0.22, bold=True,
+                                  tight=True, condense=0.72)
+        c.text((x0 + w / 2, y0 + band + size * 0.17), t, sz, th.INK, bold=True, align="m",
+               sx=sx)
         pip, pip_y, bottom_y = size * 0.16, y0 + size * 0.55, y1 - size * 0.16
     else:
-        t, sz = fit(name, w - size * 0.06, size * 0.2, size * 0.12, bold=True)
-        c.text((x0 + w / 2, y0 + band + size * 0.13), t, sz, th.INK, bold=True, align="m")
+        t, sz, sx = fit_condensed(name, w - size * 0.06, size * 0.2, size * 0.13, bold=True)
+        c.text((x0 + w / 2, y0 + band + size * 0.13), t, sz, th.INK, bold=True, align="m",
+               sx=sx)
         pip, pip_y, bottom_y = size * 0.12, y0 + size * 0.47, y1 - size * 0.15
     pw = pips_width(hp, pip, w - size * 0.1)
     hp_pips(c, x0 + (w - pw) / 2, pip_y, w - size * 0.1, hp, dmg, pip, th.PIP_UNIT, th.CUBE)
@@ -105,10 +108,11 @@ def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: in
                radius=size * 0.06)
     name = card_name(mc, key, lang)
     big = size * (0.29 if compact else 0.2)
-    t, sz = fit(name, w - size * (0.04 if compact else 0.08), big,
-                size * (0.22 if compact else 0.125), bold=True, tight=compact)
+    t, sz, sx = fit_condensed(name, w - size * (0.04 if compact else 0.08), big,
+                              size * (0.22 if compact else 0.13), bold=True, tight=compact,
+                              condense=0.72 if compact else 0.78)
     c.text((x0 + w / 2, y0 + size * (0.2 if compact else 0.16)), t, sz, th.WHITE, bold=True,
-           align="m")
+           align="m", sx=sx)
     if mc is None:
         return c.image()
     pip = size * (0.15 if compact else 0.13)
@@ -146,12 +150,13 @@ def monster_chip(mc: MonsterCard | None, key: str, w: int, h: int, bg: RGB,
     if h >= w * 0.6:  # tall chip (castle): shape on top, name below
         r = min(w, h) * 0.2
         threat_badge(c, w / 2, h * 0.32, r, mc.threat if mc else 0, red)
-        t, sz = fit(card_name(mc, key, lang), w - 6, h * 0.24, h * 0.17, bold=True)
-        c.text((w / 2, h * 0.74), t, sz, th.WHITE, bold=True, align="m")
+        t, sz, sx = fit_condensed(card_name(mc, key, lang), w - 6, h * 0.24, h * 0.17, bold=True)
+        c.text((w / 2, h * 0.74), t, sz, th.WHITE, bold=True, align="m", sx=sx)
         return c.image()
     r = h * 0.3
     threat_badge(c, 2 + h * 0.42, h / 2, r, mc.threat if mc else 0, red)
     x = 2 + h * 0.42 + r * 1.3 + 2
-    t, sz = fit(card_name(mc, key, lang), w - x - 3, h * 0.5, h * 0.38, bold=True, tight=True)
-    c.text((x, h / 2), t, sz, th.WHITE, bold=True)
+    t, sz, sx = fit_condensed(card_name(mc, key, lang), w - x - 3, h * 0.5, h * 0.38,
+                              bold=True, tight=True)
+    c.text((x, h / 2), t, sz, th.WHITE, bold=True, sx=sx)
     return c.image()
