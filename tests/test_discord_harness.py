@@ -1,0 +1,706 @@
+"""Proves tests/discord_harness.py drives discord.py faithfully, using a throwaway cog.
+
+The cog below is deliberately *not* the product's: it exercises each discord.py path
+the product will rely on (option transformers, autocomplete, files, defer+followup,
+persistent views and DynamicItems, DMs, error handlers) so the harness is known-good
+before product cogs exist. pytest-asyncio is not installed; each test runs its
+scenario with ``asyncio.run`` through :func:`run`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+from unittest import mock
+
+import aiosqlite
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from discord.http import HTTPClient
+from discord.ui.view import BaseView
+from discord.webhook.async_ import AsyncWebhookAdapter
+from discord_harness import Harness, HarnessError, SchemaViolation, SettleTimeout
+
+BOARD_PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
+
+
+# --------------------------------------------------------------------------- dummy cog
+
+
+class JoinButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rr:join:(?P<game>[0-9]+)"
+):
+    """Persistent button whose custom_id carries the game id (survives restarts)."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Join", style=discord.ButtonStyle.primary, custom_id=f"rr:join:{game}"
+            )
+        )
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> JoinButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.game == 0:
+            raise ValueError("game 0 does not exist")
+        await interaction.response.send_message(
+            f"{interaction.user.display_name} joined game {self.game}", ephemeral=True
+        )
+
+
+class LobbyView(discord.ui.View):
+    """Classic persistent view (fixed custom_ids, registered with bot.add_view)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Start", custom_id="rr:lobby:start", style=discord.ButtonStyle.success)
+    async def start(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        button.disabled = True
+        await interaction.response.edit_message(content="Game started", view=self)
+
+    @discord.ui.button(
+        label="Explode", custom_id="rr:lobby:explode", style=discord.ButtonStyle.danger
+    )
+    async def explode(
+        self, interaction: discord.Interaction, button: discord.ui.Button[Any]
+    ) -> None:
+        raise RuntimeError("view callback blew up")
+
+    @discord.ui.select(
+        custom_id="rr:lobby:colour",
+        options=[
+            discord.SelectOption(label="Red", value="red"),
+            discord.SelectOption(label="Blue", value="blue"),
+        ],
+    )
+    async def colour(
+        self, interaction: discord.Interaction, select: discord.ui.Select[Any]
+    ) -> None:
+        await interaction.response.send_message(f"colour={select.values[0]}", ephemeral=True)
+
+
+class ConfirmView(discord.ui.View):
+    """Non-persistent view a command awaits with ``view.wait()``."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        self.confirmed = False
+
+    @discord.ui.button(label="Yes", custom_id="rr:confirm:yes")
+    async def yes(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.confirmed = True
+        await interaction.response.defer()
+        self.stop()
+
+
+class NameModal(discord.ui.Modal, title="Name your army"):
+    army: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Army", custom_id="rr:army", max_length=20
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Army {self.army.value} is ready")
+
+
+class RRCog(commands.Cog):
+    """A miniature Rook & Raiders cog covering each interaction shape."""
+
+    rr = app_commands.Group(name="rr", description="Rook & Raiders")
+    admin = app_commands.Group(name="admin", description="Admin tools", parent=rr)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.confirmations: list[bool] = []
+
+    @rr.command(name="new", description="Start a game")
+    @app_commands.describe(players="How many players", mode="Rules variant", name="Game name")
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name="Classic", value="classic"),
+            app_commands.Choice(name="Blitz", value="blitz"),
+        ]
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 4],
+        mode: str = "classic",
+        name: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
+        await interaction.response.send_message(
+            f"New {mode} game {name or 'untitled'} for {players} players"
+        )
+
+    @rr.command(name="act", description="Move a unit")
+    async def act(self, interaction: discord.Interaction, unit: str, to: str) -> None:
+        await interaction.response.send_message(f"{unit} -> {to}")
+
+    @act.autocomplete("to")
+    async def act_to(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        unit = interaction.namespace.unit
+        squares = [f"{col}{row}" for col in "abc" for row in "123"]
+        return [
+            app_commands.Choice(name=f"{unit} to {sq}", value=sq)
+            for sq in squares
+            if sq.startswith(current)
+        ]
+
+    @rr.command(name="invite", description="Invite a player")
+    async def invite(
+        self,
+        interaction: discord.Interaction,
+        who: discord.Member,
+        where: discord.TextChannel,
+        loud: bool = False,
+    ) -> None:
+        text = f"{who.mention} invited to {where.name} (loud={loud}, manage={who.guild_permissions.manage_channels})"
+        await interaction.response.send_message(text)
+
+    @rr.command(name="board", description="Show the board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="Board").set_image(url="attachment://board.png")
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(BOARD_PNG), "board.png")
+        )
+
+    @rr.command(name="slow", description="Think, then answer privately")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await asyncio.sleep(0.01)
+        await interaction.followup.send("Your secret objective: hold c3", ephemeral=True)
+
+    @rr.command(name="lobby", description="Open a lobby")
+    async def lobby(self, interaction: discord.Interaction, game: int) -> None:
+        view = LobbyView()
+        view.add_item(JoinButton(game))
+        await interaction.response.send_message(f"Lobby for game {game}", view=view)
+
+    @rr.command(name="remind", description="DM yourself a reminder")
+    async def remind(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.user.send("Your turn in game 42")
+        except discord.Forbidden:
+            await interaction.response.send_message(
+                "I couldn't DM you; open your DMs", ephemeral=True
+            )
+        else:
+            await interaction.response.send_message("Sent you a DM", ephemeral=True)
+
+    @rr.command(name="announce", description="Post to the channel")
+    async def announce(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        try:
+            await interaction.channel.send("Game 42 starts now")
+        except discord.HTTPException as exc:
+            await interaction.followup.send(
+                f"Discord hiccup ({exc.status}), try again", ephemeral=True
+            )
+        else:
+            await interaction.followup.send("Announced", ephemeral=True)
+
+    @rr.command(name="confirm", description="Ask before doing something")
+    async def confirm(self, interaction: discord.Interaction) -> None:
+        view = ConfirmView()
+        await interaction.response.send_message("Really?", view=view, ephemeral=True)
+        await view.wait()
+        self.confirmations.append(view.confirmed)
+        await interaction.followup.send(
+            "Confirmed" if view.confirmed else "Timed out", ephemeral=True
+        )
+
+    @rr.command(name="name", description="Name your army")
+    async def name_army(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NameModal())
+
+    @rr.command(name="boom", description="Always fails")
+    async def boom(self, interaction: discord.Interaction) -> None:
+        raise RuntimeError("command callback blew up")
+
+    @rr.command(name="stats", description="Slow work on other threads")
+    async def stats(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        # Like rendering with Pillow off the loop: the thread sleeps, so only the
+        # harness's executor tracking (not thread inspection) can see it is busy.
+        await asyncio.to_thread(time.sleep, 0.05)
+        # Like the store: aiosqlite runs queries on its own thread, outside any executor.
+        async with aiosqlite.connect(":memory:") as db:
+            sql = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 300000) select count(*) from c"
+            async with db.execute(sql) as cursor:
+                row = await cursor.fetchone()
+        await interaction.followup.send(f"rows={row[0] if row else None}")
+
+    @rr.command(name="leak", description="Fire-and-forget task that fails")
+    async def leak(self, interaction: discord.Interaction) -> None:
+        async def background() -> None:
+            raise LookupError("background task failed")
+
+        asyncio.get_running_loop().create_task(background())
+        await interaction.response.send_message("started")
+
+    @rr.command(name="spin", description="Never settles")
+    async def spin(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("spinning")
+        while True:
+            await asyncio.sleep(0.01)
+
+    @admin.command(name="reset", description="Reset the lobby")
+    @app_commands.checks.has_permissions(manage_channels=True)
+    async def reset(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Lobby reset")
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.MissingPermissions):
+            await interaction.response.send_message("You need Manage Channels", ephemeral=True)
+
+    @app_commands.command(name="rrsetup", description="Create the game channel")
+    @app_commands.default_permissions(manage_channels=True)
+    @app_commands.guild_only()
+    async def rrsetup(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        channel = await interaction.guild.create_text_channel("rr-game")
+        await channel.send("Welcome to the game channel")
+        await interaction.response.send_message(f"Created {channel.mention}", ephemeral=True)
+
+
+class RRBot(commands.Bot):
+    """The bot as production would build it: cog + persistent items in setup_hook."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.ready_seen = False
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(RRCog(self))
+        self.add_view(LobbyView())
+        self.add_dynamic_items(JoinButton)
+
+    async def on_ready(self) -> None:
+        self.ready_seen = True
+
+
+def run(scenario: Callable[[Harness], Awaitable[None]], **options: Any) -> None:
+    """Run one scenario inside a fresh bot + harness on a fresh event loop."""
+
+    async def main() -> None:
+        async with Harness(RRBot, **options) as h:
+            await scenario(h)
+
+    asyncio.run(main())
+
+
+def cog(h: Harness) -> RRCog:
+    found = h.bot.get_cog("RRCog")
+    assert isinstance(found, RRCog)
+    return found
+
+
+# --------------------------------------------------------------------------- startup
+
+
+def test_startup_goes_through_login_setup_hook_and_ready() -> None:
+    async def scenario(h: Harness) -> None:
+        bot = h.bot
+        assert isinstance(bot, RRBot) and bot.ready_seen and bot.is_ready()
+        assert bot.user is not None and bot.user.id == h.server.bot_user.id
+        assert bot.application_id == h.server.application_id
+        assert [(r.method, r.route) for r in h.requests] == [
+            ("GET", "/users/@me"),
+            ("GET", "/oauth2/applications/@me"),
+        ]
+        assert h.guild.get_channel(h.channel.id) is not None
+        assert h.guild.me.guild_permissions.manage_channels
+        assert {c["name"] for c in h.command_schema()} == {"rr", "rrsetup"}
+
+    run(scenario)
+
+
+# --------------------------------------------------------------------------- slash commands
+
+
+def test_slash_round_trip_is_recorded() -> None:
+    async def scenario(h: Harness) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        res = await h.slash(alice, "rr new", players=3, mode="blitz", name="Dawn")
+        assert res.kind == "message" and not res.ephemeral and not res.deferred
+        assert res.content == "New blitz game Dawn for 3 players"
+        assert res.callback is not None and res.callback.via == "webhook"
+        assert res.callback.route == "/interactions/{webhook_id}/{webhook_token}/callback"
+        assert (
+            res.callback.json["type"] == 4 and res.callback.json["data"]["content"] == res.content
+        )
+        assert h.last_message(h.channel) is res.message
+        assert res.message in h.visible_to(bob)
+        sent = res.payload["data"]["options"][0]
+        assert sent["name"] == "new" and sent["type"] == 1
+        assert {o["name"]: o["value"] for o in sent["options"]} == {
+            "players": 3,
+            "mode": "blitz",
+            "name": "Dawn",
+        }
+
+    run(scenario)
+
+
+def test_typed_options_resolve_to_discord_objects() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        mod = h.user("mod", manage_channels=True)
+        lobby = h.text_channel("lobby")
+        res = await h.slash(alice, "rr invite", who=mod, where=lobby, loud=True)
+        assert res.content == f"{mod.mention} invited to lobby (loud=True, manage=True)"
+        resolved = res.payload["data"]["resolved"]
+        assert set(resolved) == {"users", "members", "channels"}
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"players": 1}, "below min_value 2"),
+        ({"players": 5}, "above max_value 4"),
+        ({"players": "3"}, "expected an integer"),
+        ({"players": True}, "expected an integer"),
+        ({"players": 2, "mode": "chaos"}, "not one of the choices"),
+        ({"players": 2, "mode": "Blitz"}, "not one of the choices"),
+        ({"players": 2, "name": "x" * 21}, "longer than max_length 20"),
+        ({"players": 2, "colour": "red"}, "unknown option(s) ['colour']"),
+        ({"mode": "classic"}, "missing required option(s) ['players']"),
+    ],
+)
+def test_schema_violations_are_refused_before_dispatch(
+    options: dict[str, Any], fragment: str
+) -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        before = len(h.requests)
+        with pytest.raises(SchemaViolation) as caught:
+            await h.slash(alice, "rr new", options=options)
+        assert fragment in str(caught.value)
+        assert len(h.requests) == before and not h.server.interactions
+
+    run(scenario)
+
+
+def test_command_paths_and_visibility_are_checked() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        mod = h.user("mod", manage_channels=True)
+        for path, fragment in [
+            ("rr", "is a group"),
+            ("rr admin", "is a group"),
+            ("rr nope", "no subcommand 'nope'"),
+            ("chess", "not a registered slash command"),
+            ("rrsetup", "hidden from alice"),
+        ]:
+            with pytest.raises(SchemaViolation, match=re.escape(fragment)):
+                await h.slash(alice, path)
+        with pytest.raises(SchemaViolation, match="not available in DMs"):
+            await h.slash(mod, "rrsetup", channel=h.dm_channel(mod))
+        res = await h.slash(mod, "rrsetup")
+        created = h.server.channels[max(h.server.channels)]
+        assert created.name == "rr-game" and h.guild.get_channel(created.id) is not None
+        assert res.ephemeral and res.content == f"Created {created.mention}"
+        assert h.last_message(created).content == "Welcome to the game channel"
+
+    run(scenario)
+
+
+def test_subcommand_group_check_failure_and_handler() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        mod = h.user("mod", manage_channels=True)
+        denied = await h.slash(
+            alice, "rr admin reset", expect_error=app_commands.MissingPermissions
+        )
+        assert denied.ephemeral and denied.content == "You need Manage Channels"
+        assert isinstance(denied.errors[0], app_commands.MissingPermissions)
+        allowed = await h.slash(mod, "rr admin reset")
+        assert allowed.content == "Lobby reset"
+
+    run(scenario)
+
+
+def test_autocomplete_returns_recorded_choices() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        res = await h.autocomplete(alice, "rr act", focused="to", unit="2B", to="c")
+        assert res.kind == "autocomplete"
+        assert res.choice_values == ["c1", "c2", "c3"]
+        assert res.choice_names[0] == "2B to c1"
+        everything = await h.autocomplete(alice, "rr act", focused="to")
+        assert len(everything.choices or []) == 9
+        with pytest.raises(SchemaViolation, match="has no autocomplete"):
+            await h.autocomplete(alice, "rr act", focused="unit")
+        done = await h.slash(alice, "rr act", unit="2B", to="c3")
+        assert done.content == "2B -> c3"
+
+    run(scenario)
+
+
+def test_file_attachment_bytes_are_captured() -> None:
+    async def scenario(h: Harness) -> None:
+        res = await h.slash(h.user("alice"), "rr board")
+        assert [f.filename for f in res.files] == ["board.png"]
+        assert res.files[0].data == BOARD_PNG and res.files[0].content_type == "image/png"
+        assert res.embed is not None and res.embed["image"]["url"] == "attachment://board.png"
+        assert res.callback is not None and res.callback.files[0].data == BOARD_PNG
+
+    run(scenario)
+
+
+def test_defer_then_ephemeral_followup() -> None:
+    async def scenario(h: Harness) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        res = await h.slash(alice, "rr slow")
+        assert res.kind == "deferred" and res.deferred
+        assert res.callback is not None and res.callback.ephemeral
+        (followup,) = res.followups
+        # Discord: the first followup after a thinking defer *replaces* the loading message.
+        assert followup is res.message and not followup.loading
+        assert followup.ephemeral and followup.content == "Your secret objective: hold c3"
+        assert followup in h.visible_to(alice) and followup not in h.visible_to(bob)
+        assert [r.route for r in res.requests] == [
+            "/interactions/{webhook_id}/{webhook_token}/callback",
+            "/webhooks/{webhook_id}/{webhook_token}",
+        ]
+
+    run(scenario)
+
+
+# --------------------------------------------------------------------------- components
+
+
+def test_dynamic_item_click_reaches_callback_and_survives_restart() -> None:
+    async def first_run(h: Harness) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        lobby = await h.slash(alice, "rr lobby", game=42)
+        assert lobby.message is not None
+        assert lobby.message.custom_ids == [
+            "rr:lobby:start",
+            "rr:lobby:explode",
+            "rr:join:42",
+            "rr:lobby:colour",
+        ]
+        joined = await h.click(bob, "rr:join:42", message=lobby.message)
+        assert joined.kind == "message" and joined.ephemeral
+        assert joined.content == "Bob joined game 42"
+        saved.append(lobby.message)
+
+    async def after_restart(h: Harness) -> None:
+        carol = h.user("carol")
+        joined = await h.click(carol, label="Join", message=saved[0])
+        assert joined.content == "Carol joined game 42"
+
+    saved: list[Any] = []
+    run(first_run)
+    run(after_restart)
+
+
+def test_persistent_view_button_updates_message_and_select() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        lobby = await h.slash(alice, "rr lobby", game=7)
+        assert lobby.message is not None
+        start = await h.click(alice, "rr:lobby:start", message=lobby.message)
+        assert start.kind == "update" and start.message is lobby.message
+        assert lobby.message.content == "Game started" and lobby.message.edited
+        assert lobby.message.component("rr:lobby:start").disabled
+        with pytest.raises(SchemaViolation, match="disabled"):
+            await h.click(alice, "rr:lobby:start", message=lobby.message)
+        picked = await h.select(alice, "rr:lobby:colour", ["blue"], message=lobby.message)
+        assert picked.content == "colour=blue" and picked.ephemeral
+        with pytest.raises(SchemaViolation, match="does not offer"):
+            await h.select(alice, "rr:lobby:colour", ["green"], message=lobby.message)
+
+    run(scenario)
+
+
+def test_view_wait_parks_until_the_click() -> None:
+    async def scenario(h: Harness) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        asked = await h.slash(alice, "rr confirm")
+        assert asked.content == "Really?" and asked.followups == [] and cog(h).confirmations == []
+        assert asked.message is not None
+        with pytest.raises(SchemaViolation, match="cannot see"):
+            await h.click(bob, "rr:confirm:yes", message=asked.message)
+        clicked = await h.click(alice, "rr:confirm:yes", message=asked.message)
+        assert clicked.kind == "deferred_update"
+        assert cog(h).confirmations == [True]
+        assert [m.content for m in clicked.messages] == ["Confirmed"]
+        assert asked.followups[-1].content == "Confirmed" and asked.followups[-1].ephemeral
+
+    run(scenario)
+
+
+def test_modal_round_trip() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        shown = await h.slash(alice, "rr name")
+        assert shown.kind == "modal" and shown.modal is not None
+        assert shown.modal["title"] == "Name your army"
+        with pytest.raises(SchemaViolation, match="required"):
+            await h.submit_modal(alice, {}, modal=shown)
+        done = await h.submit_modal(alice, {"rr:army": "Ravens"}, modal=shown)
+        assert done.content == "Army Ravens is ready"
+
+    run(scenario)
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def test_exceptions_in_callbacks_fail_through_the_harness() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        with pytest.raises(RuntimeError, match="command callback blew up"):
+            await h.slash(alice, "rr boom")
+        lobby = await h.slash(alice, "rr lobby", game=0)
+        with pytest.raises(RuntimeError, match="view callback blew up"):
+            await h.click(alice, "rr:lobby:explode", message=lobby.message)
+        with pytest.raises(ValueError, match="game 0 does not exist"):
+            await h.click(alice, "rr:join:0", message=lobby.message)
+        with pytest.raises(LookupError, match="background task failed"):
+            await h.slash(alice, "rr leak")
+        tolerated = await h.slash(
+            alice, "rr boom", expect_error=RuntimeError, expect_response=False
+        )
+        assert not tolerated.responded and isinstance(
+            tolerated.errors[0], app_commands.CommandInvokeError
+        )
+
+    run(scenario)
+
+
+def test_injected_403_on_dm_create_is_observable() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        ok = await h.slash(alice, "rr remind")
+        assert ok.content == "Sent you a DM"
+        assert [m.content for m in h.dms(alice)] == ["Your turn in game 42"]
+        assert h.dms(alice)[0] in h.visible_to(alice)
+
+        bob = h.user("bob")
+        rule = h.http.fail(
+            "POST", "/users/@me/channels", status=403, code=50007, message="Cannot send messages"
+        )
+        refused = await h.slash(bob, "rr remind")
+        assert rule.hits == 1
+        assert refused.ephemeral and refused.content == "I couldn't DM you; open your DMs"
+        assert h.http.last("POST", "/users/@me/channels").status == 403
+        assert h.dms(bob) == []
+
+        in_dm = await h.slash(alice, "rr new", players=2, channel=h.dm_channel(alice))
+        assert in_dm.message in h.dms(alice) and in_dm.payload["user"]["id"] == str(alice.id)
+        assert "member" not in in_dm.payload and "guild_id" not in in_dm.payload
+
+        closed = h.user("closed", dms_open=False)
+        res = await h.slash(closed, "rr remind")
+        assert res.content == "I couldn't DM you; open your DMs"
+        assert h.http.last("POST", "/channels/{channel_id}/messages").response["code"] == 50007
+
+    run(scenario)
+
+
+def test_rate_limits_and_server_errors() -> None:
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        h.http.fail(
+            "POST", "/channels/{channel_id}/messages", status=429, retry_after=0.01, times=2
+        )
+        res = await h.slash(alice, "rr announce")
+        statuses = [r.status for r in h.http.find("POST", "/channels/{channel_id}/messages")]
+        assert statuses == [429, 429, 200]
+        assert res.followups[-1].content == "Announced"
+
+        h.http.fail("POST", "/channels/{channel_id}/messages", status=500, times=None)
+        degraded = await h.slash(alice, "rr announce")
+        assert degraded.followups[-1].content == "Discord hiccup (500), try again"
+
+    run(scenario)
+
+
+def test_unhandled_route_fails_even_if_bot_swallows_it() -> None:
+    async def scenario(h: Harness) -> None:
+        async def swallow() -> None:
+            try:
+                await h.bot.fetch_guild_preview(h.guild_id)
+            except Exception:
+                pass
+
+        h.bot.loop.create_task(swallow())
+        await h.settle()
+        with pytest.raises(
+            HarnessError, match="no fake Discord handler for GET /guilds/{guild_id}/preview"
+        ):
+            h.raise_errors()
+
+    run(scenario)
+
+
+def test_work_on_threads_is_awaited() -> None:
+    async def scenario(h: Harness) -> None:
+        res = await h.slash(h.user("alice"), "rr stats")
+        assert [m.content for m in res.followups] == ["rows=300000"]
+
+    run(scenario)
+
+
+def test_settle_is_bounded_and_teardown_cancels_the_spinner() -> None:
+    async def main() -> list[asyncio.Task[Any]]:
+        h = Harness(RRBot, settle_timeout=0.2)
+        with pytest.raises(SettleTimeout, match="timer due"):
+            async with h:
+                await h.slash(h.user("alice"), "rr spin")
+        assert h.last_message().content == "spinning"
+        return [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+
+    started = time.perf_counter()
+    assert asyncio.run(main()) == []
+    assert time.perf_counter() - started < 2
+
+
+# --------------------------------------------------------------------------- hygiene
+
+
+def test_nothing_is_left_running_after_exit() -> None:
+    originals = (HTTPClient.request, AsyncWebhookAdapter.request, BaseView._scheduled_task)
+    seen: dict[str, Any] = {}
+
+    def no_sockets(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the harness must not open sockets")
+
+    async def main() -> None:
+        with mock.patch.object(socket.socket, "__init__", no_sockets):
+            async with Harness(RRBot) as h:
+                alice = h.user("alice")
+                await h.slash(alice, "rr confirm")  # leaves a 60 s view timeout + a parked command
+                await h.slash(alice, "rr lobby", game=1)
+                await h.slash(alice, "rr stats")
+                seen["bot"] = h.bot
+        seen["tasks"] = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+
+    asyncio.run(main())
+    assert seen["tasks"] == []
+    assert seen["bot"].is_closed()
+    assert seen["bot"].http._HTTPClient__session.closed
+    assert (HTTPClient.request, AsyncWebhookAdapter.request, BaseView._scheduled_task) == originals
