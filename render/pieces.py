@@ -32,7 +32,7 @@ def _card_box(size: int) -> tuple[float, float, float, float]:
     return i, i, size - i, size - i
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int | None,
                 bg: RGB, size: int, compact: bool, lang: str) -> Image.Image:
     """A unit card: owner band, name, HP pips, MOV, level-up badge, acted marker (R8).
@@ -91,7 +91,7 @@ def _level_badge(c: Canvas, right: float, cy: float, size: int) -> None:
     c.text((right - w / 2, cy), "Lv2", h * 0.7, th.INK, bold=True, align="m")
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: int,
                    compact: bool, lang: str) -> Image.Image:
     """A monster card: name, threat (colour + shape), HP pips, DEF / MOV / ATK (R9)."""

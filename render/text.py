@@ -24,6 +24,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 FONT_FILE = Path(__file__).with_name("fonts") / "NotoSansJP[wght].ttf"
 REGULAR, BOLD = 400, 700
+# Glyphs are rasterised at one of these sizes and the mask scaled to the size asked for.
+# Each FreeType face of this variable CJK font costs ~5 MB once kana are drawn, and exact
+# sizes would make dozens of faces; a scaled-down mask looks like supersampled text.
+LADDER = (24, 48, 96, 192)
 Color = tuple[int, int, int] | tuple[int, int, int, int]
 
 _FT_LOCK = threading.Lock()
@@ -120,9 +124,19 @@ def clean(text: object) -> str:
 # --- fonts and sprites ------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
+def _base(size: int) -> int:
+    """The ladder size a glyph of `size` px is rasterised at (never smaller than asked)."""
+    for b in LADDER:
+        if size <= b:
+            return b
+    return LADDER[-1]
+
+
+@lru_cache(maxsize=16)
 def font(size: int, weight: int = REGULAR) -> ImageFont.FreeTypeFont:
     """The font at a pixel size and weight; each (size, weight) is its own face object.
+
+    Callers go through `_base`, so only the LADDER sizes are ever opened.
 
     The variable font's default instance is Thin, so the weight axis is set here, once, and
     the object is never changed afterwards (that is what makes it shareable).
@@ -141,24 +155,27 @@ def sprite(text: str, size: int, weight: int = REGULAR,
     `text` must already be clean. `sx` < 1 condenses it horizontally (see `fit`). Cached:
     names and numbers repeat from image to image.
     """
-    f = font(size, weight)
+    base = _base(size)
+    f = font(base, weight)
     with _FT_LOCK:
         left, top, right, bottom = f.getbbox(text, anchor="ls")
         w, h = max(1, right - left), max(1, bottom - top)
         mask = Image.new("L", (w, h), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor="ls")
-    if sx != 1.0:
-        mask = mask.resize((max(1, round(w * sx)), h), Image.Resampling.LANCZOS)
-        left = round(left * sx)
-    return mask, left, top
+    k = size / base
+    if k != 1.0 or sx != 1.0:
+        mask = mask.resize((max(1, round(w * k * sx)), max(1, round(h * k))),
+                           Image.Resampling.LANCZOS)
+    return mask, round(left * k * sx), round(top * k)
 
 
 @lru_cache(maxsize=8192)
 def width(text: str, size: int, weight: int = REGULAR) -> int:
     """Advance width of already-clean text, in pixels."""
-    f = font(size, weight)
+    base = _base(size)
+    f = font(base, weight)
     with _FT_LOCK:
-        return int(round(f.getlength(text)))
+        return int(round(f.getlength(text) * size / base))
 
 
 def draw(
