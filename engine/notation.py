@@ -105,7 +105,8 @@ def _skill(toks: list[str]) -> tuple[SkillUse, list[str]]:
 def parse(text: str) -> Action:
     """Parse one action; raise NotationError with a hint on anything malformed."""
     raw = text.strip()
-    toks = re.split(r"\s+", raw.replace(" ,", ",").replace(", ", ","))
+    # any spaces around a comma belong to the list (`heal 1A , 1A`), docs/notation.md
+    toks = re.split(r"\s+", re.sub(r"\s*,\s*", ",", raw))
     toks = [t for t in toks if t]
     if not toks:
         raise NotationError("Empty action. Try 'pick advance', 'act 2B to 3B attack 5B', 'done'.")
