@@ -99,36 +99,47 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
                  lang: str) -> None:
     """Title line, then the 8-card row, then mercenaries and deck sizes."""
     u = width / 8
+    im.paste(PANEL, (ox, oy, ox + width, oy + panel_height(width)))
+    _title(im, ox, oy, width, view, lang)
+    y1 = oy + round(u * 0.42)
+    _card_row(im, ox, y1, width, view, lang)
+    _supply_row(im, ox, y1 + round(u * 0.58) + round(u * 0.08), width, view, lang)
+
+
+def _title(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, Any],
+           lang: str) -> None:
+    """Round and phase on the left; the start player (or the result) on the right."""
+    u = width / 8
     pad = round(u * 0.06)
-    h = panel_height(width)
-    cs = V.cards(view)
-    im.paste(PANEL, (ox, oy, ox + width, oy + h))
-    # title: round, phase, start player, result
     ty = oy + round(u * 0.24)
     big = max(12, round(u * 0.2))
     rnd = V.as_int(view.get("round"))
     title = f"{th.word('round', lang)} {rnd} · {th.phase_name(view.get('phase'), lang)}"
     x = ox + pad + T.draw(im, (ox + pad, ty), title, big, th.INK, weight=T.BOLD)
     result = V.as_dict(view.get("result"))
-    players = V.players(view)
     right_text = ""
     if result:
         winners = [V.name(V.player(view, s), s) for s in V.as_list(result.get("winners"))
                    if isinstance(s, int)]
         right_text = (th.word("draw", lang) + ": " if result.get("draw") else
                       th.word("winner", lang) + ": ") + ", ".join(winners)
-    elif len(players) > 1 and isinstance(view.get("start_player"), int):
+    elif len(V.players(view)) > 1 and isinstance(view.get("start_player"), int):
         sp = view["start_player"]
         right_text = f"{th.word('start', lang)}: {sp + 1} {V.name(V.player(view, sp), sp)}"
     if right_text:
         avail = ox + width - pad - x - round(u * 0.3)
         t, sz = T.fit(right_text, avail, big, max(10, round(u * 0.14)), T.BOLD)
         T.draw(im, (ox + width - pad, ty), t, sz, th.INK, weight=T.BOLD, align="r")
-    # row of command cards then phase cards
-    y1 = oy + round(u * 0.42)
-    ch = round(u * 0.58)
-    gap = round(u * 0.05)
+
+
+def _card_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, Any],
+              lang: str) -> None:
+    """The 5 command cards in row order (executed ones ticked), then the 3 phase cards; the
+    pawn stands on the card being resolved (R5, R6)."""
+    u = width / 8
+    pad, gap, ch = round(u * 0.06), round(u * 0.05), round(u * 0.58)
     cw = (width - 2 * pad - 7 * gap) // 8
+    cs = V.cards(view)
     row = [str(k) for k in V.as_list(view.get("row"))][:5]
     executed = {str(k) for k in V.as_list(view.get("executed"))}
     current = view.get("current")
@@ -143,19 +154,23 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
         name = (f"{PHASE_MARKS.get(key, '')}{th.word(key, lang)}" if is_phase
                 else cs.name(key, lang))
         spr = row_card(name, done and not cur, is_phase, cur, leader if cur else None, cw, ch)
-        im.paste(spr, (ox + pad + i * (cw + gap), y1))
-    # mercenaries (3 wide slots) and four deck boxes
-    y2 = y1 + ch + round(u * 0.08)
-    bh = round(u * 0.66)
-    units = 3 * 1.25 + 4
-    bw = (width - 2 * pad - 6 * gap) / units
+        im.paste(spr, (ox + pad + i * (cw + gap), y))
+
+
+def _supply_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, Any],
+                lang: str) -> None:
+    """Mercenaries on offer (R7.1), then deck sizes, medal pool and summon chips (R3)."""
+    u = width / 8
+    pad, gap, bh = round(u * 0.06), round(u * 0.05), round(u * 0.66)
+    cs = V.cards(view)
+    bw = (width - 2 * pad - 6 * gap) / (3 * 1.25 + 4)
     mw = round(bw * 1.25)
     mercs = V.as_list(view.get("mercenaries"))[:3]
     mercs += [None] * (3 - len(mercs))
     x = ox + pad
     for m in mercs:
         key = V.card_key(m) if m else None
-        im.paste(merc_card(cs.units.get(key) if key else None, key, mw, bh, lang), (x, y2))
+        im.paste(merc_card(cs.units.get(key) if key else None, key, mw, bh, lang), (x, y))
         x += mw + gap
     chips = V.as_dict(view.get("chips"))
     up = " ".join(str(c) for c in V.as_list(chips.get("up")))
@@ -168,19 +183,19 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
         (th.word("medal_pool", lang), str(V.as_int(view.get("medal_pool_size"))), ""),
         (th.word("chips", lang), up or "–", f"{th.word('face_down', lang)} {down_n}"),
     ]
-    if len(players) == 1:  # no medals in solo (R14.1): give the space to the others
+    if len(V.players(view)) == 1:  # no medals in solo (R14.1): give the space to the others
         del infos[2]
         bw = (width - 2 * pad - 5 * gap - 3 * mw) / 3
     iw = round(bw)
     small = max(10, round(bh * 0.2))
     for label, value, sub in infos:
-        im.paste(info_box(iw, bh), (x, y2))
+        im.paste(info_box(iw, bh), (x, y))
         lt, ls = T.fit(label, iw - 6, small, max(9, round(small * 0.75)))
-        T.draw(im, (x + iw / 2, y2 + bh * 0.22), lt, ls, th.INK_SOFT, align="m")
-        vy = y2 + bh * (0.55 if sub else 0.62)
+        T.draw(im, (x + iw / 2, y + bh * 0.22), lt, ls, th.INK_SOFT, align="m")
+        vy = y + bh * (0.55 if sub else 0.62)
         vt, vs = T.fit(value, iw - 8, round(bh * 0.34), max(10, round(bh * 0.2)), T.BOLD)
         T.draw(im, (x + iw / 2, vy), vt, vs, th.INK, weight=T.BOLD, align="m")
         if sub:
             st, ss = T.fit(sub, iw - 6, round(small * 0.9), 9)
-            T.draw(im, (x + iw / 2, y2 + bh * 0.85), st, ss, th.INK_SOFT, align="m")
+            T.draw(im, (x + iw / 2, y + bh * 0.85), st, ss, th.INK_SOFT, align="m")
         x += iw + gap
