@@ -164,6 +164,16 @@ def test_r12_1_autosave_does_not_spend_marks_when_levelling_cannot_save():
     assert hand(g) == ["warrior_star"] and g.state["players"][0]["honor"] == 2
 
 
+def test_r12_1_autosave_is_for_the_enemy_phase_only():
+    """R12.1: standing orders cover the Enemy phase, where nobody is asked; in the Main phase
+    the player decides for itself, so a Bard's command that makes a Warrior★ faint is not
+    turned into an automatic Level Up."""
+    g = act_game({"1A": unit("bard"), "2B": unit("warrior_star", dmg=3)}, honor=2)
+    g.apply(0, "autosave on")
+    g.apply(0, "act 1A command 2B")
+    assert hand(g) == ["warrior_star"] and marks(g) == 2
+
+
 def test_r12_1_autosave_can_be_set_any_time():
     """R12.1 standing orders: 'autosave on' needs no pending decision."""
     g = puzzle([{}, {}])

@@ -78,6 +78,7 @@ def test_r6_unchosen_cards_run_auto_left_to_right_except_the_last():
     cards = [(e["card"], e["auto"]) for e in of_type(ev, "card")]
     assert cards == [("raid", False), ("rest", True), ("advance", True), ("reward", True)]
     assert g.state["players"][0]["gold"] == 2 + 2  # AUTO Reward: small effect only
+    assert g.state["players"][0]["honor"] == 1  # AUTO Rest: nobody takes the honor token
     assert "recruit" not in g.state["executed"]
 
 
@@ -246,6 +247,18 @@ def test_r7_1_auto_recruit_allows_hand_cards_only():
     expect_error(g, 0, "recruit archer 1A", IllegalAction, "AUTO")
     g.apply(0, "recruit thief 1A")
     assert layout(g) == {"1A": "thief_star"}
+
+
+def test_r7_1_auto_recruit_through_the_row_offers_no_mercenary():
+    """R7.1 (p.16) / R6.4: Recruit reached AUTO in the row asks everyone for a hand card only."""
+    g = round_one(1, row=["reward", "recruit", "advance", "raid", "rest"],
+                  player={0: {"hand": [card("thief_star", "t")]}})
+    g.state["mercenaries"] = [card("archer", "a1"), None, None]
+    g.apply(0, "pick rest")  # AUTO: Reward, then Recruit
+    d = g.decision(0)
+    assert d["kind"] == "recruit" and d["mercenaries"] is False
+    expect_error(g, 0, "recruit merc archer 1A", IllegalAction, "AUTO")
+    assert all(a.merc is False for a in g.legal_actions(0) if a.verb == "recruit")
 
 
 def test_r7_1_recruiting_is_optional_and_same_names_may_repeat():

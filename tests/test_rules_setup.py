@@ -14,6 +14,7 @@ from rules_helpers import (
     of_type,
     pieces,
     puzzle,
+    settle,
     unit,
 )
 
@@ -165,6 +166,16 @@ def test_r4_start_player_is_chosen_at_random():
     assert len(starts) > 1
 
 
+def test_r4_cards_may_be_named_in_japanese_or_english():
+    """R4.4 / CARDS.md 'Names': input accepts either name, case- and ★-insensitively."""
+    g = Game.new(["a", "b"], seed=4)
+    g.apply(0, "place シーフ★ 2B")
+    g.apply(1, "place SORCERER 2C")
+    assert layout(g, 0)["2B"] == "thief_star" and layout(g, 1)["2C"] == "sorcerer_star"
+    g.apply(g.state["start_player"], "pick 報酬")
+    assert g.state["chosen"] == ["reward"]
+
+
 def test_r4_initial_placement_only_from_the_hand():
     """R4.4: the unit placed comes from the player's hand (the four ★ starters)."""
     g = Game.new(["a"], seed=4)
@@ -192,6 +203,19 @@ def test_r5_round_is_main_then_invasion_then_summon_then_end():
         if e.get("type") == "card":
             cards_before_invasion.append(e["card"])
     assert len(cards_before_invasion) == 4
+
+
+def test_r5_the_enemy_phase_asks_nobody_anything():
+    """R5 / p.9: in the Enemy phase (Invasion, Summon) players choose nothing: after the last
+    command card the flow runs through both phase cards on its own; the next question is an
+    End-phase one (here fatigue recovery for the acted unit)."""
+    g = puzzle([{"1B": unit("knight", acted=True), "3B": monster("goblin")}], phase="auto",
+               round=1, monster_deck=[card("golem", "m1"), card("golem", "m2"),
+                                      card("golem", "m3")])
+    ev = settle(g)
+    assert [e["phase"] for e in of_type(ev, "phase")] == ["invasion", "summon", "end"]
+    assert [e["what"] for e in of_type(ev, "resolved")] == ["invasion", "summon"]
+    assert g.decision(0)["kind"] == "ready" and g.decision(0)["card"] == "fatigue"
 
 
 def test_r5_hand_cards_listed_in_the_state_are_public():

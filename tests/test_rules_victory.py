@@ -133,6 +133,23 @@ def duel(boards: list[dict[str, Any]], players: list[dict[str, Any]] | None = No
                   **main_card("advance", 0, 2))
 
 
+def test_r14_1_one_medal_per_boss_two_in_all_and_none_in_solo():
+    """R14.1 (p.26): each boss defeated grants a medal, so a player can earn two; medals are
+    not used in solo."""
+    board = {"2B": unit("swordmaster"), "3B": monster("dragon", dmg=4),
+             "3A": monster("lich", dmg=3), "1C": unit("knight")}
+    g = duel([board, {}], deck=["goblin"])
+    g.state["medal_pool"] = [-1, -3, -4]
+    g.apply(0, "act 2B attack 3B,3A")
+    assert sorted(g.state["players"][0]["medals"]) == sorted(
+        set([-1, -3, -4]) - set(g.state["medal_pool"]))
+    assert len(g.state["players"][0]["medals"]) == 2
+    solo = solo_act(board, deck=["goblin"], medal_pool=[-1, -3])
+    solo.apply(0, "act 2B attack 3B,3A")
+    assert solo.state["players"][0]["medals"] == [] and len(solo.state["medal_pool"]) == 2
+    assert len(solo.state["players"][0]["defeated"]) == 2
+
+
 def test_r14_2_threat_counts_board_queues_castle_and_medals():
     """R14.2 (p.26): threat = monsters on the board + in the waiting queues + in the castle +
     medal values (negative); other players see it without the hidden medals."""
