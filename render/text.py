@@ -96,7 +96,6 @@ def has_glyph(ch: str) -> bool:
     return i >= 0 and cp <= ends[i]
 
 
-@lru_cache(maxsize=4096)
 def clean(text: object) -> str:
     """Make any value safe to draw: a str with every glyph present in the font.
 
@@ -104,7 +103,12 @@ def clean(text: object) -> str:
     glue emoji sequences together); control characters become spaces; any other character
     the font lacks becomes a single `?` per run, so "Alice 🐉🔥" reads "Alice ?".
     """
-    s = unicodedata.normalize("NFC", str(text))
+    return _clean(text if isinstance(text, str) else str(text))
+
+
+@lru_cache(maxsize=4096)
+def _clean(text: str) -> str:
+    s = unicodedata.normalize("NFC", text)
     out: list[str] = []
     for ch in s:
         if has_glyph(ch):

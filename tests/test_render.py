@@ -254,7 +254,8 @@ def test_card_names_have_every_glyph():
             assert T.clean(name) == name, name
 
 
-@pytest.mark.parametrize("name", ["Kenji 🐉🔥", "👨‍👩‍👧", "a\u0000b\u200d", "❤️", "x" * 200, 12345])
+@pytest.mark.parametrize("name", ["Kenji 🐉🔥", "👨‍👩‍👧", "a\u0000b\u200d", "❤️", "x" * 200, 12345,
+                                  ["not", "a", "str"]])
 def test_unsupported_glyphs_degrade_without_crashing(name):
     cleaned = T.clean(name)
     assert cleaned and all(T.has_glyph(ch) or ch == " " for ch in cleaned)
