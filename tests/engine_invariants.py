@@ -275,14 +275,22 @@ def action_key(a: Action | str) -> str:
 
 
 def listed(text: str, keys: set[str]) -> bool:
-    """Whether an accepted answer is one legal_actions listed. legal_actions leaves out a
-    Full Move whose square is reachable without it (a mark paid for nothing, R12.4); apply
-    still accepts it, so it counts as listed when the plain move is."""
+    """Whether an accepted answer is one legal_actions listed. Two kinds of answer are
+    accepted but deliberately not listed: a Full Move to a square reachable without it (a
+    mark paid for nothing, R12.4), and a chain of Bard commands deeper than a Bard
+    commanding a Bard (each level multiplies the list, R8.2 Command); they count as listed
+    when the plain move / the chain cut after two commands is listed."""
     if action_key(text) in keys:
         return True
     a = parse(text)
-    return a.verb == "act" and a.fullmove and action_key(
-        Action("act", square=a.square, to=a.to, skill=a.skill)) in keys
+    if a.verb != "act":
+        return False
+    skill = a.skill
+    if skill and skill.kind == "command" and skill.sub and skill.sub.kind == "command":
+        skill = SkillUse("command", skill.targets, SkillUse("command", skill.sub.targets))
+    return action_key(Action("act", square=a.square, to=a.to, skill=skill)) in keys or (
+        action_key(Action("act", square=a.square, to=a.to, fullmove=a.fullmove, skill=skill))
+        in keys)
 
 
 def _sorted_skill(s: SkillUse) -> SkillUse:

@@ -17,6 +17,7 @@ import os
 import random
 from collections import Counter
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -183,3 +184,36 @@ def test_legal_actions_print_canonically() -> None:
         for a in g.legal_actions(s):
             assert isinstance(a, Action)
             assert str(parse(str(a))) == str(a)
+
+
+def test_notation_doc_examples() -> None:
+    """docs/notation.md's examples parse, and its typed → logged table is what the log gets."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "notation.md").read_text("utf-8")
+    first_block = doc.split("```")[1]
+    for line in first_block.strip().splitlines():
+        assert str(parse(line)) == line, line
+    rows = [r.split("|")[1:3] for r in doc.splitlines() if r.startswith("| `") and
+            r.count("`") == 4 and "| `" in r[3:]]
+    table = [(t.strip().strip("`"), w.strip().strip("`")) for t, w in rows]
+    assert ("Pick 進撃", "pick advance") in table and len(table) == 7
+    g = Game.new(["Ann", "Bob"], seed=1)
+    g.state["players"][0]["hand"] = [{"id": "u1", "card": "thief_star"}]
+    g.state["players"][0]["gold"] = 9
+    g.state["mercenaries"][0] = {"id": "u99", "card": "archer"}
+    for typed, logged in table:
+        if typed.startswith(("place", "recruit")):
+            kind = typed.split()[0]
+            g.state["decisions"] = {"0": {"id": 1, "opened": 1, "kind": kind,
+                                          "card": "recruit", "mercenaries": True,
+                                          "again": False}}
+            g.state["players"][0]["board"] = [None] * 18
+            probe = Game(json.loads(g.to_json()))
+            probe.apply(0, typed)
+            assert probe.state["log"][-1][1] == logged, typed
+        elif typed.lower().startswith("pick"):
+            probe = Game.new(["Ann"], seed=1)
+            probe.apply(0, "place thief 2B")
+            probe.apply(0, typed)
+            assert probe.state["log"][-1][1] == logged
+        elif typed != "ready":
+            assert str(parse(typed)) == logged, typed
