@@ -40,6 +40,9 @@ def gallery() -> list[tuple[str, str, Callable[[], bytes]]]:
                 lambda: render.table_png(S.table_view(2))))
     out.append(("board_early.png", "early board, Japanese name",
                 lambda: render.board_png(early, 0)))
+    queues = S.one_board_view(S.queues_player(0, "Queue Keeper"))
+    out.append(("board_queues_castle.png", "long waiting queues (one overflowing), castle",
+                lambda: render.board_png(queues, 0)))
     elim = S.table_view(4, True)
     out.append(("board_eliminated.png", "an eliminated player's board",
                 lambda: render.board_png(elim, 3)))

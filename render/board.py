@@ -148,8 +148,16 @@ def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
             im.paste(monster_chip(cs.monsters.get(key), key, cw, ch, th.QUEUE_BG, lang),
                      (ox + x0 + 3, oy + y0 + 3 + i * (ch + 2)))
         if len(shown) < len(keys):
-            T.draw(im, (ox + x0 + g.queue_w / 2, oy + y0 + 3 + len(shown) * (ch + 2) + ch / 2),
-                   f"+{len(keys) - len(shown)}", g.font(0.2), th.INK, weight=T.BOLD, align="m")
+            # the rest as a count; a hidden red boss still shows as a red diamond (R9.2)
+            hidden = keys[len(shown):]
+            boss = any(k in cs.monsters and cs.monsters[k].red for k in hidden)
+            y = oy + y0 + 3 + len(shown) * (ch + 2) + ch / 2
+            label, fs = f"+{len(hidden)}", g.font(0.2)
+            lw = T.width(label, fs, T.BOLD) + (T.width("◆", fs, T.BOLD) + 3 if boss else 0)
+            x = ox + x0 + (g.queue_w - lw) / 2
+            x += T.draw(im, (x, y), label, fs, th.INK, weight=T.BOLD) + 3
+            if boss:
+                T.draw(im, (x, y), "◆", fs, th.THREAT_RED, weight=T.BOLD)
 
 
 def _castle_cards(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,

@@ -83,6 +83,21 @@ def early_player(seat: int, name: str) -> dict[str, Any]:
     return p
 
 
+def queues_player(seat: int, name: str) -> dict[str, Any]:
+    """Blocked lanes (R10.2): long waiting queues, one overflowing, and a castle invader."""
+    p = early_player(seat, name)
+    put(p, "5A", unit("u3", "knight", seat, dmg=1))
+    put(p, "5B", unit("u4", "lancer", seat))
+    put(p, "6B", monster("m3", "wraith", dmg=2))
+    keys = ["goblin", "golem", "skeleton", "dullahan", "dragon"]
+    p["queues"] = {"A": [{"id": f"m{10 + i}", "card": k} for i, k in enumerate(keys)],
+                   "B": [{"id": "m20", "card": "lich"}, {"id": "m21", "card": "goblin"}],
+                   "C": []}
+    p["castle"] = [{"id": "m30", "card": "golem"}]
+    p["threat_public"] = 33
+    return p
+
+
 def table_view(n: int, late: bool = False) -> dict[str, Any]:
     """A table of n players: early game, or a late game with every kind of element."""
     v = base_view(n)
