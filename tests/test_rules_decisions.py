@@ -140,6 +140,14 @@ def test_r4_4_placement_timeout_places_the_first_hand_card_on_2b():
     assert first not in hand(g, 1)
 
 
+def test_r4_4_placement_cannot_be_declined():
+    """R4.4 [decision] (p.7, no 'may'): initial placement is mandatory; 'done' is refused and
+    never offered."""
+    g = Game.new(["a"], seed=6)
+    expect_error(g, 0, "done", IllegalAction, "place a unit")
+    assert {a.verb for a in g.legal_actions(0)} == {"place"}
+
+
 def test_r4_4_placement_timeout_falls_back_2a_2c_1b_1a_1c():
     """R4.4 [decision]: 2B, else 2A, 2C, 1B, 1A, 1C, in that order."""
     taken = {"2B": unit("knight"), "2A": unit("knight"), "2C": unit("knight")}

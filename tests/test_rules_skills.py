@@ -97,6 +97,22 @@ def test_r8_2_thief_range_is_not_rotated():
     expect_error(g, 0, "act 2B attack 2A", IllegalAction, "2A is not in range")
 
 
+def test_r8_2_p7_front_column_thief_or_sorcerer_reaches_a_magic_circle_in_one_action():
+    """R8.2 / R8.1 (p.7): a Thief★ or Sorcerer★ placed on the home area's front column reaches
+    a magic circle in one action: the Thief★ moves 2 (to column 4) and hits column 6, the
+    Sorcerer★ moves 1 (to column 3) and its area covers column 6."""
+    g = act_game({"2B": unit("thief_star"), "6B": monster("goblin"), "1A": unit("knight")},
+                 roll=(3, 4))
+    g.apply(0, "act 2B to 4B attack 6B")
+    assert at(g, "6B") is None
+    g2 = act_game({"2C": unit("sorcerer_star"), "6C": monster("golem"), "6B": monster("golem")})
+    g2.apply(0, "act 2C to 3C area")
+    assert at(g2, "6C")["dmg"] == 1 and at(g2, "6B")["dmg"] == 1
+    g3 = act_game({"1C": unit("sorcerer_star"), "6C": monster("golem")}, honor=1)
+    g3.apply(0, "act 1C fullmove to 3C area")  # R12.4: one more square with Full Move
+    assert at(g3, "6C")["dmg"] == 1 and g3.state["players"][0]["honor"] == 0
+
+
 # ---- long range (p.13) --------------------------------------------------------------------------
 
 def test_r8_2_long_range_hits_past_monsters_and_units_but_never_a_gap_square():
