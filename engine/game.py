@@ -60,16 +60,26 @@ class Game:
     def from_json(cls, data: str | dict[str, Any]) -> Game:
         """Load a saved or hand-written (puzzle) state; missing keys take their defaults."""
         raw = json.loads(data) if isinstance(data, str) else data
-        return cls(normalize(raw))
+        st = normalize(raw)
+        if "version" not in raw and not st["log"]:
+            # A puzzle: remember where it starts, so replay (and undo) start there too.
+            start = {k: v for k, v in st.items() if k != "setup"}
+            st["setup"]["start"] = json.loads(json.dumps(start))
+        return cls(st)
 
     def to_json(self) -> str:
         return json.dumps(self.state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def replay(cls, setup: dict[str, Any], log: list[list[Any]]) -> Game:
-        """Setup plus action log reproduces the state exactly (R15)."""
-        g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                    setup.get("cards"))
+        """Setup plus action log reproduces the state exactly (R15). A hand-written puzzle
+        carries its own starting position in `setup.start` and replays from there."""
+        if "start" in setup:
+            g = cls(normalize(json.loads(json.dumps(setup["start"]))))
+            g.state["setup"] = json.loads(json.dumps(setup))
+        else:
+            g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
+                        setup.get("cards"))
         for seat, text in log:
             g.apply(int(seat), text)
         return g

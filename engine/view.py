@@ -23,7 +23,7 @@ def view(cs: CardSet, st: State, seat: int | None) -> dict[str, Any]:
     v["medal_pool_size"] = len(st["medal_pool"])
     v["chips"] = {"down": len(st["chips"]["down"]), "up": list(st["chips"]["up"])}
     v["viewer"] = seat
-    v["setup"] = {k: val for k, val in st["setup"].items() if k != "seed"}
+    v["setup"] = {k: st["setup"][k] for k in ("players", "options") if k in st["setup"]}
     for i, p in enumerate(v["players"]):
         real = st["players"][i]
         p["medal_count"] = len(real["medals"])
