@@ -147,7 +147,7 @@ def render(cs: CardSet, v: dict[str, Any]) -> str:
     names = [p["name"] for p in v["players"]]
     phase = v["phase"]
     cur = v.get("current")
-    head = f"Round {v['round']}, {phase} phase"
+    head = f"Round {v['round']}, " + ("game over" if phase == "over" else f"{phase} phase")
     if cur:
         lead = v.get("leader")
         head += f", resolving {cs.name(cur)}"

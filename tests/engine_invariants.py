@@ -22,6 +22,7 @@ from typing import Any
 from engine import ActionError, Game, GameOver, NotYourDecision, StaleDecision, parse, visible
 from engine.board import NAMES, SIZE, index
 from engine.notation import Action, SkillUse
+from engine.state import monster_threat, monsters_left
 
 COMMANDS = ("advance", "raid", "rest", "reward", "recruit")
 PHASES = ("placement", "main", "auto", "invasion", "summon", "end", "over")
@@ -100,6 +101,7 @@ def check_state(g: Game, uni: Universe) -> None:
         assert sorted(res["ranking"]) == list(range(n)), res
         assert set(res["winners"]) <= set(range(n)), res
         assert res["draw"] == (len(res["winners"]) > 1) or not res["winners"], res
+        _check_result(g)
 
     # decisions: at most one per player, only for players still in the game (R9.3, R15)
     for key, dec in st["decisions"].items():
@@ -111,6 +113,9 @@ def check_state(g: Game, uni: Universe) -> None:
             assert 0 < dec["left"] <= 2, dec  # R7: at most 2 unit actions per command
         if dec["kind"] == "ready":
             assert dec["n"] == 2, dec  # R7 Rest / R11.2 fatigue: up to 2
+        if dec["kind"] == "pick":  # R6.1: only cards not yet chosen this round
+            assert dec["options"] == [c for c in st["row"] if c not in st["chosen"]], dec
+            assert st["turn_order"][st["turn"]] == seat, "a pick out of turn (R6.1)"
 
     # command cards (R6): a permutation in the row; chosen stand in front, in order
     assert sorted(st["row"]) == sorted(COMMANDS), st["row"]
@@ -151,6 +156,30 @@ def check_state(g: Game, uni: Universe) -> None:
         seat, text = st["log"][-1]
         assert 0 <= seat < n
         assert str(parse(text)) == text, f"log entry {text!r} is not canonical"
+
+
+def _check_result(g: Game) -> None:
+    """The reason a game ended really holds (R9.3, R13, R14.3, R15)."""
+    st, cs = g.state, g.cards
+    res = st["result"]
+    reason = res["reason"]
+    alive = [s for s, p in enumerate(st["players"]) if not p["eliminated"]]
+    if "R14.3" in reason:
+        assert not st["monster_deck"], "declared with monsters left in the deck (R14.3)"
+        for s in res["winners"]:
+            p = st["players"][s]
+            assert monster_threat(cs, p) + sum(p["medals"]) <= 8, "winner's threat over 8"
+    elif "R13.1" in reason and res["winners"]:
+        p = st["players"][0]
+        assert not st["monster_deck"] and monsters_left(p) == 0, "solo win with monsters left"
+    elif "invaded" in reason:
+        assert st["players"][0]["castle"], "solo loss without an invasion (R13.1)"
+    elif "last player standing" in reason:
+        assert alive == res["winners"] and len(alive) == 1, res
+    elif "round cap" in reason:
+        assert st["round"] == st["options"].get("round_cap", 30), "ended before the cap (R15)"
+    elif "at once" in reason:
+        assert not alive, res
 
 
 def _check_player(g: Game, seat: int, p: dict[str, Any]) -> None:
