@@ -346,7 +346,9 @@ def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: li
     if can_reroll or can_lv:
         if resume is None:
             resume = st["decisions"].get(str(seat))
+        # `def` too, as docs/state.md lists it, so a prompt can say "8 vs DEF 9" (R8.2)
         open_decision(st, seat, "roll", **roll, total=total, result=result,
+                      **{"def": cs.monsters[tcard].defense},
                       can_reroll=can_reroll, can_levelup=can_lv, resume=resume)
         return
     resolve_roll(cs, st, seat, roll, dmg, ev, resume)
