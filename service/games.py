@@ -64,8 +64,10 @@ class Reminder:
 
 class GameService:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
-                 seed_source: Callable[[], int] | None = None) -> None:
+                 seed_source: Callable[[], int] | None = None,
+                 cards_data: dict[str, Any] | None = None) -> None:
         self.store = store
+        self.cards_data = cards_data  # a custom card set for new games (kept in their setup)
         self.clock = clock
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**31))
         self._locks: dict[int, asyncio.Lock] = {}
@@ -77,7 +79,7 @@ class GameService:
     # ---- lobby -------------------------------------------------------------------------------
     async def new_lobby(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                         players: int = 4, difficulty: str | None = None,
-                        time_limit_s: int = DEFAULT_LIMIT_S) -> GameRow:
+                        time_limit_s: int = DEFAULT_LIMIT_S, lang: str = "en") -> GameRow:
         if not 1 <= players <= 4:
             raise ServiceError("A game has 1 to 4 players (R1).")
         if difficulty not in (None, "easy", "normal", "hard"):
@@ -90,7 +92,8 @@ class GameService:
         if await self.store.open_game(channel_id):
             raise ServiceError("This channel already has a game. Finish or `/rr abandon` it, "
                                "or start one in a thread.")
-        settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s}
+        settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
+                    "lang": lang}
         try:
             return await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
@@ -142,10 +145,12 @@ class GameService:
             if len(names) == 1:
                 options["difficulty"] = row.settings.get("difficulty")
             ev: list[dict[str, Any]] = []
-            g = Game.new(names, seed=self.seed_source(), options=options, events=ev)
+            g = Game.new(names, seed=self.seed_source(), options=options,
+                         cards_data=self.cards_data, events=ev)
             self._auto_answers(g, ev)
             # The setup is stored with an empty log; auto answers are logged like any others.
-            fresh = Game.new(names, seed=g.state["setup"]["seed"], options=options)
+            fresh = Game.new(names, seed=g.state["setup"]["seed"], options=options,
+                             cards_data=self.cards_data)
             await self.store.start(row.id, row.seats, g.state["setup"], fresh.to_json())
             entries = [(s, None, t) for s, t in g.state["log"]]
             if entries:
@@ -170,6 +175,25 @@ class GameService:
         async with self.lock(row.id):
             await self.store.set_status(row.id, "abandoned")
             self._cache.pop(row.id, None)
+        return row
+
+    async def set_time_limit(self, channel_id: int, user_id: int, seconds: int,
+                             can_manage: bool) -> GameRow:
+        """Change the turn time limit of a channel's game; decisions already asked keep
+        their deadline, new ones get the new limit."""
+        row = await self.store.open_game(channel_id)
+        if row is None:
+            raise ServiceError("There is no game in this channel.")
+        if user_id != row.host_id and not can_manage:
+            raise ServiceError("Only the host or a member with Manage Channels can change the "
+                               "time limit.")
+        if not MIN_LIMIT_S <= seconds <= MAX_LIMIT_S:
+            raise ServiceError("The turn time limit is between 1 minute and 7 days.")
+        async with self.lock(row.id):
+            row = await self.store.get(row.id)  # type: ignore[assignment]
+            assert row is not None
+            row.settings["time_limit_s"] = seconds
+            await self.store.set_settings(row.id, row.settings)
         return row
 
     # ---- loading -------------------------------------------------------------------------------

@@ -157,6 +157,10 @@ class Store:
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
         await self.db.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
 
+    async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
+        await self.db.execute("UPDATE games SET settings=?, updated_at=? WHERE id=?",
+                              (json.dumps(settings), time.time(), game_id))
+
     async def set_status(self, game_id: int, status: str) -> None:
         await self.db.execute("UPDATE games SET status=?, updated_at=? WHERE id=?",
                               (status, time.time(), game_id))

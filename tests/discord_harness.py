@@ -2121,6 +2121,7 @@ class Harness:
         response_deadline: float | None = 3.0,
         watch_threads: bool = True,
         max_settle_iterations: int = 100_000,
+        server: FakeDiscord | None = None,
     ) -> None:
         self._bot_source = bot
         self._extensions = tuple(extensions)
@@ -2131,7 +2132,9 @@ class Harness:
         self.watch_threads = watch_threads
         self.max_settle_iterations = max_settle_iterations
         app_id = bot.application_id if isinstance(bot, commands.Bot) else None
-        self.server = FakeDiscord(
+        # ``server=`` continues the same Discord (users, channels, messages) with a new bot
+        # process: a restart, where messages posted before it can still be clicked.
+        self.server = server or FakeDiscord(
             application_id=app_id,
             guild_name=guild_name,
             bot_permissions=bot_permissions.value,

@@ -1,0 +1,135 @@
+"""One path for every answer a player gives, whether typed as a slash command or clicked.
+
+`perform` acknowledges the interaction first (Discord's 3-second window), asks the service
+(which commits before returning), answers the actor privately — result, their private
+lines, their next question with its buttons — and then announces to the channel. Refusals
+are specific and ephemeral, and change nothing: the service validates before it stores.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from service import ServiceError
+
+from .announce import Announcement, clip, deliver
+from .i18n import lang_of, t
+from .views import prompt_view
+
+if TYPE_CHECKING:
+    from .bot import RookBot
+
+log = logging.getLogger("rr.actions")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a button was made for: a game, a seat, and the decision id it answers."""
+
+    game: int
+    seat: int
+    decision: int
+
+
+class Refusal(Exception):
+    """A refusal worded by the cog itself (already in the reader's language)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def rook(interaction: discord.Interaction) -> RookBot:
+    return cast("RookBot", interaction.client)
+
+
+async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
+              thinking: bool = True) -> bool:
+    """Defer at once so slow work (database, images) never misses Discord's 3 s window."""
+    if interaction.response.is_done():
+        return True
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+    except discord.NotFound:  # the interaction expired before we saw it: nothing to answer
+        log.warning("interaction %s expired before it was acknowledged", interaction.id)
+        return False
+    except discord.HTTPException as e:
+        if e.code != 40060:  # 40060: already acknowledged (a retry of ours); fine
+            log.warning("could not acknowledge interaction %s: %s", interaction.id, e)
+            return False
+    return True
+
+
+async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+    """An ephemeral answer after `ack` (the first one replaces 'thinking…')."""
+    async def send() -> Any:
+        return await interaction.followup.send(clip([content]), ephemeral=True, **kwargs)
+
+    await deliver(f"reply to interaction {interaction.id}", send)
+
+
+def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
+    """A service refusal in words: out-of-date prompts and spectators get their own text."""
+    if e.code == "stale" or (from_button and e.code == "not_your_decision"):
+        return t("stale", lang)
+    if e.code == "not_player":
+        return t("not_player", lang)
+    return t("refused", lang, msg=e.message)
+
+
+async def check_target(bot: RookBot, interaction: discord.Interaction, target: Target,
+                       lang: str) -> None:
+    """A button answers for one seat of one game: refuse anyone else, and old games."""
+    try:
+        row, _ = await bot.service.current(interaction.channel_id or 0)
+    except ServiceError as e:
+        raise Refusal(t("wrong_game", lang)) from e
+    if row.id != target.game:
+        raise Refusal(t("wrong_game", lang))
+    seat = row.seat_of(interaction.user.id)
+    if seat is None:
+        raise Refusal(t("not_player", lang))
+    if seat != target.seat:
+        raise Refusal(t("not_yours", lang, name=row.seats[target.seat]["name"]))
+
+
+async def perform(interaction: discord.Interaction, text: str, target: Target | None = None) -> None:
+    """Apply `text` for the interacting user; tell them, then the channel."""
+    lang = lang_of(interaction)
+    if not await ack(interaction):
+        return
+    bot = rook(interaction)
+    try:
+        if target is not None:
+            await check_target(bot, interaction, target, lang)
+        out = await bot.service.act(interaction.channel_id or 0, interaction.user.id, text,
+                                    target.decision if target else None)
+    except Refusal as r:
+        await reply(interaction, r.text)
+        return
+    except ServiceError as e:
+        await reply(interaction, refusal(e, lang, from_button=target is not None))
+        return
+    ann = bot.announcer.capture(out)
+    log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
+    await answer_actor(interaction, ann, out.text, lang)
+    await bot.announcer.publish(ann, skip_seat=ann.actor)
+
+
+async def answer_actor(interaction: discord.Interaction, ann: Announcement, text: str,
+                       lang: str) -> None:
+    """The actor's private reply: what was done, their secrets, their next question."""
+    lines = [t("accepted", lang, text=text)]
+    private = ann.private_lines(ann.actor, lang) if ann.actor is not None else []
+    if private:
+        lines.append(t("private", lang, lines=" ".join(private)))
+    a = ann.ask_for(ann.actor)
+    view = None
+    if a is not None:
+        lines.append(t("your_turn_next", lang, prompt=a.text[lang]))
+        view = prompt_view(ann.game_id, a.seat, a.decision, ann.cards, lang)
+    await reply(interaction, "\n".join(lines), **({"view": view} if view else {}))

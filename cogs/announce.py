@@ -1,0 +1,243 @@
+"""Telling people what happened: channel posts, pings, private lines, DMs.
+
+An Outcome is turned into an `Announcement` *synchronously*, right after the service
+returned it (the action is already committed), so what is posted describes exactly that
+moment even if another answer lands while images render. Delivery then goes through
+`deliver`, which retries rate limits and server errors and degrades on refusals: a failed
+post loses a message, never a game.
+
+Secrets: public text is narrated from `engine.visible(events, None)` and images from the
+spectator view; a player's private events (medal values) go only to that player — in their
+ephemeral reply when they are the actor, else by DM, with a value-free note in the channel
+when the DM is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import aiohttp
+import discord
+
+from engine import Game, visible
+from engine.cards import CardSet
+from service import Outcome, Reminder
+from service.games import KICK_AFTER_TIMEOUTS
+from service.narrate import narrate, prompt
+
+from .i18n import t
+from .views import prompt_view
+
+if TYPE_CHECKING:
+    from .bot import RookBot
+
+log = logging.getLogger("rr.announce")
+T = TypeVar("T")
+RETRY_DELAYS = (0.25, 1.0)
+MAX_CONTENT = 1900
+
+
+async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
+    """Run one Discord call; retry 429/5xx/network errors twice, give up on 4xx.
+
+    discord.py already retries inside a request; this covers what is left after that
+    (a longer outage). Returns None when the call could not be made.
+    """
+    for attempt in range(len(RETRY_DELAYS) + 1):
+        try:
+            return await call()
+        except discord.Forbidden as e:
+            log.warning("%s refused by Discord (403, code %s)", what, e.code)
+            return None
+        except discord.NotFound as e:
+            log.warning("%s: not found (404, code %s)", what, e.code)
+            return None
+        except discord.RateLimited as e:
+            delay = min(e.retry_after, 30.0)
+        except discord.HTTPException as e:
+            if e.status != 429 and e.status < 500:
+                log.warning("%s failed: HTTP %s code %s", what, e.status, e.code)
+                return None
+            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+        except (TimeoutError, aiohttp.ClientError, OSError) as e:
+            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+            log.warning("%s: network error %r", what, e)
+        if attempt < len(RETRY_DELAYS):
+            await asyncio.sleep(delay)
+    log.warning("%s failed after retries; giving up (the game itself is saved)", what)
+    return None
+
+
+def clip(lines: list[str], limit: int = MAX_CONTENT) -> str:
+    """Join lines into one message body under Discord's 2000-character limit."""
+    text = "\n".join(lines)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(slots=True)
+class Ask:
+    """A question put to one seat at the moment of the outcome (texts in both languages)."""
+
+    seat: int
+    user_id: int
+    decision: dict[str, Any]
+    text: dict[str, str]
+    deadline: float
+
+
+@dataclass(slots=True)
+class Announcement:
+    game_id: int
+    channel_id: int
+    lang: str
+    actor: int | None
+    names: list[str]
+    users: list[int]
+    cards: CardSet
+    public: list[dict[str, Any]]
+    private: dict[int, list[dict[str, Any]]]
+    asks: list[Ask]
+    table_view: dict[str, Any] | None
+    finished: list[str]
+    timeouts: dict[int, int] = field(default_factory=dict)
+
+    def lines(self, lang: str) -> list[str]:
+        return narrate(self.public, self.names, self.cards, lang)
+
+    def private_lines(self, seat: int, lang: str) -> list[str]:
+        return narrate(self.private.get(seat, []), self.names, self.cards, lang)
+
+    def ask_for(self, seat: int | None) -> Ask | None:
+        return next((a for a in self.asks if a.seat == seat), None)
+
+
+def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
+    dec = g.decision(seat)
+    if dec is None:
+        return None
+    texts = {lang: prompt(g, seat, lang) or "" for lang in ("en", "ja")}
+    return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
+
+
+class Announcer:
+    def __init__(self, bot: RookBot) -> None:
+        self.bot = bot
+
+    # ---- capture (synchronous: the game as the outcome left it) -----------------------------
+    def capture(self, out: Outcome) -> Announcement:
+        g, row = out.game, out.row
+        names = [s["name"] for s in row.seats]
+        users = [int(s["user"]) for s in row.seats]
+        limit = float(row.settings.get("time_limit_s", 24 * 3600))
+        deadline = self.bot.service.clock() + limit
+        asks = [a for s in out.prompts if (a := ask(g, s, users[s], deadline)) is not None]
+        private: dict[int, list[dict[str, Any]]] = {}
+        for e in out.events:
+            for s in e.get("vis", []):
+                private.setdefault(int(s), []).append(e)
+        timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
+            if "timeout" in out.notes else {}
+        shown = out.finished or out.over
+        return Announcement(
+            game_id=row.id, channel_id=row.channel_id, lang=row.settings.get("lang", "en"),
+            actor=out.actor if "timeout" not in out.notes else None, names=names, users=users,
+            cards=g.cards, public=visible(out.events, None), private=private, asks=asks,
+            table_view=g.view(None) if shown else None, finished=list(out.finished),
+            timeouts=timeouts)
+
+    # ---- delivery ------------------------------------------------------------------------------
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)
+
+    async def table_file(self, ann: Announcement) -> discord.File | None:
+        if ann.table_view is None:
+            return None
+        try:
+            from render import table_png
+
+            data = await asyncio.to_thread(table_png, ann.table_view, lang=ann.lang,
+                                           highlights=ann.public)
+        except Exception:  # a drawing bug must not stop the game's announcements
+            log.exception("game %s: table image failed", ann.game_id)
+            return None
+        return discord.File(io.BytesIO(data), filename=f"table-{ann.game_id}-r"
+                            f"{ann.table_view.get('round', 0)}.png",
+                            description=t("table_alt", ann.lang, what=", ".join(ann.finished)))
+
+    async def publish(self, ann: Announcement, *, skip_seat: int | None = None) -> None:
+        """Public lines (+ the table image after a phase), pings, then private DMs."""
+        ch = self.channel(ann.channel_id)
+        lines = ann.lines(ann.lang)
+        for seat, n in ann.timeouts.items():
+            if n >= KICK_AFTER_TIMEOUTS and any(e.get("type") == "timeout" and
+                                                e.get("player") == seat for e in ann.public):
+                lines.append(t("kick_hint", ann.lang, name=ann.names[seat], n=n))
+        image = await self.table_file(ann)
+        if lines or image:
+            data = image.fp.getvalue() if image else None  # type: ignore[attr-defined]
+
+            async def post() -> discord.Message:
+                kwargs: dict[str, Any] = {"content": clip(lines) or None}
+                if data is not None and image is not None:
+                    kwargs["file"] = discord.File(io.BytesIO(data), filename=image.filename,
+                                                  description=image.description)
+                return await ch.send(**kwargs)
+
+            await deliver(f"game {ann.game_id} announcement", post)
+        for a in ann.asks:
+            if a.seat != skip_seat:
+                await self.ping(ann, a)
+        for seat in ann.private:
+            if seat != skip_seat:
+                await self.send_private(ann, seat)
+
+    async def ping(self, ann: Announcement, a: Ask, *, reminder: bool = False) -> None:
+        """A new message mentioning the player (so Discord notifies them), with buttons."""
+        ts = int(a.deadline)
+        mention = f"<@{a.user_id}>"
+        if reminder:
+            text = t("reminder", ann.lang, mention=mention, prompt=a.text[ann.lang], ts=ts)
+        else:
+            text = t("ping", ann.lang, mention=mention, prompt=a.text[ann.lang]) + " " + \
+                t("until", ann.lang, ts=ts)
+        view = prompt_view(ann.game_id, a.seat, a.decision, ann.cards, ann.lang)
+        ch = self.channel(ann.channel_id)
+
+        async def send() -> discord.Message:
+            return await ch.send(text, view=view) if view else await ch.send(text)
+
+        await deliver(f"game {ann.game_id} ping seat {a.seat}", send)
+
+    async def send_private(self, ann: Announcement, seat: int) -> None:
+        """Private lines by DM; if Discord refuses, a note without the secret in the channel."""
+        lines = ann.private_lines(seat, ann.lang)
+        if not lines:
+            return
+        user_id = ann.users[seat]
+        body = clip([t("dm_header", ann.lang, channel=ann.channel_id), *lines])
+
+        async def dm() -> discord.Message:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            return await channel.send(body)
+
+        if await deliver(f"game {ann.game_id} DM seat {seat}", dm) is None:
+            note = t("dm_fallback", ann.lang, mention=f"<@{user_id}>")
+            await deliver(f"game {ann.game_id} DM fallback",
+                          lambda: self.channel(ann.channel_id).send(note))
+
+    async def remind(self, rem: Reminder) -> None:
+        """The one reminder before a time limit runs out."""
+        row = rem.row
+        g = await self.bot.service.load(row)
+        a = ask(g, rem.seat, int(row.seats[rem.seat]["user"]), rem.deadline)
+        if a is None:
+            return
+        ann = Announcement(row.id, row.channel_id, row.settings.get("lang", "en"), None,
+                           [s["name"] for s in row.seats], [int(s["user"]) for s in row.seats],
+                           g.cards, [], {}, [a], None, [])
+        await self.ping(ann, a, reminder=True)

@@ -1,0 +1,112 @@
+"""RookBot: the discord.py client that hosts games — store, service, cogs, buttons, ticker.
+
+Everything that must survive a restart lives in SQLite (games, action logs, timers) or in
+the custom ids of the buttons already posted (DynamicItems that name the game, the seat and
+the decision id), so a new process picks every game up where the last one stopped. The
+ticker applies time limits; it is one bounded task, stopped by `close()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from service import GameService
+from store import Store
+
+from .announce import Announcer
+from .i18n import RookTranslator
+from .views import DYNAMIC_ITEMS
+
+log = logging.getLogger("rr.bot")
+
+TICK_BUDGET_S = 60.0  # one tick never runs longer than this (a stuck store cannot wedge it)
+
+
+class RookBot(commands.Bot):
+    """The bot. Tests build it with `db_path`/`store`/`service`/`clock` injected and no token."""
+
+    def __init__(self, config: Any, *, store: Store | None = None,
+                 service: GameService | None = None, clock: Callable[[], float] | None = None,
+                 seed_source: Callable[[], int] | None = None,
+                 cards_data: dict[str, Any] | None = None, sync_commands: bool = True,
+                 start_ticker: bool = True) -> None:
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None,
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                                  users=True))
+        self.config = config
+        self.clock = clock or time.time
+        self._seed_source = seed_source
+        self._cards_data = cards_data
+        self.store: Store = store  # type: ignore[assignment]
+        self.service: GameService = service  # type: ignore[assignment]
+        self._own_store = store is None and service is None
+        self.sync_commands = sync_commands
+        self.start_ticker = start_ticker
+        self.announcer = Announcer(self)
+        self._ticker: asyncio.Task[None] | None = None
+
+    @property
+    def tick_seconds(self) -> float:
+        return float(getattr(self.config, "tick_seconds", 30.0))
+
+    async def setup_hook(self) -> None:
+        if self.service is None:
+            if self.store is None:
+                self.store = await Store(getattr(self.config, "db_path", "rookraiders.db")).open()
+            self.service = GameService(self.store, clock=self.clock, seed_source=self._seed_source,
+                                       cards_data=self._cards_data)
+        else:
+            self.store = self.service.store
+        await self.tree.set_translator(RookTranslator())
+        import bot as entry  # the COGS tuple lives next to the entry point
+
+        for ext in entry.COGS:
+            await self.load_extension(ext)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.sync_commands:
+            try:
+                await self.tree.sync()
+            except discord.HTTPException as e:  # commands from the last sync still work
+                log.warning("command sync failed: %s", e)
+        if self.start_ticker:
+            self._ticker = asyncio.create_task(self._tick_forever(), name="rr-ticker")
+
+    async def _tick_forever(self) -> None:
+        """Apply time limits every `tick_seconds`; a failing tick is logged, never fatal."""
+        while not self.is_closed():
+            await asyncio.sleep(self.tick_seconds)
+            try:
+                await asyncio.wait_for(self.tick_once(), timeout=TICK_BUDGET_S)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("tick failed; retrying at the next tick")
+
+    async def tick_once(self) -> int:
+        """One pass over due timers: default answers and reminders, each announced."""
+        outcomes, reminders = await self.service.tick()
+        for out in outcomes:
+            await self.announcer.publish(self.announcer.capture(out))
+        for rem in reminders:
+            await self.announcer.remind(rem)
+        return len(outcomes) + len(reminders)
+
+    async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._ticker
+            self._ticker = None
+        await super().close()
+        if self._own_store and self.store is not None:
+            await self.store.close()

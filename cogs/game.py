@@ -1,0 +1,51 @@
+"""The `/rr` command group: one cog assembled from the lobby, play and info commands.
+
+Commands are thin adapters (options → action notation → service); the rules live in the
+engine, hosting in the service. Unexpected errors get a polite ephemeral answer here and
+are logged with their traceback; refusals never reach this handler (they are answered
+where they happen).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .actions import reply
+from .i18n import lang_of, t
+from .info import InfoCommands
+from .lobby import LobbyCommands
+from .play import PlayCommands
+
+log = logging.getLogger("rr.cogs")
+
+
+@app_commands.guild_only()
+class RR(LobbyCommands, PlayCommands, InfoCommands, commands.GroupCog, group_name="rr",
+         group_description=app_commands.locale_str(
+             "Rook & Raiders: play the board game in this channel")):
+    """Rook & Raiders: play the board game in this channel."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        log.error("command %s failed", interaction.command and interaction.command.qualified_name,
+                  exc_info=error)
+        text = t("internal", lang_of(interaction))
+        if interaction.response.is_done():
+            await reply(interaction, text)
+        else:
+            try:
+                await interaction.response.send_message(text, ephemeral=True)
+            except discord.HTTPException:
+                log.warning("could not report the error to the user")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RR(bot))

@@ -1,0 +1,227 @@
+"""English and Japanese for the bot's own words.
+
+Two mechanisms, because Discord has two: command names, descriptions and choice names are
+localized *by Discord's client* from what `RookTranslator` uploads at sync time, while
+everything the bot writes is picked per message from the reader's locale (`lang_of`).
+Engine and service messages stay in English (they are precise rule citations); in Japanese
+they are shown under a Japanese heading so the reader knows what happened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+# ---- command names, descriptions, choice names (uploaded to Discord) --------------------------
+
+JA: dict[str, str] = {
+    # group
+    "rr": "rr",
+    "Rook & Raiders: play the board game in this channel":
+        "ルーク&レイダース: このチャンネルでボードゲームを遊ぶ",
+    # lobby
+    "new": "新規", "Open a game lobby in this channel (one game per channel or thread)":
+        "このチャンネルでゲームの募集を始める（チャンネル・スレッドごとに1ゲーム）",
+    "players": "人数",
+    "Number of players (1–4, default 4; start early to play with fewer)":
+        "プレイ人数（1〜4、既定4。早めに開始すれば少人数で遊べます）",
+    "difficulty": "難易度", "Solo only: easy, normal or hard (R13.2)":
+        "ソロ専用: やさしい・ふつう・むずかしい（R13.2）",
+    "easy": "やさしい", "normal": "ふつう", "hard": "むずかしい",
+    "hours": "制限時間", "Turn time limit in hours (default 24)": "手番の制限時間（時間、既定24）",
+    "join": "参加", "Join the lobby in this channel": "このチャンネルの募集に参加する",
+    "leave": "退出", "Leave the lobby in this channel": "このチャンネルの募集から抜ける",
+    "start": "開始", "Start the game (host only)": "ゲームを開始する（ホストのみ）",
+    "abandon": "中止", "Abandon this channel's game (host or Manage Channels)":
+        "このチャンネルのゲームを中止する（ホストまたはチャンネル管理権限）",
+    # play
+    "pick": "選択", "Choose a command card on your turn": "手番でコマンドカードを選ぶ",
+    "card": "カード", "The command card": "コマンドカード",
+    "Advance": "進撃", "Raid": "奇襲", "Rest": "休息", "Reward": "報酬", "Recruit": "募兵",
+    "place": "配置", "Initial placement: put a unit from your hand on your home area":
+        "初期配置: 手札のユニットを自軍エリアに置く",
+    "A unit card in your hand": "手札のユニットカード",
+    "square": "マス", "An empty square of your home area (1A–2C)": "自軍エリアの空きマス（1A〜2C）",
+    "act": "行動", "Unit action: move and/or use a skill": "ユニット行動: 移動とスキル",
+    "unit": "ユニット", "Your un-acted unit (its square)": "未行動のユニット（マス）",
+    "to": "移動先", "Where it moves (leave empty to stay)": "移動先（空欄なら移動しない）",
+    "target": "対象", "Its skill and target (leave empty to only move)":
+        "スキルと対象（空欄なら移動のみ）",
+    "fullmove": "全力移動", "Full Move: +1 MOV for 1 honor mark (R12.4)":
+        "全力移動: 名誉マーク1で移動+1（R12.4）",
+    "recruit": "募兵", "Recruit a unit from your hand or the mercenaries":
+        "手札または傭兵からユニットを雇う",
+    "A unit card from your hand or a mercenary": "手札のユニットカードまたは傭兵",
+    "ready": "準備", "Ready acted units (Rest, fatigue recovery)":
+        "行動済みユニットを準備状態に戻す（休息・疲労回復）",
+    "units": "ユニット", "The acted units to ready, e.g. 1A 2C": "準備に戻すユニット（例: 1A 2C）",
+    "support": "支援", "End phase support: heal 1 damage on one of your units":
+        "終了処理の支援: ユニット1体のダメージを1回復",
+    "A damaged unit of yours": "ダメージを受けた自分のユニット",
+    "levelup": "レベルアップ", "Level up a ★ unit (costs honor marks)":
+        "★ユニットをレベルアップする（名誉マークを消費）",
+    "Your ★ unit": "自分の★ユニット",
+    "done": "終了", "End your actions or pass on this decision": "行動を終える／この決定をパスする",
+    "undo": "取消", "Take back your last action (when nothing random was revealed)":
+        "直前の行動を取り消す（ランダムな情報が出ていない場合）",
+    "remove": "除外", "Vote to remove a player who keeps running out of time":
+        "時間切れを繰り返すプレイヤーの除外に投票する",
+    "player": "プレイヤー", "A seated player": "着席しているプレイヤー",
+    # info
+    "board": "ボード", "Show a board (only you see it)": "ボードを表示する（自分だけに表示）",
+    "Whose board (default: yours)": "誰のボードか（既定: 自分）",
+    "status": "状況", "Round, phase, and who we are waiting for":
+        "ラウンド・フェイズと、誰を待っているか",
+    "log": "記録", "Recent events in words": "最近の出来事",
+    "reach": "範囲", "Show where a unit can move and what its skill reaches":
+        "ユニットの移動範囲とスキル範囲を表示する",
+    "Your unit (its square)": "自分のユニット（マス）",
+    "Show a card": "カードを表示する",
+    "name": "名前", "Card name (English or Japanese)": "カード名（英語または日本語）",
+    "rules": "ルール", "Short rules help": "ルールの簡単な説明",
+    "topic": "項目", "Which part of the rules": "ルールのどの部分か",
+    "settings": "設定", "Your standing order and the game's time limit":
+        "自分の常時指示とゲームの制限時間",
+    "autosave": "自動レベルアップ",
+    "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)":
+        "エネミーフェイズで気絶を防げるとき★ユニットを自動でレベルアップ（R12.1）",
+    "New turn time limit in hours (host only)": "新しい手番の制限時間（時間、ホストのみ）",
+}
+
+
+class RookTranslator(app_commands.Translator):
+    """Japanese command names/descriptions for Discord's client (other locales: English)."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        if locale is not discord.Locale.japanese:
+            return None
+        extra = string.extras.get("ja")
+        return extra if isinstance(extra, str) else JA.get(string.message)
+
+
+# ---- the bot's messages ----------------------------------------------------------------------
+
+def lang_of(interaction: discord.Interaction) -> str:
+    """The reader's language: Japanese clients get Japanese, everyone else English."""
+    return "ja" if str(interaction.locale).startswith("ja") else "en"
+
+
+def guild_lang(interaction: discord.Interaction) -> str:
+    """The language of public posts in a server (its community locale)."""
+    loc = interaction.guild_locale or interaction.locale
+    return "ja" if str(loc).startswith("ja") else "en"
+
+
+M: dict[str, tuple[str, str]] = {
+    # refusals
+    "refused": ("⛔ {msg}", "⛔ できません: {msg}"),
+    "stale": ("⏳ This prompt is out of date: the game has moved on. Use `/rr status` to see "
+              "what is asked now.",
+              "⏳ このボタンは古くなっています（ゲームが進みました）。`/rr status` で現在の状況を確認してください。"),
+    "not_player": ("👀 You are not playing in this game; you can watch it with `/rr board` and "
+                   "`/rr status`.",
+                   "👀 あなたはこのゲームの参加者ではありません。`/rr board` と `/rr status` で観戦できます。"),
+    "not_yours": ("✋ This button is for {name}.", "✋ このボタンは {name} さん用です。"),
+    "wrong_game": ("⏳ This button belongs to a game that is no longer running here.",
+                   "⏳ このボタンは、ここで終了したゲームのものです。"),
+    "internal": ("Something went wrong on my side; nothing was changed. Please try again.",
+                 "内部エラーが起きました。何も変更されていません。もう一度お試しください。"),
+    "unknown_card": ("No card called '{name}'. Pick one of the suggestions.",
+                     "'{name}' というカードはありません。候補から選んでください。"),
+    "no_unit": ("You have no unit on {square}.", "{square} に自分のユニットはいません。"),
+    "no_game": ("There is no game in progress in this channel. Start one with `/rr new`.",
+                "このチャンネルには進行中のゲームがありません。`/rr new` で始めましょう。"),
+    "bad_square": ("'{square}' is not a square: squares are 1A … 6C.",
+                   "'{square}' はマスではありません（1A〜6C）。"),
+    "not_seated": ("{name} is not playing in this game.", "{name} さんはこのゲームの参加者ではありません。"),
+    # accepted
+    "accepted": ("✅ `{text}`", "✅ `{text}`"),
+    "your_turn_next": ("Now: {prompt}", "次: {prompt}"),
+    "private": ("🔒 Only for you: {lines}", "🔒 あなただけに: {lines}"),
+    # lobby
+    "lobby": ("🎲 **Rook & Raiders** — new game by {host}\nPlayers ({n}/{max}): {names}\n"
+              "{mode} · turn time limit {hours} h\nPress **Join**; the host presses **Start**.",
+              "🎲 **ルーク&レイダース** — {host} さんが募集中\n参加者（{n}/{max}）: {names}\n"
+              "{mode}・手番の制限時間 {hours} 時間\n**参加** を押してください。ホストが **開始** を押します。"),
+    "mode_solo": ("Solo ({difficulty})", "ソロ（{difficulty}）"),
+    "mode_multi": ("{n} players", "{n}人戦"),
+    "standard": ("standard", "標準"),
+    "btn_join": ("Join", "参加"), "btn_leave": ("Leave", "退出"), "btn_start": ("Start", "開始"),
+    "joined": ("You joined the game.", "参加しました。"),
+    "left": ("You left the game.", "退出しました。"),
+    "started": ("The game has started.", "ゲームを開始しました。"),
+    "lobby_closed": ("🎲 This lobby is closed.", "🎲 この募集は締め切られました。"),
+    "abandoned": ("🏳️ The game in this channel was abandoned by {name}.",
+                  "🏳️ {name} さんがこのチャンネルのゲームを中止しました。"),
+    "abandon_ok": ("The game was abandoned.", "ゲームを中止しました。"),
+    "game_start": ("🎲 **The game begins!** Seats: {seats}.", "🎲 **ゲーム開始！** 席順: {seats}"),
+    # prompts and pings
+    "ping": ("{mention} {prompt}", "{mention} {prompt}"),
+    "until": ("(time limit <t:{ts}:R>)", "（期限 <t:{ts}:R>）"),
+    "reminder": ("⏰ {mention} reminder — {prompt} Time runs out <t:{ts}:R>.",
+                 "⏰ {mention} リマインダー — {prompt} 期限は <t:{ts}:R> です。"),
+    "btn_done": ("Done", "終了"), "btn_reroll": ("Reroll (1 honor)", "振り直し（名誉1）"),
+    "btn_keep": ("Keep", "このまま"), "btn_levelup": ("Level up {square}", "{square} をレベルアップ"),
+    "kick_hint": ("{name} has run out of time {n} times: the other players may vote to remove "
+                  "them with `/rr remove`.",
+                  "{name} さんが{n}回時間切れになりました。他のプレイヤーは `/rr remove` で除外に投票できます。"),
+    "dm_header": ("🔒 Private information from your game in <#{channel}>:",
+                  "🔒 <#{channel}> のゲームの非公開情報:"),
+    "dm_fallback": ("🔒 {mention}, I could not send you a direct message: use `/rr board` to see "
+                    "your private information.",
+                    "🔒 {mention} さん、DMを送れませんでした。`/rr board` で非公開情報を確認してください。"),
+    "table_alt": ("The table after {what}", "{what} の後の盤面"),
+    # info
+    "status": ("**Round {round}** · {phase}{current}\n{waiting}",
+               "**ラウンド{round}** · {phase}{current}\n{waiting}"),
+    "waiting": ("Waiting for {who}.", "待機中: {who}"),
+    "waiting_none": ("Nobody is being asked anything right now.", "現在、誰の回答も待っていません。"),
+    "who_until": ("{name} ({kind}, until <t:{ts}:f>, <t:{ts}:R>)",
+                  "{name}（{kind}、期限 <t:{ts}:f>、<t:{ts}:R>）"),
+    "over": ("The game is over: {result}", "ゲームは終了しました: {result}"),
+    "board_caption": ("**{name}** — gold {gold}, honor marks {marks}, threat {threat}; hand: {hand}",
+                      "**{name}** — ゴールド {gold}、名誉マーク {marks}、脅威 {threat}、手札: {hand}"),
+    "board_medals": ("Your medals: {medals} (threat with medals: {threat}).",
+                     "あなたのメダル: {medals}（メダル込みの脅威: {threat}）"),
+    "log_empty": ("Nothing has happened yet.", "まだ何も起きていません。"),
+    "reach_caption": ("{card} on {square}: moves to {move}; skill reaches {skill}.",
+                      "{square} の {card}: 移動 {move}、スキル範囲 {skill}"),
+    "nothing": ("nothing", "なし"),
+    "settings_show": ("Standing order (level up to save a ★ unit in the Enemy phase): **{auto}**.\n"
+                      "Turn time limit: **{hours} h**.",
+                      "常時指示（エネミーフェイズで★ユニットを救うレベルアップ）: **{auto}**\n"
+                      "手番の制限時間: **{hours} 時間**"),
+    "on": ("on", "オン"), "off": ("off", "オフ"),
+    "limit_set": ("The turn time limit is now {hours} h (for new prompts).",
+                  "手番の制限時間を {hours} 時間にしました（新しい手番から）。"),
+    "limit_host": ("Only the host or a member with Manage Channels can change the time limit.",
+                   "制限時間を変更できるのはホストかチャンネル管理権限を持つメンバーだけです。"),
+    "no_rules": ("No such topic.", "その項目はありません。"),
+}
+
+PHASES: dict[str, tuple[str, str]] = {
+    "placement": ("initial placement", "初期配置"), "main": ("Main phase", "メインフェイズ"),
+    "auto": ("Main phase (AUTO)", "メインフェイズ（AUTO）"), "invasion": ("⑤ Invasion", "⑤ 侵略"),
+    "summon": ("⑥ Summon", "⑥ 召喚"), "end": ("⑦ End phase", "⑦ 終了処理"),
+    "over": ("game over", "ゲーム終了"), "setup": ("setup", "準備"),
+}
+
+KINDS: dict[str, tuple[str, str]] = {
+    "place": ("placing a unit", "初期配置"), "pick": ("choosing a card", "カード選択"),
+    "actions": ("unit actions", "ユニット行動"), "ready": ("readying units", "準備"),
+    "recruit": ("recruiting", "募兵"), "support": ("support", "支援"),
+    "roll": ("a missed roll", "ダイスの判断"),
+}
+
+
+def t(key: str, lang: str, **kw: Any) -> str:
+    en, ja = M[key]
+    return (ja if lang == "ja" else en).format(**kw)
+
+
+def pair(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
+    en, ja = table.get(key, (key, key))
+    return ja if lang == "ja" else en

@@ -1,0 +1,242 @@
+"""Looking, not playing: board, status, log, reach, card, rules, settings (all ephemeral).
+
+Every image is drawn from the *viewer's* engine view in a worker thread, so a board shown
+to a player carries their own secrets at most (and the renderer draws no medal values);
+spectators get the public view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from engine import Game, default_cards, visible
+from engine.board import NAMES, index
+from service import ServiceError
+from service.narrate import narrate
+from store import GameRow
+
+from . import choices as C
+from .actions import ack, perform, refusal, reply, rook
+from .i18n import KINDS, PHASES, lang_of, pair, t
+from .play import squeeze, suggest
+from .rules_text import sections
+
+logger = logging.getLogger("rr.info")
+_ = app_commands.locale_str
+LOG_ACTIONS = 12  # `/rr log` narrates the events of this many recent actions
+
+
+def _topics() -> list[app_commands.Choice[str]]:
+    ja = sections("ja")
+    return [app_commands.Choice(name=_(title, ja=ja.get(key, (title, ""))[0]), value=key)
+            for key, (title, _body) in sections("en").items()]
+
+
+def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
+                 names: list[str], lang: str) -> list[str]:
+    """Replay the game up to a few actions ago, then narrate those actions' events for
+    `seat` (their own private lines included, nobody else's). Runs in a worker thread."""
+    cut = max(0, len(log_) - LOG_ACTIONS)
+    g = Game.replay(setup, log_[:cut])
+    events: list[dict[str, Any]] = []
+    for s, text in log_[cut:]:
+        events += g.apply(int(s), text)
+    return narrate(visible(events, seat), names, g.cards, lang, limit=30)
+
+
+def player_caption(g: Game, view: dict[str, Any], seat: int, viewer: int | None, lang: str) -> str:
+    p = view["players"][seat]
+    hand = ", ".join(g.cards.name(c["card"], lang) for c in p["hand"]) or t("nothing", lang)
+    lines = [t("board_caption", lang, name=p["name"], gold=p["gold"], marks=p["honor_marks"],
+               threat=p["threat_public"], hand=hand)]
+    if seat == viewer and p.get("medals"):
+        lines.append(t("board_medals", lang, medals=", ".join(str(m) for m in p["medals"]),
+                       threat=p["threat"]))
+    return "\n".join(lines)
+
+
+class InfoCommands:
+    """Mixed into the `rr` group cog (cogs/game.py)."""
+
+    async def _game(self, interaction: discord.Interaction) -> tuple[GameRow, Game] | None:
+        try:
+            return await rook(interaction).service.current(interaction.channel_id or 0)
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang_of(interaction)))
+            return None
+
+    @app_commands.command(name="board", description=_("Show a board (only you see it)"))
+    @app_commands.describe(player=_("Whose board (default: yours)"))
+    async def board(self, interaction: discord.Interaction,
+                    player: discord.Member | None = None) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction) or (found := await self._game(interaction)) is None:
+            return
+        row, g = found
+        viewer = row.seat_of(interaction.user.id)
+        target = viewer if player is None else row.seat_of(player.id)
+        if player is not None and target is None:
+            await reply(interaction, t("not_seated", lang, name=player.display_name))
+            return
+        if target is None:  # a spectator without a choice sees the first seat
+            target = 0
+        view = g.view(viewer)
+        caption = player_caption(g, view, target, viewer, lang)
+        from render import board_png
+
+        data = await asyncio.to_thread(board_png, view, target, lang=lang, highlights=None)
+        await reply(interaction, caption,
+                    file=discord.File(io.BytesIO(data), filename=f"board-{target + 1}.png"))
+
+    @app_commands.command(name="status", description=_("Round, phase, and who we are waiting for"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction) or (found := await self._game(interaction)) is None:
+            return
+        row, g = found
+        st = g.state
+        timers = {tm["seat"]: tm for tm in await rook(interaction).store.timers(row.id)}
+        who = []
+        for s in g.waiting_for():
+            kind = pair(KINDS, (g.decision(s) or {}).get("kind", ""), lang)
+            deadline = int(timers[s]["deadline"]) if s in timers else 0
+            who.append(t("who_until", lang, name=row.seats[s]["name"], kind=kind, ts=deadline))
+        current = f" — {g.cards.name(st['current'], lang)}" if st.get("current") else ""
+        waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)
+        await reply(interaction, t("status", lang, round=st["round"],
+                                   phase=pair(PHASES, st["phase"], lang), current=current,
+                                   waiting=waiting))
+
+    @app_commands.command(name="log", description=_("Recent events in words"))
+    async def log(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction) or (found := await self._game(interaction)) is None:
+            return
+        row, _g = found
+        actions = await rook(interaction).store.log(row.id)
+        names = [s["name"] for s in row.seats]
+        assert row.setup is not None
+        lines = await asyncio.to_thread(recent_lines, row.setup, actions,
+                                        row.seat_of(interaction.user.id), names, lang)
+        await reply(interaction, "\n".join(lines) or t("log_empty", lang))
+
+    @app_commands.command(name="reach", description=_(
+        "Show where a unit can move and what its skill reaches"))
+    @app_commands.describe(unit=_("Your unit (its square)"))
+    async def reach(self, interaction: discord.Interaction, unit: str) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction) or (found := await self._game(interaction)) is None:
+            return
+        row, g = found
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            await reply(interaction, t("not_player", lang))
+            return
+        i = index(squeeze(unit))
+        if i is None:
+            await reply(interaction, t("bad_square", lang, square=unit))
+            return
+        piece = g.state["players"][seat]["board"][i]
+        if piece is None or "owner" not in piece:
+            await reply(interaction, t("no_unit", lang, square=NAMES[i]))
+            return
+        move, skill = g.reach(seat, NAMES[i])
+        from render import reach_png
+
+        data = await asyncio.to_thread(reach_png, g.view(seat), seat, NAMES[i], move, skill,
+                                       lang=lang)
+        none = t("nothing", lang)
+        caption = t("reach_caption", lang, card=g.cards.name(piece["card"], lang),
+                    square=NAMES[i], move=", ".join(move) or none, skill=", ".join(skill) or none)
+        await reply(interaction, caption,
+                    file=discord.File(io.BytesIO(data), filename=f"reach-{NAMES[i]}.png"))
+
+    @reach.autocomplete("unit")
+    async def _reach_unit(self, interaction: discord.Interaction,
+                          current: str) -> list[app_commands.Choice[str]]:
+        return await suggest(interaction, current, lambda g, s, lang, ns: C.own_units(g, s, lang))
+
+    @app_commands.command(name="card", description=_("Show a card"))
+    @app_commands.describe(name=_("Card name (English or Japanese)"))
+    async def card(self, interaction: discord.Interaction, name: str) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        cs = default_cards()
+        key = name if name in cs.units or name in cs.monsters or name in cs.commands \
+            else cs.resolve(name)
+        if key is None:
+            await reply(interaction, t("unknown_card", lang, name=name[:50]))
+            return
+        from render import card_png
+
+        data = await asyncio.to_thread(card_png, key, lang=lang)
+        await reply(interaction, f"**{cs.name(key, lang)}**",
+                    file=discord.File(io.BytesIO(data), filename=f"card-{key}.png"))
+
+    @card.autocomplete("name")
+    async def _card_name(self, interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+        try:
+            cs = default_cards()
+            lang = lang_of(interaction)
+            pairs = [(cs.name(k, lang), k) for k in [*cs.units, *cs.monsters, *cs.commands]]
+            return [app_commands.Choice(name=n, value=v) for n, v in C.narrow(pairs, current)]
+        except Exception:
+            logger.debug("card autocomplete failed", exc_info=True)
+            return []
+
+    @app_commands.command(name="rules", description=_("Short rules help"))
+    @app_commands.describe(topic=_("Which part of the rules"))
+    @app_commands.choices(topic=_topics())
+    async def rules(self, interaction: discord.Interaction,
+                    topic: app_commands.Choice[str]) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        found = sections(lang).get(topic.value)
+        if found is None:
+            await reply(interaction, t("no_rules", lang))
+            return
+        title, body = found
+        await reply(interaction, "", embed=discord.Embed(title=title, description=body[:4000]))
+
+    @app_commands.command(name="settings", description=_(
+        "Your standing order and the game's time limit"))
+    @app_commands.describe(autosave=_(
+        "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)"),
+        hours=_("New turn time limit in hours (host only)"))
+    async def settings(self, interaction: discord.Interaction, autosave: bool | None = None,
+                       hours: app_commands.Range[int, 1, 168] | None = None) -> None:
+        lang = lang_of(interaction)
+        if autosave is not None:
+            await perform(interaction, f"autosave {'on' if autosave else 'off'}")
+        if not await ack(interaction):
+            return
+        bot = rook(interaction)
+        if hours is not None:
+            perms: Any = interaction.permissions
+            try:
+                await bot.service.set_time_limit(interaction.channel_id or 0,
+                                                 interaction.user.id, hours * 3600,
+                                                 bool(perms.manage_channels))
+            except ServiceError as e:
+                await reply(interaction, refusal(e, lang))
+                return
+            await reply(interaction, t("limit_set", lang, hours=hours))
+        if autosave is None and hours is None:
+            if (found := await self._game(interaction)) is None:
+                return
+            row, g = found
+            seat = row.seat_of(interaction.user.id)
+            auto = seat is not None and g.state["players"][seat]["autosave"]
+            limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
+            await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off",
+                                                                    lang), hours=f"{limit:g}"))
+

@@ -1,0 +1,194 @@
+"""Lobby commands: `/rr new`, join/leave (buttons or commands), `/rr start`, `/rr abandon`.
+
+The lobby message is an ordinary channel post whose buttons carry the game id, so it keeps
+working after a restart; its id is remembered in the game's meta so typed `/rr join`
+updates the same roster.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from service import ServiceError
+from service.games import DEFAULT_LIMIT_S
+from store import GameRow
+
+from .actions import ack, refusal, reply, rook
+from .announce import deliver
+from .i18n import guild_lang, lang_of, t
+from .views import lobby_view
+
+log = logging.getLogger("rr.lobby")
+_ = app_commands.locale_str
+
+DIFFICULTIES = [app_commands.Choice(name=_("easy"), value="easy"),
+                app_commands.Choice(name=_("normal"), value="normal"),
+                app_commands.Choice(name=_("hard"), value="hard")]
+
+
+def lobby_text(row: GameRow, lang: str) -> str:
+    n = row.settings["players"]
+    if n == 1:
+        diff = row.settings.get("difficulty")
+        from .i18n import JA
+
+        name = (JA.get(diff, diff) if lang == "ja" else diff) if diff else t("standard", lang)
+        mode = t("mode_solo", lang, difficulty=name)
+    else:
+        mode = t("mode_multi", lang, n=n)
+    hours = round(row.settings.get("time_limit_s", DEFAULT_LIMIT_S) / 3600, 2)
+    return t("lobby", lang, host=f"<@{row.host_id}>", n=len(row.seats), max=n,
+             names=", ".join(s["name"] for s in row.seats), mode=mode, hours=f"{hours:g}")
+
+
+async def refresh_lobby(interaction: discord.Interaction, row: GameRow, *,
+                        closed: bool = False) -> None:
+    """Show the current roster on the lobby message (buttons removed once it is closed)."""
+    lang = row.settings.get("lang", "en")
+    mid = row.meta.get("lobby_message")
+    if mid is None:
+        return
+    text = lobby_text(row, lang) + ("\n" + t("lobby_closed", lang) if closed else "")
+    view = None if closed else lobby_view(row.id, lang)
+    msg = rook(interaction).get_partial_messageable(row.channel_id).get_partial_message(mid)
+    await deliver(f"lobby {row.id} refresh", lambda: msg.edit(content=text, view=view))
+
+
+async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -> None:
+    """Join/Leave/Start buttons; a button of an older lobby is refused."""
+    lang = lang_of(interaction)
+    if not await ack(interaction):
+        return
+    svc = rook(interaction).service
+    row = await svc.store.open_game(interaction.channel_id or 0)
+    if row is None or row.id != game_id:
+        await reply(interaction, t("wrong_game", lang))
+        return
+    if op == "start":
+        await start_game(interaction, lang)
+        return
+    name = interaction.user.display_name
+    try:
+        if op == "join":
+            row = await svc.join(row.channel_id, interaction.user.id, name)
+        else:
+            row = await svc.leave(row.channel_id, interaction.user.id)
+    except ServiceError as e:
+        await reply(interaction, refusal(e, lang))
+        return
+    await refresh_lobby(interaction, row)
+    await reply(interaction, t("joined" if op == "join" else "left", lang))
+
+
+async def start_game(interaction: discord.Interaction, lang: str) -> None:
+    bot = rook(interaction)
+    try:
+        out = await bot.service.start(interaction.channel_id or 0, interaction.user.id)
+    except ServiceError as e:
+        await reply(interaction, refusal(e, lang))
+        return
+    log.info("game %s started with %d players", out.row.id, len(out.row.seats))
+    await refresh_lobby(interaction, out.row, closed=True)
+    await reply(interaction, t("started", lang))
+    ann = bot.announcer.capture(out)
+    glang = ann.lang
+    seats = ", ".join(f"{k + 1}. <@{u}>" for k, u in enumerate(ann.users))
+    await deliver(f"game {out.row.id} start", lambda: bot.announcer.channel(
+        out.row.channel_id).send(t("game_start", glang, seats=seats)))
+    await bot.announcer.publish(ann)
+
+
+class LobbyCommands:
+    """Mixed into the `rr` group cog (cogs/game.py)."""
+
+    @app_commands.command(name="new", description=_(
+        "Open a game lobby in this channel (one game per channel or thread)"))
+    @app_commands.describe(players=_("Number of players (1–4, default 4; start early to play "
+                                     "with fewer)"),
+                           difficulty=_("Solo only: easy, normal or hard (R13.2)"),
+                           hours=_("Turn time limit in hours (default 24)"))
+    @app_commands.choices(difficulty=DIFFICULTIES)
+    async def new(self, interaction: discord.Interaction,
+                  players: app_commands.Range[int, 1, 4] | None = None,
+                  difficulty: app_commands.Choice[str] | None = None,
+                  hours: app_commands.Range[int, 1, 168] = 24) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        bot = rook(interaction)
+        glang = guild_lang(interaction)
+        if players is None:  # a difficulty is the solo option rule; otherwise up to four
+            players = 1 if difficulty else 4
+        try:
+            row = await bot.service.new_lobby(
+                interaction.guild_id, interaction.channel_id or 0, interaction.user.id,
+                interaction.user.display_name, players=players,
+                difficulty=difficulty.value if difficulty else None, time_limit_s=hours * 3600,
+                lang=glang)
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        channel = bot.get_partial_messageable(row.channel_id)
+        msg = await deliver(f"lobby {row.id} post", lambda: channel.send(
+            lobby_text(row, glang), view=lobby_view(row.id, glang)))
+        if msg is not None:
+            row.meta["lobby_message"] = msg.id
+            await bot.store.set_meta(row.id, row.meta)
+        await reply(interaction, lobby_text(row, lang))
+
+    @app_commands.command(name="join", description=_("Join the lobby in this channel"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._roster(interaction, "join")
+
+    @app_commands.command(name="leave", description=_("Leave the lobby in this channel"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._roster(interaction, "leave")
+
+    async def _roster(self, interaction: discord.Interaction, op: str) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        svc = rook(interaction).service
+        try:
+            if op == "join":
+                row = await svc.join(interaction.channel_id or 0, interaction.user.id,
+                                     interaction.user.display_name)
+            else:
+                row = await svc.leave(interaction.channel_id or 0, interaction.user.id)
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        await refresh_lobby(interaction, row)
+        await reply(interaction, t("joined" if op == "join" else "left", lang))
+
+    @app_commands.command(name="start", description=_("Start the game (host only)"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        if await ack(interaction):
+            await start_game(interaction, lang_of(interaction))
+
+    @app_commands.command(name="abandon", description=_(
+        "Abandon this channel's game (host or Manage Channels)"))
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        bot = rook(interaction)
+        perms: Any = interaction.permissions
+        try:
+            row = await bot.service.abandon(interaction.channel_id or 0, interaction.user.id,
+                                            bool(perms.manage_channels))
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        log.info("game %s abandoned by user %s", row.id, interaction.user.id)
+        if row.status == "lobby":
+            await refresh_lobby(interaction, row, closed=True)
+        glang = row.settings.get("lang", "en")
+        note = t("abandoned", glang, name=interaction.user.display_name)
+        await deliver(f"game {row.id} abandoned",
+                      lambda: bot.get_partial_messageable(row.channel_id).send(note))
+        await reply(interaction, t("abandon_ok", lang))
