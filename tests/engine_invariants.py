@@ -113,6 +113,14 @@ def check_state(g: Game, uni: Universe) -> None:
             assert 0 < dec["left"] <= 2, dec  # R7: at most 2 unit actions per command
         if dec["kind"] == "ready":
             assert dec["n"] == 2, dec  # R7 Rest / R11.2 fatigue: up to 2
+        if dec["kind"] == "roll":  # R8.2: a roll of a unit of yours at a monster on your board
+            b = st["players"][seat]["board"]
+            unit, target = b[index(dec["unit"])], b[index(dec["target"])]
+            assert unit is not None and unit.get("owner") == seat, dec
+            assert target is not None and "owner" not in target, dec
+            assert dec["def"] == g.cards.monsters[target["card"]].defense, dec
+            assert all(1 <= d <= 6 for d in dec["dice"]) and len(dec["dice"]) == 2, dec
+            assert dec["can_reroll"] or dec["can_levelup"], "a roll prompt with nothing to do"
         if dec["kind"] == "pick":  # R6.1: only cards not yet chosen this round
             assert dec["options"] == [c for c in st["row"] if c not in st["chosen"]], dec
             assert st["turn_order"][st["turn"]] == seat, "a pick out of turn (R6.1)"
