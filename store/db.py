@@ -8,10 +8,13 @@ concurrent answers can never both land.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -88,12 +91,27 @@ def _row(r: aiosqlite.Row) -> GameRow:
     )
 
 
+T = TypeVar("T")
+
+
+def _writes(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Serialise writers on the one shared connection: a transaction of one game must not
+    take in (or roll back) a statement written for another game meanwhile."""
+    @functools.wraps(method)
+    async def locked(self: Store, *args: Any, **kwargs: Any) -> T:
+        async with self._writing:
+            return await method(self, *args, **kwargs)
+    return locked
+
+
 class Store:
-    """One connection per process; aiosqlite serialises statements on its own thread."""
+    """One connection per process; aiosqlite serialises statements on its own thread, and
+    `_writing` serialises write paths (so two games' transactions never interleave)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._db: aiosqlite.Connection | None = None
+        self._writing = asyncio.Lock()
 
     async def open(self) -> Store:
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
@@ -133,6 +151,7 @@ class Store:
         async with self.db.execute("SELECT * FROM games WHERE status='active'") as cur:
             return [_row(r) for r in await cur.fetchall()]
 
+    @_writes
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
                            host_name: str, settings: dict[str, Any]) -> GameRow:
         now = time.time()
@@ -149,24 +168,29 @@ class Store:
         assert row is not None
         return row
 
+    @_writes
     async def update_lobby(self, row: GameRow) -> None:
         await self.db.execute(
             "UPDATE games SET seats=?, settings=?, updated_at=? WHERE id=? AND status='lobby'",
             (json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id))
 
+    @_writes
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
         await self.db.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
 
+    @_writes
     async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
         await self.db.execute("UPDATE games SET settings=?, updated_at=? WHERE id=?",
                               (json.dumps(settings), time.time(), game_id))
 
+    @_writes
     async def set_status(self, game_id: int, status: str) -> None:
         await self.db.execute("UPDATE games SET status=?, updated_at=? WHERE id=?",
                               (status, time.time(), game_id))
         if status in ("over", "abandoned"):
             await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
 
+    @_writes
     async def start(self, game_id: int, seats: list[dict[str, Any]], setup: dict[str, Any],
                     state: str) -> None:
         await self.db.execute(
@@ -175,6 +199,7 @@ class Store:
             (json.dumps(seats), json.dumps(setup), state, time.time(), game_id))
 
     # ---- actions: the one write path for a move ---------------------------------------------
+    @_writes
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: list[tuple[int, int | None, str]], state: str, status: str,
                              timers: list[tuple[int, int, float, float | None]],
@@ -213,6 +238,7 @@ class Store:
             raise
         return expected_version + max(1, len(entries))
 
+    @_writes
     async def rewrite_log(self, game_id: int, expected_version: int, log: list[list[Any]],
                           state: str, timers: list[tuple[int, int, float, float | None]]) -> int:
         """Undo: the log loses one entry; stored atomically like any other move."""
@@ -263,6 +289,7 @@ class Store:
             (now, now)) as cur:
             return [dict(r) for r in await cur.fetchall()]
 
+    @_writes
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int) -> None:
         await self.db.execute("UPDATE timers SET reminded=1 WHERE game_id=? AND seat=? AND "
                               "decision_id=?", (game_id, seat, decision_id))

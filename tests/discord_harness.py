@@ -2155,6 +2155,8 @@ class Harness:
         self._log_handler = _ErrorLogHandler(self._record_error)
         self._previous_factory: Any = None
         self._previous_exception_handler: Any = None
+        self._batch: asyncio.Event | None = None  # see gather()
+        self._batch_fed = 0
 
     # ----- entities exposed to tests
 
@@ -2745,7 +2747,11 @@ class Harness:
         first_message = max(self.server.messages, default=0)
         self._wrap_error_hooks()
         self._state.parsers["INTERACTION_CREATE"](copy.deepcopy(payload))
-        await self.settle()
+        if self._batch is not None:  # part of gather(): settle once, together
+            self._batch_fed += 1
+            await self._batch.wait()
+        else:
+            await self.settle()
         result.requests = self.http.requests[first_request:]
         result.messages = [m for mid, m in self.server.messages.items() if mid > first_message]
         label = (
@@ -2758,6 +2764,30 @@ class Harness:
                 "Pass expect_response=False if that is intended."
             )
         return result
+
+    async def gather(self, *calls: Awaitable[InteractionResult]) -> list[InteractionResult]:
+        """Deliver several interactions back to back, then settle once: a race.
+
+        Each call is one ``click``/``slash``/``autocomplete``; their payloads reach the bot
+        before any of them is handled, as when two users click at the same moment.
+        (Concurrent calls without ``gather`` would each wait for the other to settle.)
+        """
+        if self._batch is not None:
+            raise HarnessError("gather() calls cannot be nested")
+        self._batch, self._batch_fed = asyncio.Event(), 0
+        batch = self._batch
+        tasks = [asyncio.ensure_future(call) for call in calls]
+        try:
+            for _ in range(self.max_settle_iterations):
+                if self._batch_fed + sum(t.done() for t in tasks) >= len(tasks):
+                    break
+                await asyncio.sleep(0)
+            self._batch = None
+            await self.settle()
+        finally:
+            self._batch = None
+            batch.set()
+        return list(await asyncio.gather(*tasks))
 
     # ----- slash commands
 
