@@ -1,0 +1,182 @@
+"""Never let anyone in: refusals are specific, ephemeral, and change nothing stored.
+
+Covers a race of two clicks on one button, a non-player and a seated player acting out of
+turn, a stale button, and each kind of bad input (wrong square, illegal move, unknown card,
+option out of range, stale button). After each refusal the stored state, version and
+action log are byte-identical to before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from bot_driver import Clock, Table, make_bot
+from discord_harness import Harness, SchemaViolation
+
+
+async def stored(table: Table) -> tuple[str, int, list]:
+    row, _ = await table.game()
+    return row.state, row.version, await table.bot.store.log(row.id)
+
+
+async def refused(table: Table, res, *phrases: str) -> None:
+    """An ephemeral refusal containing every phrase; nothing changed."""
+    assert res.ephemeral, f"refusal must be ephemeral: {res.text!r}"
+    assert not res.text.startswith("✅"), res.text
+    for phrase in phrases:
+        assert phrase in res.text, f"{phrase!r} not in {res.text!r}"
+
+
+async def two_player_table(h: Harness) -> tuple[Table, object, object]:
+    ann, bob = h.user("ann"), h.user("bob")
+    table = Table(h)
+    await table.open(ann, [bob], players=2)
+    return table, ann, bob
+
+
+def test_bad_inputs_get_specific_ephemeral_refusals_and_change_nothing(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await two_player_table(h)
+            stranger = h.user("stranger")
+            before = await stored(table)
+            cases = [
+                (ann, "rr place", {"card": "thief", "square": "9Z"}, ["'9Z' is not a square"]),
+                (ann, "rr place", {"card": "thief", "square": "4B"}, ["home area"]),
+                (ann, "rr place", {"card": "dragon", "square": "1A"}, ["There is no 'dragon'"]),
+                (ann, "rr act", {"unit": "2B", "to": "6B"}, ["place a unit"]),
+                (ann, "rr act", {"unit": "zz"}, ["'zz' is not a square", "⛔"]),
+                (stranger, "rr place", {"card": "thief", "square": "2B"},
+                 ["not playing in this game"]),
+                (stranger, "rr done", {}, ["not playing in this game"]),
+            ]
+            for user, command, options, phrases in cases:
+                res = await table.slash(user, command, **options)
+                await refused(table, res, *phrases)
+                assert await stored(table) == before, f"{command} {options} changed the game"
+            res = await h.slash(ann, "rr card", name="no such card")
+            await refused(table, res, "No card called 'no such card'")
+            # options Discord's client itself refuses never reach the bot
+            for command, options in (("rr new", {"players": 7}), ("rr new", {"hours": 0}),
+                                     ("rr pick", {"card": "banana"}),
+                                     ("rr settings", {"hours": 1000})):
+                with pytest.raises(SchemaViolation):
+                    await table.slash(ann, command, **options)
+            assert await stored(table) == before
+            # an illegal move in the Main phase, then a square the unit cannot reach
+            await place_both(table, ann, bob)
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            user = table.user(row, seat)
+            found = table.find_button(user, row.id, seat, g.decision(seat)["id"], "pick")
+            advance = found[1].rsplit(":", 1)[0] + ":advance"
+            res = await h.click(user, advance, message=found[0])
+            assert res.text.startswith("✅"), res.text
+            row, g = await table.game()
+            unit = next(a.square for a in g.legal_actions(seat) if a.verb == "act")
+            before = await stored(table)
+            for options, phrases in (({"unit": unit, "to": "6B"}, ["⛔"]),
+                                     ({"unit": "1A" if unit != "1A" else "1C", "to": "2A"},
+                                      ["⛔"]),
+                                     ({"unit": unit, "target": "attack 1A"}, ["⛔"]),
+                                     ({"unit": unit, "target": "fly away"}, ["⛔"])):
+                res = await table.slash(user, "rr act", **options)
+                await refused(table, res, *phrases)
+                assert await stored(table) == before
+    asyncio.run(scenario())
+
+
+async def place_both(table: Table, ann, bob) -> None:
+    """Initial placement, the start player first: the other player's placement then opens
+    round 1, so the start player's pick arrives as a public ping (not in their own reply)."""
+    row, g = await table.game()
+    first = table.user(row, g.state["start_player"])
+    order = (ann, bob) if first is ann else (bob, ann)
+    for user, card, square in zip(order, ("thief", "warrior"), ("2B", "2B"), strict=True):
+        res = await table.slash(user, "rr place", card=card, square=square)
+        assert res.text.startswith("✅"), res.text
+
+
+def test_race_of_two_clicks_one_wins_the_other_is_out_of_date(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await two_player_table(h)
+            await place_both(table, ann, bob)
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            user = table.user(row, seat)
+            did = g.decision(seat)["id"]
+            msg, cid = table.find_button(user, row.id, seat, did, "pick")
+            log_before = await table.bot.store.log(row.id)
+            first, second = await h.gather(h.click(user, cid, message=msg),
+                                           h.click(user, cid, message=msg))
+            texts = sorted([first.text, second.text])
+            assert sum(t.startswith("✅") for t in texts) == 1, texts
+            loser = next(r for r in (first, second) if not r.text.startswith("✅"))
+            assert loser.ephemeral and "out of date" in loser.text
+            log_after = await table.bot.store.log(row.id)
+            picks = [e for e in log_after[len(log_before):] if e[1].startswith("pick")]
+            assert len(picks) == 1  # applied once
+            # a double click on a Done button (a decision that stays open) behaves the same
+            row, g = await table.game()
+            for s in g.waiting_for():
+                dec = g.decision(s)
+                found = table.find_button(table.user(row, s), row.id, s, dec["id"], "done")
+                if found:
+                    u = table.user(row, s)
+                    a, b = await h.gather(h.click(u, found[1], message=found[0]),
+                                          h.click(u, found[1], message=found[0]))
+                    assert sorted([a.text.startswith("✅"), b.text.startswith("✅")]) == \
+                        [False, True]
+                    break
+    asyncio.run(scenario())
+
+
+def test_buttons_refuse_other_players_spectators_and_stale_prompts(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await two_player_table(h)
+            stranger = h.user("stranger")
+            await place_both(table, ann, bob)
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            owner, other = (ann, bob) if table.user(row, seat) is ann else (bob, ann)
+            did = g.decision(seat)["id"]
+            msg, cid = table.find_button(owner, row.id, seat, did, "pick")
+            before = await stored(table)
+            res = await h.click(other, cid, message=msg)
+            await refused(table, res, "This button is for", owner.display_name)
+            res = await h.click(stranger, cid, message=msg)
+            await refused(table, res, "not playing in this game")
+            res = await table.slash(other, "rr pick", card="advance")
+            await refused(table, res, "nothing to decide right now")
+            assert await stored(table) == before
+            assert (await h.click(owner, cid, message=msg)).text.startswith("✅")
+            # the same button again: the game has moved on
+            before = await stored(table)
+            res = await h.click(owner, cid, message=msg)
+            await refused(table, res, "out of date")
+            assert await stored(table) == before
+            # a button of a game that was abandoned, in a channel with a new game
+            res = await h.slash(ann, "rr abandon")
+            assert "abandoned" in res.text
+            await h.slash(ann, "rr new", players=1)
+            res = await h.click(owner, cid, message=msg)
+            await refused(table, res, "no longer running")
+    asyncio.run(scenario())
+
+
+def test_abandon_needs_host_or_manage_channels(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await two_player_table(h)
+            res = await h.slash(bob, "rr abandon")
+            await refused(table, res, "Only the host")
+            mod = h.user("mod", manage_channels=True)
+            res = await h.slash(mod, "rr abandon")
+            assert res.ephemeral and "abandoned" in res.text
+            assert "abandoned by Mod" in [m for m in h.messages() if not m.ephemeral][-1].text
+            res = await h.slash(ann, "rr status")
+            await refused(table, res, "no game in progress")
+    asyncio.run(scenario())
