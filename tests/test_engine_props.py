@@ -42,17 +42,13 @@ GAME_SETTINGS = settings(max_examples=PER_COUNT, deadline=None, derandomize=Fals
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_random_games_keep_every_invariant(players: int) -> None:
+@GAME_SETTINGS
+@given(seed=SEEDS)
+def test_random_games_keep_every_invariant(players: int, seed: int) -> None:
     """Whole games: invariants after every answer, illegal answers change nothing, undo,
     views hide secrets, the log replays to the final state."""
-
-    @GAME_SETTINGS
-    @given(seed=SEEDS)
-    def one_game(seed: int) -> None:
-        rep = play_checked(players, seed, illegal_per_step=0.4, view_rate=0.1)
-        assert rep.steps > 0 and rep.reason
-
-    one_game()
+    rep = play_checked(players, seed, illegal_per_step=0.4, view_rate=0.1)
+    assert rep.steps > 0 and rep.reason
 
 
 def test_driver_reaches_every_kind_of_ending_and_answer() -> None:
