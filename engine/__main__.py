@@ -263,6 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        # A hand-edited state can pass loading and still name a card or square that does
+        # not exist; the user gets one line, not a traceback.
+        print(f"error: the game state is inconsistent ({type(e).__name__}: {e})",
+              file=sys.stderr)
+        return 2
     except BrokenPipeError:  # `... | head`: not an error worth a traceback
         return 0
 

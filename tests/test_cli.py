@@ -174,3 +174,8 @@ def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:
                                              cwd=tmp_path))
     assert "not a valid game state" in refused(cli("show", "broken.json", cwd=tmp_path))
     assert "log" in refused(cli("replay", "obj.json", cwd=tmp_path))
+    weird = json.loads(Game.new(["A", "B"], seed=2).to_json())
+    weird["players"][0]["board"][3] = {"id": "u0", "card": "nope", "owner": 0, "dmg": 0,
+                                       "acted": False}
+    (tmp_path / "weird.json").write_text(json.dumps(weird))
+    assert "inconsistent" in refused(cli("show", "weird.json", cwd=tmp_path))
