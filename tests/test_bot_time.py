@@ -1,0 +1,97 @@
+"""Asynchronous play: pings, one reminder, default answers at the time limit told to the
+channel, removal of a player who keeps timing out, and the time limit setting."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot_driver import Clock, Table, make_bot
+from discord_harness import Harness
+
+HOUR = 3600
+
+
+def public(h):
+    return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+def test_reminder_timeout_and_removal_of_an_absent_player(tmp_path):
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3, hours=1)
+            # the start pinged everyone with a new message (so Discord notifies them)
+            for user in (ann, bob, cat):
+                assert any(m.content.startswith(user.mention) for m in public(h))
+            for user in (ann, bob):
+                res = await table.slash(user, "rr place", card="thief", square="2B")
+                assert res.text.startswith("✅"), res.text
+            status = await h.slash(ann, "rr status")
+            assert status.ephemeral and "Cat" in status.text and "<t:" in status.text
+            # 45 minutes in: one reminder for Cat, and only one
+            clock.now += 0.8 * HOUR
+            assert await table.bot.tick_once() == 1
+            reminder = public(h)[-1]
+            assert reminder.content.startswith("⏰ " + cat.mention)
+            assert await table.bot.tick_once() == 0
+            # past the limit: the default answer (Cat's placement is made for them), told
+            clock.now += 0.3 * HOUR
+            await table.bot.tick_once()
+            assert any("Cat ran out of time" in m.text for m in public(h)[-6:])
+            row, g = await table.game()
+            assert g.state["round"] >= 1 and row.meta["timeouts"]["2"] == 1
+            # run the clock until Cat has timed out twice; the channel hears the hint
+            for _ in range(40):
+                row, g = await table.game()
+                if row.meta.get("timeouts", {}).get("2", 0) >= 2 or g.over:
+                    break
+                clock.now += 1.1 * HOUR
+                await table.bot.tick_once()
+            assert row.meta["timeouts"]["2"] >= 2 and not g.over
+            assert any("may vote to remove" in m.text for m in public(h))
+            res = await h.slash(ann, "rr remove", player=cat)
+            assert res.ephemeral and "Vote recorded (1/2)" in res.text
+            res = await h.slash(ann, "rr remove", player=h.user("nobody"))
+            assert "not playing" in res.text
+            res = await h.slash(bob, "rr remove", player=cat)
+            assert res.ephemeral and res.text.startswith("✅"), res.text
+            assert any("Cat is eliminated" in m.text for m in public(h)[-5:])
+            row, g = await table.game()
+            assert g.state["players"][2]["eliminated"]
+            # an eliminated player is told so, and nothing changes
+            before = row.state
+            res = await h.slash(cat, "rr done")
+            assert res.ephemeral and "eliminated" in res.text
+            assert (await table.game())[0].state == before
+    asyncio.run(scenario())
+
+
+def test_time_limit_setting_and_standing_order(tmp_path):
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2)
+            res = await h.slash(ann, "rr settings")
+            assert "**24 h**" in res.text and "**off**" in res.text
+            res = await h.slash(bob, "rr settings", hours=2)
+            assert res.ephemeral and "Only the host" in res.text
+            res = await h.slash(ann, "rr settings", hours=2)
+            assert "now 2 h" in res.text
+            res = await h.slash(bob, "rr settings", autosave=True)
+            assert res.text.startswith("✅") and "autosave on" in res.text
+            res = await h.slash(bob, "rr settings")
+            assert "**on**" in res.text and "**2 h**" in res.text
+            # new questions get the new limit
+            await table.slash(ann, "rr place", card="thief", square="2B")
+            await table.slash(bob, "rr place", card="thief", square="2B")
+            row, g = await table.game()
+            timers = await table.bot.store.timers(row.id)
+            assert timers and all(t["deadline"] == clock.now + 2 * HOUR for t in timers)
+            spectator = h.user("spec")
+            res = await h.slash(spectator, "rr settings", autosave=True)
+            assert "not playing" in res.text
+    asyncio.run(scenario())
