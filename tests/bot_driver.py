@@ -33,9 +33,13 @@ class Clock:
         return self.now
 
 
-def make_bot(db_path: Path | str, clock: Clock | None = None, seed: int = 7) -> RookBot:
+def make_bot(db_path: Path | str, clock: Clock | None = None, seed: int = 7,
+             cards_data: dict[str, Any] | None = None) -> RookBot:
+    """A bot on `db_path` with a test clock and fixed seeds; the ticker sleeps an hour
+    between passes, so tests drive time limits with `bot.tick_once()`."""
     config = entry.Config(token=None, db_path=str(db_path), tick_seconds=3600.0)
-    return RookBot(config, clock=clock or Clock(), seed_source=lambda: seed)
+    return RookBot(config, clock=clock or Clock(), seed_source=lambda: seed,
+                   cards_data=cards_data)
 
 
 def accepted(res: InteractionResult) -> bool:
