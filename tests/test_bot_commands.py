@@ -1,0 +1,284 @@
+"""The commands around play: lobby, looking (board, status, log, reach, card, rules),
+undo, Japanese, autocomplete robustness, Discord's 3-second window, HTTP trouble, and the
+entry point's configuration."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+from bot_driver import Clock, Table, make_bot
+from discord_harness import Harness
+
+import bot as entry
+from cogs.i18n import RookTranslator
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(coro_fn):
+    return asyncio.run(coro_fn())
+
+
+async def placed_game(h: Harness, players: int = 2) -> tuple[Table, list]:
+    users = [h.user(n) for n in ("ann", "bob", "cat")[:players]]
+    table = Table(h)
+    await table.open(users[0], users[1:], players=players)
+    for user in users:
+        res = await table.slash(user, "rr place", card="thief", square="2B")
+        assert res.text.startswith("✅"), res.text
+    return table, users
+
+
+def test_lobby_join_leave_start_refusals(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db")) as h:
+            ann, bob, cat, dan = (h.user(n) for n in ("ann", "bob", "cat", "dan"))
+            res = await h.slash(ann, "rr new", players=2, hours=6)
+            assert res.ephemeral and "Players (1/2): Ann" in res.text
+            lobby = next(m for m in h.messages() if not m.ephemeral)
+            assert lobby.custom_ids == ["rr:lobby:1:join", "rr:lobby:1:leave", "rr:lobby:1:start"]
+            assert "turn time limit 6 h" in lobby.text
+            again = await h.slash(bob, "rr new")
+            assert "already has a game" in again.text
+            assert "already in this game" in (await h.click(ann, message=lobby, label="Join")).text
+            assert "joined" in (await h.slash(bob, "rr join")).text
+            assert "Players (2/2): Ann, Bob" in h.server.messages[lobby.id].text
+            assert "full" in (await h.click(cat, message=lobby, label="Join")).text
+            assert "host cannot leave" in (await h.click(ann, message=lobby, label="Leave")).text
+            assert "Only the host" in (await h.click(bob, message=lobby, label="Start")).text
+            assert "left" in (await h.click(bob, message=lobby, label="Leave")).text
+            assert "Players (1/2): Ann" in h.server.messages[lobby.id].text
+            assert "not in this game" in (await h.slash(dan, "rr leave")).text
+            res = await h.slash(ann, "rr start")
+            assert "started" in res.text
+            assert not h.server.messages[lobby.id].buttons  # the lobby closed
+            res = await h.click(bob, "rr:lobby:1:join", message=h.server.messages[lobby.id].id) \
+                if h.server.messages[lobby.id].buttons else None
+            assert res is None
+            # solo with a difficulty only when alone
+            second = h.text_channel("solo")
+            res = await h.slash(cat, "rr new", difficulty="hard", channel=second)
+            assert "Solo (hard)" in res.text
+    run(scenario)
+
+
+def test_looking_commands(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            table, (ann, bob) = await placed_game(h)
+            stranger = h.user("stranger")
+            board = await h.slash(ann, "rr board")
+            assert board.ephemeral and board.files[0].filename == "board-1.png"
+            assert board.files[0].data.startswith(b"\x89PNG") and "**Ann**" in board.text
+            other = await h.slash(stranger, "rr board", player=bob)
+            assert other.ephemeral and "**Bob**" in other.text and "medals" not in other.text
+            res = await h.slash(ann, "rr board", player=stranger)
+            assert "not playing" in res.text
+            status = await h.slash(stranger, "rr status")
+            assert status.ephemeral and "Round 1" in status.text and "Waiting for" in status.text
+            log = await h.slash(bob, "rr log")
+            assert log.ephemeral and "placed Thief★ on 2B" in log.text
+            units = await table.choices(ann, "rr reach", "unit")
+            assert units == ["2B"]
+            reach = await h.slash(ann, "rr reach", unit="2B")
+            assert reach.files and "moves to" in reach.text
+            assert "no unit" in (await h.slash(ann, "rr reach", unit="5C")).text
+            assert "not a square" in (await h.slash(ann, "rr reach", unit="x9")).text
+            names = await table.choices(ann, "rr card", "name", name="gob")
+            assert names == ["goblin"]
+            card = await h.slash(ann, "rr card", name="ゴブリン")
+            assert card.files[0].filename == "card-goblin.png" and "Goblin" in card.text
+            assert (await h.slash(ann, "rr card", name="advance")).files
+            rules = await h.slash(stranger, "rr rules", topic="boons")
+            assert rules.embed["title"] == "Boons: honor marks"
+    run(scenario)
+
+
+def test_undo_takes_back_a_quiet_move(tmp_path):
+    """Play until a player moves a unit while another of theirs can still act (the question
+    stays open, nothing random was revealed): `/rr undo` restores the game exactly."""
+    async def scenario():
+        import random
+
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            table, users = await placed_game(h)
+            rng = random.Random(2)
+            for _ in range(300):
+                row, g = await table.game()
+                assert not g.over, "no chance to undo came up"
+                seat = g.waiting_for()[0]
+                dec = g.decision(seat)
+                moves = [a for a in g.legal_actions(seat) if a.verb == "act" and a.to
+                         and not a.skill and not a.fullmove]
+                if dec["kind"] == "actions" and len({a.square for a in moves}) >= 2:
+                    break
+                await table.step(rng)
+            user = table.user(row, seat)
+            before = g.to_json()
+            res = await table.slash(user, "rr act", unit=moves[0].square, to=moves[0].to)
+            assert res.text.startswith("✅")
+            res = await table.slash(user, "rr undo")
+            assert res.text.startswith("✅ `undo`") and res.buttons  # the question again
+            row, g = await table.game()
+            assert g.to_json() == before
+            assert any("took back" in m.text for m in h.messages() if not m.ephemeral)
+            res = await table.slash(user, "rr undo")
+            assert "Nothing to undo" in res.text
+    run(scenario)
+
+
+def test_japanese_players_get_japanese(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            table, (ann, bob) = await placed_game(h)
+            yui = h.user("yui", locale="ja")
+            res = await h.slash(yui, "rr status")
+            assert "ラウンド1" in res.text and "待機中" in res.text
+            res = await h.slash(yui, "rr rules", topic="boons")
+            assert res.embed["title"] == "名誉マークの恩恵"
+            res = await h.slash(yui, "rr done")
+            assert "観戦できます" in res.text
+            assert (await table.choices(yui, "rr card", "name", name="ゴブ")) == ["goblin"]
+            # command names, descriptions and choices are uploaded in Japanese too
+            translator = RookTranslator()
+            for cmd in h.bot.tree.get_commands():
+                payload = await cmd.get_translated_payload(h.bot.tree, translator)
+                for node in walk(payload):
+                    ja = (node.get("name_localizations") or {}).get("ja")
+                    if "type" in node and node.get("type") in (1, 2, 3, 4, 5, 6, 10) or \
+                            node is payload:
+                        assert ja, f"no Japanese name for {node['name']}"
+                        assert ja == ja.lower() and len(ja) <= 32
+                        assert all(c.isalnum() or c in "-_" for c in ja), ja
+                        desc = (node.get("description_localizations") or {}).get("ja")
+                        assert desc and len(desc) <= 100, node["name"]
+    run(scenario)
+
+
+def walk(node):
+    yield node
+    for child in node.get("options", []) or []:
+        yield from walk(child)
+    for choice in node.get("choices", []) or []:
+        assert (choice.get("name_localizations") or {}).get("ja"), choice
+    return
+
+
+def test_autocomplete_is_safe_and_only_offers_legal_squares(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            lonely = h.user("lonely")
+            assert await Table(h).choices(lonely, "rr act", "unit") == []  # no game here
+            table, (ann, bob) = await placed_game(h)
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            user = table.user(row, seat)
+            await table.slash(user, "rr pick", card="advance")
+            row, g = await table.game()
+            legal = [a for a in g.legal_actions(seat) if a.verb == "act"]
+            units = await table.choices(user, "rr act", "unit")
+            assert set(units) == {a.square for a in legal}
+            for unit in units:
+                dests = await table.choices(user, "rr act", "to", unit=unit)
+                assert set(dests) - {unit} == {a.to for a in legal
+                                               if a.square == unit and a.to and not a.fullmove}
+                for to in dests:
+                    for target in await table.choices(user, "rr act", "target", unit=unit,
+                                                      to=to):
+                        assert any(str(a.skill) == target for a in legal if a.square == unit)
+            # odd input never breaks suggestions
+            for given in ({"unit": "zz"}, {"unit": "6C", "to": "?"}, {"unit": ""},
+                          {"unit": "2B", "fullmove": True}):
+                await table.choices(user, "rr act", "target", **given)
+            assert await table.choices(h.user("spec"), "rr act", "unit") == []
+            other = table.user(row, 1 - seat)
+            res = await h.autocomplete(other, "rr recruit", focused="card")
+            assert res.choices == []  # nothing to recruit now
+    run(scenario)
+
+
+def test_every_interaction_is_acknowledged_first(tmp_path):
+    """Discord's 3-second window: the first request of every command or click is its
+    acknowledgement (a defer), before any database or image work is awaited."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            table, (ann, bob) = await placed_game(h)
+            results = [await h.slash(ann, "rr board"), await h.slash(ann, "rr status"),
+                       await h.slash(ann, "rr log"), await h.slash(bob, "rr card", name="lich")]
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            found = table.find_button(table.user(row, seat), row.id, seat,
+                                      g.decision(seat)["id"], "pick")
+            results.append(await table.click(table.user(row, seat), found))
+            for res in results:
+                assert res.deferred, res.kind
+                assert res.requests[0].route.endswith("/callback"), res.requests[0]
+    run(scenario)
+
+
+def test_discord_http_trouble_never_breaks_a_game(tmp_path, monkeypatch):
+    import cogs.announce
+
+    monkeypatch.setattr(cogs.announce, "RETRY_DELAYS", (0.01, 0.02))
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            table, (ann, bob) = await placed_game(h)
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            user = table.user(row, seat)
+            # rate limited twice: discord.py waits and the post goes through
+            rule = h.http.fail("POST", "/channels/{channel_id}/messages", status=429,
+                               retry_after=0.01, times=2)
+            res = await table.slash(user, "rr pick", card="reward")
+            assert res.text.startswith("✅") and rule.hits == 2
+            assert any("chose **Reward**" in m.text for m in h.messages() if not m.ephemeral)
+            # Discord down for channel posts: the action is still taken and confirmed
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None)
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            user = table.user(row, seat)
+            version = row.version
+            res = await table.slash(user, "rr pick", card="rest")
+            assert res.text.startswith("✅")
+            assert (await table.game())[0].version > version
+            failed = [r for r in res.requests if r.status == 503]
+            posts = {r.json.get("content", "")[:30] for r in failed}
+            assert failed and len(failed) <= 3 * 5 * len(posts)  # bounded retries per post
+            # the reply itself failing (5xx) is absorbed too
+            h.http.failures.clear()
+            h.http.fail("POST", "/webhooks/{webhook_id}/{webhook_token}", status=500, times=None)
+            res = await h.slash(ann, "rr status")
+            assert res.deferred
+            h.http.failures.clear()
+            assert (await h.slash(ann, "rr status")).text
+    run(scenario)
+
+
+def test_bot_py_explains_a_missing_token_in_one_line():
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    proc = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0]
+    config = entry.load_config({"DISCORD_TOKEN": "x", "RR_LOG_LEVEL": "debug"})
+    assert config.db_path == "rookraiders.db" and config.log_level == "DEBUG"
+    assert entry.load_config({}).token is None
+
+
+@pytest.mark.parametrize("locale", [discord.Locale.japanese, discord.Locale.french])
+def test_translator_only_answers_japanese(locale):
+    from discord import app_commands
+
+    async def scenario():
+        return await RookTranslator().translate(app_commands.locale_str("new"), locale,
+                                                None)  # type: ignore[arg-type]
+    got = asyncio.run(scenario())
+    assert got == ("新規" if locale is discord.Locale.japanese else None)
