@@ -286,7 +286,10 @@ class Game:
         close_decision(st, seat)
         if merc:
             st["claims"].append([seat, card["id"], sq(i)])
-            ev.append({"type": "merc_claimed", "player": seat, "card": card["card"]})
+            # R7.1 [decision]: choices are collected together, so a claim stays private
+            # until all have chosen (the view hides its log entry too).
+            ev.append({"type": "merc_claimed", "player": seat, "card": card["card"],
+                       "vis": [seat]})
             return f"recruit merc {card['card']} {sq(i)}"
         p["hand"].remove(card)
         flow.place_unit(cs, st, seat, card, i, ev, paid=True)

@@ -18,6 +18,13 @@ def view(cs: CardSet, st: State, seat: int | None) -> dict[str, Any]:
     v = json.loads(json.dumps({k: val for k, val in st.items()
                                if k not in ("rng", "monster_deck", "unit_deck", "medal_pool",
                                             "undo", "claims")}))
+    pending = {c[0] for c in st["claims"]}  # mercenary choices not yet granted (R7.1)
+    if pending:
+        for k in range(len(v["log"]) - 1, -1, -1):
+            who, text = v["log"][k]
+            if who in pending and who != seat and text.startswith("recruit merc"):
+                v["log"][k] = [who, "recruit (hidden until everyone has chosen)"]
+                pending.discard(who)
     v["monster_deck_size"] = len(st["monster_deck"])
     v["unit_deck_size"] = len(st["unit_deck"])
     v["medal_pool_size"] = len(st["medal_pool"])

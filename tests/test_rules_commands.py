@@ -279,3 +279,25 @@ def test_r7_1_a_taken_mercenary_slot_is_refilled_by_the_end_phase():
     assert [m["id"] for m in g.state["mercenaries"]] == ["a0", "a1", "a2"]
     assert [c["id"] for c in g.state["discard"]] == ["k1"]
     assert len(g.state["unit_deck"]) == 2
+
+
+def test_r7_1_mercenary_choice_stays_private_until_everyone_has_chosen():
+    """R7.1 [decision]: mercenary choices are collected together; until they are granted,
+    nobody else can see which mercenary a player claimed (log entry and event)."""
+    from engine import Game, visible
+
+    g = Game.new(["Ann", "Bob"], seed=4)
+    for s in g.waiting_for():
+        g.apply(s, "timeout")
+    leader = g.waiting_for()[0]
+    g.apply(leader, "pick recruit")
+    other = 1 - leader
+    merc = next(m for m in g.state["mercenaries"] if m)
+    g.state["players"][leader]["gold"] = 10  # afford any mercenary
+    assert set(g.waiting_for()) == {0, 1}
+    ev = g.apply(leader, f"recruit merc {merc['card']} 1A")
+    assert not visible(ev, other) and visible(ev, leader)
+    assert "recruit merc" not in str(g.view(other)["log"])
+    assert f"recruit merc {merc['card']}" in str(g.view(leader)["log"])
+    g.apply(other, "done")  # everyone has chosen: the claim is granted and public
+    assert f"recruit merc {merc['card']}" in str(g.view(other)["log"])
