@@ -261,7 +261,14 @@ def check_view(g: Game, seat: int | None) -> None:
             assert "medals" not in p and "threat" not in p, f"seat {seat} sees {i}'s medals"
         else:
             assert p["medals"] == st["players"][i]["medals"]
-    assert v["log"] == st["log"]  # public answers only: canonical texts name no card ids
+    # Public answers only (canonical texts name no card ids), except a mercenary claim not
+    # yet granted, which only its owner sees (R7.1: choices are collected together).
+    pending = {c[0] for c in st["claims"]}
+    assert len(v["log"]) == len(st["log"])
+    for (who, shown), (_, real) in zip(v["log"], st["log"], strict=True):
+        if shown != real:
+            assert who in pending and who != seat and real.startswith("recruit merc")
+            assert "hidden" in shown
     text = json.dumps({k: x for k, x in v.items() if k != "log"}, ensure_ascii=False)
     for c in st["monster_deck"] + st["unit_deck"]:
         assert f'"{c["id"]}"' not in text, f"view shows the face-down card {c['id']}"
