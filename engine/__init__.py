@@ -18,7 +18,13 @@ from .game import Game
 from .notation import Action, SkillUse, parse
 from .view import visible
 
+
+def view(state: dict, seat: int | None) -> dict:
+    """What `seat` (None: a spectator) may see of a state: no deck order, no face-down chips
+    or medals, no other player's medal values, no RNG (R3)."""
+    return Game(state).view(seat)
+
 __all__ = [
     "Action", "ActionError", "CardSet", "Game", "GameOver", "IllegalAction", "NotYourDecision",
-    "NotationError", "SkillUse", "StaleDecision", "default_cards", "parse", "visible",
+    "NotationError", "SkillUse", "StaleDecision", "default_cards", "parse", "view", "visible",
 ]
