@@ -65,8 +65,12 @@ async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
-    """An ephemeral answer after `ack` (the first one replaces 'thinking…')."""
+    """An ephemeral answer: after `ack` a followup (the first replaces 'thinking…'),
+    otherwise the interaction's response itself."""
     async def send() -> Any:
+        if not interaction.response.is_done():
+            return await interaction.response.send_message(clip([content]), ephemeral=True,
+                                                           **kwargs)
         return await interaction.followup.send(clip([content]), ephemeral=True, **kwargs)
 
     await deliver(f"reply to interaction {interaction.id}", send)

@@ -37,14 +37,7 @@ class RR(LobbyCommands, PlayCommands, InfoCommands, commands.GroupCog, group_nam
                                     error: app_commands.AppCommandError) -> None:
         log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                   exc_info=error)
-        text = t("internal", lang_of(interaction))
-        if interaction.response.is_done():
-            await reply(interaction, text)
-        else:
-            try:
-                await interaction.response.send_message(text, ephemeral=True)
-            except discord.HTTPException:
-                log.warning("could not report the error to the user")
+        await reply(interaction, t("internal", lang_of(interaction)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -9,16 +9,31 @@ is refused as out of date (the engine compares decision ids). No rules here.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 
 from engine.cards import CardSet
 
-from .i18n import t
+from .i18n import lang_of, t
 
 Button = discord.ui.Button[Any]
+
+
+async def guarded(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """Run a button's work; on a bug, still answer the clicker, then let discord.py log it
+    (its View.on_error) — a click must never be left "thinking" forever."""
+    try:
+        await work
+    except Exception:
+        from .actions import reply
+
+        with contextlib.suppress(Exception):
+            await reply(interaction, t("internal", lang_of(interaction)))
+        raise
 
 
 class PickButton(discord.ui.DynamicItem[Button],
@@ -36,8 +51,8 @@ class PickButton(discord.ui.DynamicItem[Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         from .actions import Target, perform
 
-        await perform(interaction, f"pick {self.card}",
-                      Target(self.game, self.seat, self.decision))
+        await guarded(interaction, perform(interaction, f"pick {self.card}",
+                                           Target(self.game, self.seat, self.decision)))
 
 
 class RollButton(discord.ui.DynamicItem[Button],
@@ -62,7 +77,8 @@ class RollButton(discord.ui.DynamicItem[Button],
         from .actions import Target, perform
 
         text = f"levelup {self.square}" if self.choice == "levelup" else self.choice
-        await perform(interaction, text, Target(self.game, self.seat, self.decision))
+        await guarded(interaction, perform(interaction, text,
+                                           Target(self.game, self.seat, self.decision)))
 
 
 class DoneButton(discord.ui.DynamicItem[Button],
@@ -80,7 +96,8 @@ class DoneButton(discord.ui.DynamicItem[Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         from .actions import Target, perform
 
-        await perform(interaction, "done", Target(self.game, self.seat, self.decision))
+        await guarded(interaction, perform(interaction, "done",
+                                           Target(self.game, self.seat, self.decision)))
 
 
 class LobbyButton(discord.ui.DynamicItem[Button],
@@ -101,7 +118,7 @@ class LobbyButton(discord.ui.DynamicItem[Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         from .lobby import lobby_click
 
-        await lobby_click(interaction, self.game, self.op)
+        await guarded(interaction, lobby_click(interaction, self.game, self.op))
 
 
 DYNAMIC_ITEMS = (PickButton, RollButton, DoneButton, LobbyButton)

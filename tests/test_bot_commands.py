@@ -282,3 +282,25 @@ def test_translator_only_answers_japanese(locale):
                                                 None)  # type: ignore[arg-type]
     got = asyncio.run(scenario())
     assert got == ("新規" if locale is discord.Locale.japanese else None)
+
+
+def test_a_bug_still_gets_an_answer_and_is_logged(tmp_path):
+    """An unexpected exception (here: the service failing) answers the user politely and is
+    reported to discord.py's error handlers (which the harness turns into errors)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            table, (ann, bob) = await placed_game(h)
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            user = table.user(row, seat)
+            found = table.find_button(user, row.id, seat, g.decision(seat)["id"], "pick")
+
+            async def broken(*args, **kwargs):
+                raise RuntimeError("disk on fire")
+
+            h.bot.service.act = broken
+            res = await h.slash(user, "rr done", expect_error=RuntimeError)
+            assert res.ephemeral and "Something went wrong" in res.text
+            res = await h.click(user, found[1], message=found[0], expect_error=RuntimeError)
+            assert res.ephemeral and "Something went wrong" in res.text
+    run(scenario)
