@@ -30,7 +30,7 @@ from service import Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS
 from service.narrate import narrate, prompt
 
-from .i18n import t
+from .i18n import PHASES, pair, t
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -165,9 +165,11 @@ class Announcer:
         except Exception:  # a drawing bug must not stop the game's announcements
             log.exception("game %s: table image failed", ann.game_id)
             return None
+        what = ", ".join(ann.cards.name(k, ann.lang) if k in ann.cards.commands
+                         else pair(PHASES, k, ann.lang) for k in ann.finished)
         return discord.File(io.BytesIO(data), filename=f"table-{ann.game_id}-r"
                             f"{ann.table_view.get('round', 0)}.png",
-                            description=t("table_alt", ann.lang, what=", ".join(ann.finished)))
+                            description=t("table_alt", ann.lang, what=what))
 
     async def publish(self, ann: Announcement, *, skip_seat: int | None = None) -> None:
         """Public lines (+ the table image after a phase), pings, then private DMs."""

@@ -57,6 +57,7 @@ class RookBot(commands.Bot):
         self.start_ticker = start_ticker
         self.announcer = Announcer(self)
         self._ticker: asyncio.Task[None] | None = None
+        self._verifier: asyncio.Task[int] | None = None
 
     @property
     def tick_seconds(self) -> float:
@@ -83,6 +84,26 @@ class RookBot(commands.Bot):
                 log.warning("command sync failed: %s", e)
         if self.start_ticker:
             self._ticker = asyncio.create_task(self._tick_forever(), name="rr-ticker")
+        self._verifier = asyncio.create_task(self.verify_games(), name="rr-verify")
+
+    async def verify_games(self) -> int:
+        """Load every active game once at startup: setup + log is replayed and compared with
+        the stored state (the service logs any difference and trusts the log), and the games
+        are warm in memory before the first click. Yields between games."""
+        count = 0
+        for row in await self.store.active_games():
+            async with self.service.lock(row.id):
+                fresh = await self.store.get(row.id)
+                if fresh is not None and fresh.status == "active":
+                    await self.service.load(fresh)
+                    count += 1
+            await asyncio.sleep(0)
+        log.info("%d active game(s) loaded and verified", count)
+        return count
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s); %d guild(s)", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds))
 
     async def _tick_forever(self) -> None:
         """Apply time limits every `tick_seconds`; a failing tick is logged, never fatal."""
@@ -105,6 +126,8 @@ class RookBot(commands.Bot):
         return len(outcomes) + len(reminders)
 
     async def close(self) -> None:
+        if self._verifier is not None and not self._verifier.done():
+            self._verifier.cancel()
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -63,6 +63,7 @@ def test_kill_at_first_reply_and_restart_resumes_game_timers_and_buttons(tmp_pat
                            server=kept["server"]) as h:
             table = Table(h)
             table.game_id = kept["game_id"]
+            assert await table.bot._verifier == 1  # loaded and verified at startup
             row, g = await table.game()
             log = await table.bot.store.log(row.id)
             # the action the first bot was replying about had been committed before the reply
