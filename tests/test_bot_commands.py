@@ -304,3 +304,54 @@ def test_a_bug_still_gets_an_answer_and_is_logged(tmp_path):
             res = await h.click(user, found[1], message=found[0], expect_error=RuntimeError)
             assert res.ephemeral and "Something went wrong" in res.text
     run(scenario)
+
+
+def test_missed_roll_offers_reroll_and_keep_buttons(tmp_path):
+    """Monsters no roll can beat (DEF 13, 2 HP): every dice attack misses, and since a
+    reroll could still be a critical, the attacker is asked — with buttons — what to do."""
+    import json
+    import random
+
+    from engine.cards import DATA_FILE
+
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    for m in data["monsters"].values():
+        m.update(hp=2, mov=1, atk=1)
+        m["def"] = 13
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=8,
+                                            cards_data=data)) as h:
+            table, users = await placed_game(h, players=1)
+            rng = random.Random(3)
+            for _ in range(200):
+                row, g = await table.game()
+                assert not g.over, "no missed roll came up"
+                seat = g.waiting_for()[0]
+                dec = g.decision(seat)
+                if dec["kind"] == "roll":
+                    break
+                dice = [a for a in g.legal_actions(seat) if a.verb == "act" and a.skill
+                        and a.skill.kind == "attack"]
+                if dec["kind"] == "actions" and dice:
+                    a = dice[0]
+                    opts = {"unit": a.square, "target": str(a.skill)}
+                    if a.to:
+                        opts["to"] = a.to
+                    if a.fullmove:
+                        opts["fullmove"] = True
+                    res = await table.slash(table.user(row, seat), "rr act", **opts)
+                    assert res.text.startswith("✅"), res.text
+                    continue
+                await table.step(rng)
+            user = table.user(row, seat)
+            msg, cid = table.find_button(user, row.id, seat, dec["id"], "roll")
+            labels = {c.custom_id.split(":")[5]: c.label for c in msg.buttons
+                      if c.custom_id and f":{dec['id']}:" in c.custom_id}
+            assert labels["reroll"] == "Reroll (1 honor)" and labels["keep"] == "Keep"
+            assert msg.ephemeral and "Reroll with Willpower" in msg.text
+            res = await h.click(user, f"rr:roll:{row.id}:{seat}:{dec['id']}:reroll", message=msg)
+            assert res.text.startswith("✅ `reroll`"), res.text
+            res = await h.click(user, f"rr:roll:{row.id}:{seat}:{dec['id']}:keep", message=msg)
+            assert "out of date" in res.text
+    run(scenario)
