@@ -19,7 +19,7 @@ from store import GameRow
 
 from .actions import ack, refusal, reply, rook
 from .announce import deliver
-from .i18n import guild_lang, lang_of, t
+from .i18n import JA, guild_lang, lang_of, t
 from .views import lobby_view
 
 log = logging.getLogger("rr.lobby")
@@ -34,14 +34,13 @@ def lobby_text(row: GameRow, lang: str) -> str:
     n = row.settings["players"]
     if n == 1:
         diff = row.settings.get("difficulty")
-        from .i18n import JA
-
         name = (JA.get(diff, diff) if lang == "ja" else diff) if diff else t("standard", lang)
         mode = t("mode_solo", lang, difficulty=name)
     else:
         mode = t("mode_multi", lang, n=n)
     hours = round(row.settings.get("time_limit_s", DEFAULT_LIMIT_S) / 3600, 2)
-    return t("lobby", lang, host=f"<@{row.host_id}>", n=len(row.seats), max=n,
+    host = next((s["name"] for s in row.seats if s["user"] == row.host_id), "?")
+    return t("lobby", lang, host=host, n=len(row.seats), max=n,
              names=", ".join(s["name"] for s in row.seats), mode=mode, hours=f"{hours:g}")
 
 
