@@ -92,7 +92,7 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
         row, _ = await bot.service.current(interaction.channel_id or 0)
     except ServiceError as e:
         raise Refusal(t("wrong_game", lang)) from e
-    if row.id != target.game:
+    if row.id != target.game or not 0 <= target.seat < len(row.seats):
         raise Refusal(t("wrong_game", lang))
     seat = row.seat_of(interaction.user.id)
     if seat is None:
