@@ -133,6 +133,7 @@ class Announcer:
         g, row = out.game, out.row
         names = [s["name"] for s in row.seats]
         users = [int(s["user"]) for s in row.seats]
+        self.bot.seating[row.channel_id] = (row.id, users)
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
         deadline = self.bot.service.clock() + limit
         asks = [a for s in out.prompts if (a := ask(g, s, users[s], deadline)) is not None]

@@ -56,6 +56,8 @@ class RookBot(commands.Bot):
         self.sync_commands = sync_commands
         self.start_ticker = start_ticker
         self.announcer = Announcer(self)
+        # channel → (game id, user id per seat): lets autocomplete skip the database
+        self.seating: dict[int, tuple[int, list[int]]] = {}
         self._ticker: asyncio.Task[None] | None = None
         self._verifier: asyncio.Task[int] | None = None
 

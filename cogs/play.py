@@ -32,10 +32,21 @@ Suggest = Callable[[Game, int, str, Any], list[C.Pair]]
 
 async def suggest(interaction: discord.Interaction, current: str, fn: Suggest,
                   *, seated: bool = True) -> list[Choice[str]]:
-    """Run a suggestion function for the interacting player; never raise, never block long."""
+    """Run a suggestion function for the interacting player; never raise, never block long.
+
+    Suggestions are asked for on every keystroke, so the game is taken from the service's
+    memory when this channel's game is there (no database round trip); otherwise it is
+    loaded once and the channel's seating remembered."""
     try:
-        row, g = await rook(interaction).service.current(interaction.channel_id or 0)
-        seat = row.seat_of(interaction.user.id)
+        bot = rook(interaction)
+        channel = interaction.channel_id or 0
+        known = bot.seating.get(channel)
+        g = bot.service.peek(known[0]) if known else None
+        if g is None or g.over or known is None:
+            row, g = await bot.service.current(channel)
+            known = bot.seating[channel] = (row.id, [int(s["user"]) for s in row.seats])
+        users = known[1]
+        seat = users.index(interaction.user.id) if interaction.user.id in users else None
         if seat is None and seated:
             return []
         pairs = fn(g, seat if seat is not None else -1, lang_of(interaction),

@@ -219,6 +219,12 @@ class GameService:
         self._cache[row.id] = (row.version, g)
         return g
 
+    def peek(self, game_id: int) -> Game | None:
+        """The game as this process last committed it, without touching the database (for
+        suggestions that must be instant); None when it is not in memory."""
+        cached = self._cache.get(game_id)
+        return cached[1] if cached else None
+
     def seat(self, row: GameRow, user_id: int) -> int:
         seat = row.seat_of(user_id)
         if seat is None:
