@@ -202,6 +202,14 @@ def test_autocomplete_is_safe_and_only_offers_legal_squares(tmp_path):
             other = table.user(row, 1 - seat)
             res = await h.autocomplete(other, "rr recruit", focused="card")
             assert res.choices == []  # nothing to recruit now
+            # a new game in the same channel: suggestions follow the new seating
+            await h.slash(ann, "rr abandon")
+            assert await table.choices(ann, "rr place", "card") == []
+            cat = h.user("cat")
+            await h.slash(cat, "rr new", players=1)
+            await h.slash(cat, "rr start")
+            assert await table.choices(ann, "rr place", "card") == []
+            assert "thief_star" in await table.choices(cat, "rr place", "card")
     run(scenario)
 
 
