@@ -118,3 +118,24 @@ async def pending_click(t: Table):
             if found:
                 return t.user(row, seat), found[0], found[1]
     return None
+
+
+def test_a_game_in_a_thread_next_to_one_in_its_channel(tmp_path):
+    """Threads are channels: a second game runs in a thread of a channel that has one."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=5)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            thread = h.server.add_channel("rr-thread", type=11, parent_id=h.channel.id,
+                                          owner_id=ann.id)
+            h.bot._connection.parsers["THREAD_CREATE"]({**thread.payload(),
+                                                        "newly_created": True})
+            main, side = Table(h), Table(h, thread)
+            await main.open(ann, players=1)
+            await side.open(bob, [ann], players=2)
+            await side.play(random.Random(4))
+            row, g = await side.game()
+            assert g.over and row.channel_id == thread.id
+            assert any("Game over" in m.text for m in public(h, thread))
+            row, g = await main.game()
+            assert not g.over  # the channel's own game is untouched
+    run(scenario)
