@@ -157,9 +157,10 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     p = st["players"][seat]
     b = p["board"]
     i = board.index(a.square or "")
-    if i is None or not is_unit(b[i]):
-        raise IllegalAction(f"You have no unit on {a.square}: {_at(cs, b, i) if i is not None else ''}"
-                            .rstrip(": "))
+    if i is None or b[i] is None:
+        raise IllegalAction(f"There is no unit on {a.square}: name one of your units.")
+    if not is_unit(b[i]):
+        raise IllegalAction(f"You have no unit on {sq(i)}: a {_name(cs, b[i])} stands there.")
     unit = b[i]
     card = cs.units[unit["card"]]
     if unit["acted"]:

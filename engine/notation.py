@@ -73,7 +73,7 @@ class Action:
 
 def _square(tok: str, what: str) -> str:
     if board.index(tok) is None:
-        raise NotationError(f"'{tok}' is not a square ({what}): squares are 1A … 6C.")
+        raise NotationError(f"'{tok.upper()}' is not a square ({what}): squares are 1A … 6C.")
     return tok.upper()
 
 
@@ -114,7 +114,8 @@ def parse(text: str) -> Action:
     args = toks[1:]
     low = [a.lower() for a in args]
     if verb not in VERBS:
-        raise NotationError(f"Unknown action '{toks[0]}'. Actions: {', '.join(VERBS)}.")
+        players = [v for v in VERBS if v != "timeout"]  # timeout is the system's answer
+        raise NotationError(f"Unknown action '{toks[0]}'. Actions: {', '.join(players)}.")
     if verb in ("reroll", "keep", "done", "timeout", "resign"):
         if args:
             raise NotationError(f"'{verb}' takes nothing after it.")
