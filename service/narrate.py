@@ -60,6 +60,14 @@ _T: dict[str, dict[str, str]] = {
     "final_round": {"en": "The unit deck ran out: round {round} is the final round (R13.2).",
                     "ja": "山札が尽きました: ラウンド{round}が最終ラウンドです。"},
     "willpower": {"en": "{p} uses Willpower (reroll).", "ja": "{p} が意思の力で振り直し。"},
+    "command": {"en": "{p}: the Bard on {from} commands {target} (1 damage, then its skill).",
+                "ja": "{p}: {from} のバードが {target} に命令（1ダメージ、続けてスキル）。"},
+    "area": {"en": "{p}: area attack from {from} hits {squares}.",
+             "ja": "{p}: {from} から範囲攻撃 → {squares}"},
+    "fullmove": {"en": "{p} pays 1 honor mark for Full Move ({square}).",
+                 "ja": "{p} が全力移動（名誉1、{square}）。"},
+    "declared": {"en": "Victory declared by {players} (threat 8 or less).",
+                 "ja": "{players} が勝利宣言（脅威8以下）。"},
     "timeout": {"en": "{p} ran out of time (default answer).", "ja": "{p} は時間切れ（既定の回答）。"},
     "undo": {"en": "{p} took back their last action.", "ja": "{p} が直前の行動を取り消しました。"},
     "game_over_win": {"en": "🏆 Game over: {winners} won — {reason}.",
@@ -133,6 +141,15 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
         elif kind == "levelup":
             lines.append(t(kind, lang, p=p, square=e["square"], card=n(e["card"]),
                            price=e["price"]))
+        elif kind == "command":
+            lines.append(t(kind, lang, p=p, target=e["target"], **{"from": e["from"]}))
+        elif kind == "area":
+            lines.append(t(kind, lang, p=p, squares=", ".join(e["squares"]) or "—",
+                           **{"from": e["from"]}))
+        elif kind == "fullmove":
+            lines.append(t(kind, lang, p=p, square=e["square"]))
+        elif kind == "declared":
+            lines.append(t(kind, lang, players=", ".join(names[s] for s in e["players"])))
         elif kind == "readied":
             lines.append(t(kind, lang, p=p, squares=", ".join(e["squares"])))
         elif kind == "gold" and e["amount"]:
