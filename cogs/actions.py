@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from service import ServiceError
+from service.refusals_ja import localize
 
 from .announce import Announcement, clip, deliver
 from .i18n import lang_of, t
@@ -82,7 +83,7 @@ def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
         return t("stale", lang)
     if e.code == "not_player":
         return t("not_player", lang)
-    return t("refused", lang, msg=e.message)
+    return t("refused", lang, msg=localize(e.message, lang))
 
 
 async def check_target(bot: RookBot, interaction: discord.Interaction, target: Target,

@@ -18,6 +18,7 @@ from engine import visible
 
 from .games import GameService, Outcome, ServiceError
 from .narrate import narrate, prompt
+from .refusals_ja import localize
 
 CHANNEL = 1
 HELP = """Console commands:
@@ -101,7 +102,7 @@ class Console:
         try:
             row, g = await self.service.current(CHANNEL)
         except ServiceError as e:
-            self.say(f"! {e.message}")
+            self.say(f"! {localize(e.message, self.lang)}")
             return True
         names = [s["name"] for s in row.seats]
         if word == "status":
@@ -123,7 +124,7 @@ class Console:
             try:
                 await self.report(await self.service.undo(CHANNEL, seat + 1))
             except ServiceError as e:
-                self.say(f"! {e.message}")
+                self.say(f"! {localize(e.message, self.lang)}")
             return True
         if ":" in line:
             name, action = line.split(":", 1)
@@ -140,7 +141,7 @@ class Console:
         try:
             await self.report(await self.service.act(CHANNEL, user, action))
         except ServiceError as e:
-            self.say(f"! {e.message}")
+            self.say(f"! {localize(e.message, self.lang)}")
         return True
 
 

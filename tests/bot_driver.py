@@ -73,7 +73,8 @@ class Table:
         lobby = self.lobby_message()
         for user in others:
             joined = await self.h.click(user, message=lobby, label="Join")
-            assert joined.ephemeral and "joined" in joined.text, joined.text
+            assert joined.ephemeral and ("joined" in joined.text or "参加" in joined.text), \
+                joined.text
         started = await self.h.click(host, message=self.lobby_message(), label="Start")
         assert started.ephemeral and "started" in started.text, started.text
         row, _ = await self.bot.service.current(self.channel.id)

@@ -180,3 +180,19 @@ def test_abandon_needs_host_or_manage_channels(tmp_path):
             res = await h.slash(ann, "rr status")
             await refused(table, res, "no game in progress")
     asyncio.run(scenario())
+
+
+def test_a_japanese_player_reads_refusals_in_japanese(tmp_path):
+    """Messages in the user's locale: the engine's reason is translated, state unchanged."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("ken", locale="ja")
+            table = Table(h)
+            await table.open(ann, [bob], players=2)
+            before = await stored(table)
+            res = await table.slash(bob, "rr place", card="thief", square="4B")
+            await refused(table, res, "自軍エリア", "4B")
+            res = await table.slash(bob, "rr place", card="dragon", square="1A")
+            await refused(table, res, "'dragon' はありません")
+            assert await stored(table) == before
+    asyncio.run(scenario())
