@@ -21,7 +21,7 @@ from render.draw import Canvas
 from render.header import draw_header
 from render.highlights import draw_highlights
 from render.layout import BoardGeom
-from render.pieces import monster_chip, monster_sprite, unit_sprite
+from render.pieces import monster_chip, monster_sprite, monster_tile, unit_sprite, unit_tile
 
 
 def square_bg(col: int) -> th.RGB:
@@ -33,22 +33,35 @@ def square_bg(col: int) -> th.RGB:
     return th.SQUARE
 
 
+def draw_axis(c: Canvas, g: BoardGeom, y: float, lang: str) -> None:
+    """Column numbers 6…1 over the squares, "Queue" and "Castle" over theirs, centred on y."""
+    fs = g.font(0.2 if not g.compact else 0.22)
+    for col in V.COLUMNS:
+        x0, _, x1, _ = g.square_box(col, 0)
+        c.text(((x0 + x1) / 2, y), str(col), fs, th.INK_SOFT, bold=True, align="m")
+    small = g.font(0.16 if not g.compact else 0.18)
+    c.text((g.pad + g.queue_w / 2, y), th.word("queue", lang), small, th.INK_SOFT, align="m")
+    cb = g.castle_box()
+    c.text(((cb[0] + cb[2]) / 2, y), th.word("castle", lang), small, th.INK_SOFT, align="m")
+
+
+@lru_cache(maxsize=8)
+def axis_strip(g: BoardGeom, h: int, lang: str, bg: th.RGB) -> Image.Image:
+    """The axis row alone: the table draws it once above boards that have none."""
+    c = Canvas(g.width, h, bg)
+    draw_axis(c, g, h / 2, lang)
+    return c.image()
+
+
 @lru_cache(maxsize=16)
 def static_layer(g: BoardGeom, lang: str) -> Image.Image:
     """Everything on a board that does not depend on the game state."""
     c = Canvas(g.width, g.height, th.PAPER)
-    s = g.s
+    s = min(g.s, g.sh)
     c.rect((0, 0, g.width, g.header_h), fill=th.HEADER)
-    ax = g.header_h + g.axis_h / 2
+    if g.axis_h:
+        draw_axis(c, g, g.header_h + g.axis_h / 2, lang)
     fs = g.font(0.2 if not g.compact else 0.24)
-    for col in V.COLUMNS:
-        x0, _, x1, _ = g.square_box(col, 0)
-        c.text(((x0 + x1) / 2, ax), str(col), fs, th.INK_SOFT, bold=True, align="m")
-    q_mid = g.pad + g.queue_w / 2
-    c.text((q_mid, ax), th.word("queue", lang), g.font(0.16), th.INK_SOFT, align="m")
-    cb = g.castle_box()
-    c.text(((cb[0] + cb[2]) / 2, ax), th.word("castle", lang), g.font(0.16), th.INK_SOFT,
-           align="m")
     gx0, gy0, gx1, gy1 = g.grid_box()
     c.rect((gx0 - 1, gy0 - 1, gx1 + 1, gy1 + 1), fill=th.GRID_LINE)
     for lane in range(3):
@@ -113,16 +126,21 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: in
             continue
         col, lane = i // 3 + 1, i % 3
         box = g.square_box(col, lane)
-        sz = box[2] - box[0]
+        w, h = box[2] - box[0], box[3] - box[1]
         key = V.card_key(piece)
+        dmg = V.as_int(piece.get("dmg"))
         if V.is_monster(piece, cs):
-            spr = monster_sprite(cs.monsters.get(key), key, V.as_int(piece.get("dmg")),
-                                 square_bg(col), sz, g.compact, lang)
+            mc = cs.monsters.get(key)
+            spr = (monster_tile(mc, key, dmg, square_bg(col), w, h, lang) if g.compact else
+                   monster_sprite(mc, key, dmg, square_bg(col), w, lang))
         else:
+            uc = cs.units.get(key)
             owner = piece.get("owner", seat)
-            spr = unit_sprite(cs.units.get(key), key, V.as_int(piece.get("dmg")),
-                              bool(piece.get("acted")), owner if isinstance(owner, int) else None,
-                              square_bg(col), sz, g.compact, lang)
+            owner = owner if isinstance(owner, int) else None
+            acted = bool(piece.get("acted"))
+            spr = (unit_tile(uc, key, dmg, acted, owner, square_bg(col), w, h, lang)
+                   if g.compact else
+                   unit_sprite(uc, key, dmg, acted, owner, square_bg(col), w, lang))
         im.paste(spr, (ox + box[0], oy + box[1]))
     _queues(im, ox, oy, p, g, lang, cs)
     _castle_cards(im, ox, oy, p, g, lang, cs)
@@ -133,7 +151,9 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: in
 
 
 def chip_size(g: BoardGeom) -> tuple[int, int]:
-    return g.queue_w - 6, round(g.s * (0.28 if not g.compact else 0.3))
+    if g.compact:  # two chips a cell: bigger names beat a third chip (the rest is "+n")
+        return g.queue_w - 6, (g.sh - 6) // 2 - 2
+    return g.queue_w - 6, round(g.s * 0.28)
 
 
 def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
@@ -167,22 +187,24 @@ def _castle_cards(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: Board
     if not keys:
         return
     x0, y0, x1, y1 = g.castle_box()
-    cw, ch = x1 - x0 - 4, round(g.s * 0.62)
-    top = (y0 + y1) / 2 - (len(keys) * (ch + 3)) / 2
-    for i, key in enumerate(keys[:4]):
+    shown = keys[:4]
+    cw = x1 - x0 - 4
+    ch = min(round(g.s * 0.62), (y1 - y0 - 4) // len(shown) - 3)
+    top = (y0 + y1) / 2 - (len(shown) * (ch + 3)) / 2
+    for i, key in enumerate(shown):
         im.paste(monster_chip(cs.monsters.get(key), key, cw, ch, th.CASTLE, lang),
                  (ox + x0 + 2, oy + round(top) + i * (ch + 3)))
 
 
 def _eliminated(im: Image.Image, ox: int, oy: int, g: BoardGeom, lang: str) -> None:
     """Grey out the board and lay a red banner across it (R9.3)."""
-    x0, y0, x1, y1 = g.pad, g.grid_y, g.width - g.pad, g.grid_y + 3 * g.s
+    x0, y0, x1, y1 = g.pad, g.grid_y, g.width - g.pad, g.grid_y + 3 * g.sh
     box = (ox + x0, oy + y0, ox + x1, oy + y1)
     region = im.crop(box)
     grey = Image.new("RGB", region.size, (200, 200, 200))
     im.paste(Image.blend(region, grey, 0.6), box[:2])
-    h = round(g.s * 0.6)
+    h = round(min(g.s, g.sh) * 0.6)
     my = oy + (y0 + y1) // 2
     im.paste(th.ELIMINATED, (ox + x0, my - h // 2, ox + x1, my + h // 2))
-    T.draw(im, (ox + (x0 + x1) / 2, my), th.word("eliminated", lang), g.font(0.4),
+    T.draw(im, (ox + (x0 + x1) / 2, my), th.word("eliminated", lang), round(h * 0.66),
            th.WHITE, weight=T.BOLD, align="m")

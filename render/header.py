@@ -1,7 +1,8 @@
 """A board's header strip: seat, name, start flag, gold, honor marks, threat, medal count.
 
 Icons are shapes rather than emoji (the font has none, and shapes survive a small preview);
-the full-size header names each number, the compact one relies on the icons alone.
+the header names each number too, except a table-style header where the player's name
+would get less than 40 % of the width.
 """
 
 from __future__ import annotations
@@ -30,8 +31,7 @@ def _icon(kind: str, size: int, bg: th.RGB) -> Image.Image:
 def draw_icon(c: Canvas, kind: str, x: float, y: float, size: float) -> None:
     """Header icons: coin (gold), star (honor marks), triangle (threat), medal, start flag.
 
-    Shapes, not words, because the compact table header has no room for labels; the
-    three-player legend and the full-size board header name them.
+    Shapes, not words, so a number stays identified when its label has to go.
     """
     r = size / 2
 
@@ -82,10 +82,10 @@ def draw_header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: i
     if p.get("eliminated"):
         bg = th.HEADER_OUT
         im.paste(bg, (ox, oy, ox + g.width, oy + h))
-    big = g.font(0.42 if g.compact else 0.3)
-    small = g.font(0.17)
+    big = g.font(0.3) if not g.compact else round(h * 0.6)
+    small = g.font(0.17) if not g.compact else round(h * 0.36)
     # seat disc with the seat number
-    r = round(h * 0.3)
+    r = round(h * 0.3) if not g.compact else round(h * 0.36)
     disc = _seat_disc(seat, 2 * r, bg)
     im.paste(disc, (ox + g.pad, round(cy) - r))
     x = ox + g.pad + 2 * r + round(s * 0.08)
@@ -97,26 +97,40 @@ def draw_header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: i
     ]
     if V.medal_count(p):
         items.insert(0, ("medal", "medals", str(V.medal_count(p))))
+    icon = round(h * 0.42) if not g.compact else round(h * 0.56)
+    # labels ("Gold 7"); in the table style only while the name keeps 40 % of the header
+    labels = not g.compact or _stats_width(items, big, small, icon, s, lang) < (
+        g.width - 2 * g.pad) * 0.6
     right = ox + g.width - g.pad
-    icon = round(h * (0.5 if g.compact else 0.42))
     for kind, wkey, num in items:
         nw = T.width(num, big, T.BOLD)
         right -= nw
         T.draw(im, (right, cy), num, big, th.HEADER_INK, weight=T.BOLD)
         right -= round(s * 0.04)
-        if not g.compact:
+        if labels:
             lab = th.word(wkey, lang)
             right -= T.width(T.clean(lab), small)
             T.draw(im, (right, cy), lab, small, (200, 204, 214))
             right -= round(s * 0.04)
         right -= icon
         im.paste(_icon(kind, icon, bg), (right, round(cy - icon / 2)))
-        right -= round(s * (0.12 if g.compact else 0.14))
+        right -= round(s * 0.14)
     if view.get("start_player") == seat and len(V.players(view)) > 1:
         im.paste(_icon("start", icon, bg), (right - icon, round(cy - icon / 2)))
         right -= icon + round(s * 0.08)
-    name, size = T.fit(V.name(p, seat), right - x - round(s * 0.05), big, g.font(0.2), T.BOLD)
+    name, size = T.fit(V.name(p, seat), right - x - round(s * 0.05), big,
+                       g.font(0.2) if not g.compact else small, T.BOLD)
     T.draw(im, (x, cy), name, size, th.HEADER_INK, weight=T.BOLD)
+
+
+def _stats_width(items: list[tuple[str, str, str]], big: int, small: int, icon: int, s: int,
+                 lang: str) -> int:
+    """Width of the labelled stats, as the loop in `draw_header` lays them out."""
+    w = 0
+    for _kind, wkey, num in items:
+        w += T.width(num, big, T.BOLD) + icon + round(s * 0.04) + round(s * 0.14)
+        w += T.width(T.clean(th.word(wkey, lang)), small) + round(s * 0.04)
+    return w
 
 
 @lru_cache(maxsize=32)

@@ -70,7 +70,7 @@ def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, view: dict[
 class _Highlighter:
     def __init__(self, c: Canvas, g: BoardGeom, top: int, lang: str, cs: CardSet) -> None:
         self.c, self.g, self.top, self.lang, self.cs = c, g, top, lang, cs
-        self.s = g.s
+        self.s = min(g.s, g.sh)  # table squares are shorter than wide
 
     def center(self, sq: object) -> tuple[float, float] | None:
         p = self.g.center_of(sq)
@@ -105,7 +105,7 @@ class _Highlighter:
     def tag(self, x: float, y: float, text: str, color: th.RGB, anchor: str = "m",
             size: float | None = None, max_w: float | None = None) -> None:
         """A small label pill; `anchor` l/m/r places it by its left, centre or right."""
-        sz = (size or self.s * 0.17) * (1.25 if self.g.compact else 1.0)
+        sz = (size or self.s * 0.17) * (1.45 if self.g.compact else 1.0)
         if max_w:
             text, sz = fit(text, max_w - sz * 0.8, sz, sz * 0.7, bold=True)
         w = text_w(text, sz, bold=True) + sz * 0.8

@@ -16,14 +16,22 @@ from render.view import parse_square
 Box = tuple[int, int, int, int]
 
 BOARD_SQUARE = 96  # single-board image: about 0.65 of its size at a 500 px preview
-TABLE_SQUARE = 72  # table boards: two abreast, drawn with the compact piece style
+# Table boards for 3–4 players: stacked in one column at the single board's width, with
+# squares as wide as the board's but shorter, drawn in the compact (table) piece style.
+TABLE_SQUARE = 96
+TABLE_SQUARE_H = 58
 
 
 @dataclass(frozen=True, slots=True)
 class BoardGeom:
-    """Pixel layout of one board image of square size `s`. `compact` = table style."""
+    """Pixel layout of one board image of square size `s` (width) by `sh` (height).
+
+    `compact` = table style: squares shorter than wide, no axis row (the table draws one
+    shared axis strip above its boards).
+    """
 
     s: int
+    sh: int
     compact: bool
     pad: int
     header_h: int
@@ -39,8 +47,8 @@ class BoardGeom:
     def square_box(self, col: int, lane: int) -> Box:
         """Inner box of a square (grid lines excluded), column 6 leftmost (R2)."""
         x = self.grid_x + (6 - col) * self.s
-        y = self.grid_y + lane * self.s
-        return x + 1, y + 1, x + self.s - 1, y + self.s - 1
+        y = self.grid_y + lane * self.sh
+        return x + 1, y + 1, x + self.s - 1, y + self.sh - 1
 
     def box_of(self, square: object) -> Box | None:
         p = parse_square(square)
@@ -52,16 +60,16 @@ class BoardGeom:
 
     def queue_box(self, lane: int) -> Box:
         """The waiting-queue cell of a lane, left of the magic circle (R10.4)."""
-        y = self.grid_y + lane * self.s
-        return self.pad, y + 1, self.pad + self.queue_w, y + self.s - 1
+        y = self.grid_y + lane * self.sh
+        return self.pad, y + 1, self.pad + self.queue_w, y + self.sh - 1
 
     def castle_box(self) -> Box:
         """The castle strip right of column 1 (R9.2)."""
         x = self.grid_x + 6 * self.s
-        return x + 2, self.grid_y, x + 2 + self.castle_w, self.grid_y + 3 * self.s
+        return x + 2, self.grid_y, x + 2 + self.castle_w, self.grid_y + 3 * self.sh
 
     def grid_box(self) -> Box:
-        return self.grid_x, self.grid_y, self.grid_x + 6 * self.s, self.grid_y + 3 * self.s
+        return self.grid_x, self.grid_y, self.grid_x + 6 * self.s, self.grid_y + 3 * self.sh
 
     def font(self, k: float) -> int:
         """A font size as a fraction of the square size (keeps proportions at any scale)."""
@@ -71,15 +79,16 @@ class BoardGeom:
 @lru_cache(maxsize=8)
 def board_geom(s: int = BOARD_SQUARE, compact: bool = False) -> BoardGeom:
     """The layout for square size `s`; cached because it is a pure function of it."""
+    sh = TABLE_SQUARE_H * s // TABLE_SQUARE if compact else s
     pad = max(4, round(s * 0.08))
-    header_h = round(s * (0.62 if not compact else 0.72))
-    axis_h = round(s * 0.26)
+    header_h = round(s * (0.62 if not compact else 0.44))
+    axis_h = round(s * 0.26) if not compact else 0
     queue_w = round(s * 0.8)
     lane_w = round(s * 0.22)
     castle_w = round(s * 0.8)
     grid_x = pad + queue_w + lane_w
     grid_y = header_h + axis_h
     width = grid_x + 6 * s + 2 + castle_w + pad
-    height = grid_y + 3 * s + pad
-    return BoardGeom(s, compact, pad, header_h, axis_h, queue_w, lane_w, castle_w,
+    height = grid_y + 3 * sh + (pad if not compact else 4)
+    return BoardGeom(s, sh, compact, pad, header_h, axis_h, queue_w, lane_w, castle_w,
                      grid_x, grid_y, width, height)

@@ -2,9 +2,9 @@
 
 A sprite depends only on its arguments (card, damage, acted, owner, background, size,
 style, language), so each is drawn once and cached; a board is then a handful of pastes.
-Two styles: the full one for a single board (name, HP, MOV/DEF/ATK readable at a phone's
-preview width) and the compact one for the table, where four boards share that width and
-only big names, pips and threat shapes can stay readable.
+Two styles: the full sprite for a single board (name, HP, MOV/DEF/ATK readable at a phone's
+preview width) and the tile for the 3–4 player table, a wide, short square where only a big
+name, the threat shape, HP pips and the acted token are drawn.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _card_box(size: int) -> tuple[float, float, float, float]:
 
 @lru_cache(maxsize=1024)
 def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int | None,
-                bg: RGB, size: int, compact: bool, lang: str) -> Image.Image:
+                bg: RGB, size: int, lang: str) -> Image.Image:
     """A unit card: owner band, name, HP pips, MOV, level-up badge, acted marker (R8).
 
     Takes the card itself (a frozen, hashable dataclass), so the cache key covers its stats
@@ -50,29 +50,17 @@ def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int
     c.rect((x0, y0, x1, y0 + band), fill=th.seat_color(owner), radius=size * 0.08)
     c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
     name = card_name(uc, key, lang)
-    if compact:
-        t, sz, sx = fit_condensed(name, w - size * 0.03, size * 0.29, size * 0.22, bold=True,
-                                  tight=True, condense=0.72)
-        c.text((x0 + w / 2, y0 + band + size * 0.17), t, sz, th.INK, bold=True, align="m",
-               sx=sx)
-        pip, pip_y, bottom_y = size * 0.16, y0 + size * 0.55, y1 - size * 0.16
-    else:
-        t, sz, sx = fit_condensed(name, w - size * 0.06, size * 0.2, size * 0.13, bold=True)
-        c.text((x0 + w / 2, y0 + band + size * 0.13), t, sz, th.INK, bold=True, align="m",
-               sx=sx)
-        pip, pip_y, bottom_y = size * 0.12, y0 + size * 0.47, y1 - size * 0.15
+    t, sz, sx = fit_condensed(name, w - size * 0.06, size * 0.2, size * 0.13, bold=True)
+    c.text((x0 + w / 2, y0 + band + size * 0.13), t, sz, th.INK, bold=True, align="m", sx=sx)
+    pip, pip_y, bottom_y = size * 0.12, y0 + size * 0.47, y1 - size * 0.15
     pw = pips_width(hp, pip, w - size * 0.1)
     hp_pips(c, x0 + (w - pw) / 2, pip_y, w - size * 0.1, hp, dmg, pip, th.PIP_UNIT, th.CUBE)
     if uc:
         lab = th.word("mov", lang)
-        if compact:
-            c.text((x0 + size * 0.06, bottom_y), f"{lab[0] if lang != 'ja' else lab}{uc.mov}",
-                   size * 0.17, th.INK_SOFT, bold=True)
-        else:
-            lw = c.text((x0 + size * 0.06, bottom_y), lab, size * 0.12, th.INK_SOFT)
-            c.text((x0 + size * 0.06 + lw + size * 0.03, bottom_y), str(uc.mov), size * 0.19,
-                   th.INK, bold=True)
-    r = size * (0.15 if compact else 0.13)
+        lw = c.text((x0 + size * 0.06, bottom_y), lab, size * 0.12, th.INK_SOFT)
+        c.text((x0 + size * 0.06 + lw + size * 0.03, bottom_y), str(uc.mov), size * 0.19,
+               th.INK, bold=True)
+    r = size * 0.13
     cx, cy = x1 - r - size * 0.04, y1 - r - size * 0.04
     if uc and uc.levelled:
         _level_badge(c, cx - r - size * 0.03 if acted else x1 - size * 0.05, bottom_y, size)
@@ -93,7 +81,7 @@ def _level_badge(c: Canvas, right: float, cy: float, size: int) -> None:
 
 @lru_cache(maxsize=1024)
 def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: int,
-                   compact: bool, lang: str) -> Image.Image:
+                   lang: str) -> Image.Image:
     """A monster card: name, threat (colour + shape), HP pips, DEF / MOV / ATK (R9)."""
     red = bool(mc and mc.red)
     c = Canvas(size, size, bg)
@@ -107,21 +95,17 @@ def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: in
         c.rect((x0 + i, y0 + i, x1 - i, y1 - i), outline=th.THREAT_RED, width=size * 0.02,
                radius=size * 0.06)
     name = card_name(mc, key, lang)
-    big = size * (0.29 if compact else 0.2)
-    t, sz, sx = fit_condensed(name, w - size * (0.04 if compact else 0.08), big,
-                              size * (0.22 if compact else 0.13), bold=True, tight=compact,
-                              condense=0.72 if compact else 0.78)
-    c.text((x0 + w / 2, y0 + size * (0.2 if compact else 0.16)), t, sz, th.WHITE, bold=True,
-           align="m", sx=sx)
+    t, sz, sx = fit_condensed(name, w - size * 0.08, size * 0.2, size * 0.13, bold=True)
+    c.text((x0 + w / 2, y0 + size * 0.16), t, sz, th.WHITE, bold=True, align="m", sx=sx)
     if mc is None:
         return c.image()
-    pip = size * (0.15 if compact else 0.13)
+    pip = size * 0.13
     pw = pips_width(mc.hp, pip, w - size * 0.1)
-    hp_pips(c, x0 + (w - pw) / 2, y0 + size * (0.46 if compact else 0.4), w - size * 0.1, mc.hp,
-            dmg, pip, th.PIP_MONSTER, th.CUBE, ring=th.INK)
+    hp_pips(c, x0 + (w - pw) / 2, y0 + size * 0.4, w - size * 0.1, mc.hp, dmg, pip,
+            th.PIP_MONSTER, th.CUBE, ring=th.INK)
     # bottom row: threat shape, then DEF / MOV / ATK (the threat counts toward winning, R14.2)
     badge_w = w * 0.27
-    r = size * (0.13 if compact else 0.11)
+    r = size * 0.11
     threat_badge(c, x0 + badge_w / 2 + size * 0.015, y1 - size * 0.19, r, mc.threat, red)
     col = (w - badge_w) / 3
     for i in (1, 2):
@@ -130,12 +114,89 @@ def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: in
     stats = (("def", mc.defense), ("mov", mc.mov), ("atk", mc.atk))
     for i, (k, v) in enumerate(stats):
         cx = x0 + badge_w + col * (i + 0.5)
-        if compact:
-            c.text((cx, y1 - size * 0.17), str(v), size * 0.21, th.WHITE, bold=True, align="m")
-        else:
-            c.text((cx, y1 - size * 0.285), th.word(k, lang), size * 0.095, (190, 198, 214),
-                   align="m")
-            c.text((cx, y1 - size * 0.12), str(v), size * 0.19, th.WHITE, bold=True, align="m")
+        c.text((cx, y1 - size * 0.285), th.word(k, lang), size * 0.095, (190, 198, 214),
+               align="m")
+        c.text((cx, y1 - size * 0.12), str(v), size * 0.19, th.WHITE, bold=True, align="m")
+    return c.image()
+
+
+def _tile_name(c: Canvas, name: str, x0: float, x1: float, cy: float, h: float,
+               fill: RGB) -> None:
+    """A tile's name: as tall as the row allows, squeezed before it is shrunk or cut."""
+    t, sz, sx = fit_condensed(name, x1 - x0, h * 0.36, h * 0.28, bold=True, tight=True,
+                              condense=0.62)
+    c.text(((x0 + x1) / 2, cy), t, sz, fill, bold=True, align="m", sx=sx)
+
+
+@lru_cache(maxsize=1024)
+def unit_tile(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int | None,
+              bg: RGB, w: int, h: int, lang: str) -> Image.Image:
+    """A unit in the table style (a wide, short square): only what reads at a glance.
+
+    Owner band, a big name, then HP pips and the acted token on one row; a levelled-up
+    card gets a gold corner. MOV and the rest are on the single-board image.
+    """
+    hp = uc.hp if uc else 0
+    c = Canvas(w, h, bg)
+    i = max(2.0, h * 0.035)
+    x0, y0, x1, y1 = i, i, w - i, h - i
+    rad = h * 0.1
+    c.rect((x0, y0, x1, y1), fill=th.UNIT_ACTED if acted else th.UNIT_CARD, outline=th.INK,
+           width=1, radius=rad)
+    band = max(4.0, h * 0.09)
+    c.rect((x0, y0, x1, y0 + band), fill=th.seat_color(owner), radius=rad)
+    c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
+    if uc and uc.levelled:  # gold corner under the band's right end
+        k = h * 0.42
+        c.polygon([(x1 - k, y0 + band), (x1, y0 + band), (x1, y0 + band + k)], fill=th.LEVEL,
+                  outline=th.INK, width=1)
+    _tile_name(c, card_name(uc, key, lang), x0 + 3, x1 - 3, y0 + band + h * 0.22, h,
+               th.INK)
+    row = y1 - h * 0.25
+    r = h * 0.19
+    right = x1 - 3
+    if acted:
+        cx = x1 - r - 3
+        c.ellipse((cx - r, row - r, cx + r, row + r), fill=th.INK, outline=th.WHITE, width=1)
+        check_mark(c, cx, row, r * 0.9, th.WHITE, max(1.5, h * 0.05))
+        right = cx - r - 2
+    pip = h * 0.24
+    pw = pips_width(hp, pip, right - x0 - 6)
+    hp_pips(c, x0 + 5 + max(0.0, (right - x0 - 6 - pw) / 2), row, right - x0 - 6, hp, dmg,
+            pip, th.PIP_UNIT, th.CUBE)
+    return c.image()
+
+
+@lru_cache(maxsize=1024)
+def monster_tile(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, w: int, h: int,
+                 lang: str) -> Image.Image:
+    """A monster in the table style: colour, a big name, a big threat shape and HP pips.
+
+    DEF / MOV / ATK stay on the single-board image, where they can be read.
+    """
+    red = bool(mc and mc.red)
+    c = Canvas(w, h, bg)
+    i = max(2.0, h * 0.035)
+    x0, y0, x1, y1 = i, i, w - i, h - i
+    c.rect((x0, y0, x1, y1), fill=th.MONSTER_RED if red else th.MONSTER_BLUE, outline=th.INK,
+           width=1, radius=h * 0.1)
+    if red:  # a boss: a second, inner frame as well as the diamond
+        j = h * 0.06
+        c.rect((x0 + j, y0 + j, x1 - j, y1 - j), outline=th.THREAT_RED, width=h * 0.03,
+               radius=h * 0.08)
+    _tile_name(c, card_name(mc, key, lang), x0 + 4, x1 - 4, y0 + h * 0.27, h, th.WHITE)
+    if mc is None:
+        return c.image()
+    row = y1 - h * 0.25
+    r = h * 0.18
+    cx = x0 + 4 + r * 1.22
+    threat_badge(c, cx, row, r, mc.threat, red)
+    left = cx + r * 1.22 + 4
+    avail = x1 - 5 - left
+    pip = h * 0.24
+    pw = pips_width(mc.hp, pip, avail)
+    hp_pips(c, left + max(0.0, (avail - pw) / 2), row, avail, mc.hp, dmg, pip, th.PIP_MONSTER,
+            th.CUBE, ring=th.INK)
     return c.image()
 
 

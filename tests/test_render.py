@@ -21,6 +21,7 @@ from engine.cards import default_cards
 from render import samples as S
 from render import text as T
 from render.layout import BOARD_SQUARE, board_geom
+from render.table import board_origins, table_geom
 
 G = board_geom(BOARD_SQUARE, False)
 
@@ -175,6 +176,66 @@ def test_header_shows_gold_honor_threat():
     assert changed(base, img(board_with(honor=2))) == changed(base, defeated)
 
 
+# --- the 3–4 player table (its own compact piece style) -------------------------------
+
+
+def table_img(view: dict, **kw: object) -> Image.Image:
+    return decode(render.table_png(view, **kw))
+
+
+def table_square(n: int, seat: int, name: str) -> tuple[int, int, int, int]:
+    (ox, oy), b = board_origins(n)[0][seat], table_geom(n).box_of(name)
+    assert b is not None
+    return ox + b[0], oy + b[1], ox + b[2], oy + b[3]
+
+
+def table_with(seat: int, *placements: tuple[str, dict], n: int = 4, **fields: object) -> dict:
+    v = S.base_view(n)
+    for sq, piece in placements:
+        S.put(v["players"][seat], sq, piece)
+    v["players"][seat].update(fields)
+    return v
+
+
+def test_table_unit_square_differs_from_empty_square():
+    empty = table_img(table_with(2))
+    one = table_img(table_with(2, ("2B", S.unit("u1", "knight", 2))))
+    assert diff(empty, one, table_square(4, 2, "2B")) > 40
+    for seat, other in ((2, "3B"), (2, "1B"), (2, "2A"), (1, "2B"), (3, "2B")):
+        assert diff(empty, one, table_square(4, seat, other)) < 2
+
+
+def test_table_acted_marker_and_damage_change_the_square():
+    fresh = table_img(table_with(1, ("2B", S.unit("u1", "knight", 1))))
+    acted = table_img(table_with(1, ("2B", S.unit("u1", "knight", 1, acted=True))))
+    hurt = table_img(table_with(1, ("2B", S.unit("u1", "knight", 1, dmg=2))))
+    assert diff(fresh, acted, table_square(4, 1, "2B")) > 10
+    assert diff(fresh, hurt, table_square(4, 1, "2B")) > 2
+    assert diff(fresh, acted, table_square(4, 1, "3B")) < 2
+
+
+def test_table_red_and_blue_monsters_differ():
+    im = table_img(table_with(0, ("6A", S.monster("m1", "dragon")),
+                              ("6B", S.monster("m2", "wraith")), n=3))
+    r, _, b = mean(im, table_square(3, 0, "6A"))
+    assert r > b + 20
+    r, _, b = mean(im, table_square(3, 0, "6B"))
+    assert b > r + 20
+
+
+def test_table_eliminated_board_is_marked():
+    alive = table_img(table_with(3))
+    out = table_img(table_with(3, eliminated=True))
+    (ox, oy), g = board_origins(4)[0][3], table_geom(4)
+    gx0, gy0, gx1, gy1 = g.grid_box()
+    assert diff(alive, out, (ox + gx0, oy + gy0, ox + gx1, oy + gy1)) > 20
+    mid = oy + (gy0 + gy1) // 2
+    r, g_, b = mean(out, (ox + gx0 + 10, mid - 5, ox + gx0 + 200, mid + 5))
+    assert r > 150 and g_ < 80 and b < 80
+    ox0, oy0 = board_origins(4)[0][2]  # the board above is untouched
+    assert diff(alive, out, (ox0, oy0, ox0 + g.width, oy0 + g.height)) < 0.5
+
+
 # --- secrets (R14.1) --------------------------------------------------------------------
 
 
@@ -323,7 +384,10 @@ def test_image_sizes_and_bytes():
     t4 = render.table_png(S.table_view(4, late=True), highlights=S.SAMPLE_EVENTS)
     assert len(t4) < 300_000
     w, h = decode(t4).size
-    assert 1.1 < w / h < 1.8  # landscape: stays large in a phone's preview
+    assert w < 800 and h < 1200  # one column: as wide as a single board, about 1.4× as tall
+    # at a phone's 500 px preview a table square stays as wide as a single board's
+    tg = table_geom(4)
+    assert tg.s * 500 / w >= 60 and tg.sh * 500 / w >= 36
     for n in (1, 2):
         w1, h1 = decode(render.table_png(S.table_view(n, late=True))).size
         assert w1 < 900 and h1 < 1100
@@ -358,7 +422,7 @@ def test_renders_real_engine_views_and_events():
     for seat in (0, 1, 2, None):
         v = game.view(seat)
         png = render.table_png(v, highlights=visible(events, seat))
-        assert decode(png).size[0] > 1000
+        assert decode(png).size == board_origins(3)[2:]
     v = game.view(0)
     render.board_png(v, 1, lang="ja", highlights=visible(events, 0))
     for i, piece in enumerate(v["players"][0]["board"]):
