@@ -16,7 +16,7 @@ from engine.cards import UnitCard
 from render import text as T
 from render import theme as th
 from render import view as V
-from render.draw import Canvas, check_mark, fit_condensed
+from render.draw import Canvas, check_mark, fit, fit_condensed, text_w
 from render.pieces import card_name
 
 PHASE_CARDS = ("invasion", "summon", "end")
@@ -45,7 +45,7 @@ def row_card(name: str, done: bool, phase: bool, current: bool, leader: int | No
     if current:
         _pawn(c, w - h * 0.28, h * 0.72, h * 0.2)
         if leader is not None:
-            r = h * 0.14
+            r = h * 0.18
             c.ellipse((h * 0.1, h * 0.72 - r, h * 0.1 + 2 * r, h * 0.72 + r),
                       fill=th.seat_color(leader), outline=th.INK, width=1)
             c.text((h * 0.1 + r, h * 0.72), str(leader + 1), r * 1.4, th.INK, bold=True,
@@ -70,15 +70,18 @@ def merc_card(uc: UnitCard | None, key: str | None, w: int, h: int, lang: str) -
         c.text((w / 2, h / 2), th.word("taken", lang), h * 0.24, th.INK_SOFT, align="m")
         return c.image()
     c.rect((1, 1, w - 1, h - 1), fill=th.UNIT_CARD, outline=th.INK, width=1, radius=h * 0.12)
-    t, sz, sx = fit_condensed(card_name(uc, key, lang), w * 0.9, h * 0.3, h * 0.2, bold=True)
-    c.text((w / 2, h * 0.32), t, sz, th.INK, bold=True, align="m", sx=sx)
+    t, sz, sx = fit_condensed(card_name(uc, key, lang), w * 0.92, h * 0.34, h * 0.22, bold=True)
+    c.text((w / 2, h * 0.3), t, sz, th.INK, bold=True, align="m", sx=sx)
     if uc:
-        r = h * 0.17
-        cx, cy = w * 0.5 - r * 2.6, h * 0.72
+        # cost coin, then HP and MOV, centred together under the name
+        r = h * 0.19
+        stats, ssz = fit(f"HP{uc.hp} {th.word('mov', lang)}{uc.mov}", w * 0.92 - r * 2.6,
+                         h * 0.26, h * 0.2, bold=True)
+        total = r * 2.5 + text_w(stats, ssz, bold=True)
+        cx, cy = (w - total) / 2 + r, h * 0.72
         c.ellipse((cx - r, cy - r, cx + r, cy + r), fill=th.GOLD, outline=(150, 110, 0), width=1)
         c.text((cx, cy), str(uc.cost), r * 1.3, th.INK, bold=True, align="m")
-        c.text((cx + r * 1.6, cy), f"HP{uc.hp} {th.word('mov', lang)}{uc.mov}", h * 0.2,
-               th.INK_SOFT, bold=True)
+        c.text((cx + r * 1.5, cy), stats, ssz, th.INK, bold=True)
     return c.image()
 
 
@@ -187,7 +190,7 @@ def _supply_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, An
         del infos[2]
         bw = (width - 2 * pad - 5 * gap - 3 * mw) / 3
     iw = round(bw)
-    small = max(10, round(bh * 0.2))
+    small = max(10, round(bh * 0.23))
     for label, value, sub in infos:
         im.paste(info_box(iw, bh), (x, y))
         lt, ls = T.fit(label, iw - 6, small, max(9, round(small * 0.75)))
@@ -196,6 +199,6 @@ def _supply_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, An
         vt, vs = T.fit(value, iw - 8, round(bh * 0.34), max(10, round(bh * 0.2)), T.BOLD)
         T.draw(im, (x + iw / 2, vy), vt, vs, th.INK, weight=T.BOLD, align="m")
         if sub:
-            st, ss = T.fit(sub, iw - 6, round(small * 0.9), 9)
+            st, ss = T.fit(sub, iw - 6, small, 9)
             T.draw(im, (x + iw / 2, y + bh * 0.85), st, ss, th.INK_SOFT, align="m")
         x += iw + gap

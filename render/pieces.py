@@ -50,7 +50,8 @@ def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int
     c.rect((x0, y0, x1, y0 + band), fill=th.seat_color(owner), radius=size * 0.08)
     c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
     name = card_name(uc, key, lang)
-    t, sz, sx = fit_condensed(name, w - size * 0.06, size * 0.2, size * 0.13, bold=True)
+    t, sz, sx = fit_condensed(name, w - size * 0.06, size * 0.2, size * 0.14, bold=True,
+                              condense=0.66)
     c.text((x0 + w / 2, y0 + band + size * 0.13), t, sz, th.INK, bold=True, align="m", sx=sx)
     pip, pip_y, bottom_y = size * 0.12, y0 + size * 0.47, y1 - size * 0.15
     pw = pips_width(hp, pip, w - size * 0.1)
@@ -95,7 +96,8 @@ def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: in
         c.rect((x0 + i, y0 + i, x1 - i, y1 - i), outline=th.THREAT_RED, width=size * 0.02,
                radius=size * 0.06)
     name = card_name(mc, key, lang)
-    t, sz, sx = fit_condensed(name, w - size * 0.08, size * 0.2, size * 0.13, bold=True)
+    t, sz, sx = fit_condensed(name, w - size * 0.08, size * 0.2, size * 0.14, bold=True,
+                              condense=0.66)
     c.text((x0 + w / 2, y0 + size * 0.16), t, sz, th.WHITE, bold=True, align="m", sx=sx)
     if mc is None:
         return c.image()
@@ -105,18 +107,21 @@ def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: in
             th.PIP_MONSTER, th.CUBE, ring=th.INK)
     # bottom row: threat shape, then DEF / MOV / ATK (the threat counts toward winning, R14.2)
     badge_w = w * 0.27
-    r = size * 0.11
-    threat_badge(c, x0 + badge_w / 2 + size * 0.015, y1 - size * 0.19, r, mc.threat, red)
+    r = size * 0.12
+    threat_badge(c, x0 + badge_w / 2 + size * 0.015, y1 - size * 0.2, r, mc.threat, red)
     col = (w - badge_w) / 3
     for i in (1, 2):
         xx = x0 + badge_w + col * i
-        c.line([(xx, y1 - size * 0.34), (xx, y1 - size * 0.05)], (90, 104, 130), 1)
+        c.line([(xx, y1 - size * 0.38), (xx, y1 - size * 0.05)], (90, 104, 130), 1)
     stats = (("def", mc.defense), ("mov", mc.mov), ("atk", mc.atk))
     for i, (k, v) in enumerate(stats):
         cx = x0 + badge_w + col * (i + 0.5)
-        c.text((cx, y1 - size * 0.285), th.word(k, lang), size * 0.095, (190, 198, 214),
-               align="m")
-        c.text((cx, y1 - size * 0.12), str(v), size * 0.19, th.WHITE, bold=True, align="m")
+        t, sz, sx = fit_condensed(th.word(k + "_short", lang), col - 3, size * 0.12,
+                                  size * 0.1, condense=0.75)
+        c.text((cx, y1 - size * 0.31), t, sz, (200, 208, 224), align="m", sx=sx)
+        t, sz, sx = fit_condensed(str(v), col - 2, size * 0.23, size * 0.17, bold=True,
+                                  condense=0.7)
+        c.text((cx, y1 - size * 0.13), t, sz, th.WHITE, bold=True, align="m", sx=sx)
     return c.image()
 
 
@@ -217,7 +222,7 @@ def monster_chip(mc: MonsterCard | None, key: str, w: int, h: int, bg: RGB,
     r = h * 0.3
     threat_badge(c, 2 + h * 0.42, h / 2, r, mc.threat if mc else 0, red)
     x = 2 + h * 0.42 + r * 1.3 + 2
-    t, sz, sx = fit_condensed(card_name(mc, key, lang), w - x - 3, h * 0.5, h * 0.38,
-                              bold=True, tight=True)
+    t, sz, sx = fit_condensed(card_name(mc, key, lang), w - x - 3, h * 0.6, h * 0.42,
+                              bold=True, tight=True, condense=0.68)
     c.text((x, h / 2), t, sz, th.WHITE, bold=True, sx=sx)
     return c.image()

@@ -91,6 +91,10 @@ _WORDS: dict[str, tuple[str, str]] = {
     "mov": ("MOV", "移動"),
     "def": ("DEF", "防御"),
     "atk": ("ATK", "攻撃"),
+    # one-kanji forms where a monster card's stat column is narrow
+    "def_short": ("DEF", "防"),
+    "mov_short": ("MOV", "移"),
+    "atk_short": ("ATK", "攻"),
     "cost": ("Cost", "コスト"),
     "move": ("move", "移動"),
     "skill": ("skill", "スキル"),
