@@ -196,8 +196,8 @@ def monster_tile(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, w: int, h:
     r = h * 0.18
     cx = x0 + 4 + r * 1.22
     threat_badge(c, cx, row, r, mc.threat, red)
-    left = cx + r * 1.22 + 4
-    avail = x1 - 5 - left
+    left = cx + r * 1.22 + 3
+    avail = x1 - 4 - left
     pip = h * 0.24
     pw = pips_width(mc.hp, pip, avail)
     hp_pips(c, left + max(0.0, (avail - pw) / 2), row, avail, mc.hp, dmg, pip, th.PIP_MONSTER,
