@@ -101,11 +101,11 @@ class InfoCommands:
             return
         row, g = found
         st = g.state
-        timers = {tm["seat"]: tm for tm in await rook(interaction).store.timers(row.id)}
+        deadlines = await rook(interaction).service.deadlines(row)
         who = []
         for s in g.waiting_for():
             kind = pair(KINDS, (g.decision(s) or {}).get("kind", ""), lang)
-            deadline = int(timers[s]["deadline"]) if s in timers else 0
+            deadline = int(deadlines.get(s, 0))
             who.append(t("who_until", lang, name=row.seats[s]["name"], kind=kind, ts=deadline))
         current = f" — {g.cards.name(st['current'], lang)}" if st.get("current") else ""
         waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)

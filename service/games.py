@@ -72,6 +72,7 @@ class GameService:
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**31))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Game]] = {}
+        self._deadlines: dict[int, tuple[int, dict[int, float]]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -153,15 +154,10 @@ class GameService:
                              cards_data=self.cards_data)
             await self.store.start(row.id, row.seats, g.state["setup"], fresh.to_json())
             entries = [(s, None, t) for s, t in g.state["log"]]
-            if entries:
-                await self.store.commit_actions(row.id, 0, entries, g.to_json(), "active",
-                                                await self._timers(row, g))
-            else:
-                await self.store.commit_actions(row.id, 0, [], g.to_json(), "active",
-                                                await self._timers(row, g))
-            row = await self.store.get(row.id)  # type: ignore[assignment]
-            assert row is not None
-            self._cache[row.id] = (row.version, g)
+            done = await self.store.commit_actions(row.id, 0, entries, g.to_json(), "active",
+                                                   self._timers(row, g))
+            row = done.row
+            self._remember(row, g, done.timers)
             return Outcome(row, g, ev, None, "start", prompts=g.waiting_for(),
                            finished=["setup"])
 
@@ -259,17 +255,19 @@ class GameService:
         entries = [(s, user_id if k == 0 else None, t)
                    for k, (s, t) in enumerate(g.state["log"][log_start:])]
         try:
-            await self.store.commit_actions(
+            done = await self.store.commit_actions(
                 row.id, row.version, entries, g.to_json(), "over" if g.over else "active",
-                await self._timers(row, g), meta)
-        except BaseException:
+                self._timers(row, g), meta)
+        except BaseException as e:
             # Nothing was stored: forget the in-memory change so the next load is the truth.
             self._cache.pop(row.id, None)
             g.state = json.loads(backup)
+            if isinstance(e, VersionConflict):
+                raise ServiceError("This prompt is out of date: someone else answered first.",
+                                   code="stale") from e
             raise
-        new = await self.store.get(row.id)
-        assert new is not None
-        self._cache[row.id] = (new.version, g)
+        new = done.row
+        self._remember(new, g, done.timers)
         prompts = [s for s in g.waiting_for()
                    if waiting_before.get(s) != (g.decision(s) or {}).get("id")]
         finished = [e["what"] for e in ev if e["type"] == "resolved"]
@@ -286,20 +284,26 @@ class GameService:
             s, a = trivial[0]
             ev += [dict(e, auto=True) for e in g.apply(s, a)]
 
-    async def _timers(self, row: GameRow, g: Game) -> list[tuple[int, int, float, float | None]]:
-        """Deadlines: a decision keeps the deadline it got when it was first asked."""
+    def _timers(self, row: GameRow, g: Game) -> list[tuple[int, int, float, float | None]]:
+        """A timer for every decision asked now, with the deadline a new question gets; the
+        store keeps the deadline (and reminder) of a decision it already timed, so a
+        decision keeps the deadline it got when it was first asked."""
         limit = float(row.settings.get("time_limit_s", DEFAULT_LIMIT_S))
         now = self.clock()
-        old = {t["seat"]: t for t in await self.store.timers(row.id)}
-        out: list[tuple[int, int, float, float | None]] = []
-        for s in g.waiting_for():
-            opened = g.decision(s)["opened"]  # type: ignore[index]
-            prev = old.get(s)
-            if prev and prev["decision_id"] == opened:
-                out.append((s, opened, prev["deadline"], prev["remind_at"]))
-            else:
-                out.append((s, opened, now + limit, now + limit * 0.75))
-        return out
+        return [(s, g.decision(s)["opened"], now + limit, now + limit * 0.75)  # type: ignore[index]
+                for s in g.waiting_for()]
+
+    def _remember(self, row: GameRow, g: Game, timers: list[dict[str, Any]]) -> None:
+        """The game and its deadlines as just committed (valid while the version holds)."""
+        self._cache[row.id] = (row.version, g)
+        self._deadlines[row.id] = (row.version, {t["seat"]: t["deadline"] for t in timers})
+
+    async def deadlines(self, row: GameRow) -> dict[int, float]:
+        """Deadline per waiting seat: from memory when this process committed that version."""
+        known = self._deadlines.get(row.id)
+        if known and known[0] == row.version:
+            return known[1]
+        return {t["seat"]: t["deadline"] for t in await self.store.timers(row.id)}
 
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
         row, _ = await self.current(channel_id)
@@ -312,14 +316,14 @@ class GameService:
             except ActionError as e:
                 raise ServiceError(e.message, code=e.code) from e
             try:
-                await self.store.rewrite_log(row.id, row.version, g2.state["log"], g2.to_json(),
-                                             await self._timers(row, g2))
+                done = await self.store.rewrite_log(row.id, row.version, g2.state["log"],
+                                                    g2.to_json(), self._timers(row, g2))
             except VersionConflict as e:
                 self._cache.pop(row.id, None)
                 raise ServiceError("This prompt is out of date: someone else answered first.",
                                    code="stale") from e
-            row = await self.store.get(row.id)  # type: ignore[assignment]
-            self._cache[row.id] = (row.version, g2)
+            row = done.row
+            self._remember(row, g2, done.timers)
             return Outcome(row, g2, [{"type": "undo", "player": seat}], seat, "undo",
                            prompts=[seat])
 

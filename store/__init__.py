@@ -1,5 +1,6 @@
-"""Persistence on aiosqlite: games per channel, action logs, timers (see db.py)."""
+"""Persistence on SQLite (one connection on its own thread): games per channel, action logs,
+timers (see db.py)."""
 
-from .db import GameRow, Store, VersionConflict
+from .db import Commit, GameRow, Store, VersionConflict
 
-__all__ = ["GameRow", "Store", "VersionConflict"]
+__all__ = ["Commit", "GameRow", "Store", "VersionConflict"]

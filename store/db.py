@@ -1,22 +1,28 @@
-"""SQLite persistence (aiosqlite, WAL): games per channel, their action logs, timers.
+"""SQLite persistence (WAL): games per channel, their action logs, timers.
 
 The action log is the source of truth; the stored state is a cache that is verified against
 a replay of setup + log when a game is first loaded (R15). Every accepted action is written
 in one transaction together with the new state, guarded by the state version, so two
 concurrent answers can never both land.
+
+One `sqlite3` connection lives on the store's own thread (a single-thread executor), and
+every method is *one* job on that thread: a whole transaction — version-checked UPDATE, log
+append, timers, and whatever the caller needs back — is one round trip from the event loop.
+Because jobs run one at a time on that thread, two games' transactions can never interleave
+on the connection: the thread is the store-wide write lock (each write job also checks that
+no transaction was left open before it begins its own).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
+import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
-
-import aiosqlite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -36,6 +42,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS one_open_game_per_channel
     ON games(channel_id) WHERE status IN ('lobby', 'active');
+CREATE INDEX IF NOT EXISTS games_by_channel ON games(channel_id, id);
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
@@ -55,6 +62,9 @@ CREATE TABLE IF NOT EXISTS timers (
     PRIMARY KEY (game_id, seat)
 );
 """
+
+Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
+T = TypeVar("T")
 
 
 class VersionConflict(Exception):
@@ -82,7 +92,15 @@ class GameRow:
         return None
 
 
-def _row(r: aiosqlite.Row) -> GameRow:
+@dataclass(slots=True)
+class Commit:
+    """What a committed move left in the database: the game's row and its timers."""
+
+    row: GameRow
+    timers: list[dict[str, Any]]
+
+
+def _row(r: sqlite3.Row) -> GameRow:
     return GameRow(
         id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], status=r["status"],
         host_id=r["host_id"], seats=json.loads(r["seats"]), settings=json.loads(r["settings"]),
@@ -91,212 +109,252 @@ def _row(r: aiosqlite.Row) -> GameRow:
     )
 
 
-T = TypeVar("T")
-
-
-def _writes(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
-    """Serialise writers on the one shared connection: a transaction of one game must not
-    take in (or roll back) a statement written for another game meanwhile."""
-    @functools.wraps(method)
-    async def locked(self: Store, *args: Any, **kwargs: Any) -> T:
-        async with self._writing:
-            return await method(self, *args, **kwargs)
-    return locked
+def _one(con: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> GameRow | None:
+    rows = con.execute(sql, args).fetchall()
+    return _row(rows[0]) if rows else None
 
 
 class Store:
-    """One connection per process; aiosqlite serialises statements on its own thread, and
-    `_writing` serialises write paths (so two games' transactions never interleave)."""
+    """One connection per process, used only from the store's own thread (see above)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._db: aiosqlite.Connection | None = None
-        self._writing = asyncio.Lock()
+        self._con: sqlite3.Connection | None = None
+        self._thread: ThreadPoolExecutor | None = None
 
+    # ---- the thread ------------------------------------------------------------------------
     async def open(self) -> Store:
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.executescript(SCHEMA)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rr-store")
+        await self._call(self._connect)
         return self
 
-    async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+    def _connect(self) -> None:
+        con = sqlite3.connect(self.path, isolation_level=None)  # transactions are explicit
+        con.row_factory = sqlite3.Row
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=NORMAL")
+        con.execute("PRAGMA foreign_keys=ON")
+        con.executescript(SCHEMA)
+        self._con = con
 
-    @property
-    def db(self) -> aiosqlite.Connection:
-        assert self._db is not None, "Store.open() first"
-        return self._db
+    async def close(self) -> None:
+        if self._thread is None:
+            return
+        try:
+            await self._call(self._disconnect)
+        finally:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+
+    def _disconnect(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` on the store's thread: one round trip."""
+        if self._thread is None:
+            raise RuntimeError("Store.open() first")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self._call(self._reading, fn, *args)
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self._call(self._transaction, fn, *args)
+
+    def _reading(self, fn: Callable[..., T], *args: Any) -> T:
+        assert self._con is not None, "Store.open() first"
+        return fn(self._con, *args)
+
+    def _transaction(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(con, *args)` in one IMMEDIATE transaction: committed whole or not at all."""
+        con = self._con
+        assert con is not None, "Store.open() first"
+        if con.in_transaction:  # cannot happen: every job ends the transaction it began
+            raise RuntimeError("store: a transaction was left open by an earlier job")
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            out = fn(con, *args)
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        return out
 
     # ---- games -----------------------------------------------------------------------------
     async def open_game(self, channel_id: int) -> GameRow | None:
         """The lobby or active game of a channel, if any."""
-        async with self.db.execute(
-            "SELECT * FROM games WHERE channel_id=? AND status IN ('lobby','active')",
-            (channel_id,),
-        ) as cur:
-            r = await cur.fetchone()
-        return _row(r) if r else None
+        return await self._read(
+            _one, "SELECT * FROM games WHERE channel_id=? AND status IN ('lobby','active')",
+            (channel_id,))
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The channel's newest game whatever its status (lobby, active, over, abandoned)."""
+        return await self._read(
+            _one, "SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1",
+            (channel_id,))
 
     async def get(self, game_id: int) -> GameRow | None:
-        async with self.db.execute("SELECT * FROM games WHERE id=?", (game_id,)) as cur:
-            r = await cur.fetchone()
-        return _row(r) if r else None
+        return await self._read(_one, "SELECT * FROM games WHERE id=?", (game_id,))
 
     async def active_games(self) -> list[GameRow]:
-        async with self.db.execute("SELECT * FROM games WHERE status='active'") as cur:
-            return [_row(r) for r in await cur.fetchall()]
+        def read(con: sqlite3.Connection) -> list[GameRow]:
+            return [_row(r) for r in con.execute("SELECT * FROM games WHERE status='active'")]
+        return await self._read(read)
 
-    @_writes
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
                            host_name: str, settings: dict[str, Any]) -> GameRow:
         now = time.time()
         seats = [{"user": host_id, "name": host_name}]
-        try:
-            cur = await self.db.execute(
-                "INSERT INTO games (guild_id, channel_id, status, host_id, seats, settings,"
-                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
-                (guild_id, channel_id, "lobby", host_id, json.dumps(seats), json.dumps(settings),
-                 now, now))
-        except aiosqlite.IntegrityError as e:
-            raise VersionConflict("this channel already has a game") from e
-        row = await self.get(cur.lastrowid)  # type: ignore[arg-type]
-        assert row is not None
-        return row
 
-    @_writes
+        def write(con: sqlite3.Connection) -> GameRow:
+            try:
+                row = _one(con,
+                           "INSERT INTO games (guild_id, channel_id, status, host_id, seats,"
+                           " settings, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)"
+                           " RETURNING *",
+                           (guild_id, channel_id, "lobby", host_id, json.dumps(seats),
+                            json.dumps(settings), now, now))
+            except sqlite3.IntegrityError as e:
+                raise VersionConflict("this channel already has a game") from e
+            assert row is not None
+            return row
+        return await self._write(write)
+
+    async def _execute(self, sql: str, args: tuple[Any, ...]) -> None:
+        await self._write(lambda con: con.execute(sql, args).close())
+
     async def update_lobby(self, row: GameRow) -> None:
-        await self.db.execute(
+        await self._execute(
             "UPDATE games SET seats=?, settings=?, updated_at=? WHERE id=? AND status='lobby'",
             (json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id))
 
-    @_writes
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
-        await self.db.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
+        await self._execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
 
-    @_writes
     async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
-        await self.db.execute("UPDATE games SET settings=?, updated_at=? WHERE id=?",
-                              (json.dumps(settings), time.time(), game_id))
+        await self._execute("UPDATE games SET settings=?, updated_at=? WHERE id=?",
+                            (json.dumps(settings), time.time(), game_id))
 
-    @_writes
     async def set_status(self, game_id: int, status: str) -> None:
-        await self.db.execute("UPDATE games SET status=?, updated_at=? WHERE id=?",
-                              (status, time.time(), game_id))
-        if status in ("over", "abandoned"):
-            await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+        def write(con: sqlite3.Connection) -> None:
+            con.execute("UPDATE games SET status=?, updated_at=? WHERE id=?",
+                        (status, time.time(), game_id))
+            if status in ("over", "abandoned"):
+                con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+        await self._write(write)
 
-    @_writes
     async def start(self, game_id: int, seats: list[dict[str, Any]], setup: dict[str, Any],
                     state: str) -> None:
-        await self.db.execute(
+        await self._execute(
             "UPDATE games SET status='active', seats=?, setup=?, state=?, version=0,"
             " updated_at=? WHERE id=? AND status='lobby'",
             (json.dumps(seats), json.dumps(setup), state, time.time(), game_id))
 
     # ---- actions: the one write path for a move ---------------------------------------------
-    @_writes
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: list[tuple[int, int | None, str]], state: str, status: str,
-                             timers: list[tuple[int, int, float, float | None]],
-                             meta: dict[str, Any] | None = None) -> int:
-        """Append actions (seat, user, text) and the resulting state in one transaction.
+                             timers: list[Timer], meta: dict[str, Any] | None = None) -> Commit:
+        """Append actions (seat, user, text) and the resulting state in one transaction, and
+        return the row and timers as committed.
 
         The version only grows (an undo bumps it too), so any prompt read before is stale.
         Raises VersionConflict when the game moved on since `expected_version` was read.
-        `timers` replaces the game's timers: (seat, decision_opened, deadline, remind_at).
+        `timers` are the game's timers from now on (see `_put_timers`); a finished game has
+        none.
         """
-        db = self.db
         now = time.time()
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await db.execute(
+
+        def write(con: sqlite3.Connection) -> Commit:
+            row = _one(
+                con,
                 "UPDATE games SET state=?, version=version+?, status=?, updated_at=?"
                 + (", meta=?" if meta is not None else "")
-                + " WHERE id=? AND version=?",
+                + " WHERE id=? AND version=? RETURNING *",
                 (state, max(1, len(entries)), status, now,
                  *([json.dumps(meta)] if meta is not None else []), game_id, expected_version))
-            if cur.rowcount != 1:
+            if row is None:
                 raise VersionConflict("the game moved on")
-            async with db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=?",
-                                  (game_id,)) as c:
-                base = (await c.fetchone())[0]
-            await db.executemany(
+            base = con.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=?",
+                               (game_id,)).fetchone()[0]
+            con.executemany(
                 "INSERT INTO actions (game_id, seq, seat, user_id, text, at) VALUES (?,?,?,?,?,?)",
                 [(game_id, base + k, seat, user, text, now)
                  for k, (seat, user, text) in enumerate(entries)])
-            await self._replace_timers(game_id, timers)
-            if status in ("over", "abandoned"):
-                await db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        return expected_version + max(1, len(entries))
+            done = status in ("over", "abandoned")
+            return Commit(row, _put_timers(con, game_id, [] if done else timers))
+        return await self._write(write)
 
-    @_writes
     async def rewrite_log(self, game_id: int, expected_version: int, log: list[list[Any]],
-                          state: str, timers: list[tuple[int, int, float, float | None]]) -> int:
+                          state: str, timers: list[Timer]) -> Commit:
         """Undo: the log loses one entry; stored atomically like any other move."""
-        db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await db.execute(
-                "UPDATE games SET state=?, version=version+1, updated_at=? WHERE id=? AND version=?",
-                (state, time.time(), game_id, expected_version))
-            if cur.rowcount != 1:
+        def write(con: sqlite3.Connection) -> Commit:
+            row = _one(con,
+                       "UPDATE games SET state=?, version=version+1, updated_at=?"
+                       " WHERE id=? AND version=? RETURNING *",
+                       (state, time.time(), game_id, expected_version))
+            if row is None:
                 raise VersionConflict("the game moved on")
-            async with db.execute("SELECT seq, user_id, at FROM actions WHERE game_id=? "
-                                  "ORDER BY seq", (game_id,)) as c:
-                old = await c.fetchall()
-            await db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
-            await db.executemany(
+            old = con.execute("SELECT seq, user_id, at FROM actions WHERE game_id=? "
+                              "ORDER BY seq", (game_id,)).fetchall()
+            con.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
+            con.executemany(
                 "INSERT INTO actions (game_id, seq, seat, user_id, text, at) VALUES (?,?,?,?,?,?)",
                 [(game_id, k, seat, None, text, old[k]["at"] if k < len(old) else time.time())
                  for k, (seat, text) in enumerate(log)])
-            await self._replace_timers(game_id, timers)
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        return expected_version + 1
-
-    async def _replace_timers(self, game_id: int,
-                              timers: list[tuple[int, int, float, float | None]]) -> None:
-        await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
-        await self.db.executemany(
-            "INSERT INTO timers (game_id, seat, decision_id, deadline, remind_at) "
-            "VALUES (?,?,?,?,?)", [(game_id, *t) for t in timers])
+            return Commit(row, _put_timers(con, game_id, timers))
+        return await self._write(write)
 
     async def log(self, game_id: int) -> list[list[Any]]:
-        async with self.db.execute("SELECT seat, text FROM actions WHERE game_id=? ORDER BY seq",
-                                   (game_id,)) as cur:
-            return [[r["seat"], r["text"]] for r in await cur.fetchall()]
+        def read(con: sqlite3.Connection) -> list[list[Any]]:
+            return [[r["seat"], r["text"]] for r in con.execute(
+                "SELECT seat, text FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
+        return await self._read(read)
 
     # ---- timers ----------------------------------------------------------------------------
     async def timers(self, game_id: int) -> list[dict[str, Any]]:
-        async with self.db.execute("SELECT * FROM timers WHERE game_id=?", (game_id,)) as cur:
-            return [dict(r) for r in await cur.fetchall()]
+        return await self._read(_timers, game_id)
 
     async def due_timers(self, now: float) -> list[dict[str, Any]]:
         """Timers whose deadline passed or whose reminder is due."""
-        async with self.db.execute(
-            "SELECT * FROM timers WHERE deadline<=? OR (reminded=0 AND remind_at<=?)",
-            (now, now)) as cur:
-            return [dict(r) for r in await cur.fetchall()]
+        def read(con: sqlite3.Connection) -> list[dict[str, Any]]:
+            return [dict(r) for r in con.execute(
+                "SELECT * FROM timers WHERE deadline<=? OR (reminded=0 AND remind_at<=?)",
+                (now, now))]
+        return await self._read(read)
 
-    @_writes
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int) -> None:
-        await self.db.execute("UPDATE timers SET reminded=1 WHERE game_id=? AND seat=? AND "
-                              "decision_id=?", (game_id, seat, decision_id))
+        await self._execute("UPDATE timers SET reminded=1 WHERE game_id=? AND seat=? AND "
+                            "decision_id=?", (game_id, seat, decision_id))
 
     async def next_deadline(self) -> float | None:
-        async with self.db.execute(
-            "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND remind_at<deadline "
-            "THEN remind_at ELSE deadline END) FROM timers") as cur:
-            r = await cur.fetchone()
-        return r[0] if r else None
+        def read(con: sqlite3.Connection) -> float | None:
+            r = con.execute(
+                "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND "
+                "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers").fetchone()
+            return r[0] if r else None
+        return await self._read(read)
+
+
+def _timers(con: sqlite3.Connection, game_id: int) -> list[dict[str, Any]]:
+    return [dict(r) for r in con.execute("SELECT * FROM timers WHERE game_id=? ORDER BY seat",
+                                         (game_id,))]
+
+
+def _put_timers(con: sqlite3.Connection, game_id: int,
+                timers: list[Timer]) -> list[dict[str, Any]]:
+    """The game's timers become `timers`: seats not listed lose theirs; a seat already timed
+    for the same decision keeps its deadline and reminder (a decision keeps the deadline it
+    got when it was first asked); others get the one given. Returns the timers as stored."""
+    seats = [t[0] for t in timers]
+    con.execute(f"DELETE FROM timers WHERE game_id=? AND seat NOT IN ({','.join('?' * len(seats))})",
+                (game_id, *seats))
+    con.executemany(
+        "INSERT INTO timers (game_id, seat, decision_id, deadline, remind_at) VALUES (?,?,?,?,?)"
+        " ON CONFLICT (game_id, seat) DO UPDATE SET decision_id=excluded.decision_id,"
+        " deadline=excluded.deadline, remind_at=excluded.remind_at, reminded=0"
+        " WHERE decision_id<>excluded.decision_id",
+        [(game_id, *t) for t in timers])
+    return _timers(con, game_id)
