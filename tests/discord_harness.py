@@ -1122,6 +1122,7 @@ class FakeDiscord:
         self.dm_channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, RecordedMessage] = {}
         self.interactions: dict[int, _Interaction] = {}
+        self._by_token: dict[str, _Interaction] = {}  # index of ``interactions`` by token
         self.cdn: dict[str, bytes] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.command_ids: dict[tuple[str, int | None, int], int] = {}
@@ -1503,8 +1504,12 @@ class FakeDiscord:
             request.params.get("webhook_id", 0)
         ) != self.application_id and not request.route.startswith("/interactions"):
             raise HTTPError(404, "Unknown Webhook", code=10015)
-        for rec in self.interactions.values():
+        rec = self._by_token.get(token)
+        if rec is not None and self.interactions.get(rec.result.interaction_id) is rec:
+            return rec
+        for rec in self.interactions.values():  # recorded without the index
             if rec.result.token == token:
+                self._by_token[token] = rec
                 return rec
         raise HTTPError(404, "Unknown Webhook", code=10015)
 
@@ -2743,6 +2748,7 @@ class Harness:
         loop = asyncio.get_running_loop()
         rec = _Interaction(result, loop.time(), component_message.id if component_message else None)
         self.server.interactions[iid] = rec
+        self.server._by_token[result.token] = rec
         first_request = len(self.http.requests)
         first_message = max(self.server.messages, default=0)
         self._wrap_error_hooks()
