@@ -91,7 +91,7 @@ class RookBot(commands.Bot):
         are warm in memory before the first click. Yields between games."""
         count = 0
         for row in await self.store.active_games():
-            async with self.service.lock(row.id):
+            async with self.service.lock(row.channel_id):
                 fresh = await self.store.get(row.id)
                 if fresh is not None and fresh.status == "active":
                     await self.service.load(fresh)

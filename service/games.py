@@ -1,9 +1,9 @@
 """The game service: every interface (Discord cogs, console mode) plays through this.
 
 It owns the rules of *hosting* (lobby, seats, who may act, time limits, removal of absent
-players) and the guarantees (an action is committed before anyone is told; one game, one
-lock; a version check inside the transaction). It contains no game rules: it asks the
-engine. Errors it raises are `ServiceError`s with a message for the user.
+players) and the guarantees (an action is committed before anyone is told; one channel —
+so one game — one lock; a version check inside the transaction). It contains no game
+rules: it asks the engine. Errors it raises are `ServiceError`s with a message for the user.
 """
 
 from __future__ import annotations
@@ -74,8 +74,10 @@ class GameService:
         self._cache: dict[int, tuple[int, Game]] = {}
         self._deadlines: dict[int, tuple[int, dict[int, float]]] = {}
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """One lock per channel: a channel has at most one open game, so this is also that
+        game's lock. Taken before the game is read, so one read per action suffices."""
+        return self._locks.setdefault(channel_id, asyncio.Lock())
 
     # ---- lobby -------------------------------------------------------------------------------
     async def new_lobby(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
@@ -109,8 +111,7 @@ class GameService:
         return row
 
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:
-        row = await self._lobby(channel_id)
-        async with self.lock(row.id):
+        async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if row.seat_of(user_id) is not None:
                 raise ServiceError("You are already in this game.")
@@ -121,8 +122,7 @@ class GameService:
             return row
 
     async def leave(self, channel_id: int, user_id: int) -> GameRow:
-        row = await self._lobby(channel_id)
-        async with self.lock(row.id):
+        async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             seat = row.seat_of(user_id)
             if seat is None:
@@ -134,8 +134,7 @@ class GameService:
             return row
 
     async def start(self, channel_id: int, user_id: int) -> Outcome:
-        row = await self._lobby(channel_id)
-        async with self.lock(row.id):
+        async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
                 raise ServiceError("Only the host can start the game.")
@@ -162,32 +161,30 @@ class GameService:
                            finished=["setup"])
 
     async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
-        row = await self.store.open_game(channel_id)
-        if row is None:
-            raise ServiceError("There is no game in this channel.")
-        if user_id != row.host_id and not can_manage:
-            raise ServiceError("Only the host or a member with Manage Channels can abandon the "
-                               "game.")
-        async with self.lock(row.id):
+        async with self.lock(channel_id):
+            row = await self.store.open_game(channel_id)
+            if row is None:
+                raise ServiceError("There is no game in this channel.")
+            if user_id != row.host_id and not can_manage:
+                raise ServiceError("Only the host or a member with Manage Channels can abandon "
+                                   "the game.")
             await self.store.set_status(row.id, "abandoned")
-            self._cache.pop(row.id, None)
+            self._forget(row.id)
         return row
 
     async def set_time_limit(self, channel_id: int, user_id: int, seconds: int,
                              can_manage: bool) -> GameRow:
         """Change the turn time limit of a channel's game; decisions already asked keep
         their deadline, new ones get the new limit."""
-        row = await self.store.open_game(channel_id)
-        if row is None:
-            raise ServiceError("There is no game in this channel.")
-        if user_id != row.host_id and not can_manage:
-            raise ServiceError("Only the host or a member with Manage Channels can change the "
-                               "time limit.")
         if not MIN_LIMIT_S <= seconds <= MAX_LIMIT_S:
             raise ServiceError("The turn time limit is between 1 minute and 7 days.")
-        async with self.lock(row.id):
-            row = await self.store.get(row.id)  # type: ignore[assignment]
-            assert row is not None
+        async with self.lock(channel_id):
+            row = await self.store.open_game(channel_id)  # type: ignore[assignment]
+            if row is None:
+                raise ServiceError("There is no game in this channel.")
+            if user_id != row.host_id and not can_manage:
+                raise ServiceError("Only the host or a member with Manage Channels can change "
+                                   "the time limit.")
             row.settings["time_limit_s"] = seconds
             await self.store.set_settings(row.id, row.settings)
         return row
@@ -215,6 +212,10 @@ class GameService:
         self._cache[row.id] = (row.version, g)
         return g
 
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+        self._deadlines.pop(game_id, None)
+
     def peek(self, game_id: int) -> Game | None:
         """The game as this process last committed it, without touching the database (for
         suggestions that must be instant); None when it is not in memory."""
@@ -232,8 +233,7 @@ class GameService:
     async def act(self, channel_id: int, user_id: int, text: str,
                   decision_id: int | None = None) -> Outcome:
         """Apply one answer of a player; commit; resolve trivial follow-ups; report."""
-        row, _ = await self.current(channel_id)
-        async with self.lock(row.id):
+        async with self.lock(channel_id):
             row, g = await self.current(channel_id)
             seat = self.seat(row, user_id)
             return await self._apply(row, g, seat, user_id, text, decision_id)
@@ -306,8 +306,7 @@ class GameService:
         return {t["seat"]: t["deadline"] for t in await self.store.timers(row.id)}
 
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
-        row, _ = await self.current(channel_id)
-        async with self.lock(row.id):
+        async with self.lock(channel_id):
             row, g = await self.current(channel_id)
             seat = self.seat(row, user_id)
             try:
@@ -337,7 +336,7 @@ class GameService:
             row = await self.store.get(t["game_id"])
             if row is None or row.status != "active":
                 continue
-            async with self.lock(row.id):
+            async with self.lock(row.channel_id):
                 row = await self.store.get(t["game_id"])
                 if row is None or row.status != "active":
                     continue
@@ -360,8 +359,7 @@ class GameService:
     async def remove_player(self, channel_id: int, user_id: int, target_seat: int) -> Outcome:
         """Seated players vote to remove one who timed out repeatedly; a majority of the
         others removes them (they resign: eliminated, R9.3)."""
-        row, _ = await self.current(channel_id)
-        async with self.lock(row.id):
+        async with self.lock(channel_id):
             row, g = await self.current(channel_id)
             voter = self.seat(row, user_id)
             if not 0 <= target_seat < len(row.seats) or target_seat == voter:
