@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from service import ServiceError
+from service import GameOver, ServiceError
 from service.refusals_ja import localize
 
 from .announce import Announcement, clip, deliver
-from .i18n import lang_of, t
+from .i18n import lang_of, result_text, t
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -83,6 +83,8 @@ def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
         return t("stale", lang)
     if e.code == "not_player":
         return t("not_player", lang)
+    if isinstance(e, GameOver):
+        return t("over_refusal", lang, result=result_text(e.result, e.names, lang))
     return t("refused", lang, msg=localize(e.message, lang))
 
 
@@ -91,6 +93,10 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
     """A button answers for one seat of one game: refuse anyone else, and old games."""
     try:
         row, _ = await bot.service.current(interaction.channel_id or 0)
+    except GameOver as e:  # a button of the game that just ended says how it ended
+        if e.row.id != target.game:
+            raise Refusal(t("wrong_game", lang)) from e
+        raise
     except ServiceError as e:
         raise Refusal(t("wrong_game", lang)) from e
     if row.id != target.game or not 0 <= target.seat < len(row.seats):

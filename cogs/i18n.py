@@ -181,7 +181,14 @@ M: dict[str, tuple[str, str]] = {
     "waiting_none": ("Nobody is being asked anything right now.", "現在、誰の回答も待っていません。"),
     "who_until": ("{name} ({kind}, until <t:{ts}:f>, <t:{ts}:R>)",
                   "{name}（{kind}、期限 <t:{ts}:f>、<t:{ts}:R>）"),
-    "over": ("The game is over: {result}", "ゲームは終了しました: {result}"),
+    "over": ("🏁 The game is over: {result}.", "🏁 ゲームは終了しました: {result}。"),
+    "over_refusal": ("🏁 The game is over: {result}.\nIt can still be viewed with `/rr board`, "
+                     "`/rr status` and `/rr log` until a new game is opened here with `/rr new`.",
+                     "🏁 ゲームは終了しました: {result}。\n新しいゲームが `/rr new` で作られるまで、"
+                     "`/rr board`・`/rr status`・`/rr log` で見られます。"),
+    "result_win": ("{winners} won — {reason}", "{winners} の勝利 — {reason}"),
+    "result_draw": ("a draw between {winners} — {reason}", "{winners} の引き分け — {reason}"),
+    "result_loss": ("the monsters won — {reason}", "モンスターの勝利 — {reason}"),
     "board_caption": ("**{name}** — gold {gold}, honor marks {marks}, threat {threat}; hand: {hand}",
                       "**{name}** — ゴールド {gold}、名誉マーク {marks}、脅威 {threat}、手札: {hand}"),
     "board_medals": ("Your medals: {medals} (threat with medals: {threat}).",
@@ -220,6 +227,13 @@ KINDS: dict[str, tuple[str, str]] = {
 def t(key: str, lang: str, **kw: Any) -> str:
     en, ja = M[key]
     return (ja if lang == "ja" else en).format(**kw)
+
+
+def result_text(result: dict[str, Any], names: list[str], lang: str) -> str:
+    """A finished game's result: who won (or a draw, or the monsters) and why."""
+    winners = ", ".join(names[s] for s in result.get("winners", []))
+    key = "result_loss" if not winners else "result_draw" if result.get("draw") else "result_win"
+    return t(key, lang, winners=winners, reason=result.get("reason", ""))
 
 
 def pair(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:

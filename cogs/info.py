@@ -23,13 +23,15 @@ from store import GameRow
 
 from . import choices as C
 from .actions import ack, perform, refusal, reply, rook
-from .i18n import KINDS, PHASES, lang_of, pair, t
+from .announce import MAX_CONTENT
+from .i18n import KINDS, PHASES, lang_of, pair, result_text, t
 from .play import squeeze, suggest
 from .rules_text import sections
 
 logger = logging.getLogger("rr.info")
 _ = app_commands.locale_str
 LOG_ACTIONS = 12  # `/rr log` narrates the events of this many recent actions
+LOG_LINES = 30  # … and shows at most this many of their lines, the most recent ones
 
 
 def _topics() -> list[app_commands.Choice[str]]:
@@ -47,7 +49,17 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
     events: list[dict[str, Any]] = []
     for s, text in log_[cut:]:
         events += g.apply(int(s), text)
-    return narrate(visible(events, seat), names, g.cards, lang, limit=30)
+    lines = narrate(visible(events, seat), names, g.cards, lang, limit=1_000_000)
+    # keep the end (the latest events, e.g. how a game ended), within one message
+    kept: list[str] = []
+    size = 20  # room for the "… (+n)" line
+    for line in reversed(lines):
+        if len(kept) == LOG_LINES - 1 or size + len(line) + 1 > MAX_CONTENT:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    skipped = len(lines) - len(kept)
+    return ([f"… (+{skipped})"] if skipped else []) + kept[::-1]
 
 
 def player_caption(g: Game, view: dict[str, Any], seat: int, viewer: int | None, lang: str) -> str:
@@ -64,9 +76,14 @@ def player_caption(g: Game, view: dict[str, Any], seat: int, viewer: int | None,
 class InfoCommands:
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
-    async def _game(self, interaction: discord.Interaction) -> tuple[GameRow, Game] | None:
+    async def _game(self, interaction: discord.Interaction, *,
+                    finished: bool = False) -> tuple[GameRow, Game] | None:
+        """The channel's game in progress; with `finished`, also the last one if it ended."""
+        service = rook(interaction).service
         try:
-            return await rook(interaction).service.current(interaction.channel_id or 0)
+            if finished:
+                return await service.viewable(interaction.channel_id or 0)
+            return await service.current(interaction.channel_id or 0)
         except ServiceError as e:
             await reply(interaction, refusal(e, lang_of(interaction)))
             return None
@@ -76,7 +93,8 @@ class InfoCommands:
     async def board(self, interaction: discord.Interaction,
                     player: discord.Member | None = None) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction) or (found := await self._game(interaction)) is None:
+        if not await ack(interaction) or \
+                (found := await self._game(interaction, finished=True)) is None:
             return
         row, g = found
         viewer = row.seat_of(interaction.user.id)
@@ -97,10 +115,17 @@ class InfoCommands:
     @app_commands.command(name="status", description=_("Round, phase, and who we are waiting for"))
     async def status(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction) or (found := await self._game(interaction)) is None:
+        if not await ack(interaction) or \
+                (found := await self._game(interaction, finished=True)) is None:
             return
         row, g = found
         st = g.state
+        if g.over:
+            result = result_text(st["result"], [s["name"] for s in row.seats], lang)
+            await reply(interaction, t("status", lang, round=st["round"],
+                                       phase=pair(PHASES, st["phase"], lang), current="",
+                                       waiting=t("over", lang, result=result)))
+            return
         deadlines = await rook(interaction).service.deadlines(row)
         who = []
         for s in g.waiting_for():
@@ -116,7 +141,8 @@ class InfoCommands:
     @app_commands.command(name="log", description=_("Recent events in words"))
     async def log(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction) or (found := await self._game(interaction)) is None:
+        if not await ack(interaction) or \
+                (found := await self._game(interaction, finished=True)) is None:
             return
         row, _g = found
         actions = await rook(interaction).store.log(row.id)

@@ -4,6 +4,9 @@ It owns the rules of *hosting* (lobby, seats, who may act, time limits, removal 
 players) and the guarantees (an action is committed before anyone is told; one channel —
 so one game — one lock; a version check inside the transaction). It contains no game
 rules: it asks the engine. Errors it raises are `ServiceError`s with a message for the user.
+
+A channel's newest game is its game: a lobby or a game in progress is played; a finished
+game can still be looked at (`viewable`) until a new lobby is opened in that channel.
 """
 
 from __future__ import annotations
@@ -35,6 +38,27 @@ class ServiceError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+def result_words(result: dict[str, Any], names: list[str]) -> str:
+    """A finished game's result in English: who won (or a draw, or the monsters) and why."""
+    who = ", ".join(names[s] for s in result.get("winners", []))
+    if not who:
+        return f"the monsters won — {result.get('reason', '')}"
+    if result.get("draw"):
+        return f"a draw between {who} — {result.get('reason', '')}"
+    return f"{who} won — {result.get('reason', '')}"
+
+
+class GameOver(ServiceError):
+    """A play command in a channel whose game has ended; the game is still viewable."""
+
+    def __init__(self, row: GameRow, game: Game) -> None:
+        self.row, self.game = row, game
+        self.result: dict[str, Any] = game.state["result"] or {}
+        self.names = [s["name"] for s in row.seats]
+        super().__init__(f"The game is over: {result_words(self.result, self.names)}.",
+                         code="over")
 
 
 @dataclass(slots=True)
@@ -92,9 +116,12 @@ class GameService:
                                "(R13.2).")
         if not MIN_LIMIT_S <= time_limit_s <= MAX_LIMIT_S:
             raise ServiceError("The turn time limit is between 1 minute and 7 days.")
-        if await self.store.open_game(channel_id):
+        latest = await self.store.latest_game(channel_id)
+        if latest is not None and latest.status in ("lobby", "active"):
             raise ServiceError("This channel already has a game. Finish or `/rr abandon` it, "
                                "or start one in a thread.")
+        if latest is not None:  # a finished game stops being the channel's game: forget it
+            self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
                     "lang": lang}
         try:
@@ -191,11 +218,23 @@ class GameService:
 
     # ---- loading -------------------------------------------------------------------------------
     async def current(self, channel_id: int) -> tuple[GameRow, Game]:
-        row = await self.store.open_game(channel_id)
-        if row is None or row.status != "active":
-            raise ServiceError("There is no game in progress in this channel."
-                               + (" The lobby is still open." if row else ""))
-        return row, await self.load(row)
+        """The channel's game in progress (one read). A finished one raises `GameOver`."""
+        row = await self.store.latest_game(channel_id)
+        if row is not None and row.status == "active":
+            return row, await self.load(row)
+        if row is not None and row.status == "over":
+            raise GameOver(row, await self.load(row))
+        raise ServiceError("There is no game in progress in this channel."
+                           + (" The lobby is still open." if row and row.status == "lobby"
+                              else ""))
+
+    async def viewable(self, channel_id: int) -> tuple[GameRow, Game]:
+        """The game to look at: the one in progress, else the last one if it has ended
+        (until a new lobby is opened in the channel)."""
+        try:
+            return await self.current(channel_id)
+        except GameOver as e:
+            return e.row, e.game
 
     async def load(self, row: GameRow) -> Game:
         """The game of a row, verified once per process: replay of setup + log must equal

@@ -45,9 +45,9 @@ def test_full_solo_game_through_interactions(tmp_path):
             kinds = {s.kind for s in table.steps}
             assert {"place", "pick", "actions"} <= kinds
             await assert_replays(table)
-            # after the end, buttons and commands say so instead of acting
+            # after the end, commands say so (and how it ended) instead of acting
             res = await h.slash(ann, "rr done")
-            assert res.ephemeral and "no game in progress" in res.text
+            assert res.ephemeral and "The game is over" in res.text
     run(scenario)
 
 

@@ -1,0 +1,128 @@
+"""A finished game stays viewable in its channel — board, status with the result, log —
+until a new lobby is opened there; playing in it is refused with how it ended, in the
+reader's language, and nothing changes. It is still there after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot_driver import Clock, Table, make_bot
+from discord_harness import Harness
+
+
+def public(h):
+    return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+async def finished_two_player_game(h: Harness) -> tuple[Table, list]:
+    ann, bob = h.user("ann"), h.user("bob")
+    table = Table(h)
+    await table.open(ann, [bob], players=2)
+    await table.play(random.Random(5))
+    row, g = await table.game()
+    assert g.over and row.status == "over"
+    return table, [ann, bob]
+
+
+def result_words(row, g) -> str:
+    """How the result reads in English, e.g. 'Ann won — …' or 'the monsters won — …'."""
+    res = g.state["result"]
+    who = ", ".join(row.seats[s]["name"] for s in res["winners"])
+    if not who:
+        return f"the monsters won — {res['reason']}"
+    return (f"a draw between {who}" if res["draw"] else f"{who} won") + f" — {res['reason']}"
+
+
+def test_finished_game_is_viewable_and_refuses_play(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=11)) as h:
+            table, (ann, bob) = await finished_two_player_game(h)
+            row, g = await table.game()
+            result = result_words(row, g)
+            stranger, yui = h.user("stranger"), h.user("yui", locale="ja")
+            posts = len(public(h))
+
+            # looking: board (own and someone else's, spectators too), status, log
+            board = await h.slash(ann, "rr board")
+            assert board.ephemeral and board.files[0].filename == "board-1.png", board.text
+            assert board.files[0].data.startswith(b"\x89PNG") and "**Ann**" in board.text
+            other = await h.slash(stranger, "rr board", player=bob)
+            assert other.ephemeral and other.files and "**Bob**" in other.text
+            status = await h.slash(stranger, "rr status")
+            assert status.ephemeral and f"Round {g.state['round']}" in status.text
+            assert "game over" in status.text and f"The game is over: {result}." in status.text
+            assert "Waiting" not in status.text
+            log = await h.slash(bob, "rr log")
+            assert log.ephemeral and "Game over" in log.text, log.text
+            ja = await h.slash(yui, "rr status")
+            assert "ゲームは終了しました" in ja.text and "ゲーム終了" in ja.text
+
+            # playing: every play command says the game is over, with the result
+            for user, command, options in (
+                    (ann, "rr done", {}), (bob, "rr pick", {"card": "advance"}),
+                    (ann, "rr undo", {}), (bob, "rr act", {"unit": "2B"}),
+                    (ann, "rr remove", {"player": bob}), (stranger, "rr done", {})):
+                res = await table.slash(user, command, **options)
+                assert res.ephemeral and f"The game is over: {result}." in res.text, \
+                    (command, res.text)
+                assert "/rr new" in res.text
+            res = await table.slash(yui, "rr done")
+            assert "ゲームは終了しました" in res.text and "/rr new" in res.text
+            # a button of the finished game answers the same way
+            old = [(m, c.custom_id) for m in h.messages() for c in m.buttons
+                   if c.custom_id and c.custom_id.startswith(f"rr:pick:{row.id}:")]
+            assert old, "the game posted no pick buttons"
+            msg, cid = old[-1]
+            seat = int(cid.split(":")[3])
+            res = await h.click(table.user(row, seat), cid, message=msg)
+            assert res.ephemeral and f"The game is over: {result}." in res.text, res.text
+            # nothing was stored or posted by any of that
+            after, g2 = await table.game()
+            assert (after.version, after.state) == (row.version, row.state)
+            assert len(public(h)) == posts
+
+            # a new lobby ends the old game's viewing; an abandoned lobby does not bring it back
+            res = await h.slash(bob, "rr new", players=2)
+            assert res.ephemeral and "Players (1/2): Bob" in res.text
+            for command in ("rr board", "rr status", "rr log"):
+                res = await h.slash(ann, command)
+                assert "no game in progress" in res.text and "lobby is still open" in res.text
+            res = await h.click(table.user(row, seat), cid, message=msg)
+            assert "no longer running" in res.text
+            assert "abandoned" in (await h.slash(bob, "rr abandon")).text
+            for command in ("rr board", "rr status", "rr log", "rr done"):
+                res = await h.slash(ann, command)
+                assert "no game in progress" in res.text, (command, res.text)
+    asyncio.run(scenario())
+
+
+def test_finished_game_is_still_viewable_after_a_restart(tmp_path):
+    clock = Clock()
+    kept: dict = {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=3)) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await table.open(ann, players=1, difficulty="easy")
+            await table.play(random.Random(1))
+            row, g = await table.game()
+            assert g.over
+            kept.update(server=h.server, result=result_words(row, g), round=g.state["round"],
+                        status=(await h.slash(ann, "rr status")).text)
+
+    async def second_life():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=9),
+                           server=kept["server"]) as h:
+            ann = h.user("ann")
+            status = await h.slash(ann, "rr status")
+            assert status.text == kept["status"]
+            assert f"The game is over: {kept['result']}." in status.text
+            board = await h.slash(ann, "rr board")
+            assert board.files and "**Ann**" in board.text
+            res = await h.slash(ann, "rr pick", card="advance")
+            assert f"The game is over: {kept['result']}." in res.text
+
+    asyncio.run(first_life())
+    asyncio.run(second_life())
