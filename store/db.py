@@ -5,24 +5,25 @@ a replay of setup + log when a game is first loaded (R15). Every accepted action
 in one transaction together with the new state, guarded by the state version, so two
 concurrent answers can never both land.
 
-One `sqlite3` connection lives on the store's own thread (a single-thread executor), and
-every method is *one* job on that thread: a whole transaction — version-checked UPDATE, log
-append, timers, and whatever the caller needs back — is one round trip from the event loop.
-Because jobs run one at a time on that thread, two games' transactions can never interleave
-on the connection: the thread is the store-wide write lock (each write job also checks that
-no transaction was left open before it begins its own).
+The store is built on aiosqlite: one `aiosqlite.Connection`, whose worker thread owns the
+sqlite3 connection. Every method is *one* job on that thread (a function run there through
+the connection's job queue): a whole transaction — version-checked UPDATE, log append,
+timers, and whatever the caller needs back — is one round trip from the event loop. Because
+jobs run one at a time on that thread, two games' transactions can never interleave on the
+connection: the thread is the store-wide write lock (each write job also checks that no
+transaction was left open before it begins its own).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+import aiosqlite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -119,17 +120,19 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._con: sqlite3.Connection | None = None
-        self._thread: ThreadPoolExecutor | None = None
+        self._db: aiosqlite.Connection | None = None
+        self._con: sqlite3.Connection | None = None  # touched only on the worker thread
 
-    # ---- the thread ------------------------------------------------------------------------
+    # ---- the connection's thread ---------------------------------------------------------------
     async def open(self) -> Store:
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rr-store")
-        await self._call(self._connect)
+        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE … COMMIT).
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._call(self._setup)
         return self
 
-    def _connect(self) -> None:
-        con = sqlite3.connect(self.path, isolation_level=None)  # transactions are explicit
+    def _setup(self) -> None:
+        assert self._db is not None
+        con = self._db._conn  # the sqlite3 connection aiosqlite's worker thread owns
         con.row_factory = sqlite3.Row
         con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=NORMAL")
@@ -138,24 +141,21 @@ class Store:
         self._con = con
 
     async def close(self) -> None:
-        if self._thread is None:
+        if self._db is None:
             return
-        try:
-            await self._call(self._disconnect)
-        finally:
-            self._thread.shutdown(wait=True)
-            self._thread = None
-
-    def _disconnect(self) -> None:
-        if self._con is not None:
-            self._con.close()
-            self._con = None
+        db, self._db = self._db, None
+        self._con = None
+        await db.close()
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run `fn(*args)` on the store's thread: one round trip."""
-        if self._thread is None:
+        """Run `fn(*args)` on aiosqlite's worker thread: one round trip for a whole job.
+
+        aiosqlite runs every statement as such a job; `_execute` is how it queues one
+        (stable across its releases; the version is pinned in requirements.txt).
+        """
+        if self._db is None:
             raise RuntimeError("Store.open() first")
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+        return await self._db._execute(fn, *args)
 
     async def _read(self, fn: Callable[..., T], *args: Any) -> T:
         return await self._call(self._reading, fn, *args)
