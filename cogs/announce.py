@@ -15,9 +15,11 @@ when the DM is refused.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("rr.announce")
 T = TypeVar("T")
 RETRY_DELAYS = (0.25, 1.0)
+DRAWING = 2  # channel images drawn at once (bench/bot.py: 1 lowers throughput, 6 answer latency)
 MAX_CONTENT = 1900
 
 
@@ -127,6 +130,22 @@ def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
 class Announcer:
     def __init__(self, bot: RookBot) -> None:
         self.bot = bot
+        self._drawing: ThreadPoolExecutor | None = None
+
+    async def draw(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Draw a channel image on the announcer's own threads, at most DRAWING at once:
+        under load the images wait their turn instead of competing (for the GIL and the
+        CPU) in numbers with the event loop that acknowledges and answers players. Players'
+        own images (`/rr board`, `/rr reach`) do not queue behind them."""
+        if self._drawing is None:
+            self._drawing = ThreadPoolExecutor(max_workers=DRAWING, thread_name_prefix="rr-draw")
+        return await asyncio.get_running_loop().run_in_executor(
+            self._drawing, functools.partial(fn, *args, **kwargs))
+
+    def close(self) -> None:
+        if self._drawing is not None:
+            self._drawing.shutdown(wait=False, cancel_futures=True)
+            self._drawing = None
 
     # ---- capture (synchronous: the game as the outcome left it) -----------------------------
     def capture(self, out: Outcome) -> Announcement:
@@ -161,8 +180,8 @@ class Announcer:
         try:
             from render import table_png
 
-            data = await asyncio.to_thread(table_png, ann.table_view, lang=ann.lang,
-                                           highlights=ann.public)
+            data = await self.draw(table_png, ann.table_view, lang=ann.lang,
+                                   highlights=ann.public)
         except Exception:  # a drawing bug must not stop the game's announcements
             log.exception("game %s: table image failed", ann.game_id)
             return None

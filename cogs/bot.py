@@ -133,5 +133,6 @@ class RookBot(commands.Bot):
                 await self._ticker
             self._ticker = None
         await super().close()
+        self.announcer.close()
         if self._own_store and self.store is not None:
             await self.store.close()
