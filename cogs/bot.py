@@ -26,6 +26,9 @@ from .i18n import RookTranslator
 from .views import DYNAMIC_ITEMS
 
 log = logging.getLogger("rr.bot")
+# aiosqlite logs every job it runs at DEBUG (with its arguments): those can be game states
+# (deck orders, everyone's medals). Never let them into a log, whatever RR_LOG_LEVEL says.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 TICK_BUDGET_S = 60.0  # one tick never runs longer than this (a stuck store cannot wedge it)
 
