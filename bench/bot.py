@@ -174,11 +174,18 @@ async def setup_games(h: Harness, n: int) -> list[Any]:
     return channels
 
 
+def production_bot(db: Path, seed: int) -> Any:
+    """The bot as `bot.py` runs it (objects loaded at startup frozen out of the collector)."""
+    bot = make_bot(db, Clock(), seed=seed)
+    bot.freeze_gc = True
+    return bot
+
+
 async def measure(n: int, rounds: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        async with Harness(lambda: make_bot(db, Clock(), seed=seed), settle_timeout=600.0) as h:
+        async with Harness(lambda: production_bot(db, seed), settle_timeout=600.0) as h:
             meter = Meter(h)
             channels = await setup_games(h, n)
             bot = h.bot
@@ -241,6 +248,7 @@ def main(argv: list[str]) -> int:
     for n in args.games:
         gc.collect()
         res = asyncio.run(measure(n, args.rounds, args.seed))
+        gc.unfreeze()  # that bot is gone: let its frozen objects be collected
         results.append(res)
         print(f"{res['games']:>6} {res['interactions']:>7} {res['burst']:>6} {res['per_s']:>8.0f} "
               f"{res['ack_p50']:>7.1f}ms {res['ack_p99']:>7.1f}ms {res['ack_max']:>7.1f}ms "
