@@ -78,6 +78,23 @@ _T: dict[str, dict[str, str]] = {
                        "ja": "ゲーム終了: モンスターの勝利 — {reason}"},
 }
 
+REASONS_JA = {
+    "the final round ended with monsters left (R13.2)": "最終ラウンドが終わってもモンスターが残っていた（R13.2）",
+    "a monster invaded the castle (R13.1)": "モンスターが城に侵入した（R13.1）",
+    "last player standing (R9.3)": "最後に残ったプレイヤー（R9.3）",
+    "everyone left was eliminated at once (R9.3)": "残り全員が同時に脱落した（R9.3）",
+    "every monster defeated (R13.1)": "すべてのモンスターを撃破（R13.1）",
+    "threat 8 or less with the deck empty (R14.3)": "山札が尽きた時点で脅威8以下（R14.3）",
+    "round cap reached (R15)": "ラウンド上限に到達（R15）",
+    "the player resigned": "プレイヤーが投了した",
+}
+
+
+def reason(text: str, lang: str) -> str:
+    """Why a game ended, in `lang` (the engine states it in English)."""
+    return REASONS_JA.get(text, text) if lang == "ja" else text
+
+
 _RESULT = {"hit": ("hit (2)", "命中(2)"), "miss": ("miss (1)", "外れ(1)"),
            "critical": ("CRITICAL (3)", "クリティカル(3)"), "fumble": ("fumble (0)", "ファンブル(0)")}
 
@@ -164,7 +181,7 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
             who = ", ".join(names[s] for s in e["winners"])
             key = ("game_over_loss" if not e["winners"] else
                    "game_over_draw" if e["draw"] else "game_over_win")
-            lines.append(t(key, lang, winners=who, reason=e["reason"]))
+            lines.append(t(key, lang, winners=who, reason=reason(e["reason"], lang)))
         elif kind in ("honor", "eliminated", "medal", "merc_taken", "willpower", "timeout",
                       "undo", "passed", "healed"):
             kw.update({k: v for k, v in e.items() if k not in ("type", "player")})

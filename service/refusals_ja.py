@@ -14,6 +14,8 @@ from functools import lru_cache
 
 from engine import default_cards
 
+from .narrate import REASONS_JA
+
 SQ = r"(?P<sq>[1-6][A-C])"
 
 
@@ -112,6 +114,12 @@ _RAW: list[tuple[str, str]] = [
      "その行動では何も起きません: 移動するか、スキルを使うか、'done' で終えてください。"),
     (r"'(?P<x>.+)' is not a square\.", "'{x}' はマスではありません。"),
     (r"The game is over\.", "ゲームは終了しています。"),
+    (r"The game is over: the monsters won — (?P<reason>.+)\.",
+     "ゲームは終了しました: モンスターの勝利 — {reason}。"),
+    (r"The game is over: a draw between (?P<who>.+?) — (?P<reason>.+)\.",
+     "ゲームは終了しました: {who} の引き分け — {reason}。"),
+    (r"The game is over: (?P<who>.+?) won — (?P<reason>.+)\.",
+     "ゲームは終了しました: {who} の勝利 — {reason}。"),
     (r"You are not playing in this game \(or were eliminated\)\.",
      "あなたはこのゲームに参加していません（または脱落しています）。"),
     (r"This prompt is out of date: the game has moved on\.", "このプロンプトは古くなっています: ゲームが進みました。"),
@@ -241,6 +249,8 @@ def localize(message: str, lang: str) -> str:
             g["why"] = "（募兵のAUTO実行中は傭兵を雇えません、R7.1）"
         elif g.get("why") and "nor among" in g["why"]:
             g["why"] = ""
+        if g.get("reason"):
+            g["reason"] = REASONS_JA.get(g["reason"], g["reason"])
         if g.get("lobby"):
             g["lobby"] = "ロビーはまだ開いています。"
         return ja.format(**g)

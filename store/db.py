@@ -116,7 +116,7 @@ def _one(con: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> GameRow | 
 
 
 class Store:
-    """One connection per process, used only from the store's own thread (see above)."""
+    """One connection per process, used only from aiosqlite's worker thread (see above)."""
 
     def __init__(self, path: str) -> None:
         self.path = path

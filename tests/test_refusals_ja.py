@@ -59,3 +59,12 @@ def test_card_names_and_squares_survive_translation():
     assert ja == "2Bのシーフ★は5Bに行けません: 4Bにゴブリンがいます。"
     assert localize("The game is over.", "en") == "The game is over."
     assert localize("Something new.", "ja") == "Something new."
+
+
+def test_the_end_of_a_game_reads_in_japanese():
+    """R9.3/R14.3 results: the reason a game ended is translated too."""
+    ja = localize("The game is over: Ann won — last player standing (R9.3).", "ja")
+    assert ja == "ゲームは終了しました: Ann の勝利 — 最後に残ったプレイヤー（R9.3）。"
+    ja = localize("The game is over: the monsters won — a monster invaded the castle (R13.1).",
+                  "ja")
+    assert "モンスターの勝利" in ja and "城に侵入" in ja
