@@ -108,6 +108,10 @@ class Announcement:
     table_view: dict[str, Any] | None
     finished: list[str]
     timeouts: dict[int, int] = field(default_factory=dict)
+    # After every card or phase its own post: (what ended, its public events, the view then);
+    # `tail` holds the public events after the last one (a new round's start, …).
+    stages: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = field(default_factory=list)
+    tail: list[dict[str, Any]] = field(default_factory=list)
 
     def lines(self, lang: str) -> list[str]:
         return narrate(self.public, self.names, self.cards, lang)
@@ -163,32 +167,41 @@ class Announcer:
         timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
             if "timeout" in out.notes else {}
         shown = out.finished or out.over
+        stages, start = [], 0
+        for what, end, view in out.stages:
+            stages.append((what, visible(out.events[start:end], None), view))
+            start = end
         return Announcement(
             game_id=row.id, channel_id=row.channel_id, lang=row.settings.get("lang", "en"),
             actor=out.actor if "timeout" not in out.notes else None, names=names, users=users,
             cards=g.cards, public=visible(out.events, None), private=private, asks=asks,
             table_view=g.view(None) if shown else None, finished=list(out.finished),
-            timeouts=timeouts)
+            timeouts=timeouts, stages=stages, tail=visible(out.events[start:], None))
 
     # ---- delivery ------------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    async def table_file(self, ann: Announcement) -> discord.File | None:
-        if ann.table_view is None:
+    async def table_file(self, ann: Announcement, view: dict[str, Any] | None = None,
+                         highlights: list[dict[str, Any]] | None = None,
+                         finished: list[str] | None = None) -> discord.File | None:
+        """The table image of `view` (default: the announcement's final view)."""
+        view = ann.table_view if view is None else view
+        if view is None:
             return None
         try:
             from render import table_png
 
-            data = await self.draw(table_png, ann.table_view, lang=ann.lang,
-                                   highlights=ann.public)
+            data = await self.draw(table_png, view, lang=ann.lang,
+                                   highlights=ann.public if highlights is None else highlights)
         except Exception:  # a drawing bug must not stop the game's announcements
             log.exception("game %s: table image failed", ann.game_id)
             return None
         what = ", ".join(ann.cards.name(k, ann.lang) if k in ann.cards.commands
-                         else pair(PHASES, k, ann.lang) for k in ann.finished)
+                         else pair(PHASES, k, ann.lang)
+                         for k in (ann.finished if finished is None else finished))
         return discord.File(io.BytesIO(data), filename=f"table-{ann.game_id}-r"
-                            f"{ann.table_view.get('round', 0)}.png",
+                            f"{view.get('round', 0)}.png",
                             description=t("table_alt", ann.lang, what=what))
 
     async def publish(self, ann: Announcement, *, skip_seat: int | None = None) -> None:
@@ -199,24 +212,38 @@ class Announcer:
             if n >= KICK_AFTER_TIMEOUTS and any(e.get("type") == "timeout" and
                                                 e.get("player") == seat for e in ann.public):
                 lines.append(t("kick_hint", ann.lang, name=ann.names[seat], n=n))
-        image = await self.table_file(ann)
-        if lines or image:
-            data = image.fp.getvalue() if image else None  # type: ignore[attr-defined]
-
-            async def post() -> discord.Message:
-                kwargs: dict[str, Any] = {"content": clip(lines) or None}
-                if data is not None and image is not None:
-                    kwargs["file"] = discord.File(io.BytesIO(data), filename=image.filename,
-                                                  description=image.description)
-                return await ch.send(**kwargs)
-
-            await deliver(f"game {ann.game_id} announcement", post)
+        if ann.stages:  # every card or phase that ended: its lines and its own image
+            hints = lines[len(ann.lines(ann.lang)):]
+            for what, public, view in ann.stages:
+                stage_lines = narrate(public, ann.names, ann.cards, ann.lang)
+                image = await self.table_file(ann, view, public, [what])
+                await self._post(ch, ann, stage_lines, image)
+            await self._post(ch, ann, narrate(ann.tail, ann.names, ann.cards, ann.lang) + hints,
+                             None)
+        else:
+            await self._post(ch, ann, lines, await self.table_file(ann))
         for a in ann.asks:
             if a.seat != skip_seat:
                 await self.ping(ann, a)
         for seat in ann.private:
             if seat != skip_seat:
                 await self.send_private(ann, seat)
+
+    async def _post(self, ch: discord.PartialMessageable, ann: Announcement, lines: list[str],
+                    image: discord.File | None) -> None:
+        """One channel message: lines and/or an image (nothing when both are empty)."""
+        if not lines and image is None:
+            return
+        data = image.fp.getvalue() if image else None  # type: ignore[attr-defined]
+
+        async def post() -> discord.Message:
+            kwargs: dict[str, Any] = {"content": clip(lines) or None}
+            if data is not None and image is not None:
+                kwargs["file"] = discord.File(io.BytesIO(data), filename=image.filename,
+                                              description=image.description)
+            return await ch.send(**kwargs)
+
+        await deliver(f"game {ann.game_id} announcement", post)
 
     async def ping(self, ann: Announcement, a: Ask, *, reminder: bool = False) -> None:
         """A new message mentioning the player (so Discord notifies them), with buttons."""

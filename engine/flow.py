@@ -7,6 +7,7 @@ it is the only place phases change, so every interface sees the same sequence.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import board, rng
@@ -29,9 +30,21 @@ from .state import (
 SOLO_FINAL = "the final round ended with monsters left (R13.2)"
 
 
-def run(cs: CardSet, st: State, ev: list[Event]) -> None:
-    """Advance automatic steps until a decision is pending or the game has ended."""
+def run(cs: CardSet, st: State, ev: list[Event],
+        on_resolved: Callable[[str, int], None] | None = None) -> None:
+    """Advance automatic steps until a decision is pending or the game has ended.
+
+    `on_resolved(what, n)` is called as each card or phase ends, with the state exactly as it
+    stands then and `n` events emitted so far, so an interface can show every phase even when
+    one answer sets several in motion.
+    """
+    seen = len(ev)
     for _ in range(10_000):  # bounded: each pass makes progress; a bug must not hang a bot
+        if on_resolved is not None:
+            for k in range(seen, len(ev)):
+                if ev[k]["type"] == "resolved":
+                    on_resolved(ev[k]["what"], k + 1)
+            seen = len(ev)
         if st["result"] is not None or st["decisions"]:
             return
         ph = st["phase"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -105,8 +106,12 @@ class Game:
         return combat.reach(self.cards, self.state, seat, i)
 
     # ---- answers ---------------------------------------------------------------------------
-    def apply(self, seat: int, action: str | Action, decision_id: int | None = None) -> list[Event]:
-        """Validate and apply one answer of `seat`; return the events it caused."""
+    def apply(self, seat: int, action: str | Action, decision_id: int | None = None,
+              on_resolved: Callable[[str, int], None] | None = None) -> list[Event]:
+        """Validate and apply one answer of `seat`; return the events it caused.
+
+        `on_resolved(what, n)` (optional) is called as each card or phase ends during this
+        answer, while the state is as it was then (see `flow.run`)."""
         a = parse(action) if isinstance(action, str) else action
         st, cs = self.state, self.cards
         if st["result"] is not None:
@@ -121,7 +126,7 @@ class Game:
         if a.verb == "resign":
             flow.resign(cs, st, seat, ev)
             st["log"].append([seat, "resign"])
-            flow.run(cs, st, ev)
+            flow.run(cs, st, ev, on_resolved)
             return ev
         dec = st["decisions"].get(str(seat))
         if dec is None:
@@ -131,7 +136,7 @@ class Game:
         opened = dec["opened"]
         before = (dict(st["rng"]), len(st["unit_deck"]), len(st["monster_deck"]))
         canonical = self._answer(seat, dec, a, ev)
-        flow.run(cs, st, ev)
+        flow.run(cs, st, ev, on_resolved)
         st["log"].append([seat, canonical])
         after = st["decisions"].get(str(seat))
         revealed = before != (st["rng"], len(st["unit_deck"]), len(st["monster_deck"]))

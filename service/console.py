@@ -52,26 +52,34 @@ class Console:
         return await self.service.start(CHANNEL, 1)
 
     async def report(self, out: Outcome) -> None:
+        """The story of one action: each card or phase it ended with its own image."""
         names = [s["name"] for s in out.row.seats]
-        for line in narrate(visible(out.events, None), names, out.game.cards, self.lang):
+        start = 0
+        for _what, end, view in out.stages:
+            public = visible(out.events[start:end], None)
+            for line in narrate(public, names, out.game.cards, self.lang):
+                self.say("  " + line)
+            await self.write_image(view, public)
+            start = end
+        tail = visible(out.events[start:], None)
+        for line in narrate(tail, names, out.game.cards, self.lang):
             self.say("  " + line)
         for seat in range(len(names)):  # private lines (medal values) to their owner
             private = [e for e in out.events if e.get("vis") == [seat]]
             for line in narrate(private, names, out.game.cards, self.lang):
                 self.say(f"  (to {names[seat]} only) {line}")
-        if out.finished or out.over:
-            await self.write_image(out)
+        if not out.stages and (out.finished or out.over):
+            await self.write_image(out.game.view(None), tail)
         self.show_status(out)
 
-    async def write_image(self, out: Outcome) -> None:
+    async def write_image(self, view: dict, highlights: list[dict]) -> None:
         try:
             from render import table_png
         except ImportError:  # the renderer is optional for the console
             return
         self.images += 1
         path = self.out_dir / f"table-{self.images:04d}.png"
-        data = await asyncio.to_thread(table_png, out.game.view(None), lang=self.lang,
-                                       highlights=visible(out.events, None))
+        data = await asyncio.to_thread(table_png, view, lang=self.lang, highlights=highlights)
         path.write_bytes(data)
         self.say(f"  [image] {path}")
 
@@ -109,7 +117,7 @@ class Console:
             self.show_status(Outcome(row, g, [], None, "status"))
             return True
         if word == "image":
-            await self.write_image(Outcome(row, g, [], None, "image", finished=["image"]))
+            await self.write_image(g.view(None), [])
             return True
         if word in ("legal", "undo"):
             arg = line.split(maxsplit=1)[1] if " " in line else ""

@@ -61,6 +61,14 @@ class GameOver(ServiceError):
                          code="over")
 
 
+def _stage_hook(g: Game, stages: list[tuple[str, int, dict[str, Any]]],
+                base: int) -> Callable[[str, int], None]:
+    """Record the spectator view each time a card or phase ends (events so far: base + n)."""
+    def hook(what: str, n: int) -> None:
+        stages.append((what, base + n, g.view(None)))
+    return hook
+
+
 @dataclass(slots=True)
 class Outcome:
     """What one accepted action did, for the interface to announce."""
@@ -73,6 +81,10 @@ class Outcome:
     prompts: list[int] = field(default_factory=list)  # seats newly asked something
     finished: list[str] = field(default_factory=list)  # phases/cards resolved (images due)
     notes: list[str] = field(default_factory=list)
+    # One per resolved card or phase, in order: (what, end index into `events`, the spectator
+    # view as it stood then) — so every phase gets its own image even when one answer set
+    # several in motion.
+    stages: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def over(self) -> bool:
@@ -282,15 +294,16 @@ class GameService:
         waiting_before = {s: (g.decision(s) or {}).get("id") for s in g.waiting_for()}
         log_start = len(g.state["log"])
         backup = g.to_json()
+        stages: list[tuple[str, int, dict[str, Any]]] = []
         try:
-            ev = g.apply(seat, text, decision_id)
+            ev = g.apply(seat, text, decision_id, on_resolved=_stage_hook(g, stages, 0))
         except StaleDecision as e:
             raise ServiceError("This prompt is out of date: the game has moved on.",
                                code="stale") from e
         except ActionError as e:
             raise ServiceError(e.message, code=e.code) from e
         canonical = g.state["log"][log_start][1]
-        self._auto_answers(g, ev)
+        self._auto_answers(g, ev, stages)
         entries = [(s, user_id if k == 0 else None, t)
                    for k, (s, t) in enumerate(g.state["log"][log_start:])]
         try:
@@ -310,9 +323,11 @@ class GameService:
         prompts = [s for s in g.waiting_for()
                    if waiting_before.get(s) != (g.decision(s) or {}).get("id")]
         finished = [e["what"] for e in ev if e["type"] == "resolved"]
-        return Outcome(new, g, ev, seat, canonical, prompts=prompts, finished=finished)
+        return Outcome(new, g, ev, seat, canonical, prompts=prompts, finished=finished,
+                       stages=stages)
 
-    def _auto_answers(self, g: Game, ev: list[dict[str, Any]]) -> None:
+    def _auto_answers(self, g: Game, ev: list[dict[str, Any]],
+                      stages: list[tuple[str, int, dict[str, Any]]] | None = None) -> None:
         """Resolve decisions with one sensible answer (the engine says which), bounded."""
         for _ in range(MAX_AUTO):
             if g.over:
@@ -321,7 +336,8 @@ class GameService:
             if not trivial:
                 return
             s, a = trivial[0]
-            ev += [dict(e, auto=True) for e in g.apply(s, a)]
+            hook = _stage_hook(g, stages, len(ev)) if stages is not None else None
+            ev += [dict(e, auto=True) for e in g.apply(s, a, on_resolved=hook)]
 
     def _timers(self, row: GameRow, g: Game) -> list[tuple[int, int, float, float | None]]:
         """A timer for every decision asked now, with the deadline a new question gets; the
