@@ -207,13 +207,11 @@ class Announcer:
     async def publish(self, ann: Announcement, *, skip_seat: int | None = None) -> None:
         """Public lines (+ the table image after a phase), pings, then private DMs."""
         ch = self.channel(ann.channel_id)
-        lines = ann.lines(ann.lang)
-        for seat, n in ann.timeouts.items():
-            if n >= KICK_AFTER_TIMEOUTS and any(e.get("type") == "timeout" and
-                                                e.get("player") == seat for e in ann.public):
-                lines.append(t("kick_hint", ann.lang, name=ann.names[seat], n=n))
+        hints = [t("kick_hint", ann.lang, name=ann.names[seat], n=n)
+                 for seat, n in ann.timeouts.items()
+                 if n >= KICK_AFTER_TIMEOUTS and any(e.get("type") == "timeout" and
+                                                     e.get("player") == seat for e in ann.public)]
         if ann.stages:  # every card or phase that ended: its lines and its own image
-            hints = lines[len(ann.lines(ann.lang)):]
             for what, public, view in ann.stages:
                 stage_lines = narrate(public, ann.names, ann.cards, ann.lang)
                 image = await self.table_file(ann, view, public, [what])
@@ -221,7 +219,7 @@ class Announcer:
             await self._post(ch, ann, narrate(ann.tail, ann.names, ann.cards, ann.lang) + hints,
                              None)
         else:
-            await self._post(ch, ann, lines, await self.table_file(ann))
+            await self._post(ch, ann, ann.lines(ann.lang) + hints, await self.table_file(ann))
         for a in ann.asks:
             if a.seat != skip_seat:
                 await self.ping(ann, a)

@@ -163,10 +163,6 @@ class Game:
         log = [e for k, e in enumerate(self.state["log"]) if k != index]
         self.state = Game.replay(self.state["setup"], log).state
 
-    def default_action(self, seat: int) -> str:
-        """What a player who runs out of time answers: pass / no change (R15)."""
-        return "timeout"
-
     def _not_yours(self, seat: int) -> str:
         waiting = ", ".join(self.state["players"][s]["name"] for s in self.waiting_for())
         return f"You have nothing to decide right now; waiting for {waiting or 'nobody'}."

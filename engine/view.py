@@ -40,7 +40,6 @@ def view(cs: CardSet, st: State, seat: int | None) -> dict[str, Any]:
             p["threat"] = p["threat_public"] + sum(real["medals"])
         else:
             del p["medals"]
-    # a roll decision of another player is public; keep only what every player may see
     return v
 
 

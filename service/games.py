@@ -438,5 +438,3 @@ class GameService:
                 raise ServiceError(f"Vote recorded ({len(votes)}/{need}).", code="vote")
             return await self._apply(row, g, target_seat, None, "resign", None, meta)
 
-    def name_of(self, row: GameRow, seat: int) -> str:
-        return row.seats[seat]["name"]

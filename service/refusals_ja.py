@@ -69,7 +69,7 @@ _WHAT = {"where to place": "配置先", "where to recruit": "雇用先", "attack
 
 _WHERE = {"in your hand": "手札", "among your hand or the mercenaries": "手札と傭兵"}
 
-# (English message pattern, Japanese template). Groups named `card`/`card2` are card names,
+# (English message pattern, Japanese template). Groups named `card` are card names,
 # `rest` an embedded phrase, `names` a list of card names.
 _RAW: list[tuple[str, str]] = [
     (r"(?P<card>.+?) on " + SQ + r" uses '(?P<hint>.+)', not '(?P<used>.+)'\.",
@@ -226,9 +226,8 @@ def localize(message: str, lang: str) -> str:
         if not m:
             continue
         g = {k: (v or "") for k, v in m.groupdict().items()}
-        for k in ("card", "card2"):
-            if g.get(k):
-                g[k] = _card(g[k])
+        if g.get("card"):
+            g["card"] = _card(g["card"])
         if g.get("names"):
             g["names"] = _cards(g["names"])
         if g.get("rest"):
