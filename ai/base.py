@@ -1,0 +1,55 @@
+"""The AI player contract and the `random` level.
+
+`choose` takes the seat's view (engine.view) and returns canonical action text for that
+seat's pending decision. Levels are registered in `LEVELS` by name so interfaces can offer
+them ("random", "greedy", "expert").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from engine import Game
+
+
+class Player(Protocol):
+    """Anything that answers a pending decision from a view."""
+
+    level: str
+
+    def choose(self, view: dict[str, Any], seat: int) -> str:
+        """Canonical action text answering `seat`'s pending decision in `view`."""
+        ...
+
+
+def legal_texts(view: dict[str, Any], seat: int) -> list[str]:
+    """The listed legal answers, computed on the view alone (legal actions need no secret)."""
+    return [str(a) for a in Game(view).legal_actions(seat)]
+
+
+class RandomPlayer:
+    """Any listed legal action, uniformly: the baseline every other level must beat."""
+
+    level = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any], seat: int) -> str:
+        options = legal_texts(view, seat)
+        if not options:
+            raise ValueError(f"seat {seat} has no pending decision in this view")
+        return self.rng.choice(options)
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer}
+
+
+def make_player(level: str, seed: int = 0) -> Player:
+    """A player of `level` (a key of LEVELS); `seed` makes its own choices reproducible."""
+    try:
+        return LEVELS[level](seed)
+    except KeyError:
+        raise ValueError(f"unknown AI level {level!r}: choose from {', '.join(LEVELS)}") from None
