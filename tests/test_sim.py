@@ -116,3 +116,9 @@ def test_a_card_data_file_governs_the_engine_and_the_ai(tmp_path):
     recs = run(Config(players=4, ai=("random",), cards=str(path)), range(4), workers=1)
     assert "merc:knight" not in summarize(recs, 4)["cards"]
     assert default_cards().units["knight"].cost != 99  # the default is back for what follows
+
+
+def test_docs_cards_md_lists_the_values_of_the_card_data_file():
+    """docs/cards.md is generated from engine/data/cards.json, never edited by hand."""
+    from sim.cards_doc import main as cards_doc
+    assert cards_doc(["--check"]) == 0
