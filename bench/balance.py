@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH
 
 from sim.__main__ import describe  # noqa: E402
 from sim.chart import draw_chart  # noqa: E402
@@ -30,12 +30,32 @@ SETTINGS = {
 TARGET = {"solo-easy": 0.75, "solo-normal": 0.50, "solo-hard": 0.25}
 
 
+def with_changes(base: str | None, changes: list[str], dest: Path) -> Path:
+    """A copy of the card file `base` (default: the engine's) with `a.b.c=value` changes."""
+    src = Path(base) if base else Path(__file__).resolve().parent.parent / "engine/data/cards.json"
+    data = json.loads(src.read_text(encoding="utf-8"))
+    for change in changes:
+        path, _, value = change.partition("=")
+        *parents, leaf = path.split(".")
+        node = data
+        for k in parents:
+            node = node[k]
+        if leaf not in node:
+            raise SystemExit(f"--set {change}: no such value in the card data")
+        node[leaf] = json.loads(value)
+    dest.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return dest
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ai", default="greedy")
     ap.add_argument("--cards")
+    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                    help="try a change without editing any file, e.g. monsters.wraith.atk=3 "
+                         "(repeatable); the card file played is saved as OUT/cards.json")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", help="comma-separated subset of: " + ", ".join(SETTINGS))
     ap.add_argument("--out", required=True)
@@ -43,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(ns.out)
     out.mkdir(parents=True, exist_ok=True)
     names = ns.only.split(",") if ns.only else list(SETTINGS)
+    if ns.set:
+        ns.cards = str(with_changes(ns.cards, ns.set, out / "cards.json"))
     rows, panels, mercs = [], [], {}
     for name in names:
         players, diff = SETTINGS[name]
