@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sim.__main__ import describe  # noqa: E402
 from sim.chart import draw_chart  # noqa: E402
