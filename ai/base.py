@@ -47,6 +47,16 @@ class RandomPlayer:
 LEVELS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer}
 
 
+def _register() -> None:
+    """The stronger levels live in their own modules (they import this one)."""
+    from .greedy import GreedyPlayer
+
+    LEVELS["greedy"] = GreedyPlayer
+
+
+_register()
+
+
 def make_player(level: str, seed: int = 0) -> Player:
     """A player of `level` (a key of LEVELS); `seed` makes its own choices reproducible."""
     try:
