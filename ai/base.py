@@ -49,9 +49,11 @@ LEVELS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer}
 
 def _register() -> None:
     """The stronger levels live in their own modules (they import this one)."""
+    from .expert import ExpertPlayer
     from .greedy import GreedyPlayer
 
     LEVELS["greedy"] = GreedyPlayer
+    LEVELS["expert"] = ExpertPlayer
 
 
 _register()

@@ -10,13 +10,13 @@ gold and honor marks (what recruits and boons are bought with, R7.1, R12).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engine import CardSet
-from engine.board import col, unit_moves
-from engine.combat import skill_squares
+from engine.board import col
 
-from .model import View, dice_odds, invade, scratch
+from .model import View, dice_odds, invade, near, scratch, skill_table
 
 LOSS = -1000.0
 
@@ -111,38 +111,39 @@ def _board(cs: CardSet, st: View, seat: int, w: Weights) -> float:
 
 def potential(cs: CardSet, b: list[Any]) -> float:
     """Expected damage the units could deal next, each from the best square it can reach:
-    what makes moving toward the monsters worth an action."""
+    what makes moving toward the monsters worth an action. Paths are not traced (a square
+    within MOV that is free counts), which is close enough for a valuation and fast."""
     total = 0.0
     for i, x in enumerate(b):
         if x is None or "owner" not in x:
             continue
-        skill = cs.units[x["card"]].skill
+        u = cs.units[x["card"]]
+        skill = u.skill
         if skill.kind in ("heal", "command"):
             continue
+        table = skill_table(cs, x["card"])
         best = 0.0
-        spots = [i] + list(unit_moves(b, i, cs.units[x["card"]].mov))
-        for pos in spots:
-            scratch_b = b
-            if pos != i:
-                scratch_b = list(b)
-                scratch_b[i], scratch_b[pos] = None, x
-            reach = [j for j in skill_squares(cs, scratch_b, pos)
-                     if scratch_b[j] is not None and "owner" not in scratch_b[j]]
+        for pos in near(i, u.mov):
+            if pos != i and b[pos] is not None:
+                continue
+            reach = [j for j in table[pos] if b[j] is not None and "owner" not in b[j]]
             if not reach:
                 continue
             if skill.kind == "area":
                 val = float(len(reach))
             elif skill.kind == "allocated":
-                val = float(min(skill.n, sum(cs.monsters[scratch_b[j]["card"]].hp
-                                               - scratch_b[j]["dmg"] for j in reach)))
+                val = float(min(skill.n, sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"]
+                                             for j in reach)))
             else:
-                val = max(_expected(cs, skill.mod, scratch_b[j]) for j in reach)
+                val = max(expected_damage(skill.mod, cs.monsters[b[j]["card"]].defense,
+                                          cs.monsters[b[j]["card"]].hp - b[j]["dmg"])
+                          for j in reach)
             best = max(best, val)
         total += best
     return total
 
 
-def _expected(cs: CardSet, mod: int, m: dict[str, Any]) -> float:
-    mc = cs.monsters[m["card"]]
-    left = mc.hp - m["dmg"]
-    return sum(min(d, left) * p for d, p in enumerate(dice_odds(mod, mc.defense)))
+@lru_cache(maxsize=1024)
+def expected_damage(mod: int, defense: int, left: int) -> float:
+    """Mean damage of a dice attack on a monster with `left` HP (R8.2)."""
+    return sum(min(d, left) * p for d, p in enumerate(dice_odds(mod, defense)))

@@ -10,10 +10,10 @@ the engine's own code on a scratch copy of one board.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
-from engine import CardSet, Game, default_cards
+from engine import CardSet, Game, board, default_cards
 from engine import flow as _flow
 from engine.cards import parse_cardset
 
@@ -106,3 +106,37 @@ def invade(cs: CardSet, st: View, seat: int) -> list[dict[str, Any]]:
     ev: list[dict[str, Any]] = []
     _flow._invade_board(cs, st, seat, ev)
     return ev
+
+
+_TABLES: dict[tuple[int, str], tuple[CardSet, tuple[tuple[int, ...], ...]]] = {}
+
+
+def skill_table(cs: CardSet, key: str) -> tuple[tuple[int, ...], ...]:
+    """For unit card `key`: the squares its skill reaches from each square (R8.2; gap
+    squares are not in the range, the pattern is never rotated)."""
+    hit = _TABLES.get((id(cs), key))
+    if hit is not None and hit[0] is cs:  # the set itself is kept, so its id is never reused
+        return hit[1]
+    skill = cs.units[key].skill
+    rows = []
+    for i in range(board.SIZE):
+        if skill.range_any:
+            rows.append(tuple(range(board.SIZE)))
+        else:
+            out = (board.unit_offset(i, off) for off in skill.range)
+            rows.append(tuple(j for j in out if j is not None))
+    t = tuple(rows)
+    _TABLES[(id(cs), key)] = (cs, t)
+    return t
+
+
+@cache
+def near(i: int, mov: int) -> tuple[int, ...]:
+    """Squares within `mov` orthogonal steps of `i` (itself first), magic circles excluded."""
+    c, ln = board.col(i), board.lane(i)
+    out = [i]
+    for j in range(board.SIZE):
+        d = abs(board.col(j) - c) + abs(board.lane(j) - ln)
+        if 0 < d <= mov and not board.is_magic_circle(j):
+            out.append(j)
+    return tuple(out)
