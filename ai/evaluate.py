@@ -9,7 +9,7 @@ gold and honor marks (what recruits and boons are bought with, R7.1, R12).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -43,11 +43,33 @@ class Weights:
 
 
 W = Weights()
+FINAL_WIN = 400.0
+
+
+def rounds_left(st: View) -> int | None:
+    """Solo option rule (R13.2): rounds after this one until the final round (0: this is
+    the final round); None when there is no deadline. Before the unit deck has run out the
+    final round is foreseen: each End phase reveals 3 mercenaries from it (R11.3)."""
+    if len(st["players"]) != 1 or st["options"].get("difficulty") is None:
+        return None
+    if st["final_round"] is not None:
+        return max(0, st["final_round"] - st["round"])
+    left = st.get("unit_deck_size", len(st.get("unit_deck", [])))
+    return max(1, -(-left // 3))
 
 
 def evaluate(cs: CardSet, st: View, seat: int, w: Weights = W) -> float:
     """How good `seat`'s position in (scratch) state `st` is; higher is better."""
     solo = len(st["players"]) == 1
+    left = rounds_left(st)
+    if left is not None:
+        if left == 0 and st["phase"] in ("main", "auto"):
+            return _final(cs, st, seat, w)
+        if left <= 2:  # the deadline nears: damage now beats savings (R13.2)
+            k = 3 - left
+            w = replace(w, monster_hp=w.monster_hp * (1 + k / 2), monster=w.monster * (1 + k / 2),
+                        gold=w.gold * (1 - k / 5), mark=w.mark * (1 - k / 4),
+                        potential=w.potential * (1 + k / 2))
     s1 = scratch(st, seat)
     ev1 = invade(cs, s1, seat)
     first = _invasion_penalty(cs, s1, seat, ev1, solo, w)
@@ -58,6 +80,29 @@ def evaluate(cs: CardSet, st: View, seat: int, w: Weights = W) -> float:
     second = _invasion_penalty(cs, s2, seat, ev2, solo, w)
     return (first + w.later * second + _board(cs, s1, seat, w)
             + _holdings(cs, s1["players"][seat], w))
+
+
+def _final(cs: CardSet, st: View, seat: int, w: Weights) -> float:
+    """The final round (R13.2): the game is lost at the end of this Main phase unless every
+    monster is defeated by then, so only the damage still to deal counts; the Invasion
+    never comes."""
+    p = st["players"][seat]
+    b = p["board"]
+    hp = count = 0
+    for x in b:
+        if x is not None and "owner" not in x:
+            count += 1
+            hp += cs.monsters[x["card"]].hp - x["dmg"]
+    for q in p["queues"].values():
+        for x in q:
+            count += 1
+            hp += cs.monsters[x["card"]].hp
+    deck = st.get("monster_deck_size", len(st.get("monster_deck", [])))
+    if count == 0 and deck == 0:
+        return FINAL_WIN
+    marks = p["honor"] + len(p["defeated"])
+    return (-60.0 * count - 12.0 * hp + 4.0 * potential(cs, b, unacted_only=True)
+            + 0.5 * marks + 0.2 * p["gold"])
 
 
 def _invasion_penalty(cs: CardSet, st: View, seat: int, ev: list[dict[str, Any]], solo: bool,
@@ -109,13 +154,13 @@ def _board(cs: CardSet, st: View, seat: int, w: Weights) -> float:
     return score
 
 
-def potential(cs: CardSet, b: list[Any]) -> float:
+def potential(cs: CardSet, b: list[Any], unacted_only: bool = False) -> float:
     """Expected damage the units could deal next, each from the best square it can reach:
     what makes moving toward the monsters worth an action. Paths are not traced (a square
     within MOV that is free counts), which is close enough for a valuation and fast."""
     total = 0.0
     for i, x in enumerate(b):
-        if x is None or "owner" not in x:
+        if x is None or "owner" not in x or (unacted_only and x["acted"]):
             continue
         u = cs.units[x["card"]]
         skill = u.skill

@@ -139,12 +139,7 @@ class GreedyPlayer:
         if not acted:
             return Action("done")
         def worth(i: int) -> float:
-            solo = [None] * board.SIZE
-            solo[i] = b[i]
-            for j, x in enumerate(b):
-                if x is not None and "owner" not in x:
-                    solo[j] = x
-            return potential(cs, solo) + cs.units[b[i]["card"]].cost / 10
+            return self._unit_worth(cs, b, i) + cs.units[b[i]["card"]].cost / 10
         ranked = sorted(acted, key=worth, reverse=True)[: dec["n"]]
         return Action("ready", squares=tuple(board.NAMES[i] for i in sorted(ranked)))
 
@@ -184,9 +179,16 @@ class GreedyPlayer:
         scored = []
         for a in options:
             card = a.card or ""
-            if solo:
+            if solo:  # R6.4–R6.5: the choice runs first, then the first 3 others AUTO
                 rest = [c for c in view["row"] if c not in view["chosen"] and c != card]
-                value = lead[card] + sum(small[c] for c in rest[:3])  # R6.4–R6.5
+                order = [card] + rest[:3]
+                value = 0.0
+                for k, c in enumerate(order):
+                    v = lead[c] if k == 0 else small[c]
+                    if c in ("rest", "recruit") and not any(
+                            x in ("advance", "raid") for x in order[k + 1:]):
+                        v *= 0.4  # a readied or new unit with no action left this round
+                    value += v
             else:
                 value = lead[card] - 0.5 * small[card]
             scored.append((value, a))
@@ -197,11 +199,9 @@ class GreedyPlayer:
         """What each command card is worth now to `seat` as LEADER and as FOLLOWER/AUTO
         (R7), each estimated on the current position."""
         w = self.w
-        p = view["players"][seat]
         base = evaluate(cs, view, seat, w)
         one, two = self._actions_gain(cs, view, seat, base)
-        acted = sum(1 for u in p["board"] if u is not None and "owner" in u and u["acted"])
-        ready = min(2, acted) * (w.ready + 1.5)
+        ready = self._ready_gain(cs, view, seat)
         lead_recruit = self._recruit_gain(cs, view, seat, True, 1, base)
         small_recruit = self._recruit_gain(cs, view, seat, False, 0, base)
         lead = {"advance": w.gold + two, "raid": two, "rest": w.mark + ready,
@@ -209,6 +209,19 @@ class GreedyPlayer:
         small = {"advance": two, "raid": one, "rest": ready, "reward": 2 * w.gold,
                  "recruit": small_recruit}
         return lead, small
+
+    def _ready_gain(self, cs: CardSet, view: View, seat: int) -> float:
+        """What readying the best two acted units is worth: what they could still do."""
+        b = view["players"][seat]["board"]
+        acted = [i for i, u in enumerate(b) if u is not None and "owner" in u and u["acted"]]
+        worth = sorted((self._unit_worth(cs, b, i) for i in acted), reverse=True)[:2]
+        return sum(self.w.ready + self.w.potential * x for x in worth)
+
+    def _unit_worth(self, cs: CardSet, b: list[Any], i: int) -> float:
+        """The expected damage the unit on `i` could deal from where it can reach."""
+        alone = [x if x is None or "owner" not in x else None for x in b]
+        alone[i] = b[i]
+        return potential(cs, alone)
 
     def _actions_gain(self, cs: CardSet, view: View, seat: int, base: float
                       ) -> tuple[float, float]:
