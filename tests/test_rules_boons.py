@@ -14,6 +14,7 @@ from rules_helpers import (
     dice_seed,
     expect_error,
     hand,
+    hp,
     invade,
     layout,
     main_card,
@@ -91,8 +92,8 @@ def test_r12_1_willpower_offered_after_a_hit_that_a_critical_would_beat():
 
 @pytest.mark.parametrize("target, roll, why", [
     (monster("golem"), (4, 4), "a hit already defeats the 2-HP Golem"),
-    (monster("goblin"), (1, 2), "a miss already defeats the 1-HP Goblin"),
-    (monster("dullahan", dmg=2), (1, 2), "1 HP left: 1 damage is all it can take"),
+    (monster("goblin", dmg=hp("goblin") - 1), (1, 2), "1 HP left: a miss already defeats it"),
+    (monster("dullahan", dmg=hp("dullahan") - 1), (1, 2), "1 HP left: 1 damage is all it can take"),
     (monster("dragon"), (6, 6), "a critical cannot be bettered"),
 ])
 def test_r12_1_willpower_not_offered_when_no_reroll_could_deal_more(target, roll, why):
