@@ -47,37 +47,17 @@ def with_changes(base: str | None, changes: list[str], dest: Path) -> Path:
     return dest
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--ai", default="greedy")
-    ap.add_argument("--cards")
-    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
-                    help="try a change without editing any file, e.g. monsters.wraith.atk=3 "
-                         "(repeatable); the card file played is saved as OUT/cards.json")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--only", help="comma-separated subset of: " + ", ".join(SETTINGS))
-    ap.add_argument("--out", required=True)
-    ns = ap.parse_args(argv)
-    out = Path(ns.out)
-    out.mkdir(parents=True, exist_ok=True)
-    names = ns.only.split(",") if ns.only else list(SETTINGS)
-    if ns.set:
-        ns.cards = str(with_changes(ns.cards, ns.set, out / "cards.json"))
+def table(out: Path, names: list[str]) -> str:
+    """The markdown tables (targets, then mercenaries) from the JSON files present in `out`:
+    also usable on a run that was cut short, setting by setting."""
     rows, panels, mercs = [], [], {}
     for name in names:
-        players, diff = SETTINGS[name]
-        cfg = Config(players=players, ai=(ns.ai,), difficulty=diff,
-                     cards=str(Path(ns.cards).resolve()) if ns.cards else None)
-        seeds = range(ns.seed, ns.seed + ns.games)
-        recs = run(cfg, seeds, ns.workers, StderrProgress(f"{name} "))
-        s = summarize(recs, players)
-        doc = {"config": {"players": players, "ai": [ns.ai], "difficulty": diff,
-                          "cards": Path(ns.cards).name if ns.cards else None, "round_cap": 30,
-                          "seeds": [seeds.start, seeds.stop - 1]}, "summary": s}
-        (out / f"{name}.json").write_text(json.dumps(doc, sort_keys=True, indent=1) + "\n")
-        panels.append((f"{name} ({describe(cfg)})", s))
+        f = out / f"{name}.json"
+        if not f.is_file():
+            continue
+        doc = json.loads(f.read_text())
+        s, players = doc["summary"], doc["config"]["players"]
+        panels.append((name, s))
         rd = s["rounds"]
         if players == 1:
             w = s["win_rate"]
@@ -96,16 +76,49 @@ def main(argv: list[str] | None = None) -> int:
                 m = mercs.setdefault(key[5:], [0, 0])
                 m[0] += c["offered"]
                 m[1] += c["taken"]
-    draw_chart(panels).save(out / "chart.png")
-    print("| setting | games | result | target | rounds median [p10–p90] | round cap | ended by |")
-    print("|---|---|---|---|---|---|---|")
-    print("\n".join(rows))
-    print("\n| mercenary | offered & affordable | taken | take rate |")
-    print("|---|---|---|---|")
-    for key, (off, took) in sorted(mercs.items()):
-        print(f"| {key} | {off} | {took} | {100 * took / off if off else 0:.1f} % |")
-    return 0
+    if panels:
+        draw_chart(panels).save(out / "chart.png")
+    lines = ["| setting | games | result | target | rounds median [p10–p90] | round cap | ended by |",
+             "|---|---|---|---|---|---|---|", *rows, "",
+             "| mercenary | offered & affordable | taken | take rate |", "|---|---|---|---|"]
+    lines += [f"| {key} | {off} | {took} | {100 * took / off if off else 0:.1f} % |"
+              for key, (off, took) in sorted(mercs.items())]
+    return "\n".join(lines)
 
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ai", default="greedy")
+    ap.add_argument("--cards")
+    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                    help="try a change without editing any file, e.g. monsters.wraith.atk=3 "
+                         "(repeatable); the card file played is saved as OUT/cards.json")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", help="comma-separated subset of: " + ", ".join(SETTINGS))
+    ap.add_argument("--table", action="store_true", help="only print the tables of --out")
+    ap.add_argument("--out", required=True)
+    ns = ap.parse_args(argv)
+    out = Path(ns.out)
+    names = ns.only.split(",") if ns.only else list(SETTINGS)
+    if not ns.table:
+        out.mkdir(parents=True, exist_ok=True)
+        if ns.set:
+            ns.cards = str(with_changes(ns.cards, ns.set, out / "cards.json"))
+        for name in names:
+            players, diff = SETTINGS[name]
+            cfg = Config(players=players, ai=(ns.ai,), difficulty=diff,
+                         cards=str(Path(ns.cards).resolve()) if ns.cards else None)
+            seeds = range(ns.seed, ns.seed + ns.games)
+            s = summarize(run(cfg, seeds, ns.workers, StderrProgress(f"{name} ")), players)
+            doc = {"config": {"players": players, "ai": [ns.ai], "difficulty": diff,
+                              "cards": Path(ns.cards).name if ns.cards else None,
+                              "round_cap": 30, "seeds": [seeds.start, seeds.stop - 1]},
+                   "summary": s, "describe": describe(cfg)}
+            (out / f"{name}.json").write_text(json.dumps(doc, sort_keys=True, indent=1) + "\n")
+    print(table(out, names))
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())
