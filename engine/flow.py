@@ -248,13 +248,17 @@ def invasion(cs: CardSet, st: State, ev: list[Event]) -> None:
 
 
 def _invade_board(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
-    """R9: scan 1A, 1B, …, 6C; each monster attacks or moves, at most once."""
+    """R9: scan 1A, 1B, …, 6C; each monster attacks or moves, at most once. The scan stops
+    when its player is eliminated (R9.3) or the game ends (R13.1: a solo game is lost at the
+    first invasion of the castle; nothing happens after it)."""
     p = st["players"][seat]
     b = p["board"]
     done: set[str] = set()
     for i in range(board.SIZE):
+        if p["eliminated"] or st["result"] is not None:
+            return
         m = b[i]
-        if not is_monster(m) or m["id"] in done or p["eliminated"]:
+        if not is_monster(m) or m["id"] in done:
             continue
         done.add(m["id"])
         mc = cs.monsters[m["card"]]
