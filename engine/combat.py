@@ -12,7 +12,7 @@ from typing import Any
 
 from . import board, rng
 from .cards import CardSet, UnitCard
-from .errors import IllegalAction
+from .errors import IllegalAction, excerpt
 from .notation import Action, SkillUse
 from .state import (
     Event,
@@ -158,7 +158,8 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     b = p["board"]
     i = board.index(a.square or "")
     if i is None or b[i] is None:
-        raise IllegalAction(f"There is no unit on {a.square}: name one of your units.")
+        raise IllegalAction(f"There is no unit on {excerpt(a.square or '')}: name one of your "
+                            "units.")
     if not is_unit(b[i]):
         raise IllegalAction(f"You have no unit on {sq(i)}: a {_name(cs, b[i])} stands there.")
     unit = b[i]
@@ -315,11 +316,17 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
 
     The original lets a player reroll any result it dislikes (p.25) and level up at any time
     (p.24); the engine asks only when a boon could actually deal more effective damage
-    (damage capped by the monster's HP left), so a sure result never stalls the game.
+    (damage capped by the monster's HP left), so a sure result never stalls the game. By
+    default (the player's `rolls` standing order, "miss") it asks only after a roll that
+    missed (a miss or a fumble, R12.1 [decision]): otherwise nearly every hit would stop
+    the game to ask, since a critical could still do better; "always" asks whenever a boon
+    could raise the damage.
     """
     p = st["players"][seat]
     b = p["board"]
     _, result, dmg = roll_outcome(cs, st, seat, roll)
+    if result not in ("miss", "fumble") and p.get("rolls", "miss") != "always":
+        return False, False
     m = b[board.index(roll["target"])]
     hp_left = cs.monsters[m["card"]].hp - m["dmg"]
     now = min(dmg, hp_left)
