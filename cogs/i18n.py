@@ -88,6 +88,11 @@ JA: dict[str, str] = {
     "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)":
         "エネミーフェイズで気絶を防げるとき★ユニットを自動でレベルアップ（R12.1）",
     "New turn time limit in hours (host only)": "新しい手番の制限時間（時間、ホストのみ）",
+    "rolls": "ダイスの確認",
+    "When to ask 'reroll, level up or keep?' after a dice roll (R12.1)":
+        "ダイスを振った後「振り直し・レベルアップ・そのまま」を聞くタイミング（R12.1）",
+    "after a miss only": "ミスのときだけ",
+    "after any roll that could improve": "良くなる可能性があるときは毎回",
 }
 
 
@@ -198,9 +203,13 @@ M: dict[str, tuple[str, str]] = {
                       "{square} の {card}: 移動 {move}、スキル範囲 {skill}"),
     "nothing": ("nothing", "なし"),
     "settings_show": ("Standing order (level up to save a ★ unit in the Enemy phase): **{auto}**.\n"
+                      "Ask 'reroll, level up or keep?' after a roll: **{rolls}**.\n"
                       "Turn time limit: **{hours} h**.",
                       "常時指示（エネミーフェイズで★ユニットを救うレベルアップ）: **{auto}**\n"
+                      "ダイスの後「振り直し・レベルアップ・そのまま」の確認: **{rolls}**\n"
                       "手番の制限時間: **{hours} 時間**"),
+    "rolls_miss": ("after a miss only", "ミスのときだけ"),
+    "rolls_always": ("after any roll that could improve", "良くなる可能性があるときは毎回"),
     "on": ("on", "オン"), "off": ("off", "オフ"),
     "limit_set": ("The turn time limit is now {hours} h (for new prompts).",
                   "手番の制限時間を {hours} 時間にしました（新しい手番から）。"),

@@ -34,6 +34,12 @@ LOG_ACTIONS = 12  # `/rr log` narrates the events of this many recent actions
 LOG_LINES = 30  # … and shows at most this many of their lines, the most recent ones
 
 
+# The `rolls` standing order (engine notation): when a roll opens a "reroll, level up or keep?"
+# question (R12.1). Asking after every hit a critical could beat stalls the game for little.
+ROLL_PROMPTS = [app_commands.Choice(name=_("after a miss only"), value="miss"),
+                app_commands.Choice(name=_("after any roll that could improve"), value="always")]
+
+
 def _topics() -> list[app_commands.Choice[str]]:
     ja = sections("ja")
     return [app_commands.Choice(name=_(title, ja=ja.get(key, (title, ""))[0]), value=key)
@@ -237,12 +243,17 @@ class InfoCommands:
         "Your standing order and the game's time limit"))
     @app_commands.describe(autosave=_(
         "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)"),
+        rolls=_("When to ask 'reroll, level up or keep?' after a dice roll (R12.1)"),
         hours=_("New turn time limit in hours (host only)"))
+    @app_commands.choices(rolls=ROLL_PROMPTS)
     async def settings(self, interaction: discord.Interaction, autosave: bool | None = None,
+                       rolls: app_commands.Choice[str] | None = None,
                        hours: app_commands.Range[int, 1, 168] | None = None) -> None:
         lang = lang_of(interaction)
         if autosave is not None:
             await perform(interaction, f"autosave {'on' if autosave else 'off'}")
+        if rolls is not None:
+            await perform(interaction, f"rolls {rolls.value}")
         if not await ack(interaction):
             return
         bot = rook(interaction)
@@ -256,13 +267,15 @@ class InfoCommands:
                 await reply(interaction, refusal(e, lang))
                 return
             await reply(interaction, t("limit_set", lang, hours=hours))
-        if autosave is None and hours is None:
+        if autosave is None and rolls is None and hours is None:
             if (found := await self._game(interaction)) is None:
                 return
             row, g = found
             seat = row.seat_of(interaction.user.id)
             auto = seat is not None and g.state["players"][seat]["autosave"]
+            asks = g.state["players"][seat].get("rolls", "miss") if seat is not None else "miss"
             limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
             await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off",
-                                                                    lang), hours=f"{limit:g}"))
+                                                                    lang),
+                                       rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}"))
 
