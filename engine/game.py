@@ -59,9 +59,13 @@ class Game:
 
     @classmethod
     def from_json(cls, data: str | dict[str, Any]) -> Game:
-        """Load a saved or hand-written (puzzle) state; missing keys take their defaults."""
-        raw = json.loads(data) if isinstance(data, str) else data
-        st = normalize(raw)
+        """Load a saved or hand-written (puzzle) state; missing keys take their defaults.
+        A file nested deeper than Python recurses is a ValueError like any other bad file."""
+        try:
+            raw = json.loads(data) if isinstance(data, str) else data
+            st = normalize(raw)
+        except RecursionError:
+            raise ValueError("the state is nested too deeply to be a game") from None
         if "version" not in raw and not st["log"]:
             # A puzzle: remember where it starts, so replay (and undo) start there too.
             start = {k: v for k, v in st.items() if k != "setup"}

@@ -77,6 +77,11 @@ _RAW: list[tuple[str, str]] = [
     (r"No monster is in range of (?P<card>.+?) on " + SQ + r"\.",
      "{sq}の{card}の射程内にモンスターがいません。"),
     (r"(?P<card>.+?) attacks exactly one monster\.", "{card}が攻撃できるモンスターは1体です。"),
+    (r"Too many nested commands: at most (?P<n>\d+) 'command' in one action\.",
+     "命令の連鎖が長すぎます: 1つの行動に 'command' は{n}回までです。"),
+    (r"Use 'rolls miss' \(.+\) or 'rolls always' \(.+\)\.",
+     "'rolls miss'（ミスのときだけ確認する）か 'rolls always'（ダメージが増える可能性があれば毎回確認する）"
+     "を使ってください。"),
     (r"(?P<t>[1-6][A-C]) is not in range of (?P<card>.+?) on " + SQ
      + r"(?P<gap> \(a gap square: it cannot be targeted\))?\.",
      "{t}は{sq}の{card}の射程外です{gap}。"),

@@ -156,3 +156,13 @@ def test_a_custom_set_game_resolves_its_names_after_other_sets_are_gone() -> Non
         g = Game.new(["Ann"], seed=k, cards_data=data)
         g.apply(0, f"place scout{k} 2B")
         assert g.state["log"][-1] == [0, "place thief_star 2B"]
+
+
+def test_a_state_nested_too_deeply_is_a_value_error() -> None:
+    """Loading a hand-written state never ends in RecursionError: a state whose values nest
+    deeper than Python recurses is refused as a bad file (ValueError), like any other."""
+    deep = '{"players": [{"name": ' + "[" * 900 + "]" * 900 + "}]}"
+    with pytest.raises(ValueError, match="nested too deeply"):
+        Game.from_json(deep)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        Game.from_json("[" * 100_000 + "]" * 100_000)
