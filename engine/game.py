@@ -16,8 +16,15 @@ from typing import Any
 
 from . import board, combat, flow
 from .cards import CardSet, default_cards, normalize_name, parse_cardset
-from .errors import GameOver, IllegalAction, NotYourDecision, StaleDecision, excerpt
-from .notation import Action, SkillUse, parse
+from .errors import (
+    GameOver,
+    IllegalAction,
+    NotationError,
+    NotYourDecision,
+    StaleDecision,
+    excerpt,
+)
+from .notation import ROLL_PROMPTS, Action, SkillUse, parse
 from .state import (
     Event,
     State,
@@ -128,6 +135,8 @@ class Game:
             st["log"].append([seat, str(a)])
             return [{"type": "autosave", "player": seat, "on": a.flag, "vis": [seat]}]
         if a.verb == "rolls":  # a standing order too: when to be asked about a roll (R12.1)
+            if a.mode not in ROLL_PROMPTS:  # an Action built by code, not parsed
+                raise NotationError("Use 'rolls miss' or 'rolls always'.")
             st["players"][seat]["rolls"] = a.mode
             st["log"].append([seat, str(a)])
             return [{"type": "rolls", "player": seat, "mode": a.mode, "vis": [seat]}]

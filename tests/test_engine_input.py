@@ -166,3 +166,15 @@ def test_a_state_nested_too_deeply_is_a_value_error() -> None:
         Game.from_json(deep)
     with pytest.raises(ValueError, match="nested too deeply"):
         Game.from_json("[" * 100_000 + "]" * 100_000)
+
+
+def test_a_rolls_action_built_by_code_must_name_a_known_mode() -> None:
+    """An interface handing `Game.apply` an `Action` (not text) cannot set an unknown `rolls`
+    mode: refused, nothing changed."""
+    from engine import Action
+
+    g = Game.new(["Ann"], seed=1)
+    before = g.to_json()
+    with pytest.raises(NotationError, match="rolls miss"):
+        g.apply(0, Action("rolls", mode="sometimes"))
+    assert g.to_json() == before
