@@ -321,8 +321,7 @@ class Game:
         b = self.state["players"][seat]["board"]
         i = board.index(a.square)  # type: ignore[arg-type]
         if not is_unit(b[i]) or b[i]["dmg"] <= 0:
-            raise IllegalAction(f"{excerpt(a.square or '')} holds no damaged unit of yours to "
-                                "heal (R11.1).")
+            raise IllegalAction(f"{a.square} holds no damaged unit of yours to heal (R11.1).")
         b[i]["dmg"] -= 1
         close_decision(self.state, seat)
         ev.append({"type": "healed", "player": seat, "square": sq(i), "amount": 1,  # type: ignore[arg-type]
