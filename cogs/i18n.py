@@ -85,14 +85,14 @@ JA: dict[str, str] = {
     "settings": "設定", "Your standing order and the game's time limit":
         "自分の常時指示とゲームの制限時間",
     "autosave": "自動レベルアップ",
-    "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)":
-        "エネミーフェイズで気絶を防げるとき★ユニットを自動でレベルアップ（R12.1）",
-    "New turn time limit in hours (host only)": "新しい手番の制限時間（時間、ホストのみ）",
     "rolls": "ダイスの確認",
     "When to ask 'reroll, level up or keep?' after a dice roll (R12.1)":
         "ダイスを振った後「振り直し・レベルアップ・そのまま」を聞くタイミング（R12.1）",
     "after a miss only": "ミスのときだけ",
     "after any roll that could improve": "良くなる可能性があるときは毎回",
+    "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)":
+        "エネミーフェイズで気絶を防げるとき★ユニットを自動でレベルアップ（R12.1）",
+    "New turn time limit in hours (host only)": "新しい手番の制限時間（時間、ホストのみ）",
 }
 
 
