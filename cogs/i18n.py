@@ -173,7 +173,15 @@ M: dict[str, tuple[str, str]] = {
     "dm_fallback": ("🔒 {mention}, I could not send you a direct message: use `/rr board` to see "
                     "your private information.",
                     "🔒 {mention} さん、DMを送れませんでした。`/rr board` で非公開情報を確認してください。"),
-    "table_alt": ("The table after {what}", "{what} の後の盤面"),
+    "table_alt": ("The table after {what}, round {round}: the boards of {names} and the "
+                  "central row of command cards", "ラウンド{round}、{what} の後の盤面: "
+                  "{names} のボードと中央のコマンドカード列"),
+    "board_alt": ("{name}'s board, round {round}: gold {gold}, honor marks {marks}, "
+                  "threat {threat}", "{name} のボード（ラウンド{round}）: ゴールド {gold}、"
+                  "栄誉マーク {marks}、脅威 {threat}"),
+    "reach_alt": ("Where the {card} on {square} can move ({move}) and what its skill reaches "
+                  "({skill})", "{square} の{card}の移動先（{move}）とスキルの範囲（{skill}）"),
+    "card_alt": ("The card {card}: {stats}", "カード「{card}」: {stats}"),
     # info
     "status": ("**Round {round}** · {phase}{current}\n{waiting}",
                "**ラウンド{round}** · {phase}{current}\n{waiting}"),
@@ -231,7 +239,9 @@ def t(key: str, lang: str, **kw: Any) -> str:
 
 def result_text(result: dict[str, Any], names: list[str], lang: str) -> str:
     """A finished game's result: who won (or a draw, or the monsters) and why."""
-    winners = ", ".join(names[s] for s in result.get("winners", []))
+    from .mentions import safe
+
+    winners = ", ".join(safe(names[s]) for s in result.get("winners", []))
     key = "result_loss" if not winners else "result_draw" if result.get("draw") else "result_win"
     return t(key, lang, winners=winners, reason=result.get("reason", ""))
 
