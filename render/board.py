@@ -121,6 +121,11 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: in
     im.paste(static_layer(g, lang), (ox, oy))
     cs = V.cards(view)
     p = V.player(view, seat)
+    if not highlights and not boxes.active():  # nobody needs to know where the ink is
+        _draw_body(im, ox, oy, view, seat, p, g, lang, cs)
+        if p.get("eliminated"):
+            _eliminated(im, ox, oy, g, lang)
+        return
     with boxes.capture() as marks:  # this board's names and numbers: highlights keep off them
         _draw_body(im, ox, oy, view, seat, p, g, lang, cs)
     boxes.extend(marks, 0, 0)

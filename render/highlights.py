@@ -135,7 +135,7 @@ class _Highlighter:
         out = 2.0  # into the grid line and the neighbour's margin
         x0, y0, x1, y1 = b[0] - out, b[1] - out, b[2] + out, b[3] + out
         w = out + inset
-        self.c.rect((x0, y0, x1, y1), outline=(*color, alpha), width=w, radius=self.s * 0.08)
+        self.c.rect((x0, y0, x1, y1), outline=(*color, alpha), width=w)  # square: cheap
         for e in ((x0, y0, x1, y0 + w), (x0, y1 - w, x1, y1), (x0, y0, x0 + w, y1),
                   (x1 - w, y0, x1, y1)):
             boxes.add(e, "label")
@@ -192,19 +192,37 @@ class _Highlighter:
         if toward is not None:  # start the search a third of the way to `toward`
             ax, ay = ax + (toward[0] - ax) / 3, ay + (toward[1] - ay) / 3
         x0a, y0a, x1a, y1a = self.area
+        rx, ry = self.g.s * 1.8 + w / 2, self.g.sh * 1.6 + h / 2  # the search's reach
+        lx, hx, ly, hy = ax - rx, ax + rx, ay - ry, ay + ry
+        near = [k for k in (*self.ink, *self.placed)
+                if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
+        near.sort(key=lambda k: (k[0] - k[2]) * (k[3] - k[1]))  # big ones first: early outs
+        hw, hh = w / 2, h / 2
         for dx, dy in self.offsets:
-            cx, cy = ax + dx, ay + dy
-            b = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-            if b[0] < x0a or b[1] < y0a or b[2] > x1a or b[3] > y1a or self.blocked(b):
+            cx = ax + dx
+            b0, b2 = cx - hw, cx + hw
+            if b0 < x0a or b2 > x1a:
                 continue
-            self.c.rect(b, fill=(*color, 240), outline=(255, 255, 255, 255), width=1.2,
-                        radius=h / 3)
-            self.c.text((cx, cy), text, sz, (255, 255, 255, 255), bold=True, align="m")
-            self.placed.append(b)
-            boxes.add(b, "label")
-            return True
+            cy = ay + dy
+            b1, b3 = cy - hh, cy + hh
+            if b1 < y0a or b3 > y1a:
+                continue
+            for k0, k1, k2, k3 in near:
+                if k0 < b2 and b0 < k2 and k1 < b3 and b1 < k3:
+                    break
+            else:
+                self._pill((b0, b1, b2, b3), text, sz, color)
+                return True
         boxes.add((ax, ay, ax, ay), "dropped")  # counted by the tests: rare is fine
         return False
+
+    def _pill(self, b: Box, text: str, sz: float, color: th.RGB) -> None:
+        h = b[3] - b[1]
+        self.c.rect(b, fill=(*color, 240), outline=(255, 255, 255, 255), width=1.2, radius=h / 3)
+        self.c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), text, sz, (255, 255, 255, 255),
+                    bold=True, align="m")
+        self.placed.append(b)
+        boxes.add(b, "label")
 
     def hline(self, xs: list[float], cy: float, w: float) -> float | None:
         """A free y for a horizontal run over x in `xs`, inside the lane centred on cy."""
