@@ -235,7 +235,9 @@ def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: li
     elif skill.kind == "heal":
         for j in _targets(use):
             b[j]["dmg"] -= 1
-            ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1})
+            hp = cs.units[b[j]["card"]].hp
+            ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1,
+                       "card": b[j]["card"], "hp": hp, "hp_left": hp - b[j]["dmg"]})
     elif skill.kind == "dice":
         roll_attack(cs, st, seat, pos, _targets(use)[0], ev)
     else:  # command

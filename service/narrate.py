@@ -41,9 +41,10 @@ _T: dict[str, dict[str, str]] = {
     "damaged": {"en": "{p}: {hit}.", "ja": "{p}: {hit}。"},
     "defeated": {"en": "{p} defeated the {card} on {square} (+1 honor mark).",
                  "ja": "{p} が {square} の {card} を撃破（栄誉マーク+1）。"},
-    "healed": {"en": "{p}: {square} healed 1.", "ja": "{p}: {square} のHPを1回復。"},
-    "healed_support": {"en": "{p}: support heals 1 damage on {square} (R11.1).",
-                       "ja": "{p}: 援護で {square} のHPを1回復。"},
+    "healed": {"en": "{p}: {card} on {square} heals 1{hp}.",
+               "ja": "{p}: {square}の{card}のHPを1回復{hp}。"},
+    "healed_support": {"en": "{p}: support heals 1 on {card} on {square}{hp} (R11.1).",
+                       "ja": "{p}: 援護で{square}の{card}のHPを1回復{hp}。"},
     "monster_moves": {"en": "{p}: {moves}.", "ja": "{p}: {moves}"},
     "monster_move": {"en": "{card} {from} → {to}", "ja": "{card} {from} → {to}"},
     "bonus": {"en": " (bonus move)", "ja": "（ボーナス移動）"},
@@ -238,8 +239,10 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
         elif kind == "readied":
             lines.append(t(kind, lang, p=p, squares=", ".join(e["squares"])))
         elif kind == "healed":
+            hp = f" (HP {e['hp_left']}/{e['hp']})" if "hp" in e else ""
             lines.append(t("healed_support" if e.get("support") else kind, lang, p=p,
-                           square=e["square"]))
+                           square=e["square"], card=n(e.get("card")),
+                           hp=hp.replace(" (", "（").replace(")", "）") if lang == "ja" else hp))
         elif kind == "gold" and e["amount"]:
             lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
         elif kind == "mercenaries":

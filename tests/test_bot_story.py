@@ -60,6 +60,11 @@ def test_names_are_escaped_images_described_and_pings_limited_over_a_full_game(t
                     await table.slash(evil, "rr status")
             row, g = await table.game()
             assert g.over
+            kenji = h.user("kenji", locale="ja")  # alt text in the reader's language
+            res = await table.slash(kenji, "rr card", name="goblin")
+            assert res.files and (res.files[0].description or "").startswith("カード「ゴブリン」: HP")
+            res = await table.slash(kenji, "rr board", player=bob)
+            assert res.files and "のボード（ラウンド" in (res.files[0].description or "")
             sends = _sends(h)
             files = [f for r, _ in sends for f in r.files]
             kinds = {f.filename.split("-")[0] for f in files}
@@ -67,6 +72,12 @@ def test_names_are_escaped_images_described_and_pings_limited_over_a_full_game(t
             # every attachment has alt text
             missing = [f.filename for f in files if not (f.description or "").strip()]
             assert not missing, f"{len(missing)} of {len(files)} images without alt text"
+            # a phase's image says which phase ended (R5), and whose boards it shows
+            alts = [f.description or "" for f in files if f.filename.startswith("table")]
+            for phase in ("⑤ Invasion", "⑥ Summon", "⑦ End phase"):
+                assert any(a.startswith(f"The table after {phase}, round") for a in alts)
+            assert all("Bob" in a for a in alts)
+            assert any(a.startswith("Bob's board") for a in (f.description or "" for f in files))
             players = {evil.id, bob.id}
             named = 0
             for r, body in sends:

@@ -119,3 +119,11 @@ def test_readying_reads_as_readying_not_healing_in_japanese():
     ev = g.apply(0, "ready 1A 1B")
     line = " ".join(_lines(ev, "ja", ("Ann",)))
     assert "1A, 1B のユニットを未行動に戻しました" in line and "回復" not in line
+
+
+def test_support_healing_names_the_unit_and_its_hp_with_the_rulebooks_word():
+    """R11.1 ① 援護 (p.23): the most-pressed player heals 1 HP on one unit."""
+    g = puzzle([{"1A": unit("knight", dmg=3)}, {}], decisions={0: decision("support")})
+    ev = g.apply(0, "support 1A")
+    assert "Ann: support heals 1 on Knight on 1A (HP 4/6) (R11.1)." in _lines(ev, "en")
+    assert "Ann: 援護で1AのナイトのHPを1回復（HP 4/6）。" in _lines(ev, "ja")
