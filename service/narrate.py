@@ -281,9 +281,9 @@ _PROMPTS = {
                 "**募兵**: ユニットを1体雇用（手札{mercs}）— `/rr recruit` または `/rr done`"),
     "support": ("**Support**: heal 1 damage on one of your units — `/rr support`.",
                 "**援護**: ユニット1体のHPを1回復できます — `/rr support`"),
-    "roll": ("Your roll {d1}+{d2}{mod} = {total} vs DEF {def} ({result}). Reroll with "
+    "roll": ("Your roll {d1}+{d2}{mod} = {total} vs DEF {def}: {result}. Reroll with "
              "Willpower (1 honor), level up, or keep?",
-             "ダイス {d1}+{d2}{mod} = {total}（防御力{def}、{result}）。意思の力で振り直す"
+             "ダイス {d1}+{d2}{mod} = {total}（防御力{def}）: {result}。意思の力で振り直す"
              "（栄誉1）/ レベルアップ / このまま？"),
 }
 

@@ -127,3 +127,14 @@ def test_support_healing_names_the_unit_and_its_hp_with_the_rulebooks_word():
     ev = g.apply(0, "support 1A")
     assert "Ann: support heals 1 on Knight on 1A (HP 4/6) (R11.1)." in _lines(ev, "en")
     assert "Ann: 援護で1AのナイトのHPを1回復（HP 4/6）。" in _lines(ev, "ja")
+
+
+def test_the_roll_question_shows_the_modifier_and_the_defence():
+    """R8.2 / R12.3: 4+3 with the Warrior★'s +1 is 8, short of the Golem's DEF 9: a miss the
+    player may reroll with Willpower; the question shows the sum as it is made."""
+    g = puzzle([{"2B": unit("warrior_star"), "3B": monster("golem")}],
+               decisions={0: actions()}, dice={0: dice_seed((4, 3))}, player={0: {"honor": 1}})
+    g.apply(0, "act 2B attack 3B")
+    assert (g.decision(0) or {}).get("kind") == "roll"
+    assert "4+3+1 = 8 vs DEF 9: miss (1)" in (prompt(g, 0, "en") or "")
+    assert "4+3+1 = 8（防御力9）: 外れ(1)" in (prompt(g, 0, "ja") or "")
