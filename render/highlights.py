@@ -196,7 +196,7 @@ class _Highlighter:
         lx, hx, ly, hy = ax - rx, ax + rx, ay - ry, ay + ry
         near = [k for k in (*self.ink, *self.placed)
                 if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
-        near.sort(key=lambda k: (k[0] - k[2]) * (k[3] - k[1]))  # big ones first: early outs
+        # (checked in drawing order: a square's name comes before its small numbers)
         hw, hh = w / 2, h / 2
         for dx, dy in self.offsets:
             cx = ax + dx
