@@ -3,9 +3,10 @@
 A player who was away reads the story from the picture: the path a unit walked, the roll
 it made, damage dealt, monsters defeated or summoned, monster moves and attacks, fainted
 units, invasions. Events are the engine's dicts; unknown types and malformed fields are
-skipped, never fatal. The overlay is translucent, so the cards under it stay readable; it is
-drawn at 1× (not supersampled like the cached sprites) because it changes with every image
-and supersampling it would cost more than the rest of the board.
+skipped, never fatal. Nothing here covers a name or a number (render/boxes.py): tags go to
+the nearest free spot, move arrows through free strips, attacks and summons are frames on
+the square's edge. The overlay is drawn at 1× (not supersampled like the cached sprites)
+because it changes with every image and supersampling it would cost more than the board.
 """
 
 from __future__ import annotations
@@ -117,11 +118,6 @@ class _Highlighter:
                 pass  # a malformed event is left out rather than failing the image
 
     # --- helpers -----------------------------------------------------------------------
-
-    def blocked(self, b: Box, tags_too: bool = True) -> bool:
-        if any(boxes.meets(b, k) for k in self.ink):
-            return True
-        return tags_too and any(boxes.meets(b, k) for k in self.placed)
 
     def has_ink(self, b: Box) -> bool:
         return any(boxes.meets(b, k) for k in self.ink)
@@ -306,7 +302,7 @@ class _Highlighter:
         if pts:
             r = max(3.0, self.s * 0.06)
             x, y = pts[0]
-            if not self.blocked((x - r, y - r, x + r, y + r), tags_too=False):
+            if not self.has_ink((x - r, y - r, x + r, y + r)):
                 self.c.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255, 230),
                                outline=(*th.HL_PATH, 255), width=2)
                 boxes.add((x - r, y - r, x + r, y + r), "label")
