@@ -19,6 +19,7 @@ from service.refusals_ja import localize
 
 from .announce import Announcement, clip, deliver
 from .i18n import lang_of, result_text, t
+from .mentions import safe
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
     if seat is None:
         raise Refusal(t("not_player", lang))
     if seat != target.seat:
-        raise Refusal(t("not_yours", lang, name=row.seats[target.seat]["name"]))
+        raise Refusal(t("not_yours", lang, name=safe(row.seats[target.seat]["name"])))
 
 
 async def perform(interaction: discord.Interaction, text: str, target: Target | None = None) -> None:

@@ -33,6 +33,7 @@ from service.games import KICK_AFTER_TIMEOUTS
 from service.narrate import narrate, prompt
 
 from .i18n import PHASES, pair, t
+from .mentions import only, safe
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -131,6 +132,14 @@ def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
 
 
+def table_alt(view: dict[str, Any], what: str, lang: str) -> str:
+    """Alt text of a table image: what ended, the round, whose boards it shows (names as
+    typed: alt text is read aloud, not rendered as markdown)."""
+    names = [str(p.get("name", "?")) for p in view.get("players", [])]
+    return t("table_alt", lang, what=what, round=view.get("round", 0),
+             names=", ".join(names))[:1000]
+
+
 class Announcer:
     def __init__(self, bot: RookBot) -> None:
         self.bot = bot
@@ -154,7 +163,7 @@ class Announcer:
     # ---- capture (synchronous: the game as the outcome left it) -----------------------------
     def capture(self, out: Outcome) -> Announcement:
         g, row = out.game, out.row
-        names = [s["name"] for s in row.seats]
+        names = [safe(s["name"]) for s in row.seats]  # message text: markdown/mentions defused
         users = [int(s["user"]) for s in row.seats]
         self.bot.seating[row.channel_id] = (row.id, users)
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
@@ -202,7 +211,7 @@ class Announcer:
                          for k in (ann.finished if finished is None else finished))
         return discord.File(io.BytesIO(data), filename=f"table-{ann.game_id}-r"
                             f"{view.get('round', 0)}.png",
-                            description=t("table_alt", ann.lang, what=what))
+                            description=table_alt(view, what, ann.lang))
 
     async def publish(self, ann: Announcement, *, skip_seat: int | None = None) -> None:
         """Public lines (+ the table image after a phase), pings, then private DMs."""
@@ -256,7 +265,9 @@ class Announcer:
         ch = self.channel(ann.channel_id)
 
         async def send() -> discord.Message:
-            return await ch.send(text, view=view) if view else await ch.send(text)
+            mentions = only(a.user_id)  # this player only, whatever the text contains
+            return await ch.send(text, view=view, allowed_mentions=mentions) if view else \
+                await ch.send(text, allowed_mentions=mentions)
 
         await deliver(f"game {ann.game_id} ping seat {a.seat}", send)
 
@@ -275,7 +286,8 @@ class Announcer:
         if await deliver(f"game {ann.game_id} DM seat {seat}", dm) is None:
             note = t("dm_fallback", ann.lang, mention=f"<@{user_id}>")
             await deliver(f"game {ann.game_id} DM fallback",
-                          lambda: self.channel(ann.channel_id).send(note))
+                          lambda: self.channel(ann.channel_id).send(
+                              note, allowed_mentions=only(user_id)))
 
     async def remind(self, rem: Reminder) -> None:
         """The one reminder before a time limit runs out."""
@@ -285,6 +297,6 @@ class Announcer:
         if a is None:
             return
         ann = Announcement(row.id, row.channel_id, row.settings.get("lang", "en"), None,
-                           [s["name"] for s in row.seats], [int(s["user"]) for s in row.seats],
+                           [safe(s["name"]) for s in row.seats], [int(s["user"]) for s in row.seats],
                            g.cards, [], {}, [a], None, [])
         await self.ping(ann, a, reminder=True)

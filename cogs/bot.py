@@ -46,8 +46,7 @@ class RookBot(commands.Bot):
         intents = discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                                  users=True))
+                         allowed_mentions=discord.AllowedMentions.none())  # pings: cogs/mentions.py
         self.config = config
         self.clock = clock or time.time
         self._seed_source = seed_source

@@ -50,18 +50,18 @@ JA: dict[str, str] = {
     "target": "対象", "Its skill and target (leave empty to only move)":
         "スキルと対象（空欄なら移動のみ）",
     "fullmove": "全力移動", "Full Move: +1 MOV for 1 honor mark (R12.4)":
-        "全力移動: 名誉マーク1で移動+1（R12.4）",
+        "全力移動: 栄誉マーク1で移動+1（R12.4）",
     "recruit": "募兵", "Recruit a unit from your hand or the mercenaries":
         "手札または傭兵からユニットを雇う",
     "A unit card from your hand or a mercenary": "手札のユニットカードまたは傭兵",
     "ready": "準備", "Ready acted units (Rest, fatigue recovery)":
-        "行動済みユニットを準備状態に戻す（休息・疲労回復）",
-    "units": "ユニット", "The acted units to ready, e.g. 1A 2C": "準備に戻すユニット（例: 1A 2C）",
-    "support": "支援", "End phase support: heal 1 damage on one of your units":
-        "終了処理の支援: ユニット1体のダメージを1回復",
+        "行動済みユニットを未行動に戻す（休息・疲労回復）",
+    "units": "ユニット", "The acted units to ready, e.g. 1A 2C": "未行動に戻すユニット（例: 1A 2C）",
+    "support": "援護", "End phase support: heal 1 damage on one of your units":
+        "終了処理の援護: ユニット1体のHPを1回復",
     "A damaged unit of yours": "ダメージを受けた自分のユニット",
     "levelup": "レベルアップ", "Level up a ★ unit (costs honor marks)":
-        "★ユニットをレベルアップする（名誉マークを消費）",
+        "★ユニットをレベルアップする（栄誉マークを消費）",
     "Your ★ unit": "自分の★ユニット",
     "done": "終了", "End your actions or pass on this decision": "行動を終える／この決定をパスする",
     "undo": "取消", "Take back your last action (when nothing random was revealed)":
@@ -168,7 +168,7 @@ M: dict[str, tuple[str, str]] = {
     "until": ("(time limit <t:{ts}:R>)", "（期限 <t:{ts}:R>）"),
     "reminder": ("⏰ {mention} reminder — {prompt} Time runs out <t:{ts}:R>.",
                  "⏰ {mention} リマインダー — {prompt} 期限は <t:{ts}:R> です。"),
-    "btn_done": ("Done", "終了"), "btn_reroll": ("Reroll (1 honor)", "振り直し（名誉1）"),
+    "btn_done": ("Done", "終了"), "btn_reroll": ("Reroll (1 honor)", "振り直し（栄誉1）"),
     "btn_keep": ("Keep", "このまま"), "btn_levelup": ("Level up {square}", "{square} をレベルアップ"),
     "kick_hint": ("{name} has run out of time {n} times: the other players may vote to remove "
                   "them with `/rr remove`.",
@@ -178,7 +178,15 @@ M: dict[str, tuple[str, str]] = {
     "dm_fallback": ("🔒 {mention}, I could not send you a direct message: use `/rr board` to see "
                     "your private information.",
                     "🔒 {mention} さん、DMを送れませんでした。`/rr board` で非公開情報を確認してください。"),
-    "table_alt": ("The table after {what}", "{what} の後の盤面"),
+    "table_alt": ("The table after {what}, round {round}: the boards of {names} and the "
+                  "central row of command cards", "ラウンド{round}、{what} の後の盤面: "
+                  "{names} のボードと中央のコマンドカード列"),
+    "board_alt": ("{name}'s board, round {round}: gold {gold}, honor marks {marks}, "
+                  "threat {threat}", "{name} のボード（ラウンド{round}）: ゴールド {gold}、"
+                  "栄誉マーク {marks}、脅威 {threat}"),
+    "reach_alt": ("Where the {card} on {square} can move ({move}) and what its skill reaches "
+                  "({skill})", "{square} の{card}の移動先（{move}）とスキルの範囲（{skill}）"),
+    "card_alt": ("The card {card}: {stats}", "カード「{card}」: {stats}"),
     # info
     "status": ("**Round {round}** · {phase}{current}\n{waiting}",
                "**ラウンド{round}** · {phase}{current}\n{waiting}"),
@@ -195,7 +203,7 @@ M: dict[str, tuple[str, str]] = {
     "result_draw": ("a draw between {winners} — {reason}", "{winners} の引き分け — {reason}"),
     "result_loss": ("the monsters won — {reason}", "モンスターの勝利 — {reason}"),
     "board_caption": ("**{name}** — gold {gold}, honor marks {marks}, threat {threat}; hand: {hand}",
-                      "**{name}** — ゴールド {gold}、名誉マーク {marks}、脅威 {threat}、手札: {hand}"),
+                      "**{name}** — ゴールド {gold}、栄誉マーク {marks}、脅威 {threat}、手札: {hand}"),
     "board_medals": ("Your medals: {medals} (threat with medals: {threat}).",
                      "あなたのメダル: {medals}（メダル込みの脅威: {threat}）"),
     "log_empty": ("Nothing has happened yet.", "まだ何も起きていません。"),
@@ -227,8 +235,8 @@ PHASES: dict[str, tuple[str, str]] = {
 
 KINDS: dict[str, tuple[str, str]] = {
     "place": ("placing a unit", "初期配置"), "pick": ("choosing a card", "カード選択"),
-    "actions": ("unit actions", "ユニット行動"), "ready": ("readying units", "準備"),
-    "recruit": ("recruiting", "募兵"), "support": ("support", "支援"),
+    "actions": ("unit actions", "ユニット行動"), "ready": ("readying units", "未行動に戻す"),
+    "recruit": ("recruiting", "募兵"), "support": ("support", "援護"),
     "roll": ("a missed roll", "ダイスの判断"),
 }
 
@@ -240,7 +248,9 @@ def t(key: str, lang: str, **kw: Any) -> str:
 
 def result_text(result: dict[str, Any], names: list[str], lang: str) -> str:
     """A finished game's result: who won (or a draw, or the monsters) and why."""
-    winners = ", ".join(names[s] for s in result.get("winners", []))
+    from .mentions import safe
+
+    winners = ", ".join(safe(names[s]) for s in result.get("winners", []))
     key = "result_loss" if not winners else "result_draw" if result.get("draw") else "result_win"
     return t(key, lang, winners=winners, reason=result.get("reason", ""))
 

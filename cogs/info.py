@@ -17,6 +17,7 @@ from discord import app_commands
 
 from engine import Game, default_cards, visible
 from engine.board import NAMES, index
+from engine.cards import CardSet
 from service import ServiceError
 from service.narrate import narrate
 from store import GameRow
@@ -25,6 +26,7 @@ from . import choices as C
 from .actions import ack, perform, refusal, reply, rook
 from .announce import MAX_CONTENT
 from .i18n import KINDS, PHASES, lang_of, pair, result_text, t
+from .mentions import safe
 from .play import squeeze, suggest
 from .rules_text import sections
 
@@ -71,12 +73,28 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
 def player_caption(g: Game, view: dict[str, Any], seat: int, viewer: int | None, lang: str) -> str:
     p = view["players"][seat]
     hand = ", ".join(g.cards.name(c["card"], lang) for c in p["hand"]) or t("nothing", lang)
-    lines = [t("board_caption", lang, name=p["name"], gold=p["gold"], marks=p["honor_marks"],
+    lines = [t("board_caption", lang, name=safe(p["name"]), gold=p["gold"], marks=p["honor_marks"],
                threat=p["threat_public"], hand=hand)]
     if seat == viewer and p.get("medals"):
         lines.append(t("board_medals", lang, medals=", ".join(str(m) for m in p["medals"]),
                        threat=p["threat"]))
     return "\n".join(lines)
+
+
+def card_stats(cs: CardSet, key: str, lang: str) -> str:
+    """The printed numbers of a card, for its image's alt text."""
+    ja = lang == "ja"
+    if key in cs.units:
+        u = cs.units[key]
+        return (f"HP {u.hp}、移動力 {u.mov}、コスト {u.cost}" if ja else
+                f"HP {u.hp}, MOV {u.mov}, cost {u.cost}")
+    if key in cs.monsters:
+        m = cs.monsters[key]
+        kind = ("赤（ボス）" if m.red else "青") if ja else ("red (boss)" if m.red else "blue")
+        return (f"HP {m.hp}、防御力 {m.defense}、移動力 {m.mov}、攻撃 {m.atk}、脅威 {m.threat}（{kind}）"
+                if ja else f"HP {m.hp}, DEF {m.defense}, MOV {m.mov}, ATK {m.atk}, "
+                f"threat {m.threat} ({kind})")
+    return "コマンドカード" if ja else "a command card"
 
 
 class InfoCommands:
@@ -106,7 +124,7 @@ class InfoCommands:
         viewer = row.seat_of(interaction.user.id)
         target = viewer if player is None else row.seat_of(player.id)
         if player is not None and target is None:
-            await reply(interaction, t("not_seated", lang, name=player.display_name))
+            await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
             return
         if target is None:  # a spectator without a choice sees the first seat
             target = 0
@@ -115,8 +133,12 @@ class InfoCommands:
         from render import board_png
 
         data = await asyncio.to_thread(board_png, view, target, lang=lang, highlights=None)
+        p = view["players"][target]
+        alt = t("board_alt", lang, name=p["name"], round=view.get("round", 0), gold=p["gold"],
+                marks=p["honor_marks"], threat=p["threat_public"])
         await reply(interaction, caption,
-                    file=discord.File(io.BytesIO(data), filename=f"board-{target + 1}.png"))
+                    file=discord.File(io.BytesIO(data), filename=f"board-{target + 1}.png",
+                                      description=alt[:1000]))
 
     @app_commands.command(name="status", description=_("Round, phase, and who we are waiting for"))
     async def status(self, interaction: discord.Interaction) -> None:
@@ -137,7 +159,7 @@ class InfoCommands:
         for s in g.waiting_for():
             kind = pair(KINDS, (g.decision(s) or {}).get("kind", ""), lang)
             deadline = int(deadlines.get(s, 0))
-            who.append(t("who_until", lang, name=row.seats[s]["name"], kind=kind, ts=deadline))
+            who.append(t("who_until", lang, name=safe(row.seats[s]["name"]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(st['current'], lang)}" if st.get("current") else ""
         waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)
         await reply(interaction, t("status", lang, round=st["round"],
@@ -152,7 +174,7 @@ class InfoCommands:
             return
         row, _g = found
         actions = await rook(interaction).store.log(row.id)
-        names = [s["name"] for s in row.seats]
+        names = [safe(s["name"]) for s in row.seats]
         assert row.setup is not None
         lines = await asyncio.to_thread(recent_lines, row.setup, actions,
                                         row.seat_of(interaction.user.id), names, lang)
@@ -186,8 +208,11 @@ class InfoCommands:
         none = t("nothing", lang)
         caption = t("reach_caption", lang, card=g.cards.name(piece["card"], lang),
                     square=NAMES[i], move=", ".join(move) or none, skill=", ".join(skill) or none)
+        alt = t("reach_alt", lang, card=g.cards.name(piece["card"], lang), square=NAMES[i],
+                move=", ".join(move) or none, skill=", ".join(skill) or none)
         await reply(interaction, caption,
-                    file=discord.File(io.BytesIO(data), filename=f"reach-{NAMES[i]}.png"))
+                    file=discord.File(io.BytesIO(data), filename=f"reach-{NAMES[i]}.png",
+                                      description=alt))
 
     @reach.autocomplete("unit")
     async def _reach_unit(self, interaction: discord.Interaction,
@@ -209,8 +234,10 @@ class InfoCommands:
         from render import card_png
 
         data = await asyncio.to_thread(card_png, key, lang=lang)
+        alt = t("card_alt", lang, card=cs.name(key, lang), stats=card_stats(cs, key, lang))
         await reply(interaction, f"**{cs.name(key, lang)}**",
-                    file=discord.File(io.BytesIO(data), filename=f"card-{key}.png"))
+                    file=discord.File(io.BytesIO(data), filename=f"card-{key}.png",
+                                      description=alt))
 
     @card.autocomplete("name")
     async def _card_name(self, interaction: discord.Interaction,

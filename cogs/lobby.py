@@ -20,6 +20,7 @@ from store import GameRow
 from .actions import ack, refusal, reply, rook
 from .announce import deliver
 from .i18n import JA, guild_lang, lang_of, t
+from .mentions import only, safe
 from .views import lobby_view
 
 log = logging.getLogger("rr.lobby")
@@ -39,9 +40,9 @@ def lobby_text(row: GameRow, lang: str) -> str:
     else:
         mode = t("mode_multi", lang, n=n)
     hours = round(row.settings.get("time_limit_s", DEFAULT_LIMIT_S) / 3600, 2)
-    host = next((s["name"] for s in row.seats if s["user"] == row.host_id), "?")
+    host = next((safe(s["name"]) for s in row.seats if s["user"] == row.host_id), "?")
     return t("lobby", lang, host=host, n=len(row.seats), max=n,
-             names=", ".join(s["name"] for s in row.seats), mode=mode, hours=f"{hours:g}")
+             names=", ".join(safe(s["name"]) for s in row.seats), mode=mode, hours=f"{hours:g}")
 
 
 async def refresh_lobby(interaction: discord.Interaction, row: GameRow, *,
@@ -97,7 +98,8 @@ async def start_game(interaction: discord.Interaction, lang: str) -> None:
     glang = ann.lang
     seats = ", ".join(f"{k + 1}. <@{u}>" for k, u in enumerate(ann.users))
     await deliver(f"game {out.row.id} start", lambda: bot.announcer.channel(
-        out.row.channel_id).send(t("game_start", glang, seats=seats)))
+        out.row.channel_id).send(t("game_start", glang, seats=seats),
+                                 allowed_mentions=only(*ann.users)))
     await bot.announcer.publish(ann)
 
 
@@ -187,7 +189,7 @@ class LobbyCommands:
         if row.status == "lobby":
             await refresh_lobby(interaction, row, closed=True)
         glang = row.settings.get("lang", "en")
-        note = t("abandoned", glang, name=interaction.user.display_name)
+        note = t("abandoned", glang, name=safe(interaction.user.display_name))
         await deliver(f"game {row.id} abandoned",
                       lambda: bot.get_partial_messageable(row.channel_id).send(note))
         await reply(interaction, t("abandon_ok", lang))

@@ -18,6 +18,7 @@ from service import ServiceError
 from . import choices as C
 from .actions import ack, perform, refusal, reply, rook
 from .i18n import lang_of, t
+from .mentions import safe
 
 log = logging.getLogger("rr.play")
 _ = app_commands.locale_str
@@ -217,7 +218,7 @@ class PlayCommands:
             row, _g = await bot.service.current(interaction.channel_id or 0)
             seat = row.seat_of(player.id)
             if seat is None:
-                await reply(interaction, t("not_seated", lang, name=player.display_name))
+                await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
                 return
             out = await bot.service.remove_player(interaction.channel_id or 0,
                                                   interaction.user.id, seat)
@@ -226,5 +227,5 @@ class PlayCommands:
             return
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)
-        await reply(interaction, t("accepted", lang, text=f"remove {player.display_name}"))
+        await reply(interaction, t("accepted", lang, text=f"remove {safe(player.display_name)}"))
         await bot.announcer.publish(ann)

@@ -236,7 +236,9 @@ def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: li
     elif skill.kind == "heal":
         for j in _targets(use):
             b[j]["dmg"] -= 1
-            ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1})
+            hp = cs.units[b[j]["card"]].hp
+            ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1,
+                       "card": b[j]["card"], "hp": hp, "hp_left": hp - b[j]["dmg"]})
     elif skill.kind == "dice":
         roll_attack(cs, st, seat, pos, _targets(use)[0], ev)
     else:  # command
@@ -253,8 +255,9 @@ def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[E
     if n <= 0:
         return
     m["dmg"] += n
-    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n})
     mc = cs.monsters[m["card"]]
+    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n,
+               "hp": mc.hp, "hp_left": max(0, mc.hp - m["dmg"])})
     if m["dmg"] >= mc.hp:
         p["board"][j] = None
         p["defeated"].append({"id": m["id"], "card": m["card"]})
@@ -274,8 +277,10 @@ def damage_unit(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Even
     p = st["players"][seat]
     u = p["board"][j]
     u["dmg"] += n
-    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": u["card"], "amount": n})
-    if u["dmg"] < cs.units[u["card"]].hp:
+    hp = cs.units[u["card"]].hp
+    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": u["card"], "amount": n,
+               "hp": hp, "hp_left": max(0, hp - u["dmg"])})
+    if u["dmg"] < hp:
         return True
     if enemy_phase and p["autosave"] and levelup_problem(cs, st, seat, j) is None:
         new = cs.units[cs.levelup_of(cs.units[u["card"]].job)]  # type: ignore[arg-type]
@@ -342,6 +347,13 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
     return can_reroll, can_lv
 
 
+def _roller(cs: CardSet, b: Board, roll: dict[str, Any]) -> dict[str, Any]:
+    """Who rolled and the modifier added (R8.2), so a story can say "4+3+1 = 8" and name
+    the attacker without reading the board."""
+    card = b[board.index(roll["unit"])]["card"]  # type: ignore[index]
+    return {"attacker": card, "mod": cs.units[card].skill.mod}
+
+
 def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: list[Event],
                  resume: dict[str, Any] | None) -> None:
     total, result, dmg = roll_outcome(cs, st, seat, roll)
@@ -349,7 +361,8 @@ def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: li
     tcard = b[board.index(roll["target"])]["card"]
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
                "card": tcard, "dice": list(roll["dice"]), "total": total, "result": result,
-               "def": cs.monsters[tcard].defense, "rerolled": roll["rerolled"]})
+               "def": cs.monsters[tcard].defense, "rerolled": roll["rerolled"],
+               **_roller(cs, b, roll)})
     can_reroll, can_lv = roll_options(cs, st, seat, roll)
     if can_reroll or can_lv:
         if resume is None:
@@ -403,7 +416,8 @@ def reconsider_roll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: 
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
                "card": st["players"][seat]["board"][board.index(roll["target"])]["card"],
                "dice": list(roll["dice"]), "total": total, "result": result,
-               "def": dec.get("def"), "rerolled": roll["rerolled"]})
+               "def": dec.get("def"), "rerolled": roll["rerolled"],
+               **_roller(cs, st["players"][seat]["board"], roll)})
     resolve_roll(cs, st, seat, roll, dmg, ev, dec["resume"])
 
 

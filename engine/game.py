@@ -324,8 +324,9 @@ class Game:
             raise IllegalAction(f"{a.square} holds no damaged unit of yours to heal (R11.1).")
         b[i]["dmg"] -= 1
         close_decision(self.state, seat)
+        hp = self.cards.units[b[i]["card"]].hp
         ev.append({"type": "healed", "player": seat, "square": sq(i), "amount": 1,  # type: ignore[arg-type]
-                   "support": True})
+                   "support": True, "card": b[i]["card"], "hp": hp, "hp_left": hp - b[i]["dmg"]})
         return f"support {sq(i)}"  # type: ignore[arg-type]
 
     def _roll(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:

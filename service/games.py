@@ -63,9 +63,13 @@ class GameOver(ServiceError):
 
 def _stage_hook(g: Game, stages: list[tuple[str, int, dict[str, Any]]],
                 base: int) -> Callable[[str, int], None]:
-    """Record the spectator view each time a card or phase ends (events so far: base + n)."""
+    """Record the spectator view each time a card or phase ends (events so far: base + n).
+
+    The engine reports the end once it has already stepped into the next phase, so the view
+    carries `after` (what just ended) for the image's title and row (render/central.py).
+    """
     def hook(what: str, n: int) -> None:
-        stages.append((what, base + n, g.view(None)))
+        stages.append((what, base + n, {**g.view(None), "after": what}))
     return hook
 
 

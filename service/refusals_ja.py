@@ -49,8 +49,8 @@ _PHRASES: list[tuple[str, str]] = [
 _PROMPTS = {
     "choose a command card": "コマンドカードを選ぶ",
     "place a unit from your hand on your home area": "手札のユニットを自軍エリアに配置する",
-    "take unit actions": "ユニット行動をする", "ready acted units": "行動済みユニットを回復する",
-    "may recruit a unit": "ユニットを雇用できる", "may heal 1 damage (support)": "支援でダメージを1回復できる",
+    "take unit actions": "ユニット行動をする", "ready acted units": "行動済みユニットを未行動に戻す",
+    "may recruit a unit": "ユニットを雇用できる", "may heal 1 damage (support)": "援護でHPを1回復できる",
     "decide about a missed roll": "外れたダイスへの対応を決める",
 }
 
@@ -65,7 +65,7 @@ _UNREACH = [
 
 _WHAT = {"where to place": "配置先", "where to recruit": "雇用先", "attack target": "攻撃対象",
          "heal target": "回復対象", "command target": "命令対象", "the unit that acts": "行動するユニット",
-         "destination": "移動先", "unit to ready": "回復するユニット", "unit": "ユニット"}
+         "destination": "移動先", "unit to ready": "未行動に戻すユニット", "unit": "ユニット"}
 
 _WHERE = {"in your hand": "手札", "among your hand or the mercenaries": "手札と傭兵"}
 
@@ -112,9 +112,9 @@ _RAW: list[tuple[str, str]] = [
      "{sq}に自分のユニットはいません（{card}がいます）。"),
     (r"You have no unit on (?P<x>.+?)\.", "{x}に自分のユニットはいません。"),
     (r"The (?P<card>.+?) on " + SQ + r" has already acted \(it carries an action marker until "
-     r"it is readied\)\.", "{sq}の{card}は行動済みです（回復するまで行動マーカーが置かれています）。"),
+     r"it is readied\)\.", "{sq}の{card}は行動済みです（未行動に戻すまでアクションマーカーが置かれています）。"),
     (r"Full Move costs 1 honor mark and you have none \(R12\.4\)\.",
-     "全力移動には名誉マークが1必要ですが、持っていません（R12.4）。"),
+     "全力移動には栄誉マークが1必要ですが、持っていません（R12.4）。"),
     (r"That action does nothing: move the unit, use its skill, or 'done'\.",
      "その行動では何も起きません: 移動するか、スキルを使うか、'done' で終えてください。"),
     (r"'(?P<x>.+)' is not a square\.", "'{x}' はマスではありません。"),
@@ -139,15 +139,15 @@ _RAW: list[tuple[str, str]] = [
      "今は{card}を選べません（コマンドカードは1ラウンドに1回まで、R6.1）。選べるカード: {names}。"),
     (r"Name each unit once\.", "各ユニットは1回ずつ指定してください。"),
     (r"You may ready at most (?P<n>\d+) units \(R7, R11\.2\)\.",
-     "回復できるユニットは最大{n}体です（R7, R11.2）。"),
-    (SQ + r" holds no acted unit of yours to ready\.", "{sq}に回復できる行動済みの自分のユニットがいません。"),
+     "未行動に戻せるユニットは最大{n}体です（R7, R11.2）。"),
+    (SQ + r" holds no acted unit of yours to ready\.", "{sq}に未行動に戻せる行動済みの自分のユニットがいません。"),
     (r"No mercenaries may be taken when Recruit is executed AUTO \(R7\.1\): recruit a unit from "
      r"your hand\.", "募兵がAUTOで実行されるときは傭兵を雇えません（R7.1）: 手札から雇用してください。"),
     (r"(?P<card>.+?) costs (?P<cost>\d+) gold and you have (?P<gold>\d+) \(R7\.1\)\.",
      "{card}のコストは{cost}ゴールドですが、所持は{gold}ゴールドです（R7.1）。"),
     (r"(?P<x>.+?) holds no damaged unit of yours to heal \(R11\.1\)\.",
      "{x}にダメージを受けた自分のユニットがいません（R11.1）。"),
-    (r"Willpower cannot be used here: .+", "ここでは意思の力を使えません: 振り直しは1回まで、名誉マーク1が必要です（R12.3）。"),
+    (r"Willpower cannot be used here: .+", "ここでは意思の力を使えません: 振り直しは1回まで、栄誉マーク1が必要です（R12.3）。"),
     (r"'(?P<x>.+)' could be (?P<names>.+): use that name\.",
      "'{x}' は {names} のどれか決められません: その名前で指定してください。"),
     (r"There is no '(?P<x>.+?)' (?P<where>in your hand|among your hand or the mercenaries)"
@@ -180,7 +180,7 @@ _RAW: list[tuple[str, str]] = [
     (r"The (?P<card>\w+) level-up pile is empty \(R12\.2\)\.",
      "{card}のレベルアップカードの山が空です（R12.2）。"),
     (r"Level Up costs (?P<p>\d+) honor marks and you have (?P<m>\d+) \(R12\.2\)\.",
-     "レベルアップには名誉マークが{p}必要ですが、{m}しかありません（R12.2）。"),
+     "レベルアップには栄誉マークが{p}必要ですが、{m}しかありません（R12.2）。"),
     (r"You have nothing to decide right now; waiting for (?P<names>.+)\.",
      "今あなたが決めることはありません。{names} を待っています。"),
     # service
