@@ -75,6 +75,7 @@ class RookBot(commands.Bot):
         # are applied at once).
         self.ticker = tasks.loop(seconds=self.tick_seconds)(self._tick_pass)
         self.ticker.before_loop(self._before_ticks)
+        self.tick_passes = 0  # passes the ticker has made (diagnostics, tests)
         install_log_filters()
 
     @property
@@ -148,6 +149,7 @@ class RookBot(commands.Bot):
 
     async def _tick_pass(self) -> None:
         """One iteration of the ticker: never raises (an exception would stop the loop)."""
+        self.tick_passes += 1
         try:
             await self.tick_once()
         except asyncio.CancelledError:
