@@ -104,6 +104,6 @@ def test_a_repaired_log_lifts_the_quarantine(tmp_path):
         assert told[-1] == (2, None) and await store.quarantined(2) is None
         assert len(g.state["log"]) == lost[1] + 1  # nothing was rewound
         out = await svc.act(200, 44, "place thief 2B")
-        assert out.actor == 1 and out.text == "place thief 2B"
+        assert out.actor == 1 and out.text.startswith("place thief")
         await store.close()
     asyncio.run(main())
