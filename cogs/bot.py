@@ -40,6 +40,7 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 COGS = ("cogs.game",)  # the extensions setup_hook loads
 GAME_TICK_BUDGET_S = 30.0  # one game's time-limit job never runs longer than this
+PASS_BUDGET_S = 300.0  # nor a whole pass (a stuck store cannot wedge the ticker)
 
 
 class RookBot(commands.Bot):
@@ -151,7 +152,7 @@ class RookBot(commands.Bot):
         """One iteration of the ticker: never raises (an exception would stop the loop)."""
         self.tick_passes += 1
         try:
-            await self.tick_once()
+            await asyncio.wait_for(self.tick_once(), timeout=PASS_BUDGET_S)
         except asyncio.CancelledError:
             raise
         except Exception:
