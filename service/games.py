@@ -57,9 +57,9 @@ class Quarantined(ServiceError):
 
     def __init__(self, row: GameRow, reason: dict[str, Any]) -> None:
         self.row, self.reason = row, reason
-        super().__init__(f"This channel's game (#{row.id}) is damaged and set aside: "
-                         f"{damage_words(reason)}. Nothing can be played in it; the host or a "
-                         "member with Manage Channels can `/rr abandon` it.", code="quarantined")
+        super().__init__(f"Game #{row.id} is damaged and set aside: {damage_words(reason)}. "
+                         "Nothing can be played in it; it can be abandoned, or the database "
+                         "restored from a backup.", code="quarantined")
 
 
 class _Damage(Exception):

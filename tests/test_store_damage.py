@@ -107,3 +107,29 @@ def test_a_repaired_log_lifts_the_quarantine(tmp_path):
         assert out.actor == 1 and out.text.startswith("place thief")
         await store.close()
     asyncio.run(main())
+
+
+def test_console_resuming_a_damaged_game_explains_instead_of_crashing(tmp_path):
+    import argparse
+    import io
+
+    from service.console import CHANNEL, main_async
+
+    path = str(tmp_path / "c.db")
+
+    async def main():
+        store = await Store(path).open()
+        svc = GameService(store, seed_source=lambda: 3)
+        await svc.new_lobby(None, CHANNEL, 1, "Ann", players=1)
+        await svc.start(CHANNEL, 1)
+        await store.close()
+        with sqlite3.connect(path) as con:
+            con.execute("UPDATE games SET setup='{' WHERE channel_id=?", (CHANNEL,))
+        args = argparse.Namespace(db=path, out=str(tmp_path / "out"), lang="en", seed=None,
+                                  names=None, players=1, difficulty=None)
+        out = io.StringIO()
+        assert await main_async(args, io.StringIO(""), out) == 1
+        said = out.getvalue()
+        assert "is damaged and set aside" in said and "setup could not be read" in said
+        assert "backup" in said and "Traceback" not in said
+    asyncio.run(main())
