@@ -5,17 +5,20 @@ At DEBUG, discord.py logs every HTTP request body and response (`discord.http`: 
 (`discord.gateway`): a DM carrying a player's medal value, an ephemeral reply with their
 private lines, the bot's own messages echoed back. A filter on those loggers replaces each
 payload argument by its size before any handler sees the record, so the line keeps what
-is useful to debug (method, URL, status, event) and loses the content. (aiosqlite's job log
-is silenced separately in cogs/bot.py.)
+is useful to debug (method, URL, status, event) and loses the content. Interaction tokens
+in webhook URLs (each lets its holder answer as the bot for 15 minutes) are masked too.
+(aiosqlite's job log is silenced separately in cogs/bot.py.)
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
 PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_")
+TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?\s]+")
 
 
 def _hidden(arg: Any) -> Any:
@@ -25,7 +28,9 @@ def _hidden(arg: Any) -> Any:
             else f"<payload hidden: {len(arg)} bytes>"
     if isinstance(arg, str):
         head = arg.lstrip()[:1]
-        return f"<payload hidden: {len(arg)} chars>" if head in ("{", "[") else arg
+        if head in ("{", "["):
+            return f"<payload hidden: {len(arg)} chars>"
+        return TOKEN_IN_URL.sub(r"\1<token>", arg)
     if arg is None or isinstance(arg, (int, float)):
         return arg
     return f"<payload hidden: {type(arg).__name__}>"  # e.g. aiohttp.FormData (a file upload)

@@ -123,3 +123,13 @@ def test_gateway_events_are_hidden_too():
                                (event,), None)
     HidePayloads().filter(single)
     assert "medal" not in single.getMessage()
+
+
+def test_interaction_tokens_in_webhook_urls_are_masked():
+    url = "https://discord.com/api/v10/webhooks/123/aW50ZXJhY3Rpb246c2VjcmV0?wait=1"
+    record = logging.LogRecord("discord.webhook.async_", logging.DEBUG, __file__, 1,
+                               "Webhook ID %s with %s %s has returned status code %s",
+                               (123, "POST", url, 200), None)
+    HidePayloads().filter(record)
+    text = record.getMessage()
+    assert "aW50ZXJhY3Rpb246c2VjcmV0" not in text and "/webhooks/123/<token>?wait=1" in text
