@@ -36,7 +36,7 @@ async def three_games(h: Harness) -> list[Table]:
         table = Table(h, h.text_channel(f"table-{k}"))
         await table.open(h.user(host), [h.user(guest)], players=2, hours=1)
         rng = random.Random(k)
-        for _ in range(6):
+        for _ in range(4):
             await table.step(rng)
         tables.append(table)
     return tables
