@@ -267,6 +267,10 @@ class GameService:
             if user_id != row.host_id and not can_manage:
                 raise ServiceError("Only the host or a member with Manage Channels can change "
                                    "the time limit.")
+            held = ({"kind": "unreadable", "what": row.damage} if row.damage
+                    else await self.store.quarantined(row.id))
+            if held is not None:  # writing settings would paper over the damage
+                raise Quarantined(row, held)
             row.settings["time_limit_s"] = seconds
             await self.store.set_settings(row.id, row.settings)
         return row

@@ -76,7 +76,7 @@ async def refused_clearly(h: Harness, table: Table, host, guest) -> None:
     """Every way in answers with the quarantine, ephemerally, and changes nothing."""
     for user, command, options in ((host, "rr status", {}), (guest, "rr done", {}),
                                    (host, "rr board", {}), (guest, "rr log", {}),
-                                   (host, "rr new", {}),
+                                   (host, "rr new", {}), (host, "rr settings", {"hours": 3}),
                                    (guest, "rr roll", {"choice": "keep"})):
         res = await table.slash(user, command, **options)
         assert res.ephemeral and "is damaged and set aside" in res.text, (command, res.text)
