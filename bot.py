@@ -18,8 +18,6 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-COGS = ("cogs.game",)
-
 
 @dataclass(frozen=True, slots=True)
 class Config:

@@ -63,6 +63,12 @@ JA: dict[str, str] = {
     "levelup": "レベルアップ", "Level up a ★ unit (costs honor marks)":
         "★ユニットをレベルアップする（栄誉マークを消費）",
     "Your ★ unit": "自分の★ユニット",
+    "roll": "ダイス", "After a roll: keep it or reroll it (the same as its buttons)":
+        "ダイスの後: 結果をそのままにするか振り直す（ボタンと同じ）",
+    "choice": "選択",
+    "Keep the result, or pay 1 honor mark to roll again (R12.3)":
+        "結果をそのままにするか、名誉マーク1で振り直す（R12.3）",
+    "Keep the result": "このまま", "Reroll (1 honor mark)": "振り直し（名誉マーク1）",
     "done": "終了", "End your actions or pass on this decision": "行動を終える／この決定をパスする",
     "undo": "取消", "Take back your last action (when nothing random was revealed)":
         "直前の行動を取り消す（ランダムな情報が出ていない場合）",
@@ -134,6 +140,47 @@ M: dict[str, tuple[str, str]] = {
                    "⏳ このボタンは、ここで終了したゲームのものです。"),
     "internal": ("Something went wrong on my side; nothing was changed. Please try again.",
                  "内部エラーが起きました。何も変更されていません。もう一度お試しください。"),
+    # a damaged game, set aside (cogs/quarantine.py)
+    "quarantine_notice": (
+        "🚧 **Game #{id} in this channel is damaged and has been set aside**: {damage}. "
+        "Nothing can be played in it, so it cannot go on from a wrong position; no other game "
+        "is affected.\nWhat can be done: the host (or a member with Manage Channels) can end "
+        "it with `/rr abandon` and then open a new game with `/rr new`; or the bot's operator "
+        "can restore the database from a backup (or repair game #{id}'s rows) and restart the "
+        "bot, which checks the game again and resumes it.",
+        "🚧 **このチャンネルのゲーム #{id} は保存データが壊れているため保留にしました**: {damage}。"
+        "誤った局面から続けないよう、このゲームは進められません。他のゲームには影響しません。\n"
+        "対処: ホスト（またはチャンネル管理権限を持つメンバー）が `/rr abandon` で中止し、"
+        "`/rr new` で新しいゲームを始められます。または、ボットの管理者がバックアップから"
+        "データベースを復元（またはゲーム #{id} の行を修復）してボットを再起動すれば、"
+        "ゲームを再確認して再開します。"),
+    "quarantined": (
+        "🚧 This channel's game (#{id}) is damaged and set aside: {damage}. Nothing can be "
+        "played in it. The host or a member with Manage Channels can `/rr abandon` it (then "
+        "`/rr new`); the bot's operator can restore the database from a backup and restart "
+        "the bot to resume it.",
+        "🚧 このチャンネルのゲーム（#{id}）は保存データが壊れているため保留中です: {damage}。"
+        "このゲームは進められません。ホストまたはチャンネル管理権限を持つメンバーが "
+        "`/rr abandon` で中止できます（その後 `/rr new`）。ボットの管理者がバックアップから"
+        "データベースを復元してボットを再起動すれば再開できます。"),
+    "quarantine_lifted": (
+        "✅ Game #{id} was checked again after a repair and is whole: it continues where it "
+        "stopped.",
+        "✅ ゲーム #{id} を修復後に再確認し、問題がなかったため中断したところから再開します。"),
+    "damage_unreadable": ("its saved {what} could not be read",
+                          "保存された {what} が読み取れません"),
+    "damage_log_gap": ("action {seq} of its action log is missing",
+                       "行動記録の {seq} 番目が失われています"),
+    "damage_log_mismatch": ("its action log has {rows} actions but its saved state records "
+                            "{recorded}",
+                            "行動記録は {rows} 件ですが、保存された状態には {recorded} 件が"
+                            "記録されています"),
+    "damage_replay": ("its action log no longer replays", "行動記録を再生できません"),
+    "damage_other": ("it could not be loaded", "読み込めません"),
+    "ack_failed": ("⚠️ Discord did not confirm this in time, so nothing was done. Please try "
+                   "again.",
+                   "⚠️ Discord からの確認が間に合わなかったため、何も実行していません。"
+                   "もう一度お試しください。"),
     "unknown_card": ("No card called '{name}'. Pick one of the suggestions.",
                      "'{name}' というカードはありません。候補から選んでください。"),
     "no_unit": ("You have no unit on {square}.", "{square} に自分のユニットはいません。"),

@@ -17,7 +17,7 @@ from service import ServiceError
 from service.games import DEFAULT_LIMIT_S
 from store import GameRow
 
-from .actions import ack, refusal, reply, rook
+from .actions import ack, announce, refusal, reply, rook
 from .announce import deliver
 from .i18n import JA, guild_lang, lang_of, t
 from .mentions import only, safe
@@ -100,7 +100,7 @@ async def start_game(interaction: discord.Interaction, lang: str) -> None:
     await deliver(f"game {out.row.id} start", lambda: bot.announcer.channel(
         out.row.channel_id).send(t("game_start", glang, seats=seats),
                                  allowed_mentions=only(*ann.users)))
-    await bot.announcer.publish(ann)
+    await announce(bot, ann)
 
 
 class LobbyCommands:
@@ -186,7 +186,7 @@ class LobbyCommands:
             await reply(interaction, refusal(e, lang))
             return
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)
-        if row.status == "lobby":
+        if row.status == "lobby" and not row.damage:
             await refresh_lobby(interaction, row, closed=True)
         glang = row.settings.get("lang", "en")
         note = t("abandoned", glang, name=safe(interaction.user.display_name))

@@ -167,7 +167,12 @@ async def main_async(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
         if existing is not None and existing.status == "active":
             con.users = {s["name"].casefold(): s["user"] for s in existing.seats}
             con.say(f"Resuming the game in {args.db}.")
-            row, g = await service.current(CHANNEL)
+            try:
+                row, g = await service.current(CHANNEL)
+            except ServiceError as e:  # a damaged game (quarantined): say so, no traceback
+                con.say(f"! {localize(e.message, con.lang)} Play a new game with another "
+                        "--db file, or restore this one from a backup.")
+                return 1
             con.show_status(Outcome(row, g, [], None, "resume"))
         else:
             if existing is not None:
