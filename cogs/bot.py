@@ -20,10 +20,12 @@ import discord
 from discord.ext import commands
 
 from service import GameService
+from service.seats import ai_waiting
 from store import Store
 
 from .announce import Announcer
 from .i18n import RookTranslator
+from .seats import AiRunner
 from .views import DYNAMIC_ITEMS
 
 log = logging.getLogger("rr.bot")
@@ -59,6 +61,7 @@ class RookBot(commands.Bot):
         self.start_ticker = start_ticker
         self.freeze_gc = freeze_gc
         self.announcer = Announcer(self)
+        self.ai = AiRunner(self)  # AI seats' answers (cogs/seats.py)
         # channel → (game id, user id per seat): lets autocomplete skip the database
         self.seating: dict[int, tuple[int, list[int]]] = {}
         self._ticker: asyncio.Task[None] | None = None
@@ -107,8 +110,10 @@ class RookBot(commands.Bot):
             async with self.service.lock(row.channel_id):
                 fresh = await self.store.get(row.id)
                 if fresh is not None and fresh.status == "active":
-                    await self.service.load(fresh)
+                    g = await self.service.load(fresh)
                     count += 1
+                    if ai_waiting(fresh, g):  # an AI's answer was lost in the restart
+                        self.ai.kick(fresh.channel_id)
             await asyncio.sleep(0)
         log.info("%d active game(s) loaded and verified", count)
         return count
@@ -145,6 +150,7 @@ class RookBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._ticker
             self._ticker = None
+        await self.ai.close()
         await super().close()
         self.announcer.close()
         if self._own_store and self.store is not None:

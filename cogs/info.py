@@ -19,14 +19,16 @@ from engine import Game, default_cards, visible
 from engine.board import NAMES, index
 from service import ServiceError
 from service.narrate import narrate
+from service.seats import seat_names
 from store import GameRow
 
 from . import choices as C
 from .actions import ack, perform, refusal, reply, rook
 from .announce import MAX_CONTENT
-from .i18n import KINDS, PHASES, lang_of, pair, result_text, t
+from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
 from .play import squeeze, suggest
 from .rules_text import sections
+from .seats import level_choices
 
 logger = logging.getLogger("rr.info")
 _ = app_commands.locale_str
@@ -131,7 +133,7 @@ class InfoCommands:
         for s in g.waiting_for():
             kind = pair(KINDS, (g.decision(s) or {}).get("kind", ""), lang)
             deadline = int(deadlines.get(s, 0))
-            who.append(t("who_until", lang, name=row.seats[s]["name"], kind=kind, ts=deadline))
+            who.append(t("who_until", lang, name=seat_names(row)[s], kind=kind, ts=deadline))
         current = f" — {g.cards.name(st['current'], lang)}" if st.get("current") else ""
         waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)
         await reply(interaction, t("status", lang, round=st["round"],
@@ -237,9 +239,13 @@ class InfoCommands:
         "Your standing order and the game's time limit"))
     @app_commands.describe(autosave=_(
         "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)"),
-        hours=_("New turn time limit in hours (host only)"))
+        hours=_("New turn time limit in hours (host only)"),
+        zombie=_("When a player runs out of time, an AI of this level takes their seat "
+                 "(host or manager)"))
+    @app_commands.choices(zombie=level_choices(off=True))
     async def settings(self, interaction: discord.Interaction, autosave: bool | None = None,
-                       hours: app_commands.Range[int, 1, 168] | None = None) -> None:
+                       hours: app_commands.Range[int, 1, 168] | None = None,
+                       zombie: app_commands.Choice[str] | None = None) -> None:
         lang = lang_of(interaction)
         if autosave is not None:
             await perform(interaction, f"autosave {'on' if autosave else 'off'}")
@@ -256,7 +262,17 @@ class InfoCommands:
                 await reply(interaction, refusal(e, lang))
                 return
             await reply(interaction, t("limit_set", lang, hours=hours))
-        if autosave is None and hours is None:
+        if zombie is not None:
+            perms = interaction.permissions
+            level = None if zombie.value == "off" else zombie.value
+            try:
+                await bot.service.set_zombie(interaction.channel_id or 0, interaction.user.id,
+                                             level, bool(perms.manage_channels))
+            except ServiceError as e:
+                await reply(interaction, refusal(e, lang))
+                return
+            await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
+        if autosave is None and hours is None and zombie is None:
             if (found := await self._game(interaction)) is None:
                 return
             row, g = found
@@ -264,5 +280,14 @@ class InfoCommands:
             auto = seat is not None and g.state["players"][seat]["autosave"]
             limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
             await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off",
-                                                                    lang), hours=f"{limit:g}"))
+                                                                    lang), hours=f"{limit:g}")
+                        + "\n" + t("settings_zombie", lang,
+                                    what=zombie_words(row.settings.get("zombie"), lang)))
+
+
+def zombie_words(level: str | None, lang: str) -> str:
+    """What happens when a player runs out of time, in words (zombie mode or not)."""
+    if level:
+        return t("zombie_on", lang, level=pair(LEVELS, level, lang))
+    return t("zombie_off", lang)
 

@@ -23,21 +23,15 @@ from typing import Any
 from engine import ActionError, Game, StaleDecision
 from store import GameRow, Store, VersionConflict
 
+from .errors import ServiceError
+from .seats import SeatsMixin, ai_level, check_level
+
 log = logging.getLogger("rr.service")
 
 DEFAULT_LIMIT_S = 24 * 3600
 MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
 KICK_AFTER_TIMEOUTS = 2
 MAX_AUTO = 200  # bound on trivial answers resolved after one action
-
-
-class ServiceError(Exception):
-    """A refusal with a message the user should see (ephemeral in Discord)."""
-
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def result_words(result: dict[str, Any], names: list[str]) -> str:
@@ -98,7 +92,7 @@ class Reminder:
     deadline: float
 
 
-class GameService:
+class GameService(SeatsMixin):
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None) -> None:
@@ -109,6 +103,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Game]] = {}
         self._deadlines: dict[int, tuple[int, dict[int, float]]] = {}
+        self._seats_init()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """One lock per channel: a channel has at most one open game, so this is also that
@@ -118,11 +113,21 @@ class GameService:
     # ---- lobby -------------------------------------------------------------------------------
     async def new_lobby(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                         players: int = 4, difficulty: str | None = None,
-                        time_limit_s: int = DEFAULT_LIMIT_S, lang: str = "en") -> GameRow:
+                        time_limit_s: int = DEFAULT_LIMIT_S, lang: str = "en",
+                        bots: int = 0, bot_level: str = "random") -> GameRow:
+        """A lobby with the host seated, and `bots` AI players of `bot_level` (seats.py)."""
         if not 1 <= players <= 4:
             raise ServiceError("A game has 1 to 4 players (R1).")
         if difficulty not in (None, "easy", "normal", "hard"):
             raise ServiceError("Difficulty is easy, normal or hard.")
+        if difficulty is not None and bots:
+            raise ServiceError("Difficulty is the solo option rule (R13.2): a game with AI "
+                               "players is not solo.")
+        if bots:
+            check_level(bot_level)
+            if not 0 < bots < players:
+                raise ServiceError(f"A game of {players} players has room for at most "
+                                   f"{players - 1} AI player(s) besides you.")
         if difficulty is not None and players != 1:
             raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
                                "(R13.2).")
@@ -136,10 +141,16 @@ class GameService:
             self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
                     "lang": lang}
+        if latest is not None and latest.settings.get("zombie"):  # a channel setting: kept
+            settings["zombie"] = latest.settings["zombie"]
         try:
-            return await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
+            row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
             raise ServiceError("This channel already has a game.") from e
+        if bots:
+            self._add_bots(row, bots, bot_level)
+            await self.store.update_lobby(row)
+        return row
 
     async def _lobby(self, channel_id: int) -> GameRow:
         row = await self.store.open_game(channel_id)
@@ -278,6 +289,7 @@ class GameService:
         if seat is None:
             raise ServiceError("You are not playing in this game; you can watch it with "
                                "`/rr board` and `/rr status`.", code="not_player")
+        self._refuse_ai_seat(row, seat)
         return seat
 
     # ---- playing -------------------------------------------------------------------------------
@@ -399,6 +411,16 @@ class GameService:
                 dec = g.decision(t["seat"])
                 if dec is None or dec["opened"] != t["decision_id"]:
                     continue
+                if ai_level(row, t["seat"]):  # an AI's answer is overdue: ask for it again
+                    outcomes.append(Outcome(row, g, [], None, "ai", notes=["ai"]))
+                    continue
+                zombie = self._zombie_on_timeout(row, t["seat"]) if t["deadline"] <= now \
+                    else None
+                if zombie is not None:  # zombie mode: an AI takes the seat and answers
+                    await self.store.set_meta(row.id, zombie)
+                    row.meta = zombie
+                    outcomes.append(Outcome(row, g, [], t["seat"], "zombie", notes=["zombie"]))
+                    continue
                 if t["deadline"] <= now:
                     meta = dict(row.meta)
                     counts = meta.setdefault("timeouts", {})
@@ -429,8 +451,10 @@ class GameService:
             votes = set(meta.setdefault("kick", {}).get(str(target_seat), []))
             votes.add(voter)
             meta["kick"][str(target_seat)] = sorted(votes)
-            others = [s for s in g.waiting_for() + list(range(len(row.seats)))
-                      if s != target_seat and not g.state["players"][s]["eliminated"]]
+            # the electorate: the other seats still in play that their person plays (AIs
+            # do not vote)
+            others = [s for s in range(len(row.seats)) if s != target_seat
+                      and not g.state["players"][s]["eliminated"] and not ai_level(row, s)]
             need = len(set(others)) // 2 + 1
             if len(votes) < need:
                 await self.store.set_meta(row.id, meta)
