@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 
@@ -119,9 +120,11 @@ class Nonsense(Broken):
 
 class Spy(Broken):
     seen: list = []
+    threads: list = []
 
     def choose(self, view, seat):
         Spy.seen.append((json.dumps(view, sort_keys=True), seat))
+        Spy.threads.append(threading.current_thread() is threading.main_thread())
         return ai.make_player("random", 3).choose(view, seat)
 
 
@@ -144,8 +147,10 @@ def test_a_broken_ai_gives_the_default_answer_and_the_game_goes_on(tmp_path, mon
     assert "default answer instead" in caplog.text
 
 
-def test_the_ai_sees_only_its_own_view_r3(tmp_path, monkeypatch):
-    """R3 hidden information: what the AI is given is exactly engine.view(state, seat)."""
+def test_the_ai_sees_only_its_own_view_r3_and_thinks_off_the_event_loop(tmp_path,
+                                                                      monkeypatch):
+    """R3 hidden information: what the AI is given is exactly engine.view(state, seat); and
+    it is computed in a worker thread, so the event loop keeps acknowledging everyone."""
     monkeypatch.setitem(ai.LEVELS, "spy", Spy)
     Spy.seen = []
 
@@ -157,6 +162,7 @@ def test_the_ai_sees_only_its_own_view_r3(tmp_path, monkeypatch):
         expected = json.dumps(g.view(1), sort_keys=True)
         await svc.play_ai(7, _collect([]))
         assert Spy.seen[0] == (expected, 1)
+        assert Spy.threads == [False]  # not on the event loop's (main) thread
         await store.close()
     asyncio.run(main())
 
