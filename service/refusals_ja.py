@@ -218,6 +218,7 @@ _RAW: list[tuple[str, str]] = [
     (r"Only the host or a member with Manage Channels can change this setting\.",
      "この設定を変更できるのはホストかチャンネル管理権限を持つメンバーだけです。"),
     (r"You are already playing your own seat\.", "すでに自分の席で遊んでいます。"),
+    (r"An AI plays this seat\.", "この席はAIが遊んでいます。"),
     (r"An AI is playing your seat since you ran out of time: .+",
      "時間切れのため、AIがあなたの席で遊んでいます。`/rr back` で自分の席に戻れます。"),
 ]

@@ -224,6 +224,8 @@ class SeatsMixin:
 
     def _refuse_ai_seat(self, row: GameRow, seat: int) -> None:
         """A person whose seat an AI plays answers nothing until they take it back."""
+        if bot_level(row, seat):
+            raise ServiceError("An AI plays this seat.", code="ai_seat")
         if zombie_level(row, seat):
             raise ServiceError("An AI is playing your seat since you ran out of time: type "
                                "`/rr back` to play it yourself again.", code="ai_seat")
