@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
 from bot_driver import Clock, Table, make_bot
 from discord_harness import Harness
 
+import ai
 import render
 from engine import Game
 from service import seats as S
@@ -193,3 +195,20 @@ def test_an_ai_answer_lost_in_a_restart_is_given_by_the_next_process(tmp_path, m
 
     asyncio.run(first_life())
     asyncio.run(second_life())
+
+
+@pytest.mark.parametrize("level", list(ai.LEVELS))
+def test_every_ai_level_is_offered_and_plays_its_seat(tmp_path, level):
+    """Levels come from `ai.LEVELS`: each can be chosen in `/rr new` and answers at once."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            res = await h.slash(ann, "rr new", bots=1, bot_level=level)
+            assert f"🤖 Bot 1 ({level})" in res.text
+            table = Table(h)
+            await h.click(ann, message=table.lobby_message(), label="Start")
+            row, g = await table.bot.service.current(h.channel.id)
+            assert row.seats[1]["ai"] == level and g.waiting_for() == [0]
+            assert any(f"🤖 Bot 1 ({level}) placed" in m.content for m in public(h))
+    asyncio.run(scenario())
