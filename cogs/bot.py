@@ -20,7 +20,7 @@ import discord
 from discord.ext import commands
 
 from service import GameService
-from service.seats import ai_waiting
+from service.seats import ai_waiting, process_pool
 from store import Store
 
 from .announce import Announcer
@@ -44,7 +44,8 @@ class RookBot(commands.Bot):
                  service: GameService | None = None, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None, sync_commands: bool = True,
-                 start_ticker: bool = True, freeze_gc: bool = False) -> None:
+                 start_ticker: bool = True, freeze_gc: bool = False,
+                 ai_processes: bool = False) -> None:
         intents = discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
@@ -60,6 +61,7 @@ class RookBot(commands.Bot):
         self.sync_commands = sync_commands
         self.start_ticker = start_ticker
         self.freeze_gc = freeze_gc
+        self.ai_processes = ai_processes  # AI choices in worker processes (bot.py sets it)
         self.announcer = Announcer(self)
         self.ai = AiRunner(self)  # AI seats' answers (cogs/seats.py)
         # channel → (game id, user id per seat): lets autocomplete skip the database
@@ -79,6 +81,8 @@ class RookBot(commands.Bot):
                                        cards_data=self._cards_data)
         else:
             self.store = self.service.store
+        if self.ai_processes:
+            self.service.ai_pool = process_pool
         await self.tree.set_translator(RookTranslator())
         import bot as entry  # the COGS tuple lives next to the entry point
 
@@ -153,5 +157,7 @@ class RookBot(commands.Bot):
         await self.ai.close()
         await super().close()
         self.announcer.close()
+        if self.service is not None:
+            self.service.close_ai()
         if self._own_store and self.store is not None:
             await self.store.close()

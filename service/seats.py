@@ -19,7 +19,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 import ai
@@ -124,6 +127,12 @@ def _choose(level: str, seed: int, snapshot: str, cards: Any, seat: int) -> str:
     return ai.make_player(level, seed).choose(view, seat)
 
 
+def process_pool() -> Executor:
+    """AI_AT_ONCE worker processes, started fresh ("spawn": the bot's threads must not be
+    forked); each imports the engine and the AI once, on its first choice."""
+    return ProcessPoolExecutor(AI_AT_ONCE, mp_context=multiprocessing.get_context("spawn"))
+
+
 class SeatsMixin:
     """AI seats of `GameService` (lobby bots, zombie mode, the AI's answers)."""
 
@@ -141,9 +150,21 @@ class SeatsMixin:
     _ai_running: set[int]
     _ai_again: set[int]
     _ai_gate: asyncio.Semaphore | None
+    # Where AI choices are computed: None = worker threads (asyncio.to_thread); the bot sets
+    # a process pool factory (`ai_processes`), so a long think does not even compete with the
+    # event loop for the GIL (bench/seats.py).
+    ai_pool: Callable[[], Executor] | None
+    _ai_executor: Executor | None
 
     def _seats_init(self) -> None:
         self._ai_running, self._ai_again, self._ai_gate = set(), set(), None
+        self.ai_pool, self._ai_executor = None, None
+
+    def close_ai(self) -> None:
+        """Stop the AI's worker processes, if any (nothing waits for a think in progress)."""
+        if self._ai_executor is not None:
+            self._ai_executor.shutdown(wait=False, cancel_futures=True)
+            self._ai_executor = None
 
     # ---- lobby ---------------------------------------------------------------------------
     @staticmethod
@@ -319,11 +340,22 @@ class SeatsMixin:
         the engine's default answer when the AI fails or takes too long."""
         if self._ai_gate is None:
             self._ai_gate = asyncio.Semaphore(AI_AT_ONCE)
+        args = (level, _ai_seed(row, seat, n), snapshot, g.cards, seat)
         try:
             async with self._ai_gate:
-                return await asyncio.wait_for(
-                    asyncio.to_thread(_choose, level, _ai_seed(row, seat, n), snapshot,
-                                      g.cards, seat), AI_THINK_S)
+                if self.ai_pool is None:
+                    job = asyncio.to_thread(_choose, *args)
+                else:
+                    if self._ai_executor is None:
+                        self._ai_executor = self.ai_pool()
+                    job = asyncio.get_running_loop().run_in_executor(self._ai_executor,
+                                                                     _choose, *args)
+                return await asyncio.wait_for(job, AI_THINK_S)
+        except BrokenProcessPool:  # a worker died: a fresh pool for the next choice
+            log.exception("game %s seat %s: AI worker process died; default answer instead",
+                          row.id, seat)
+            self.close_ai()
+            return "timeout"
         except Exception:
             log.exception("game %s seat %s: AI %s failed; default answer instead", row.id,
                           seat, level)

@@ -267,3 +267,42 @@ def test_removal_vote_counts_people_not_ai_seats(tmp_path):
         assert out.game.state["players"][3]["eliminated"]
         await store.close()
     asyncio.run(main())
+
+
+def test_ai_choices_in_worker_processes_and_a_dead_worker_is_replaced(tmp_path, caplog):
+    """The bot computes AI choices in processes (no GIL shared with the event loop): the
+    same answers as in threads; a worker that died gives the default answer once, and the
+    next choice gets a fresh pool."""
+    from concurrent.futures import Executor, Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    class Dead(Executor):
+        def submit(self, fn, /, *args, **kwargs):
+            f: Future = Future()
+            f.set_exception(BrokenProcessPool("worker died"))
+            return f
+
+    async def answers(pool) -> list[str]:
+        store = await Store(str(tmp_path / f"{id(pool)}.db")).open()
+        svc = GameService(store, seed_source=lambda: 5)
+        svc.ai_pool = pool
+        await svc.new_lobby(1, 7, 11, "Ann", players=3, bots=2)
+        await svc.start(7, 11)
+        told: list = []
+        await svc.play_ai(7, _collect(told))
+        svc.close_ai()
+        await store.close()
+        return [o.text for o in told]
+
+    threads = asyncio.run(answers(None))
+    assert len(threads) == 2 and "timeout" not in threads
+    assert asyncio.run(answers(S.process_pool)) == threads  # same seeds, same choices
+    pools: list = []
+
+    def dying() -> Executor:
+        pools.append(Dead() if not pools else S.process_pool())
+        return pools[-1]
+
+    got = asyncio.run(answers(dying))
+    assert got[0] == "timeout" and got[1] == threads[1] and len(pools) == 2
+    assert "worker process died" in caplog.text
