@@ -212,3 +212,21 @@ def test_every_ai_level_is_offered_and_plays_its_seat(tmp_path, level):
             assert row.seats[1]["ai"] == level and g.waiting_for() == [0]
             assert any(f"🤖 Bot 1 ({level}) placed" in m.content for m in public(h))
     asyncio.run(scenario())
+
+
+def test_ai_seat_texts_in_japanese(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            yui = h.user("yui", locale="ja")
+            res = await h.slash(yui, "rr new", bots=1)
+            assert "参加者（2/2）: Yui, 🤖 Bot 1 (random)" in res.text
+            res = await h.slash(yui, "rr settings", zombie="random")
+            assert "時間切れのプレイヤーがいると: AI（ランダム）が `/rr back` まで代わりに遊びます" \
+                in res.text
+            res = await h.slash(yui, "rr settings", zombie="off")
+            assert "既定の回答になります" in res.text
+            table = Table(h)
+            await h.click(yui, message=table.lobby_message(), label="Start")
+            res = await h.slash(yui, "rr back")
+            assert res.ephemeral and "すでに自分の席で遊んでいます" in res.text
+    asyncio.run(scenario())

@@ -306,3 +306,15 @@ def test_ai_choices_in_worker_processes_and_a_dead_worker_is_replaced(tmp_path, 
     got = asyncio.run(answers(dying))
     assert got[0] == "timeout" and got[1] == threads[1] and len(pools) == 2
     assert "worker process died" in caplog.text
+
+
+def test_japanese_lobby_names_its_bots_in_japanese(tmp_path):
+    async def main():
+        store, svc = await _service(tmp_path)
+        row = await svc.new_lobby(1, 7, 11, "結衣", players=3, bots=2, lang="ja")
+        assert [s["name"] for s in row.seats][1:] == ["ボット1（ランダム）", "ボット2（ランダム）"]
+        row.meta["zombie"] = {"0": "random"}
+        assert S.seat_names(row, image=True)[0] == "結衣（AI）"
+        assert S.seat_names(row)[0] == "結衣 🤖"
+        await store.close()
+    asyncio.run(main())
