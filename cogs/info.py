@@ -19,7 +19,7 @@ from engine import Game, default_cards, visible
 from engine.board import NAMES, index
 from service import ServiceError
 from service.narrate import narrate
-from service.seats import seat_names
+from service.seats import marked_view, seat_names
 from store import GameRow
 
 from . import choices as C
@@ -106,7 +106,7 @@ class InfoCommands:
             return
         if target is None:  # a spectator without a choice sees the first seat
             target = 0
-        view = g.view(viewer)
+        view = marked_view(row, g.view(viewer))  # an AI-played seat says so
         caption = player_caption(g, view, target, viewer, lang)
         from render import board_png
 
@@ -148,7 +148,7 @@ class InfoCommands:
             return
         row, _g = found
         actions = await rook(interaction).store.log(row.id)
-        names = [s["name"] for s in row.seats]
+        names = seat_names(row)
         assert row.setup is not None
         lines = await asyncio.to_thread(recent_lines, row.setup, actions,
                                         row.seat_of(interaction.user.id), names, lang)

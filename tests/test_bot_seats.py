@@ -135,6 +135,10 @@ def test_zombie_mode_marks_the_seat_and_back_returns_it(tmp_path, monkeypatch):
             said = "\n".join(m.content for m in public(h))
             assert "Bob 🤖 placed" in said
             assert any(v["players"][1]["name"] == "Bob (AI)" for v in drawn)
+            res = await h.slash(ann, "rr log")
+            assert "Bob 🤖 placed" in res.text
+            res = await h.slash(ann, "rr board", player=bob)
+            assert res.text.startswith("**Bob (AI)**")
             # while the AI plays, Bob's own answers are refused with what to do
             res = await h.slash(bob, "rr done")
             assert res.ephemeral and "/rr back" in res.text
