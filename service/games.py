@@ -24,7 +24,7 @@ from engine import ActionError, Game, StaleDecision
 from store import GameRow, Store, VersionConflict
 
 from .errors import ServiceError
-from .seats import SeatsMixin, ai_level, check_level
+from .seats import SeatsMixin, ai_level, channel_settings, check_bots
 
 log = logging.getLogger("rr.service")
 
@@ -120,14 +120,7 @@ class GameService(SeatsMixin):
             raise ServiceError("A game has 1 to 4 players (R1).")
         if difficulty not in (None, "easy", "normal", "hard"):
             raise ServiceError("Difficulty is easy, normal or hard.")
-        if difficulty is not None and bots:
-            raise ServiceError("Difficulty is the solo option rule (R13.2): a game with AI "
-                               "players is not solo.")
-        if bots:
-            check_level(bot_level)
-            if not 0 < bots < players:
-                raise ServiceError(f"A game of {players} players has room for at most "
-                                   f"{players - 1} AI player(s) besides you.")
+        check_bots(players, difficulty, bots, bot_level)
         if difficulty is not None and players != 1:
             raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
                                "(R13.2).")
@@ -141,8 +134,7 @@ class GameService(SeatsMixin):
             self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
                     "lang": lang}
-        if latest is not None and latest.settings.get("zombie"):  # a channel setting: kept
-            settings["zombie"] = latest.settings["zombie"]
+        settings.update(channel_settings(latest))
         try:
             row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
@@ -411,15 +403,8 @@ class GameService(SeatsMixin):
                 dec = g.decision(t["seat"])
                 if dec is None or dec["opened"] != t["decision_id"]:
                     continue
-                if ai_level(row, t["seat"]):  # an AI's answer is overdue: ask for it again
-                    outcomes.append(Outcome(row, g, [], None, "ai", notes=["ai"]))
-                    continue
-                zombie = self._zombie_on_timeout(row, t["seat"]) if t["deadline"] <= now \
-                    else None
-                if zombie is not None:  # zombie mode: an AI takes the seat and answers
-                    await self.store.set_meta(row.id, zombie)
-                    row.meta = zombie
-                    outcomes.append(Outcome(row, g, [], t["seat"], "zombie", notes=["zombie"]))
+                if (seated := await self._tick_ai_seat(row, g, t, now)) is not None:
+                    outcomes.append(seated)  # an AI answers this seat (service/seats.py)
                     continue
                 if t["deadline"] <= now:
                     meta = dict(row.meta)

@@ -58,6 +58,27 @@ def check_level(level: str) -> str:
     return level
 
 
+def check_bots(players: int, difficulty: str | None, bots: int, level: str) -> None:
+    """`/rr new` with AI players: a known level, room for them, and no solo difficulty."""
+    if not bots:
+        return
+    if difficulty is not None:
+        raise ServiceError("Difficulty is the solo option rule (R13.2): a game with AI "
+                           "players is not solo.")
+    check_level(level)
+    if not 0 < bots < players:
+        raise ServiceError(f"A game of {players} players has room for at most "
+                           f"{players - 1} AI player(s) besides you.")
+
+
+def channel_settings(latest: GameRow | None) -> dict[str, Any]:
+    """Settings a new lobby keeps from the channel's previous game: zombie mode is the
+    channel's choice, not one game's."""
+    if latest is not None and latest.settings.get("zombie"):
+        return {"zombie": latest.settings["zombie"]}
+    return {}
+
+
 def bot_level(row: GameRow, seat: int) -> str | None:
     """The level of a bot seat (an AI from the lobby on), else None."""
     level = row.seats[seat].get("ai") if 0 <= seat < len(row.seats) else None
@@ -250,6 +271,29 @@ class SeatsMixin:
         if zombie_level(row, seat):
             raise ServiceError("An AI is playing your seat since you ran out of time: type "
                                "`/rr back` to play it yourself again.", code="ai_seat")
+
+    async def _tick_ai_seat(self, row: GameRow, g: Game, timer: dict[str, Any],
+                            now: float) -> Outcome | None:
+        """A due timer (reminder or deadline) that an AI answers rather than the person or
+        the default answer; None to let `tick` do as usual. The outcome carries no move:
+        telling it leads the interface to `play_ai`.
+
+        - an AI-played seat: its answer is overdue (lost in a restart or a failed run);
+        - a person's seat at its deadline, with zombie mode on: the AI takes the seat and
+          answers the expired question (the time-out counts, once).
+        """
+        from .games import Outcome
+
+        seat = int(timer["seat"])
+        if ai_level(row, seat):
+            return Outcome(row, g, [], None, "ai", notes=["ai"])
+        zombie = self._zombie_on_timeout(row, seat) if timer["deadline"] <= now else None
+        if zombie is None:
+            return None
+        await self.store.set_meta(row.id, zombie)
+        row.meta = zombie
+        log.info("game %s: seat %s ran out of time; an AI takes it", row.id, seat)
+        return Outcome(row, g, [], seat, "zombie", notes=["zombie"])
 
     def _zombie_on_timeout(self, row: GameRow, seat: int) -> dict[str, Any] | None:
         """At a person's time-out in a channel with zombie mode: the meta that hands their
