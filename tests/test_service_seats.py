@@ -318,3 +318,19 @@ def test_japanese_lobby_names_its_bots_in_japanese(tmp_path):
         assert S.seat_names(row)[0] == "結衣 🤖"
         await store.close()
     asyncio.run(main())
+
+
+def test_one_run_is_bounded_and_the_next_trigger_goes_on(tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(S, "MAX_AI_ANSWERS", 2)
+
+    async def main():
+        store, svc = await _service(tmp_path)
+        await svc.new_lobby(1, 7, 11, "Ann", players=4, bots=3)
+        await svc.start(7, 11)
+        assert await svc.play_ai(7, _collect([])) == 2  # three bots are asked; two answer
+        row, g = await svc.current(7)
+        assert sum(1 for s in g.waiting_for() if S.ai_level(row, s)) == 1
+        assert await svc.play_ai(7, _collect([])) == 1
+        await store.close()
+    asyncio.run(main())
+    assert "2 AI answers in one run" in caplog.text
