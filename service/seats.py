@@ -143,7 +143,8 @@ def _ai_seed(row: GameRow, seat: int, log_len: int) -> int:
 
 
 def _choose(level: str, seed: int, snapshot: str, cards: Any, seat: int) -> str:
-    """Worker thread: the seat's own view of a private copy of the state, and the choice."""
+    """In a worker (thread or process): the seat's own view of a private copy of the state,
+    and the AI's choice from it."""
     view = Game(json.loads(snapshot), cards).view(seat)
     return ai.make_player(level, seed).choose(view, seat)
 
