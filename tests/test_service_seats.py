@@ -121,10 +121,15 @@ class Nonsense(Broken):
 class Spy(Broken):
     seen: list = []
     threads: list = []
+    loop_answers: list = []
+    loop: asyncio.AbstractEventLoop
 
     def choose(self, view, seat):
         Spy.seen.append((json.dumps(view, sort_keys=True), seat))
         Spy.threads.append(threading.current_thread() is threading.main_thread())
+        # the event loop runs while the AI thinks: it answers a call from this thread
+        alive = asyncio.run_coroutine_threadsafe(asyncio.sleep(0, "alive"), Spy.loop)
+        Spy.loop_answers.append(alive.result(timeout=5))
         return ai.make_player("random", 3).choose(view, seat)
 
 
@@ -155,6 +160,7 @@ def test_the_ai_sees_only_its_own_view_r3_and_thinks_off_the_event_loop(tmp_path
     Spy.seen = []
 
     async def main():
+        Spy.loop = asyncio.get_running_loop()
         store, svc = await _service(tmp_path)
         await svc.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="spy")
         await svc.start(7, 11)
@@ -163,6 +169,7 @@ def test_the_ai_sees_only_its_own_view_r3_and_thinks_off_the_event_loop(tmp_path
         await svc.play_ai(7, _collect([]))
         assert Spy.seen[0] == (expected, 1)
         assert Spy.threads == [False]  # not on the event loop's (main) thread
+        assert Spy.loop_answers == ["alive"]
         await store.close()
     asyncio.run(main())
 
