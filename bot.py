@@ -53,7 +53,7 @@ def main(argv: list[str]) -> int:
         return 2
     from cogs.bot import RookBot
 
-    RookBot(config, freeze_gc=True).run(config.token, log_handler=None)
+    RookBot(config, freeze_gc=True, ai_processes=True).run(config.token, log_handler=None)
     return 0
 
 

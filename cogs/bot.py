@@ -25,12 +25,14 @@ import discord
 from discord.ext import commands, tasks
 
 from service import GameService, Quarantined
+from service.seats import ai_waiting, process_pool
 from store import Store
 
 from .announce import Announcer
 from .i18n import RookTranslator
 from .logsafe import install as install_log_filters
 from .quarantine import tell_channel
+from .seats import AiRunner
 from .views import DYNAMIC_ITEMS
 
 log = logging.getLogger("rr.bot")
@@ -51,7 +53,8 @@ class RookBot(commands.Bot):
                  service: GameService | None = None, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None, sync_commands: bool = True,
-                 start_ticker: bool = True, freeze_gc: bool = False) -> None:
+                 start_ticker: bool = True, freeze_gc: bool = False,
+                 ai_processes: bool = False) -> None:
         intents = discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
@@ -66,7 +69,9 @@ class RookBot(commands.Bot):
         self.sync_commands = sync_commands
         self.start_ticker = start_ticker
         self.freeze_gc = freeze_gc
+        self.ai_processes = ai_processes  # AI choices in worker processes (bot.py sets it)
         self.announcer = Announcer(self)
+        self.ai = AiRunner(self)  # AI seats' answers (cogs/seats.py)
         # channel → (game id, user id per seat): lets autocomplete skip the database
         self.seating: dict[int, tuple[int, list[int]]] = {}
         self._verifier: asyncio.Task[int] | None = None
@@ -91,6 +96,8 @@ class RookBot(commands.Bot):
         else:
             self.store = self.service.store
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
+        if self.ai_processes:
+            self.service.ai_pool = process_pool
         await self.tree.set_translator(RookTranslator())
         for ext in COGS:
             await self.load_extension(ext)
@@ -128,8 +135,10 @@ class RookBot(commands.Bot):
                 async with self.service.lock(row.channel_id):
                     fresh = await self.store.get(row.id)
                     if fresh is not None and fresh.status == "active":
-                        await self.service.load(fresh, recheck=True)
+                        g = await self.service.load(fresh, recheck=True)
                         count += 1
+                        if ai_waiting(fresh, g):  # an AI's answer was lost in the restart
+                            self.ai.kick(fresh.channel_id)
             except Quarantined:
                 held += 1
             except Exception:  # not damage (e.g. the store failed): tried again when used
@@ -197,7 +206,10 @@ class RookBot(commands.Bot):
         if ticking is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await ticking
+        await self.ai.close()
         await super().close()
         self.announcer.close()
+        if self.service is not None:
+            self.service.close_ai()
         if self._own_store and self.store is not None:
             await self.store.close()

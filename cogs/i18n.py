@@ -14,6 +14,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from service.seats import LEVEL_NAMES
+
 # ---- command names, descriptions, choice names (uploaded to Discord) --------------------------
 
 JA: dict[str, str] = {
@@ -99,6 +101,22 @@ JA: dict[str, str] = {
     "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)":
         "エネミーフェイズで気絶を防げるとき★ユニットを自動でレベルアップ（R12.1）",
     "New turn time limit in hours (host only)": "新しい手番の制限時間（時間、ホストのみ）",
+    # AI seats
+    "bots": "ai人数", "AI players to seat with you (0–3); the game then has you + them":
+        "一緒に座るAIプレイヤーの数（0〜3）。人数は自分＋AI",
+    "bot_level": "aiレベル", "How the AI players play (default: random)":
+        "AIプレイヤーの強さ（既定: ランダム）",
+    "addbot": "ai追加", "Seat an AI player in the lobby (host only)":
+        "募集中のゲームにAIプレイヤーを座らせる（ホストのみ）",
+    "level": "レベル", "How the AI plays": "AIの強さ",
+    "count": "人数", "How many AI players (default 1)": "AIプレイヤーの数（既定1）",
+    "removebot": "ai削除", "Take the last AI player out of the lobby (host only)":
+        "最後に加えたAIプレイヤーを募集から外す（ホストのみ）",
+    "back": "復帰", "Play your seat again after an AI took it over":
+        "AIが代わりに遊んでいた自分の席に戻る",
+    "zombie": "代打ai",
+    "When a player runs out of time, an AI of this level takes their seat (host or manager)":
+        "時間切れのプレイヤーの席をこのレベルのAIが引き継ぐ（ホストまたは管理者）",
 }
 
 
@@ -271,7 +289,28 @@ M: dict[str, tuple[str, str]] = {
     "limit_host": ("Only the host or a member with Manage Channels can change the time limit.",
                    "制限時間を変更できるのはホストかチャンネル管理権限を持つメンバーだけです。"),
     "no_rules": ("No such topic.", "その項目はありません。"),
+    # AI seats
+    "lobby_bots": ("The host can seat AI players with `/rr addbot`.",
+                   "ホストは `/rr addbot` でAIプレイヤーを座らせられます。"),
+    "zombie_took": ("⏰ {name} ran out of time: 🤖 an AI ({level}) plays their seat now. "
+                    "{mention}, type `/rr back` to play it yourself again.",
+                    "⏰ {name} さんが時間切れになりました: 🤖 AI（{level}）が代わりに席を受け持ちます。"
+                    "{mention} さん、`/rr back` で自分の番に戻れます。"),
+    "seat_back": ("🙋 {name} is back and plays their own seat again.",
+                  "🙋 {name} さんが戻り、自分の席で遊んでいます。"),
+    "back_ok": ("You play your seat again: your next decisions are yours.",
+                "自分の席に戻りました。次の決定からはあなたが選びます。"),
+    "zombie_set": ("When a player runs out of time, {what} (this channel's next games too).",
+                   "時間切れのプレイヤーがいると: {what}（このチャンネルの次のゲームも同じ）。"),
+    "zombie_on": ("an AI ({level}) takes their seat until they type `/rr back`",
+                  "AI（{level}）が `/rr back` まで代わりに遊びます"),
+    "zombie_off": ("the game gives the default answer (after 2 time-outs the others may vote "
+                   "to remove them)",
+                   "既定の回答になります（2回の時間切れで他のプレイヤーは除外に投票できます）"),
+    "settings_zombie": ("When a player runs out of time: {what}.", "時間切れのとき: {what}。"),
 }
+
+LEVELS = LEVEL_NAMES  # AI levels' names (service/seats.py names the bot seats with them)
 
 PHASES: dict[str, tuple[str, str]] = {
     "placement": ("initial placement", "初期配置"), "main": ("Main phase", "メインフェイズ"),

@@ -20,15 +20,17 @@ from engine.board import NAMES, index
 from engine.cards import CardSet
 from service import ServiceError
 from service.narrate import narrate
+from service.seats import marked_view, seat_names
 from store import GameRow
 
 from . import choices as C
 from .actions import ack, perform, refusal, reply, rook
 from .announce import MAX_CONTENT
-from .i18n import KINDS, PHASES, lang_of, pair, result_text, t
+from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
 from .mentions import safe
 from .play import squeeze, suggest
 from .rules_text import sections
+from .seats import level_choices
 
 logger = logging.getLogger("rr.info")
 _ = app_commands.locale_str
@@ -128,7 +130,7 @@ class InfoCommands:
             return
         if target is None:  # a spectator without a choice sees the first seat
             target = 0
-        view = g.view(viewer)
+        view = marked_view(row, g.view(viewer))  # an AI-played seat says so
         caption = player_caption(g, view, target, viewer, lang)
         from render import board_png
 
@@ -159,7 +161,7 @@ class InfoCommands:
         for s in g.waiting_for():
             kind = pair(KINDS, (g.decision(s) or {}).get("kind", ""), lang)
             deadline = int(deadlines.get(s, 0))
-            who.append(t("who_until", lang, name=safe(row.seats[s]["name"]), kind=kind, ts=deadline))
+            who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(st['current'], lang)}" if st.get("current") else ""
         waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)
         await reply(interaction, t("status", lang, round=st["round"],
@@ -174,7 +176,7 @@ class InfoCommands:
             return
         row, _g = found
         actions = await rook(interaction).store.log(row.id)
-        names = [safe(s["name"]) for s in row.seats]
+        names = [safe(n) for n in seat_names(row)]
         assert row.setup is not None
         lines = await asyncio.to_thread(recent_lines, row.setup, actions,
                                         row.seat_of(interaction.user.id), names, lang)
@@ -271,11 +273,14 @@ class InfoCommands:
     @app_commands.describe(autosave=_(
         "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)"),
         rolls=_("When to ask 'reroll, level up or keep?' after a dice roll (R12.1)"),
-        hours=_("New turn time limit in hours (host only)"))
-    @app_commands.choices(rolls=ROLL_PROMPTS)
+        hours=_("New turn time limit in hours (host only)"),
+        zombie=_("When a player runs out of time, an AI of this level takes their seat "
+                 "(host or manager)"))
+    @app_commands.choices(rolls=ROLL_PROMPTS, zombie=level_choices(off=True))
     async def settings(self, interaction: discord.Interaction, autosave: bool | None = None,
                        rolls: app_commands.Choice[str] | None = None,
-                       hours: app_commands.Range[int, 1, 168] | None = None) -> None:
+                       hours: app_commands.Range[int, 1, 168] | None = None,
+                       zombie: app_commands.Choice[str] | None = None) -> None:
         lang = lang_of(interaction)
         if autosave is not None:
             await perform(interaction, f"autosave {'on' if autosave else 'off'}")
@@ -294,7 +299,17 @@ class InfoCommands:
                 await reply(interaction, refusal(e, lang))
                 return
             await reply(interaction, t("limit_set", lang, hours=hours))
-        if autosave is None and rolls is None and hours is None:
+        if zombie is not None:
+            perms = interaction.permissions
+            level = None if zombie.value == "off" else zombie.value
+            try:
+                await bot.service.set_zombie(interaction.channel_id or 0, interaction.user.id,
+                                             level, bool(perms.manage_channels))
+            except ServiceError as e:
+                await reply(interaction, refusal(e, lang))
+                return
+            await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
+        if autosave is None and rolls is None and hours is None and zombie is None:
             if (found := await self._game(interaction)) is None:
                 return
             row, g = found
@@ -304,5 +319,14 @@ class InfoCommands:
             limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
             await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off",
                                                                     lang),
-                                       rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}"))
+                                       rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}")
+                        + "\n" + t("settings_zombie", lang,
+                                    what=zombie_words(row.settings.get("zombie"), lang)))
+
+
+def zombie_words(level: str | None, lang: str) -> str:
+    """What happens when a player runs out of time, in words (zombie mode or not)."""
+    if level:
+        return t("zombie_on", lang, level=pair(LEVELS, level, lang))
+    return t("zombie_off", lang)
 

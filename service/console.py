@@ -3,7 +3,8 @@
 It exists so a newcomer can try the game without a Discord token, and so the full flow
 (store, service, engine, renderer) can be tested by driving a real process over stdin.
 Lines are `NAME: ACTION` (or just `ACTION` when one player is being waited for), using the
-notation of docs/notation.md; `help` lists the console's own commands.
+notation of docs/notation.md; `help` lists the console's own commands. `--ai LEVEL…` seats
+AI players (service/seats.py): they answer at once after each move, narrated like anyone.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+import ai
 from engine import visible
 
 from .games import GameService, Outcome, ServiceError
 from .narrate import narrate, prompt
 from .refusals_ja import localize
+from .seats import ai_level, seat_names
 
 CHANNEL = 1
 HELP = """Console commands:
@@ -43,17 +46,25 @@ class Console:
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
-    async def setup(self, names: list[str], difficulty: str | None) -> Outcome:
+    async def setup(self, names: list[str], difficulty: str | None,
+                    ai_levels: list[str] | None = None) -> Outcome:
         self.users = {n.casefold(): k + 1 for k, n in enumerate(names)}
-        await self.service.new_lobby(None, CHANNEL, 1, names[0], players=len(names),
-                                     difficulty=difficulty)
+        ai_levels = ai_levels or []
+        await self.service.new_lobby(None, CHANNEL, 1, names[0],
+                                     players=len(names) + len(ai_levels), difficulty=difficulty)
         for k, name in enumerate(names[1:], start=2):
             await self.service.join(CHANNEL, k, name)
+        for level in ai_levels:
+            await self.service.add_bot(CHANNEL, 1, level)
         return await self.service.start(CHANNEL, 1)
+
+    async def ai_turns(self) -> None:
+        """Let the AI players answer what they are asked, each move told like anyone's."""
+        await self.service.play_ai(CHANNEL, self.report)
 
     async def report(self, out: Outcome) -> None:
         """The story of one action: each card or phase it ended with its own image."""
-        names = [s["name"] for s in out.row.seats]
+        names = seat_names(out.row)  # AI players marked 🤖
         start = 0
         for _what, end, view in out.stages:
             public = visible(out.events[start:end], None)
@@ -90,6 +101,8 @@ class Console:
             self.say("Game over. Type quit.")
             return
         for seat in g.waiting_for():
+            if ai_level(out.row, seat):  # an AI answers at once: nothing to ask
+                continue
             text = (prompt(g, seat, self.lang) or "").replace("`/rr ", "`")
             self.say(f"> {names[seat]}: {text}")
 
@@ -130,7 +143,8 @@ class Console:
                          + (f" … (+{len(acts) - 60})" if len(acts) > 60 else ""))
                 return True
             try:
-                await self.report(await self.service.undo(CHANNEL, seat + 1))
+                await self.report(await self.service.undo(CHANNEL, row.seats[seat]["user"]))
+                await self.ai_turns()
             except ServiceError as e:
                 self.say(f"! {localize(e.message, self.lang)}")
             return True
@@ -141,13 +155,14 @@ class Console:
                 self.say(f"! No player called '{name.strip()}'. Players: {', '.join(names)}.")
                 return True
         else:
-            waiting = g.waiting_for()
+            waiting = [s for s in g.waiting_for() if not ai_level(row, s)]
             if len(waiting) != 1:
                 self.say("! Several players are deciding: write `NAME: ACTION`.")
                 return True
             user, action = waiting[0] + 1, line
         try:
             await self.report(await self.service.act(CHANNEL, user, action))
+            await self.ai_turns()
         except ServiceError as e:
             self.say(f"! {localize(e.message, self.lang)}")
         return True
@@ -165,7 +180,8 @@ async def main_async(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
         con = Console(service, out_dir, args.lang, stdout)
         existing = await store.open_game(CHANNEL)
         if existing is not None and existing.status == "active":
-            con.users = {s["name"].casefold(): s["user"] for s in existing.seats}
+            con.users = {s["name"].casefold(): s["user"] for s in existing.seats
+                         if not s.get("ai")}
             con.say(f"Resuming the game in {args.db}.")
             try:
                 row, g = await service.current(CHANNEL)
@@ -174,12 +190,15 @@ async def main_async(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
                         "--db file, or restore this one from a backup.")
                 return 1
             con.show_status(Outcome(row, g, [], None, "resume"))
+            await con.ai_turns()  # an AI answer the last run did not give
         else:
             if existing is not None:
                 await store.set_status(existing.id, "abandoned")
             names = args.names or [f"P{k + 1}" for k in range(args.players)]
-            con.say(f"New game: {', '.join(names)}. Images go to {out_dir}/. Type help.")
-            await con.report(await con.setup(names, args.difficulty))
+            bots = f" and {len(args.ai)} AI player(s)" if args.ai else ""
+            con.say(f"New game: {', '.join(names)}{bots}. Images go to {out_dir}/. Type help.")
+            await con.report(await con.setup(names, args.difficulty, args.ai))
+            await con.ai_turns()
         for _ in range(100_000):  # bounded: ends at EOF or quit
             line = await asyncio.to_thread(stdin.readline)
             if not line or not await con.handle(line):
@@ -194,6 +213,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--players", type=int, default=1, choices=[1, 2, 3, 4])
     ap.add_argument("--names", nargs="+", help="player names (sets the player count)")
     ap.add_argument("--difficulty", choices=["easy", "normal", "hard"])
+    ap.add_argument("--ai", nargs="+", metavar="LEVEL", choices=list(ai.LEVELS),
+                    help="AI players, one per level given, e.g. --ai random random")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--db", default="rr-console.db", help="SQLite file; an unfinished game resumes")
     ap.add_argument("--out", default="console-out", help="folder for table images")
@@ -201,4 +222,9 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     if args.names and not 1 <= len(args.names) <= 4:
         ap.error("1 to 4 names")
+    people = len(args.names) if args.names else args.players
+    if args.ai and people + len(args.ai) > 4:
+        ap.error(f"at most 4 players: {people} + {len(args.ai)} AI players is too many")
+    if args.ai and args.difficulty:
+        ap.error("--difficulty is the solo option rule (R13.2): not with AI players")
     return asyncio.run(main_async(args, sys.stdin, sys.stdout))

@@ -23,21 +23,15 @@ from typing import Any
 from engine import ActionError, Game, StaleDecision
 from store import GameRow, Store, VersionConflict
 
+from .errors import ServiceError
+from .seats import SeatsMixin, ai_level, channel_settings, check_bots
+
 log = logging.getLogger("rr.service")
 
 DEFAULT_LIMIT_S = 24 * 3600
 MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
 KICK_AFTER_TIMEOUTS = 2
 MAX_AUTO = 200  # bound on trivial answers resolved after one action
-
-
-class ServiceError(Exception):
-    """A refusal with a message the user should see (ephemeral in Discord)."""
-
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def result_words(result: dict[str, Any], names: list[str]) -> str:
@@ -135,7 +129,7 @@ class Reminder:
     deadline: float
 
 
-class GameService:
+class GameService(SeatsMixin):
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None) -> None:
@@ -150,6 +144,7 @@ class GameService:
         # the bot posts it in the game's channel. Failures there are logged, not raised.
         self.on_quarantine: Callable[[GameRow, dict[str, Any] | None],
                                      Awaitable[None]] | None = None
+        self._seats_init()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """One lock per channel: a channel has at most one open game, so this is also that
@@ -159,11 +154,14 @@ class GameService:
     # ---- lobby -------------------------------------------------------------------------------
     async def new_lobby(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                         players: int = 4, difficulty: str | None = None,
-                        time_limit_s: int = DEFAULT_LIMIT_S, lang: str = "en") -> GameRow:
+                        time_limit_s: int = DEFAULT_LIMIT_S, lang: str = "en",
+                        bots: int = 0, bot_level: str = "random") -> GameRow:
+        """A lobby with the host seated, and `bots` AI players of `bot_level` (seats.py)."""
         if not 1 <= players <= 4:
             raise ServiceError("A game has 1 to 4 players (R1).")
         if difficulty not in (None, "easy", "normal", "hard"):
             raise ServiceError("Difficulty is easy, normal or hard.")
+        check_bots(players, difficulty, bots, bot_level)
         if difficulty is not None and players != 1:
             raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
                                "(R13.2).")
@@ -181,10 +179,15 @@ class GameService:
             self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
                     "lang": lang}
+        settings.update(channel_settings(latest))
         try:
-            return await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
+            row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
             raise ServiceError("This channel already has a game.") from e
+        if bots:
+            self._add_bots(row, bots, bot_level)
+            await self.store.update_lobby(row)
+        return row
 
     async def _lobby(self, channel_id: int) -> GameRow:
         row = await self.store.open_game(channel_id)
@@ -379,6 +382,7 @@ class GameService:
         if seat is None:
             raise ServiceError("You are not playing in this game; you can watch it with "
                                "`/rr board` and `/rr status`.", code="not_player")
+        self._refuse_ai_seat(row, seat)
         return seat
 
     # ---- playing -------------------------------------------------------------------------------
@@ -526,6 +530,9 @@ class GameService:
                 dec = g.decision(t["seat"])
                 if dec is None or dec["opened"] != t["decision_id"]:
                     continue
+                if (seated := await self._tick_ai_seat(row, g, t, now)) is not None:
+                    outcomes.append(seated)  # an AI answers this seat (service/seats.py)
+                    continue
                 if t["deadline"] <= now:
                     meta = dict(row.meta)
                     counts = meta.setdefault("timeouts", {})
@@ -556,8 +563,10 @@ class GameService:
             votes = set(meta.setdefault("kick", {}).get(str(target_seat), []))
             votes.add(voter)
             meta["kick"][str(target_seat)] = sorted(votes)
-            others = [s for s in g.waiting_for() + list(range(len(row.seats)))
-                      if s != target_seat and not g.state["players"][s]["eliminated"]]
+            # the electorate: the other seats still in play that their person plays (AIs
+            # do not vote)
+            others = [s for s in range(len(row.seats)) if s != target_seat
+                      and not g.state["players"][s]["eliminated"] and not ai_level(row, s)]
             need = len(set(others)) // 2 + 1
             if len(votes) < need:
                 await self.store.set_meta(row.id, meta)

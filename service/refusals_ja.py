@@ -209,6 +209,23 @@ _RAW: list[tuple[str, str]] = [
     (r"Difficulty is the solo option rule: .+", "難易度はソロ用のオプションルールです: players: 1 で使ってください（R13.2）。"),
     (r"The turn time limit is between 1 minute and 7 days\.", "手番の制限時間は1分〜7日です。"),
     (r"A game with a difficulty is solo: only the host may play\.", "難易度付きのゲームはソロです: ホストだけが遊べます。"),
+    # AI seats (service/seats.py)
+    (r"Unknown AI level '(?P<x>.+)': choose from (?P<list>.+)\.",
+     "'{x}' というAIレベルはありません。選べるのは {list} です。"),
+    (r"The game has (?P<n>\d) seats: there is room for (?P<k>\d) more player\(s\)\.",
+     "このゲームの席は{n}つです: あと{k}人まで座れます。"),
+    (r"A game of (?P<n>\d) players has room for at most (?P<k>\d) AI player\(s\) besides you\.",
+     "{n}人戦であなたのほかに座れるAIプレイヤーは{k}人までです。"),
+    (r"Difficulty is the solo option rule \(R13\.2\): a game with AI players is not solo\.",
+     "難易度はソロ用のオプションルールです（R13.2）: AIプレイヤーのいるゲームはソロではありません。"),
+    (r"Only the host can add or remove AI players\.", "AIプレイヤーを加えたり外したりできるのはホストだけです。"),
+    (r"There is no AI player in this lobby\.", "この募集にAIプレイヤーはいません。"),
+    (r"Only the host or a member with Manage Channels can change this setting\.",
+     "この設定を変更できるのはホストかチャンネル管理権限を持つメンバーだけです。"),
+    (r"You are already playing your own seat\.", "すでに自分の席で遊んでいます。"),
+    (r"An AI plays this seat\.", "この席はAIが遊んでいます。"),
+    (r"An AI is playing your seat since you ran out of time: .+",
+     "時間切れのため、AIがあなたの席で遊んでいます。`/rr back` で自分の席に戻れます。"),
 ]
 _COMPILED = [(re.compile(p + r"$"), ja) for p, ja in _RAW]
 
