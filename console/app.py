@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import TextIO
 
 from engine import visible
-
-from .games import GameService, Outcome, ServiceError
-from .narrate import narrate, prompt
-from .refusals_ja import localize
+from service.games import GameService, Outcome, ServiceError
+from service.narrate import narrate, prompt
+from service.refusals_ja import localize
 
 CHANNEL = 1
 HELP = """Console commands:
