@@ -4,6 +4,6 @@ Started by `bot.py --console`. Like the cogs it only adapts input and output: th
 stay in the engine and the hosting rules in the service, which never import this package.
 """
 
-from .app import main
+from .run import main
 
 __all__ = ["main"]
