@@ -205,6 +205,11 @@ class Console:
     def show_status(self, g: Game, focus: set[int] | None = None) -> None:
         """What each waiting player is asked; with `focus`, only those seats in full (the
         others are named in one line: their question has not changed)."""
+        if g.over and focus is None:  # (after an action the story has just told it)
+            res = g.state["result"] or {}
+            end = {"type": "game_over", "winners": res.get("winners", []),
+                   "draw": res.get("draw", False), "reason": res.get("reason", "")}
+            self.say_lines(self.story([end], g.cards), "")
         if g.over:
             self.say(self.t("game_over"))
             return
@@ -316,7 +321,7 @@ class Console:
         if seat is None:
             seat = (g.waiting_for() or [0])[0]
         acts = g.legal_actions(seat) if not g.over else []
-        text = f"{self.names[seat]}: {acts[0] if acts else 'done'}"
+        text = f"{self.names[seat]}: {board.typed(g.cards, acts[0], self.lang) if acts else 'done'}"
         return quote(text, self.lang)
 
     async def act(self, g: Game, seat: int, action: str) -> None:
@@ -365,6 +370,11 @@ class Console:
             if arg.casefold() in ("on", "off"):
                 self.auto_board = arg.casefold() == "on"
             self.say_lines(board.full(g.cards, g.view(None), self.lang))
+        elif command == "legal" and args and args[0].casefold() in VERBS:
+            for seat in self.seats_for(command, "", g) or []:
+                self.legal(g, seat, " ".join(args))
+        elif command == "legal" and len(args) > 1 and self.who(args[0]) is not None:
+            self.legal(g, self.who(args[0]) or 0, " ".join(args[1:]))
         elif command in ("hand", "legal", "undo"):
             seats = self.seats_for(command, arg, g)
             if seats is None:
@@ -395,15 +405,19 @@ class Console:
             return None
         return waiting or list(range(len(self.names)))
 
-    def legal(self, g: Game, seat: int) -> None:
-        if g.over or g.decision(seat) is None:
+    def legal(self, g: Game, seat: int, start: str = "") -> None:
+        """`legal [NAME] [BEGINNING]`: what the seat may type now (`legal act 2B`: only the
+        actions of the unit on 2B)."""
+        lines, more = ([], 0) if g.over or g.decision(seat) is None else \
+            board.legal_lines(g, seat, self.lang, start)
+        if not lines:
             self.say(self.t("may", p=self.names[seat]) + " " + self.t("nothing_now"))
             return
-        lines, more = board.legal_lines(g, seat, self.lang)
         self.say(self.t("may", p=self.names[seat]))
         self.say_lines(lines)
         if more:
-            self.say("  " + self.t("more", n=more, example=quote(lines[0], self.lang)))
+            first = " ".join(lines[-1].split(" ")[:2])
+            self.say("  " + self.t("more", n=more, example=quote(f"legal {first}", self.lang)))
 
     async def undo(self, seat: int) -> None:
         try:

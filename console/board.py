@@ -178,13 +178,21 @@ def _token(cs: CardSet, text: str, lang: str) -> str:
     return text
 
 
-def legal_lines(game: Game, seat: int, lang: str, limit: int = 30) -> tuple[list[str], int]:
-    """The seat's legal actions, those differing only in their last word on one line
-    (`place thief_star 1A/1B/2C`); returns (lines, how many lines were left out)."""
+def typed(cs: CardSet, action: Action | str, lang: str) -> str:
+    """An action as the reader would type it (card names in Japanese for `ja`)."""
+    return " ".join(_token(cs, x, lang) for x in str(action).split(" "))
+
+
+def legal_lines(game: Game, seat: int, lang: str, start: str = "",
+                limit: int = 40) -> tuple[list[str], int]:
+    """The seat's legal actions that begin with `start`, those differing only in their last
+    word on one line (`place thief_star 1A/1B/2C`); returns (lines, how many were left out)."""
     groups: dict[str, list[str]] = {}
     acts: list[Action] = game.legal_actions(seat)
     for a in acts:
-        words = [_token(game.cards, x, lang) for x in str(a).split(" ")]
+        if start and not (str(a) + " ").casefold().startswith(start.casefold() + " "):
+            continue
+        words = typed(game.cards, a, lang).split(" ")
         head = " ".join(words[:-1]) if len(words) > 1 else words[0]
         tail = words[-1] if len(words) > 1 else ""
         groups.setdefault(head, [])

@@ -49,8 +49,8 @@ T: dict[str, tuple[str, str]] = {
     "nobody": ("Nobody has anything to decide now.", "今は誰も決定することがありません。"),
     "may": ("{p} may:", "{p} ができること:"),
     "nothing_now": ("nothing now", "今はありません"),
-    "more": ("… and {n} more (type a prefix, e.g. {example})",
-             "… ほか{n}件（例: {example}）"),
+    "more": ("… and {n} more lines: narrow the list, e.g. {example}",
+             "… ほか{n}行: 絞り込むには例えば {example}"),
     "game_over": ("Game over. Type new for another game, or quit.",
                   "ゲーム終了。もう一度遊ぶには new、終わるには quit と入力してください。"),
     "to_only": ("(to {p} only) ", "（{p} にだけ）"),
@@ -102,7 +102,7 @@ HELP = {
   status          who must decide what (an empty line does the same)
   board           the table as text; board off / board on: a board after each phase or not
   hand [NAME]     a player's hand, gold and medals
-  legal [NAME]    the actions a player may type now
+  legal [NAME] [BEGINNING]  the actions a player may type now (legal act 2B: that unit's)
   undo NAME       take back NAME's last action (while nothing random was revealed)
   image           write the table image again
   new [OPTIONS]   a new game: new, new --names Ann Bob, new --players 1 --difficulty hard
@@ -115,7 +115,7 @@ Lines starting with # are comments (for scripts).""",
   status / 状況       誰が何を決めるか（空行でも同じ）
   board / 盤面        盤面をテキストで表示。board off / board on: フェイズごとの盤面表示を切替
   hand / 手札 [名前]  手札・ゴールド・メダル
-  legal / 合法手 [名前]  今入力できる行動の一覧
+  legal / 合法手 [名前] [先頭]  今入力できる行動の一覧（legal act 2B: 2Bのユニットだけ）
   undo / 取消 名前    直前の行動を取り消す（ランダムな結果が出ていない場合）
   image / 画像        盤面画像をもう一度書き出す
   new / 新規 [オプション]  新しいゲーム: new、new --names Ann Bob、new --players 1 --difficulty hard
