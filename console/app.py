@@ -340,6 +340,8 @@ class Console:
             others = [self.names[s] for s in out.game.waiting_for() if s != seat]
             if others and out.game.decision(seat) is None:
                 self.say("  " + self.t("recorded", p=self.names[seat], names=", ".join(others)))
+                if not out.prompts:  # that line already named who is still deciding
+                    return
             else:
                 self.say("  " + self.t("accepted", p=self.names[seat],
                                        action=quote(out.text, self.lang)))

@@ -44,6 +44,7 @@ _W: dict[str, tuple[str, str]] = {
     "legend": ("legend: {codes}; * = ★ unit, :N = damage, ' = acted, . = empty",
                "凡例: {codes}。* = ★ユニット、:N = ダメージ、' = 行動済み、. = 空きマス"),
     "final": ("final round {n}", "最終ラウンド{n}"),
+    "final_now": ("Round {n} (the final round)", "ラウンド{n}（最終ラウンド）"),
 }
 
 
@@ -97,7 +98,9 @@ def title(cs: CardSet, v: dict[str, Any], what: str | None, lang: str) -> str:
             parts.append(w("leader", lang, card=cs.name(cur, lang),
                            p=v["players"][lead]["name"]) if lead is not None
                          else w("auto", lang, card=cs.name(cur, lang)))
-    if v.get("final_round"):
+    if v.get("final_round") == v["round"]:
+        parts[0] = w("final_now", lang, n=v["round"])
+    elif v.get("final_round"):
         parts.append(w("final", lang, n=v["final_round"]))
     return " · ".join(parts)
 
