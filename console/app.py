@@ -371,7 +371,10 @@ class Console:
         elif command == "board":
             if arg.casefold() in ("on", "off"):
                 self.auto_board = arg.casefold() == "on"
-            self.say_lines(board.full(g.cards, g.view(None), self.lang))
+                self.last_board = []
+                self.say(self.t("boards_on" if self.auto_board else "boards_off"))
+            else:
+                self.say_lines(board.full(g.cards, g.view(None), self.lang))
         elif command == "legal" and args and args[0].casefold() in VERBS:
             for seat in self.seats_for(command, "", g) or []:
                 self.legal(g, seat, " ".join(args))
