@@ -121,9 +121,15 @@ async def run(argv: list[str], fd: int = 0) -> int:
                                                       encoding="utf-8")])
     from store import Store
 
+    where = Path(ns.db).resolve().parent
+    if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
+        raise UsageError(f"cannot open the game file {ns.db}: no such folder, or it is a folder",
+                         f"ゲームファイル {ns.db} を開けません: フォルダーがないか、フォルダーです")
+    store = Store(ns.db)
     try:
-        store = await Store(ns.db).open()
+        await store.open()
     except (sqlite3.Error, OSError) as e:
+        await store.close()  # its connection thread would keep the process alive
         raise UsageError(f"cannot open the game file {ns.db}: {e}",
                          f"ゲームファイル {ns.db} を開けません: {e}") from None
     try:

@@ -162,6 +162,15 @@ def test_impossible_options_are_one_line(tmp_path: Path, args: list[str], words:
     assert not (tmp_path / "c.db").exists()  # nothing was started
 
 
+def test_an_unusable_game_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "junk.db").write_text("not a database")
+    (tmp_path / "folder.db").mkdir()
+    for db in ("junk.db", "folder.db", "missing/c.db"):
+        r = console(tmp_path, db=db, lines=["quit"])
+        assert r.returncode == 2 and r.stdout == "", r.stdout
+        assert len(r.stderr.splitlines()) == 1 and "cannot open the game file" in r.stderr
+
+
 # ---- seeing the table -------------------------------------------------------------------------
 
 def test_board_hand_and_a_board_after_each_phase(tmp_path: Path) -> None:
