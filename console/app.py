@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import re
 from pathlib import Path
 from typing import Any, TextIO
@@ -55,14 +56,13 @@ class Console:
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
 
     def __init__(self, store: Store, out_dir: Path, lang: str, stdout: TextIO, db: str,
-                 table: Table, typed: list[str]) -> None:
+                 table: Table) -> None:
         self.store = store
         self.out_dir = out_dir
         self.lang = lang
         self.out = stdout
         self.db = db
         self.table = table  # what `new` starts when typed without options
-        self.typed = typed  # the table options the user gave on the command line
         self.seed: int | None = table.seed
         self.service = self._service()
         self.images = _last_image(out_dir)
@@ -76,8 +76,6 @@ class Console:
         return GameService(self.store, seed_source=self._next_seed)
 
     def _next_seed(self) -> int:
-        import random
-
         return self.seed if self.seed is not None else random.SystemRandom().randrange(2**31)
 
     def say(self, text: str) -> None:
@@ -95,7 +93,9 @@ class Console:
         self.names = [s["name"] for s in row.seats]
 
     async def start(self, table: Table) -> None:
-        """Abandon whatever is open in --db, then start `table` (one user id per seat)."""
+        """Abandon whatever is open in --db, then start `table`: seat k is user k + 1. (A
+        seat with an AI level is seated the same way; its answers would come from `ai/`
+        after each outcome — not played yet.)"""
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None:
             await self.service.abandon(CHANNEL, open_row.host_id, can_manage=True)

@@ -133,7 +133,7 @@ async def run(argv: list[str], fd: int = 0) -> int:
         raise UsageError(f"cannot open the game file {ns.db}: {e}",
                          f"ゲームファイル {ns.db} を開けません: {e}") from None
     try:
-        con = Console(store, out_dir, lang, sys.stdout, ns.db, table, given(ns))
+        con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
         existing = await store.open_game(CHANNEL)
         if existing is not None and existing.status == "active" and not ns.new:
             await con.resume(existing, given(ns))

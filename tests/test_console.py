@@ -392,7 +392,7 @@ def test_a_failure_inside_the_game_is_one_line_and_the_console_goes_on(tmp_path:
         out = io.StringIO()
         try:
             con = Console(store, tmp_path / "out", "en", out, "c.db",
-                          Table((Seat("Ann"),), None, 9), [])
+                          Table((Seat("Ann"),), None, 9))
             (tmp_path / "out").mkdir()
             await con.start(con.table)
             before = (await store.open_game(1)).state
