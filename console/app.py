@@ -221,11 +221,25 @@ class Console:
             if focus is not None and seat not in focus:
                 continue
             self.say(f"> {self.names[seat]}: " + plain(prompt(g, seat, self.lang) or "",
-                                                         self.lang))
+                                                         self.lang) + self.how(g, seat))
             if (g.decision(seat) or {}).get("kind") in ("place", "recruit"):
                 self.say("  " + self.hand_line(g, seat))
         if others:
             self.say(self.t("also_waiting", names=", ".join(others)))
+
+    def how(self, g: Game, seat: int) -> str:
+        """What to type, for the questions whose prompt (written for Discord's buttons)
+        does not say it."""
+        dec = g.decision(seat) or {}
+        if dec.get("kind") == "pick":
+            words = ["pick " + ("カード" if self.lang == "ja" else "CARD")]
+        elif dec.get("kind") == "roll":
+            words = ["keep"] + ["reroll"] * bool(dec.get("can_reroll")) + [
+                "levelup " + ("マス" if self.lang == "ja" else "SQUARE")
+            ] * bool(dec.get("can_levelup"))
+        else:
+            return ""
+        return " — " + " / ".join(quote(x, self.lang) for x in words)
 
     def hand_line(self, g: Game, seat: int) -> str:
         h = board.hand(g.cards, g.view(seat), seat, self.lang)
