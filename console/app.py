@@ -71,6 +71,7 @@ class Console:
         self.users: dict[str, int] = {}
         self.names: list[str] = []
         self.confirm_new: Table | None = None
+        self.last_actor: int | None = None  # whom a bare `undo` is about
 
     def _service(self) -> GameService:
         return GameService(self.store, seed_source=self._next_seed)
@@ -84,8 +85,9 @@ class Console:
     def t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)
 
-    def refusal(self, message: str) -> None:
-        self.say("! " + tidy_message(plain(localize(message, self.lang), self.lang)))
+    def refusal(self, message: str, who: str = "") -> None:
+        text = tidy_message(plain(localize(message, self.lang), self.lang))
+        self.say(f"! {who}: {text}" if who else f"! {text}")
 
     # ---- games -------------------------------------------------------------------------------
     def _seat_row(self, row: GameRow) -> None:
@@ -103,7 +105,7 @@ class Console:
                 g = await self.service.load(open_row)
                 self.say(self.t("abandoned", names=", ".join(s["name"] for s in open_row.seats),
                                 round=g.state["round"]))
-        self.seed = table.seed
+        self.seed, self.last_actor = table.seed, None
         names = table.names
         extra = self.t("solo", difficulty=table.difficulty) if table.difficulty else ""
         self.say(self.t("new_game", names=", ".join(names), extra=extra, out=self.out_dir))
@@ -346,6 +348,7 @@ class Console:
         except ServiceError as e:
             self.refusal(e.message)
             return
+        self.last_actor = seat
         told = await self.report(out)
         if any(e["type"] == "autosave" for e in out.events):
             on = next(e["on"] for e in out.events if e["type"] == "autosave")
@@ -407,8 +410,8 @@ class Console:
                     await self.undo(seat)
 
     def seats_for(self, command: str, arg: str, g: Game) -> list[int] | None:
-        """Whom `hand` / `legal` / `undo` is about: the named player, else the ones deciding
-        (hand and legal), else everyone (hand)."""
+        """Whom `hand` / `legal` / `undo` is about: the named player, else (undo) the last
+        one who acted, else the ones deciding, else everyone (hand)."""
         if arg:
             seat = self.who(arg)
             if seat is None:
@@ -416,6 +419,8 @@ class Console:
                 return None
             return [seat]
         waiting = g.waiting_for()
+        if command == "undo" and self.last_actor is not None:
+            return [self.last_actor]
         if command == "undo" and len(waiting) != 1:
             self.say("! " + self.t("undo_who", names=", ".join(self.names)))
             return None
@@ -442,7 +447,7 @@ class Console:
         try:
             out = await self.service.undo(CHANNEL, seat + 1)
         except ServiceError as e:
-            self.refusal(e.message)
+            self.refusal(e.message, self.names[seat])
             return
         await self.report(out)
         self.show_status(out.game)

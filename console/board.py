@@ -91,7 +91,8 @@ def title(cs: CardSet, v: dict[str, Any], what: str | None, lang: str) -> str:
     elif v["phase"] == "over":
         parts.append(w("ph_over", lang))
     else:
-        parts.append(w("phase", lang, p=w(f"ph_{v['phase']}", lang)))
+        if v["phase"] != "auto":  # (the AUTO card's name says it)
+            parts.append(w("phase", lang, p=w(f"ph_{v['phase']}", lang)))
         cur = v.get("current")
         if cur in cs.commands:
             lead = v.get("leader")
