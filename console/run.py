@@ -169,6 +169,9 @@ def main(argv: list[str]) -> int:
     """`bot.py --console …`: exit 0 (quit, end of input), 2 (a usage error, one line on
     stderr), 130 (Ctrl-C); never a traceback on the terminal."""
     lang = _lang(argv)
+    for stream in (sys.stdout, sys.stderr):  # a terminal without ★ or kana gets '?', not a crash
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
     try:
         return asyncio.run(run(argv))
     except UsageError as e:
