@@ -123,12 +123,14 @@ class Console:
             self.table = Table(tuple(Seat(n) for n in self.names),
                                (row.setup or {}).get("options", {}).get("difficulty"))
         row, g = await self.service.current(CHANNEL)
-        self.say(self.t("resuming", db=self.db, names=", ".join(self.names),
-                        round=g.state["round"]))
         setup = row.setup or {}
+        difficulty = setup.get("options", {}).get("difficulty")
+        self.say(self.t("resuming", db=self.db, names=", ".join(self.names),
+                        extra=self.t("solo", difficulty=difficulty) if difficulty else "",
+                        round=g.state["round"]))
         differs = bool(typed) and (
             [name_key(n) for n in self.table.names] != [name_key(n) for n in self.names]
-            or self.table.difficulty != setup.get("options", {}).get("difficulty")
+            or self.table.difficulty != difficulty
             or self.table.seed not in (None, setup.get("seed")))
         self.say(self.t("ignored", opts=" ".join(typed)) if differs else self.t("how_new"))
         if self.auto_board:

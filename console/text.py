@@ -21,8 +21,8 @@ T: dict[str, tuple[str, str]] = {
     "new_game": ("New game: {names}{extra}. Images go to {out}/. Type help for the commands.",
                  "新しいゲーム: {names}{extra}。画像は {out}/ に保存します。コマンド一覧は help。"),
     "solo": (" (solo, {difficulty})", "（ソロ、難易度 {difficulty}）"),
-    "resuming": ("Resuming the unfinished game in {db}: {names}, round {round}.",
-                 "{db} の途中のゲームを再開します: {names}、ラウンド{round}。"),
+    "resuming": ("Resuming the unfinished game in {db}: {names}{extra}, round {round}.",
+                 "{db} の途中のゲームを再開します: {names}{extra}、ラウンド{round}。"),
     "ignored": ("Your options ({opts}) were not used: the saved game comes first. To play "
                 "yours instead, type new (or run again with --new).",
                 "指定したオプション（{opts}）は使っていません: 保存されたゲームが優先です。"
