@@ -85,6 +85,10 @@ class Console:
     def t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)
 
+    def join(self, items: Any) -> str:
+        """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
+        return ("、" if self.lang == "ja" else ", ").join(items)
+
     def refusal(self, message: str, who: str = "") -> None:
         text = tidy_message(plain(localize(message, self.lang), self.lang))
         self.say(f"! {who}: {text}" if who else f"! {text}")
@@ -103,12 +107,12 @@ class Console:
             await self.service.abandon(CHANNEL, open_row.host_id, can_manage=True)
             if open_row.status == "active":
                 g = await self.service.load(open_row)
-                self.say(self.t("abandoned", names=", ".join(s["name"] for s in open_row.seats),
+                self.say(self.t("abandoned", names=self.join(s["name"] for s in open_row.seats),
                                 round=g.state["round"]))
         self.seed, self.last_actor = table.seed, None
         names = table.names
         extra = self.t("solo", difficulty=table.difficulty) if table.difficulty else ""
-        self.say(self.t("new_game", names=", ".join(names), extra=extra, out=self.out_dir))
+        self.say(self.t("new_game", names=self.join(names), extra=extra, out=self.out_dir))
         await self.service.new_lobby(None, CHANNEL, 1, names[0], players=len(names),
                                      difficulty=table.difficulty, lang=self.lang)
         for k, name in enumerate(names[1:], start=2):
@@ -125,7 +129,7 @@ class Console:
         row, g = await self.service.current(CHANNEL)
         setup = row.setup or {}
         difficulty = setup.get("options", {}).get("difficulty")
-        self.say(self.t("resuming", db=self.db, names=", ".join(self.names),
+        self.say(self.t("resuming", db=self.db, names=self.join(self.names),
                         extra=self.t("solo", difficulty=difficulty) if difficulty else "",
                         round=g.state["round"]))
         differs = bool(typed) and (
@@ -229,7 +233,7 @@ class Console:
             if (g.decision(seat) or {}).get("kind") in ("place", "recruit"):
                 self.say("  " + self.hand_line(g, seat))
         if others:
-            self.say(self.t("also_waiting", names=", ".join(others)))
+            self.say(self.t("also_waiting", names=self.join(others)))
 
     def how(self, g: Game, seat: int) -> str:
         """What to type, for the questions whose prompt (written for Discord's buttons)
@@ -258,7 +262,7 @@ class Console:
         return None if user is None else user - 1
 
     def no_player(self, name: str) -> None:
-        self.say("! " + self.t("no_player", name=excerpt(name), names=", ".join(self.names)))
+        self.say("! " + self.t("no_player", name=excerpt(name), names=self.join(self.names)))
 
     async def handle(self, raw: str, truncated: bool = False) -> bool:
         """One input line; returns False to stop. Any failure is told in one line."""
@@ -324,7 +328,7 @@ class Console:
                 return True
             waiting = g.waiting_for()
             if len(waiting) > 1:
-                self.say("! " + self.t("several", names=", ".join(self.names[s] for s in waiting),
+                self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
                                        example=self.example(g, waiting[0])))
                 return True
             if not waiting:
@@ -358,7 +362,7 @@ class Console:
         elif not told:
             others = [self.names[s] for s in out.game.waiting_for() if s != seat]
             if others and out.game.decision(seat) is None:
-                self.say("  " + self.t("recorded", p=self.names[seat], names=", ".join(others)))
+                self.say("  " + self.t("recorded", p=self.names[seat], names=self.join(others)))
                 if not out.prompts:  # that line already named who is still deciding
                     return
             else:
@@ -377,7 +381,7 @@ class Console:
             return False
         dec = g.decision(seat) or {}
         options = dec.get("options") if dec.get("kind") == "pick" else list(g.cards.commands)
-        names = ", ".join(g.cards.name(c, self.lang) for c in options or [])
+        names = self.join(g.cards.name(c, self.lang) for c in options or [])
         self.say("! " + self.t("not_command_card", card=excerpt(a.card or ""), options=names))
         return True
 
@@ -424,7 +428,7 @@ class Console:
         if command == "undo" and self.last_actor is not None:
             return [self.last_actor]
         if command == "undo" and len(waiting) != 1:
-            self.say("! " + self.t("undo_who", names=", ".join(self.names)))
+            self.say("! " + self.t("undo_who", names=self.join(self.names)))
             return None
         if command == "legal" and not waiting:
             self.show_status(g)
@@ -466,7 +470,7 @@ class Console:
         if open_row is not None and open_row.status == "active" and confirm != table:
             g = await self.service.load(open_row)
             self.confirm_new = table
-            self.say(self.t("confirm_new", names=", ".join(s["name"] for s in open_row.seats),
+            self.say(self.t("confirm_new", names=self.join(s["name"] for s in open_row.seats),
                             round=g.state["round"]))
             return
         self.table = table

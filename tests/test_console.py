@@ -311,9 +311,9 @@ def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
         "手札 Ａｎｎ",
         "Bob: resign",
     ]).stdout
-    assert out.startswith("新しいゲーム: Ann, Bob。")
+    assert out.startswith("新しいゲーム: Ann、Bob。")
     assert "コンソールのコマンド" in out
-    assert "複数のプレイヤーが決定中です（Ann, Bob）" in out
+    assert "複数のプレイヤーが決定中です（Ann、Bob）" in out
     placed = out.split("── ラウンド1 · 初期配置の後 ──")[1]  # both full-width lines worked
     assert "Thi*" in placed.split("Bob:")[0] and "Cle*" in placed.split("Bob:")[1]
     assert "ができること:" in out and "pick 進撃/" in out
