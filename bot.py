@@ -41,7 +41,7 @@ def load_config(env: Mapping[str, str]) -> Config:
 
 def main(argv: list[str]) -> int:
     if "--console" in argv:
-        from service.console import main as console_main
+        from console import main as console_main
 
         return console_main([a for a in argv if a != "--console"])
     config = load_config(os.environ)
