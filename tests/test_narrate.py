@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from rules_helpers import actions, decision, dice_seed, invade, monster, puzzle, unit
+from rules_helpers import actions, decision, dice_seed, hp, invade, monster, puzzle, unit
 
 from engine import Game, default_cards, visible
 from service.narrate import narrate, prompt
@@ -98,13 +98,14 @@ def test_monster_moves_on_one_board_share_a_line_and_boards_stay_apart():
 
 def test_a_roll_shows_the_units_modifier_and_the_damage_left():
     """R8.2: Warrior★ (modifier +1) rolls 4+3: 4+3+1 = 8 vs the Skeleton's DEF 7 is a hit,
-    2 damage; the Skeleton (HP 2) is defeated, so HP 0/2."""
-    g = puzzle([{"2B": unit("warrior_star"), "3B": monster("skeleton")}],
+    2 damage; the Skeleton, 2 HP from the end, is defeated, so HP 0 of its total."""
+    full = hp("skeleton")
+    g = puzzle([{"2B": unit("warrior_star"), "3B": monster("skeleton", dmg=full - 2)}],
                decisions={0: actions()}, dice={0: dice_seed((4, 3))})
     ev = g.apply(0, "act 2B attack 3B")
     en, ja = _lines(ev, "en", ("Ann",)), _lines(ev, "ja", ("Ann",))
     assert "Ann: Warrior★ on 2B attacks Skeleton on 3B: 4+3+1 = 8 vs DEF 7: hit (2)." in en
-    assert "Ann: Skeleton on 3B: 2 damage (HP 0/2)." in en
+    assert f"Ann: Skeleton on 3B: 2 damage (HP 0/{full})." in en
     assert "Ann: 2Bのウォーリア★が3Bのスケルトンを攻撃: 4+3+1 = 8（防御力7）: 命中(2)" in ja
 
 
