@@ -4,6 +4,9 @@
 (which commits before returning), answers the actor privately — result, their private
 lines, their next question with its buttons — and then announces to the channel. Refusals
 are specific and ephemeral, and change nothing: the service validates before it stores.
+
+The interaction's id goes into the same transaction as the move (`key`): Discord delivering
+it twice, or two processes receiving it, applies it once — the second gets the same answer.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from service import GameOver, ServiceError
+from service import GameOver, Outcome, ServiceError
 from service.refusals_ja import localize
 
 from .announce import Announcement, clip, deliver
@@ -118,17 +121,36 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
         if target is not None:
             await check_target(bot, interaction, target, lang)
         out = await bot.service.act(interaction.channel_id or 0, interaction.user.id, text,
-                                    target.decision if target else None)
+                                    target.decision if target else None,
+                                    key=interaction_key(interaction))
     except Refusal as r:
         await reply(interaction, r.text)
         return
     except ServiceError as e:
         await reply(interaction, refusal(e, lang, from_button=target is not None))
         return
+    await conclude(interaction, out, lang)
+
+
+def interaction_key(interaction: discord.Interaction) -> str:
+    """The key a move is stored under: one interaction applies at most once."""
+    return f"i:{interaction.id}"
+
+
+async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) -> None:
+    """After an accepted answer: the actor's reply, then the channel's announcement (the
+    outbox notice the move committed; a redelivered interaction only gets its reply)."""
+    bot = rook(interaction)
     ann = bot.announcer.capture(out)
+    if out.duplicate:
+        log.info("game %s: interaction %s delivered again; applied once", out.row.id,
+                 interaction.id)
+        await answer_actor(interaction, ann, out.text, lang)
+        return
     log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
     await answer_actor(interaction, ann, out.text, lang)
-    await bot.announcer.publish(ann, skip_seat=ann.actor)
+    await bot.announcer.tell(out.notice,
+                             lambda: bot.announcer.publish(ann, skip_seat=ann.actor))
 
 
 async def answer_actor(interaction: discord.Interaction, ann: Announcement, text: str,

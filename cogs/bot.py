@@ -1,9 +1,11 @@
 """RookBot: the discord.py client that hosts games — store, service, cogs, buttons, ticker.
 
-Everything that must survive a restart lives in SQLite (games, action logs, timers) or in
-the custom ids of the buttons already posted (DynamicItems that name the game, the seat and
-the decision id), so a new process picks every game up where the last one stopped. The
-ticker applies time limits; it is one bounded task, stopped by `close()`.
+Everything that must survive a restart lives in SQLite (games, action logs, timers, the
+outbox of announcements not yet delivered) or in the custom ids of the buttons already
+posted (DynamicItems that name the game, the seat and the decision id), so a new process
+picks every game up where the last one stopped: at startup it delivers what the last one
+committed but had not announced yet. The ticker applies time limits and retries
+announcements Discord did not take; it is one bounded task, stopped by `close()`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ log = logging.getLogger("rr.bot")
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 TICK_BUDGET_S = 60.0  # one tick never runs longer than this (a stuck store cannot wedge it)
+APPLIED_KEEP_S = 7 * 24 * 3600  # interaction keys kept (Discord redelivers within minutes)
 
 
 class RookBot(commands.Bot):
@@ -63,6 +66,8 @@ class RookBot(commands.Bot):
         self.seating: dict[int, tuple[int, list[int]]] = {}
         self._ticker: asyncio.Task[None] | None = None
         self._verifier: asyncio.Task[int] | None = None
+        self._notifier: asyncio.Task[int] | None = None
+        self._started = time.time()
 
     @property
     def tick_seconds(self) -> float:
@@ -76,6 +81,7 @@ class RookBot(commands.Bot):
                                        cards_data=self._cards_data)
         else:
             self.store = self.service.store
+        self.service.notify = True  # moves queue their announcements in the outbox
         await self.tree.set_translator(RookTranslator())
         import bot as entry  # the COGS tuple lives next to the entry point
 
@@ -97,6 +103,9 @@ class RookBot(commands.Bot):
         if self.start_ticker:
             self._ticker = asyncio.create_task(self._tick_forever(), name="rr-ticker")
         self._verifier = asyncio.create_task(self.verify_games(), name="rr-verify")
+        self._started = time.time()
+        self._notifier = asyncio.create_task(self.deliver_notices(startup=True),
+                                             name="rr-outbox")
 
     async def verify_games(self) -> int:
         """Load every active game once at startup: setup + log is replayed and compared with
@@ -112,6 +121,24 @@ class RookBot(commands.Bot):
             await asyncio.sleep(0)
         log.info("%d active game(s) loaded and verified", count)
         return count
+
+    async def deliver_notices(self, *, startup: bool = False) -> int:
+        """Announcements still in the outbox. At startup: everything the last process
+        committed (it can no longer tell it), at once; later, on every tick: the notices
+        whose live delivery failed or was never finished (past their lease or back-off).
+        Each is told on its own (see `Announcer.redeliver`)."""
+        try:
+            pending = await self.store.notices(
+                None if startup else time.time(),
+                created_before=self._started if startup else None)
+        except Exception:
+            log.exception("outbox: could not read pending notices")
+            return 0
+        for notice in pending:
+            await self.announcer.redeliver(notice)
+        if startup:
+            log.info("%d pending announcement(s) delivered at startup", len(pending))
+        return len(pending)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s); %d guild(s)", self.user, getattr(self.user, "id", "?"),
@@ -132,14 +159,21 @@ class RookBot(commands.Bot):
         """One pass over due timers: default answers and reminders, each announced."""
         outcomes, reminders = await self.service.tick()
         for out in outcomes:
-            await self.announcer.publish(self.announcer.capture(out))
+            ann = self.announcer.capture(out)
+            await self.announcer.tell(out.notice, lambda a=ann: self.announcer.publish(a))
         for rem in reminders:
-            await self.announcer.remind(rem)
+            await self.announcer.tell(rem.notice, lambda r=rem: self.announcer.remind(r))
+        await self.deliver_notices()
+        try:
+            await self.store.forget_applied(time.time() - APPLIED_KEEP_S)
+        except Exception:
+            log.warning("could not forget old interaction keys", exc_info=True)
         return len(outcomes) + len(reminders)
 
     async def close(self) -> None:
-        if self._verifier is not None and not self._verifier.done():
-            self._verifier.cancel()
+        for task in (self._verifier, self._notifier):
+            if task is not None and not task.done():
+                task.cancel()
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

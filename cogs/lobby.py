@@ -94,11 +94,7 @@ async def start_game(interaction: discord.Interaction, lang: str) -> None:
     await refresh_lobby(interaction, out.row, closed=True)
     await reply(interaction, t("started", lang))
     ann = bot.announcer.capture(out)
-    glang = ann.lang
-    seats = ", ".join(f"{k + 1}. <@{u}>" for k, u in enumerate(ann.users))
-    await deliver(f"game {out.row.id} start", lambda: bot.announcer.channel(
-        out.row.channel_id).send(t("game_start", glang, seats=seats)))
-    await bot.announcer.publish(ann)
+    await bot.announcer.tell(out.notice, lambda: bot.announcer.publish_start(ann))
 
 
 class LobbyCommands:

@@ -16,7 +16,7 @@ from engine import Game
 from service import ServiceError
 
 from . import choices as C
-from .actions import ack, perform, refusal, reply, rook
+from .actions import ack, conclude, interaction_key, perform, refusal, reply, rook
 from .i18n import lang_of, t
 
 log = logging.getLogger("rr.play")
@@ -195,15 +195,12 @@ class PlayCommands:
             return
         bot = rook(interaction)
         try:
-            out = await bot.service.undo(interaction.channel_id or 0, interaction.user.id)
+            out = await bot.service.undo(interaction.channel_id or 0, interaction.user.id,
+                                         key=interaction_key(interaction))
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
-        from .actions import answer_actor
-
-        ann = bot.announcer.capture(out)
-        await answer_actor(interaction, ann, "undo", lang)
-        await bot.announcer.publish(ann, skip_seat=ann.actor)
+        await conclude(interaction, out, lang)
 
     @app_commands.command(name="remove", description=_(
         "Vote to remove a player who keeps running out of time"))
@@ -227,4 +224,4 @@ class PlayCommands:
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)
         await reply(interaction, t("accepted", lang, text=f"remove {player.display_name}"))
-        await bot.announcer.publish(ann)
+        await bot.announcer.tell(out.notice, lambda: bot.announcer.publish(ann))
