@@ -196,10 +196,14 @@ class StoreUncertain(Exception):
 class Store:
     """Two threads, one connection each: writes on one, reads on the other (see above).
 
-    `factory` is the sqlite3 connection class (tests pass one that fails on demand)."""
+    `factory` is the sqlite3 connection class (tests pass one that fails on demand);
+    `synchronous` other than FULL exists for bench/store.py's comparison."""
 
     def __init__(self, path: str, *, factory: type[sqlite3.Connection] = sqlite3.Connection,
-                 busy_s: float = BUSY_S) -> None:
+                 busy_s: float = BUSY_S, synchronous: str = "FULL") -> None:
+        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"synchronous={synchronous!r}")
+        self.synchronous = synchronous
         self.path = path
         self.factory = factory
         self.busy_s = busy_s
@@ -223,7 +227,7 @@ class Store:
         con = sqlite3.connect(self.path, timeout=self.busy_s, isolation_level=None,
                               factory=self.factory)
         con.row_factory = sqlite3.Row
-        con.execute("PRAGMA synchronous=FULL")
+        con.execute(f"PRAGMA synchronous={self.synchronous}")
         con.execute("PRAGMA foreign_keys=ON")
         return con
 
