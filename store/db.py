@@ -98,7 +98,7 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox(not_before);
 """
 
 BUSY_S = 0.5  # how long a write waits for a lock held by another process before refusing
-LEASE_S = 60.0  # the process that committed a notice delivers it; the worker only after this
+LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
 APPLIED_KEEP_S = 7 * 24 * 3600  # Discord redelivers within minutes; keys are kept a week
 Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
 T = TypeVar("T")

@@ -233,3 +233,48 @@ def test_a_failed_commit_and_rollback_leave_every_game_playing_and_timing_out(tm
         finally:
             await store.close()
     asyncio.run(scenario())
+
+
+def test_a_crash_after_the_start_or_a_reminder_is_committed_still_tells_them(tmp_path):
+    """Before: a crash between the start's two transactions left a game with no timers and
+    no pings for ever; a reminder marked sent but not sent was never sent."""
+    clock = Clock()
+    dbs = {k: tmp_path / f"{k}.db" for k in ("live", "start", "remind")}
+    kept: dict[str, Any] = {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(dbs["live"], clock, seed=9)) as h:
+            table = Table(h)
+            bot = table.bot
+            real_tell = bot.announcer.tell
+
+            async def tell(notice, send, **kw):
+                body = next((n.body for n in await bot.store.notices() if n.id == notice), {})
+                if body.get("kind") in ("start", "remind") and body["kind"] not in kept:
+                    crash_copy(dbs["live"], dbs[body["kind"]])  # died: nothing told
+                    kept[body["kind"]] = len(public(h))
+                    return False
+                return await real_tell(notice, send, **kw)
+
+            bot.announcer.tell = tell  # type: ignore[method-assign]
+            await table.open(h.user("ann"), [h.user("bob")], players=2, hours=1)
+            assert not any("<@" in m.content for m in public(h)[kept["start"]:])
+            clock.now += 0.8 * HOUR
+            assert await bot.tick_once() >= 1
+            assert "remind" in kept
+            kept.update(server=h.server, game_id=table.game_id)
+
+    async def restarted(db: Path, since: int, notices: int) -> list[str]:
+        async with Harness(lambda: make_bot(db, clock, seed=99), server=kept["server"]) as h:
+            # the start's notice (and, in the later copy, the reminders) went out at startup
+            assert await h.bot._notifier == notices  # type: ignore[attr-defined]
+            assert await h.bot.store.notices() == []  # type: ignore[attr-defined]
+            return [m.content for m in public(h)[since:]]
+
+    asyncio.run(first_life())
+    told = asyncio.run(restarted(dbs["start"], kept["start"], 1))
+    users = [u.mention for u in (kept["server"].users.values()) if u.name in ("ann", "bob")]
+    assert any("1. <@" in m and "2. <@" in m for m in told), told  # who sits where
+    assert all(any(m.startswith(u) for m in told) for u in users), told  # both pinged
+    told = asyncio.run(restarted(dbs["remind"], kept["remind"], 1 + 2))  # start, 2 reminders
+    assert any(m.startswith("⏰ <@") for m in told), told
