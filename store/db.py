@@ -76,11 +76,11 @@ CREATE TABLE IF NOT EXISTS timers (
     reminded INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seat)
 );
-CREATE TABLE IF NOT EXISTS applied (  -- every committed transaction's key: applied once
+CREATE TABLE IF NOT EXISTS applied (  -- every move's key: applied once
     key TEXT PRIMARY KEY,             -- "i:<interaction id>", or a generated one
-    game_id INTEGER,                  -- for a move: the game, the version it left and the
-    version INTEGER,                  -- answer as logged (a redelivery's reply); NULL for
-    text TEXT,                        -- other writes (their key only resolves a COMMIT)
+    game_id INTEGER NOT NULL,
+    version INTEGER NOT NULL,         -- the game's version it left
+    text TEXT NOT NULL,               -- the answer as logged (a redelivery's reply)
     at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS outbox (   -- what must still be told; deleted once delivered
@@ -279,11 +279,13 @@ class Store:
     async def _write(self, fn: Callable[..., T], *args: Any, key: str | None = None) -> T:
         if self._writer is None:
             raise RuntimeError("Store.open() first")
-        return await self._on(self._writer, self._transaction, fn, args, key or new_key())
+        return await self._on(self._writer, self._transaction, fn, args, key)
 
-    def _transaction(self, fn: Callable[..., T], args: tuple[Any, ...], key: str) -> T:
-        """`fn(con, *args)` in one IMMEDIATE transaction: committed whole or not at all,
-        recorded under `key` (in `applied`) so an ambiguous COMMIT can be resolved."""
+    def _transaction(self, fn: Callable[..., T], args: tuple[Any, ...], key: str | None) -> T:
+        """`fn(con, *args)` in one IMMEDIATE transaction: committed whole or not at all.
+        A move's transaction records its `key` in `applied` (see `_claim`), so a COMMIT
+        that raised can be resolved by reading the key back; other writes are plain
+        assignments the caller may simply repeat."""
         con = self._con
         if con is None or con.in_transaction:  # an earlier failure left it unusable
             con = self._reset()
@@ -296,8 +298,6 @@ class Store:
             raise
         try:
             out = fn(con, *args)
-            con.execute("INSERT OR IGNORE INTO applied (key, game_id, version, text, at)"
-                        " VALUES (?, NULL, NULL, NULL, ?)", (key, time.time()))
         except BaseException:
             self._rollback(con)
             raise
@@ -306,6 +306,9 @@ class Store:
         except Exception as e:
             # The commit may or may not have reached the file: look on a fresh connection.
             self._rollback(con)
+            if key is None:
+                self._reset()
+                raise
             try:
                 landed = _landed(self._reset(), key)
             except Exception as lookup:
@@ -406,7 +409,7 @@ class Store:
         """The lobby becomes a game in one transaction: setup, the answers resolved on their
         own at the start (`entries`), the resulting state, its timers and its announcement
         — a crash can no longer leave a started game without timers or pings."""
-        now = time.time()
+        now, key = time.time(), key or new_key()
 
         def write(con: sqlite3.Connection) -> Commit:
             row = _one(con,
@@ -437,7 +440,7 @@ class Store:
         game's timers from now on (see `_put_timers`); a finished game has none. `notice`
         (what to announce) is written to the outbox in the same transaction.
         """
-        now = time.time()
+        now, key = time.time(), key or new_key()
 
         def write(con: sqlite3.Connection) -> Commit:
             row = _one(
@@ -464,7 +467,7 @@ class Store:
         """Undo: the log loses an entry; stored atomically like any other move. Every entry
         that stays keeps who made it and when; announcements still waiting about entries
         that moved or went are dropped (the undo's own notice tells the table)."""
-        now = time.time()
+        now, key = time.time(), key or new_key()
 
         def write(con: sqlite3.Connection) -> Commit:
             row = _one(con,
@@ -516,7 +519,7 @@ class Store:
         def read(con: sqlite3.Connection) -> AlreadyApplied | None:
             r = con.execute("SELECT game_id, version, text FROM applied WHERE key=?",
                             (key,)).fetchone()
-            return AlreadyApplied(r[0], r[1], r[2]) if r and r[0] is not None else None
+            return AlreadyApplied(r[0], r[1], r[2]) if r else None
         return await self._read(read)
 
     async def forget_applied(self, before: float) -> None:
@@ -583,12 +586,10 @@ class Store:
                             "not_before=? WHERE id=?", (parts_done, not_before, notice_id))
 
 
-def _claim(con: sqlite3.Connection, key: str | None, game_id: int, version: int, text: str,
+def _claim(con: sqlite3.Connection, key: str, game_id: int, version: int, text: str,
            now: float) -> None:
     """Record that `key` caused this transaction; a key seen before means a redelivered
     interaction: raise AlreadyApplied (the transaction is rolled back, nothing applies)."""
-    if key is None:
-        return
     try:
         con.execute("INSERT INTO applied (key, game_id, version, text, at) VALUES (?,?,?,?,?)",
                     (key, game_id, version, text, now))
