@@ -374,6 +374,9 @@ class GameService:
             self._cache.pop(row.id, None)
             g.state = json.loads(backup)
             if isinstance(e, VersionConflict):
+                # another process got there first — maybe with this very interaction
+                if (again := await self._again(key, row, g, seat)) is not None:
+                    return again
                 raise ServiceError("This prompt is out of date: someone else answered first.",
                                    code="stale") from e
             if isinstance(e, AlreadyApplied):
