@@ -50,8 +50,12 @@ def test_rebuilt_announcements_equal_the_live_ones(tmp_path):
                 out = outs[-1]
                 checked["timeout"] += 1
             elif g.can_undo(seat) and rng.random() < 0.5:
+                authors = [a for a in await store.authors(out.row.id) if a is not None]
                 out = await svc.undo(9, seat + 1)
                 checked["undo"] += 1
+                # the undo keeps who made every other action (one player action less)
+                kept = [a for a in await store.authors(out.row.id) if a is not None]
+                assert len(kept) == len(authors) - 1 and set(kept) <= {1, 2, 3}
             else:
                 out = await svc.act(9, seat + 1, str(rng.choice(g.legal_actions(seat))))
                 checked["move"] += 1
