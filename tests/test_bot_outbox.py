@@ -192,14 +192,19 @@ class Flaky(sqlite3.Connection):
     plan: ClassVar[dict[str, Any]] = {}
 
     def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
-        if sql == "COMMIT" and self.plan.pop("commit", None):
+        if sql == "COMMIT" and (mode := self.plan.pop("commit", None)):
+            if mode == "after":  # the data reaches the file, yet COMMIT reports an error
+                super().execute(sql, *args)
             raise sqlite3.OperationalError("disk I/O error (injected)")
         if sql == "ROLLBACK" and self.plan.pop("rollback", False):
             raise sqlite3.OperationalError("disk I/O error (injected)")
         return super().execute(sql, *args)
 
 
-def test_a_failed_commit_and_rollback_leave_every_game_playing_and_timing_out(tmp_path):
+def test_failed_commits_leave_every_game_playing_and_timing_out(tmp_path):
+    """Before: after a COMMIT and its ROLLBACK failed, every write of every game raised
+    until a restart; a COMMIT that failed after reaching the file told the player
+    'nothing was changed' although the move was stored."""
     async def scenario():
         Flaky.plan = {}
         clock = Clock()
@@ -219,6 +224,13 @@ def test_a_failed_commit_and_rollback_leave_every_game_playing_and_timing_out(tm
                 assert not Flaky.plan
                 row, g = await one.game()
                 assert not g.state["players"][0]["autosave"]
+                # a COMMIT that fails after reaching the file: the player is told it is done
+                Flaky.plan.update(commit="after")
+                res = await two.slash(bob, "rr settings", autosave=True)
+                assert res.text.startswith("✅"), res.text
+                row, g = await two.game()
+                assert g.state["players"][0]["autosave"]
+                assert [t for _, t in await two.bot.store.log(row.id)].count("autosave on") == 1
                 # both games go on: moves, then the time limit of each
                 rng = random.Random(5)
                 await two.step(rng)
@@ -278,3 +290,28 @@ def test_a_crash_after_the_start_or_a_reminder_is_committed_still_tells_them(tmp
     assert all(any(m.startswith(u) for m in told) for u in users), told  # both pinged
     told = asyncio.run(restarted(dbs["remind"], kept["remind"], 1 + 2))  # start, 2 reminders
     assert any(m.startswith("⏰ <@") for m in told), told
+
+
+def test_a_competing_writer_gets_a_clear_refusal_and_other_games_still_answer(tmp_path):
+    async def scenario():
+        db = tmp_path / "g.db"
+        async with Harness(lambda: make_bot(db, Clock(), seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            one, two = Table(h), Table(h, h.text_channel("two"))
+            await one.open(ann, [bob], players=2)
+            await two.open(bob, [ann], players=2)
+            other = sqlite3.connect(db, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")  # e.g. a backup tool or a hand-run UPDATE
+            try:
+                res = await one.slash(ann, "rr settings", autosave=True)
+                assert "busy" in res.text and "nothing was changed" in res.text, res.text
+                status = await two.slash(bob, "rr status")  # reads never wait for the lock
+                assert status.ephemeral and "<t:" in status.text, status.text
+            finally:
+                other.execute("ROLLBACK")
+                other.close()
+            row, g = await one.game()
+            assert not g.state["players"][0]["autosave"]
+            res = await one.slash(ann, "rr settings", autosave=True)
+            assert res.text.startswith("✅"), res.text
+    asyncio.run(scenario())
