@@ -94,6 +94,7 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
             return SENT_BEFORE  # type: ignore[no-any-return]
         if progress.stopped is not None:
             return None
+        call = _watched(call, progress, index)
     for attempt in range(len(RETRY_DELAYS) + 1):
         try:
             return await call()
@@ -119,6 +120,22 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
     if progress is not None:
         progress.stopped = index
     return None
+
+
+def _watched(call: Callable[[], Awaitable[T]], progress: Progress,
+             index: int) -> Callable[[], Awaitable[T]]:
+    """`call`, noting in `progress` a failure `deliver` does not handle (a bug, a bad file):
+    the notice is retried from this message, never past it."""
+    async def run() -> T:
+        try:
+            return await call()
+        except (discord.DiscordException, TimeoutError, aiohttp.ClientError, OSError):
+            raise  # retried or given up by `deliver` itself
+        except Exception:
+            if progress.stopped is None:
+                progress.stopped = index
+            raise
+    return run
 
 
 def clip(lines: list[str], limit: int = MAX_CONTENT) -> str:
