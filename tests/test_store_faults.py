@@ -186,5 +186,12 @@ def test_durability_is_full_and_stated(tmp_path):
             == 2  # FULL: the WAL is synced at every commit (a power cut loses no move)
         assert await store._read(
             lambda con: con.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
+        # the outbox's bookkeeping skips its own sync; moves after it are FULL again
+        (gid,) = await _games(store, 1)
+        done = await _move(store, gid, 0, "x")
+        await store.delivered(done.notice)
+        assert await store._write(
+            lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) == 2
+        assert await store.notices() == []
         await store.close()
     asyncio.run(main())
