@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 from engine import Game  # noqa: E402
 
 WAIT_S = 20.0  # the longest an action or a start may take before the run is called stuck
+QUIET_S = 5.0  # an answer is over when the console said its `>` line (or this long silence)
 
 
 @dataclass
@@ -81,11 +82,13 @@ def stored(db: str) -> tuple[int, dict[str, Any], str, list[tuple[int, int | Non
 class Console:
     """One `bot.py --console` process; its stdout read on a thread into a queue."""
 
-    def __init__(self, db: str, out: str) -> None:
+    def __init__(self, db: str, workdir: str) -> None:
+        # run in the work folder: whatever the console writes besides the database (its
+        # images) lands there
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "bot.py"), "--console", "--db", db, "--out", out],
+            [sys.executable, str(ROOT / "bot.py"), "--console", "--db", db],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, bufsize=1, cwd=str(ROOT))
+            text=True, bufsize=1, cwd=workdir)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -159,11 +162,11 @@ def check(db: str, tally: Tally, seen: list[Any] | None, game_id: int | None) ->
         print(f"INCONSISTENT: game {gid} state differs from its replayed log", file=sys.stderr)
 
 
-def start(db: str, out: str, rng: random.Random, tally: Tally) -> Console:
+def start(db: str, workdir: str, rng: random.Random, tally: Tally) -> Console:
     """A new process, once it has a game in the store and has said what it waits for;
     sometimes killed while it starts (opening the store, creating and starting a game)."""
     for _ in range(5):
-        con = Console(db, out)
+        con = Console(db, workdir)
         if rng.random() < 0.1:
             time.sleep(rng.uniform(0.0, 1.5))
             con.kill()
@@ -186,7 +189,7 @@ def players(log: list[Any]) -> int:
 def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
-    db, out = os.path.join(workdir, "kill.db"), os.path.join(workdir, "images")
+    db = os.path.join(workdir, "kill.db")
     con: Console | None = None
     seen: list[Any] | None = None
     game_id: int | None = None
@@ -194,7 +197,7 @@ def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35) -> Tally:
         while tally.kills < kills:
             if con is None:
                 check(db, tally, seen, game_id)
-                con = start(db, out, rng, tally)
+                con = start(db, workdir, rng, tally)
             now = stored(db)
             assert now is not None
             gid, _setup, state, log = now
@@ -216,9 +219,17 @@ def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35) -> Tally:
             moment = rng.choice((0.003, 0.015, 0.05, 0.4)) * rng.random()
             deadline = time.monotonic() + (moment if killing else WAIT_S)
             said: list[str] = []
+            quiet = time.monotonic()
             while time.monotonic() < deadline:
-                said += con.drain()
+                new = con.drain()
+                said += new
+                quiet = time.monotonic() if new else quiet
                 if not killing and any(done_line(x) or x.startswith("!") for x in said):
+                    break
+                # should the console's wording ever change: committed, then silent for long
+                # enough that no phase image can still be drawing
+                if not killing and said and time.monotonic() - quiet > QUIET_S and \
+                        players(stored(db)[3]) > before:  # type: ignore[index]
                     break
                 time.sleep(0.002)
             else:
@@ -238,7 +249,9 @@ def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35) -> Tally:
                 print(f"DOUBLED: {action!r} added {landed} player actions", file=sys.stderr)
             if answered and landed < 1:
                 tally.lost += 1
-                print(f"LOST: {action!r} was answered but is not in the log", file=sys.stderr)
+                print(f"LOST: {action!r} was answered but is not in the log; it said {said!r}; "
+                      f"killing={killing} game {gid}->{after[0]} players {before}->"
+                      f"{players(after[3])} tail {after[3][-3:]}", file=sys.stderr)
             tally.applied += max(0, landed)
             if killing:
                 tally.kill_after_commit += landed > 0
