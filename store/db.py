@@ -294,8 +294,11 @@ class Store:
         try:
             return self._transaction(fn, args, None)
         finally:
-            if self._con is not None:
-                self._con.execute(f"PRAGMA synchronous={self.synchronous}")
+            try:
+                if self._con is not None:
+                    self._con.execute(f"PRAGMA synchronous={self.synchronous}")
+            except Exception:  # a fresh connection starts at the store's level
+                self._reset()
 
     def _transaction(self, fn: Callable[..., T], args: tuple[Any, ...], key: str | None) -> T:
         """`fn(con, *args)` in one IMMEDIATE transaction: committed whole or not at all.
