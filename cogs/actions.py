@@ -162,7 +162,7 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
             await check_target(bot, interaction, target, lang)
         out = await bot.service.act(interaction.channel_id or 0, interaction.user.id, text,
                                     target.decision if target else None,
-                                    key=interaction_key(interaction))
+                                    key=interaction_key(interaction, text))
     except Refusal as r:
         await reply(interaction, r.text)
         return
@@ -172,9 +172,10 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
     await conclude(interaction, out, lang)
 
 
-def interaction_key(interaction: discord.Interaction) -> str:
-    """The key a move is stored under: one interaction applies at most once."""
-    return f"i:{interaction.id}"
+def interaction_key(interaction: discord.Interaction, text: str) -> str:
+    """The key a move is stored under: one interaction applies each of its answers at most
+    once (`/rr settings` may give two in one interaction, hence the text)."""
+    return f"i:{interaction.id}:{text}"
 
 
 async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) -> None:

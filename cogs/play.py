@@ -210,7 +210,7 @@ class PlayCommands:
         bot = rook(interaction)
         try:
             out = await bot.service.undo(interaction.channel_id or 0, interaction.user.id,
-                                         key=interaction_key(interaction))
+                                         key=interaction_key(interaction, "undo"))
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
