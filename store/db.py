@@ -241,10 +241,14 @@ class Store:
     # ---- the threads -------------------------------------------------------------------------
     async def open(self) -> Store:
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="rr-store-write")
-        await self._on(self._writer, self._open_writer)
-        if self.path != ":memory:":  # a memory database is private to its one connection
-            self._reader = ThreadPoolExecutor(1, thread_name_prefix="rr-store-read")
-            await self._on(self._reader, self._open_reader)
+        try:
+            await self._on(self._writer, self._open_writer)
+            if self.path != ":memory:":  # a memory database is private to its one connection
+                self._reader = ThreadPoolExecutor(1, thread_name_prefix="rr-store-read")
+                await self._on(self._reader, self._open_reader)
+        except BaseException:  # an unusable file: no thread is left behind
+            await self.close()
+            raise
         return self
 
     def _connect(self) -> sqlite3.Connection:
