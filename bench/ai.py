@@ -1,6 +1,6 @@
 """AI strength and speed: win rates with 95 % Wilson intervals, ms per decision and per game.
 
-    .venv/bin/python bench/ai.py [--games 400] [--workers 2] [--only NAME ...] [--budget 1.0]
+    .venv/bin/python bench/ai.py [--games 400] [--workers 2] [--only NAME ...] [--budget 0.9]
 
 Each configuration plays `--games` seeded games (seed = game number, so runs are
 reproducible) with one AI level per seat; the seat of interest rotates through the table
@@ -51,7 +51,7 @@ CONFIGS: dict[str, tuple[list[str], str | None]] = {
 DEFAULT = ["solo-greedy", "solo-easy", "solo-normal", "solo-hard", "solo-random",
            "2p-greedy-random", "4p-greedy-random", "4p-greedy"]
 
-BUDGET = 1.0  # expert seconds per decision (set per worker from --budget)
+BUDGET = 0.9  # expert seconds per decision (set per worker from --budget)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -137,7 +137,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--workers", type=int, default=2, help="at most 2 on the shared machine")
     ap.add_argument("--only", nargs="*", default=DEFAULT, choices=list(CONFIGS))
-    ap.add_argument("--budget", type=float, default=1.0, help="expert seconds per decision")
+    ap.add_argument("--budget", type=float, default=0.9, help="expert seconds per decision")
     args = ap.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {args.workers} workers,"
           f" {args.games} games per row, expert budget {args.budget} s")
