@@ -209,3 +209,25 @@ def test_determinized_state_matches_what_the_seat_knows():
     assert determinize(cs, view(other, seat), seat, random.Random(1)) == s
     sim = Game(s, cs)
     sim.apply(seat, str(sim.legal_actions(seat)[-1]))
+
+
+@pytest.mark.parametrize("difficulty", [None, "easy", "normal", "hard"])
+def test_greedy_beats_random_solo(difficulty):
+    """Solo (R13.1, and the option rule R13.2 at each difficulty): greedy wins most games
+    where random wins none (it loses every one: monsters reach the castle or outlast it)."""
+    options = {"difficulty": difficulty}
+    greedy = sum(play(["greedy"], seed, options).state["result"]["winners"] == [0]
+                 for seed in range(3))
+    rand = sum(play(["random"], seed, options).state["result"]["winners"] == [0]
+               for seed in range(3))
+    assert greedy >= 2 and rand == 0, (greedy, rand)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_greedy_beats_random_at_the_table(players):
+    """2–4 players (R14): one greedy seat against random ones wins, whichever seat it has."""
+    for seed in range(2):
+        levels = ["random"] * players
+        levels[seed % players] = "greedy"
+        g = play(levels, seed)
+        assert g.state["result"]["winners"] == [seed % players], g.state["result"]
