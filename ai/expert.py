@@ -4,7 +4,7 @@ Where a choice shapes the whole round — the command card (R6, R7) and the init
 placement (R4.4) — the expert samples the hidden parts of its view (ai/determinize.py),
 plays each of greedy's best few candidates out with greedy for every seat until its own
 next command choice (or the game's end), and keeps the candidate with the best mean
-outcome. Every candidate is played on the same samples (common random numbers), so the
+outcome (greedy's best three command cards, its best four placements). Every candidate is played on the same samples (common random numbers), so the
 comparison is between the choices, not the luck. The rest of the decisions (unit actions,
 rolls, recruits) are greedy's: its one-step lookahead already weighs them well and a
 rollout there would eat the time budget. `budget` is the wall-clock seconds per decision
@@ -34,13 +34,14 @@ class ExpertPlayer:
 
     level = "expert"
 
-    def __init__(self, seed: int = 0, budget: float = 0.9, width: int = 5,
+    def __init__(self, seed: int = 0, budget: float = 0.9, width: int = 4, picks: int = 3,
                  max_samples: int = 64) -> None:
         self.rng = random.Random(seed)
         self.greedy = GreedyPlayer(seed)
         self.policy = GreedyPlayer(seed + 1)
         self.budget = budget
         self.width = width
+        self.picks = picks
         self.max_samples = max_samples
 
     def choose(self, view: View, seat: int) -> str:
@@ -54,12 +55,14 @@ class ExpertPlayer:
 
     def candidates(self, cs: CardSet, view: View, seat: int, dec: dict[str, Any],
                    legal: list[Action]) -> list[Action]:
-        """Greedy's best `width` answers (all of them for a command choice: at most 5)."""
+        """Greedy's best `width` answers, best first (`picks` of them for a command card)."""
         if dec["kind"] == "pick":
-            return [a for a in legal if a.verb == "pick"]
-        scored = sorted(((self.greedy.value(cs, view, seat, a), str(a), a) for a in legal),
-                        reverse=True)
-        return [a for _, _, a in scored[: self.width]]
+            scored = [(v, str(a), a) for v, a in self.greedy.pick_scores(cs, view, seat, legal)]
+            width = self.picks
+        else:
+            scored = [(self.greedy.value(cs, view, seat, a), str(a), a) for a in legal]
+            width = self.width
+        return [a for _, _, a in sorted(scored, reverse=True)[:width]]
 
     def search(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]
                ) -> Action:
@@ -86,9 +89,8 @@ class ExpertPlayer:
                 break
             totals = [t + v for t, v in zip(totals, values, strict=True)]
             n += 1
-        if n == 0:  # no complete sample in the budget: greedy's own order
-            return cands[0] if dec["kind"] != "pick" else self.greedy.best(view, seat, dec,
-                                                                           legal)
+        if n == 0:  # no complete sample in the budget: greedy's own choice
+            return cands[0]
         best = max(range(len(cands)), key=lambda k: (totals[k], -k))
         return cands[best]
 
@@ -111,14 +113,28 @@ class ExpertPlayer:
             if mine is not None and mine["kind"] == "pick" and g.state["round"] > rounds:
                 break
             who = int(next(iter(dec)))
-            # The sample is already a guess, so the policy may read it whole.
-            g.apply(who, self.policy.choose(g.state, who))
+            g.apply(who, self._rollout_answer(g, who, seat))
         if g.over:
             res = g.state["result"]
             if seat in res["winners"]:
                 return WIN / (len(res["winners"]) if res["draw"] else 1)
             return LOSS
         return evaluate(cs, g.state, seat)
+
+    def _rollout_answer(self, g: Game, who: int, seat: int) -> str:
+        """Greedy for the searching seat and for everyone's command choices (they decide
+        which cards the seat leads or follows, R6); the other seats' own boards cannot touch
+        the seat's (R1), so there they answer cheaply: ready the best units, keep rolls,
+        decline the rest (R15 default answers) — several times more samples per second."""
+        st = g.state
+        kind = st["decisions"][str(who)]["kind"]
+        # The sample is already a guess, so the policy may read it whole.
+        if who == seat or kind in ("pick", "place"):
+            return self.policy.choose(st, who)
+        if kind == "ready":
+            dec = st["decisions"][str(who)]
+            return str(self.policy.best(st, who, dec, [Action("done")]))
+        return "keep" if kind == "roll" else "done"
 
 
 def _copy(st: dict[str, Any]) -> dict[str, Any]:

@@ -173,6 +173,11 @@ class GreedyPlayer:
 
     # ---- choosing a command card (R6, R7) ---------------------------------------------------
     def _pick(self, cs: CardSet, view: View, seat: int, legal: list[Action]) -> Action:
+        return self._top(self.pick_scores(cs, view, seat, legal))
+
+    def pick_scores(self, cs: CardSet, view: View, seat: int, legal: list[Action]
+                    ) -> list[tuple[float, Action]]:
+        """Each command card on offer with its estimated worth (R6, R7)."""
         options = [a for a in legal if a.verb == "pick"]
         lead, small = self.card_values(cs, view, seat)
         solo = len(view["players"]) == 1
@@ -192,7 +197,7 @@ class GreedyPlayer:
             else:
                 value = lead[card] - 0.5 * small[card]
             scored.append((value, a))
-        return self._top(scored)
+        return scored
 
     def card_values(self, cs: CardSet, view: View, seat: int
                     ) -> tuple[dict[str, float], dict[str, float]]:
