@@ -107,6 +107,7 @@ class GreedyPlayer:
         return expected(cs, self.outcomes(cs, view, seat, a), seat, self.w)
 
     def outcomes(self, cs: CardSet, view: View, seat: int, a: Action) -> Branches:
+        """Answer `a` applied to a scratch copy (only the seat's own things change)."""
         v = a.verb
         if v == "act":
             return act_branches(cs, view, seat, a)

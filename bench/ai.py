@@ -1,6 +1,7 @@
 """AI strength and speed: win rates with 95 % Wilson intervals, ms per decision and per game.
 
     .venv/bin/python bench/ai.py [--games 400] [--workers 2] [--only NAME ...] [--budget 0.9]
+                                 [--out scores.jsonl]
 
 Each configuration plays `--games` seeded games (seed = game number, so runs are
 reproducible) with one AI level per seat; the seat of interest rotates through the table
@@ -21,6 +22,7 @@ Configurations (NAME):
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -117,9 +119,12 @@ def _init(budget: float) -> None:
     BUDGET = budget
 
 
-def run(name: str, games: int, workers: int, budget: float) -> str:
+def run(name: str, games: int, workers: int, budget: float, out: Path | None = None) -> str:
     with multiprocessing.Pool(workers, initializer=_init, initargs=(budget,)) as pool:
         results = pool.map(play_one, [(name, k) for k in range(games)], chunksize=1)
+    if out is not None:  # per-seed scores: two levels on the same seeds compare pairwise
+        with out.open("a", encoding="utf-8") as f:
+            f.write(json.dumps({"config": name, "scores": [r[0] for r in results]}) + "\n")
     wins = sum(r[0] for r in results)
     lo, hi = wilson(wins, games)
     times = [r[1] * 1000 for r in results]
@@ -141,6 +146,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="at most 2 on the shared machine")
     ap.add_argument("--only", nargs="*", default=DEFAULT, choices=list(CONFIGS))
     ap.add_argument("--budget", type=float, default=0.9, help="expert seconds per decision")
+    ap.add_argument("--out", type=Path, help="append per-seed scores (JSON lines) here")
     args = ap.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {args.workers} workers,"
           f" {args.games} games per row, expert budget {args.budget} s")
@@ -148,7 +154,7 @@ def main() -> None:
           "| game ms median / p90 | game CPU ms median | ms per decision median / p90 |")
     print("|---|---|---|---|---|---|---|")
     for name in args.only:
-        print(run(name, args.games, args.workers, args.budget), flush=True)
+        print(run(name, args.games, args.workers, args.budget, args.out), flush=True)
 
 
 if __name__ == "__main__":
