@@ -1,7 +1,7 @@
 """The static evaluation `greedy` maximises: one number for how well a seat stands.
 
-It looks one Invasion ahead (R9 is deterministic, so the engine's own code previews it on a
-scratch copy) and a second one at a discount, then values what is left: monsters still on
+It looks one Invasion ahead (R9 is deterministic, so it is previewed exactly, by
+ai/preview.py) and a second one at a discount, then values what is left: monsters still on
 the board (closer, tougher, more threatening = worse), units kept (and their health),
 castle invasions (a loss in solo, R13.1; elimination or threat in 2–4 players, R9.2, R14.2),
 gold and honor marks (what recruits and boons are bought with, R7.1, R12).
@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from engine import CardSet
+from engine import CardSet, board
 from engine.board import col
 
-from .model import View, dice_odds, invade, near, scratch, skill_table
+from .model import View, dice_odds, near, skill_masks
+from .preview import Outcome, invade_board
 
 LOSS = -1000.0
 
@@ -70,16 +71,17 @@ def evaluate(cs: CardSet, st: View, seat: int, w: Weights = W) -> float:
             w = replace(w, monster_hp=w.monster_hp * (1 + k / 2), monster=w.monster * (1 + k / 2),
                         gold=w.gold * (1 - k / 5), mark=w.mark * (1 - k / 4),
                         potential=w.potential * (1 + k / 2))
-    s1 = scratch(st, seat)
-    ev1 = invade(cs, s1, seat)
-    first = _invasion_penalty(cs, s1, seat, ev1, solo, w)
-    if first <= LOSS:
-        return first + _holdings(cs, st["players"][seat], w)
-    s2 = scratch(s1, seat)
-    ev2 = invade(cs, s2, seat)
-    second = _invasion_penalty(cs, s2, seat, ev2, solo, w)
-    return (first + w.later * second + _board(cs, s1, seat, w)
-            + _holdings(cs, s1["players"][seat], w))
+    p = st["players"][seat]
+    o1 = invade_board(cs, p["board"], len(p["castle"]), solo)
+    if o1.eliminated:
+        return LOSS + _holdings(cs, p, w)
+    o2 = invade_board(cs, o1.board, len(p["castle"]) + len(o1.invaded), solo)
+    later = LOSS if o2.eliminated else _penalty(cs, o2, w)
+    # fainted units go back to the hand (R9.1); a blue invader stays as threat (R14.2)
+    moved = (w.hand * sum(cs.units[u["card"]].cost for u in o1.fainted)
+             - w.threat * sum(cs.monsters[m["card"]].threat for m in o1.invaded))
+    return (_penalty(cs, o1, w) + w.later * later + _board(cs, o1.board, p["queues"], w)
+            + _holdings(cs, p, w) + moved)
 
 
 def _final(cs: CardSet, st: View, seat: int, w: Weights) -> float:
@@ -105,18 +107,9 @@ def _final(cs: CardSet, st: View, seat: int, w: Weights) -> float:
             + 0.5 * marks + 0.2 * p["gold"])
 
 
-def _invasion_penalty(cs: CardSet, st: View, seat: int, ev: list[dict[str, Any]], solo: bool,
-                      w: Weights) -> float:
-    pen = 0.0
-    for e in ev:
-        t = e["type"]
-        if t == "invaded":
-            if solo or st["players"][seat]["eliminated"]:
-                return LOSS
-            pen -= w.blue_castle
-        elif t == "fainted":
-            pen -= w.faint + w.unit + w.unit_hp
-    return pen
+def _penalty(cs: CardSet, o: Outcome, w: Weights) -> float:
+    """What an Invasion that eliminates nobody costs: units knocked out, blue invaders."""
+    return -(w.faint + w.unit + w.unit_hp) * len(o.fainted) - w.blue_castle * len(o.invaded)
 
 
 def _holdings(cs: CardSet, p: dict[str, Any], w: Weights) -> float:
@@ -129,9 +122,7 @@ def _holdings(cs: CardSet, p: dict[str, Any], w: Weights) -> float:
     return g + w.mark * marks + hand - w.threat * (medals + castle)
 
 
-def _board(cs: CardSet, st: View, seat: int, w: Weights) -> float:
-    p = st["players"][seat]
-    b = p["board"]
+def _board(cs: CardSet, b: list[Any], queues: dict[str, list[Any]], w: Weights) -> float:
     score = 0.0
     for i, x in enumerate(b):
         if x is None:
@@ -145,7 +136,7 @@ def _board(cs: CardSet, st: View, seat: int, w: Weights) -> float:
             m = cs.monsters[x["card"]]
             score -= (w.monster + w.monster_hp * (m.hp - x["dmg"]) + w.threat * m.threat
                       + w.near * (6 - col(i)))
-    for q in p["queues"].values():
+    for q in queues.values():
         for x in q:
             m = cs.monsters[x["card"]]
             score -= w.monster + w.monster_hp * m.hp + w.threat * m.threat
@@ -158,6 +149,12 @@ def potential(cs: CardSet, b: list[Any], unacted_only: bool = False) -> float:
     """Expected damage the units could deal next, each from the best square it can reach:
     what makes moving toward the monsters worth an action. Paths are not traced (a square
     within MOV that is free counts), which is close enough for a valuation and fast."""
+    mask = 0
+    for j, x in enumerate(b):
+        if x is not None and "owner" not in x:
+            mask |= 1 << j
+    if not mask:
+        return 0.0
     total = 0.0
     for i, x in enumerate(b):
         if x is None or "owner" not in x or (unacted_only and x["acted"]):
@@ -166,24 +163,27 @@ def potential(cs: CardSet, b: list[Any], unacted_only: bool = False) -> float:
         skill = u.skill
         if skill.kind in ("heal", "command"):
             continue
-        table = skill_table(cs, x["card"])
+        table = skill_masks(cs, x["card"])
         best = 0.0
         for pos in near(i, u.mov):
             if pos != i and b[pos] is not None:
                 continue
-            reach = [j for j in table[pos] if b[j] is not None and "owner" not in b[j]]
-            if not reach:
+            hit = table[pos] & mask
+            if not hit:
                 continue
             if skill.kind == "area":
-                val = float(len(reach))
-            elif skill.kind == "allocated":
-                val = float(min(skill.n, sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"]
-                                             for j in reach)))
+                val = float(hit.bit_count())
             else:
-                val = max(expected_damage(skill.mod, cs.monsters[b[j]["card"]].defense,
-                                          cs.monsters[b[j]["card"]].hp - b[j]["dmg"])
-                          for j in reach)
-            best = max(best, val)
+                hits = [j for j in range(board.SIZE) if hit >> j & 1]
+                if skill.kind == "allocated":
+                    val = float(min(skill.n, sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"]
+                                                 for j in hits)))
+                else:
+                    val = max(expected_damage(skill.mod, cs.monsters[b[j]["card"]].defense,
+                                              cs.monsters[b[j]["card"]].hp - b[j]["dmg"])
+                              for j in hits)
+            if val > best:
+                best = val
         total += best
     return total
 

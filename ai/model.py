@@ -3,8 +3,7 @@
 Everything here works on a *view* (engine.view), never on a full state: the hidden parts an
 engine function might touch (the medal pool when a boss falls, the RNG) are replaced by
 harmless stand-ins, and dice are never rolled — a dice attack is weighed over the 36
-outcomes of 2d6 (R8.2). The monsters' Invasion is deterministic (R9), so it is previewed by
-the engine's own code on a scratch copy of one board.
+outcomes of 2d6 (R8.2).
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from functools import cache, lru_cache
 from typing import Any
 
 from engine import CardSet, Game, board, default_cards
-from engine import flow as _flow
 from engine.cards import parse_cardset
 
 View = dict[str, Any]
@@ -99,15 +97,6 @@ def damage_odds(cs: CardSet, mod: int, monster: dict[str, Any]) -> list[tuple[in
     return sorted(merged.items())
 
 
-def invade(cs: CardSet, st: View, seat: int) -> list[dict[str, Any]]:
-    """Run the coming Invasion (R9) on `seat`'s board of scratch state `st`; its events.
-
-    The engine's own R9 code is used, so the preview can never disagree with the rules."""
-    ev: list[dict[str, Any]] = []
-    _flow._invade_board(cs, st, seat, ev)
-    return ev
-
-
 _TABLES: dict[tuple[int, str], tuple[CardSet, tuple[tuple[int, ...], ...]]] = {}
 
 
@@ -140,3 +129,16 @@ def near(i: int, mov: int) -> tuple[int, ...]:
         if 0 < d <= mov and not board.is_magic_circle(j):
             out.append(j)
     return tuple(out)
+
+
+def skill_masks(cs: CardSet, key: str) -> tuple[int, ...]:
+    """`skill_table` as bit masks (bit j = square j), for fast overlap with monster sets."""
+    hit = _MASKS.get((id(cs), key))
+    if hit is not None and hit[0] is cs:
+        return hit[1]
+    t = tuple(sum(1 << j for j in row) for row in skill_table(cs, key))
+    _MASKS[(id(cs), key)] = (cs, t)
+    return t
+
+
+_MASKS: dict[tuple[int, str], tuple[CardSet, tuple[int, ...]]] = {}
