@@ -115,3 +115,24 @@ def test_share_line_is_spoiler_free_and_names_the_par():
     ja = daily.share_line(1, Score(True, 4, 1, 0), None, [0, 0, 0, 1], "ja")
     assert "落城" in ja and ja.endswith("🔥")
 
+
+
+def test_stats_image_draws_one_bar_per_round_count_longest_for_most_wins():
+    import io
+
+    from PIL import Image
+
+    from render.stats import stats_png
+    png = stats_png(played=10, win_percent=70, current_streak=3, longest_streak=5,
+                    rounds_to_win={8: 1, 10: 6}, highlight=10)
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    assert im.width == 520
+    rows = [150 + k * 32 + 13 for k in range(3)]  # bars for 8, 9 (none) and 10 rounds
+    def bar_len(y):
+        paper = im.getpixel((519, y))
+        return sum(1 for x in range(56, 520) if im.getpixel((x, y)) != paper)
+    lens = [bar_len(y) for y in rows]
+    assert lens[2] > lens[0] > 0 and lens[2] > 3 * lens[0]  # 6 wins in 10 vs 1 in 8
+    empty = Image.open(io.BytesIO(stats_png(played=0, win_percent=0, current_streak=0,
+                                            longest_streak=0, rounds_to_win={}, lang="ja")))
+    assert empty.height < im.height
