@@ -18,8 +18,6 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-COGS = ("cogs.game",)
-
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -43,7 +41,7 @@ def load_config(env: Mapping[str, str]) -> Config:
 
 def main(argv: list[str]) -> int:
     if "--console" in argv:
-        from service.console import main as console_main
+        from console import main as console_main
 
         return console_main([a for a in argv if a != "--console"])
     config = load_config(os.environ)
@@ -55,7 +53,7 @@ def main(argv: list[str]) -> int:
         return 2
     from cogs.bot import RookBot
 
-    RookBot(config, freeze_gc=True).run(config.token, log_handler=None)
+    RookBot(config, freeze_gc=True, ai_processes=True).run(config.token, log_handler=None)
     return 0
 
 

@@ -47,6 +47,18 @@ class RandomPlayer:
 LEVELS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer}
 
 
+def _register() -> None:
+    """The stronger levels live in their own modules (they import this one)."""
+    from .expert import ExpertPlayer
+    from .greedy import GreedyPlayer
+
+    LEVELS["greedy"] = GreedyPlayer
+    LEVELS["expert"] = ExpertPlayer
+
+
+_register()
+
+
 def make_player(level: str, seed: int = 0) -> Player:
     """A player of `level` (a key of LEVELS); `seed` makes its own choices reproducible."""
     try:

@@ -12,13 +12,16 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+import aiohttp
 import discord
 
-from service import GameOver, ServiceError
+from service import GameOver, Quarantined, ServiceError
 from service.refusals_ja import localize
 
 from .announce import Announcement, clip, deliver
 from .i18n import lang_of, result_text, t
+from .mentions import safe
+from .quarantine import quarantine_refusal
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -50,7 +53,14 @@ def rook(interaction: discord.Interaction) -> RookBot:
 
 async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
               thinking: bool = True) -> bool:
-    """Defer at once so slow work (database, images) never misses Discord's 3 s window."""
+    """Defer at once so slow work (database, images) never misses Discord's 3 s window.
+
+    False means: stop here, do nothing with this interaction. That is the case when it
+    expired, when Discord says it was already acknowledged (40060: the same interaction
+    delivered twice, or to a second process — that copy does the work; doing it here too
+    would apply the answer twice), and when Discord failed or did not answer in time
+    (5xx, timeout, network): nothing has been done, and the player is asked to try again
+    if the acknowledgement did land after all. No traceback, no "something went wrong"."""
     if interaction.response.is_done():
         return True
     try:
@@ -59,10 +69,38 @@ async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
         log.warning("interaction %s expired before it was acknowledged", interaction.id)
         return False
     except discord.HTTPException as e:
-        if e.code != 40060:  # 40060: already acknowledged (a retry of ours); fine
-            log.warning("could not acknowledge interaction %s: %s", interaction.id, e)
+        if e.code == 40060:
+            log.info("interaction %s was already acknowledged by another delivery; this one "
+                     "does nothing", interaction.id)
             return False
+        log.warning("could not acknowledge interaction %s: HTTP %s code %s", interaction.id,
+                    e.status, e.code)
+        if e.status >= 500:
+            await _ask_to_retry(interaction)
+        return False
+    except (TimeoutError, aiohttp.ClientError, OSError) as e:
+        log.warning("could not acknowledge interaction %s: %r", interaction.id, e)
+        await _ask_to_retry(interaction)
+        return False
     return True
+
+
+async def _ask_to_retry(interaction: discord.Interaction) -> None:
+    """After an acknowledgement whose fate is unknown: if it did land, the player would
+    see "thinking…" forever — replace it with "nothing was done, try again" (a followup
+    fails harmlessly, 404, when it did not land)."""
+    text = t("ack_failed", lang_of(interaction))
+    await deliver(f"retry note for interaction {interaction.id}",
+                  lambda: interaction.followup.send(text, ephemeral=True))
+
+
+async def announce(bot: RookBot, ann: Announcement, *, skip_seat: int | None = None) -> None:
+    """Announce a committed move; a failure stays with this game's messages (logged) and
+    never turns into "something went wrong" for a move that was saved."""
+    try:
+        await bot.announcer.publish(ann, skip_seat=skip_seat)
+    except Exception:
+        log.exception("game %s: announcing a committed move failed", ann.game_id)
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
@@ -79,6 +117,8 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
 
 def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
     """A service refusal in words: out-of-date prompts and spectators get their own text."""
+    if isinstance(e, Quarantined):
+        return quarantine_refusal(e.row, e.reason, lang)
     if e.code == "stale" or (from_button and e.code == "not_your_decision"):
         return t("stale", lang)
     if e.code == "not_player":
@@ -97,6 +137,8 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
         if e.row.id != target.game:
             raise Refusal(t("wrong_game", lang)) from e
         raise
+    except Quarantined:  # says what happened to the game and what can be done
+        raise
     except ServiceError as e:
         raise Refusal(t("wrong_game", lang)) from e
     if row.id != target.game or not 0 <= target.seat < len(row.seats):
@@ -105,7 +147,7 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
     if seat is None:
         raise Refusal(t("not_player", lang))
     if seat != target.seat:
-        raise Refusal(t("not_yours", lang, name=row.seats[target.seat]["name"]))
+        raise Refusal(t("not_yours", lang, name=safe(row.seats[target.seat]["name"])))
 
 
 async def perform(interaction: discord.Interaction, text: str, target: Target | None = None) -> None:
@@ -128,7 +170,7 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
     ann = bot.announcer.capture(out)
     log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
     await answer_actor(interaction, ann, out.text, lang)
-    await bot.announcer.publish(ann, skip_seat=ann.actor)
+    await announce(bot, ann, skip_seat=ann.actor)
 
 
 async def answer_actor(interaction: discord.Interaction, ann: Announcement, text: str,

@@ -31,8 +31,10 @@ from engine.cards import CardSet
 from service import Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS
 from service.narrate import narrate, prompt
+from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
 
-from .i18n import PHASES, pair, t
+from .i18n import LEVELS, PHASES, pair, t
+from .mentions import only, safe
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -112,6 +114,8 @@ class Announcement:
     # `tail` holds the public events after the last one (a new round's start, …).
     stages: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = field(default_factory=list)
     tail: list[dict[str, Any]] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)  # hosting news (an AI took a seat, …)
+    ai_waiting: bool = False  # an AI-played seat is asked something: let it answer
 
     def lines(self, lang: str) -> list[str]:
         return narrate(self.public, self.names, self.cards, lang)
@@ -129,6 +133,14 @@ def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
         return None
     texts = {lang: prompt(g, seat, lang) or "" for lang in ("en", "ja")}
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
+
+
+def table_alt(view: dict[str, Any], what: str, lang: str) -> str:
+    """Alt text of a table image: what ended, the round, whose boards it shows (names as
+    typed: alt text is read aloud, not rendered as markdown)."""
+    names = [str(p.get("name", "?")) for p in view.get("players", [])]
+    return t("table_alt", lang, what=what, round=view.get("round", 0),
+             names=", ".join(names))[:1000]
 
 
 class Announcer:
@@ -154,29 +166,41 @@ class Announcer:
     # ---- capture (synchronous: the game as the outcome left it) -----------------------------
     def capture(self, out: Outcome) -> Announcement:
         g, row = out.game, out.row
-        names = [s["name"] for s in row.seats]
+        names = [safe(n) for n in seat_names(row)]  # defused; AI-played seats marked 🤖
         users = [int(s["user"]) for s in row.seats]
         self.bot.seating[row.channel_id] = (row.id, users)
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
         deadline = self.bot.service.clock() + limit
-        asks = [a for s in out.prompts if (a := ask(g, s, users[s], deadline)) is not None]
+        # nobody is pinged for a seat an AI plays: it answers at once
+        asks = [a for s in out.prompts if not ai_level(row, s)
+                and (a := ask(g, s, users[s], deadline)) is not None]
         private: dict[int, list[dict[str, Any]]] = {}
         for e in out.events:
             for s in e.get("vis", []):
-                private.setdefault(int(s), []).append(e)
+                if users[int(s)] > 0:  # a bot seat has nobody to tell its secrets to
+                    private.setdefault(int(s), []).append(e)
         timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
             if "timeout" in out.notes else {}
         shown = out.finished or out.over
         stages, start = [], 0
         for what, end, view in out.stages:
-            stages.append((what, visible(out.events[start:end], None), view))
+            stages.append((what, visible(out.events[start:end], None), marked_view(row, view)))
             start = end
+        lang = row.settings.get("lang", "en")
+        extra = []
+        if "zombie" in out.notes and out.actor is not None:
+            level = zombie_level(row, out.actor) or ""
+            extra.append(t("zombie_took", lang, name=row.seats[out.actor]["name"],
+                           level=pair(LEVELS, level, lang),
+                           mention=f"<@{users[out.actor]}>"))
         return Announcement(
             game_id=row.id, channel_id=row.channel_id, lang=row.settings.get("lang", "en"),
             actor=out.actor if "timeout" not in out.notes else None, names=names, users=users,
             cards=g.cards, public=visible(out.events, None), private=private, asks=asks,
-            table_view=g.view(None) if shown else None, finished=list(out.finished),
-            timeouts=timeouts, stages=stages, tail=visible(out.events[start:], None))
+            table_view=marked_view(row, g.view(None)) if shown else None,
+            finished=list(out.finished), timeouts=timeouts, stages=stages,
+            tail=visible(out.events[start:], None), extra=extra,
+            ai_waiting=ai_waiting(row, g))
 
     # ---- delivery ------------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -202,7 +226,7 @@ class Announcer:
                          for k in (ann.finished if finished is None else finished))
         return discord.File(io.BytesIO(data), filename=f"table-{ann.game_id}-r"
                             f"{view.get('round', 0)}.png",
-                            description=t("table_alt", ann.lang, what=what))
+                            description=table_alt(view, what, ann.lang))
 
     async def publish(self, ann: Announcement, *, skip_seat: int | None = None) -> None:
         """Public lines (+ the table image after a phase), pings, then private DMs."""
@@ -211,6 +235,7 @@ class Announcer:
                  for seat, n in ann.timeouts.items()
                  if n >= KICK_AFTER_TIMEOUTS and any(e.get("type") == "timeout" and
                                                      e.get("player") == seat for e in ann.public)]
+        hints += ann.extra
         if ann.stages:  # every card or phase that ended: its lines and its own image
             for what, public, view in ann.stages:
                 stage_lines = narrate(public, ann.names, ann.cards, ann.lang)
@@ -226,6 +251,8 @@ class Announcer:
         for seat in ann.private:
             if seat != skip_seat:
                 await self.send_private(ann, seat)
+        if ann.ai_waiting:  # told first, then the AI answers (cogs/seats.py)
+            self.bot.ai.kick(ann.channel_id)
 
     async def _post(self, ch: discord.PartialMessageable, ann: Announcement, lines: list[str],
                     image: discord.File | None) -> None:
@@ -256,7 +283,9 @@ class Announcer:
         ch = self.channel(ann.channel_id)
 
         async def send() -> discord.Message:
-            return await ch.send(text, view=view) if view else await ch.send(text)
+            mentions = only(a.user_id)  # this player only, whatever the text contains
+            return await ch.send(text, view=view, allowed_mentions=mentions) if view else \
+                await ch.send(text, allowed_mentions=mentions)
 
         await deliver(f"game {ann.game_id} ping seat {a.seat}", send)
 
@@ -275,7 +304,8 @@ class Announcer:
         if await deliver(f"game {ann.game_id} DM seat {seat}", dm) is None:
             note = t("dm_fallback", ann.lang, mention=f"<@{user_id}>")
             await deliver(f"game {ann.game_id} DM fallback",
-                          lambda: self.channel(ann.channel_id).send(note))
+                          lambda: self.channel(ann.channel_id).send(
+                              note, allowed_mentions=only(user_id)))
 
     async def remind(self, rem: Reminder) -> None:
         """The one reminder before a time limit runs out."""
@@ -285,6 +315,6 @@ class Announcer:
         if a is None:
             return
         ann = Announcement(row.id, row.channel_id, row.settings.get("lang", "en"), None,
-                           [s["name"] for s in row.seats], [int(s["user"]) for s in row.seats],
+                           [safe(s["name"]) for s in row.seats], [int(s["user"]) for s in row.seats],
                            g.cards, [], {}, [a], None, [])
         await self.ping(ann, a, reminder=True)

@@ -1,9 +1,14 @@
 """RookBot: the discord.py client that hosts games — store, service, cogs, buttons, ticker.
 
-Everything that must survive a restart lives in SQLite (games, action logs, timers) or in
-the custom ids of the buttons already posted (DynamicItems that name the game, the seat and
-the decision id), so a new process picks every game up where the last one stopped. The
-ticker applies time limits; it is one bounded task, stopped by `close()`.
+Everything that must survive a restart lives in SQLite (games, action logs, timers,
+quarantines) or in the custom ids of the buttons already posted (DynamicItems that name the
+game, the seat and the decision id), so a new process picks every game up where the last
+one stopped. The ticker (a `discord.ext.tasks` loop, stopped by `close()`) applies time
+limits.
+
+One broken game never hurts another: startup verification, every time-limit pass and every
+announcement run one game at a time, each catching its own failure; a game that cannot be
+loaded or verified is quarantined and told so in its channel (cogs/quarantine.py).
 """
 
 from __future__ import annotations
@@ -17,13 +22,17 @@ from collections.abc import Callable
 from typing import Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
-from service import GameService
+from service import GameService, Quarantined
+from service.seats import ai_waiting, process_pool
 from store import Store
 
 from .announce import Announcer
 from .i18n import RookTranslator
+from .logsafe import install as install_log_filters
+from .quarantine import tell_channel
+from .seats import AiRunner
 from .views import DYNAMIC_ITEMS
 
 log = logging.getLogger("rr.bot")
@@ -31,7 +40,9 @@ log = logging.getLogger("rr.bot")
 # (deck orders, everyone's medals). Never let them into a log, whatever RR_LOG_LEVEL says.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
-TICK_BUDGET_S = 60.0  # one tick never runs longer than this (a stuck store cannot wedge it)
+COGS = ("cogs.game",)  # the extensions setup_hook loads
+GAME_TICK_BUDGET_S = 30.0  # one game's time-limit job never runs longer than this
+PASS_BUDGET_S = 300.0  # nor a whole pass (a stuck store cannot wedge the ticker)
 
 
 class RookBot(commands.Bot):
@@ -42,12 +53,12 @@ class RookBot(commands.Bot):
                  service: GameService | None = None, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None, sync_commands: bool = True,
-                 start_ticker: bool = True, freeze_gc: bool = False) -> None:
+                 start_ticker: bool = True, freeze_gc: bool = False,
+                 ai_processes: bool = False) -> None:
         intents = discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                                  users=True))
+                         allowed_mentions=discord.AllowedMentions.none())  # pings: cogs/mentions.py
         self.config = config
         self.clock = clock or time.time
         self._seed_source = seed_source
@@ -58,11 +69,19 @@ class RookBot(commands.Bot):
         self.sync_commands = sync_commands
         self.start_ticker = start_ticker
         self.freeze_gc = freeze_gc
+        self.ai_processes = ai_processes  # AI choices in worker processes (bot.py sets it)
         self.announcer = Announcer(self)
+        self.ai = AiRunner(self)  # AI seats' answers (cogs/seats.py)
         # channel → (game id, user id per seat): lets autocomplete skip the database
         self.seating: dict[int, tuple[int, list[int]]] = {}
-        self._ticker: asyncio.Task[None] | None = None
         self._verifier: asyncio.Task[int] | None = None
+        # Time limits: a pass over the due timers every `tick_seconds` (the first one once
+        # startup verification is done, so deadlines that passed while the bot was down
+        # are applied at once).
+        self.ticker = tasks.loop(seconds=self.tick_seconds)(self._tick_pass)
+        self.ticker.before_loop(self._before_ticks)
+        self.tick_passes = 0  # passes the ticker has made (diagnostics, tests)
+        install_log_filters()
 
     @property
     def tick_seconds(self) -> float:
@@ -76,10 +95,11 @@ class RookBot(commands.Bot):
                                        cards_data=self._cards_data)
         else:
             self.store = self.service.store
+        self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
+        if self.ai_processes:
+            self.service.ai_pool = process_pool
         await self.tree.set_translator(RookTranslator())
-        import bot as entry  # the COGS tuple lives next to the entry point
-
-        for ext in entry.COGS:
+        for ext in COGS:
             await self.load_extension(ext)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:
@@ -94,58 +114,102 @@ class RookBot(commands.Bot):
             # collection during a burst delayed every acknowledgement in it by ~70 ms).
             gc.collect()
             gc.freeze()
-        if self.start_ticker:
-            self._ticker = asyncio.create_task(self._tick_forever(), name="rr-ticker")
         self._verifier = asyncio.create_task(self.verify_games(), name="rr-verify")
+        if self.start_ticker:
+            self.ticker.start()
 
     async def verify_games(self) -> int:
         """Load every active game once at startup: setup + log is replayed and compared with
-        the stored state (the service logs any difference and trusts the log), and the games
-        are warm in memory before the first click. Yields between games."""
-        count = 0
-        for row in await self.store.active_games():
-            async with self.service.lock(row.channel_id):
-                fresh = await self.store.get(row.id)
-                if fresh is not None and fresh.status == "active":
-                    await self.service.load(fresh)
-                    count += 1
+        the stored state, and the games are warm in memory before the first click. A game
+        that fails is quarantined (and told so) or logged; the others are still verified.
+        Quarantined games are checked again (a restored or repaired one resumes). Yields
+        between games; returns how many verified."""
+        count, held = 0, 0
+        try:
+            rows = await self.store.active_games()
+        except Exception:
+            log.exception("startup verification could not list the active games")
+            return 0
+        for row in rows:
+            try:
+                async with self.service.lock(row.channel_id):
+                    fresh = await self.store.get(row.id)
+                    if fresh is not None and fresh.status == "active":
+                        g = await self.service.load(fresh, recheck=True)
+                        count += 1
+                        if ai_waiting(fresh, g):  # an AI's answer was lost in the restart
+                            self.ai.kick(fresh.channel_id)
+            except Quarantined:
+                held += 1
+            except Exception:  # not damage (e.g. the store failed): tried again when used
+                log.exception("game %s: startup verification failed; the other games go on",
+                              row.id)
             await asyncio.sleep(0)
-        log.info("%d active game(s) loaded and verified", count)
+        log.info("%d active game(s) loaded and verified; %d quarantined", count, held)
         return count
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s); %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))
 
-    async def _tick_forever(self) -> None:
-        """Apply time limits every `tick_seconds`; a failing tick is logged, never fatal."""
-        while not self.is_closed():
-            await asyncio.sleep(self.tick_seconds)
-            try:
-                await asyncio.wait_for(self.tick_once(), timeout=TICK_BUDGET_S)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("tick failed; retrying at the next tick")
+    async def _before_ticks(self) -> None:
+        if self._verifier is not None:
+            await asyncio.wait({self._verifier})
+
+    async def _tick_pass(self) -> None:
+        """One iteration of the ticker: never raises (an exception would stop the loop)."""
+        self.tick_passes += 1
+        try:
+            await asyncio.wait_for(self.tick_once(), timeout=PASS_BUDGET_S)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("time-limit pass failed; retrying at the next tick")
 
     async def tick_once(self) -> int:
-        """One pass over due timers: default answers and reminders, each announced."""
-        outcomes, reminders = await self.service.tick()
-        for out in outcomes:
-            await self.announcer.publish(self.announcer.capture(out))
-        for rem in reminders:
-            await self.announcer.remind(rem)
+        """One pass over due timers, one game at a time: default answers and reminders, each
+        announced. A game whose job fails (or runs over its budget) is logged and skipped;
+        the others still time out. Returns how many answers and reminders were made."""
+        now = self.service.clock()
+        made = 0
+        for game_id, timers in (await self.service.due(now)).items():
+            made += await self._tick_game(game_id, timers, now)
+        return made
+
+    async def _tick_game(self, game_id: int, timers: list[dict[str, Any]], now: float) -> int:
+        try:
+            outcomes, reminders = await asyncio.wait_for(
+                self.service.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
+        except Quarantined:  # set aside and already told; its timers are not due any more
+            return 0
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: time limits failed; the other games go on", game_id)
+            return 0
+        try:  # the answers are committed: a failed announcement loses messages, not moves
+            for out in outcomes:
+                await self.announcer.publish(self.announcer.capture(out))
+            for rem in reminders:
+                await self.announcer.remind(rem)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: announcing its time limits failed", game_id)
         return len(outcomes) + len(reminders)
 
     async def close(self) -> None:
         if self._verifier is not None and not self._verifier.done():
             self._verifier.cancel()
-        if self._ticker is not None:
-            self._ticker.cancel()
+        ticking = self.ticker.get_task()
+        self.ticker.cancel()
+        if ticking is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._ticker
-            self._ticker = None
+                await ticking
+        await self.ai.close()
         await super().close()
         self.announcer.close()
+        if self.service is not None:
+            self.service.close_ai()
         if self._own_store and self.store is not None:
             await self.store.close()

@@ -19,12 +19,13 @@ from .i18n import lang_of, t
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
+from .seats import SeatCommands
 
 log = logging.getLogger("rr.cogs")
 
 
 @app_commands.guild_only()
-class RR(LobbyCommands, PlayCommands, InfoCommands, commands.GroupCog, group_name="rr",
+class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, commands.GroupCog, group_name="rr",
          group_description=app_commands.locale_str(
              "Rook & Raiders: play the board game in this channel")):
     """Rook & Raiders: play the board game in this channel."""

@@ -14,6 +14,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from service.seats import LEVEL_NAMES
+
 # ---- command names, descriptions, choice names (uploaded to Discord) --------------------------
 
 JA: dict[str, str] = {
@@ -50,19 +52,25 @@ JA: dict[str, str] = {
     "target": "対象", "Its skill and target (leave empty to only move)":
         "スキルと対象（空欄なら移動のみ）",
     "fullmove": "全力移動", "Full Move: +1 MOV for 1 honor mark (R12.4)":
-        "全力移動: 名誉マーク1で移動+1（R12.4）",
+        "全力移動: 栄誉マーク1で移動+1（R12.4）",
     "recruit": "募兵", "Recruit a unit from your hand or the mercenaries":
         "手札または傭兵からユニットを雇う",
     "A unit card from your hand or a mercenary": "手札のユニットカードまたは傭兵",
     "ready": "準備", "Ready acted units (Rest, fatigue recovery)":
-        "行動済みユニットを準備状態に戻す（休息・疲労回復）",
-    "units": "ユニット", "The acted units to ready, e.g. 1A 2C": "準備に戻すユニット（例: 1A 2C）",
-    "support": "支援", "End phase support: heal 1 damage on one of your units":
-        "終了処理の支援: ユニット1体のダメージを1回復",
+        "行動済みユニットを未行動に戻す（休息・疲労回復）",
+    "units": "ユニット", "The acted units to ready, e.g. 1A 2C": "未行動に戻すユニット（例: 1A 2C）",
+    "support": "援護", "End phase support: heal 1 damage on one of your units":
+        "終了処理の援護: ユニット1体のHPを1回復",
     "A damaged unit of yours": "ダメージを受けた自分のユニット",
     "levelup": "レベルアップ", "Level up a ★ unit (costs honor marks)":
-        "★ユニットをレベルアップする（名誉マークを消費）",
+        "★ユニットをレベルアップする（栄誉マークを消費）",
     "Your ★ unit": "自分の★ユニット",
+    "roll": "ダイス", "After a roll: keep it or reroll it (the same as its buttons)":
+        "ダイスの後: 結果をそのままにするか振り直す（ボタンと同じ）",
+    "choice": "選択",
+    "Keep the result, or pay 1 honor mark to roll again (R12.3)":
+        "結果をそのままにするか、名誉マーク1で振り直す（R12.3）",
+    "Keep the result": "このまま", "Reroll (1 honor mark)": "振り直し（名誉マーク1）",
     "done": "終了", "End your actions or pass on this decision": "行動を終える／この決定をパスする",
     "undo": "取消", "Take back your last action (when nothing random was revealed)":
         "直前の行動を取り消す（ランダムな情報が出ていない場合）",
@@ -85,9 +93,30 @@ JA: dict[str, str] = {
     "settings": "設定", "Your standing order and the game's time limit":
         "自分の常時指示とゲームの制限時間",
     "autosave": "自動レベルアップ",
+    "rolls": "ダイスの確認",
+    "When to ask 'reroll, level up or keep?' after a dice roll (R12.1)":
+        "ダイスを振った後「振り直し・レベルアップ・そのまま」を聞くタイミング（R12.1）",
+    "after a miss only": "ミスのときだけ",
+    "after any roll that could improve": "良くなる可能性があるときは毎回",
     "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)":
         "エネミーフェイズで気絶を防げるとき★ユニットを自動でレベルアップ（R12.1）",
     "New turn time limit in hours (host only)": "新しい手番の制限時間（時間、ホストのみ）",
+    # AI seats
+    "bots": "ai人数", "AI players to seat with you (0–3); the game then has you + them":
+        "一緒に座るAIプレイヤーの数（0〜3）。人数は自分＋AI",
+    "bot_level": "aiレベル", "How the AI players play (default: random)":
+        "AIプレイヤーの強さ（既定: ランダム）",
+    "addbot": "ai追加", "Seat an AI player in the lobby (host only)":
+        "募集中のゲームにAIプレイヤーを座らせる（ホストのみ）",
+    "level": "レベル", "How the AI plays": "AIの強さ",
+    "count": "人数", "How many AI players (default 1)": "AIプレイヤーの数（既定1）",
+    "removebot": "ai削除", "Take the last AI player out of the lobby (host only)":
+        "最後に加えたAIプレイヤーを募集から外す（ホストのみ）",
+    "back": "復帰", "Play your seat again after an AI took it over":
+        "AIが代わりに遊んでいた自分の席に戻る",
+    "zombie": "代打ai",
+    "When a player runs out of time, an AI of this level takes their seat (host or manager)":
+        "時間切れのプレイヤーの席をこのレベルのAIが引き継ぐ（ホストまたは管理者）",
 }
 
 
@@ -129,6 +158,47 @@ M: dict[str, tuple[str, str]] = {
                    "⏳ このボタンは、ここで終了したゲームのものです。"),
     "internal": ("Something went wrong on my side; nothing was changed. Please try again.",
                  "内部エラーが起きました。何も変更されていません。もう一度お試しください。"),
+    # a damaged game, set aside (cogs/quarantine.py)
+    "quarantine_notice": (
+        "🚧 **Game #{id} in this channel is damaged and has been set aside**: {damage}. "
+        "Nothing can be played in it, so it cannot go on from a wrong position; no other game "
+        "is affected.\nWhat can be done: the host (or a member with Manage Channels) can end "
+        "it with `/rr abandon` and then open a new game with `/rr new`; or the bot's operator "
+        "can restore the database from a backup (or repair game #{id}'s rows) and restart the "
+        "bot, which checks the game again and resumes it.",
+        "🚧 **このチャンネルのゲーム #{id} は保存データが壊れているため保留にしました**: {damage}。"
+        "誤った局面から続けないよう、このゲームは進められません。他のゲームには影響しません。\n"
+        "対処: ホスト（またはチャンネル管理権限を持つメンバー）が `/rr abandon` で中止し、"
+        "`/rr new` で新しいゲームを始められます。または、ボットの管理者がバックアップから"
+        "データベースを復元（またはゲーム #{id} の行を修復）してボットを再起動すれば、"
+        "ゲームを再確認して再開します。"),
+    "quarantined": (
+        "🚧 This channel's game (#{id}) is damaged and set aside: {damage}. Nothing can be "
+        "played in it. The host or a member with Manage Channels can `/rr abandon` it (then "
+        "`/rr new`); the bot's operator can restore the database from a backup and restart "
+        "the bot to resume it.",
+        "🚧 このチャンネルのゲーム（#{id}）は保存データが壊れているため保留中です: {damage}。"
+        "このゲームは進められません。ホストまたはチャンネル管理権限を持つメンバーが "
+        "`/rr abandon` で中止できます（その後 `/rr new`）。ボットの管理者がバックアップから"
+        "データベースを復元してボットを再起動すれば再開できます。"),
+    "quarantine_lifted": (
+        "✅ Game #{id} was checked again after a repair and is whole: it continues where it "
+        "stopped.",
+        "✅ ゲーム #{id} を修復後に再確認し、問題がなかったため中断したところから再開します。"),
+    "damage_unreadable": ("its saved {what} could not be read",
+                          "保存された {what} が読み取れません"),
+    "damage_log_gap": ("action {seq} of its action log is missing",
+                       "行動記録の {seq} 番目が失われています"),
+    "damage_log_mismatch": ("its action log has {rows} actions but its saved state records "
+                            "{recorded}",
+                            "行動記録は {rows} 件ですが、保存された状態には {recorded} 件が"
+                            "記録されています"),
+    "damage_replay": ("its action log no longer replays", "行動記録を再生できません"),
+    "damage_other": ("it could not be loaded", "読み込めません"),
+    "ack_failed": ("⚠️ Discord did not confirm this in time, so nothing was done. Please try "
+                   "again.",
+                   "⚠️ Discord からの確認が間に合わなかったため、何も実行していません。"
+                   "もう一度お試しください。"),
     "unknown_card": ("No card called '{name}'. Pick one of the suggestions.",
                      "'{name}' というカードはありません。候補から選んでください。"),
     "no_unit": ("You have no unit on {square}.", "{square} に自分のユニットはいません。"),
@@ -163,7 +233,7 @@ M: dict[str, tuple[str, str]] = {
     "until": ("(time limit <t:{ts}:R>)", "（期限 <t:{ts}:R>）"),
     "reminder": ("⏰ {mention} reminder — {prompt} Time runs out <t:{ts}:R>.",
                  "⏰ {mention} リマインダー — {prompt} 期限は <t:{ts}:R> です。"),
-    "btn_done": ("Done", "終了"), "btn_reroll": ("Reroll (1 honor)", "振り直し（名誉1）"),
+    "btn_done": ("Done", "終了"), "btn_reroll": ("Reroll (1 honor)", "振り直し（栄誉1）"),
     "btn_keep": ("Keep", "このまま"), "btn_levelup": ("Level up {square}", "{square} をレベルアップ"),
     "kick_hint": ("{name} has run out of time {n} times: the other players may vote to remove "
                   "them with `/rr remove`.",
@@ -173,7 +243,15 @@ M: dict[str, tuple[str, str]] = {
     "dm_fallback": ("🔒 {mention}, I could not send you a direct message: use `/rr board` to see "
                     "your private information.",
                     "🔒 {mention} さん、DMを送れませんでした。`/rr board` で非公開情報を確認してください。"),
-    "table_alt": ("The table after {what}", "{what} の後の盤面"),
+    "table_alt": ("The table after {what}, round {round}: the boards of {names} and the "
+                  "central row of command cards", "ラウンド{round}、{what} の後の盤面: "
+                  "{names} のボードと中央のコマンドカード列"),
+    "board_alt": ("{name}'s board, round {round}: gold {gold}, honor marks {marks}, "
+                  "threat {threat}", "{name} のボード（ラウンド{round}）: ゴールド {gold}、"
+                  "栄誉マーク {marks}、脅威 {threat}"),
+    "reach_alt": ("Where the {card} on {square} can move ({move}) and what its skill reaches "
+                  "({skill})", "{square} の{card}の移動先（{move}）とスキルの範囲（{skill}）"),
+    "card_alt": ("The card {card}: {stats}", "カード「{card}」: {stats}"),
     # info
     "status": ("**Round {round}** · {phase}{current}\n{waiting}",
                "**ラウンド{round}** · {phase}{current}\n{waiting}"),
@@ -190,7 +268,7 @@ M: dict[str, tuple[str, str]] = {
     "result_draw": ("a draw between {winners} — {reason}", "{winners} の引き分け — {reason}"),
     "result_loss": ("the monsters won — {reason}", "モンスターの勝利 — {reason}"),
     "board_caption": ("**{name}** — gold {gold}, honor marks {marks}, threat {threat}; hand: {hand}",
-                      "**{name}** — ゴールド {gold}、名誉マーク {marks}、脅威 {threat}、手札: {hand}"),
+                      "**{name}** — ゴールド {gold}、栄誉マーク {marks}、脅威 {threat}、手札: {hand}"),
     "board_medals": ("Your medals: {medals} (threat with medals: {threat}).",
                      "あなたのメダル: {medals}（メダル込みの脅威: {threat}）"),
     "log_empty": ("Nothing has happened yet.", "まだ何も起きていません。"),
@@ -198,16 +276,41 @@ M: dict[str, tuple[str, str]] = {
                       "{square} の {card}: 移動 {move}、スキル範囲 {skill}"),
     "nothing": ("nothing", "なし"),
     "settings_show": ("Standing order (level up to save a ★ unit in the Enemy phase): **{auto}**.\n"
+                      "Ask 'reroll, level up or keep?' after a roll: **{rolls}**.\n"
                       "Turn time limit: **{hours} h**.",
                       "常時指示（エネミーフェイズで★ユニットを救うレベルアップ）: **{auto}**\n"
+                      "ダイスの後「振り直し・レベルアップ・そのまま」の確認: **{rolls}**\n"
                       "手番の制限時間: **{hours} 時間**"),
+    "rolls_miss": ("after a miss only", "ミスのときだけ"),
+    "rolls_always": ("after any roll that could improve", "良くなる可能性があるときは毎回"),
     "on": ("on", "オン"), "off": ("off", "オフ"),
     "limit_set": ("The turn time limit is now {hours} h (for new prompts).",
                   "手番の制限時間を {hours} 時間にしました（新しい手番から）。"),
     "limit_host": ("Only the host or a member with Manage Channels can change the time limit.",
                    "制限時間を変更できるのはホストかチャンネル管理権限を持つメンバーだけです。"),
     "no_rules": ("No such topic.", "その項目はありません。"),
+    # AI seats
+    "lobby_bots": ("The host can seat AI players with `/rr addbot`.",
+                   "ホストは `/rr addbot` でAIプレイヤーを座らせられます。"),
+    "zombie_took": ("⏰ {name} ran out of time: 🤖 an AI ({level}) plays their seat now. "
+                    "{mention}, type `/rr back` to play it yourself again.",
+                    "⏰ {name} さんが時間切れになりました: 🤖 AI（{level}）が代わりに席を受け持ちます。"
+                    "{mention} さん、`/rr back` で自分の番に戻れます。"),
+    "seat_back": ("🙋 {name} is back and plays their own seat again.",
+                  "🙋 {name} さんが戻り、自分の席で遊んでいます。"),
+    "back_ok": ("You play your seat again: your next decisions are yours.",
+                "自分の席に戻りました。次の決定からはあなたが選びます。"),
+    "zombie_set": ("When a player runs out of time, {what} (this channel's next games too).",
+                   "時間切れのプレイヤーがいると: {what}（このチャンネルの次のゲームも同じ）。"),
+    "zombie_on": ("an AI ({level}) takes their seat until they type `/rr back`",
+                  "AI（{level}）が `/rr back` まで代わりに遊びます"),
+    "zombie_off": ("the game gives the default answer (after 2 time-outs the others may vote "
+                   "to remove them)",
+                   "既定の回答になります（2回の時間切れで他のプレイヤーは除外に投票できます）"),
+    "settings_zombie": ("When a player runs out of time: {what}.", "時間切れのとき: {what}。"),
 }
+
+LEVELS = LEVEL_NAMES  # AI levels' names (service/seats.py names the bot seats with them)
 
 PHASES: dict[str, tuple[str, str]] = {
     "placement": ("initial placement", "初期配置"), "main": ("Main phase", "メインフェイズ"),
@@ -218,8 +321,8 @@ PHASES: dict[str, tuple[str, str]] = {
 
 KINDS: dict[str, tuple[str, str]] = {
     "place": ("placing a unit", "初期配置"), "pick": ("choosing a card", "カード選択"),
-    "actions": ("unit actions", "ユニット行動"), "ready": ("readying units", "準備"),
-    "recruit": ("recruiting", "募兵"), "support": ("support", "支援"),
+    "actions": ("unit actions", "ユニット行動"), "ready": ("readying units", "未行動に戻す"),
+    "recruit": ("recruiting", "募兵"), "support": ("support", "援護"),
     "roll": ("a missed roll", "ダイスの判断"),
 }
 
@@ -231,7 +334,9 @@ def t(key: str, lang: str, **kw: Any) -> str:
 
 def result_text(result: dict[str, Any], names: list[str], lang: str) -> str:
     """A finished game's result: who won (or a draw, or the monsters) and why."""
-    winners = ", ".join(names[s] for s in result.get("winners", []))
+    from .mentions import safe
+
+    winners = ", ".join(safe(names[s]) for s in result.get("winners", []))
     key = "result_loss" if not winners else "result_draw" if result.get("draw") else "result_win"
     return t(key, lang, winners=winners, reason=result.get("reason", ""))
 

@@ -17,21 +17,31 @@ from discord import app_commands
 
 from engine import Game, default_cards, visible
 from engine.board import NAMES, index
+from engine.cards import CardSet
 from service import ServiceError
 from service.narrate import narrate
+from service.seats import marked_view, seat_names
 from store import GameRow
 
 from . import choices as C
 from .actions import ack, perform, refusal, reply, rook
 from .announce import MAX_CONTENT
-from .i18n import KINDS, PHASES, lang_of, pair, result_text, t
+from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
+from .mentions import safe
 from .play import squeeze, suggest
 from .rules_text import sections
+from .seats import level_choices
 
 logger = logging.getLogger("rr.info")
 _ = app_commands.locale_str
 LOG_ACTIONS = 12  # `/rr log` narrates the events of this many recent actions
 LOG_LINES = 30  # … and shows at most this many of their lines, the most recent ones
+
+
+# The `rolls` standing order (engine notation): when a roll opens a "reroll, level up or keep?"
+# question (R12.1). Asking after every hit a critical could beat stalls the game for little.
+ROLL_PROMPTS = [app_commands.Choice(name=_("after a miss only"), value="miss"),
+                app_commands.Choice(name=_("after any roll that could improve"), value="always")]
 
 
 def _topics() -> list[app_commands.Choice[str]]:
@@ -65,12 +75,28 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
 def player_caption(g: Game, view: dict[str, Any], seat: int, viewer: int | None, lang: str) -> str:
     p = view["players"][seat]
     hand = ", ".join(g.cards.name(c["card"], lang) for c in p["hand"]) or t("nothing", lang)
-    lines = [t("board_caption", lang, name=p["name"], gold=p["gold"], marks=p["honor_marks"],
+    lines = [t("board_caption", lang, name=safe(p["name"]), gold=p["gold"], marks=p["honor_marks"],
                threat=p["threat_public"], hand=hand)]
     if seat == viewer and p.get("medals"):
         lines.append(t("board_medals", lang, medals=", ".join(str(m) for m in p["medals"]),
                        threat=p["threat"]))
     return "\n".join(lines)
+
+
+def card_stats(cs: CardSet, key: str, lang: str) -> str:
+    """The printed numbers of a card, for its image's alt text."""
+    ja = lang == "ja"
+    if key in cs.units:
+        u = cs.units[key]
+        return (f"HP {u.hp}、移動力 {u.mov}、コスト {u.cost}" if ja else
+                f"HP {u.hp}, MOV {u.mov}, cost {u.cost}")
+    if key in cs.monsters:
+        m = cs.monsters[key]
+        kind = ("赤（ボス）" if m.red else "青") if ja else ("red (boss)" if m.red else "blue")
+        return (f"HP {m.hp}、防御力 {m.defense}、移動力 {m.mov}、攻撃 {m.atk}、脅威 {m.threat}（{kind}）"
+                if ja else f"HP {m.hp}, DEF {m.defense}, MOV {m.mov}, ATK {m.atk}, "
+                f"threat {m.threat} ({kind})")
+    return "コマンドカード" if ja else "a command card"
 
 
 class InfoCommands:
@@ -100,17 +126,21 @@ class InfoCommands:
         viewer = row.seat_of(interaction.user.id)
         target = viewer if player is None else row.seat_of(player.id)
         if player is not None and target is None:
-            await reply(interaction, t("not_seated", lang, name=player.display_name))
+            await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
             return
         if target is None:  # a spectator without a choice sees the first seat
             target = 0
-        view = g.view(viewer)
+        view = marked_view(row, g.view(viewer))  # an AI-played seat says so
         caption = player_caption(g, view, target, viewer, lang)
         from render import board_png
 
         data = await asyncio.to_thread(board_png, view, target, lang=lang, highlights=None)
+        p = view["players"][target]
+        alt = t("board_alt", lang, name=p["name"], round=view.get("round", 0), gold=p["gold"],
+                marks=p["honor_marks"], threat=p["threat_public"])
         await reply(interaction, caption,
-                    file=discord.File(io.BytesIO(data), filename=f"board-{target + 1}.png"))
+                    file=discord.File(io.BytesIO(data), filename=f"board-{target + 1}.png",
+                                      description=alt[:1000]))
 
     @app_commands.command(name="status", description=_("Round, phase, and who we are waiting for"))
     async def status(self, interaction: discord.Interaction) -> None:
@@ -131,7 +161,7 @@ class InfoCommands:
         for s in g.waiting_for():
             kind = pair(KINDS, (g.decision(s) or {}).get("kind", ""), lang)
             deadline = int(deadlines.get(s, 0))
-            who.append(t("who_until", lang, name=row.seats[s]["name"], kind=kind, ts=deadline))
+            who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(st['current'], lang)}" if st.get("current") else ""
         waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)
         await reply(interaction, t("status", lang, round=st["round"],
@@ -146,7 +176,7 @@ class InfoCommands:
             return
         row, _g = found
         actions = await rook(interaction).store.log(row.id)
-        names = [s["name"] for s in row.seats]
+        names = [safe(n) for n in seat_names(row)]
         assert row.setup is not None
         lines = await asyncio.to_thread(recent_lines, row.setup, actions,
                                         row.seat_of(interaction.user.id), names, lang)
@@ -180,8 +210,11 @@ class InfoCommands:
         none = t("nothing", lang)
         caption = t("reach_caption", lang, card=g.cards.name(piece["card"], lang),
                     square=NAMES[i], move=", ".join(move) or none, skill=", ".join(skill) or none)
+        alt = t("reach_alt", lang, card=g.cards.name(piece["card"], lang), square=NAMES[i],
+                move=", ".join(move) or none, skill=", ".join(skill) or none)
         await reply(interaction, caption,
-                    file=discord.File(io.BytesIO(data), filename=f"reach-{NAMES[i]}.png"))
+                    file=discord.File(io.BytesIO(data), filename=f"reach-{NAMES[i]}.png",
+                                      description=alt))
 
     @reach.autocomplete("unit")
     async def _reach_unit(self, interaction: discord.Interaction,
@@ -203,8 +236,10 @@ class InfoCommands:
         from render import card_png
 
         data = await asyncio.to_thread(card_png, key, lang=lang)
+        alt = t("card_alt", lang, card=cs.name(key, lang), stats=card_stats(cs, key, lang))
         await reply(interaction, f"**{cs.name(key, lang)}**",
-                    file=discord.File(io.BytesIO(data), filename=f"card-{key}.png"))
+                    file=discord.File(io.BytesIO(data), filename=f"card-{key}.png",
+                                      description=alt))
 
     @card.autocomplete("name")
     async def _card_name(self, interaction: discord.Interaction,
@@ -237,12 +272,20 @@ class InfoCommands:
         "Your standing order and the game's time limit"))
     @app_commands.describe(autosave=_(
         "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)"),
-        hours=_("New turn time limit in hours (host only)"))
+        rolls=_("When to ask 'reroll, level up or keep?' after a dice roll (R12.1)"),
+        hours=_("New turn time limit in hours (host only)"),
+        zombie=_("When a player runs out of time, an AI of this level takes their seat "
+                 "(host or manager)"))
+    @app_commands.choices(rolls=ROLL_PROMPTS, zombie=level_choices(off=True))
     async def settings(self, interaction: discord.Interaction, autosave: bool | None = None,
-                       hours: app_commands.Range[int, 1, 168] | None = None) -> None:
+                       rolls: app_commands.Choice[str] | None = None,
+                       hours: app_commands.Range[int, 1, 168] | None = None,
+                       zombie: app_commands.Choice[str] | None = None) -> None:
         lang = lang_of(interaction)
         if autosave is not None:
             await perform(interaction, f"autosave {'on' if autosave else 'off'}")
+        if rolls is not None:
+            await perform(interaction, f"rolls {rolls.value}")
         if not await ack(interaction):
             return
         bot = rook(interaction)
@@ -256,13 +299,34 @@ class InfoCommands:
                 await reply(interaction, refusal(e, lang))
                 return
             await reply(interaction, t("limit_set", lang, hours=hours))
-        if autosave is None and hours is None:
+        if zombie is not None:
+            perms = interaction.permissions
+            level = None if zombie.value == "off" else zombie.value
+            try:
+                await bot.service.set_zombie(interaction.channel_id or 0, interaction.user.id,
+                                             level, bool(perms.manage_channels))
+            except ServiceError as e:
+                await reply(interaction, refusal(e, lang))
+                return
+            await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
+        if autosave is None and rolls is None and hours is None and zombie is None:
             if (found := await self._game(interaction)) is None:
                 return
             row, g = found
             seat = row.seat_of(interaction.user.id)
             auto = seat is not None and g.state["players"][seat]["autosave"]
+            asks = g.state["players"][seat].get("rolls", "miss") if seat is not None else "miss"
             limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
             await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off",
-                                                                    lang), hours=f"{limit:g}"))
+                                                                    lang),
+                                       rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}")
+                        + "\n" + t("settings_zombie", lang,
+                                    what=zombie_words(row.settings.get("zombie"), lang)))
+
+
+def zombie_words(level: str | None, lang: str) -> str:
+    """What happens when a player runs out of time, in words (zombie mode or not)."""
+    if level:
+        return t("zombie_on", lang, level=pair(LEVELS, level, lang))
+    return t("zombie_off", lang)
 

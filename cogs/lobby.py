@@ -15,11 +15,14 @@ from discord import app_commands
 
 from service import ServiceError
 from service.games import DEFAULT_LIMIT_S
+from service.seats import seat_names
 from store import GameRow
 
-from .actions import ack, refusal, reply, rook
+from .actions import ack, announce, refusal, reply, rook
 from .announce import deliver
 from .i18n import JA, guild_lang, lang_of, t
+from .mentions import only, safe
+from .seats import level_choices
 from .views import lobby_view
 
 log = logging.getLogger("rr.lobby")
@@ -39,9 +42,12 @@ def lobby_text(row: GameRow, lang: str) -> str:
     else:
         mode = t("mode_multi", lang, n=n)
     hours = round(row.settings.get("time_limit_s", DEFAULT_LIMIT_S) / 3600, 2)
-    host = next((s["name"] for s in row.seats if s["user"] == row.host_id), "?")
-    return t("lobby", lang, host=host, n=len(row.seats), max=n,
-             names=", ".join(s["name"] for s in row.seats), mode=mode, hours=f"{hours:g}")
+    host = next((safe(s["name"]) for s in row.seats if s["user"] == row.host_id), "?")
+    text = t("lobby", lang, host=host, n=len(row.seats), max=n,
+             names=", ".join(safe(x) for x in seat_names(row)), mode=mode, hours=f"{hours:g}")
+    if n > 1 and len(row.seats) < n:  # room left: say AI players can fill it
+        text += "\n" + t("lobby_bots", lang)
+    return text
 
 
 async def refresh_lobby(interaction: discord.Interaction, row: GameRow, *,
@@ -95,10 +101,12 @@ async def start_game(interaction: discord.Interaction, lang: str) -> None:
     await reply(interaction, t("started", lang))
     ann = bot.announcer.capture(out)
     glang = ann.lang
-    seats = ", ".join(f"{k + 1}. <@{u}>" for k, u in enumerate(ann.users))
+    seats = ", ".join(f"{k + 1}. <@{u}>" if u > 0 else f"{k + 1}. {ann.names[k]}"
+                      for k, u in enumerate(ann.users))
     await deliver(f"game {out.row.id} start", lambda: bot.announcer.channel(
-        out.row.channel_id).send(t("game_start", glang, seats=seats)))
-    await bot.announcer.publish(ann)
+        out.row.channel_id).send(t("game_start", glang, seats=seats),
+                                 allowed_mentions=only(*ann.users)))
+    await announce(bot, ann)
 
 
 class LobbyCommands:
@@ -109,25 +117,30 @@ class LobbyCommands:
     @app_commands.describe(players=_("Number of players (1–4, default 4; start early to play "
                                      "with fewer)"),
                            difficulty=_("Solo only: easy, normal or hard (R13.2)"),
-                           hours=_("Turn time limit in hours (default 24)"))
-    @app_commands.choices(difficulty=DIFFICULTIES)
+                           hours=_("Turn time limit in hours (default 24)"),
+                           bots=_("AI players to seat with you (0–3); the game then has you + "
+                                  "them"),
+                           bot_level=_("How the AI players play (default: random)"))
+    @app_commands.choices(difficulty=DIFFICULTIES, bot_level=level_choices())
     async def new(self, interaction: discord.Interaction,
                   players: app_commands.Range[int, 1, 4] | None = None,
                   difficulty: app_commands.Choice[str] | None = None,
-                  hours: app_commands.Range[int, 1, 168] = 24) -> None:
+                  hours: app_commands.Range[int, 1, 168] = 24,
+                  bots: app_commands.Range[int, 0, 3] = 0,
+                  bot_level: app_commands.Choice[str] | None = None) -> None:
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
         bot = rook(interaction)
         glang = guild_lang(interaction)
-        if players is None:  # a difficulty is the solo option rule; otherwise up to four
-            players = 1 if difficulty else 4
+        if players is None:  # a difficulty is the solo option rule; AI players fill a game
+            players = 1 if difficulty and not bots else 1 + bots if bots else 4
         try:
             row = await bot.service.new_lobby(
                 interaction.guild_id, interaction.channel_id or 0, interaction.user.id,
                 interaction.user.display_name, players=players,
                 difficulty=difficulty.value if difficulty else None, time_limit_s=hours * 3600,
-                lang=glang)
+                lang=glang, bots=bots, bot_level=bot_level.value if bot_level else "random")
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
@@ -184,10 +197,10 @@ class LobbyCommands:
             await reply(interaction, refusal(e, lang))
             return
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)
-        if row.status == "lobby":
+        if row.status == "lobby" and not row.damage:
             await refresh_lobby(interaction, row, closed=True)
         glang = row.settings.get("lang", "en")
-        note = t("abandoned", glang, name=interaction.user.display_name)
+        note = t("abandoned", glang, name=safe(interaction.user.display_name))
         await deliver(f"game {row.id} abandoned",
                       lambda: bot.get_partial_messageable(row.channel_id).send(note))
         await reply(interaction, t("abandon_ok", lang))

@@ -16,8 +16,9 @@ from engine import Game
 from service import ServiceError
 
 from . import choices as C
-from .actions import ack, perform, refusal, reply, rook
+from .actions import ack, announce, perform, refusal, reply, rook
 from .i18n import lang_of, t
+from .mentions import safe
 
 log = logging.getLogger("rr.play")
 _ = app_commands.locale_str
@@ -26,6 +27,9 @@ Choice = app_commands.Choice
 CARDS = [Choice(name=_("Advance"), value="advance"), Choice(name=_("Raid"), value="raid"),
          Choice(name=_("Rest"), value="rest"), Choice(name=_("Reward"), value="reward"),
          Choice(name=_("Recruit"), value="recruit")]
+
+ROLL_CHOICES = [Choice(name=_("Keep the result"), value="keep"),
+                Choice(name=_("Reroll (1 honor mark)"), value="reroll")]
 
 Suggest = Callable[[Game, int, str, Any], list[C.Pair]]
 
@@ -183,6 +187,16 @@ class PlayCommands:
         return await suggest(interaction, current,
                              lambda g, s, lang, ns: C.levelup_units(g, s, lang))
 
+    @app_commands.command(name="roll", description=_(
+        "After a roll: keep it or reroll it (the same as its buttons)"))
+    @app_commands.describe(choice=_("Keep the result, or pay 1 honor mark to roll again "
+                                    "(R12.3)"))
+    @app_commands.choices(choice=ROLL_CHOICES)
+    async def roll(self, interaction: discord.Interaction, choice: Choice[str]) -> None:
+        """The typed answer to a roll decision, so a lost Keep/Reroll prompt never leaves a
+        player waiting for the time limit (level up a ★ unit instead: `/rr levelup`)."""
+        await perform(interaction, choice.value)
+
     @app_commands.command(name="done", description=_("End your actions or pass on this decision"))
     async def done(self, interaction: discord.Interaction) -> None:
         await perform(interaction, "done")
@@ -203,7 +217,7 @@ class PlayCommands:
 
         ann = bot.announcer.capture(out)
         await answer_actor(interaction, ann, "undo", lang)
-        await bot.announcer.publish(ann, skip_seat=ann.actor)
+        await announce(bot, ann, skip_seat=ann.actor)
 
     @app_commands.command(name="remove", description=_(
         "Vote to remove a player who keeps running out of time"))
@@ -217,7 +231,7 @@ class PlayCommands:
             row, _g = await bot.service.current(interaction.channel_id or 0)
             seat = row.seat_of(player.id)
             if seat is None:
-                await reply(interaction, t("not_seated", lang, name=player.display_name))
+                await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
                 return
             out = await bot.service.remove_player(interaction.channel_id or 0,
                                                   interaction.user.id, seat)
@@ -226,5 +240,5 @@ class PlayCommands:
             return
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)
-        await reply(interaction, t("accepted", lang, text=f"remove {player.display_name}"))
-        await bot.announcer.publish(ann)
+        await reply(interaction, t("accepted", lang, text=f"remove {safe(player.display_name)}"))
+        await announce(bot, ann)

@@ -1,6 +1,7 @@
 """Command line for the engine: play, inspect and replay games stored as JSON files.
 
-    python -m engine new --players Ann Bob --seed 7 [--difficulty normal] [--round-cap 30] > g.json
+    python -m engine new --players 2 [--names Ann Bob] --seed 7 [--difficulty normal]
+                         [--round-cap 30] > g.json
     python -m engine show g.json [--seat 0]
     python -m engine legal g.json --seat 0
     python -m engine apply g.json --seat 0 "pick advance" ["act 2B to 4B attack 6B" ...]
@@ -24,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .errors import ActionError
+from .errors import ActionError, excerpt
 from .game import Game
 from .textboard import render
 
@@ -44,6 +45,8 @@ def _read_json(path: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise CliError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+    except RecursionError:  # `[[[[…` nested deeper than Python recurses
+        raise CliError(f"{path}: JSON nested too deeply to be a game file") from None
 
 
 def _load(path: str) -> Game:
@@ -54,9 +57,15 @@ def _load(path: str) -> Game:
         g = Game.from_json(data)
         g.to_json()
         g.waiting_for()
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise CliError(f"{path}: not a valid game state ({type(e).__name__}: {e})") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
+        raise CliError(f"{path}: not a valid game state ({_why(e)})") from None
     return g
+
+
+def _why(e: Exception) -> str:
+    """An exception in a few words: its type and the start of its text (a hand-edited file
+    can put anything in a key that ends up in the message)."""
+    return f"{type(e).__name__}: {excerpt(str(e), 80)}"
 
 
 def _write(path: str, text: str) -> None:
@@ -97,17 +106,49 @@ def _names(g: Game, seats: list[int]) -> str:
 
 # ---- subcommands ------------------------------------------------------------------------------
 
+DEFAULT_NAMES = ("P1", "P2", "P3", "P4")  # what the console calls players it was not told
+
+
+def _players(a: argparse.Namespace) -> list[str]:
+    """`--players N` is a count, as in the console; `--names` gives the names (and, alone,
+    the count). A name made of digits is refused: `--names 2` almost surely meant a count,
+    and a player called '2' makes seats and names impossible to tell apart."""
+    count: int | None = None
+    if a.players is not None:
+        if len(a.players) != 1 or not a.players[0].isdecimal():
+            raise CliError("--players takes a count (1 to 4); give names with --names, e.g. "
+                           f"--names {' '.join(excerpt(x, 20) for x in a.players[:4])}")
+        count = int(a.players[0])
+        if not 1 <= count <= 4:
+            raise CliError(f"--players {count}: Rook & Raiders is for 1 to 4 players (R1)")
+    names = a.names
+    if names is None:
+        return list(DEFAULT_NAMES[:count or 1])
+    for name in names:
+        if name.strip().isdecimal():
+            raise CliError(f"--names {excerpt(name, 20)}: a name, not a number (for a count "
+                           "of players use --players N)")
+        if not name.strip():
+            raise CliError("--names: a name cannot be empty")
+    if not 1 <= len(names) <= 4:
+        raise CliError(f"--names: Rook & Raiders is for 1 to 4 players (R1), not {len(names)}")
+    if count is not None and count != len(names):
+        raise CliError(f"--players {count} but {len(names)} names: give one name per player")
+    return list(names)
+
+
 def cmd_new(a: argparse.Namespace) -> int:
+    players = _players(a)
     options: dict[str, Any] = {"round_cap": a.round_cap}
     if a.difficulty:
         options["difficulty"] = a.difficulty
     cards = _read_json(a.cards) if a.cards else None
     seed = a.seed if a.seed is not None else secrets.randbits(31)
     try:
-        g = Game.new(a.players, seed=seed, options=options, cards_data=cards)
+        g = Game.new(players, seed=seed, options=options, cards_data=cards)
     except (ValueError, KeyError, TypeError) as e:
         raise CliError(str(e) if isinstance(e, ValueError) else
-                       f"{a.cards}: not a card set ({type(e).__name__}: {e})") from None
+                       f"{a.cards}: not a card set ({_why(e)})") from None
     _emit(g, a.output)
     return 0
 
@@ -148,7 +189,7 @@ def cmd_apply(a: argparse.Namespace) -> int:
             g.apply(seat, text, a.decision if k == 0 else None)
         except ActionError as e:
             where = f" (action {k + 1} of {len(a.actions)}, nothing saved)" if k else ""
-            raise CliError(f"{text}: {e.message}{where}") from None
+            raise CliError(f"{excerpt(text, 60)}: {e.message}{where}") from None
     _emit(g, a.state if a.in_place else a.output)
     if a.in_place or a.output:
         state = "game over" if g.over else f"waiting for {_names(g, g.waiting_for())}"
@@ -178,14 +219,15 @@ def cmd_replay(a: argparse.Namespace) -> int:
         g = Game.new(setup["players"], setup.get("seed", 0), setup.get("options"),
                      setup.get("cards"))
     except (ValueError, KeyError, TypeError) as e:
-        raise CliError(f"{a.setup}: bad setup ({e})") from None
+        raise CliError(f"{a.setup}: bad setup ({excerpt(str(e), 80)})") from None
     for k, (seat, text) in enumerate(log):
         try:
             g.apply(int(seat), text)
         except ActionError as e:
-            raise CliError(f"log entry {k} (seat {seat}: {text!r}): {e.message}") from None
+            raise CliError(f"log entry {k} (seat {seat}: {excerpt(text, 60)!r}): "
+                           f"{e.message}") from None
         except (ValueError, TypeError):
-            raise CliError(f"log entry {k}: bad seat {seat!r}") from None
+            raise CliError(f"log entry {k}: bad seat {excerpt(repr(seat), 20)}") from None
     check = a.check
     if check is True:
         if a.log is not None:
@@ -210,7 +252,10 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("new", help="start a game: state JSON on stdout")
-    s.add_argument("--players", nargs="+", required=True, metavar="NAME", help="1 to 4 names")
+    s.add_argument("--players", nargs="+", metavar="N",
+                   help="how many players, 1 to 4 (default: as many as --names, else 1)")
+    s.add_argument("--names", nargs="+", metavar="NAME",
+                   help="the players' names in seat order (default: P1, P2, …)")
     s.add_argument("--seed", type=int, help="seed of every random draw (default: random)")
     s.add_argument("--difficulty", choices=("easy", "normal", "hard"),
                    help="solo option rule (R13.2), 1 player only")
@@ -263,11 +308,10 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
         # A hand-edited state can pass loading and still name a card or square that does
         # not exist; the user gets one line, not a traceback.
-        print(f"error: the game state is inconsistent ({type(e).__name__}: {e})",
-              file=sys.stderr)
+        print(f"error: the game state is inconsistent ({_why(e)})", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `... | head`: not an error worth a traceback
         return 0

@@ -6,6 +6,7 @@ exactly the Invasion scan order 1A, 1B, 1C, 2A, … (R9).
 
 from __future__ import annotations
 
+import unicodedata
 from collections import deque
 
 from .cards import Offset
@@ -18,8 +19,12 @@ _INDEX = {n: i for i, n in enumerate(NAMES)}
 
 
 def index(name: str) -> int | None:
-    """Square index of a name like `2B` (any case), or None when it is not a square."""
-    return _INDEX.get(name.strip().upper())
+    """Square index of a name like `2B` (any case, any width: `２ｂ` from a Japanese IME), or
+    None when it is not a square."""
+    i = _INDEX.get(name.strip().upper())
+    if i is None and not name.isascii():
+        i = _INDEX.get(unicodedata.normalize("NFKC", name).strip().upper())
+    return i
 
 
 def col(i: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,10 @@ class CardSet:
     starting_hand: tuple[str, ...]
     commands: dict[str, tuple[str, str]]
     medals: tuple[int, ...]
+    # The name index lives on the set itself: a cache keyed by id() handed a new set the index
+    # of a freed one whose id it reused, so names resolved to another set's cards.
+    _names: dict[str, str] = field(default_factory=dict, init=False, repr=False,
+                                   compare=False)
 
     def unit(self, key: str) -> UnitCard:
         return self.units[key]
@@ -100,13 +104,11 @@ class CardSet:
             return key
         return c.ja if lang == "ja" else c.en
 
-    @property
-    def _index(self) -> dict[str, str]:
-        return _name_index(self)
-
     def resolve(self, text: str) -> str | None:
         """Map a typed name (English, Japanese or key; any case, ★ optional) to a card key."""
-        return self._index.get(normalize_name(text))
+        if not self._names:
+            self._names.update(_name_index(self))
+        return self._names.get(normalize_name(text))
 
 
 def normalize_name(text: str) -> str:
@@ -164,18 +166,13 @@ def default_cards() -> CardSet:
     return parse_cardset(json.loads(DATA_FILE.read_text(encoding="utf-8")))
 
 
-_INDEXES: dict[int, dict[str, str]] = {}
-
-
 def _name_index(cs: CardSet) -> dict[str, str]:
-    idx = _INDEXES.get(id(cs))
-    if idx is None:
-        idx = {}
-        for key, c in list(cs.units.items()) + list(cs.monsters.items()):
-            for n in (key, c.en, c.ja):
-                idx.setdefault(normalize_name(n), key)
-        for key, (en, ja) in cs.commands.items():
-            for n in (key, en, ja):
-                idx.setdefault(normalize_name(n), key)
-        _INDEXES[id(cs)] = idx
+    """Every name of every card of `cs`, folded: the first card to claim a name keeps it."""
+    idx: dict[str, str] = {}
+    for key, c in list(cs.units.items()) + list(cs.monsters.items()):
+        for n in (key, c.en, c.ja):
+            idx.setdefault(normalize_name(n), key)
+    for key, (en, ja) in cs.commands.items():
+        for n in (key, en, ja):
+            idx.setdefault(normalize_name(n), key)
     return idx

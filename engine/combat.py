@@ -12,7 +12,7 @@ from typing import Any
 
 from . import board, rng
 from .cards import CardSet, UnitCard
-from .errors import IllegalAction
+from .errors import IllegalAction, excerpt
 from .notation import Action, SkillUse
 from .state import (
     Event,
@@ -158,7 +158,8 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     b = p["board"]
     i = board.index(a.square or "")
     if i is None or b[i] is None:
-        raise IllegalAction(f"There is no unit on {a.square}: name one of your units.")
+        raise IllegalAction(f"There is no unit on {excerpt(a.square or '')}: name one of your "
+                            "units.")
     if not is_unit(b[i]):
         raise IllegalAction(f"You have no unit on {sq(i)}: a {_name(cs, b[i])} stands there.")
     unit = b[i]
@@ -235,7 +236,9 @@ def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: li
     elif skill.kind == "heal":
         for j in _targets(use):
             b[j]["dmg"] -= 1
-            ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1})
+            hp = cs.units[b[j]["card"]].hp
+            ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1,
+                       "card": b[j]["card"], "hp": hp, "hp_left": hp - b[j]["dmg"]})
     elif skill.kind == "dice":
         roll_attack(cs, st, seat, pos, _targets(use)[0], ev)
     else:  # command
@@ -252,8 +255,9 @@ def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[E
     if n <= 0:
         return
     m["dmg"] += n
-    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n})
     mc = cs.monsters[m["card"]]
+    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n,
+               "hp": mc.hp, "hp_left": max(0, mc.hp - m["dmg"])})
     if m["dmg"] >= mc.hp:
         p["board"][j] = None
         p["defeated"].append({"id": m["id"], "card": m["card"]})
@@ -273,8 +277,10 @@ def damage_unit(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Even
     p = st["players"][seat]
     u = p["board"][j]
     u["dmg"] += n
-    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": u["card"], "amount": n})
-    if u["dmg"] < cs.units[u["card"]].hp:
+    hp = cs.units[u["card"]].hp
+    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": u["card"], "amount": n,
+               "hp": hp, "hp_left": max(0, hp - u["dmg"])})
+    if u["dmg"] < hp:
         return True
     if enemy_phase and p["autosave"] and levelup_problem(cs, st, seat, j) is None:
         new = cs.units[cs.levelup_of(cs.units[u["card"]].job)]  # type: ignore[arg-type]
@@ -315,11 +321,17 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
 
     The original lets a player reroll any result it dislikes (p.25) and level up at any time
     (p.24); the engine asks only when a boon could actually deal more effective damage
-    (damage capped by the monster's HP left), so a sure result never stalls the game.
+    (damage capped by the monster's HP left), so a sure result never stalls the game. By
+    default (the player's `rolls` standing order, "miss") it asks only after a roll that
+    missed (a miss or a fumble, R12.1 [decision]): otherwise nearly every hit would stop
+    the game to ask, since a critical could still do better; "always" asks whenever a boon
+    could raise the damage.
     """
     p = st["players"][seat]
     b = p["board"]
     _, result, dmg = roll_outcome(cs, st, seat, roll)
+    if result not in ("miss", "fumble") and p.get("rolls", "miss") != "always":
+        return False, False
     m = b[board.index(roll["target"])]
     hp_left = cs.monsters[m["card"]].hp - m["dmg"]
     now = min(dmg, hp_left)
@@ -335,6 +347,13 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
     return can_reroll, can_lv
 
 
+def _roller(cs: CardSet, b: Board, roll: dict[str, Any]) -> dict[str, Any]:
+    """Who rolled and the modifier added (R8.2), so a story can say "4+3+1 = 8" and name
+    the attacker without reading the board."""
+    card = b[board.index(roll["unit"])]["card"]  # type: ignore[index]
+    return {"attacker": card, "mod": cs.units[card].skill.mod}
+
+
 def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: list[Event],
                  resume: dict[str, Any] | None) -> None:
     total, result, dmg = roll_outcome(cs, st, seat, roll)
@@ -342,7 +361,8 @@ def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: li
     tcard = b[board.index(roll["target"])]["card"]
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
                "card": tcard, "dice": list(roll["dice"]), "total": total, "result": result,
-               "def": cs.monsters[tcard].defense, "rerolled": roll["rerolled"]})
+               "def": cs.monsters[tcard].defense, "rerolled": roll["rerolled"],
+               **_roller(cs, b, roll)})
     can_reroll, can_lv = roll_options(cs, st, seat, roll)
     if can_reroll or can_lv:
         if resume is None:
@@ -396,7 +416,8 @@ def reconsider_roll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: 
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
                "card": st["players"][seat]["board"][board.index(roll["target"])]["card"],
                "dice": list(roll["dice"]), "total": total, "result": result,
-               "def": dec.get("def"), "rerolled": roll["rerolled"]})
+               "def": dec.get("def"), "rerolled": roll["rerolled"],
+               **_roller(cs, st["players"][seat]["board"], roll)})
     resolve_roll(cs, st, seat, roll, dmg, ev, dec["resume"])
 
 

@@ -6,6 +6,16 @@ and exits 2. Raising one never leaves a state half-changed: validation precedes 
 
 from __future__ import annotations
 
+EXCERPT = 24  # characters of a bad token quoted back at most
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """At most `limit` characters of something a user typed, for quoting it in a message.
+
+    Quoting a bad token helps; echoing 5,000 emoji back as a 20 KB line does not, and no
+    interface should have to trim the engine's messages."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
 
 class ActionError(Exception):
     code = "error"

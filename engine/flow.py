@@ -194,20 +194,27 @@ def _finish_card(cs: CardSet, st: State, ev: list[Event]) -> None:
 
 
 def _grant_claims(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """Grant mercenary claims strictly in order from the LEADER, clockwise (R7.1, p.16: 'first
+    come, processed in order from the player who chose the command'). A player whose
+    mercenary was taken chooses again before anyone after them is granted anything: the
+    later claims wait in `claims` until that choice is in, so no later player can take what
+    the earlier one now chooses."""
     n = len(st["players"])
     lead = st["leader"] if st["leader"] is not None else st["start_player"]
     claims = sorted(st["claims"], key=lambda c: (c[0] - lead) % n)
-    st["claims"] = []
-    for seat, merc_id, square in claims:
+    while claims:
+        seat, merc_id, square = claims.pop(0)
         slot = next((k for k, m in enumerate(st["mercenaries"]) if m and m["id"] == merc_id), None)
         if slot is None:
             ev.append({"type": "merc_taken", "player": seat})
             if can_recruit(cs, st, seat, True):
                 open_decision(st, seat, "recruit", card="recruit", mercenaries=True, again=True)
+                break
             continue
         card = st["mercenaries"][slot]
         st["mercenaries"][slot] = None
         place_unit(cs, st, seat, card, board.index(square), ev, paid=True, mercenary=True)
+    st["claims"] = claims
 
 
 def place_unit(cs: CardSet, st: State, seat: int, card: dict[str, Any], i: int,
@@ -248,13 +255,17 @@ def invasion(cs: CardSet, st: State, ev: list[Event]) -> None:
 
 
 def _invade_board(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
-    """R9: scan 1A, 1B, …, 6C; each monster attacks or moves, at most once."""
+    """R9: scan 1A, 1B, …, 6C; each monster attacks or moves, at most once. The scan stops
+    when its player is eliminated (R9.3) or the game ends (R13.1: a solo game is lost at the
+    first invasion of the castle; nothing happens after it)."""
     p = st["players"][seat]
     b = p["board"]
     done: set[str] = set()
     for i in range(board.SIZE):
+        if p["eliminated"] or st["result"] is not None:
+            return
         m = b[i]
-        if not is_monster(m) or m["id"] in done or p["eliminated"]:
+        if not is_monster(m) or m["id"] in done:
             continue
         done.add(m["id"])
         mc = cs.monsters[m["card"]]

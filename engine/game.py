@@ -16,8 +16,15 @@ from typing import Any
 
 from . import board, combat, flow
 from .cards import CardSet, default_cards, normalize_name, parse_cardset
-from .errors import GameOver, IllegalAction, NotYourDecision, StaleDecision
-from .notation import Action, SkillUse, parse
+from .errors import (
+    GameOver,
+    IllegalAction,
+    NotationError,
+    NotYourDecision,
+    StaleDecision,
+    excerpt,
+)
+from .notation import ROLL_PROMPTS, Action, SkillUse, parse
 from .state import (
     Event,
     State,
@@ -59,9 +66,13 @@ class Game:
 
     @classmethod
     def from_json(cls, data: str | dict[str, Any]) -> Game:
-        """Load a saved or hand-written (puzzle) state; missing keys take their defaults."""
-        raw = json.loads(data) if isinstance(data, str) else data
-        st = normalize(raw)
+        """Load a saved or hand-written (puzzle) state; missing keys take their defaults.
+        A file nested deeper than Python recurses is a ValueError like any other bad file."""
+        try:
+            raw = json.loads(data) if isinstance(data, str) else data
+            st = normalize(raw)
+        except RecursionError:
+            raise ValueError("the state is nested too deeply to be a game") from None
         if "version" not in raw and not st["log"]:
             # A puzzle: remember where it starts, so replay (and undo) start there too.
             start = {k: v for k, v in st.items() if k != "setup"}
@@ -102,7 +113,7 @@ class Game:
     def reach(self, seat: int, square: str) -> tuple[list[str], list[str]]:
         i = board.index(square)
         if i is None:
-            raise IllegalAction(f"'{square}' is not a square.")
+            raise IllegalAction(f"'{excerpt(square)}' is not a square.")
         return combat.reach(self.cards, self.state, seat, i)
 
     # ---- answers ---------------------------------------------------------------------------
@@ -123,6 +134,12 @@ class Game:
             st["players"][seat]["autosave"] = a.flag
             st["log"].append([seat, str(a)])
             return [{"type": "autosave", "player": seat, "on": a.flag, "vis": [seat]}]
+        if a.verb == "rolls":  # a standing order too: when to be asked about a roll (R12.1)
+            if a.mode not in ROLL_PROMPTS:  # an Action built by code, not parsed
+                raise NotationError("Use 'rolls miss' or 'rolls always'.")
+            st["players"][seat]["rolls"] = a.mode
+            st["log"].append([seat, str(a)])
+            return [{"type": "rolls", "player": seat, "mode": a.mode, "vis": [seat]}]
         if a.verb == "resign":
             flow.resign(cs, st, seat, ev)
             st["log"].append([seat, "resign"])
@@ -210,7 +227,8 @@ class Game:
         key = self.cards.resolve(a.card or "")
         if key not in dec["options"]:
             names = ", ".join(self.cards.name(c) for c in dec["options"])
-            what = self.cards.name(key) if key in self.cards.commands else f"'{a.card}'"
+            what = (self.cards.name(key) if key in self.cards.commands
+                    else f"'{excerpt(a.card or '')}'")
             raise IllegalAction(f"You cannot pick {what} now (each command card is executed at "
                                 f"most once a round, R6.1); choose one of: {names}.")
         close_decision(self.state, seat)
@@ -306,8 +324,9 @@ class Game:
             raise IllegalAction(f"{a.square} holds no damaged unit of yours to heal (R11.1).")
         b[i]["dmg"] -= 1
         close_decision(self.state, seat)
+        hp = self.cards.units[b[i]["card"]].hp
         ev.append({"type": "healed", "player": seat, "square": sq(i), "amount": 1,  # type: ignore[arg-type]
-                   "support": True})
+                   "support": True, "card": b[i]["card"], "hp": hp, "hp_left": hp - b[i]["dmg"]})
         return f"support {sq(i)}"  # type: ignore[arg-type]
 
     def _roll(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
@@ -342,20 +361,21 @@ class Game:
             normalize_name(self.cards.units[c["card"]].ja))]
         keys = {c["card"] for c in found}
         if len(keys) > 1:
-            raise IllegalAction(f"'{text}' could be {' or '.join(sorted(keys))}: use that name.")
+            raise IllegalAction(f"'{excerpt(text)}' could be {' or '.join(sorted(keys))}: "
+                                "use that name.")
         if found:
             return found[0]
         if missing_ok:
             return None
         have = ", ".join(sorted({self.cards.name(c["card"]) for c in cards})) or "nothing"
-        raise IllegalAction(f"There is no '{text}' {where}{extra} (you have: {have}).")
+        raise IllegalAction(f"There is no '{excerpt(text)}' {where}{extra} (you have: {have}).")
 
     def _home_square(self, seat: int, square: str | None) -> int:
         i = board.index(square or "")
         b = self.state["players"][seat]["board"]
         if i is None or not board.is_home(i):
             raise IllegalAction(f"Units are placed only on your home area, columns 1–2 "
-                                f"(1A–2C), not {square} (R2, R7.1).")
+                                f"(1A–2C), not {excerpt(square or '')} (R2, R7.1).")
         if b[i] is not None:
             what = self.cards.name(b[i]["card"])
             raise IllegalAction(f"{sq(i)} is taken: a {what} stands there.")
@@ -363,7 +383,8 @@ class Game:
 
     # ---- legal actions ------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every answer `seat` may give now (levelups included; `autosave` and `timeout` aside)."""
+        """Every answer `seat` may give now (levelups included; the standing orders `autosave`
+        and `rolls`, `timeout` and `resign` aside)."""
         st, cs = self.state, self.cards
         dec = self.decision(seat)
         if dec is None or st["result"] is not None:
@@ -406,12 +427,16 @@ class Game:
         return out
 
     def trivial_action(self, seat: int) -> Action | None:
-        """An answer that needs no thought: the only legal one, or one that can only help
-        (ready every acted unit when the limit allows it). Interfaces may apply it at once."""
+        """An answer that needs no thought, which interfaces may apply at once: the only legal
+        answer, Level Up included (R12.1: after a reroll that still misses, `keep` and
+        `levelup` are both answers, and only the player may choose), or one that can only
+        help and takes nothing away: readying every acted unit when the limit allows it
+        (Level Up is offered again wherever it could matter: rolls, actions, the Enemy
+        phase's standing order)."""
         dec = self.decision(seat)
         if dec is None:
             return None
-        legal = [a for a in self.legal_actions(seat) if a.verb != "levelup"]
+        legal = self.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
         if dec["kind"] == "ready":

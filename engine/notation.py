@@ -1,20 +1,29 @@
 """The action notation shared by every interface (CLI, bot, logs, tests): docs/notation.md.
 
-Parsing only checks the grammar; whether an action is legal is the game's business. Card
-names stay as typed here and are resolved against the card set when the action is checked,
-so `recruit シーフ 2A` and `recruit thief 2a` mean the same thing.
+Parsing only checks the grammar; whether an action is legal is the game's business. Text is
+read after NFKC, so full-width input from a Japanese IME means what its ASCII spelling means.
+Card names stay as typed (width-folded) and are resolved against the card set when the action
+is checked, so `recruit シーフ 2A` and `recruit thief 2a` mean the same thing. Parsing is
+linear in the input and bounded in depth, and an error quotes at most an excerpt of what was
+typed, so no input, however long or deep, costs more than a short answer.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from . import board
-from .errors import NotationError
+from .errors import NotationError, excerpt
 
 VERBS = ("pick", "place", "act", "recruit", "ready", "support", "levelup", "reroll", "keep",
-         "done", "timeout", "autosave", "resign")
+         "done", "timeout", "autosave", "rolls", "resign")
+ROLL_PROMPTS = ("miss", "always")  # `rolls`: when a roll decision is opened (R12.1)
+# A Bard commanding a Bard … : each level needs another unit of the same board, so a chain
+# longer than the board's squares is never legal; refusing it here keeps parsing (and the
+# recursive checks after it) bounded whatever is typed.
+MAX_COMMANDS = board.SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +52,7 @@ class Action:
     skill: SkillUse | None = None
     merc: bool = False
     flag: bool = False  # autosave on/off
+    mode: str | None = None  # rolls: miss | always
     extra: tuple[str, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
@@ -59,6 +69,8 @@ class Action:
             return f"{v} {self.square}"
         if v == "autosave":
             return f"autosave {'on' if self.flag else 'off'}"
+        if v == "rolls":
+            return f"rolls {self.mode}"
         if v == "act":
             parts = ["act", str(self.square)]
             if self.fullmove:
@@ -73,7 +85,8 @@ class Action:
 
 def _square(tok: str, what: str) -> str:
     if board.index(tok) is None:
-        raise NotationError(f"'{tok.upper()}' is not a square ({what}): squares are 1A … 6C.")
+        raise NotationError(f"'{excerpt(tok.upper())}' is not a square ({what}): squares are "
+                            "1A … 6C.")
     return tok.upper()
 
 
@@ -84,7 +97,8 @@ def _squares(tok: str, what: str) -> tuple[str, ...]:
 _SKILL_WORDS = ("attack", "area", "heal", "command")
 
 
-def _skill(toks: list[str]) -> tuple[SkillUse, list[str]]:
+def _skill(toks: list[str], depth: int = 1) -> tuple[SkillUse, list[str]]:
+    """One skill use; `depth` counts the commands around it, bounded by MAX_COMMANDS."""
     word = toks[0]
     if word == "area":
         return SkillUse("area"), toks[1:]
@@ -96,18 +110,29 @@ def _skill(toks: list[str]) -> tuple[SkillUse, list[str]]:
         if len(targets) != 1:
             raise NotationError("'command' names exactly one unit, e.g. 'command 2B attack 5B'.")
         if rest and rest[0] in _SKILL_WORDS:
-            sub, rest = _skill(rest)
+            if rest[0] == "command" and depth >= MAX_COMMANDS:
+                raise NotationError(f"Too many nested commands: at most {MAX_COMMANDS} "
+                                    "'command' in one action.")
+            sub, rest = _skill(rest, depth + 1)
             return SkillUse("command", targets, sub), rest
         return SkillUse("command", targets), rest
     return SkillUse(word, targets), rest
 
 
+def _tokens(text: str) -> list[str]:
+    """Whitespace-separated tokens, in time linear in the length of any input.
+
+    NFKC first, so what a Japanese IME types (`ａｃｔ ２Ｂ`, `，`, the full-width space) reads
+    as ASCII; `、` is a comma too. Any spaces around a comma belong to the list
+    (`heal 1A , 1A`), docs/notation.md.
+    """
+    raw = " ".join(unicodedata.normalize("NFKC", text).replace("、", ",").split())
+    return [t for t in re.sub(r" ?, ?", ",", raw).split(" ") if t]
+
+
 def parse(text: str) -> Action:
     """Parse one action; raise NotationError with a hint on anything malformed."""
-    raw = text.strip()
-    # any spaces around a comma belong to the list (`heal 1A , 1A`), docs/notation.md
-    toks = re.split(r"\s+", re.sub(r"\s*,\s*", ",", raw))
-    toks = [t for t in toks if t]
+    toks = _tokens(text)
     if not toks:
         raise NotationError("Empty action. Try 'pick advance', 'act 2B to 3B attack 5B', 'done'.")
     verb = toks[0].lower()
@@ -115,7 +140,8 @@ def parse(text: str) -> Action:
     low = [a.lower() for a in args]
     if verb not in VERBS:
         players = [v for v in VERBS if v != "timeout"]  # timeout is the system's answer
-        raise NotationError(f"Unknown action '{toks[0]}'. Actions: {', '.join(players)}.")
+        raise NotationError(f"Unknown action '{excerpt(toks[0])}'. Actions: "
+                            f"{', '.join(players)}.")
     if verb in ("reroll", "keep", "done", "timeout", "resign"):
         if args:
             raise NotationError(f"'{verb}' takes nothing after it.")
@@ -146,6 +172,11 @@ def parse(text: str) -> Action:
         if low not in (["on"], ["off"]):
             raise NotationError("Use 'autosave on' or 'autosave off'.")
         return Action("autosave", flag=low == ["on"])
+    if verb == "rolls":
+        if len(low) != 1 or low[0] not in ROLL_PROMPTS:
+            raise NotationError("Use 'rolls miss' (be asked about a roll only when it misses) "
+                                "or 'rolls always' (whenever a boon could raise the damage).")
+        return Action("rolls", mode=low[0])
     # act SQ [fullmove] [to SQ] [SKILL]
     if not args:
         raise NotationError("Use 'act SQUARE [fullmove] [to SQUARE] [attack|area|heal|command …]'.")
@@ -162,11 +193,11 @@ def parse(text: str) -> Action:
         to, toks = _square(toks[1], "destination"), toks[2:]
     if toks:
         if toks[0] not in _SKILL_WORDS:
-            raise NotationError(f"Unexpected '{toks[0]}': after the move comes a skill "
+            raise NotationError(f"Unexpected '{excerpt(toks[0])}': after the move comes a skill "
                                 "(attack, area, heal, command).")
         skill, toks = _skill(toks)
     if toks:
-        raise NotationError(f"Unexpected '{' '.join(toks)}' at the end of the action.")
+        raise NotationError(f"Unexpected '{excerpt(' '.join(toks))}' at the end of the action.")
     if fullmove and to is None:
         raise NotationError("Full Move adds a step to a move: give 'to SQUARE'.")
     return Action("act", square=unit, to=to, fullmove=fullmove, skill=skill)

@@ -24,7 +24,7 @@ def new_player(name: str) -> dict[str, Any]:
     return {
         "name": name, "gold": 2, "honor": 1, "defeated": [], "medals": [], "castle": [],
         "hand": [], "levelups": 0, "eliminated": False, "board": [None] * board.SIZE,
-        "queues": {"A": [], "B": [], "C": []}, "autosave": False,
+        "queues": {"A": [], "B": [], "C": []}, "autosave": False, "rolls": "miss",
     }
 
 

@@ -30,7 +30,9 @@ def view(cs: CardSet, st: State, seat: int | None) -> dict[str, Any]:
     v["medal_pool_size"] = len(st["medal_pool"])
     v["chips"] = {"down": len(st["chips"]["down"]), "up": list(st["chips"]["up"])}
     v["viewer"] = seat
-    v["setup"] = {k: st["setup"][k] for k in ("players", "options") if k in st["setup"]}
+    # Card data is public (printed on the cards), so a custom set stays in the view: an AI or
+    # a renderer given only a view must play with the same cards the engine judges with.
+    v["setup"] = {k: st["setup"][k] for k in ("players", "options", "cards") if k in st["setup"]}
     for i, p in enumerate(v["players"]):
         real = st["players"][i]
         p["medal_count"] = len(real["medals"])

@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image
 
 from engine.cards import CardSet
+from render import boxes
 from render import text as T
 from render import theme as th
 from render import view as V
@@ -120,7 +121,32 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: in
     im.paste(static_layer(g, lang), (ox, oy))
     cs = V.cards(view)
     p = V.player(view, seat)
+    if not highlights and not boxes.active():  # nobody needs to know where the ink is
+        _draw_body(im, ox, oy, view, seat, p, g, lang, cs)
+        if p.get("eliminated"):
+            _eliminated(im, ox, oy, g, lang)
+        return
+    with boxes.capture() as marks:  # this board's names and numbers: highlights keep off them
+        _draw_body(im, ox, oy, view, seat, p, g, lang, cs)
+    boxes.extend(marks, 0, 0)
+    if highlights:
+        ink = [b for k, b in marks if k == "ink"]
+        ink += [b for k, b in marks if k == "label"]  # badges: a tag must not hide them either
+        if p.get("eliminated"):
+            ink.append(_banner_box(ox, oy, g))
+        draw_highlights(im, ox, oy, g, view, seat, highlights, lang, ink)
+    if p.get("eliminated"):
+        _eliminated(im, ox, oy, g, lang)
+
+
+def _draw_body(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: int,
+               p: dict[str, Any], g: BoardGeom, lang: str, cs: CardSet) -> None:
+    """Header, pieces, queues and castle (everything a player reads on a board)."""
     draw_header(im, ox, oy, view, seat, p, g, lang, cs)
+    for lane in range(3):  # the lane letters of the static layer
+        _, y0, _, y1 = g.square_box(1, lane)
+        cx, cy, r = ox + g.grid_x - g.lane_w / 2 - 1, oy + (y0 + y1) / 2, g.lane_w * 0.35
+        boxes.add((cx - r, cy - r, cx + r, cy + r))
     for i, piece in enumerate(V.board(p)):
         if piece is None:
             continue
@@ -141,13 +167,10 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: in
             spr = (unit_tile(uc, key, dmg, acted, owner, square_bg(col), w, h, lang)
                    if g.compact else
                    unit_sprite(uc, key, dmg, acted, owner, square_bg(col), w, lang))
-        im.paste(spr, (ox + box[0], oy + box[1]))
+        im.paste(spr.image, (ox + box[0], oy + box[1]))
+        boxes.extend(spr.marks, ox + box[0], oy + box[1])
     _queues(im, ox, oy, p, g, lang, cs)
     _castle_cards(im, ox, oy, p, g, lang, cs)
-    if highlights:
-        draw_highlights(im, ox, oy, g, view, seat, highlights, lang)
-    if p.get("eliminated"):
-        _eliminated(im, ox, oy, g, lang)
 
 
 def chip_size(g: BoardGeom) -> tuple[int, int]:
@@ -165,8 +188,10 @@ def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
         slots = max(1, (y1 - y0 - 4) // (ch + 2))
         shown = keys if len(keys) <= slots else keys[: slots - 1]
         for i, key in enumerate(shown):
-            im.paste(monster_chip(cs.monsters.get(key), key, cw, ch, th.QUEUE_BG, lang),
-                     (ox + x0 + 3, oy + y0 + 3 + i * (ch + 2)))
+            chip = monster_chip(cs.monsters.get(key), key, cw, ch, th.QUEUE_BG, lang)
+            at = (ox + x0 + 3, oy + y0 + 3 + i * (ch + 2))
+            im.paste(chip.image, at)
+            boxes.add((at[0], at[1], at[0] + cw, at[1] + ch))  # a chip is its name
         if len(shown) < len(keys):
             # the rest as a count; a hidden red boss still shows as a red diamond (R9.2)
             hidden = keys[len(shown):]
@@ -192,8 +217,17 @@ def _castle_cards(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: Board
     ch = min(round(g.s * 0.62), (y1 - y0 - 4) // len(shown) - 3)
     top = (y0 + y1) / 2 - (len(shown) * (ch + 3)) / 2
     for i, key in enumerate(shown):
-        im.paste(monster_chip(cs.monsters.get(key), key, cw, ch, th.CASTLE, lang),
-                 (ox + x0 + 2, oy + round(top) + i * (ch + 3)))
+        chip = monster_chip(cs.monsters.get(key), key, cw, ch, th.CASTLE, lang)
+        at = (ox + x0 + 2, oy + round(top) + i * (ch + 3))
+        im.paste(chip.image, at)
+        boxes.add((at[0], at[1], at[0] + cw, at[1] + ch))
+
+
+def _banner_box(ox: int, oy: int, g: BoardGeom) -> tuple[int, int, int, int]:
+    """The red "eliminated" banner across a board (R9.3)."""
+    h = round(min(g.s, g.sh) * 0.6)
+    my = oy + (g.grid_y + g.grid_y + 3 * g.sh) // 2
+    return ox + g.pad, my - h // 2, ox + g.width - g.pad, my + h // 2
 
 
 def _eliminated(im: Image.Image, ox: int, oy: int, g: BoardGeom, lang: str) -> None:

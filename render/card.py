@@ -35,7 +35,7 @@ _COMMANDS = {  # R7: LEADER (large) and FOLLOWER / AUTO (small) effects
     "raid": (("up to 2 unit actions", "up to 1 unit action"),
              ("ユニット行動2回まで", "ユニット行動1回まで")),
     "rest": (("+1 honor, then ready up to 2 units", "ready up to 2 units"),
-             ("名誉+1、ユニット2体まで準備", "ユニット2体まで準備")),
+             ("栄誉+1、ユニット2体まで未行動に戻す", "ユニット2体まで未行動に戻す")),
     "reward": (("+4 gold", "+2 gold"), ("4金を得る", "2金を得る")),
     "recruit": (("+1 gold, then recruit 1 unit", "recruit 1 unit (AUTO: hand only)"),
                 ("1金を得て、ユニット1体を雇用", "ユニット1体を雇用（AUTO：手札のみ）")),

@@ -117,7 +117,7 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, Any],
     ty = oy + round(u * 0.24)
     big = max(12, round(u * 0.2))
     rnd = V.as_int(view.get("round"))
-    title = f"{th.word('round', lang)} {rnd} · {th.phase_name(view.get('phase'), lang)}"
+    title = f"{th.word('round', lang)} {rnd} · {stage_name(view, lang)}"
     x = ox + pad + T.draw(im, (ox + pad, ty), title, big, th.INK, weight=T.BOLD)
     result = V.as_dict(view.get("result"))
     right_text = ""
@@ -135,6 +135,19 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, Any],
         T.draw(im, (ox + width - pad, ty), t, sz, th.INK, weight=T.BOLD, align="r")
 
 
+def stage_name(view: dict[str, Any], lang: str) -> str:
+    """What the image shows the end of: the card or phase named by `after` (set on views
+    kept as a phase ends, when the state has already moved on), else the current phase."""
+    after = view.get("after")
+    if isinstance(after, str) and after in PHASE_CARDS:
+        return f"{PHASE_MARKS[after]} {th.phase_name(after, lang)}"
+    if isinstance(after, str) and after in V.cards(view).commands:
+        return V.cards(view).name(after, lang)
+    if after == "placement":
+        return th.phase_name("placement", lang)
+    return th.phase_name(view.get("phase"), lang)
+
+
 def _card_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, Any],
               lang: str) -> None:
     """The 5 command cards in row order (executed ones ticked), then the 3 phase cards; the
@@ -149,6 +162,15 @@ def _card_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, Any]
     leader = view.get("leader") if isinstance(view.get("leader"), int) else None
     phase = str(view.get("phase"))
     order = ("placement", "main", "auto", "invasion", "summon", "end", "over")
+    after = view.get("after")
+    if after in PHASE_CARDS and phase != "over":
+        # the view was kept as that phase ended: the pawn stands on it, earlier ones are done
+        # (the state has moved on to the next phase already, R5)
+        phase, current, leader = str(after), after, None
+        if after == "end":  # R11.4 reset: the row is next round's, nothing executed on it yet
+            executed = set()
+    elif isinstance(after, str) and after in V.cards(view).commands:
+        current, leader = after, None
     pidx = order.index(phase) if phase in order else 0
     for i, key in enumerate(row + list(PHASE_CARDS)):
         is_phase = i >= len(row)

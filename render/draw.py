@@ -11,6 +11,7 @@ import math
 
 from PIL import Image, ImageDraw
 
+from render import boxes
 from render import text as T
 from render.theme import INK, RGB, THREAT_BLUE, THREAT_RED, WHITE
 
@@ -58,7 +59,8 @@ class Canvas:
              bold: bool = False, align: str = "l", valign: str = "m", sx: float = 1.0) -> int:
         """Draw text at 1× coordinates; returns its 1× width. `sx` condenses it."""
         w = T.draw(self.im, (xy[0] * self.ss, xy[1] * self.ss), s, round(size * self.ss), fill,
-                   weight=T.BOLD if bold else T.REGULAR, align=align, valign=valign, sx=sx)
+                   weight=T.BOLD if bold else T.REGULAR, align=align, valign=valign, sx=sx,
+                   scale=self.ss)
         return round(w / self.ss)
 
     def image(self) -> Image.Image:
@@ -88,8 +90,9 @@ def fit_condensed(s: object, max_w: float, size: float, min_size: float, bold: b
 
 def threat_badge(c: Canvas, cx: float, cy: float, r: float, threat: int, red: bool) -> None:
     """Threat points in a shape: red = diamond, blue = circle (colour-blind safe, R14.2)."""
+    rr = r * 1.22 if red else r
+    boxes.add((cx - rr, cy - rr, cx + rr, cy + rr))  # the shape is the number's frame: ink
     if red:
-        rr = r * 1.22
         pts = [(cx, cy - rr), (cx + rr, cy), (cx, cy + rr), (cx - rr, cy)]
         c.polygon(pts, fill=THREAT_RED, outline=WHITE, width=max(1.5, r * 0.14))
     else:
@@ -113,6 +116,7 @@ def hp_pips(c: Canvas, x: float, cy: float, max_w: float, hp: int, dmg: int, siz
         return
     gap = max(1.5, size * 0.25)
     d = min(size, (max_w - (hp - 1) * gap) / hp)
+    boxes.add((x, cy - d / 2, x + hp * d + (hp - 1) * gap, cy + d / 2))  # HP reads as a number
     for i in range(hp):
         px = x + i * (d + gap)
         box = (px, cy - d / 2, px + d, cy + d / 2)

@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image
 
 from engine.cards import CardSet
+from render import boxes
 from render import text as T
 from render import theme as th
 from render import view as V
@@ -88,6 +89,7 @@ def draw_header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: i
     r = round(h * 0.3) if not g.compact else round(h * 0.36)
     disc = _seat_disc(seat, 2 * r, bg)
     im.paste(disc, (ox + g.pad, round(cy) - r))
+    boxes.add((ox + g.pad, round(cy) - r, ox + g.pad + 2 * r, round(cy) + r))  # seat number
     x = ox + g.pad + 2 * r + round(s * 0.08)
     # stats from the right edge leftwards
     items: list[tuple[str, str, str]] = [

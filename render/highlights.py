@@ -3,9 +3,10 @@
 A player who was away reads the story from the picture: the path a unit walked, the roll
 it made, damage dealt, monsters defeated or summoned, monster moves and attacks, fainted
 units, invasions. Events are the engine's dicts; unknown types and malformed fields are
-skipped, never fatal. The overlay is translucent, so the cards under it stay readable; it is
-drawn at 1× (not supersampled like the cached sprites) because it changes with every image
-and supersampling it would cost more than the rest of the board.
+skipped, never fatal. Nothing here covers a name or a number (render/boxes.py): tags go to
+the nearest free spot, move arrows through free strips, attacks and summons are frames on
+the square's edge. The overlay is drawn at 1× (not supersampled like the cached sprites)
+because it changes with every image and supersampling it would cost more than the board.
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ from typing import Any
 from PIL import Image
 
 from engine.cards import CardSet
+from render import boxes
 from render import theme as th
 from render import view as V
 from render.draw import Canvas, arrow_head, composite, fit, text_w
 from render.layout import BoardGeom
 
 Event = dict[str, Any]
+Box = boxes.Box
 _RESULT_WORDS = {
-    "hit": ("hit", "命中"), "miss": ("miss", "ミス"),
+    "hit": ("hit", "命中"), "miss": ("miss", "外れ"),
     "critical": ("critical", "クリティカル"), "fumble": ("fumble", "ファンブル"),
 }
 
@@ -52,25 +55,51 @@ def events_for(events: list[Event] | None, seat: int) -> list[Event]:
 
 
 def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, view: dict[str, Any],
-                    seat: int, events: list[Event] | None, lang: str) -> None:
-    """Composite the highlights of `seat` onto the board drawn at (ox, oy)."""
+                    seat: int, events: list[Event] | None, lang: str,
+                    ink: list[Box] | None = None) -> None:
+    """Composite the highlights of `seat` onto the board drawn at (ox, oy).
+
+    `ink` are the image boxes of this board's names and numbers (render/boxes.py): every tag
+    is placed off them and every arrow runs through a strip free of them, so a highlight
+    never hides what it is about (issue 7). A tag with no free place near its square is
+    left out: the story under the image tells it.
+    """
     evs = events_for(events, seat)
     if not evs:
         return
     top = g.header_h
     ov = Canvas(g.width, g.height - top, (255, 255, 255, 0), mode="RGBA", ss=1)
-    hl = _Highlighter(ov, g, top, lang, V.cards(view))
+    local = [(b[0] - ox, b[1] - oy - top, b[2] - ox, b[3] - oy - top) for b in ink or []]
+    hl = _Highlighter(ov, g, top, lang, V.cards(view), local)
     # areas first, then lines, then labels: later layers stay on top
-    for layer in (0, 1, 2):
-        for e in evs:
-            hl.draw(e, layer)
+    with boxes.capture() as marks, boxes.labelling():
+        for layer in (0, 1, 2):
+            for e in evs:
+                hl.draw(e, layer)
+    boxes.extend([(k if k == "dropped" else "label", b) for k, b in marks], ox, oy + top)
     composite(im, ov, ox, oy + top)
 
 
+def _offsets(s: float, sh: float) -> list[tuple[float, float]]:
+    """Tag centres to try around an anchor, nearest first (up to ~1.5 squares away)."""
+    out = [(i * s / 4, j * sh / 4) for i in range(-7, 8) for j in range(-6, 7)]
+    out.sort(key=lambda d: (d[0] / s) ** 2 + (d[1] / sh) ** 2)
+    return out
+
+
 class _Highlighter:
-    def __init__(self, c: Canvas, g: BoardGeom, top: int, lang: str, cs: CardSet) -> None:
+    def __init__(self, c: Canvas, g: BoardGeom, top: int, lang: str, cs: CardSet,
+                 ink: list[Box]) -> None:
         self.c, self.g, self.top, self.lang, self.cs = c, g, top, lang, cs
         self.s = min(g.s, g.sh)  # table squares are shorter than wide
+        self.ink = ink
+        self.placed: list[Box] = []  # tags already on this board
+        gx0, gy0, gx1, gy1 = g.grid_box()
+        # tags stay over the queues, the grid and the castle (not the header or axis row)
+        self.area = (g.pad, gy0 - top, g.castle_box()[2], gy1 - top)
+        self.tag_size = max(15.0, g.s * 0.2)  # ~10 px in a 400 px wide preview
+        self.offsets = _offsets(g.s, g.sh)
+        self.taken: set[str] = set()  # squares whose tag has been placed (one per square)
 
     def center(self, sq: object) -> tuple[float, float] | None:
         p = self.g.center_of(sq)
@@ -90,93 +119,239 @@ class _Highlighter:
 
     # --- helpers -----------------------------------------------------------------------
 
-    def outline(self, b: tuple[float, float, float, float], color: th.RGB, w: float,
-                alpha: int = 255) -> None:
-        self.c.rect(b, outline=(*color, alpha), width=w, radius=self.s * 0.08)
+    def has_ink(self, b: Box) -> bool:
+        return any(boxes.meets(b, k) for k in self.ink)
 
-    def arrow(self, pts: list[tuple[float, float]], color: th.RGB, w: float) -> None:
+    def outline(self, b: tuple[float, float, float, float], color: th.RGB, w: float = 0.0,
+                alpha: int = 255, inner: float | None = None) -> None:
+        """A frame around a square, on the grid line and the card's margin: it never
+        reaches the card's text (the card is inset from its square, render/pieces.py)."""
+        inset = max(2.0, min(self.g.s, self.g.sh) * 0.03) - 1.0  # the card's own margin
+        inset = inset if inner is None else inner
+        out = 2.0  # into the grid line and the neighbour's margin
+        x0, y0, x1, y1 = b[0] - out, b[1] - out, b[2] + out, b[3] + out
+        w = out + inset
+        self.c.rect((x0, y0, x1, y1), outline=(*color, alpha), width=w)  # square: cheap
+        for e in ((x0, y0, x1, y0 + w), (x0, y1 - w, x1, y1), (x0, y0, x0 + w, y1),
+                  (x1 - w, y0, x1, y1)):
+            boxes.add(e, "label")
+
+    def free_line(self, horizontal: bool, lo: float, hi: float, span: tuple[float, float],
+                  half: float, prefer: float) -> float | None:
+        """Where a line of half-width `half` can run from span[0] to span[1] (x for a
+        horizontal line) without touching ink: a coordinate in [lo, hi], nearest `prefer`."""
+        a, b = min(span) - half, max(span) + half
+        cuts = []
+        for k in self.ink:
+            k0, k1, m0, m1 = (k[0], k[2], k[1], k[3]) if horizontal else (k[1], k[3], k[0], k[2])
+            if k0 < b and a < k1:
+                cuts.append((m0 - half, m1 + half))
+        cuts.sort()
+        best: float | None = None
+        start = lo
+        for c0, c1 in [*cuts, (hi, hi)]:
+            if c0 > start:  # free interval [start, min(c0, hi)]
+                end = min(c0, hi)
+                if end >= start:
+                    y = min(max(prefer, start), end)
+                    if best is None or abs(y - prefer) < abs(best - prefer):
+                        best = y
+            start = max(start, c1)
+            if start > hi:
+                break
+        return best
+
+    def arrow(self, pts: list[tuple[float, float]], color: th.RGB, w: float,
+              head: float) -> None:
         if len(pts) < 2:
             return
         self.c.line(pts, (255, 255, 255, 200), w * 1.9)
         self.c.line(pts, (*color, 235), w)
-        head = arrow_head(pts[-1], pts[-2], w * 3.2)
-        self.c.polygon(head, fill=(*color, 255), outline=(255, 255, 255, 230), width=1)
+        tip = arrow_head(pts[-1], pts[-2], head)
+        self.c.polygon(tip, fill=(*color, 255), outline=(255, 255, 255, 230), width=1)
+        hw = w * 0.95
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+            boxes.add((min(x0, x1) - hw, min(y0, y1) - hw, max(x0, x1) + hw, max(y0, y1) + hw),
+                      "label")
+        xs, ys = [p[0] for p in tip], [p[1] for p in tip]
+        boxes.add((min(xs), min(ys), max(xs), max(ys)), "label")
 
-    def tag(self, x: float, y: float, text: str, color: th.RGB, anchor: str = "m",
-            size: float | None = None, max_w: float | None = None) -> None:
-        """A small label pill; `anchor` l/m/r places it by its left, centre or right."""
-        sz = (size or self.s * 0.17) * (1.45 if self.g.compact else 1.0)
+    def tag(self, anchor: tuple[float, float], text: str, color: th.RGB,
+            toward: tuple[float, float] | None = None, max_w: float | None = None) -> bool:
+        """A label pill as near `anchor` as it can be without covering a name, a number or
+        another tag; nudged toward `toward` (e.g. the attacker). False if nowhere fits."""
+        sz = self.tag_size
         if max_w:
-            text, sz = fit(text, max_w - sz * 0.8, sz, sz * 0.7, bold=True)
-        w = text_w(text, sz, bold=True) + sz * 0.8
-        x0 = x - w / 2 if anchor == "m" else (x - w if anchor == "r" else x)
-        self.c.rect((x0, y - sz * 0.75, x0 + w, y + sz * 0.75), fill=(*color, 240),
-                    outline=(255, 255, 255, 255), width=1.2, radius=sz * 0.5)
-        self.c.text((x0 + w / 2, y), text, sz, (255, 255, 255, 255), bold=True, align="m")
+            text, sz = fit(text, max_w - sz * 0.8, sz, sz * 0.8, bold=True)
+        w, h = text_w(text, sz, bold=True) + sz * 0.8, sz * 1.5
+        ax, ay = anchor
+        if toward is not None:  # start the search a third of the way to `toward`
+            ax, ay = ax + (toward[0] - ax) / 3, ay + (toward[1] - ay) / 3
+        x0a, y0a, x1a, y1a = self.area
+        rx, ry = self.g.s * 1.8 + w / 2, self.g.sh * 1.6 + h / 2  # the search's reach
+        lx, hx, ly, hy = ax - rx, ax + rx, ay - ry, ay + ry
+        near = [k for k in (*self.ink, *self.placed)
+                if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
+        # (checked in drawing order: a square's name comes before its small numbers)
+        hw, hh = w / 2, h / 2
+        for dx, dy in self.offsets:
+            cx = ax + dx
+            b0, b2 = cx - hw, cx + hw
+            if b0 < x0a or b2 > x1a:
+                continue
+            cy = ay + dy
+            b1, b3 = cy - hh, cy + hh
+            if b1 < y0a or b3 > y1a:
+                continue
+            for k0, k1, k2, k3 in near:
+                if k0 < b2 and b0 < k2 and k1 < b3 and b1 < k3:
+                    break
+            else:
+                self._pill((b0, b1, b2, b3), text, sz, color)
+                return True
+        boxes.add((ax, ay, ax, ay), "dropped")  # counted by the tests: rare is fine
+        return False
 
-    def shorten(self, a: tuple[float, float], b: tuple[float, float], by: float) -> tuple[float, float]:
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        d = max(1e-6, (dx * dx + dy * dy) ** 0.5)
-        return b[0] - dx / d * by, b[1] - dy / d * by
+    def _pill(self, b: Box, text: str, sz: float, color: th.RGB) -> None:
+        h = b[3] - b[1]
+        self.c.rect(b, fill=(*color, 240), outline=(255, 255, 255, 255), width=1.2, radius=h / 3)
+        self.c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), text, sz, (255, 255, 255, 255),
+                    bold=True, align="m")
+        self.placed.append(b)
+        boxes.add(b, "label")
+
+    def hline(self, xs: list[float], cy: float, w: float) -> float | None:
+        """A free y for a horizontal run over x in `xs`, inside the lane centred on cy."""
+        g, half = self.g, w * 1.6  # the arrow head is 3 w tall
+        top = cy - g.sh / 2 + 1
+        return self.free_line(True, top + half, top + g.sh - 2 - half, (min(xs), max(xs)),
+                              half, cy)
+
+    def vline(self, cx: float, y0: float, y1: float, w: float) -> float | None:
+        """A free x for a vertical run from y0 to y1 inside the column centred on cx."""
+        half = w * 1.6
+        return self.free_line(False, cx - self.g.s / 2 + 1 + half, cx + self.g.s / 2 - 1 - half,
+                              (y0, y1), half, cx)
+
+    def route(self, squares: list[object], w: float) -> list[tuple[float, float]] | None:
+        """A polyline through `squares` (orthogonal steps), from the centre of the first
+        (left empty by the move) to the edge of the last (where the piece now stands): its
+        straight runs go where no name or number is (a free strip of a lane, a free column of
+        a square). None when there is no such way."""
+        g = self.g
+        cs = [c for c in (self.center(q) for q in squares) if c]
+        if len(cs) < 2:
+            return None
+        runs: list[tuple[str, list[tuple[float, float]]]] = []
+        for a, b in zip(cs, cs[1:], strict=False):
+            d = "h" if a[1] == b[1] else "v"
+            if runs and runs[-1][0] == d:
+                runs[-1][1].append(b)
+            else:
+                runs.append((d, [a, b]))
+        last = runs[-1][1]
+        (ax, ay), (bx, by) = last[-2], last[-1]
+        sx = (bx > ax) - (bx < ax)
+        sy = (by > ay) - (by < ay)
+        last[-1] = (bx - sx * (g.s / 2 - 2), by - sy * (g.sh / 2 - 2))  # stop at its edge
+        ys: dict[int, float] = {}
+        for k, (d, pts) in enumerate(runs):
+            if d != "h":
+                continue
+            xs = [p[0] for p in pts]
+            for j in (k - 1, k + 1):  # a turn may happen anywhere in that column
+                if 0 <= j < len(runs):
+                    c = runs[j][1][0][0]
+                    xs += [c - g.s / 2, c + g.s / 2]
+            y = self.hline(xs, pts[0][1], w)
+            if y is None:
+                return None
+            ys[k] = y
+        out: list[tuple[float, float]] = []
+        for k, (d, pts) in enumerate(runs):
+            if d == "h":
+                if not out:
+                    out.append((pts[0][0], ys[k]))
+                out.append((pts[-1][0], ys[k]))
+                continue
+            y0, y1 = ys.get(k - 1, pts[0][1]), ys.get(k + 1, pts[-1][1])
+            x = self.vline(pts[0][0], y0, y1, w)
+            if x is None:
+                return None
+            out += [(x, y0), (x, y1)]
+        return [p for i, p in enumerate(out) if i == 0 or p != out[i - 1]]
+
+    def path_arrow(self, squares: list[object], color: th.RGB) -> list[tuple[float, float]] | None:
+        """Draw a move: a dot where it started, an arrow into the square it reached."""
+        for w in (max(2.5, self.s * 0.045), 2.0):
+            pts = self.route(squares, w)
+            if pts and len(pts) >= 2:
+                self.arrow(pts, color, w, w * 3)
+                return pts
+        c = self.center(squares[-1])
+        if c:
+            boxes.add((c[0], c[1], c[0], c[1]), "dropped")
+        return None
 
     # --- event types ---------------------------------------------------------------------
 
     def _moved(self, e: Event, layer: int) -> None:
-        low = self.s * 0.2  # below the pips: the unit's name and HP stay readable
-        pts = [(p[0], p[1] + low) for p in (self.center(q) for q in V.as_list(e.get("path"))) if p]
-        if layer != 1 or len(pts) < 2:
+        if layer != 1:
             return
-        r = self.s * 0.07
-        x, y = pts[0]
-        self.c.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255, 230),
-                       outline=(*th.HL_PATH, 255), width=2)
-        pts[-1] = self.shorten(pts[-2], pts[-1], self.s * 0.22)
-        self.arrow(pts, th.HL_PATH, self.s * 0.055)
+        pts = self.path_arrow(V.as_list(e.get("path")), th.HL_PATH)
+        if pts:
+            r = max(3.0, self.s * 0.06)
+            x, y = pts[0]
+            if not self.has_ink((x - r, y - r, x + r, y + r)):
+                self.c.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255, 230),
+                               outline=(*th.HL_PATH, 255), width=2)
+                boxes.add((x - r, y - r, x + r, y + r), "label")
 
     def _monster_moved(self, e: Event, layer: int) -> None:
-        a, b = self.center(e.get("from")), self.center(e.get("to"))
-        if layer == 1 and a and b and a != b:
-            off = self.s * 0.3  # along the top edge: leaves the monster's name readable
-            pts = [(a[0], a[1] - off), self.shorten((a[0], a[1] - off), (b[0], b[1] - off),
-                                                    self.s * 0.3)]
-            self.arrow(pts, th.HL_MONSTER, self.s * 0.05)
+        if layer == 1:
+            self.path_arrow([e.get("from"), e.get("to")], th.HL_MONSTER)
+
+    def shorten(self, a: tuple[float, float], b: tuple[float, float], by: float) -> tuple[float, float]:
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d = max(1e-6, (dx * dx + dy * dy) ** 0.5)
+        by = min(by, d * 0.5)
+        return b[0] - dx / d * by, b[1] - dy / d * by
 
     def _rolled(self, e: Event, layer: int) -> None:
-        a, b = self.center(e.get("from")), self.center(e.get("target"))
+        """A dice attack (R8.2): attacker and target framed in the result's colour, and the
+        total with the result ("8 hit") in a tag by the target."""
         res = str(e.get("result", ""))
         color = th.RESULT.get(res, th.HL_ATTACK)
-        if layer == 1 and a and b and a != b:
-            self.arrow([a, self.shorten(a, b, self.s * 0.3)], color, self.s * 0.045)
+        a, b = self.box(e.get("from")), self.box(e.get("target"))
+        if layer == 0:
+            if a:
+                self.outline(a, color, self.s * 0.03, alpha=170)
+            if b:
+                self.outline(b, color, self.s * 0.045)
         if layer == 2 and b:
-            a = a or b
-            dice = V.as_list(e.get("dice"))
             words = _RESULT_WORDS.get(res, (res, res))
-            roll = "+".join(str(V.as_int(d)) for d in dice[:2])
             total = e.get("total")
-            label = f"{roll}={V.as_int(total)} " if dice and total is not None else ""
-            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) if a and a != b else b
-            self.tag(mid[0], mid[1], label + words[1 if self.lang == "ja" else 0], color,
-                     size=self.s * 0.15)
+            label = f"{V.as_int(total)} " if total is not None else ""
+            ca = self.center(e.get("from"))
+            self.tag(self.center(e.get("target")) or (0, 0),
+                     label + words[1 if self.lang == "ja" else 0], color, toward=ca)
 
     def _damaged(self, e: Event, layer: int) -> None:
-        b = self.box(e.get("square"))
-        if layer == 2 and b:
-            self.tag(b[2] + self.s * 0.06, b[1] - self.s * 0.01,
-                     f"-{V.as_int(e.get('amount'))}", th.HL_ATTACK, anchor="r", size=self.s * 0.17)
+        c = self.center(e.get("square"))
+        if layer == 2 and c:
+            self.tag(c, f"-{V.as_int(e.get('amount'))}", th.HL_ATTACK)
 
     def _healed(self, e: Event, layer: int) -> None:
-        b = self.box(e.get("square"))
-        if layer == 2 and b:
-            self.tag(b[2] + self.s * 0.06, b[1] - self.s * 0.01,
-                     f"+{V.as_int(e.get('amount'))}", th.HL_MOVE, anchor="r", size=self.s * 0.17)
+        c = self.center(e.get("square"))
+        if layer == 2 and c:
+            self.tag(c, f"+{V.as_int(e.get('amount'))}", th.HL_MOVE)
 
     def _area(self, e: Event, layer: int) -> None:
         """A unit's ★ area attack: every square it covered (R8.2)."""
         for q in V.as_list(e.get("squares")):
             b = self.box(q)
             if layer == 0 and b:
-                self.c.rect(b, fill=(*th.HL_SKILL, 50), outline=(*th.HL_SKILL, 255),
-                            width=self.s * 0.05, radius=self.s * 0.08)
+                self.outline(b, th.HL_SKILL, self.s * 0.045)
 
     def _recruited(self, e: Event, layer: int) -> None:
         self._summoned(e, layer)
@@ -187,31 +362,27 @@ class _Highlighter:
     def _levelup(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
         if layer == 0 and b:
-            self.outline(b, th.LEVEL, self.s * 0.06)
+            self.outline(b, th.LEVEL, self.s * 0.045)
 
     def _defeated(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
         if not b:
             return
-        if layer == 0:
+        if layer == 0 and not self.has_ink(b):  # the cross only on the square left empty
             i = self.s * 0.2
             for p, q in (((b[0] + i, b[1] + i), (b[2] - i, b[3] - i)),
                          ((b[2] - i, b[1] + i), (b[0] + i, b[3] - i))):
                 self.c.line([p, q], (*th.HL_ATTACK, 170), self.s * 0.07)
+            boxes.add((b[0] + i, b[1] + i, b[2] - i, b[3] - i), "label")
         if layer == 2:
             name = self.cs.name(str(e.get("card", "")), self.lang)
-            self.tag((b[0] + b[2]) / 2, b[3] - self.s * 0.14, name, (90, 90, 100),
-                     size=self.s * 0.14, max_w=b[2] - b[0])
+            self.tag(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), name, (90, 90, 100),
+                     max_w=(b[2] - b[0]) * 1.2)
 
     def _summoned(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
-        if not b:
-            return
-        if layer == 0:
-            self.outline(b, th.HL_NEW, self.s * 0.06)
-        if layer == 2:
-            self.tag(b[0] - self.s * 0.05, b[1] - self.s * 0.02, th.word("new", self.lang),
-                     (200, 140, 0), anchor="l", size=self.s * 0.14)
+        if b and layer == 0:
+            self.outline(b, th.HL_NEW, self.s * 0.045)
 
     def _queued(self, e: Event, layer: int) -> None:
         lane = str(e.get("lane", ""))
@@ -220,40 +391,37 @@ class _Highlighter:
         x0, y0, x1, y1 = self.g.queue_box(V.LANES.index(lane))
         b = (x0, y0 - self.top, x1, y1 - self.top)
         if layer == 0:
-            self.outline(b, th.HL_NEW, self.s * 0.05)
+            self.outline(b, th.HL_NEW, inner=0.5)
         if layer == 2:
-            self.tag((b[0] + b[2]) / 2, b[3] - self.s * 0.12, th.word("new", self.lang),
-                     (200, 140, 0), size=self.s * 0.13)
+            self.tag(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), th.word("new", self.lang),
+                     (200, 140, 0))
 
     def _monster_attacked(self, e: Event, layer: int) -> None:
-        a = self.center(e.get("from"))
+        a = self.box(e.get("from"))
+        if layer == 0 and a:
+            self.outline(a, th.HL_ATTACK, self.s * 0.03, alpha=170)
         for t in V.as_list(e.get("targets")):
-            b, bx = self.center(t), self.box(t)
+            bx = self.box(t)
             if layer == 0 and bx:
-                self.outline(bx, th.HL_ATTACK, self.s * 0.06)
-            if layer == 1 and a and b and a != b:
-                self.arrow([a, self.shorten(a, b, self.s * 0.3)], th.HL_ATTACK, self.s * 0.05)
+                self.outline(bx, th.HL_ATTACK, self.s * 0.045)
 
     def _fainted(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
         if not b:
             return
         if layer == 0:
-            self.c.rect(b, fill=(120, 60, 150, 60), outline=(120, 60, 150, 230),
-                        width=self.s * 0.05, radius=self.s * 0.08)
+            self.outline(b, (120, 60, 150), self.s * 0.045)
         if layer == 2:
             name = self.cs.name(str(e.get("card", "")), self.lang)
             cx = (b[0] + b[2]) / 2
-            self.tag(cx, b[1] + self.s * 0.3, name, (120, 60, 150), size=self.s * 0.14,
-                     max_w=b[2] - b[0])
-            self.tag(cx, b[3] - self.s * 0.2, th.word("fainted", self.lang), (120, 60, 150),
-                     size=self.s * 0.14, max_w=b[2] - b[0])
+            self.tag((cx, (b[1] + b[3]) / 2), f"{name} {th.word('fainted', self.lang)}",
+                     (120, 60, 150), max_w=(b[2] - b[0]) * 1.6)
 
     def _invaded(self, e: Event, layer: int) -> None:
         x0, y0, x1, y1 = self.g.castle_box()
         b = (x0, y0 - self.top, x1, y1 - self.top)
         if layer == 0:
-            self.outline(b, th.HL_ATTACK, self.s * 0.07)
+            self.outline(b, th.HL_ATTACK, inner=0.5)
         if layer == 2:
-            self.tag((x0 + x1) / 2, b[1] + self.s * 0.2, th.word("invaded", self.lang),
-                     th.HL_ATTACK, size=self.s * 0.13)
+            self.tag(((x0 + x1) / 2, b[1] + self.s * 0.3), th.word("invaded", self.lang),
+                     th.HL_ATTACK)

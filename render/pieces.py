@@ -9,15 +9,36 @@ name, the threat shape, HP pips and the acted token are drawn.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import Any, NamedTuple
 
 from PIL import Image
 
 from engine.cards import MonsterCard, UnitCard
+from render import boxes
 from render import theme as th
 from render.draw import Canvas, check_mark, fit_condensed, hp_pips, pips_width, threat_badge
 
 RGB = th.RGB
+
+
+class Sprite(NamedTuple):
+    """A drawn piece and where its names/numbers (ink) and badges (labels) are, in its own
+    coordinates: the highlight layer keeps its tags off the ink (render/boxes.py)."""
+
+    image: Image.Image
+    marks: tuple[boxes.Mark, ...]
+
+
+def _sprite(fn: Callable[..., Image.Image]) -> Callable[..., Sprite]:
+    """Cache a piece drawing together with the marks it made while drawn."""
+    @wraps(fn)
+    def draw(*args: Any) -> Sprite:
+        with boxes.capture() as marks:
+            im = fn(*args)
+        return Sprite(im, tuple(marks))
+    return lru_cache(maxsize=1024)(draw)
 
 
 def card_name(card: UnitCard | MonsterCard | None, key: str, lang: str) -> str:
@@ -32,7 +53,7 @@ def _card_box(size: int) -> tuple[float, float, float, float]:
     return i, i, size - i, size - i
 
 
-@lru_cache(maxsize=1024)
+@_sprite
 def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int | None,
                 bg: RGB, size: int, lang: str) -> Image.Image:
     """A unit card: owner band, name, HP pips, MOV, level-up badge, acted marker (R8).
@@ -50,9 +71,12 @@ def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int
     c.rect((x0, y0, x1, y0 + band), fill=th.seat_color(owner), radius=size * 0.08)
     c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
     name = card_name(uc, key, lang)
-    t, sz, sx = fit_condensed(name, w - size * 0.06, size * 0.2, size * 0.14, bold=True,
+    # a levelled card's "Lv2" badge sits on the band's right end; the name keeps clear of it
+    lv = size * 0.3 if uc and uc.levelled else 0.0
+    t, sz, sx = fit_condensed(name, w - size * 0.06 - lv, size * 0.2, size * 0.14, bold=True,
                               condense=0.66)
-    c.text((x0 + w / 2, y0 + band + size * 0.13), t, sz, th.INK, bold=True, align="m", sx=sx)
+    c.text((x0 + (w - lv) / 2, y0 + band + size * 0.13), t, sz, th.INK, bold=True, align="m",
+           sx=sx)
     pip, pip_y, bottom_y = size * 0.12, y0 + size * 0.47, y1 - size * 0.15
     pw = pips_width(hp, pip, w - size * 0.1)
     hp_pips(c, x0 + (w - pw) / 2, pip_y, w - size * 0.1, hp, dmg, pip, th.PIP_UNIT, th.CUBE)
@@ -64,7 +88,7 @@ def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int
     r = size * 0.13
     cx, cy = x1 - r - size * 0.04, y1 - r - size * 0.04
     if uc and uc.levelled:
-        _level_badge(c, cx - r - size * 0.03 if acted else x1 - size * 0.05, bottom_y, size)
+        _level_badge(c, x1 - size * 0.02, y0 + size * 0.1, size)
     if acted:
         c.ellipse((cx - r, cy - r, cx + r, cy + r), fill=th.INK, outline=th.WHITE,
                   width=size * 0.015)
@@ -73,14 +97,16 @@ def unit_sprite(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int
 
 
 def _level_badge(c: Canvas, right: float, cy: float, size: int) -> None:
-    """A gold "Lv2" tab on a levelled-up unit (R12.2)."""
-    h, w = size * 0.19, size * 0.28
-    c.rect((right - w, cy - h / 2, right, cy + h / 2), fill=th.LEVEL, outline=th.INK,
-           width=1, radius=h * 0.3)
-    c.text((right - w / 2, cy), "Lv2", h * 0.7, th.INK, bold=True, align="m")
+    """A gold "Lv2" tab on a levelled-up unit (R12.2), top right, clear of name and MOV."""
+    h, w = size * 0.19, size * 0.27
+    box = (right - w, cy - h / 2, right, cy + h / 2)
+    c.rect(box, fill=th.LEVEL, outline=th.INK, width=1, radius=h * 0.3)
+    with boxes.labelling():
+        c.text((right - w / 2, cy), "Lv2", h * 0.7, th.INK, bold=True, align="m")
+    boxes.add(box, "label")
 
 
-@lru_cache(maxsize=1024)
+@_sprite
 def monster_sprite(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, size: int,
                    lang: str) -> Image.Image:
     """A monster card: name, threat (colour + shape), HP pips, DEF / MOV / ATK (R9)."""
@@ -133,7 +159,7 @@ def _tile_name(c: Canvas, name: str, x0: float, x1: float, cy: float, h: float,
     c.text(((x0 + x1) / 2, cy), t, sz, fill, bold=True, align="m", sx=sx)
 
 
-@lru_cache(maxsize=1024)
+@_sprite
 def unit_tile(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int | None,
               bg: RGB, w: int, h: int, lang: str) -> Image.Image:
     """A unit in the table style (a wide, short square): only what reads at a glance.
@@ -151,10 +177,8 @@ def unit_tile(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int |
     band = max(4.0, h * 0.09)
     c.rect((x0, y0, x1, y0 + band), fill=th.seat_color(owner), radius=rad)
     c.rect((x0, y0 + band * 0.5, x1, y0 + band), fill=th.seat_color(owner))
-    if uc and uc.levelled:  # gold corner under the band's right end
-        k = h * 0.42
-        c.polygon([(x1 - k, y0 + band), (x1, y0 + band), (x1, y0 + band + k)], fill=th.LEVEL,
-                  outline=th.INK, width=1)
+    if uc and uc.levelled:  # a gold frame: says Lv2 without covering the name or pips
+        c.rect((x0, y0, x1, y1), outline=th.LEVEL, width=2.5, radius=rad)
     _tile_name(c, card_name(uc, key, lang), x0 + 3, x1 - 3, y0 + band + h * 0.22, h,
                th.INK)
     row = y1 - h * 0.25
@@ -172,7 +196,7 @@ def unit_tile(uc: UnitCard | None, key: str, dmg: int, acted: bool, owner: int |
     return c.image()
 
 
-@lru_cache(maxsize=1024)
+@_sprite
 def monster_tile(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, w: int, h: int,
                  lang: str) -> Image.Image:
     """A monster in the table style: colour, a big name, a big threat shape and HP pips.
@@ -205,7 +229,7 @@ def monster_tile(mc: MonsterCard | None, key: str, dmg: int, bg: RGB, w: int, h:
     return c.image()
 
 
-@lru_cache(maxsize=512)
+@_sprite
 def monster_chip(mc: MonsterCard | None, key: str, w: int, h: int, bg: RGB,
                  lang: str) -> Image.Image:
     """A small monster token for a waiting queue or the castle: threat shape + name."""

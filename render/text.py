@@ -22,6 +22,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import boxes
+
 FONT_FILE = Path(__file__).with_name("fonts") / "NotoSansJP[wght].ttf"
 REGULAR, BOLD = 400, 700
 # Glyphs are rasterised at one of these sizes and the mask scaled to the size asked for.
@@ -193,10 +195,13 @@ def draw(
     align: str = "l",
     valign: str = "m",
     sx: float = 1.0,
+    record: bool = True,
+    scale: float = 1.0,
 ) -> int:
     """Draw text; returns its width. `align` l/m/r; `valign` m (middle of capitals) or s
     (baseline). Middle-of-capitals centring looks right for Latin and kana alike. `sx`
-    condenses horizontally."""
+    condenses horizontally. Its ink box (the glyphs' own box, divided by `scale` when the
+    image is drawn supersampled) goes to `render.boxes` while a capture is open."""
     t = clean(text)
     w = round(width(t, size, weight) * sx)
     x, y = xy
@@ -209,6 +214,9 @@ def draw(
     mask, dx, dy = sprite(t, size, weight, round(sx, 3))
     px, py = int(round(x)) + dx, int(round(y)) + dy
     im.paste(fill, (px, py, px + mask.width, py + mask.height), mask)
+    if record and t.strip():
+        boxes.add((px / scale, py / scale, (px + mask.width) / scale,
+                   (py + mask.height) / scale))
     return w
 
 

@@ -65,7 +65,7 @@ def seat_color(seat: object) -> RGB:
 
 _WORDS: dict[str, tuple[str, str]] = {
     "gold": ("Gold", "金"),
-    "honor": ("Honor", "名誉"),
+    "honor": ("Honor", "栄誉"),
     "threat": ("Threat", "脅威"),
     "medals": ("Medals", "メダル"),
     "eliminated": ("ELIMINATED", "脱落"),

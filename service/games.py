@@ -16,12 +16,15 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import ActionError, Game, StaleDecision
 from store import GameRow, Store, VersionConflict
+
+from .errors import ServiceError
+from .seats import SeatsMixin, ai_level, channel_settings, check_bots
 
 log = logging.getLogger("rr.service")
 
@@ -29,15 +32,6 @@ DEFAULT_LIMIT_S = 24 * 3600
 MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
 KICK_AFTER_TIMEOUTS = 2
 MAX_AUTO = 200  # bound on trivial answers resolved after one action
-
-
-class ServiceError(Exception):
-    """A refusal with a message the user should see (ephemeral in Discord)."""
-
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def result_words(result: dict[str, Any], names: list[str]) -> str:
@@ -48,6 +42,39 @@ def result_words(result: dict[str, Any], names: list[str]) -> str:
     if result.get("draw"):
         return f"a draw between {who} — {result.get('reason', '')}"
     return f"{who} won — {result.get('reason', '')}"
+
+
+class Quarantined(ServiceError):
+    """The game is damaged in storage and set aside: nothing can be played in it (its log,
+    the source of truth, R15, cannot be trusted), but it can be abandoned. `reason` says
+    what was found: {"kind": "unreadable"|"log_gap"|"log_mismatch"|"replay"|"error", …}."""
+
+    def __init__(self, row: GameRow, reason: dict[str, Any]) -> None:
+        self.row, self.reason = row, reason
+        super().__init__(f"Game #{row.id} is damaged and set aside: {damage_words(reason)}. "
+                         "Nothing can be played in it; it can be abandoned, or the database "
+                         "restored from a backup.", code="quarantined")
+
+
+class _Damage(Exception):
+    def __init__(self, **reason: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def damage_words(reason: dict[str, Any]) -> str:
+    """What was found, in English (for the log and the console)."""
+    kind = reason.get("kind")
+    if kind == "unreadable":
+        return f"its stored {', '.join(reason.get('what', []))} could not be read"
+    if kind == "log_gap":
+        return f"action {reason.get('seq')} of its action log is missing"
+    if kind == "log_mismatch":
+        return (f"its action log has {reason.get('rows')} actions but its stored state records "
+                f"{reason.get('recorded')}")
+    if kind == "replay":
+        return f"its action log no longer replays ({reason.get('error', '?')})"
+    return "it could not be loaded"
 
 
 class GameOver(ServiceError):
@@ -63,9 +90,13 @@ class GameOver(ServiceError):
 
 def _stage_hook(g: Game, stages: list[tuple[str, int, dict[str, Any]]],
                 base: int) -> Callable[[str, int], None]:
-    """Record the spectator view each time a card or phase ends (events so far: base + n)."""
+    """Record the spectator view each time a card or phase ends (events so far: base + n).
+
+    The engine reports the end once it has already stepped into the next phase, so the view
+    carries `after` (what just ended) for the image's title and row (render/central.py).
+    """
     def hook(what: str, n: int) -> None:
-        stages.append((what, base + n, g.view(None)))
+        stages.append((what, base + n, {**g.view(None), "after": what}))
     return hook
 
 
@@ -98,7 +129,7 @@ class Reminder:
     deadline: float
 
 
-class GameService:
+class GameService(SeatsMixin):
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None) -> None:
@@ -109,6 +140,11 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Game]] = {}
         self._deadlines: dict[int, tuple[int, dict[int, float]]] = {}
+        # Told when a game is set aside (reason) or verified again after a repair (None);
+        # the bot posts it in the game's channel. Failures there are logged, not raised.
+        self.on_quarantine: Callable[[GameRow, dict[str, Any] | None],
+                                     Awaitable[None]] | None = None
+        self._seats_init()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """One lock per channel: a channel has at most one open game, so this is also that
@@ -118,17 +154,24 @@ class GameService:
     # ---- lobby -------------------------------------------------------------------------------
     async def new_lobby(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                         players: int = 4, difficulty: str | None = None,
-                        time_limit_s: int = DEFAULT_LIMIT_S, lang: str = "en") -> GameRow:
+                        time_limit_s: int = DEFAULT_LIMIT_S, lang: str = "en",
+                        bots: int = 0, bot_level: str = "random") -> GameRow:
+        """A lobby with the host seated, and `bots` AI players of `bot_level` (seats.py)."""
         if not 1 <= players <= 4:
             raise ServiceError("A game has 1 to 4 players (R1).")
         if difficulty not in (None, "easy", "normal", "hard"):
             raise ServiceError("Difficulty is easy, normal or hard.")
+        check_bots(players, difficulty, bots, bot_level)
         if difficulty is not None and players != 1:
             raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
                                "(R13.2).")
         if not MIN_LIMIT_S <= time_limit_s <= MAX_LIMIT_S:
             raise ServiceError("The turn time limit is between 1 minute and 7 days.")
         latest = await self.store.latest_game(channel_id)
+        if latest is not None and latest.status == "active":
+            held = await self.store.quarantined(latest.id)
+            if held is not None:  # say why, and that abandoning it frees the channel
+                raise Quarantined(latest, held)
         if latest is not None and latest.status in ("lobby", "active"):
             raise ServiceError("This channel already has a game. Finish or `/rr abandon` it, "
                                "or start one in a thread.")
@@ -136,15 +179,22 @@ class GameService:
             self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
                     "lang": lang}
+        settings.update(channel_settings(latest))
         try:
-            return await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
+            row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
             raise ServiceError("This channel already has a game.") from e
+        if bots:
+            self._add_bots(row, bots, bot_level)
+            await self.store.update_lobby(row)
+        return row
 
     async def _lobby(self, channel_id: int) -> GameRow:
         row = await self.store.open_game(channel_id)
         if row is None:
             raise ServiceError("There is no game in this channel. Start one with `/rr new`.")
+        if row.damage:
+            raise Quarantined(row, {"kind": "unreadable", "what": row.damage})
         if row.status != "lobby":
             raise ServiceError("The game has already started.")
         return row
@@ -228,6 +278,10 @@ class GameService:
             if user_id != row.host_id and not can_manage:
                 raise ServiceError("Only the host or a member with Manage Channels can change "
                                    "the time limit.")
+            held = ({"kind": "unreadable", "what": row.damage} if row.damage
+                    else await self.store.quarantined(row.id))
+            if held is not None:  # writing settings would paper over the damage
+                raise Quarantined(row, held)
             row.settings["time_limit_s"] = seconds
             await self.store.set_settings(row.id, row.settings)
         return row
@@ -252,20 +306,70 @@ class GameService:
         except GameOver as e:
             return e.row, e.game
 
-    async def load(self, row: GameRow) -> Game:
+    async def load(self, row: GameRow, *, recheck: bool = False) -> Game:
         """The game of a row, verified once per process: replay of setup + log must equal
-        the stored state (the log wins if they differ)."""
+        the stored state (the log wins if only the states differ).
+
+        A game that cannot be verified — unreadable JSON, a lost log row (a gap, or fewer
+        rows than the stored state records), a log that no longer replays — is quarantined
+        (stored, so it stays set aside across restarts) and `Quarantined` is raised: playing
+        on would silently rewind or corrupt it. `recheck` (startup) verifies a quarantined
+        game again and lifts the quarantine when its rows were restored or repaired."""
         cached = self._cache.get(row.id)
-        if cached and cached[0] == row.version:
+        if cached and cached[0] == row.version and not row.damage and not recheck:
             return cached[1]
-        log_ = await self.store.log(row.id)
-        assert row.setup is not None
-        g = Game.replay(row.setup, log_)
-        if row.state is not None and g.to_json() != row.state:
-            log.error("game %s: stored state differs from its replayed log; using the log",
-                      row.id)
+        log_, seqs, held = await self.store.log_check(row.id)
+        if held is not None and not recheck:
+            raise Quarantined(row, held)
+        try:
+            g = self._verified(row, log_, seqs)
+        except _Damage as d:
+            self._forget(row.id)
+            if row.status == "active" and await self.store.quarantine(row.id, d.reason):
+                log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "
+                          "its channel can `/rr abandon` it, or restore the database from a "
+                          "backup (or repair the game's rows) and restart the bot to resume it",
+                          row.id, row.channel_id, damage_words(d.reason))
+                await self._tell(row, d.reason)
+            raise Quarantined(row, d.reason) from d
+        if held is not None:
+            await self.store.release(row.id)
+            log.warning("game %s verified again: quarantine lifted", row.id)
+            await self._tell(row, None)
         self._cache[row.id] = (row.version, g)
         return g
+
+    def _verified(self, row: GameRow, log_: list[list[Any]], seqs: list[int]) -> Game:
+        """Replay setup + log, checking first that nothing is missing; raises `_Damage`."""
+        if row.damage or row.setup is None:
+            raise _Damage(kind="unreadable", what=row.damage or ["setup"])
+        gap = next((k for k, seq in enumerate(seqs) if seq != k), None)
+        if gap is not None:
+            raise _Damage(kind="log_gap", seq=gap)
+        try:
+            g = Game.replay(row.setup, log_)
+        except ActionError as e:
+            raise _Damage(kind="replay", error=e.message) from e
+        except Exception as e:  # a damaged setup can fail anywhere in the engine
+            raise _Damage(kind="replay", error=type(e).__name__) from e
+        if row.state is not None and g.to_json() != row.state:
+            try:
+                recorded = json.loads(row.state)["log"]
+            except (ValueError, TypeError, KeyError) as e:
+                raise _Damage(kind="unreadable", what=["state"]) from e
+            if [list(x) for x in recorded] != log_:  # rows lost at the end (or changed)
+                raise _Damage(kind="log_mismatch", rows=len(log_), recorded=len(recorded))
+            log.error("game %s: stored state differs from its replayed log; using the log",
+                      row.id)
+        return g
+
+    async def _tell(self, row: GameRow, reason: dict[str, Any] | None) -> None:
+        if self.on_quarantine is None:
+            return
+        try:
+            await self.on_quarantine(row, reason)
+        except Exception:
+            log.exception("game %s: telling its channel about its quarantine failed", row.id)
 
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
@@ -282,6 +386,7 @@ class GameService:
         if seat is None:
             raise ServiceError("You are not playing in this game; you can watch it with "
                                "`/rr board` and `/rr status`.", code="not_player")
+        self._refuse_ai_seat(row, seat)
         return seat
 
     # ---- playing -------------------------------------------------------------------------------
@@ -387,12 +492,38 @@ class GameService:
 
     # ---- time limits -----------------------------------------------------------------------------
     async def tick(self) -> tuple[list[Outcome], list[Reminder]]:
-        """Apply the default answer (R15: pass) to every expired decision; list reminders due."""
+        """Apply the default answer (R15: pass) to every expired decision; list reminders due.
+        Each game is its own job: one that fails (damaged, quarantined) is logged and
+        skipped, and every other game still gets its time limits."""
         now = self.clock()
         outcomes: list[Outcome] = []
         reminders: list[Reminder] = []
+        for game_id, timers in (await self.due(now)).items():
+            try:
+                done, due = await self.tick_game(game_id, timers, now)
+            except Quarantined:
+                continue
+            except Exception:
+                log.exception("game %s: time limits failed; the other games go on", game_id)
+                continue
+            outcomes += done
+            reminders += due
+        return outcomes, reminders
+
+    async def due(self, now: float) -> dict[int, list[dict[str, Any]]]:
+        """Timers due at `now` (quarantined games have none), grouped by game."""
+        by_game: dict[int, list[dict[str, Any]]] = {}
         for t in await self.store.due_timers(now):
-            row = await self.store.get(t["game_id"])
+            by_game.setdefault(int(t["game_id"]), []).append(t)
+        return by_game
+
+    async def tick_game(self, game_id: int, timers: list[dict[str, Any]],
+                        now: float) -> tuple[list[Outcome], list[Reminder]]:
+        """One game's due timers: default answers past the deadline, reminders before."""
+        outcomes: list[Outcome] = []
+        reminders: list[Reminder] = []
+        for t in timers:
+            row = await self.store.get(game_id)
             if row is None or row.status != "active":
                 continue
             async with self.lock(row.channel_id):
@@ -402,6 +533,9 @@ class GameService:
                 g = await self.load(row)
                 dec = g.decision(t["seat"])
                 if dec is None or dec["opened"] != t["decision_id"]:
+                    continue
+                if (seated := await self._tick_ai_seat(row, g, t, now)) is not None:
+                    outcomes.append(seated)  # an AI answers this seat (service/seats.py)
                     continue
                 if t["deadline"] <= now:
                     meta = dict(row.meta)
@@ -433,8 +567,10 @@ class GameService:
             votes = set(meta.setdefault("kick", {}).get(str(target_seat), []))
             votes.add(voter)
             meta["kick"][str(target_seat)] = sorted(votes)
-            others = [s for s in g.waiting_for() + list(range(len(row.seats)))
-                      if s != target_seat and not g.state["players"][s]["eliminated"]]
+            # the electorate: the other seats still in play that their person plays (AIs
+            # do not vote)
+            others = [s for s in range(len(row.seats)) if s != target_seat
+                      and not g.state["players"][s]["eliminated"] and not ai_level(row, s)]
             need = len(set(others)) // 2 + 1
             if len(votes) < need:
                 await self.store.set_meta(row.id, meta)

@@ -29,19 +29,29 @@ _T: dict[str, dict[str, str]] = {
     "passed": {"en": "{p} ran out of time and chose no card.",
                "ja": "{p} は時間切れのためカードを選びませんでした。"},
     "gold": {"en": "{p} +{amount} gold ({total}).", "ja": "{p} ゴールド+{amount}（{total}）"},
-    "honor": {"en": "{p} +1 honor token.", "ja": "{p} 名誉トークン+1"},
+    "honor": {"en": "{p} +1 honor token.", "ja": "{p} 栄誉トークン+1"},
     "moved": {"en": "{p}: {card} moved {path}.", "ja": "{p}: {card} が {path} へ移動。"},
-    "rolled": {"en": "{p}: {from} → {target} rolled {d1}+{d2} = {total} vs DEF {def}: {result}.",
-               "ja": "{p}: {from} → {target} ダイス {d1}+{d2} = {total}（防御{def}）: {result}"},
-    "damaged_m": {"en": "{p}: {card} on {square} takes {amount}.",
-                  "ja": "{p}: {square} の {card} に {amount} ダメージ。"},
+    "rolled": {"en": "{p}: {attacker} on {from} attacks {card} on {target}{again}: "
+                     "{d1}+{d2}{mod} = {total} vs DEF {def}: {result}.",
+               "ja": "{p}: {from}の{attacker}が{target}の{card}を攻撃{again}: "
+                     "{d1}+{d2}{mod} = {total}（防御力{def}）: {result}"},
+    "rerolled": {"en": " (reroll)", "ja": "（振り直し）"},
+    "damage": {"en": "{card} on {square}: {amount} damage (HP {left}/{hp})",
+               "ja": "{square}の{card}に{amount}ダメージ（HP {left}/{hp}）"},
+    "damaged": {"en": "{p}: {hit}.", "ja": "{p}: {hit}。"},
     "defeated": {"en": "{p} defeated the {card} on {square} (+1 honor mark).",
-                 "ja": "{p} が {square} の {card} を撃破（名誉マーク+1）。"},
-    "healed": {"en": "{p}: {square} healed 1.", "ja": "{p}: {square} を1回復。"},
+                 "ja": "{p} が {square} の {card} を撃破（栄誉マーク+1）。"},
+    "healed": {"en": "{p}: {card} on {square} heals 1{hp}.",
+               "ja": "{p}: {square}の{card}のHPを1回復{hp}。"},
+    "healed_support": {"en": "{p}: support heals 1 on {card} on {square}{hp} (R11.1).",
+                       "ja": "{p}: 援護で{square}の{card}のHPを1回復{hp}。"},
+    "monster_moves": {"en": "{p}: {moves}.", "ja": "{p}: {moves}"},
+    "monster_move": {"en": "{card} {from} → {to}", "ja": "{card} {from} → {to}"},
+    "bonus": {"en": " (bonus move)", "ja": "（ボーナス移動）"},
     "fainted": {"en": "{p}: {card} on {square} fainted and returns to hand.",
                 "ja": "{p}: {square} の {card} が気絶し手札に戻りました。"},
     "monster_attacked": {"en": "{p}: {card} on {from} attacks {targets}.",
-                         "ja": "{p}: {from} の {card} が {targets} を攻撃。"},
+                         "ja": "{p}: {from}の{card}が攻撃 → {targets}"},
     "summoned": {"en": "{card} summoned on {square} ({p})", "ja": "{card} を {square} に召喚 ({p})"},
     "queued": {"en": "{p}: {card} waits in lane {lane}'s queue.",
                "ja": "{p}: {card} はレーン{lane}の待機列へ。"},
@@ -49,9 +59,10 @@ _T: dict[str, dict[str, str]] = {
     "eliminated": {"en": "☠ {p} is eliminated.", "ja": "☠ {p} は脱落しました。"},
     "recruited": {"en": "{p} recruited {card} on {square}.", "ja": "{p} が {card} を {square} に雇用。"},
     "placed": {"en": "{p} placed {card} on {square}.", "ja": "{p} が {card} を {square} に配置。"},
-    "readied": {"en": "{p} readied {squares}.", "ja": "{p} が {squares} を回復。"},
+    "readied": {"en": "{p} readied {squares}.",
+                "ja": "{p} が {squares} のユニットを未行動に戻しました。"},
     "levelup": {"en": "{p} levelled up {square}: {card} (−{price} honor).",
-                "ja": "{p} が {square} をレベルアップ: {card}（名誉−{price}）"},
+                "ja": "{p} が {square} をレベルアップ: {card}（栄誉−{price}）"},
     "medal": {"en": "{p} gains a medal token (value hidden).", "ja": "{p} がメダルを獲得（値は非公開）。"},
     "medal_value": {"en": "Your new medal is worth {value}.", "ja": "獲得したメダルの値は {value} です。"},
     "merc_taken": {"en": "{p}: that mercenary was taken first; choose again.",
@@ -65,7 +76,7 @@ _T: dict[str, dict[str, str]] = {
     "area": {"en": "{p}: area attack from {from} hits {squares}.",
              "ja": "{p}: {from} から範囲攻撃 → {squares}"},
     "fullmove": {"en": "{p} pays 1 honor mark for Full Move ({square}).",
-                 "ja": "{p} が全力移動（名誉1、{square}）。"},
+                 "ja": "{p} が全力移動（栄誉マーク1、{square}）。"},
     "declared": {"en": "Victory declared by {players} (threat 8 or less).",
                  "ja": "{players} が勝利宣言（脅威8以下）。"},
     "timeout": {"en": "{p} ran out of time (default answer).", "ja": "{p} は時間切れ（既定の回答）。"},
@@ -104,15 +115,61 @@ def t(key: str, lang: str, **kw: Any) -> str:
     return entry.get(lang, entry["en"]).format(**kw)
 
 
+def _mod(mod: int) -> str:
+    """A roll's modifier as it is added: "+1", "+0", "−1" (R8.2)."""
+    return f"+{mod}" if mod >= 0 else f"−{-mod}"
+
+
+def _hp(e: Event, cs: CardSet, lang: str) -> str:
+    """"Knight on 3A: 1 damage (HP 3/6)" for a `damaged` event."""
+    card = e["card"]
+    name = cs.name(card, lang) if card else "?"
+    hp = e.get("hp")
+    if hp is None:  # an event recorded before the engine reported HP (old logs)
+        return t("damage", lang, card=name, square=e["square"], amount=e["amount"],
+                 left="?", hp="?")
+    return t("damage", lang, card=name, square=e["square"], amount=e["amount"],
+             left=e["hp_left"], hp=hp)
+
+
 def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en",
             limit: int = 25) -> list[str]:
-    """Readable lines for already-filtered events; long stories end with a count."""
+    """Readable lines for already-filtered events; long stories end with a count.
+
+    A monster's attack is told with the damage it did and the HP left ("Lich on 6A attacks
+    Knight on 3A: 1 damage (HP 3/6)"), so the `damaged` events it caused are folded into
+    its line; consecutive monster moves on one board share a line ("Goblin 5B → 3B, …").
+    """
     def n(key: str | None) -> str:
         return cs.name(key, lang) if key else "?"
 
     lines: list[str] = []
-    for e in events:
+    used: set[int] = set()  # damaged events already told inside an attack's line
+    moves: tuple[int, list[str]] | None = None  # the board whose monster moves are pending
+
+    def flush_moves() -> None:
+        nonlocal moves
+        if moves is not None:
+            sep = "、" if lang == "ja" else ", "
+            lines.append(t("monster_moves", lang, p=names[moves[0]], moves=sep.join(moves[1])))
+            moves = None
+
+    for k, e in enumerate(events):
         kind = e["type"]
+        if kind == "monster_moved":
+            seat = e["player"]
+            if moves is not None and moves[0] != seat:
+                flush_moves()
+            step = t("monster_move", lang, card=n(e["card"]), to=e["to"], **{"from": e["from"]})
+            step += t("bonus", lang) if e.get("bonus") else ""
+            moves = moves or (seat, [])
+            moves[1].append(step)
+            continue
+        if kind in ("chip", "done", "autosave", "merc_claimed", "resolved"):
+            continue  # silent: no line, and a pending moves line may go on after them
+        flush_moves()
+        if k in used:
+            continue
         p = names[e["player"]] if "player" in e and e["player"] is not None else ""
         kw: dict[str, Any] = {"p": p}
         if kind == "phase":
@@ -129,17 +186,29 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
             lines.append(t("picked", lang, p=p, card=n(e["card"])))
         elif kind == "rolled":
             res = _RESULT[e["result"]][1 if lang == "ja" else 0]
+            mod = e.get("mod", e["total"] - sum(e["dice"]))
             lines.append(t("rolled", lang, p=p, d1=e["dice"][0], d2=e["dice"][1],
-                           total=e["total"], result=res, target=e["target"],
+                           mod=_mod(mod), total=e["total"], result=res, target=e["target"],
+                           attacker=n(e.get("attacker")), card=n(e.get("card")),
+                           again=t("rerolled", lang) if e.get("rerolled") else "",
                            **{"from": e["from"], "def": e.get("def", "?")}))
         elif kind == "damaged":
-            if e["card"] in cs.monsters:
-                lines.append(t("damaged_m", lang, p=p, card=n(e["card"]), square=e["square"],
-                               amount=e["amount"]))
+            lines.append(t("damaged", lang, p=p, hit=_hp(e, cs, lang)))
         elif kind == "moved":
             lines.append(t("moved", lang, p=p, card=n(e["card"]), path="→".join(e["path"])))
         elif kind == "monster_attacked":
-            lines.append(t(kind, lang, p=p, card=n(e["card"]), targets=", ".join(e["targets"]),
+            hits = []
+            for j in range(k + 1, len(events)):
+                d = events[j]
+                if d["type"] in ("monster_attacked", "monster_moved", "phase", "resolved"):
+                    break
+                if (d["type"] == "damaged" and d.get("player") == e["player"]
+                        and d["square"] in e["targets"] and j not in used):
+                    used.add(j)
+                    hits.append(_hp(d, cs, lang))
+            sep = "、" if lang == "ja" else "; "
+            lines.append(t(kind, lang, p=p, card=n(e["card"]),
+                           targets=sep.join(hits) or ", ".join(e["targets"]),
                            **{"from": e["from"]}))
         elif kind == "summoned":
             prev = lines[-1] if lines else ""
@@ -169,6 +238,11 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
             lines.append(t(kind, lang, players=", ".join(names[s] for s in e["players"])))
         elif kind == "readied":
             lines.append(t(kind, lang, p=p, squares=", ".join(e["squares"])))
+        elif kind == "healed":
+            hp = f" (HP {e['hp_left']}/{e['hp']})" if "hp" in e else ""
+            lines.append(t("healed_support" if e.get("support") else kind, lang, p=p,
+                           square=e["square"], card=n(e.get("card")),
+                           hp=hp.replace(" (", "（").replace(")", "）") if lang == "ja" else hp))
         elif kind == "gold" and e["amount"]:
             lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
         elif kind == "mercenaries":
@@ -183,9 +257,10 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
                    "game_over_draw" if e["draw"] else "game_over_win")
             lines.append(t(key, lang, winners=who, reason=reason(e["reason"], lang)))
         elif kind in ("honor", "eliminated", "medal", "merc_taken", "willpower", "timeout",
-                      "undo", "passed", "healed"):
-            kw.update({k: v for k, v in e.items() if k not in ("type", "player")})
+                      "undo", "passed"):
+            kw.update({k2: v for k2, v in e.items() if k2 not in ("type", "player")})
             lines.append(t(kind, lang, **kw))
+    flush_moves()
     if len(lines) > limit:
         lines = lines[:limit - 1] + [f"… (+{len(lines) - limit + 1})"]
     return lines
@@ -200,16 +275,16 @@ _PROMPTS = {
     "actions": ("**{card}**: {left} unit action(s) left — `/rr act`, then `/rr done`.",
                 "**{card}**: 残り{left}回のユニット行動 — `/rr act`、終わったら `/rr done`"),
     "ready": ("**{card}**: ready up to {n} acted unit(s) — `/rr ready`.",
-              "**{card}**: 行動済みユニットを最大{n}体回復 — `/rr ready`"),
+              "**{card}**: 行動済みユニットを最大{n}体まで未行動に戻せます — `/rr ready`"),
     "recruit": ("**Recruit**: recruit one unit (hand{mercs}) onto an empty home square — "
                 "`/rr recruit`, or `/rr done`.",
                 "**募兵**: ユニットを1体雇用（手札{mercs}）— `/rr recruit` または `/rr done`"),
     "support": ("**Support**: heal 1 damage on one of your units — `/rr support`.",
-                "**支援**: ユニット1体のダメージを1回復 — `/rr support`"),
-    "roll": ("Your roll {d1}+{d2} = {total} ({result}). Reroll with Willpower (1 honor), "
-             "level up, or keep?",
-             "ダイス {d1}+{d2} = {total}（{result}）。意思の力で振り直す（名誉1）/ "
-             "レベルアップ / このまま？"),
+                "**援護**: ユニット1体のHPを1回復できます — `/rr support`"),
+    "roll": ("Your roll {d1}+{d2}{mod} = {total} vs DEF {def}: {result}. Reroll with "
+             "Willpower (1 honor), level up, or keep?",
+             "ダイス {d1}+{d2}{mod} = {total}（防御力{def}）: {result}。意思の力で振り直す"
+             "（栄誉1）/ レベルアップ / このまま？"),
 }
 
 
@@ -230,7 +305,8 @@ def prompt(game: Game, seat: int, lang: str = "en") -> str | None:
         return text.format(mercs=mercs)
     if kind == "roll":
         res = _RESULT[dec["result"]][1 if ja else 0]
-        return text.format(d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res)
+        return text.format(d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
+                           mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
     if kind == "pick":
         opts = ", ".join(cs.name(c, lang) for c in dec["options"])
         return f"{text} ({opts})"

@@ -49,8 +49,8 @@ _PHRASES: list[tuple[str, str]] = [
 _PROMPTS = {
     "choose a command card": "コマンドカードを選ぶ",
     "place a unit from your hand on your home area": "手札のユニットを自軍エリアに配置する",
-    "take unit actions": "ユニット行動をする", "ready acted units": "行動済みユニットを回復する",
-    "may recruit a unit": "ユニットを雇用できる", "may heal 1 damage (support)": "支援でダメージを1回復できる",
+    "take unit actions": "ユニット行動をする", "ready acted units": "行動済みユニットを未行動に戻す",
+    "may recruit a unit": "ユニットを雇用できる", "may heal 1 damage (support)": "援護でHPを1回復できる",
     "decide about a missed roll": "外れたダイスへの対応を決める",
 }
 
@@ -65,7 +65,7 @@ _UNREACH = [
 
 _WHAT = {"where to place": "配置先", "where to recruit": "雇用先", "attack target": "攻撃対象",
          "heal target": "回復対象", "command target": "命令対象", "the unit that acts": "行動するユニット",
-         "destination": "移動先", "unit to ready": "回復するユニット", "unit": "ユニット"}
+         "destination": "移動先", "unit to ready": "未行動に戻すユニット", "unit": "ユニット"}
 
 _WHERE = {"in your hand": "手札", "among your hand or the mercenaries": "手札と傭兵"}
 
@@ -77,6 +77,11 @@ _RAW: list[tuple[str, str]] = [
     (r"No monster is in range of (?P<card>.+?) on " + SQ + r"\.",
      "{sq}の{card}の射程内にモンスターがいません。"),
     (r"(?P<card>.+?) attacks exactly one monster\.", "{card}が攻撃できるモンスターは1体です。"),
+    (r"Too many nested commands: at most (?P<n>\d+) 'command' in one action\.",
+     "命令の連鎖が長すぎます: 1つの行動に 'command' は{n}回までです。"),
+    (r"Use 'rolls miss' \(.+\) or 'rolls always' \(.+\)\.",
+     "'rolls miss'（ミスのときだけ確認する）か 'rolls always'（ダメージが増える可能性があれば毎回確認する）"
+     "を使ってください。"),
     (r"(?P<t>[1-6][A-C]) is not in range of (?P<card>.+?) on " + SQ
      + r"(?P<gap> \(a gap square: it cannot be targeted\))?\.",
      "{t}は{sq}の{card}の射程外です{gap}。"),
@@ -107,9 +112,9 @@ _RAW: list[tuple[str, str]] = [
      "{sq}に自分のユニットはいません（{card}がいます）。"),
     (r"You have no unit on (?P<x>.+?)\.", "{x}に自分のユニットはいません。"),
     (r"The (?P<card>.+?) on " + SQ + r" has already acted \(it carries an action marker until "
-     r"it is readied\)\.", "{sq}の{card}は行動済みです（回復するまで行動マーカーが置かれています）。"),
+     r"it is readied\)\.", "{sq}の{card}は行動済みです（未行動に戻すまでアクションマーカーが置かれています）。"),
     (r"Full Move costs 1 honor mark and you have none \(R12\.4\)\.",
-     "全力移動には名誉マークが1必要ですが、持っていません（R12.4）。"),
+     "全力移動には栄誉マークが1必要ですが、持っていません（R12.4）。"),
     (r"That action does nothing: move the unit, use its skill, or 'done'\.",
      "その行動では何も起きません: 移動するか、スキルを使うか、'done' で終えてください。"),
     (r"'(?P<x>.+)' is not a square\.", "'{x}' はマスではありません。"),
@@ -134,15 +139,15 @@ _RAW: list[tuple[str, str]] = [
      "今は{card}を選べません（コマンドカードは1ラウンドに1回まで、R6.1）。選べるカード: {names}。"),
     (r"Name each unit once\.", "各ユニットは1回ずつ指定してください。"),
     (r"You may ready at most (?P<n>\d+) units \(R7, R11\.2\)\.",
-     "回復できるユニットは最大{n}体です（R7, R11.2）。"),
-    (SQ + r" holds no acted unit of yours to ready\.", "{sq}に回復できる行動済みの自分のユニットがいません。"),
+     "未行動に戻せるユニットは最大{n}体です（R7, R11.2）。"),
+    (SQ + r" holds no acted unit of yours to ready\.", "{sq}に未行動に戻せる行動済みの自分のユニットがいません。"),
     (r"No mercenaries may be taken when Recruit is executed AUTO \(R7\.1\): recruit a unit from "
      r"your hand\.", "募兵がAUTOで実行されるときは傭兵を雇えません（R7.1）: 手札から雇用してください。"),
     (r"(?P<card>.+?) costs (?P<cost>\d+) gold and you have (?P<gold>\d+) \(R7\.1\)\.",
      "{card}のコストは{cost}ゴールドですが、所持は{gold}ゴールドです（R7.1）。"),
     (r"(?P<x>.+?) holds no damaged unit of yours to heal \(R11\.1\)\.",
      "{x}にダメージを受けた自分のユニットがいません（R11.1）。"),
-    (r"Willpower cannot be used here: .+", "ここでは意思の力を使えません: 振り直しは1回まで、名誉マーク1が必要です（R12.3）。"),
+    (r"Willpower cannot be used here: .+", "ここでは意思の力を使えません: 振り直しは1回まで、栄誉マーク1が必要です（R12.3）。"),
     (r"'(?P<x>.+)' could be (?P<names>.+): use that name\.",
      "'{x}' は {names} のどれか決められません: その名前で指定してください。"),
     (r"There is no '(?P<x>.+?)' (?P<where>in your hand|among your hand or the mercenaries)"
@@ -175,7 +180,7 @@ _RAW: list[tuple[str, str]] = [
     (r"The (?P<card>\w+) level-up pile is empty \(R12\.2\)\.",
      "{card}のレベルアップカードの山が空です（R12.2）。"),
     (r"Level Up costs (?P<p>\d+) honor marks and you have (?P<m>\d+) \(R12\.2\)\.",
-     "レベルアップには名誉マークが{p}必要ですが、{m}しかありません（R12.2）。"),
+     "レベルアップには栄誉マークが{p}必要ですが、{m}しかありません（R12.2）。"),
     (r"You have nothing to decide right now; waiting for (?P<names>.+)\.",
      "今あなたが決めることはありません。{names} を待っています。"),
     # service
@@ -204,6 +209,23 @@ _RAW: list[tuple[str, str]] = [
     (r"Difficulty is the solo option rule: .+", "難易度はソロ用のオプションルールです: players: 1 で使ってください（R13.2）。"),
     (r"The turn time limit is between 1 minute and 7 days\.", "手番の制限時間は1分〜7日です。"),
     (r"A game with a difficulty is solo: only the host may play\.", "難易度付きのゲームはソロです: ホストだけが遊べます。"),
+    # AI seats (service/seats.py)
+    (r"Unknown AI level '(?P<x>.+)': choose from (?P<list>.+)\.",
+     "'{x}' というAIレベルはありません。選べるのは {list} です。"),
+    (r"The game has (?P<n>\d) seats: there is room for (?P<k>\d) more player\(s\)\.",
+     "このゲームの席は{n}つです: あと{k}人まで座れます。"),
+    (r"A game of (?P<n>\d) players has room for at most (?P<k>\d) AI player\(s\) besides you\.",
+     "{n}人戦であなたのほかに座れるAIプレイヤーは{k}人までです。"),
+    (r"Difficulty is the solo option rule \(R13\.2\): a game with AI players is not solo\.",
+     "難易度はソロ用のオプションルールです（R13.2）: AIプレイヤーのいるゲームはソロではありません。"),
+    (r"Only the host can add or remove AI players\.", "AIプレイヤーを加えたり外したりできるのはホストだけです。"),
+    (r"There is no AI player in this lobby\.", "この募集にAIプレイヤーはいません。"),
+    (r"Only the host or a member with Manage Channels can change this setting\.",
+     "この設定を変更できるのはホストかチャンネル管理権限を持つメンバーだけです。"),
+    (r"You are already playing your own seat\.", "すでに自分の席で遊んでいます。"),
+    (r"An AI plays this seat\.", "この席はAIが遊んでいます。"),
+    (r"An AI is playing your seat since you ran out of time: .+",
+     "時間切れのため、AIがあなたの席で遊んでいます。`/rr back` で自分の席に戻れます。"),
 ]
 _COMPILED = [(re.compile(p + r"$"), ja) for p, ja in _RAW]
 

@@ -20,7 +20,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -62,6 +62,11 @@ CREATE TABLE IF NOT EXISTS timers (
     reminded INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS quarantine (  -- games set aside because they are damaged
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    reason TEXT NOT NULL,             -- JSON {"kind": ..., details}: what was found
+    at REAL NOT NULL
+);
 """
 
 Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
@@ -85,6 +90,8 @@ class GameRow:
     state: str | None
     version: int
     meta: dict[str, Any]
+    # JSON columns that could not be read (the row is then only good for abandoning it)
+    damage: list[str] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):
@@ -102,11 +109,29 @@ class Commit:
 
 
 def _row(r: sqlite3.Row) -> GameRow:
+    """A game row; a JSON column that does not parse (or has the wrong shape) is replaced by
+    an empty value and named in `damage`, so one damaged game never breaks a read of others
+    (and can still be found, reported and abandoned)."""
+    damage: list[str] = []
+
+    def load(column: str, kind: type, empty: Any) -> Any:
+        raw = r[column]
+        if raw is None and empty is None:
+            return None
+        try:
+            value = json.loads(raw)
+        except (TypeError, ValueError):
+            value = None
+        if not isinstance(value, kind):
+            damage.append(column)
+            return empty
+        return value
+
     return GameRow(
         id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], status=r["status"],
-        host_id=r["host_id"], seats=json.loads(r["seats"]), settings=json.loads(r["settings"]),
-        setup=json.loads(r["setup"]) if r["setup"] else None, state=r["state"],
-        version=r["version"], meta=json.loads(r["meta"]),
+        host_id=r["host_id"], seats=load("seats", list, []), settings=load("settings", dict, {}),
+        setup=load("setup", dict, None) if r["setup"] else None, state=r["state"],
+        version=r["version"], meta=load("meta", dict, {}), damage=damage,
     )
 
 
@@ -313,6 +338,34 @@ class Store:
                 "SELECT seat, text FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
         return await self._read(read)
 
+    async def log_check(self, game_id: int) -> tuple[list[list[Any]], list[int],
+                                                     dict[str, Any] | None]:
+        """What loading a game needs, in one job: its log, the sequence numbers of its rows
+        (they run 0, 1, 2, … — a gap is a lost row), and its quarantine reason if any."""
+        def read(con: sqlite3.Connection) -> tuple[list[list[Any]], list[int],
+                                                   dict[str, Any] | None]:
+            rows = con.execute("SELECT seq, seat, text FROM actions WHERE game_id=? ORDER BY seq",
+                               (game_id,)).fetchall()
+            return ([[r["seat"], r["text"]] for r in rows], [r["seq"] for r in rows],
+                    _quarantine(con, game_id))
+        return await self._read(read)
+
+    # ---- quarantine: damaged games, set aside (survives restarts) ---------------------------
+    async def quarantine(self, game_id: int, reason: dict[str, Any]) -> bool:
+        """Set a damaged game aside; True when it was not already (so it is reported once)."""
+        def write(con: sqlite3.Connection) -> bool:
+            cur = con.execute("INSERT OR IGNORE INTO quarantine (game_id, reason, at) "
+                              "VALUES (?,?,?)", (game_id, json.dumps(reason), time.time()))
+            return cur.rowcount > 0
+        return await self._write(write)
+
+    async def quarantined(self, game_id: int) -> dict[str, Any] | None:
+        return await self._read(_quarantine, game_id)
+
+    async def release(self, game_id: int) -> None:
+        """The game verified again (its rows were restored or repaired): back in play."""
+        await self._execute("DELETE FROM quarantine WHERE game_id=?", (game_id,))
+
     # ---- timers ----------------------------------------------------------------------------
     async def timers(self, game_id: int) -> list[dict[str, Any]]:
         return await self._read(_timers, game_id)
@@ -321,8 +374,8 @@ class Store:
         """Timers whose deadline passed or whose reminder is due."""
         def read(con: sqlite3.Connection) -> list[dict[str, Any]]:
             return [dict(r) for r in con.execute(
-                "SELECT * FROM timers WHERE deadline<=? OR (reminded=0 AND remind_at<=?)",
-                (now, now))]
+                "SELECT * FROM timers WHERE (deadline<=? OR (reminded=0 AND remind_at<=?))"
+                " AND game_id NOT IN (SELECT game_id FROM quarantine)", (now, now))]
         return await self._read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int) -> None:
@@ -336,6 +389,17 @@ class Store:
                 "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers").fetchone()
             return r[0] if r else None
         return await self._read(read)
+
+
+def _quarantine(con: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
+    r = con.execute("SELECT reason FROM quarantine WHERE game_id=?", (game_id,)).fetchone()
+    if r is None:
+        return None
+    try:
+        reason = json.loads(r["reason"])
+    except ValueError:
+        reason = None
+    return reason if isinstance(reason, dict) else {"kind": "error"}
 
 
 def _timers(con: sqlite3.Connection, game_id: int) -> list[dict[str, Any]]:

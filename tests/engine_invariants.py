@@ -347,7 +347,8 @@ def _sorted_skill(s: SkillUse) -> SkillUse:
 _JUNK = ["", "   ", "xyzzy", "act", "act 9Z", "act 2B to", "act 2B fullmove", "act 2b to 7b",
          "pick", "pick nothing", "place", "recruit", "recruit merc", "ready 7A", "ready 1A,1A,",
          "levelup", "levelup 0A", "support", "support 1A 2A", "done now", "keep 1", "reroll x",
-         "autosave maybe", "timeout please", "act 1A attack", "act 1A heal", "act 1A command",
+         "autosave maybe", "rolls sometimes", "rolls", "timeout please", "act 1A attack",
+         "act 1A heal", "act 1A command",
          "act 1A command 2A command", "act 1A area 2A", "resign now", "★", "進撃", "pick 進撃 2A",
          "act 1A to 1A", "act ,", "ready ,", "act 6A", "place thief 6A", "recruit thief 3A"]
 _WORDS = ["pick", "place", "act", "recruit", "ready", "support", "levelup", "reroll", "keep",
@@ -515,7 +516,7 @@ def play_checked(players: int, seed: int, illegal_per_step: float = 1.0,
         if r < 0.03:
             text: str | Action = "timeout"
         elif r < 0.04:
-            text = rng.choice(["autosave on", "autosave off"])
+            text = rng.choice(["autosave on", "autosave off", "rolls miss", "rolls always"])
         elif r < 0.0415:
             text = "resign"
         else:
@@ -526,7 +527,7 @@ def play_checked(players: int, seed: int, illegal_per_step: float = 1.0,
         events = g.apply(seat, text)
         logged = g.state["log"][-1][1]
         history.append(logged)
-        if verb not in ("timeout", "autosave", "resign"):
+        if verb not in ("timeout", "autosave", "rolls", "resign"):
             assert listed(logged, keys), f"logged {logged!r} is not a listed answer"
             assert action_key(logged) == action_key(a), f"{text!r} was taken as {logged!r}"
         check_state(g, uni)
@@ -543,7 +544,7 @@ def play_checked(players: int, seed: int, illegal_per_step: float = 1.0,
     for s in [None, *range(players)]:
         check_view(g, s)
     for s in range(players):  # a finished game answers nothing, and changes nothing
-        for t in ("done", "pick advance", "timeout", "autosave on", "resign"):
+        for t in ("done", "pick advance", "timeout", "autosave on", "rolls always", "resign"):
             try:
                 g.apply(s, t)
             except GameOver:
@@ -587,7 +588,7 @@ def _try_illegal(rng: random.Random, g: Game, seat: int, legal: list[Action], ke
     assert expect is ActionError and who == seat, f"{text!r} by {who} (id {did}) was accepted"
     rep.illegal_accepted += 1
     logged = g.state["log"][-1][1]
-    if parse(text).verb not in ("timeout", "autosave", "resign"):
+    if parse(text).verb not in ("timeout", "autosave", "rolls", "resign"):
         assert listed(logged, keys), f"apply accepted {text!r} ({logged!r}), not listed"
     return snap.game(g)
 

@@ -143,7 +143,7 @@ def test_japanese_players_get_japanese(tmp_path):
             res = await h.slash(yui, "rr status")
             assert "ラウンド1" in res.text and "待機中" in res.text
             res = await h.slash(yui, "rr rules", topic="boons")
-            assert res.embed["title"] == "名誉マークの恩恵"
+            assert res.embed["title"] == "栄誉マークの恩恵"
             res = await h.slash(yui, "rr done")
             assert "観戦できます" in res.text
             assert (await table.choices(yui, "rr card", "name", name="ゴブ")) == ["goblin"]

@@ -95,3 +95,35 @@ def test_time_limit_setting_and_standing_order(tmp_path):
             res = await h.slash(spectator, "rr settings", autosave=True)
             assert "not playing" in res.text
     asyncio.run(scenario())
+
+
+def test_roll_question_setting(tmp_path):
+    """Issue 7: 'reroll, level up or keep?' after almost every hit. `/rr settings rolls:`
+    sets the `rolls` standing order (R12.1): by default a roll is asked about only after a
+    miss; a player may ask to be asked after any roll that could improve. Shown in each
+    player's language, kept in the game's log (so a restart or replay keeps it)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, yui = h.user("ann"), h.user("yui", locale="ja")
+            table = Table(h)
+            await table.open(ann, [yui], players=2)
+            res = await h.slash(ann, "rr settings")
+            assert "after a roll: **after a miss only**" in res.text
+            res = await h.slash(ann, "rr settings", rolls="always")
+            assert res.ephemeral and res.text.startswith("✅") and "rolls always" in res.text
+            res = await h.slash(ann, "rr settings")
+            assert "**after any roll that could improve**" in res.text
+            res = await h.slash(yui, "rr settings")
+            assert "**ミスのときだけ**" in res.text
+            row, g = await table.game()
+            seat = row.seat_of(ann.id)
+            assert g.state["players"][seat]["rolls"] == "always"
+            assert g.state["players"][1 - seat]["rolls"] == "miss"
+            assert [seat, "rolls always"] in g.state["log"]
+            res = await h.slash(ann, "rr settings", rolls="miss", autosave=True)
+            row, g = await table.game()
+            assert g.state["players"][seat]["rolls"] == "miss"
+            assert g.state["players"][seat]["autosave"] is True
+            res = await h.slash(h.user("spec"), "rr settings", rolls="always")
+            assert "not playing" in res.text
+    asyncio.run(scenario())

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game, parse
+from engine.notation import MAX_COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,13 +38,13 @@ def refused(r: subprocess.CompletedProcess[str]) -> str:
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
-    r = cli("new", "--players", "Ann", "Bob", "--seed", "7", "-o", "g.json", cwd=tmp_path)
+    r = cli("new", "--names", "Ann", "Bob", "--seed", "7", "-o", "g.json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     return tmp_path / "g.json"
 
 
 def test_new_writes_a_state(tmp_path: Path) -> None:
-    r = cli("new", "--players", "Solo", "--seed", "3", "--difficulty", "hard", "--round-cap",
+    r = cli("new", "--names", "Solo", "--seed", "3", "--difficulty", "hard", "--round-cap",
             "12", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     state = json.loads(r.stdout)
@@ -57,10 +58,35 @@ def test_new_writes_a_state(tmp_path: Path) -> None:
 
 
 def test_new_refuses_bad_setups(tmp_path: Path) -> None:
-    assert "1 to 4 players" in refused(cli("new", "--players", "A", "B", "C", "D", "E",
+    assert "1 to 4 players" in refused(cli("new", "--names", "A", "B", "C", "D", "E",
                                            cwd=tmp_path))
-    assert "R13.2" in refused(cli("new", "--players", "A", "B", "--difficulty", "easy",
+    assert "1 to 4 players" in refused(cli("new", "--players", "5", cwd=tmp_path))
+    assert "R13.2" in refused(cli("new", "--names", "A", "B", "--difficulty", "easy",
                                   cwd=tmp_path))
+
+
+def test_new_players_is_a_count_as_in_the_console(tmp_path: Path) -> None:
+    """`--players N` is a count (the console's meaning), with default names P1…; `--names`
+    gives names and, alone, the count."""
+    r = cli("new", "--players", "2", "--seed", "4", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["setup"]["players"] == ["P1", "P2"]
+    r = cli("new", "--players", "3", "--names", "Ann", "Bob", "Cid", "--seed", "4", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["setup"]["players"] == ["Ann", "Bob", "Cid"]
+    r = cli("new", "--seed", "4", cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)["setup"]["players"] == ["P1"]
+
+
+def test_new_refuses_names_that_look_like_a_count(tmp_path: Path) -> None:
+    """`--names 2` (or the old `--players Ann Bob`) is refused with one line saying what to
+    type instead; nothing is written."""
+    assert "not a number" in refused(cli("new", "--names", "2", cwd=tmp_path))
+    assert "not a number" in refused(cli("new", "--names", "Ann", "２", cwd=tmp_path))
+    assert "--names Ann Bob" in refused(cli("new", "--players", "Ann", "Bob", cwd=tmp_path))
+    assert "one name per player" in refused(cli("new", "--players", "3", "--names", "A", "B",
+                                                "-o", "g.json", cwd=tmp_path))
+    assert not (tmp_path / "g.json").exists()
 
 
 def test_show_draws_the_board_from_a_view(game: Path) -> None:
@@ -179,3 +205,32 @@ def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:
                                        "acted": False}
     (tmp_path / "weird.json").write_text(json.dumps(weird))
     assert "inconsistent" in refused(cli("show", "weird.json", cwd=tmp_path))
+
+
+def test_deep_and_huge_input_are_one_line_errors(game: Path) -> None:
+    """Issue 8: a `command` chain a thousand levels deep used to raise RecursionError (exit 1,
+    a traceback); issue 7: a bad token of 5,000 emoji was quoted whole (a 20 KB line). Now
+    both are a short line and exit 2, and the file is untouched."""
+    d = game.parent
+    before = game.read_bytes()
+    deep = "act 2B " + "command 2A " * 1000 + "attack 5B"
+    line = refused(cli("apply", str(game), "--seat", "0", deep, cwd=d))
+    assert "nested commands" in line and f"at most {MAX_COMMANDS}" in line
+    assert len(line) < 300
+    emoji = "🐉" * 5000
+    for text in (emoji, f"place thief {emoji}", f"place {emoji} 2B", f"act 2B to 3B {emoji}",
+                 f"act 2B to 3B attack 5B {emoji}"):
+        line = refused(cli("apply", str(game), "--seat", "0", text, cwd=d))
+        assert "🐉" in line and len(line) < 300, (text[:20], len(line))
+    assert game.read_bytes() == before
+
+
+def test_deeply_nested_json_files_are_one_line_errors(tmp_path: Path) -> None:
+    """A file nested deeper than Python recurses (as JSON, or inside a state's values) is
+    refused with one line, never a RecursionError traceback."""
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert "nested too deeply" in refused(cli("show", "deep.json", cwd=tmp_path))
+    name = "[" * 900 + "]" * 900  # JSON decodes it; copying it into a game does not
+    (tmp_path / "nested.json").write_text('{"players": [{"name": ' + name + "}]}")
+    line = refused(cli("show", "nested.json", cwd=tmp_path))
+    assert "not a valid game state" in line and len(line) < 300

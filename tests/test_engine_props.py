@@ -64,7 +64,7 @@ def test_driver_reaches_every_kind_of_ending_and_answer() -> None:
         undos += rep.undos
         accepted += rep.illegal_accepted
     for verb in ("place", "pick", "act", "ready", "recruit", "support", "levelup", "reroll",
-                 "keep", "done", "timeout", "autosave"):
+                 "keep", "done", "timeout", "autosave", "rolls"):
         assert verbs[verb] > 0, f"no game answered '{verb}': {verbs}"
     for reason in ("last player standing", "threat 8 or less with the deck empty",
                    "round cap reached", "a monster invaded the castle"):
@@ -92,6 +92,7 @@ _TOKENS = st.sampled_from([
     "timeout", "autosave", "merc", "to", "fullmove", "attack", "area", "heal", "command", "on",
     "off", "advance", "raid", "進撃", "thief", "Thief★", "シーフ", "warrior", "bard", "1A", "2b",
     "3C", "5B", "6A", "7A", "0C", "1A,2A", "5A,5B", ",", "★", "", "\u3000", "ｐｉｃｋ",
+    "rolls", "miss", "always", "ｒｅａｄｙ", "２Ｂ", "１Ａ，２Ａ", "5A、5B",
 ])
 TEXTS = st.one_of(st.text(max_size=30), st.lists(_TOKENS, max_size=7).map(" ".join))
 
@@ -113,7 +114,7 @@ def test_any_text_is_a_typed_error_or_a_listed_answer(text: str, which: int, sea
         return
     verb = parse(text).verb
     logged = g.state["log"][-1][1]
-    assert verb in ("timeout", "autosave", "resign") or action_key(logged) in keys, logged
+    assert verb in ("timeout", "autosave", "rolls", "resign") or action_key(logged) in keys, logged
 
 
 @settings(max_examples=200, deadline=None)
@@ -191,7 +192,7 @@ def test_notation_doc_examples() -> None:
     rows = [r.split("|")[1:3] for r in doc.splitlines() if r.startswith("| `") and
             r.count("`") == 4 and "| `" in r[3:]]
     table = [(t.strip().strip("`"), w.strip().strip("`")) for t, w in rows]
-    assert ("Pick 進撃", "pick advance") in table and len(table) == 7
+    assert ("Pick 進撃", "pick advance") in table and len(table) == 9
     g = Game.new(["Ann", "Bob"], seed=1)
     g.state["players"][0]["hand"] = [{"id": "u1", "card": "thief_star"}]
     g.state["players"][0]["gold"] = 9

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from rules_helpers import actions, decision, dice_seed, invade, monster, puzzle, unit
+
 from engine import Game, default_cards, visible
 from service.narrate import narrate, prompt
 
@@ -49,3 +51,90 @@ def test_medal_values_only_in_their_owners_lines():
 def test_a_bards_command_is_told():
     ev = [{"type": "command", "player": 0, "from": "1B", "target": "2B"}]
     assert "2B" in narrate(ev, ["Ann"], default_cards())[0]
+
+
+# ---- the story of a phase: damage, HP left, moves, rolls (issue 7) ---------------------------
+
+def _lines(ev: list[dict], lang: str, names: tuple[str, ...] = ("Ann", "Bob")) -> list[str]:
+    return narrate(visible(ev, None), list(names), default_cards(), lang, limit=10_000)
+
+
+def test_a_monster_attack_says_the_damage_and_the_hp_left_in_both_languages():
+    """R9.1: the Skeleton on 4B hits the Warrior★ on 1B for its ATK 2; the line names both
+    cards and says the HP left (4 − 1 − 2 = 1 of 4); the Goblin's move is told as a move."""
+    g = puzzle([{"4B": monster("skeleton"), "1B": unit("warrior_star", dmg=1),
+                 "5A": monster("goblin")}])
+    ev = invade(g)
+    en, ja = _lines(ev, "en"), _lines(ev, "ja")
+    assert "Ann: Skeleton on 4B attacks Warrior★ on 1B: 2 damage (HP 1/4)." in en
+    assert "Ann: Goblin 5A → 3A." in en
+    assert "Ann: 4Bのスケルトンが攻撃 → 1Bのウォーリア★に2ダメージ（HP 1/4）" in ja
+    assert "Ann: ゴブリン 5A → 3A" in ja
+    # the damage is told once, inside the attack's line
+    assert sum("2 damage" in line for line in en) == 1
+
+
+def test_an_area_attack_tells_every_unit_hit_and_a_faint_then_the_bonus_move():
+    """R9.1 ★ range: the Dullahan hits every unit in range; R9 step 2: a unit that fainted
+    gives the monster a bonus move, told as such."""
+    g = puzzle([{"3B": monster("dullahan"), "2B": unit("sorcerer_star", dmg=1),
+                 "2A": unit("cleric_star")}])
+    ev = invade(g)
+    en = " ".join(_lines(ev, "en"))
+    assert "Sorcerer★ on 2B: 1 damage (HP 0/2)" in en
+    assert "Cleric★ on 2A: 1 damage (HP 2/3)" in en
+    assert "Sorcerer★ on 2B fainted" in en
+    assert "(bonus move)" in en
+    assert "（ボーナス移動）" in " ".join(_lines(ev, "ja"))
+
+
+def test_monster_moves_on_one_board_share_a_line_and_boards_stay_apart():
+    """R9.2: every monster without a unit in range moves; one line per board."""
+    g = puzzle([{"5A": monster("goblin"), "6C": monster("golem")}, {"5B": monster("goblin")}])
+    en = _lines(invade(g), "en")
+    assert "Ann: Goblin 5A → 3A, Golem 6C → 5C." in en
+    assert "Bob: Goblin 5B → 3B." in en
+
+
+def test_a_roll_shows_the_units_modifier_and_the_damage_left():
+    """R8.2: Warrior★ (modifier +1) rolls 4+3: 4+3+1 = 8 vs the Skeleton's DEF 7 is a hit,
+    2 damage; the Skeleton (HP 2) is defeated, so HP 0/2."""
+    g = puzzle([{"2B": unit("warrior_star"), "3B": monster("skeleton")}],
+               decisions={0: actions()}, dice={0: dice_seed((4, 3))})
+    ev = g.apply(0, "act 2B attack 3B")
+    en, ja = _lines(ev, "en", ("Ann",)), _lines(ev, "ja", ("Ann",))
+    assert "Ann: Warrior★ on 2B attacks Skeleton on 3B: 4+3+1 = 8 vs DEF 7: hit (2)." in en
+    assert "Ann: Skeleton on 3B: 2 damage (HP 0/2)." in en
+    assert "Ann: 2Bのウォーリア★が3Bのスケルトンを攻撃: 4+3+1 = 8（防御力7）: 命中(2)" in ja
+
+
+def test_readying_reads_as_readying_not_healing_in_japanese():
+    """R11.2 / Rest (R7): removing action markers returns units to 未行動 (rulebook p.16,
+    p.23); 回復 is the rulebook's word for removing damage, so it must not appear here."""
+    g = puzzle([{"1A": unit("warrior_star", acted=True), "1B": unit("thief_star", acted=True)}],
+               decisions={0: decision("ready", card="fatigue", n=2)})
+    ask = prompt(g, 0, "ja")
+    assert ask is not None and "未行動に戻" in ask and "最大2体" in ask
+    assert "回復" not in ask.replace("疲労回復", "")  # the step's own name is 疲労回復 (p.23)
+    ev = g.apply(0, "ready 1A 1B")
+    line = " ".join(_lines(ev, "ja", ("Ann",)))
+    assert "1A, 1B のユニットを未行動に戻しました" in line and "回復" not in line
+
+
+def test_support_healing_names_the_unit_and_its_hp_with_the_rulebooks_word():
+    """R11.1 ① 援護 (p.23): the most-pressed player heals 1 HP on one unit."""
+    g = puzzle([{"1A": unit("knight", dmg=3)}, {}], decisions={0: decision("support")})
+    ev = g.apply(0, "support 1A")
+    assert "Ann: support heals 1 on Knight on 1A (HP 4/6) (R11.1)." in _lines(ev, "en")
+    assert "Ann: 援護で1AのナイトのHPを1回復（HP 4/6）。" in _lines(ev, "ja")
+
+
+def test_the_roll_question_shows_the_modifier_and_the_defence():
+    """R8.2 / R12.3: 4+3 with the Warrior★'s +1 is 8, short of the Golem's DEF 9: a miss the
+    player may reroll with Willpower; the question shows the sum as it is made."""
+    g = puzzle([{"2B": unit("warrior_star"), "3B": monster("golem")}],
+               decisions={0: actions()}, dice={0: dice_seed((4, 3))}, player={0: {"honor": 1}})
+    g.apply(0, "act 2B attack 3B")
+    assert (g.decision(0) or {}).get("kind") == "roll"
+    assert "4+3+1 = 8 vs DEF 9: miss (1)" in (prompt(g, 0, "en") or "")
+    assert "4+3+1 = 8（防御力9）: 外れ(1)" in (prompt(g, 0, "ja") or "")

@@ -68,3 +68,17 @@ def test_the_end_of_a_game_reads_in_japanese():
     ja = localize("The game is over: the monsters won — a monster invaded the castle (R13.1).",
                   "ja")
     assert "モンスターの勝利" in ja and "城に侵入" in ja
+
+
+def test_new_notation_refusals_have_japanese():
+    """The refusals of the `rolls` standing order and of a too deep Command chain (R8.2)."""
+    from engine import NotationError, parse
+
+    for text in ("rolls sometimes", "act 2B " + "command 2A " * 40 + "attack 5B"):
+        try:
+            parse(text)
+        except NotationError as e:
+            ja = localize(e.message, "ja")
+            assert ja != e.message and "Use" not in ja and "Too many" not in ja, ja
+        else:
+            raise AssertionError(f"{text!r} was accepted")

@@ -112,12 +112,13 @@ def test_damage_changes_the_pips():
 
 
 def test_levelled_unit_is_marked():
-    """R12.2: a level-up card looks different from its ★ card beyond the name."""
+    """R12.2: a level-up card looks different from its ★ card beyond the name: a "Lv2"
+    badge in its top right corner, on the owner band (clear of the name and MOV)."""
     star = img(board_with(("2B", S.unit("u1", "warrior_star", 0))))
     lv = img(board_with(("2B", S.unit("u1", "warrior", 0))))
     x0, y0, x1, y1 = square("2B")
-    bottom_right = (x0 + (x1 - x0) // 2, y0 + (y1 - y0) * 2 // 3, x1, y1)
-    assert diff(star, lv, bottom_right) > 10
+    top_right = (x1 - (x1 - x0) // 4, y0, x1, y0 + (y1 - y0) // 6)
+    assert diff(star, lv, top_right) > 10
 
 
 def test_red_and_blue_monsters_differ():

@@ -3,6 +3,7 @@ Full Move (R12.4)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ from rules_helpers import (
     unit,
 )
 
-from engine import Game, IllegalAction, NotYourDecision
+from engine import Game, IllegalAction, NotationError, NotYourDecision
 
 
 def act_game(board: dict[str, Any], rolls: tuple[tuple[int, int], ...] = (), honor: int = 1,
@@ -80,13 +81,54 @@ def test_r12_1_willpower_offered_after_a_miss():
     assert d["kind"] == "roll" and d["can_reroll"] is True and d["result"] == "miss"
 
 
-def test_r12_1_willpower_offered_after_a_hit_that_a_critical_would_beat():
+def test_r12_1_willpower_offered_after_a_hit_that_a_critical_would_beat_when_asked_always():
     """R12.1 [decision] / p.25 ('if you don't like the result'): a hit (2 damage) on a fresh
-    Dullahan (HP 3) can still become a critical (3): Willpower is offered."""
+    Dullahan (HP 3) can still become a critical (3). With the standing order `rolls always`
+    Willpower is offered; by default (`rolls miss`) the hit is applied at once, since asking
+    after almost every hit would stall the game for a 1-in-36 chance."""
     g = act_game({"2B": unit("warrior_star"), "3B": monster("dullahan")}, rolls=((4, 4),))
+    g.apply(0, "rolls always")
     g.apply(0, "act 2B attack 3B")
     d = g.decision(0)
     assert d["kind"] == "roll" and d["result"] == "hit" and d["can_reroll"] is True
+    g.apply(0, "keep")
+    assert at(g, "3B")["dmg"] == 2
+    default = act_game({"2B": unit("warrior_star"), "3B": monster("dullahan")}, rolls=((4, 4),))
+    assert default.state["players"][0]["rolls"] == "miss"
+    ev = default.apply(0, "act 2B attack 3B")
+    assert default.decision(0) is None  # no roll question (and no un-acted unit left)
+    assert of_type(ev, "rolled")[0]["result"] == "hit" and at(default, "3B")["dmg"] == 2
+
+
+def test_r12_1_rolls_miss_still_asks_after_a_miss_and_a_fumble():
+    """R12.1 [decision]: the default `rolls miss` asks exactly where a boon matters most: a
+    miss (1 damage) and a fumble (0) on a fresh Dullahan (HP 3)."""
+    for dice, result in (((2, 3), "miss"), ((1, 1), "fumble")):
+        g = act_game({"2B": unit("warrior_star"), "3B": monster("dullahan")}, rolls=(dice,))
+        g.apply(0, "act 2B attack 3B")
+        d = g.decision(0)
+        assert d["kind"] == "roll" and d["result"] == result and d["can_reroll"] is True
+
+
+def test_r12_1_rolls_standing_order_is_logged_and_replays():
+    """R15: `rolls` is a standing order like `autosave`: accepted with or without a decision,
+    logged in canonical form, so setup + log reproduces the questions asked."""
+    g = Game.new(["a", "b"], seed=5)
+    g.apply(1, "ROLLS Always")
+    assert g.state["log"][-1] == [1, "rolls always"]
+    assert g.state["players"][1]["rolls"] == "always"
+    assert g.state["players"][0]["rolls"] == "miss"
+    again = Game.replay(g.state["setup"], g.state["log"])
+    assert again.to_json() == g.to_json()
+    expect_error(g, 0, "rolls sometimes", NotationError, "rolls miss.*rolls always")
+
+
+def test_r12_1_a_saved_game_without_the_rolls_key_loads_with_the_default():
+    """docs/state.md: a state saved before `rolls` existed loads as `rolls miss`."""
+    g = Game.new(["a"], seed=5)
+    data = json.loads(g.to_json())
+    del data["players"][0]["rolls"]
+    assert Game.from_json(data).state["players"][0]["rolls"] == "miss"
 
 
 @pytest.mark.parametrize("target, roll, why", [
@@ -286,3 +328,18 @@ def test_r12_4_full_move_is_at_most_plus_one_and_needs_a_mark():
     g0 = act_game({"1B": unit("warrior_star")}, honor=0)
     expect_error(g0, 0, "act 1B fullmove to 2A", IllegalAction, "costs 1 honor mark")
     expect_error(g0, 0, "act 1B fullmove", Exception, "Full Move adds a step")
+
+
+def test_r12_1_level_up_after_a_reroll_that_still_misses_is_the_players_choice():
+    """R12.1 (p.24, Level Up 'at any time', e.g. after seeing a roll): after a Willpower
+    reroll that still misses, `keep` and `levelup` are both answers, so the decision is not
+    trivial and no interface may answer `keep` for the player; the Level Up turns the miss
+    into a hit (Warrior★ 3+4+1 = 8 vs DEF 9; Warrior 3+4+2 = 9)."""
+    g = act_game({"2B": unit("warrior_star"), "3B": monster("golem")},
+                 rolls=((3, 4), (3, 4)), honor=3)
+    g.apply(0, "act 2B attack 3B")
+    g.apply(0, "reroll")
+    assert sorted(str(a) for a in g.legal_actions(0)) == ["keep", "levelup 2B"]
+    assert g.trivial_action(0) is None
+    g.apply(0, "levelup 2B")
+    assert at(g, "3B") is None  # 2 damage: the Golem (HP 2) is defeated

@@ -229,15 +229,37 @@ def test_r7_1_mercenaries_first_come_first_served_from_the_leader_clockwise():
     g.apply(1, "recruit merc knight 1A")
     g.apply(2, "recruit merc archer 2B")
     assert layout(g, 2) == {"2B": "archer"}
-    assert layout(g, 1) == {"1A": "knight"}
+    assert layout(g, 1) == {}  # after seat 0 in order: waits until seat 0 has chosen again
     assert layout(g, 0) == {}
     d = g.decision(0)
     assert d["kind"] == "recruit" and d["again"] is True
     expect_error(g, 0, "recruit merc archer 1A", IllegalAction, "no 'archer'")
     g.apply(0, "recruit merc bard 1A")
     assert layout(g, 0) == {"1A": "bard"}
+    assert layout(g, 1) == {"1A": "knight"}
     assert g.state["players"][0]["gold"] == 2
     assert g.state["mercenaries"] == [None, None, None]  # slots stay empty until the End phase
+
+
+def test_r7_1_p16_claims_are_granted_strictly_in_order_a_rechooser_comes_first():
+    """R7.1 (p.16: first come, 'processed in order from the player who chose the command,
+    clockwise'): seat 2 (LEADER) and seat 0 both want the Archer, seat 1 the Knight. Seat 0
+    loses the Archer and chooses again *before* seat 1's claim is granted, so seat 0 may take
+    the Knight; seat 1, later in order, then finds it gone and chooses again."""
+    g = recruit_game(players=3, leader=2)
+    g.apply(1, "recruit merc knight 1A")
+    g.apply(0, "recruit merc archer 1A")
+    g.apply(2, "recruit merc archer 2B")
+    assert g.waiting_for() == [0] and layout(g, 1) == {}
+    assert [m and m["card"] for m in g.state["mercenaries"]] == [None, "knight", "bard"]
+    assert "knight" in str(g.view(1)["log"]) and "knight" not in str(g.view(0)["log"])
+    g.apply(0, "recruit merc knight 1A")
+    assert layout(g, 0) == {"1A": "knight"}
+    d = g.decision(1)
+    assert d["kind"] == "recruit" and d["again"] is True and g.waiting_for() == [1]
+    g.apply(1, "recruit merc bard 2A")
+    assert layout(g, 1) == {"2A": "bard"}
+    assert g.state["claims"] == [] and g.state["current"] is None  # the card has ended
 
 
 def test_r7_1_auto_recruit_allows_hand_cards_only():

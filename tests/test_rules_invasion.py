@@ -244,6 +244,32 @@ def test_r9_2_solo_any_invasion_of_the_castle_loses():
     assert "invaded" in g.state["result"]["reason"]
 
 
+def test_r13_1_a_solo_game_ends_at_the_first_invasion_nothing_acts_after_it():
+    """R13.1 (p.25): any invasion of the castle loses a solo game, and the game ends there:
+    the Goblin on 1B does not invade too (no second invasion, no second 'game over'), the
+    Skeleton on 2C does not attack the Knight, nothing moves, the Summon phase never comes."""
+    g = puzzle([{"1A": monster("goblin"), "1B": monster("goblin"), "2C": monster("skeleton"),
+                 "1C": unit("knight"), "5A": monster("golem")}], phase="invasion", round=1)
+    ev = settle(g)
+    assert len(of_type(ev, "invaded")) == 1 and len(of_type(ev, "game_over")) == 1
+    assert g.over and g.state["result"]["winners"] == []
+    assert layout(g) == {"1B": "goblin", "2C": "skeleton", "1C": "knight", "5A": "golem"}
+    assert at(g, "1C")["dmg"] == 0
+    assert not of_type(ev, "monster_attacked") and not of_type(ev, "monster_moved")
+    assert not of_type(ev, "summoned") and g.state["phase"] == "over"
+
+
+def test_r9_3_an_eliminated_players_board_stops_at_once_the_others_play_on():
+    """R9.3 (p.19) / R9.2 ④: the Lich on 1A eliminates seat 0; the Skeleton behind it on 2C
+    no longer attacks seat 0's Knight, while seat 1's board is still resolved."""
+    g = puzzle([{"1A": monster("lich"), "2C": monster("skeleton"), "1C": unit("knight")},
+                {"3A": monster("goblin")}, {}])
+    ev = invade(g)
+    assert g.state["players"][0]["eliminated"] and at(g, "1C")["dmg"] == 0
+    assert [e["player"] for e in of_type(ev, "monster_attacked")] == []
+    assert layout(g, 1) == {"1A": "goblin"} and not g.over
+
+
 def test_r9_2_first_blue_invader_is_kept_and_counts_toward_threat():
     """R9.2 ④ (p.18–19): 2–4 players, a first blue monster in the castle is kept face up and
     still counts toward threat (R14.2); the player stays in."""

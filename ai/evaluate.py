@@ -1,0 +1,194 @@
+"""The static evaluation `greedy` maximises: one number for how well a seat stands.
+
+It looks one Invasion ahead (R9 is deterministic, so the engine's own code previews it on a
+scratch copy) and a second one at a discount, then values what is left: monsters still on
+the board (closer, tougher, more threatening = worse), units kept (and their health),
+castle invasions (a loss in solo, R13.1; elimination or threat in 2–4 players, R9.2, R14.2),
+gold and honor marks (what recruits and boons are bought with, R7.1, R12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from engine import CardSet
+from engine.board import col
+
+from .model import View, dice_odds, invade, near, scratch, skill_table
+
+LOSS = -1000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's knobs, in "points"; one gold is worth about one point."""
+
+    monster: float = 8.0  # each monster still to defeat (R13.1: all must go)
+    monster_hp: float = 3.0  # per HP a monster has left
+    threat: float = 1.5  # per threat point on the board, in queues or the castle (R14.2)
+    near: float = 0.4  # per column a monster has advanced toward the castle
+    unit: float = 4.0  # each unit on the board
+    unit_hp: float = 0.8  # per HP a unit has left
+    ready: float = 0.6  # an un-acted unit (it can still act this round)
+    hand: float = 0.3  # per gold of cost of a unit card in hand (it can be recruited again)
+    faint: float = 3.0  # tempo lost when a unit faints (R9.1)
+    gold: float = 1.0
+    gold_cap: int = 8  # gold beyond this is worth a third
+    mark: float = 1.5  # an honor mark (R12)
+    blue_castle: float = 25.0  # 2–4 players: the first blue invasion (the second eliminates)
+    later: float = 0.5  # weight of the second Invasion preview (a round to answer it first)
+    potential: float = 1.2  # per expected damage a unit could deal next from where it stands
+
+
+W = Weights()
+FINAL_WIN = 400.0
+
+
+def rounds_left(st: View) -> int | None:
+    """Solo option rule (R13.2): rounds after this one until the final round (0: this is
+    the final round); None when there is no deadline. Before the unit deck has run out the
+    final round is foreseen: each End phase reveals 3 mercenaries from it (R11.3)."""
+    if len(st["players"]) != 1 or st["options"].get("difficulty") is None:
+        return None
+    if st["final_round"] is not None:
+        return max(0, st["final_round"] - st["round"])
+    left = st.get("unit_deck_size", len(st.get("unit_deck", [])))
+    return max(1, -(-left // 3))
+
+
+def evaluate(cs: CardSet, st: View, seat: int, w: Weights = W) -> float:
+    """How good `seat`'s position in (scratch) state `st` is; higher is better."""
+    solo = len(st["players"]) == 1
+    left = rounds_left(st)
+    if left is not None:
+        if left == 0 and st["phase"] in ("main", "auto"):
+            return _final(cs, st, seat, w)
+        if left <= 2:  # the deadline nears: damage now beats savings (R13.2)
+            k = 3 - left
+            w = replace(w, monster_hp=w.monster_hp * (1 + k / 2), monster=w.monster * (1 + k / 2),
+                        gold=w.gold * (1 - k / 5), mark=w.mark * (1 - k / 4),
+                        potential=w.potential * (1 + k / 2))
+    s1 = scratch(st, seat)
+    ev1 = invade(cs, s1, seat)
+    first = _invasion_penalty(cs, s1, seat, ev1, solo, w)
+    if first <= LOSS:
+        return first + _holdings(cs, st["players"][seat], w)
+    s2 = scratch(s1, seat)
+    ev2 = invade(cs, s2, seat)
+    second = _invasion_penalty(cs, s2, seat, ev2, solo, w)
+    return (first + w.later * second + _board(cs, s1, seat, w)
+            + _holdings(cs, s1["players"][seat], w))
+
+
+def _final(cs: CardSet, st: View, seat: int, w: Weights) -> float:
+    """The final round (R13.2): the game is lost at the end of this Main phase unless every
+    monster is defeated by then, so only the damage still to deal counts; the Invasion
+    never comes."""
+    p = st["players"][seat]
+    b = p["board"]
+    hp = count = 0
+    for x in b:
+        if x is not None and "owner" not in x:
+            count += 1
+            hp += cs.monsters[x["card"]].hp - x["dmg"]
+    for q in p["queues"].values():
+        for x in q:
+            count += 1
+            hp += cs.monsters[x["card"]].hp
+    deck = st.get("monster_deck_size", len(st.get("monster_deck", [])))
+    if count == 0 and deck == 0:
+        return FINAL_WIN
+    marks = p["honor"] + len(p["defeated"])
+    return (-60.0 * count - 12.0 * hp + 4.0 * potential(cs, b, unacted_only=True)
+            + 0.5 * marks + 0.2 * p["gold"])
+
+
+def _invasion_penalty(cs: CardSet, st: View, seat: int, ev: list[dict[str, Any]], solo: bool,
+                      w: Weights) -> float:
+    pen = 0.0
+    for e in ev:
+        t = e["type"]
+        if t == "invaded":
+            if solo or st["players"][seat]["eliminated"]:
+                return LOSS
+            pen -= w.blue_castle
+        elif t == "fainted":
+            pen -= w.faint + w.unit + w.unit_hp
+    return pen
+
+
+def _holdings(cs: CardSet, p: dict[str, Any], w: Weights) -> float:
+    gold = p["gold"]
+    g = w.gold * min(gold, w.gold_cap) + w.gold / 3 * max(0, gold - w.gold_cap)
+    marks = p["honor"] + len(p["defeated"])
+    hand = w.hand * sum(cs.units[c["card"]].cost for c in p["hand"])
+    medals = sum(p.get("medals", []))  # negative values lower threat (R14.2)
+    castle = sum(cs.monsters[m["card"]].threat for m in p["castle"])
+    return g + w.mark * marks + hand - w.threat * (medals + castle)
+
+
+def _board(cs: CardSet, st: View, seat: int, w: Weights) -> float:
+    p = st["players"][seat]
+    b = p["board"]
+    score = 0.0
+    for i, x in enumerate(b):
+        if x is None:
+            continue
+        if "owner" in x:
+            u = cs.units[x["card"]]
+            score += w.unit + u.cost + w.unit_hp * (u.hp - x["dmg"])
+            if not x["acted"]:
+                score += w.ready
+        else:
+            m = cs.monsters[x["card"]]
+            score -= (w.monster + w.monster_hp * (m.hp - x["dmg"]) + w.threat * m.threat
+                      + w.near * (6 - col(i)))
+    for q in p["queues"].values():
+        for x in q:
+            m = cs.monsters[x["card"]]
+            score -= w.monster + w.monster_hp * m.hp + w.threat * m.threat
+    if w.potential:
+        score += w.potential * potential(cs, b)
+    return score
+
+
+def potential(cs: CardSet, b: list[Any], unacted_only: bool = False) -> float:
+    """Expected damage the units could deal next, each from the best square it can reach:
+    what makes moving toward the monsters worth an action. Paths are not traced (a square
+    within MOV that is free counts), which is close enough for a valuation and fast."""
+    total = 0.0
+    for i, x in enumerate(b):
+        if x is None or "owner" not in x or (unacted_only and x["acted"]):
+            continue
+        u = cs.units[x["card"]]
+        skill = u.skill
+        if skill.kind in ("heal", "command"):
+            continue
+        table = skill_table(cs, x["card"])
+        best = 0.0
+        for pos in near(i, u.mov):
+            if pos != i and b[pos] is not None:
+                continue
+            reach = [j for j in table[pos] if b[j] is not None and "owner" not in b[j]]
+            if not reach:
+                continue
+            if skill.kind == "area":
+                val = float(len(reach))
+            elif skill.kind == "allocated":
+                val = float(min(skill.n, sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"]
+                                             for j in reach)))
+            else:
+                val = max(expected_damage(skill.mod, cs.monsters[b[j]["card"]].defense,
+                                          cs.monsters[b[j]["card"]].hp - b[j]["dmg"])
+                          for j in reach)
+            best = max(best, val)
+        total += best
+    return total
+
+
+@lru_cache(maxsize=1024)
+def expected_damage(mod: int, defense: int, left: int) -> float:
+    """Mean damage of a dice attack on a monster with `left` HP (R8.2)."""
+    return sum(min(d, left) * p for d, p in enumerate(dice_odds(mod, defense)))

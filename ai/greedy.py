@@ -1,0 +1,270 @@
+"""The `greedy` level: a one-step lookahead over the listed legal actions.
+
+Each legal answer is applied to a scratch copy of the view and scored with the static
+evaluation (ai/evaluate.py), which previews the coming Invasion (R9). Dice are never
+rolled: a dice attack is scored by its expectation over the 36 outcomes (R8.2). The command
+card is chosen by estimating, per card, what its LEADER and FOLLOWER/AUTO effects would be
+worth now (R6, R7), counting in solo which cards the choice leaves to run AUTO (R6.4–R6.5).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine import Action, CardSet, board, combat
+from engine.game import _act_options
+from engine.notation import SkillUse
+from engine.state import spend_marks
+
+from .evaluate import W, Weights, evaluate, potential
+from .model import View, cards_of, damage_odds, game_of, scratch
+
+Branches = list[tuple[float, View]]
+
+
+def act_branches(cs: CardSet, st: View, seat: int, a: Action) -> Branches:
+    """The outcomes of one unit action (R8), each with its probability; dice are weighed,
+    never rolled."""
+    s = scratch(st, seat)
+    p = s["players"][seat]
+    b = p["board"]
+    i = board.index(a.square or "")
+    dest = board.index(a.to) if a.to else i
+    unit = b[i]
+    if a.fullmove:
+        spend_marks(s, p, 1)  # R12.4
+    b[i], b[dest] = None, unit
+    unit["acted"] = True  # R8.3
+    if a.skill is None:
+        return [(1.0, s)]
+    return skill_branches(cs, s, seat, dest, a.skill)
+
+
+def skill_branches(cs: CardSet, s: View, seat: int, pos: int, use: SkillUse) -> Branches:
+    """Outcomes of a skill used from `pos` of scratch state `s` (mutated when sure)."""
+    b = s["players"][seat]["board"]
+    kind = cs.units[b[pos]["card"]].skill.kind
+    if kind == "dice":
+        j = board.index(use.targets[0])
+        mod = cs.units[b[pos]["card"]].skill.mod
+        out: Branches = []
+        for dmg, prob in damage_odds(cs, mod, b[j]):
+            t = scratch(s, seat)
+            combat.damage_monster(cs, t, seat, j, dmg, [])
+            out.append((prob, t))
+        return out
+    if kind == "command":  # the Bard (R8.2): 1 damage first, then the commanded skill
+        j = board.index(use.targets[0])
+        alive = combat.damage_unit(cs, s, seat, j, 1, [], enemy_phase=False)
+        if alive and use.sub is not None:
+            return skill_branches(cs, s, seat, j, use.sub)
+        return [(1.0, s)]
+    combat.use_skill(cs, s, seat, pos, use, [])  # area, allocated, heal: no dice
+    return [(1.0, s)]
+
+
+def expected(cs: CardSet, branches: Branches, seat: int, w: Weights) -> float:
+    return sum(p * evaluate(cs, s, seat, w) for p, s in branches)
+
+
+class GreedyPlayer:
+    """Best legal answer by one-step lookahead and the static evaluation."""
+
+    level = "greedy"
+
+    def __init__(self, seed: int = 0, weights: Weights = W) -> None:
+        self.rng = random.Random(seed)  # breaks exact ties only
+        self.w = weights
+
+    def choose(self, view: View, seat: int) -> str:
+        dec = view["decisions"].get(str(seat))
+        legal = game_of(view).legal_actions(seat)
+        if dec is None or not legal:
+            raise ValueError(f"seat {seat} has no pending decision in this view")
+        return str(self.best(view, seat, dec, legal))
+
+    # ---- per decision kind ------------------------------------------------------------------
+    def best(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]) -> Action:
+        cs = cards_of(view)
+        kind = dec["kind"]
+        if kind == "pick":
+            return self._pick(cs, view, seat, legal)
+        if kind == "ready":
+            return self._ready(cs, view, seat, dec, legal)
+        if kind == "roll":
+            return self._roll(cs, view, seat, dec, legal)
+        scored = [(self.value(cs, view, seat, a), a) for a in legal]
+        return self._top(scored)
+
+    def _top(self, scored: list[tuple[float, Action]]) -> Action:
+        top = max(v for v, _ in scored)
+        return self.rng.choice([a for v, a in scored if v >= top - 1e-9])
+
+    def value(self, cs: CardSet, view: View, seat: int, a: Action) -> float:
+        """The expected evaluation after answer `a` (place, act, recruit, support, levelup,
+        done)."""
+        return expected(cs, self.outcomes(cs, view, seat, a), seat, self.w)
+
+    def outcomes(self, cs: CardSet, view: View, seat: int, a: Action) -> Branches:
+        v = a.verb
+        if v == "act":
+            return act_branches(cs, view, seat, a)
+        s = scratch(view, seat)
+        p = s["players"][seat]
+        b = p["board"]
+        if v in ("place", "recruit"):
+            pool = s["mercenaries"] if a.merc else p["hand"]
+            card = next(c for c in pool if c and c["card"] == a.card)
+            if a.merc:
+                pool[pool.index(card)] = None
+            else:
+                pool.remove(card)
+            if v == "recruit":
+                p["gold"] -= cs.units[card["card"]].cost
+            b[board.index(a.square)] = {"id": card["id"], "card": card["card"], "owner": seat,
+                                        "dmg": 0, "acted": False}
+        elif v == "support":
+            b[board.index(a.square)]["dmg"] -= 1  # R11.1
+        elif v == "levelup":
+            combat.do_levelup(cs, s, seat, board.index(a.square), [])  # R12.2
+        return [(1.0, s)]
+
+    def _ready(self, cs: CardSet, view: View, seat: int, dec: dict[str, Any],
+               legal: list[Action]) -> Action:
+        """Rest / fatigue recovery (R7, R11.2): readying never hurts, so ready as many as
+        allowed, the units with the most to do first."""
+        b = view["players"][seat]["board"]
+        acted = [i for i, u in enumerate(b) if u is not None and "owner" in u and u["acted"]]
+        if not acted:
+            return Action("done")
+        def worth(i: int) -> float:
+            return self._unit_worth(cs, b, i) + cs.units[b[i]["card"]].cost / 10
+        ranked = sorted(acted, key=worth, reverse=True)[: dec["n"]]
+        return Action("ready", squares=tuple(board.NAMES[i] for i in sorted(ranked)))
+
+    def _roll(self, cs: CardSet, view: View, seat: int, dec: dict[str, Any],
+              legal: list[Action]) -> Action:
+        """After a roll (R12.1, R12.3): keep, Willpower, or a Level Up that raises the
+        modifier — whichever leaves the better expected position."""
+        unit, target = board.index(dec["unit"]), board.index(dec["target"])
+        scored = []
+        for a in legal:
+            if a.verb == "levelup" and a.square != dec["unit"]:
+                continue
+            s = scratch(view, seat)
+            if a.verb == "reroll":
+                spend_marks(s, s["players"][seat], 1)
+                mod = cs.units[s["players"][seat]["board"][unit]["card"]].skill.mod
+                branches = []
+                for dmg, prob in damage_odds(cs, mod, s["players"][seat]["board"][target]):
+                    t = scratch(s, seat)
+                    combat.damage_monster(cs, t, seat, target, dmg, [])
+                    branches.append((prob, t))
+                scored.append((expected(cs, branches, seat, self.w), a))
+                continue
+            if a.verb == "levelup":
+                combat.do_levelup(cs, s, seat, unit, [])
+            roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+            _, _, dmg = combat.roll_outcome(cs, s, seat, roll)
+            combat.damage_monster(cs, s, seat, target, dmg, [])
+            scored.append((evaluate(cs, s, seat, self.w), a))
+        return self._top(scored)
+
+    # ---- choosing a command card (R6, R7) ---------------------------------------------------
+    def _pick(self, cs: CardSet, view: View, seat: int, legal: list[Action]) -> Action:
+        options = [a for a in legal if a.verb == "pick"]
+        lead, small = self.card_values(cs, view, seat)
+        solo = len(view["players"]) == 1
+        scored = []
+        for a in options:
+            card = a.card or ""
+            if solo:  # R6.4–R6.5: the choice runs first, then the first 3 others AUTO
+                rest = [c for c in view["row"] if c not in view["chosen"] and c != card]
+                order = [card] + rest[:3]
+                value = 0.0
+                for k, c in enumerate(order):
+                    v = lead[c] if k == 0 else small[c]
+                    if c in ("rest", "recruit") and not any(
+                            x in ("advance", "raid") for x in order[k + 1:]):
+                        v *= 0.4  # a readied or new unit with no action left this round
+                    value += v
+            else:
+                value = lead[card] - 0.5 * small[card]
+            scored.append((value, a))
+        return self._top(scored)
+
+    def card_values(self, cs: CardSet, view: View, seat: int
+                    ) -> tuple[dict[str, float], dict[str, float]]:
+        """What each command card is worth now to `seat` as LEADER and as FOLLOWER/AUTO
+        (R7), each estimated on the current position."""
+        w = self.w
+        base = evaluate(cs, view, seat, w)
+        one, two = self._actions_gain(cs, view, seat, base)
+        ready = self._ready_gain(cs, view, seat)
+        lead_recruit = self._recruit_gain(cs, view, seat, True, 1, base)
+        small_recruit = self._recruit_gain(cs, view, seat, False, 0, base)
+        lead = {"advance": w.gold + two, "raid": two, "rest": w.mark + ready,
+                "reward": 4 * w.gold, "recruit": w.gold + lead_recruit}
+        small = {"advance": two, "raid": one, "rest": ready, "reward": 2 * w.gold,
+                 "recruit": small_recruit}
+        return lead, small
+
+    def _ready_gain(self, cs: CardSet, view: View, seat: int) -> float:
+        """What readying the best two acted units is worth: what they could still do."""
+        b = view["players"][seat]["board"]
+        acted = [i for i, u in enumerate(b) if u is not None and "owner" in u and u["acted"]]
+        worth = sorted((self._unit_worth(cs, b, i) for i in acted), reverse=True)[:2]
+        return sum(self.w.ready + self.w.potential * x for x in worth)
+
+    def _unit_worth(self, cs: CardSet, b: list[Any], i: int) -> float:
+        """The expected damage the unit on `i` could deal from where it can reach."""
+        alone = [x if x is None or "owner" not in x else None for x in b]
+        alone[i] = b[i]
+        return potential(cs, alone)
+
+    def _actions_gain(self, cs: CardSet, view: View, seat: int, base: float
+                      ) -> tuple[float, float]:
+        """Gain of the best unit action, and of the best two in a row (the second after the
+        first's most likely outcome)."""
+        gains = []
+        st = view
+        for _ in range(2):
+            best, best_st = 0.0, None
+            for a in _act_options(cs, st, seat):
+                br = act_branches(cs, st, seat, a)
+                v = expected(cs, br, seat, self.w) - base
+                if v > best:
+                    best, best_st = v, max(br, key=lambda x: x[0])[1]
+            if best_st is None:
+                break
+            gains.append(best)
+            st = best_st
+            base = evaluate(cs, st, seat, self.w)
+        one = gains[0] if gains else 0.0
+        return one, sum(gains)
+
+    def _recruit_gain(self, cs: CardSet, view: View, seat: int, mercs: bool, bonus: int,
+                      base: float) -> float:
+        p = view["players"][seat]
+        homes = [i for i in range(6) if p["board"][i] is None]
+        if not homes:
+            return 0.0
+        gold = p["gold"] + bonus
+        cards = {c["card"]: False for c in p["hand"]}
+        if mercs:
+            for m in view["mercenaries"]:
+                if m and m["card"] not in cards:
+                    cards[m["card"]] = True
+        best = 0.0
+        for key, merc in cards.items():
+            if cs.units[key].cost > gold:
+                continue
+            for h in homes:
+                a = Action("recruit", card=key, square=board.NAMES[h], merc=merc)
+                s = scratch(view, seat)
+                s["players"][seat]["gold"] = gold
+                br = self.outcomes(cs, s, seat, a)
+                best = max(best, expected(cs, br, seat, self.w) - base - bonus * self.w.gold)
+        return best
+

@@ -1,0 +1,34 @@
+"""Display names in message text, and who a message may ping.
+
+Names are whatever users typed as their display name: printed raw, `**@everyone** <@123>`
+would bold text, and without limits could ping the whole server or someone not in the game.
+So every name that goes into a message passes through `safe`, and every message says
+exactly whom it may ping (`only`); the bot's default is to ping nobody (`NOBODY`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+NOBODY = discord.AllowedMentions.none()
+_EVERYONE = re.compile(r"@(?=(?:everyone|here)\b)", re.IGNORECASE)
+
+
+def safe(name: object) -> str:
+    """A display name as literal text: mentions defused, markdown escaped.
+
+    `escape_mentions` only defuses lower-case @everyone/@here and ids of snowflake length; `<@123>`, `<#1>`, `<t:0>` or an
+    emoji tag would still render as a pill, so any `<` gets a zero-width space after it.
+    """
+    text = discord.utils.escape_mentions(str(name)).replace("<", "<\u200b")
+    text = _EVERYONE.sub("@\u200b", text)  # "@Everyone" too: escape_mentions is case-sensitive
+    return discord.utils.escape_markdown(text)
+
+
+def only(*user_ids: int) -> discord.AllowedMentions:
+    """Allowed mentions for a message meant to ping exactly these users (never @everyone,
+    never a role, never the author of a replied-to message)."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(int(u)) for u in user_ids])

@@ -1,0 +1,133 @@
+"""AI seats in Discord: `/rr addbot`, `/rr removebot`, `/rr back`, and the AI runner.
+
+The hosting rule is the service's (service/seats.py); here the AI's answers are told like
+anyone's. `AiRunner.kick` is called after an announcement leaves an AI-played seat asked
+something: the AI answers in a task of its own (its choice computed in a worker thread),
+after the move that asked it was posted and never ahead of anyone's acknowledgement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+import ai
+from service import Outcome, ServiceError
+from service.seats import LEVEL_NAMES
+
+from .actions import ack, refusal, reply, rook
+from .announce import deliver
+from .i18n import lang_of, t
+from .views import prompt_view
+
+if TYPE_CHECKING:
+    from .bot import RookBot
+
+log = logging.getLogger("rr.seats")
+_ = app_commands.locale_str
+
+
+def level_choices(*, off: bool = False) -> list[app_commands.Choice[str]]:
+    """Every AI level the `ai` package offers (so new levels appear without a change here)."""
+    out = [app_commands.Choice(name=_("off", ja="オフ"), value="off")] if off else []
+    return out + [app_commands.Choice(name=_(lv, ja=LEVEL_NAMES.get(lv, (lv, lv))[1]), value=lv)
+                  for lv in ai.LEVELS]
+
+
+class AiRunner:
+    """The AI's turns, one task per trigger (the service runs one at a time per channel)."""
+
+    def __init__(self, bot: RookBot) -> None:
+        self.bot = bot
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def kick(self, channel_id: int) -> None:
+        if self.bot.is_closed():
+            return
+        task = asyncio.create_task(self._run(channel_id), name=f"rr-ai-{channel_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, channel_id: int) -> None:
+        try:
+            await self.bot.service.play_ai(channel_id, self._tell)
+        except Exception:  # never lost silently; the tick asks again when the answer is due
+            log.exception("channel %s: AI run failed", channel_id)
+
+    async def _tell(self, out: Outcome) -> None:
+        ann = self.bot.announcer
+        await ann.publish(ann.capture(out))
+
+    async def close(self) -> None:
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class SeatCommands:
+    """Mixed into the `rr` group cog (cogs/game.py)."""
+
+    @app_commands.command(name="addbot", description=_("Seat an AI player in the lobby (host only)"))
+    @app_commands.describe(level=_("How the AI plays"), count=_("How many AI players (default 1)"))
+    @app_commands.choices(level=level_choices())
+    async def addbot(self, interaction: discord.Interaction, level: app_commands.Choice[str],
+                     count: app_commands.Range[int, 1, 3] = 1) -> None:
+        await self._bots(interaction, level.value, count)
+
+    @app_commands.command(name="removebot", description=_(
+        "Take the last AI player out of the lobby (host only)"))
+    async def removebot(self, interaction: discord.Interaction) -> None:
+        await self._bots(interaction, None, 0)
+
+    async def _bots(self, interaction: discord.Interaction, level: str | None,
+                    count: int) -> None:
+        from .lobby import lobby_text, refresh_lobby
+
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        svc = rook(interaction).service
+        channel = interaction.channel_id or 0
+        try:
+            if level is None:
+                row = await svc.remove_bot(channel, interaction.user.id)
+            else:
+                row = await svc.add_bot(channel, interaction.user.id, level, count)
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        await refresh_lobby(interaction, row)
+        await reply(interaction, lobby_text(row, lang))
+
+    @app_commands.command(name="back", description=_(
+        "Play your seat again after an AI took it over"))
+    async def back(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        bot = rook(interaction)
+        try:
+            row = await bot.service.reclaim(interaction.channel_id or 0, interaction.user.id)
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        glang = row.settings.get("lang", "en")
+        seat = row.seat_of(interaction.user.id)
+        assert seat is not None
+        note = t("seat_back", glang, name=row.seats[seat]["name"])
+        await deliver(f"game {row.id} back", lambda: bot.announcer.channel(
+            row.channel_id).send(note))
+        lines, view = [t("back_ok", lang)], None
+        g = await bot.service.load(row)
+        from .announce import ask
+
+        a = ask(g, seat, interaction.user.id, 0.0)
+        if a is not None:  # a question still open for them: theirs to answer now
+            lines.append(t("your_turn_next", lang, prompt=a.text[lang]))
+            view = prompt_view(row.id, seat, a.decision, g.cards, lang)
+        await reply(interaction, "\n".join(lines), **({"view": view} if view else {}))

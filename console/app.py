@@ -1,0 +1,497 @@
+"""Offline console mode: a whole game in the terminal through the same service layer.
+
+It exists so a newcomer can try the game without a Discord token, and so the full flow
+(store, service, engine, renderer) can be tested by driving a real process over stdin.
+Lines are `NAME: ACTION` (or just `ACTION` when one player is being waited for), using the
+notation of docs/notation.md; `help` lists the console's own commands. Every line gets an
+answer; nothing typed can stop the console except `quit`, end of input or Ctrl-C, and each
+of those says where the game is saved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine import Game, NotationError, parse, visible
+from engine.notation import VERBS
+from service.games import GameService, Outcome, ServiceError
+from service.narrate import narrate, prompt
+from service.refusals_ja import localize
+from store import GameRow, Store
+
+from . import board
+from .options import Seat, Table, UsageError, parse_new
+from .text import (
+    HELP,
+    MAX_LINE,
+    excerpt,
+    has_control,
+    name_key,
+    normalise,
+    plain,
+    quote,
+    t,
+    tidy_message,
+)
+
+CHANNEL = 1
+log = logging.getLogger("rr.console")
+
+# Console commands by their typed word (English or Japanese) → what they do.
+COMMANDS = {
+    "help": "help", "?": "help", "ヘルプ": "help", "quit": "quit", "exit": "quit",
+    "終了": "quit", "new": "new", "新規": "new", "status": "status", "状況": "status",
+    "board": "board", "盤面": "board", "hand": "hand", "手札": "hand", "legal": "legal",
+    "合法手": "legal", "undo": "undo", "取消": "undo", "取り消し": "undo", "image": "image",
+    "画像": "image",
+}
+
+
+class Console:
+    """One terminal's game: reads a line, answers it, never raises on what was typed."""
+
+    def __init__(self, store: Store, out_dir: Path, lang: str, stdout: TextIO, db: str,
+                 table: Table) -> None:
+        self.store = store
+        self.out_dir = out_dir
+        self.lang = lang
+        self.out = stdout
+        self.db = db
+        self.table = table  # what `new` starts when typed without options
+        self.seed: int | None = table.seed
+        self.service = self._service()
+        self.images = _last_image(out_dir)
+        self.auto_board = True
+        self.last_board: list[str] = []  # the last board printed, to skip repeats
+        self.users: dict[str, int] = {}
+        self.names: list[str] = []
+        self.confirm_new: Table | None = None
+        self.last_actor: int | None = None  # whom a bare `undo` is about
+
+    def _service(self) -> GameService:
+        return GameService(self.store, seed_source=self._next_seed)
+
+    def _next_seed(self) -> int:
+        return self.seed if self.seed is not None else random.SystemRandom().randrange(2**31)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def t(self, key: str, **kw: Any) -> str:
+        return t(key, self.lang, **kw)
+
+    def join(self, items: Any) -> str:
+        """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
+        return ("、" if self.lang == "ja" else ", ").join(items)
+
+    def refusal(self, message: str, who: str = "") -> None:
+        text = tidy_message(plain(localize(message, self.lang), self.lang))
+        self.say(f"! {who}: {text}" if who else f"! {text}")
+
+    # ---- games -------------------------------------------------------------------------------
+    def _seat_row(self, row: GameRow) -> None:
+        self.users = {name_key(s["name"]): s["user"] for s in row.seats}
+        self.names = [s["name"] for s in row.seats]
+
+    async def start(self, table: Table) -> None:
+        """Abandon whatever is open in --db, then start `table`: seat k is user k + 1. (A
+        seat with an AI level is seated the same way; its answers would come from `ai/`
+        after each outcome — not played yet.)"""
+        open_row = await self.store.open_game(CHANNEL)
+        if open_row is not None:
+            await self.service.abandon(CHANNEL, open_row.host_id, can_manage=True)
+            if open_row.status == "active":
+                g = await self.service.load(open_row)
+                self.say(self.t("abandoned", names=self.join(s["name"] for s in open_row.seats),
+                                round=g.state["round"]))
+        self.seed, self.last_actor = table.seed, None
+        names = table.names
+        extra = self.t("solo", difficulty=table.difficulty) if table.difficulty else ""
+        self.say(self.t("new_game", names=self.join(names), extra=extra, out=self.out_dir))
+        await self.service.new_lobby(None, CHANNEL, 1, names[0], players=len(names),
+                                     difficulty=table.difficulty, lang=self.lang)
+        for k, name in enumerate(names[1:], start=2):
+            await self.service.join(CHANNEL, k, name)
+        out = await self.service.start(CHANNEL, 1)
+        self._seat_row(out.row)
+        await self.report(out)
+
+    async def resume(self, row: GameRow, typed: list[str]) -> None:
+        self._seat_row(row)
+        if not typed:  # `new` then means: the same table again, with a fresh deal
+            self.table = Table(tuple(Seat(n) for n in self.names),
+                               (row.setup or {}).get("options", {}).get("difficulty"))
+        row, g = await self.service.current(CHANNEL)
+        setup = row.setup or {}
+        difficulty = setup.get("options", {}).get("difficulty")
+        self.say(self.t("resuming", db=self.db, names=self.join(self.names),
+                        extra=self.t("solo", difficulty=difficulty) if difficulty else "",
+                        round=g.state["round"]))
+        differs = bool(typed) and (
+            [name_key(n) for n in self.table.names] != [name_key(n) for n in self.names]
+            or self.table.difficulty != difficulty
+            or self.table.seed not in (None, setup.get("seed")))
+        self.say(self.t("ignored", opts=" ".join(typed)) if differs else self.t("how_new"))
+        if self.auto_board:
+            self.say_lines(board.compact(g.cards, g.view(None), self.lang))
+        self.show_status(g)
+
+    # ---- output ------------------------------------------------------------------------------
+    def say_lines(self, lines: list[str], indent: str = "  ") -> None:
+        for line in lines:
+            self.say(indent + plain(line, self.lang))
+
+    def story(self, events: list[dict[str, Any]], cards: Any) -> list[str]:
+        return narrate(events, self.names, cards, self.lang, limit=500)
+
+    async def report(self, out: Outcome) -> int:
+        """The story of one action: each card or phase it ended with a compact board and
+        its own image. Returns how many lines of story it told."""
+        told = 0
+        start = 0
+        for what, end, view in out.stages:
+            public = visible(out.events[start:end], None)
+            lines = self.story(public, out.game.cards)
+            told += len(lines)
+            self.say_lines(lines)
+            self.phase_board(out.game, view, what)
+            await self.write_image(view, public)
+            start = end
+        tail_events = visible(out.events[start:], None)
+        tail = self.story(tail_events, out.game.cards)
+        told += len(tail)
+        self.say_lines(tail)
+        if out.over and (out.stages or not out.finished) and start < len(out.events):
+            # the game ended mid-phase (an invasion, a resignation): show how it ended
+            view = out.game.view(None)
+            self.phase_board(out.game, view, None)
+            await self.write_image(view, tail_events)
+        for seat in range(len(self.names)):  # private lines (medal values) to their owner
+            private = [e for e in out.events if e.get("vis") == [seat]]
+            for line in self.story(private, out.game.cards):
+                told += 1
+                self.say("  " + self.t("to_only", p=self.names[seat]) + plain(line, self.lang))
+        if not out.stages and out.finished:  # the setup
+            view = out.game.view(None)
+            self.phase_board(out.game, view, None)
+            await self.write_image(view, visible(out.events, None))
+        return told
+
+    def phase_board(self, g: Game, view: dict[str, Any], what: str | None) -> None:
+        """The compact board after a phase; one line when nothing on it changed."""
+        if not self.auto_board:
+            return
+        lines = board.compact(g.cards, view, self.lang, what)
+        if lines[1:] == self.last_board:
+            self.say("    " + lines[0] + " " + self.t("unchanged"))
+            return
+        self.last_board = lines[1:]
+        self.say_lines(lines, "    ")
+
+    async def write_image(self, view: dict[str, Any], highlights: list[dict[str, Any]]) -> None:
+        try:
+            from render import table_png
+        except ImportError:  # the renderer is optional for the console
+            return
+        self.images += 1
+        path = self.out_dir / f"table-{self.images:04d}.png"
+        try:
+            data = await asyncio.to_thread(table_png, view, lang=self.lang,
+                                           highlights=highlights)
+            path.write_bytes(data)
+        except Exception as e:  # an image is a bonus: the game goes on without it
+            log.exception("image %s", path)
+            self.say("  " + self.t("image_failed", err=excerpt(str(e) or type(e).__name__, 60)))
+            return
+        self.say("  " + self.t("image", path=path))
+
+    def show_status(self, g: Game, focus: set[int] | None = None) -> None:
+        """What each waiting player is asked; with `focus`, only those seats in full (the
+        others are named in one line: their question has not changed)."""
+        if g.over and focus is None:  # (after an action the story has just told it)
+            res = g.state["result"] or {}
+            end = {"type": "game_over", "winners": res.get("winners", []),
+                   "draw": res.get("draw", False), "reason": res.get("reason", "")}
+            self.say_lines(self.story([end], g.cards), "")
+        if g.over:
+            self.say(self.t("game_over"))
+            return
+        waiting = g.waiting_for()
+        if not waiting:
+            self.say(self.t("nobody"))
+        others = [self.names[s] for s in waiting if focus is not None and s not in focus]
+        for seat in waiting:
+            if focus is not None and seat not in focus:
+                continue
+            self.say(f"> {self.names[seat]}: " + plain(prompt(g, seat, self.lang) or "",
+                                                         self.lang) + self.how(g, seat))
+            if (g.decision(seat) or {}).get("kind") in ("place", "recruit"):
+                self.say("  " + self.hand_line(g, seat))
+        if others:
+            self.say(self.t("also_waiting", names=self.join(others)))
+
+    def how(self, g: Game, seat: int) -> str:
+        """What to type, for the questions whose prompt (written for Discord's buttons)
+        does not say it."""
+        dec = g.decision(seat) or {}
+        if dec.get("kind") == "pick":
+            words = ["pick " + ("カード" if self.lang == "ja" else "CARD")]
+        elif dec.get("kind") == "roll":
+            words = ["keep"] + ["reroll"] * bool(dec.get("can_reroll")) + [
+                "levelup " + ("マス" if self.lang == "ja" else "SQUARE")
+            ] * bool(dec.get("can_levelup"))
+        else:
+            return ""
+        return " — " + " / ".join(quote(x, self.lang) for x in words)
+
+    def hand_line(self, g: Game, seat: int) -> str:
+        h = board.hand(g.cards, g.view(seat), seat, self.lang)
+        medals = self.t("medals", values=h["medals"], threat=h["threat"]) if h["medals"] else ""
+        return self.t("hand", p=h["p"], cards=h["cards"] or self.t("hand_empty"),
+                      gold=h["gold"], medals=medals)
+
+    # ---- input -------------------------------------------------------------------------------
+    def who(self, name: str) -> int | None:
+        """A seat from a typed name (case, width and spacing folded)."""
+        user = self.users.get(name_key(name))
+        return None if user is None else user - 1
+
+    def no_player(self, name: str) -> None:
+        self.say("! " + self.t("no_player", name=excerpt(name), names=self.join(self.names)))
+
+    async def handle(self, raw: str, truncated: bool = False) -> bool:
+        """One input line; returns False to stop. Any failure is told in one line."""
+        try:
+            return await self._handle(raw, truncated)
+        except Exception as e:
+            log.exception("console line %r", raw[:200])
+            self.service = self._service()  # drop anything the failure left in memory
+            err = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+            self.say(self.t("internal", err=tidy_message(err[:80]),
+                            log=self.out_dir / "console.log"))
+            return True
+
+    async def _handle(self, raw: str, truncated: bool) -> bool:
+        raw = raw.rstrip("\r\n")
+        if truncated or len(raw) > MAX_LINE:
+            self.say("! " + self.t("too_long", n=f"{len(raw):,}" + ("+" if truncated else ""),
+                                   max=MAX_LINE))
+            return True
+        if has_control(raw):
+            self.say("! " + self.t("control"))
+            return True
+        line = normalise(raw)
+        confirm, self.confirm_new = self.confirm_new, None
+        if line.startswith("#"):  # a comment in a script
+            return True
+        words = line.split(" ")
+        command = COMMANDS.get(words[0].casefold()) if line else "status"
+        if command == "help":
+            self.say(HELP["ja" if self.lang == "ja" else "en"])
+            return True
+        if command == "quit":
+            await self.farewell("")
+            return False
+        if command == "new":
+            await self.new(words[1:], confirm)
+            return True
+        try:
+            row, g = await self.service.viewable(CHANNEL)
+        except ServiceError as e:
+            self.refusal(e.message)
+            return True
+        self._seat_row(row)
+        if command is not None:
+            await self.command(command, words[1:], g)
+            return True
+        if ":" in line:
+            name, action = (part.strip() for part in line.split(":", 1))
+            seat = self.who(name)
+            if not name:
+                self.say("! " + self.t("name_first", example=self.example(g, None)))
+                return True
+            if seat is None:
+                self.no_player(name)
+                return True
+            if not action:
+                self.say("! " + self.t("empty_action", name=self.names[seat],
+                                       example=self.example(g, seat)))
+                return True
+        else:
+            if words[0].casefold() not in VERBS:
+                self.say("! " + self.t("unknown", word=excerpt(words[0])))
+                return True
+            waiting = g.waiting_for()
+            if len(waiting) > 1:
+                self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
+                                       example=self.example(g, waiting[0])))
+                return True
+            if not waiting:
+                self.show_status(g)
+                return True
+            seat, action = waiting[0], line
+        await self.act(g, seat, action)
+        return True
+
+    def example(self, g: Game, seat: int | None) -> str:
+        """A line the user could type now, as an example (`'Ann: pick advance'`)."""
+        if seat is None:
+            seat = (g.waiting_for() or [0])[0]
+        acts = g.legal_actions(seat) if not g.over else []
+        text = f"{self.names[seat]}: {board.typed(g.cards, acts[0], self.lang) if acts else 'done'}"
+        return quote(text, self.lang)
+
+    async def act(self, g: Game, seat: int, action: str) -> None:
+        if self.not_a_command_card(g, seat, action):
+            return
+        try:
+            out = await self.service.act(CHANNEL, seat + 1, action)
+        except ServiceError as e:
+            self.refusal(e.message)
+            return
+        self.last_actor = seat
+        told = await self.report(out)
+        if any(e["type"] == "autosave" for e in out.events):
+            on = next(e["on"] for e in out.events if e["type"] == "autosave")
+            self.say("  " + self.t("autosave_on" if on else "autosave_off", p=self.names[seat]))
+        elif not told:
+            others = [self.names[s] for s in out.game.waiting_for() if s != seat]
+            if others and out.game.decision(seat) is None:
+                self.say("  " + self.t("recorded", p=self.names[seat], names=self.join(others)))
+                if not out.prompts:  # that line already named who is still deciding
+                    return
+            else:
+                self.say("  " + self.t("accepted", p=self.names[seat],
+                                       action=quote(out.text, self.lang)))
+        self.show_status(out.game, {seat, *out.prompts})
+
+    def not_a_command_card(self, g: Game, seat: int, action: str) -> bool:
+        """`pick banana`: say that it is not a command card (the engine would only say it
+        cannot be picked now)."""
+        try:
+            a = parse(action)
+        except NotationError:
+            return False
+        if a.verb != "pick" or g.cards.resolve(a.card or "") in g.cards.commands:
+            return False
+        dec = g.decision(seat) or {}
+        options = dec.get("options") if dec.get("kind") == "pick" else list(g.cards.commands)
+        names = self.join(g.cards.name(c, self.lang) for c in options or [])
+        self.say("! " + self.t("not_command_card", card=excerpt(a.card or ""), options=names))
+        return True
+
+    async def command(self, command: str, args: list[str], g: Game) -> None:
+        arg = " ".join(args)
+        if command == "status":
+            self.show_status(g)
+        elif command == "image":
+            await self.write_image(g.view(None), [])
+        elif command == "board":
+            if arg.casefold() in ("on", "off"):
+                self.auto_board = arg.casefold() == "on"
+                self.last_board = []
+                self.say(self.t("boards_on" if self.auto_board else "boards_off"))
+            else:
+                self.say_lines(board.full(g.cards, g.view(None), self.lang))
+        elif command == "legal" and args and args[0].casefold() in VERBS:
+            for seat in self.seats_for(command, "", g) or []:
+                self.legal(g, seat, " ".join(args))
+        elif command == "legal" and len(args) > 1 and self.who(args[0]) is not None:
+            self.legal(g, self.who(args[0]) or 0, " ".join(args[1:]))
+        elif command in ("hand", "legal", "undo"):
+            seats = self.seats_for(command, arg, g)
+            if seats is None:
+                return
+            for seat in seats:
+                if command == "hand":
+                    self.say(self.hand_line(g, seat))
+                elif command == "legal":
+                    self.legal(g, seat)
+                else:
+                    await self.undo(seat)
+
+    def seats_for(self, command: str, arg: str, g: Game) -> list[int] | None:
+        """Whom `hand` / `legal` / `undo` is about: the named player, else (undo) the last
+        one who acted, else the ones deciding, else everyone (hand)."""
+        if arg:
+            seat = self.who(arg)
+            if seat is None:
+                self.no_player(arg)
+                return None
+            return [seat]
+        waiting = g.waiting_for()
+        if command == "undo" and self.last_actor is not None:
+            return [self.last_actor]
+        if command == "undo" and len(waiting) != 1:
+            self.say("! " + self.t("undo_who", names=self.join(self.names)))
+            return None
+        if command == "legal" and not waiting:
+            self.show_status(g)
+            return None
+        return waiting or list(range(len(self.names)))
+
+    def legal(self, g: Game, seat: int, start: str = "") -> None:
+        """`legal [NAME] [BEGINNING]`: what the seat may type now (`legal act 2B`: only the
+        actions of the unit on 2B)."""
+        lines, more = ([], 0) if g.over or g.decision(seat) is None else \
+            board.legal_lines(g, seat, self.lang, start)
+        if not lines:
+            self.say(self.t("may", p=self.names[seat]) + " " + self.t("nothing_now"))
+            return
+        self.say(self.t("may", p=self.names[seat]))
+        self.say_lines(lines)
+        if more:
+            first = " ".join(lines[-1].split(" ")[:2])
+            self.say("  " + self.t("more", n=more, example=quote(f"legal {first}", self.lang)))
+
+    async def undo(self, seat: int) -> None:
+        try:
+            out = await self.service.undo(CHANNEL, seat + 1)
+        except ServiceError as e:
+            self.refusal(e.message, self.names[seat])
+            return
+        await self.report(out)
+        self.show_status(out.game)
+
+    async def new(self, words: list[str], confirm: Table | None) -> None:
+        """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is
+        typed twice in a row."""
+        try:
+            table = parse_new(words) or self.table
+        except UsageError as e:
+            self.say("! " + e.text(self.lang))
+            return
+        open_row = await self.store.open_game(CHANNEL)
+        if open_row is not None and open_row.status == "active" and confirm != table:
+            g = await self.service.load(open_row)
+            self.confirm_new = table
+            self.say(self.t("confirm_new", names=self.join(s["name"] for s in open_row.seats),
+                            round=g.state["round"]))
+            return
+        self.table = table
+        await self.start(table)
+        self.show_status((await self.service.current(CHANNEL))[1])
+
+    async def farewell(self, why: str) -> None:
+        """The one line said when the console stops: where the game is, how to resume."""
+        row = await self.store.latest_game(CHANNEL)
+        if row is None or row.status != "active":
+            self.say(why + self.t("bye_over", db=self.db))
+            return
+        same = "" if self.db == DEFAULT_DB else self.t("same_db", db=self.db)
+        self.say(why + self.t("saved", db=self.db, same=same))
+
+
+DEFAULT_DB = "rr-console.db"
+
+
+def _last_image(out_dir: Path) -> int:
+    """The highest image number already in the folder, so a resumed game never overwrites."""
+    numbers = [int(m.group(1)) for p in out_dir.glob("table-*.png")
+               if (m := re.fullmatch(r"table-(\d+)\.png", p.name))]
+    return max(numbers, default=0)

@@ -1,0 +1,187 @@
+"""The console process: options, the input stream, Ctrl-C, and the one-line goodbyes.
+
+Input is read from file descriptor 0 by a daemon thread with `os.read` (no Python-level
+lock a stuck reader could hold at exit), so Ctrl-C stops the console at once instead of
+waiting for a line that never comes; the line being answered, if any, finishes first, so
+a move is never cut in half (every move is committed to --db as it is made). Bytes that are
+not UTF-8 become U+FFFD, and a line is never held in memory beyond `MAX_BYTES`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sqlite3
+import sys
+import threading
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from .app import CHANNEL, Console
+from .options import UsageError, given, parse_command_line
+from .text import t
+
+MAX_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    text: str
+    truncated: bool = False  # the line went on beyond MAX_BYTES (the rest was dropped)
+
+
+class Lines:
+    """Lines from a file descriptor, handed to the event loop; Ctrl-C jumps the queue."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
+        self.loop = loop
+        self.fd = fd
+        self.items: deque[Line | None] = deque()  # None: end of input
+        self.ready = asyncio.Event()
+        self.interrupted = False
+
+    def start(self) -> None:
+        threading.Thread(target=self._pump, name="console-stdin", daemon=True).start()
+
+    def _push(self, item: Line | None) -> None:
+        self.items.append(item)
+        self.ready.set()
+
+    def interrupt(self) -> None:
+        self.interrupted = True
+        self.ready.set()
+
+    def _pump(self) -> None:
+        buf = b""
+        dropping = False
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                if buf and not dropping:
+                    self._send(buf, False)
+                self.loop.call_soon_threadsafe(self._push, None)
+                return
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                if not dropping:
+                    self._send(line, False)
+                dropping = False
+            if len(buf) > MAX_BYTES:  # tell the start of it, drop the rest
+                if not dropping:
+                    self._send(buf[:MAX_BYTES], True)
+                    dropping = True
+                buf = b""
+
+    def _send(self, data: bytes, truncated: bool) -> None:
+        text = data.decode("utf-8", errors="replace")
+        self.loop.call_soon_threadsafe(self._push, Line(text, truncated))
+
+    async def next(self) -> Line | None | bool:
+        """The next line, None at end of input, False when interrupted."""
+        while True:
+            if self.interrupted:
+                return False
+            if self.items:
+                return self.items.popleft()
+            self.ready.clear()
+            await self.ready.wait()
+
+
+async def run(argv: list[str], fd: int = 0) -> int:
+    ns, table = parse_command_line(argv)
+    loop = asyncio.get_running_loop()
+    lines = Lines(loop, fd)
+
+    def on_signal() -> None:
+        # A second Ctrl-C falls back to Python's default and stops even a stuck answer.
+        with contextlib.suppress(Exception):
+            loop.remove_signal_handler(signal.SIGINT)
+        lines.interrupt()
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGINT, on_signal)
+        loop.add_signal_handler(signal.SIGTERM, on_signal)
+    out_dir = Path(ns.out)
+    lang = ns.lang
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot write images to {ns.out}: {e.strerror}",
+                         f"画像を {ns.out} に書けません: {e.strerror}") from None
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s",
+                        handlers=[logging.FileHandler(out_dir / "console.log", delay=True,
+                                                      encoding="utf-8")])
+    from store import Store
+
+    where = Path(ns.db).resolve().parent
+    if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
+        raise UsageError(f"cannot open the game file {ns.db}: no such folder, or it is a folder",
+                         f"ゲームファイル {ns.db} を開けません: フォルダーがないか、フォルダーです")
+    store = Store(ns.db)
+    try:
+        await store.open()
+    except (sqlite3.Error, OSError) as e:
+        await store.close()  # its connection thread would keep the process alive
+        raise UsageError(f"cannot open the game file {ns.db}: {e}",
+                         f"ゲームファイル {ns.db} を開けません: {e}") from None
+    try:
+        con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
+        existing = await store.open_game(CHANNEL)
+        if existing is not None and existing.status == "active" and not ns.new:
+            await con.resume(existing, given(ns))
+        else:
+            await con.start(table)
+            con.show_status((await con.service.current(CHANNEL))[1])
+        lines.start()
+        for _ in range(10_000_000):  # bounded: ends at end of input, quit or Ctrl-C
+            line = await lines.next()
+            if line is False:
+                await con.farewell(t("interrupted", lang))
+                return 130
+            if line is None:
+                await con.farewell(t("eof", lang))
+                return 0
+            assert isinstance(line, Line)
+            if not await con.handle(line.text, line.truncated):
+                return 0
+        return 0
+    finally:
+        await store.close()
+
+
+def _lang(argv: list[str]) -> str:
+    """The language asked for, before the options are fully understood (for their errors)."""
+    for k, a in enumerate(argv):
+        if a == "--lang=ja" or (a == "--lang" and argv[k + 1:k + 2] == ["ja"]):
+            return "ja"
+    return "en"
+
+
+def main(argv: list[str]) -> int:
+    """`bot.py --console …`: exit 0 (quit, end of input), 2 (a usage error, one line on
+    stderr), 130 (Ctrl-C); never a traceback on the terminal."""
+    lang = _lang(argv)
+    for stream in (sys.stdout, sys.stderr):  # a terminal without ★ or kana gets '?', not a crash
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+    try:
+        return asyncio.run(run(argv))
+    except UsageError as e:
+        see = "（--help を参照）" if lang == "ja" else " (see --help)"
+        print(f"bot.py --console: {e.text(lang)}{see}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # before the console could take Ctrl-C over, or a second one
+        print(t("interrupted", lang).strip(), file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the output was closed (`| head`): nobody is left to tell
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

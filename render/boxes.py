@@ -1,0 +1,66 @@
+"""Where names, numbers and labels end up on an image, for placing labels and for tests.
+
+Every text the renderer draws and every pip row or threat shape is *ink* (a name or a
+number a player reads); highlight tags, move arrows, outlines and the "Lv2" badge are
+*labels*. Labels must never cover ink (issue 7): the highlight layer places its tags
+away from the ink of the board it annotates, and `capture()` lets a test collect both kinds
+for a whole image and check that no label box meets an ink box.
+
+Collection is off unless a `capture()` is open in this thread's context, so drawing pays one
+ContextVar read per text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+Box = tuple[float, float, float, float]
+Mark = tuple[str, Box]  # ("ink" | "label", (x0, y0, x1, y1))
+
+_SINK: ContextVar[list[Mark] | None] = ContextVar("rr_render_boxes", default=None)
+_KIND: ContextVar[str] = ContextVar("rr_render_box_kind", default="ink")
+
+
+@contextmanager
+def capture() -> Iterator[list[Mark]]:
+    """Collect the marks drawn inside the block (image coordinates of what is drawn)."""
+    marks: list[Mark] = []
+    token = _SINK.set(marks)
+    try:
+        yield marks
+    finally:
+        _SINK.reset(token)
+
+
+@contextmanager
+def labelling() -> Iterator[None]:
+    """Text drawn inside the block belongs to a label (a badge's own text is not ink)."""
+    token = _KIND.set("label")
+    try:
+        yield
+    finally:
+        _KIND.reset(token)
+
+
+def active() -> bool:
+    return _SINK.get() is not None
+
+
+def add(box: Box, kind: str | None = None) -> None:
+    sink = _SINK.get()
+    if sink is not None:
+        sink.append((kind or _KIND.get(), box))
+
+
+def extend(marks: tuple[Mark, ...] | list[Mark], dx: float, dy: float) -> None:
+    """Re-add marks recorded in a sprite's own coordinates at its place in the image."""
+    sink = _SINK.get()
+    if sink is not None:
+        sink.extend((k, (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)) for k, b in marks)
+
+
+def meets(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap (touching edges do not count)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

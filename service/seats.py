@@ -1,0 +1,407 @@
+"""AI seats: the hosting rules for seats an AI plays (issue 9).
+
+Two kinds of AI seat, one rule for both:
+- a *bot seat* is filled by an AI from the lobby on (`{"user": -k, "name": "Bot k (level)",
+  "ai": level}` in the game's seats, so it is persisted with the game);
+- a *zombie seat* is a person's seat an AI plays since they ran out of time, when the channel
+  allows it (`settings["zombie"]` = level); kept in `meta["zombie"]` (seat → level) until the
+  person types `/rr back`.
+
+Whenever an AI-played seat is asked something, `play_ai` answers it: the choice is computed
+in a worker thread from `engine.view(state, seat)` only, then committed through the same
+path as a person's answer (`_apply`: validated, logged, timed, narrated by the interface).
+A broken AI never hurts the game: an exception, a refused answer or a choice that takes
+longer than `AI_THINK_S` falls back to the engine's default (`timeout`) answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+import ai
+from engine import Game
+from store import GameRow
+
+from .errors import ServiceError
+
+if TYPE_CHECKING:
+    from store import Store
+
+    from .games import Outcome
+
+log = logging.getLogger("rr.seats")
+
+AI_THINK_S = 20.0  # an AI taking longer than this gives the default answer instead
+MAX_AI_ANSWERS = 500  # bound per `play_ai` call (a 4-player game of random AIs: ~150)
+AI_AT_ONCE = 2  # AI choices computed at the same time, all games together
+
+LEVEL_NAMES: dict[str, tuple[str, str]] = {
+    "random": ("random", "ランダム"), "greedy": ("greedy", "貪欲"), "expert": ("expert", "上級"),
+}
+
+
+def level_name(level: str, lang: str) -> str:
+    en, ja = LEVEL_NAMES.get(level, (level, level))
+    return ja if lang == "ja" else en
+
+
+def check_level(level: str) -> str:
+    if level not in ai.LEVELS:
+        raise ServiceError(f"Unknown AI level '{level}': choose from {', '.join(ai.LEVELS)}.")
+    return level
+
+
+def check_bots(players: int, difficulty: str | None, bots: int, level: str) -> None:
+    """`/rr new` with AI players: a known level, room for them, and no solo difficulty."""
+    if not bots:
+        return
+    if difficulty is not None:
+        raise ServiceError("Difficulty is the solo option rule (R13.2): a game with AI "
+                           "players is not solo.")
+    check_level(level)
+    if not 0 < bots < players:
+        raise ServiceError(f"A game of {players} players has room for at most "
+                           f"{players - 1} AI player(s) besides you.")
+
+
+def channel_settings(latest: GameRow | None) -> dict[str, Any]:
+    """Settings a new lobby keeps from the channel's previous game: zombie mode is the
+    channel's choice, not one game's."""
+    if latest is not None and latest.settings.get("zombie"):
+        return {"zombie": latest.settings["zombie"]}
+    return {}
+
+
+def bot_level(row: GameRow, seat: int) -> str | None:
+    """The level of a bot seat (an AI from the lobby on), else None."""
+    level = row.seats[seat].get("ai") if 0 <= seat < len(row.seats) else None
+    return str(level) if level else None
+
+
+def zombie_level(row: GameRow, seat: int) -> str | None:
+    """The level of the AI standing in for a person who ran out of time, else None."""
+    level = row.meta.get("zombie", {}).get(str(seat))
+    return str(level) if level else None
+
+
+def ai_level(row: GameRow, seat: int) -> str | None:
+    """Who answers this seat now: an AI level, or None for its person."""
+    return bot_level(row, seat) or zombie_level(row, seat)
+
+
+def has_ai(row: GameRow) -> bool:
+    return bool(row.meta.get("zombie")) or any(s.get("ai") for s in row.seats)
+
+
+def ai_waiting(row: GameRow, g: Game) -> bool:
+    """Whether an AI-played seat is being asked something (so `play_ai` has work)."""
+    return not g.over and has_ai(row) and any(ai_level(row, s) for s in g.waiting_for())
+
+
+def bot_name(k: int, level: str, lang: str) -> str:
+    return f"ボット{k}（{level_name(level, lang)}）" if lang == "ja" else \
+        f"Bot {k} ({level_name(level, lang)})"
+
+
+def seat_name(row: GameRow, seat: int, *, image: bool = False) -> str:
+    """A seat's name as posts (🤖 marks) or images (no emoji in the font) show it."""
+    name = str(row.seats[seat]["name"])
+    if bot_level(row, seat):
+        return name if image else f"🤖 {name}"
+    if zombie_level(row, seat):
+        ja = row.settings.get("lang") == "ja"
+        return (f"{name}（AI）" if ja else f"{name} (AI)") if image else f"{name} 🤖"
+    return name
+
+
+def seat_names(row: GameRow, *, image: bool = False) -> list[str]:
+    return [seat_name(row, s, image=image) for s in range(len(row.seats))]
+
+
+def marked_view(row: GameRow, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with AI-played seats' names marked, for the table image."""
+    if not has_ai(row):
+        return view
+    players = [dict(p) for p in view.get("players", [])]
+    for s, p in enumerate(players):
+        if s < len(row.seats):
+            p["name"] = seat_name(row, s, image=True)
+    return {**view, "players": players}
+
+
+def _ai_seed(row: GameRow, seat: int, log_len: int) -> int:
+    """Reproducible per game, seat and moment, different from one decision to the next."""
+    base = int((row.setup or {}).get("seed", 0))
+    return (base * 1_000_003 + seat * 7_919 + log_len) % 2**31
+
+
+def _choose(level: str, seed: int, snapshot: str, cards: Any, seat: int) -> str:
+    """In a worker (thread or process): the seat's own view of a private copy of the state,
+    and the AI's choice from it."""
+    view = Game(json.loads(snapshot), cards).view(seat)
+    return ai.make_player(level, seed).choose(view, seat)
+
+
+def process_pool() -> Executor:
+    """AI_AT_ONCE worker processes, started fresh ("spawn": the bot's threads must not be
+    forked); each imports the engine and the AI once, on its first choice."""
+    return ProcessPoolExecutor(AI_AT_ONCE, mp_context=multiprocessing.get_context("spawn"))
+
+
+class SeatsMixin:
+    """AI seats of `GameService` (lobby bots, zombie mode, the AI's answers)."""
+
+    if TYPE_CHECKING:
+        store: Store
+        clock: Callable[[], float]
+
+        def lock(self, channel_id: int) -> asyncio.Lock: ...
+        async def current(self, channel_id: int) -> tuple[GameRow, Game]: ...
+        async def _lobby(self, channel_id: int) -> GameRow: ...
+        async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None,
+                         text: str, decision_id: int | None,
+                         meta: dict[str, Any] | None = None) -> Outcome: ...
+
+    _ai_running: set[int]
+    _ai_again: set[int]
+    _ai_gate: asyncio.Semaphore | None
+    # Where AI choices are computed: None = worker threads (asyncio.to_thread); the bot sets
+    # a process pool factory (`ai_processes`), so a long think does not even compete with the
+    # event loop for the GIL (bench/seats.py).
+    ai_pool: Callable[[], Executor] | None
+    _ai_executor: Executor | None
+
+    def _seats_init(self) -> None:
+        self._ai_running, self._ai_again, self._ai_gate = set(), set(), None
+        self.ai_pool, self._ai_executor = None, None
+
+    def close_ai(self) -> None:
+        """Stop the AI's worker processes, if any (nothing waits for a think in progress)."""
+        if self._ai_executor is not None:
+            self._ai_executor.shutdown(wait=False, cancel_futures=True)
+            self._ai_executor = None
+
+    # ---- lobby ---------------------------------------------------------------------------
+    @staticmethod
+    def _add_bots(row: GameRow, count: int, level: str) -> None:
+        if count <= 0:
+            return
+        check_level(level)
+        room = row.settings["players"] - len(row.seats)
+        if count > room:
+            raise ServiceError(f"The game has {row.settings['players']} seats: there is room "
+                               f"for {room} more player(s).")
+        lang = row.settings.get("lang", "en")
+        for _ in range(count):
+            used = {-int(s["user"]) for s in row.seats if s.get("ai")}
+            k = next(k for k in range(1, 5) if k not in used)
+            row.seats.append({"user": -k, "name": bot_name(k, level, lang), "ai": level})
+
+    async def add_bot(self, channel_id: int, user_id: int, level: str,
+                      count: int = 1) -> GameRow:
+        """The host seats AI players in the lobby."""
+        async with self.lock(channel_id):
+            row = await self._lobby(channel_id)
+            if user_id != row.host_id:
+                raise ServiceError("Only the host can add or remove AI players.")
+            if row.settings.get("difficulty") is not None:
+                raise ServiceError("A game with a difficulty is solo: only the host may play.")
+            self._add_bots(row, count, level)
+            await self.store.update_lobby(row)
+            return row
+
+    async def remove_bot(self, channel_id: int, user_id: int) -> GameRow:
+        """The host takes the last AI player out of the lobby."""
+        async with self.lock(channel_id):
+            row = await self._lobby(channel_id)
+            if user_id != row.host_id:
+                raise ServiceError("Only the host can add or remove AI players.")
+            bots = [k for k, s in enumerate(row.seats) if s.get("ai")]
+            if not bots:
+                raise ServiceError("There is no AI player in this lobby.")
+            row.seats.pop(bots[-1])
+            await self.store.update_lobby(row)
+            return row
+
+    # ---- zombie mode ---------------------------------------------------------------------
+    async def set_zombie(self, channel_id: int, user_id: int, level: str | None,
+                         can_manage: bool) -> GameRow:
+        """Whether an AI (of `level`) takes the seat of a player who runs out of time; new
+        lobbies in the channel keep the setting (see `new_lobby`)."""
+        if level is not None:
+            check_level(level)
+        async with self.lock(channel_id):
+            row = await self.store.open_game(channel_id)
+            if row is None:
+                raise ServiceError("There is no game in this channel.")
+            if user_id != row.host_id and not can_manage:
+                raise ServiceError("Only the host or a member with Manage Channels can change "
+                                   "this setting.")
+            row.settings["zombie"] = level
+            await self.store.set_settings(row.id, row.settings)
+        return row
+
+    async def reclaim(self, channel_id: int, user_id: int) -> GameRow:
+        """`/rr back`: the person plays their own seat again from their next answer on."""
+        async with self.lock(channel_id):
+            row, _g = await self.current(channel_id)
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("You are not playing in this game; you can watch it with "
+                                   "`/rr board` and `/rr status`.", code="not_player")
+            if zombie_level(row, seat) is None:
+                raise ServiceError("You are already playing your own seat.")
+            meta = dict(row.meta)
+            meta["zombie"] = {k: v for k, v in meta["zombie"].items() if k != str(seat)}
+            await self.store.set_meta(row.id, meta)
+            row.meta = meta
+            log.info("game %s: seat %s is played by its person again", row.id, seat)
+            return row
+
+    def _refuse_ai_seat(self, row: GameRow, seat: int) -> None:
+        """A person whose seat an AI plays answers nothing until they take it back."""
+        if bot_level(row, seat):
+            raise ServiceError("An AI plays this seat.", code="ai_seat")
+        if zombie_level(row, seat):
+            raise ServiceError("An AI is playing your seat since you ran out of time: type "
+                               "`/rr back` to play it yourself again.", code="ai_seat")
+
+    async def _tick_ai_seat(self, row: GameRow, g: Game, timer: dict[str, Any],
+                            now: float) -> Outcome | None:
+        """A due timer (reminder or deadline) that an AI answers rather than the person or
+        the default answer; None to let `tick` do as usual. The outcome carries no move:
+        telling it leads the interface to `play_ai`.
+
+        - an AI-played seat: its answer is overdue (lost in a restart or a failed run);
+        - a person's seat at its deadline, with zombie mode on: the AI takes the seat and
+          answers the expired question (the time-out counts, once).
+        """
+        from .games import Outcome
+
+        seat = int(timer["seat"])
+        if ai_level(row, seat):
+            return Outcome(row, g, [], None, "ai", notes=["ai"])
+        zombie = self._zombie_on_timeout(row, seat) if timer["deadline"] <= now else None
+        if zombie is None:
+            return None
+        await self.store.set_meta(row.id, zombie)
+        row.meta = zombie
+        log.info("game %s: seat %s ran out of time; an AI takes it", row.id, seat)
+        return Outcome(row, g, [], seat, "zombie", notes=["zombie"])
+
+    def _zombie_on_timeout(self, row: GameRow, seat: int) -> dict[str, Any] | None:
+        """At a person's time-out in a channel with zombie mode: the meta that hands their
+        seat to the AI (the time-out still counts), else None."""
+        level = row.settings.get("zombie")
+        if not level or level not in ai.LEVELS or ai_level(row, seat):
+            return None
+        meta = dict(row.meta)
+        counts = dict(meta.get("timeouts", {}))
+        counts[str(seat)] = counts.get(str(seat), 0) + 1
+        meta["timeouts"] = counts
+        meta["zombie"] = {**meta.get("zombie", {}), str(seat): level}
+        return meta
+
+    # ---- the AI's answers ----------------------------------------------------------------
+    async def play_ai(self, channel_id: int,
+                      on_outcome: Callable[[Outcome], Awaitable[None]]) -> int:
+        """Answer every pending decision of the channel's AI-played seats, one commit each,
+        handing each outcome to `on_outcome` (to be told) before the next; returns how many.
+
+        One run per channel at a time: a call while one runs only asks it to look again, so
+        two triggers never compute the same choice twice."""
+        if channel_id in self._ai_running:
+            self._ai_again.add(channel_id)
+            return 0
+        self._ai_running.add(channel_id)
+        answered = 0
+        try:
+            for _ in range(MAX_AI_ANSWERS):
+                self._ai_again.discard(channel_id)
+                out = await self._ai_answer(channel_id)
+                if out is None:
+                    if channel_id in self._ai_again:
+                        continue
+                    return answered
+                if out is True:  # the question moved on while the AI thought: look again
+                    continue
+                answered += 1
+                try:
+                    await on_outcome(out)
+                except Exception:
+                    log.exception("channel %s: telling an AI answer failed", channel_id)
+            log.warning("channel %s: %d AI answers in one run; the rest waits for the next "
+                        "trigger", channel_id, MAX_AI_ANSWERS)
+            return answered
+        finally:
+            self._ai_running.discard(channel_id)
+            self._ai_again.discard(channel_id)
+
+    async def _ai_answer(self, channel_id: int) -> Outcome | bool | None:
+        """One AI answer committed (an Outcome), True to look again, None when none is due."""
+        try:
+            row, g = await self.current(channel_id)
+        except ServiceError:
+            return None
+        seats = [s for s in g.waiting_for() if ai_level(row, s)] if has_ai(row) else []
+        if g.over or not seats:
+            return None
+        seat = seats[0]
+        level = ai_level(row, seat)
+        assert level is not None
+        decision = (g.decision(seat) or {}).get("id")
+        # A copy taken now, on the loop: the cached game may change while the AI thinks.
+        snapshot, n = g.to_json(), len(g.state["log"])
+        text = await self._think(row, level, snapshot, g, seat, n)
+        async with self.lock(channel_id):
+            try:
+                row, g = await self.current(channel_id)
+            except ServiceError:
+                return None
+            if ai_level(row, seat) != level or (g.decision(seat) or {}).get("id") != decision:
+                return True
+            try:
+                out = await self._apply(row, g, seat, None, text, decision)
+            except ServiceError as e:
+                if e.code == "stale":
+                    return True
+                log.error("game %s seat %s: AI %s answered %r, refused (%s); default answer "
+                          "instead", row.id, seat, level, text, e.message)
+                out = await self._apply(row, g, seat, None, "timeout", decision)
+        out.notes.append(f"ai:{level}")
+        log.info("game %s seat %s (AI %s): %s", out.row.id, seat, level, out.text)
+        return out
+
+    async def _think(self, row: GameRow, level: str, snapshot: str, g: Game, seat: int,
+                     n: int) -> str:
+        """The AI's choice, computed off the event loop (at most AI_AT_ONCE at a time);
+        the engine's default answer when the AI fails or takes too long."""
+        if self._ai_gate is None:
+            self._ai_gate = asyncio.Semaphore(AI_AT_ONCE)
+        args = (level, _ai_seed(row, seat, n), snapshot, g.cards, seat)
+        try:
+            async with self._ai_gate:
+                if self.ai_pool is None:
+                    job = asyncio.to_thread(_choose, *args)
+                else:
+                    if self._ai_executor is None:
+                        self._ai_executor = self.ai_pool()
+                    job = asyncio.get_running_loop().run_in_executor(self._ai_executor,
+                                                                     _choose, *args)
+                return await asyncio.wait_for(job, AI_THINK_S)
+        except BrokenProcessPool:  # a worker died: a fresh pool for the next choice
+            log.exception("game %s seat %s: AI worker process died; default answer instead",
+                          row.id, seat)
+            self.close_ai()
+            return "timeout"
+        except Exception:
+            log.exception("game %s seat %s: AI %s failed; default answer instead", row.id,
+                          seat, level)
+            return "timeout"

@@ -1,0 +1,224 @@
+"""One broken game never hurts another (R15: a game is its setup + action log).
+
+Three games run in three channels; the first one's rows are damaged on disk — unreadable
+`meta` or `setup` JSON, a lost middle row of its action log, a lost last row — and the bot
+is restarted on that file (or, for the time-limit pass, damaged under a running bot). The
+damaged game must be quarantined: told once in its channel with what can be done, refused
+clearly (never "Something went wrong") to every play command and button, never rewound,
+still abandonable, and then the channel takes a new game; the other two keep playing and
+keep timing out. A quarantine survives restarts and lifts once the rows are repaired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from bot_driver import Clock, Table, make_bot
+from discord_harness import FakeChannel, Harness
+
+HOUR = 3600
+INTERNAL = "Something went wrong"
+PAIRS = (("ann", "bob"), ("cat", "dan"), ("eve", "fay"))
+
+
+def public(h: Harness, channel: FakeChannel) -> list:
+    return [m for m in h.messages(channel) if not m.ephemeral and m.dm_user_id is None]
+
+
+async def three_games(h: Harness) -> list[Table]:
+    """Three 2-player games (1 h time limit), a few answers into each."""
+    tables = []
+    for k, (host, guest) in enumerate(PAIRS):
+        table = Table(h, h.text_channel(f"table-{k}"))
+        await table.open(h.user(host), [h.user(guest)], players=2, hours=1)
+        rng = random.Random(k)
+        for _ in range(4):
+            await table.step(rng)
+        tables.append(table)
+    return tables
+
+
+def named(h: Harness, name: str):
+    """A user created in an earlier life of the bot (same fake Discord)."""
+    return next(u for u in h.server.users.values() if u.name == name)
+
+
+def rows(db: Path, game_id: int) -> list[tuple]:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT seq, seat, user_id, text, at FROM actions WHERE game_id=? "
+                           "ORDER BY seq", (game_id,)).fetchall()
+
+
+def damage(db: Path, game_id: int, kind: str) -> str:
+    """Damage one game's rows as a disk or a hand edit would; returns what the channel
+    must be told."""
+    log = rows(db, game_id)
+    with sqlite3.connect(db) as con:
+        if kind == "meta":
+            con.execute("UPDATE games SET meta='{\"lobby_message\": 1' WHERE id=?", (game_id,))
+            return "its saved meta could not be read"
+        if kind == "setup":
+            con.execute("UPDATE games SET setup='[\"oops\"' WHERE id=?", (game_id,))
+            return "its saved setup could not be read"
+        if kind == "middle row":
+            middle = len(log) // 2
+            con.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, middle))
+            return f"action {middle} of its action log is missing"
+        con.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, len(log) - 1))
+        return f"its action log has {len(log) - 1} actions but its saved state records {len(log)}"
+
+
+async def refused_clearly(h: Harness, table: Table, host, guest) -> None:
+    """Every way in answers with the quarantine, ephemerally, and changes nothing."""
+    for user, command, options in ((host, "rr status", {}), (guest, "rr done", {}),
+                                   (host, "rr board", {}), (guest, "rr log", {}),
+                                   (host, "rr new", {}), (host, "rr settings", {"hours": 3}),
+                                   (guest, "rr roll", {"choice": "keep"})):
+        res = await table.slash(user, command, **options)
+        assert res.ephemeral and "is damaged and set aside" in res.text, (command, res.text)
+        assert "/rr abandon" in res.text and INTERNAL not in res.text
+    # a button posted before the damage (a ping of the game) says the same
+    for m in reversed(public(h, table.channel)):
+        ids = [c.custom_id for c in m.buttons if c.custom_id and c.custom_id.startswith("rr:")
+               and not c.custom_id.startswith("rr:lobby")]
+        if ids:
+            mention = m.content.split(">")[0] + ">"
+            clicker = host if mention == host.mention else guest
+            res = await h.click(clicker, ids[0], message=m)
+            assert "is damaged and set aside" in res.text, res.text
+            break
+    else:
+        raise AssertionError("no game button was posted in the damaged channel")
+
+
+async def times_out(h: Harness, clock: Clock, tables: list[Table]) -> None:
+    """Past the time limit, the healthy games get their default answers, told."""
+    before = {t.channel.id: len(public(h, t.channel)) for t in tables}
+    clock.now += 2 * HOUR
+    made = await tables[0].bot.tick_once()
+    assert made >= len(tables)
+    for t in tables:
+        said = [m.text for m in public(h, t.channel)[before[t.channel.id]:]]
+        assert any("ran out of time" in s for s in said), said
+
+
+@pytest.mark.parametrize("kind", ["meta", "setup", "middle row", "last row"])
+def test_a_damaged_game_is_quarantined_and_the_others_play_on(tmp_path, kind):
+    db, clock, kept = tmp_path / "g.db", Clock(), {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            tables = await three_games(h)
+            kept.update(server=h.server, ids=[t.game_id for t in tables],
+                        channels=[t.channel for t in tables])
+
+    async def second_life(told: str, log_before: list):
+        async with Harness(lambda: make_bot(db, clock, seed=6), server=kept["server"]) as h:
+            tables = []
+            for gid, ch in zip(kept["ids"], kept["channels"], strict=True):
+                t = Table(h, ch)
+                t.game_id = gid
+                tables.append(t)
+            bad, good = tables[0], tables[1:]
+            assert await bad.bot._verifier == 2  # the two healthy games verified
+            notice = public(h, bad.channel)[-1]
+            assert "is damaged and has been set aside" in notice.text and told in notice.text
+            assert "/rr abandon" in notice.text and "restore the database" in notice.text
+            host, guest = (named(h, n) for n in PAIRS[0])
+            await refused_clearly(h, bad, host, guest)
+            quiet = len(public(h, bad.channel))
+            await times_out(h, clock, good)
+            assert len(public(h, bad.channel)) == quiet  # never rewound, never timed out
+            assert rows(db, bad.game_id) == log_before
+            await good[0].step(random.Random(1))  # and they keep playing
+
+    async def third_life():
+        async with Harness(lambda: make_bot(db, clock, seed=7), server=kept["server"]) as h:
+            bad = Table(h, kept["channels"][0])
+            before = len(public(h, bad.channel))
+            assert await bad.bot._verifier == 2
+            assert len(public(h, bad.channel)) == before  # told once, not at every restart
+            host, guest = (named(h, n) for n in PAIRS[0])
+            res = await bad.slash(host, "rr status")
+            assert "is damaged and set aside" in res.text  # the quarantine survived
+            res = await bad.slash(guest, "rr abandon")
+            assert "Only the host" in res.text
+            res = await bad.slash(host, "rr abandon")
+            assert res.ephemeral and "abandoned" in res.text, res.text
+            assert "abandoned by Ann" in public(h, bad.channel)[-1].text
+            res = await bad.slash(host, "rr new", players=2)
+            assert res.ephemeral and "Players (1/2)" in res.text, res.text
+
+    asyncio.run(first_life())
+    told = damage(db, kept["ids"][0], kind)
+    log_before = rows(db, kept["ids"][0])
+    asyncio.run(second_life(told, log_before))
+    asyncio.run(third_life())
+
+
+def test_damage_found_by_the_time_limit_pass_and_a_failing_game_job_skip_only_that_game(
+        tmp_path, monkeypatch):
+    """The time-limit pass goes one game at a time: a game damaged under the running bot is
+    quarantined when its timer comes due (and told), a game whose job hits a bug is logged
+    and skipped, a game whose announcement fails keeps its committed answer — and every
+    other game still times out. The ticker itself is a discord.ext.tasks loop that ran its
+    first pass after startup verification and is stopped on close."""
+    db, clock = tmp_path / "g.db", Clock()
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            bot = h.bot
+            assert bot.ticker.is_running() and bot.tick_passes == 1
+            tables = await three_games(h)
+            damaged, buggy, fine = tables
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE games SET meta='{' WHERE id=?", (damaged.game_id,))
+            real = bot.service.tick_game
+
+            async def tick_game(game_id, timers, now):
+                if game_id == buggy.game_id:
+                    raise RuntimeError("a bug in one game's job")
+                return await real(game_id, timers, now)
+
+            monkeypatch.setattr(bot.service, "tick_game", tick_game)
+            log_before = rows(db, damaged.game_id)
+            await times_out(h, clock, [fine])
+            notice = public(h, damaged.channel)[-1]
+            assert "is damaged and has been set aside" in notice.text
+            assert "its saved meta could not be read" in notice.text
+            assert rows(db, damaged.game_id) == log_before
+            assert not any("ran out of time" in m.text for m in public(h, buggy.channel))
+            # the bug is gone; the announcer now fails for `fine` only: `buggy` still times
+            # out, and `fine`'s answer is committed even though nobody could be told
+            monkeypatch.setattr(bot.service, "tick_game", real)
+            publish = bot.announcer.publish
+
+            async def failing(ann, **kw):
+                if ann.game_id == fine.game_id:
+                    raise RuntimeError("a bug while announcing")
+                await publish(ann, **kw)
+
+            monkeypatch.setattr(bot.announcer, "publish", failing)
+            fine_log = rows(db, fine.game_id)
+            await times_out(h, clock, [buggy])
+            assert len(rows(db, fine.game_id)) > len(fine_log)
+            # told in the reader's language
+            res = await damaged.slash(h.user("jun", locale="ja"), "rr status")
+            assert "保存データが壊れているため保留中" in res.text and "/rr abandon" in res.text
+            # the damaged game's channel is still usable: abandon, then a new game
+            host = named(h, PAIRS[0][0])
+            res = await damaged.slash(host, "rr abandon")
+            assert res.ephemeral and "abandoned" in res.text, res.text
+            res = await damaged.slash(host, "rr new", players=2)
+            assert "Players (1/2)" in res.text, res.text
+            # a pass that fails as a whole is logged, and the loop keeps running
+            monkeypatch.setattr(bot.service, "due", None)
+            await bot._tick_pass()
+            assert bot.ticker.is_running() and bot.tick_passes == 2
+        assert not bot.ticker.is_running()
+
+    asyncio.run(scenario())

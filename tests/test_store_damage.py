@@ -1,0 +1,135 @@
+"""Damaged rows through the store and the service, without Discord (the console plays the
+same way): reads tolerate them, the damaged game is quarantined (and stays so in a new
+process), the others keep their time limits (R15), and the channel can be freed."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from service import GameService, Quarantined
+from store import Store
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def two_games(path: str, clock: Clock) -> tuple[Store, GameService]:
+    """Channel 100 (Ann, Bob) and channel 200 (Cat, Dan), each past one placement."""
+    store = await Store(path).open()
+    svc = GameService(store, clock=clock, seed_source=lambda: 3)
+    for channel, host, guest in ((100, 11, 22), (200, 33, 44)):
+        await svc.new_lobby(1, channel, host, f"host{host}", players=2, time_limit_s=3600)
+        await svc.join(channel, guest, f"guest{guest}")
+        await svc.start(channel, host)
+        await svc.act(channel, host, "place thief 2B")
+    return store, svc
+
+
+def test_damaged_rows_are_read_quarantined_and_freed(tmp_path):
+    path, clock = str(tmp_path / "g.db"), Clock()
+
+    async def main():
+        store, svc = await two_games(path, clock)
+        await store.close()
+        with sqlite3.connect(path) as con:  # game 1's meta is cut short on disk
+            con.execute("UPDATE games SET meta='{\"timeouts\"' WHERE id=1")
+        store = await Store(path).open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        rows = {r.id: r for r in await store.active_games()}  # no exception
+        assert rows[1].damage == ["meta"] and rows[2].damage == []
+        with pytest.raises(Quarantined, match="meta could not be read"):
+            await svc.current(100)
+        assert (await store.quarantined(1)) == {"kind": "unreadable", "what": ["meta"]}
+        # R15: past the limit, only the healthy game gets its default answer
+        clock.now += 2 * 3600
+        outcomes, _ = await svc.tick()
+        assert [o.row.id for o in outcomes] == [2]
+        assert all(t["game_id"] == 2 for t in await store.due_timers(clock.now + 10**6))
+        await store.close()
+        # a new process: still set aside, without replaying anything
+        store = await Store(path).open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        with pytest.raises(Quarantined):
+            await svc.act(100, 22, "place thief 2B")
+        with pytest.raises(Quarantined, match="abandon"):
+            await svc.new_lobby(1, 100, 11, "host11")
+        with pytest.raises(Exception, match="Only the host"):
+            await svc.abandon(100, 22, can_manage=False)
+        await svc.abandon(100, 11, can_manage=False)
+        row = await svc.new_lobby(1, 100, 11, "host11", players=2)
+        assert row.status == "lobby"
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_repaired_log_lifts_the_quarantine(tmp_path):
+    """A lost last row is found (the stored state records one more action than the log
+    holds) instead of silently rewinding; put back, the game verifies and plays on."""
+    path, clock = str(tmp_path / "g.db"), Clock()
+
+    async def main():
+        store, svc = await two_games(path, clock)
+        await store.close()
+        with sqlite3.connect(path) as con:
+            lost = con.execute("SELECT * FROM actions WHERE game_id=2 ORDER BY seq DESC "
+                               "LIMIT 1").fetchone()
+            con.execute("DELETE FROM actions WHERE game_id=2 AND seq=?", (lost[1],))
+        store = await Store(path).open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        told: list = []
+
+        async def tell(row, reason):
+            told.append((row.id, reason))
+
+        svc.on_quarantine = tell
+        with pytest.raises(Quarantined, match="records"):
+            await svc.current(200)
+        assert told == [(2, {"kind": "log_mismatch", "rows": lost[1], "recorded": lost[1] + 1})]
+        await svc.current(100)  # the other game is untouched
+        with sqlite3.connect(path) as con:
+            con.execute("INSERT INTO actions VALUES (?,?,?,?,?,?)", lost)
+        row = await store.get(2)
+        assert row is not None
+        with pytest.raises(Quarantined):  # held until verified again (at startup)
+            await svc.load(row)
+        g = await svc.load(row, recheck=True)
+        assert told[-1] == (2, None) and await store.quarantined(2) is None
+        assert len(g.state["log"]) == lost[1] + 1  # nothing was rewound
+        out = await svc.act(200, 44, "place thief 2B")
+        assert out.actor == 1 and out.text.startswith("place thief")
+        await store.close()
+    asyncio.run(main())
+
+
+def test_console_resuming_a_damaged_game_explains_instead_of_crashing(tmp_path):
+    import argparse
+    import io
+
+    from service.console import CHANNEL, main_async
+
+    path = str(tmp_path / "c.db")
+
+    async def main():
+        store = await Store(path).open()
+        svc = GameService(store, seed_source=lambda: 3)
+        await svc.new_lobby(None, CHANNEL, 1, "Ann", players=1)
+        await svc.start(CHANNEL, 1)
+        await store.close()
+        with sqlite3.connect(path) as con:
+            con.execute("UPDATE games SET setup='{' WHERE channel_id=?", (CHANNEL,))
+        args = argparse.Namespace(db=path, out=str(tmp_path / "out"), lang="en", seed=None,
+                                  names=None, players=1, difficulty=None)
+        out = io.StringIO()
+        assert await main_async(args, io.StringIO(""), out) == 1
+        said = out.getvalue()
+        assert "is damaged and set aside" in said and "setup could not be read" in said
+        assert "backup" in said and "Traceback" not in said
+    asyncio.run(main())
