@@ -252,7 +252,10 @@ class GameService(SeatsMixin):
             await self.store.update_lobby(row)
             return row
 
-    async def start(self, channel_id: int, user_id: int) -> Outcome:
+    async def start(self, channel_id: int, user_id: int, *, seed: int | None = None,
+                    options: dict[str, Any] | None = None) -> Outcome:
+        """Start the lobby's game; `seed` and `options` (engine setup options) are given by
+        hosts that prepare the game themselves (the daily challenge), else drawn fresh."""
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
@@ -260,11 +263,12 @@ class GameService(SeatsMixin):
             if row.settings.get("difficulty") is not None and len(row.seats) != 1:
                 raise ServiceError("A game with a difficulty is solo: only the host may play.")
             names = [s["name"] for s in row.seats]
-            options: dict[str, Any] = {}
+            options = dict(options or {})
             if len(names) == 1:
-                options["difficulty"] = row.settings.get("difficulty")
+                options.setdefault("difficulty", row.settings.get("difficulty"))
             ev: list[dict[str, Any]] = []
-            g = Game.new(names, seed=self.seed_source(), options=options,
+            g = Game.new(names, seed=self.seed_source() if seed is None else seed,
+                         options=options,
                          cards_data=self.cards_data, events=ev)
             self._auto_answers(g, ev)
             # The setup, the answers resolved on their own (logged like any others), the
