@@ -107,6 +107,7 @@ class GreedyPlayer:
         return expected(cs, self.outcomes(cs, view, seat, a), seat, self.w)
 
     def outcomes(self, cs: CardSet, view: View, seat: int, a: Action) -> Branches:
+        """Answer `a` applied to a scratch copy (only the seat's own things change)."""
         v = a.verb
         if v == "act":
             return act_branches(cs, view, seat, a)
@@ -173,6 +174,11 @@ class GreedyPlayer:
 
     # ---- choosing a command card (R6, R7) ---------------------------------------------------
     def _pick(self, cs: CardSet, view: View, seat: int, legal: list[Action]) -> Action:
+        return self._top(self.pick_scores(cs, view, seat, legal))
+
+    def pick_scores(self, cs: CardSet, view: View, seat: int, legal: list[Action]
+                    ) -> list[tuple[float, Action]]:
+        """Each command card on offer with its estimated worth (R6, R7)."""
         options = [a for a in legal if a.verb == "pick"]
         lead, small = self.card_values(cs, view, seat)
         solo = len(view["players"]) == 1
@@ -192,7 +198,7 @@ class GreedyPlayer:
             else:
                 value = lead[card] - 0.5 * small[card]
             scored.append((value, a))
-        return self._top(scored)
+        return scored
 
     def card_values(self, cs: CardSet, view: View, seat: int
                     ) -> tuple[dict[str, float], dict[str, float]]:

@@ -1,13 +1,15 @@
 """AI strength and speed: win rates with 95 % Wilson intervals, ms per decision and per game.
 
-    .venv/bin/python bench/ai.py [--games 400] [--workers 2] [--only NAME ...] [--budget 1.0]
+    .venv/bin/python bench/ai.py [--games 400] [--workers 2] [--only NAME ...] [--budget 0.9]
+                                 [--out scores.jsonl]
 
 Each configuration plays `--games` seeded games (seed = game number, so runs are
 reproducible) with one AI level per seat; the seat of interest rotates through the table
 so no seat advantage is measured. Reported per configuration: wins of the seat of interest
-(a draw counts as half), the Wilson 95 % interval, the median and p90 time of a whole game
-(every seat's thinking included, engine time too) and the median / p90 ms of one
-`choose` per level. Medians, because the machine is shared: other processes add a tail.
+(a draw counts as half), the Wilson 95 % interval, the median and p90 wall time of a whole
+game (every seat's thinking included, engine time too), the median CPU time of a game (the
+worker's own, so other processes on the machine inflate it less) and the median / p90 wall
+ms of one `choose` per level. Medians, because the machine is shared: other processes add a tail.
 
 Configurations (NAME):
   solo-greedy / solo-easy / solo-normal / solo-hard   greedy alone (R13.1, R13.2)
@@ -20,6 +22,7 @@ Configurations (NAME):
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -51,7 +54,7 @@ CONFIGS: dict[str, tuple[list[str], str | None]] = {
 DEFAULT = ["solo-greedy", "solo-easy", "solo-normal", "solo-hard", "solo-random",
            "2p-greedy-random", "4p-greedy-random", "4p-greedy"]
 
-BUDGET = 1.0  # expert seconds per decision (set per worker from --budget)
+BUDGET = 0.9  # expert seconds per decision (set per worker from --budget)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -79,9 +82,9 @@ def _expert(seed: int):  # noqa: ANN202
     return ExpertPlayer(seed, budget=BUDGET)
 
 
-def play_one(args: tuple[str, int]) -> tuple[float, float, dict[str, list[float]]]:
-    """One game of configuration `name`; (score of the seat of interest, seconds, per-level
-    decision times in ms)."""
+def play_one(args: tuple[str, int]) -> tuple[float, float, float, dict[str, list[float]]]:
+    """One game of configuration `name`; (score of the seat of interest, wall seconds, CPU
+    seconds of this process, per-level decision times in ms)."""
     name, game = args
     levels, difficulty = CONFIGS[name]
     n = len(levels)
@@ -90,7 +93,7 @@ def play_one(args: tuple[str, int]) -> tuple[float, float, dict[str, list[float]
     bots = [_player(lv, game * 10 + s) for s, lv in enumerate(seats)]
     options = {"difficulty": difficulty} if difficulty else None
     clock = time.perf_counter
-    t0 = clock()
+    t0, c0 = clock(), time.process_time()
     g = Game.new(NAMES[:n], seed=game, options=options)
     per: dict[str, list[float]] = {}
     for _ in range(20_000):
@@ -102,13 +105,13 @@ def play_one(args: tuple[str, int]) -> tuple[float, float, dict[str, list[float]
         text = bots[seat].choose(v, seat)
         per.setdefault(seats[seat], []).append((clock() - t) * 1000)
         g.apply(seat, text)
-    total = clock() - t0
+    total, cpu = clock() - t0, time.process_time() - c0
     res = g.state["result"]
     if shift in res["winners"]:
         score = 1.0 / len(res["winners"]) if res["draw"] else 1.0
     else:
         score = 0.0
-    return score, total, per
+    return score, total, cpu, per
 
 
 def _init(budget: float) -> None:
@@ -116,20 +119,25 @@ def _init(budget: float) -> None:
     BUDGET = budget
 
 
-def run(name: str, games: int, workers: int, budget: float) -> str:
+def run(name: str, games: int, workers: int, budget: float, out: Path | None = None) -> str:
     with multiprocessing.Pool(workers, initializer=_init, initargs=(budget,)) as pool:
         results = pool.map(play_one, [(name, k) for k in range(games)], chunksize=1)
+    if out is not None:  # per-seed scores: two levels on the same seeds compare pairwise
+        with out.open("a", encoding="utf-8") as f:
+            f.write(json.dumps({"config": name, "scores": [r[0] for r in results]}) + "\n")
     wins = sum(r[0] for r in results)
     lo, hi = wilson(wins, games)
     times = [r[1] * 1000 for r in results]
+    cpu = [r[2] * 1000 for r in results]
     per: dict[str, list[float]] = {}
     for r in results:
-        for lv, xs in r[2].items():
+        for lv, xs in r[3].items():
             per.setdefault(lv, []).extend(xs)
     dec = "; ".join(f"{lv} {statistics.median(xs):.2f} / {quantile(xs, 0.9):.2f}"
                     for lv, xs in sorted(per.items()))
     return (f"| {name} | {games} | {100 * wins / games:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
-            f"| {statistics.median(times):.0f} / {quantile(times, 0.9):.0f} | {dec} |")
+            f"| {statistics.median(times):.0f} / {quantile(times, 0.9):.0f} "
+            f"| {statistics.median(cpu):.0f} | {dec} |")
 
 
 def main() -> None:
@@ -137,15 +145,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--workers", type=int, default=2, help="at most 2 on the shared machine")
     ap.add_argument("--only", nargs="*", default=DEFAULT, choices=list(CONFIGS))
-    ap.add_argument("--budget", type=float, default=1.0, help="expert seconds per decision")
+    ap.add_argument("--budget", type=float, default=0.9, help="expert seconds per decision")
+    ap.add_argument("--out", type=Path, help="append per-seed scores (JSON lines) here")
     args = ap.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {args.workers} workers,"
           f" {args.games} games per row, expert budget {args.budget} s")
     print("| configuration | games | wins (seat of interest) | 95 % Wilson CI "
-          "| game ms median / p90 | ms per decision median / p90 |")
-    print("|---|---|---|---|---|---|")
+          "| game ms median / p90 | game CPU ms median | ms per decision median / p90 |")
+    print("|---|---|---|---|---|---|---|")
     for name in args.only:
-        print(run(name, args.games, args.workers, args.budget), flush=True)
+        print(run(name, args.games, args.workers, args.budget, args.out), flush=True)
 
 
 if __name__ == "__main__":

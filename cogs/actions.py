@@ -4,6 +4,9 @@
 (which commits before returning), answers the actor privately — result, their private
 lines, their next question with its buttons — and then announces to the channel. Refusals
 are specific and ephemeral, and change nothing: the service validates before it stores.
+
+The interaction's id goes into the same transaction as the move (`key`): Discord delivering
+it twice, or two processes receiving it, applies it once — the second gets the same answer.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 import aiohttp
 import discord
 
-from service import GameOver, Quarantined, ServiceError
+from service import GameOver, Outcome, Quarantined, ServiceError
 from service.refusals_ja import localize
 
 from .announce import Announcement, clip, deliver
@@ -95,12 +98,10 @@ async def _ask_to_retry(interaction: discord.Interaction) -> None:
 
 
 async def announce(bot: RookBot, ann: Announcement, *, skip_seat: int | None = None) -> None:
-    """Announce a committed move; a failure stays with this game's messages (logged) and
-    never turns into "something went wrong" for a move that was saved."""
-    try:
-        await bot.announcer.publish(ann, skip_seat=skip_seat)
-    except Exception:
-        log.exception("game %s: announcing a committed move failed", ann.game_id)
+    """Announce a committed move through its outbox notice (`Announcer.tell`): a failure
+    stays with this game's messages (logged, retried from where it stopped) and never turns
+    into "something went wrong" for a move that was saved."""
+    await bot.announcer.announce(ann, skip_seat=skip_seat)
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
@@ -160,14 +161,33 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
         if target is not None:
             await check_target(bot, interaction, target, lang)
         out = await bot.service.act(interaction.channel_id or 0, interaction.user.id, text,
-                                    target.decision if target else None)
+                                    target.decision if target else None,
+                                    key=interaction_key(interaction, text))
     except Refusal as r:
         await reply(interaction, r.text)
         return
     except ServiceError as e:
         await reply(interaction, refusal(e, lang, from_button=target is not None))
         return
+    await conclude(interaction, out, lang)
+
+
+def interaction_key(interaction: discord.Interaction, text: str) -> str:
+    """The key a move is stored under: one interaction applies each of its answers at most
+    once (`/rr settings` may give two in one interaction, hence the text)."""
+    return f"i:{interaction.id}:{text}"
+
+
+async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) -> None:
+    """After an accepted answer: the actor's reply, then the channel's announcement (the
+    outbox notice the move committed; a redelivered interaction only gets its reply)."""
+    bot = rook(interaction)
     ann = bot.announcer.capture(out)
+    if out.duplicate:
+        log.info("game %s: interaction %s delivered again; applied once", out.row.id,
+                 interaction.id)
+        await answer_actor(interaction, ann, out.text, lang)
+        return
     log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
     await answer_actor(interaction, ann, out.text, lang)
     await announce(bot, ann, skip_seat=ann.actor)

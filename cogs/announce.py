@@ -6,6 +6,13 @@ moment even if another answer lands while images render. Delivery then goes thro
 `deliver`, which retries rate limits and server errors and degrades on refusals: a failed
 post loses a message, never a game.
 
+The outbox: every move committed what must be told about it (service/notices.py), and
+`tell` marks that notice delivered once its messages went out. When Discord stays
+unreachable, the notice keeps the number of messages already sent and is retried later from
+there; when the process dies first, the next one rebuilds the announcement from the stored
+game (`redeliver`) at startup. Each notice fails on its own: one bad game never stops the
+others' announcements.
+
 Secrets: public text is narrated from `engine.visible(events, None)` and images from the
 spectator view; a player's private events (medal values) go only to that player — in their
 ephemeral reply when they are the actor, else by DM, with a value-free note in the channel
@@ -15,9 +22,11 @@ when the DM is refused.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -31,7 +40,9 @@ from engine.cards import CardSet
 from service import Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS
 from service.narrate import narrate, prompt
+from service.notices import rebuild
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
+from store import Notice
 
 from .i18n import LEVELS, PHASES, pair, t
 from .mentions import only, safe
@@ -45,14 +56,47 @@ T = TypeVar("T")
 RETRY_DELAYS = (0.25, 1.0)
 DRAWING = 2  # channel images drawn at once (bench/bot.py: 1 lowers throughput, 6 answer latency)
 MAX_CONTENT = 1900
+NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
+NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
+
+
+@dataclass(slots=True)
+class Progress:
+    """Messages of one outbox notice, counted in the order they are sent (see `tell`)."""
+
+    skip: int = 0  # sent by an earlier attempt: not again
+    count: int = 0  # messages reached so far
+    stopped: int | None = None  # the first one Discord could not take (retried from there)
+
+
+_progress: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
+    "rr_progress", default=None)
+SENT_BEFORE: Any = object()  # what `deliver` returns for a message an earlier attempt sent
+
+
+def hold_slot() -> None:
+    """Count a message that was not needed this time (a DM fallback after a DM went
+    through), so the numbering of a notice's messages is the same on every attempt."""
+    if (p := _progress.get()) is not None:
+        p.count += 1
 
 
 async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
     """Run one Discord call; retry 429/5xx/network errors twice, give up on 4xx.
 
     discord.py already retries inside a request; this covers what is left after that
-    (a longer outage). Returns None when the call could not be made.
+    (a longer outage). Returns None when the call could not be made. Inside `tell`, a
+    message an earlier attempt sent is skipped, and after one that could not be sent for
+    want of Discord the rest wait (in order) for the notice's retry.
     """
+    progress = _progress.get()
+    if progress is not None:
+        index, progress.count = progress.count, progress.count + 1
+        if index < progress.skip:
+            return SENT_BEFORE  # type: ignore[no-any-return]
+        if progress.stopped is not None:
+            return None
+        call = _watched(call, progress, index)
     for attempt in range(len(RETRY_DELAYS) + 1):
         try:
             return await call()
@@ -75,7 +119,25 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
         if attempt < len(RETRY_DELAYS):
             await asyncio.sleep(delay)
     log.warning("%s failed after retries; giving up (the game itself is saved)", what)
+    if progress is not None:
+        progress.stopped = index
     return None
+
+
+def _watched(call: Callable[[], Awaitable[T]], progress: Progress,
+             index: int) -> Callable[[], Awaitable[T]]:
+    """`call`, noting in `progress` a failure `deliver` does not handle (a bug, a bad file):
+    the notice is retried from this message, never past it."""
+    async def run() -> T:
+        try:
+            return await call()
+        except (discord.DiscordException, TimeoutError, aiohttp.ClientError, OSError):
+            raise  # retried or given up by `deliver` itself
+        except Exception:
+            if progress.stopped is None:
+                progress.stopped = index
+            raise
+    return run
 
 
 def clip(lines: list[str], limit: int = MAX_CONTENT) -> str:
@@ -116,6 +178,7 @@ class Announcement:
     tail: list[dict[str, Any]] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # hosting news (an AI took a seat, …)
     ai_waiting: bool = False  # an AI-played seat is asked something: let it answer
+    notice: int | None = None  # the outbox row this announcement delivers (see `tell`)
 
     def lines(self, lang: str) -> list[str]:
         return narrate(self.public, self.names, self.cards, lang)
@@ -173,7 +236,7 @@ class Announcer:
         deadline = self.bot.service.clock() + limit
         # nobody is pinged for a seat an AI plays: it answers at once
         asks = [a for s in out.prompts if not ai_level(row, s)
-                and (a := ask(g, s, users[s], deadline)) is not None]
+                and (a := ask(g, s, users[s], out.deadlines.get(s, deadline))) is not None]
         private: dict[int, list[dict[str, Any]]] = {}
         for e in out.events:
             for s in e.get("vis", []):
@@ -200,7 +263,7 @@ class Announcer:
             table_view=marked_view(row, g.view(None)) if shown else None,
             finished=list(out.finished), timeouts=timeouts, stages=stages,
             tail=visible(out.events[start:], None), extra=extra,
-            ai_waiting=ai_waiting(row, g))
+            ai_waiting=ai_waiting(row, g), notice=out.notice)
 
     # ---- delivery ------------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -306,6 +369,8 @@ class Announcer:
             await deliver(f"game {ann.game_id} DM fallback",
                           lambda: self.channel(ann.channel_id).send(
                               note, allowed_mentions=only(user_id)))
+        else:
+            hold_slot()
 
     async def remind(self, rem: Reminder) -> None:
         """The one reminder before a time limit runs out."""
@@ -318,3 +383,77 @@ class Announcer:
                            [safe(s["name"]) for s in row.seats], [int(s["user"]) for s in row.seats],
                            g.cards, [], {}, [a], None, [])
         await self.ping(ann, a, reminder=True)
+
+    # ---- the outbox ------------------------------------------------------------------------------
+    async def announce(self, ann: Announcement, *, skip_seat: int | None = None) -> bool:
+        """Publish a committed move's announcement as its outbox notice (see `tell`)."""
+        return await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
+
+    async def publish_start(self, ann: Announcement) -> None:
+        """A game's first announcement: who sits where, then the setup's story and pings."""
+        seats = ", ".join(f"{k + 1}. <@{u}>" if u > 0 else f"{k + 1}. {ann.names[k]}"
+                          for k, u in enumerate(ann.users))
+        await deliver(f"game {ann.game_id} start", lambda: self.channel(ann.channel_id).send(
+            t("game_start", ann.lang, seats=seats), allowed_mentions=only(*ann.users)))
+        await self.publish(ann)
+
+    async def tell(self, notice: int | None, send: Callable[[], Awaitable[None]], *,
+                   parts_done: int = 0, attempts: int = 0) -> bool:
+        """Deliver one outbox notice through `send`, then take it out of the outbox — or,
+        when Discord could not take a message, keep it for a retry from that message.
+        Never raises: a failure here is this notice's alone. True when all went out."""
+        progress = Progress(skip=parts_done)
+        token = _progress.set(progress)
+        try:
+            await send()
+        except Exception:
+            log.exception("notice %s: announcement failed", notice)
+            if progress.stopped is None:  # retried from the first message not sent
+                progress.stopped = progress.count
+        finally:
+            _progress.reset(token)
+        if notice is None:
+            return progress.stopped is None
+        try:
+            if progress.stopped is None:
+                await self.bot.store.delivered(notice)
+                return True
+            if attempts + 1 >= NOTICE_ATTEMPTS:
+                log.error("notice %s: not delivered after %d attempts; dropped", notice,
+                          attempts + 1)
+                await self.bot.store.delivered(notice)
+                return False
+            delay = NOTICE_RETRY_S[min(attempts, len(NOTICE_RETRY_S) - 1)]
+            await self.bot.store.retry_later(notice, progress.stopped, time.time() + delay)
+        except Exception:  # the store is down: the notice stays pending and comes back
+            log.exception("notice %s: could not record its delivery", notice)
+        return False
+
+    async def redeliver(self, notice: Notice) -> bool:
+        """A notice left in the outbox (a crash, or Discord down): rebuilt from the stored
+        game and told. Never raises (one game's trouble is its own)."""
+        try:
+            item = await rebuild(self.bot.service, notice)
+        except Exception:
+            log.exception("game %s: notice %s could not be rebuilt", notice.game_id, notice.id)
+            return await self.tell(notice.id, _fail, parts_done=notice.parts_done,
+                                   attempts=notice.attempts)
+        if item is None:  # nothing left to tell (the game is gone or the move undone)
+            return await self.tell(notice.id, _nothing)
+        if isinstance(item, Reminder):
+            reminder = item
+            return await self.tell(notice.id, lambda: self.remind(reminder),
+                                   parts_done=notice.parts_done, attempts=notice.attempts)
+        ann = self.capture(item)
+        send = (lambda: self.publish_start(ann)) if notice.body.get("kind") == "start" \
+            else (lambda: self.publish(ann))
+        return await self.tell(notice.id, send, parts_done=notice.parts_done,
+                               attempts=notice.attempts)
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def _fail() -> None:
+    raise RuntimeError("the announcement could not be rebuilt")

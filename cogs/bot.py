@@ -1,10 +1,11 @@
 """RookBot: the discord.py client that hosts games — store, service, cogs, buttons, ticker.
 
 Everything that must survive a restart lives in SQLite (games, action logs, timers,
-quarantines) or in the custom ids of the buttons already posted (DynamicItems that name the
+quarantines, the outbox of announcements not yet delivered) or in the custom ids of the buttons already posted (DynamicItems that name the
 game, the seat and the decision id), so a new process picks every game up where the last
-one stopped. The ticker (a `discord.ext.tasks` loop, stopped by `close()`) applies time
-limits.
+one stopped: at startup it first delivers what the last one committed but had not
+announced yet. The ticker (a `discord.ext.tasks` loop, stopped by `close()`) applies time
+limits and retries announcements Discord did not take.
 
 One broken game never hurts another: startup verification, every time-limit pass and every
 announcement run one game at a time, each catching its own failure; a game that cannot be
@@ -43,6 +44,7 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 COGS = ("cogs.game",)  # the extensions setup_hook loads
 GAME_TICK_BUDGET_S = 30.0  # one game's time-limit job never runs longer than this
 PASS_BUDGET_S = 300.0  # nor a whole pass (a stuck store cannot wedge the ticker)
+APPLIED_KEEP_S = 7 * 24 * 3600  # interaction keys kept (Discord redelivers within minutes)
 
 
 class RookBot(commands.Bot):
@@ -75,6 +77,9 @@ class RookBot(commands.Bot):
         # channel → (game id, user id per seat): lets autocomplete skip the database
         self.seating: dict[int, tuple[int, list[int]]] = {}
         self._verifier: asyncio.Task[int] | None = None
+        self._notifier: asyncio.Task[int] | None = None
+        self._started = time.time()
+        self._outbox = asyncio.Lock()  # one sweep of the outbox at a time
         # Time limits: a pass over the due timers every `tick_seconds` (the first one once
         # startup verification is done, so deadlines that passed while the bot was down
         # are applied at once).
@@ -95,6 +100,7 @@ class RookBot(commands.Bot):
                                        cards_data=self._cards_data)
         else:
             self.store = self.service.store
+        self.service.notify = True  # moves queue their announcements in the outbox
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
             self.service.ai_pool = process_pool
@@ -115,6 +121,9 @@ class RookBot(commands.Bot):
             gc.collect()
             gc.freeze()
         self._verifier = asyncio.create_task(self.verify_games(), name="rr-verify")
+        self._started = time.time()
+        self._notifier = asyncio.create_task(self.deliver_notices(startup=True),
+                                             name="rr-outbox")
         if self.start_ticker:
             self.ticker.start()
 
@@ -148,6 +157,25 @@ class RookBot(commands.Bot):
         log.info("%d active game(s) loaded and verified; %d quarantined", count, held)
         return count
 
+    async def deliver_notices(self, *, startup: bool = False) -> int:
+        """Announcements still in the outbox. At startup: everything the last process
+        committed (it can no longer tell it), at once; later, on every tick: the notices
+        whose live delivery failed or was never finished (past their lease or back-off).
+        Each is told on its own (see `Announcer.redeliver`)."""
+        async with self._outbox:  # the startup sweep and a tick's never tell one twice
+            try:
+                pending = await self.store.notices(
+                    None if startup else time.time(),
+                    created_before=self._started if startup else None)
+            except Exception:
+                log.exception("outbox: could not read pending notices")
+                return 0
+            for notice in pending:
+                await self.announcer.redeliver(notice)
+        if startup:
+            log.info("%d pending announcement(s) delivered at startup", len(pending))
+        return len(pending)
+
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s); %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))
@@ -174,6 +202,11 @@ class RookBot(commands.Bot):
         made = 0
         for game_id, timers in (await self.service.due(now)).items():
             made += await self._tick_game(game_id, timers, now)
+        await self.deliver_notices()  # announcements Discord did not take, retried
+        try:
+            await self.store.forget_applied(time.time() - APPLIED_KEEP_S)
+        except Exception:
+            log.warning("could not forget old interaction keys", exc_info=True)
         return made
 
     async def _tick_game(self, game_id: int, timers: list[dict[str, Any]], now: float) -> int:
@@ -187,11 +220,11 @@ class RookBot(commands.Bot):
         except Exception:
             log.exception("game %s: time limits failed; the other games go on", game_id)
             return 0
-        try:  # the answers are committed: a failed announcement loses messages, not moves
+        try:  # the answers are committed; their outbox notices are told (or retried)
             for out in outcomes:
-                await self.announcer.publish(self.announcer.capture(out))
+                await self.announcer.announce(self.announcer.capture(out))
             for rem in reminders:
-                await self.announcer.remind(rem)
+                await self.announcer.tell(rem.notice, lambda r=rem: self.announcer.remind(r))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -199,8 +232,9 @@ class RookBot(commands.Bot):
         return len(outcomes) + len(reminders)
 
     async def close(self) -> None:
-        if self._verifier is not None and not self._verifier.done():
-            self._verifier.cancel()
+        for task in (self._verifier, self._notifier):
+            if task is not None and not task.done():
+                task.cancel()
         ticking = self.ticker.get_task()
         self.ticker.cancel()
         if ticking is not None:

@@ -18,10 +18,10 @@ from service.games import DEFAULT_LIMIT_S
 from service.seats import seat_names
 from store import GameRow
 
-from .actions import ack, announce, refusal, reply, rook
+from .actions import ack, refusal, reply, rook
 from .announce import deliver
 from .i18n import JA, guild_lang, lang_of, t
-from .mentions import only, safe
+from .mentions import safe
 from .seats import level_choices
 from .views import lobby_view
 
@@ -100,13 +100,7 @@ async def start_game(interaction: discord.Interaction, lang: str) -> None:
     await refresh_lobby(interaction, out.row, closed=True)
     await reply(interaction, t("started", lang))
     ann = bot.announcer.capture(out)
-    glang = ann.lang
-    seats = ", ".join(f"{k + 1}. <@{u}>" if u > 0 else f"{k + 1}. {ann.names[k]}"
-                      for k, u in enumerate(ann.users))
-    await deliver(f"game {out.row.id} start", lambda: bot.announcer.channel(
-        out.row.channel_id).send(t("game_start", glang, seats=seats),
-                                 allowed_mentions=only(*ann.users)))
-    await announce(bot, ann)
+    await bot.announcer.tell(ann.notice, lambda: bot.announcer.publish_start(ann))
 
 
 class LobbyCommands:

@@ -16,7 +16,7 @@ from engine import Game
 from service import ServiceError
 
 from . import choices as C
-from .actions import ack, announce, perform, refusal, reply, rook
+from .actions import ack, announce, conclude, interaction_key, perform, refusal, reply, rook
 from .i18n import lang_of, t
 from .mentions import safe
 
@@ -209,15 +209,12 @@ class PlayCommands:
             return
         bot = rook(interaction)
         try:
-            out = await bot.service.undo(interaction.channel_id or 0, interaction.user.id)
+            out = await bot.service.undo(interaction.channel_id or 0, interaction.user.id,
+                                         key=interaction_key(interaction, "undo"))
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
-        from .actions import answer_actor
-
-        ann = bot.announcer.capture(out)
-        await answer_actor(interaction, ann, "undo", lang)
-        await announce(bot, ann, skip_seat=ann.actor)
+        await conclude(interaction, out, lang)
 
     @app_commands.command(name="remove", description=_(
         "Vote to remove a player who keeps running out of time"))

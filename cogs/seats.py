@@ -60,7 +60,7 @@ class AiRunner:
 
     async def _tell(self, out: Outcome) -> None:
         ann = self.bot.announcer
-        await ann.publish(ann.capture(out))
+        await ann.announce(ann.capture(out))
 
     async def close(self) -> None:
         tasks = list(self._tasks)

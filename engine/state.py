@@ -97,6 +97,7 @@ def new_game(cs: CardSet, players: list[str], seed: int, options: dict[str, Any]
     if difficulty is not None and (n != 1 or difficulty not in DIFFICULTY_DISCARDS):
         raise ValueError("difficulty is easy, normal or hard, and only for 1 player (R13.2).")
     opts = {"difficulty": difficulty, "round_cap": int(options.get("round_cap", 30))}
+    opts.update(setup_variants(cs, options, n))
     st = blank_state(players, seed, opts)
     r = st["rng"]
     # R3 monster deck: shuffled per level, level 1 on top.
@@ -129,9 +130,67 @@ def new_game(cs: CardSet, players: list[str], seed: int, options: dict[str, Any]
             if units:
                 st["discard"].append(units.pop(0))
     st["medal_pool"] = list(cs.medals) if n > 1 else []
+    _apply_variants(st, opts)
     rng.shuffle(r, "table", st["row"])  # R3: commands shuffled into a row
     st["start_player"] = rng.randbelow(r, "table", n)  # R4.2
     return st
+
+
+# ---- setup variants (daily-challenge modifiers and house rules) ------------------------------
+# Each variant is a setup option, so setup + log still replays the game (R15). They change
+# only the starting position, never a rule: interfaces (the daily challenge) list them as data.
+VARIANTS = ("start_gold", "start_honor", "omit_commands", "opening_monster", "empty_levelup")
+
+
+def setup_variants(cs: CardSet, options: dict[str, Any], players: int) -> dict[str, Any]:
+    """The variant options of `options`, checked; anything unknown is refused so a typo in a
+    modifier list cannot silently give the standard game."""
+    known = {"difficulty", "round_cap", *VARIANTS}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(f"unknown setup option(s): {', '.join(unknown)}")
+    out: dict[str, Any] = {}
+    for key in ("start_gold", "start_honor"):
+        if options.get(key) is not None:
+            value = options[key]
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 20:
+                raise ValueError(f"{key} is a whole number from 0 to 20")
+            out[key] = value
+    omit = options.get("omit_commands") or []
+    if omit:
+        if not set(omit) <= set(COMMANDS) or len(set(omit)) != len(omit):
+            raise ValueError(f"omit_commands names command cards: {', '.join(COMMANDS)}")
+        if len(COMMANDS) - len(omit) < players + 1:  # R6.5 needs an unexecuted last card
+            raise ValueError("too few command cards left for this many players (R6.5)")
+        out["omit_commands"] = list(omit)
+    monster = options.get("opening_monster")
+    if monster is not None:
+        if monster not in cs.monsters:
+            raise ValueError(f"opening_monster names a monster: {', '.join(cs.monsters)}")
+        out["opening_monster"] = monster
+    jobs = options.get("empty_levelup") or []
+    if jobs:
+        if not set(jobs) <= set(JOBS):
+            raise ValueError(f"empty_levelup names jobs: {', '.join(JOBS)}")
+        out["empty_levelup"] = list(jobs)
+    return out
+
+
+def _apply_variants(st: State, opts: dict[str, Any]) -> None:
+    """Set up the starting position the variants ask for (before the row is shuffled)."""
+    for p in st["players"]:
+        p["gold"] = opts.get("start_gold", p["gold"])
+        p["honor"] = opts.get("start_honor", p["honor"])
+    st["row"] = [c for c in st["row"] if c not in opts.get("omit_commands", [])]
+    monster = opts.get("opening_monster")
+    if monster is not None:  # one copy leaves its level and is drawn by the first summon
+        card = next((c for c in st["monster_deck"] if c["card"] == monster), None)
+        if card is not None:
+            st["monster_deck"].remove(card)
+            st["monster_deck"].insert(0, card)
+    for job in opts.get("empty_levelup", []):  # R12.2: an empty pile cannot be used
+        st["removed"] += st["levelup_piles"][job]
+        st["levelup_piles"][job] = []
 
 
 # ---- shared helpers ------------------------------------------------------------------------

@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import ActionError, Game, StaleDecision
-from store import GameRow, Store, VersionConflict
+from store import (
+    AlreadyApplied,
+    GameRow,
+    Store,
+    StoreBusy,
+    StoreUncertain,
+    VersionConflict,
+)
 
 from .errors import ServiceError
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots
@@ -116,6 +123,10 @@ class Outcome:
     # view as it stood then) — so every phase gets its own image even when one answer set
     # several in motion.
     stages: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+    # The deadline of each seat's open decision, as stored (a decision keeps its first one).
+    deadlines: dict[int, float] = field(default_factory=dict)
+    notice: int | None = None  # the outbox row announcing it (see notices())
+    duplicate: bool = False  # a redelivered interaction: nothing was applied this time
 
     @property
     def over(self) -> bool:
@@ -127,6 +138,21 @@ class Reminder:
     row: GameRow
     seat: int
     deadline: float
+    notice: int | None = None
+
+
+BUSY = "The game's database is busy (another program holds it); nothing was changed. " \
+    "Try again in a moment."
+UNCERTAIN = "Saving failed and could not be checked: look at `/rr status` before answering again."
+
+
+def _store_refusal(e: Exception) -> ServiceError | None:
+    """Store failures a player should hear about in words (nothing, or maybe, was saved)."""
+    if isinstance(e, StoreBusy):
+        return ServiceError(BUSY, code="busy")
+    if isinstance(e, StoreUncertain):
+        return ServiceError(UNCERTAIN, code="uncertain")
+    return None
 
 
 class GameService(SeatsMixin):
@@ -140,6 +166,10 @@ class GameService(SeatsMixin):
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Game]] = {}
         self._deadlines: dict[int, tuple[int, dict[int, float]]] = {}
+        # Write what must be told into the outbox with every move (the bot delivers it and
+        # marks it delivered); an interface that tells synchronously (the console) leaves
+        # this off.
+        self.notify = False
         # Told when a game is set aside (reason) or verified again after a repair (None);
         # the bot posts it in the game's channel. Failures there are logged, not raised.
         self.on_quarantine: Callable[[GameRow, dict[str, Any] | None],
@@ -222,7 +252,10 @@ class GameService(SeatsMixin):
             await self.store.update_lobby(row)
             return row
 
-    async def start(self, channel_id: int, user_id: int) -> Outcome:
+    async def start(self, channel_id: int, user_id: int, *, seed: int | None = None,
+                    options: dict[str, Any] | None = None) -> Outcome:
+        """Start the lobby's game; `seed` and `options` (engine setup options) are given by
+        hosts that prepare the game themselves (the daily challenge), else drawn fresh."""
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
@@ -230,24 +263,31 @@ class GameService(SeatsMixin):
             if row.settings.get("difficulty") is not None and len(row.seats) != 1:
                 raise ServiceError("A game with a difficulty is solo: only the host may play.")
             names = [s["name"] for s in row.seats]
-            options: dict[str, Any] = {}
+            options = dict(options or {})
             if len(names) == 1:
-                options["difficulty"] = row.settings.get("difficulty")
+                options.setdefault("difficulty", row.settings.get("difficulty"))
             ev: list[dict[str, Any]] = []
-            g = Game.new(names, seed=self.seed_source(), options=options,
+            g = Game.new(names, seed=self.seed_source() if seed is None else seed,
+                         options=options,
                          cards_data=self.cards_data, events=ev)
             self._auto_answers(g, ev)
-            # The setup is stored with an empty log; auto answers are logged like any others.
-            fresh = Game.new(names, seed=g.state["setup"]["seed"], options=options,
-                             cards_data=self.cards_data)
-            await self.store.start(row.id, row.seats, g.state["setup"], fresh.to_json())
+            # The setup, the answers resolved on their own (logged like any others), the
+            # timers and the announcement: one transaction.
             entries = [(s, None, t) for s, t in g.state["log"]]
-            done = await self.store.commit_actions(row.id, 0, entries, g.to_json(), "active",
-                                                   self._timers(row, g))
+            prompts = g.waiting_for()
+            notice = {"kind": "start", "to": len(entries), "prompts": prompts} \
+                if self.notify else None
+            try:
+                done = await self.store.start(row.id, row.seats, g.state["setup"], g.to_json(),
+                                              entries, self._timers(row, g), notice=notice)
+            except VersionConflict as e:
+                raise ServiceError("The game has already started.") from e
+            except (StoreBusy, StoreUncertain) as e:
+                raise _store_refusal(e) from e  # type: ignore[misc]
             row = done.row
             self._remember(row, g, done.timers)
-            return Outcome(row, g, ev, None, "start", prompts=g.waiting_for(),
-                           finished=["setup"])
+            return Outcome(row, g, ev, None, "start", prompts=prompts, finished=["setup"],
+                           deadlines=_deadlines(done.timers), notice=done.notice)
 
     async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
         async with self.lock(channel_id):
@@ -387,15 +427,29 @@ class GameService(SeatsMixin):
 
     # ---- playing -------------------------------------------------------------------------------
     async def act(self, channel_id: int, user_id: int, text: str,
-                  decision_id: int | None = None) -> Outcome:
-        """Apply one answer of a player; commit; resolve trivial follow-ups; report."""
+                  decision_id: int | None = None, key: str | None = None) -> Outcome:
+        """Apply one answer of a player; commit; resolve trivial follow-ups; report.
+
+        `key` names the interaction that asked (`i:<id>`): it is stored with the move, so a
+        second delivery of it applies nothing and gets the first one's answer."""
         async with self.lock(channel_id):
             row, g = await self.current(channel_id)
             seat = self.seat(row, user_id)
-            return await self._apply(row, g, seat, user_id, text, decision_id)
+            return await self._apply(row, g, seat, user_id, text, decision_id, key=key)
+
+    async def _again(self, key: str | None, row: GameRow, g: Game, seat: int) -> Outcome | None:
+        """A redelivered interaction: the answer it got the first time, nothing applied
+        (one read, only on a refusal's path)."""
+        if key is None:
+            return None
+        done = await self.store.applied(key)
+        if done is None or done.game_id != row.id:
+            return None
+        return _duplicate(row, g, seat, done, await self.deadlines(row))
 
     async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None, text: str,
-                     decision_id: int | None, meta: dict[str, Any] | None = None) -> Outcome:
+                     decision_id: int | None, meta: dict[str, Any] | None = None, *,
+                     key: str | None = None, notes: list[str] | None = None) -> Outcome:
         waiting_before = {s: (g.decision(s) or {}).get("id") for s in g.waiting_for()}
         log_start = len(g.state["log"])
         backup = g.to_json()
@@ -403,33 +457,48 @@ class GameService(SeatsMixin):
         try:
             ev = g.apply(seat, text, decision_id, on_resolved=_stage_hook(g, stages, 0))
         except StaleDecision as e:
+            if (again := await self._again(key, row, g, seat)) is not None:
+                return again
             raise ServiceError("This prompt is out of date: the game has moved on.",
                                code="stale") from e
         except ActionError as e:
+            if (again := await self._again(key, row, g, seat)) is not None:
+                return again
             raise ServiceError(e.message, code=e.code) from e
         canonical = g.state["log"][log_start][1]
         self._auto_answers(g, ev, stages)
         entries = [(s, user_id if k == 0 else None, t)
                    for k, (s, t) in enumerate(g.state["log"][log_start:])]
+        prompts = [s for s in g.waiting_for()
+                   if waiting_before.get(s) != (g.decision(s) or {}).get("id")]
+        notes = list(notes or [])
+        notice = {"kind": "move", "from": log_start, "to": len(g.state["log"]), "actor": seat,
+                  "prompts": prompts, "notes": notes} if self.notify else None
         try:
             done = await self.store.commit_actions(
                 row.id, row.version, entries, g.to_json(), "over" if g.over else "active",
-                self._timers(row, g), meta)
+                self._timers(row, g), meta, key=key, notice=notice)
         except BaseException as e:
             # Nothing was stored: forget the in-memory change so the next load is the truth.
             self._cache.pop(row.id, None)
             g.state = json.loads(backup)
             if isinstance(e, VersionConflict):
+                # another process got there first — maybe with this very interaction
+                if (again := await self._again(key, row, g, seat)) is not None:
+                    return again
                 raise ServiceError("This prompt is out of date: someone else answered first.",
                                    code="stale") from e
+            if isinstance(e, AlreadyApplied):
+                return _duplicate(row, g, seat, e, await self.deadlines(row))
+            if (refusal := _store_refusal(e)) is not None:  # type: ignore[arg-type]
+                raise refusal from e
             raise
         new = done.row
         self._remember(new, g, done.timers)
-        prompts = [s for s in g.waiting_for()
-                   if waiting_before.get(s) != (g.decision(s) or {}).get("id")]
         finished = [e["what"] for e in ev if e["type"] == "resolved"]
         return Outcome(new, g, ev, seat, canonical, prompts=prompts, finished=finished,
-                       stages=stages)
+                       notes=notes, stages=stages, deadlines=_deadlines(done.timers),
+                       notice=done.notice)
 
     def _auto_answers(self, g: Game, ev: list[dict[str, Any]],
                       stages: list[tuple[str, int, dict[str, Any]]] | None = None) -> None:
@@ -465,7 +534,7 @@ class GameService(SeatsMixin):
             return known[1]
         return {t["seat"]: t["deadline"] for t in await self.store.timers(row.id)}
 
-    async def undo(self, channel_id: int, user_id: int) -> Outcome:
+    async def undo(self, channel_id: int, user_id: int, key: str | None = None) -> Outcome:
         async with self.lock(channel_id):
             row, g = await self.current(channel_id)
             seat = self.seat(row, user_id)
@@ -473,18 +542,29 @@ class GameService(SeatsMixin):
                 g2 = Game(json.loads(g.to_json()), g.cards)
                 g2.undo(seat)
             except ActionError as e:
+                if (again := await self._again(key, row, g, seat)) is not None:
+                    return again
                 raise ServiceError(e.message, code=e.code) from e
+            notice = {"kind": "undo", "actor": seat, "to": len(g2.state["log"]),
+                      "prompts": [seat]} if self.notify else None
             try:
                 done = await self.store.rewrite_log(row.id, row.version, g2.state["log"],
-                                                    g2.to_json(), self._timers(row, g2))
+                                                    g2.to_json(), self._timers(row, g2),
+                                                    key=key, notice=notice)
             except VersionConflict as e:
                 self._cache.pop(row.id, None)
                 raise ServiceError("This prompt is out of date: someone else answered first.",
                                    code="stale") from e
+            except AlreadyApplied as e:
+                return _duplicate(row, g, seat, e, await self.deadlines(row))
+            except (StoreBusy, StoreUncertain) as e:
+                self._cache.pop(row.id, None)
+                raise _store_refusal(e) from e  # type: ignore[misc]
             row = done.row
             self._remember(row, g2, done.timers)
             return Outcome(row, g2, [{"type": "undo", "player": seat}], seat, "undo",
-                           prompts=[seat])
+                           prompts=[seat], deadlines=_deadlines(done.timers),
+                           notice=done.notice)
 
     # ---- time limits -----------------------------------------------------------------------------
     async def tick(self) -> tuple[list[Outcome], list[Reminder]]:
@@ -537,12 +617,14 @@ class GameService(SeatsMixin):
                     meta = dict(row.meta)
                     counts = meta.setdefault("timeouts", {})
                     counts[str(t["seat"])] = counts.get(str(t["seat"]), 0) + 1
-                    out = await self._apply(row, g, t["seat"], None, "timeout", None, meta)
-                    out.notes.append("timeout")
-                    outcomes.append(out)
+                    outcomes.append(await self._apply(row, g, t["seat"], None, "timeout", None,
+                                                      meta, notes=["timeout"]))
                 elif not t["reminded"]:
-                    await self.store.mark_reminded(row.id, t["seat"], t["decision_id"])
-                    reminders.append(Reminder(row, t["seat"], t["deadline"]))
+                    notice = {"kind": "remind", "seat": t["seat"], "decision": t["decision_id"],
+                              "deadline": t["deadline"]} if self.notify else None
+                    nid = await self.store.mark_reminded(row.id, t["seat"], t["decision_id"],
+                                                         notice)
+                    reminders.append(Reminder(row, t["seat"], t["deadline"], nid))
         return outcomes, reminders
 
     async def remove_player(self, channel_id: int, user_id: int, target_seat: int) -> Outcome:
@@ -574,3 +656,15 @@ class GameService(SeatsMixin):
                 raise ServiceError(f"Vote recorded ({len(votes)}/{need}).", code="vote")
             return await self._apply(row, g, target_seat, None, "resign", None, meta)
 
+
+
+def _deadlines(timers: list[dict[str, Any]]) -> dict[int, float]:
+    return {int(t["seat"]): float(t["deadline"]) for t in timers}
+
+
+def _duplicate(row: GameRow, g: Game, seat: int, done: AlreadyApplied,
+               deadlines: dict[int, float]) -> Outcome:
+    """The answer a redelivered interaction gets: what was applied the first time, and the
+    player's question as it stands now."""
+    return Outcome(row, g, [], seat, done.text, prompts=[seat] if g.decision(seat) else [],
+                   deadlines=deadlines, duplicate=True)

@@ -192,6 +192,12 @@ _RAW: list[tuple[str, str]] = [
     (r"You are not playing in this game; .+", "あなたはこのゲームのプレイヤーではありません。`/rr board` と `/rr status` で観戦できます。"),
     (r"This channel already has a game.*", "このチャンネルにはすでにゲームがあります。終了するか `/rr abandon` するか、スレッドで始めてください。"),
     (r"The game has already started\.", "ゲームはすでに始まっています。"),
+    (r"The game's database is busy \(another program holds it\); nothing was changed\. "
+     r"Try again in a moment\.",
+     "ゲームのデータベースが使用中です（別のプログラムが使っています）。何も変更されていません。"
+     "少し待ってからもう一度試してください。"),
+    (r"Saving failed and could not be checked: look at `/rr status` before answering again\.",
+     "保存に失敗し、確認もできませんでした。もう一度答える前に `/rr status` を確認してください。"),
     (r"You are already in this game\.", "すでにこのゲームに参加しています。"),
     (r"The game is full \((?P<n>\d) players\)\.", "ゲームは満員です（{n}人）。"),
     (r"You are not in this game\.", "あなたはこのゲームに参加していません。"),

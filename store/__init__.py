@@ -1,6 +1,17 @@
-"""Persistence on SQLite (one connection on its own thread): games per channel, action logs,
-timers (see db.py)."""
+"""Persistence on SQLite (a writer and a reader thread, one connection each): games per
+channel, action logs, timers, the outbox, applied interaction keys (see db.py)."""
 
-from .db import Commit, GameRow, Store, VersionConflict
+from .db import (
+    AlreadyApplied,
+    Commit,
+    GameRow,
+    Notice,
+    Store,
+    StoreBusy,
+    StoreUncertain,
+    VersionConflict,
+    new_key,
+)
 
-__all__ = ["Commit", "GameRow", "Store", "VersionConflict"]
+__all__ = ["AlreadyApplied", "Commit", "GameRow", "Notice", "Store", "StoreBusy",
+           "StoreUncertain", "VersionConflict", "new_key"]

@@ -146,3 +146,88 @@ def test_invasion_preview_agrees_with_the_engine():
         checked += 1
     assert checked > 50
     assert {"monster_attacked", "monster_moved", "fainted", "invaded"} <= events
+
+
+def test_expert_answers_only_listed_legal_actions():
+    """The search level, on a tiny budget so the test stays fast: every answer listed."""
+    from ai.expert import ExpertPlayer
+
+    for players, seed in ((1, 4), (2, 5)):
+        g = Game.new(NAMES[:players], seed=seed, options={"difficulty": "hard"}
+                     if players == 1 else None)
+        bots = [ExpertPlayer(seed, budget=0.02, max_samples=2)] + \
+            [make_player("greedy", s) for s in range(1, players)]
+        for _ in range(3000):
+            if g.over:
+                break
+            seat = g.waiting_for()[0]
+            text = bots[seat].choose(view(g.state, seat), seat)
+            assert text in {str(a) for a in g.legal_actions(seat)}
+            g.apply(seat, text)
+        assert g.over
+
+
+def _mid_game(players: int, seed: int, steps: int) -> Game:
+    g = Game.new(NAMES[:players], seed=seed)
+    bots = [make_player("greedy", s) for s in range(players)]
+    for _ in range(steps):
+        seat = g.waiting_for()[0]
+        g.apply(seat, bots[seat].choose(view(g.state, seat), seat))
+    return g
+
+
+def test_determinized_state_matches_what_the_seat_knows():
+    """A sample holds exactly the unseen cards: the monster deck's cards (level 1 on top,
+    then 2, then 3, R3), the unit deck's, the face-down chips (R10.3) and the medals the
+    seat does not hold (R14.1) — in an order drawn from the sample's own generator, never
+    the real one; and the engine plays on from it."""
+    import random
+    from collections import Counter
+
+    from ai.determinize import determinize
+
+    g = _mid_game(3, 7, 60)
+    st = g.state
+    cs = g.cards
+    seat = g.waiting_for()[0]
+    v = view(st, seat)
+    s = determinize(cs, v, seat, random.Random(1))
+    cards = lambda xs: Counter(c["card"] for c in xs)  # noqa: E731
+    assert cards(s["monster_deck"]) == cards(st["monster_deck"])
+    levels = [cs.monsters[c["card"]].level for c in s["monster_deck"]]
+    assert levels == sorted(levels)
+    assert cards(s["unit_deck"]) == cards(st["unit_deck"])
+    assert Counter(s["chips"]["down"]) == Counter(st["chips"]["down"])
+    hidden = lambda x: Counter(x["medal_pool"] + [m for i, p in enumerate(x["players"])  # noqa: E731
+                                                  if i != seat for m in p["medals"]])
+    assert hidden(s) == hidden(st)
+    assert s["players"][seat]["medals"] == st["players"][seat]["medals"]
+    # Secrets swapped for others: the same view gives the same sample.
+    other = copy.deepcopy(st)
+    other["unit_deck"].reverse()
+    other["rng"] = {k: x ^ 77 for k, x in other["rng"].items()}
+    assert determinize(cs, view(other, seat), seat, random.Random(1)) == s
+    sim = Game(s, cs)
+    sim.apply(seat, str(sim.legal_actions(seat)[-1]))
+
+
+@pytest.mark.parametrize("difficulty", [None, "easy", "normal", "hard"])
+def test_greedy_beats_random_solo(difficulty):
+    """Solo (R13.1, and the option rule R13.2 at each difficulty): greedy wins most games
+    where random wins none (it loses every one: monsters reach the castle or outlast it)."""
+    options = {"difficulty": difficulty}
+    greedy = sum(play(["greedy"], seed, options).state["result"]["winners"] == [0]
+                 for seed in range(3))
+    rand = sum(play(["random"], seed, options).state["result"]["winners"] == [0]
+               for seed in range(3))
+    assert greedy >= 2 and rand == 0, (greedy, rand)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_greedy_beats_random_at_the_table(players):
+    """2–4 players (R14): one greedy seat against random ones wins, whichever seat it has."""
+    for seed in range(2):
+        levels = ["random"] * players
+        levels[seed % players] = "greedy"
+        g = play(levels, seed)
+        assert g.state["result"]["winners"] == [seed % players], g.state["result"]

@@ -1,0 +1,137 @@
+"""Store costs: durability, round trips per move, and a competing writer.
+
+    .venv/bin/python bench/store.py [--moves 400]
+
+1. A move's commit (`commit_actions`: version-checked UPDATE, log append, timers, outbox
+   row, interaction key) with `synchronous=NORMAL` and `FULL` (the store's choice): median
+   and p90 in ms; and the write that marks its notice delivered (never synced on its own). FULL syncs the WAL at every commit, so a power cut cannot lose a move
+   that players were told about; NORMAL may lose the last commits (not on a process crash).
+2. Round trips to the store's threads per move through `GameService.act` (a read of the
+   channel's game, then the one write job).
+3. Another process holds the write lock: how long reads of other games take meanwhile,
+   and how long a write waits before it is refused (`StoreBusy`).
+
+Medians on a shared 2-core machine; run twice and expect noise of a few percent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from service import GameService  # noqa: E402
+from store import Store, StoreBusy  # noqa: E402
+
+
+def ms(values: list[float]) -> str:
+    values = sorted(values)
+    return (f"median {statistics.median(values) * 1000:.3f} ms, "
+            f"p90 {values[int(len(values) * 0.9)] * 1000:.3f} ms")
+
+
+async def commits(path: str, synchronous: str, moves: int) -> tuple[list[float], list[float]]:
+    store = await Store(path, synchronous=synchronous).open()
+    row = await store.create_lobby(1, 1, 1, "Ann", {"players": 1})
+    state = json.dumps({"pad": "x" * 6000})  # about a real state's size
+    done = await store.start(row.id, row.seats, {"seed": 1}, state)
+    version, took, marks = done.row.version, [], []
+    for k in range(moves):
+        t = time.perf_counter()
+        done = await store.commit_actions(row.id, version, [(0, 1, f"move {k}")], state,
+                                          "active", [(0, k, 1e12, 1e12)],
+                                          notice={"kind": "move", "from": k, "to": k + 1})
+        took.append(time.perf_counter() - t)
+        version = done.row.version
+        t = time.perf_counter()
+        await store.delivered(done.notice)  # type: ignore[arg-type]
+        marks.append(time.perf_counter() - t)
+    await store.close()
+    return took, marks
+
+
+async def round_trips(path: str, moves: int) -> tuple[float, float]:
+    """(reads, writes) per accepted move, counted at the store's two thread pools."""
+    store = await Store(path).open()
+    svc = GameService(store, seed_source=lambda: 3)
+    svc.notify = True
+    counts = {"read": 0, "write": 0}
+    real = store._on
+
+    async def counted(pool: Any, fn: Any, *args: Any) -> Any:
+        counts["write" if pool is store._writer else "read"] += 1
+        return await real(pool, fn, *args)
+
+    n, channel = 0, 0
+    while n < moves:
+        channel += 1
+        await svc.new_lobby(None, channel, 1, "Ann", players=1)
+        g = (await svc.start(channel, 1)).game
+        store._on = counted  # type: ignore[method-assign]
+        while not g.over and n < moves:
+            seat = g.waiting_for()[0]
+            g = (await svc.act(channel, seat + 1, str(g.legal_actions(seat)[0]))).game
+            n += 1
+        store._on = real  # type: ignore[method-assign]
+    await store.close()
+    return counts["read"] / n, counts["write"] / n
+
+
+async def competing(path: str) -> tuple[list[float], float]:
+    store = await Store(path).open()
+    ids = []
+    for k in range(2):
+        row = await store.create_lobby(1, 100 + k, 1, "Ann", {"players": 1})
+        await store.start(row.id, row.seats, {"seed": k}, "{}")
+        ids.append(row.id)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    t0 = time.perf_counter()
+    write = asyncio.ensure_future(store.commit_actions(ids[0], 0, [(0, 1, "x")], "{}",
+                                                       "active", []))
+    await asyncio.sleep(0.01)
+    reads = []
+    for _ in range(50):
+        t = time.perf_counter()
+        await store.get(ids[1])
+        reads.append(time.perf_counter() - t)
+    try:
+        await write
+    except StoreBusy:
+        pass
+    refused = time.perf_counter() - t0
+    other.execute("ROLLBACK")
+    other.close()
+    await store.close()
+    return reads, refused
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--moves", type=int, default=400)
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(dir=Path(__file__).resolve().parents[1]) as d:
+        for mode in ("NORMAL", "FULL"):
+            took, marks = asyncio.run(commits(f"{d}/{mode}.db", mode, args.moves))
+            print(f"commit of a move, synchronous={mode:6}: {ms(took)}; its notice marked "
+                  f"delivered (no sync of its own): {ms(marks)}")
+        reads, writes = asyncio.run(round_trips(f"{d}/rt.db", 200))
+        print(f"store round trips per move (GameService.act): {reads:.2f} read + "
+              f"{writes:.2f} write")
+        waits, refused = asyncio.run(competing(f"{d}/busy.db"))
+        print(f"competing writer holds the lock: reads of another game {ms(waits)}; "
+              f"the blocked write refused after {refused * 1000:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,60 @@
+"""The daily challenge's stats card: played / win % / streaks and the distribution of rounds
+needed to win (Wordle's bar chart), drawn in the board images' palette.
+
+It takes plain numbers, never a game: the stats of a player are public to that player only
+by the bot's choice of where to send them, and the image has nothing else to leak.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from render import theme as th
+from render.api import encode
+from render.draw import Canvas
+
+W = 520
+WORDS = {
+    "en": {"title": "Daily challenge", "played": "played", "win": "win %", "cur": "streak",
+           "max": "best streak", "dist": "Rounds to win", "none": "No win yet"},
+    "ja": {"title": "デイリーチャレンジ", "played": "プレイ", "win": "勝率", "cur": "連続",
+           "max": "最長連続", "dist": "勝利までのラウンド数", "none": "まだ勝利なし"},
+}
+
+
+def stats_png(*, played: int, win_percent: int, current_streak: int, longest_streak: int,
+              rounds_to_win: Mapping[int, int], highlight: int | None = None,
+              lang: str = "en") -> bytes:
+    """PNG bytes; `highlight` marks the bar of today's result in the seat colour."""
+    w = WORDS["ja" if lang == "ja" else "en"]
+    rows = sorted(rounds_to_win.items())
+    if rows:  # a continuous axis from the fastest to the slowest win, gaps shown as 0
+        lo, hi = rows[0][0], rows[-1][0]
+        rows = [(r, rounds_to_win.get(r, 0)) for r in range(lo, hi + 1)]
+    bar_h, gap = 26, 6
+    top = 150
+    h = top + max(1, len(rows)) * (bar_h + gap) + 20
+    c = Canvas(W, h, th.PAPER)
+    c.rect((0, 0, W, 44), fill=th.HEADER)
+    c.text((16, 22), w["title"], 22, th.HEADER_INK, bold=True)
+    cols = ((played, w["played"]), (win_percent, w["win"]), (current_streak, w["cur"]),
+            (longest_streak, w["max"]))
+    cw = W / len(cols)
+    for k, (num, label) in enumerate(cols):
+        cx = cw * k + cw / 2
+        c.text((cx, 76), str(num), 30, th.INK, bold=True, align="m")
+        c.text((cx, 106), label, 14, th.INK_SOFT, align="m")
+    c.text((16, 134), w["dist"], 16, th.INK, bold=True)
+    if not rows:
+        c.text((16, top + 14), w["none"], 16, th.INK_SOFT)
+        return encode(c.image())
+    most = max(n for _, n in rows) or 1
+    x0, x1 = 56, W - 16
+    for k, (rounds, n) in enumerate(rows):
+        y = top + k * (bar_h + gap)
+        c.text((x0 - 10, y + bar_h / 2), str(rounds), 16, th.INK, bold=True, align="r")
+        bw = max(34.0, (x1 - x0) * n / most)
+        fill = th.SEATS[1] if rounds == highlight else th.HEADER
+        c.rect((x0, y, x0 + bw, y + bar_h), fill=fill, radius=3)
+        c.text((x0 + bw - 8, y + bar_h / 2), str(n), 15, th.WHITE, bold=True, align="r")
+    return encode(c.image())

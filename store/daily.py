@@ -1,0 +1,235 @@
+"""Tables of the daily challenge: attempts, results, par, server settings, reminders.
+
+A ranked attempt is claimed by inserting its row (primary key user + day + ranked) before
+its game is created, in the same store as the games; so one user has at most one ranked
+attempt a day whichever server or process asks, even across a crash or restart.
+Scores are written only by the server after replaying the log (service/daily_play.py).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .db import Store
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS daily_attempts (
+    user_id INTEGER NOT NULL,
+    day TEXT NOT NULL,                -- the challenge's UTC date, ISO
+    ranked INTEGER NOT NULL,          -- 1: the day's one ranked attempt; 0: practice
+    game_id INTEGER,                  -- null until its game exists
+    name TEXT NOT NULL,               -- display name when it was played
+    status TEXT NOT NULL,             -- playing | finished | unfinished
+    score TEXT,                       -- JSON Score (finished only), from the replayed log
+    share TEXT,                       -- the spoiler-free share line
+    started_at REAL NOT NULL,
+    finished_at REAL,
+    PRIMARY KEY (user_id, day, ranked)
+);
+CREATE INDEX IF NOT EXISTS daily_by_day ON daily_attempts(day, ranked, status);
+CREATE TABLE IF NOT EXISTS daily_members (
+    guild_id INTEGER NOT NULL, user_id INTEGER NOT NULL, PRIMARY KEY (guild_id, user_id));
+CREATE TABLE IF NOT EXISTS daily_days (
+    day TEXT PRIMARY KEY,
+    par TEXT,                         -- JSON {level: Score json} from the AI players
+    announced INTEGER NOT NULL DEFAULT 0,
+    closed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS daily_guilds (
+    guild_id INTEGER PRIMARY KEY, channel_id INTEGER, lang TEXT NOT NULL DEFAULT 'en');
+CREATE TABLE IF NOT EXISTS daily_reminders (
+    user_id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, last_day TEXT);
+"""
+
+
+@dataclass(slots=True)
+class Attempt:
+    user_id: int
+    day: str
+    ranked: bool
+    game_id: int | None
+    name: str
+    status: str
+    score: dict[str, Any] | None
+    share: str | None
+    started_at: float
+    finished_at: float | None
+
+
+def _attempt(r: sqlite3.Row) -> Attempt:
+    return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
+                   r["status"], json.loads(r["score"]) if r["score"] else None, r["share"],
+                   r["started_at"], r["finished_at"])
+
+
+class DailyStore:
+    """The daily tables, as jobs on the game store's one connection (one round trip each)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def open(self) -> DailyStore:
+        await self.store._read(lambda con: con.executescript(SCHEMA))
+        return self
+
+    # ---- the bot's secret ------------------------------------------------------------------------
+    async def secret(self, generate: bytes) -> bytes:
+        """The stored daily secret; the first call stores `generate` (kept for ever after, so
+        every process and restart derives the same days)."""
+        def write(con: sqlite3.Connection) -> bytes:
+            con.execute("INSERT OR IGNORE INTO kv (key, value) VALUES ('daily_secret', ?)",
+                        (generate.hex(),))
+            return bytes.fromhex(con.execute(
+                "SELECT value FROM kv WHERE key='daily_secret'").fetchone()[0])
+        return await self.store._write(write)
+
+    # ---- attempts ----------------------------------------------------------------------------
+    async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
+        def read(con: sqlite3.Connection) -> Attempt | None:
+            r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
+                            (user_id, day, int(ranked))).fetchone()
+            return _attempt(r) if r else None
+        return await self.store._read(read)
+
+    async def claim(self, user_id: int, day: str, ranked: bool, name: str,
+                    guild_id: int | None) -> Attempt | None:
+        """Claim the attempt; None if a ranked one exists already (practice replaces an old
+        practice of the same day). Remembers the server, for its leaderboard."""
+        now = time.time()
+
+        def write(con: sqlite3.Connection) -> Attempt | None:
+            if guild_id is not None:
+                con.execute("INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id))
+            verb = "INSERT OR IGNORE" if ranked else "INSERT OR REPLACE"
+            cur = con.execute(
+                f"{verb} INTO daily_attempts (user_id, day, ranked, name, status, started_at)"
+                " VALUES (?,?,?,?,'playing',?)", (user_id, day, int(ranked), name, now))
+            if cur.rowcount == 0:
+                return None
+            r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
+                            (user_id, day, int(ranked))).fetchone()
+            return _attempt(r)
+        return await self.store._write(write)
+
+    async def seen_in(self, guild_id: int, user_id: int) -> None:
+        await self.store._write(lambda con: con.execute(
+            "INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id)).close())
+
+    async def set_game(self, user_id: int, day: str, ranked: bool, game_id: int) -> None:
+        await self.store._write(lambda con: con.execute(
+            "UPDATE daily_attempts SET game_id=? WHERE user_id=? AND day=? AND ranked=?",
+            (game_id, user_id, day, int(ranked))).close())
+
+    async def finish(self, user_id: int, day: str, ranked: bool, status: str,
+                     score: dict[str, Any] | None, share: str | None) -> bool:
+        """Close a playing attempt once (finished with its score, or unfinished at the day's
+        end); False if it was already closed."""
+        now = time.time()
+
+        def write(con: sqlite3.Connection) -> bool:
+            cur = con.execute(
+                "UPDATE daily_attempts SET status=?, score=?, share=?, finished_at=?"
+                " WHERE user_id=? AND day=? AND ranked=? AND status='playing'",
+                (status, json.dumps(score) if score else None, share, now, user_id, day,
+                 int(ranked)))
+            return cur.rowcount == 1
+        return await self.store._write(write)
+
+    async def playing(self, day: str | None = None) -> list[Attempt]:
+        """Attempts still being played (of one day, or of any day)."""
+        def read(con: sqlite3.Connection) -> list[Attempt]:
+            sql = "SELECT * FROM daily_attempts WHERE status='playing'"
+            args: tuple[Any, ...] = ()
+            if day is not None:
+                sql, args = sql + " AND day=?", (day,)
+            return [_attempt(r) for r in con.execute(sql, args)]
+        return await self.store._read(read)
+
+    async def results(self, day: str, guild_id: int | None = None) -> list[Attempt]:
+        """A day's finished ranked attempts (of this server's members, or of everyone)."""
+        def read(con: sqlite3.Connection) -> list[Attempt]:
+            sql = ("SELECT a.* FROM daily_attempts a WHERE a.day=? AND a.ranked=1"
+                   " AND a.status='finished'")
+            args: tuple[Any, ...] = (day,)
+            if guild_id is not None:
+                sql += (" AND a.user_id IN (SELECT user_id FROM daily_members"
+                        " WHERE guild_id=?)")
+                args += (guild_id,)
+            return [_attempt(r) for r in con.execute(sql, args)]
+        return await self.store._read(read)
+
+    async def history(self, user_id: int) -> list[Attempt]:
+        """Every ranked attempt of a user (for stats and streaks)."""
+        def read(con: sqlite3.Connection) -> list[Attempt]:
+            return [_attempt(r) for r in con.execute(
+                "SELECT * FROM daily_attempts WHERE user_id=? AND ranked=1 ORDER BY day",
+                (user_id,))]
+        return await self.store._read(read)
+
+    # ---- days -----------------------------------------------------------------------------------
+    async def par(self, day: str) -> dict[str, Any] | None:
+        def read(con: sqlite3.Connection) -> dict[str, Any] | None:
+            r = con.execute("SELECT par FROM daily_days WHERE day=?", (day,)).fetchone()
+            return json.loads(r[0]) if r and r[0] else None
+        return await self.store._read(read)
+
+    async def set_par(self, day: str, par: dict[str, Any]) -> None:
+        await self.store._write(lambda con: con.execute(
+            "INSERT INTO daily_days (day, par) VALUES (?,?) ON CONFLICT (day)"
+            " DO UPDATE SET par=excluded.par", (day, json.dumps(par))).close())
+
+    async def take_day_flag(self, day: str, flag: str) -> bool:
+        """Set `announced` or `closed` for a day once: True only for the caller that set it,
+        so a day's announcements and closing run once even after a restart."""
+        assert flag in ("announced", "closed")
+
+        def write(con: sqlite3.Connection) -> bool:
+            con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
+            cur = con.execute(f"UPDATE daily_days SET {flag}=1 WHERE day=? AND {flag}=0", (day,))
+            return cur.rowcount == 1
+        return await self.store._write(write)
+
+    # ---- server settings and reminders ------------------------------------------------------
+    async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:
+        await self.store._write(lambda con: con.execute(
+            "INSERT INTO daily_guilds VALUES (?,?,?) ON CONFLICT (guild_id) DO UPDATE SET"
+            " channel_id=excluded.channel_id, lang=excluded.lang",
+            (guild_id, channel_id, lang)).close())
+
+    async def guild_channels(self) -> list[tuple[int, int, str]]:
+        def read(con: sqlite3.Connection) -> list[tuple[int, int, str]]:
+            return [(r[0], r[1], r[2]) for r in con.execute(
+                "SELECT guild_id, channel_id, lang FROM daily_guilds WHERE channel_id IS NOT NULL")]
+        return await self.store._read(read)
+
+    async def set_reminder(self, user_id: int, channel_id: int | None) -> None:
+        def write(con: sqlite3.Connection) -> None:
+            if channel_id is None:
+                con.execute("DELETE FROM daily_reminders WHERE user_id=?", (user_id,))
+            else:
+                con.execute("INSERT INTO daily_reminders (user_id, channel_id) VALUES (?,?)"
+                            " ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id",
+                            (user_id, channel_id))
+        await self.store._write(write)
+
+    async def reminders_due(self, day: str) -> list[tuple[int, int]]:
+        """Opted-in users not yet reminded today, with a streak alive (they finished
+        yesterday) and today's ranked attempt not finished: (user, DM channel)."""
+        def write(con: sqlite3.Connection) -> list[tuple[int, int]]:
+            rows = con.execute(
+                "SELECT r.user_id, r.channel_id FROM daily_reminders r"
+                " WHERE (r.last_day IS NULL OR r.last_day<>?)"
+                " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+                "   AND a.ranked=1 AND a.status='finished' AND a.day=date(?, '-1 day'))"
+                " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+                "   AND a.ranked=1 AND a.day=? AND a.status<>'playing')",
+                (day, day, day)).fetchall()
+            con.executemany("UPDATE daily_reminders SET last_day=? WHERE user_id=?",
+                            [(day, r[0]) for r in rows])
+            return [(r[0], r[1]) for r in rows]
+        return await self.store._write(write)

@@ -1,0 +1,317 @@
+"""No player left un-notified, no interaction applied twice, no fault that stops the games.
+
+Through discord.py with only the HTTP edge faked: a bot killed between a commit and its
+announcement (the database copied at that instant, as a crash leaves it) tells it when the
+next process starts — once; a redelivered interaction applies once and gets the same
+answer; Discord failing in the middle of an announcement sends the rest later without
+repeating what went out; a COMMIT and its ROLLBACK failing leave every game playing and
+timing out."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any, ClassVar
+
+from bot_driver import Clock, Table, make_bot
+from discord_harness import Harness
+
+import bot as entry
+import cogs.announce as announce
+from cogs.bot import RookBot
+from store import Store
+
+HOUR = 3600
+
+
+def crash_copy(src: Path, dst: Path) -> None:
+    """What a killed process leaves behind: the database file and its write-ahead log."""
+    shutil.copyfile(src, dst)
+    wal = Path(f"{src}-wal")
+    if wal.exists():
+        shutil.copyfile(wal, Path(f"{dst}-wal"))
+
+
+def public(h: Harness) -> list[Any]:
+    return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+def test_killed_between_commit_and_announcement_the_next_process_pings_at_startup_once(
+        tmp_path):
+    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
+    clock = Clock()
+    kept: dict[str, Any] = {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(live, clock, seed=5)) as h:
+            table = Table(h)
+            await table.open(h.user("ann"), [h.user("bob")], players=2)
+            bot = table.bot
+            real_tell = bot.announcer.tell
+
+            async def tell(notice, send, **kw):
+                body = next((n.body for n in await bot.store.notices() if n.id == notice), None)
+                if "body" not in kept and body and body["kind"] == "move" and \
+                        any(s != body["actor"] for s in body["prompts"]):
+                    crash_copy(live, crashed)  # the process dies here: nothing is told
+                    kept["body"] = body
+                    return False
+                return await real_tell(notice, send, **kw)
+
+            bot.announcer.tell = tell  # type: ignore[method-assign]
+            rng = random.Random(4)
+            for _ in range(80):
+                await table.step(rng)
+                if "body" in kept:
+                    break
+            assert "body" in kept, "no move asked another player something"
+            kept.update(server=h.server, game_id=table.game_id, told=len(public(h)))
+
+    async def later_life(expect: int) -> int:
+        async with Harness(lambda: make_bot(crashed, clock, seed=99),
+                           server=kept["server"]) as h:
+            table = Table(h)
+            table.game_id = kept["game_id"]
+            sent = await table.bot._notifier  # the startup delivery, before any tick
+            assert sent == expect
+            row, g = await table.game()
+            new = public(h)[kept["told"]:]
+            for seat in kept["body"]["prompts"]:
+                if seat != kept["body"]["actor"] and g.decision(seat) is not None:
+                    mention = f"<@{row.seats[seat]['user']}>"
+                    pings = [m for m in new if m.content.startswith(mention)]
+                    assert len(pings) == expect, (mention, [m.content for m in new])
+                    assert not expect or pings[0].buttons or "/rr" in pings[0].content
+            assert await table.bot.store.notices() == []
+            kept["told"] = len(public(h))
+            return len(new)
+
+    asyncio.run(first_life())
+    assert asyncio.run(later_life(1)) >= 1  # the move's story and the ping go out
+    assert asyncio.run(later_life(0)) == 0  # and only once: a further restart sends nothing
+
+
+def test_a_redelivered_interaction_applies_once_and_gets_the_same_answer(tmp_path):
+    """Before: `/rr settings autosave:on` delivered twice was applied twice; a button
+    click delivered twice was refused the second time as out of date."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2)
+            seen: list[dict[str, Any]] = []
+            build = h._interaction_payload
+
+            def recording(*args: Any, **kwargs: Any) -> dict[str, Any]:
+                payload = build(*args, **kwargs)
+                seen.append(copy.deepcopy(payload))
+                return payload
+
+            h._interaction_payload = recording  # type: ignore[method-assign]
+            first = await table.slash(ann, "rr settings", autosave=True)
+            again = await h.interact(copy.deepcopy(seen[-1]), ann, table.channel)
+            # the same answer: what was applied (plus the question as it stands now)
+            assert first.text.startswith("✅") and again.text.split("\n")[0] == first.text
+            row, g = await table.game()
+            log = await table.bot.store.log(row.id)
+            assert [t for _, t in log].count("autosave on") == 1
+            assert g.state["players"][0]["autosave"]
+            # a click delivered twice: applied once, the same reply both times
+            rng = random.Random(1)
+            for _ in range(60):
+                row, g = await table.game()
+                picks = [(s, g.decision(s)) for s in g.waiting_for()
+                         if g.decision(s)["kind"] == "pick"]
+                if picks:
+                    break
+                await table.step(rng)
+            seat, dec = picks[0]
+            user = table.user(row, seat)
+            found = table.find_button(user, row.id, seat, dec["id"], "pick")
+            assert found
+            before = len(await table.bot.store.log(row.id))
+            first = await table.click(user, found)
+            again = await h.interact(copy.deepcopy(seen[-1]), user, table.channel,
+                                     component_message=found[0])
+            assert first.text.startswith("✅"), first.text
+            assert again.text.split("\n")[0] == first.text.split("\n")[0]
+            log = await table.bot.store.log(row.id)
+            assert [s for s, _ in log[before:]].count(seat) == 1
+    asyncio.run(scenario())
+
+
+def test_discord_failing_mid_announcement_sends_the_rest_later_without_repeats(tmp_path,
+                                                                            monkeypatch):
+    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            table = Table(h)
+            await table.open(h.user("ann"), [h.user("bob")], players=2)
+            bot = table.bot
+            state = {"armed": False, "passed": 0}
+
+            def down(request: Any) -> bool:
+                if not state["armed"]:
+                    return False
+                if state["passed"] < 1:  # the announcement's first message goes through
+                    state["passed"] += 1
+                    return False
+                return True
+
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
+                        when=down)
+            rng = random.Random(2)
+            pending = []
+            for _ in range(60):
+                state.update(armed=True, passed=0)
+                mark = len(public(h))
+                await table.step(rng)
+                pending = await bot.store.notices()
+                if pending:
+                    break
+            assert pending and pending[0].parts_done >= 1, pending
+            state["armed"] = False
+            partial = [m.content for m in public(h)[mark:]]
+            await bot.tick_once()  # Discord is back: the worker sends the rest
+            assert await bot.store.notices() == []
+            told = [m.content for m in public(h)[mark:]]
+            assert told[:len(partial)] == partial and len(told) > len(partial)
+            assert len(told) == len(set(told)), told  # nothing sent twice
+    asyncio.run(scenario())
+
+
+class Flaky(sqlite3.Connection):
+    """COMMIT and ROLLBACK fail once when armed (see tests/test_store_faults.py)."""
+
+    plan: ClassVar[dict[str, Any]] = {}
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        if sql == "COMMIT" and (mode := self.plan.pop("commit", None)):
+            if mode == "after":  # the data reaches the file, yet COMMIT reports an error
+                super().execute(sql, *args)
+            raise sqlite3.OperationalError("disk I/O error (injected)")
+        if sql == "ROLLBACK" and self.plan.pop("rollback", False):
+            raise sqlite3.OperationalError("disk I/O error (injected)")
+        return super().execute(sql, *args)
+
+
+def test_failed_commits_leave_every_game_playing_and_timing_out(tmp_path):
+    """Before: after a COMMIT and its ROLLBACK failed, every write of every game raised
+    until a restart; a COMMIT that failed after reaching the file told the player
+    'nothing was changed' although the move was stored."""
+    async def scenario():
+        Flaky.plan = {}
+        clock = Clock()
+        store = await Store(str(tmp_path / "g.db"), factory=Flaky).open()
+        config = entry.Config(token=None, db_path=str(tmp_path / "g.db"), tick_seconds=3600.0)
+        try:
+            async with Harness(lambda: RookBot(config, store=store, clock=clock,
+                                               seed_source=lambda: 8)) as h:
+                ann, bob = h.user("ann"), h.user("bob")
+                one, two = Table(h), Table(h, h.text_channel("two"))
+                await one.open(ann, [bob], players=2, hours=1)
+                await two.open(bob, [ann], players=2, hours=1)
+                Flaky.plan.update(commit=True, rollback=True)
+                res = await one.slash(ann, "rr settings", autosave=True,
+                                      expect_error=sqlite3.OperationalError)
+                assert "nothing was changed" in res.text
+                assert not Flaky.plan
+                row, g = await one.game()
+                assert not g.state["players"][0]["autosave"]
+                # a COMMIT that fails after reaching the file: the player is told it is done
+                Flaky.plan.update(commit="after")
+                res = await two.slash(bob, "rr settings", autosave=True)
+                assert res.text.startswith("✅"), res.text
+                row, g = await two.game()
+                assert g.state["players"][0]["autosave"]
+                assert [t for _, t in await two.bot.store.log(row.id)].count("autosave on") == 1
+                # both games go on: moves, then the time limit of each
+                rng = random.Random(5)
+                await two.step(rng)
+                await one.step(rng)
+                versions = [(await t.game())[0].version for t in (one, two)]
+                clock.now += 1.1 * HOUR
+                assert await one.bot.tick_once() >= 2
+                said = " ".join(m.text for m in public(h)[-12:])
+                assert said.count("ran out of time") >= 2, said
+                after = [(await t.game())[0].version for t in (one, two)]
+                assert all(a > v for a, v in zip(after, versions, strict=True))
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_a_crash_after_the_start_or_a_reminder_is_committed_still_tells_them(tmp_path):
+    """Before: a crash between the start's two transactions left a game with no timers and
+    no pings for ever; a reminder marked sent but not sent was never sent."""
+    clock = Clock()
+    dbs = {k: tmp_path / f"{k}.db" for k in ("live", "start", "remind")}
+    kept: dict[str, Any] = {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(dbs["live"], clock, seed=9)) as h:
+            table = Table(h)
+            bot = table.bot
+            real_tell = bot.announcer.tell
+
+            async def tell(notice, send, **kw):
+                body = next((n.body for n in await bot.store.notices() if n.id == notice), {})
+                if body.get("kind") in ("start", "remind") and body["kind"] not in kept:
+                    crash_copy(dbs["live"], dbs[body["kind"]])  # died: nothing told
+                    kept[body["kind"]] = len(public(h))
+                    return False
+                return await real_tell(notice, send, **kw)
+
+            bot.announcer.tell = tell  # type: ignore[method-assign]
+            await table.open(h.user("ann"), [h.user("bob")], players=2, hours=1)
+            assert not any("<@" in m.content for m in public(h)[kept["start"]:])
+            clock.now += 0.8 * HOUR
+            assert await bot.tick_once() >= 1
+            assert "remind" in kept
+            kept.update(server=h.server, game_id=table.game_id)
+
+    async def restarted(db: Path, since: int, notices: int) -> list[str]:
+        async with Harness(lambda: make_bot(db, clock, seed=99), server=kept["server"]) as h:
+            # the start's notice (and, in the later copy, the reminders) went out at startup
+            assert await h.bot._notifier == notices  # type: ignore[attr-defined]
+            assert await h.bot.store.notices() == []  # type: ignore[attr-defined]
+            return [m.content for m in public(h)[since:]]
+
+    asyncio.run(first_life())
+    told = asyncio.run(restarted(dbs["start"], kept["start"], 1))
+    users = [u.mention for u in (kept["server"].users.values()) if u.name in ("ann", "bob")]
+    assert any("1. <@" in m and "2. <@" in m for m in told), told  # who sits where
+    assert all(any(m.startswith(u) for m in told) for u in users), told  # both pinged
+    told = asyncio.run(restarted(dbs["remind"], kept["remind"], 1 + 2))  # start, 2 reminders
+    assert any(m.startswith("⏰ <@") for m in told), told
+
+
+def test_a_competing_writer_gets_a_clear_refusal_and_other_games_still_answer(tmp_path):
+    async def scenario():
+        db = tmp_path / "g.db"
+        async with Harness(lambda: make_bot(db, Clock(), seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            one, two = Table(h), Table(h, h.text_channel("two"))
+            await one.open(ann, [bob], players=2)
+            await two.open(bob, [ann], players=2)
+            other = sqlite3.connect(db, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")  # e.g. a backup tool or a hand-run UPDATE
+            try:
+                res = await one.slash(ann, "rr settings", autosave=True)
+                assert "busy" in res.text and "nothing was changed" in res.text, res.text
+                status = await two.slash(bob, "rr status")  # reads never wait for the lock
+                assert status.ephemeral and "<t:" in status.text, status.text
+            finally:
+                other.execute("ROLLBACK")
+                other.close()
+            row, g = await one.game()
+            assert not g.state["players"][0]["autosave"]
+            res = await one.slash(ann, "rr settings", autosave=True)
+            assert res.text.startswith("✅"), res.text
+    asyncio.run(scenario())

@@ -1,0 +1,17 @@
+"""`kill -9` of real console processes at random moments loses and doubles nothing (a
+brief run of bench/kill_loop.py; run it at length by hand)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+import kill_loop  # noqa: E402
+
+
+def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
+    tally = kill_loop.run(kills=4, seed=11, workdir=str(tmp_path))
+    assert tally.kills == 4 and tally.actions > 0 and tally.applied > 0
+    assert (tally.lost, tally.doubled, tally.inconsistent) == (0, 0, 0)

@@ -1,0 +1,197 @@
+"""The store survives its own faults: a COMMIT or ROLLBACK that fails never wedges it (the
+next job of every game works), a COMMIT that fails after reaching the file is reported as
+stored, a game starts in one transaction, an interaction key applies once, an undo keeps
+who did what, and a competing writer never delays reads."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from typing import Any, ClassVar
+
+import pytest
+
+from store import AlreadyApplied, Store, StoreBusy
+
+
+class Flaky(sqlite3.Connection):
+    """A connection whose COMMIT / ROLLBACK fail on demand, like a full disk or an I/O
+    error would make them: `plan["commit"]` is "before" (nothing reached the file) or
+    "after" (the data is stored, yet COMMIT raises); `plan["rollback"]` fails ROLLBACK."""
+
+    plan: ClassVar[dict[str, Any]] = {}
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        if sql == "COMMIT" and (mode := self.plan.pop("commit", None)):
+            if mode == "after":
+                super().execute(sql, *args)
+            raise sqlite3.OperationalError("disk I/O error (injected)")
+        if sql == "ROLLBACK" and self.plan.pop("rollback", False):
+            raise sqlite3.OperationalError("disk I/O error (injected)")
+        return super().execute(sql, *args)
+
+
+async def _games(store: Store, n: int) -> list[int]:
+    ids = []
+    for k in range(n):
+        row = await store.create_lobby(1, 2000 + k, 1, "Ann", {"players": 1})
+        await store.start(row.id, row.seats, {"seed": k}, json.dumps({"v": 0}))
+        ids.append(row.id)
+    return ids
+
+
+def _move(store: Store, gid: int, version: int, text: str, key: str | None = None):
+    return store.commit_actions(gid, version, [(0, 7, text)], json.dumps({"t": text}),
+                                "active", [(0, 1, 100.0, 50.0)], key=key,
+                                notice={"kind": "move", "from": 0, "to": 1})
+
+
+def test_commit_and_rollback_both_failing_do_not_wedge_the_store(tmp_path):
+    """Before: every later write of every game raised 'a transaction was left open'."""
+    async def main():
+        Flaky.plan = {}
+        store = await Store(str(tmp_path / "s.db"), factory=Flaky).open()
+        a, b = await _games(store, 2)
+        Flaky.plan.update(commit="before", rollback=True)
+        with pytest.raises(sqlite3.OperationalError, match="injected"):
+            await _move(store, a, 0, "lost")
+        assert not Flaky.plan and store.resets >= 1
+        # nothing of the failed move is stored: no log entry, no notice, same version
+        assert (await store.get(a)).version == 0 and await store.log(a) == []
+        assert await store.notices() == []
+        # every game goes on at once: the failed one and the other one
+        done_b = await _move(store, b, 0, "b moves")
+        done_a = await _move(store, a, 0, "a retries")
+        assert (done_a.row.version, done_b.row.version) == (1, 1)
+        assert await store.log(a) == [[0, "a retries"]] and await store.log(b) == [[0, "b moves"]]
+        assert len(await store.notices()) == 2
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_commit_that_raises_after_reaching_the_file_is_reported_as_stored(tmp_path):
+    """Before: the player was told 'nothing was changed' although the move was stored."""
+    async def main():
+        Flaky.plan = {}
+        store = await Store(str(tmp_path / "s.db"), factory=Flaky).open()
+        (gid,) = await _games(store, 1)
+        Flaky.plan.update(commit="after")
+        done = await _move(store, gid, 0, "landed", key="i:42")
+        assert done.row.version == 1 and done.notice is not None
+        assert await store.log(gid) == [[0, "landed"]]
+        # ... and since it is stored, the same interaction cannot apply again
+        with pytest.raises(AlreadyApplied) as again:
+            await _move(store, gid, 1, "landed", key="i:42")
+        assert (again.value.version, again.value.text) == (1, "landed")
+        assert await store.log(gid) == [[0, "landed"]]
+        await store.close()
+    asyncio.run(main())
+
+
+def test_an_interaction_key_applies_once_even_when_both_deliveries_race(tmp_path):
+    async def main():
+        store = await Store(str(tmp_path / "s.db")).open()
+        (gid,) = await _games(store, 1)
+        first, second = await asyncio.gather(_move(store, gid, 0, "autosave on", key="i:7"),
+                                             _move(store, gid, 0, "autosave on", key="i:7"),
+                                             return_exceptions=True)
+        assert first.row.version == 1
+        assert isinstance(second, Exception)  # version conflict or already applied
+        assert await store.log(gid) == [[0, "autosave on"]]
+        assert (await store.applied("i:7")).text == "autosave on"
+        await store.close()
+    asyncio.run(main())
+
+
+def test_game_start_is_one_transaction(tmp_path):
+    """A failure while starting leaves the lobby as it was: never an active game without
+    its timers or its announcement."""
+    async def main():
+        Flaky.plan = {}
+        store = await Store(str(tmp_path / "s.db"), factory=Flaky).open()
+        lobby = await store.create_lobby(1, 5, 1, "Ann", {"players": 1})
+        entries = [(0, None, "auto 1"), (0, None, "auto 2")]
+        Flaky.plan.update(commit="before")
+        with pytest.raises(sqlite3.OperationalError):
+            await store.start(lobby.id, lobby.seats, {"seed": 1}, "{}", entries,
+                              [(0, 3, 900.0, 800.0)], notice={"kind": "start", "to": 2})
+        row = await store.get(lobby.id)
+        assert row.status == "lobby" and await store.log(lobby.id) == []
+        assert await store.timers(lobby.id) == [] and await store.notices() == []
+        done = await store.start(lobby.id, lobby.seats, {"seed": 1}, "{}", entries,
+                                 [(0, 3, 900.0, 800.0)], notice={"kind": "start", "to": 2})
+        assert done.row.status == "active" and done.row.version == 2
+        assert [t["deadline"] for t in done.timers] == [900.0]
+        assert [n.body for n in await store.notices()] == [{"kind": "start", "to": 2}]
+        await store.close()
+    asyncio.run(main())
+
+
+def test_undo_keeps_who_did_what_and_drops_notices_of_undone_moves(tmp_path):
+    async def main():
+        store = await Store(str(tmp_path / "s.db")).open()
+        (gid,) = await _games(store, 1)
+        v = 0
+        for user, text in ((11, "a"), (22, "b"), (None, "c"), (33, "d")):
+            done = await store.commit_actions(
+                gid, v, [(0, user, text)], "{}", "active", [],
+                notice={"kind": "move", "from": v, "to": v + 1})
+            v = done.row.version
+        before = await store.authors(gid)
+        # undo takes "b" (index 1) out: the others keep their author
+        await store.rewrite_log(gid, v, [[0, "a"], [0, "c"], [0, "d"]], "{}", [],
+                                notice={"kind": "undo", "to": 3})
+        assert before == [11, 22, None, 33]
+        assert await store.authors(gid) == [11, None, 33]
+        assert await store.log(gid) == [[0, "a"], [0, "c"], [0, "d"]]
+        # notices about entries that moved or went are gone; the first and the undo's stay
+        assert [n.body["kind"] for n in await store.notices()] == ["move", "undo"]
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_competing_writer_never_delays_reads_and_writes_refuse_quickly(tmp_path):
+    """Another program holding the write lock: before, every game's reads and writes
+    queued 5 s behind each blocked write. Now reads answer at once and a write gives up
+    after the busy timeout with StoreBusy (nothing written), then works when released."""
+    async def main():
+        path = str(tmp_path / "s.db")
+        store = await Store(path).open()
+        a, b = await _games(store, 2)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # a competing writer holds the lock
+        write = asyncio.ensure_future(_move(store, a, 0, "blocked"))
+        await asyncio.sleep(0.05)
+        start = time.perf_counter()
+        for _ in range(20):  # reads of the other game meanwhile
+            assert (await store.get(b)).version == 0
+        reads = time.perf_counter() - start
+        with pytest.raises(StoreBusy):
+            await write
+        assert reads < 0.4, f"reads waited for the blocked write ({reads:.2f} s)"
+        other.execute("ROLLBACK")
+        other.close()
+        done = await _move(store, a, 0, "after")
+        assert done.row.version == 1 and await store.log(a) == [[0, "after"]]
+        await store.close()
+    asyncio.run(main())
+
+
+def test_durability_is_full_and_stated(tmp_path):
+    async def main():
+        store = await Store(str(tmp_path / "s.db")).open()
+        assert await store._read(lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) \
+            == 2  # FULL: the WAL is synced at every commit (a power cut loses no move)
+        assert await store._read(
+            lambda con: con.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
+        # the outbox's bookkeeping skips its own sync; moves after it are FULL again
+        (gid,) = await _games(store, 1)
+        done = await _move(store, gid, 0, "x")
+        await store.delivered(done.notice)
+        assert await store._write(
+            lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) == 2
+        assert await store.notices() == []
+        await store.close()
+    asyncio.run(main())
