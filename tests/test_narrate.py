@@ -119,7 +119,7 @@ def test_readying_reads_as_readying_not_healing_in_japanese():
     assert "回復" not in ask.replace("疲労回復", "")  # the step's own name is 疲労回復 (p.23)
     ev = g.apply(0, "ready 1A 1B")
     line = " ".join(_lines(ev, "ja", ("Ann",)))
-    assert "1A, 1B のユニットを未行動に戻しました" in line and "回復" not in line
+    assert "1A、1B のユニットを未行動に戻しました" in line and "回復" not in line
 
 
 def test_support_healing_names_the_unit_and_its_hp_with_the_rulebooks_word():
@@ -139,3 +139,14 @@ def test_the_roll_question_shows_the_modifier_and_the_defence():
     assert (g.decision(0) or {}).get("kind") == "roll"
     assert "4+3+1 = 8 vs DEF 9: miss (1)" in (prompt(g, 0, "en") or "")
     assert "4+3+1 = 8（防御力9）: 外れ(1)" in (prompt(g, 0, "ja") or "")
+
+
+def test_japanese_lists_use_the_ideographic_comma():
+    from engine import default_cards
+    from service.narrate import narrate
+    ev = [{"type": "mercenaries", "cards": ["knight",
+                                             "thief_star"]}]
+    (ja,) = narrate(ev, ["Ann"], default_cards(), "ja")
+    assert "ナイト、シーフ★" in ja and ", " not in ja
+    (en,) = narrate(ev, ["Ann"], default_cards(), "en")
+    assert "Knight, Thief★" in en
