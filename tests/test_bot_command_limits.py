@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from bot_driver import Clock, make_bot
 from discord_harness import Harness
