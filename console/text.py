@@ -21,6 +21,11 @@ T: dict[str, tuple[str, str]] = {
     "new_game": ("New game: {names}{extra}. Images go to {out}/. Type help for the commands.",
                  "新しいゲーム: {names}{extra}。画像は {out}/ に保存します。コマンド一覧は help。"),
     "solo": (" (solo, {difficulty})", "（ソロ、難易度 {difficulty}）"),
+    "with_ai": (" and {n} AI player(s) ({levels})", "とAIプレイヤー{n}人（{levels}）"),
+    "damaged": ("! {msg} Play a new game with another --db file (or run with --new), or "
+                "restore this one from a backup.",
+                "! {msg} 別の --db ファイルで新しいゲームを遊ぶ（または --new を付けて起動）か、"
+                "バックアップから復元してください。"),
     "resuming": ("Resuming the unfinished game in {db}: {names}{extra}, round {round}.",
                  "{db} の途中のゲームを再開します: {names}{extra}、ラウンド{round}。"),
     "ignored": ("Your options ({opts}) were not used: the saved game comes first. To play "
