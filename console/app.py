@@ -39,6 +39,7 @@ from .text import (
     quote,
     t,
     tidy_message,
+    whole_tokens,
 )
 
 CHANNEL = 1
@@ -382,7 +383,7 @@ class Console:
         try:
             out = await self.service.act(CHANNEL, seat + 1, action)
         except ServiceError as e:
-            self.refusal(e.message)
+            self.refusal(whole_tokens(e.message, action))
             return
         self.last_actor = seat
         told = await self.report(out)

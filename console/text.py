@@ -199,6 +199,19 @@ def tidy_message(message: str) -> str:
     return out if len(out) <= 2 * MAX_LINE else out[: 2 * MAX_LINE] + "…"
 
 
+def whole_tokens(message: str, typed: str) -> str:
+    """The engine quotes at most 24 characters of a bad token (`'abc…'`, engine/errors.py);
+    put the typed token back whole, so `tidy_message` can say how long it really was."""
+    tokens = typed.split()
+
+    def whole(m: re.Match[str]) -> str:
+        start = m.group(1)
+        tok = next((x for x in tokens if len(x) > len(start) and x.startswith(start)), None)
+        return f"'{tok}'" if tok else m.group(0)
+
+    return re.sub("'([^'\n]+)…'", whole, message)
+
+
 def has_control(line: str) -> bool:
     """Control characters other than tab (escape codes, NUL, DEL) — never part of input."""
     return any(unicodedata.category(c) == "Cc" and c != "\t" for c in line)
