@@ -106,11 +106,13 @@ JA: dict[str, str] = {
         "一緒に座るAIプレイヤーの数（0〜3）。人数は自分＋AI",
     "bot_level": "aiレベル", "How the AI players play (default: random)":
         "AIプレイヤーの強さ（既定: ランダム）",
-    "addbot": "ai追加", "Seat an AI player in the lobby (host only)":
+    "Seat AI players in the lobby or take them out (host only)":
+        "募集中のゲームにAIプレイヤーを座らせる・外す（ホストのみ）",
+    "Seat an AI player in the lobby (host only)":
         "募集中のゲームにAIプレイヤーを座らせる（ホストのみ）",
     "level": "レベル", "How the AI plays": "AIの強さ",
     "count": "人数", "How many AI players (default 1)": "AIプレイヤーの数（既定1）",
-    "removebot": "ai削除", "Take the last AI player out of the lobby (host only)":
+    "Take the last AI player out of the lobby (host only)":
         "最後に加えたAIプレイヤーを募集から外す（ホストのみ）",
     "back": "復帰", "Play your seat again after an AI took it over":
         "AIが代わりに遊んでいた自分の席に戻る",
@@ -290,8 +292,8 @@ M: dict[str, tuple[str, str]] = {
                    "制限時間を変更できるのはホストかチャンネル管理権限を持つメンバーだけです。"),
     "no_rules": ("No such topic.", "その項目はありません。"),
     # AI seats
-    "lobby_bots": ("The host can seat AI players with `/rr addbot`.",
-                   "ホストは `/rr addbot` でAIプレイヤーを座らせられます。"),
+    "lobby_bots": ("The host can seat AI players with `/rr bot add`.",
+                   "ホストは `/rr bot add` でAIプレイヤーを座らせられます。"),
     "zombie_took": ("⏰ {name} ran out of time: 🤖 an AI ({level}) plays their seat now. "
                     "{mention}, type `/rr back` to play it yourself again.",
                     "⏰ {name} さんが時間切れになりました: 🤖 AI（{level}）が代わりに席を受け持ちます。"

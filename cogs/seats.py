@@ -1,4 +1,4 @@
-"""AI seats in Discord: `/rr addbot`, `/rr removebot`, `/rr back`, and the AI runner.
+"""AI seats in Discord: `/rr bot add`, `/rr bot remove`, `/rr back`, and the AI runner.
 
 The hosting rule is the service's (service/seats.py); here the AI's answers are told like
 anyone's. `AiRunner.kick` is called after an announcement leaves an AI-played seat asked
@@ -72,16 +72,22 @@ class AiRunner:
 class SeatCommands:
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
-    @app_commands.command(name="addbot", description=_("Seat an AI player in the lobby (host only)"))
+    # `/rr bot add|remove`: one child of `/rr` for both (Discord allows 25 per group).
+    ai_seats = app_commands.Group(
+        name=_("bot", ja="ai"),
+        description=_("Seat AI players in the lobby or take them out (host only)"))
+
+    @ai_seats.command(name=_("add", ja="追加"),
+                       description=_("Seat an AI player in the lobby (host only)"))
     @app_commands.describe(level=_("How the AI plays"), count=_("How many AI players (default 1)"))
     @app_commands.choices(level=level_choices())
-    async def addbot(self, interaction: discord.Interaction, level: app_commands.Choice[str],
-                     count: app_commands.Range[int, 1, 3] = 1) -> None:
+    async def add_ai(self, interaction: discord.Interaction, level: app_commands.Choice[str],
+                      count: app_commands.Range[int, 1, 3] = 1) -> None:
         await self._bots(interaction, level.value, count)
 
-    @app_commands.command(name="removebot", description=_(
+    @ai_seats.command(name=_("remove", ja="外す"), description=_(
         "Take the last AI player out of the lobby (host only)"))
-    async def removebot(self, interaction: discord.Interaction) -> None:
+    async def remove_ai(self, interaction: discord.Interaction) -> None:
         await self._bots(interaction, None, 0)
 
     async def _bots(self, interaction: discord.Interaction, level: str | None,

@@ -5,7 +5,8 @@ It exists so a newcomer can try the game without a Discord token, and so the ful
 Lines are `NAME: ACTION` (or just `ACTION` when one player is being waited for), using the
 notation of docs/notation.md; `help` lists the console's own commands. Every line gets an
 answer; nothing typed can stop the console except `quit`, end of input or Ctrl-C, and each
-of those says where the game is saved.
+of those says where the game is saved. AI seats (`--ai LEVEL…`, service/seats.py) answer
+at once after each move, told like anyone's under their marked names; nobody types for them.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from engine.notation import VERBS
 from service.games import GameService, Outcome, ServiceError
 from service.narrate import narrate, prompt
 from service.refusals_ja import localize
+from service.seats import ai_level, seat_names
 from store import GameRow, Store
 
 from . import board
@@ -37,6 +39,7 @@ from .text import (
     quote,
     t,
     tidy_message,
+    whole_tokens,
 )
 
 CHANNEL = 1
@@ -69,7 +72,8 @@ class Console:
         self.auto_board = True
         self.last_board: list[str] = []  # the last board printed, to skip repeats
         self.users: dict[str, int] = {}
-        self.names: list[str] = []
+        self.names: list[str] = []  # as the story tells them (AI seats marked 🤖)
+        self.row: GameRow | None = None
         self.confirm_new: Table | None = None
         self.last_actor: int | None = None  # whom a bare `undo` is about
 
@@ -95,8 +99,26 @@ class Console:
 
     # ---- games -------------------------------------------------------------------------------
     def _seat_row(self, row: GameRow) -> None:
-        self.users = {name_key(s["name"]): s["user"] for s in row.seats}
-        self.names = [s["name"] for s in row.seats]
+        """Who may be typed for: the people only (an AI seat's answers come from `ai/`)."""
+        self.row = row
+        self.users = {name_key(s["name"]): s["user"] for k, s in enumerate(row.seats)
+                      if not ai_level(row, k)}
+        self.names = seat_names(row)
+
+    def is_ai(self, seat: int) -> bool:
+        return self.row is not None and ai_level(self.row, seat) is not None
+
+    def people(self, seats: list[int]) -> list[int]:
+        return [s for s in seats if not self.is_ai(s)]
+
+    async def ai_turns(self) -> int:
+        """Let the AI seats answer whatever they are asked, each answer told like anyone's;
+        returns how many answers they gave."""
+        return await self.service.play_ai(CHANNEL, self._ai_answered)
+
+    async def _ai_answered(self, out: Outcome) -> None:
+        self._seat_row(out.row)
+        await self.report(out)
 
     async def start(self, table: Table) -> None:
         """Abandon whatever is open in --db, then start `table`: seat k is user k + 1. (A
@@ -110,21 +132,26 @@ class Console:
                 self.say(self.t("abandoned", names=self.join(s["name"] for s in open_row.seats),
                                 round=g.state["round"]))
         self.seed, self.last_actor = table.seed, None
-        names = table.names
+        names, bots = table.names, table.bots
         extra = self.t("solo", difficulty=table.difficulty) if table.difficulty else ""
+        if bots:
+            extra += self.t("with_ai", n=len(bots), levels=self.join(bots))
         self.say(self.t("new_game", names=self.join(names), extra=extra, out=self.out_dir))
-        await self.service.new_lobby(None, CHANNEL, 1, names[0], players=len(names),
+        await self.service.new_lobby(None, CHANNEL, 1, names[0], players=len(names) + len(bots),
                                      difficulty=table.difficulty, lang=self.lang)
         for k, name in enumerate(names[1:], start=2):
             await self.service.join(CHANNEL, k, name)
+        for level in bots:
+            await self.service.add_bot(CHANNEL, 1, level)
         out = await self.service.start(CHANNEL, 1)
         self._seat_row(out.row)
         await self.report(out)
+        await self.ai_turns()
 
     async def resume(self, row: GameRow, typed: list[str]) -> None:
         self._seat_row(row)
         if not typed:  # `new` then means: the same table again, with a fresh deal
-            self.table = Table(tuple(Seat(n) for n in self.names),
+            self.table = Table(tuple(Seat(s["name"], s.get("ai")) for s in row.seats),
                                (row.setup or {}).get("options", {}).get("difficulty"))
         row, g = await self.service.current(CHANNEL)
         setup = row.setup or {}
@@ -132,13 +159,17 @@ class Console:
         self.say(self.t("resuming", db=self.db, names=self.join(self.names),
                         extra=self.t("solo", difficulty=difficulty) if difficulty else "",
                         round=g.state["round"]))
+        people = [s["name"] for s in row.seats if not s.get("ai")]
         differs = bool(typed) and (
-            [name_key(n) for n in self.table.names] != [name_key(n) for n in self.names]
+            [name_key(n) for n in self.table.names] != [name_key(n) for n in people]
+            or self.table.bots != [s["ai"] for s in row.seats if s.get("ai")]
             or self.table.difficulty != difficulty
             or self.table.seed not in (None, setup.get("seed")))
         self.say(self.t("ignored", opts=" ".join(typed)) if differs else self.t("how_new"))
         if self.auto_board:
             self.say_lines(board.compact(g.cards, g.view(None), self.lang))
+        if await self.ai_turns():  # an AI answer the last run did not give
+            g = (await self.service.current(CHANNEL))[1]
         self.show_status(g)
 
     # ---- output ------------------------------------------------------------------------------
@@ -171,7 +202,7 @@ class Console:
             view = out.game.view(None)
             self.phase_board(out.game, view, None)
             await self.write_image(view, tail_events)
-        for seat in range(len(self.names)):  # private lines (medal values) to their owner
+        for seat in self.people(list(range(len(self.names)))):  # private lines to their owner
             private = [e for e in out.events if e.get("vis") == [seat]]
             for line in self.story(private, out.game.cards):
                 told += 1
@@ -221,7 +252,7 @@ class Console:
         if g.over:
             self.say(self.t("game_over"))
             return
-        waiting = g.waiting_for()
+        waiting = self.people(g.waiting_for())  # an AI answers at once: nothing to ask
         if not waiting:
             self.say(self.t("nobody"))
         others = [self.names[s] for s in waiting if focus is not None and s not in focus]
@@ -326,7 +357,7 @@ class Console:
             if words[0].casefold() not in VERBS:
                 self.say("! " + self.t("unknown", word=excerpt(words[0])))
                 return True
-            waiting = g.waiting_for()
+            waiting = self.people(g.waiting_for())
             if len(waiting) > 1:
                 self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
                                        example=self.example(g, waiting[0])))
@@ -341,7 +372,7 @@ class Console:
     def example(self, g: Game, seat: int | None) -> str:
         """A line the user could type now, as an example (`'Ann: pick advance'`)."""
         if seat is None:
-            seat = (g.waiting_for() or [0])[0]
+            seat = (self.people(g.waiting_for()) or [0])[0]
         acts = g.legal_actions(seat) if not g.over else []
         text = f"{self.names[seat]}: {board.typed(g.cards, acts[0], self.lang) if acts else 'done'}"
         return quote(text, self.lang)
@@ -352,23 +383,26 @@ class Console:
         try:
             out = await self.service.act(CHANNEL, seat + 1, action)
         except ServiceError as e:
-            self.refusal(e.message)
+            self.refusal(whole_tokens(e.message, action))
             return
         self.last_actor = seat
         told = await self.report(out)
+        quiet = False
         if any(e["type"] == "autosave" for e in out.events):
             on = next(e["on"] for e in out.events if e["type"] == "autosave")
             self.say("  " + self.t("autosave_on" if on else "autosave_off", p=self.names[seat]))
         elif not told:
-            others = [self.names[s] for s in out.game.waiting_for() if s != seat]
+            others = [self.names[s] for s in self.people(out.game.waiting_for()) if s != seat]
             if others and out.game.decision(seat) is None:
                 self.say("  " + self.t("recorded", p=self.names[seat], names=self.join(others)))
-                if not out.prompts:  # that line already named who is still deciding
-                    return
+                quiet = not out.prompts  # that line already named who is still deciding
             else:
                 self.say("  " + self.t("accepted", p=self.names[seat],
                                        action=quote(out.text, self.lang)))
-        self.show_status(out.game, {seat, *out.prompts})
+        if await self.ai_turns():  # the AI seats answered: everyone's question anew
+            self.show_status((await self.service.viewable(CHANNEL))[1])
+        elif not quiet:
+            self.show_status(out.game, {seat, *out.prompts})
 
     def not_a_command_card(self, g: Game, seat: int, action: str) -> bool:
         """`pick banana`: say that it is not a command card (the engine would only say it
@@ -425,6 +459,7 @@ class Console:
                 return None
             return [seat]
         waiting = g.waiting_for()
+        waiting = self.people(waiting)
         if command == "undo" and self.last_actor is not None:
             return [self.last_actor]
         if command == "undo" and len(waiting) != 1:
@@ -433,7 +468,7 @@ class Console:
         if command == "legal" and not waiting:
             self.show_status(g)
             return None
-        return waiting or list(range(len(self.names)))
+        return waiting or self.people(list(range(len(self.names))))
 
     def legal(self, g: Game, seat: int, start: str = "") -> None:
         """`legal [NAME] [BEGINNING]`: what the seat may type now (`legal act 2B`: only the
@@ -456,7 +491,10 @@ class Console:
             self.refusal(e.message, self.names[seat])
             return
         await self.report(out)
-        self.show_status(out.game)
+        if await self.ai_turns():
+            self.show_status((await self.service.viewable(CHANNEL))[1])
+        else:
+            self.show_status(out.game)
 
     async def new(self, words: list[str], confirm: Table | None) -> None:
         """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is

@@ -11,6 +11,8 @@ import argparse
 import re
 from dataclasses import dataclass
 
+import ai
+
 from .text import has_control, name_key, normalise
 
 MAX_NAME = 24
@@ -47,7 +49,13 @@ class Table:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.seats]
+        """The people at this terminal (AI seats are named by the service when seated)."""
+        return [s.name for s in self.seats if s.ai is None]
+
+    @property
+    def bots(self) -> list[str]:
+        """The AI seats' levels, in seat order after the people."""
+        return [s.ai for s in self.seats if s.ai is not None]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,6 +92,10 @@ def table_parser(prog: str = "bot.py --console") -> argparse.ArgumentParser:
                     help="player names (sets the player count; default P1, P2, …)")
     ap.add_argument("--difficulty", type=lambda s: normalise(s).lower(),
                     help="solo only: easy, normal or hard (R13.2)")
+    ap.add_argument("--ai", nargs="+", metavar="LEVEL", type=lambda s: normalise(s).lower(),
+                    choices=list(ai.LEVELS),
+                    help="AI players, one per level given, e.g. --ai greedy random "
+                         f"(levels: {', '.join(ai.LEVELS)})")
     ap.add_argument("--seed", type=_seed, help="seed for a reproducible game")
     return ap
 
@@ -133,12 +145,24 @@ def table_from(ns: argparse.Namespace) -> Table:
                              f"合いません: どちらか一方にするか、そろえてください")
     else:
         names = [f"P{k + 1}" for k in range(ns.players or 1)]
+    bots = list(ns.ai or [])
+    if bots and len(names) + len(bots) > 4:
+        raise UsageError(f"a game has at most 4 players (R1): {len(names)} + {len(bots)} AI "
+                         f"players is too many",
+                         f"プレイ人数は4人までです（R1）: {len(names)}人＋AI{len(bots)}人は"
+                         f"多すぎます")
+    if bots and ns.difficulty is not None:
+        raise UsageError("--difficulty is the solo option rule (R13.2): not with AI players",
+                         "--difficulty はソロ用のルールです（R13.2）: AIプレイヤーとは"
+                         "使えません")
     if ns.difficulty is not None and len(names) != 1:
         raise UsageError(f"--difficulty is the solo option rule (R13.2): use it with one "
                          f"player, not {len(names)}",
                          f"--difficulty はソロ用のルールです（R13.2）: 1人のときだけ使えます"
                          f"（{len(names)}人では使えません）")
-    return Table(tuple(Seat(n) for n in names), ns.difficulty, ns.seed)
+    return Table(tuple([Seat(n) for n in names] + [Seat(f"AI {k + 1}", lv)
+                                                   for k, lv in enumerate(bots)]),
+                 ns.difficulty, ns.seed)
 
 
 def given(ns: argparse.Namespace) -> list[str]:
@@ -148,6 +172,8 @@ def given(ns: argparse.Namespace) -> list[str]:
         out.append(f"--players {ns.players}")
     if ns.names:
         out.append("--names " + " ".join(ns.names))
+    if ns.ai:
+        out.append("--ai " + " ".join(ns.ai))
     if ns.difficulty is not None:
         out.append(f"--difficulty {ns.difficulty}")
     if ns.seed is not None:

@@ -21,9 +21,12 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from service.errors import ServiceError
+from service.refusals_ja import localize
+
 from .app import CHANNEL, Console
 from .options import UsageError, given, parse_command_line
-from .text import t
+from .text import plain, t, tidy_message
 
 MAX_BYTES = 64 * 1024
 
@@ -136,7 +139,12 @@ async def run(argv: list[str], fd: int = 0) -> int:
         con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
         existing = await store.open_game(CHANNEL)
         if existing is not None and existing.status == "active" and not ns.new:
-            await con.resume(existing, given(ns))
+            try:
+                await con.resume(existing, given(ns))
+            except ServiceError as e:  # a damaged game (quarantined): one line, no traceback
+                con.say(t("damaged", lang, msg=tidy_message(plain(localize(e.message, lang),
+                                                                   lang))))
+                return 1
         else:
             await con.start(table)
             con.show_status((await con.service.current(CHANNEL))[1])

@@ -21,6 +21,11 @@ T: dict[str, tuple[str, str]] = {
     "new_game": ("New game: {names}{extra}. Images go to {out}/. Type help for the commands.",
                  "新しいゲーム: {names}{extra}。画像は {out}/ に保存します。コマンド一覧は help。"),
     "solo": (" (solo, {difficulty})", "（ソロ、難易度 {difficulty}）"),
+    "with_ai": (" and {n} AI player(s) ({levels})", "とAIプレイヤー{n}人（{levels}）"),
+    "damaged": ("! {msg} Play a new game with another --db file (or run with --new), or "
+                "restore this one from a backup.",
+                "! {msg} 別の --db ファイルで新しいゲームを遊ぶ（または --new を付けて起動）か、"
+                "バックアップから復元してください。"),
     "resuming": ("Resuming the unfinished game in {db}: {names}{extra}, round {round}.",
                  "{db} の途中のゲームを再開します: {names}{extra}、ラウンド{round}。"),
     "ignored": ("Your options ({opts}) were not used: the saved game comes first. To play "
@@ -192,6 +197,19 @@ def tidy_message(message: str) -> str:
                  message)
     out = "".join(c if c.isprintable() else "?" for c in out)
     return out if len(out) <= 2 * MAX_LINE else out[: 2 * MAX_LINE] + "…"
+
+
+def whole_tokens(message: str, typed: str) -> str:
+    """The engine quotes at most 24 characters of a bad token (`'abc…'`, engine/errors.py);
+    put the typed token back whole, so `tidy_message` can say how long it really was."""
+    tokens = typed.split()
+
+    def whole(m: re.Match[str]) -> str:
+        start = m.group(1)
+        tok = next((x for x in tokens if len(x) > len(start) and x.startswith(start)), None)
+        return f"'{tok}'" if tok else m.group(0)
+
+    return re.sub("'([^'\n]+)…'", whole, message)
 
 
 def has_control(line: str) -> bool:

@@ -1,5 +1,5 @@
 """AI seats and zombie mode through the bot's gateway-level harness (issue 9): `/rr new` with
-AI players, `/rr addbot`/`/rr removebot` in the lobby, AI moves narrated like anyone's and
+AI players, `/rr bot add`/`/rr bot remove` in the lobby, AI moves narrated like anyone's and
 never pinged, zombie mode marked in posts and on the table image, `/rr back`, and an AI
 answer lost in a restart given by the next process."""
 
@@ -68,31 +68,31 @@ def test_solo_with_ai_opponents_plays_to_the_end(tmp_path):
     asyncio.run(scenario())
 
 
-def test_addbot_and_removebot_in_the_lobby(tmp_path):
+def test_bot_add_and_bot_remove_in_the_lobby(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
             ann, bob, yui = h.user("ann"), h.user("bob"), h.user("yui", locale="ja")
             table = Table(h)
             await h.slash(ann, "rr new", players=4)
-            assert "/rr addbot" in table.lobby_message().content
+            assert "/rr bot add" in table.lobby_message().content
             await h.click(bob, message=table.lobby_message(), label="Join")
-            res = await h.slash(bob, "rr addbot", level="random")
+            res = await h.slash(bob, "rr bot add", level="random")
             assert res.ephemeral and "Only the host can add or remove AI players" in res.text
-            res = await h.slash(yui, "rr removebot")
+            res = await h.slash(yui, "rr bot remove")
             assert res.ephemeral and "ホストだけ" in res.text
-            res = await h.slash(ann, "rr addbot", level="random", count=2)
+            res = await h.slash(ann, "rr bot add", level="random", count=2)
             assert res.ephemeral and "(4/4)" in res.text
             lobby = table.lobby_message().content
             assert "Ann, Bob, 🤖 Bot 1 (random), 🤖 Bot 2 (random)" in lobby
-            res = await h.slash(ann, "rr addbot", level="random")
+            res = await h.slash(ann, "rr bot add", level="random")
             assert "room for 0 more" in res.text
-            res = await h.slash(ann, "rr removebot")
+            res = await h.slash(ann, "rr bot remove")
             assert "(3/4)" in res.text and "Bot 2" not in table.lobby_message().content
             row = await table.bot.store.open_game(h.channel.id)
             assert [s.get("ai") for s in row.seats] == [None, None, "random"]
             started = await h.click(ann, message=table.lobby_message(), label="Start")
             assert "started" in started.text
-            res = await h.slash(ann, "rr addbot", level="random")
+            res = await h.slash(ann, "rr bot add", level="random")
             assert "already started" in res.text
     asyncio.run(scenario())
 

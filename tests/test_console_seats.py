@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from service.console import CHANNEL, Console, main
 
-from service import GameService
+from console.app import CHANNEL, Console
+from console.options import parse_command_line
 from store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,45 +23,63 @@ def test_console_game_with_two_ai_players_to_the_end(tmp_path):
     async def scenario():
         store = await Store(":memory:").open()
         out = io.StringIO()
-        con = Console(GameService(store, seed_source=lambda: 9), tmp_path, "en", out)
-        await con.report(await con.setup(["Ann"], None, ["random", "random"]))
-        await con.ai_turns()
-        await con.handle("Bot 1 (random): done")
-        assert "! No player called 'Bot 1 (random)'" in out.getvalue()  # nobody types for one
-        rng = random.Random(2)
-        for _ in range(400):
-            row, g = await con.service.viewable(CHANNEL)
-            if g.over:
-                break
-            assert g.waiting_for() == [0], "the AI players had answered everything else"
-            action = str(rng.choice(g.legal_actions(0)))
-            assert await con.handle(action)  # one person waited for: no name needed
-        assert g.over
+        try:
+            _ns, table = parse_command_line(["--names", "Ann", "--ai", "random", "random",
+                                             "--seed", "9"])
+            con = Console(store, tmp_path, "en", out, "c.db", table)
+            con.auto_board = False
+            await con.start(table)
+            await con.handle("Bot 1 (random): done")
+            assert "! No player called 'Bot 1 (random)'" in out.getvalue()  # not typed for
+            rng = random.Random(2)
+            for _ in range(400):
+                row, g = await con.service.viewable(CHANNEL)
+                if g.over:
+                    break
+                assert g.waiting_for() == [0], "the AI players had answered everything else"
+                action = str(rng.choice(g.legal_actions(0)))
+                assert await con.handle(action)  # one person waited for: no name needed
+            assert g.over
+        finally:
+            await store.close()
         text = out.getvalue()
         assert "🤖 Bot 1 (random) placed" in text and "🤖 Bot 2 (random) placed" in text
         assert "> Ann:" in text and "> Bot" not in text and "> 🤖" not in text
-        await store.close()
+        assert "(to 🤖" not in text  # an AI's private lines are nobody's to read
     asyncio.run(scenario())
 
 
 @pytest.mark.parametrize("argv, why", [
     (["--ai", "godlike"], "invalid choice: 'godlike'"),
-    (["--names", "A", "B", "--ai", "random", "random", "random"], "at most 4 players"),
-    (["--ai", "random", "--difficulty", "hard"], "solo option rule"),
+    (["--names", "A", "B", "--ai", "random", "random", "random"], "at most 4 players (R1)"),
+    (["--players", "4", "--ai", "greedy"], "at most 4 players (R1)"),
+    (["--ai", "random", "--difficulty", "hard"], "solo option rule (R13.2)"),
+    (["--lang", "ja", "--ai", "random", "--difficulty", "hard"], "AIプレイヤーとは使えません"),
 ])
-def test_console_ai_options_are_checked(argv, why, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    assert e.value.code == 2 and why in capsys.readouterr().err
-
-
-def test_console_process_with_ai_players(tmp_path):
-    """A real `bot.py --console --ai …` process: the AI players place at once, Ann is asked."""
+def test_console_ai_options_are_checked_in_one_line(tmp_path, argv, why):
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "--console", "--names", "Ann", "--ai", "random",
-         "random", "--seed", "4", "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "o")],
-        input="status\nquit\n", capture_output=True, text=True, timeout=120, cwd=ROOT)
+        [sys.executable, str(ROOT / "bot.py"), "--console", "--db", str(tmp_path / "c.db"),
+         "--out", str(tmp_path / "o"), *argv],
+        input="quit\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.splitlines()) == 1 and why in proc.stderr, proc.stderr
+    assert not (tmp_path / "c.db").exists()
+
+
+def test_console_process_with_ai_players_and_resume(tmp_path):
+    """A real `bot.py --console --ai …` process: the AI players place at once, Ann is asked;
+    resumed, the AI seats stay AI (still not typed for, still not asked)."""
+    cmd = [sys.executable, str(ROOT / "bot.py"), "--console", "--db", str(tmp_path / "c.db"),
+           "--out", str(tmp_path / "o")]
+    proc = subprocess.run(cmd + ["--names", "Ann", "--ai", "random", "greedy", "--seed", "4"],
+                          input="status\nquit\n", capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "New game: Ann and 2 AI player(s)" in proc.stdout
-    assert "🤖 Bot 2 (random) placed" in proc.stdout and "> Ann:" in proc.stdout
-    assert "Traceback" not in proc.stderr
+    assert "New game: Ann and 2 AI player(s) (random, greedy)" in proc.stdout
+    assert "🤖 Bot 2 (greedy) placed" in proc.stdout and "> Ann:" in proc.stdout
+    assert "> 🤖" not in proc.stdout and "Traceback" not in proc.stderr
+    again = subprocess.run(cmd, input="Bot 1 (random): done\nquit\n", capture_output=True,
+                           text=True, timeout=120, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "Resuming the unfinished game" in again.stdout and "> Ann:" in again.stdout
+    assert "No player called 'Bot 1 (random)'" in again.stdout and "> 🤖" not in again.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -110,10 +111,12 @@ def test_a_repaired_log_lifts_the_quarantine(tmp_path):
 
 
 def test_console_resuming_a_damaged_game_explains_instead_of_crashing(tmp_path):
-    import argparse
-    import io
+    """A real console process on a --db whose game is damaged: one line saying so and what
+    to do, a clean exit, no traceback."""
+    import subprocess
+    import sys
 
-    from service.console import CHANNEL, main_async
+    from console.app import CHANNEL
 
     path = str(tmp_path / "c.db")
 
@@ -123,13 +126,15 @@ def test_console_resuming_a_damaged_game_explains_instead_of_crashing(tmp_path):
         await svc.new_lobby(None, CHANNEL, 1, "Ann", players=1)
         await svc.start(CHANNEL, 1)
         await store.close()
-        with sqlite3.connect(path) as con:
-            con.execute("UPDATE games SET setup='{' WHERE channel_id=?", (CHANNEL,))
-        args = argparse.Namespace(db=path, out=str(tmp_path / "out"), lang="en", seed=None,
-                                  names=None, players=1, difficulty=None)
-        out = io.StringIO()
-        assert await main_async(args, io.StringIO(""), out) == 1
-        said = out.getvalue()
-        assert "is damaged and set aside" in said and "setup could not be read" in said
-        assert "backup" in said and "Traceback" not in said
     asyncio.run(main())
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE games SET setup='{' WHERE channel_id=?", (CHANNEL,))
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, str(root / "bot.py"), "--console", "--db", path,
+                           "--out", str(tmp_path / "out")], input="status\n",
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    said = proc.stdout
+    assert proc.returncode == 1, (said, proc.stderr)
+    assert len(said.strip().splitlines()) == 1, said
+    assert "is damaged and set aside" in said and "setup could not be read" in said
+    assert "backup" in said and "Traceback" not in said + proc.stderr
