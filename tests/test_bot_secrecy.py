@@ -69,7 +69,7 @@ def test_medal_values_and_deck_orders_stay_secret(tmp_path):
         old_level = logging.getLogger().level
         logging.getLogger().setLevel(logging.DEBUG)
         try:
-            async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=21,
+            async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=25,
                                                 cards_data=boss_cards())) as h:
                 table, users = await play_for_medals(h, clock)
                 await check_secrets(h, table, users, recorder)
