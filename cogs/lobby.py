@@ -1,7 +1,7 @@
 """Lobby commands: `/rr new`, join/leave (buttons or commands), `/rr start`, `/rr abandon`.
 
 The lobby message is an ordinary channel post whose buttons carry the game id, so it keeps
-working after a restart; its id is remembered in the game's meta so typed `/rr join`
+working after a restart; its id is remembered in the game's meta so typed `/rr lobby join`
 updates the same roster.
 """
 
@@ -146,11 +146,16 @@ class LobbyCommands:
             await bot.store.set_meta(row.id, row.meta)
         await reply(interaction, lobby_text(row, lang))
 
-    @app_commands.command(name="join", description=_("Join the lobby in this channel"))
+    # `/rr lobby join|leave`: one child of `/rr` for both (Discord allows 25 per group; the
+    # lobby message's Join/Leave buttons are the usual way in and out).
+    roster = app_commands.Group(name=_("lobby", ja="募集"),
+                                description=_("Join or leave the lobby in this channel"))
+
+    @roster.command(name=_("join", ja="参加"), description=_("Join the lobby in this channel"))
     async def join(self, interaction: discord.Interaction) -> None:
         await self._roster(interaction, "join")
 
-    @app_commands.command(name="leave", description=_("Leave the lobby in this channel"))
+    @roster.command(name=_("leave", ja="退出"), description=_("Leave the lobby in this channel"))
     async def leave(self, interaction: discord.Interaction) -> None:
         await self._roster(interaction, "leave")
 

@@ -16,7 +16,18 @@ from engine import Game
 from service import ServiceError
 
 from . import choices as C
-from .actions import ack, announce, conclude, interaction_key, perform, refusal, reply, rook
+from .actions import (
+    Refusal,
+    ack,
+    announce,
+    conclude,
+    game_key,
+    interaction_key,
+    perform,
+    refusal,
+    reply,
+    rook,
+)
 from .i18n import lang_of, t
 from .mentions import safe
 
@@ -43,7 +54,7 @@ async def suggest(interaction: discord.Interaction, current: str, fn: Suggest,
     loaded once and the channel's seating remembered."""
     try:
         bot = rook(interaction)
-        channel = interaction.channel_id or 0
+        channel = await game_key(interaction, quiet=True)
         known = bot.seating.get(channel)
         g = bot.service.peek(known[0]) if known else None
         if g is None or g.over or known is None:
@@ -209,8 +220,11 @@ class PlayCommands:
             return
         bot = rook(interaction)
         try:
-            out = await bot.service.undo(interaction.channel_id or 0, interaction.user.id,
+            out = await bot.service.undo(await game_key(interaction), interaction.user.id,
                                          key=interaction_key(interaction, "undo"))
+        except Refusal as r:
+            await reply(interaction, r.text)
+            return
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
