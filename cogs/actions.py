@@ -60,6 +60,17 @@ def in_server(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None and interaction.is_guild_integration()
 
 
+async def channel_only(interaction: discord.Interaction) -> bool:
+    """For channel-game commands (new, join, start, …), after `ack`: outside a server
+    channel of the bot, a clear refusal and False."""
+    if in_server(interaction):
+        return True
+    cmd = interaction.command
+    name = cmd.qualified_name.removeprefix("rr ") if cmd is not None else "rr"
+    await reply(interaction, t("channel_only", lang_of(interaction), command=name))
+    return False
+
+
 async def game_key(interaction: discord.Interaction, *, quiet: bool = False) -> int:
     """The one place a play command finds its game: the channel's game in a server, else
     the caller's own daily game (`DailyHost.active_slot`) — so nobody can ever reach

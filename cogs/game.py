@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .actions import in_server, reply
+from .actions import reply
 from .daily import DailyCommands
 from .i18n import lang_of, t
 from .info import InfoCommands
@@ -25,16 +25,9 @@ from .seats import SeatCommands
 log = logging.getLogger("rr.cogs")
 
 
-# Channel games need a server channel where the bot is installed; the daily challenge and
-# the play commands acting on it (`actions.game_key`) also work in DMs and user installs.
-CHANNEL_ONLY = frozenset({"new", "lobby join", "lobby leave", "start", "abandon", "remove", "bot add",
-                          "bot remove"})
-
-
-class ChannelOnly(app_commands.CheckFailure):
-    """Already answered (ephemerally) by `interaction_check`: nothing more to say."""
-
-
+# Channel games need a server channel where the bot is installed (`actions.channel_only`);
+# the daily challenge and the play commands acting on it (`actions.game_key`) also work in
+# DMs and user installs.
 @app_commands.allowed_installs(guilds=True, users=True)
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, DailyCommands,
@@ -47,19 +40,8 @@ class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, DailyCommands,
         self.bot = bot
         super().__init__()
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """A channel-game command outside a server channel of the bot: a clear refusal."""
-        cmd = interaction.command
-        name = cmd.qualified_name.removeprefix("rr ") if cmd is not None else ""
-        if name in CHANNEL_ONLY and not in_server(interaction):
-            await reply(interaction, t("channel_only", lang_of(interaction), command=name))
-            raise ChannelOnly()
-        return True
-
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
-        if isinstance(error, ChannelOnly):
-            return
         log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                   exc_info=error)
         await reply(interaction, t("internal", lang_of(interaction)))

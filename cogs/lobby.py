@@ -18,7 +18,7 @@ from service.games import DEFAULT_LIMIT_S
 from service.seats import seat_names
 from store import GameRow
 
-from .actions import ack, refusal, reply, rook
+from .actions import ack, channel_only, refusal, reply, rook
 from .announce import deliver
 from .i18n import JA, guild_lang, lang_of, t
 from .mentions import safe
@@ -123,7 +123,7 @@ class LobbyCommands:
                   bots: app_commands.Range[int, 0, 3] = 0,
                   bot_level: app_commands.Choice[str] | None = None) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         bot = rook(interaction)
         glang = guild_lang(interaction)
@@ -161,7 +161,7 @@ class LobbyCommands:
 
     async def _roster(self, interaction: discord.Interaction, op: str) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         svc = rook(interaction).service
         try:
@@ -178,14 +178,14 @@ class LobbyCommands:
 
     @app_commands.command(name="start", description=_("Start the game (host only)"))
     async def start(self, interaction: discord.Interaction) -> None:
-        if await ack(interaction):
+        if await ack(interaction) and await channel_only(interaction):
             await start_game(interaction, lang_of(interaction))
 
     @app_commands.command(name="abandon", description=_(
         "Abandon this channel's game (host or Manage Channels)"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         bot = rook(interaction)
         perms: Any = interaction.permissions

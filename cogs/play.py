@@ -20,6 +20,7 @@ from .actions import (
     Refusal,
     ack,
     announce,
+    channel_only,
     conclude,
     game_key,
     interaction_key,
@@ -235,7 +236,7 @@ class PlayCommands:
     @app_commands.describe(player=_("A seated player"))
     async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         bot = rook(interaction)
         try:
