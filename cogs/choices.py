@@ -8,6 +8,7 @@ cheap to test and cannot touch Discord; the cog wraps them and turns any surpris
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 from engine import Action, Game
@@ -36,8 +37,9 @@ def _legal(g: Game, seat: int, verb: str) -> list[Action]:
 
 
 def narrow(pairs: Iterable[Pair], typed: str | None) -> list[Pair]:
-    """Keep suggestions matching what the user typed (case-insensitive), at most 25."""
-    want = (typed or "").strip().casefold()
+    """Keep suggestions matching what the user typed (case- and width-insensitive: a
+    Japanese IME types `２Ｂ`), at most 25."""
+    want = unicodedata.normalize("NFKC", typed or "").strip().casefold()
     out: list[Pair] = []
     seen: set[str] = set()
     for label, value in pairs:

@@ -6,6 +6,7 @@ legal actions (cogs/choices.py), and anything typed by hand is checked the same 
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -125,7 +126,7 @@ class PlayCommands:
         dest = squeeze(to)
         if fullmove:
             parts.append("fullmove")
-        if dest and dest.upper() != square.upper():
+        if dest and _fold(dest) != _fold(square):  # `to: ２Ｂ` from 2B stays put
             parts += ["to", dest]
         if target and target.strip():
             parts.append(" ".join(target.split()))
@@ -254,3 +255,8 @@ class PlayCommands:
         ann = bot.announcer.capture(out)
         await reply(interaction, t("accepted", lang, text=f"remove {safe(player.display_name)}"))
         await announce(bot, ann)
+
+
+def _fold(square: str) -> str:
+    """A square as typed, width- and case-folded (NFKC), for comparing two of them."""
+    return unicodedata.normalize("NFKC", square).upper()

@@ -56,6 +56,11 @@ class Game:
             cards_data: dict[str, Any] | None = None, events: list[Event] | None = None) -> Game:
         """A new game up to its first decisions; `events` (if given) receives the setup's
         events (round-0 summons, mercenaries) so interfaces can tell the story."""
+        if cards_data:
+            # The stored state keeps its keys sorted (to_json), and deck building follows the
+            # card set's order: build from the sorted form so a replay of the stored setup
+            # deals the very same decks (R15).
+            cards_data = json.loads(json.dumps(cards_data, sort_keys=True))
         cs = parse_cardset(cards_data) if cards_data else default_cards()
         st = new_game(cs, players, seed, options or {})
         if cards_data:

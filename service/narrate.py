@@ -101,6 +101,9 @@ REASONS_JA = {
 }
 
 
+# How a list of names reads: Japanese separates with the ideographic comma (、).
+LIST_SEP = {"ja": "、"}
+
 def reason(text: str, lang: str) -> str:
     """Why a game ended, in `lang` (the engine states it in English)."""
     return REASONS_JA.get(text, text) if lang == "ja" else text
@@ -208,7 +211,7 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
                     hits.append(_hp(d, cs, lang))
             sep = "、" if lang == "ja" else "; "
             lines.append(t(kind, lang, p=p, card=n(e["card"]),
-                           targets=sep.join(hits) or ", ".join(e["targets"]),
+                           targets=sep.join(hits) or LIST_SEP.get(lang, ", ").join(e["targets"]),
                            **{"from": e["from"]}))
         elif kind == "summoned":
             prev = lines[-1] if lines else ""
@@ -230,14 +233,14 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
         elif kind == "command":
             lines.append(t(kind, lang, p=p, target=e["target"], **{"from": e["from"]}))
         elif kind == "area":
-            lines.append(t(kind, lang, p=p, squares=", ".join(e["squares"]) or "—",
+            lines.append(t(kind, lang, p=p, squares=LIST_SEP.get(lang, ", ").join(e["squares"]) or "—",
                            **{"from": e["from"]}))
         elif kind == "fullmove":
             lines.append(t(kind, lang, p=p, square=e["square"]))
         elif kind == "declared":
-            lines.append(t(kind, lang, players=", ".join(names[s] for s in e["players"])))
+            lines.append(t(kind, lang, players=LIST_SEP.get(lang, ", ").join(names[s] for s in e["players"])))
         elif kind == "readied":
-            lines.append(t(kind, lang, p=p, squares=", ".join(e["squares"])))
+            lines.append(t(kind, lang, p=p, squares=LIST_SEP.get(lang, ", ").join(e["squares"])))
         elif kind == "healed":
             hp = f" (HP {e['hp_left']}/{e['hp']})" if "hp" in e else ""
             lines.append(t("healed_support" if e.get("support") else kind, lang, p=p,
@@ -246,13 +249,13 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
         elif kind == "gold" and e["amount"]:
             lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
         elif kind == "mercenaries":
-            lines.append(t(kind, lang, cards=", ".join(n(c) if c else "—" for c in e["cards"])))
+            lines.append(t(kind, lang, cards=LIST_SEP.get(lang, ", ").join(n(c) if c else "—" for c in e["cards"])))
         elif kind == "medal_value":
             lines.append(t(kind, lang, value=e["value"]))
         elif kind == "final_round":
             lines.append(t(kind, lang, round=e["round"]))
         elif kind == "game_over":
-            who = ", ".join(names[s] for s in e["winners"])
+            who = LIST_SEP.get(lang, ", ").join(names[s] for s in e["winners"])
             key = ("game_over_loss" if not e["winners"] else
                    "game_over_draw" if e["draw"] else "game_over_win")
             lines.append(t(key, lang, winners=who, reason=reason(e["reason"], lang)))
@@ -308,6 +311,6 @@ def prompt(game: Game, seat: int, lang: str = "en") -> str | None:
         return text.format(d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
                            mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
     if kind == "pick":
-        opts = ", ".join(cs.name(c, lang) for c in dec["options"])
+        opts = LIST_SEP.get(lang, ", ").join(cs.name(c, lang) for c in dec["options"])
         return f"{text} ({opts})"
     return text

@@ -472,8 +472,9 @@ class Report:
 
 
 def play_checked(players: int, seed: int, illegal_per_step: float = 1.0,
-                 view_rate: float = 0.3) -> Report:
-    """One full game of random legal play; every invariant is checked after every answer."""
+                 view_rate: float = 0.3, cards_data: dict[str, Any] | None = None) -> Report:
+    """One full game of random legal play; every invariant is checked after every answer.
+    `cards_data`: play with that card set instead of the default (R3 allows a group's own)."""
     rng = random.Random(seed)
     names = ["Ann", "Bob", "Cid", "Dee"][:players]
     options: dict[str, Any] = {}
@@ -482,7 +483,7 @@ def play_checked(players: int, seed: int, illegal_per_step: float = 1.0,
     if players == 1 and rng.random() < 0.6:
         options["difficulty"] = rng.choice(["easy", "normal", "hard"])
     style = rng.choice(["uniform", "greedy", "greedy"])
-    g = Game.new(names, seed=rng.randrange(2**31), options=options)
+    g = Game.new(names, seed=rng.randrange(2**31), options=options, cards_data=cards_data)
     uni = Universe.of(g)
     check_state(g, uni)
     rep = Report(players)

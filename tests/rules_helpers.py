@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from engine import Game, rng
+from engine import Game, default_cards, rng
 from engine.errors import ActionError
 from engine.flow import invasion, run, summon_phase
 
@@ -34,6 +34,18 @@ def unit(card: str, dmg: int = 0, acted: bool = False, uid: str | None = None) -
     if uid is not None:
         p["id"] = uid
     return p
+
+
+def hp(card: str) -> int:
+    """A card's HP in the default card set: tests whose point is not the value itself read it,
+    so balance changes to engine/data/cards.json (docs/balance.md) leave them meaningful."""
+    cs = default_cards()
+    return (cs.monsters[card] if card in cs.monsters else cs.units[card]).hp
+
+
+def cost(card: str) -> int:
+    """A unit card's recruiting cost in the default card set (see `hp`)."""
+    return default_cards().units[card].cost
 
 
 def monster(card: str, dmg: int = 0, mid: str | None = None) -> Piece:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from rules_helpers import actions, decision, dice_seed, invade, monster, puzzle, unit
+from rules_helpers import actions, decision, dice_seed, hp, invade, monster, puzzle, unit
 
 from engine import Game, default_cards, visible
 from service.narrate import narrate, prompt
@@ -98,13 +98,14 @@ def test_monster_moves_on_one_board_share_a_line_and_boards_stay_apart():
 
 def test_a_roll_shows_the_units_modifier_and_the_damage_left():
     """R8.2: Warrior★ (modifier +1) rolls 4+3: 4+3+1 = 8 vs the Skeleton's DEF 7 is a hit,
-    2 damage; the Skeleton (HP 2) is defeated, so HP 0/2."""
-    g = puzzle([{"2B": unit("warrior_star"), "3B": monster("skeleton")}],
+    2 damage; the Skeleton, 2 HP from the end, is defeated, so HP 0 of its total."""
+    full = hp("skeleton")
+    g = puzzle([{"2B": unit("warrior_star"), "3B": monster("skeleton", dmg=full - 2)}],
                decisions={0: actions()}, dice={0: dice_seed((4, 3))})
     ev = g.apply(0, "act 2B attack 3B")
     en, ja = _lines(ev, "en", ("Ann",)), _lines(ev, "ja", ("Ann",))
     assert "Ann: Warrior★ on 2B attacks Skeleton on 3B: 4+3+1 = 8 vs DEF 7: hit (2)." in en
-    assert "Ann: Skeleton on 3B: 2 damage (HP 0/2)." in en
+    assert f"Ann: Skeleton on 3B: 2 damage (HP 0/{full})." in en
     assert "Ann: 2Bのウォーリア★が3Bのスケルトンを攻撃: 4+3+1 = 8（防御力7）: 命中(2)" in ja
 
 
@@ -118,7 +119,7 @@ def test_readying_reads_as_readying_not_healing_in_japanese():
     assert "回復" not in ask.replace("疲労回復", "")  # the step's own name is 疲労回復 (p.23)
     ev = g.apply(0, "ready 1A 1B")
     line = " ".join(_lines(ev, "ja", ("Ann",)))
-    assert "1A, 1B のユニットを未行動に戻しました" in line and "回復" not in line
+    assert "1A、1B のユニットを未行動に戻しました" in line and "回復" not in line
 
 
 def test_support_healing_names_the_unit_and_its_hp_with_the_rulebooks_word():
@@ -138,3 +139,14 @@ def test_the_roll_question_shows_the_modifier_and_the_defence():
     assert (g.decision(0) or {}).get("kind") == "roll"
     assert "4+3+1 = 8 vs DEF 9: miss (1)" in (prompt(g, 0, "en") or "")
     assert "4+3+1 = 8（防御力9）: 外れ(1)" in (prompt(g, 0, "ja") or "")
+
+
+def test_japanese_lists_use_the_ideographic_comma():
+    from engine import default_cards
+    from service.narrate import narrate
+    ev = [{"type": "mercenaries", "cards": ["knight",
+                                             "thief_star"]}]
+    (ja,) = narrate(ev, ["Ann"], default_cards(), "ja")
+    assert "ナイト、シーフ★" in ja and ", " not in ja
+    (en,) = narrate(ev, ["Ann"], default_cards(), "en")
+    assert "Knight, Thief★" in en

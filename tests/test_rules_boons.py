@@ -15,6 +15,7 @@ from rules_helpers import (
     dice_seed,
     expect_error,
     hand,
+    hp,
     invade,
     layout,
     main_card,
@@ -133,8 +134,8 @@ def test_r12_1_a_saved_game_without_the_rolls_key_loads_with_the_default():
 
 @pytest.mark.parametrize("target, roll, why", [
     (monster("golem"), (4, 4), "a hit already defeats the 2-HP Golem"),
-    (monster("goblin"), (1, 2), "a miss already defeats the 1-HP Goblin"),
-    (monster("dullahan", dmg=2), (1, 2), "1 HP left: 1 damage is all it can take"),
+    (monster("goblin", dmg=hp("goblin") - 1), (1, 2), "1 HP left: a miss already defeats it"),
+    (monster("dullahan", dmg=hp("dullahan") - 1), (1, 2), "1 HP left: 1 damage is all it can take"),
     (monster("dragon"), (6, 6), "a critical cannot be bettered"),
 ])
 def test_r12_1_willpower_not_offered_when_no_reroll_could_deal_more(target, roll, why):

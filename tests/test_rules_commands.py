@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules_helpers import (
     at,
     card,
+    cost,
     decision,
     expect_error,
     hand,
@@ -203,9 +204,10 @@ def test_r7_1_recruit_pays_the_cost_and_places_an_unacted_unit_on_an_empty_home_
 def test_r7_1_no_recruit_when_gold_is_short():
     """R7.1 (p.16): a unit whose cost exceeds the gold cannot be placed; the message says
     the cost and the gold."""
-    g = recruit_game(gold=3)
-    msg = expect_error(g, 0, "recruit merc knight 1A", IllegalAction, "costs 4 gold")
-    assert "you have 3" in msg
+    price = cost("knight")
+    g = recruit_game(gold=price - 1)
+    msg = expect_error(g, 0, "recruit merc knight 1A", IllegalAction, f"costs {price} gold")
+    assert f"you have {price - 1}" in msg
 
 
 def test_r7_1_nobody_is_asked_when_home_is_full_or_nothing_is_affordable():
@@ -237,7 +239,7 @@ def test_r7_1_mercenaries_first_come_first_served_from_the_leader_clockwise():
     g.apply(0, "recruit merc bard 1A")
     assert layout(g, 0) == {"1A": "bard"}
     assert layout(g, 1) == {"1A": "knight"}
-    assert g.state["players"][0]["gold"] == 2
+    assert g.state["players"][0]["gold"] == 5 - cost("bard")
     assert g.state["mercenaries"] == [None, None, None]  # slots stay empty until the End phase
 
 

@@ -222,3 +222,22 @@ def test_r5_hand_cards_listed_in_the_state_are_public():
     """R3/R7.1 (p.16): the hand is public information: another player's view shows it."""
     g = puzzle([{}, {}], player={1: {"hand": [card("knight", "u9")]}})
     assert [c["card"] for c in g.view(0)["players"][1]["hand"]] == ["knight"]
+
+
+def test_r15_a_custom_card_set_in_any_key_order_replays_from_the_stored_json():
+    """A group's own card file (R3) may list cards in any order: the saved game (keys sorted
+    by to_json) must still replay to the same state."""
+    import json as _json
+    from pathlib import Path as _Path
+
+    from engine import Game as _Game
+    data = _json.loads((_Path(__file__).parent.parent / "engine/data/cards.json").read_text())
+    data["monsters"] = dict(reversed(list(data["monsters"].items())))
+    data["units"] = dict(reversed(list(data["units"].items())))
+    g = _Game.new(["Ann", "Bob"], seed=3, cards_data=data)
+    for _ in range(40):
+        seat = g.waiting_for()[0]
+        g.apply(seat, str(g.legal_actions(seat)[-1]))
+    saved = _json.loads(g.to_json())
+    again = _Game.replay(saved["setup"], saved["log"])
+    assert again.to_json() == g.to_json()

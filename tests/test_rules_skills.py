@@ -11,6 +11,7 @@ from rules_helpers import (
     dice_seed,
     expect_error,
     hand,
+    hp,
     layout,
     main_card,
     monster,
@@ -151,12 +152,12 @@ def test_r8_2_a_non_long_dice_attack_is_blocked_by_a_piece_between():
 def test_r8_2_allocated_damage_split_or_together_without_dice():
     """R8.2 allocated ×2 (p.13): the Swordmaster deals 1 damage twice, to two monsters or both
     to one; no dice are rolled."""
-    board = {"2B": unit("swordmaster"), "3B": monster("golem"), "3A": monster("skeleton"),
-             "1A": unit("cleric_star")}
+    board = {"2B": unit("swordmaster"), "3B": monster("golem"),
+             "3A": monster("skeleton", dmg=hp("skeleton") - 2), "1A": unit("cleric_star")}
     g = act_game(board)
     dice_before = g.state["rng"]["dice0"]
     g.apply(0, "act 2B attack 3B,3A")
-    assert at(g, "3B")["dmg"] == 1 and at(g, "3A")["dmg"] == 1
+    assert at(g, "3B")["dmg"] == 1 and at(g, "3A")["dmg"] == board["3A"]["dmg"] + 1
     assert g.state["rng"]["dice0"] == dice_before
     g2 = act_game(board)
     g2.apply(0, "act 2B attack 3A,3A")
@@ -167,8 +168,8 @@ def test_r8_2_allocated_damage_split_or_together_without_dice():
 def test_r8_2_allocated_points_must_all_be_placed_on_monsters_in_range():
     """R8.2 (p.13): the N points go to monsters in range; a point cannot go to a monster
     already defeated by an earlier point."""
-    g = act_game({"2B": unit("swordmaster"), "3B": monster("golem"), "3A": monster("goblin"),
-                  "5B": monster("goblin")})
+    g = act_game({"2B": unit("swordmaster"), "3B": monster("golem"),
+                  "3A": monster("goblin", dmg=hp("goblin") - 1), "5B": monster("goblin")})
     expect_error(g, 0, "act 2B attack 3B", IllegalAction, "name 2 target squares")
     expect_error(g, 0, "act 2B attack 3A,3A", IllegalAction, "defeated before that point")
     expect_error(g, 0, "act 2B attack 3B,5B", IllegalAction, "5B holds no monster in range")
@@ -179,12 +180,13 @@ def test_r8_2_allocated_points_must_all_be_placed_on_monsters_in_range():
 def test_r8_2_area_attack_hits_every_monster_in_range_and_no_unit():
     """R8.2 area ★ (p.13): no dice, no choice: every monster in range takes 1 damage, units in
     range are unaffected. Sorcerer★ on 1B reaches 3B, 4A, 4B, 4C."""
-    g = act_game({"1B": unit("sorcerer_star"), "3B": monster("golem"), "4A": monster("goblin"),
+    g = act_game({"1B": unit("sorcerer_star"), "3B": monster("golem"),
+                  "4A": monster("goblin", dmg=hp("goblin") - 1),
                   "4C": monster("dullahan"), "4B": unit("warrior_star", dmg=1),
                   "2B": monster("goblin"), "5B": monster("goblin")})
     g.apply(0, "act 1B area")
     assert at(g, "3B")["dmg"] == 1 and at(g, "4C")["dmg"] == 1
-    assert at(g, "4A") is None  # 1-HP Goblin defeated
+    assert at(g, "4A") is None  # the Goblin's last HP: defeated
     assert at(g, "4B")["dmg"] == 1  # the unit in range is untouched
     assert at(g, "2B")["dmg"] == 0 and at(g, "5B")["dmg"] == 0  # out of range
 
@@ -235,7 +237,7 @@ def test_r8_2_bard_command_damages_then_the_target_uses_its_skill_in_place():
 def test_r8_2_bard_may_command_an_acted_unit():
     """R8.2 (p.14): an acted target can still be made to use its skill; it stays acted."""
     g = act_game({"1A": unit("bard"), "2B": unit("sorcerer_star", acted=True),
-                  "5B": monster("goblin")})
+                  "5B": monster("goblin", dmg=hp("goblin") - 1)})
     g.apply(0, "act 1A command 2B area")
     assert at(g, "5B") is None
     assert at(g, "2B")["acted"] is True and at(g, "2B")["dmg"] == 1
@@ -273,7 +275,7 @@ def test_r8_2_commanded_skill_is_checked_from_the_targets_square():
 def test_r8_2_defeating_a_boss_in_a_multiplayer_game_grants_a_medal():
     """R8.2 / R14.1 (p.26): defeating a red boss in a 2–4 player game grants one random medal
     token, known to its owner only."""
-    g = act_game({"2B": unit("swordmaster"), "3B": monster("dragon", dmg=4)},
+    g = act_game({"2B": unit("swordmaster"), "3B": monster("dragon", dmg=hp("dragon") - 1)},
                  medal_pool=[-2])
     ev = g.apply(0, "act 2B attack 3B")
     assert defeated(g) == ["dragon"]
@@ -284,6 +286,7 @@ def test_r8_2_defeating_a_boss_in_a_multiplayer_game_grants_a_medal():
 
 def test_r8_2_defeating_a_blue_monster_grants_no_medal():
     """R14.1: only red bosses carry a medal."""
-    g = act_game({"2B": unit("swordmaster"), "3B": monster("wraith", dmg=2)}, medal_pool=[-2])
+    g = act_game({"2B": unit("swordmaster"), "3B": monster("wraith", dmg=hp("wraith") - 1)},
+                 medal_pool=[-2])
     g.apply(0, "act 2B attack 3B")
     assert defeated(g) == ["wraith"] and g.state["players"][0]["medals"] == []

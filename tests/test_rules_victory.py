@@ -8,6 +8,7 @@ import pytest
 from rules_helpers import (
     actions,
     card,
+    hp,
     layout,
     main_card,
     monster,
@@ -38,8 +39,9 @@ def solo_act(board: dict[str, Any], deck: list[str] | None = None, **top: Any) -
 def test_r13_1_solo_wins_when_every_monster_is_defeated():
     """R13.1 (p.25): with the monster deck empty and no monster on the board or in a queue, the
     solo player wins (checked at the end of the command, R14.3 decision)."""
-    g = solo_act({"2B": unit("swordmaster"), "3B": monster("goblin"), "3C": monster("goblin"),
-                  "1A": unit("cleric_star")})
+    last = hp("goblin") - 1  # each Goblin has 1 HP left
+    g = solo_act({"2B": unit("swordmaster"), "3B": monster("goblin", dmg=last),
+                  "3C": monster("goblin", dmg=last), "1A": unit("cleric_star")})
     g.apply(0, "act 2B attack 3B,3C")
     assert not g.over  # the card is not finished: the player may still act
     g.apply(0, "done")
@@ -136,8 +138,8 @@ def duel(boards: list[dict[str, Any]], players: list[dict[str, Any]] | None = No
 def test_r14_1_one_medal_per_boss_two_in_all_and_none_in_solo():
     """R14.1 (p.26): each boss defeated grants a medal, so a player can earn two; medals are
     not used in solo."""
-    board = {"2B": unit("swordmaster"), "3B": monster("dragon", dmg=4),
-             "3A": monster("lich", dmg=3), "1C": unit("knight")}
+    board = {"2B": unit("swordmaster"), "3B": monster("dragon", dmg=hp("dragon") - 1),
+             "3A": monster("lich", dmg=hp("lich") - 1), "1C": unit("knight")}
     g = duel([board, {}], deck=["goblin"])
     g.state["medal_pool"] = [-1, -3, -4]
     g.apply(0, "act 2B attack 3B,3A")
@@ -194,7 +196,8 @@ def test_r14_3_the_game_ends_at_the_end_of_the_command_and_others_may_still_decl
     declaration was made; every player who gets to 8 or less by then declares too. Seat 0 is
     at 8 already; seat 1 brings itself to 8 with its own action in the same command."""
     g = duel([{"5A": monster("lich"), "5B": monster("skeleton")},
-              {"2B": unit("swordmaster"), "3B": monster("goblin"), "5A": monster("lich"),
+              {"2B": unit("swordmaster"), "3B": monster("goblin", dmg=hp("goblin") - 1),
+               "5A": monster("lich"),
                "5B": monster("skeleton")}],
              players=[{"gold": 1}, {"gold": 1}])
     g.apply(0, "done")

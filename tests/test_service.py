@@ -113,11 +113,12 @@ def test_restart_resumes_and_replay_verifies(tmp_path):
         store, svc, out = await _two_player(path)
         rng = random.Random(3)
         for _ in range(40):
-            if out.game.over:
+            if out.game.over or out.game.state["round"] >= 2:  # mid-game: stop in round 2
                 break
             seat = rng.choice(out.game.waiting_for())
             out = await svc.act(100, out.row.seats[seat]["user"],
                                 str(rng.choice(out.game.legal_actions(seat))))
+        assert not out.game.over  # killed mid-game
         state = out.game.to_json()
         timers = await store.timers(out.row.id)
         await store.close()

@@ -1,0 +1,124 @@
+"""The simulator (issue 9): reproducible, runnable from the command line, and its statistics
+right on cases small enough to check by hand."""
+
+import json
+
+import pytest
+from PIL import Image
+
+from sim.__main__ import main
+from sim.runner import Config, run
+from sim.stats import phi, summarize, wilson
+
+
+def test_same_seeds_same_records_whatever_the_number_of_workers():
+    cfg = Config(players=2, ai=("random",))
+    one = run(cfg, range(5, 11), workers=1)
+    two = run(cfg, range(5, 11), workers=2)
+    assert one == two
+    assert [r["seed"] for r in one] == list(range(5, 11))
+    other = run(cfg, range(11, 17), workers=1)
+    assert other != one  # the seeds matter: not one game played six times
+
+
+def test_cli_prints_and_writes_the_same_numbers_twice(tmp_path, capsys):
+    args = ["--players", "2", "--ai", "random", "--games", "6", "--seed", "3", "--quiet",
+            "--workers", "2"]
+    assert main(args + ["--json", str(tmp_path / "a.json"), "--png", str(tmp_path / "a.png")]) == 0
+    first = capsys.readouterr().out
+    assert main(args + ["--json", str(tmp_path / "b.json")]) == 0
+    assert capsys.readouterr().out == first
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+    doc = json.loads((tmp_path / "a.json").read_text())
+    assert doc["summary"]["games"] == 6 and len(doc["records"]) == 6
+    assert "turn position 1" in first and "ended by" in first
+    with Image.open(tmp_path / "a.png") as img:
+        assert img.size[0] > 500 and img.size[1] > 200
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--ai", "godlike"], "unknown AI level"),
+    (["--players", "2", "--ai", "random,random,random"], "one per seat"),
+    (["--players", "2", "--difficulty", "easy"], "only with --players 1"),
+    (["--cards", "/nonexistent/cards.json"], "not found"),
+])
+def test_bad_command_lines_get_a_clear_answer(args, message):
+    with pytest.raises(SystemExit, match=message):
+        main(["--ai", "random"] + args + ["--games", "1", "--quiet"])
+
+
+def test_game_end_reasons_match_the_engine_and_the_round_cap():
+    """R13.1 solo: an invasion loses; R15: a game still going at the cap ends there."""
+    recs = run(Config(players=1, ai=("random",), round_cap=3), range(20), workers=1)
+    reasons = {r["reason"] for r in recs}
+    assert reasons <= {"invasion", "round_cap"} and reasons == {"invasion", "round_cap"}
+    for r in recs:
+        assert (r["reason"] == "invasion") == ("invaded" in r["result_text"])
+        assert (r["reason"] == "round_cap") == (r["rounds"] == 3 and "cap" in r["result_text"])
+        assert r["invasions"] >= (r["reason"] == "invasion")
+    four = run(Config(players=4, ai=("random",)), range(3), workers=1)
+    for r in four:
+        assert r["reason"] in {"declaration", "elimination"}
+        assert (r["reason"] == "declaration") == ("R14.3" in r["result_text"])
+        for seat in range(4):
+            for offered, taken in r["offers"][seat].values():
+                assert 0 <= taken <= offered
+
+
+def _rec(winners, start, offers=None, recruited=None, rounds=6, reason="declaration"):
+    return {"seed": 0, "winners": winners, "draw": len(winners) > 1, "reason": reason,
+            "result_text": "", "rounds": rounds, "invasions": 0, "eliminations": 0,
+            "start_player": start, "offers": offers or [{}, {}],
+            "recruited": recruited or [[], []]}
+
+
+def test_statistics_on_a_hand_checked_case():
+    # Four 2-player games: the first-turn player wins 3 of them, one is a shared win.
+    recs = [
+        _rec([0], 0, offers=[{"merc:knight": [2, 1]}, {"merc:knight": [1, 0]}],
+             recruited=[["merc:knight"], []], rounds=5),
+        _rec([1], 1, rounds=6),
+        _rec([1], 0, offers=[{"merc:knight": [1, 0]}, {}], rounds=7),
+        _rec([0, 1], 1, rounds=30, reason="round_cap"),
+    ]
+    s = summarize(recs, players=2)
+    assert s["draws"] == 1
+    assert [p["wins"] for p in s["win_by_seat"]] == [1.5, 2.5]
+    # turn position 1: seat 0, seat 1, (seat 0 lost), half of the draw = 2.5 of 4
+    assert s["win_by_turn_position"][0]["wins"] == 2.5
+    assert s["max_position_excess"] == pytest.approx(0.125)
+    assert s["rounds"]["median"] == 6.5 and s["rounds"]["max"] == 30
+    assert s["ended_by"]["round_cap"] == 1 and s["round_cap_share"] == 0.25
+    k = s["cards"]["merc:knight"]
+    assert (k["offered"], k["taken"], k["take_rate"]) == (4, 1, 0.25)
+    # offered in 3 (player, game) pairs: took & won once, not taken & lost twice
+    assert k["win_rate_taken"] == 1.0 and k["win_rate_not_taken"] == 0.0
+    assert k["win_correlation"] == pytest.approx(1.0)
+
+
+def test_wilson_interval_and_phi_known_values():
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 20)[0] == 0.0 and wilson(0, 20)[1] == pytest.approx(0.1611, abs=1e-4)
+    assert phi(10, 0, 0, 10) == 1.0 and phi(0, 10, 10, 0) == -1.0 and phi(5, 5, 5, 5) == 0.0
+
+
+def test_a_card_data_file_governs_the_engine_and_the_ai(tmp_path):
+    """A value changed in --cards is what every game plays with: a Knight priced out of
+    reach is never offered as affordable, nor recruited."""
+    from engine.cards import DATA_FILE, default_cards
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data["units"]["knight"]["cost"] = 99
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    base = summarize(run(Config(players=4, ai=("random",)), range(4), workers=1), 4)
+    assert base["cards"]["merc:knight"]["offered"] > 0
+    recs = run(Config(players=4, ai=("random",), cards=str(path)), range(4), workers=1)
+    assert "merc:knight" not in summarize(recs, 4)["cards"]
+    assert default_cards().units["knight"].cost != 99  # the default is back for what follows
+
+
+def test_docs_cards_md_lists_the_values_of_the_card_data_file():
+    """docs/cards.md is generated from engine/data/cards.json, never edited by hand."""
+    from sim.cards_doc import main as cards_doc
+    assert cards_doc(["--check"]) == 0
