@@ -268,6 +268,10 @@ class RookBot(commands.Bot):
         try:  # the answers are committed; their outbox notices are told (or retried)
             for out in outcomes:
                 await self.announcer.announce(self.announcer.capture(out))
+                if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
+                    from .daily import tell_settled
+
+                    await tell_settled(self, out.row.id)
             for rem in reminders:
                 await self.announcer.tell(rem.notice, lambda r=rem: self.announcer.remind(r))
         except asyncio.CancelledError:
