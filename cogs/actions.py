@@ -54,6 +54,38 @@ def rook(interaction: discord.Interaction) -> RookBot:
     return cast("RookBot", interaction.client)
 
 
+def in_server(interaction: discord.Interaction) -> bool:
+    """A channel game lives only in a server channel where the bot itself is installed: not
+    in a DM, a group DM, or a server where only a user installed the app."""
+    return interaction.guild_id is not None and interaction.is_guild_integration()
+
+
+async def channel_only(interaction: discord.Interaction) -> bool:
+    """For channel-game commands (new, join, start, …), after `ack`: outside a server
+    channel of the bot, a clear refusal and False."""
+    if in_server(interaction):
+        return True
+    cmd = interaction.command
+    name = cmd.qualified_name.removeprefix("rr ") if cmd is not None else "rr"
+    await reply(interaction, t("channel_only", lang_of(interaction), command=name))
+    return False
+
+
+async def game_key(interaction: discord.Interaction, *, quiet: bool = False) -> int:
+    """The one place a play command finds its game: the channel's game in a server, else
+    the caller's own daily game (`DailyHost.active_slot`) — so nobody can ever reach
+    someone else's daily game. `quiet` (autocomplete): 0 instead of a refusal."""
+    if in_server(interaction):
+        return interaction.channel_id or 0
+    host = getattr(rook(interaction), "daily", None)
+    key = await host.active_slot(interaction.user.id) if host is not None else None
+    if key is None:
+        if quiet:
+            return 0
+        raise Refusal(t("no_daily_game", lang_of(interaction)))
+    return key
+
+
 async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
               thinking: bool = True) -> bool:
     """Defer at once so slow work (database, images) never misses Discord's 3 s window.
@@ -133,7 +165,7 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
                        lang: str) -> None:
     """A button answers for one seat of one game: refuse anyone else, and old games."""
     try:
-        row, _ = await bot.service.current(interaction.channel_id or 0)
+        row, _ = await bot.service.current(await game_key(interaction))
     except GameOver as e:  # a button of the game that just ended says how it ended
         if e.row.id != target.game:
             raise Refusal(t("wrong_game", lang)) from e
@@ -160,7 +192,7 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
     try:
         if target is not None:
             await check_target(bot, interaction, target, lang)
-        out = await bot.service.act(interaction.channel_id or 0, interaction.user.id, text,
+        out = await bot.service.act(await game_key(interaction), interaction.user.id, text,
                                     target.decision if target else None,
                                     key=interaction_key(interaction, text))
     except Refusal as r:
@@ -191,6 +223,10 @@ async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) ->
     log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
     await answer_actor(interaction, ann, out.text, lang)
     await announce(bot, ann, skip_seat=ann.actor)
+    if out.row.settings.get("daily") and out.game.over:
+        from .daily import tell_settled  # the daily cog imports this module
+
+        await tell_settled(bot, out.row.id)
 
 
 async def answer_actor(interaction: discord.Interaction, ann: Announcement, text: str,

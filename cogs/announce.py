@@ -42,7 +42,7 @@ from service.games import KICK_AFTER_TIMEOUTS
 from service.narrate import narrate, prompt
 from service.notices import rebuild
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
-from store import Notice
+from store import GameRow, Notice
 
 from .i18n import LEVELS, PHASES, pair, t
 from .mentions import only, safe
@@ -206,6 +206,13 @@ def table_alt(view: dict[str, Any], what: str, lang: str) -> str:
              names=", ".join(names))[:1000]
 
 
+def post_channel(row: GameRow) -> int:
+    """Where a game's posts go: its channel, or for a daily game (kept under a slot key,
+    not a channel) the player's DM recorded when it started (service/daily_play.py)."""
+    daily = row.settings.get("daily") or {}
+    return int(daily.get("post_channel") or row.channel_id)
+
+
 class Announcer:
     def __init__(self, bot: RookBot) -> None:
         self.bot = bot
@@ -257,7 +264,7 @@ class Announcer:
                            level=pair(LEVELS, level, lang),
                            mention=f"<@{users[out.actor]}>"))
         return Announcement(
-            game_id=row.id, channel_id=row.channel_id, lang=row.settings.get("lang", "en"),
+            game_id=row.id, channel_id=post_channel(row), lang=row.settings.get("lang", "en"),
             actor=out.actor if "timeout" not in out.notes else None, names=names, users=users,
             cards=g.cards, public=visible(out.events, None), private=private, asks=asks,
             table_view=marked_view(row, g.view(None)) if shown else None,
@@ -379,10 +386,22 @@ class Announcer:
         a = ask(g, rem.seat, int(row.seats[rem.seat]["user"]), rem.deadline)
         if a is None:
             return
-        ann = Announcement(row.id, row.channel_id, row.settings.get("lang", "en"), None,
+        ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
                            [safe(s["name"]) for s in row.seats], [int(s["user"]) for s in row.seats],
                            g.cards, [], {}, [a], None, [])
         await self.ping(ann, a, reminder=True)
+
+    async def repost(self, row: GameRow, g: Game) -> None:
+        """The table as it stands and the open questions, posted again (a resumed daily
+        game: its last posts may be far up the DM, or on another device's screen)."""
+        users = [int(s["user"]) for s in row.seats]
+        limit = float(row.settings.get("time_limit_s", 24 * 3600))
+        deadline = self.bot.service.clock() + limit
+        asks = [a for s in g.waiting_for() if (a := ask(g, s, users[s], deadline)) is not None]
+        ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
+                           [safe(s["name"]) for s in row.seats], users, g.cards, [], {}, asks,
+                           marked_view(row, g.view(None)), [])
+        await self.publish(ann)
 
     # ---- the outbox ------------------------------------------------------------------------------
     async def announce(self, ann: Announcement, *, skip_seat: int | None = None) -> bool:

@@ -26,6 +26,7 @@ import discord
 from discord.ext import commands, tasks
 
 from service import GameService, Quarantined
+from service.daily_play import DailyHost
 from service.seats import ai_waiting, process_pool
 from store import Store
 
@@ -86,11 +87,51 @@ class RookBot(commands.Bot):
         self.ticker = tasks.loop(seconds=self.tick_seconds)(self._tick_pass)
         self.ticker.before_loop(self._before_ticks)
         self.tick_passes = 0  # passes the ticker has made (diagnostics, tests)
+        # The daily challenge (cogs/daily.py): its host, and the day job every few minutes
+        # (par, closing yesterday, server announcements, streak reminders; each once a day,
+        # by stored flags, so a restart neither repeats nor loses them).
+        self.daily: DailyHost = None  # type: ignore[assignment]
+        self.day_passes = 0
+        self.day_loop = tasks.loop(seconds=self.day_seconds)(self._day_pass)
+        self.day_loop.before_loop(self._before_ticks)
         install_log_filters()
 
     @property
     def tick_seconds(self) -> float:
         return float(getattr(self.config, "tick_seconds", 30.0))
+
+    @property
+    def day_seconds(self) -> float:
+        return float(getattr(self.config, "day_seconds", 300.0))
+
+    async def _day_pass(self) -> None:
+        """One pass of the day job: never raises (an exception would stop the loop). The
+        loop's first call (at startup) only counts: startup's verification and outbox have
+        the process to themselves, and the job runs one interval later."""
+        from .daily import day_once
+
+        self.day_passes += 1
+        if self.day_passes == 1:
+            return
+        try:
+            await day_once(self)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("daily job failed; retrying at the next pass")
+
+    async def settle_daily(self) -> int:
+        """At startup: daily games that ended while their result was not yet scored."""
+        from .daily import tell_settled
+
+        try:
+            rows = [a.game_id for a in await self.daily.store.playing() if a.game_id]
+        except Exception:
+            log.exception("daily: could not list the attempts in play")
+            return 0
+        for game_id in rows:
+            await tell_settled(self, game_id)
+        return len(rows)
 
     async def setup_hook(self) -> None:
         if self.service is None:
@@ -101,6 +142,8 @@ class RookBot(commands.Bot):
         else:
             self.store = self.service.store
         self.service.notify = True  # moves queue their announcements in the outbox
+        # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py)
+        self.daily = await DailyHost.open(self.service)
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
             self.service.ai_pool = process_pool
@@ -126,6 +169,7 @@ class RookBot(commands.Bot):
                                              name="rr-outbox")
         if self.start_ticker:
             self.ticker.start()
+            self.day_loop.start()
 
     async def verify_games(self) -> int:
         """Load every active game once at startup: setup + log is replayed and compared with
@@ -155,6 +199,7 @@ class RookBot(commands.Bot):
                               row.id)
             await asyncio.sleep(0)
         log.info("%d active game(s) loaded and verified; %d quarantined", count, held)
+        await self.settle_daily()
         return count
 
     async def deliver_notices(self, *, startup: bool = False) -> int:
@@ -223,6 +268,10 @@ class RookBot(commands.Bot):
         try:  # the answers are committed; their outbox notices are told (or retried)
             for out in outcomes:
                 await self.announcer.announce(self.announcer.capture(out))
+                if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
+                    from .daily import tell_settled
+
+                    await tell_settled(self, out.row.id)
             for rem in reminders:
                 await self.announcer.tell(rem.notice, lambda r=rem: self.announcer.remind(r))
         except asyncio.CancelledError:
@@ -235,11 +284,12 @@ class RookBot(commands.Bot):
         for task in (self._verifier, self._notifier):
             if task is not None and not task.done():
                 task.cancel()
-        ticking = self.ticker.get_task()
-        self.ticker.cancel()
-        if ticking is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await ticking
+        for loop in (self.ticker, self.day_loop):
+            ticking = loop.get_task()
+            loop.cancel()
+            if ticking is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await ticking
         await self.ai.close()
         await super().close()
         self.announcer.close()

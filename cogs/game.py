@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .actions import reply
+from .daily import DailyCommands
 from .i18n import lang_of, t
 from .info import InfoCommands
 from .lobby import LobbyCommands
@@ -24,8 +25,13 @@ from .seats import SeatCommands
 log = logging.getLogger("rr.cogs")
 
 
-@app_commands.guild_only()
-class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, commands.GroupCog, group_name="rr",
+# Channel games need a server channel where the bot is installed (`actions.channel_only`);
+# the daily challenge and the play commands acting on it (`actions.game_key`) also work in
+# DMs and user installs.
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, DailyCommands,
+         commands.GroupCog, group_name="rr",
          group_description=app_commands.locale_str(
              "Rook & Raiders: play the board game in this channel")):
     """Rook & Raiders: play the board game in this channel."""

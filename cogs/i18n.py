@@ -33,6 +33,7 @@ JA: dict[str, str] = {
         "ソロ専用: やさしい・ふつう・むずかしい（R13.2）",
     "easy": "やさしい", "normal": "ふつう", "hard": "むずかしい",
     "hours": "制限時間", "Turn time limit in hours (default 24)": "手番の制限時間（時間、既定24）",
+    "Join or leave the lobby in this channel": "このチャンネルの募集に参加する・抜ける",
     "join": "参加", "Join the lobby in this channel": "このチャンネルの募集に参加する",
     "leave": "退出", "Leave the lobby in this channel": "このチャンネルの募集から抜ける",
     "start": "開始", "Start the game (host only)": "ゲームを開始する（ホストのみ）",
@@ -119,6 +120,27 @@ JA: dict[str, str] = {
     "zombie": "代打ai",
     "When a player runs out of time, an AI of this level takes their seat (host or manager)":
         "時間切れのプレイヤーの席をこのレベルのAIが引き継ぐ（ホストまたは管理者）",
+    # the daily challenge (cogs/daily.py)
+    "The daily solo challenge: one ranked try a day, ends 00:00 UTC":
+        "デイリーソロチャレンジ: ランク挑戦は1日1回、00:00 UTCに締切",
+    "Start or resume today's challenge (in your DMs with the bot)":
+        "今日のチャレンジを開始・再開する（ボットとのDMで）",
+    "Replay a past day unranked (today's once your ranked try is over)":
+        "過去の日をランク外で遊ぶ（今日の分はランク挑戦の後）",
+    "The day, YYYY-MM-DD (default: yesterday)": "日付 YYYY-MM-DD（既定: 昨日）",
+    "The day's best results (this server or everyone)": "その日の上位（このサーバーまたは全員）",
+    "This server or everyone": "このサーバーか全員か",
+    "channel": "チャンネル", "date": "日付", "scope": "範囲", "announcements": "お知らせ", "reminder": "リマインダー",
+    "The day, YYYY-MM-DD (default: today)": "日付 YYYY-MM-DD（既定: 今日）",
+    "Your daily challenge stats: played, win %, streaks": "デイリーの成績: 回数・勝率・連続記録",
+    "Daily announcements channel (Manage Server) and your DM streak reminder":
+        "デイリーのお知らせチャンネル（サーバー管理）と連続記録のDMリマインダー",
+    "Where this server's daily news is posted (Manage Server)":
+        "このサーバーのデイリーのお知らせ先（サーバー管理）",
+    "Post the daily news in this server (Manage Server)":
+        "このサーバーにデイリーのお知らせを投稿する（サーバー管理）",
+    "DM me before 00:00 UTC when my streak is about to break":
+        "連続記録が途切れそうなとき00:00 UTC前にDMで知らせる",
 }
 
 
@@ -310,6 +332,69 @@ M: dict[str, tuple[str, str]] = {
                    "to remove them)",
                    "既定の回答になります（2回の時間切れで他のプレイヤーは除外に投票できます）"),
     "settings_zombie": ("When a player runs out of time: {what}.", "時間切れのとき: {what}。"),
+    # outside a server channel (DMs, user installs) and the daily challenge (cogs/daily.py)
+    "channel_only": ("⛔ `/rr {command}` plays a game in a server channel where the bot is "
+                     "installed; it cannot be used here. In DMs you can play the daily "
+                     "challenge: `/rr daily play`.",
+                     "⛔ `/rr {command}` はボットが導入されたサーバーのチャンネル専用で、ここでは"
+                     "使えません。DMではデイリーチャレンジが遊べます: `/rr daily play`。"),
+    "no_daily_game": ("⛔ There is no game here. Outside a server channel the play commands "
+                      "act on your daily challenge: start it with `/rr daily play`.",
+                      "⛔ ここにはゲームがありません。サーバーのチャンネル以外では、操作コマンドは"
+                      "あなたのデイリーチャレンジに働きます: `/rr daily play` で開始。"),
+    "daily_card": ("**Daily challenge #{n}** ({day}) — difficulty {difficulty}\n{mods}\n"
+                   "Par: {par}\nThe day ends at 00:00 UTC: <t:{ts}:R>.",
+                   "**デイリーチャレンジ #{n}**（{day}）— 難易度 {difficulty}\n{mods}\n"
+                   "目標: {par}\n00:00 UTCに締切: <t:{ts}:R>。"),
+    "daily_par_won": ("the bot won in {n} rounds", "ボットは{n}ラウンドで勝利"),
+    "daily_par_lost": ("the bot fell in round {n}", "ボットは{n}ラウンド目に落城"),
+    "daily_par_unknown": ("the bot is still playing it", "ボットが挑戦中"),
+    "daily_started": ("🗓️ Your challenge has started.", "🗓️ チャレンジを開始しました。"),
+    "daily_resumed": ("🗓️ Your challenge goes on: the table and your next question are posted "
+                      "again.", "🗓️ チャレンジの続きです。盤面と次の質問を再投稿しました。"),
+    "daily_practice_note": ("(practice: unranked)", "（練習: ランク外）"),
+    "daily_in_dm": ("It is played in your DMs with the bot (private, and the same on every "
+                    "device).", "ボットとのDMで遊びます（非公開・どの端末でも同じ）。"),
+    "daily_no_dm": ("⛔ I cannot send you DMs (your privacy settings?). Allow DMs from this "
+                    "server's members or open a DM with the bot and run `/rr daily play` there.",
+                    "⛔ DMを送れません（プライバシー設定？）。DMを許可するか、ボットとのDMで "
+                    "`/rr daily play` を実行してください。"),
+    "daily_bad_date": ("⛔ `{text}` is not a date: write it as YYYY-MM-DD, e.g. 2026-11-20.",
+                       "⛔ `{text}` は日付ではありません。YYYY-MM-DD（例: 2026-11-20）で指定して"
+                       "ください。"),
+    "daily_result_ranked": ("🏁 Your daily result{versus}:\n```\n{share}\n```",
+                            "🏁 デイリーの結果{versus}:\n```\n{share}\n```"),
+    "daily_result_practice": ("🏁 Practice over (unranked){versus}:\n```\n{share}\n```",
+                              "🏁 練習終了（ランク外）{versus}:\n```\n{share}\n```"),
+    "daily_board_head": ("**Daily #{n}** ({day}) — {scope}", "**デイリー #{n}**（{day}）— {scope}"),
+    "daily_scope_server": ("this server", "このサーバー"),
+    "daily_scope_all": ("everyone", "全員"),
+    "daily_board_you": ("… you: #{rank} — {score}", "… あなた: {rank}位 — {score}"),
+    "daily_board_empty": ("Nobody has finished this day's challenge yet.",
+                          "この日のチャレンジを終えた人はまだいません。"),
+    "daily_score_won": ("won in {rounds} rounds, {fainted} fainted, {marks} honor marks left",
+                        "{rounds}ラウンドで勝利・気絶{fainted}・名誉マーク残り{marks}"),
+    "daily_score_lost": ("fell in round {rounds}", "{rounds}ラウンド目に落城"),
+    "daily_stats_alt": ("Daily stats: {played} played, {pct}% won, streak {cur} (best {best}).",
+                        "デイリー成績: {played}回・勝率{pct}%・連続{cur}（最長{best}）。"),
+    "daily_server_only": ("⛔ The announcement channel is a server setting: use it in a server "
+                          "channel.", "⛔ お知らせチャンネルはサーバーの設定です。サーバーで使って"
+                          "ください。"),
+    "daily_need_manage": ("⛔ Only members with Manage Server choose the announcement channel.",
+                          "⛔ お知らせチャンネルはサーバー管理権限のあるメンバーだけが設定できます。"),
+    "daily_news_on": ("📣 The daily news is posted in {channel}.", "📣 デイリーのお知らせは {channel} に投稿します。"),
+    "daily_news_off": ("📣 No more daily news in this server.", "📣 このサーバーへのデイリーのお知らせを止めました。"),
+    "daily_remind_on": ("⏰ I will DM you a few hours before 00:00 UTC if your streak is about "
+                        "to break.", "⏰ 連続記録が途切れそうなとき、00:00 UTCの数時間前にDMします。"),
+    "daily_remind_off": ("⏰ No streak reminders.", "⏰ リマインダーを止めました。"),
+    "daily_settings_none": ("Nothing changed: give a channel, announcements or reminder.",
+                            "変更なし: channel・announcements・reminder のいずれかを指定してください。"),
+    "daily_reminder": ("⏰ Your daily streak breaks tonight: today's challenge ends <t:{ts}:R> "
+                       "(00:00 UTC). `/rr daily play`",
+                       "⏰ 今夜で連続記録が途切れます: 今日のチャレンジは <t:{ts}:R>（00:00 UTC）に締切。"),
+    "daily_podium": ("Yesterday's podium (#{n}):", "昨日の表彰台（#{n}）:"),
+    "daily_seed": ("Challenge #{n}'s seed, now published: `{seed}`",
+                   "チャレンジ #{n} のシード（公開）: `{seed}`"),
 }
 
 LEVELS = LEVEL_NAMES  # AI levels' names (service/seats.py names the bot seats with them)

@@ -24,7 +24,7 @@ from service.seats import marked_view, seat_names
 from store import GameRow
 
 from . import choices as C
-from .actions import ack, perform, refusal, reply, rook
+from .actions import Refusal, ack, game_key, perform, refusal, reply, rook
 from .announce import MAX_CONTENT
 from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
 from .mentions import safe
@@ -107,9 +107,13 @@ class InfoCommands:
         """The channel's game in progress; with `finished`, also the last one if it ended."""
         service = rook(interaction).service
         try:
+            key = await game_key(interaction)
             if finished:
-                return await service.viewable(interaction.channel_id or 0)
-            return await service.current(interaction.channel_id or 0)
+                return await service.viewable(key)
+            return await service.current(key)
+        except Refusal as r:
+            await reply(interaction, r.text)
+            return None
         except ServiceError as e:
             await reply(interaction, refusal(e, lang_of(interaction)))
             return None

@@ -1,7 +1,7 @@
 """Lobby commands: `/rr new`, join/leave (buttons or commands), `/rr start`, `/rr abandon`.
 
 The lobby message is an ordinary channel post whose buttons carry the game id, so it keeps
-working after a restart; its id is remembered in the game's meta so typed `/rr join`
+working after a restart; its id is remembered in the game's meta so typed `/rr lobby join`
 updates the same roster.
 """
 
@@ -18,7 +18,7 @@ from service.games import DEFAULT_LIMIT_S
 from service.seats import seat_names
 from store import GameRow
 
-from .actions import ack, refusal, reply, rook
+from .actions import ack, channel_only, refusal, reply, rook
 from .announce import deliver
 from .i18n import JA, guild_lang, lang_of, t
 from .mentions import safe
@@ -123,7 +123,7 @@ class LobbyCommands:
                   bots: app_commands.Range[int, 0, 3] = 0,
                   bot_level: app_commands.Choice[str] | None = None) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         bot = rook(interaction)
         glang = guild_lang(interaction)
@@ -146,17 +146,22 @@ class LobbyCommands:
             await bot.store.set_meta(row.id, row.meta)
         await reply(interaction, lobby_text(row, lang))
 
-    @app_commands.command(name="join", description=_("Join the lobby in this channel"))
+    # `/rr lobby join|leave`: one child of `/rr` for both (Discord allows 25 per group; the
+    # lobby message's Join/Leave buttons are the usual way in and out).
+    roster = app_commands.Group(name=_("lobby", ja="募集"),
+                                description=_("Join or leave the lobby in this channel"))
+
+    @roster.command(name=_("join", ja="参加"), description=_("Join the lobby in this channel"))
     async def join(self, interaction: discord.Interaction) -> None:
         await self._roster(interaction, "join")
 
-    @app_commands.command(name="leave", description=_("Leave the lobby in this channel"))
+    @roster.command(name=_("leave", ja="退出"), description=_("Leave the lobby in this channel"))
     async def leave(self, interaction: discord.Interaction) -> None:
         await self._roster(interaction, "leave")
 
     async def _roster(self, interaction: discord.Interaction, op: str) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         svc = rook(interaction).service
         try:
@@ -173,14 +178,14 @@ class LobbyCommands:
 
     @app_commands.command(name="start", description=_("Start the game (host only)"))
     async def start(self, interaction: discord.Interaction) -> None:
-        if await ack(interaction):
+        if await ack(interaction) and await channel_only(interaction):
             await start_game(interaction, lang_of(interaction))
 
     @app_commands.command(name="abandon", description=_(
         "Abandon this channel's game (host or Manage Channels)"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         bot = rook(interaction)
         perms: Any = interaction.permissions

@@ -17,7 +17,19 @@ from engine import Game
 from service import ServiceError
 
 from . import choices as C
-from .actions import ack, announce, conclude, interaction_key, perform, refusal, reply, rook
+from .actions import (
+    Refusal,
+    ack,
+    announce,
+    channel_only,
+    conclude,
+    game_key,
+    interaction_key,
+    perform,
+    refusal,
+    reply,
+    rook,
+)
 from .i18n import lang_of, t
 from .mentions import safe
 
@@ -44,7 +56,7 @@ async def suggest(interaction: discord.Interaction, current: str, fn: Suggest,
     loaded once and the channel's seating remembered."""
     try:
         bot = rook(interaction)
-        channel = interaction.channel_id or 0
+        channel = await game_key(interaction, quiet=True)
         known = bot.seating.get(channel)
         g = bot.service.peek(known[0]) if known else None
         if g is None or g.over or known is None:
@@ -210,8 +222,11 @@ class PlayCommands:
             return
         bot = rook(interaction)
         try:
-            out = await bot.service.undo(interaction.channel_id or 0, interaction.user.id,
+            out = await bot.service.undo(await game_key(interaction), interaction.user.id,
                                          key=interaction_key(interaction, "undo"))
+        except Refusal as r:
+            await reply(interaction, r.text)
+            return
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
@@ -222,7 +237,7 @@ class PlayCommands:
     @app_commands.describe(player=_("A seated player"))
     async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         bot = rook(interaction)
         try:

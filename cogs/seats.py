@@ -19,7 +19,7 @@ import ai
 from service import Outcome, ServiceError
 from service.seats import LEVEL_NAMES
 
-from .actions import ack, refusal, reply, rook
+from .actions import ack, channel_only, refusal, reply, rook
 from .announce import deliver
 from .i18n import lang_of, t
 from .views import prompt_view
@@ -95,7 +95,7 @@ class SeatCommands:
         from .lobby import lobby_text, refresh_lobby
 
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction) or not await channel_only(interaction):
             return
         svc = rook(interaction).service
         channel = interaction.channel_id or 0

@@ -90,6 +90,12 @@ class DailyHost:
         self.secret = secret
         self.clock = clock or games.clock
         self._par_jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
+        self._claims: dict[int, asyncio.Lock] = {}
+
+    def _claiming(self, key: int) -> asyncio.Lock:
+        """One start/resume of a slot at a time. Not the game service's lock of that key:
+        starting the game takes that one itself (asyncio locks are not re-entrant)."""
+        return self._claims.setdefault(key, asyncio.Lock())
 
     @classmethod
     async def open(cls, games: GameService, clock: Callable[[], float] | None = None,
@@ -117,7 +123,7 @@ class DailyHost:
         day = self.today()
         ch = self.challenge(day)
         key = slot(user_id, True)
-        async with self.games.lock(key):
+        async with self._claiming(key):
             att = await self.store.attempt(user_id, day.isoformat(), True)
             if att is not None and att.status != "playing":
                 raise ServiceError(
@@ -156,7 +162,7 @@ class DailyHost:
                                    code="daily_practice_early")
         ch = self.challenge(day)
         key = slot(user_id, False)
-        async with self.games.lock(key):
+        async with self._claiming(key):
             current = await self.games.store.open_game(key)
             if current is not None:
                 same = (current.settings.get("daily") or {}).get("day") == day.isoformat()

@@ -74,7 +74,16 @@ class DailyStore:
         self.store = store
 
     async def open(self) -> DailyStore:
-        await self.store._read(lambda con: con.executescript(SCHEMA))
+        """Creates the tables on the writer, in one transaction (the reader connection is
+        query-only once it has been opened, as it is in a running bot)."""
+        def write(con: sqlite3.Connection) -> None:
+            stmt = ""
+            for part in SCHEMA.split(";"):  # comments may hold a ';': whole statements only
+                stmt += part + ";"
+                if sqlite3.complete_statement(stmt):
+                    con.execute(stmt)
+                    stmt = ""
+        await self.store._write(write)
         return self
 
     # ---- the bot's secret ------------------------------------------------------------------------

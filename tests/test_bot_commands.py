@@ -47,14 +47,14 @@ def test_lobby_join_leave_start_refusals(tmp_path):
             again = await h.slash(bob, "rr new")
             assert "already has a game" in again.text
             assert "already in this game" in (await h.click(ann, message=lobby, label="Join")).text
-            assert "joined" in (await h.slash(bob, "rr join")).text
+            assert "joined" in (await h.slash(bob, "rr lobby join")).text
             assert "Players (2/2): Ann, Bob" in h.server.messages[lobby.id].text
             assert "full" in (await h.click(cat, message=lobby, label="Join")).text
             assert "host cannot leave" in (await h.click(ann, message=lobby, label="Leave")).text
             assert "Only the host" in (await h.click(bob, message=lobby, label="Start")).text
             assert "left" in (await h.click(bob, message=lobby, label="Leave")).text
             assert "Players (1/2): Ann" in h.server.messages[lobby.id].text
-            assert "not in this game" in (await h.slash(dan, "rr leave")).text
+            assert "not in this game" in (await h.slash(dan, "rr lobby leave")).text
             res = await h.slash(ann, "rr start")
             assert "started" in res.text
             assert not h.server.messages[lobby.id].buttons  # the lobby closed

@@ -1,0 +1,336 @@
+"""`/rr daily …`: the daily solo challenge in Discord (issue 10), and its day job.
+
+Thin on purpose: who may play what, once a day, is `service/daily_play.py`'s. A daily game
+is played in the player's DMs with the bot (cogs/README.md says why): from a server,
+`/rr daily play` answers privately and posts the game to the DM; in the DM it plays right
+there. The play commands and buttons find it through `actions.game_key`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from render.stats import stats_png
+from service import ServiceError
+from service import daily as core
+from service.daily_play import DailyHost, Started, _par_score
+
+from .actions import ack, in_server, refusal, reply, rook
+from .announce import deliver
+from .i18n import lang_of, t
+from .mentions import safe
+
+if TYPE_CHECKING:
+    from .bot import RookBot
+
+log = logging.getLogger("rr.daily")
+_ = app_commands.locale_str
+REMIND_BEFORE_S = 4 * 3600  # the streak reminder: this long before 00:00 UTC
+PODIUM = ("🥇", "🥈", "🥉")
+BOARD_SIZE = 10
+
+
+def difficulty_words(name: str, lang: str) -> str:
+    return {"easy": ("easy", "やさしい"), "normal": ("normal", "ふつう"),
+            "hard": ("hard", "むずかしい")}.get(name, (name, name))[lang == "ja"]
+
+
+def par_words(par: dict[str, Any] | None, lang: str) -> str:
+    best = _par_score(par)
+    if best is None:
+        return t("daily_par_unknown", lang)
+    return t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds)
+
+
+def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | None,
+                   lang: str) -> str:
+    """The day's challenge in the reader's language: number, difficulty, modifiers, par,
+    and when it ends (a relative timestamp every client shows in local time)."""
+    mods = "\n".join(f"• {m.name(lang)}" for m in ch.modifiers)
+    return t("daily_card", lang, n=ch.number, day=ch.day.isoformat(),
+             difficulty=difficulty_words(ch.difficulty, lang), mods=mods,
+             par=par_words(par, lang), ts=int(core.day_end(ch.day)))
+
+
+def host_of(bot: RookBot) -> DailyHost:
+    host = getattr(bot, "daily", None)
+    if host is None:
+        raise ServiceError("The daily challenge is not open yet; try again in a moment.",
+                           code="daily_closed")
+    return host
+
+
+async def tell_settled(bot: RookBot, game_id: int) -> None:
+    """A daily game just ended: score it from its log (once) and post the result with the
+    copyable share line and how it compares with the bot's par. Never raises."""
+    try:
+        row = await bot.store.get(game_id)
+        host = getattr(bot, "daily", None)
+        if row is None or host is None:
+            return
+        settled = await host.settle(row)
+        if settled is None:
+            return
+        info = row.settings["daily"]
+        lang = row.settings.get("lang", "en")
+        par = _par_score(await host.par(dt.date.fromisoformat(info["day"])))
+        share = settled.share  # copyable as it is, in any language
+        versus = core.versus_par(settled.score, par, lang)
+        key = "daily_result_ranked" if info.get("ranked") else "daily_result_practice"
+        text = t(key, lang, share=share, versus=f" — {versus}" if versus else "")
+        channel = bot.get_partial_messageable(int(info["post_channel"]))
+        await deliver(f"daily result game {game_id}", lambda: channel.send(text))
+    except Exception:
+        log.exception("daily game %s: its result could not be settled or told", game_id)
+
+
+async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
+                       lang: str) -> None:
+    """The caller's answer, then the game in the DM: its opening posts, or (resumed) the
+    table and the open question again."""
+    bot = rook(interaction)
+    if st.outcome is not None:
+        ann = bot.announcer.capture(st.outcome)
+        await bot.announcer.tell(ann.notice, lambda: bot.announcer.publish_start(ann))
+    else:
+        await bot.announcer.repost(st.row, st.game)
+    head = t("daily_started" if st.outcome is not None else "daily_resumed", lang)
+    where = "" if not in_server(interaction) else " " + t("daily_in_dm", lang)
+    kind = "" if st.ranked else " " + t("daily_practice_note", lang)
+    await reply(interaction, f"{head}{kind}{where}\n" + challenge_text(host, st.challenge,
+                                                                        st.par, lang))
+
+
+async def _dm_id(interaction: discord.Interaction) -> int:
+    """The player's DM with the bot: the same channel on every device and after restarts."""
+    if interaction.guild_id is None and isinstance(interaction.channel, discord.DMChannel):
+        return interaction.channel.id
+    dm = await interaction.user.create_dm()
+    return dm.id
+
+
+class DailyCommands:
+    """Mixed into the `rr` group cog (cogs/game.py): one child, `/rr daily`."""
+
+    daily = app_commands.Group(
+        name=_("daily", ja="デイリー"),
+        description=_("The daily solo challenge: one ranked try a day, ends 00:00 UTC"))
+
+    @daily.command(name=_("play", ja="プレイ"), description=_(
+        "Start or resume today's challenge (in your DMs with the bot)"))
+    async def daily_play(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        try:
+            host = host_of(rook(interaction))
+            st = await host.play(interaction.user.id, interaction.user.display_name,
+                                 interaction.guild_id if in_server(interaction) else None,
+                                 await _dm_id(interaction), lang)
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        except discord.HTTPException:
+            await reply(interaction, t("daily_no_dm", lang))
+            return
+        await _start_reply(interaction, host, st, lang)
+
+    @daily.command(name=_("practice", ja="練習"), description=_(
+        "Replay a past day unranked (today's once your ranked try is over)"))
+    @app_commands.describe(date=_("The day, YYYY-MM-DD (default: yesterday)"))
+    async def daily_practice(self, interaction: discord.Interaction,
+                             date: str | None = None) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        try:
+            day = dt.date.fromisoformat(date.strip()) if date else None
+        except ValueError:
+            await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
+            return
+        try:
+            host = host_of(rook(interaction))
+            st = await host.practice(interaction.user.id, interaction.user.display_name,
+                                     interaction.guild_id if in_server(interaction) else None,
+                                     await _dm_id(interaction), lang, day)
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        except discord.HTTPException:
+            await reply(interaction, t("daily_no_dm", lang))
+            return
+        await _start_reply(interaction, host, st, lang)
+
+    @daily.command(name=_("leaderboard", ja="ランキング"), description=_(
+        "The day's best results (this server or everyone)"))
+    @app_commands.describe(scope=_("This server or everyone"),
+                           date=_("The day, YYYY-MM-DD (default: today)"))
+    @app_commands.choices(scope=[app_commands.Choice(name=_("server", ja="サーバー"),
+                                                     value="server"),
+                                 app_commands.Choice(name=_("everyone", ja="全員"),
+                                                     value="everyone")])
+    async def daily_leaderboard(self, interaction: discord.Interaction,
+                                scope: app_commands.Choice[str] | None = None,
+                                date: str | None = None) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        try:
+            host = host_of(rook(interaction))
+            day = dt.date.fromisoformat(date.strip()) if date else host.today()
+        except ValueError:
+            await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
+            return
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        server = in_server(interaction) and (scope is None or scope.value == "server")
+        rows = await host.leaderboard(day, interaction.guild_id if server else None)
+        lines = [t("daily_board_head", lang, n=core.number_of(day), day=day.isoformat(),
+                   scope=t("daily_scope_server" if server else "daily_scope_all", lang))]
+        for rank, att, score in rows[:BOARD_SIZE]:
+            medal = PODIUM[rank - 1] if rank <= 3 else f"{rank}."
+            lines.append(f"{medal} <@{att.user_id}> — " + score_words(score, lang))
+        mine = next((r for r in rows if r[1].user_id == interaction.user.id), None)
+        if mine is not None and mine[0] > BOARD_SIZE:
+            lines.append(t("daily_board_you", lang, rank=mine[0],
+                           score=score_words(mine[2], lang)))
+        if not rows:
+            lines.append(t("daily_board_empty", lang))
+        await reply(interaction, "\n".join(lines))
+
+    @daily.command(name=_("stats", ja="成績"), description=_(
+        "Your daily challenge stats: played, win %, streaks"))
+    async def daily_stats(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        try:
+            host = host_of(rook(interaction))
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        s = await host.stats(interaction.user.id)
+        today = await host.store.attempt(interaction.user.id, host.today().isoformat(), True)
+        highlight = None
+        if today is not None and today.score and today.score.get("won"):
+            highlight = int(today.score["rounds"])
+        data = await asyncio.to_thread(
+            stats_png, played=s.played, win_percent=s.win_percent,
+            current_streak=s.current_streak, longest_streak=s.longest_streak,
+            rounds_to_win=s.rounds_to_win, highlight=highlight, lang=lang)
+        alt = t("daily_stats_alt", lang, played=s.played, pct=s.win_percent,
+                cur=s.current_streak, best=s.longest_streak)
+        await reply(interaction, alt, file=discord.File(io.BytesIO(data), filename="daily.png",
+                                                        description=alt[:1000]))
+
+    @daily.command(name=_("settings", ja="設定"), description=_(
+        "Daily announcements channel (Manage Server) and your DM streak reminder"))
+    @app_commands.describe(channel=_("Where this server's daily news is posted (Manage Server)"),
+                           announcements=_("Post the daily news in this server (Manage Server)"),
+                           reminder=_("DM me before 00:00 UTC when my streak is about to break"))
+    async def daily_settings(self, interaction: discord.Interaction,
+                             channel: discord.TextChannel | None = None,
+                             announcements: bool | None = None,
+                             reminder: bool | None = None) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        try:
+            host = host_of(rook(interaction))
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        said: list[str] = []
+        if channel is not None or announcements is not None:
+            perms: Any = interaction.permissions
+            if not in_server(interaction) or interaction.guild_id is None:
+                await reply(interaction, t("daily_server_only", lang))
+                return
+            if not perms.manage_guild:
+                await reply(interaction, t("daily_need_manage", lang))
+                return
+            if announcements is False:
+                await host.store.set_guild_channel(interaction.guild_id, None, lang)
+                said.append(t("daily_news_off", lang))
+            else:
+                where = channel.id if channel is not None else interaction.channel_id or 0
+                await host.store.set_guild_channel(interaction.guild_id, where,
+                                                   guild_lang_of(interaction))
+                said.append(t("daily_news_on", lang, channel=f"<#{where}>"))
+        if reminder is not None:
+            try:
+                dm = await _dm_id(interaction) if reminder else None
+            except discord.HTTPException:
+                await reply(interaction, t("daily_no_dm", lang))
+                return
+            await host.store.set_reminder(interaction.user.id, dm)
+            said.append(t("daily_remind_on" if reminder else "daily_remind_off", lang))
+        await reply(interaction, "\n".join(said) or t("daily_settings_none", lang))
+
+
+def guild_lang_of(interaction: discord.Interaction) -> str:
+    loc = interaction.guild_locale or interaction.locale
+    return "ja" if str(loc).startswith("ja") else "en"
+
+
+def score_words(score: core.Score, lang: str) -> str:
+    key = "daily_score_won" if score.won else "daily_score_lost"
+    return t(key, lang, rounds=score.rounds, fainted=score.fainted, marks=score.marks_left)
+
+
+# ---- the day job -------------------------------------------------------------------------------
+
+async def day_once(bot: RookBot) -> dict[str, int]:
+    """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par, closing
+    yesterday, the servers' announcement, the streak reminders. Every step is guarded by a
+    stored flag, so a restart neither repeats nor loses one; each server and each user is
+    delivered on its own (a failure is theirs alone). Returns what was sent (tests, bench)."""
+    host = bot.daily
+    today = host.today()
+    sent = {"announced": 0, "reminded": 0, "closed": 0}
+    par = await host.compute_par(today)  # worker threads: the event loop stays free
+    closed = await host.close_day(today - dt.timedelta(days=1))
+    sent["closed"] = len(closed)
+    if await host.store.take_day_flag(today.isoformat(), "announced"):
+        for guild_id, channel_id, lang in await host.store.guild_channels():
+            if await _announce(bot, host, guild_id, channel_id, lang, today, par):
+                sent["announced"] += 1
+            await asyncio.sleep(0)
+    if host.seconds_left() <= REMIND_BEFORE_S:
+        for user_id, channel_id in await host.store.reminders_due(today.isoformat()):
+            text = t("daily_reminder", "en", ts=int(core.day_end(today))) + "\n" + \
+                t("daily_reminder", "ja", ts=int(core.day_end(today)))
+            ch = bot.get_partial_messageable(channel_id)
+            if await deliver(f"daily reminder user {user_id}",
+                             lambda ch=ch, text=text: ch.send(text)) is not None:
+                sent["reminded"] += 1
+    return sent
+
+
+async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: int, lang: str,
+                    today: dt.date, par: dict[str, Any] | None) -> bool:
+    try:
+        yesterday = today - dt.timedelta(days=1)
+        lines = [challenge_text(host, host.challenge(today), par, lang)]
+        podium = (await host.leaderboard(yesterday, guild_id))[:3]
+        if podium:
+            lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
+            lines += [f"{PODIUM[rank - 1]} <@{a.user_id}> — {score_words(s, lang)}"
+                      for rank, a, s in podium]
+        seed = core.published_seed(host.secret, yesterday, host.clock())
+        if seed is not None:
+            lines.append(t("daily_seed", lang, n=core.number_of(yesterday), seed=seed))
+        ch = bot.get_partial_messageable(channel_id)
+        return await deliver(f"daily news guild {guild_id}",
+                             lambda: ch.send("\n".join(lines))) is not None
+    except Exception:
+        log.exception("guild %s: the daily announcement failed; the others go on", guild_id)
+        return False

@@ -1,0 +1,145 @@
+"""The daily challenge through Discord interactions only (issue 10): started from a server
+(the game goes to the player's DMs) and played there to the end with the ordinary play
+commands and buttons; one ranked attempt a day; channel commands refused in a DM; nobody
+acts on someone else's daily game; the day job announces and reminds once across a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import random
+
+import discord
+from bot_driver import Clock, Table, make_bot
+from discord_harness import Harness
+
+from cogs.daily import day_once
+from service.daily_play import slot
+
+NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
+PAR = {"greedy": {"score": {"won": True, "rounds": 9, "fainted": 0, "marks": 1}, "trace": []}}
+
+
+def run(coro_fn, *args):
+    return asyncio.run(coro_fn(*args))
+
+
+async def with_par(h: Harness, day: dt.date) -> None:
+    """The day's par as the day job stores it (the AIs' games are bench/daily.py's)."""
+    await h.bot.daily.store.set_par(day.isoformat(), PAR)
+
+
+def test_daily_from_a_server_is_played_in_dms_to_the_end_and_once(tmp_path):
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            await with_par(h, h.bot.daily.today())
+            res = await h.slash(ann, "rr daily play")
+            assert res.ephemeral and "Daily challenge #23" in res.text, res.text
+            assert "the bot won in 9 rounds" in res.text and "<t:" in res.text
+            assert "DMs" in res.text
+            dm = h.dm_channel(ann)
+            assert any(m.files for m in h.messages(dm)), "the table goes to the DM"
+            assert not [m for m in h.messages(h.channel) if not m.ephemeral]
+            # practice of today before the ranked attempt is over: refused, nothing started
+            early = await h.slash(ann, "rr daily practice", date="2026-11-23")
+            assert early.ephemeral and "only after your ranked attempt" in early.text
+            # someone else cannot act on ann's game: not by a command, not by her buttons
+            other = await h.slash(bob, "rr done", channel=h.dm_channel(bob))
+            assert "no game here" in other.text.lower() or "ありません" in other.text
+            key = slot(ann.id, True)
+            row = await h.bot.store.open_game(key)
+            assert row is not None
+            table = Table(h, dm)
+            table.game_id = row.id
+            button = next(((m, c.custom_id) for m in h.messages(dm) for c in m.buttons
+                           if c.custom_id), None)
+            if button is not None:
+                with_bob = await h.click(bob, button[1], message=button[0])
+                assert with_bob.ephemeral and "✅" not in with_bob.text
+            # resuming re-posts the table and the question
+            before = len(h.messages(dm))
+            again = await h.slash(ann, "rr daily play")
+            assert "goes on" in again.text and len(h.messages(dm)) > before
+            await table.play(random.Random(2))
+            row, g = await table.game()
+            assert g.over
+            result = [m.text for m in h.messages(dm) if "```" in m.text]
+            assert result and "Rook & Raiders #23" in result[-1], result
+            att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
+            assert att is not None and att.status == "finished" and att.score is not None
+            # a second ranked attempt: refused, from another channel, and after a restart
+            second = await h.slash(ann, "rr daily play", channel=h.text_channel("other"))
+            assert "played today's ranked challenge already" in second.text
+            board = await h.slash(ann, "rr daily leaderboard")
+            assert "🥇 <@" in board.text and str(ann.id) in board.text
+            stats = await h.slash(ann, "rr daily stats")
+            assert stats.files and "1 played" in stats.text
+            assert stats.files[0].description and "streak 1" in stats.files[0].description
+            server, ann_id = h.server, ann.id
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock), server=server) as h:
+            ann = server.users[ann_id]  # the same player, after a restart
+            again = await h.slash(ann, "rr daily play", channel=h.dm_channel(ann))
+            assert "played today's ranked challenge already" in again.text
+            practice = await h.slash(ann, "rr daily practice", date="2026-11-23",
+                                     channel=h.dm_channel(ann))
+            assert "practice" in practice.text and "Daily challenge #23" in practice.text
+    run(scenario)
+
+
+def test_channel_commands_refused_in_a_dm_and_daily_plays_there(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:
+            ann = h.user("ann", locale="ja")
+            dm = h.dm_channel(ann)
+            for cmd in ("rr new", "rr start", "rr lobby join"):
+                res = await h.slash(ann, cmd, channel=dm)
+                assert res.ephemeral and "サーバー" in res.text, res.text
+            assert await h.bot.store.open_game(dm.id) is None
+            res = await h.slash(ann, "rr daily play", channel=dm)
+            assert "デイリーチャレンジ #23" in res.text and "00:00 UTC" in res.text
+            row = await h.bot.store.open_game(slot(ann.id, True))
+            assert row is not None and row.settings["daily"]["post_channel"] == dm.id
+            status = await h.slash(ann, "rr status", channel=dm)
+            assert status.ephemeral and "ラウンド" in status.text or "Round" in status.text
+    run(scenario)
+
+
+def test_day_job_announces_once_and_reminds_once_across_a_restart(tmp_path):
+    async def scenario():
+        clock = Clock(NOON - 24 * 3600)  # yesterday: ann finishes a ranked attempt
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann = h.user("ann")
+            host = h.bot.daily
+            y = host.today()
+            await host.store.claim(ann.id, y.isoformat(), True, "ann", h.guild_id)
+            await host.store.finish(ann.id, y.isoformat(), True, "finished",
+                                    PAR["greedy"]["score"], "share")
+            on = await h.slash(ann, "rr daily settings", reminder=True)
+            assert "DM you" in on.text
+            news = h.text_channel("daily-news")
+            refused = await h.slash(ann, "rr daily settings", options={"channel": news})
+            assert "Manage Server" in refused.text
+            mod = h.user("mod", permissions=discord.Permissions(manage_guild=True))
+            ok = await h.slash(mod, "rr daily settings", options={"channel": news})
+            assert f"<#{news.id}>" in ok.text, ok.text
+            clock.now = NOON + 9 * 3600  # today, 21:00 UTC: within the reminder window
+            await with_par(h, host.today())
+            first = await day_once(h.bot)
+            assert first == {"announced": 1, "reminded": 1, "closed": 0}
+            posts = [m.text for m in h.messages(news) if not m.ephemeral]
+            assert len(posts) == 1 and "Daily challenge #23" in posts[0]
+            assert "🥇" in posts[0] and str(ann.id) in posts[0]  # yesterday's podium
+            assert "seed" in posts[0]  # yesterday's seed, published
+            assert "the bot won in 9 rounds" in posts[0]
+            reminders = [m.text for m in h.messages(h.dm_channel(ann))
+                         if "streak breaks tonight" in m.text]
+            assert len(reminders) == 1
+            assert await day_once(h.bot) == {"announced": 0, "reminded": 0, "closed": 0}
+            server = h.server
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock), server=server) as h:
+            assert await day_once(h.bot) == {"announced": 0, "reminded": 0, "closed": 0}
+            assert len([m for m in h.messages(news) if not m.ephemeral]) == 1
+    run(scenario)
