@@ -12,6 +12,7 @@ import asyncio
 import datetime as dt
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -116,6 +117,24 @@ async def _dm_id(interaction: discord.Interaction) -> int:
     return dm.id
 
 
+
+async def _open_attempt(interaction: discord.Interaction, lang: str,
+                        open_: Callable[..., Awaitable[Started]]) -> None:
+    """Start or resume an attempt (ranked or practice) for the caller, its game posted to
+    their DMs; a refusal or closed DMs are answered privately."""
+    try:
+        host = host_of(rook(interaction))
+        st = await open_(host, interaction.user.id, interaction.user.display_name,
+                         interaction.guild_id if in_server(interaction) else None,
+                         await _dm_id(interaction))
+    except ServiceError as e:
+        await reply(interaction, refusal(e, lang))
+        return
+    except discord.HTTPException:
+        await reply(interaction, t("daily_no_dm", lang))
+        return
+    await _start_reply(interaction, host, st, lang)
+
 class DailyCommands:
     """Mixed into the `rr` group cog (cogs/game.py): one child, `/rr daily`."""
 
@@ -129,18 +148,7 @@ class DailyCommands:
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        try:
-            host = host_of(rook(interaction))
-            st = await host.play(interaction.user.id, interaction.user.display_name,
-                                 interaction.guild_id if in_server(interaction) else None,
-                                 await _dm_id(interaction), lang)
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
-        except discord.HTTPException:
-            await reply(interaction, t("daily_no_dm", lang))
-            return
-        await _start_reply(interaction, host, st, lang)
+        await _open_attempt(interaction, lang, lambda host, *who: host.play(*who, lang))
 
     @daily.command(name=_("practice", ja="練習"), description=_(
         "Replay a past day unranked (today's once your ranked try is over)"))
@@ -155,18 +163,8 @@ class DailyCommands:
         except ValueError:
             await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
             return
-        try:
-            host = host_of(rook(interaction))
-            st = await host.practice(interaction.user.id, interaction.user.display_name,
-                                     interaction.guild_id if in_server(interaction) else None,
-                                     await _dm_id(interaction), lang, day)
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
-        except discord.HTTPException:
-            await reply(interaction, t("daily_no_dm", lang))
-            return
-        await _start_reply(interaction, host, st, lang)
+        await _open_attempt(interaction, lang,
+                            lambda host, *who: host.practice(*who, lang, day))
 
     @daily.command(name=_("leaderboard", ja="ランキング"), description=_(
         "The day's best results (this server or everyone)"))
