@@ -13,5 +13,6 @@ import kill_loop  # noqa: E402
 
 def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
     tally = kill_loop.run(kills=4, seed=11, workdir=str(tmp_path))
-    assert tally.kills == 4 and tally.actions > 0 and tally.applied > 0
+    # at least 4: a kill while a process starts may come on top of the last one asked for
+    assert tally.kills >= 4 and tally.actions > 0 and tally.applied > 0
     assert (tally.lost, tally.doubled, tally.inconsistent) == (0, 0, 0)
