@@ -260,7 +260,7 @@ class Announcer:
         extra = []
         if "zombie" in out.notes and out.actor is not None:
             level = zombie_level(row, out.actor) or ""
-            extra.append(t("zombie_took", lang, name=row.seats[out.actor]["name"],
+            extra.append(t("zombie_took", lang, name=safe(row.seats[out.actor]["name"]),
                            level=pair(LEVELS, level, lang),
                            mention=f"<@{users[out.actor]}>"))
         return Announcement(

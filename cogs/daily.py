@@ -60,6 +60,17 @@ def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | No
              par=par_words(par, lang), ts=int(core.day_end(ch.day)))
 
 
+async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost | None:
+    """Acknowledge, then the bot's daily host; None (the user told why) if there is none."""
+    if not await ack(interaction):
+        return None
+    try:
+        return host_of(rook(interaction))
+    except ServiceError as e:
+        await reply(interaction, refusal(e, lang))
+        return None
+
+
 def host_of(bot: RookBot) -> DailyHost:
     host = getattr(bot, "daily", None)
     if host is None:
@@ -178,16 +189,12 @@ class DailyCommands:
                                 scope: app_commands.Choice[str] | None = None,
                                 date: str | None = None) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if (host := await _acked_host(interaction, lang)) is None:
             return
         try:
-            host = host_of(rook(interaction))
             day = dt.date.fromisoformat(date.strip()) if date else host.today()
         except ValueError:
             await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
-            return
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
             return
         server = in_server(interaction) and (scope is None or scope.value == "server")
         rows = await host.leaderboard(day, interaction.guild_id if server else None)
@@ -208,12 +215,7 @@ class DailyCommands:
         "Your daily challenge stats: played, win %, streaks"))
     async def daily_stats(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
-            return
-        try:
-            host = host_of(rook(interaction))
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
+        if (host := await _acked_host(interaction, lang)) is None:
             return
         s = await host.stats(interaction.user.id)
         today = await host.store.attempt(interaction.user.id, host.today().isoformat(), True)
@@ -239,12 +241,7 @@ class DailyCommands:
                              announcements: bool | None = None,
                              reminder: bool | None = None) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
-            return
-        try:
-            host = host_of(rook(interaction))
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
+        if (host := await _acked_host(interaction, lang)) is None:
             return
         said: list[str] = []
         if channel is not None or announcements is not None:

@@ -22,6 +22,7 @@ from service.seats import LEVEL_NAMES
 from .actions import ack, channel_only, refusal, reply, rook
 from .announce import deliver
 from .i18n import lang_of, t
+from .mentions import safe
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ class SeatCommands:
         glang = row.settings.get("lang", "en")
         seat = row.seat_of(interaction.user.id)
         assert seat is not None
-        note = t("seat_back", glang, name=row.seats[seat]["name"])
+        note = t("seat_back", glang, name=safe(row.seats[seat]["name"]))
         await deliver(f"game {row.id} back", lambda: bot.announcer.channel(
             row.channel_id).send(note))
         lines, view = [t("back_ok", lang)], None
