@@ -47,6 +47,34 @@ def with_changes(base: str | None, changes: list[str], dest: Path) -> Path:
     return dest
 
 
+# A second reasonable policy for robustness checks (issue 9: "a balance tuned to one AI's
+# quirks fails"): greedy that prizes keeping its units whole and reaches less for damage.
+PRESETS = {"cautious": ["unit_hp=1.6", "faint=6.0", "potential=0.8", "near=0.8",
+                        "gold_cap=5"]}
+
+
+def register_variant(specs: list[str]) -> str:
+    """Register `greedy` with changed evaluation weights as an AI level of this process only
+    (forked workers inherit it; the bot and console never see it) and return its name."""
+    from dataclasses import fields, replace
+
+    from ai.base import LEVELS
+    from ai.evaluate import W
+    from ai.greedy import GreedyPlayer
+
+    changes: dict[str, float] = {}
+    types = {f.name: f.type for f in fields(W)}
+    for spec in [x for s in specs for x in PRESETS.get(s, [s])]:
+        key, _, value = spec.partition("=")
+        if key not in types:
+            raise SystemExit(f"--weights {spec}: no such weight (see ai/evaluate.py Weights)")
+        changes[key] = int(value) if types[key] in (int, "int") else float(value)
+    weights = replace(W, **changes)
+    name = "greedy[" + ",".join(specs) + "]"
+    LEVELS[name] = lambda seed: GreedyPlayer(seed, weights)
+    return name
+
+
 def table(out: Path, names: list[str]) -> str:
     """The markdown tables (targets, then mercenaries) from the JSON files present in `out`:
     also usable on a run that was cut short, setting by setting."""
@@ -95,12 +123,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                     help="try a change without editing any file, e.g. monsters.wraith.atk=3 "
                          "(repeatable); the card file played is saved as OUT/cards.json")
+    ap.add_argument("--weights", action="append", default=[], metavar="NAME=VALUE",
+                    help="play a second policy: greedy with other evaluation weights "
+                         "(ai/evaluate.py Weights, e.g. unit_hp=1.6; repeatable); "
+                         "--weights cautious is a preset")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", help="comma-separated subset of: " + ", ".join(SETTINGS))
     ap.add_argument("--table", action="store_true", help="only print the tables of --out")
     ap.add_argument("--out", required=True)
     ns = ap.parse_args(argv)
     out = Path(ns.out)
+    if ns.weights:
+        ns.ai = register_variant(ns.weights)
     names = ns.only.split(",") if ns.only else list(SETTINGS)
     if not ns.table:
         out.mkdir(parents=True, exist_ok=True)
