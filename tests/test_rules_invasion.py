@@ -7,6 +7,7 @@ from rules_helpers import (
     at,
     card,
     hand,
+    hp,
     invade,
     layout,
     monster,
@@ -120,7 +121,8 @@ def test_r9_1_wraith_priority_forward_then_sides():
 def test_r9_1_a_fainted_unit_returns_to_its_owners_hand_clean():
     """R9.1 (p.20): at cubes ≥ HP the unit faints: it leaves the board, cubes and marker go
     back, the card returns to the hand (mercenaries and levelled units too)."""
-    g = puzzle([{"3A": monster("golem"), "2A": unit("archer", acted=True, uid="u30"),
+    archer = unit("archer", dmg=hp("archer") - 2, acted=True, uid="u30")  # a Golem hits 2
+    g = puzzle([{"3A": monster("golem"), "2A": archer,
                  "3B": monster("golem"), "2B": unit("warrior", dmg=3, uid="l5")}],
                player={0: {"hand": [card("cleric_star", "u2")]}})
     invade(g)
