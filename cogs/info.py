@@ -31,6 +31,7 @@ from .mentions import safe
 from .play import squeeze, suggest
 from .rules_text import sections
 from .seats import level_choices
+from .text import markdowns
 
 logger = logging.getLogger("rr.info")
 _ = app_commands.locale_str
@@ -59,7 +60,7 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
     events: list[dict[str, Any]] = []
     for s, text in log_[cut:]:
         events += g.apply(int(s), text)
-    lines = narrate(visible(events, seat), names, g.cards, lang, limit=1_000_000)
+    lines = markdowns(narrate(visible(events, seat), names, g.cards, lang, limit=1_000_000))
     # keep the end (the latest events, e.g. how a game ended), within one message
     kept: list[str] = []
     size = 20  # room for the "… (+n)" line

@@ -26,7 +26,7 @@ from service.refusals_ja import localize
 
 from .app import CHANNEL, Console
 from .options import UsageError, given, parse_command_line
-from .text import plain, t, tidy_message
+from .text import refusal_text, t, tidy_message
 
 MAX_BYTES = 64 * 1024
 
@@ -142,7 +142,7 @@ async def run(argv: list[str], fd: int = 0) -> int:
             try:
                 await con.resume(existing, given(ns))
             except ServiceError as e:  # a damaged game (quarantined): one line, no traceback
-                con.say(t("damaged", lang, msg=tidy_message(plain(localize(e.message, lang),
+                con.say(t("damaged", lang, msg=tidy_message(refusal_text(localize(e.message, lang),
                                                                    lang))))
                 return 1
         else:

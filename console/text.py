@@ -1,7 +1,9 @@
 """The console's own words (English and Japanese) and its plain-text hygiene.
 
-The service and the engine write for Discord (`**bold**`, `` `/rr place` ``); a terminal
-shows those marks raw, so every line the console prints from them goes through `plain`.
+The story and the questions come from the service as marked lines (`service/lines.py`);
+`plain` formats them for a terminal: emphasis is dropped, a command verb becomes the console
+command to type ('place CARD SQUARE'). Refusals quoting a slash command are told the same
+way (`refusal_text`).
 Everything a user typed and the console quotes back goes through `excerpt`, so a 5,000-emoji
 token or an escape code can never flood or garble the terminal. Input is folded with NFKC
 (`normalise`) so full-width text typed with a Japanese IME (`Ａｎｎ：ａｃｔ　２Ｂ`) means the
@@ -13,6 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from typing import Any
+
+from service.lines import COMMAND, Line
 
 MAX_LINE = 300  # the longest real action (a Bard chain) is ~60 characters
 EXCERPT = 20  # characters of a bad token quoted back
@@ -153,32 +157,35 @@ def quote(text: str, lang: str) -> str:
     return f"「{text}」" if lang == "ja" else f"'{text}'"
 
 
-def _code(m: re.Match[str], lang: str) -> str:
-    inner = m.group(1)
-    if inner.startswith("/rr "):
-        verb = inner[4:].split(" ", 1)[0]
-        hint = _HINTS.get(verb)
-        inner = hint[1 if lang == "ja" else 0] if hint else inner[4:]
-    return quote(inner, lang)
+def command(verb: str, lang: str) -> str:
+    """What the console types where Discord has `/rr VERB`, quoted."""
+    hint = _HINTS.get(verb)
+    return quote(hint[1 if lang == "ja" else 0] if hint else verb, lang)
 
 
-_MARKS = [
-    (re.compile(r"\*\*(.+?)\*\*"), r"\1"),
-    (re.compile(r"__(.+?)__"), r"\1"),
-    (re.compile(r"~~(.+?)~~"), r"\1"),
-    (re.compile(r"\|\|(.+?)\|\|"), r"\1"),
-    (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),
-    (re.compile(r"^(?:-#|#{1,3}|>)\s+", re.M), ""),
-]
+def plain(line: Line | None, lang: str) -> str:
+    """A marked line as a terminal shows it: words only, console commands for commands.
+    Japanese brackets need no spaces around them, so those are dropped."""
+    out = ""
+    glue = False  # the last piece was a Japanese-quoted command
+    for piece in line or ():
+        if piece.mark == COMMAND:
+            text = command(piece.text, lang)
+            if lang == "ja" and out.rstrip(" "):
+                out = out.rstrip(" ")
+            glue = lang == "ja"
+        else:
+            text = piece.text.lstrip(" ") if glue and piece.text.strip() else piece.text
+            glue = False
+        out += text
+    return out
 
 
-def plain(text: str, lang: str) -> str:
-    """Discord markdown as a terminal should show it: no raw marks, console commands for
-    slash commands (`/rr place` → 'place CARD SQUARE')."""
-    text = re.sub(r"`([^`\n]*)`", lambda m: _code(m, lang), text)
-    for pattern, repl in _MARKS:
-        text = pattern.sub(repl, text)
-    if lang == "ja":  # Japanese brackets need no spaces around them
+def refusal_text(message: str, lang: str) -> str:
+    """A refusal that names a slash command (`` `/rr new` ``) with the console's command
+    instead; the rest of the sentence is plain already."""
+    text = re.sub(r"`/rr (\w+)[^`\n]*`", lambda m: command(m.group(1), lang), message)
+    if lang == "ja":
         text = re.sub(r"(?<=\S) +「", "「", re.sub(r"」 +(?=\S)", "」", text))
     return text
 

@@ -1,5 +1,9 @@
 """Words for what happened and what to do now, in English or Japanese.
 
+Both interfaces tell a game with these words, so they are written once in plain terms: a
+`Line` of pieces with marks (`service/lines.py`), which Discord formats as markdown and the
+console as plain text.
+
 Events come from the engine already filtered for the reader (`engine.visible`), so a line
 written here can never carry someone else's secret. Messages are short: a Discord post after
 each phase shows a handful of them under the board image.
@@ -12,20 +16,22 @@ from typing import Any
 from engine import Game
 from engine.cards import CardSet
 
+from .lines import Line, parse, text
+
 Event = dict[str, Any]
 
 _T: dict[str, dict[str, str]] = {
-    "phase_main": {"en": "**Round {round}** begins. Start player: {start}.",
-                   "ja": "**ラウンド{round}** 開始。スタートプレイヤー: {start}"},
-    "phase_invasion": {"en": "⑤ **Invasion**: the monsters advance.",
-                       "ja": "⑤ **侵略**: モンスターが進軍します。"},
-    "phase_summon": {"en": "⑥ **Summon**.", "ja": "⑥ **召喚**"},
-    "phase_end": {"en": "⑦ **End phase**.", "ja": "⑦ **終了処理**"},
+    "phase_main": {"en": "<b>Round {round}</b> begins. Start player: {start}.",
+                   "ja": "<b>ラウンド{round}</b> 開始。スタートプレイヤー: {start}"},
+    "phase_invasion": {"en": "⑤ <b>Invasion</b>: the monsters advance.",
+                       "ja": "⑤ <b>侵略</b>: モンスターが進軍します。"},
+    "phase_summon": {"en": "⑥ <b>Summon</b>.", "ja": "⑥ <b>召喚</b>"},
+    "phase_end": {"en": "⑦ <b>End phase</b>.", "ja": "⑦ <b>終了処理</b>"},
     "phase_setup": {"en": "Setup: two monsters are summoned (round 0).",
                     "ja": "準備: モンスターを2体召喚します（ラウンド0）。"},
-    "picked": {"en": "{p} chose **{card}** and leads it.", "ja": "{p} が **{card}** を選択（リーダー）。"},
-    "card_auto": {"en": "**{card}** is executed AUTO (everyone: small effect).",
-                  "ja": "**{card}** をAUTOで実行（全員が小効果）。"},
+    "picked": {"en": "{p} chose <b>{card}</b> and leads it.", "ja": "{p} が <b>{card}</b> を選択（リーダー）。"},
+    "card_auto": {"en": "<b>{card}</b> is executed AUTO (everyone: small effect).",
+                  "ja": "<b>{card}</b> をAUTOで実行（全員が小効果）。"},
     "passed": {"en": "{p} ran out of time and chose no card.",
                "ja": "{p} は時間切れのためカードを選びませんでした。"},
     "gold": {"en": "{p} +{amount} gold ({total}).", "ja": "{p} ゴールド+{amount}（{total}）"},
@@ -113,9 +119,14 @@ _RESULT = {"hit": ("hit (2)", "命中(2)"), "miss": ("miss (1)", "外れ(1)"),
            "critical": ("CRITICAL (3)", "クリティカル(3)"), "fumble": ("fumble (0)", "ファンブル(0)")}
 
 
-def t(key: str, lang: str, **kw: Any) -> str:
+def t(key: str, lang: str, **kw: Any) -> Line:
     entry = _T[key]
-    return entry.get(lang, entry["en"]).format(**kw)
+    return parse(entry.get(lang, entry["en"]), **kw)
+
+
+def s(key: str, lang: str, **kw: Any) -> str:
+    """A piece of a line (no marks of its own) as words, to go into another line."""
+    return str(t(key, lang, **kw))
 
 
 def _mod(mod: int) -> str:
@@ -129,14 +140,14 @@ def _hp(e: Event, cs: CardSet, lang: str) -> str:
     name = cs.name(card, lang) if card else "?"
     hp = e.get("hp")
     if hp is None:  # an event recorded before the engine reported HP (old logs)
-        return t("damage", lang, card=name, square=e["square"], amount=e["amount"],
+        return s("damage", lang, card=name, square=e["square"], amount=e["amount"],
                  left="?", hp="?")
-    return t("damage", lang, card=name, square=e["square"], amount=e["amount"],
+    return s("damage", lang, card=name, square=e["square"], amount=e["amount"],
              left=e["hp_left"], hp=hp)
 
 
 def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en",
-            limit: int = 25) -> list[str]:
+            limit: int = 25) -> list[Line]:
     """Readable lines for already-filtered events; long stories end with a count.
 
     A monster's attack is told with the damage it did and the HP left ("Lich on 6A attacks
@@ -146,7 +157,8 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
     def n(key: str | None) -> str:
         return cs.name(key, lang) if key else "?"
 
-    lines: list[str] = []
+    lines: list[Line] = []
+    summons: tuple[int, str, str, list[str]] | None = None  # last line: a summon, its boards
     used: set[int] = set()  # damaged events already told inside an attack's line
     moves: tuple[int, list[str]] | None = None  # the board whose monster moves are pending
 
@@ -163,8 +175,8 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
             seat = e["player"]
             if moves is not None and moves[0] != seat:
                 flush_moves()
-            step = t("monster_move", lang, card=n(e["card"]), to=e["to"], **{"from": e["from"]})
-            step += t("bonus", lang) if e.get("bonus") else ""
+            step = s("monster_move", lang, card=n(e["card"]), to=e["to"], **{"from": e["from"]})
+            step += s("bonus", lang) if e.get("bonus") else ""
             moves = moves or (seat, [])
             moves[1].append(step)
             continue
@@ -193,7 +205,7 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
             lines.append(t("rolled", lang, p=p, d1=e["dice"][0], d2=e["dice"][1],
                            mod=_mod(mod), total=e["total"], result=res, target=e["target"],
                            attacker=n(e.get("attacker")), card=n(e.get("card")),
-                           again=t("rerolled", lang) if e.get("rerolled") else "",
+                           again=s("rerolled", lang) if e.get("rerolled") else "",
                            **{"from": e["from"], "def": e.get("def", "?")}))
         elif kind == "damaged":
             lines.append(t("damaged", lang, p=p, hit=_hp(e, cs, lang)))
@@ -214,13 +226,14 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
                            targets=sep.join(hits) or LIST_SEP.get(lang, ", ").join(e["targets"]),
                            **{"from": e["from"]}))
         elif kind == "summoned":
-            prev = lines[-1] if lines else ""
-            line = t(kind, lang, p=p, card=n(e["card"]), square=e["square"])
-            stem = line[: line.rfind("(")]
-            if prev.startswith(stem) and prev.endswith(")"):  # same summon on every board
-                lines[-1] = prev[:-1] + f", {p})"
+            card, square = n(e["card"]), e["square"]
+            if (summons is not None and summons[0] == len(lines) - 1
+                    and summons[1:3] == (card, square)):  # the same summon on every board
+                summons[3].append(p)
+                lines[-1] = t(kind, lang, p=", ".join(summons[3]), card=card, square=square)
             else:
-                lines.append(line)
+                summons = (len(lines), card, square, [p])
+                lines.append(t(kind, lang, p=p, card=card, square=square))
         elif kind in ("defeated", "fainted", "recruited", "placed"):
             lines.append(t(kind, lang, p=p, card=n(e["card"]), square=e["square"]))
         elif kind == "queued":
@@ -265,25 +278,25 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
             lines.append(t(kind, lang, **kw))
     flush_moves()
     if len(lines) > limit:
-        lines = lines[:limit - 1] + [f"… (+{len(lines) - limit + 1})"]
+        lines = lines[:limit - 1] + [text(f"… (+{len(lines) - limit + 1})")]
     return lines
 
 
 # ---- prompts: what a player can do now ------------------------------------------------------
 
 _PROMPTS = {
-    "place": ("Place one unit from your hand on your home area (1A–2C): `/rr place`.",
-              "手札のユニット1体を自軍エリア(1A–2C)に配置してください: `/rr place`"),
+    "place": ("Place one unit from your hand on your home area (1A–2C): <cmd>place</cmd>.",
+              "手札のユニット1体を自軍エリア(1A–2C)に配置してください: <cmd>place</cmd>"),
     "pick": ("Your turn: choose a command card.", "あなたの手番です: コマンドカードを選んでください。"),
-    "actions": ("**{card}**: {left} unit action(s) left — `/rr act`, then `/rr done`.",
-                "**{card}**: 残り{left}回のユニット行動 — `/rr act`、終わったら `/rr done`"),
-    "ready": ("**{card}**: ready up to {n} acted unit(s) — `/rr ready`.",
-              "**{card}**: 行動済みユニットを最大{n}体まで未行動に戻せます — `/rr ready`"),
-    "recruit": ("**Recruit**: recruit one unit (hand{mercs}) onto an empty home square — "
-                "`/rr recruit`, or `/rr done`.",
-                "**募兵**: ユニットを1体雇用（手札{mercs}）— `/rr recruit` または `/rr done`"),
-    "support": ("**Support**: heal 1 damage on one of your units — `/rr support`.",
-                "**援護**: ユニット1体のHPを1回復できます — `/rr support`"),
+    "actions": ("<b>{card}</b>: {left} unit action(s) left — <cmd>act</cmd>, then <cmd>done</cmd>.",
+                "<b>{card}</b>: 残り{left}回のユニット行動 — <cmd>act</cmd>、終わったら <cmd>done</cmd>"),
+    "ready": ("<b>{card}</b>: ready up to {n} acted unit(s) — <cmd>ready</cmd>.",
+              "<b>{card}</b>: 行動済みユニットを最大{n}体まで未行動に戻せます — <cmd>ready</cmd>"),
+    "recruit": ("<b>Recruit</b>: recruit one unit (hand{mercs}) onto an empty home square — "
+                "<cmd>recruit</cmd>, or <cmd>done</cmd>.",
+                "<b>募兵</b>: ユニットを1体雇用（手札{mercs}）— <cmd>recruit</cmd> または <cmd>done</cmd>"),
+    "support": ("<b>Support</b>: heal 1 damage on one of your units — <cmd>support</cmd>.",
+                "<b>援護</b>: ユニット1体のHPを1回復できます — <cmd>support</cmd>"),
     "roll": ("Your roll {d1}+{d2}{mod} = {total} vs DEF {def}: {result}. Reroll with "
              "Willpower (1 honor), level up, or keep?",
              "ダイス {d1}+{d2}{mod} = {total}（防御力{def}）: {result}。意思の力で振り直す"
@@ -291,26 +304,27 @@ _PROMPTS = {
 }
 
 
-def prompt(game: Game, seat: int, lang: str = "en") -> str | None:
+def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
+    """What `seat` is asked now, or None when nothing is asked."""
     dec = game.decision(seat)
     if dec is None:
         return None
     ja = lang == "ja"
     kind = dec["kind"]
-    text = _PROMPTS[kind][1 if ja else 0]
+    template = _PROMPTS[kind][1 if ja else 0]
     cs = game.cards
     if kind == "actions" or kind == "ready":
         card = cs.name(dec["card"], lang) if dec["card"] in cs.commands else (
             "疲労回復" if ja else "Fatigue recovery")
-        return text.format(card=card, left=dec.get("left", 0), n=dec.get("n", 0))
+        return parse(template, card=card, left=dec.get("left", 0), n=dec.get("n", 0))
     if kind == "recruit":
         mercs = ("・傭兵" if ja else " or a mercenary") if dec["mercenaries"] else ""
-        return text.format(mercs=mercs)
+        return parse(template, mercs=mercs)
     if kind == "roll":
         res = _RESULT[dec["result"]][1 if ja else 0]
-        return text.format(d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
+        return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
                            mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
     if kind == "pick":
         opts = LIST_SEP.get(lang, ", ").join(cs.name(c, lang) for c in dec["options"])
-        return f"{text} ({opts})"
-    return text
+        return parse(template) + f" ({opts})"
+    return parse(template)
