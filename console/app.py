@@ -30,7 +30,6 @@ from store import GameRow, Store
 from . import board
 from .options import Seat, Table, UsageError, parse_new
 from .text import (
-    HELP,
     MAX_LINE,
     excerpt,
     has_control,
@@ -312,7 +311,7 @@ class Console:
         words = line.split(" ")
         command = COMMANDS.get(words[0].casefold()) if line else "status"
         if command == "help":
-            self.say(HELP["ja" if self.lang == "ja" else "en"])
+            self.say(t("help", self.lang))
             return True
         if command == "quit":
             await self.farewell("")

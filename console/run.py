@@ -183,7 +183,7 @@ def main(argv: list[str]) -> int:
     try:
         return asyncio.run(run(argv))
     except UsageError as e:
-        see = "（--help を参照）" if lang == "ja" else " (see --help)"
+        see = t("see_help", lang)
         print(f"bot.py --console: {e.text(lang)}{see}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # before the console could take Ctrl-C over, or a second one

@@ -13,87 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import i18n
 from engine import Game
 from engine.cards import CardSet
 
 from .lines import Line, parse, text
 
 Event = dict[str, Any]
-
-_T: dict[str, dict[str, str]] = {
-    "phase_main": {"en": "<b>Round {round}</b> begins. Start player: {start}.",
-                   "ja": "<b>ラウンド{round}</b> 開始。スタートプレイヤー: {start}"},
-    "phase_invasion": {"en": "⑤ <b>Invasion</b>: the monsters advance.",
-                       "ja": "⑤ <b>侵略</b>: モンスターが進軍します。"},
-    "phase_summon": {"en": "⑥ <b>Summon</b>.", "ja": "⑥ <b>召喚</b>"},
-    "phase_end": {"en": "⑦ <b>End phase</b>.", "ja": "⑦ <b>終了処理</b>"},
-    "phase_setup": {"en": "Setup: two monsters are summoned (round 0).",
-                    "ja": "準備: モンスターを2体召喚します（ラウンド0）。"},
-    "picked": {"en": "{p} chose <b>{card}</b> and leads it.", "ja": "{p} が <b>{card}</b> を選択（リーダー）。"},
-    "card_auto": {"en": "<b>{card}</b> is executed AUTO (everyone: small effect).",
-                  "ja": "<b>{card}</b> をAUTOで実行（全員が小効果）。"},
-    "passed": {"en": "{p} ran out of time and chose no card.",
-               "ja": "{p} は時間切れのためカードを選びませんでした。"},
-    "gold": {"en": "{p} +{amount} gold ({total}).", "ja": "{p} ゴールド+{amount}（{total}）"},
-    "honor": {"en": "{p} +1 honor token.", "ja": "{p} 栄誉トークン+1"},
-    "moved": {"en": "{p}: {card} moved {path}.", "ja": "{p}: {card} が {path} へ移動。"},
-    "rolled": {"en": "{p}: {attacker} on {from} attacks {card} on {target}{again}: "
-                     "{d1}+{d2}{mod} = {total} vs DEF {def}: {result}.",
-               "ja": "{p}: {from}の{attacker}が{target}の{card}を攻撃{again}: "
-                     "{d1}+{d2}{mod} = {total}（防御力{def}）: {result}"},
-    "rerolled": {"en": " (reroll)", "ja": "（振り直し）"},
-    "damage": {"en": "{card} on {square}: {amount} damage (HP {left}/{hp})",
-               "ja": "{square}の{card}に{amount}ダメージ（HP {left}/{hp}）"},
-    "damaged": {"en": "{p}: {hit}.", "ja": "{p}: {hit}。"},
-    "defeated": {"en": "{p} defeated the {card} on {square} (+1 honor mark).",
-                 "ja": "{p} が {square} の {card} を撃破（栄誉マーク+1）。"},
-    "healed": {"en": "{p}: {card} on {square} heals 1{hp}.",
-               "ja": "{p}: {square}の{card}のHPを1回復{hp}。"},
-    "healed_support": {"en": "{p}: support heals 1 on {card} on {square}{hp} (R11.1).",
-                       "ja": "{p}: 援護で{square}の{card}のHPを1回復{hp}。"},
-    "monster_moves": {"en": "{p}: {moves}.", "ja": "{p}: {moves}"},
-    "monster_move": {"en": "{card} {from} → {to}", "ja": "{card} {from} → {to}"},
-    "bonus": {"en": " (bonus move)", "ja": "（ボーナス移動）"},
-    "fainted": {"en": "{p}: {card} on {square} fainted and returns to hand.",
-                "ja": "{p}: {square} の {card} が気絶し手札に戻りました。"},
-    "monster_attacked": {"en": "{p}: {card} on {from} attacks {targets}.",
-                         "ja": "{p}: {from}の{card}が攻撃 → {targets}"},
-    "summoned": {"en": "{card} summoned on {square} ({p})", "ja": "{card} を {square} に召喚 ({p})"},
-    "queued": {"en": "{p}: {card} waits in lane {lane}'s queue.",
-               "ja": "{p}: {card} はレーン{lane}の待機列へ。"},
-    "invaded": {"en": "⚠ {p}: a {card} invaded the castle!", "ja": "⚠ {p}: {card} が城に侵入！"},
-    "eliminated": {"en": "☠ {p} is eliminated.", "ja": "☠ {p} は脱落しました。"},
-    "recruited": {"en": "{p} recruited {card} on {square}.", "ja": "{p} が {card} を {square} に雇用。"},
-    "placed": {"en": "{p} placed {card} on {square}.", "ja": "{p} が {card} を {square} に配置。"},
-    "readied": {"en": "{p} readied {squares}.",
-                "ja": "{p} が {squares} のユニットを未行動に戻しました。"},
-    "levelup": {"en": "{p} levelled up {square}: {card} (−{price} honor).",
-                "ja": "{p} が {square} をレベルアップ: {card}（栄誉−{price}）"},
-    "medal": {"en": "{p} gains a medal token (value hidden).", "ja": "{p} がメダルを獲得（値は非公開）。"},
-    "medal_value": {"en": "Your new medal is worth {value}.", "ja": "獲得したメダルの値は {value} です。"},
-    "merc_taken": {"en": "{p}: that mercenary was taken first; choose again.",
-                   "ja": "{p}: その傭兵は先に取られました。選び直してください。"},
-    "mercenaries": {"en": "Mercenaries: {cards}.", "ja": "傭兵: {cards}"},
-    "final_round": {"en": "The unit deck ran out: round {round} is the final round (R13.2).",
-                    "ja": "山札が尽きました: ラウンド{round}が最終ラウンドです。"},
-    "willpower": {"en": "{p} uses Willpower (reroll).", "ja": "{p} が意思の力で振り直し。"},
-    "command": {"en": "{p}: the Bard on {from} commands {target} (1 damage, then its skill).",
-                "ja": "{p}: {from} のバードが {target} に命令（1ダメージ、続けてスキル）。"},
-    "area": {"en": "{p}: area attack from {from} hits {squares}.",
-             "ja": "{p}: {from} から範囲攻撃 → {squares}"},
-    "fullmove": {"en": "{p} pays 1 honor mark for Full Move ({square}).",
-                 "ja": "{p} が全力移動（栄誉マーク1、{square}）。"},
-    "declared": {"en": "Victory declared by {players} (threat 8 or less).",
-                 "ja": "{players} が勝利宣言（脅威8以下）。"},
-    "timeout": {"en": "{p} ran out of time (default answer).", "ja": "{p} は時間切れ（既定の回答）。"},
-    "undo": {"en": "{p} took back their last action.", "ja": "{p} が直前の行動を取り消しました。"},
-    "game_over_win": {"en": "🏆 Game over: {winners} won — {reason}.",
-                      "ja": "🏆 ゲーム終了: {winners} の勝利 — {reason}"},
-    "game_over_draw": {"en": "Game over: draw between {winners} — {reason}.",
-                       "ja": "ゲーム終了: {winners} の引き分け — {reason}"},
-    "game_over_loss": {"en": "Game over: the monsters won — {reason}.",
-                       "ja": "ゲーム終了: モンスターの勝利 — {reason}"},
-}
 
 REASONS_JA = {
     "the final round ended with monsters left (R13.2)": "最終ラウンドが終わってもモンスターが残っていた（R13.2）",
@@ -115,13 +41,14 @@ def reason(text: str, lang: str) -> str:
     return REASONS_JA.get(text, text) if lang == "ja" else text
 
 
-_RESULT = {"hit": ("hit (2)", "命中(2)"), "miss": ("miss (1)", "外れ(1)"),
-           "critical": ("CRITICAL (3)", "クリティカル(3)"), "fumble": ("fumble (0)", "ファンブル(0)")}
-
-
 def t(key: str, lang: str, **kw: Any) -> Line:
-    entry = _T[key]
-    return parse(entry.get(lang, entry["en"]), **kw)
+    """The story line `story.<key>` (i18n/*.po), its marks kept."""
+    return parse(i18n.template(lang, f"story.{key}"), **kw)
+
+
+def result(res: str, lang: str) -> str:
+    """A roll's result as it is told: "hit (2)" (R8.2)."""
+    return i18n.t(lang, f"roll.{res}")
 
 
 def s(key: str, lang: str, **kw: Any) -> str:
@@ -200,7 +127,7 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
         elif kind == "picked":
             lines.append(t("picked", lang, p=p, card=n(e["card"])))
         elif kind == "rolled":
-            res = _RESULT[e["result"]][1 if lang == "ja" else 0]
+            res = result(e["result"], lang)
             mod = e.get("mod", e["total"] - sum(e["dice"]))
             lines.append(t("rolled", lang, p=p, d1=e["dice"][0], d2=e["dice"][1],
                            mod=_mod(mod), total=e["total"], result=res, target=e["target"],
@@ -284,44 +211,25 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
 
 # ---- prompts: what a player can do now ------------------------------------------------------
 
-_PROMPTS = {
-    "place": ("Place one unit from your hand on your home area (1A–2C): <cmd>place</cmd>.",
-              "手札のユニット1体を自軍エリア(1A–2C)に配置してください: <cmd>place</cmd>"),
-    "pick": ("Your turn: choose a command card.", "あなたの手番です: コマンドカードを選んでください。"),
-    "actions": ("<b>{card}</b>: {left} unit action(s) left — <cmd>act</cmd>, then <cmd>done</cmd>.",
-                "<b>{card}</b>: 残り{left}回のユニット行動 — <cmd>act</cmd>、終わったら <cmd>done</cmd>"),
-    "ready": ("<b>{card}</b>: ready up to {n} acted unit(s) — <cmd>ready</cmd>.",
-              "<b>{card}</b>: 行動済みユニットを最大{n}体まで未行動に戻せます — <cmd>ready</cmd>"),
-    "recruit": ("<b>Recruit</b>: recruit one unit (hand{mercs}) onto an empty home square — "
-                "<cmd>recruit</cmd>, or <cmd>done</cmd>.",
-                "<b>募兵</b>: ユニットを1体雇用（手札{mercs}）— <cmd>recruit</cmd> または <cmd>done</cmd>"),
-    "support": ("<b>Support</b>: heal 1 damage on one of your units — <cmd>support</cmd>.",
-                "<b>援護</b>: ユニット1体のHPを1回復できます — <cmd>support</cmd>"),
-    "roll": ("Your roll {d1}+{d2}{mod} = {total} vs DEF {def}: {result}. Reroll with "
-             "Willpower (1 honor), level up, or keep?",
-             "ダイス {d1}+{d2}{mod} = {total}（防御力{def}）: {result}。意思の力で振り直す"
-             "（栄誉1）/ レベルアップ / このまま？"),
-}
-
-
 def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
     """What `seat` is asked now, or None when nothing is asked."""
     dec = game.decision(seat)
     if dec is None:
         return None
-    ja = lang == "ja"
     kind = dec["kind"]
-    template = _PROMPTS[kind][1 if ja else 0]
+    mid = f"prompt.{kind}"
     cs = game.cards
     if kind == "actions" or kind == "ready":
         card = cs.name(dec["card"], lang) if dec["card"] in cs.commands else (
-            "疲労回復" if ja else "Fatigue recovery")
-        return parse(template, card=card, left=dec.get("left", 0), n=dec.get("n", 0))
+            i18n.t(lang, "prompt.fatigue"))
+        n = int(dec.get("left" if kind == "actions" else "n", 0))
+        return parse(i18n.plural_template(lang, mid, n), card=card, n=n)
+    template = i18n.template(lang, mid)
     if kind == "recruit":
-        mercs = ("・傭兵" if ja else " or a mercenary") if dec["mercenaries"] else ""
+        mercs = i18n.t(lang, "prompt.or_mercenary") if dec["mercenaries"] else ""
         return parse(template, mercs=mercs)
     if kind == "roll":
-        res = _RESULT[dec["result"]][1 if ja else 0]
+        res = result(dec["result"], lang)
         return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
                            mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
     if kind == "pick":

@@ -18,15 +18,23 @@ def test_a_prompt_reads_as_markdown_in_discord_and_as_console_commands_in_the_co
     g = puzzle([{"1A": unit("knight")}], decisions={0: decision("actions", card="advance",
                                                                   left=2)})
     line = prompt(g, 0, "en")
-    assert markdown(line) == ("**Advance**: 2 unit action(s) left — `/rr act`, then "
-                              "`/rr done`.")
-    assert plain(line, "en") == ("Advance: 2 unit action(s) left — 'act SQUARE [to SQUARE] "
+    assert markdown(line) == "**Advance**: 2 unit actions left — `/rr act`, then `/rr done`."
+    assert plain(line, "en") == ("Advance: 2 unit actions left — 'act SQUARE [to SQUARE] "
                                  "[attack/area/heal …]', then 'done'.")
     ja = prompt(g, 0, "ja")
     assert markdown(ja) == "**進撃**: 残り2回のユニット行動 — `/rr act`、終わったら `/rr done`"
     # Japanese brackets take no spaces around them
     assert plain(ja, "ja") == ("進撃: 残り2回のユニット行動 —「act マス [to マス] "
                                "[attack/area/heal …]」、終わったら「done」")
+
+
+def test_a_count_takes_its_plural_form():
+    """R7: the last unit action of a card reads in the singular (English has two forms,
+    Japanese one)."""
+    g = puzzle([{"1A": unit("knight")}], decisions={0: decision("actions", card="raid",
+                                                                  left=1)})
+    assert str(prompt(g, 0, "en")).startswith("Raid: 1 unit action left — act")
+    assert str(prompt(g, 0, "ja")).startswith("奇襲: 残り1回のユニット行動")
 
 
 def test_a_story_line_is_bold_in_discord_and_plain_in_the_console():
