@@ -59,7 +59,7 @@ def test_every_message_has_japanese_with_the_same_placeholders_and_commands():
 
 
 def test_the_check_fails_on_a_missing_or_mismatched_japanese_entry():
-    en = 'msgid "a"\nmsgstr "A {x}"\n\nmsgid "b"\nmsgstr "B <cmd>act</cmd>"\n'.encode()
+    en = b'msgid "a"\nmsgstr "A {x}"\n\nmsgid "b"\nmsgstr "B <cmd>act</cmd>"\n'
     ja = 'msgid "a"\nmsgstr "あ {y}"\n\nmsgid "b"\nmsgstr "い <cmd>done</cmd>"\n'.encode()
     assert problems(en, ja) == ["a: placeholders differ [['x'], ['y']]",
                                 "b: commands differ [('act',), ('done',)]"]
