@@ -131,10 +131,11 @@ def recruit_cards(g: Game, seat: int, lang: str) -> list[Pair]:
         assert a.card is not None
         cost = g.cards.units[a.card].cost
         if a.merc:
-            label = f"{g.cards.name(a.card, lang)} ({'傭兵' if lang == 'ja' else 'mercenary'}, {cost}G)"
-            out.append((label, f"merc {a.card}"))
+            out.append((t("recruit_merc", lang, card=g.cards.name(a.card, lang), cost=cost),
+                        f"merc {a.card}"))
         else:
-            out.append((f"{g.cards.name(a.card, lang)} ({cost}G)", a.card))
+            out.append((t("recruit_hand", lang, card=g.cards.name(a.card, lang), cost=cost),
+                        a.card))
     return out
 
 

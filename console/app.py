@@ -259,11 +259,10 @@ class Console:
         does not say it."""
         dec = g.decision(seat) or {}
         if dec.get("kind") == "pick":
-            words = ["pick " + ("カード" if self.lang == "ja" else "CARD")]
+            words = [self.t("hint.pick")]
         elif dec.get("kind") == "roll":
             words = ["keep"] + ["reroll"] * bool(dec.get("can_reroll")) + [
-                "levelup " + ("マス" if self.lang == "ja" else "SQUARE")
-            ] * bool(dec.get("can_levelup"))
+                self.t("hint.levelup")] * bool(dec.get("can_levelup"))
         else:
             return ""
         return " — " + " / ".join(quote(x, self.lang) for x in words)

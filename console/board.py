@@ -133,12 +133,12 @@ def full(cs: CardSet, v: dict[str, Any], lang: str) -> list[str]:
 
 
 def _list(items: list[str], lang: str) -> str:
-    return ("、" if lang == "ja" else ", ").join(items)
+    return w("list_sep", lang).join(items)
 
 
 def _priced(cs: CardSet, key: str, lang: str) -> str:
     cost = cs.units[key].cost
-    return f"{cs.name(key, lang)}（{cost}G）" if lang == "ja" else f"{cs.name(key)} ({cost}g)"
+    return w("card_cost", lang, card=cs.name(key, lang), cost=cost)
 
 
 def hand(cs: CardSet, v: dict[str, Any], seat: int, lang: str) -> dict[str, str]:

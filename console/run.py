@@ -117,8 +117,7 @@ async def run(argv: list[str], fd: int = 0) -> int:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise UsageError(f"cannot write images to {ns.out}: {e.strerror}",
-                         f"画像を {ns.out} に書けません: {e.strerror}") from None
+        raise UsageError.of("out_dir", out=ns.out, error=e.strerror) from None
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s",
                         handlers=[logging.FileHandler(out_dir / "console.log", delay=True,
                                                       encoding="utf-8")])
@@ -126,15 +125,13 @@ async def run(argv: list[str], fd: int = 0) -> int:
 
     where = Path(ns.db).resolve().parent
     if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
-        raise UsageError(f"cannot open the game file {ns.db}: no such folder, or it is a folder",
-                         f"ゲームファイル {ns.db} を開けません: フォルダーがないか、フォルダーです")
+        raise UsageError.of("db_folder", db=ns.db)
     store = Store(ns.db)
     try:
         await store.open()
     except (sqlite3.Error, OSError) as e:
         await store.close()  # its connection thread would keep the process alive
-        raise UsageError(f"cannot open the game file {ns.db}: {e}",
-                         f"ゲームファイル {ns.db} を開けません: {e}") from None
+        raise UsageError.of("db_open", db=ns.db, error=e) from None
     try:
         con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
         existing = await store.open_game(CHANNEL)
