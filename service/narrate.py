@@ -34,7 +34,10 @@ REASONS_JA = {
 
 
 # How a list of names reads: Japanese separates with the ideographic comma (、).
-LIST_SEP = {"ja": "、"}
+def sep(lang: str) -> str:
+    """How a list of names reads: Japanese separates with the ideographic comma (、)."""
+    return i18n.t(lang, "story.list_sep")
+
 
 def reason(text: str, lang: str) -> str:
     """Why a game ended, in `lang` (the engine states it in English)."""
@@ -54,6 +57,11 @@ def result(res: str, lang: str) -> str:
 def s(key: str, lang: str, **kw: Any) -> str:
     """A piece of a line (no marks of its own) as words, to go into another line."""
     return str(t(key, lang, **kw))
+
+
+def s_hp(e: Event, lang: str) -> str:
+    """" (HP 4/6)" after a healed unit, when the event reports its HP (newer logs do)."""
+    return i18n.t(lang, "story.hp_suffix", left=e["hp_left"], hp=e["hp"]) if "hp" in e else ""
 
 
 def _mod(mod: int) -> str:
@@ -92,8 +100,8 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
     def flush_moves() -> None:
         nonlocal moves
         if moves is not None:
-            sep = "、" if lang == "ja" else ", "
-            lines.append(t("monster_moves", lang, p=names[moves[0]], moves=sep.join(moves[1])))
+            lines.append(t("monster_moves", lang, p=names[moves[0]],
+                           moves=sep(lang).join(moves[1])))
             moves = None
 
     for k, e in enumerate(events):
@@ -148,9 +156,9 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
                         and d["square"] in e["targets"] and j not in used):
                     used.add(j)
                     hits.append(_hp(d, cs, lang))
-            sep = "、" if lang == "ja" else "; "
+            hits_sep = i18n.t(lang, "story.hits_sep")
             lines.append(t(kind, lang, p=p, card=n(e["card"]),
-                           targets=sep.join(hits) or LIST_SEP.get(lang, ", ").join(e["targets"]),
+                           targets=hits_sep.join(hits) or sep(lang).join(e["targets"]),
                            **{"from": e["from"]}))
         elif kind == "summoned":
             card, square = n(e["card"]), e["square"]
@@ -173,29 +181,29 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
         elif kind == "command":
             lines.append(t(kind, lang, p=p, target=e["target"], **{"from": e["from"]}))
         elif kind == "area":
-            lines.append(t(kind, lang, p=p, squares=LIST_SEP.get(lang, ", ").join(e["squares"]) or "—",
+            lines.append(t(kind, lang, p=p, squares=sep(lang).join(e["squares"]) or "—",
                            **{"from": e["from"]}))
         elif kind == "fullmove":
             lines.append(t(kind, lang, p=p, square=e["square"]))
         elif kind == "declared":
-            lines.append(t(kind, lang, players=LIST_SEP.get(lang, ", ").join(names[s] for s in e["players"])))
+            lines.append(t(kind, lang, players=sep(lang).join(names[s] for s in e["players"])))
         elif kind == "readied":
-            lines.append(t(kind, lang, p=p, squares=LIST_SEP.get(lang, ", ").join(e["squares"])))
+            lines.append(t(kind, lang, p=p, squares=sep(lang).join(e["squares"])))
         elif kind == "healed":
-            hp = f" (HP {e['hp_left']}/{e['hp']})" if "hp" in e else ""
+            hp = s_hp(e, lang)
             lines.append(t("healed_support" if e.get("support") else kind, lang, p=p,
                            square=e["square"], card=n(e.get("card")),
-                           hp=hp.replace(" (", "（").replace(")", "）") if lang == "ja" else hp))
+                           hp=hp))
         elif kind == "gold" and e["amount"]:
             lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
         elif kind == "mercenaries":
-            lines.append(t(kind, lang, cards=LIST_SEP.get(lang, ", ").join(n(c) if c else "—" for c in e["cards"])))
+            lines.append(t(kind, lang, cards=sep(lang).join(n(c) if c else "—" for c in e["cards"])))
         elif kind == "medal_value":
             lines.append(t(kind, lang, value=e["value"]))
         elif kind == "final_round":
             lines.append(t(kind, lang, round=e["round"]))
         elif kind == "game_over":
-            who = LIST_SEP.get(lang, ", ").join(names[s] for s in e["winners"])
+            who = sep(lang).join(names[s] for s in e["winners"])
             key = ("game_over_loss" if not e["winners"] else
                    "game_over_draw" if e["draw"] else "game_over_win")
             lines.append(t(key, lang, winners=who, reason=reason(e["reason"], lang)))
@@ -233,6 +241,6 @@ def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
         return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
                            mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
     if kind == "pick":
-        opts = LIST_SEP.get(lang, ", ").join(cs.name(c, lang) for c in dec["options"])
+        opts = sep(lang).join(cs.name(c, lang) for c in dec["options"])
         return parse(template) + f" ({opts})"
     return parse(template)
