@@ -16,6 +16,7 @@ is split into pieces *before* its placeholders are filled, so a player named `<b
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 PLAIN = ""
@@ -56,18 +57,25 @@ class Line(tuple[Piece, ...]):
         return str(item) in str(self) if isinstance(item, str) else tuple.__contains__(self, item)
 
 
-def parse(template: str, **params: Any) -> Line:
-    """The pieces of `template` with its placeholders filled (`str.format`, per piece)."""
-    pieces: list[Piece] = []
+@lru_cache(maxsize=4096)
+def _split(template: str) -> tuple[tuple[str, str, bool], ...]:
+    """A template's pieces (text, mark, has placeholders), split once per template."""
+    pieces: list[tuple[str, str]] = []
     at = 0
     for m in _TAG.finditer(template):
         if m.start() > at:
-            pieces.append(Piece(template[at:m.start()].format(**params)))
-        pieces.append(Piece(m.group(2).format(**params), m.group(1)))
+            pieces.append((template[at:m.start()], PLAIN))
+        pieces.append((m.group(2), m.group(1)))
         at = m.end()
     if at < len(template):
-        pieces.append(Piece(template[at:].format(**params)))
-    return Line(p for p in pieces if p.text)
+        pieces.append((template[at:], PLAIN))
+    return tuple((text, mark, "{" in text or "}" in text) for text, mark in pieces if text)
+
+
+def parse(template: str, **params: Any) -> Line:
+    """The pieces of `template` with its placeholders filled (`str.format`, per piece)."""
+    return Line([Piece(text.format(**params) if fields else text, mark)
+                 for text, mark, fields in _split(template)])
 
 
 def text(words: str) -> Line:
