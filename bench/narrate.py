@@ -1,6 +1,6 @@
 """Narration speed: the words of whole games, as Discord and the console show them.
 
-    .venv/bin/python bench/narrate.py [--games 40] [--repeat 9] [--root DIR]
+    .venv/bin/python bench/narrate.py [--games 40] [--repeat 9] [--root DIR] [--dump FILE]
 
 Plays `--games` random-legal 4-player games once, then times (median of `--repeat` runs)
 telling all their public events in English and Japanese, formatted as Discord markdown, and
@@ -27,6 +27,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--root", default=str(Path(__file__).resolve().parents[1]))
+    ap.add_argument("--dump", help="write every line told (both languages) to this file, "
+                    "to diff two checkouts' words")
     a = ap.parse_args()
     sys.path.insert(0, a.root)
     from engine import Game, default_cards, visible
@@ -62,6 +64,14 @@ def main() -> None:
                 n += len(markdown(prompt(g, seat, lang)))
         return n
 
+    if a.dump:
+        with open(a.dump, "w", encoding="utf-8") as f:
+            for lang in ("en", "ja"):
+                for ev in stories:
+                    for x in narrate(ev, names, cards, lang, limit=10**6):
+                        print(markdown(x), file=f)
+                for g, seat in asked:
+                    print(markdown(prompt(g, seat, lang)), file=f)
     run()  # warm caches
     times = []
     for _ in range(a.repeat):
