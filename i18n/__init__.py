@@ -50,10 +50,11 @@ def _load(lang: str) -> _Catalogue:
     for m in cat:
         if not m.id:
             continue  # the header
-        if isinstance(m.id, tuple):
-            plural[m.id[0]] = tuple(str(s) for s in m.string)
+        strings = m.string if isinstance(m.string, (tuple, list)) else (m.string or "",)
+        if isinstance(m.id, (tuple, list)):
+            plural[str(m.id[0])] = tuple(str(s) for s in strings)
         else:
-            singular[m.id] = str(m.string)
+            singular[str(m.id)] = str(strings[0])
     expr = cat.plural_expr or "(n != 1)"
     return _Catalogue(singular, plural, gettext.c2py(expr))
 
