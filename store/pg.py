@@ -143,7 +143,8 @@ class PgStore:
             await con.execute("COMMIT")
         except Exception as e:
             # The commit may or may not have reached the server: look on another connection.
-            self._drop(con)
+            if await self._rollback(con):
+                self._drop(con)
             if key is None:
                 raise
             try:
@@ -156,20 +157,27 @@ class PgStore:
                 raise
         return out
 
-    async def _rollback(self, con: Con) -> None:
+    async def _rollback(self, con: Con) -> bool:
         """End a failed transaction; if even ROLLBACK fails, the connection is thrown away
-        (the server rolls back what it held) so the next job starts clean."""
-        if con.is_closed():
-            return
+        (the server rolls back what it held) so the next job starts clean. True while the
+        connection is still usable."""
         try:
+            if con.is_closed():
+                return False
             await con.execute("ROLLBACK")
+            return True
         except Exception:
             self._drop(con)
+            return False
 
     def _drop(self, con: Con) -> None:
-        if not con.is_closed():
-            con.terminate()
+        """Throw the connection away; the pool opens a fresh one when it is next needed."""
         self.resets += 1
+        try:
+            if not con.is_closed():
+                con.terminate()
+        except asyncpg.InterfaceError:  # already detached from the pool
+            pass
 
     async def _execute(self, sql: str, *args: Any, bookkeeping: bool = False) -> None:
         async def write(con: Con) -> None:
