@@ -204,3 +204,12 @@ class DailyStore:
                             [(day, r[0]) for r in rows])
             return [(r[0], r[1]) for r in rows]
         return await self.store._write(write)
+
+
+def daily_store(store: Any) -> DailyStore:
+    """The daily tables in the game store's own database, whichever backend it is."""
+    if getattr(store, "backend", "sqlite") == "postgresql":
+        from .daily_pg import PgDailyStore
+
+        return PgDailyStore(store)
+    return DailyStore(store)
