@@ -72,7 +72,13 @@ class Db:
 def db(request: pytest.FixtureRequest, tmp_path: Any) -> Db:
     if request.param == "sqlite":
         return Db("sqlite", str(tmp_path / "s.db"))
-    server = request.getfixturevalue("postgres")
+    return Db("postgresql", request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def pg_url(postgres: pg_server.PgServer | str) -> str:
+    """A URL of an empty schema of its own on the session's server (PostgreSQL only)."""
+    server = postgres
     if isinstance(server, str):
         pytest.skip(f"PostgreSQL: {server}")
     schema = f"t{next(_schemas)}"
@@ -86,7 +92,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Any) -> Db:
         finally:
             await con.close()
     asyncio.run(create())
-    return Db("postgresql", server.url_for(schema))
+    return server.url_for(schema)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
