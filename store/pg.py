@@ -271,16 +271,18 @@ class PgStore:
         now, key = time.time(), key or new_key()
 
         async def write(con: Con) -> Commit:
-            row = await _one(
-                con, "UPDATE games SET state=$1, version=version+$2, status=$3, updated_at=$4,"
-                " meta=COALESCE($5, meta) WHERE id=$6 AND version=$7 RETURNING *",
+            # The next log position comes back with the row: safe under the row lock, since
+            # every write that appends to a log also moves the version this UPDATE checks.
+            r = await con.fetchrow(
+                "UPDATE games SET state=$1, version=version+$2, status=$3, updated_at=$4,"
+                " meta=COALESCE($5, meta) WHERE id=$6 AND version=$7 RETURNING *,"
+                " (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=$6) AS next_seq",
                 state, max(1, len(entries)), status, now,
                 json.dumps(meta) if meta is not None else None, game_id, expected_version)
-            if row is None:
+            if r is None:
                 raise VersionConflict("the game moved on")
+            row, base = _row(r), r["next_seq"]
             await _claim(con, key, game_id, row.version, entries[0][2] if entries else "", now)
-            base = await con.fetchval(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=$1", game_id)
             await _append(con, game_id, base, entries, now)
             done = status in ("over", "abandoned")
             return Commit(row, await _put_timers(con, game_id, [] if done else timers),
@@ -494,15 +496,17 @@ async def _timers(con: Con, game_id: int) -> list[dict[str, Any]]:
 
 async def _put_timers(con: Con, game_id: int, timers: list[Timer]) -> list[dict[str, Any]]:
     """The game's timers become `timers`; a seat already timed for the same decision keeps
-    its deadline and reminder (see db.py)."""
-    await con.execute("DELETE FROM timers WHERE game_id=$1 AND NOT (seat = ANY($2::int[]))",
-                      game_id, [t[0] for t in timers])
-    if timers:
-        await con.executemany(
-            "INSERT INTO timers (game_id, seat, decision_id, deadline, remind_at)"
-            " VALUES ($1,$2,$3,$4,$5) ON CONFLICT (game_id, seat) DO UPDATE SET"
-            " decision_id=excluded.decision_id, deadline=excluded.deadline,"
-            " remind_at=excluded.remind_at, reminded=0"
-            " WHERE timers.decision_id<>excluded.decision_id",
-            [(game_id, *t) for t in timers])
-    return await _timers(con, game_id)
+    its deadline and reminder (see db.py). One statement, so one round trip: the rows it
+    wrote come from RETURNING, the ones it kept from the statement's own snapshot."""
+    cols = list(zip(*timers, strict=True)) if timers else [(), (), (), ()]
+    rows = await con.fetch(
+        "WITH gone AS (DELETE FROM timers WHERE game_id=$1 AND NOT (seat = ANY($2::int[]))),"
+        " put AS (INSERT INTO timers (game_id, seat, decision_id, deadline, remind_at)"
+        "  SELECT $1, * FROM unnest($2::int[], $3::bigint[], $4::float8[], $5::float8[])"
+        "  ON CONFLICT (game_id, seat) DO UPDATE SET decision_id=excluded.decision_id,"
+        "  deadline=excluded.deadline, remind_at=excluded.remind_at, reminded=0"
+        "  WHERE timers.decision_id<>excluded.decision_id RETURNING *)"
+        " SELECT * FROM put UNION ALL SELECT * FROM timers WHERE game_id=$1"
+        " AND seat = ANY($2::int[]) AND seat NOT IN (SELECT seat FROM put) ORDER BY seat",
+        game_id, *(list(c) for c in cols))
+    return [dict(r) for r in rows]
