@@ -13,9 +13,8 @@
 
 4. The same move's commit on PostgreSQL (store/pg.py): median and p90, and the ratio to
    SQLite FULL. Without `--pg`, a throwaway server is started on loopback the way the tests
-   do it (tests/pg_server.py; fsync=off there, so the figure is the client's and the
-   server's work without the disk flush); pass `--pg postgresql://…` to measure a real
-   server with its own durability settings.
+   do it (tests/pg_server.py), but with fsync on, as in production — so both figures
+   include the flush to disk; pass `--pg postgresql://…` to measure a server of your own.
 
 Medians on a shared 2-core machine; run twice and expect noise of a few percent.
 """
@@ -155,7 +154,7 @@ def postgres(url: str | None, moves: int, sqlite_full: float) -> None:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
         import pg_server
 
-        server = pg_server.start()
+        server = pg_server.start(durable=True)
         if isinstance(server, str):
             print(f"PostgreSQL: not measured ({server})")
             return
@@ -165,7 +164,7 @@ def postgres(url: str | None, moves: int, sqlite_full: float) -> None:
     finally:
         if server is not None:
             server.stop()
-    print(f"commit of a move, PostgreSQL{' (throwaway server, fsync=off)' if server else ''}:"
+    print(f"commit of a move, PostgreSQL{' (local throwaway server, fsync on)' if server else ''}:"
           f" {ms(took)}; its notice marked delivered: {ms(marks)}; "
           f"median {statistics.median(took) / sqlite_full:.1f}x SQLite FULL's")
 
