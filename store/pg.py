@@ -50,8 +50,9 @@ Con = asyncpg.Connection
 # Failures after which nothing was written and the caller may simply try again.
 RETRYABLE = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
              asyncpg.SerializationError)
-LOST = (OSError, asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
+LOST = (OSError, TimeoutError, asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
         asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError)
+COMMAND_S = 30.0  # a statement the server has not answered by then: the network is gone
 
 
 def _count(status: str) -> int:
@@ -88,7 +89,7 @@ class PgStore:
     # ---- the pool ------------------------------------------------------------------------------
     async def open(self) -> PgStore:
         pool = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=self.pool_size,
+            self.url, min_size=1, max_size=self.pool_size, command_timeout=COMMAND_S,
             connection_class=self.connection_class,
             server_settings={"lock_timeout": f"{int(self.busy_s * 1000)}ms",
                              "synchronous_commit": "on"})
