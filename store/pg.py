@@ -168,6 +168,8 @@ class PgStore:
                 raise StoreUncertain(f"COMMIT failed ({e}); could not read back ({lookup})") \
                     from e
             if not landed:
+                if isinstance(e, LOST):  # read back: not stored, so a plain "try again"
+                    raise StoreBusy(f"the connection was lost at COMMIT: {e}") from e
                 raise
         return out
 
