@@ -121,17 +121,23 @@ async def run(argv: list[str], fd: int = 0) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s",
                         handlers=[logging.FileHandler(out_dir / "console.log", delay=True,
                                                       encoding="utf-8")])
-    from store import Store
+    from store import is_postgres, make_store
 
-    where = Path(ns.db).resolve().parent
-    if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
-        raise UsageError.of("db_folder", db=ns.db)
-    store = Store(ns.db)
+    if not is_postgres(ns.db):  # a postgresql:// URL plays on that database (RR_DB's choice)
+        where = Path(ns.db).resolve().parent
+        if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
+            raise UsageError.of("db_folder", db=ns.db)
+    store = make_store(ns.db)
     try:
         await store.open()
     except (sqlite3.Error, OSError) as e:
         await store.close()  # its connection thread would keep the process alive
         raise UsageError.of("db_open", db=ns.db, error=e) from None
+    except Exception as e:  # PostgreSQL: refused, unknown database, bad URL…
+        if not is_postgres(ns.db):
+            raise
+        await store.close()
+        raise UsageError.of("database_open", db=ns.db, error=e) from None
     try:
         con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
         existing = await store.open_game(CHANNEL)
