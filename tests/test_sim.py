@@ -122,3 +122,17 @@ def test_docs_cards_md_lists_the_values_of_the_card_data_file():
     """docs/cards.md is generated from engine/data/cards.json, never edited by hand."""
     from sim.cards_doc import main as cards_doc
     assert cards_doc(["--check"]) == 0
+
+
+def test_levelling_up_never_lowers_a_units_hp():
+    """R12.2: a level-up card takes over the ★ card's damage cubes, so a level-up card with
+    less HP than its ★ card would leave a fainted unit standing (R9.1) — a balance change
+    to one must keep the other at least as high (docs/balance.md)."""
+    from engine.cards import default_cards
+
+    cs = default_cards()
+    stars = [c for c in cs.units.values() if c.job and not c.levelled]
+    assert len(stars) == 4  # Warrior★, Cleric★, Sorcerer★, Thief★ (R4)
+    for star in stars:
+        lv = cs.units[cs.levelup_of(star.job)]
+        assert lv.hp >= star.hp, (star.key, star.hp, lv.key, lv.hp)
