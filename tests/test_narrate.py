@@ -92,7 +92,8 @@ def test_an_area_attack_tells_every_unit_hit_and_a_faint_then_the_bonus_move():
     ev = invade(g)
     en = " ".join(_lines(ev, "en"))
     assert "Sorcerer★ on 2B: 1 damage (HP 0/2)" in en
-    assert "Cleric★ on 2A: 1 damage (HP 2/3)" in en
+    full = hp("cleric_star")
+    assert f"Cleric★ on 2A: 1 damage (HP {full - 1}/{full})" in en
     assert "Sorcerer★ on 2B fainted" in en
     assert "(bonus move)" in en
     assert "（ボーナス移動）" in " ".join(_lines(ev, "ja"))
@@ -134,10 +135,12 @@ def test_readying_reads_as_readying_not_healing_in_japanese():
 
 def test_support_healing_names_the_unit_and_its_hp_with_the_rulebooks_word():
     """R11.1 ① 援護 (p.23): the most-pressed player heals 1 HP on one unit."""
-    g = puzzle([{"1A": unit("knight", dmg=3)}, {}], decisions={0: decision("support")})
+    full = hp("knight")
+    g = puzzle([{"1A": unit("knight", dmg=2)}, {}], decisions={0: decision("support")})
     ev = g.apply(0, "support 1A")
-    assert "Ann: support heals 1 on Knight on 1A (HP 4/6) (R11.1)." in _lines(ev, "en")
-    assert "Ann: 援護で1AのナイトのHPを1回復（HP 4/6）。" in _lines(ev, "ja")
+    assert f"Ann: support heals 1 on Knight on 1A (HP {full - 1}/{full}) (R11.1)." in _lines(
+        ev, "en")
+    assert f"Ann: 援護で1AのナイトのHPを1回復（HP {full - 1}/{full}）。" in _lines(ev, "ja")
 
 
 def test_the_roll_question_shows_the_modifier_and_the_defence():
