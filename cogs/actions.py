@@ -19,7 +19,7 @@ import aiohttp
 import discord
 
 from service import GameOver, Outcome, Quarantined, ServiceError
-from service.refusals_ja import localize
+from service.refusals import words
 
 from .announce import Announcement, clip, deliver
 from .i18n import lang_of, result_text, t
@@ -158,7 +158,7 @@ def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
         return t("not_player", lang)
     if isinstance(e, GameOver):
         return t("over_refusal", lang, result=result_text(e.result, e.names, lang))
-    return t("refused", lang, msg=localize(e.message, lang))
+    return t("refused", lang, msg=words(e, lang))
 
 
 async def check_target(bot: RookBot, interaction: discord.Interaction, target: Target,

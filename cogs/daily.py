@@ -73,7 +73,7 @@ async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost 
 def host_of(bot: RookBot) -> DailyHost:
     host = getattr(bot, "daily", None)
     if host is None:
-        raise ServiceError("The daily challenge is not open yet; try again in a moment.",
+        raise ServiceError.of("svc.daily_closed",
                            code="daily_closed")
     return host
 

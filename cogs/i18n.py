@@ -80,7 +80,9 @@ def result_text(result: dict[str, Any], names: list[str], lang: str) -> str:
 
     winners = ", ".join(safe(names[s]) for s in result.get("winners", []))
     key = "result_loss" if not winners else "result_draw" if result.get("draw") else "result_win"
-    return t(key, lang, winners=winners, reason=result.get("reason", ""))
+    from service.refusals import reason
+
+    return t(key, lang, winners=winners, reason=reason(result, lang))
 
 
 def difficulty_name(name: str, lang: str) -> str:

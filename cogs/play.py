@@ -15,6 +15,7 @@ from discord import app_commands
 
 from engine import Game
 from service import ServiceError
+from service.refusals import words
 
 from . import choices as C
 from .actions import (
@@ -249,7 +250,7 @@ class PlayCommands:
             out = await bot.service.remove_player(interaction.channel_id or 0,
                                                   interaction.user.id, seat)
         except ServiceError as e:
-            await reply(interaction, e.message if e.code == "vote" else refusal(e, lang))
+            await reply(interaction, words(e, lang) if e.code == "vote" else refusal(e, lang))
             return
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)

@@ -22,7 +22,7 @@ from engine import Game, NotationError, parse
 from engine.notation import VERBS
 from service.games import GameService, Outcome, ServiceError
 from service.narrate import narrate, prompt
-from service.refusals_ja import localize
+from service.refusals import words
 from service.report import phase_reports
 from service.seats import ai_level, seat_names
 from store import GameRow, Store
@@ -94,8 +94,12 @@ class Console:
         """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
         return ("、" if self.lang == "ja" else ", ").join(items)
 
-    def refusal(self, message: str, who: str = "") -> None:
-        text = tidy_message(refusal_text(localize(message, self.lang), self.lang))
+    def refusal(self, e: ServiceError, who: str = "", typed: str = "") -> None:
+        """A refusal in the reader's language; `typed` (the action) keeps quoted words whole."""
+        text = words(e, self.lang)
+        if typed:
+            text = whole_tokens(text, typed)
+        text = tidy_message(refusal_text(text, self.lang))
         self.say(f"! {who}: {text}" if who else f"! {text}")
 
     # ---- games -------------------------------------------------------------------------------
@@ -321,7 +325,7 @@ class Console:
         try:
             row, g = await self.service.viewable(CHANNEL)
         except ServiceError as e:
-            self.refusal(e.message)
+            self.refusal(e)
             return True
         self._seat_row(row)
         if command is not None:
@@ -370,7 +374,7 @@ class Console:
         try:
             out = await self.service.act(CHANNEL, seat + 1, action)
         except ServiceError as e:
-            self.refusal(whole_tokens(e.message, action))
+            self.refusal(e, typed=action)
             return
         self.last_actor = seat
         told = await self.report(out)
@@ -475,7 +479,7 @@ class Console:
         try:
             out = await self.service.undo(CHANNEL, seat + 1)
         except ServiceError as e:
-            self.refusal(e.message, self.names[seat])
+            self.refusal(e, self.names[seat])
             return
         await self.report(out)
         if await self.ai_turns():

@@ -13,6 +13,7 @@ from typing import Any
 from . import board, rng
 from .cards import CardSet, UnitCard
 from .errors import IllegalAction, excerpt
+from .messages import ENGLISH, Name, Phrase, phrase
 from .notation import Action, SkillUse
 from .state import (
     Event,
@@ -30,13 +31,19 @@ from .state import (
 Board = list[Any]
 
 
-def _name(cs: CardSet, piece: dict[str, Any]) -> str:
-    return cs.name(piece["card"])
+def _name(cs: CardSet, piece: dict[str, Any]) -> Name:
+    """A piece's card name in both languages, for a refusal's parameters."""
+    return Name(cs.name(piece["card"]), cs.name(piece["card"], "ja"))
 
 
-def _at(cs: CardSet, b: Board, i: int) -> str:
+def _unit(card: UnitCard) -> Name:
+    return Name(card.en, card.ja)
+
+
+def _at(cs: CardSet, b: Board, i: int) -> Phrase:
     piece = b[i]
-    return f"a {_name(cs, piece)} stands on {sq(i)}" if piece else f"{sq(i)} is empty"
+    return (phrase("stands_on", card=_name(cs, piece), square=sq(i)) if piece
+            else phrase("empty", square=sq(i)))
 
 
 def skill_squares(cs: CardSet, b: Board, i: int) -> list[int]:
@@ -85,68 +92,64 @@ def check_skill(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int = 0) 
     if use.kind != want:
         hint = {"attack": "attack SQUARE", "area": "area", "heal": "heal SQUARE[,SQUARE]",
                 "command": "command SQUARE [SKILL]"}[want]
-        raise IllegalAction(f"{card.en} on {sq(pos)} uses '{hint}', not '{use.kind}'.")
+        raise IllegalAction("skill_word", card=_unit(card), square=sq(pos), hint=hint,
+                            used=use.kind)
     if kind == "area":
         if not any(is_monster(b[j]) for j in reach):
-            raise IllegalAction(f"No monster is in range of {card.en} on {sq(pos)}.")
+            raise IllegalAction("no_monster_in_range", card=_unit(card), square=sq(pos))
         return
     tg = _targets(use)
     if kind == "dice":
         if len(tg) != 1:
-            raise IllegalAction(f"{card.en} attacks exactly one monster.")
+            raise IllegalAction("attacks_one", card=_unit(card))
         j = tg[0]
         gap = any(board.unit_offset(pos, g) == j for g in skill.gaps)
         if j not in reach:
-            why = " (a gap square: it cannot be targeted)" if gap else ""
-            raise IllegalAction(f"{sq(j)} is not in range of {card.en} on {sq(pos)}{why}.")
+            raise IllegalAction("out_of_range", target=sq(j), card=_unit(card), square=sq(pos),
+                                gap=phrase("gap") if gap else "")
         if not is_monster(b[j]):
-            raise IllegalAction(f"There is no monster to attack: {_at(cs, b, j)}.")
+            raise IllegalAction("no_monster_to_attack", at=_at(cs, b, j))
         if not skill.long and _blocked(b, pos, j):
-            raise IllegalAction(f"{card.en} on {sq(pos)} cannot reach past the piece in front"
-                                " of it: only long-range attacks can (R8.2).")
+            raise IllegalAction("blocked_front", card=_unit(card), square=sq(pos))
         return
     if kind == "allocated":
         left: dict[int, int] = {}
         for j in tg:
             if j not in reach or not is_monster(b[j]):
-                raise IllegalAction(f"{sq(j)} holds no monster in range of {card.en} on "
-                                    f"{sq(pos)}.")
+                raise IllegalAction("no_monster_at", target=sq(j), card=_unit(card),
+                                    square=sq(pos))
             m = b[j]
             left.setdefault(j, cs.monsters[m["card"]].hp - m["dmg"])
             left[j] -= 1
             if left[j] < 0:
-                raise IllegalAction(f"The {_name(cs, m)} on {sq(j)} is defeated before that"
-                                    " point: give the point to another monster.")
+                raise IllegalAction("defeated_before", card=_name(cs, m), target=sq(j))
         avail = sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"] for j in reach if is_monster(b[j]))
         need = min(skill.n, avail)
         if len(tg) != need or need == 0:
-            raise IllegalAction(f"{card.en} deals {skill.n} points of damage: name {need} "
-                                "target squares, e.g. 'attack 5B,5C'." if need else
-                                f"No monster is in range of {card.en} on {sq(pos)}.")
+            raise (IllegalAction("allocate", card=_unit(card), n=skill.n, need=need) if need
+                   else IllegalAction("no_monster_in_range", card=_unit(card), square=sq(pos)))
         return
     if kind == "heal":
         if not 1 <= len(tg) <= skill.n:
-            raise IllegalAction(f"{card.en} heals up to {skill.n} damage: name 1 to {skill.n} "
-                                "squares, one per damage removed.")
+            raise IllegalAction("heal_count", card=_unit(card), n=skill.n)
         for j in set(tg):
             if j not in reach or not is_unit(b[j]):
-                raise IllegalAction(f"{sq(j)} holds no unit of yours in range of {card.en}.")
+                raise IllegalAction("heal_none", target=sq(j), card=_unit(card))
             if tg.count(j) > b[j]["dmg"]:
-                raise IllegalAction(f"The {_name(cs, b[j])} on {sq(j)} has only "
-                                    f"{b[j]['dmg']} damage to heal.")
+                raise IllegalAction("heal_too_much", card=_name(cs, b[j]), target=sq(j),
+                                    n=b[j]["dmg"])
         return
     # command (Bard, p.14): another friendly unit anywhere; 1 damage first.
     j = tg[0]
     if j == pos or not is_unit(b[j]):
-        raise IllegalAction(f"The {card.en} commands another unit of yours: {_at(cs, b, j)}.")
+        raise IllegalAction("command_other", card=_unit(card), at=_at(cs, b, j))
     target = b[j]
     faints = target["dmg"] + 1 >= cs.units[target["card"]].hp
     if use.sub is not None:
         if faints:
-            raise IllegalAction(f"The {_name(cs, target)} on {sq(j)} faints from the command's "
-                                "1 damage and cannot use its skill.")
+            raise IllegalAction("command_faints", card=_name(cs, target), target=sq(j))
         if depth > board.SIZE:
-            raise IllegalAction("Too many nested commands.")
+            raise IllegalAction("nested")
         scratch = list(b)
         scratch[j] = {**target, "dmg": target["dmg"] + 1}
         check_skill(cs, scratch, j, use.sub, depth + 1)
@@ -158,27 +161,26 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     b = p["board"]
     i = board.index(a.square or "")
     if i is None or b[i] is None:
-        raise IllegalAction(f"There is no unit on {excerpt(a.square or '')}: name one of your "
-                            "units.")
+        raise IllegalAction("no_unit_at", text=excerpt(a.square or ""))
     if not is_unit(b[i]):
-        raise IllegalAction(f"You have no unit on {sq(i)}: a {_name(cs, b[i])} stands there.")
+        raise IllegalAction("not_your_unit", square=sq(i), card=_name(cs, b[i]))
     unit = b[i]
     card = cs.units[unit["card"]]
     if unit["acted"]:
-        raise IllegalAction(f"The {card.en} on {sq(i)} has already acted (it carries an action "
-                            "marker until it is readied).")
+        raise IllegalAction("acted", card=_unit(card), square=sq(i))
     if a.fullmove and marks(p) < 1:
-        raise IllegalAction("Full Move costs 1 honor mark and you have none (R12.4).")
+        raise IllegalAction("fullmove_mark")
     dest, path = i, []
     if a.to is not None:
         dest = board.index(a.to)  # type: ignore[assignment]
         mov = card.mov + (1 if a.fullmove else 0)
         moves = board.unit_moves(b, i, mov)
         if dest not in moves:
-            raise IllegalAction(_why_unreachable(cs, b, i, dest, mov, card))
+            raise IllegalAction("unreachable", card=_unit(card), square=sq(i), target=sq(dest),
+                                why=_why_unreachable(cs, b, i, dest, mov))
         path = moves[dest]
     if a.skill is None and a.to is None:
-        raise IllegalAction("That action does nothing: move the unit, use its skill, or 'done'.")
+        raise IllegalAction("does_nothing")
     if a.skill is not None:
         scratch = list(b)
         scratch[i], scratch[dest] = None, unit
@@ -186,22 +188,21 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     return Plan(i, dest, path, a.fullmove, a.skill)
 
 
-def _why_unreachable(cs: CardSet, b: Board, i: int, dest: int, mov: int, card: UnitCard) -> str:
-    who = f"{card.en} on {sq(i)} cannot reach {sq(dest)}"
+def _why_unreachable(cs: CardSet, b: Board, i: int, dest: int, mov: int) -> Phrase:
     if board.is_magic_circle(dest):
-        return f"{who}: units never enter a magic circle (R2)."
+        return phrase("why.circle")
     if dest == i:
-        return f"{who}: it is already there."
+        return phrase("why.there")
     if b[dest] is not None:
-        return f"{who}: {_at(cs, b, dest)}."
+        return _at(cs, b, dest)
     # Would it be reachable without monsters? Then name the monster in the way.
     unblocked = board.unit_moves([None if is_monster(x) else x for x in b], i, mov)
     if dest in unblocked:
         for step in unblocked[dest]:
             if is_monster(b[step]):
-                return f"{who}: a {_name(cs, b[step])} stands on {sq(step)}."
-        return f"{who}: monsters block the way."
-    return f"{who}: it moves at most {mov} square{'s' if mov > 1 else ''} (MOV {mov})."
+                return _at(cs, b, step)
+        return phrase("why.monsters")
+    return phrase("why.mov" if mov > 1 else "why.mov_one", n=mov)
 
 
 # ---- execution ------------------------------------------------------------------------------
@@ -423,20 +424,21 @@ def reconsider_roll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: 
 
 # ---- Level Up (R12.2) -----------------------------------------------------------------------
 
-def levelup_problem(cs: CardSet, st: State, seat: int, i: int | None) -> str | None:
+def levelup_problem(cs: CardSet, st: State, seat: int, i: int | None) -> IllegalAction | None:
     """Why the unit on `i` cannot level up now, or None when it can."""
     p = st["players"][seat]
     b = p["board"]
     if i is None or not is_unit(b[i]):
-        return f"You have no unit on {sq(i) if i is not None else 'that square'}."
+        return IllegalAction("no_unit", square=sq(i) if i is not None else "that square")
     card = cs.units[b[i]["card"]]
     if not card.star:
-        return f"Only ★ units level up; the {card.en} on {sq(i)} is not one (R12.2)."
+        return IllegalAction("not_star", card=_unit(card), square=sq(i))
     if not st["levelup_piles"].get(card.job):
-        return f"The {card.job} level-up pile is empty (R12.2)."
+        job = f"job.{card.job}"
+        return IllegalAction("pile_empty", job=phrase(job) if job in ENGLISH else card.job)
     price = levelup_price(p)
     if marks(p) < price:
-        return f"Level Up costs {price} honor marks and you have {marks(p)} (R12.2)."
+        return IllegalAction("levelup_cost", price=price, marks=marks(p))
     return None
 
 
@@ -458,7 +460,7 @@ def reach(cs: CardSet, st: State, seat: int, i: int) -> tuple[list[str], list[st
     """For a help overlay: where the unit on `i` can move, and its skill range from here."""
     b = st["players"][seat]["board"]
     if not is_unit(b[i]):
-        raise IllegalAction(f"You have no unit on {sq(i)}.")
+        raise IllegalAction("no_unit", square=sq(i))
     mov = cs.units[b[i]["card"]].mov
     return ([sq(j) for j in sorted(board.unit_moves(b, i, mov))],
             [sq(j) for j in skill_squares(cs, b, i)])

@@ -13,6 +13,7 @@ from typing import Any
 from . import board, rng
 from .cards import CardSet
 from .combat import damage_unit
+from .messages import REASONS
 from .state import (
     Event,
     State,
@@ -27,7 +28,7 @@ from .state import (
     threat,
 )
 
-SOLO_FINAL = "the final round ended with monsters left (R13.2)"
+SOLO_FINAL = REASONS["end.final_round"]
 
 
 def run(cs: CardSet, st: State, ev: list[Event],
@@ -158,7 +159,7 @@ def resign(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
     st["claims"] = [c for c in st["claims"] if c[0] != seat]
     ev.append({"type": "eliminated", "player": seat, "resigned": True})
     if len(st["players"]) == 1:
-        _finish(st, ev, winners=[], reason="the player resigned")
+        _finish(st, ev, winners=[], code="end.resigned")
         return
     _check_elimination(st, active(st) + [seat], ev)
 
@@ -232,7 +233,7 @@ def _end_main(cs: CardSet, st: State, ev: list[Event]) -> None:
     """End of the Main phase: the solo final-round check (R13.2), then the Enemy phase."""
     if (len(st["players"]) == 1 and st["final_round"] is not None
             and st["round"] >= st["final_round"] and not _all_defeated(st)):
-        _finish(st, ev, winners=[], reason=SOLO_FINAL)
+        _finish(st, ev, winners=[], code="end.final_round")
         return
     st["phase"] = "invasion"
 
@@ -323,7 +324,7 @@ def _castle(cs: CardSet, st: State, seat: int, m: dict[str, Any], ev: list[Event
     card = {"id": m["id"], "card": m["card"]}
     if len(st["players"]) == 1:
         p["castle"].append(card)
-        _finish(st, ev, winners=[], reason="a monster invaded the castle (R13.1)")
+        _finish(st, ev, winners=[], code="end.castle_invaded")
         return
     if mc.red or p["castle"]:
         p["castle"].append(card)
@@ -340,10 +341,10 @@ def _check_elimination(st: State, before: list[int], ev: list[Event]) -> bool:
         return False
     alive = active(st)
     if len(alive) == 1:
-        _finish(st, ev, winners=alive, reason="last player standing (R9.3)")
+        _finish(st, ev, winners=alive, code="end.last_standing")
         return True
     if not alive:
-        _finish(st, ev, winners=before, reason="everyone left was eliminated at once (R9.3)",
+        _finish(st, ev, winners=before, code="end.all_eliminated",
                 draw=len(before) > 1)
         return True
     return False
@@ -492,7 +493,7 @@ def check_victory(cs: CardSet, st: State, ev: list[Event]) -> None:
         return
     if len(st["players"]) == 1:
         if _all_defeated(st):
-            _finish(st, ev, winners=[0], reason="every monster defeated (R13.1)")
+            _finish(st, ev, winners=[0], code="end.all_defeated")
         return
     if st["monster_deck"]:
         return
@@ -503,26 +504,28 @@ def check_victory(cs: CardSet, st: State, ev: list[Event]) -> None:
     winners = [s for s in declarers
                if (marks(st["players"][s]), st["players"][s]["gold"]) == best]
     ev.append({"type": "declared", "players": declarers})
-    _finish(st, ev, winners=winners, reason="threat 8 or less with the deck empty (R14.3)",
+    _finish(st, ev, winners=winners, code="end.threat_low",
             draw=len(winners) > 1, cs=cs)
 
 
 def _round_cap(cs: CardSet, st: State, ev: list[Event]) -> None:
     """R15: at the cap, lowest threat wins, then R14.4; solo has not won."""
     if len(st["players"]) == 1:
-        _finish(st, ev, winners=[], reason="round cap reached (R15)")
+        _finish(st, ev, winners=[], code="end.round_cap")
         return
     seats = active(st)
     key = {s: (threat(cs, st["players"][s]), -marks(st["players"][s]), -st["players"][s]["gold"])
            for s in seats}
     best = min(key.values())
     winners = [s for s in seats if key[s] == best]
-    _finish(st, ev, winners=winners, reason="round cap reached (R15)", draw=len(winners) > 1,
+    _finish(st, ev, winners=winners, code="end.round_cap", draw=len(winners) > 1,
             cs=cs)
 
 
-def _finish(st: State, ev: list[Event], winners: list[int], reason: str, draw: bool = False,
+def _finish(st: State, ev: list[Event], winners: list[int], code: str, draw: bool = False,
             cs: CardSet | None = None) -> None:
+    """End the game. `code` says why (engine/messages.py REASONS); "reason" keeps its English
+    for readers of older states and logs."""
     seats = list(range(len(st["players"])))
     if cs is not None:
         seats.sort(key=lambda s: (st["players"][s]["eliminated"], s not in winners,
@@ -530,6 +533,7 @@ def _finish(st: State, ev: list[Event], winners: list[int], reason: str, draw: b
                                   -st["players"][s]["gold"]))
     else:
         seats.sort(key=lambda s: (s not in winners, st["players"][s]["eliminated"]))
-    st["result"] = {"winners": sorted(winners), "draw": draw, "reason": reason, "ranking": seats}
+    st["result"] = {"winners": sorted(winners), "draw": draw, "reason": REASONS[code],
+                   "code": code, "ranking": seats}
     st["phase"], st["decisions"] = "over", {}
     ev.append({"type": "game_over", **st["result"]})

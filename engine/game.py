@@ -24,6 +24,7 @@ from .errors import (
     StaleDecision,
     excerpt,
 )
+from .messages import Items, Name, phrase
 from .notation import ROLL_PROMPTS, Action, SkillUse, parse
 from .state import (
     Event,
@@ -118,7 +119,7 @@ class Game:
     def reach(self, seat: int, square: str) -> tuple[list[str], list[str]]:
         i = board.index(square)
         if i is None:
-            raise IllegalAction(f"'{excerpt(square)}' is not a square.")
+            raise IllegalAction("not_a_square", text=excerpt(square))
         return combat.reach(self.cards, self.state, seat, i)
 
     # ---- answers ---------------------------------------------------------------------------
@@ -131,9 +132,9 @@ class Game:
         a = parse(action) if isinstance(action, str) else action
         st, cs = self.state, self.cards
         if st["result"] is not None:
-            raise GameOver("The game is over.")
+            raise GameOver("game_over")
         if not 0 <= seat < len(st["players"]) or st["players"][seat]["eliminated"]:
-            raise NotYourDecision("You are not playing in this game (or were eliminated).")
+            raise NotYourDecision("not_playing")
         ev: list[Event] = []
         if a.verb == "autosave":
             st["players"][seat]["autosave"] = a.flag
@@ -141,7 +142,7 @@ class Game:
             return [{"type": "autosave", "player": seat, "on": a.flag, "vis": [seat]}]
         if a.verb == "rolls":  # a standing order too: when to be asked about a roll (R12.1)
             if a.mode not in ROLL_PROMPTS:  # an Action built by code, not parsed
-                raise NotationError("Use 'rolls miss' or 'rolls always'.")
+                raise NotationError("syntax.use_rolls_short")
             st["players"][seat]["rolls"] = a.mode
             st["log"].append([seat, str(a)])
             return [{"type": "rolls", "player": seat, "mode": a.mode, "vis": [seat]}]
@@ -152,9 +153,9 @@ class Game:
             return ev
         dec = st["decisions"].get(str(seat))
         if dec is None:
-            raise NotYourDecision(self._not_yours(seat))
+            raise self._not_yours()
         if decision_id is not None and decision_id != dec["id"]:
-            raise StaleDecision("This prompt is out of date: the game has moved on.")
+            raise StaleDecision("stale")
         opened = dec["opened"]
         before = (dict(st["rng"]), len(st["unit_deck"]), len(st["monster_deck"]))
         canonical = self._answer(seat, dec, a, ev)
@@ -177,17 +178,17 @@ class Game:
         """Take back `seat`'s last action when it revealed nothing random and the decision it
         answered is still open (BGA's rule): replay the log without it."""
         if self.over:
-            raise GameOver("The game is over.")
+            raise GameOver("game_over")
         if not self.can_undo(seat):
-            raise IllegalAction("Nothing to undo: only your last action, while it revealed "
-                                "nothing random and its decision is still open, can be undone.")
+            raise IllegalAction("nothing_to_undo")
         index = self.state["undo"][str(seat)][0]
         log = [e for k, e in enumerate(self.state["log"]) if k != index]
         self.state = Game.replay(self.state["setup"], log).state
 
-    def _not_yours(self, seat: int) -> str:
-        waiting = ", ".join(self.state["players"][s]["name"] for s in self.waiting_for())
-        return f"You have nothing to decide right now; waiting for {waiting or 'nobody'}."
+    def _not_yours(self) -> NotYourDecision:
+        waiting = tuple(self.state["players"][s]["name"] for s in self.waiting_for())
+        return NotYourDecision("not_your_decision",
+                               names=Items(waiting) if waiting else phrase("nobody"))
 
     def _answer(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
         """Check then apply one answer; returns the canonical text logged for replay."""
@@ -197,7 +198,7 @@ class Game:
             i = board.index(a.square)  # type: ignore[arg-type]
             problem = combat.levelup_problem(cs, st, seat, i)
             if problem:
-                raise IllegalAction(problem)
+                raise problem
             combat.do_levelup(cs, st, seat, i, ev)  # type: ignore[arg-type]
             if kind == "roll":
                 combat.reconsider_roll(cs, st, seat, dec, ev)
@@ -223,26 +224,26 @@ class Game:
             return "timeout"
         allowed = _ALLOWED[kind]
         if a.verb not in allowed:
-            raise IllegalAction(f"Now you {_PROMPT[kind]}: use {' / '.join(allowed)}"
-                                + (" (or levelup SQUARE)" if kind != "place" else "") + ".")
+            raise IllegalAction("wrong_verb", prompt=phrase(f"prompt.{kind}"),
+                                verbs=" / ".join(allowed),
+                                levelup=phrase("or_levelup") if kind != "place" else "")
         handler = getattr(self, f"_{kind}")
         return handler(seat, dec, a, ev)
 
     def _pick(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
         key = self.cards.resolve(a.card or "")
         if key not in dec["options"]:
-            names = ", ".join(self.cards.name(c) for c in dec["options"])
-            what = (self.cards.name(key) if key in self.cards.commands
-                    else f"'{excerpt(a.card or '')}'")
-            raise IllegalAction(f"You cannot pick {what} now (each command card is executed at "
-                                f"most once a round, R6.1); choose one of: {names}.")
+            names = Items(tuple(self._name(c) for c in dec["options"]))
+            what = (self._name(key) if key in self.cards.commands
+                    else phrase("quoted", text=excerpt(a.card or "")))
+            raise IllegalAction("cannot_pick", card=what, names=names)
         close_decision(self.state, seat)
         flow.pick(self.cards, self.state, seat, key, ev)  # type: ignore[arg-type]
         return f"pick {key}"
 
     def _place(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
         p = self.state["players"][seat]
-        card = self._match(p["hand"], a.card or "", "in your hand")
+        card = self._match(p["hand"], a.card or "", "where.hand")
         i = self._home_square(seat, a.square)
         close_decision(self.state, seat)
         p["hand"].remove(card)
@@ -269,12 +270,12 @@ class Game:
         b = self.state["players"][seat]["board"]
         idx = [board.index(s) for s in a.squares]
         if len(set(idx)) != len(idx):
-            raise IllegalAction("Name each unit once.")
+            raise IllegalAction("ready_once")
         if len(idx) > dec["n"]:
-            raise IllegalAction(f"You may ready at most {dec['n']} units (R7, R11.2).")
+            raise IllegalAction("ready_max", n=dec["n"])
         for i in idx:
             if not is_unit(b[i]) or not b[i]["acted"]:
-                raise IllegalAction(f"{sq(i)} holds no acted unit of yours to ready.")  # type: ignore[arg-type]
+                raise IllegalAction("ready_not_acted", square=sq(i))  # type: ignore[arg-type]
         for i in idx:
             b[i]["acted"] = False
         close_decision(self.state, seat)
@@ -290,23 +291,21 @@ class Game:
         mercs = [m for m in st["mercenaries"] if m]
         card, merc = None, False
         if not a.merc:
-            card = self._match(p["hand"], a.card or "", "in your hand", missing_ok=True)
+            card = self._match(p["hand"], a.card or "", "where.hand", missing_ok=True)
         if card is None:
             if not dec["mercenaries"]:
                 if a.merc:  # R7.1: never a mercenary under AUTO, even one also in the hand
-                    raise IllegalAction("No mercenaries may be taken when Recruit is executed "
-                                        "AUTO (R7.1): recruit a unit from your hand.")
-                why = ("no mercenaries may be taken when Recruit is executed AUTO (R7.1)"
-                       if not a.merc and mercs else "nor among what you may recruit")
-                self._match(p["hand"], a.card or "", "in your hand", missing_ok=False,
-                            extra=f"; {why}")
-            card = self._match(mercs, a.card or "", "among your hand or the mercenaries")
+                    raise IllegalAction("no_mercs_auto")
+                why = "why.auto" if not a.merc and mercs else "why.nor"
+                self._match(p["hand"], a.card or "", "where.hand", missing_ok=False,
+                            extra=why)
+            card = self._match(mercs, a.card or "", "where.mercs")
             merc = True
         i = self._home_square(seat, a.square)
         cost = cs.units[card["card"]].cost
         if cost > p["gold"]:
-            raise IllegalAction(f"{cs.name(card['card'])} costs {cost} gold and you have "
-                                f"{p['gold']} (R7.1).")
+            raise IllegalAction("too_expensive", card=self._name(card["card"]), cost=cost,
+                                gold=p["gold"])
         close_decision(st, seat)
         if merc:
             st["claims"].append([seat, card["id"], sq(i)])
@@ -326,7 +325,7 @@ class Game:
         b = self.state["players"][seat]["board"]
         i = board.index(a.square)  # type: ignore[arg-type]
         if not is_unit(b[i]) or b[i]["dmg"] <= 0:
-            raise IllegalAction(f"{a.square} holds no damaged unit of yours to heal (R11.1).")
+            raise IllegalAction("support_none", square=a.square)
         b[i]["dmg"] -= 1
         close_decision(self.state, seat)
         hp = self.cards.units[b[i]["card"]].hp
@@ -337,8 +336,7 @@ class Game:
     def _roll(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
         if a.verb == "reroll":
             if not dec["can_reroll"]:
-                raise IllegalAction("Willpower cannot be used here: a reroll cannot be rerolled"
-                                    " and costs 1 honor mark (R12.3).")
+                raise IllegalAction("no_willpower")
             combat.reroll(self.cards, self.state, seat, dec, ev)
             return "reroll"
         self._keep(seat, dec, ev)
@@ -349,6 +347,10 @@ class Game:
         _, _, dmg = combat.roll_outcome(self.cards, self.state, seat, roll)
         close_decision(self.state, seat)
         combat.resolve_roll(self.cards, self.state, seat, roll, dmg, ev, dec["resume"])
+
+    def _name(self, key: str) -> Name:
+        """A card's name in both languages, for a refusal's parameters."""
+        return Name(self.cards.name(key), self.cards.name(key, "ja"))
 
     # ---- matching typed input ----------------------------------------------------------------
     def _match(self, cards: list[dict[str, Any]], text: str, where: str, missing_ok: bool = False,
@@ -366,24 +368,24 @@ class Game:
             normalize_name(self.cards.units[c["card"]].ja))]
         keys = {c["card"] for c in found}
         if len(keys) > 1:
-            raise IllegalAction(f"'{excerpt(text)}' could be {' or '.join(sorted(keys))}: "
-                                "use that name.")
+            raise IllegalAction("ambiguous", text=excerpt(text),
+                                keys=Items(tuple(sorted(keys)), " or "))
         if found:
             return found[0]
         if missing_ok:
             return None
-        have = ", ".join(sorted({self.cards.name(c["card"]) for c in cards})) or "nothing"
-        raise IllegalAction(f"There is no '{excerpt(text)}' {where}{extra} (you have: {have}).")
+        have = sorted({self._name(c["card"]) for c in cards})
+        raise IllegalAction("not_found", text=excerpt(text), where=phrase(where),
+                            why=phrase(extra) if extra else "",
+                            have=Items(tuple(have)) if have else phrase("have.nothing"))
 
     def _home_square(self, seat: int, square: str | None) -> int:
         i = board.index(square or "")
         b = self.state["players"][seat]["board"]
         if i is None or not board.is_home(i):
-            raise IllegalAction(f"Units are placed only on your home area, columns 1–2 "
-                                f"(1A–2C), not {excerpt(square or '')} (R2, R7.1).")
+            raise IllegalAction("home_only", text=excerpt(square or ""))
         if b[i] is not None:
-            what = self.cards.name(b[i]["card"])
-            raise IllegalAction(f"{sq(i)} is taken: a {what} stands there.")
+            raise IllegalAction("taken", square=sq(i), card=self._name(b[i]["card"]))
         return i
 
     # ---- legal actions ------------------------------------------------------------------------
@@ -464,12 +466,6 @@ _ALLOWED = {
     "pick": ("pick",), "place": ("place",), "actions": ("act", "done"),
     "ready": ("ready", "done"), "recruit": ("recruit", "done"), "support": ("support", "done"),
     "roll": ("reroll", "keep"),
-}
-_PROMPT = {
-    "pick": "choose a command card", "place": "place a unit from your hand on your home area",
-    "actions": "take unit actions", "ready": "ready acted units",
-    "recruit": "may recruit a unit", "support": "may heal 1 damage (support)",
-    "roll": "decide about a missed roll",
 }
 
 

@@ -126,15 +126,13 @@ class DailyHost:
         async with self._claiming(key):
             att = await self.store.attempt(user_id, day.isoformat(), True)
             if att is not None and att.status != "playing":
-                raise ServiceError(
-                    "You have played today's ranked challenge already (one attempt a day). "
-                    "Try `/rr daily practice`, or come back after 00:00 UTC.", code="daily_done")
+                raise ServiceError.of("svc.daily_done", code="daily_done")
             if guild_id is not None:
                 await self.store.seen_in(guild_id, user_id)
             if att is None:
                 att = await self.store.claim(user_id, day.isoformat(), True, name, guild_id)
                 if att is None:  # another delivery/process claimed it a moment ago
-                    raise ServiceError("Your daily challenge is starting already.", code="stale")
+                    raise ServiceError.of("svc.daily_starting", code="stale")
             resumed = await self._resume(key, ch, True)
             if resumed is not None:
                 if att.game_id is None:
@@ -150,15 +148,14 @@ class DailyHost:
         today = self.today()
         day = day or today - dt.timedelta(days=1)
         if day > today:
-            raise ServiceError("That day's challenge has not begun yet.", code="daily_future")
+            raise ServiceError.of("svc.daily_future", code="daily_future")
         if day < daily.EPOCH:
-            raise ServiceError(f"The first daily challenge was on {daily.EPOCH.isoformat()}.",
+            raise ServiceError.of("svc.daily_past", day=daily.EPOCH.isoformat(),
                                code="daily_past")
         if day == today:
             att = await self.store.attempt(user_id, day.isoformat(), True)
             if att is None or att.status == "playing":
-                raise ServiceError("Today's challenge can be practised only after your ranked "
-                                   "attempt is over: play it with `/rr daily`.",
+                raise ServiceError.of("svc.daily_practice_early",
                                    code="daily_practice_early")
         ch = self.challenge(day)
         key = slot(user_id, False)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import ActionError, Game, StaleDecision
+from engine.messages import Items, phrase
 from store import (
     AlreadyApplied,
     GameRow,
@@ -31,6 +32,7 @@ from store import (
 )
 
 from .errors import ServiceError
+from .refusals import end_phrase, say
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots
 
 log = logging.getLogger("rr.service")
@@ -39,16 +41,6 @@ DEFAULT_LIMIT_S = 24 * 3600
 MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
 KICK_AFTER_TIMEOUTS = 2
 MAX_AUTO = 200  # bound on trivial answers resolved after one action
-
-
-def result_words(result: dict[str, Any], names: list[str]) -> str:
-    """A finished game's result in English: who won (or a draw, or the monsters) and why."""
-    who = ", ".join(names[s] for s in result.get("winners", []))
-    if not who:
-        return f"the monsters won — {result.get('reason', '')}"
-    if result.get("draw"):
-        return f"a draw between {who} — {result.get('reason', '')}"
-    return f"{who} won — {result.get('reason', '')}"
 
 
 class Quarantined(ServiceError):
@@ -91,8 +83,11 @@ class GameOver(ServiceError):
         self.row, self.game = row, game
         self.result: dict[str, Any] = game.state["result"] or {}
         self.names = [s["name"] for s in row.seats]
-        super().__init__(f"The game is over: {result_words(self.result, self.names)}.",
-                         code="over")
+        who = tuple(self.names[s] for s in self.result.get("winners", []))
+        key = ("svc.over_loss" if not who else "svc.over_draw" if self.result.get("draw")
+               else "svc.over_win")
+        params = {"who": Items(who), "reason": end_phrase(self.result)}
+        super().__init__(say("en", key, params), code="over", key=key, params=params)
 
 
 def _stage_hook(g: Game, stages: list[tuple[str, int, dict[str, Any]]],
@@ -141,17 +136,14 @@ class Reminder:
     notice: int | None = None
 
 
-BUSY = "The game's database is busy (another program holds it); nothing was changed. " \
-    "Try again in a moment."
-UNCERTAIN = "Saving failed and could not be checked: look at `/rr status` before answering again."
 
 
 def _store_refusal(e: Exception) -> ServiceError | None:
     """Store failures a player should hear about in words (nothing, or maybe, was saved)."""
     if isinstance(e, StoreBusy):
-        return ServiceError(BUSY, code="busy")
+        return ServiceError.of("svc.busy", code="busy")
     if isinstance(e, StoreUncertain):
-        return ServiceError(UNCERTAIN, code="uncertain")
+        return ServiceError.of("svc.uncertain", code="uncertain")
     return None
 
 
@@ -188,23 +180,21 @@ class GameService(SeatsMixin):
                         bots: int = 0, bot_level: str = "random") -> GameRow:
         """A lobby with the host seated, and `bots` AI players of `bot_level` (seats.py)."""
         if not 1 <= players <= 4:
-            raise ServiceError("A game has 1 to 4 players (R1).")
+            raise ServiceError.of("svc.players")
         if difficulty not in (None, "easy", "normal", "hard"):
-            raise ServiceError("Difficulty is easy, normal or hard.")
+            raise ServiceError.of("svc.difficulty")
         check_bots(players, difficulty, bots, bot_level)
         if difficulty is not None and players != 1:
-            raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
-                               "(R13.2).")
+            raise ServiceError.of("svc.difficulty_solo")
         if not MIN_LIMIT_S <= time_limit_s <= MAX_LIMIT_S:
-            raise ServiceError("The turn time limit is between 1 minute and 7 days.")
+            raise ServiceError.of("svc.time_limit")
         latest = await self.store.latest_game(channel_id)
         if latest is not None and latest.status == "active":
             held = await self.store.quarantined(latest.id)
             if held is not None:  # say why, and that abandoning it frees the channel
                 raise Quarantined(latest, held)
         if latest is not None and latest.status in ("lobby", "active"):
-            raise ServiceError("This channel already has a game. Finish or `/rr abandon` it, "
-                               "or start one in a thread.")
+            raise ServiceError.of("svc.has_game")
         if latest is not None:  # a finished game stops being the channel's game: forget it
             self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
@@ -213,7 +203,7 @@ class GameService(SeatsMixin):
         try:
             row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
-            raise ServiceError("This channel already has a game.") from e
+            raise ServiceError.of("svc.has_game_short") from e
         if bots:
             self._add_bots(row, bots, bot_level)
             await self.store.update_lobby(row)
@@ -222,20 +212,20 @@ class GameService(SeatsMixin):
     async def _lobby(self, channel_id: int) -> GameRow:
         row = await self.store.open_game(channel_id)
         if row is None:
-            raise ServiceError("There is no game in this channel. Start one with `/rr new`.")
+            raise ServiceError.of("svc.no_game_new")
         if row.damage:
             raise Quarantined(row, {"kind": "unreadable", "what": row.damage})
         if row.status != "lobby":
-            raise ServiceError("The game has already started.")
+            raise ServiceError.of("svc.started")
         return row
 
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if row.seat_of(user_id) is not None:
-                raise ServiceError("You are already in this game.")
+                raise ServiceError.of("svc.already_in")
             if len(row.seats) >= row.settings["players"]:
-                raise ServiceError(f"The game is full ({row.settings['players']} players).")
+                raise ServiceError.of("svc.full", n=row.settings["players"])
             row.seats.append({"user": user_id, "name": name})
             await self.store.update_lobby(row)
             return row
@@ -245,9 +235,9 @@ class GameService(SeatsMixin):
             row = await self._lobby(channel_id)
             seat = row.seat_of(user_id)
             if seat is None:
-                raise ServiceError("You are not in this game.")
+                raise ServiceError.of("svc.not_in")
             if user_id == row.host_id:
-                raise ServiceError("The host cannot leave; use `/rr abandon` to cancel the game.")
+                raise ServiceError.of("svc.host_leave")
             row.seats.pop(seat)
             await self.store.update_lobby(row)
             return row
@@ -259,9 +249,9 @@ class GameService(SeatsMixin):
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
-                raise ServiceError("Only the host can start the game.")
+                raise ServiceError.of("svc.host_start")
             if row.settings.get("difficulty") is not None and len(row.seats) != 1:
-                raise ServiceError("A game with a difficulty is solo: only the host may play.")
+                raise ServiceError.of("svc.solo_host")
             names = [s["name"] for s in row.seats]
             options = dict(options or {})
             if len(names) == 1:
@@ -281,7 +271,7 @@ class GameService(SeatsMixin):
                 done = await self.store.start(row.id, row.seats, g.state["setup"], g.to_json(),
                                               entries, self._timers(row, g), notice=notice)
             except VersionConflict as e:
-                raise ServiceError("The game has already started.") from e
+                raise ServiceError.of("svc.started") from e
             except (StoreBusy, StoreUncertain) as e:
                 raise _store_refusal(e) from e  # type: ignore[misc]
             row = done.row
@@ -293,10 +283,9 @@ class GameService(SeatsMixin):
         async with self.lock(channel_id):
             row = await self.store.open_game(channel_id)
             if row is None:
-                raise ServiceError("There is no game in this channel.")
+                raise ServiceError.of("svc.no_game")
             if user_id != row.host_id and not can_manage:
-                raise ServiceError("Only the host or a member with Manage Channels can abandon "
-                                   "the game.")
+                raise ServiceError.of("svc.host_abandon")
             await self.store.set_status(row.id, "abandoned")
             self._forget(row.id)
         return row
@@ -306,14 +295,13 @@ class GameService(SeatsMixin):
         """Change the turn time limit of a channel's game; decisions already asked keep
         their deadline, new ones get the new limit."""
         if not MIN_LIMIT_S <= seconds <= MAX_LIMIT_S:
-            raise ServiceError("The turn time limit is between 1 minute and 7 days.")
+            raise ServiceError.of("svc.time_limit")
         async with self.lock(channel_id):
             row = await self.store.open_game(channel_id)  # type: ignore[assignment]
             if row is None:
-                raise ServiceError("There is no game in this channel.")
+                raise ServiceError.of("svc.no_game")
             if user_id != row.host_id and not can_manage:
-                raise ServiceError("Only the host or a member with Manage Channels can change "
-                                   "the time limit.")
+                raise ServiceError.of("svc.host_time")
             held = ({"kind": "unreadable", "what": row.damage} if row.damage
                     else await self.store.quarantined(row.id))
             if held is not None:  # writing settings would paper over the damage
@@ -330,9 +318,8 @@ class GameService(SeatsMixin):
             return row, await self.load(row)
         if row is not None and row.status == "over":
             raise GameOver(row, await self.load(row))
-        raise ServiceError("There is no game in progress in this channel."
-                           + (" The lobby is still open." if row and row.status == "lobby"
-                              else ""))
+        raise ServiceError.of("svc.not_started", lobby=phrase("svc.lobby_open")
+                              if row and row.status == "lobby" else "")
 
     async def viewable(self, channel_id: int) -> tuple[GameRow, Game]:
         """The game to look at: the one in progress, else the last one if it has ended
@@ -420,8 +407,7 @@ class GameService(SeatsMixin):
     def seat(self, row: GameRow, user_id: int) -> int:
         seat = row.seat_of(user_id)
         if seat is None:
-            raise ServiceError("You are not playing in this game; you can watch it with "
-                               "`/rr board` and `/rr status`.", code="not_player")
+            raise ServiceError.of("svc.not_player", code="not_player")
         self._refuse_ai_seat(row, seat)
         return seat
 
@@ -459,12 +445,12 @@ class GameService(SeatsMixin):
         except StaleDecision as e:
             if (again := await self._again(key, row, g, seat)) is not None:
                 return again
-            raise ServiceError("This prompt is out of date: the game has moved on.",
+            raise ServiceError.of("svc.stale",
                                code="stale") from e
         except ActionError as e:
             if (again := await self._again(key, row, g, seat)) is not None:
                 return again
-            raise ServiceError(e.message, code=e.code) from e
+            raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
         canonical = g.state["log"][log_start][1]
         self._auto_answers(g, ev, stages)
         entries = [(s, user_id if k == 0 else None, t)
@@ -486,7 +472,7 @@ class GameService(SeatsMixin):
                 # another process got there first — maybe with this very interaction
                 if (again := await self._again(key, row, g, seat)) is not None:
                     return again
-                raise ServiceError("This prompt is out of date: someone else answered first.",
+                raise ServiceError.of("svc.stale_other",
                                    code="stale") from e
             if isinstance(e, AlreadyApplied):
                 return _duplicate(row, g, seat, e, await self.deadlines(row))
@@ -544,7 +530,7 @@ class GameService(SeatsMixin):
             except ActionError as e:
                 if (again := await self._again(key, row, g, seat)) is not None:
                     return again
-                raise ServiceError(e.message, code=e.code) from e
+                raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
             notice = {"kind": "undo", "actor": seat, "to": len(g2.state["log"]),
                       "prompts": [seat]} if self.notify else None
             try:
@@ -553,7 +539,7 @@ class GameService(SeatsMixin):
                                                     key=key, notice=notice)
             except VersionConflict as e:
                 self._cache.pop(row.id, None)
-                raise ServiceError("This prompt is out of date: someone else answered first.",
+                raise ServiceError.of("svc.stale_other",
                                    code="stale") from e
             except AlreadyApplied as e:
                 return _duplicate(row, g, seat, e, await self.deadlines(row))
@@ -634,13 +620,13 @@ class GameService(SeatsMixin):
             row, g = await self.current(channel_id)
             voter = self.seat(row, user_id)
             if not 0 <= target_seat < len(row.seats) or target_seat == voter:
-                raise ServiceError("Choose another seated player to remove.")
+                raise ServiceError.of("svc.kick_other")
             if g.state["players"][target_seat]["eliminated"]:
-                raise ServiceError("That player is already out of the game.")
+                raise ServiceError.of("svc.kick_out")
             timeouts = row.meta.get("timeouts", {}).get(str(target_seat), 0)
             if timeouts < KICK_AFTER_TIMEOUTS:
-                raise ServiceError(f"A player can be removed after {KICK_AFTER_TIMEOUTS} "
-                                   f"timeouts; {row.seats[target_seat]['name']} has {timeouts}.")
+                raise ServiceError.of("svc.kick_early", n=KICK_AFTER_TIMEOUTS,
+                                      name=row.seats[target_seat]["name"], k=timeouts)
             meta = dict(row.meta)
             votes = set(meta.setdefault("kick", {}).get(str(target_seat), []))
             votes.add(voter)
@@ -653,7 +639,7 @@ class GameService(SeatsMixin):
             if len(votes) < need:
                 await self.store.set_meta(row.id, meta)
                 row.meta = meta
-                raise ServiceError(f"Vote recorded ({len(votes)}/{need}).", code="vote")
+                raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)
             return await self._apply(row, g, target_seat, None, "resign", None, meta)
 
 

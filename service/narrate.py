@@ -17,21 +17,10 @@ import i18n
 from engine import Game
 from engine.cards import CardSet
 
+from . import refusals
 from .lines import Line, parse, text
 
 Event = dict[str, Any]
-
-REASONS_JA = {
-    "the final round ended with monsters left (R13.2)": "最終ラウンドが終わってもモンスターが残っていた（R13.2）",
-    "a monster invaded the castle (R13.1)": "モンスターが城に侵入した（R13.1）",
-    "last player standing (R9.3)": "最後に残ったプレイヤー（R9.3）",
-    "everyone left was eliminated at once (R9.3)": "残り全員が同時に脱落した（R9.3）",
-    "every monster defeated (R13.1)": "すべてのモンスターを撃破（R13.1）",
-    "threat 8 or less with the deck empty (R14.3)": "山札が尽きた時点で脅威8以下（R14.3）",
-    "round cap reached (R15)": "ラウンド上限に到達（R15）",
-    "the player resigned": "プレイヤーが投了した",
-}
-
 
 # How a list of names reads: Japanese separates with the ideographic comma (、).
 def sep(lang: str) -> str:
@@ -39,9 +28,9 @@ def sep(lang: str) -> str:
     return i18n.t(lang, "story.list_sep")
 
 
-def reason(text: str, lang: str) -> str:
-    """Why a game ended, in `lang` (the engine states it in English)."""
-    return REASONS_JA.get(text, text) if lang == "ja" else text
+def reason(result: Event, lang: str) -> str:
+    """Why a game ended, in `lang`: from its code (older logs: its English)."""
+    return refusals.reason(result, lang)
 
 
 def t(key: str, lang: str, **kw: Any) -> Line:
@@ -206,7 +195,7 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
             who = sep(lang).join(names[s] for s in e["winners"])
             key = ("game_over_loss" if not e["winners"] else
                    "game_over_draw" if e["draw"] else "game_over_win")
-            lines.append(t(key, lang, winners=who, reason=reason(e["reason"], lang)))
+            lines.append(t(key, lang, winners=who, reason=reason(e, lang)))
         elif kind in ("honor", "eliminated", "medal", "merc_taken", "willpower", "timeout",
                       "undo", "passed"):
             kw.update({k2: v for k2, v in e.items() if k2 not in ("type", "player")})

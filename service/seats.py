@@ -51,7 +51,7 @@ def level_name(level: str, lang: str) -> str:
 
 def check_level(level: str) -> str:
     if level not in ai.LEVELS:
-        raise ServiceError(f"Unknown AI level '{level}': choose from {', '.join(ai.LEVELS)}.")
+        raise ServiceError.of("svc.ai_level", level=level, levels=", ".join(ai.LEVELS))
     return level
 
 
@@ -60,12 +60,10 @@ def check_bots(players: int, difficulty: str | None, bots: int, level: str) -> N
     if not bots:
         return
     if difficulty is not None:
-        raise ServiceError("Difficulty is the solo option rule (R13.2): a game with AI "
-                           "players is not solo.")
+        raise ServiceError.of("svc.difficulty_ai")
     check_level(level)
     if not 0 < bots < players:
-        raise ServiceError(f"A game of {players} players has room for at most "
-                           f"{players - 1} AI player(s) besides you.")
+        raise ServiceError.of("svc.ai_room", n=players, k=players - 1)
 
 
 def channel_settings(latest: GameRow | None) -> dict[str, Any]:
@@ -192,8 +190,7 @@ class SeatsMixin:
         check_level(level)
         room = row.settings["players"] - len(row.seats)
         if count > room:
-            raise ServiceError(f"The game has {row.settings['players']} seats: there is room "
-                               f"for {room} more player(s).")
+            raise ServiceError.of("svc.seats_room", n=row.settings["players"], k=room)
         lang = row.settings.get("lang", "en")
         for _ in range(count):
             used = {-int(s["user"]) for s in row.seats if s.get("ai")}
@@ -206,9 +203,9 @@ class SeatsMixin:
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
-                raise ServiceError("Only the host can add or remove AI players.")
+                raise ServiceError.of("svc.host_ai")
             if row.settings.get("difficulty") is not None:
-                raise ServiceError("A game with a difficulty is solo: only the host may play.")
+                raise ServiceError.of("svc.solo_host")
             self._add_bots(row, count, level)
             await self.store.update_lobby(row)
             return row
@@ -218,10 +215,10 @@ class SeatsMixin:
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
-                raise ServiceError("Only the host can add or remove AI players.")
+                raise ServiceError.of("svc.host_ai")
             bots = [k for k, s in enumerate(row.seats) if s.get("ai")]
             if not bots:
-                raise ServiceError("There is no AI player in this lobby.")
+                raise ServiceError.of("svc.no_ai")
             row.seats.pop(bots[-1])
             await self.store.update_lobby(row)
             return row
@@ -236,10 +233,9 @@ class SeatsMixin:
         async with self.lock(channel_id):
             row = await self.store.open_game(channel_id)
             if row is None:
-                raise ServiceError("There is no game in this channel.")
+                raise ServiceError.of("svc.no_game")
             if user_id != row.host_id and not can_manage:
-                raise ServiceError("Only the host or a member with Manage Channels can change "
-                                   "this setting.")
+                raise ServiceError.of("svc.host_setting")
             row.settings["zombie"] = level
             await self.store.set_settings(row.id, row.settings)
         return row
@@ -250,10 +246,9 @@ class SeatsMixin:
             row, _g = await self.current(channel_id)
             seat = row.seat_of(user_id)
             if seat is None:
-                raise ServiceError("You are not playing in this game; you can watch it with "
-                                   "`/rr board` and `/rr status`.", code="not_player")
+                raise ServiceError.of("svc.not_player", code="not_player")
             if zombie_level(row, seat) is None:
-                raise ServiceError("You are already playing your own seat.")
+                raise ServiceError.of("svc.own_seat")
             meta = dict(row.meta)
             meta["zombie"] = {k: v for k, v in meta["zombie"].items() if k != str(seat)}
             await self.store.set_meta(row.id, meta)
@@ -264,10 +259,9 @@ class SeatsMixin:
     def _refuse_ai_seat(self, row: GameRow, seat: int) -> None:
         """A person whose seat an AI plays answers nothing until they take it back."""
         if bot_level(row, seat):
-            raise ServiceError("An AI plays this seat.", code="ai_seat")
+            raise ServiceError.of("svc.ai_seat", code="ai_seat")
         if zombie_level(row, seat):
-            raise ServiceError("An AI is playing your seat since you ran out of time: type "
-                               "`/rr back` to play it yourself again.", code="ai_seat")
+            raise ServiceError.of("svc.zombie_seat", code="ai_seat")
 
     async def _tick_ai_seat(self, row: GameRow, g: Game, timer: dict[str, Any],
                             now: float) -> Outcome | None:
