@@ -1,6 +1,10 @@
 """Harvest a corpus of engine refusals and game-end reasons from random games.
 
-    .venv/bin/python bench/harvest_refusals.py [--games 3000] [--out tests/data/refusals.json]
+    git archive 08eabf4 | tar -x -C /tmp/old      # the code before refusals had codes
+    cd /tmp/old && python bench/harvest_refusals.py [--games 1500] [--out refusals.json]
+
+It needs that code (it imports `service/refusals_ja.py`, since deleted): its point is to record
+what players read *before* the change. The committed corpus came from `--games 1500 --seed 11`.
 
 Why: the refusal texts moved from English sentences (translated back by regular expressions)
 to codes + parameters rendered from a catalogue. This corpus, harvested from the code as it
