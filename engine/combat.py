@@ -424,21 +424,23 @@ def reconsider_roll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: 
 
 # ---- Level Up (R12.2) -----------------------------------------------------------------------
 
-def levelup_problem(cs: CardSet, st: State, seat: int, i: int | None) -> IllegalAction | None:
-    """Why the unit on `i` cannot level up now, or None when it can."""
+def levelup_problem(cs: CardSet, st: State, seat: int,
+                    i: int | None) -> tuple[str, dict[str, Any]] | None:
+    """Why the unit on `i` cannot level up now (a refusal code and its parameters: cheap,
+    since legal_actions asks about every unit), or None when it can."""
     p = st["players"][seat]
     b = p["board"]
     if i is None or not is_unit(b[i]):
-        return IllegalAction("no_unit", square=sq(i) if i is not None else "that square")
+        return "no_unit", {"square": sq(i) if i is not None else "that square"}
     card = cs.units[b[i]["card"]]
     if not card.star:
-        return IllegalAction("not_star", card=_unit(card), square=sq(i))
+        return "not_star", {"card": _unit(card), "square": sq(i)}
     if not st["levelup_piles"].get(card.job):
         job = f"job.{card.job}"
-        return IllegalAction("pile_empty", job=phrase(job) if job in ENGLISH else card.job)
+        return "pile_empty", {"job": phrase(job) if job in ENGLISH else card.job}
     price = levelup_price(p)
     if marks(p) < price:
-        return IllegalAction("levelup_cost", price=price, marks=marks(p))
+        return "levelup_cost", {"price": price, "marks": marks(p)}
     return None
 
 

@@ -198,7 +198,7 @@ class Game:
             i = board.index(a.square)  # type: ignore[arg-type]
             problem = combat.levelup_problem(cs, st, seat, i)
             if problem:
-                raise problem
+                raise IllegalAction(problem[0], **problem[1])
             combat.do_levelup(cs, st, seat, i, ev)  # type: ignore[arg-type]
             if kind == "roll":
                 combat.reconsider_roll(cs, st, seat, dec, ev)
