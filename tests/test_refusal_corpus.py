@@ -29,7 +29,6 @@ IMPROVED = {
     "syntax.use_rolls_short": "'or' between the two forms is now または",
     "not_found": "'nothing' is now なし; 'nor among what you may recruit' is now said, "
                  "not dropped",
-    "ambiguous": "card keys are now the cards' Japanese names",
     "not_your_decision": "'nobody' is now （なし）",
 }
 LATIN = re.compile(r"[A-Za-z]{4,}")
