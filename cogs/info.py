@@ -163,7 +163,7 @@ class InfoCommands:
         deadlines = await rook(interaction).service.deadlines(row)
         who = []
         for s in g.waiting_for():
-            kind = pair(KINDS, (g.decision(s) or {}).get("kind", ""), lang)
+            kind = pair(KINDS, g.decision_kind(s) or "", lang)
             deadline = int(deadlines.get(s, 0))
             who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(st['current'], lang)}" if st.get("current") else ""

@@ -16,9 +16,10 @@ import logging
 import random
 import re
 from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from engine import Game, NotationError, parse, visible
+from engine import Game, NotationError, View, parse, visible
 from engine.notation import VERBS
 from service.games import GameService, Outcome, ServiceError
 from service.narrate import narrate, prompt
@@ -177,7 +178,7 @@ class Console:
         for line in lines:
             self.say(indent + plain(line, self.lang))
 
-    def story(self, events: list[dict[str, Any]], cards: Any) -> list[str]:
+    def story(self, events: Sequence[Mapping[str, Any]], cards: Any) -> list[str]:
         return narrate(events, self.names, cards, self.lang, limit=500)
 
     async def report(self, out: Outcome) -> int:
@@ -213,7 +214,7 @@ class Console:
             await self.write_image(view, visible(out.events, None))
         return told
 
-    def phase_board(self, g: Game, view: dict[str, Any], what: str | None) -> None:
+    def phase_board(self, g: Game, view: View, what: str | None) -> None:
         """The compact board after a phase; one line when nothing on it changed."""
         if not self.auto_board:
             return
@@ -224,7 +225,7 @@ class Console:
         self.last_board = lines[1:]
         self.say_lines(lines, "    ")
 
-    async def write_image(self, view: dict[str, Any], highlights: list[dict[str, Any]]) -> None:
+    async def write_image(self, view: View, highlights: Sequence[Mapping[str, Any]]) -> None:
         try:
             from render import table_png
         except ImportError:  # the renderer is optional for the console
@@ -245,9 +246,9 @@ class Console:
         """What each waiting player is asked; with `focus`, only those seats in full (the
         others are named in one line: their question has not changed)."""
         if g.over and focus is None:  # (after an action the story has just told it)
-            res = g.state["result"] or {}
-            end = {"type": "game_over", "winners": res.get("winners", []),
-                   "draw": res.get("draw", False), "reason": res.get("reason", "")}
+            res = g.state["result"]
+            end = {"type": "game_over", "winners": res["winners"] if res else [],
+                   "draw": bool(res and res["draw"]), "reason": res["reason"] if res else ""}
             self.say_lines(self.story([end], g.cards), "")
         if g.over:
             self.say(self.t("game_over"))
@@ -261,7 +262,7 @@ class Console:
                 continue
             self.say(f"> {self.names[seat]}: " + plain(prompt(g, seat, self.lang) or "",
                                                          self.lang) + self.how(g, seat))
-            if (g.decision(seat) or {}).get("kind") in ("place", "recruit"):
+            if g.decision_kind(seat) in ("place", "recruit"):
                 self.say("  " + self.hand_line(g, seat))
         if others:
             self.say(self.t("also_waiting", names=self.join(others)))
@@ -269,13 +270,15 @@ class Console:
     def how(self, g: Game, seat: int) -> str:
         """What to type, for the questions whose prompt (written for Discord's buttons)
         does not say it."""
-        dec = g.decision(seat) or {}
-        if dec.get("kind") == "pick":
+        dec = g.decision(seat)
+        if dec is None:
+            return ""
+        if dec["kind"] == "pick":
             words = ["pick " + ("カード" if self.lang == "ja" else "CARD")]
-        elif dec.get("kind") == "roll":
-            words = ["keep"] + ["reroll"] * bool(dec.get("can_reroll")) + [
+        elif dec["kind"] == "roll":
+            words = ["keep"] + ["reroll"] * dec["can_reroll"] + [
                 "levelup " + ("マス" if self.lang == "ja" else "SQUARE")
-            ] * bool(dec.get("can_levelup"))
+            ] * dec["can_levelup"]
         else:
             return ""
         return " — " + " / ".join(quote(x, self.lang) for x in words)
@@ -413,8 +416,9 @@ class Console:
             return False
         if a.verb != "pick" or g.cards.resolve(a.card or "") in g.cards.commands:
             return False
-        dec = g.decision(seat) or {}
-        options = dec.get("options") if dec.get("kind") == "pick" else list(g.cards.commands)
+        dec = g.decision(seat)
+        options = dec["options"] if dec is not None and dec["kind"] == "pick" else list(
+            g.cards.commands)
         names = self.join(g.cards.name(c, self.lang) for c in options or [])
         self.say("! " + self.t("not_command_card", card=excerpt(a.card or ""), options=names))
         return True

@@ -124,6 +124,18 @@ class Game:
     def decision(self, seat: int) -> Decision | None:
         return self.state["decisions"].get(str(seat))
 
+    def decision_kind(self, seat: int) -> str | None:
+        """What `seat` is asked now (`pick`, `roll`, …), or None: what an interface needs to
+        choose a prompt, without reaching into the decision's keys."""
+        dec = self.state["decisions"].get(str(seat))
+        return None if dec is None else dec["kind"]
+
+    def decision_id(self, seat: int) -> int | None:
+        """The id of `seat`'s open question, or None: compare it later to tell whether the
+        question changed (the stale check, docs/state.md)."""
+        dec = self.state["decisions"].get(str(seat))
+        return None if dec is None else dec["id"]
+
     def waiting_for(self) -> list[int]:
         return sorted(int(s) for s in self.state["decisions"])
 

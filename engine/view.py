@@ -8,11 +8,15 @@ interface built on a view can leak them.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from .cards import CardSet
-from .state import Event, State, monster_threat
+from .state import State, monster_threat
 from .types import View
+
+
+E = TypeVar("E", bound=Mapping[str, Any])  # an engine Event, or one read back from a store
 
 
 def view(cs: CardSet, st: State, seat: int | None) -> View:
@@ -47,7 +51,7 @@ def view(cs: CardSet, st: State, seat: int | None) -> View:
     return out
 
 
-def visible(events: list[Event], seat: int | None) -> list[Event]:
+def visible(events: Iterable[E], seat: int | None) -> list[E]:
     """The events `seat` may see: public ones, plus its own private ones (medal values)."""
     return [e for e in events
             if (vis := e.get("vis")) is None or (seat is not None and seat in vis)]

@@ -450,7 +450,7 @@ class GameService(SeatsMixin):
     async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None, text: str,
                      decision_id: int | None, meta: dict[str, Any] | None = None, *,
                      key: str | None = None, notes: list[str] | None = None) -> Outcome:
-        waiting_before = {s: (g.decision(s) or {}).get("id") for s in g.waiting_for()}
+        waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
         log_start = len(g.state["log"])
         backup = g.to_json()
         stages: list[tuple[str, int, dict[str, Any]]] = []
@@ -470,7 +470,7 @@ class GameService(SeatsMixin):
         entries = [(s, user_id if k == 0 else None, t)
                    for k, (s, t) in enumerate(g.state["log"][log_start:])]
         prompts = [s for s in g.waiting_for()
-                   if waiting_before.get(s) != (g.decision(s) or {}).get("id")]
+                   if waiting_before.get(s) != g.decision_id(s)]
         notes = list(notes or [])
         notice = {"kind": "move", "from": log_start, "to": len(g.state["log"]), "actor": seat,
                   "prompts": prompts, "notes": notes} if self.notify else None

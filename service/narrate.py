@@ -7,12 +7,15 @@ each phase shows a handful of them under the board image.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import Game
 from engine.cards import CardSet
 
-Event = dict[str, Any]
+Event = Mapping[str, Any]
+"""Read loosely on purpose: stories are also told from stored logs whose events may predate
+today's shapes (engine.types.Event), e.g. a `damaged` event without `hp`."""
 
 _T: dict[str, dict[str, str]] = {
     "phase_main": {"en": "**Round {round}** begins. Start player: {start}.",
@@ -135,7 +138,7 @@ def _hp(e: Event, cs: CardSet, lang: str) -> str:
              left=e["hp_left"], hp=hp)
 
 
-def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en",
+def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = "en",
             limit: int = 25) -> list[str]:
     """Readable lines for already-filtered events; long stories end with a count.
 
@@ -299,18 +302,18 @@ def prompt(game: Game, seat: int, lang: str = "en") -> str | None:
     kind = dec["kind"]
     text = _PROMPTS[kind][1 if ja else 0]
     cs = game.cards
-    if kind == "actions" or kind == "ready":
+    if dec["kind"] == "actions" or dec["kind"] == "ready":
         card = cs.name(dec["card"], lang) if dec["card"] in cs.commands else (
             "疲労回復" if ja else "Fatigue recovery")
         return text.format(card=card, left=dec.get("left", 0), n=dec.get("n", 0))
-    if kind == "recruit":
+    if dec["kind"] == "recruit":
         mercs = ("・傭兵" if ja else " or a mercenary") if dec["mercenaries"] else ""
         return text.format(mercs=mercs)
-    if kind == "roll":
+    if dec["kind"] == "roll":
         res = _RESULT[dec["result"]][1 if ja else 0]
         return text.format(d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
                            mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
-    if kind == "pick":
+    if dec["kind"] == "pick":
         opts = LIST_SEP.get(lang, ", ").join(cs.name(c, lang) for c in dec["options"])
         return f"{text} ({opts})"
     return text

@@ -356,7 +356,7 @@ class SeatsMixin:
         seat = seats[0]
         level = ai_level(row, seat)
         assert level is not None
-        decision = (g.decision(seat) or {}).get("id")
+        decision = g.decision_id(seat)
         # A copy taken now, on the loop: the cached game may change while the AI thinks.
         snapshot, n = g.to_json(), len(g.state["log"])
         text = await self._think(row, level, snapshot, g, seat, n)
@@ -365,7 +365,7 @@ class SeatsMixin:
                 row, g = await self.current(channel_id)
             except ServiceError:
                 return None
-            if ai_level(row, seat) != level or (g.decision(seat) or {}).get("id") != decision:
+            if ai_level(row, seat) != level or g.decision_id(seat) != decision:
                 return True
             try:
                 out = await self._apply(row, g, seat, None, text, decision)
