@@ -15,8 +15,8 @@ import asyncio
 import logging
 import random
 import re
-from pathlib import Path
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from engine import Game, NotationError, View, parse, visible

@@ -48,7 +48,6 @@ from .types import (
     ReadyDecision,
     RecruitDecision,
     RollDecision,
-    Setup,
     SupportDecision,
     View,
 )
@@ -103,7 +102,7 @@ class Game:
         return json.dumps(self.state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def replay(cls, setup: Setup | dict[str, Any], log: list[LogEntry]) -> Game:
+    def replay(cls, setup: Mapping[str, Any], log: list[LogEntry]) -> Game:
         """Setup plus action log reproduces the state exactly (R15). A hand-written puzzle
         carries its own starting position in `setup.start` and replays from there."""
         if "start" in setup:

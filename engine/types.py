@@ -260,6 +260,7 @@ class View(TypedDict):
     result: Result | None
     log: list[LogEntry]
     viewer: int | None
+    after: NotRequired[str]  # set by service/games.py on a stage's view: what just ended
 
 
 # ---- events: what an action caused, in order --------------------------------------------------

@@ -15,7 +15,6 @@ from .cards import CardSet
 from .state import State, monster_threat
 from .types import View
 
-
 E = TypeVar("E", bound=Mapping[str, Any])  # an engine Event, or one read back from a store
 
 

@@ -18,7 +18,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -170,7 +170,7 @@ class Replayed:
     defeats_per_round: list[int]
 
 
-def replay_score(setup: dict[str, Any], log: list[list[Any]]) -> Replayed:
+def replay_score(setup: Mapping[str, Any], log: list[list[Any]]) -> Replayed:
     """Replay setup + log (R15) and score the result; never trust a stored or sent score."""
     g = Game.replay(setup, [])
     fainted, defeats = 0, [0]

@@ -23,7 +23,7 @@ import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import ai
 from engine import Game
@@ -344,7 +344,7 @@ class SeatsMixin:
             self._ai_running.discard(channel_id)
             self._ai_again.discard(channel_id)
 
-    async def _ai_answer(self, channel_id: int) -> Outcome | bool | None:
+    async def _ai_answer(self, channel_id: int) -> Outcome | Literal[True] | None:
         """One AI answer committed (an Outcome), True to look again, None when none is due."""
         try:
             row, g = await self.current(channel_id)
@@ -388,6 +388,7 @@ class SeatsMixin:
         args = (level, _ai_seed(row, seat, n), snapshot, g.cards, seat)
         try:
             async with self._ai_gate:
+                job: Awaitable[str]
                 if self.ai_pool is None:
                     job = asyncio.to_thread(_choose, *args)
                 else:

@@ -34,7 +34,7 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -451,7 +451,7 @@ class Store:
                 con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
         await self._write(write)
 
-    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: dict[str, Any],
+    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: Mapping[str, Any],
                     state: str, entries: list[tuple[int, int | None, str]] = (),  # type: ignore[assignment]
                     timers: list[Timer] = (),  # type: ignore[assignment]
                     *, key: str | None = None, notice: dict[str, Any] | None = None) -> Commit:
