@@ -20,6 +20,7 @@ import gc
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import discord
@@ -273,7 +274,7 @@ class RookBot(commands.Bot):
 
                     await tell_settled(self, out.row.id)
             for rem in reminders:
-                await self.announcer.tell(rem.notice, lambda r=rem: self.announcer.remind(r))
+                await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem))
         except asyncio.CancelledError:
             raise
         except Exception:

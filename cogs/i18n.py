@@ -9,6 +9,7 @@ they are shown under a Japanese heading so the reader knows what happened.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -419,7 +420,7 @@ def t(key: str, lang: str, **kw: Any) -> str:
     return (ja if lang == "ja" else en).format(**kw)
 
 
-def result_text(result: dict[str, Any], names: list[str], lang: str) -> str:
+def result_text(result: Mapping[str, Any], names: list[str], lang: str) -> str:
     """A finished game's result: who won (or a draw, or the monsters) and why."""
     from .mentions import safe
 

@@ -20,7 +20,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Literal
@@ -125,7 +125,7 @@ def seat_names(row: GameRow, *, image: bool = False) -> list[str]:
     return [seat_name(row, s, image=image) for s in range(len(row.seats))]
 
 
-def marked_view(row: GameRow, view: dict[str, Any]) -> dict[str, Any]:
+def marked_view(row: GameRow, view: Mapping[str, Any]) -> Mapping[str, Any]:
     """The view with AI-played seats' names marked, for the table image."""
     if not has_ai(row):
         return view
