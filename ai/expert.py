@@ -114,7 +114,7 @@ class ExpertPlayer:
                 break
             who = int(next(iter(dec)))
             g.apply(who, self._rollout_answer(g, who, seat))
-        res = g.state["result"]
+        res = g.result
         if res is not None:  # the game is over
             if seat in res["winners"]:
                 return WIN / (len(res["winners"]) if res["draw"] else 1)

@@ -156,7 +156,7 @@ class InfoCommands(CommandsMixin):
             return
         row, g = found
         st = g.state
-        if (res := st["result"]) is not None:  # the game is over
+        if (res := g.result) is not None:  # the game is over
             result = result_text(res, [s["name"] for s in row.seats], lang)
             await reply(interaction, t("status", lang, round=st["round"],
                                        phase=pair(PHASES, st["phase"], lang), current="",

@@ -246,7 +246,7 @@ class Console:
         """What each waiting player is asked; with `focus`, only those seats in full (the
         others are named in one line: their question has not changed)."""
         if g.over and focus is None:  # (after an action the story has just told it)
-            res = g.state["result"]
+            res = g.result
             end = {"type": "game_over", "winners": res["winners"] if res else [],
                    "draw": bool(res and res["draw"]), "reason": res["reason"] if res else ""}
             self.say_lines(self.story([end], g.cards), "")

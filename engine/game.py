@@ -47,6 +47,7 @@ from .types import (
     PlaceDecision,
     ReadyDecision,
     RecruitDecision,
+    Result,
     RollDecision,
     SupportDecision,
     View,
@@ -119,6 +120,12 @@ class Game:
     @property
     def over(self) -> bool:
         return self.state["result"] is not None
+
+    @property
+    def result(self) -> Result | None:
+        """Who won and why once the game is over (R13, R14), else None: narrows where `over`
+        cannot, so an interface reads the result without reaching into the state."""
+        return self.state["result"]
 
     def decision(self, seat: int) -> Decision | None:
         return self.state["decisions"].get(str(seat))

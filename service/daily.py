@@ -182,10 +182,11 @@ def replay_score(setup: Mapping[str, Any], log: list[list[Any]]) -> Replayed:
                 defeats[-1] += 1
             elif e["type"] == "phase" and e.get("phase") == "main" and e.get("round", 0) > 1:
                 defeats.append(0)
-    if g.state["result"] is None:
+    result = g.result
+    if result is None:
         raise ValueError("the attempt is not finished")
     p = g.state["players"][0]
-    won = 0 in g.state["result"]["winners"]
+    won = 0 in result["winners"]
     rounds = g.state["round"]
     return Replayed(Score(not won, rounds, fainted, -(p["honor"] + len(p["defeated"]))),
                     defeats[:rounds] if rounds else defeats)

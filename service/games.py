@@ -89,7 +89,7 @@ class GameOver(ServiceError):
 
     def __init__(self, row: GameRow, game: Game) -> None:
         self.row, self.game = row, game
-        self.result: Mapping[str, Any] = game.state["result"] or {}
+        self.result: Mapping[str, Any] = game.result or {}
         self.names = [s["name"] for s in row.seats]
         super().__init__(f"The game is over: {result_words(self.result, self.names)}.",
                          code="over")

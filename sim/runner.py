@@ -103,7 +103,7 @@ def _offered(g: Game, seat: int) -> dict[str, int]:
 def _classify(g: Game, final: list[Event]) -> str:
     """Why the game ended, from the events of the answer that ended it and the round."""
     st = g.state
-    res = st["result"]
+    res = g.result
     assert res is not None  # only asked about a finished game
     kinds = {e["type"] for e in final}
     solo = len(st["players"]) == 1
@@ -154,7 +154,7 @@ def play_game(cfg: Config, seed: int) -> GameRecord:
             eliminations += e["type"] == "eliminated" and not e.get("resigned")
     else:
         raise RuntimeError(f"game {seed} did not end within {MAX_ANSWERS} answers")
-    res = g.state["result"]
+    res = g.result
     assert res is not None  # the loop above ends only with the game
     return GameRecord(seed=seed, winners=list(res["winners"]), draw=bool(res["draw"]),
                       reason=_classify(g, final), result_text=res["reason"],

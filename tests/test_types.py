@@ -149,14 +149,18 @@ def test_the_checker_refuses_a_wrong_shape() -> None:
 
 def test_accessors_follow_the_open_question() -> None:
     """`decision_kind` / `decision_id` say what a seat is asked and when the question
-    changes (the stale-prompt check), and None once nothing is asked."""
+    changes (the stale-prompt check), and None once nothing is asked; `result` appears when
+    the game ends."""
     g = Game.new(["Ann"], seed=3)
-    assert g.decision_kind(0) == "place"
+    assert g.decision_kind(0) == "place" and g.result is None
     first = g.decision_id(0)
     g.apply(0, g.legal_actions(0)[0])
     assert g.decision_id(0) != first
-    g.apply(0, "resign")
+    over = [e for e in g.apply(0, "resign") if e["type"] == "game_over"]
     assert g.decision_kind(0) is None and g.decision_id(0) is None
+    # solo, a resignation is the monsters' win (R9.3): `result` says so, as the event did
+    assert g.result is not None and g.result["winners"] == [] == over[0]["winners"]
+    assert g.result["reason"] == over[0]["reason"]
 
 
 def test_a_puzzle_naming_a_square_that_does_not_exist_is_refused_clearly() -> None:
