@@ -256,9 +256,9 @@ def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[E
     """Cubes on a monster; at HP it is defeated and kept as an honor mark (R8.2, R14.1)."""
     p = st["players"][seat]
     m = p["board"][j]
-    assert m is not None  # callers pass a validated target square
     if n <= 0:
         return
+    assert m is not None  # callers pass a validated target square
     m["dmg"] += n
     mc = cs.monsters[m["card"]]
     ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n,
