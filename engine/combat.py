@@ -22,6 +22,7 @@ from .state import (
     Piece,
     Roll,
     RollDecision,
+    RollResult,
     State,
     close_decision,
     is_monster,
@@ -308,7 +309,7 @@ def roll_attack(cs: CardSet, st: State, seat: int, pos: int, target: int, ev: li
     _settle_roll(cs, st, seat, roll, ev, resume)
 
 
-def roll_outcome(cs: CardSet, st: State, seat: int, roll: Roll) -> tuple[int, str, int]:
+def roll_outcome(cs: CardSet, st: State, seat: int, roll: Roll) -> tuple[int, RollResult, int]:
     """(total, result, damage) for a roll as things stand now (modifier may have changed)."""
     b: Board = st["players"][seat]["board"]
     mod = cs.units[b[board.square(roll["unit"])]["card"]].skill.mod

@@ -42,6 +42,7 @@ from .state import (
     touch_decision,
 )
 from .types import (
+    DecisionKind,
     LogEntry,
     PickDecision,
     PlaceDecision,
@@ -130,7 +131,7 @@ class Game:
     def decision(self, seat: int) -> Decision | None:
         return self.state["decisions"].get(str(seat))
 
-    def decision_kind(self, seat: int) -> str | None:
+    def decision_kind(self, seat: int) -> DecisionKind | None:
         """What `seat` is asked now (`pick`, `roll`, …), or None: what an interface needs to
         choose a prompt, without reaching into the decision's keys."""
         dec = self.state["decisions"].get(str(seat))
@@ -175,7 +176,7 @@ class Game:
         if a.verb == "rolls":  # a standing order too: when to be asked about a roll (R12.1)
             if a.mode not in ROLL_PROMPTS:  # an Action built by code, not parsed
                 raise NotationError("Use 'rolls miss' or 'rolls always'.")
-            st["players"][seat]["rolls"] = a.mode
+            st["players"][seat]["rolls"] = "always" if a.mode == "always" else "miss"
             st["log"].append([seat, str(a)])
             return [{"type": "rolls", "player": seat, "mode": a.mode, "vis": [seat]}]
         if a.verb == "resign":

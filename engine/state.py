@@ -24,11 +24,12 @@ from .types import (
     Result,
     Roll,
     RollDecision,
+    RollResult,
     State,
 )
 
 __all__ = ["ActionsDecision", "Board", "Card", "Decision", "Event", "Piece", "Player", "Result",
-           "Roll", "RollDecision", "State"]  # the shapes the rule modules use, from one place
+           "Roll", "RollDecision", "RollResult", "State"]  # the shapes the rule modules use, from one place
 
 Board = list[Any]
 """A board as the rule modules index it. Its squares hold `Piece | None` (types.Board), but

@@ -6,7 +6,8 @@ the store (`Game.to_json` / `from_json`, setup + log replay, R15), so typing it 
 nothing at run time, while mypy checks every key an interface reads. Keys that Python
 reserves (`from`, `def`) force the functional `TypedDict(...)` form for a few kinds.
 
-Nothing here is imported at run time by hot paths for any other reason than annotations.
+The rule modules build these dicts with literals exactly as before; the classes exist for
+the type checker (and tests/test_types.py, which holds the engine's output to them).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 # ---- small vocabularies ----------------------------------------------------------------------
 Phase = Literal["placement", "main", "auto", "invasion", "summon", "end", "over"]
-Lane = Literal["A", "B", "C"]
 RollResult = Literal["hit", "miss", "critical", "fumble"]
 RollPrompts = Literal["miss", "always"]
 
@@ -56,7 +56,7 @@ class Player(TypedDict):
     board: Board
     queues: dict[str, list[Card]]
     autosave: bool
-    rolls: str
+    rolls: RollPrompts
 
 
 class Options(TypedDict, total=False):
@@ -145,7 +145,7 @@ class Roll(TypedDict):
 RollDecision = TypedDict("RollDecision", {
     "id": int, "opened": int, "kind": Literal["roll"],
     "unit": str, "target": str, "dice": list[int], "rerolled": bool,
-    "total": int, "result": str, "def": int, "can_reroll": bool, "can_levelup": bool,
+    "total": int, "result": RollResult, "def": int, "can_reroll": bool, "can_levelup": bool,
     "resume": "ActionsDecision | None",  # the `actions` decision the roll interrupted
 })
 
@@ -167,7 +167,7 @@ class State(TypedDict):
     setup: Setup
     options: Options
     round: int
-    phase: str
+    phase: Phase
     step: str | None
     auto_left: list[str]
     row: list[str]
@@ -212,7 +212,7 @@ class PlayerView(TypedDict):
     board: Board
     queues: dict[str, list[Card]]
     autosave: bool
-    rolls: str
+    rolls: RollPrompts
     threat_public: int
     threat: NotRequired[int]  # the viewer's own only: with hidden medals
     honor_marks: int
@@ -234,7 +234,7 @@ class View(TypedDict):
     setup: SetupView
     options: Options
     round: int
-    phase: str
+    phase: Phase
     step: str | None
     auto_left: list[str]
     row: list[str]
@@ -349,7 +349,7 @@ class FullMoveEvent(_EventBase):
 RolledEvent = TypedDict("RolledEvent", {
     "type": Literal["rolled"], "vis": NotRequired[list[int]], "player": int, "from": str,
     "target": str, "card": str,
-    "dice": list[int], "total": int, "def": int, "result": str, "rerolled": bool,
+    "dice": list[int], "total": int, "def": int, "result": RollResult, "rerolled": bool,
     "attacker": str, "mod": int})
 
 
