@@ -44,9 +44,8 @@ def problems(value: object, tp: Any, where: str) -> list[str]:
         options = [problems(value, arm, where) for arm in get_args(tp)]
         if any(not p for p in options):
             return []
-        if isinstance(value, dict) and "type" in value or "kind" in (value or {}):
-            # a tagged union: report against the arm with that tag, if there is one
-            tag = value.get("type", value.get("kind")) if isinstance(value, dict) else None
+        tag = value.get("type", value.get("kind")) if isinstance(value, dict) else None
+        if tag is not None:  # a tagged union: report against the arm with that tag, if any
             for arm, p in zip(get_args(tp), options, strict=True):
                 lit = _hints(arm).get("type", _hints(arm).get("kind")) if _is_typeddict(
                     arm) else None
