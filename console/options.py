@@ -189,7 +189,8 @@ def parse_command_line(argv: list[str]) -> tuple[argparse.Namespace, Table]:
     ap.add_argument("--new", action="store_true",
                     help="abandon an unfinished game in --db and start a new one")
     ap.add_argument("--db", default="rr-console.db",
-                    help="SQLite file (default rr-console.db); an unfinished game resumes")
+                    help="SQLite file (default rr-console.db) or a postgresql:// URL; an unfinished "
+                    "game resumes")
     ap.add_argument("--out", default="console-out", help="folder for table images")
     ap.add_argument("--lang", default="en", choices=["en", "ja"])
     ns = ap.parse_args(argv)

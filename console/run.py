@@ -122,19 +122,26 @@ async def run(argv: list[str], fd: int = 0) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s",
                         handlers=[logging.FileHandler(out_dir / "console.log", delay=True,
                                                       encoding="utf-8")])
-    from store import Store
+    from store import is_postgres, make_store
 
-    where = Path(ns.db).resolve().parent
-    if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
-        raise UsageError(f"cannot open the game file {ns.db}: no such folder, or it is a folder",
-                         f"ゲームファイル {ns.db} を開けません: フォルダーがないか、フォルダーです")
-    store = Store(ns.db)
+    if not is_postgres(ns.db):  # a postgresql:// URL plays on that database (RR_DB's choice)
+        where = Path(ns.db).resolve().parent
+        if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
+            raise UsageError(f"cannot open the game file {ns.db}: no such folder, or it is a folder",
+                             f"ゲームファイル {ns.db} を開けません: フォルダーがないか、フォルダーです")
+    store = make_store(ns.db)
     try:
         await store.open()
     except (sqlite3.Error, OSError) as e:
         await store.close()  # its connection thread would keep the process alive
         raise UsageError(f"cannot open the game file {ns.db}: {e}",
                          f"ゲームファイル {ns.db} を開けません: {e}") from None
+    except Exception as e:  # PostgreSQL: refused, unknown database, bad URL…
+        if not is_postgres(ns.db):
+            raise
+        await store.close()
+        raise UsageError(f"cannot open the database {ns.db}: {e}",
+                         f"データベース {ns.db} を開けません: {e}") from None
     try:
         con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
         existing = await store.open_game(CHANNEL)
