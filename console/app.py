@@ -17,7 +17,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import Game, NotationError, View, parse, visible
 from engine.notation import VERBS
@@ -44,6 +44,9 @@ from .text import (
 )
 
 CHANNEL = 1
+if TYPE_CHECKING:
+    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
+
 log = logging.getLogger("rr.console")
 
 # Console commands by their typed word (English or Japanese) → what they do.
@@ -59,7 +62,7 @@ COMMANDS = {
 class Console:
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
 
-    def __init__(self, store: Store, out_dir: Path, lang: str, stdout: TextIO, db: str,
+    def __init__(self, store: Store | PgStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
                  table: Table) -> None:
         self.store = store
         self.out_dir = out_dir

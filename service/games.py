@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import ActionError, Event, Game, StaleDecision, View
 from store import (
@@ -32,6 +32,9 @@ from store import (
 
 from .errors import ServiceError
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots
+
+if TYPE_CHECKING:
+    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.service")
 
@@ -163,7 +166,7 @@ def _store_refusal(e: Exception) -> ServiceError | None:
 
 
 class GameService(SeatsMixin):
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+    def __init__(self, store: Store | PgStore, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None) -> None:
         self.store = store

@@ -33,6 +33,7 @@ from .errors import ServiceError
 
 if TYPE_CHECKING:
     from store import Store
+    from store.pg import PgStore
 
     from .games import Outcome
 
@@ -159,7 +160,7 @@ class SeatsMixin:
     """AI seats of `GameService` (lobby bots, zombie mode, the AI's answers)."""
 
     if TYPE_CHECKING:
-        store: Store
+        store: Store | PgStore
         clock: Callable[[], float]
 
         def lock(self, channel_id: int) -> asyncio.Lock: ...
