@@ -20,13 +20,14 @@ import asyncio
 import json
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Literal
 
 import ai
-from engine import Game
+import i18n
+from engine import Game, View
 from store import GameRow
 
 from .errors import ServiceError
@@ -43,14 +44,10 @@ AI_THINK_S = 20.0  # an AI taking longer than this gives the default answer inst
 MAX_AI_ANSWERS = 500  # bound per `play_ai` call (a 4-player game of random AIs: ~150)
 AI_AT_ONCE = 2  # AI choices computed at the same time, all games together
 
-LEVEL_NAMES: dict[str, tuple[str, str]] = {
-    "random": ("random", "ランダム"), "greedy": ("greedy", "貪欲"), "expert": ("expert", "上級"),
-}
-
-
 def level_name(level: str, lang: str) -> str:
-    en, ja = LEVEL_NAMES.get(level, (level, level))
-    return ja if lang == "ja" else en
+    """An AI level as players read it (catalogue `level.*`; an unknown one as it is)."""
+    text = i18n.t(lang, f"level.{level}")
+    return level if text == f"level.{level}" else text
 
 
 def check_level(level: str) -> str:
@@ -107,8 +104,7 @@ def ai_waiting(row: GameRow, g: Game) -> bool:
 
 
 def bot_name(k: int, level: str, lang: str) -> str:
-    return f"ボット{k}（{level_name(level, lang)}）" if lang == "ja" else \
-        f"Bot {k} ({level_name(level, lang)})"
+    return i18n.t(lang, "seat.bot_name", k=k, level=level_name(level, lang))
 
 
 def seat_name(row: GameRow, seat: int, *, image: bool = False) -> str:
@@ -117,8 +113,8 @@ def seat_name(row: GameRow, seat: int, *, image: bool = False) -> str:
     if bot_level(row, seat):
         return name if image else f"🤖 {name}"
     if zombie_level(row, seat):
-        ja = row.settings.get("lang") == "ja"
-        return (f"{name}（AI）" if ja else f"{name} (AI)") if image else f"{name} 🤖"
+        return i18n.t(str(row.settings.get("lang", "en")), "seat.zombie_image", name=name) \
+            if image else f"{name} 🤖"
     return name
 
 
@@ -126,15 +122,17 @@ def seat_names(row: GameRow, *, image: bool = False) -> list[str]:
     return [seat_name(row, s, image=image) for s in range(len(row.seats))]
 
 
-def marked_view(row: GameRow, view: Mapping[str, Any]) -> Mapping[str, Any]:
+def marked_view(row: GameRow, view: View) -> View:
     """The view with AI-played seats' names marked, for the table image."""
     if not has_ai(row):
         return view
-    players = [dict(p) for p in view.get("players", [])]
+    players = [p.copy() for p in view["players"]]
     for s, p in enumerate(players):
         if s < len(row.seats):
             p["name"] = seat_name(row, s, image=True)
-    return {**view, "players": players}
+    marked = view.copy()
+    marked["players"] = players
+    return marked
 
 
 def _ai_seed(row: GameRow, seat: int, log_len: int) -> int:
