@@ -9,6 +9,7 @@ them. Nothing here reads the English back.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import i18n
@@ -44,14 +45,14 @@ def words(e: ServiceError | ActionError, lang: str) -> str:
     return say(lang, key, e.params)
 
 
-def end_phrase(result: dict[str, Any]) -> Phrase | str:
+def end_phrase(result: Mapping[str, Any]) -> Phrase | str:
     """Why a game ended, as a phrase (its `code`; states from before codes carry only the
     English, which is looked up whole — a state from a custom build is shown as it is)."""
     code = result.get("code") or _CODE_OF.get(result.get("reason", ""))
     return Phrase(code, {}) if code else str(result.get("reason", ""))
 
 
-def reason(result: dict[str, Any], lang: str) -> str:
+def reason(result: Mapping[str, Any], lang: str) -> str:
     """Why a game ended, in `lang`."""
     return str(_param(lang, end_phrase(result)))
 
