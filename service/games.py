@@ -32,6 +32,7 @@ from store import (
 
 from .errors import ServiceError
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots
+from .shards import Shards
 
 log = logging.getLogger("rr.service")
 
@@ -174,6 +175,9 @@ class GameService(SeatsMixin):
         # the bot posts it in the game's channel. Failures there are logged, not raised.
         self.on_quarantine: Callable[[GameRow, dict[str, Any] | None],
                                      Awaitable[None]] | None = None
+        # This process's shards (service/shards.py): which games it may answer and time.
+        # The default, one process alone, hosts every game.
+        self.shards = Shards()
         self._seats_init()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
@@ -192,6 +196,7 @@ class GameService(SeatsMixin):
         if difficulty not in (None, "easy", "normal", "hard"):
             raise ServiceError("Difficulty is easy, normal or hard.")
         check_bots(players, difficulty, bots, bot_level)
+        self.shards.check(guild_id)
         if difficulty is not None and players != 1:
             raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
                                "(R13.2).")
@@ -223,6 +228,7 @@ class GameService(SeatsMixin):
         row = await self.store.open_game(channel_id)
         if row is None:
             raise ServiceError("There is no game in this channel. Start one with `/rr new`.")
+        self.shards.check(row.guild_id)
         if row.damage:
             raise Quarantined(row, {"kind": "unreadable", "what": row.damage})
         if row.status != "lobby":
@@ -294,6 +300,7 @@ class GameService(SeatsMixin):
             row = await self.store.open_game(channel_id)
             if row is None:
                 raise ServiceError("There is no game in this channel.")
+            self.shards.check(row.guild_id)
             if user_id != row.host_id and not can_manage:
                 raise ServiceError("Only the host or a member with Manage Channels can abandon "
                                    "the game.")
@@ -311,6 +318,7 @@ class GameService(SeatsMixin):
             row = await self.store.open_game(channel_id)  # type: ignore[assignment]
             if row is None:
                 raise ServiceError("There is no game in this channel.")
+            self.shards.check(row.guild_id)
             if user_id != row.host_id and not can_manage:
                 raise ServiceError("Only the host or a member with Manage Channels can change "
                                    "the time limit.")
@@ -323,9 +331,12 @@ class GameService(SeatsMixin):
         return row
 
     # ---- loading -------------------------------------------------------------------------------
-    async def current(self, channel_id: int) -> tuple[GameRow, Game]:
-        """The channel's game in progress (one read). A finished one raises `GameOver`."""
+    async def current(self, channel_id: int, *, mine: bool = True) -> tuple[GameRow, Game]:
+        """The channel's game in progress (one read). A finished one raises `GameOver`.
+        `mine`: it is about to be answered, so it must be a game this process hosts."""
         row = await self.store.latest_game(channel_id)
+        if row is not None and mine:
+            self.shards.check(row.guild_id)
         if row is not None and row.status == "active":
             return row, await self.load(row)
         if row is not None and row.status == "over":
@@ -338,7 +349,7 @@ class GameService(SeatsMixin):
         """The game to look at: the one in progress, else the last one if it has ended
         (until a new lobby is opened in the channel)."""
         try:
-            return await self.current(channel_id)
+            return await self.current(channel_id, mine=False)
         except GameOver as e:
             return e.row, e.game
 
@@ -600,8 +611,8 @@ class GameService(SeatsMixin):
         reminders: list[Reminder] = []
         for t in timers:
             row = await self.store.get(game_id)
-            if row is None or row.status != "active":
-                continue
+            if row is None or row.status != "active" or not self.shards.runs_jobs(row):
+                continue  # another process hosts it (service/shards.py): its job, not ours
             async with self.lock(row.channel_id):
                 row = await self.store.get(t["game_id"])
                 if row is None or row.status != "active":
