@@ -365,12 +365,30 @@ class GameService(SeatsMixin):
         cached = self._cache.get(row.id)
         if cached and cached[0] == row.version and not row.damage and not recheck:
             return cached[1]
-        log_, seqs, held = await self.store.log_check(row.id)
-        if held is not None and not recheck:
-            raise Quarantined(row, held)
-        try:
-            g = self._verified(row, log_, seqs)
-        except _Damage as d:
+        g: Game | None = None
+        damage: _Damage | None = None
+        for _attempt in range(3):
+            log_, seqs, held = await self.store.log_check(row.id)
+            if held is not None and not recheck:
+                raise Quarantined(row, held)
+            try:
+                g = self._verified(row, log_, seqs)
+                break
+            except _Damage as d:
+                damage = d
+            # Another process sharing the database (service/shards.py) may have committed
+            # a move between the row's read and the log's: then the row is only stale, not
+            # damaged — read both again. The same version twice is real damage.
+            fresh = await self.store.get(row.id)
+            if fresh is None or fresh.version == row.version:
+                break
+            row = fresh
+        else:  # it moved on at every read: busy, not damaged
+            raise ServiceError("This prompt is out of date: the game has moved on.",
+                               code="stale")
+        if g is None:
+            assert damage is not None
+            d = damage
             self._forget(row.id)
             if row.status == "active" and await self.store.quarantine(row.id, d.reason):
                 log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "

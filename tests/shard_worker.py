@@ -1,0 +1,277 @@
+"""One bot process for the sharding tests (tests/test_shard_processes.py) and bench/scale.py.
+
+    python tests/shard_worker.py '{"db": …, "shard_count": 2, "shard_ids": [0], …}'
+
+A real `RookBot` (an AutoShardedBot running the given shards on the given database) behind
+the gateway-level harness: Discord's side is a FakeDiscord whose guild, channels and users
+are *pinned* to the ids the test gives, so several processes see the same server (the
+same Discord) and a restarted process continues it. It reads one JSON command per line on
+stdin and answers one `@@`-prefixed JSON line on stdout (the rest of stdout/stderr is
+logs). Its clock is the real one plus an offset the test can advance (`advance`), so time
+limits and the day boundary come when a test wants them, while leases (measured by the
+store) run on real time. Interaction ids carry the process's `index` in their low bits:
+two processes never make the same id for two different clicks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sys
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+import discord  # noqa: E402
+from bot_driver import Table, accepted  # noqa: E402
+from discord_harness import FakeChannel, FakeUser, Harness  # noqa: E402
+
+from cogs.bot import RookBot  # noqa: E402
+
+
+class OffsetClock:
+    """Real time plus an offset the test moves forward (deadlines, the daily day)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+class UniqueSnowflakes:
+    """Time-based ids like the harness's, with this process's index in the low bits."""
+
+    def __init__(self, index: int) -> None:
+        self.index, self._last = index, 0
+
+    def __call__(self) -> int:
+        now = discord.utils.time_snowflake(discord.utils.utcnow())
+        self._last = max(now, self._last + 64)
+        return self._last + self.index
+
+
+def pin_world(h: Harness, spec: dict[str, Any]) -> None:
+    """Give the harness's Discord the guild, channels and users every process shares."""
+    server = h.server
+    server.guild_id = int(spec["guild"])
+    ch = server.default_channel
+    del server.channels[ch.id]
+    ch.id, ch.guild_id = int(spec["channel"]), server.guild_id
+    server.channels[ch.id] = ch
+    for name, cid in spec.get("channels", {}).items():
+        server.channels[int(cid)] = FakeChannel(int(cid), name, guild_id=server.guild_id,
+                                                position=len(server.channels))
+    for name, uid in spec["users"].items():
+        server._add_user(FakeUser(int(uid), name, global_name=name.title(),
+                                  permissions=server.everyone_permissions))
+    server.snowflake = UniqueSnowflakes(int(spec.get("index", 0)))
+
+
+class _InFlight:
+    """PostgreSQL queries under way. The harness settles when the event loop is quiet; an
+    SQLite store works on threads the harness watches, but asyncpg waits on a socket, which
+    looks exactly like idleness — so its queries are counted and the harness told."""
+
+    count = 0
+
+    @classmethod
+    def install(cls) -> None:
+        import functools
+
+        import asyncpg.connection
+        import asyncpg.pool
+
+        def counted(fn: Any) -> Any:
+            @functools.wraps(fn)
+            async def wrapper(*args: Any, **kwargs: Any) -> Any:
+                cls.count += 1
+                try:
+                    return await fn(*args, **kwargs)
+                finally:
+                    cls.count -= 1
+            return wrapper
+
+        for name in ("execute", "_execute", "_executemany"):
+            setattr(asyncpg.connection.Connection, name,
+                    counted(getattr(asyncpg.connection.Connection, name)))
+        asyncpg.pool.Pool._acquire = counted(asyncpg.pool.Pool._acquire)  # type: ignore[method-assign]
+
+
+class WorkerHarness(Harness):
+    def _busy_reason(self, loop: asyncio.AbstractEventLoop) -> tuple[str, float] | None:
+        if _InFlight.count:
+            return ("PostgreSQL query in flight", 0.001)
+        return super()._busy_reason(loop)
+
+
+def say(obj: dict[str, Any]) -> None:
+    sys.stdout.write("@@" + json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+class Worker:
+    def __init__(self, h: Harness, spec: dict[str, Any], clock: OffsetClock) -> None:
+        self.h, self.spec, self.clock = h, spec, clock
+        self.table = Table(h)
+        self.rng = random.Random(int(spec.get("seed", 1)))
+
+    @property
+    def bot(self) -> RookBot:
+        return self.h.bot  # type: ignore[return-value]
+
+    def user(self, name: str) -> FakeUser:
+        return self.h.server.users[int(self.spec["users"][name])]
+
+    async def _game(self) -> None:
+        if self.table.game_id is None:
+            row = await self.bot.store.latest_game(self.h.channel.id)
+            self.table.game_id = row.id if row is not None else None
+
+    async def run(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        op = cmd["cmd"]
+        if op == "open":
+            row = await self.table.open(self.user(cmd["host"]),
+                                        [self.user(n) for n in cmd.get("others", [])],
+                                        players=cmd.get("players", 1))
+            return {"game": row.id}
+        if op == "steps":  # play n answers of the waiting players, as they would
+            await self._game()
+            done = 0
+            for _ in range(int(cmd["n"])):
+                if await self.step() is None:
+                    break
+                done += 1
+                if cmd.get("progress"):
+                    say({"progress": done,
+                         "log": len(await self.bot.store.log(self.table.game_id or 0))})
+            return {"steps": done, **await self.state()}
+        if op == "state":
+            await self._game()
+            return await self.state()
+        if op == "pending":  # the waiting decision and the buttons posted for it here
+            await self._game()
+            row, g = await self.table.game()
+            seat = g.waiting_for()[0]
+            dec = g.decision(seat) or {}
+            found = [c.custom_id for m in self.h.visible_to(self.table.user(row, seat))
+                     for c in m.buttons if c.custom_id
+                     and c.custom_id.startswith(f"rr:{dec.get('kind')}:{row.id}:{seat}:"
+                                                f"{dec.get('id')}")]
+            return {"seat": seat, "kind": dec.get("kind"), "decision": dec.get("id"),
+                    "user": row.seats[seat]["name"], "buttons": sorted(set(found))}
+        if op == "click":  # a button of a message everyone sees (posted by any process)
+            msg = self.h.server.create_message(self.h.channel, {"content": "ping", "components": [
+                {"type": 1, "components": [{"type": 2, "style": 1, "label": "x",
+                                            "custom_id": cmd["custom_id"]}]}]}, [])
+            res = await self.h.click(self.user(cmd["user"]), cmd["custom_id"], message=msg)
+            return {"accepted": accepted(res), "ephemeral": res.ephemeral, "text": res.text}
+        if op == "slash":
+            res = await self.h.slash(self.user(cmd["user"]), cmd["command"],
+                                     **cmd.get("options", {}))
+            return {"accepted": accepted(res), "ephemeral": res.ephemeral, "text": res.text}
+        if op == "advance":
+            self.clock.offset += float(cmd["seconds"])
+            return {"offset": self.clock.offset}
+        if op == "tick":  # one pass of the time-limit ticker, as the tasks loop runs it
+            made = await self.bot.tick_once()
+            await self.h.settle()
+            return {"made": made}
+        if op == "lease":
+            lease = self.bot.day_lease
+            return {"held": lease.held, "holder": lease.holder, "taken": lease.taken,
+                    "db_holder": await self.bot.store.lease_holder(lease.name)}
+        if op == "posts":  # messages this process posted in a channel
+            cid = int(cmd["channel"])
+            return {"posts": [m.content for m in self.h.messages()
+                              if m.channel_id == cid and m.author.id == self.h.server.bot_user.id
+                              and not m.ephemeral]}
+        if op == "settle":
+            await asyncio.sleep(float(cmd.get("seconds", 0)))
+            await self.h.settle()
+            return {}
+        raise ValueError(f"unknown command {op!r}")
+
+    async def state(self) -> dict[str, Any]:
+        """The game as stored: its log (the store's action rows), and whether the stored
+        state is exactly setup + that log replayed (R15)."""
+        from engine import Game
+
+        if self.table.game_id is None:
+            return {"game": None}
+        row = await self.bot.store.get(self.table.game_id)
+        assert row is not None and row.setup is not None and row.state is not None
+        log = await self.bot.store.log(row.id)
+        replays = Game.replay(row.setup, log).to_json() == row.state
+        return {"game": row.id, "version": row.version, "status": row.status,
+                "log": [[int(s), str(t)] for s, t in log], "replays": replays}
+
+    async def step(self) -> Any:
+        """One answer; after a restart the pings of the dead process are not in this
+        process's Discord, so a pick or a roll falls back on its slash command."""
+        try:
+            return await self.table.step(self.rng)
+        except AssertionError as e:
+            if "no pick button" not in str(e) and "no roll button" not in str(e):
+                raise
+        row, g = await self.table.game()
+        seat = g.waiting_for()[0]
+        dec = g.decision(seat) or {}
+        user = self.table.user(row, seat)
+        if dec.get("kind") == "pick":
+            card = self.rng.choice(await self.table.choices(user, "rr pick", "card"))
+            res = await self.table.slash(user, "rr pick", card=card)
+        else:
+            res = await self.table.slash(user, "rr roll", choice="keep")
+        assert accepted(res), res.text
+        return res
+
+
+async def main(spec: dict[str, Any]) -> None:
+    clock = OffsetClock()
+    config = types.SimpleNamespace(
+        token=None, db_path=spec["db"], tick_seconds=float(spec.get("tick_seconds", 3600)),
+        day_seconds=float(spec.get("day_seconds", 3600)),
+        lease_seconds=float(spec.get("lease_seconds", 60)),
+        shard_count=spec.get("shard_count"), shard_ids=tuple(spec.get("shard_ids", ())))
+
+    def make() -> RookBot:
+        return RookBot(config, clock=clock, seed_source=lambda: int(spec.get("seed", 7)),
+                       start_ticker=bool(spec.get("ticker", True)))
+
+    if spec["db"].startswith(("postgresql://", "postgres://")):
+        _InFlight.install()
+    h = WorkerHarness(make, timer_horizon=0.05, settle_timeout=60.0, response_deadline=None)
+    pin_world(h, spec)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    async with h:
+        worker = Worker(h, spec, clock)
+        say({"ready": os.getpid()})
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            cmd = json.loads(line)
+            if cmd["cmd"] == "quit":
+                break
+            try:
+                say({"ok": True, **await worker.run(cmd)})
+            except Exception as e:  # the test reads what went wrong
+                h.errors.clear()
+                say({"ok": False, "error": f"{type(e).__name__}: {e}"})
+    say({"bye": True})
+
+
+if __name__ == "__main__":
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    asyncio.run(main(json.loads(sys.argv[1])))
