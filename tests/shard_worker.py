@@ -7,7 +7,7 @@ the gateway-level harness: Discord's side is a FakeDiscord whose guild, channels
 are *pinned* to the ids the test gives, so several processes see the same server (the
 same Discord) and a restarted process continues it. It reads one JSON command per line on
 stdin and answers one `@@`-prefixed JSON line on stdout (the rest of stdout/stderr is
-logs). Its clock is the real one plus an offset the test can advance (`advance`), so time
+logs); `Proc` is the other end, for the tests and the bench. Its clock is the real one plus an offset the test can advance (`advance`), so time
 limits and the day boundary come when a test wants them, while leases (measured by the
 store) run on real time. Interaction ids carry the process's `index` in their low bits:
 two processes never make the same id for two different clicks.
@@ -18,8 +18,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import queue
 import random
+import signal
+import subprocess
 import sys
+import threading
 import time
 import types
 from pathlib import Path
@@ -111,6 +115,67 @@ class WorkerHarness(Harness):
         return super()._busy_reason(loop)
 
 
+START_S = 90.0  # the longest a process may take to start on a busy 2-core machine
+ASK_S = 120.0
+
+
+class Proc:
+    """One bot process: JSON commands in, `@@` JSON answers out (read on a thread, so
+    every wait has a timeout)."""
+
+    def __init__(self, spec: dict[str, Any], *, quiet: bool = False) -> None:
+        self.spec = spec
+        self.p = subprocess.Popen([sys.executable, __file__, json.dumps(spec)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL if quiet else None, text=True)
+        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.ready = self.read(START_S)
+
+    def _pump(self) -> None:
+        assert self.p.stdout is not None
+        for line in self.p.stdout:
+            if line.startswith("@@"):
+                self.lines.put(json.loads(line[2:]))
+        self.lines.put(None)
+
+    def read(self, timeout: float = ASK_S) -> dict[str, Any]:
+        try:
+            got = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no answer from the bot process in {timeout} s") from None
+        assert got is not None, "the bot process ended"
+        return got
+
+    def send(self, cmd: str, **args: Any) -> None:
+        assert self.p.stdin is not None
+        self.p.stdin.write(json.dumps({"cmd": cmd, **args}) + "\n")
+        self.p.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        while "progress" in (got := self.read()):
+            pass
+        assert got.get("ok"), got
+        return got
+
+    def ask(self, cmd: str, **args: Any) -> dict[str, Any]:
+        self.send(cmd, **args)
+        return self.answer()
+
+    def kill(self) -> None:
+        if self.p.poll() is None:
+            os.kill(self.p.pid, signal.SIGKILL)
+        self.p.wait(10)
+
+    def stop(self) -> None:
+        if self.p.poll() is None:
+            try:
+                self.send("quit")
+                self.p.wait(20)
+            except (OSError, subprocess.TimeoutExpired):
+                self.kill()
+
+
 def say(obj: dict[str, Any]) -> None:
     sys.stdout.write("@@" + json.dumps(obj) + "\n")
     sys.stdout.flush()
@@ -121,6 +186,7 @@ class Worker:
         self.h, self.spec, self.clock = h, spec, clock
         self.table = Table(h)
         self.rng = random.Random(int(spec.get("seed", 1)))
+        self.tables: list[Table] = []  # bench/scale.py's games
 
     @property
     def bot(self) -> RookBot:
@@ -192,6 +258,10 @@ class Worker:
             return {"posts": [m.content for m in self.h.messages()
                               if m.channel_id == cid and m.author.id == self.h.server.bot_user.id
                               and not m.ephemeral]}
+        if op == "bench_setup":
+            return await self.bench_setup(int(cmd["games"]))
+        if op == "bench_run":
+            return await self.bench_run(float(cmd["seconds"]))
         if op == "settle":
             await asyncio.sleep(float(cmd.get("seconds", 0)))
             await self.h.settle()
@@ -212,25 +282,57 @@ class Worker:
         return {"game": row.id, "version": row.version, "status": row.status,
                 "log": [[int(s), str(t)] for s, t in log], "replays": replays}
 
-    async def step(self) -> Any:
+    async def step(self, table: Table | None = None) -> Any:
         """One answer; after a restart the pings of the dead process are not in this
         process's Discord, so a pick or a roll falls back on its slash command."""
+        table = table or self.table
         try:
-            return await self.table.step(self.rng)
+            return await table.step(self.rng)
         except AssertionError as e:
             if "no pick button" not in str(e) and "no roll button" not in str(e):
                 raise
-        row, g = await self.table.game()
+        row, g = await table.game()
         seat = g.waiting_for()[0]
         dec = g.decision(seat) or {}
-        user = self.table.user(row, seat)
+        user = table.user(row, seat)
         if dec.get("kind") == "pick":
-            card = self.rng.choice(await self.table.choices(user, "rr pick", "card"))
-            res = await self.table.slash(user, "rr pick", card=card)
+            card = self.rng.choice(await table.choices(user, "rr pick", "card"))
+            res = await table.slash(user, "rr pick", card=card)
         else:
-            res = await self.table.slash(user, "rr roll", choice="keep")
+            res = await table.slash(user, "rr roll", choice="keep")
         assert accepted(res), res.text
         return res
+
+    async def bench_setup(self, games: int) -> dict[str, Any]:
+        """`games` solo games in channels of their own, started through the service (no
+        posts: the measured part is the playing, bench/scale.py)."""
+        svc, names = self.bot.service, list(self.spec["users"])
+        for k in range(games):
+            ch = self.h.text_channel(f"table-{k}")
+            user = self.user(names[k % len(names)])
+            await svc.new_lobby(self.h.guild_id, ch.id, user.id, user.global_name or "",
+                                players=1)
+            out = await svc.start(ch.id, user.id)
+            table = Table(self.h, ch)
+            table.game_id = out.row.id
+            self.tables.append(table)
+        return {"games": len(self.tables)}
+
+    async def bench_run(self, seconds: float) -> dict[str, Any]:
+        """Answers to random games for `seconds`: each one's latency, from the first
+        interaction of the player's answer (its autocomplete suggestions included) until
+        the bot has nothing left to do for it (reply, posts, images)."""
+        latencies: list[float] = []
+        live = list(self.tables)
+        end = time.monotonic() + seconds
+        while live and time.monotonic() < end:
+            table = self.rng.choice(live)
+            t0 = time.perf_counter()
+            if await self.step(table) is None:
+                live.remove(table)
+                continue
+            latencies.append(time.perf_counter() - t0)
+        return {"latencies": latencies}
 
 
 async def main(spec: dict[str, Any]) -> None:

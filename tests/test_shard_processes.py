@@ -11,23 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
-import os
-import queue
-import signal
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-WORKER = Path(__file__).resolve().parent / "shard_worker.py"
-START_S = 90.0  # the longest a process may take to start on a busy 2-core machine
-ASK_S = 120.0
+from shard_worker import Proc
 
 
 def guild_on(shard: int, count: int, n: int = 0) -> int:
@@ -42,63 +31,6 @@ NEWS = {"news_a": 800_001 << 22, "news_b": 800_002 << 22}
 def world(guild: int, channel: int, index: int) -> dict[str, Any]:
     return {"guild": guild, "channel": channel, "users": USERS, "channels": NEWS,
             "index": index}
-
-
-class Proc:
-    """One bot process: JSON commands in, `@@` JSON answers out (read on a thread, so
-    every wait has a timeout)."""
-
-    def __init__(self, spec: dict[str, Any]) -> None:
-        self.spec = spec
-        self.p = subprocess.Popen([sys.executable, str(WORKER), json.dumps(spec)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=None, text=True)
-        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        self.ready = self.read(START_S)
-
-    def _pump(self) -> None:
-        assert self.p.stdout is not None
-        for line in self.p.stdout:
-            if line.startswith("@@"):
-                self.lines.put(json.loads(line[2:]))
-        self.lines.put(None)
-
-    def read(self, timeout: float = ASK_S) -> dict[str, Any]:
-        try:
-            got = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no answer from the bot process in {timeout} s") from None
-        assert got is not None, "the bot process ended"
-        return got
-
-    def send(self, cmd: str, **args: Any) -> None:
-        assert self.p.stdin is not None
-        self.p.stdin.write(json.dumps({"cmd": cmd, **args}) + "\n")
-        self.p.stdin.flush()
-
-    def answer(self) -> dict[str, Any]:
-        while "progress" in (got := self.read()):
-            pass
-        assert got.get("ok"), got
-        return got
-
-    def ask(self, cmd: str, **args: Any) -> dict[str, Any]:
-        self.send(cmd, **args)
-        return self.answer()
-
-    def kill(self) -> None:
-        if self.p.poll() is None:
-            os.kill(self.p.pid, signal.SIGKILL)
-        self.p.wait(10)
-
-    def stop(self) -> None:
-        if self.p.poll() is None:
-            try:
-                self.send("quit")
-                self.p.wait(20)
-            except (OSError, subprocess.TimeoutExpired):
-                self.kill()
 
 
 @pytest.fixture
