@@ -278,7 +278,8 @@ async def migrate_postgresql(con: Any) -> list[int]:
     versions applied now. DDL is transactional there, so a step lands whole or not at all."""
     async with con.transaction():
         await con.execute(f"SET LOCAL lock_timeout = '{int(MIGRATE_WAIT_S)}s'")
-        await con.execute("SELECT pg_advisory_xact_lock($1)", ADVISORY_KEY)
+        await con.execute("SELECT pg_advisory_xact_lock($1)", ADVISORY_KEY,
+                          timeout=MIGRATE_WAIT_S + 5)
         await con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY"
                           " KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)")
         done = {r[0] for r in await con.fetch("SELECT version FROM schema_version")}

@@ -50,8 +50,9 @@ Con = asyncpg.Connection
 # Failures after which nothing was written and the caller may simply try again.
 RETRYABLE = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
              asyncpg.SerializationError)
-LOST = (OSError, asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
+LOST = (OSError, TimeoutError, asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
         asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError)
+COMMAND_S = 30.0  # a statement the server has not answered by then: the network is gone
 
 
 def _count(status: str) -> int:
@@ -79,12 +80,16 @@ class PgStore:
         self.pool_size = pool_size
         self.connection_class = connection_class
         self.resets = 0  # connections thrown away after a failure
+        # Jobs waiting on the server right now. The event loop looks idle while a query is
+        # on the wire; tests/discord_harness.py reads this so it does not call the bot
+        # settled in the middle of a move (SQLite's jobs show as executor futures instead).
+        self.in_flight = 0
         self._pool: asyncpg.Pool | None = None
 
     # ---- the pool ------------------------------------------------------------------------------
     async def open(self) -> PgStore:
         pool = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=self.pool_size,
+            self.url, min_size=1, max_size=self.pool_size, command_timeout=COMMAND_S,
             connection_class=self.connection_class,
             server_settings={"lock_timeout": f"{int(self.busy_s * 1000)}ms",
                              "synchronous_commit": "on"})
@@ -108,22 +113,31 @@ class PgStore:
         return self._pool
 
     async def _read(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-        async with self._need().acquire() as con:
-            return await fn(con, *args)
+        pool = self._need()
+        self.in_flight += 1
+        try:
+            async with pool.acquire() as con:
+                return await fn(con, *args)
+        finally:
+            self.in_flight -= 1
 
     async def _write(self, fn: Callable[..., Awaitable[T]], *args: Any, key: str | None = None,
                      bookkeeping: bool = False) -> T:
         """`fn(con, *args)` in one transaction: committed whole or not at all (see db.py's
         `_transaction`). A move's `key` resolves a COMMIT that raised."""
         pool = self._need()
+        self.in_flight += 1
         try:
-            con = await pool.acquire()
-        except LOST as e:
-            raise StoreBusy(f"the database cannot be reached: {e}") from e
-        try:
-            return await self._transaction(con, fn, args, key, bookkeeping)
+            try:
+                con = await pool.acquire()
+            except LOST as e:
+                raise StoreBusy(f"the database cannot be reached: {e}") from e
+            try:
+                return await self._transaction(con, fn, args, key, bookkeeping)
+            finally:
+                await pool.release(con)
         finally:
-            await pool.release(con)
+            self.in_flight -= 1
 
     async def _transaction(self, con: Con, fn: Callable[..., Awaitable[T]],
                            args: tuple[Any, ...], key: str | None, bookkeeping: bool) -> T:
@@ -154,6 +168,8 @@ class PgStore:
                 raise StoreUncertain(f"COMMIT failed ({e}); could not read back ({lookup})") \
                     from e
             if not landed:
+                if isinstance(e, LOST):  # read back: not stored, so a plain "try again"
+                    raise StoreBusy(f"the connection was lost at COMMIT: {e}") from e
                 raise
         return out
 

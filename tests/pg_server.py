@@ -60,8 +60,9 @@ class PgServer:
         shutil.rmtree(os.path.dirname(self.datadir), ignore_errors=True)
 
 
-def start() -> PgServer | str:
-    """A running server, or why there is none."""
+def start(durable: bool = False) -> PgServer | str:
+    """A running server, or why there is none. `durable`: fsync on, as in production
+    (bench/store.py compares it with SQLite's synchronous=FULL)."""
     if os.environ.get("RR_TEST_NO_PG"):
         return "RR_TEST_NO_PG is set"
     bindir = _bindir()
@@ -87,8 +88,8 @@ def start() -> PgServer | str:
         subprocess.run([*prefix, f"{bindir}/initdb", "-D", datadir, "-U", USER, "-A", "trust",
                         "-E", "UTF8", "--no-sync", "--no-instructions"],
                        capture_output=True, text=True, timeout=120, check=True)
-        opts = (f"-c listen_addresses=127.0.0.1 -p {port} -k {top} -c fsync=off"
-                " -c full_page_writes=off -c max_connections=200")
+        opts = (f"-c listen_addresses=127.0.0.1 -p {port} -k {top} -c max_connections=200"
+                + ("" if durable else " -c fsync=off -c full_page_writes=off"))
         subprocess.run([*prefix, f"{bindir}/pg_ctl", "-D", datadir, "-o", opts, "-l",
                         os.path.join(top, "log"), "-w", "-t", "60", "start"],
                        capture_output=True, text=True, timeout=90, check=True)

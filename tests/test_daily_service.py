@@ -142,7 +142,8 @@ def test_an_unfinished_attempt_ends_at_midnight_and_breaks_the_streak(db):
     asyncio.run(main())
 
 
-def test_par_is_computed_once_and_shown_in_the_share_line(db):
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)  # AI-bound; par's storage is
+def test_par_is_computed_once_and_shown_in_the_share_line(db):  # tested on both backends
     async def main():
         store, h = await host(db, Clock())
         import ai.base

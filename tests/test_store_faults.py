@@ -36,10 +36,14 @@ class Flaky(sqlite3.Connection):
 
 
 class FlakyPg(asyncpg.Connection):
-    """The same failures on a PostgreSQL connection (the plan is shared with Flaky)."""
+    """The same failures on a PostgreSQL connection (the plan is shared with Flaky), and
+    one of its own: `plan["commit"] == "lost"` — the connection dies as COMMIT is sent."""
 
     async def execute(self, sql: str, *args: Any, **kw: Any) -> str:  # type: ignore[override]
         if sql == "COMMIT" and (mode := Flaky.plan.pop("commit", None)):
+            if mode == "lost":
+                self.terminate()
+                raise asyncpg.ConnectionDoesNotExistError("connection lost (injected)")
             if mode == "after":
                 await super().execute(sql, *args, **kw)
             raise asyncpg.PostgresError("disk I/O error (injected)")
@@ -246,5 +250,33 @@ def test_durability_is_full_and_stated(db):
         assert await store._write(
             lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) == 2
         assert await store.notices() == []
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_connection_lost_mid_move_refuses_it_cleanly_and_the_store_goes_on(pg_url):
+    """PostgreSQL only: the server or the network drops the connection — while a move's
+    statements run (the server kills it) or as its COMMIT is sent. The player is told
+    "busy, nothing changed" (StoreBusy) and that is true; the next move works at once."""
+    from conftest import Db
+
+    async def main():
+        db = Db("postgresql", pg_url)
+        store, _ = await _flaky(db)
+        a, b = await _games(store, 2)
+        Flaky.plan.update(commit="lost")
+        with pytest.raises(StoreBusy):
+            await _move(store, a, 0, "lost at commit")
+        assert (await store.get(a)).version == 0 and await store.log(a) == []
+
+        async def killed(con):  # the server ends the session mid-transaction
+            await con.execute("UPDATE games SET updated_at=0 WHERE id=$1", b)
+            await con.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        with pytest.raises(StoreBusy):
+            await store._write(killed)
+        assert await db.sql("SELECT updated_at FROM games WHERE id=?", b) != [(0.0,)]
+        done = await _move(store, a, 0, "after")
+        assert done.row.version == 1 and await store.log(a) == [[0, "after"]]
+        assert store.resets >= 1
         await store.close()
     asyncio.run(main())
