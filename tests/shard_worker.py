@@ -81,7 +81,8 @@ def pin_world(h: Harness, spec: dict[str, Any]) -> None:
 class _InFlight:
     """PostgreSQL queries under way. The harness settles when the event loop is quiet; an
     SQLite store works on threads the harness watches, but asyncpg waits on a socket, which
-    looks exactly like idleness — so its queries are counted and the harness told."""
+    looks exactly like idleness. The harness already waits for `PgStore.in_flight`; this
+    counts every asyncpg query and pool wait of the process (the daily tables' too)."""
 
     count = 0
 
