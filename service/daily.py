@@ -18,7 +18,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -171,7 +171,7 @@ class Replayed:
     defeats_per_round: list[int]
 
 
-def replay_score(setup: dict[str, Any], log: list[list[Any]]) -> Replayed:
+def replay_score(setup: Mapping[str, Any], log: list[list[Any]]) -> Replayed:
     """Replay setup + log (R15) and score the result; never trust a stored or sent score."""
     g = Game.replay(setup, [])
     fainted, defeats = 0, [0]
@@ -183,10 +183,11 @@ def replay_score(setup: dict[str, Any], log: list[list[Any]]) -> Replayed:
                 defeats[-1] += 1
             elif e["type"] == "phase" and e.get("phase") == "main" and e.get("round", 0) > 1:
                 defeats.append(0)
-    if g.state["result"] is None:
+    result = g.result
+    if result is None:
         raise ValueError("the attempt is not finished")
     p = g.state["players"][0]
-    won = 0 in g.state["result"]["winners"]
+    won = 0 in result["winners"]
     rounds = g.state["round"]
     return Replayed(Score(not won, rounds, fainted, -(p["honor"] + len(p["defeated"]))),
                     defeats[:rounds] if rounds else defeats)
