@@ -385,8 +385,8 @@ class GameService(SeatsMixin):
             try:
                 g = self._verified(row, log_, seqs)
                 break
-            except _Damage as d:
-                damage = d
+            except _Damage as found:
+                damage = found
             # Another process sharing the database (service/shards.py) may have committed
             # a move between the row's read and the log's: then the row is only stale, not
             # damaged — read both again. The same version twice is real damage.
@@ -399,15 +399,14 @@ class GameService(SeatsMixin):
                                code="stale")
         if g is None:
             assert damage is not None
-            d = damage
             self._forget(row.id)
-            if row.status == "active" and await self.store.quarantine(row.id, d.reason):
+            if row.status == "active" and await self.store.quarantine(row.id, damage.reason):
                 log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "
                           "its channel can `/rr abandon` it, or restore the database from a "
                           "backup (or repair the game's rows) and restart the bot to resume it",
-                          row.id, row.channel_id, damage_words(d.reason))
-                await self._tell(row, d.reason)
-            raise Quarantined(row, d.reason) from d
+                          row.id, row.channel_id, damage_words(damage.reason))
+                await self._tell(row, damage.reason)
+            raise Quarantined(row, damage.reason) from damage
         if held is not None:
             await self.store.release(row.id)
             log.warning("game %s verified again: quarantine lifted", row.id)
