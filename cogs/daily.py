@@ -113,16 +113,28 @@ async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: St
     else:
         await bot.announcer.repost(st.row, st.game)
     head = t("daily_started" if st.outcome is not None else "daily_resumed", lang)
-    where = "" if not in_server(interaction) else " " + t("daily_in_dm", lang)
+    where = "" if in_bot_dm(interaction) else " " + t("daily_in_dm", lang)
     kind = "" if st.ranked else " " + t("daily_practice_note", lang)
     await reply(interaction, f"{head}{kind}{where}\n" + challenge_text(host, st.challenge,
                                                                         st.par, lang))
 
 
+def in_bot_dm(interaction: discord.Interaction) -> bool:
+    """In the DM with the bot itself (context BOT_DM). A DM between two users, reached by
+    the user-installed app (context PRIVATE_CHANNEL), is a DM too but the bot cannot post
+    in it: the daily game must go to the bot's own DM then."""
+    if interaction.guild_id is not None:
+        return False
+    if interaction.context.private_channel:
+        return False
+    return isinstance(interaction.channel, discord.DMChannel)
+
+
 async def _dm_id(interaction: discord.Interaction) -> int:
     """The player's DM with the bot: the same channel on every device and after restarts."""
-    if interaction.guild_id is None and isinstance(interaction.channel, discord.DMChannel):
+    if in_bot_dm(interaction) and interaction.channel is not None:
         return interaction.channel.id
+    # a server, a DM between users (context PRIVATE_CHANNEL) or a group DM: not ours to post in
     dm = await interaction.user.create_dm()
     return dm.id
 

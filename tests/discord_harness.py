@@ -421,6 +421,14 @@ class FakeChannel:
     recipient: FakeUser | None = None
     owner_id: int | None = None
     overwrites: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # A private channel (Discord's context 2): a DM between two users that the bot is not
+    # part of; it sees it only through interactions of its user-installed commands.
+    members: tuple[FakeUser, ...] = ()
+
+    @property
+    def is_private(self) -> bool:
+        """A DM the bot is not in: its channel routes answer 403 Missing Access."""
+        return bool(self.members)
 
     @property
     def is_dm(self) -> bool:
@@ -1128,6 +1136,10 @@ class FakeDiscord:
         self.command_ids: dict[tuple[str, int | None, int], int] = {}
         self.last_modal: dict[str, Any] | None = None
         self.gateway: Callable[[str, dict[str, Any]], None] | None = None
+        # The app installed only by its users, not in the guild (Discord's user install):
+        # interactions name the user as the authorizing owner and the bot is no member of
+        # the guild, so its own posts to guild channels answer 403 Missing Access.
+        self.user_install_only = False
         self.clock: Callable[[], float] = lambda: 0.0
         self.response_deadline: float | None = 3.0
         self.custom_routes: dict[tuple[str, str], Handler] = {}
@@ -1198,6 +1210,14 @@ class FakeDiscord:
             channel = FakeChannel(self.snowflake(), f"dm-{user.name}", type=1, recipient=user)
             self.dm_channels[user.id] = channel
             self.channels[channel.id] = channel
+        return channel
+
+    def private_channel(self, user: FakeUser, other: FakeUser) -> FakeChannel:
+        """A DM between ``user`` and ``other`` (not the bot): interactions there carry
+        context 2 (PRIVATE_CHANNEL); the bot cannot read or post in it."""
+        channel = FakeChannel(self.snowflake(), f"dm-{user.name}-{other.name}", type=1,
+                              recipient=other, members=(user, other))
+        self.channels[channel.id] = channel
         return channel
 
     def permissions_of(self, user: FakeUser) -> int:
@@ -1489,6 +1509,8 @@ class FakeDiscord:
         channel = self.channels.get(int(request.params["channel_id"]))
         if channel is None:
             raise HTTPError(404, "Unknown Channel", code=10003)
+        if channel.is_private or (self.user_install_only and not channel.is_dm):
+            raise HTTPError(403, "Missing Access", code=50001)
         return channel
 
     def _require(self, permission: str, channel: FakeChannel | None = None) -> None:
@@ -2244,6 +2266,11 @@ class Harness:
         """The DM channel with ``user``; pass it as ``channel=`` to act from DMs."""
         return self.server.dm_channel(user)
 
+    def private_channel(self, user: FakeUser, other: FakeUser) -> FakeChannel:
+        """A DM between two users, not the bot (context PRIVATE_CHANNEL); see
+        :meth:`FakeDiscord.private_channel`."""
+        return self.server.private_channel(user, other)
+
     def attachment(
         self, filename: str, data: bytes, content_type: str | None = None
     ) -> FakeAttachment:
@@ -2710,7 +2737,18 @@ class Harness:
             "entitlement_skus": [],
             "app_permissions": str(self.server.permissions_of(self.server.bot_user)),
         }
-        if channel.is_dm:
+        owners = ({"1": str(user.id)} if self.server.user_install_only
+                  else {"0": str(self.server.guild_id)})
+        if channel.is_private:
+            if user not in channel.members:
+                raise SchemaViolation(f"{user.name} is not in {channel.name}")
+            other = next(m for m in channel.members if m is not user)
+            payload["channel"] = {**channel.payload(), "recipients": [other.user_payload()]}
+            payload["user"] = user.user_payload()
+            payload["context"] = 2
+            payload["authorizing_integration_owners"] = {"1": str(user.id)}
+            payload["app_permissions"] = str(discord.Permissions.none().value)
+        elif channel.is_dm:
             if channel.recipient is not user:
                 raise SchemaViolation(
                     f"{user.name} cannot act in {channel.name}, a DM with someone else"
@@ -2718,7 +2756,7 @@ class Harness:
             payload["channel"] = channel.payload()
             payload["user"] = user.user_payload()
             payload["context"] = 1
-            payload["authorizing_integration_owners"] = {"0": str(self.server.guild_id)}
+            payload["authorizing_integration_owners"] = owners
         else:
             if not user.in_guild:
                 raise SchemaViolation(f"{user.name} is not a member of the harness guild")
@@ -2729,7 +2767,9 @@ class Harness:
             payload["channel"] = channel.payload(permissions=perms)
             payload["member"] = user.member_payload(permissions=perms)
             payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(self.server.guild_id)}
+            payload["authorizing_integration_owners"] = owners
+            if self.server.user_install_only:  # the bot is no member: nothing of its own
+                payload["app_permissions"] = str(discord.Permissions.none().value)
         if message is not None:
             payload["message"] = message.payload()
         return payload
@@ -2816,7 +2856,13 @@ class Harness:
                 f"/{parts[0]} is not a registered slash command; known: {sorted(c['name'] for c in schema)}"
             )
         root = roots[0]
-        if channel.is_dm and (
+        if channel.is_private and 2 not in (root.get("contexts") or [0, 1]):
+            raise SchemaViolation(f"/{parts[0]} is not available in private channels")
+        if (channel.is_private or self.server.user_install_only) and 1 not in (
+            root.get("integration_types") or [0]
+        ):
+            raise SchemaViolation(f"/{parts[0]} cannot be installed by a user")
+        if channel.is_dm and not channel.is_private and (
             "guild_id" in root
             or root.get("dm_permission") is False
             or 1 not in (root.get("contexts") or [0, 1, 2])
