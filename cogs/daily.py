@@ -102,6 +102,27 @@ async def tell_settled(bot: RookBot, game_id: int) -> None:
         log.exception("daily game %s: its result could not be settled or told", game_id)
 
 
+def time_up_text(day: str, lang: str) -> str:
+    """A ranked attempt cut off by 00:00 UTC: unfinished, which breaks the streak and is no
+    loss; today's challenge is open."""
+    return t("daily_time_up", lang, n=core.number_of(dt.date.fromisoformat(day)))
+
+
+async def tell_time_up(bot: RookBot, game_id: int | None, day: str) -> bool:
+    """The player of an attempt the day's end closed is told so in their DM. Never raises."""
+    try:
+        row = await bot.store.get(game_id) if game_id is not None else None
+        if row is None:
+            return False
+        text = time_up_text(day, row.settings.get("lang", "en"))
+        channel = bot.get_partial_messageable(int(row.settings["daily"]["post_channel"]))
+        return await deliver(f"daily time up game {game_id}",
+                             lambda: channel.send(text)) is not None
+    except Exception:
+        log.exception("daily game %s: its end at 00:00 UTC could not be told", game_id)
+        return False
+
+
 async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
                        lang: str) -> None:
     """The caller's answer, then the game in the DM: its opening posts, or (resumed) the
@@ -305,6 +326,9 @@ async def day_once(bot: RookBot) -> dict[str, int]:
     par = await host.compute_par(today)  # worker threads: the event loop stays free
     closed = await host.close_day(today - dt.timedelta(days=1))
     sent["closed"] = len(closed)
+    for att in closed:
+        await tell_time_up(bot, att.game_id, att.day)
+        await asyncio.sleep(0)
     if await host.store.take_day_flag(today.isoformat(), "announced"):
         for guild_id, channel_id, lang in await host.store.guild_channels():
             if await _announce(bot, host, guild_id, channel_id, lang, today, par):

@@ -123,6 +123,7 @@ class DailyHost:
         day = self.today()
         ch = self.challenge(day)
         key = slot(user_id, True)
+        await self.expire_overdue(user_id)  # yesterday's game must not pass for today's
         async with self._claiming(key):
             att = await self.store.attempt(user_id, day.isoformat(), True)
             if att is not None and att.status != "playing":
@@ -253,6 +254,27 @@ class DailyHost:
                 if s is not None:
                     out.append(s)
         return out
+
+    async def expire_overdue(self, user_id: int) -> Attempt | None:
+        """The user's ranked attempt of a day already over, still in play, ends unfinished
+        now. The day job does this for everyone once a pass (`close_day`); this is for the
+        player who comes back after 00:00 UTC before it ran: no move may land in a closed
+        day, and the slot is free for today's game. Returns the attempt it ended."""
+        key = slot(user_id, True)
+        row = await self.games.store.open_game(key)
+        info = (row.settings.get("daily") or {}) if row is not None else {}
+        if row is None or not info or self.clock() < daily.day_end(
+                dt.date.fromisoformat(info["day"])):
+            return None
+        async with self.games.lock(key):
+            fresh = await self.games.store.get(row.id)
+            if fresh is None or fresh.status not in ("active", "lobby"):
+                return None
+            await self.games.store.set_status(row.id, "abandoned")
+            self.games._forget(row.id)
+        if not await self.store.finish(user_id, info["day"], True, "unfinished", None, None):
+            return None
+        return await self.store.attempt(user_id, info["day"], True)
 
     async def close_day(self, day: dt.date) -> list[Attempt]:
         """At 00:00 UTC: the day's unfinished attempts end unfinished (R15 has no say: a
