@@ -26,6 +26,8 @@ class Config:
     db_path: str = "rookraiders.db"
     log_level: str = "INFO"
     tick_seconds: float = 30.0
+    daily_par_at_start: bool = True  # today's par computed when the bot starts (cogs/bot.py)
+    daily_par_levels: tuple[str, ...] | None = None  # the AIs playing par (None: greedy, expert)
 
 
 def load_config(env: Mapping[str, str]) -> Config:

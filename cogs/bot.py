@@ -92,6 +92,8 @@ class RookBot(commands.Bot):
         # by stored flags, so a restart neither repeats nor loses them).
         self.daily: DailyHost = None  # type: ignore[assignment]
         self.day_passes = 0
+        # Today's par at startup (a bot started mid-day); tests turn it off (bot_driver).
+        self.daily_par_at_start = bool(getattr(config, "daily_par_at_start", True))
         self.day_loop = tasks.loop(seconds=self.day_seconds)(self._day_pass)
         self.day_loop.before_loop(self._before_ticks)
         install_log_filters()
@@ -112,6 +114,8 @@ class RookBot(commands.Bot):
 
         self.day_passes += 1
         if self.day_passes == 1:
+            if self.daily_par_at_start:  # started mid-day: today's par, in the background
+                self.daily.ensure_par(self.daily.today())
             return
         try:
             await day_once(self)
@@ -146,6 +150,7 @@ class RookBot(commands.Bot):
         self.service.notify = True  # moves queue their announcements in the outbox
         # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py)
         self.daily = await DailyHost.open(self.service)
+        self.daily.par_levels = getattr(self.config, "daily_par_levels", None)
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
             self.service.ai_pool = process_pool
@@ -292,6 +297,8 @@ class RookBot(commands.Bot):
             if ticking is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await ticking
+        if self.daily is not None:
+            self.daily.close()
         await self.ai.close()
         await super().close()
         self.announcer.close()

@@ -136,8 +136,25 @@ async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: St
     head = t("daily_started" if st.outcome is not None else "daily_resumed", lang)
     where = "" if in_bot_dm(interaction) else " " + t("daily_in_dm", lang)
     kind = "" if st.ranked else " " + t("daily_practice_note", lang)
-    await reply(interaction, f"{head}{kind}{where}\n" + challenge_text(host, st.challenge,
-                                                                        st.par, lang))
+    lead = f"{head}{kind}{where}\n"
+    await reply(interaction, lead + challenge_text(host, st.challenge, st.par, lang))
+    if st.par is None:  # "the bot is still playing it" until the par is known, then the par
+        host.watch(_show_par_when_known(interaction, host, st.challenge, lead, lang))
+
+
+async def _show_par_when_known(interaction: discord.Interaction, host: DailyHost,
+                               ch: core.Challenge, lead: str, lang: str) -> None:
+    """The par is computed off the event loop (worker threads) after the answer was sent;
+    once known it replaces 'still playing' in that answer. Never raises."""
+    try:
+        par = await host.compute_par(ch.day)
+        text = lead + challenge_text(host, ch, par, lang)
+        await deliver(f"daily par for interaction {interaction.id}",
+                      lambda: interaction.edit_original_response(content=text))
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("the par of %s could not be shown", ch.day)
 
 
 def in_bot_dm(interaction: discord.Interaction) -> bool:

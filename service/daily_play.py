@@ -89,8 +89,10 @@ class DailyHost:
         self.store = store
         self.secret = secret
         self.clock = clock or games.clock
-        self._par_jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
+        self._par_jobs: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._claims: dict[int, asyncio.Lock] = {}
+        self._watchers: set[asyncio.Task[None]] = set()
+        self.par_levels: tuple[str, ...] | None = None  # None: PAR_LEVELS (tests: faster AIs)
 
     def _claiming(self, key: int) -> asyncio.Lock:
         """One start/resume of a slot at a time. Not the game service's lock of that key:
@@ -231,6 +233,11 @@ class DailyHost:
         r = daily.replay_score(row.setup, log_)
         day = dt.date.fromisoformat(info["day"])
         par = await self.par(day)
+        if par is None:  # faster than the par: wait for it (worker threads, off the loop)
+            try:
+                par = await self.compute_par(day)
+            except Exception:
+                log.exception("par of %s: the result is told without it", day)
         par_score = _par_score(par)
         share = daily.share_line(info["number"], r.score,
                                  par_score.rounds if par_score else None, r.defeats_per_round)
@@ -305,18 +312,49 @@ class DailyHost:
         known = await self.par(day)
         if known is not None:
             return known
-        job = self._par_jobs.get(day.isoformat())
+        return await asyncio.shield(self.ensure_par(day))
+
+    def ensure_par(self, day: dt.date) -> asyncio.Future[dict[str, Any]]:
+        """The day's par, under way in the background, never waited for here: the day job
+        normally computes it at 00:00 UTC, but a bot started mid-day, or a player quicker
+        than the job, must still get it. One job per day per process; a failed job is
+        forgotten, so the next demand tries again."""
+        key = day.isoformat()
+        job = self._par_jobs.get(key)
         if job is None:
             job = asyncio.ensure_future(self._par(day))
-            self._par_jobs[day.isoformat()] = job
-        return await asyncio.shield(job)
+            self._par_jobs[key] = job
+
+            def done(f: asyncio.Future[dict[str, Any]]) -> None:
+                if f.cancelled() or f.exception() is not None:
+                    self._par_jobs.pop(key, None)
+                    if not f.cancelled():
+                        log.error("par of %s failed", key, exc_info=f.exception())
+            job.add_done_callback(done)
+        return job
+
+    def watch(self, coro: Any) -> None:
+        """Run `coro` (an interface's follow-up, e.g. showing the par once known) beside
+        the request that started it; cancelled at `close`."""
+        task = asyncio.ensure_future(coro)
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
+
+    def close(self) -> None:
+        """Stop the background work (a worker thread already playing finishes on its own)."""
+        for f in [*self._par_jobs.values(), *self._watchers]:
+            if not f.done():
+                f.cancel()
 
     async def _par(self, day: dt.date) -> dict[str, Any]:
         from ai import LEVELS
 
+        known = await self.par(day)  # another process may have stored it meanwhile
+        if known is not None:
+            return known
         ch = self.challenge(day)
         par: dict[str, Any] = {}
-        for level in PAR_LEVELS:
+        for level in self.par_levels or PAR_LEVELS:
             if level in LEVELS:
                 par[level] = await asyncio.to_thread(_ai_play, ch, level)
         await self.store.set_par(day.isoformat(), par)
