@@ -92,7 +92,7 @@ async def tell_settled(bot: RookBot, game_id: int) -> None:
         info = row.settings["daily"]
         lang = row.settings.get("lang", "en")
         par = _par_score(await host.par(dt.date.fromisoformat(info["day"])))
-        share = settled.share  # copyable as it is, in any language
+        share = settled.share_in(lang)  # rendered from the stored parameters
         versus = core.versus_par(settled.score, par, lang)
         key = "daily_result_ranked" if info.get("ranked") else "daily_result_practice"
         text = t(key, lang, share=share, versus=f" — {versus}" if versus else "")
@@ -277,7 +277,12 @@ class DailyCommands:
             rounds_to_win=s.rounds_to_win, highlight=highlight, lang=lang)
         alt = t("daily_stats_alt", lang, played=s.played, pct=s.win_percent,
                 cur=s.current_streak, best=s.longest_streak)
-        await reply(interaction, alt, file=discord.File(io.BytesIO(data), filename="daily.png",
+        text = alt
+        share = core.render_share(today.share, core.Score.from_json(today.score), lang) \
+            if today is not None and today.score else None
+        if share:  # today's line again, copyable, in the reader's language
+            text += "\n" + t("daily_share_again", lang, share=share)
+        await reply(interaction, text, file=discord.File(io.BytesIO(data), filename="daily.png",
                                                         description=alt[:1000]))
 
     @daily.command(name=_("settings", id="command.daily.settings"), description=_(

@@ -204,6 +204,28 @@ def share_line(challenge_no: int, score: Score, par_rounds: int | None,
     return f"{head}{bot} {marks}"
 
 
+def share_params(challenge_no: int, par_rounds: int | None,
+                 defeats_per_round: Sequence[int]) -> str:
+    """What the store keeps of a share line: its parameters, not its words, so it is told
+    in the language of whoever reads it (the score is stored beside it)."""
+    return json.dumps({"no": challenge_no, "par": par_rounds, "trace": list(defeats_per_round)},
+                      separators=(",", ":"))
+
+
+def render_share(stored: str | None, score: Score | None, lang: str) -> str | None:
+    """The share line of a stored attempt in `lang`; a line stored as words by an older
+    version is shown as it was."""
+    if not stored or score is None:
+        return None
+    try:
+        p = json.loads(stored)
+    except ValueError:
+        return stored
+    if not isinstance(p, dict):
+        return stored
+    return share_line(int(p["no"]), score, p.get("par"), [int(n) for n in p["trace"]], lang)
+
+
 def versus_par(score: Score, par: Score | None, lang: str = "en") -> str | None:
     """'beat the bot by 2 rounds' and friends; None without a par."""
     if par is None:

@@ -57,8 +57,11 @@ class Started:
 class Settled:
     attempt: Attempt
     score: Score
-    share: str
+    share: str  # in English; `share_in` for the reader's language
     versus: str | None
+
+    def share_in(self, lang: str) -> str:
+        return daily.render_share(self.attempt.share, self.score, lang) or self.share
 
 
 def _ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
@@ -239,11 +242,12 @@ class DailyHost:
             except Exception:
                 log.exception("par of %s: the result is told without it", day)
         par_score = _par_score(par)
-        share = daily.share_line(info["number"], r.score,
-                                 par_score.rounds if par_score else None, r.defeats_per_round)
+        par_rounds = par_score.rounds if par_score else None
+        share = daily.share_line(info["number"], r.score, par_rounds, r.defeats_per_round)
         user = row.host_id
+        stored = daily.share_params(info["number"], par_rounds, r.defeats_per_round)
         if not await self.store.finish(user, info["day"], bool(info["ranked"]), "finished",
-                                       r.score.to_json(), share):
+                                       r.score.to_json(), stored):
             return None
         att = await self.store.attempt(user, info["day"], bool(info["ranked"]))
         assert att is not None

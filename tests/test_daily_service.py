@@ -116,6 +116,13 @@ def test_the_score_is_the_replayed_logs_and_ranks_share_ties(db):
         assert len(await h.leaderboard(DAY, None)) == 3
         for s in settled.values():
             assert s.share.startswith(f"Rook & Raiders #{h.challenge().number} — ")
+            # stored as parameters: told in either language from the store, not the words
+            att = await h.store.attempt(s.attempt.user_id, DAY.isoformat(), True)
+            assert att is not None and "Rook" not in (att.share or "")
+            assert s.share_in("en") == s.share
+            ja = s.share_in("ja")
+            assert ja.startswith(f"ルーク&レイダース #{h.challenge().number} — "), ja
+            assert ja.endswith(s.share.split(" ")[-1])  # the same spoiler-free marks
         await store.close()
     asyncio.run(main())
 
