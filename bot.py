@@ -26,7 +26,9 @@ class Config:
     db_path: str = "rookraiders.db"
     log_level: str = "INFO"
     tick_seconds: float = 30.0
-    daily_par_at_start: bool = True  # today's par computed when the bot starts (cogs/bot.py)
+    # Today's par computed when the bot starts (cogs/bot.py): on in production
+    # (load_config); off for bots built in tests, whose AIs would run for a minute.
+    daily_par_at_start: bool = False
     daily_par_levels: tuple[str, ...] | None = None  # the AIs playing par (None: greedy, expert)
 
 
@@ -39,7 +41,8 @@ def load_config(env: Mapping[str, str]) -> Config:
     except ValueError:
         tick = 30.0
     return Config(token=env.get("DISCORD_TOKEN") or None,
-                  db_path=env.get("RR_DB", "rookraiders.db"), log_level=level, tick_seconds=tick)
+                  db_path=env.get("RR_DB", "rookraiders.db"), log_level=level, tick_seconds=tick,
+                  daily_par_at_start=True)
 
 
 def main(argv: list[str]) -> int:

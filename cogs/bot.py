@@ -92,8 +92,8 @@ class RookBot(commands.Bot):
         # by stored flags, so a restart neither repeats nor loses them).
         self.daily: DailyHost = None  # type: ignore[assignment]
         self.day_passes = 0
-        # Today's par at startup (a bot started mid-day); tests turn it off (bot_driver).
-        self.daily_par_at_start = bool(getattr(config, "daily_par_at_start", True))
+        # Today's par at startup (a bot started mid-day): bot.load_config turns it on.
+        self.daily_par_at_start = bool(getattr(config, "daily_par_at_start", False))
         self.day_loop = tasks.loop(seconds=self.day_seconds)(self._day_pass)
         self.day_loop.before_loop(self._before_ticks)
         install_log_filters()
