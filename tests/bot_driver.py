@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from discord_harness import FakeChannel, FakeUser, Harness, InteractionResult, RecordedMessage
+from harness import FakeChannel, FakeUser, Harness, InteractionResult, RecordedMessage
 
 import bot as entry
 from cogs.bot import RookBot

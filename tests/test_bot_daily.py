@@ -12,7 +12,7 @@ import random
 
 import discord
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 from cogs.daily import day_once
 from service.daily_play import slot

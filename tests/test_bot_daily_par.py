@@ -11,7 +11,7 @@ import datetime as dt
 
 import pytest
 from bot_driver import Clock, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 import bot as entry
 import service.daily_play as daily_play
@@ -58,8 +58,8 @@ def test_a_player_before_the_par_sees_it_computed_then_shown(tmp_path):
 
 def test_a_bot_started_mid_day_computes_todays_par_at_once(tmp_path):
     def live_bot() -> RookBot:
-        config = entry.Config(token=None, db_path=str(tmp_path / "d.db"), tick_seconds=3600.0)
-        assert config.daily_par_at_start  # the default in production
+        config = entry.load_config({"RR_DB": str(tmp_path / "d.db"), "RR_TICK_SECONDS": "3600"})
+        assert config.daily_par_at_start  # as in production
         return RookBot(config, clock=Clock(NOON), seed_source=lambda: 7)
 
     async def scenario():

@@ -11,7 +11,7 @@ import datetime as dt
 import random
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import FakeUser, Harness
+from harness import FakeUser, Harness
 
 from cogs.daily import day_once
 from service.daily_play import slot

@@ -11,7 +11,7 @@ import datetime as dt
 import random
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 from service.daily_play import slot
 

@@ -1,4 +1,4 @@
-"""Proves tests/discord_harness.py drives discord.py faithfully, using a throwaway cog.
+"""Proves tests/harness/ drives discord.py faithfully, using a throwaway cog.
 
 The cog below is deliberately *not* the product's: it exercises each discord.py path
 the product will rely on (option transformers, autocomplete, files, defer+followup,
@@ -26,7 +26,7 @@ from discord.ext import commands
 from discord.http import HTTPClient
 from discord.ui.view import BaseView
 from discord.webhook.async_ import AsyncWebhookAdapter
-from discord_harness import Harness, HarnessError, SchemaViolation, SettleTimeout
+from harness import Harness, HarnessError, SchemaViolation, SettleTimeout
 
 BOARD_PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
 
