@@ -260,6 +260,31 @@ class DailyCommands:
             lines.append(t("daily_board_empty", lang))
         await reply(interaction, "\n".join(lines))
 
+    @daily.command(name=_("resign", id="command.daily.resign"), description=_(
+        "Give up today's ranked challenge (a loss at the round reached)",
+        id="command.help.daily_resign"))
+    @app_commands.describe(confirm=_("True: yes, give it up (it cannot be undone)",
+                                     id="command.help.daily_resign_confirm"))
+    @app_commands.rename(confirm=_("confirm", id="command.confirm"))
+    async def daily_resign(self, interaction: discord.Interaction, confirm: bool) -> None:
+        lang = lang_of(interaction)
+        if (host := await _acked_host(interaction, lang)) is None:
+            return
+        if not confirm:
+            await reply(interaction, t("daily_resign_kept", lang))
+            return
+        try:
+            settled = await host.resign(interaction.user.id)
+        except ServiceError as e:
+            key = "daily_resign_none" if e.code == "daily_none" else None
+            await reply(interaction, t(key, lang) if key else refusal(e, lang))
+            return
+        par = _par_score(await host.par(host.today()))
+        versus = core.versus_par(settled.score, par, lang)
+        await reply(interaction, t("daily_resigned", lang) + "\n" + t(
+            "daily_result_ranked", lang, share=settled.share_in(lang),
+            versus=f" — {versus}" if versus else ""))
+
     @daily.command(name=_("stats", id="command.daily.stats"), description=_(
         "Your daily challenge stats: played, win %, streaks"))
     async def daily_stats(self, interaction: discord.Interaction) -> None:

@@ -171,8 +171,10 @@ class Replayed:
     defeats_per_round: list[int]
 
 
-def replay_score(setup: dict[str, Any], log: list[list[Any]]) -> Replayed:
-    """Replay setup + log (R15) and score the result; never trust a stored or sent score."""
+def replay_score(setup: dict[str, Any], log: list[list[Any]], *,
+                 resigned: bool = False) -> Replayed:
+    """Replay setup + log (R15) and score the result; never trust a stored or sent score.
+    `resigned`: the player gave up an unfinished game — a loss at the round reached."""
     g = Game.replay(setup, [])
     fainted, defeats = 0, [0]
     for seat, text in log:
@@ -183,10 +185,10 @@ def replay_score(setup: dict[str, Any], log: list[list[Any]]) -> Replayed:
                 defeats[-1] += 1
             elif e["type"] == "phase" and e.get("phase") == "main" and e.get("round", 0) > 1:
                 defeats.append(0)
-    if g.state["result"] is None:
+    if g.state["result"] is None and not resigned:
         raise ValueError("the attempt is not finished")
     p = g.state["players"][0]
-    won = 0 in g.state["result"]["winners"]
+    won = g.state["result"] is not None and 0 in g.state["result"]["winners"]
     rounds = g.state["round"]
     return Replayed(Score(not won, rounds, fainted, -(p["honor"] + len(p["defeated"]))),
                     defeats[:rounds] if rounds else defeats)

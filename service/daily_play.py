@@ -253,6 +253,33 @@ class DailyHost:
         assert att is not None
         return Settled(att, r.score, share, daily.versus_par(r.score, par_score))
 
+    async def resign(self, user_id: int) -> Settled:
+        """The player gives today's ranked attempt up: it ends as a loss at the round
+        reached, scored from the stored log (replayed), ranked after every win. It is a
+        finished attempt, so the streak holds (a streak counts days played, not won)."""
+        await self.expire_overdue(user_id)
+        key = slot(user_id, True)
+        day = self.today().isoformat()
+        async with self._claiming(key), self.games.lock(key):
+            row = await self.games.store.open_game(key)
+            info = (row.settings.get("daily") or {}) if row is not None else {}
+            if row is None or row.status != "active" or info.get("day") != day:
+                raise ServiceError("You have no ranked daily challenge in play to resign.",
+                                   code="daily_none")
+            log_ = await self.games.store.log(row.id)
+            assert row.setup is not None
+            r = daily.replay_score(row.setup, log_, resigned=True)
+            await self.games.store.set_status(row.id, "abandoned")
+            self.games._forget(row.id)
+        par_score = _par_score(await self.par(self.today()))
+        par_rounds = par_score.rounds if par_score else None
+        stored = daily.share_params(info["number"], par_rounds, r.defeats_per_round)
+        await self.store.finish(user_id, day, True, "finished", r.score.to_json(), stored)
+        att = await self.store.attempt(user_id, day, True)
+        assert att is not None
+        share = daily.share_line(info["number"], r.score, par_rounds, r.defeats_per_round)
+        return Settled(att, r.score, share, daily.versus_par(r.score, par_score))
+
     async def settle_all(self) -> list[Settled]:
         """Attempts whose game ended but were not scored (a crash between the two)."""
         out = []

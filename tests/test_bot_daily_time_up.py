@@ -81,3 +81,40 @@ def test_the_days_end_cuts_off_a_ranked_attempt_unfinished(tmp_path):
             fresh = await h.slash(bob, "rr daily play", channel=h.dm_channel(bob))
             assert "#23" in fresh.text and "started" in fresh.text, fresh.text
     asyncio.run(scenario())
+
+
+def test_resigning_ends_todays_ranked_attempt_as_a_loss(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(LATE))) as h:
+            ann, yui = h.user("ann"), h.user("yui", locale="ja")
+            none = await h.slash(ann, "rr daily resign", confirm=True)
+            assert none.ephemeral and "nothing to resign" in none.text, none.text
+            table = await midway(h, ann)
+            kept = await h.slash(ann, "rr daily resign", confirm=False)
+            assert "goes on" in kept.text
+            row, g = await table.game()
+            assert row.status == "active"
+            rounds = g.state["round"]
+            res = await h.slash(ann, "rr daily resign", confirm=True,
+                                channel=h.dm_channel(ann))
+            assert res.ephemeral and "gave up" in res.text and "Rook & Raiders #22" in res.text
+            assert "🔥" in res.text  # the share line of a fallen castle
+            att = await h.bot.daily.store.attempt(ann.id, "2026-11-22", True)
+            assert att is not None and att.status == "finished"
+            assert att.score == {"won": False, "rounds": rounds, "fainted": att.score["fainted"],
+                                 "marks": att.score["marks"]}
+            row, _ = await table.game()
+            assert row.status == "abandoned"
+            late = await h.slash(ann, "rr done", channel=h.dm_channel(ann))
+            assert late.ephemeral and "✅" not in late.text
+            again = await h.slash(ann, "rr daily play")
+            assert "played today's ranked challenge already" in again.text
+            stats = await h.slash(ann, "rr daily stats")
+            assert "1 played" in stats.text and "0%" in stats.text, stats.text
+            board = await h.slash(yui, "rr daily leaderboard", scope="everyone")
+            assert str(ann.id) in board.text  # a loss is on the board, after any win
+            # Japanese: the same command, answered in Japanese
+            await midway(h, yui)
+            ja = await h.slash(yui, "rr daily resign", confirm=True, channel=h.dm_channel(yui))
+            assert "降参しました" in ja.text and "ルーク&レイダース #22" in ja.text, ja.text
+    asyncio.run(scenario())
