@@ -20,7 +20,8 @@ import gc
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands, tasks
@@ -36,6 +37,9 @@ from .logsafe import install as install_log_filters
 from .quarantine import tell_channel
 from .seats import AiRunner
 from .views import DYNAMIC_ITEMS
+
+if TYPE_CHECKING:
+    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.bot")
 # aiosqlite logs every job it runs at DEBUG (with its arguments): those can be game states
@@ -66,7 +70,7 @@ class RookBot(commands.Bot):
         self.clock = clock or time.time
         self._seed_source = seed_source
         self._cards_data = cards_data
-        self.store: Store = store  # type: ignore[assignment]
+        self.store: Store | PgStore = store  # type: ignore[assignment]
         self.service: GameService = service  # type: ignore[assignment]
         self._own_store = store is None and service is None
         self.sync_commands = sync_commands
@@ -280,7 +284,7 @@ class RookBot(commands.Bot):
 
                     await tell_settled(self, out.row.id)
             for rem in reminders:
-                await self.announcer.tell(rem.notice, lambda r=rem: self.announcer.remind(r))
+                await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem))
         except asyncio.CancelledError:
             raise
         except Exception:

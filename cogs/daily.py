@@ -13,6 +13,7 @@ import datetime as dt
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,6 +28,7 @@ from .actions import ack, in_server, refusal, reply, rook
 from .announce import deliver
 from .i18n import difficulty_name, lang_of, t
 from .mentions import safe
+from .mixin import CommandsMixin
 
 if TYPE_CHECKING:
     from .bot import RookBot
@@ -195,7 +197,7 @@ async def _open_attempt(interaction: discord.Interaction, lang: str,
         return
     await _start_reply(interaction, host, st, lang)
 
-class DailyCommands:
+class DailyCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py): one child, `/rr daily`."""
 
     daily = app_commands.Group(
@@ -387,7 +389,7 @@ async def day_once(bot: RookBot) -> dict[str, int]:
                 t("daily_reminder", "ja", ts=int(core.day_end(today)))
             ch = bot.get_partial_messageable(channel_id)
             if await deliver(f"daily reminder user {user_id}",
-                             lambda ch=ch, text=text: ch.send(text)) is not None:
+                             partial(ch.send, text)) is not None:
                 sent["reminded"] += 1
     return sent
 

@@ -9,6 +9,7 @@ messages under `bot.*`, phase/decision/level names under `phase.*`, `decision.*`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -74,7 +75,7 @@ def t(key: str, lang: str, **kw: Any) -> str:
     return i18n.t(lang, mid, **kw)
 
 
-def result_text(result: dict[str, Any], names: list[str], lang: str) -> str:
+def result_text(result: Mapping[str, Any], names: list[str], lang: str) -> str:
     """A finished game's result: who won (or a draw, or the monsters) and why."""
     from .mentions import safe
 

@@ -32,6 +32,7 @@ from .actions import (
 )
 from .i18n import lang_of, t
 from .mentions import safe
+from .mixin import CommandsMixin
 
 log = logging.getLogger("rr.play")
 _ = app_commands.locale_str
@@ -87,7 +88,7 @@ def card_token(text: str) -> str:
     return "".join(words)
 
 
-class PlayCommands:
+class PlayCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
     @app_commands.command(name="pick", description=_("Choose a command card on your turn"))

@@ -8,14 +8,21 @@ That split is what keeps an illegal action from ever touching the state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from . import board, rng
 from .cards import CardSet, UnitCard
 from .errors import IllegalAction, excerpt
 from .notation import Action, SkillUse
 from .state import (
+    ActionsDecision,
+    Board,
+    Card,
     Event,
+    Piece,
+    Roll,
+    RollDecision,
+    RollResult,
     State,
     close_decision,
     is_monster,
@@ -26,8 +33,6 @@ from .state import (
     spend_marks,
     sq,
 )
-
-Board = list[Any]
 
 
 def _name(cs: CardSet, piece: dict[str, Any]) -> str:
@@ -53,9 +58,9 @@ def _blocked(b: Board, i: int, j: int) -> bool:
     ci, li, cj, lj = board.col(i), board.lane(i), board.col(j), board.lane(j)
     if li == lj and abs(cj - ci) > 1:
         step = 1 if cj > ci else -1
-        return any(b[board.at(c, li)] is not None for c in range(ci + step, cj, step))
+        return any(b[board.on(c, li)] is not None for c in range(ci + step, cj, step))
     if ci == cj and abs(lj - li) > 1:
-        return b[board.at(ci, 1)] is not None
+        return b[board.on(ci, 1)] is not None
     return False
 
 
@@ -155,7 +160,7 @@ def check_skill(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int = 0) 
 def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     """R8: an un-acted unit of yours, optional move (R8.1), optional skill from there."""
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     i = board.index(a.square or "")
     if i is None or b[i] is None:
         raise IllegalAction(f"There is no unit on {excerpt(a.square or '')}: name one of your "
@@ -208,7 +213,7 @@ def _why_unreachable(cs: CardSet, b: Board, i: int, dest: int, mov: int, card: U
 
 def do_act(cs: CardSet, st: State, seat: int, plan: Plan, ev: list[Event]) -> None:
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     unit = b[plan.unit]
     if plan.fullmove:
         spend_marks(st, p, 1)
@@ -223,7 +228,7 @@ def do_act(cs: CardSet, st: State, seat: int, plan: Plan, ev: list[Event]) -> No
 
 
 def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: list[Event]) -> None:
-    b = st["players"][seat]["board"]
+    b: Board = st["players"][seat]["board"]
     skill = cs.units[b[pos]["card"]].skill
     if skill.kind == "area":
         hit = [j for j in skill_squares(cs, b, pos) if is_monster(b[j])]
@@ -254,6 +259,7 @@ def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[E
     m = p["board"][j]
     if n <= 0:
         return
+    assert m is not None  # callers pass a validated target square
     m["dmg"] += n
     mc = cs.monsters[m["card"]]
     ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n,
@@ -276,6 +282,7 @@ def damage_unit(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Even
     order may level a ★ unit up to save it (R12.1)."""
     p = st["players"][seat]
     u = p["board"][j]
+    assert u is not None  # callers pass a validated target square
     u["dmg"] += n
     hp = cs.units[u["card"]].hp
     ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": u["card"], "amount": n,
@@ -296,17 +303,17 @@ def damage_unit(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Even
 # ---- dice and the roll decision (R8.2, R12.1, R12.3) -------------------------------------------
 
 def roll_attack(cs: CardSet, st: State, seat: int, pos: int, target: int, ev: list[Event],
-                resume: dict[str, Any] | None = None) -> None:
+                resume: ActionsDecision | None = None) -> None:
     dice = rng.roll2d6(st["rng"], f"dice{seat}")
-    roll = {"unit": sq(pos), "target": sq(target), "dice": dice, "rerolled": False}
+    roll: Roll = {"unit": sq(pos), "target": sq(target), "dice": dice, "rerolled": False}
     _settle_roll(cs, st, seat, roll, ev, resume)
 
 
-def roll_outcome(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tuple[int, str, int]:
+def roll_outcome(cs: CardSet, st: State, seat: int, roll: Roll) -> tuple[int, RollResult, int]:
     """(total, result, damage) for a roll as things stand now (modifier may have changed)."""
-    b = st["players"][seat]["board"]
-    mod = cs.units[b[board.index(roll["unit"])]["card"]].skill.mod
-    monster = cs.monsters[b[board.index(roll["target"])]["card"]]
+    b: Board = st["players"][seat]["board"]
+    mod = cs.units[b[board.square(roll["unit"])]["card"]].skill.mod
+    monster = cs.monsters[b[board.square(roll["target"])]["card"]]
     a, c = roll["dice"]
     total = a + c + mod
     if a == c == 6:
@@ -316,7 +323,7 @@ def roll_outcome(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
     return (total, "hit", 2) if total >= monster.defense else (total, "miss", 1)
 
 
-def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tuple[bool, bool]:
+def roll_options(cs: CardSet, st: State, seat: int, roll: Roll) -> tuple[bool, bool]:
     """Which boons could still raise the damage this roll deals: (Willpower, Level Up).
 
     The original lets a player reroll any result it dislikes (p.25) and level up at any time
@@ -328,15 +335,15 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
     could raise the damage.
     """
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     _, result, dmg = roll_outcome(cs, st, seat, roll)
     if result not in ("miss", "fumble") and p.get("rolls", "miss") != "always":
         return False, False
-    m = b[board.index(roll["target"])]
+    m = b[board.square(roll["target"])]
     hp_left = cs.monsters[m["card"]].hp - m["dmg"]
     now = min(dmg, hp_left)
     can_reroll = not roll["rerolled"] and marks(p) >= 1 and now < min(3, hp_left)
-    pos = board.index(roll["unit"])
+    pos = board.square(roll["unit"])
     can_lv = False
     if result in ("miss", "hit") and levelup_problem(cs, st, seat, pos) is None:
         card = cs.units[b[pos]["card"]]
@@ -347,26 +354,40 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
     return can_reroll, can_lv
 
 
-def _roller(cs: CardSet, b: Board, roll: dict[str, Any]) -> dict[str, Any]:
+class _Roller(TypedDict):
+    attacker: str
+    mod: int
+
+
+def _roller(cs: CardSet, b: Board, roll: Roll) -> _Roller:
     """Who rolled and the modifier added (R8.2), so a story can say "4+3+1 = 8" and name
     the attacker without reading the board."""
-    card = b[board.index(roll["unit"])]["card"]  # type: ignore[index]
+    card = b[board.square(roll["unit"])]["card"]
     return {"attacker": card, "mod": cs.units[card].skill.mod}
 
 
-def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: list[Event],
-                 resume: dict[str, Any] | None) -> None:
+def _card_on(b: list[Piece | None], square: str) -> str:
+    """The card key on a square the engine itself named (a roll's unit or target)."""
+    piece = b[board.square(square)]
+    assert piece is not None  # a roll names occupied squares until it is resolved
+    return piece["card"]
+
+
+def _settle_roll(cs: CardSet, st: State, seat: int, roll: Roll, ev: list[Event],
+                 resume: ActionsDecision | None) -> None:
     total, result, dmg = roll_outcome(cs, st, seat, roll)
-    b = st["players"][seat]["board"]
-    tcard = b[board.index(roll["target"])]["card"]
+    b: Board = st["players"][seat]["board"]
+    tcard = b[board.square(roll["target"])]["card"]
+    who = _roller(cs, b, roll)
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
                "card": tcard, "dice": list(roll["dice"]), "total": total, "result": result,
                "def": cs.monsters[tcard].defense, "rerolled": roll["rerolled"],
-               **_roller(cs, b, roll)})
+               "attacker": who["attacker"], "mod": who["mod"]})
     can_reroll, can_lv = roll_options(cs, st, seat, roll)
     if can_reroll or can_lv:
         if resume is None:
-            resume = st["decisions"].get(str(seat))
+            now = st["decisions"].get(str(seat))
+            resume = now if now is not None and now["kind"] == "actions" else None
         # `def` too, as docs/state.md lists it, so a prompt can say "8 vs DEF 9" (R8.2)
         open_decision(st, seat, "roll", **roll, total=total, result=result,
                       **{"def": cs.monsters[tcard].defense},
@@ -375,19 +396,20 @@ def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: li
     resolve_roll(cs, st, seat, roll, dmg, ev, resume)
 
 
-def resolve_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], dmg: int,
-                 ev: list[Event], resume: dict[str, Any] | None) -> None:
-    damage_monster(cs, st, seat, board.index(roll["target"]), dmg, ev)  # type: ignore[arg-type]
-    if st["decisions"].get(str(seat), {}).get("kind") == "roll":
+def resolve_roll(cs: CardSet, st: State, seat: int, roll: Roll, dmg: int,
+                 ev: list[Event], resume: ActionsDecision | None) -> None:
+    damage_monster(cs, st, seat, board.square(roll["target"]), dmg, ev)
+    now = st["decisions"].get(str(seat))
+    if now is not None and now["kind"] == "roll":
         close_decision(st, seat)
     if resume is not None:
         st["decisions"][str(seat)] = resume
         continue_actions(st, seat, resume)
 
 
-def continue_actions(st: State, seat: int, dec: dict[str, Any]) -> None:
+def continue_actions(st: State, seat: int, dec: ActionsDecision) -> None:
     """After a unit action: the decision stays open while actions and un-acted units remain."""
-    b = st["players"][seat]["board"]
+    b: Board = st["players"][seat]["board"]
     if dec["left"] <= 0 or not any(is_unit(u) and not u["acted"] for u in b):
         close_decision(st, seat)
     else:
@@ -395,29 +417,37 @@ def continue_actions(st: State, seat: int, dec: dict[str, Any]) -> None:
         st["next_id"] += 1
 
 
-def reroll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: list[Event]) -> None:
+def reroll(cs: CardSet, st: State, seat: int, dec: RollDecision, ev: list[Event]) -> None:
     """Willpower (R12.3): 1 mark, new dice; the new result stands."""
     spend_marks(st, st["players"][seat], 1)
-    roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+    roll = roll_of(dec)
     roll["dice"] = rng.roll2d6(st["rng"], f"dice{seat}")
     roll["rerolled"] = True
     ev.append({"type": "willpower", "player": seat})
     _settle_roll(cs, st, seat, roll, ev, dec["resume"])
 
 
-def reconsider_roll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: list[Event]) -> None:
+def roll_of(dec: RollDecision) -> Roll:
+    """The roll a roll decision is about, apart from the question asked about it."""
+    return {"unit": dec["unit"], "target": dec["target"], "dice": dec["dice"],
+            "rerolled": dec["rerolled"]}
+
+
+def reconsider_roll(cs: CardSet, st: State, seat: int, dec: RollDecision, ev: list[Event]) -> None:
     """After a Level Up at a roll decision: keep asking only if a boon could still matter."""
-    roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+    roll = roll_of(dec)
     total, result, dmg = roll_outcome(cs, st, seat, roll)
     can_reroll, can_lv = roll_options(cs, st, seat, roll)
     if can_reroll or can_lv:
-        dec.update(total=total, result=result, can_reroll=can_reroll, can_levelup=can_lv)
+        dec.update({"total": total, "result": result, "can_reroll": can_reroll,
+                    "can_levelup": can_lv})
         return
+    who = _roller(cs, st["players"][seat]["board"], roll)
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
-               "card": st["players"][seat]["board"][board.index(roll["target"])]["card"],
+               "card": _card_on(st["players"][seat]["board"], roll["target"]),
                "dice": list(roll["dice"]), "total": total, "result": result,
-               "def": dec.get("def"), "rerolled": roll["rerolled"],
-               **_roller(cs, st["players"][seat]["board"], roll)})
+               "def": dec["def"], "rerolled": roll["rerolled"],
+               "attacker": who["attacker"], "mod": who["mod"]})
     resolve_roll(cs, st, seat, roll, dmg, ev, dec["resume"])
 
 
@@ -426,11 +456,11 @@ def reconsider_roll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: 
 def levelup_problem(cs: CardSet, st: State, seat: int, i: int | None) -> str | None:
     """Why the unit on `i` cannot level up now, or None when it can."""
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     if i is None or not is_unit(b[i]):
         return f"You have no unit on {sq(i) if i is not None else 'that square'}."
     card = cs.units[b[i]["card"]]
-    if not card.star:
+    if not card.star or card.job is None:
         return f"Only ★ units level up; the {card.en} on {sq(i)} is not one (R12.2)."
     if not st["levelup_piles"].get(card.job):
         return f"The {card.job} level-up pile is empty (R12.2)."
@@ -443,8 +473,10 @@ def levelup_problem(cs: CardSet, st: State, seat: int, i: int | None) -> str | N
 def do_levelup(cs: CardSet, st: State, seat: int, i: int, ev: list[Event], reason: str = "") -> None:
     p = st["players"][seat]
     unit = p["board"][i]
-    old = {"id": unit["id"], "card": unit["card"]}
-    new = st["levelup_piles"][cs.units[unit["card"]].job].pop(0)
+    job = cs.units[unit["card"]].job if unit is not None else None
+    assert unit is not None and job is not None  # levelup_problem checked: a ★ unit
+    old: Card = {"id": unit["id"], "card": unit["card"]}
+    new = st["levelup_piles"][job].pop(0)
     price = levelup_price(p)
     spend_marks(st, p, price)
     p["levelups"] += 1
@@ -456,7 +488,7 @@ def do_levelup(cs: CardSet, st: State, seat: int, i: int, ev: list[Event], reaso
 
 def reach(cs: CardSet, st: State, seat: int, i: int) -> tuple[list[str], list[str]]:
     """For a help overlay: where the unit on `i` can move, and its skill range from here."""
-    b = st["players"][seat]["board"]
+    b: Board = st["players"][seat]["board"]
     if not is_unit(b[i]):
         raise IllegalAction(f"You have no unit on {sq(i)}.")
     mov = cs.units[b[i]["card"]].mov

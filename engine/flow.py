@@ -8,13 +8,17 @@ it is the only place phases change, so every interface sees the same sequence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from . import board, rng
 from .cards import CardSet
 from .combat import damage_unit
 from .state import (
+    Board,
+    Card,
     Event,
+    Piece,
+    Player,
+    Result,
     State,
     active,
     clockwise_from,
@@ -42,8 +46,9 @@ def run(cs: CardSet, st: State, ev: list[Event],
     for _ in range(10_000):  # bounded: each pass makes progress; a bug must not hang a bot
         if on_resolved is not None:
             for k in range(seen, len(ev)):
-                if ev[k]["type"] == "resolved":
-                    on_resolved(ev[k]["what"], k + 1)
+                e = ev[k]
+                if e["type"] == "resolved":
+                    on_resolved(e["what"], k + 1)
             seen = len(ev)
         if st["result"] is not None or st["decisions"]:
             return
@@ -98,8 +103,8 @@ def _begin_round(st: State, ev: list[Event]) -> None:
     if st["round"] == 0:
         ev.append({"type": "resolved", "what": "placement"})
     st["round"] += 1
-    st.update(phase="main", step=None, chosen=[], executed=[], current=None, leader=None,
-              turn=0, auto_left=[])
+    st.update({"phase": "main", "step": None, "chosen": [], "executed": [], "current": None,
+               "leader": None, "turn": 0, "auto_left": []})
     st["turn_order"] = clockwise_from(st, st["start_player"])
     ev.append({"type": "phase", "phase": "main", "round": st["round"],
                "start_player": st["start_player"]})
@@ -163,7 +168,7 @@ def resign(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
     _check_elimination(st, active(st) + [seat], ev)
 
 
-def _gold(p: dict[str, Any], seat: int, n: int, ev: list[Event]) -> None:
+def _gold(p: Player, seat: int, n: int, ev: list[Event]) -> None:
     p["gold"] += n
     ev.append({"type": "gold", "player": seat, "amount": n, "total": p["gold"]})
 
@@ -185,6 +190,7 @@ def _finish_card(cs: CardSet, st: State, ev: list[Event]) -> None:
         if st["decisions"]:
             return
     card = st["current"]
+    assert card is not None  # run() comes here only while a card is being resolved
     st["executed"].append(card)
     st["current"], st["leader"] = None, None
     ev.append({"type": "resolved", "what": card})
@@ -212,12 +218,13 @@ def _grant_claims(cs: CardSet, st: State, ev: list[Event]) -> None:
                 break
             continue
         card = st["mercenaries"][slot]
+        assert card is not None  # slot was found holding it
         st["mercenaries"][slot] = None
-        place_unit(cs, st, seat, card, board.index(square), ev, paid=True, mercenary=True)
+        place_unit(cs, st, seat, card, board.square(square), ev, paid=True, mercenary=True)
     st["claims"] = claims
 
 
-def place_unit(cs: CardSet, st: State, seat: int, card: dict[str, Any], i: int,
+def place_unit(cs: CardSet, st: State, seat: int, card: Card, i: int,
                ev: list[Event], paid: bool, mercenary: bool = False) -> None:
     p = st["players"][seat]
     if paid:
@@ -259,7 +266,7 @@ def _invade_board(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
     when its player is eliminated (R9.3) or the game ends (R13.1: a solo game is lost at the
     first invasion of the castle; nothing happens after it)."""
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     done: set[str] = set()
     for i in range(board.SIZE):
         if p["eliminated"] or st["result"] is not None:
@@ -288,18 +295,18 @@ def _monster_move(cs: CardSet, st: State, seat: int, i: int, ev: list[Event],
                   bonus: bool = False) -> None:
     """R9.2: forward as far as MOV allows, jumping monsters, stopped short of units."""
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     m = b[i]
     c, ln = board.col(i), board.lane(i)
     target = c - cs.monsters[m["card"]].mov
-    while target >= 1 and is_monster(b[board.at(target, ln)]):
+    while target >= 1 and is_monster(b[board.on(target, ln)]):
         target -= 1
     dest: int | None = None
     for k in range(c - 1, max(target, 1) - 1, -1):
-        if is_unit(b[board.at(k, ln)]):
+        if is_unit(b[board.on(k, ln)]):
             for near in range(k + 1, c):  # nearest free square on the monster's side
-                if b[board.at(near, ln)] is None:
-                    dest = board.at(near, ln)
+                if b[board.on(near, ln)] is None:
+                    dest = board.on(near, ln)
                     break
             if dest is None:
                 return
@@ -309,18 +316,18 @@ def _monster_move(cs: CardSet, st: State, seat: int, i: int, ev: list[Event],
             b[i] = None
             _castle(cs, st, seat, m, ev)
             return
-        dest = board.at(target, ln)
+        dest = board.on(target, ln)
     b[i], b[dest] = None, m
     ev.append({"type": "monster_moved", "player": seat, "card": m["card"], "from": sq(i),
                "to": sq(dest), "bonus": bonus})
 
 
-def _castle(cs: CardSet, st: State, seat: int, m: dict[str, Any], ev: list[Event]) -> None:
+def _castle(cs: CardSet, st: State, seat: int, m: Piece, ev: list[Event]) -> None:
     """R9.2 invading the castle: solo loses; a boss, or a second blue, eliminates."""
     p = st["players"][seat]
     mc = cs.monsters[m["card"]]
     ev.append({"type": "invaded", "player": seat, "card": m["card"]})
-    card = {"id": m["id"], "card": m["card"]}
+    card: Card = {"id": m["id"], "card": m["card"]}
     if len(st["players"]) == 1:
         p["castle"].append(card)
         _finish(st, ev, winners=[], reason="a monster invaded the castle (R13.1)")
@@ -358,7 +365,7 @@ def summon_phase(cs: CardSet, st: State, ev: list[Event]) -> None:
         p = st["players"][seat]
         for ln in "ABC":  # R10.4: oldest first, until one cannot be placed
             q = p["queues"][ln]
-            while q and _place_monster(p, seat, dict(q[0], dmg=0), "ABC".index(ln), ev, True):
+            while q and _place_monster(p, seat, {"id": q[0]["id"], "card": q[0]["card"], "dmg": 0}, "ABC".index(ln), ev, True):
                 q.pop(0)
     for _ in range(2):
         if st["monster_deck"]:
@@ -385,13 +392,13 @@ def summon_procedure(cs: CardSet, st: State, ev: list[Event]) -> None:
                                                    "dmg": 0}, "ABC".index(ln), ev, False)
 
 
-def _place_monster(p: dict[str, Any], seat: int, m: dict[str, Any], ln: int, ev: list[Event],
+def _place_monster(p: Player, seat: int, m: Piece, ln: int, ev: list[Event],
                    from_queue: bool) -> bool:
     """R10.2: magic circle, else the next square forward past monsters; a unit in the way
     (or no free square) sends it to the back of the lane's waiting queue."""
-    b = p["board"]
+    b: Board = p["board"]
     for c in range(board.COLUMNS, 0, -1):
-        i = board.at(c, ln)
+        i = board.on(c, ln)
         if b[i] is None:
             b[i] = m
             ev.append({"type": "summoned", "player": seat, "square": sq(i), "card": m["card"],
@@ -530,6 +537,9 @@ def _finish(st: State, ev: list[Event], winners: list[int], reason: str, draw: b
                                   -st["players"][s]["gold"]))
     else:
         seats.sort(key=lambda s: (s not in winners, st["players"][s]["eliminated"]))
-    st["result"] = {"winners": sorted(winners), "draw": draw, "reason": reason, "ranking": seats}
+    result: Result = {"winners": sorted(winners), "draw": draw, "reason": reason,
+                      "ranking": seats}
+    st["result"] = result
     st["phase"], st["decisions"] = "over", {}
-    ev.append({"type": "game_over", **st["result"]})
+    ev.append({"type": "game_over", "winners": result["winners"], "draw": draw,
+               "reason": reason, "ranking": seats})

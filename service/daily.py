@@ -18,7 +18,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -171,7 +171,7 @@ class Replayed:
     defeats_per_round: list[int]
 
 
-def replay_score(setup: dict[str, Any], log: list[list[Any]], *,
+def replay_score(setup: Mapping[str, Any], log: list[list[Any]], *,
                  resigned: bool = False) -> Replayed:
     """Replay setup + log (R15) and score the result; never trust a stored or sent score.
     `resigned`: the player gave up an unfinished game — a loss at the round reached."""
@@ -185,10 +185,11 @@ def replay_score(setup: dict[str, Any], log: list[list[Any]], *,
                 defeats[-1] += 1
             elif e["type"] == "phase" and e.get("phase") == "main" and e.get("round", 0) > 1:
                 defeats.append(0)
-    if g.state["result"] is None and not resigned:
+    result = g.result
+    if result is None and not resigned:
         raise ValueError("the attempt is not finished")
     p = g.state["players"][0]
-    won = g.state["result"] is not None and 0 in g.state["result"]["winners"]
+    won = result is not None and 0 in result["winners"]
     rounds = g.state["round"]
     return Replayed(Score(not won, rounds, fainted, -(p["honor"] + len(p["defeated"]))),
                     defeats[:rounds] if rounds else defeats)

@@ -70,7 +70,7 @@ def _ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
 
     bot = make_player(level, challenge.seed)
     if hasattr(bot, "budget_s"):
-        bot.budget_s = PAR_BUDGET_S  # type: ignore[attr-defined]
+        bot.budget_s = PAR_BUDGET_S
     g = challenge.new_game(f"bot ({level})")
     for _ in range(20_000):  # bounded: a solo game has a few hundred decisions
         if g.over:
@@ -373,7 +373,8 @@ class DailyHost:
 
     def close(self) -> None:
         """Stop the background work (a worker thread already playing finishes on its own)."""
-        for f in [*self._par_jobs.values(), *self._watchers]:
+        pending: list[asyncio.Future[Any]] = [*self._par_jobs.values(), *self._watchers]
+        for f in pending:
             if not f.done():
                 f.cancel()
 

@@ -16,11 +16,11 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine import ActionError, Game, StaleDecision
+from engine import ActionError, Event, Game, StaleDecision, View
 from store import (
     AlreadyApplied,
     GameRow,
@@ -33,6 +33,9 @@ from store import (
 from .errors import ServiceError
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots
 
+if TYPE_CHECKING:
+    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
+
 log = logging.getLogger("rr.service")
 
 DEFAULT_LIMIT_S = 24 * 3600
@@ -41,7 +44,7 @@ KICK_AFTER_TIMEOUTS = 2
 MAX_AUTO = 200  # bound on trivial answers resolved after one action
 
 
-def result_words(result: dict[str, Any], names: list[str]) -> str:
+def result_words(result: Mapping[str, Any], names: list[str]) -> str:
     """A finished game's result in English: who won (or a draw, or the monsters) and why."""
     who = ", ".join(names[s] for s in result.get("winners", []))
     if not who:
@@ -89,13 +92,13 @@ class GameOver(ServiceError):
 
     def __init__(self, row: GameRow, game: Game) -> None:
         self.row, self.game = row, game
-        self.result: dict[str, Any] = game.state["result"] or {}
+        self.result: Mapping[str, Any] = game.result or {}
         self.names = [s["name"] for s in row.seats]
         super().__init__(f"The game is over: {result_words(self.result, self.names)}.",
                          code="over")
 
 
-def _stage_hook(g: Game, stages: list[tuple[str, int, dict[str, Any]]],
+def _stage_hook(g: Game, stages: list[tuple[str, int, View]],
                 base: int) -> Callable[[str, int], None]:
     """Record the spectator view each time a card or phase ends (events so far: base + n).
 
@@ -103,8 +106,15 @@ def _stage_hook(g: Game, stages: list[tuple[str, int, dict[str, Any]]],
     carries `after` (what just ended) for the image's title and row (render/central.py).
     """
     def hook(what: str, n: int) -> None:
-        stages.append((what, base + n, {**g.view(None), "after": what}))
+        view = g.view(None)
+        view["after"] = what
+        stages.append((what, base + n, view))
     return hook
+
+
+Told = Mapping[str, Any]
+"""An event as the service tells it: an engine Event (engine.types), marked `auto` when the
+service answered for the player, or the service's own `undo`; read with `.get`."""
 
 
 @dataclass(slots=True)
@@ -113,7 +123,7 @@ class Outcome:
 
     row: GameRow
     game: Game
-    events: list[dict[str, Any]]
+    events: list[Told]
     actor: int | None
     text: str
     prompts: list[int] = field(default_factory=list)  # seats newly asked something
@@ -122,7 +132,7 @@ class Outcome:
     # One per resolved card or phase, in order: (what, end index into `events`, the spectator
     # view as it stood then) — so every phase gets its own image even when one answer set
     # several in motion.
-    stages: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+    stages: list[tuple[str, int, View]] = field(default_factory=list)
     # The deadline of each seat's open decision, as stored (a decision keeps its first one).
     deadlines: dict[int, float] = field(default_factory=dict)
     notice: int | None = None  # the outbox row announcing it (see notices())
@@ -156,7 +166,7 @@ def _store_refusal(e: Exception) -> ServiceError | None:
 
 
 class GameService(SeatsMixin):
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+    def __init__(self, store: Store | PgStore, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None) -> None:
         self.store = store
@@ -266,14 +276,15 @@ class GameService(SeatsMixin):
             options = dict(options or {})
             if len(names) == 1:
                 options.setdefault("difficulty", row.settings.get("difficulty"))
-            ev: list[dict[str, Any]] = []
+            setup_ev: list[Event] = []
             g = Game.new(names, seed=self.seed_source() if seed is None else seed,
                          options=options,
-                         cards_data=self.cards_data, events=ev)
+                         cards_data=self.cards_data, events=setup_ev)
+            ev: list[Told] = list(setup_ev)
             self._auto_answers(g, ev)
             # The setup, the answers resolved on their own (logged like any others), the
             # timers and the announcement: one transaction.
-            entries = [(s, None, t) for s, t in g.state["log"]]
+            entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.state["log"]]
             prompts = g.waiting_for()
             notice = {"kind": "start", "to": len(entries), "prompts": prompts} \
                 if self.notify else None
@@ -308,7 +319,7 @@ class GameService(SeatsMixin):
         if not MIN_LIMIT_S <= seconds <= MAX_LIMIT_S:
             raise ServiceError("The turn time limit is between 1 minute and 7 days.")
         async with self.lock(channel_id):
-            row = await self.store.open_game(channel_id)  # type: ignore[assignment]
+            row = await self.store.open_game(channel_id)
             if row is None:
                 raise ServiceError("There is no game in this channel.")
             if user_id != row.host_id and not can_manage:
@@ -450,12 +461,13 @@ class GameService(SeatsMixin):
     async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None, text: str,
                      decision_id: int | None, meta: dict[str, Any] | None = None, *,
                      key: str | None = None, notes: list[str] | None = None) -> Outcome:
-        waiting_before = {s: (g.decision(s) or {}).get("id") for s in g.waiting_for()}
+        waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
         log_start = len(g.state["log"])
         backup = g.to_json()
-        stages: list[tuple[str, int, dict[str, Any]]] = []
+        stages: list[tuple[str, int, View]] = []
         try:
-            ev = g.apply(seat, text, decision_id, on_resolved=_stage_hook(g, stages, 0))
+            ev: list[Told] = list(g.apply(seat, text, decision_id,
+                                          on_resolved=_stage_hook(g, stages, 0)))
         except StaleDecision as e:
             if (again := await self._again(key, row, g, seat)) is not None:
                 return again
@@ -470,7 +482,7 @@ class GameService(SeatsMixin):
         entries = [(s, user_id if k == 0 else None, t)
                    for k, (s, t) in enumerate(g.state["log"][log_start:])]
         prompts = [s for s in g.waiting_for()
-                   if waiting_before.get(s) != (g.decision(s) or {}).get("id")]
+                   if waiting_before.get(s) != g.decision_id(s)]
         notes = list(notes or [])
         notice = {"kind": "move", "from": log_start, "to": len(g.state["log"]), "actor": seat,
                   "prompts": prompts, "notes": notes} if self.notify else None
@@ -500,8 +512,8 @@ class GameService(SeatsMixin):
                        notes=notes, stages=stages, deadlines=_deadlines(done.timers),
                        notice=done.notice)
 
-    def _auto_answers(self, g: Game, ev: list[dict[str, Any]],
-                      stages: list[tuple[str, int, dict[str, Any]]] | None = None) -> None:
+    def _auto_answers(self, g: Game, ev: list[Told],
+                      stages: list[tuple[str, int, View]] | None = None) -> None:
         """Resolve decisions with one sensible answer (the engine says which), bounded."""
         for _ in range(MAX_AUTO):
             if g.over:

@@ -11,6 +11,7 @@ each phase shows a handful of them under the board image.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import i18n
@@ -19,7 +20,9 @@ from engine.cards import CardSet
 
 from .lines import Line, parse, text
 
-Event = dict[str, Any]
+Event = Mapping[str, Any]
+"""Read loosely on purpose: stories are also told from stored logs whose events may predate
+today's shapes (engine.types.Event), e.g. a `damaged` event without `hp`."""
 
 REASONS_JA = {
     "the final round ended with monsters left (R13.2)": "最終ラウンドが終わってもモンスターが残っていた（R13.2）",
@@ -81,7 +84,7 @@ def _hp(e: Event, cs: CardSet, lang: str) -> str:
              left=e["hp_left"], hp=hp)
 
 
-def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en",
+def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = "en",
             limit: int = 25) -> list[Line]:
     """Readable lines for already-filtered events; long stories end with a count.
 
@@ -227,20 +230,20 @@ def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
     kind = dec["kind"]
     mid = f"prompt.{kind}"
     cs = game.cards
-    if kind == "actions" or kind == "ready":
+    if dec["kind"] == "actions" or dec["kind"] == "ready":
         card = cs.name(dec["card"], lang) if dec["card"] in cs.commands else (
             i18n.t(lang, "prompt.fatigue"))
-        n = int(dec.get("left" if kind == "actions" else "n", 0))
+        n = dec["left"] if dec["kind"] == "actions" else dec["n"]
         return parse(i18n.plural_template(lang, mid, n), card=card, n=n)
     template = i18n.template(lang, mid)
-    if kind == "recruit":
+    if dec["kind"] == "recruit":
         mercs = i18n.t(lang, "prompt.or_mercenary") if dec["mercenaries"] else ""
         return parse(template, mercs=mercs)
-    if kind == "roll":
+    if dec["kind"] == "roll":
         res = result(dec["result"], lang)
         return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
                            mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
-    if kind == "pick":
+    if dec["kind"] == "pick":
         opts = sep(lang).join(cs.name(c, lang) for c in dec["options"])
         return parse(template) + f" ({opts})"
     return parse(template)

@@ -23,17 +23,18 @@ import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import ai
 import i18n
-from engine import Game
+from engine import Game, View
 from store import GameRow
 
 from .errors import ServiceError
 
 if TYPE_CHECKING:
     from store import Store
+    from store.pg import PgStore
 
     from .games import Outcome
 
@@ -121,15 +122,17 @@ def seat_names(row: GameRow, *, image: bool = False) -> list[str]:
     return [seat_name(row, s, image=image) for s in range(len(row.seats))]
 
 
-def marked_view(row: GameRow, view: dict[str, Any]) -> dict[str, Any]:
+def marked_view(row: GameRow, view: View) -> View:
     """The view with AI-played seats' names marked, for the table image."""
     if not has_ai(row):
         return view
-    players = [dict(p) for p in view.get("players", [])]
+    players = [p.copy() for p in view["players"]]
     for s, p in enumerate(players):
         if s < len(row.seats):
             p["name"] = seat_name(row, s, image=True)
-    return {**view, "players": players}
+    marked = view.copy()
+    marked["players"] = players
+    return marked
 
 
 def _ai_seed(row: GameRow, seat: int, log_len: int) -> int:
@@ -155,7 +158,7 @@ class SeatsMixin:
     """AI seats of `GameService` (lobby bots, zombie mode, the AI's answers)."""
 
     if TYPE_CHECKING:
-        store: Store
+        store: Store | PgStore
         clock: Callable[[], float]
 
         def lock(self, channel_id: int) -> asyncio.Lock: ...
@@ -340,7 +343,7 @@ class SeatsMixin:
             self._ai_running.discard(channel_id)
             self._ai_again.discard(channel_id)
 
-    async def _ai_answer(self, channel_id: int) -> Outcome | bool | None:
+    async def _ai_answer(self, channel_id: int) -> Outcome | Literal[True] | None:
         """One AI answer committed (an Outcome), True to look again, None when none is due."""
         try:
             row, g = await self.current(channel_id)
@@ -352,7 +355,7 @@ class SeatsMixin:
         seat = seats[0]
         level = ai_level(row, seat)
         assert level is not None
-        decision = (g.decision(seat) or {}).get("id")
+        decision = g.decision_id(seat)
         # A copy taken now, on the loop: the cached game may change while the AI thinks.
         snapshot, n = g.to_json(), len(g.state["log"])
         text = await self._think(row, level, snapshot, g, seat, n)
@@ -361,7 +364,7 @@ class SeatsMixin:
                 row, g = await self.current(channel_id)
             except ServiceError:
                 return None
-            if ai_level(row, seat) != level or (g.decision(seat) or {}).get("id") != decision:
+            if ai_level(row, seat) != level or g.decision_id(seat) != decision:
                 return True
             try:
                 out = await self._apply(row, g, seat, None, text, decision)
@@ -384,6 +387,7 @@ class SeatsMixin:
         args = (level, _ai_seed(row, seat, n), snapshot, g.cards, seat)
         try:
             async with self._ai_gate:
+                job: Awaitable[str]
                 if self.ai_pool is None:
                     job = asyncio.to_thread(_choose, *args)
                 else:
