@@ -32,6 +32,7 @@ from store import (
 
 from .errors import ServiceError
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots
+from .shards import Shards
 
 if TYPE_CHECKING:
     from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
@@ -184,6 +185,9 @@ class GameService(SeatsMixin):
         # the bot posts it in the game's channel. Failures there are logged, not raised.
         self.on_quarantine: Callable[[GameRow, dict[str, Any] | None],
                                      Awaitable[None]] | None = None
+        # This process's shards (service/shards.py): which games it may answer and time.
+        # The default, one process alone, hosts every game.
+        self.shards = Shards()
         self._seats_init()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
@@ -202,6 +206,7 @@ class GameService(SeatsMixin):
         if difficulty not in (None, "easy", "normal", "hard"):
             raise ServiceError("Difficulty is easy, normal or hard.")
         check_bots(players, difficulty, bots, bot_level)
+        self.shards.check(guild_id)
         if difficulty is not None and players != 1:
             raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
                                "(R13.2).")
@@ -233,6 +238,7 @@ class GameService(SeatsMixin):
         row = await self.store.open_game(channel_id)
         if row is None:
             raise ServiceError("There is no game in this channel. Start one with `/rr new`.")
+        self.shards.check(row.guild_id)
         if row.damage:
             raise Quarantined(row, {"kind": "unreadable", "what": row.damage})
         if row.status != "lobby":
@@ -305,6 +311,7 @@ class GameService(SeatsMixin):
             row = await self.store.open_game(channel_id)
             if row is None:
                 raise ServiceError("There is no game in this channel.")
+            self.shards.check(row.guild_id)
             if user_id != row.host_id and not can_manage:
                 raise ServiceError("Only the host or a member with Manage Channels can abandon "
                                    "the game.")
@@ -322,6 +329,7 @@ class GameService(SeatsMixin):
             row = await self.store.open_game(channel_id)
             if row is None:
                 raise ServiceError("There is no game in this channel.")
+            self.shards.check(row.guild_id)
             if user_id != row.host_id and not can_manage:
                 raise ServiceError("Only the host or a member with Manage Channels can change "
                                    "the time limit.")
@@ -334,9 +342,12 @@ class GameService(SeatsMixin):
         return row
 
     # ---- loading -------------------------------------------------------------------------------
-    async def current(self, channel_id: int) -> tuple[GameRow, Game]:
-        """The channel's game in progress (one read). A finished one raises `GameOver`."""
+    async def current(self, channel_id: int, *, mine: bool = True) -> tuple[GameRow, Game]:
+        """The channel's game in progress (one read). A finished one raises `GameOver`.
+        `mine`: it is about to be answered, so it must be a game this process hosts."""
         row = await self.store.latest_game(channel_id)
+        if row is not None and mine:
+            self.shards.check(row.guild_id)
         if row is not None and row.status == "active":
             return row, await self.load(row)
         if row is not None and row.status == "over":
@@ -349,7 +360,7 @@ class GameService(SeatsMixin):
         """The game to look at: the one in progress, else the last one if it has ended
         (until a new lobby is opened in the channel)."""
         try:
-            return await self.current(channel_id)
+            return await self.current(channel_id, mine=False)
         except GameOver as e:
             return e.row, e.game
 
@@ -365,20 +376,37 @@ class GameService(SeatsMixin):
         cached = self._cache.get(row.id)
         if cached and cached[0] == row.version and not row.damage and not recheck:
             return cached[1]
-        log_, seqs, held = await self.store.log_check(row.id)
-        if held is not None and not recheck:
-            raise Quarantined(row, held)
-        try:
-            g = self._verified(row, log_, seqs)
-        except _Damage as d:
+        g: Game | None = None
+        damage: _Damage | None = None
+        for _attempt in range(3):
+            log_, seqs, held = await self.store.log_check(row.id)
+            if held is not None and not recheck:
+                raise Quarantined(row, held)
+            try:
+                g = self._verified(row, log_, seqs)
+                break
+            except _Damage as found:
+                damage = found
+            # Another process sharing the database (service/shards.py) may have committed
+            # a move between the row's read and the log's: then the row is only stale, not
+            # damaged — read both again. The same version twice is real damage.
+            fresh = await self.store.get(row.id)
+            if fresh is None or fresh.version == row.version:
+                break
+            row = fresh
+        else:  # it moved on at every read: busy, not damaged
+            raise ServiceError("This prompt is out of date: the game has moved on.",
+                               code="stale")
+        if g is None:
+            assert damage is not None
             self._forget(row.id)
-            if row.status == "active" and await self.store.quarantine(row.id, d.reason):
+            if row.status == "active" and await self.store.quarantine(row.id, damage.reason):
                 log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "
                           "its channel can `/rr abandon` it, or restore the database from a "
                           "backup (or repair the game's rows) and restart the bot to resume it",
-                          row.id, row.channel_id, damage_words(d.reason))
-                await self._tell(row, d.reason)
-            raise Quarantined(row, d.reason) from d
+                          row.id, row.channel_id, damage_words(damage.reason))
+                await self._tell(row, damage.reason)
+            raise Quarantined(row, damage.reason) from damage
         if held is not None:
             await self.store.release(row.id)
             log.warning("game %s verified again: quarantine lifted", row.id)
@@ -612,8 +640,8 @@ class GameService(SeatsMixin):
         reminders: list[Reminder] = []
         for t in timers:
             row = await self.store.get(game_id)
-            if row is None or row.status != "active":
-                continue
+            if row is None or row.status != "active" or not self.shards.runs_jobs(row):
+                continue  # another process hosts it (service/shards.py): its job, not ours
             async with self.lock(row.channel_id):
                 row = await self.store.get(t["game_id"])
                 if row is None or row.status != "active":

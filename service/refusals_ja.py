@@ -192,6 +192,12 @@ _RAW: list[tuple[str, str]] = [
     (r"You are not playing in this game; .+", "あなたはこのゲームのプレイヤーではありません。`/rr board` と `/rr status` で観戦できます。"),
     (r"This channel already has a game.*", "このチャンネルにはすでにゲームがあります。終了するか `/rr abandon` するか、スレッドで始めてください。"),
     (r"The game has already started\.", "ゲームはすでに始まっています。"),
+    # sharded processes (service/shards.py)
+    (r"This server's games are hosted by another process of the bot \(shard (?P<s>\d+) of "
+     r"(?P<n>\d+)\); nothing was changed\. Try again in a minute; if it keeps happening, tell "
+     r"the bot's operator\.",
+     "このサーバーのゲームはボットの別のプロセス（シャード {s}/{n}）が担当しています。何も変更されて"
+     "いません。1分ほどしてからもう一度試してください。続く場合はボットの運営者に知らせてください。"),
     (r"The game's database is busy \(another program holds it\); nothing was changed\. "
      r"Try again in a moment\.",
      "ゲームのデータベースが使用中です（別のプログラムが使っています）。何も変更されていません。"

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from store.pg import PgStore
 
     from .games import Outcome
+    from .shards import Shards
 
 log = logging.getLogger("rr.seats")
 
@@ -162,7 +163,10 @@ class SeatsMixin:
         clock: Callable[[], float]
 
         def lock(self, channel_id: int) -> asyncio.Lock: ...
-        async def current(self, channel_id: int) -> tuple[GameRow, Game]: ...
+        shards: Shards
+
+        async def current(self, channel_id: int, *,
+                          mine: bool = True) -> tuple[GameRow, Game]: ...
         async def _lobby(self, channel_id: int) -> GameRow: ...
         async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None,
                          text: str, decision_id: int | None,
@@ -240,6 +244,7 @@ class SeatsMixin:
             row = await self.store.open_game(channel_id)
             if row is None:
                 raise ServiceError("There is no game in this channel.")
+            self.shards.check(row.guild_id)
             if user_id != row.host_id and not can_manage:
                 raise ServiceError("Only the host or a member with Manage Channels can change "
                                    "this setting.")

@@ -448,18 +448,32 @@ class HarnessCore:
         """Feed READY (with the full guild) the way the gateway would after login."""
         state = self._state
         state.guild_ready_timeout = 0
-        state.parsers["READY"](
-            {
-                "v": 10,
-                "user": self.server.bot_user.user_payload(),
-                "guilds": [self.server.guild_payload()],
-                "session_id": "harness-session",
-                "resume_gateway_url": "wss://gateway.invalid",
-                "application": {"id": str(self.server.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-            }
-        )
+        ready = {
+            "v": 10,
+            "user": self.server.bot_user.user_payload(),
+            "guilds": [self.server.guild_payload()],
+            "session_id": "harness-session",
+            "resume_gateway_url": "wss://gateway.invalid",
+            "application": {"id": str(self.server.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+        if not isinstance(state, discord.state.AutoShardedConnectionState):
+            state.parsers["READY"](ready)
+            return
+        # An AutoShardedBot: one READY per shard it runs, as launch_shards would get them.
+        # The guild comes with its own shard (Discord's formula), or with the first one when
+        # the bot does not run that shard (a misrouted event: tests of shard ownership).
+        bot = self.bot
+        count = bot.shard_count or 1
+        ids = list(bot.shard_ids or range(count))
+        state.shard_count, state.shard_ids = count, ids
+        home = (self.server.guild_id >> 22) % count
+        home = home if home in ids else ids[0]
+        for sid in ids:
+            state.parsers["READY"](
+                {**ready, "shard": [sid, count], "guilds": ready["guilds"] if sid == home else []}
+            )
 
     async def _teardown(self) -> None:
         global _active_harness
