@@ -35,6 +35,10 @@ class Config:
     db_path: str = "rookraiders.db"
     log_level: str = "INFO"
     tick_seconds: float = 30.0
+    # Today's par computed when the bot starts (cogs/bot.py): on in production
+    # (load_config); off for bots built in tests, whose AIs would run for a minute.
+    daily_par_at_start: bool = False
+    daily_par_levels: tuple[str, ...] | None = None  # the AIs playing par (None: greedy, expert)
     shard_count: int | None = None  # None: the only process (service/shards.py)
     shard_ids: tuple[int, ...] = ()
     lease_seconds: float = 60.0
@@ -58,7 +62,8 @@ def load_config(env: Mapping[str, str]) -> Config:
     shards = parse_shards(env.get("RR_SHARD_COUNT"), env.get("RR_SHARD_IDS"))
     return Config(token=env.get("DISCORD_TOKEN") or None,
                   db_path=env.get("RR_DB", "rookraiders.db"), log_level=level, tick_seconds=tick,
-                  shard_count=shards.count, shard_ids=shards.ids, lease_seconds=lease)
+                  daily_par_at_start=True, shard_count=shards.count, shard_ids=shards.ids,
+                  lease_seconds=lease)
 
 
 def main(argv: list[str]) -> int:

@@ -78,6 +78,11 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False) -> 
     if in_server(interaction):
         return interaction.channel_id or 0
     host = getattr(rook(interaction), "daily", None)
+    if host is not None and not quiet:
+        ended = await host.expire_overdue(interaction.user.id)
+        if ended is not None:  # 00:00 UTC passed and the day job has not run yet
+            from .daily import time_up_text  # the daily cog imports this module
+            raise Refusal(time_up_text(ended.day, lang_of(interaction)))
     key = await host.active_slot(interaction.user.id) if host is not None else None
     if key is None:
         if quiet:

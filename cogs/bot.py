@@ -113,6 +113,8 @@ class RookBot(commands.AutoShardedBot):
         # by stored flags, so a restart neither repeats nor loses them).
         self.daily: DailyHost = None  # type: ignore[assignment]
         self.day_passes = 0
+        # Today's par at startup (a bot started mid-day): bot.load_config turns it on.
+        self.daily_par_at_start = bool(getattr(config, "daily_par_at_start", False))
         self.day_loop = tasks.loop(seconds=self.day_seconds)(self._day_pass)
         self.day_loop.before_loop(self._before_ticks)
         # The day job runs in one process at a time: the holder of this lease, renewed every
@@ -145,6 +147,10 @@ class RookBot(commands.AutoShardedBot):
 
         self.day_passes += 1
         if self.day_passes == 1:
+            # started mid-day: today's par, in the background (by the DM host, shard 0's
+            # process, where the daily games are played; other processes on demand only)
+            if self.daily_par_at_start and self.hosting.dm_host:
+                self.daily.ensure_par(self.daily.today())
             return
         if not self.day_lease.held:  # another process runs it (or nobody can reach the db)
             return
@@ -185,6 +191,7 @@ class RookBot(commands.AutoShardedBot):
         self.day_lease = JobLease(self.store, DAY_LEASE, self.lease_seconds)
         # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py)
         self.daily = await DailyHost.open(self.service)
+        self.daily.par_levels = getattr(self.config, "daily_par_levels", None)
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
             self.service.ai_pool = process_pool
@@ -345,6 +352,8 @@ class RookBot(commands.AutoShardedBot):
             if ticking is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await ticking
+        if self.daily is not None:
+            self.daily.close()
         await self.ai.close()
         if self.day_lease is not None:
             await self.day_lease.release()  # the next process takes the day job at once

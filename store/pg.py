@@ -86,7 +86,7 @@ class PgStore:
         self.connection_class = connection_class
         self.resets = 0  # connections thrown away after a failure
         # Jobs waiting on the server right now. The event loop looks idle while a query is
-        # on the wire; tests/discord_harness.py reads this so it does not call the bot
+        # on the wire; tests/harness/core.py reads this so it does not call the bot
         # settled in the middle of a move (SQLite's jobs show as executor futures instead).
         self.in_flight = 0
         self._pool: asyncpg.Pool | None = None

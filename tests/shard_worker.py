@@ -34,7 +34,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import discord  # noqa: E402
 from bot_driver import Table, accepted  # noqa: E402
-from discord_harness import FakeChannel, FakeUser, Harness  # noqa: E402
+from harness import FakeChannel, FakeUser, Harness  # noqa: E402
 
 from cogs.bot import RookBot  # noqa: E402
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import discord
 import pytest
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 import bot as entry
 from cogs.daily import day_once
