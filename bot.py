@@ -9,6 +9,15 @@ environment only, so the same build runs anywhere:
                   postgresql://user@host/db URL so several bot processes share one database
   RR_LOG_LEVEL    DEBUG / INFO / WARNING (default: INFO)
   RR_TICK_SECONDS how often time limits are checked (default: 30)
+  RR_SHARD_COUNT  several processes sharing one (PostgreSQL) database: the total number of
+                  Discord shards over all of them (unset: this is the only process, and it
+                  runs as many shards as Discord recommends)
+  RR_SHARD_IDS    this process's shards, e.g. `0,1` or `2-3` (default: all of them). A game
+                  belongs to the process holding its server's shard; games outside a server
+                  (the daily challenge in DMs) are timed by the one holding shard 0
+                  (service/shards.py; docs/deploy.md)
+  RR_LEASE_SECONDS how long a process holds the daily day job after its last renewal
+                  (default: 60): a dead holder's job is taken over after at most this long
 """
 
 from __future__ import annotations
@@ -26,9 +35,17 @@ class Config:
     db_path: str = "rookraiders.db"
     log_level: str = "INFO"
     tick_seconds: float = 30.0
+    # Today's par computed when the bot starts (cogs/bot.py): on in production
+    # (load_config); off for bots built in tests, whose AIs would run for a minute.
+    daily_par_at_start: bool = False
+    daily_par_levels: tuple[str, ...] | None = None  # the AIs playing par (None: greedy, expert)
+    shard_count: int | None = None  # None: the only process (service/shards.py)
+    shard_ids: tuple[int, ...] = ()
+    lease_seconds: float = 60.0
 
 
 def load_config(env: Mapping[str, str]) -> Config:
+    """The settings; ValueError (with the reason) for shard settings that make no sense."""
     level = env.get("RR_LOG_LEVEL", "INFO").upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         level = "INFO"
@@ -36,8 +53,17 @@ def load_config(env: Mapping[str, str]) -> Config:
         tick = max(1.0, float(env.get("RR_TICK_SECONDS", "30")))
     except ValueError:
         tick = 30.0
+    try:
+        lease = max(3.0, float(env.get("RR_LEASE_SECONDS", "60")))
+    except ValueError:
+        lease = 60.0
+    from service.shards import parse_shards
+
+    shards = parse_shards(env.get("RR_SHARD_COUNT"), env.get("RR_SHARD_IDS"))
     return Config(token=env.get("DISCORD_TOKEN") or None,
-                  db_path=env.get("RR_DB", "rookraiders.db"), log_level=level, tick_seconds=tick)
+                  db_path=env.get("RR_DB", "rookraiders.db"), log_level=level, tick_seconds=tick,
+                  daily_par_at_start=True, shard_count=shards.count, shard_ids=shards.ids,
+                  lease_seconds=lease)
 
 
 def main(argv: list[str]) -> int:
@@ -45,7 +71,11 @@ def main(argv: list[str]) -> int:
         from console import main as console_main
 
         return console_main([a for a in argv if a != "--console"])
-    config = load_config(os.environ)
+    try:
+        config = load_config(os.environ)
+    except ValueError as e:  # a process hosting the wrong servers must never start
+        print(f"bot.py: {e}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if config.token is None:

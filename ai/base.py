@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine import Game
+
+from .model import View
 
 
 class Player(Protocol):
@@ -19,12 +21,12 @@ class Player(Protocol):
 
     level: str
 
-    def choose(self, view: dict[str, Any], seat: int) -> str:
+    def choose(self, view: View, seat: int) -> str:
         """Canonical action text answering `seat`'s pending decision in `view`."""
         ...
 
 
-def legal_texts(view: dict[str, Any], seat: int) -> list[str]:
+def legal_texts(view: View, seat: int) -> list[str]:
     """The listed legal answers, computed on the view alone (legal actions need no secret)."""
     return [str(a) for a in Game(view).legal_actions(seat)]
 
@@ -37,7 +39,7 @@ class RandomPlayer:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], seat: int) -> str:
+    def choose(self, view: View, seat: int) -> str:
         options = legal_texts(view, seat)
         if not options:
             raise ValueError(f"seat {seat} has no pending decision in this view")

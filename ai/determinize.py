@@ -92,15 +92,15 @@ def determinize(cs: CardSet, view: View, seat: int, rng: random.Random) -> dict[
         if v in medals:
             medals.remove(v)
     rng.shuffle(medals)
-    for i, p in enumerate(st["players"]):
-        if i != seat:
+    for n, p in enumerate(st["players"]):
+        if n != seat:
             k = p.get("medal_count", 0)
             p["medals"], medals = medals[:k], medals[k:]
     st["medal_pool"] = medals[: view["medal_pool_size"]]
 
     st["rng"] = {k: rng.getrandbits(64) for k in STREAMS}
-    for i in range(len(view["players"])):
-        st["rng"][f"dice{i}"] = rng.getrandbits(64)
+    for n in range(len(view["players"])):
+        st["rng"][f"dice{n}"] = rng.getrandbits(64)
     st["claims"], st["undo"] = [], {}
     for k in ("monster_deck_size", "unit_deck_size", "medal_pool_size", "viewer"):
         st.pop(k, None)

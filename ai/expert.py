@@ -18,7 +18,7 @@ import random
 import time
 from typing import Any
 
-from engine import Action, CardSet, Game
+from engine import Action, CardSet, Game, State
 
 from .determinize import determinize
 from .evaluate import LOSS, evaluate
@@ -114,8 +114,8 @@ class ExpertPlayer:
                 break
             who = int(next(iter(dec)))
             g.apply(who, self._rollout_answer(g, who, seat))
-        if g.over:
-            res = g.state["result"]
+        res = g.result
+        if res is not None:  # the game is over
             if seat in res["winners"]:
                 return WIN / (len(res["winners"]) if res["draw"] else 1)
             return LOSS
@@ -137,5 +137,6 @@ class ExpertPlayer:
         return "keep" if kind == "roll" else "done"
 
 
-def _copy(st: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(st))
+def _copy(st: View) -> State:
+    out: State = json.loads(json.dumps(st))  # a sampled full state (determinize) stays one
+    return out

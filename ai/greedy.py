@@ -16,6 +16,7 @@ from engine import Action, CardSet, board, combat
 from engine.game import _act_options
 from engine.notation import SkillUse
 from engine.state import spend_marks
+from engine.types import Decision, ReadyDecision, RollDecision
 
 from .evaluate import W, Weights, evaluate, potential
 from .model import View, cards_of, damage_odds, game_of, scratch
@@ -29,8 +30,8 @@ def act_branches(cs: CardSet, st: View, seat: int, a: Action) -> Branches:
     s = scratch(st, seat)
     p = s["players"][seat]
     b = p["board"]
-    i = board.index(a.square or "")
-    dest = board.index(a.to) if a.to else i
+    i = board.square(a.square or "")
+    dest = board.square(a.to) if a.to else i
     unit = b[i]
     if a.fullmove:
         spend_marks(s, p, 1)  # R12.4
@@ -46,7 +47,7 @@ def skill_branches(cs: CardSet, s: View, seat: int, pos: int, use: SkillUse) -> 
     b = s["players"][seat]["board"]
     kind = cs.units[b[pos]["card"]].skill.kind
     if kind == "dice":
-        j = board.index(use.targets[0])
+        j = board.square(use.targets[0])
         mod = cs.units[b[pos]["card"]].skill.mod
         out: Branches = []
         for dmg, prob in damage_odds(cs, mod, b[j]):
@@ -55,7 +56,7 @@ def skill_branches(cs: CardSet, s: View, seat: int, pos: int, use: SkillUse) -> 
             out.append((prob, t))
         return out
     if kind == "command":  # the Bard (R8.2): 1 damage first, then the commanded skill
-        j = board.index(use.targets[0])
+        j = board.square(use.targets[0])
         alive = combat.damage_unit(cs, s, seat, j, 1, [], enemy_phase=False)
         if alive and use.sub is not None:
             return skill_branches(cs, s, seat, j, use.sub)
@@ -85,14 +86,14 @@ class GreedyPlayer:
         return str(self.best(view, seat, dec, legal))
 
     # ---- per decision kind ------------------------------------------------------------------
-    def best(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]) -> Action:
+    def best(self, view: View, seat: int, dec: Decision, legal: list[Action]) -> Action:
         cs = cards_of(view)
         kind = dec["kind"]
         if kind == "pick":
             return self._pick(cs, view, seat, legal)
-        if kind == "ready":
+        if dec["kind"] == "ready":
             return self._ready(cs, view, seat, dec, legal)
-        if kind == "roll":
+        if dec["kind"] == "roll":
             return self._roll(cs, view, seat, dec, legal)
         scored = [(self.value(cs, view, seat, a), a) for a in legal]
         return self._top(scored)
@@ -123,15 +124,15 @@ class GreedyPlayer:
                 pool.remove(card)
             if v == "recruit":
                 p["gold"] -= cs.units[card["card"]].cost
-            b[board.index(a.square)] = {"id": card["id"], "card": card["card"], "owner": seat,
+            b[board.square(a.square or "")] = {"id": card["id"], "card": card["card"], "owner": seat,
                                         "dmg": 0, "acted": False}
         elif v == "support":
-            b[board.index(a.square)]["dmg"] -= 1  # R11.1
+            b[board.square(a.square or "")]["dmg"] -= 1  # R11.1
         elif v == "levelup":
-            combat.do_levelup(cs, s, seat, board.index(a.square), [])  # R12.2
+            combat.do_levelup(cs, s, seat, board.square(a.square or ""), [])  # R12.2
         return [(1.0, s)]
 
-    def _ready(self, cs: CardSet, view: View, seat: int, dec: dict[str, Any],
+    def _ready(self, cs: CardSet, view: View, seat: int, dec: ReadyDecision,
                legal: list[Action]) -> Action:
         """Rest / fatigue recovery (R7, R11.2): readying never hurts, so ready as many as
         allowed, the units with the most to do first."""
@@ -144,11 +145,11 @@ class GreedyPlayer:
         ranked = sorted(acted, key=worth, reverse=True)[: dec["n"]]
         return Action("ready", squares=tuple(board.NAMES[i] for i in sorted(ranked)))
 
-    def _roll(self, cs: CardSet, view: View, seat: int, dec: dict[str, Any],
+    def _roll(self, cs: CardSet, view: View, seat: int, dec: RollDecision,
               legal: list[Action]) -> Action:
         """After a roll (R12.1, R12.3): keep, Willpower, or a Level Up that raises the
         modifier — whichever leaves the better expected position."""
-        unit, target = board.index(dec["unit"]), board.index(dec["target"])
+        unit, target = board.square(dec["unit"]), board.square(dec["target"])
         scored = []
         for a in legal:
             if a.verb == "levelup" and a.square != dec["unit"]:
@@ -166,7 +167,7 @@ class GreedyPlayer:
                 continue
             if a.verb == "levelup":
                 combat.do_levelup(cs, s, seat, unit, [])
-            roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+            roll = combat.roll_of(dec)
             _, _, dmg = combat.roll_outcome(cs, s, seat, roll)
             combat.damage_monster(cs, s, seat, target, dmg, [])
             scored.append((evaluate(cs, s, seat, self.w), a))

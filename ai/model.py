@@ -15,7 +15,11 @@ from typing import Any
 from engine import CardSet, Game, board, default_cards
 from engine.cards import parse_cardset
 
-View = dict[str, Any]
+View = Any
+"""A view (engine.View) or a scratch state made from one (`scratch`). The AI runs the
+engine's own rule functions (combat, flow) on its scratch copies, which take an
+engine.types.State: a scratch is that shape with stand-ins for the secrets, built from JSON,
+so it is left unchecked here and the engine's types check the rules it runs."""
 
 MEDAL_GUESS = -2  # the mean face-down medal is −2.1 (R14.1); a scratch boss kill draws this
 

@@ -3,7 +3,7 @@
     .venv/bin/python bench/bot.py [--games 1 50 500] [--rounds 6] [--seed 1]
 
 The real `RookBot` (service, SQLite file in WAL mode, renderer, announcements) runs behind
-the test harness's fake Discord (tests/discord_harness.py): only the network is simulated.
+the test harness's fake Discord (tests/harness/): only the network is simulated.
 For each N, N two-player games are opened, joined and started; then every round delivers,
 for every unfinished game at once (a burst: the worst case of N busy games), one answer of
 the player being waited for (a button click or a slash command built from a legal action)
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from bot_driver import Clock, make_bot  # noqa: E402
-from discord_harness import Harness, RecordedMessage  # noqa: E402
+from harness import Harness, RecordedMessage  # noqa: E402
 
 from engine import Action, Game  # noqa: E402
 

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from bot_driver import Clock, make_bot  # noqa: E402
-from discord_harness import Harness  # noqa: E402
+from harness import Harness  # noqa: E402
 
 from cogs.daily import day_once  # noqa: E402
 

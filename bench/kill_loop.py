@@ -237,7 +237,14 @@ def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35,
                 continue
             action = str(rng.choice(g.legal_actions(g.waiting_for()[0])))
             before = players(log)
-            con.drain()
+            # the last answer's output may still be coming (the hand line the console
+            # prints after a place/recruit prompt): none of it may count for this one
+            settled = time.monotonic() + 2.0
+            quiet_since = time.monotonic()
+            while time.monotonic() < settled and time.monotonic() - quiet_since < 0.1:
+                if con.drain():
+                    quiet_since = time.monotonic()
+                time.sleep(0.01)
             con.send(action)
             tally.actions += 1
             killing = rng.random() < kill_share

@@ -19,7 +19,7 @@ import aiohttp
 import discord
 
 from service import GameOver, Outcome, Quarantined, ServiceError
-from service.refusals_ja import localize
+from service.refusals import words
 
 from .announce import Announcement, clip, deliver
 from .i18n import lang_of, result_text, t
@@ -78,6 +78,11 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False) -> 
     if in_server(interaction):
         return interaction.channel_id or 0
     host = getattr(rook(interaction), "daily", None)
+    if host is not None and not quiet:
+        ended = await host.expire_overdue(interaction.user.id)
+        if ended is not None:  # 00:00 UTC passed and the day job has not run yet
+            from .daily import time_up_text  # the daily cog imports this module
+            raise Refusal(time_up_text(ended.day, lang_of(interaction)))
     key = await host.active_slot(interaction.user.id) if host is not None else None
     if key is None:
         if quiet:
@@ -158,7 +163,7 @@ def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
         return t("not_player", lang)
     if isinstance(e, GameOver):
         return t("over_refusal", lang, result=result_text(e.result, e.names, lang))
-    return t("refused", lang, msg=localize(e.message, lang))
+    return t("refused", lang, msg=words(e, lang))
 
 
 async def check_target(bot: RookBot, interaction: discord.Interaction, target: Target,

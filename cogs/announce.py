@@ -27,7 +27,7 @@ import functools
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -38,7 +38,7 @@ import discord
 from engine import Game, visible
 from engine.cards import CardSet
 from service import Outcome, Reminder
-from service.games import KICK_AFTER_TIMEOUTS
+from service.games import KICK_AFTER_TIMEOUTS, Told
 from service.narrate import narrate, prompt
 from service.notices import rebuild
 from service.report import PhaseReport, phase_reports
@@ -95,7 +95,7 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
     if progress is not None:
         index, progress.count = progress.count, progress.count + 1
         if index < progress.skip:
-            return SENT_BEFORE  # type: ignore[no-any-return]
+            return SENT_BEFORE
         if progress.stopped is not None:
             return None
         call = _watched(call, progress, index)
@@ -154,7 +154,7 @@ class Ask:
 
     seat: int
     user_id: int
-    decision: dict[str, Any]
+    decision: Mapping[str, Any]  # the seat's Decision without `resume` (engine.types)
     text: dict[str, str]
     deadline: float
 
@@ -168,10 +168,10 @@ class Announcement:
     names: list[str]
     users: list[int]
     cards: CardSet
-    public: list[dict[str, Any]]
-    private: dict[int, list[dict[str, Any]]]
+    public: list[Told]
+    private: dict[int, list[Told]]
     asks: list[Ask]
-    table_view: dict[str, Any] | None
+    table_view: Mapping[str, Any] | None
     finished: list[str]
     timeouts: dict[int, int] = field(default_factory=dict)
     # After every card or phase its own post, then the rest (service/report.py); empty for
@@ -199,7 +199,7 @@ def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
 
 
-def table_alt(view: dict[str, Any], what: str, lang: str) -> str:
+def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
     """Alt text of a table image: what ended, the round, whose boards it shows (names as
     typed: alt text is read aloud, not rendered as markdown)."""
     names = [str(p.get("name", "?")) for p in view.get("players", [])]
@@ -245,7 +245,7 @@ class Announcer:
         # nobody is pinged for a seat an AI plays: it answers at once
         asks = [a for s in out.prompts if not ai_level(row, s)
                 and (a := ask(g, s, users[s], out.deadlines.get(s, deadline))) is not None]
-        private: dict[int, list[dict[str, Any]]] = {}
+        private: dict[int, list[Told]] = {}
         for e in out.events:
             for s in e.get("vis", []):
                 if users[int(s)] > 0:  # a bot seat has nobody to tell its secrets to
@@ -274,8 +274,8 @@ class Announcer:
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    async def table_file(self, ann: Announcement, view: dict[str, Any] | None = None,
-                         highlights: list[dict[str, Any]] | None = None,
+    async def table_file(self, ann: Announcement, view: Mapping[str, Any] | None = None,
+                         highlights: Sequence[Mapping[str, Any]] | None = None,
                          finished: list[str] | None = None) -> discord.File | None:
         """The table image of `view` (default: the announcement's final view)."""
         view = ann.table_view if view is None else view

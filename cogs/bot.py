@@ -7,6 +7,11 @@ one stopped: at startup it first delivers what the last one committed but had no
 announced yet. The ticker (a `discord.ext.tasks` loop, stopped by `close()`) applies time
 limits and retries announcements Discord did not take.
 
+Several processes can share one database (PostgreSQL): the bot is an `AutoShardedBot`, each
+process runs the shards `RR_SHARD_COUNT`/`RR_SHARD_IDS` give it and hosts the games of their
+servers only — it answers, times, verifies and announces those (service/shards.py) — while
+the daily day job runs under a lease in whichever process holds it (cogs/leases.py).
+
 One broken game never hurts another: startup verification, every time-limit pass and every
 announcement run one game at a time, each catching its own failure; a game that cannot be
 loaded or verified is quarantined and told so in its channel (cogs/quarantine.py).
@@ -20,7 +25,8 @@ import gc
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands, tasks
@@ -28,14 +34,19 @@ from discord.ext import commands, tasks
 from service import GameService, Quarantined
 from service.daily_play import DailyHost
 from service.seats import ai_waiting, process_pool
+from service.shards import Shards
 from store import Store, make_store
 
 from .announce import Announcer
 from .i18n import RookTranslator
+from .leases import JobLease
 from .logsafe import install as install_log_filters
 from .quarantine import tell_channel
 from .seats import AiRunner
 from .views import DYNAMIC_ITEMS
+
+if TYPE_CHECKING:
+    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.bot")
 # aiosqlite logs every job it runs at DEBUG (with its arguments): those can be game states
@@ -48,7 +59,10 @@ PASS_BUDGET_S = 300.0  # nor a whole pass (a stuck store cannot wedge the ticker
 APPLIED_KEEP_S = 7 * 24 * 3600  # interaction keys kept (Discord redelivers within minutes)
 
 
-class RookBot(commands.Bot):
+DAY_LEASE = "daily-day-job"
+
+
+class RookBot(commands.AutoShardedBot):
     """The bot. Tests build it with `db_path`/`store`/`service`/`clock` injected and no token;
     `bot.py` runs it with `freeze_gc` (tests leave it off: frozen objects are never freed)."""
 
@@ -59,14 +73,21 @@ class RookBot(commands.Bot):
                  start_ticker: bool = True, freeze_gc: bool = False,
                  ai_processes: bool = False) -> None:
         intents = discord.Intents.default()
+        # RR_SHARD_COUNT/RR_SHARD_IDS (bot.py): this process's shards; unset, the only
+        # process, running as many shards as Discord recommends
+        self.hosting = Shards(getattr(config, "shard_count", None),
+                             tuple(getattr(config, "shard_ids", ()) or ()))
+        sharding: dict[str, Any] = {} if self.hosting.alone else {
+            "shard_count": self.hosting.count, "shard_ids": list(self.hosting.ids)}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())  # pings: cogs/mentions.py
+                         allowed_mentions=discord.AllowedMentions.none(),  # cogs/mentions.py
+                         **sharding)
         self.config = config
         self.clock = clock or time.time
         self._seed_source = seed_source
         self._cards_data = cards_data
-        self.store: Store = store  # type: ignore[assignment]
+        self.store: Store | PgStore = store  # type: ignore[assignment]
         self.service: GameService = service  # type: ignore[assignment]
         self._own_store = store is None and service is None
         self.sync_commands = sync_commands
@@ -92,8 +113,14 @@ class RookBot(commands.Bot):
         # by stored flags, so a restart neither repeats nor loses them).
         self.daily: DailyHost = None  # type: ignore[assignment]
         self.day_passes = 0
+        # Today's par at startup (a bot started mid-day): bot.load_config turns it on.
+        self.daily_par_at_start = bool(getattr(config, "daily_par_at_start", False))
         self.day_loop = tasks.loop(seconds=self.day_seconds)(self._day_pass)
         self.day_loop.before_loop(self._before_ticks)
+        # The day job runs in one process at a time: the holder of this lease, renewed every
+        # third of its time to live (cogs/leases.py).
+        self.day_lease: JobLease = None  # type: ignore[assignment]
+        self.lease_loop = tasks.loop(seconds=self.lease_seconds / 3)(self._lease_pass)
         install_log_filters()
 
     @property
@@ -104,6 +131,14 @@ class RookBot(commands.Bot):
     def day_seconds(self) -> float:
         return float(getattr(self.config, "day_seconds", 300.0))
 
+    @property
+    def lease_seconds(self) -> float:
+        return float(getattr(self.config, "lease_seconds", 60.0))
+
+    async def _lease_pass(self) -> None:
+        """Renew (or take over) the day job's lease; never raises (`JobLease.renew`)."""
+        await self.day_lease.renew()
+
     async def _day_pass(self) -> None:
         """One pass of the day job: never raises (an exception would stop the loop). The
         loop's first call (at startup) only counts: startup's verification and outbox have
@@ -112,6 +147,12 @@ class RookBot(commands.Bot):
 
         self.day_passes += 1
         if self.day_passes == 1:
+            # started mid-day: today's par, in the background (by the DM host, shard 0's
+            # process, where the daily games are played; other processes on demand only)
+            if self.daily_par_at_start and self.hosting.dm_host:
+                self.daily.ensure_par(self.daily.today())
+            return
+        if not self.day_lease.held:  # another process runs it (or nobody can reach the db)
             return
         try:
             await day_once(self)
@@ -124,6 +165,8 @@ class RookBot(commands.Bot):
         """At startup: daily games that ended while their result was not yet scored."""
         from .daily import tell_settled
 
+        if not self.hosting.dm_host:  # daily games are timed and told by shard 0's process
+            return 0
         try:
             rows = [a.game_id for a in await self.daily.store.playing() if a.game_id]
         except Exception:
@@ -144,8 +187,11 @@ class RookBot(commands.Bot):
         else:
             self.store = self.service.store
         self.service.notify = True  # moves queue their announcements in the outbox
+        self.service.shards = self.hosting
+        self.day_lease = JobLease(self.store, DAY_LEASE, self.lease_seconds)
         # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py)
         self.daily = await DailyHost.open(self.service)
+        self.daily.par_levels = getattr(self.config, "daily_par_levels", None)
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
             self.service.ai_pool = process_pool
@@ -170,6 +216,7 @@ class RookBot(commands.Bot):
         self._notifier = asyncio.create_task(self.deliver_notices(startup=True),
                                              name="rr-outbox")
         if self.start_ticker:
+            self.lease_loop.start()
             self.ticker.start()
             self.day_loop.start()
 
@@ -186,6 +233,8 @@ class RookBot(commands.Bot):
             log.exception("startup verification could not list the active games")
             return 0
         for row in rows:
+            if not self.hosting.runs_jobs(row):  # another process hosts it
+                continue
             try:
                 async with self.service.lock(row.channel_id):
                     fresh = await self.store.get(row.id)
@@ -217,11 +266,22 @@ class RookBot(commands.Bot):
             except Exception:
                 log.exception("outbox: could not read pending notices")
                 return 0
+            if not self.hosting.alone:  # only the games this process hosts
+                pending = [n for n in pending if await self._hosts(n.game_id)]
             for notice in pending:
                 await self.announcer.redeliver(notice)
         if startup:
             log.info("%d pending announcement(s) delivered at startup", len(pending))
         return len(pending)
+
+    async def _hosts(self, game_id: int) -> bool:
+        """This process delivers that game's announcements (service/shards.py)."""
+        try:
+            row = await self.store.get(game_id)
+        except Exception:
+            log.warning("outbox: could not read game %s; left for the next pass", game_id)
+            return False
+        return row is not None and self.hosting.runs_jobs(row)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s); %d guild(s)", self.user, getattr(self.user, "id", "?"),
@@ -275,7 +335,7 @@ class RookBot(commands.Bot):
 
                     await tell_settled(self, out.row.id)
             for rem in reminders:
-                await self.announcer.tell(rem.notice, lambda r=rem: self.announcer.remind(r))
+                await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -286,13 +346,17 @@ class RookBot(commands.Bot):
         for task in (self._verifier, self._notifier):
             if task is not None and not task.done():
                 task.cancel()
-        for loop in (self.ticker, self.day_loop):
+        for loop in (self.ticker, self.day_loop, self.lease_loop):
             ticking = loop.get_task()
             loop.cancel()
             if ticking is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await ticking
+        if self.daily is not None:
+            self.daily.close()
         await self.ai.close()
+        if self.day_lease is not None:
+            await self.day_lease.release()  # the next process takes the day job at once
         await super().close()
         self.announcer.close()
         if self.service is not None:

@@ -13,6 +13,7 @@ import datetime as dt
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,6 +28,7 @@ from .actions import ack, in_server, refusal, reply, rook
 from .announce import deliver
 from .i18n import difficulty_name, lang_of, t
 from .mentions import safe
+from .mixin import CommandsMixin
 
 if TYPE_CHECKING:
     from .bot import RookBot
@@ -73,7 +75,7 @@ async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost 
 def host_of(bot: RookBot) -> DailyHost:
     host = getattr(bot, "daily", None)
     if host is None:
-        raise ServiceError("The daily challenge is not open yet; try again in a moment.",
+        raise ServiceError.of("svc.daily_closed",
                            code="daily_closed")
     return host
 
@@ -92,7 +94,7 @@ async def tell_settled(bot: RookBot, game_id: int) -> None:
         info = row.settings["daily"]
         lang = row.settings.get("lang", "en")
         par = _par_score(await host.par(dt.date.fromisoformat(info["day"])))
-        share = settled.share  # copyable as it is, in any language
+        share = settled.share_in(lang)  # rendered from the stored parameters
         versus = core.versus_par(settled.score, par, lang)
         key = "daily_result_ranked" if info.get("ranked") else "daily_result_practice"
         text = t(key, lang, share=share, versus=f" — {versus}" if versus else "")
@@ -100,6 +102,27 @@ async def tell_settled(bot: RookBot, game_id: int) -> None:
         await deliver(f"daily result game {game_id}", lambda: channel.send(text))
     except Exception:
         log.exception("daily game %s: its result could not be settled or told", game_id)
+
+
+def time_up_text(day: str, lang: str) -> str:
+    """A ranked attempt cut off by 00:00 UTC: unfinished, which breaks the streak and is no
+    loss; today's challenge is open."""
+    return t("daily_time_up", lang, n=core.number_of(dt.date.fromisoformat(day)))
+
+
+async def tell_time_up(bot: RookBot, game_id: int | None, day: str) -> bool:
+    """The player of an attempt the day's end closed is told so in their DM. Never raises."""
+    try:
+        row = await bot.store.get(game_id) if game_id is not None else None
+        if row is None:
+            return False
+        text = time_up_text(day, row.settings.get("lang", "en"))
+        channel = bot.get_partial_messageable(int(row.settings["daily"]["post_channel"]))
+        return await deliver(f"daily time up game {game_id}",
+                             lambda: channel.send(text)) is not None
+    except Exception:
+        log.exception("daily game %s: its end at 00:00 UTC could not be told", game_id)
+        return False
 
 
 async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
@@ -113,16 +136,45 @@ async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: St
     else:
         await bot.announcer.repost(st.row, st.game)
     head = t("daily_started" if st.outcome is not None else "daily_resumed", lang)
-    where = "" if not in_server(interaction) else " " + t("daily_in_dm", lang)
+    where = "" if in_bot_dm(interaction) else " " + t("daily_in_dm", lang)
     kind = "" if st.ranked else " " + t("daily_practice_note", lang)
-    await reply(interaction, f"{head}{kind}{where}\n" + challenge_text(host, st.challenge,
-                                                                        st.par, lang))
+    lead = f"{head}{kind}{where}\n"
+    await reply(interaction, lead + challenge_text(host, st.challenge, st.par, lang))
+    if st.par is None:  # "the bot is still playing it" until the par is known, then the par
+        host.watch(_show_par_when_known(interaction, host, st.challenge, lead, lang))
+
+
+async def _show_par_when_known(interaction: discord.Interaction, host: DailyHost,
+                               ch: core.Challenge, lead: str, lang: str) -> None:
+    """The par is computed off the event loop (worker threads) after the answer was sent;
+    once known it replaces 'still playing' in that answer. Never raises."""
+    try:
+        par = await host.compute_par(ch.day)
+        text = lead + challenge_text(host, ch, par, lang)
+        await deliver(f"daily par for interaction {interaction.id}",
+                      lambda: interaction.edit_original_response(content=text))
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("the par of %s could not be shown", ch.day)
+
+
+def in_bot_dm(interaction: discord.Interaction) -> bool:
+    """In the DM with the bot itself (context BOT_DM). A DM between two users, reached by
+    the user-installed app (context PRIVATE_CHANNEL), is a DM too but the bot cannot post
+    in it: the daily game must go to the bot's own DM then."""
+    if interaction.guild_id is not None:
+        return False
+    if interaction.context.private_channel:
+        return False
+    return isinstance(interaction.channel, discord.DMChannel)
 
 
 async def _dm_id(interaction: discord.Interaction) -> int:
     """The player's DM with the bot: the same channel on every device and after restarts."""
-    if interaction.guild_id is None and isinstance(interaction.channel, discord.DMChannel):
+    if in_bot_dm(interaction) and interaction.channel is not None:
         return interaction.channel.id
+    # a server, a DM between users (context PRIVATE_CHANNEL) or a group DM: not ours to post in
     dm = await interaction.user.create_dm()
     return dm.id
 
@@ -145,7 +197,7 @@ async def _open_attempt(interaction: discord.Interaction, lang: str,
         return
     await _start_reply(interaction, host, st, lang)
 
-class DailyCommands:
+class DailyCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py): one child, `/rr daily`."""
 
     daily = app_commands.Group(
@@ -210,6 +262,31 @@ class DailyCommands:
             lines.append(t("daily_board_empty", lang))
         await reply(interaction, "\n".join(lines))
 
+    @daily.command(name=_("resign", id="command.daily.resign"), description=_(
+        "Give up today's ranked challenge (a loss at the round reached)",
+        id="command.help.daily_resign"))
+    @app_commands.describe(confirm=_("True: yes, give it up (it cannot be undone)",
+                                     id="command.help.daily_resign_confirm"))
+    @app_commands.rename(confirm=_("confirm", id="command.confirm"))
+    async def daily_resign(self, interaction: discord.Interaction, confirm: bool) -> None:
+        lang = lang_of(interaction)
+        if (host := await _acked_host(interaction, lang)) is None:
+            return
+        if not confirm:
+            await reply(interaction, t("daily_resign_kept", lang))
+            return
+        try:
+            settled = await host.resign(interaction.user.id)
+        except ServiceError as e:
+            key = "daily_resign_none" if e.code == "daily_none" else None
+            await reply(interaction, t(key, lang) if key else refusal(e, lang))
+            return
+        par = _par_score(await host.par(host.today()))
+        versus = core.versus_par(settled.score, par, lang)
+        await reply(interaction, t("daily_resigned", lang) + "\n" + t(
+            "daily_result_ranked", lang, share=settled.share_in(lang),
+            versus=f" — {versus}" if versus else ""))
+
     @daily.command(name=_("stats", id="command.daily.stats"), description=_(
         "Your daily challenge stats: played, win %, streaks"))
     async def daily_stats(self, interaction: discord.Interaction) -> None:
@@ -227,7 +304,12 @@ class DailyCommands:
             rounds_to_win=s.rounds_to_win, highlight=highlight, lang=lang)
         alt = t("daily_stats_alt", lang, played=s.played, pct=s.win_percent,
                 cur=s.current_streak, best=s.longest_streak)
-        await reply(interaction, alt, file=discord.File(io.BytesIO(data), filename="daily.png",
+        text = alt
+        share = core.render_share(today.share, core.Score.from_json(today.score), lang) \
+            if today is not None and today.score else None
+        if share:  # today's line again, copyable, in the reader's language
+            text += "\n" + t("daily_share_again", lang, share=share)
+        await reply(interaction, text, file=discord.File(io.BytesIO(data), filename="daily.png",
                                                         description=alt[:1000]))
 
     @daily.command(name=_("settings", id="command.daily.settings"), description=_(
@@ -293,6 +375,9 @@ async def day_once(bot: RookBot) -> dict[str, int]:
     par = await host.compute_par(today)  # worker threads: the event loop stays free
     closed = await host.close_day(today - dt.timedelta(days=1))
     sent["closed"] = len(closed)
+    for att in closed:
+        await tell_time_up(bot, att.game_id, att.day)
+        await asyncio.sleep(0)
     if await host.store.take_day_flag(today.isoformat(), "announced"):
         for guild_id, channel_id, lang in await host.store.guild_channels():
             if await _announce(bot, host, guild_id, channel_id, lang, today, par):
@@ -304,7 +389,7 @@ async def day_once(bot: RookBot) -> dict[str, int]:
                 t("daily_reminder", "ja", ts=int(core.day_end(today)))
             ch = bot.get_partial_messageable(channel_id)
             if await deliver(f"daily reminder user {user_id}",
-                             lambda ch=ch, text=text: ch.send(text)) is not None:
+                             partial(ch.send, text)) is not None:
                 sent["reminded"] += 1
     return sent
 

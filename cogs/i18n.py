@@ -9,6 +9,7 @@ messages under `bot.*`, phase/decision/level names under `phase.*`, `decision.*`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -74,13 +75,15 @@ def t(key: str, lang: str, **kw: Any) -> str:
     return i18n.t(lang, mid, **kw)
 
 
-def result_text(result: dict[str, Any], names: list[str], lang: str) -> str:
+def result_text(result: Mapping[str, Any], names: list[str], lang: str) -> str:
     """A finished game's result: who won (or a draw, or the monsters) and why."""
     from .mentions import safe
 
     winners = ", ".join(safe(names[s]) for s in result.get("winners", []))
     key = "result_loss" if not winners else "result_draw" if result.get("draw") else "result_win"
-    return t(key, lang, winners=winners, reason=result.get("reason", ""))
+    from service.refusals import reason
+
+    return t(key, lang, winners=winners, reason=reason(result, lang))
 
 
 def difficulty_name(name: str, lang: str) -> str:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from engine import Game, default_cards, visible
+from engine import Event, Game, default_cards, visible
 from engine.board import NAMES, index
 from engine.cards import CardSet
 from service import ServiceError
@@ -28,6 +29,7 @@ from .actions import Refusal, ack, game_key, perform, refusal, reply, rook
 from .announce import MAX_CONTENT
 from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
 from .mentions import safe
+from .mixin import CommandsMixin
 from .play import squeeze, suggest
 from .rules_text import sections
 from .seats import level_choices
@@ -57,7 +59,7 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
     `seat` (their own private lines included, nobody else's). Runs in a worker thread."""
     cut = max(0, len(log_) - LOG_ACTIONS)
     g = Game.replay(setup, log_[:cut])
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     for s, text in log_[cut:]:
         events += g.apply(int(s), text)
     lines = markdowns(narrate(visible(events, seat), names, g.cards, lang, limit=1_000_000))
@@ -73,7 +75,7 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
     return ([f"… (+{skipped})"] if skipped else []) + kept[::-1]
 
 
-def player_caption(g: Game, view: dict[str, Any], seat: int, viewer: int | None, lang: str) -> str:
+def player_caption(g: Game, view: Mapping[str, Any], seat: int, viewer: int | None, lang: str) -> str:
     p = view["players"][seat]
     hand = ", ".join(g.cards.name(c["card"], lang) for c in p["hand"]) or t("nothing", lang)
     lines = [t("board_caption", lang, name=safe(p["name"]), gold=p["gold"], marks=p["honor_marks"],
@@ -96,7 +98,7 @@ def card_stats(cs: CardSet, key: str, lang: str) -> str:
     return t("card_stats_command", lang)
 
 
-class InfoCommands:
+class InfoCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
     async def _game(self, interaction: discord.Interaction, *,
@@ -151,8 +153,8 @@ class InfoCommands:
             return
         row, g = found
         st = g.state
-        if g.over:
-            result = result_text(st["result"], [s["name"] for s in row.seats], lang)
+        if (res := g.result) is not None:  # the game is over
+            result = result_text(res, [s["name"] for s in row.seats], lang)
             await reply(interaction, t("status", lang, round=st["round"],
                                        phase=pair(PHASES, st["phase"], lang), current="",
                                        waiting=t("over", lang, result=result)))
@@ -160,10 +162,10 @@ class InfoCommands:
         deadlines = await rook(interaction).service.deadlines(row)
         who = []
         for s in g.waiting_for():
-            kind = pair(KINDS, (g.decision(s) or {}).get("kind", ""), lang)
+            kind = pair(KINDS, g.decision_kind(s) or "", lang)
             deadline = int(deadlines.get(s, 0))
             who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
-        current = f" — {g.cards.name(st['current'], lang)}" if st.get("current") else ""
+        current = f" — {g.cards.name(cur, lang)}" if (cur := st["current"]) else ""
         waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)
         await reply(interaction, t("status", lang, round=st["round"],
                                    phase=pair(PHASES, st["phase"], lang), current=current,

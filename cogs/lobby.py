@@ -22,6 +22,7 @@ from .actions import ack, channel_only, refusal, reply, rook
 from .announce import deliver
 from .i18n import difficulty_name, guild_lang, lang_of, t
 from .mentions import safe
+from .mixin import CommandsMixin
 from .seats import level_choices
 from .views import lobby_view
 
@@ -103,7 +104,7 @@ async def start_game(interaction: discord.Interaction, lang: str) -> None:
     await bot.announcer.tell(ann.notice, lambda: bot.announcer.publish_start(ann))
 
 
-class LobbyCommands:
+class LobbyCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
     @app_commands.command(name="new", description=_(

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from engine import Game
 from service import ServiceError
+from service.refusals import words
 
 from . import choices as C
 from .actions import (
@@ -32,6 +33,7 @@ from .actions import (
 )
 from .i18n import lang_of, t
 from .mentions import safe
+from .mixin import CommandsMixin
 
 log = logging.getLogger("rr.play")
 _ = app_commands.locale_str
@@ -87,7 +89,7 @@ def card_token(text: str) -> str:
     return "".join(words)
 
 
-class PlayCommands:
+class PlayCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
     @app_commands.command(name="pick", description=_("Choose a command card on your turn"))
@@ -249,7 +251,7 @@ class PlayCommands:
             out = await bot.service.remove_player(interaction.channel_id or 0,
                                                   interaction.user.id, seat)
         except ServiceError as e:
-            await reply(interaction, e.message if e.code == "vote" else refusal(e, lang))
+            await reply(interaction, words(e, lang) if e.code == "vote" else refusal(e, lang))
             return
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)

@@ -22,6 +22,7 @@ from .actions import ack, channel_only, refusal, reply, rook
 from .announce import deliver
 from .i18n import lang_of, t
 from .mentions import safe
+from .mixin import CommandsMixin
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ class AiRunner:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-class SeatCommands:
+class SeatCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
     # `/rr bot add|remove`: one child of `/rr` for both (Discord allows 25 per group).

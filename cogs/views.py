@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import Any
 
 import discord
@@ -44,7 +44,7 @@ class PickButton(discord.ui.DynamicItem[Button],
         self.game, self.seat, self.decision, self.card = game, seat, decision, card
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PickButton:
         return cls(int(match["g"]), int(match["s"]), int(match["d"]), match["card"])
 
@@ -69,7 +69,7 @@ class RollButton(discord.ui.DynamicItem[Button],
         self.choice, self.square = choice, square
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> RollButton:
         return cls(int(match["g"]), int(match["s"]), int(match["d"]), match["c"], match["sq"])
 
@@ -89,7 +89,7 @@ class DoneButton(discord.ui.DynamicItem[Button],
         self.game, self.seat, self.decision = game, seat, decision
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> DoneButton:
         return cls(int(match["g"]), int(match["s"]), int(match["d"]))
 
@@ -111,7 +111,7 @@ class LobbyButton(discord.ui.DynamicItem[Button],
         self.game, self.op = game, op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LobbyButton:
         return cls(int(match["g"]), match["op"])
 
@@ -131,7 +131,7 @@ def lobby_view(game_id: int, lang: str) -> discord.ui.View:
     return view
 
 
-def prompt_view(game_id: int, seat: int, dec: dict[str, Any], cards: CardSet,
+def prompt_view(game_id: int, seat: int, dec: Mapping[str, Any], cards: CardSet,
                 lang: str) -> discord.ui.View | None:
     """The buttons for one question: cards to pick, roll choices, or Done."""
     kind, did = dec["kind"], int(dec["id"])

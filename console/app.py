@@ -15,14 +15,15 @@ import asyncio
 import logging
 import random
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from engine import Game, NotationError, parse
+from engine import Game, NotationError, View, parse
 from engine.notation import VERBS
 from service.games import GameService, Outcome, ServiceError
 from service.narrate import narrate, prompt
-from service.refusals_ja import localize
+from service.refusals import words
 from service.report import phase_reports
 from service.seats import ai_level, seat_names
 from store import GameRow, Store
@@ -44,6 +45,9 @@ from .text import (
 )
 
 CHANNEL = 1
+if TYPE_CHECKING:
+    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
+
 log = logging.getLogger("rr.console")
 
 # Console commands by their typed word (English or Japanese) → what they do.
@@ -59,7 +63,7 @@ COMMANDS = {
 class Console:
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
 
-    def __init__(self, store: Store, out_dir: Path, lang: str, stdout: TextIO, db: str,
+    def __init__(self, store: Store | PgStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
                  table: Table) -> None:
         self.store = store
         self.out_dir = out_dir
@@ -94,8 +98,12 @@ class Console:
         """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
         return ("、" if self.lang == "ja" else ", ").join(items)
 
-    def refusal(self, message: str, who: str = "") -> None:
-        text = tidy_message(refusal_text(localize(message, self.lang), self.lang))
+    def refusal(self, e: ServiceError, who: str = "", typed: str = "") -> None:
+        """A refusal in the reader's language; `typed` (the action) keeps quoted words whole."""
+        text = words(e, self.lang)
+        if typed:
+            text = whole_tokens(text, typed)
+        text = tidy_message(refusal_text(text, self.lang))
         self.say(f"! {who}: {text}" if who else f"! {text}")
 
     # ---- games -------------------------------------------------------------------------------
@@ -178,7 +186,7 @@ class Console:
         for line in lines:
             self.say(indent + line)
 
-    def story(self, events: list[dict[str, Any]], cards: Any) -> list[str]:
+    def story(self, events: Sequence[Mapping[str, Any]], cards: Any) -> list[str]:
         """The story of `events` as terminal lines (service/narrate.py's words)."""
         return [plain(line, self.lang) for line in
                 narrate(events, self.names, cards, self.lang, limit=500)]
@@ -201,7 +209,7 @@ class Console:
                 self.say("  " + self.t("to_only", p=self.names[seat]) + line)
         return told
 
-    def phase_board(self, g: Game, view: dict[str, Any], what: str | None) -> None:
+    def phase_board(self, g: Game, view: View, what: str | None) -> None:
         """The compact board after a phase; one line when nothing on it changed."""
         if not self.auto_board:
             return
@@ -212,7 +220,7 @@ class Console:
         self.last_board = lines[1:]
         self.say_lines(lines, "    ")
 
-    async def write_image(self, view: dict[str, Any], highlights: list[dict[str, Any]]) -> None:
+    async def write_image(self, view: View, highlights: Sequence[Mapping[str, Any]]) -> None:
         try:
             from render import table_png
         except ImportError:  # the renderer is optional for the console
@@ -233,9 +241,9 @@ class Console:
         """What each waiting player is asked; with `focus`, only those seats in full (the
         others are named in one line: their question has not changed)."""
         if g.over and focus is None:  # (after an action the story has just told it)
-            res = g.state["result"] or {}
-            end = {"type": "game_over", "winners": res.get("winners", []),
-                   "draw": res.get("draw", False), "reason": res.get("reason", "")}
+            res = g.result
+            end = {"type": "game_over", "winners": res["winners"] if res else [],
+                   "draw": bool(res and res["draw"]), "reason": res["reason"] if res else ""}
             self.say_lines(self.story([end], g.cards), "")
         if g.over:
             self.say(self.t("game_over"))
@@ -249,7 +257,7 @@ class Console:
                 continue
             self.say(f"> {self.names[seat]}: " + plain(prompt(g, seat, self.lang), self.lang)
                      + self.how(g, seat))
-            if (g.decision(seat) or {}).get("kind") in ("place", "recruit"):
+            if g.decision_kind(seat) in ("place", "recruit"):
                 self.say("  " + self.hand_line(g, seat))
         if others:
             self.say(self.t("also_waiting", names=self.join(others)))
@@ -257,12 +265,14 @@ class Console:
     def how(self, g: Game, seat: int) -> str:
         """What to type, for the questions whose prompt (written for Discord's buttons)
         does not say it."""
-        dec = g.decision(seat) or {}
-        if dec.get("kind") == "pick":
+        dec = g.decision(seat)
+        if dec is None:
+            return ""
+        if dec["kind"] == "pick":
             words = [self.t("hint.pick")]
-        elif dec.get("kind") == "roll":
-            words = ["keep"] + ["reroll"] * bool(dec.get("can_reroll")) + [
-                self.t("hint.levelup")] * bool(dec.get("can_levelup"))
+        elif dec["kind"] == "roll":
+            words = ["keep"] + ["reroll"] * dec["can_reroll"] + [
+                self.t("hint.levelup")] * dec["can_levelup"]
         else:
             return ""
         return " — " + " / ".join(quote(x, self.lang) for x in words)
@@ -321,7 +331,7 @@ class Console:
         try:
             row, g = await self.service.viewable(CHANNEL)
         except ServiceError as e:
-            self.refusal(e.message)
+            self.refusal(e)
             return True
         self._seat_row(row)
         if command is not None:
@@ -370,7 +380,7 @@ class Console:
         try:
             out = await self.service.act(CHANNEL, seat + 1, action)
         except ServiceError as e:
-            self.refusal(whole_tokens(e.message, action))
+            self.refusal(e, typed=action)
             return
         self.last_actor = seat
         told = await self.report(out)
@@ -400,8 +410,9 @@ class Console:
             return False
         if a.verb != "pick" or g.cards.resolve(a.card or "") in g.cards.commands:
             return False
-        dec = g.decision(seat) or {}
-        options = dec.get("options") if dec.get("kind") == "pick" else list(g.cards.commands)
+        dec = g.decision(seat)
+        options = dec["options"] if dec is not None and dec["kind"] == "pick" else list(
+            g.cards.commands)
         names = self.join(g.cards.name(c, self.lang) for c in options or [])
         self.say("! " + self.t("not_command_card", card=excerpt(a.card or ""), options=names))
         return True
@@ -475,7 +486,7 @@ class Console:
         try:
             out = await self.service.undo(CHANNEL, seat + 1)
         except ServiceError as e:
-            self.refusal(e.message, self.names[seat])
+            self.refusal(e, self.names[seat])
             return
         await self.report(out)
         if await self.ai_turns():

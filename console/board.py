@@ -15,7 +15,7 @@ import unicodedata
 from typing import Any
 
 import i18n
-from engine import Action, Game
+from engine import Action, Game, View
 from engine.board import COLUMNS, LANES
 from engine.cards import CardSet
 from engine.textboard import abbreviations, piece_text
@@ -47,7 +47,7 @@ def _head(lang: str) -> str:
     return "".join(cells)
 
 
-def _player_line(cs: CardSet, v: dict[str, Any], seat: int, lang: str) -> str:
+def _player_line(cs: CardSet, v: View, seat: int, lang: str) -> str:
     p = v["players"][seat]
     tags = (w("start", lang) if seat == v.get("start_player") else "") + (
         w("out", lang) if p["eliminated"] else "")
@@ -58,7 +58,7 @@ def _player_line(cs: CardSet, v: dict[str, Any], seat: int, lang: str) -> str:
              threat=threat, tags=tags)
 
 
-def title(cs: CardSet, v: dict[str, Any], what: str | None, lang: str) -> str:
+def title(cs: CardSet, v: View, what: str | None, lang: str) -> str:
     """`Round 2 · after Advance` — which moment a compact board shows."""
     parts = [w("round", lang, n=v["round"])]
     if what in ("placement", "invasion", "summon", "end"):
@@ -83,7 +83,7 @@ def title(cs: CardSet, v: dict[str, Any], what: str | None, lang: str) -> str:
     return " · ".join(parts)
 
 
-def compact(cs: CardSet, v: dict[str, Any], lang: str, what: str | None = None) -> list[str]:
+def compact(cs: CardSet, v: View, lang: str, what: str | None = None) -> list[str]:
     """Every player's board in four lines each, under one column header."""
     abbr = abbreviations(cs)
     queues = [{ln: " ".join(abbr[m["card"]] for m in p["queues"][ln]) for ln in LANES}
@@ -103,7 +103,7 @@ def compact(cs: CardSet, v: dict[str, Any], lang: str, what: str | None = None) 
     return lines
 
 
-def _row(cs: CardSet, v: dict[str, Any], lang: str) -> str:
+def _row(cs: CardSet, v: View, lang: str) -> str:
     out = []
     for card in v["row"]:
         name = cs.name(card, lang)
@@ -115,7 +115,7 @@ def _row(cs: CardSet, v: dict[str, Any], lang: str) -> str:
     return w("row", lang, cards=" | ".join(out))
 
 
-def full(cs: CardSet, v: dict[str, Any], lang: str) -> list[str]:
+def full(cs: CardSet, v: View, lang: str) -> list[str]:
     """The `board` command: the compact board, the shared table, and a legend."""
     abbr = abbreviations(cs)
     shown: dict[str, str] = {}
@@ -141,7 +141,7 @@ def _priced(cs: CardSet, key: str, lang: str) -> str:
     return w("card_cost", lang, card=cs.name(key, lang), cost=cost)
 
 
-def hand(cs: CardSet, v: dict[str, Any], seat: int, lang: str) -> dict[str, str]:
+def hand(cs: CardSet, v: View, seat: int, lang: str) -> dict[str, str]:
     """The parts of one player's `hand` line (their own view: medal values included)."""
     p = v["players"][seat]
     cards = _list([_priced(cs, c["card"], lang) for c in p["hand"]], lang)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from service.errors import ServiceError
-from service.refusals_ja import localize
+from service.refusals import words
 
 from .app import CHANNEL, Console
 from .options import UsageError, given, parse_command_line
@@ -145,7 +145,7 @@ async def run(argv: list[str], fd: int = 0) -> int:
             try:
                 await con.resume(existing, given(ns))
             except ServiceError as e:  # a damaged game (quarantined): one line, no traceback
-                con.say(t("damaged", lang, msg=tidy_message(refusal_text(localize(e.message, lang),
+                con.say(t("damaged", lang, msg=tidy_message(refusal_text(words(e, lang),
                                                                    lang))))
                 return 1
         else:

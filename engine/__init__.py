@@ -16,10 +16,11 @@ from .errors import (
 )
 from .game import Game
 from .notation import Action, SkillUse, parse
+from .types import Decision, Event, State, View
 from .view import visible
 
 
-def view(state: dict, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> View:
     """What `seat` (None: a spectator) may see of a state: no deck order, no face-down chips
     or medals, no other player's medal values, no RNG (R3)."""
     return Game(state).view(seat)
@@ -27,4 +28,5 @@ def view(state: dict, seat: int | None) -> dict:
 __all__ = [
     "Action", "ActionError", "CardSet", "Game", "GameOver", "IllegalAction", "NotYourDecision",
     "NotationError", "SkillUse", "StaleDecision", "default_cards", "parse", "view", "visible",
+    "Decision", "Event", "State", "View",
 ]

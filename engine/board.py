@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
+from typing import Any
 
 from .cards import Offset
 
@@ -27,6 +28,18 @@ def index(name: str) -> int | None:
     return i
 
 
+def square(name: str) -> int:
+    """Index of a canonical square name the engine wrote itself (`sq(i)`), e.g. a roll's
+    target: a KeyError rather than None if it is not one (a hand-written puzzle's roll may
+    spell it loosely: `index` still reads that)."""
+    i = _INDEX.get(name)
+    if i is None:
+        i = index(name)
+        if i is None:
+            raise KeyError(name)
+    return i
+
+
 def col(i: int) -> int:
     return i // 3 + 1
 
@@ -40,6 +53,12 @@ def at(c: int, ln: int) -> int | None:
     if 1 <= c <= COLUMNS and 0 <= ln <= 2:
         return (c - 1) * 3 + ln
     return None
+
+
+def on(c: int, ln: int) -> int:
+    """Index of column c, lane ln when the caller knows it is on the board (a column between
+    two squares' columns, or one counted within 1..COLUMNS): `at` without the None case."""
+    return (c - 1) * 3 + ln
 
 
 def is_magic_circle(i: int) -> bool:
@@ -68,7 +87,7 @@ _NEIGHBOURS = [
 ]
 
 
-def unit_moves(board: list, start: int, mov: int) -> dict[int, list[int]]:
+def unit_moves(board: list[Any], start: int, mov: int) -> dict[int, list[int]]:
     """Squares a unit on `start` can end on with up to `mov` steps, each with a shortest path.
 
     R8.1: orthogonal steps; never onto a monster or a magic circle; may pass through a unit

@@ -94,7 +94,7 @@ class CardSet:
     def name(self, key: str, lang: str = "en") -> str:
         """Display name of a unit, monster or command card in a language (en/ja)."""
         if key in self.units:
-            c: Any = self.units[key]
+            c: UnitCard | MonsterCard = self.units[key]
         elif key in self.monsters:
             c = self.monsters[key]
         elif key in self.commands:

@@ -8,14 +8,22 @@ That split is what keeps an illegal action from ever touching the state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from . import board, rng
 from .cards import CardSet, UnitCard
 from .errors import IllegalAction, excerpt
+from .messages import ENGLISH, Name, Phrase, phrase
 from .notation import Action, SkillUse
 from .state import (
+    ActionsDecision,
+    Board,
+    Card,
     Event,
+    Piece,
+    Roll,
+    RollDecision,
+    RollResult,
     State,
     close_decision,
     is_monster,
@@ -27,16 +35,20 @@ from .state import (
     sq,
 )
 
-Board = list[Any]
+
+def _name(cs: CardSet, piece: dict[str, Any]) -> Name:
+    """A piece's card name in both languages, for a refusal's parameters."""
+    return Name(cs.name(piece["card"]), cs.name(piece["card"], "ja"))
 
 
-def _name(cs: CardSet, piece: dict[str, Any]) -> str:
-    return cs.name(piece["card"])
+def _unit(card: UnitCard) -> Name:
+    return Name(card.en, card.ja)
 
 
-def _at(cs: CardSet, b: Board, i: int) -> str:
+def _at(cs: CardSet, b: Board, i: int) -> Phrase:
     piece = b[i]
-    return f"a {_name(cs, piece)} stands on {sq(i)}" if piece else f"{sq(i)} is empty"
+    return (phrase("stands_on", card=_name(cs, piece), square=sq(i)) if piece
+            else phrase("empty", square=sq(i)))
 
 
 def skill_squares(cs: CardSet, b: Board, i: int) -> list[int]:
@@ -53,9 +65,9 @@ def _blocked(b: Board, i: int, j: int) -> bool:
     ci, li, cj, lj = board.col(i), board.lane(i), board.col(j), board.lane(j)
     if li == lj and abs(cj - ci) > 1:
         step = 1 if cj > ci else -1
-        return any(b[board.at(c, li)] is not None for c in range(ci + step, cj, step))
+        return any(b[board.on(c, li)] is not None for c in range(ci + step, cj, step))
     if ci == cj and abs(lj - li) > 1:
-        return b[board.at(ci, 1)] is not None
+        return b[board.on(ci, 1)] is not None
     return False
 
 
@@ -85,68 +97,64 @@ def check_skill(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int = 0) 
     if use.kind != want:
         hint = {"attack": "attack SQUARE", "area": "area", "heal": "heal SQUARE[,SQUARE]",
                 "command": "command SQUARE [SKILL]"}[want]
-        raise IllegalAction(f"{card.en} on {sq(pos)} uses '{hint}', not '{use.kind}'.")
+        raise IllegalAction("skill_word", card=_unit(card), square=sq(pos), hint=hint,
+                            used=use.kind)
     if kind == "area":
         if not any(is_monster(b[j]) for j in reach):
-            raise IllegalAction(f"No monster is in range of {card.en} on {sq(pos)}.")
+            raise IllegalAction("no_monster_in_range", card=_unit(card), square=sq(pos))
         return
     tg = _targets(use)
     if kind == "dice":
         if len(tg) != 1:
-            raise IllegalAction(f"{card.en} attacks exactly one monster.")
+            raise IllegalAction("attacks_one", card=_unit(card))
         j = tg[0]
         gap = any(board.unit_offset(pos, g) == j for g in skill.gaps)
         if j not in reach:
-            why = " (a gap square: it cannot be targeted)" if gap else ""
-            raise IllegalAction(f"{sq(j)} is not in range of {card.en} on {sq(pos)}{why}.")
+            raise IllegalAction("out_of_range", target=sq(j), card=_unit(card), square=sq(pos),
+                                gap=phrase("gap") if gap else "")
         if not is_monster(b[j]):
-            raise IllegalAction(f"There is no monster to attack: {_at(cs, b, j)}.")
+            raise IllegalAction("no_monster_to_attack", at=_at(cs, b, j))
         if not skill.long and _blocked(b, pos, j):
-            raise IllegalAction(f"{card.en} on {sq(pos)} cannot reach past the piece in front"
-                                " of it: only long-range attacks can (R8.2).")
+            raise IllegalAction("blocked_front", card=_unit(card), square=sq(pos))
         return
     if kind == "allocated":
         left: dict[int, int] = {}
         for j in tg:
             if j not in reach or not is_monster(b[j]):
-                raise IllegalAction(f"{sq(j)} holds no monster in range of {card.en} on "
-                                    f"{sq(pos)}.")
+                raise IllegalAction("no_monster_at", target=sq(j), card=_unit(card),
+                                    square=sq(pos))
             m = b[j]
             left.setdefault(j, cs.monsters[m["card"]].hp - m["dmg"])
             left[j] -= 1
             if left[j] < 0:
-                raise IllegalAction(f"The {_name(cs, m)} on {sq(j)} is defeated before that"
-                                    " point: give the point to another monster.")
+                raise IllegalAction("defeated_before", card=_name(cs, m), target=sq(j))
         avail = sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"] for j in reach if is_monster(b[j]))
         need = min(skill.n, avail)
         if len(tg) != need or need == 0:
-            raise IllegalAction(f"{card.en} deals {skill.n} points of damage: name {need} "
-                                "target squares, e.g. 'attack 5B,5C'." if need else
-                                f"No monster is in range of {card.en} on {sq(pos)}.")
+            raise (IllegalAction("allocate", card=_unit(card), n=skill.n, need=need) if need
+                   else IllegalAction("no_monster_in_range", card=_unit(card), square=sq(pos)))
         return
     if kind == "heal":
         if not 1 <= len(tg) <= skill.n:
-            raise IllegalAction(f"{card.en} heals up to {skill.n} damage: name 1 to {skill.n} "
-                                "squares, one per damage removed.")
+            raise IllegalAction("heal_count", card=_unit(card), n=skill.n)
         for j in set(tg):
             if j not in reach or not is_unit(b[j]):
-                raise IllegalAction(f"{sq(j)} holds no unit of yours in range of {card.en}.")
+                raise IllegalAction("heal_none", target=sq(j), card=_unit(card))
             if tg.count(j) > b[j]["dmg"]:
-                raise IllegalAction(f"The {_name(cs, b[j])} on {sq(j)} has only "
-                                    f"{b[j]['dmg']} damage to heal.")
+                raise IllegalAction("heal_too_much", card=_name(cs, b[j]), target=sq(j),
+                                    n=b[j]["dmg"])
         return
     # command (Bard, p.14): another friendly unit anywhere; 1 damage first.
     j = tg[0]
     if j == pos or not is_unit(b[j]):
-        raise IllegalAction(f"The {card.en} commands another unit of yours: {_at(cs, b, j)}.")
+        raise IllegalAction("command_other", card=_unit(card), at=_at(cs, b, j))
     target = b[j]
     faints = target["dmg"] + 1 >= cs.units[target["card"]].hp
     if use.sub is not None:
         if faints:
-            raise IllegalAction(f"The {_name(cs, target)} on {sq(j)} faints from the command's "
-                                "1 damage and cannot use its skill.")
+            raise IllegalAction("command_faints", card=_name(cs, target), target=sq(j))
         if depth > board.SIZE:
-            raise IllegalAction("Too many nested commands.")
+            raise IllegalAction("nested")
         scratch = list(b)
         scratch[j] = {**target, "dmg": target["dmg"] + 1}
         check_skill(cs, scratch, j, use.sub, depth + 1)
@@ -155,30 +163,29 @@ def check_skill(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int = 0) 
 def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     """R8: an un-acted unit of yours, optional move (R8.1), optional skill from there."""
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     i = board.index(a.square or "")
     if i is None or b[i] is None:
-        raise IllegalAction(f"There is no unit on {excerpt(a.square or '')}: name one of your "
-                            "units.")
+        raise IllegalAction("no_unit_at", text=excerpt(a.square or ""))
     if not is_unit(b[i]):
-        raise IllegalAction(f"You have no unit on {sq(i)}: a {_name(cs, b[i])} stands there.")
+        raise IllegalAction("not_your_unit", square=sq(i), card=_name(cs, b[i]))
     unit = b[i]
     card = cs.units[unit["card"]]
     if unit["acted"]:
-        raise IllegalAction(f"The {card.en} on {sq(i)} has already acted (it carries an action "
-                            "marker until it is readied).")
+        raise IllegalAction("acted", card=_unit(card), square=sq(i))
     if a.fullmove and marks(p) < 1:
-        raise IllegalAction("Full Move costs 1 honor mark and you have none (R12.4).")
+        raise IllegalAction("fullmove_mark")
     dest, path = i, []
     if a.to is not None:
         dest = board.index(a.to)  # type: ignore[assignment]
         mov = card.mov + (1 if a.fullmove else 0)
         moves = board.unit_moves(b, i, mov)
         if dest not in moves:
-            raise IllegalAction(_why_unreachable(cs, b, i, dest, mov, card))
+            raise IllegalAction("unreachable", card=_unit(card), square=sq(i), target=sq(dest),
+                                why=_why_unreachable(cs, b, i, dest, mov))
         path = moves[dest]
     if a.skill is None and a.to is None:
-        raise IllegalAction("That action does nothing: move the unit, use its skill, or 'done'.")
+        raise IllegalAction("does_nothing")
     if a.skill is not None:
         scratch = list(b)
         scratch[i], scratch[dest] = None, unit
@@ -186,29 +193,28 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     return Plan(i, dest, path, a.fullmove, a.skill)
 
 
-def _why_unreachable(cs: CardSet, b: Board, i: int, dest: int, mov: int, card: UnitCard) -> str:
-    who = f"{card.en} on {sq(i)} cannot reach {sq(dest)}"
+def _why_unreachable(cs: CardSet, b: Board, i: int, dest: int, mov: int) -> Phrase:
     if board.is_magic_circle(dest):
-        return f"{who}: units never enter a magic circle (R2)."
+        return phrase("why.circle")
     if dest == i:
-        return f"{who}: it is already there."
+        return phrase("why.there")
     if b[dest] is not None:
-        return f"{who}: {_at(cs, b, dest)}."
+        return _at(cs, b, dest)
     # Would it be reachable without monsters? Then name the monster in the way.
     unblocked = board.unit_moves([None if is_monster(x) else x for x in b], i, mov)
     if dest in unblocked:
         for step in unblocked[dest]:
             if is_monster(b[step]):
-                return f"{who}: a {_name(cs, b[step])} stands on {sq(step)}."
-        return f"{who}: monsters block the way."
-    return f"{who}: it moves at most {mov} square{'s' if mov > 1 else ''} (MOV {mov})."
+                return _at(cs, b, step)
+        return phrase("why.monsters")
+    return phrase("why.mov" if mov > 1 else "why.mov_one", n=mov)
 
 
 # ---- execution ------------------------------------------------------------------------------
 
 def do_act(cs: CardSet, st: State, seat: int, plan: Plan, ev: list[Event]) -> None:
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     unit = b[plan.unit]
     if plan.fullmove:
         spend_marks(st, p, 1)
@@ -223,7 +229,7 @@ def do_act(cs: CardSet, st: State, seat: int, plan: Plan, ev: list[Event]) -> No
 
 
 def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: list[Event]) -> None:
-    b = st["players"][seat]["board"]
+    b: Board = st["players"][seat]["board"]
     skill = cs.units[b[pos]["card"]].skill
     if skill.kind == "area":
         hit = [j for j in skill_squares(cs, b, pos) if is_monster(b[j])]
@@ -254,6 +260,7 @@ def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[E
     m = p["board"][j]
     if n <= 0:
         return
+    assert m is not None  # callers pass a validated target square
     m["dmg"] += n
     mc = cs.monsters[m["card"]]
     ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n,
@@ -276,6 +283,7 @@ def damage_unit(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Even
     order may level a ★ unit up to save it (R12.1)."""
     p = st["players"][seat]
     u = p["board"][j]
+    assert u is not None  # callers pass a validated target square
     u["dmg"] += n
     hp = cs.units[u["card"]].hp
     ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": u["card"], "amount": n,
@@ -296,17 +304,17 @@ def damage_unit(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Even
 # ---- dice and the roll decision (R8.2, R12.1, R12.3) -------------------------------------------
 
 def roll_attack(cs: CardSet, st: State, seat: int, pos: int, target: int, ev: list[Event],
-                resume: dict[str, Any] | None = None) -> None:
+                resume: ActionsDecision | None = None) -> None:
     dice = rng.roll2d6(st["rng"], f"dice{seat}")
-    roll = {"unit": sq(pos), "target": sq(target), "dice": dice, "rerolled": False}
+    roll: Roll = {"unit": sq(pos), "target": sq(target), "dice": dice, "rerolled": False}
     _settle_roll(cs, st, seat, roll, ev, resume)
 
 
-def roll_outcome(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tuple[int, str, int]:
+def roll_outcome(cs: CardSet, st: State, seat: int, roll: Roll) -> tuple[int, RollResult, int]:
     """(total, result, damage) for a roll as things stand now (modifier may have changed)."""
-    b = st["players"][seat]["board"]
-    mod = cs.units[b[board.index(roll["unit"])]["card"]].skill.mod
-    monster = cs.monsters[b[board.index(roll["target"])]["card"]]
+    b: Board = st["players"][seat]["board"]
+    mod = cs.units[b[board.square(roll["unit"])]["card"]].skill.mod
+    monster = cs.monsters[b[board.square(roll["target"])]["card"]]
     a, c = roll["dice"]
     total = a + c + mod
     if a == c == 6:
@@ -316,7 +324,7 @@ def roll_outcome(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
     return (total, "hit", 2) if total >= monster.defense else (total, "miss", 1)
 
 
-def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tuple[bool, bool]:
+def roll_options(cs: CardSet, st: State, seat: int, roll: Roll) -> tuple[bool, bool]:
     """Which boons could still raise the damage this roll deals: (Willpower, Level Up).
 
     The original lets a player reroll any result it dislikes (p.25) and level up at any time
@@ -328,15 +336,15 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
     could raise the damage.
     """
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     _, result, dmg = roll_outcome(cs, st, seat, roll)
     if result not in ("miss", "fumble") and p.get("rolls", "miss") != "always":
         return False, False
-    m = b[board.index(roll["target"])]
+    m = b[board.square(roll["target"])]
     hp_left = cs.monsters[m["card"]].hp - m["dmg"]
     now = min(dmg, hp_left)
     can_reroll = not roll["rerolled"] and marks(p) >= 1 and now < min(3, hp_left)
-    pos = board.index(roll["unit"])
+    pos = board.square(roll["unit"])
     can_lv = False
     if result in ("miss", "hit") and levelup_problem(cs, st, seat, pos) is None:
         card = cs.units[b[pos]["card"]]
@@ -347,26 +355,40 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: dict[str, Any]) -> tup
     return can_reroll, can_lv
 
 
-def _roller(cs: CardSet, b: Board, roll: dict[str, Any]) -> dict[str, Any]:
+class _Roller(TypedDict):
+    attacker: str
+    mod: int
+
+
+def _roller(cs: CardSet, b: Board, roll: Roll) -> _Roller:
     """Who rolled and the modifier added (R8.2), so a story can say "4+3+1 = 8" and name
     the attacker without reading the board."""
-    card = b[board.index(roll["unit"])]["card"]  # type: ignore[index]
+    card = b[board.square(roll["unit"])]["card"]
     return {"attacker": card, "mod": cs.units[card].skill.mod}
 
 
-def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: list[Event],
-                 resume: dict[str, Any] | None) -> None:
+def _card_on(b: list[Piece | None], square: str) -> str:
+    """The card key on a square the engine itself named (a roll's unit or target)."""
+    piece = b[board.square(square)]
+    assert piece is not None  # a roll names occupied squares until it is resolved
+    return piece["card"]
+
+
+def _settle_roll(cs: CardSet, st: State, seat: int, roll: Roll, ev: list[Event],
+                 resume: ActionsDecision | None) -> None:
     total, result, dmg = roll_outcome(cs, st, seat, roll)
-    b = st["players"][seat]["board"]
-    tcard = b[board.index(roll["target"])]["card"]
+    b: Board = st["players"][seat]["board"]
+    tcard = b[board.square(roll["target"])]["card"]
+    who = _roller(cs, b, roll)
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
                "card": tcard, "dice": list(roll["dice"]), "total": total, "result": result,
                "def": cs.monsters[tcard].defense, "rerolled": roll["rerolled"],
-               **_roller(cs, b, roll)})
+               "attacker": who["attacker"], "mod": who["mod"]})
     can_reroll, can_lv = roll_options(cs, st, seat, roll)
     if can_reroll or can_lv:
         if resume is None:
-            resume = st["decisions"].get(str(seat))
+            now = st["decisions"].get(str(seat))
+            resume = now if now is not None and now["kind"] == "actions" else None
         # `def` too, as docs/state.md lists it, so a prompt can say "8 vs DEF 9" (R8.2)
         open_decision(st, seat, "roll", **roll, total=total, result=result,
                       **{"def": cs.monsters[tcard].defense},
@@ -375,19 +397,20 @@ def _settle_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], ev: li
     resolve_roll(cs, st, seat, roll, dmg, ev, resume)
 
 
-def resolve_roll(cs: CardSet, st: State, seat: int, roll: dict[str, Any], dmg: int,
-                 ev: list[Event], resume: dict[str, Any] | None) -> None:
-    damage_monster(cs, st, seat, board.index(roll["target"]), dmg, ev)  # type: ignore[arg-type]
-    if st["decisions"].get(str(seat), {}).get("kind") == "roll":
+def resolve_roll(cs: CardSet, st: State, seat: int, roll: Roll, dmg: int,
+                 ev: list[Event], resume: ActionsDecision | None) -> None:
+    damage_monster(cs, st, seat, board.square(roll["target"]), dmg, ev)
+    now = st["decisions"].get(str(seat))
+    if now is not None and now["kind"] == "roll":
         close_decision(st, seat)
     if resume is not None:
         st["decisions"][str(seat)] = resume
         continue_actions(st, seat, resume)
 
 
-def continue_actions(st: State, seat: int, dec: dict[str, Any]) -> None:
+def continue_actions(st: State, seat: int, dec: ActionsDecision) -> None:
     """After a unit action: the decision stays open while actions and un-acted units remain."""
-    b = st["players"][seat]["board"]
+    b: Board = st["players"][seat]["board"]
     if dec["left"] <= 0 or not any(is_unit(u) and not u["acted"] for u in b):
         close_decision(st, seat)
     else:
@@ -395,56 +418,69 @@ def continue_actions(st: State, seat: int, dec: dict[str, Any]) -> None:
         st["next_id"] += 1
 
 
-def reroll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: list[Event]) -> None:
+def reroll(cs: CardSet, st: State, seat: int, dec: RollDecision, ev: list[Event]) -> None:
     """Willpower (R12.3): 1 mark, new dice; the new result stands."""
     spend_marks(st, st["players"][seat], 1)
-    roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+    roll = roll_of(dec)
     roll["dice"] = rng.roll2d6(st["rng"], f"dice{seat}")
     roll["rerolled"] = True
     ev.append({"type": "willpower", "player": seat})
     _settle_roll(cs, st, seat, roll, ev, dec["resume"])
 
 
-def reconsider_roll(cs: CardSet, st: State, seat: int, dec: dict[str, Any], ev: list[Event]) -> None:
+def roll_of(dec: RollDecision) -> Roll:
+    """The roll a roll decision is about, apart from the question asked about it."""
+    return {"unit": dec["unit"], "target": dec["target"], "dice": dec["dice"],
+            "rerolled": dec["rerolled"]}
+
+
+def reconsider_roll(cs: CardSet, st: State, seat: int, dec: RollDecision, ev: list[Event]) -> None:
     """After a Level Up at a roll decision: keep asking only if a boon could still matter."""
-    roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+    roll = roll_of(dec)
     total, result, dmg = roll_outcome(cs, st, seat, roll)
     can_reroll, can_lv = roll_options(cs, st, seat, roll)
     if can_reroll or can_lv:
-        dec.update(total=total, result=result, can_reroll=can_reroll, can_levelup=can_lv)
+        dec.update({"total": total, "result": result, "can_reroll": can_reroll,
+                    "can_levelup": can_lv})
         return
+    who = _roller(cs, st["players"][seat]["board"], roll)
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
-               "card": st["players"][seat]["board"][board.index(roll["target"])]["card"],
+               "card": _card_on(st["players"][seat]["board"], roll["target"]),
                "dice": list(roll["dice"]), "total": total, "result": result,
-               "def": dec.get("def"), "rerolled": roll["rerolled"],
-               **_roller(cs, st["players"][seat]["board"], roll)})
+               "def": dec["def"], "rerolled": roll["rerolled"],
+               "attacker": who["attacker"], "mod": who["mod"]})
     resolve_roll(cs, st, seat, roll, dmg, ev, dec["resume"])
 
 
 # ---- Level Up (R12.2) -----------------------------------------------------------------------
 
-def levelup_problem(cs: CardSet, st: State, seat: int, i: int | None) -> str | None:
-    """Why the unit on `i` cannot level up now, or None when it can."""
+def levelup_problem(cs: CardSet, st: State, seat: int,
+                    i: int | None) -> tuple[str, dict[str, Any]] | None:
+    """Why the unit on `i` cannot level up now (a refusal code and its parameters: cheap,
+    since legal_actions asks about every unit), or None when it can."""
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     if i is None or not is_unit(b[i]):
-        return f"You have no unit on {sq(i) if i is not None else 'that square'}."
+        return "no_unit", {"square": sq(i) if i is not None else "that square"}
     card = cs.units[b[i]["card"]]
-    if not card.star:
-        return f"Only ★ units level up; the {card.en} on {sq(i)} is not one (R12.2)."
+    if not card.star or card.job is None:
+        return "not_star", {"card": _unit(card), "square": sq(i)}
     if not st["levelup_piles"].get(card.job):
-        return f"The {card.job} level-up pile is empty (R12.2)."
+        job = f"job.{card.job}"
+        return "pile_empty", {"job": phrase(job) if job in ENGLISH else card.job}
     price = levelup_price(p)
     if marks(p) < price:
-        return f"Level Up costs {price} honor marks and you have {marks(p)} (R12.2)."
+        return "levelup_cost", {"price": price, "marks": marks(p)}
     return None
 
 
 def do_levelup(cs: CardSet, st: State, seat: int, i: int, ev: list[Event], reason: str = "") -> None:
     p = st["players"][seat]
     unit = p["board"][i]
-    old = {"id": unit["id"], "card": unit["card"]}
-    new = st["levelup_piles"][cs.units[unit["card"]].job].pop(0)
+    job = cs.units[unit["card"]].job if unit is not None else None
+    assert unit is not None and job is not None  # levelup_problem checked: a ★ unit
+    old: Card = {"id": unit["id"], "card": unit["card"]}
+    new = st["levelup_piles"][job].pop(0)
     price = levelup_price(p)
     spend_marks(st, p, price)
     p["levelups"] += 1
@@ -456,9 +492,9 @@ def do_levelup(cs: CardSet, st: State, seat: int, i: int, ev: list[Event], reaso
 
 def reach(cs: CardSet, st: State, seat: int, i: int) -> tuple[list[str], list[str]]:
     """For a help overlay: where the unit on `i` can move, and its skill range from here."""
-    b = st["players"][seat]["board"]
+    b: Board = st["players"][seat]["board"]
     if not is_unit(b[i]):
-        raise IllegalAction(f"You have no unit on {sq(i)}.")
+        raise IllegalAction("no_unit", square=sq(i))
     mov = cs.units[b[i]["card"]].mov
     return ([sq(j) for j in sorted(board.unit_moves(b, i, mov))],
             [sq(j) for j in skill_squares(cs, b, i)])

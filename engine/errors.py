@@ -1,10 +1,19 @@
 """Typed action errors: every interface maps each type to its own kind of answer.
 
-Each carries a message a player understands; the bot shows it ephemerally, the CLI prints it
-and exits 2. Raising one never leaves a state half-changed: validation precedes mutation.
+Like python-chess's exceptions, each error is data: `e.key` names the refusal (a code in
+`engine/messages.py`, `refusal.<key>` in the catalogue) and `e.params` its particulars (unit,
+square, numbers). `e.message` / `str(e)` is the English, rendered from them; interfaces
+translate by key and parameters, never by parsing the English. The class's `code` is the
+kind of answer (syntax, illegal, stale…) interfaces branch on. The bot shows the text
+ephemerally, the CLI prints it and exits 2. Raising one never leaves a state half-changed:
+validation precedes mutation.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from .messages import english
 
 EXCERPT = 24  # characters of a bad token quoted back at most
 
@@ -20,8 +29,11 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 class ActionError(Exception):
     code = "error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, key: str, /, **params: Any) -> None:
+        message = english(key, params)
         super().__init__(message)
+        self.key = key
+        self.params = params
         self.message = message
 
 

@@ -8,13 +8,18 @@ it is the only place phases change, so every interface sees the same sequence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from . import board, rng
 from .cards import CardSet
 from .combat import damage_unit
+from .messages import REASONS
 from .state import (
+    Board,
+    Card,
     Event,
+    Piece,
+    Player,
+    Result,
     State,
     active,
     clockwise_from,
@@ -27,7 +32,7 @@ from .state import (
     threat,
 )
 
-SOLO_FINAL = "the final round ended with monsters left (R13.2)"
+SOLO_FINAL = REASONS["end.final_round"]
 
 
 def run(cs: CardSet, st: State, ev: list[Event],
@@ -42,8 +47,9 @@ def run(cs: CardSet, st: State, ev: list[Event],
     for _ in range(10_000):  # bounded: each pass makes progress; a bug must not hang a bot
         if on_resolved is not None:
             for k in range(seen, len(ev)):
-                if ev[k]["type"] == "resolved":
-                    on_resolved(ev[k]["what"], k + 1)
+                e = ev[k]
+                if e["type"] == "resolved":
+                    on_resolved(e["what"], k + 1)
             seen = len(ev)
         if st["result"] is not None or st["decisions"]:
             return
@@ -98,8 +104,8 @@ def _begin_round(st: State, ev: list[Event]) -> None:
     if st["round"] == 0:
         ev.append({"type": "resolved", "what": "placement"})
     st["round"] += 1
-    st.update(phase="main", step=None, chosen=[], executed=[], current=None, leader=None,
-              turn=0, auto_left=[])
+    st.update({"phase": "main", "step": None, "chosen": [], "executed": [], "current": None,
+               "leader": None, "turn": 0, "auto_left": []})
     st["turn_order"] = clockwise_from(st, st["start_player"])
     ev.append({"type": "phase", "phase": "main", "round": st["round"],
                "start_player": st["start_player"]})
@@ -158,12 +164,12 @@ def resign(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
     st["claims"] = [c for c in st["claims"] if c[0] != seat]
     ev.append({"type": "eliminated", "player": seat, "resigned": True})
     if len(st["players"]) == 1:
-        _finish(st, ev, winners=[], reason="the player resigned")
+        _finish(st, ev, winners=[], code="end.resigned")
         return
     _check_elimination(st, active(st) + [seat], ev)
 
 
-def _gold(p: dict[str, Any], seat: int, n: int, ev: list[Event]) -> None:
+def _gold(p: Player, seat: int, n: int, ev: list[Event]) -> None:
     p["gold"] += n
     ev.append({"type": "gold", "player": seat, "amount": n, "total": p["gold"]})
 
@@ -185,6 +191,7 @@ def _finish_card(cs: CardSet, st: State, ev: list[Event]) -> None:
         if st["decisions"]:
             return
     card = st["current"]
+    assert card is not None  # run() comes here only while a card is being resolved
     st["executed"].append(card)
     st["current"], st["leader"] = None, None
     ev.append({"type": "resolved", "what": card})
@@ -212,12 +219,13 @@ def _grant_claims(cs: CardSet, st: State, ev: list[Event]) -> None:
                 break
             continue
         card = st["mercenaries"][slot]
+        assert card is not None  # slot was found holding it
         st["mercenaries"][slot] = None
-        place_unit(cs, st, seat, card, board.index(square), ev, paid=True, mercenary=True)
+        place_unit(cs, st, seat, card, board.square(square), ev, paid=True, mercenary=True)
     st["claims"] = claims
 
 
-def place_unit(cs: CardSet, st: State, seat: int, card: dict[str, Any], i: int,
+def place_unit(cs: CardSet, st: State, seat: int, card: Card, i: int,
                ev: list[Event], paid: bool, mercenary: bool = False) -> None:
     p = st["players"][seat]
     if paid:
@@ -232,7 +240,7 @@ def _end_main(cs: CardSet, st: State, ev: list[Event]) -> None:
     """End of the Main phase: the solo final-round check (R13.2), then the Enemy phase."""
     if (len(st["players"]) == 1 and st["final_round"] is not None
             and st["round"] >= st["final_round"] and not _all_defeated(st)):
-        _finish(st, ev, winners=[], reason=SOLO_FINAL)
+        _finish(st, ev, winners=[], code="end.final_round")
         return
     st["phase"] = "invasion"
 
@@ -259,7 +267,7 @@ def _invade_board(cs: CardSet, st: State, seat: int, ev: list[Event]) -> None:
     when its player is eliminated (R9.3) or the game ends (R13.1: a solo game is lost at the
     first invasion of the castle; nothing happens after it)."""
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     done: set[str] = set()
     for i in range(board.SIZE):
         if p["eliminated"] or st["result"] is not None:
@@ -288,18 +296,18 @@ def _monster_move(cs: CardSet, st: State, seat: int, i: int, ev: list[Event],
                   bonus: bool = False) -> None:
     """R9.2: forward as far as MOV allows, jumping monsters, stopped short of units."""
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     m = b[i]
     c, ln = board.col(i), board.lane(i)
     target = c - cs.monsters[m["card"]].mov
-    while target >= 1 and is_monster(b[board.at(target, ln)]):
+    while target >= 1 and is_monster(b[board.on(target, ln)]):
         target -= 1
     dest: int | None = None
     for k in range(c - 1, max(target, 1) - 1, -1):
-        if is_unit(b[board.at(k, ln)]):
+        if is_unit(b[board.on(k, ln)]):
             for near in range(k + 1, c):  # nearest free square on the monster's side
-                if b[board.at(near, ln)] is None:
-                    dest = board.at(near, ln)
+                if b[board.on(near, ln)] is None:
+                    dest = board.on(near, ln)
                     break
             if dest is None:
                 return
@@ -309,21 +317,21 @@ def _monster_move(cs: CardSet, st: State, seat: int, i: int, ev: list[Event],
             b[i] = None
             _castle(cs, st, seat, m, ev)
             return
-        dest = board.at(target, ln)
+        dest = board.on(target, ln)
     b[i], b[dest] = None, m
     ev.append({"type": "monster_moved", "player": seat, "card": m["card"], "from": sq(i),
                "to": sq(dest), "bonus": bonus})
 
 
-def _castle(cs: CardSet, st: State, seat: int, m: dict[str, Any], ev: list[Event]) -> None:
+def _castle(cs: CardSet, st: State, seat: int, m: Piece, ev: list[Event]) -> None:
     """R9.2 invading the castle: solo loses; a boss, or a second blue, eliminates."""
     p = st["players"][seat]
     mc = cs.monsters[m["card"]]
     ev.append({"type": "invaded", "player": seat, "card": m["card"]})
-    card = {"id": m["id"], "card": m["card"]}
+    card: Card = {"id": m["id"], "card": m["card"]}
     if len(st["players"]) == 1:
         p["castle"].append(card)
-        _finish(st, ev, winners=[], reason="a monster invaded the castle (R13.1)")
+        _finish(st, ev, winners=[], code="end.castle_invaded")
         return
     if mc.red or p["castle"]:
         p["castle"].append(card)
@@ -340,10 +348,10 @@ def _check_elimination(st: State, before: list[int], ev: list[Event]) -> bool:
         return False
     alive = active(st)
     if len(alive) == 1:
-        _finish(st, ev, winners=alive, reason="last player standing (R9.3)")
+        _finish(st, ev, winners=alive, code="end.last_standing")
         return True
     if not alive:
-        _finish(st, ev, winners=before, reason="everyone left was eliminated at once (R9.3)",
+        _finish(st, ev, winners=before, code="end.all_eliminated",
                 draw=len(before) > 1)
         return True
     return False
@@ -358,7 +366,7 @@ def summon_phase(cs: CardSet, st: State, ev: list[Event]) -> None:
         p = st["players"][seat]
         for ln in "ABC":  # R10.4: oldest first, until one cannot be placed
             q = p["queues"][ln]
-            while q and _place_monster(p, seat, dict(q[0], dmg=0), "ABC".index(ln), ev, True):
+            while q and _place_monster(p, seat, {"id": q[0]["id"], "card": q[0]["card"], "dmg": 0}, "ABC".index(ln), ev, True):
                 q.pop(0)
     for _ in range(2):
         if st["monster_deck"]:
@@ -385,13 +393,13 @@ def summon_procedure(cs: CardSet, st: State, ev: list[Event]) -> None:
                                                    "dmg": 0}, "ABC".index(ln), ev, False)
 
 
-def _place_monster(p: dict[str, Any], seat: int, m: dict[str, Any], ln: int, ev: list[Event],
+def _place_monster(p: Player, seat: int, m: Piece, ln: int, ev: list[Event],
                    from_queue: bool) -> bool:
     """R10.2: magic circle, else the next square forward past monsters; a unit in the way
     (or no free square) sends it to the back of the lane's waiting queue."""
-    b = p["board"]
+    b: Board = p["board"]
     for c in range(board.COLUMNS, 0, -1):
-        i = board.at(c, ln)
+        i = board.on(c, ln)
         if b[i] is None:
             b[i] = m
             ev.append({"type": "summoned", "player": seat, "square": sq(i), "card": m["card"],
@@ -492,7 +500,7 @@ def check_victory(cs: CardSet, st: State, ev: list[Event]) -> None:
         return
     if len(st["players"]) == 1:
         if _all_defeated(st):
-            _finish(st, ev, winners=[0], reason="every monster defeated (R13.1)")
+            _finish(st, ev, winners=[0], code="end.all_defeated")
         return
     if st["monster_deck"]:
         return
@@ -503,26 +511,28 @@ def check_victory(cs: CardSet, st: State, ev: list[Event]) -> None:
     winners = [s for s in declarers
                if (marks(st["players"][s]), st["players"][s]["gold"]) == best]
     ev.append({"type": "declared", "players": declarers})
-    _finish(st, ev, winners=winners, reason="threat 8 or less with the deck empty (R14.3)",
+    _finish(st, ev, winners=winners, code="end.threat_low",
             draw=len(winners) > 1, cs=cs)
 
 
 def _round_cap(cs: CardSet, st: State, ev: list[Event]) -> None:
     """R15: at the cap, lowest threat wins, then R14.4; solo has not won."""
     if len(st["players"]) == 1:
-        _finish(st, ev, winners=[], reason="round cap reached (R15)")
+        _finish(st, ev, winners=[], code="end.round_cap")
         return
     seats = active(st)
     key = {s: (threat(cs, st["players"][s]), -marks(st["players"][s]), -st["players"][s]["gold"])
            for s in seats}
     best = min(key.values())
     winners = [s for s in seats if key[s] == best]
-    _finish(st, ev, winners=winners, reason="round cap reached (R15)", draw=len(winners) > 1,
+    _finish(st, ev, winners=winners, code="end.round_cap", draw=len(winners) > 1,
             cs=cs)
 
 
-def _finish(st: State, ev: list[Event], winners: list[int], reason: str, draw: bool = False,
+def _finish(st: State, ev: list[Event], winners: list[int], code: str, draw: bool = False,
             cs: CardSet | None = None) -> None:
+    """End the game. `code` says why (engine/messages.py REASONS); "reason" keeps its English
+    for readers of older states and logs."""
     seats = list(range(len(st["players"])))
     if cs is not None:
         seats.sort(key=lambda s: (st["players"][s]["eliminated"], s not in winners,
@@ -530,6 +540,9 @@ def _finish(st: State, ev: list[Event], winners: list[int], reason: str, draw: b
                                   -st["players"][s]["gold"]))
     else:
         seats.sort(key=lambda s: (s not in winners, st["players"][s]["eliminated"]))
-    st["result"] = {"winners": sorted(winners), "draw": draw, "reason": reason, "ranking": seats}
+    result: Result = {"winners": sorted(winners), "draw": draw, "reason": REASONS[code],
+                      "code": code, "ranking": seats}
+    st["result"] = result
     st["phase"], st["decisions"] = "over", {}
-    ev.append({"type": "game_over", **st["result"]})
+    ev.append({"type": "game_over", "winners": result["winners"], "draw": draw,
+               "reason": result["reason"], "code": code, "ranking": seats})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -24,8 +24,13 @@ from .errors import (
     StaleDecision,
     excerpt,
 )
+from .messages import Items, Name, phrase
 from .notation import ROLL_PROMPTS, Action, SkillUse, parse
 from .state import (
+    ActionsDecision,
+    Board,
+    Card,
+    Decision,
     Event,
     State,
     close_decision,
@@ -36,6 +41,18 @@ from .state import (
     normalize,
     sq,
     touch_decision,
+)
+from .types import (
+    DecisionKind,
+    LogEntry,
+    PickDecision,
+    PlaceDecision,
+    ReadyDecision,
+    RecruitDecision,
+    Result,
+    RollDecision,
+    SupportDecision,
+    View,
 )
 from .view import view as _view
 
@@ -52,7 +69,7 @@ class Game:
 
     # ---- construction and persistence -------------------------------------------------------
     @classmethod
-    def new(cls, players: list[str], seed: int = 0, options: dict[str, Any] | None = None,
+    def new(cls, players: list[str], seed: int = 0, options: Mapping[str, Any] | None = None,
             cards_data: dict[str, Any] | None = None, events: list[Event] | None = None) -> Game:
         """A new game up to its first decisions; `events` (if given) receives the setup's
         events (round-0 summons, mercenaries) so interfaces can tell the story."""
@@ -88,7 +105,7 @@ class Game:
         return json.dumps(self.state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def replay(cls, setup: dict[str, Any], log: list[list[Any]]) -> Game:
+    def replay(cls, setup: Mapping[str, Any], log: list[LogEntry]) -> Game:
         """Setup plus action log reproduces the state exactly (R15). A hand-written puzzle
         carries its own starting position in `setup.start` and replays from there."""
         if "start" in setup:
@@ -106,19 +123,37 @@ class Game:
     def over(self) -> bool:
         return self.state["result"] is not None
 
-    def decision(self, seat: int) -> dict[str, Any] | None:
+    @property
+    def result(self) -> Result | None:
+        """Who won and why once the game is over (R13, R14), else None: narrows where `over`
+        cannot, so an interface reads the result without reaching into the state."""
+        return self.state["result"]
+
+    def decision(self, seat: int) -> Decision | None:
         return self.state["decisions"].get(str(seat))
+
+    def decision_kind(self, seat: int) -> DecisionKind | None:
+        """What `seat` is asked now (`pick`, `roll`, …), or None: what an interface needs to
+        choose a prompt, without reaching into the decision's keys."""
+        dec = self.state["decisions"].get(str(seat))
+        return None if dec is None else dec["kind"]
+
+    def decision_id(self, seat: int) -> int | None:
+        """The id of `seat`'s open question, or None: compare it later to tell whether the
+        question changed (the stale check, docs/state.md)."""
+        dec = self.state["decisions"].get(str(seat))
+        return None if dec is None else dec["id"]
 
     def waiting_for(self) -> list[int]:
         return sorted(int(s) for s in self.state["decisions"])
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         return _view(self.cards, self.state, seat)
 
     def reach(self, seat: int, square: str) -> tuple[list[str], list[str]]:
         i = board.index(square)
         if i is None:
-            raise IllegalAction(f"'{excerpt(square)}' is not a square.")
+            raise IllegalAction("not_a_square", text=excerpt(square))
         return combat.reach(self.cards, self.state, seat, i)
 
     # ---- answers ---------------------------------------------------------------------------
@@ -131,9 +166,9 @@ class Game:
         a = parse(action) if isinstance(action, str) else action
         st, cs = self.state, self.cards
         if st["result"] is not None:
-            raise GameOver("The game is over.")
+            raise GameOver("game_over")
         if not 0 <= seat < len(st["players"]) or st["players"][seat]["eliminated"]:
-            raise NotYourDecision("You are not playing in this game (or were eliminated).")
+            raise NotYourDecision("not_playing")
         ev: list[Event] = []
         if a.verb == "autosave":
             st["players"][seat]["autosave"] = a.flag
@@ -141,8 +176,8 @@ class Game:
             return [{"type": "autosave", "player": seat, "on": a.flag, "vis": [seat]}]
         if a.verb == "rolls":  # a standing order too: when to be asked about a roll (R12.1)
             if a.mode not in ROLL_PROMPTS:  # an Action built by code, not parsed
-                raise NotationError("Use 'rolls miss' or 'rolls always'.")
-            st["players"][seat]["rolls"] = a.mode
+                raise NotationError("syntax.use_rolls_short")
+            st["players"][seat]["rolls"] = "always" if a.mode == "always" else "miss"
             st["log"].append([seat, str(a)])
             return [{"type": "rolls", "player": seat, "mode": a.mode, "vis": [seat]}]
         if a.verb == "resign":
@@ -152,9 +187,9 @@ class Game:
             return ev
         dec = st["decisions"].get(str(seat))
         if dec is None:
-            raise NotYourDecision(self._not_yours(seat))
+            raise self._not_yours()
         if decision_id is not None and decision_id != dec["id"]:
-            raise StaleDecision("This prompt is out of date: the game has moved on.")
+            raise StaleDecision("stale")
         opened = dec["opened"]
         before = (dict(st["rng"]), len(st["unit_deck"]), len(st["monster_deck"]))
         canonical = self._answer(seat, dec, a, ev)
@@ -177,29 +212,30 @@ class Game:
         """Take back `seat`'s last action when it revealed nothing random and the decision it
         answered is still open (BGA's rule): replay the log without it."""
         if self.over:
-            raise GameOver("The game is over.")
+            raise GameOver("game_over")
         if not self.can_undo(seat):
-            raise IllegalAction("Nothing to undo: only your last action, while it revealed "
-                                "nothing random and its decision is still open, can be undone.")
+            raise IllegalAction("nothing_to_undo")
         index = self.state["undo"][str(seat)][0]
         log = [e for k, e in enumerate(self.state["log"]) if k != index]
         self.state = Game.replay(self.state["setup"], log).state
 
-    def _not_yours(self, seat: int) -> str:
-        waiting = ", ".join(self.state["players"][s]["name"] for s in self.waiting_for())
-        return f"You have nothing to decide right now; waiting for {waiting or 'nobody'}."
+    def _not_yours(self) -> NotYourDecision:
+        waiting = tuple(self.state["players"][s]["name"] for s in self.waiting_for())
+        return NotYourDecision("not_your_decision",
+                               names=Items(waiting) if waiting else phrase("nobody"))
 
-    def _answer(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+    def _answer(self, seat: int, dec: Decision, a: Action, ev: list[Event]) -> str:
         """Check then apply one answer; returns the canonical text logged for replay."""
         st, cs = self.state, self.cards
         kind = dec["kind"]
         if a.verb == "levelup":
-            i = board.index(a.square)  # type: ignore[arg-type]
+            i = board.index(a.square or "")
             problem = combat.levelup_problem(cs, st, seat, i)
             if problem:
-                raise IllegalAction(problem)
-            combat.do_levelup(cs, st, seat, i, ev)  # type: ignore[arg-type]
-            if kind == "roll":
+                raise IllegalAction(problem[0], **problem[1])
+            assert i is not None  # levelup_problem refuses a missing square
+            combat.do_levelup(cs, st, seat, i, ev)
+            if dec["kind"] == "roll":
                 combat.reconsider_roll(cs, st, seat, dec, ev)
             if st["decisions"].get(str(seat)) is dec:
                 touch_decision(st, seat)
@@ -210,78 +246,80 @@ class Game:
                 close_decision(st, seat)
                 flow.skip_turn(st, seat, ev)
             elif kind == "place":  # placement is mandatory (p.7): a fixed, harmless default
-                b = st["players"][seat]["board"]
-                i = next(board.index(s) for s in _DEFAULT_PLACES if b[board.index(s)] is None)
+                b: Board = st["players"][seat]["board"]
+                i = next(board.square(s) for s in _DEFAULT_PLACES if b[board.square(s)] is None)
                 card = st["players"][seat]["hand"][0]
                 close_decision(st, seat)
                 st["players"][seat]["hand"].remove(card)
                 flow.place_unit(cs, st, seat, card, i, ev, paid=False)
-            elif kind == "roll":
+            elif dec["kind"] == "roll":
                 self._keep(seat, dec, ev)
             else:
                 close_decision(st, seat)
             return "timeout"
         allowed = _ALLOWED[kind]
         if a.verb not in allowed:
-            raise IllegalAction(f"Now you {_PROMPT[kind]}: use {' / '.join(allowed)}"
-                                + (" (or levelup SQUARE)" if kind != "place" else "") + ".")
-        handler = getattr(self, f"_{kind}")
+            raise IllegalAction("wrong_verb", prompt=phrase(f"prompt.{kind}"),
+                                verbs=" / ".join(allowed),
+                                levelup=phrase("or_levelup") if kind != "place" else "")
+        handler: Callable[[int, Decision, Action, list[Event]], str] = getattr(self, f"_{kind}")
         return handler(seat, dec, a, ev)
 
-    def _pick(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+    def _pick(self, seat: int, dec: PickDecision, a: Action, ev: list[Event]) -> str:
         key = self.cards.resolve(a.card or "")
         if key not in dec["options"]:
-            names = ", ".join(self.cards.name(c) for c in dec["options"])
-            what = (self.cards.name(key) if key in self.cards.commands
-                    else f"'{excerpt(a.card or '')}'")
-            raise IllegalAction(f"You cannot pick {what} now (each command card is executed at "
-                                f"most once a round, R6.1); choose one of: {names}.")
+            names = Items(tuple(self._name(c) for c in dec["options"]))
+            what = (self._name(key) if key in self.cards.commands
+                    else phrase("quoted", text=excerpt(a.card or "")))
+            raise IllegalAction("cannot_pick", card=what, names=names)
         close_decision(self.state, seat)
-        flow.pick(self.cards, self.state, seat, key, ev)  # type: ignore[arg-type]
+        flow.pick(self.cards, self.state, seat, key, ev)
         return f"pick {key}"
 
-    def _place(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+    def _place(self, seat: int, dec: PlaceDecision, a: Action, ev: list[Event]) -> str:
         p = self.state["players"][seat]
-        card = self._match(p["hand"], a.card or "", "in your hand")
+        card = self._match(p["hand"], a.card or "", "where.hand")
         i = self._home_square(seat, a.square)
         close_decision(self.state, seat)
         p["hand"].remove(card)
         flow.place_unit(self.cards, self.state, seat, card, i, ev, paid=False)
         return f"place {card['card']} {sq(i)}"
 
-    def _actions(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+    def _actions(self, seat: int, dec: ActionsDecision, a: Action, ev: list[Event]) -> str:
         if a.verb == "done":
             close_decision(self.state, seat)
             ev.append({"type": "done", "player": seat})
             return "done"
         plan = combat.check_act(self.cards, self.state, seat, a)
         dec["left"] -= 1
-        dec["acted_now"].append(self.state["players"][seat]["board"][plan.unit]["id"])
+        unit = self.state["players"][seat]["board"][plan.unit]
+        assert unit is not None  # check_act found the unit there
+        dec["acted_now"].append(unit["id"])
         combat.do_act(self.cards, self.state, seat, plan, ev)
         if self.state["decisions"].get(str(seat)) is dec:
             combat.continue_actions(self.state, seat, dec)
         return str(a)
 
-    def _ready(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+    def _ready(self, seat: int, dec: ReadyDecision, a: Action, ev: list[Event]) -> str:
         if a.verb == "done" or not a.squares:
             close_decision(self.state, seat)
             return "done"
-        b = self.state["players"][seat]["board"]
-        idx = [board.index(s) for s in a.squares]
+        b: Board = self.state["players"][seat]["board"]
+        idx = [board.square(s) for s in a.squares]
         if len(set(idx)) != len(idx):
-            raise IllegalAction("Name each unit once.")
+            raise IllegalAction("ready_once")
         if len(idx) > dec["n"]:
-            raise IllegalAction(f"You may ready at most {dec['n']} units (R7, R11.2).")
+            raise IllegalAction("ready_max", n=dec["n"])
         for i in idx:
             if not is_unit(b[i]) or not b[i]["acted"]:
-                raise IllegalAction(f"{sq(i)} holds no acted unit of yours to ready.")  # type: ignore[arg-type]
+                raise IllegalAction("ready_not_acted", square=sq(i))
         for i in idx:
             b[i]["acted"] = False
         close_decision(self.state, seat)
-        ev.append({"type": "readied", "player": seat, "squares": [sq(i) for i in idx]})  # type: ignore[arg-type]
-        return "ready " + " ".join(sq(i) for i in idx)  # type: ignore[arg-type]
+        ev.append({"type": "readied", "player": seat, "squares": [sq(i) for i in idx]})
+        return "ready " + " ".join(sq(i) for i in idx)
 
-    def _recruit(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+    def _recruit(self, seat: int, dec: RecruitDecision, a: Action, ev: list[Event]) -> str:
         st, cs = self.state, self.cards
         if a.verb == "done":
             close_decision(st, seat)
@@ -290,23 +328,21 @@ class Game:
         mercs = [m for m in st["mercenaries"] if m]
         card, merc = None, False
         if not a.merc:
-            card = self._match(p["hand"], a.card or "", "in your hand", missing_ok=True)
+            card = self._match(p["hand"], a.card or "", "where.hand", missing_ok=True)
         if card is None:
             if not dec["mercenaries"]:
                 if a.merc:  # R7.1: never a mercenary under AUTO, even one also in the hand
-                    raise IllegalAction("No mercenaries may be taken when Recruit is executed "
-                                        "AUTO (R7.1): recruit a unit from your hand.")
-                why = ("no mercenaries may be taken when Recruit is executed AUTO (R7.1)"
-                       if not a.merc and mercs else "nor among what you may recruit")
-                self._match(p["hand"], a.card or "", "in your hand", missing_ok=False,
-                            extra=f"; {why}")
-            card = self._match(mercs, a.card or "", "among your hand or the mercenaries")
+                    raise IllegalAction("no_mercs_auto")
+                why = "why.auto" if not a.merc and mercs else "why.nor"
+                self._match(p["hand"], a.card or "", "where.hand", missing_ok=False,
+                            extra=why)
+            card = self._match(mercs, a.card or "", "where.mercs")
             merc = True
         i = self._home_square(seat, a.square)
         cost = cs.units[card["card"]].cost
         if cost > p["gold"]:
-            raise IllegalAction(f"{cs.name(card['card'])} costs {cost} gold and you have "
-                                f"{p['gold']} (R7.1).")
+            raise IllegalAction("too_expensive", card=self._name(card["card"]), cost=cost,
+                                gold=p["gold"])
         close_decision(st, seat)
         if merc:
             st["claims"].append([seat, card["id"], sq(i)])
@@ -319,39 +355,42 @@ class Game:
         flow.place_unit(cs, st, seat, card, i, ev, paid=True)
         return f"recruit {card['card']} {sq(i)}"
 
-    def _support(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+    def _support(self, seat: int, dec: SupportDecision, a: Action, ev: list[Event]) -> str:
         if a.verb == "done":
             close_decision(self.state, seat)
             return "done"
-        b = self.state["players"][seat]["board"]
-        i = board.index(a.square)  # type: ignore[arg-type]
-        if not is_unit(b[i]) or b[i]["dmg"] <= 0:
-            raise IllegalAction(f"{a.square} holds no damaged unit of yours to heal (R11.1).")
+        b: Board = self.state["players"][seat]["board"]
+        i = board.index(a.square or "")
+        if i is None or not is_unit(b[i]) or b[i]["dmg"] <= 0:
+            raise IllegalAction("support_none", square=a.square)
         b[i]["dmg"] -= 1
         close_decision(self.state, seat)
         hp = self.cards.units[b[i]["card"]].hp
-        ev.append({"type": "healed", "player": seat, "square": sq(i), "amount": 1,  # type: ignore[arg-type]
+        ev.append({"type": "healed", "player": seat, "square": sq(i), "amount": 1,
                    "support": True, "card": b[i]["card"], "hp": hp, "hp_left": hp - b[i]["dmg"]})
-        return f"support {sq(i)}"  # type: ignore[arg-type]
+        return f"support {sq(i)}"
 
-    def _roll(self, seat: int, dec: dict[str, Any], a: Action, ev: list[Event]) -> str:
+    def _roll(self, seat: int, dec: RollDecision, a: Action, ev: list[Event]) -> str:
         if a.verb == "reroll":
             if not dec["can_reroll"]:
-                raise IllegalAction("Willpower cannot be used here: a reroll cannot be rerolled"
-                                    " and costs 1 honor mark (R12.3).")
+                raise IllegalAction("no_willpower")
             combat.reroll(self.cards, self.state, seat, dec, ev)
             return "reroll"
         self._keep(seat, dec, ev)
         return "keep"
 
-    def _keep(self, seat: int, dec: dict[str, Any], ev: list[Event]) -> None:
-        roll = {k: dec[k] for k in ("unit", "target", "dice", "rerolled")}
+    def _keep(self, seat: int, dec: RollDecision, ev: list[Event]) -> None:
+        roll = combat.roll_of(dec)
         _, _, dmg = combat.roll_outcome(self.cards, self.state, seat, roll)
         close_decision(self.state, seat)
         combat.resolve_roll(self.cards, self.state, seat, roll, dmg, ev, dec["resume"])
 
+    def _name(self, key: str) -> Name:
+        """A card's name in both languages, for a refusal's parameters."""
+        return Name(self.cards.name(key), self.cards.name(key, "ja"))
+
     # ---- matching typed input ----------------------------------------------------------------
-    def _match(self, cards: list[dict[str, Any]], text: str, where: str, missing_ok: bool = False,
+    def _match(self, cards: list[Card], text: str, where: str, missing_ok: bool = False,
                extra: str = "") -> Any:
         want = normalize_name(text)
         key = self.cards.resolve(text)
@@ -366,24 +405,24 @@ class Game:
             normalize_name(self.cards.units[c["card"]].ja))]
         keys = {c["card"] for c in found}
         if len(keys) > 1:
-            raise IllegalAction(f"'{excerpt(text)}' could be {' or '.join(sorted(keys))}: "
-                                "use that name.")
+            raise IllegalAction("ambiguous", text=excerpt(text),
+                                keys=Items(tuple(sorted(keys)), " or "))
         if found:
             return found[0]
         if missing_ok:
             return None
-        have = ", ".join(sorted({self.cards.name(c["card"]) for c in cards})) or "nothing"
-        raise IllegalAction(f"There is no '{excerpt(text)}' {where}{extra} (you have: {have}).")
+        have = sorted({self._name(c["card"]) for c in cards})
+        raise IllegalAction("not_found", text=excerpt(text), where=phrase(where),
+                            why=phrase(extra) if extra else "",
+                            have=Items(tuple(have)) if have else phrase("have.nothing"))
 
     def _home_square(self, seat: int, square: str | None) -> int:
         i = board.index(square or "")
-        b = self.state["players"][seat]["board"]
+        b: Board = self.state["players"][seat]["board"]
         if i is None or not board.is_home(i):
-            raise IllegalAction(f"Units are placed only on your home area, columns 1–2 "
-                                f"(1A–2C), not {excerpt(square or '')} (R2, R7.1).")
+            raise IllegalAction("home_only", text=excerpt(square or ""))
         if b[i] is not None:
-            what = self.cards.name(b[i]["card"])
-            raise IllegalAction(f"{sq(i)} is taken: a {what} stands there.")
+            raise IllegalAction("taken", square=sq(i), card=self._name(b[i]["card"]))
         return i
 
     # ---- legal actions ------------------------------------------------------------------------
@@ -395,23 +434,22 @@ class Game:
         if dec is None or st["result"] is not None:
             return []
         p = st["players"][seat]
-        b = p["board"]
-        kind = dec["kind"]
+        b: Board = p["board"]
         out: list[Action] = []
-        if kind == "pick":
+        if dec["kind"] == "pick":
             out = [Action("pick", card=c) for c in dec["options"]]
-        elif kind == "place":
+        elif dec["kind"] == "place":
             homes = [sq(i) for i in range(6) if b[i] is None]
             for key in sorted({c["card"] for c in p["hand"]}):
                 out += [Action("place", card=key, square=h) for h in homes]
-        elif kind == "actions":
+        elif dec["kind"] == "actions":
             out = [Action("done")] + _act_options(cs, st, seat)
-        elif kind == "ready":
+        elif dec["kind"] == "ready":
             acted = [sq(i) for i in range(board.SIZE) if is_unit(b[i]) and b[i]["acted"]]
             out = [Action("done")]
             for n in range(1, dec["n"] + 1):
                 out += [Action("ready", squares=c) for c in combinations(acted, n)]
-        elif kind == "recruit":
+        elif dec["kind"] == "recruit":
             homes = [sq(i) for i in range(6) if b[i] is None]
             out = [Action("done")]
             for key in sorted({c["card"] for c in p["hand"]}):
@@ -421,10 +459,10 @@ class Game:
                 for key in sorted({m["card"] for m in st["mercenaries"] if m}):
                     if cs.units[key].cost <= p["gold"]:
                         out += [Action("recruit", card=key, square=h, merc=True) for h in homes]
-        elif kind == "support":
+        elif dec["kind"] == "support":
             out = [Action("done")] + [Action("support", square=sq(i)) for i in range(board.SIZE)
                                       if is_unit(b[i]) and b[i]["dmg"] > 0]
-        elif kind == "roll":
+        elif dec["kind"] == "roll":
             out = [Action("keep")] + ([Action("reroll")] if dec["can_reroll"] else [])
         for i in range(board.SIZE):
             if is_unit(b[i]) and combat.levelup_problem(cs, st, seat, i) is None:
@@ -445,7 +483,7 @@ class Game:
         if len(legal) == 1:
             return legal[0]
         if dec["kind"] == "ready":
-            b = self.state["players"][seat]["board"]
+            b: Board = self.state["players"][seat]["board"]
             acted = tuple(sq(i) for i in range(board.SIZE) if is_unit(b[i]) and b[i]["acted"])
             if len(acted) <= dec["n"]:
                 return Action("ready", squares=acted)
@@ -465,17 +503,11 @@ _ALLOWED = {
     "ready": ("ready", "done"), "recruit": ("recruit", "done"), "support": ("support", "done"),
     "roll": ("reroll", "keep"),
 }
-_PROMPT = {
-    "pick": "choose a command card", "place": "place a unit from your hand on your home area",
-    "actions": "take unit actions", "ready": "ready acted units",
-    "recruit": "may recruit a unit", "support": "may heal 1 damage (support)",
-    "roll": "decide about a missed roll",
-}
 
 
 def _act_options(cs: CardSet, st: State, seat: int) -> list[Action]:
     p = st["players"][seat]
-    b = p["board"]
+    b: Board = p["board"]
     out: list[Action] = []
     for i in range(board.SIZE):
         u = b[i]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from . import board
 from .errors import NotationError, excerpt
+from .messages import phrase
 
 VERBS = ("pick", "place", "act", "recruit", "ready", "support", "levelup", "reroll", "keep",
          "done", "timeout", "autosave", "rolls", "resign")
@@ -85,8 +86,7 @@ class Action:
 
 def _square(tok: str, what: str) -> str:
     if board.index(tok) is None:
-        raise NotationError(f"'{excerpt(tok.upper())}' is not a square ({what}): squares are "
-                            "1A … 6C.")
+        raise NotationError("syntax.bad_square", text=excerpt(tok.upper()), what=phrase(what))
     return tok.upper()
 
 
@@ -103,16 +103,15 @@ def _skill(toks: list[str], depth: int = 1) -> tuple[SkillUse, list[str]]:
     if word == "area":
         return SkillUse("area"), toks[1:]
     if len(toks) < 2:
-        raise NotationError(f"'{word}' needs a target square, e.g. '{word} 5B'.")
-    targets = _squares(toks[1], f"{word} target")
+        raise NotationError("syntax.needs_target", word=word)
+    targets = _squares(toks[1], f"what.{word}")
     rest = toks[2:]
     if word == "command":
         if len(targets) != 1:
-            raise NotationError("'command' names exactly one unit, e.g. 'command 2B attack 5B'.")
+            raise NotationError("syntax.command_one")
         if rest and rest[0] in _SKILL_WORDS:
             if rest[0] == "command" and depth >= MAX_COMMANDS:
-                raise NotationError(f"Too many nested commands: at most {MAX_COMMANDS} "
-                                    "'command' in one action.")
+                raise NotationError("syntax.nested_max", n=MAX_COMMANDS)
             sub, rest = _skill(rest, depth + 1)
             return SkillUse("command", targets, sub), rest
         return SkillUse("command", targets), rest
@@ -134,53 +133,51 @@ def parse(text: str) -> Action:
     """Parse one action; raise NotationError with a hint on anything malformed."""
     toks = _tokens(text)
     if not toks:
-        raise NotationError("Empty action. Try 'pick advance', 'act 2B to 3B attack 5B', 'done'.")
+        raise NotationError("syntax.empty")
     verb = toks[0].lower()
     args = toks[1:]
     low = [a.lower() for a in args]
     if verb not in VERBS:
         players = [v for v in VERBS if v != "timeout"]  # timeout is the system's answer
-        raise NotationError(f"Unknown action '{excerpt(toks[0])}'. Actions: "
-                            f"{', '.join(players)}.")
+        raise NotationError("syntax.unknown", text=excerpt(toks[0]), actions=", ".join(players))
     if verb in ("reroll", "keep", "done", "timeout", "resign"):
         if args:
-            raise NotationError(f"'{verb}' takes nothing after it.")
+            raise NotationError("syntax.no_args", verb=verb)
         return Action(verb)
     if verb == "pick":
         if len(args) != 1:
-            raise NotationError("Use 'pick CARD', e.g. 'pick advance'.")
+            raise NotationError("syntax.use_pick")
         return Action("pick", card=args[0])
     if verb == "place":
         if len(args) != 2:
-            raise NotationError("Use 'place CARD SQUARE', e.g. 'place thief 2B'.")
-        return Action("place", card=args[0], square=_square(args[1], "where to place"))
+            raise NotationError("syntax.use_place")
+        return Action("place", card=args[0], square=_square(args[1], "what.place"))
     if verb == "recruit":
         merc = bool(low) and low[0] in ("merc", "mercenary")
         rest = args[1:] if merc else args
         if len(rest) != 2:
-            raise NotationError("Use 'recruit CARD SQUARE', e.g. 'recruit archer 1C'.")
-        return Action("recruit", card=rest[0], square=_square(rest[1], "where to recruit"),
+            raise NotationError("syntax.use_recruit")
+        return Action("recruit", card=rest[0], square=_square(rest[1], "what.recruit"),
                       merc=merc)
     if verb == "ready":
-        sqs = tuple(s for a in args for s in _squares(a, "unit to ready"))
+        sqs = tuple(s for a in args for s in _squares(a, "what.ready"))
         return Action("ready", squares=sqs)
     if verb in ("support", "levelup"):
         if len(args) != 1:
-            raise NotationError(f"Use '{verb} SQUARE', e.g. '{verb} 2A'.")
-        return Action(verb, square=_square(args[0], "unit"))
+            raise NotationError("syntax.use_square", verb=verb)
+        return Action(verb, square=_square(args[0], "what.unit"))
     if verb == "autosave":
         if low not in (["on"], ["off"]):
-            raise NotationError("Use 'autosave on' or 'autosave off'.")
+            raise NotationError("syntax.use_autosave")
         return Action("autosave", flag=low == ["on"])
     if verb == "rolls":
         if len(low) != 1 or low[0] not in ROLL_PROMPTS:
-            raise NotationError("Use 'rolls miss' (be asked about a roll only when it misses) "
-                                "or 'rolls always' (whenever a boon could raise the damage).")
+            raise NotationError("syntax.use_rolls")
         return Action("rolls", mode=low[0])
     # act SQ [fullmove] [to SQ] [SKILL]
     if not args:
-        raise NotationError("Use 'act SQUARE [fullmove] [to SQUARE] [attack|area|heal|command …]'.")
-    unit = _square(args[0], "the unit that acts")
+        raise NotationError("syntax.use_act")
+    unit = _square(args[0], "what.actor")
     toks = low[1:]
     fullmove = False
     to = None
@@ -189,15 +186,14 @@ def parse(text: str) -> Action:
         fullmove, toks = True, toks[1:]
     if toks and toks[0] == "to":
         if len(toks) < 2:
-            raise NotationError("'to' needs a square, e.g. 'act 2B to 3B'.")
-        to, toks = _square(toks[1], "destination"), toks[2:]
+            raise NotationError("syntax.to_square")
+        to, toks = _square(toks[1], "what.destination"), toks[2:]
     if toks:
         if toks[0] not in _SKILL_WORDS:
-            raise NotationError(f"Unexpected '{excerpt(toks[0])}': after the move comes a skill "
-                                "(attack, area, heal, command).")
+            raise NotationError("syntax.after_move", text=excerpt(toks[0]))
         skill, toks = _skill(toks)
     if toks:
-        raise NotationError(f"Unexpected '{excerpt(' '.join(toks))}' at the end of the action.")
+        raise NotationError("syntax.trailing", text=excerpt(" ".join(toks)))
     if fullmove and to is None:
-        raise NotationError("Full Move adds a step to a move: give 'to SQUARE'.")
+        raise NotationError("syntax.fullmove_to")
     return Action("act", square=unit, to=to, fullmove=fullmove, skill=skill)

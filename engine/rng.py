@@ -9,6 +9,7 @@ actions arrive never changes anyone's rolls.
 from __future__ import annotations
 
 import zlib
+from typing import Any
 
 MASK = (1 << 64) - 1
 
@@ -34,7 +35,7 @@ def randbelow(rng: dict[str, int], stream: str, n: int) -> int:
     return z % n
 
 
-def shuffle(rng: dict[str, int], stream: str, items: list) -> None:
+def shuffle(rng: dict[str, int], stream: str, items: list[Any]) -> None:
     """Fisher–Yates in place, driven by `stream`."""
     for i in range(len(items) - 1, 0, -1):
         j = randbelow(rng, stream, i + 1)

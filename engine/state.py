@@ -7,20 +7,42 @@ so no module repeats a lookup rule.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeGuard, cast
 
 from . import board, rng
 from .cards import CardSet
+from .errors import excerpt
+from .types import (
+    ActionsDecision,
+    Card,
+    Decision,
+    Event,
+    Options,
+    Piece,
+    Player,
+    Result,
+    Roll,
+    RollDecision,
+    RollResult,
+    State,
+)
 
-State = dict[str, Any]
-Event = dict[str, Any]
+__all__ = ["ActionsDecision", "Board", "Card", "Decision", "Event", "Piece", "Player", "Result",
+           "Roll", "RollDecision", "RollResult", "State"]  # the shapes the rule modules use, from one place
+
+Board = list[Any]
+"""A board as the rule modules index it. Its squares hold `Piece | None` (types.Board), but
+rule code reads a square only after the check that says what stands there (`is_unit`,
+`is_monster`, a validated Plan), which a type checker cannot follow through an index: the
+rules tests (tests/test_rules_*.py) hold that line instead of a cast on every read."""
 
 COMMANDS = ("advance", "raid", "rest", "reward", "recruit")
 DIFFICULTY_DISCARDS = {"easy": 0, "normal": 3, "hard": 6}  # R13.2
 JOBS = ("warrior", "cleric", "sorcerer", "thief")
 
 
-def new_player(name: str) -> dict[str, Any]:
+def new_player(name: str) -> Player:
     return {
         "name": name, "gold": 2, "honor": 1, "defeated": [], "medals": [], "castle": [],
         "hand": [], "levelups": 0, "eliminated": False, "board": [None] * board.SIZE,
@@ -28,7 +50,7 @@ def new_player(name: str) -> dict[str, Any]:
     }
 
 
-def blank_state(players: list[str], seed: int, options: dict[str, Any]) -> State:
+def blank_state(players: list[str], seed: int, options: Options) -> State:
     """Every key at its default: the base a hand-written puzzle state is merged onto."""
     n = len(players)
     streams = {k: rng.derive(seed, k) for k in ("monsters", "units", "chips", "medals", "table")}
@@ -36,8 +58,8 @@ def blank_state(players: list[str], seed: int, options: dict[str, Any]) -> State
         streams[f"dice{p}"] = rng.derive(seed, f"dice{p}")
     return {
         "version": 1,
-        "setup": {"players": list(players), "seed": seed, "options": dict(options)},
-        "options": dict(options),
+        "setup": {"players": list(players), "seed": seed, "options": options.copy()},
+        "options": options.copy(),
         "round": 0, "phase": "placement", "step": None,
         "row": list(COMMANDS), "chosen": [], "executed": [], "current": None, "leader": None,
         "turn_order": list(range(n)), "turn": 0, "auto_left": [], "start_player": 0,
@@ -51,23 +73,28 @@ def blank_state(players: list[str], seed: int, options: dict[str, Any]) -> State
     }
 
 
-def normalize(raw: State) -> State:
-    """Fill every key a hand-written state left out, so puzzles need only what they test."""
+def normalize(raw: dict[str, Any]) -> State:
+    """Fill every key a hand-written state left out, so puzzles need only what they test.
+
+    `raw` is untrusted JSON, so it is read as such; what comes out has every key of State."""
     setup = raw.get("setup") or {}
     names = setup.get("players") or [p.get("name", f"P{i + 1}")
                                       for i, p in enumerate(raw.get("players", [{}]))]
-    base = blank_state(names, int(setup.get("seed", 0)),
-                       raw.get("options") or setup.get("options") or {})
-    out = copy.deepcopy(raw)
+    options: Options = cast(Options, raw.get("options") or setup.get("options") or {})
+    base = blank_state(names, int(setup.get("seed", 0)), options)
+    out: dict[str, Any] = copy.deepcopy(raw)
     for k, v in base.items():
         out.setdefault(k, v)
     for i, p in enumerate(out["players"]):
         for k, v in new_player(names[i] if i < len(names) else f"P{i + 1}").items():
             p.setdefault(k, v)
         if isinstance(p["board"], dict):  # puzzles may name squares: {"2B": piece}
-            grid = [None] * board.SIZE
+            grid: list[Any] = [None] * board.SIZE
             for name, piece in p["board"].items():
-                grid[board.index(name)] = piece
+                at = board.index(name)
+                if at is None:
+                    raise ValueError(f"{excerpt(str(name))!r} is not a square (1A to 6C)")
+                grid[at] = piece
             p["board"] = grid
         for sq, piece in enumerate(p["board"]):
             if piece is not None and piece.get("kind") == "unit":
@@ -85,10 +112,10 @@ def normalize(raw: State) -> State:
         out["rng"].setdefault(k, v)
     for p in range(len(out["players"])):
         out["rng"].setdefault(f"dice{p}", rng.derive(int(setup.get("seed", 0)), f"dice{p}"))
-    return out
+    return cast(State, out)
 
 
-def new_game(cs: CardSet, players: list[str], seed: int, options: dict[str, Any]) -> State:
+def new_game(cs: CardSet, players: list[str], seed: int, options: Mapping[str, Any]) -> State:
     """Setup R4 up to the moment the first decision (initial placement) is asked."""
     n = len(players)
     if not 1 <= n <= 4:
@@ -96,14 +123,14 @@ def new_game(cs: CardSet, players: list[str], seed: int, options: dict[str, Any]
     difficulty = options.get("difficulty")
     if difficulty is not None and (n != 1 or difficulty not in DIFFICULTY_DISCARDS):
         raise ValueError("difficulty is easy, normal or hard, and only for 1 player (R13.2).")
-    opts = {"difficulty": difficulty, "round_cap": int(options.get("round_cap", 30))}
+    opts: Options = {"difficulty": difficulty, "round_cap": int(options.get("round_cap", 30))}
     opts.update(setup_variants(cs, options, n))
     st = blank_state(players, seed, opts)
     r = st["rng"]
     # R3 monster deck: shuffled per level, level 1 on top.
     serial = 0
     for level in (1, 2, 3):
-        pile = []
+        pile: list[Card] = []
         for key, m in cs.monsters.items():
             if m.level == level:
                 for _ in range(m.copies):
@@ -112,11 +139,14 @@ def new_game(cs: CardSet, players: list[str], seed: int, options: dict[str, Any]
         rng.shuffle(r, "monsters", pile)
         st["monster_deck"] += pile
     # R3 unit deck minus the starting hands; level-up piles.
-    units, serial = [], 0
+    units: list[Card] = []
+    serial = 0
     for key, u in cs.units.items():
         for _ in range(u.copies):
             serial += 1
-            (st["levelup_piles"].setdefault(u.job, []) if u.levelled else units).append(
+            # a level-up card names its job in cards.json (the custom-set check requires it)
+            (st["levelup_piles"].setdefault(u.job, [])  # type: ignore[arg-type]
+             if u.levelled else units).append(
                 {"id": f"{'l' if u.levelled else 'u'}{serial}", "card": key})
     for p in st["players"]:
         for key in cs.starting_hand:
@@ -142,7 +172,7 @@ def new_game(cs: CardSet, players: list[str], seed: int, options: dict[str, Any]
 VARIANTS = ("start_gold", "start_honor", "omit_commands", "opening_monster", "empty_levelup")
 
 
-def setup_variants(cs: CardSet, options: dict[str, Any], players: int) -> dict[str, Any]:
+def setup_variants(cs: CardSet, options: Mapping[str, Any], players: int) -> Options:
     """The variant options of `options`, checked; anything unknown is refused so a typo in a
     modifier list cannot silently give the standard game."""
     known = {"difficulty", "round_cap", *VARIANTS}
@@ -173,10 +203,10 @@ def setup_variants(cs: CardSet, options: dict[str, Any], players: int) -> dict[s
         if not set(jobs) <= set(JOBS):
             raise ValueError(f"empty_levelup names jobs: {', '.join(JOBS)}")
         out["empty_levelup"] = list(jobs)
-    return out
+    return cast(Options, out)
 
 
-def _apply_variants(st: State, opts: dict[str, Any]) -> None:
+def _apply_variants(st: State, opts: Options) -> None:
     """Set up the starting position the variants ask for (before the row is shuffled)."""
     for p in st["players"]:
         p["gold"] = opts.get("start_gold", p["gold"])
@@ -206,12 +236,12 @@ def clockwise_from(st: State, first: int) -> list[int]:
     return [s for s in ((first + k) % n for k in range(n)) if not st["players"][s]["eliminated"]]
 
 
-def marks(p: dict[str, Any]) -> int:
+def marks(p: Player) -> int:
     """Honor marks: tokens plus defeated monster cards (R12)."""
     return p["honor"] + len(p["defeated"])
 
 
-def spend_marks(st: State, p: dict[str, Any], n: int) -> None:
+def spend_marks(st: State, p: Player, n: int) -> None:
     """Spend honor marks: tokens first (marks are interchangeable, R12); cards leave the game."""
     take = min(n, p["honor"])
     p["honor"] -= take
@@ -219,40 +249,40 @@ def spend_marks(st: State, p: dict[str, Any], n: int) -> None:
         st["removed"].append(p["defeated"].pop())
 
 
-def levelup_price(p: dict[str, Any]) -> int:
+def levelup_price(p: Player) -> int:
     """R12.2: 2 marks for the 1st and 2nd level-up, 3 from the 3rd on."""
     return 2 if p["levelups"] < 2 else 3
 
 
-def monster_threat(cs: CardSet, p: dict[str, Any]) -> int:
+def monster_threat(cs: CardSet, p: Player) -> int:
     """R14.2 without medals: board + waiting queues + castle."""
     t = sum(cs.monsters[m["card"]].threat for m in p["board"] if m is not None and "owner" not in m)
     t += sum(cs.monsters[m["card"]].threat for q in p["queues"].values() for m in q)
     return t + sum(cs.monsters[m["card"]].threat for m in p["castle"])
 
 
-def threat(cs: CardSet, p: dict[str, Any]) -> int:
+def threat(cs: CardSet, p: Player) -> int:
     """R14.2: monster threat plus medal values (negative)."""
     return monster_threat(cs, p) + sum(p["medals"])
 
 
-def monsters_left(p: dict[str, Any]) -> int:
+def monsters_left(p: Player) -> int:
     """Monsters on the board plus in waiting queues (R11.1 support count, R13.1)."""
     return sum(1 for m in p["board"] if m is not None and "owner" not in m) + sum(
         len(q) for q in p["queues"].values())
 
 
-def is_unit(piece: dict[str, Any] | None) -> bool:
+def is_unit(piece: Piece | None) -> TypeGuard[Piece]:
     return piece is not None and "owner" in piece
 
 
-def is_monster(piece: dict[str, Any] | None) -> bool:
+def is_monster(piece: Piece | None) -> TypeGuard[Piece]:
     return piece is not None and "owner" not in piece
 
 
-def open_decision(st: State, seat: int, kind: str, **extra: Any) -> dict[str, Any]:
+def open_decision(st: State, seat: int, kind: str, **extra: Any) -> Decision:
     """Ask `seat` a new question; its id marks every prompt made for it (stale check)."""
-    dec = {"id": st["next_id"], "opened": st["next_id"], "kind": kind, **extra}
+    dec = cast(Decision, {"id": st["next_id"], "opened": st["next_id"], "kind": kind, **extra})
     st["next_id"] += 1
     st["decisions"][str(seat)] = dec
     return dec

@@ -9,10 +9,10 @@ the left, the waiting queues beyond them, and the castle on the right.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .board import COLUMNS, LANES
 from .cards import CardSet
+from .types import Card, Decision, Piece, PlayerView, View
 
 CELL = 8  # characters per square: the longest piece text is 7 (`[Dul:2]`, `War*:3'`)
 
@@ -34,8 +34,9 @@ def abbreviations(cs: CardSet) -> dict[str, str]:
     """Three letters per card name, unique within the set (★ and level-up share them)."""
     out: dict[str, str] = {}
     taken: dict[str, str] = {}
-    for key, c in [*cs.units.items(), *cs.monsters.items()]:
-        base = re.sub(r"[^A-Za-z]", "", c.en) or key
+    names = [(k, c.en) for k, c in cs.units.items()] + [(k, m.en) for k, m in cs.monsters.items()]
+    for key, en in names:
+        base = re.sub(r"[^A-Za-z]", "", en) or key
         abbr = base[:3].capitalize()
         k = 3
         while taken.get(abbr, base.lower()) != base.lower() and k < len(base):
@@ -46,7 +47,7 @@ def abbreviations(cs: CardSet) -> dict[str, str]:
     return out
 
 
-def piece_text(cs: CardSet, abbr: dict[str, str], piece: dict[str, Any] | None) -> str:
+def piece_text(cs: CardSet, abbr: dict[str, str], piece: Piece | None) -> str:
     """One square: `.`, a unit `War*:1'`, or a monster `[Gob:1]`."""
     if piece is None:
         return "."
@@ -58,7 +59,7 @@ def piece_text(cs: CardSet, abbr: dict[str, str], piece: dict[str, Any] | None) 
     return f"[{abbr[piece['card']]}{dmg}]"
 
 
-def _names(cs: CardSet, cards: list[dict[str, Any]], cost: bool = False) -> str:
+def _names(cs: CardSet, cards: list[Card], cost: bool = False) -> str:
     parts = []
     for c in cards:
         name = cs.name(c["card"])
@@ -66,7 +67,7 @@ def _names(cs: CardSet, cards: list[dict[str, Any]], cost: bool = False) -> str:
     return ", ".join(parts) or "-"
 
 
-def _grid(cs: CardSet, abbr: dict[str, str], p: dict[str, Any]) -> list[str]:
+def _grid(cs: CardSet, abbr: dict[str, str], p: PlayerView) -> list[str]:
     queues = {ln: " ".join(abbr[m["card"]] for m in p["queues"][ln]) for ln in LANES}
     qw = max([5, *(len(q) for q in queues.values())])
     head = "".join(f"{c}{' magic' if c == COLUMNS else ' home' if c <= 2 else ''}".ljust(CELL)
@@ -81,7 +82,7 @@ def _grid(cs: CardSet, abbr: dict[str, str], p: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _player(cs: CardSet, abbr: dict[str, str], v: dict[str, Any], seat: int) -> list[str]:
+def _player(cs: CardSet, abbr: dict[str, str], v: View, seat: int) -> list[str]:
     p = v["players"][seat]
     tags = []
     if seat == v.get("start_player"):
@@ -104,7 +105,7 @@ def _player(cs: CardSet, abbr: dict[str, str], v: dict[str, Any], seat: int) -> 
     return [head, *_grid(cs, abbr, p), f"  hand: {_names(cs, p['hand'], cost=True)}"]
 
 
-def _row(cs: CardSet, v: dict[str, Any]) -> str:
+def _row(cs: CardSet, v: View) -> str:
     out = []
     for card in v["row"]:
         name = cs.name(card)
@@ -118,21 +119,21 @@ def _row(cs: CardSet, v: dict[str, Any]) -> str:
     return " | ".join(out)
 
 
-def _decision(cs: CardSet, v: dict[str, Any], seat: int, d: dict[str, Any]) -> str:
+def _decision(cs: CardSet, v: View, seat: int, d: Decision) -> str:
     who = v["players"][seat]["name"]
     kind = d["kind"]
     text = f"{who}: {_PROMPTS.get(kind, kind)}"
-    if kind == "pick":
+    if d["kind"] == "pick":
         text += ": " + ", ".join(cs.name(c) for c in d["options"])
-    elif kind == "actions":
+    elif d["kind"] == "actions":
         text += f" for {cs.name(d['card'])}, {d['left']} left"
-    elif kind == "ready":
+    elif d["kind"] == "ready":
         text += f" ({d['card']}, up to {d['n']})"
-    elif kind == "recruit":
+    elif d["kind"] == "recruit":
         text += " (hand or mercenaries)" if d.get("mercenaries") else " (hand only)"
         if d.get("again"):
             text += ", your mercenary was taken: choose again"
-    elif kind == "roll":
+    elif d["kind"] == "roll":
         a, b = d["dice"]
         boons = [w for w, ok in (("reroll", d.get("can_reroll")), ("levelup",
                                  d.get("can_levelup"))) if ok]
@@ -141,7 +142,7 @@ def _decision(cs: CardSet, v: dict[str, Any], seat: int, d: dict[str, Any]) -> s
     return text + f" [decision {d['id']}]"
 
 
-def render(cs: CardSet, v: dict[str, Any]) -> str:
+def render(cs: CardSet, v: View) -> str:
     """The whole table as text, from `view` (any seat or a spectator)."""
     abbr = abbreviations(cs)
     names = [p["name"] for p in v["players"]]

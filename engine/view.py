@@ -8,14 +8,18 @@ interface built on a view can leak them.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from .cards import CardSet
 from .state import State, monster_threat
+from .types import View
+
+E = TypeVar("E", bound=Mapping[str, Any])  # an engine Event, or one read back from a store
 
 
-def view(cs: CardSet, st: State, seat: int | None) -> dict[str, Any]:
-    v = json.loads(json.dumps({k: val for k, val in st.items()
+def view(cs: CardSet, st: State, seat: int | None) -> View:
+    v: Any = json.loads(json.dumps({k: val for k, val in st.items()
                                if k not in ("rng", "monster_deck", "unit_deck", "medal_pool",
                                             "undo", "claims")}))
     pending = {c[0] for c in st["claims"]}  # mercenary choices not yet granted (R7.1)
@@ -42,9 +46,11 @@ def view(cs: CardSet, st: State, seat: int | None) -> dict[str, Any]:
             p["threat"] = p["threat_public"] + sum(real["medals"])
         else:
             del p["medals"]
-    return v
+    out: View = v  # built from the State's own keys above: the View shape by construction
+    return out
 
 
-def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+def visible(events: Iterable[E], seat: int | None) -> list[E]:
     """The events `seat` may see: public ones, plus its own private ones (medal values)."""
-    return [e for e in events if "vis" not in e or (seat is not None and seat in e["vis"])]
+    return [e for e in events
+            if (vis := e.get("vis")) is None or (seat is not None and seat in vis)]

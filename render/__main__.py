@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import html
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import render
@@ -25,17 +26,15 @@ def gallery() -> list[tuple[str, str, Callable[[], bytes]]]:
     for lang in ("en", "ja"):
         for n in (1, 2, 3, 4):
             out.append((f"table_{n}p_{lang}.png", f"table, {n} player(s), late game ({lang})",
-                        lambda n=n, lang=lang: render.table_png(S.table_view(n, True),
-                                                                lang=lang)))
+                        partial(render.table_png, S.table_view(n, True), lang=lang)))
         out.append((f"board_busy_{lang}.png",
                     f"busy late-game board: queues, castle, damage, acted, Lv2 ({lang})",
-                    lambda lang=lang: render.board_png(busy, 0, lang=lang)))
+                    partial(render.board_png, busy, 0, lang=lang)))
         out.append((f"board_highlights_{lang}.png", f"last phase's events ({lang})",
-                    lambda lang=lang: render.board_png(busy, 0, lang=lang,
-                                                       highlights=S.SAMPLE_EVENTS)))
+                    partial(render.board_png, busy, 0, lang=lang, highlights=S.SAMPLE_EVENTS)))
         out.append((f"reach_{lang}.png", f"reach of the Thief★ on 4B ({lang})",
-                    lambda lang=lang: render.reach_png(busy, 0, "4B", ["3B", "5C", "3C"],
-                                                       ["6B", "5B"], lang=lang)))
+                    partial(render.reach_png, busy, 0, "4B", ["3B", "5C", "3C"], ["6B", "5B"],
+                            lang=lang)))
     out.append(("table_2p_early.png", "table, 2 players, round 1",
                 lambda: render.table_png(S.table_view(2))))
     out.append(("board_early.png", "early board, Japanese name",
@@ -50,7 +49,7 @@ def gallery() -> list[tuple[str, str, Callable[[], bytes]]]:
     for key in [*cs.units, *cs.monsters, *cs.commands]:
         for lang in ("en", "ja"):
             out.append((f"card_{key}_{lang}.png", f"card {key} ({lang})",
-                        lambda key=key, lang=lang: render.card_png(key, lang=lang)))
+                        partial(render.card_png, key, lang=lang)))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -32,29 +33,29 @@ def _lang(lang: str) -> str:
     return "ja" if lang == "ja" else "en"
 
 
-def board_image(view: dict[str, Any], seat: int, *, lang: str = "en",
-                highlights: list[dict[str, Any]] | None = None) -> Image.Image:
+def board_image(view: Mapping[str, Any], seat: int, *, lang: str = "en",
+                highlights: Sequence[Mapping[str, Any]] | None = None) -> Image.Image:
     g = board_geom(BOARD_SQUARE, False)
     im = Image.new("RGB", (g.width, g.height), th.PAPER)
     draw_board(im, 0, 0, view, seat, g, _lang(lang), highlights)
     return im
 
 
-def board_png(view: dict[str, Any], seat: int, *, lang: str = "en",
-              highlights: list[dict[str, Any]] | None = None) -> bytes:
+def board_png(view: Mapping[str, Any], seat: int, *, lang: str = "en",
+              highlights: Sequence[Mapping[str, Any]] | None = None) -> bytes:
     """One player's board (R2 geometry) as PNG bytes."""
     return encode(board_image(view, seat, lang=lang, highlights=highlights))
 
 
-def table_png(view: dict[str, Any], *, lang: str = "en",
-              highlights: list[dict[str, Any]] | None = None) -> bytes:
+def table_png(view: Mapping[str, Any], *, lang: str = "en",
+              highlights: Sequence[Mapping[str, Any]] | None = None) -> bytes:
     """Every player's board plus the central row, as PNG bytes."""
     from render.table import table_image
 
     return encode(table_image(view, lang=_lang(lang), highlights=highlights))
 
 
-def reach_png(view: dict[str, Any], seat: int, square: str, move: list[str], skill: list[str],
+def reach_png(view: Mapping[str, Any], seat: int, square: str, move: list[str], skill: list[str],
               *, lang: str = "en") -> bytes:
     """A board with one unit's movement and skill squares overlaid (computed by the engine)."""
     from render.reach import reach_image

@@ -8,6 +8,7 @@ drawn once per (size, style, language) and pasted; pieces are cached sprites.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -96,6 +97,7 @@ def _castle(c: Canvas, g: BoardGeom) -> None:
     x0, y0, x1, y1 = g.castle_box()
     merlon = (x1 - x0) * 0.2
     c.rect((x0 + merlon, y0, x1, y1), fill=th.CASTLE)
+    y: float  # whole pixels for the merlons, then a brick course
     for i, y in enumerate(range(int(y0), int(y1), int(g.s * 0.22))):  # merlons on the left
         if i % 2 == 0:
             c.rect((x0, y, x0 + merlon + 1, min(y1, y + g.s * 0.22)), fill=th.CASTLE)
@@ -111,8 +113,8 @@ def _castle(c: Canvas, g: BoardGeom) -> None:
            radius=gw * 0.45)
 
 
-def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: int,
-               g: BoardGeom, lang: str, highlights: list[dict[str, Any]] | None = None) -> None:
+def draw_board(im: Image.Image, ox: int, oy: int, view: Mapping[str, Any], seat: int,
+               g: BoardGeom, lang: str, highlights: Sequence[Mapping[str, Any]] | None = None) -> None:
     """Draw seat's board into `im` with its top-left corner at (ox, oy).
 
     Highlights go on before the elimination banner, so the story of how a player was
@@ -139,7 +141,7 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: in
         _eliminated(im, ox, oy, g, lang)
 
 
-def _draw_body(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: int,
+def _draw_body(im: Image.Image, ox: int, oy: int, view: Mapping[str, Any], seat: int,
                p: dict[str, Any], g: BoardGeom, lang: str, cs: CardSet) -> None:
     """Header, pieces, queues and castle (everything a player reads on a board)."""
     draw_header(im, ox, oy, view, seat, p, g, lang, cs)

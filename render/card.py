@@ -66,7 +66,7 @@ def _unit(c: Canvas, key: str, lang: str) -> None:
     uc = V.cards().units[key]
     kind = th.word("levelup" if uc.levelled else "unit", lang)
     _title(c, key, kind, lang, th.HEADER, th.WHITE)
-    x = 28
+    x: float = 28
     r = 22
     c.ellipse((x, 130 - r, x + 2 * r, 130 + r), fill=th.GOLD, outline=(150, 110, 0), width=2)
     c.text((x + r, 130), str(uc.cost), 28, th.INK, bold=True, align="m")
@@ -164,6 +164,7 @@ def _diagram(c: Canvas, rng: list[tuple[int, int]], gaps: list[tuple[int, int]],
     for f in range(f_lo, f_hi + 1):
         for s in (-1, 0, 1):
             c.rect(box(f, s), fill=th.SQUARE, radius=6)
+    i: float  # a mark's number below, then an inset in pixels
     for i, (f, s) in enumerate(rng):
         if -1 <= s <= 1:
             b = box(f, s)

@@ -7,6 +7,7 @@ sprites per (card, state, size); only numbers and names are drawn per image.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -98,7 +99,7 @@ def panel_height(width: int) -> int:
     return round(u * 0.42) + round(u * 0.58) + round(u * 0.08) + round(u * 0.66) + round(u * 0.1)
 
 
-def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, Any],
+def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any],
                  lang: str) -> None:
     """Title line, then the 8-card row, then mercenaries and deck sizes."""
     u = width / 8
@@ -109,7 +110,7 @@ def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, 
     _supply_row(im, ox, y1 + round(u * 0.58) + round(u * 0.08), width, view, lang)
 
 
-def _title(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, Any],
+def _title(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any],
            lang: str) -> None:
     """Round and phase on the left; the start player (or the result) on the right."""
     u = width / 8
@@ -135,7 +136,7 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: dict[str, Any],
         T.draw(im, (ox + width - pad, ty), t, sz, th.INK, weight=T.BOLD, align="r")
 
 
-def stage_name(view: dict[str, Any], lang: str) -> str:
+def stage_name(view: Mapping[str, Any], lang: str) -> str:
     """What the image shows the end of: the card or phase named by `after` (set on views
     kept as a phase ends, when the state has already moved on), else the current phase."""
     after = view.get("after")
@@ -148,7 +149,7 @@ def stage_name(view: dict[str, Any], lang: str) -> str:
     return th.phase_name(view.get("phase"), lang)
 
 
-def _card_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, Any],
+def _card_row(im: Image.Image, ox: int, y: int, width: int, view: Mapping[str, Any],
               lang: str) -> None:
     """The 5 command cards in row order (executed ones ticked), then the 3 phase cards; the
     pawn stands on the card being resolved (R5, R6)."""
@@ -182,7 +183,7 @@ def _card_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, Any]
         im.paste(spr, (ox + pad + i * (cw + gap), y))
 
 
-def _supply_row(im: Image.Image, ox: int, y: int, width: int, view: dict[str, Any],
+def _supply_row(im: Image.Image, ox: int, y: int, width: int, view: Mapping[str, Any],
                 lang: str) -> None:
     """Mercenaries on offer (R7.1), then deck sizes, medal pool and summon chips (R3)."""
     u = width / 8

@@ -30,8 +30,8 @@ class Canvas:
     def _b(self, box: tuple[float, float, float, float]) -> list[int]:
         return [round(v * self.ss) for v in box]
 
-    def rect(self, box: tuple[float, float, float, float], fill: object = None,
-             outline: object = None, width: float = 1, radius: float = 0) -> None:
+    def rect(self, box: tuple[float, float, float, float], fill: T.Color | None = None,
+             outline: T.Color | None = None, width: float = 1, radius: float = 0) -> None:
         b = self._b(box)
         b[2] -= 1
         b[3] -= 1
@@ -41,21 +41,21 @@ class Canvas:
         else:
             self.d.rectangle(b, fill=fill, outline=outline, width=w)
 
-    def ellipse(self, box: tuple[float, float, float, float], fill: object = None,
-                outline: object = None, width: float = 1) -> None:
+    def ellipse(self, box: tuple[float, float, float, float], fill: T.Color | None = None,
+                outline: T.Color | None = None, width: float = 1) -> None:
         w = max(1, round(width * self.ss)) if outline is not None else 0
         self.d.ellipse(self._b(box), fill=fill, outline=outline, width=w)
 
-    def polygon(self, pts: list[tuple[float, float]], fill: object = None,
-                outline: object = None, width: float = 1) -> None:
+    def polygon(self, pts: list[tuple[float, float]], fill: T.Color | None = None,
+                outline: T.Color | None = None, width: float = 1) -> None:
         w = max(1, round(width * self.ss)) if outline is not None else 0
         self.d.polygon([(x * self.ss, y * self.ss) for x, y in pts], fill=fill, outline=outline, width=w)
 
-    def line(self, pts: list[tuple[float, float]], fill: object, width: float = 1) -> None:
+    def line(self, pts: list[tuple[float, float]], fill: T.Color, width: float = 1) -> None:
         self.d.line([(x * self.ss, y * self.ss) for x, y in pts], fill=fill, width=max(1, round(width * self.ss)),
                     joint="curve")
 
-    def text(self, xy: tuple[float, float], s: object, size: float, fill: object, *,
+    def text(self, xy: tuple[float, float], s: object, size: float, fill: T.Color, *,
              bold: bool = False, align: str = "l", valign: str = "m", sx: float = 1.0) -> int:
         """Draw text at 1× coordinates; returns its 1× width. `sx` condenses it."""
         w = T.draw(self.im, (xy[0] * self.ss, xy[1] * self.ss), s, round(size * self.ss), fill,

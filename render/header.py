@@ -8,6 +8,7 @@ would get less than 40 % of the width.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -69,7 +70,7 @@ def draw_icon(c: Canvas, kind: str, x: float, y: float, size: float) -> None:
                    pt(size * 0.28, size * 0.52)], fill=th.HL_NEW)
 
 
-def draw_header(im: Image.Image, ox: int, oy: int, view: dict[str, Any], seat: int,
+def draw_header(im: Image.Image, ox: int, oy: int, view: Mapping[str, Any], seat: int,
             p: dict[str, Any], g: BoardGeom, lang: str, cs: CardSet) -> None:
     """Name, seat colour, start player flag; gold, honor marks, public threat, medal count.
 

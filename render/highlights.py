@@ -11,6 +11,7 @@ because it changes with every image and supersampling it would cost more than th
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image
@@ -22,16 +23,16 @@ from render import view as V
 from render.draw import Canvas, arrow_head, composite, fit, text_w
 from render.layout import BoardGeom
 
-Event = dict[str, Any]
+Event = Mapping[str, Any]  # engine.Event, or one read back from a stored log
 Box = boxes.Box
-def events_for(events: list[Event] | None, seat: int) -> list[Event]:
+def events_for(events: Sequence[Event] | None, seat: int) -> list[Event]:
     """Events of one board: those naming this player, or naming no player at all.
 
     Damage and healing on one square are summed into one event, so an area attack followed
     by a roll on the same monster shows one readable "-3" instead of stacked labels.
     """
     out: list[Event] = []
-    totals: dict[tuple[str, str], Event] = {}
+    totals: dict[tuple[str, str], dict[str, Any]] = {}
     for e in events or []:
         if not isinstance(e, dict):
             continue
@@ -48,8 +49,8 @@ def events_for(events: list[Event] | None, seat: int) -> list[Event]:
     return out
 
 
-def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, view: dict[str, Any],
-                    seat: int, events: list[Event] | None, lang: str,
+def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, view: Mapping[str, Any],
+                    seat: int, events: Sequence[Event] | None, lang: str,
                     ink: list[Box] | None = None) -> None:
     """Composite the highlights of `seat` onto the board drawn at (ox, oy).
 

@@ -7,6 +7,7 @@ picture explains itself in a help command.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image
@@ -18,7 +19,7 @@ from render.draw import Canvas, composite
 from render.layout import BOARD_SQUARE, board_geom
 
 
-def reach_image(view: dict[str, Any], seat: int, square: str, move: list[str],
+def reach_image(view: Mapping[str, Any], seat: int, square: str, move: list[str],
                 skill: list[str], *, lang: str = "en") -> Image.Image:
     g = board_geom(BOARD_SQUARE, False)
     legend_h = round(g.s * 0.5)
@@ -57,7 +58,7 @@ def _target(c: Canvas, cx: float, cy: float, r: float) -> None:
                col, r * 0.12)
 
 
-def _legend(im: Image.Image, y: int, h: int, view: dict[str, Any], seat: int, square: str,
+def _legend(im: Image.Image, y: int, h: int, view: Mapping[str, Any], seat: int, square: str,
             lang: str) -> None:
     s = h * 2
     c = Canvas(im.width, h, th.PAPER)

@@ -11,6 +11,7 @@ of boards at a third of that scale, whose names and pips blurred at preview size
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image
@@ -45,8 +46,8 @@ def board_origins(n: int) -> tuple[list[tuple[int, int]], int, int, int]:
     return origins, cy, width, cy + panel_height(width)
 
 
-def table_image(view: dict[str, Any], *, lang: str = "en",
-                highlights: list[dict[str, Any]] | None = None) -> Image.Image:
+def table_image(view: Mapping[str, Any], *, lang: str = "en",
+                highlights: Sequence[Mapping[str, Any]] | None = None) -> Image.Image:
     n = len(V.players(view))
     g = table_geom(max(1, n))
     origins, cy, width, height = board_origins(n)

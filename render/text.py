@@ -166,7 +166,7 @@ def sprite(text: str, size: int, weight: int = REGULAR,
     with _FT_LOCK:
         left, top, right, bottom = f.getbbox(text, anchor="ls")
         w, h = max(1, right - left), max(1, bottom - top)
-        mask = Image.new("L", (w, h), 0)
+        mask = Image.new("L", (int(w), int(h)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor="ls")
     k = size / base
     if k != 1.0 or sx != 1.0:

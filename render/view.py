@@ -10,6 +10,7 @@ bot command that fails. Nothing here reads `medals` values or the viewer's priva
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -20,7 +21,7 @@ COLUMNS = range(1, 7)
 Piece = dict[str, Any]
 
 
-def cards(view: dict[str, Any] | None = None) -> CardSet:
+def cards(view: Mapping[str, Any] | None = None) -> CardSet:
     """The card set of a game: the custom one in `setup.cards` if the game was set up with
     printed values typed in, else the default set. Stats must match the engine's."""
     raw = as_dict(as_dict(view).get("setup")).get("cards") if view else None
@@ -75,11 +76,11 @@ def card_key(card: object) -> str:
     return str(card) if card is not None else "?"
 
 
-def players(view: dict[str, Any]) -> list[dict[str, Any]]:
+def players(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [as_dict(p) for p in as_list(view.get("players"))]
 
 
-def player(view: dict[str, Any], seat: int) -> dict[str, Any]:
+def player(view: Mapping[str, Any], seat: int) -> dict[str, Any]:
     ps = players(view)
     return ps[seat] if 0 <= seat < len(ps) else {}
 

@@ -18,7 +18,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -171,8 +171,10 @@ class Replayed:
     defeats_per_round: list[int]
 
 
-def replay_score(setup: dict[str, Any], log: list[list[Any]]) -> Replayed:
-    """Replay setup + log (R15) and score the result; never trust a stored or sent score."""
+def replay_score(setup: Mapping[str, Any], log: list[list[Any]], *,
+                 resigned: bool = False) -> Replayed:
+    """Replay setup + log (R15) and score the result; never trust a stored or sent score.
+    `resigned`: the player gave up an unfinished game — a loss at the round reached."""
     g = Game.replay(setup, [])
     fainted, defeats = 0, [0]
     for seat, text in log:
@@ -183,10 +185,11 @@ def replay_score(setup: dict[str, Any], log: list[list[Any]]) -> Replayed:
                 defeats[-1] += 1
             elif e["type"] == "phase" and e.get("phase") == "main" and e.get("round", 0) > 1:
                 defeats.append(0)
-    if g.state["result"] is None:
+    result = g.result
+    if result is None and not resigned:
         raise ValueError("the attempt is not finished")
     p = g.state["players"][0]
-    won = 0 in g.state["result"]["winners"]
+    won = result is not None and 0 in result["winners"]
     rounds = g.state["round"]
     return Replayed(Score(not won, rounds, fainted, -(p["honor"] + len(p["defeated"]))),
                     defeats[:rounds] if rounds else defeats)
@@ -202,6 +205,28 @@ def share_line(challenge_no: int, score: Score, par_rounds: int | None,
                    no=challenge_no)
     bot = i18n.t(lang, "daily.share_par", rounds=par_rounds) if par_rounds is not None else ""
     return f"{head}{bot} {marks}"
+
+
+def share_params(challenge_no: int, par_rounds: int | None,
+                 defeats_per_round: Sequence[int]) -> str:
+    """What the store keeps of a share line: its parameters, not its words, so it is told
+    in the language of whoever reads it (the score is stored beside it)."""
+    return json.dumps({"no": challenge_no, "par": par_rounds, "trace": list(defeats_per_round)},
+                      separators=(",", ":"))
+
+
+def render_share(stored: str | None, score: Score | None, lang: str) -> str | None:
+    """The share line of a stored attempt in `lang`; a line stored as words by an older
+    version is shown as it was."""
+    if not stored or score is None:
+        return None
+    try:
+        p = json.loads(stored)
+    except ValueError:
+        return stored
+    if not isinstance(p, dict):
+        return stored
+    return share_line(int(p["no"]), score, p.get("par"), [int(n) for n in p["trace"]], lang)
 
 
 def versus_par(score: Score, par: Score | None, lang: str = "en") -> str | None:

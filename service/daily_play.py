@@ -57,8 +57,11 @@ class Started:
 class Settled:
     attempt: Attempt
     score: Score
-    share: str
+    share: str  # in English; `share_in` for the reader's language
     versus: str | None
+
+    def share_in(self, lang: str) -> str:
+        return daily.render_share(self.attempt.share, self.score, lang) or self.share
 
 
 def _ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
@@ -67,7 +70,7 @@ def _ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
 
     bot = make_player(level, challenge.seed)
     if hasattr(bot, "budget_s"):
-        bot.budget_s = PAR_BUDGET_S  # type: ignore[attr-defined]
+        bot.budget_s = PAR_BUDGET_S
     g = challenge.new_game(f"bot ({level})")
     for _ in range(20_000):  # bounded: a solo game has a few hundred decisions
         if g.over:
@@ -89,8 +92,10 @@ class DailyHost:
         self.store = store
         self.secret = secret
         self.clock = clock or games.clock
-        self._par_jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
+        self._par_jobs: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._claims: dict[int, asyncio.Lock] = {}
+        self._watchers: set[asyncio.Task[None]] = set()
+        self.par_levels: tuple[str, ...] | None = None  # None: PAR_LEVELS (tests: faster AIs)
 
     def _claiming(self, key: int) -> asyncio.Lock:
         """One start/resume of a slot at a time. Not the game service's lock of that key:
@@ -123,18 +128,17 @@ class DailyHost:
         day = self.today()
         ch = self.challenge(day)
         key = slot(user_id, True)
+        await self.expire_overdue(user_id)  # yesterday's game must not pass for today's
         async with self._claiming(key):
             att = await self.store.attempt(user_id, day.isoformat(), True)
             if att is not None and att.status != "playing":
-                raise ServiceError(
-                    "You have played today's ranked challenge already (one attempt a day). "
-                    "Try `/rr daily practice`, or come back after 00:00 UTC.", code="daily_done")
+                raise ServiceError.of("svc.daily_done", code="daily_done")
             if guild_id is not None:
                 await self.store.seen_in(guild_id, user_id)
             if att is None:
                 att = await self.store.claim(user_id, day.isoformat(), True, name, guild_id)
                 if att is None:  # another delivery/process claimed it a moment ago
-                    raise ServiceError("Your daily challenge is starting already.", code="stale")
+                    raise ServiceError.of("svc.daily_starting", code="stale")
             resumed = await self._resume(key, ch, True)
             if resumed is not None:
                 if att.game_id is None:
@@ -150,15 +154,14 @@ class DailyHost:
         today = self.today()
         day = day or today - dt.timedelta(days=1)
         if day > today:
-            raise ServiceError("That day's challenge has not begun yet.", code="daily_future")
+            raise ServiceError.of("svc.daily_future", code="daily_future")
         if day < daily.EPOCH:
-            raise ServiceError(f"The first daily challenge was on {daily.EPOCH.isoformat()}.",
+            raise ServiceError.of("svc.daily_past", day=daily.EPOCH.isoformat(),
                                code="daily_past")
         if day == today:
             att = await self.store.attempt(user_id, day.isoformat(), True)
             if att is None or att.status == "playing":
-                raise ServiceError("Today's challenge can be practised only after your ranked "
-                                   "attempt is over: play it with `/rr daily`.",
+                raise ServiceError.of("svc.daily_practice_early",
                                    code="daily_practice_early")
         ch = self.challenge(day)
         key = slot(user_id, False)
@@ -230,15 +233,48 @@ class DailyHost:
         r = daily.replay_score(row.setup, log_)
         day = dt.date.fromisoformat(info["day"])
         par = await self.par(day)
+        if par is None:  # faster than the par: wait for it (worker threads, off the loop)
+            try:
+                par = await self.compute_par(day)
+            except Exception:
+                log.exception("par of %s: the result is told without it", day)
         par_score = _par_score(par)
-        share = daily.share_line(info["number"], r.score,
-                                 par_score.rounds if par_score else None, r.defeats_per_round)
+        par_rounds = par_score.rounds if par_score else None
+        share = daily.share_line(info["number"], r.score, par_rounds, r.defeats_per_round)
         user = row.host_id
+        stored = daily.share_params(info["number"], par_rounds, r.defeats_per_round)
         if not await self.store.finish(user, info["day"], bool(info["ranked"]), "finished",
-                                       r.score.to_json(), share):
+                                       r.score.to_json(), stored):
             return None
         att = await self.store.attempt(user, info["day"], bool(info["ranked"]))
         assert att is not None
+        return Settled(att, r.score, share, daily.versus_par(r.score, par_score))
+
+    async def resign(self, user_id: int) -> Settled:
+        """The player gives today's ranked attempt up: it ends as a loss at the round
+        reached, scored from the stored log (replayed), ranked after every win. It is a
+        finished attempt, so the streak holds (a streak counts days played, not won)."""
+        await self.expire_overdue(user_id)
+        key = slot(user_id, True)
+        day = self.today().isoformat()
+        async with self._claiming(key), self.games.lock(key):
+            row = await self.games.store.open_game(key)
+            info = (row.settings.get("daily") or {}) if row is not None else {}
+            if row is None or row.status != "active" or info.get("day") != day:
+                raise ServiceError("You have no ranked daily challenge in play to resign.",
+                                   code="daily_none")
+            log_ = await self.games.store.log(row.id)
+            assert row.setup is not None
+            r = daily.replay_score(row.setup, log_, resigned=True)
+            await self.games.store.set_status(row.id, "abandoned")
+            self.games._forget(row.id)
+        par_score = _par_score(await self.par(self.today()))
+        par_rounds = par_score.rounds if par_score else None
+        stored = daily.share_params(info["number"], par_rounds, r.defeats_per_round)
+        await self.store.finish(user_id, day, True, "finished", r.score.to_json(), stored)
+        att = await self.store.attempt(user_id, day, True)
+        assert att is not None
+        share = daily.share_line(info["number"], r.score, par_rounds, r.defeats_per_round)
         return Settled(att, r.score, share, daily.versus_par(r.score, par_score))
 
     async def settle_all(self) -> list[Settled]:
@@ -253,6 +289,27 @@ class DailyHost:
                 if s is not None:
                     out.append(s)
         return out
+
+    async def expire_overdue(self, user_id: int) -> Attempt | None:
+        """The user's ranked attempt of a day already over, still in play, ends unfinished
+        now. The day job does this for everyone once a pass (`close_day`); this is for the
+        player who comes back after 00:00 UTC before it ran: no move may land in a closed
+        day, and the slot is free for today's game. Returns the attempt it ended."""
+        key = slot(user_id, True)
+        row = await self.games.store.open_game(key)
+        info = (row.settings.get("daily") or {}) if row is not None else {}
+        if row is None or not info or self.clock() < daily.day_end(
+                dt.date.fromisoformat(info["day"])):
+            return None
+        async with self.games.lock(key):
+            fresh = await self.games.store.get(row.id)
+            if fresh is None or fresh.status not in ("active", "lobby"):
+                return None
+            await self.games.store.set_status(row.id, "abandoned")
+            self.games._forget(row.id)
+        if not await self.store.finish(user_id, info["day"], True, "unfinished", None, None):
+            return None
+        return await self.store.attempt(user_id, info["day"], True)
 
     async def close_day(self, day: dt.date) -> list[Attempt]:
         """At 00:00 UTC: the day's unfinished attempts end unfinished (R15 has no say: a
@@ -283,18 +340,50 @@ class DailyHost:
         known = await self.par(day)
         if known is not None:
             return known
-        job = self._par_jobs.get(day.isoformat())
+        return await asyncio.shield(self.ensure_par(day))
+
+    def ensure_par(self, day: dt.date) -> asyncio.Future[dict[str, Any]]:
+        """The day's par, under way in the background, never waited for here: the day job
+        normally computes it at 00:00 UTC, but a bot started mid-day, or a player quicker
+        than the job, must still get it. One job per day per process; a failed job is
+        forgotten, so the next demand tries again."""
+        key = day.isoformat()
+        job = self._par_jobs.get(key)
         if job is None:
             job = asyncio.ensure_future(self._par(day))
-            self._par_jobs[day.isoformat()] = job
-        return await asyncio.shield(job)
+            self._par_jobs[key] = job
+
+            def done(f: asyncio.Future[dict[str, Any]]) -> None:
+                if f.cancelled() or f.exception() is not None:
+                    self._par_jobs.pop(key, None)
+                    if not f.cancelled():
+                        log.error("par of %s failed", key, exc_info=f.exception())
+            job.add_done_callback(done)
+        return job
+
+    def watch(self, coro: Any) -> None:
+        """Run `coro` (an interface's follow-up, e.g. showing the par once known) beside
+        the request that started it; cancelled at `close`."""
+        task = asyncio.ensure_future(coro)
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
+
+    def close(self) -> None:
+        """Stop the background work (a worker thread already playing finishes on its own)."""
+        pending: list[asyncio.Future[Any]] = [*self._par_jobs.values(), *self._watchers]
+        for f in pending:
+            if not f.done():
+                f.cancel()
 
     async def _par(self, day: dt.date) -> dict[str, Any]:
         from ai import LEVELS
 
+        known = await self.par(day)  # another process may have stored it meanwhile
+        if known is not None:
+            return known
         ch = self.challenge(day)
         par: dict[str, Any] = {}
-        for level in PAR_LEVELS:
+        for level in self.par_levels or PAR_LEVELS:
             if level in LEVELS:
                 par[level] = await asyncio.to_thread(_ai_play, ch, level)
         await self.store.set_par(day.isoformat(), par)

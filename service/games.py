@@ -16,11 +16,12 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine import ActionError, Game, StaleDecision
+from engine import ActionError, Event, Game, StaleDecision, View
+from engine.messages import Items, phrase
 from store import (
     AlreadyApplied,
     GameRow,
@@ -31,7 +32,12 @@ from store import (
 )
 
 from .errors import ServiceError
+from .refusals import end_phrase, say
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots
+from .shards import Shards
+
+if TYPE_CHECKING:
+    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.service")
 
@@ -39,16 +45,6 @@ DEFAULT_LIMIT_S = 24 * 3600
 MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
 KICK_AFTER_TIMEOUTS = 2
 MAX_AUTO = 200  # bound on trivial answers resolved after one action
-
-
-def result_words(result: dict[str, Any], names: list[str]) -> str:
-    """A finished game's result in English: who won (or a draw, or the monsters) and why."""
-    who = ", ".join(names[s] for s in result.get("winners", []))
-    if not who:
-        return f"the monsters won — {result.get('reason', '')}"
-    if result.get("draw"):
-        return f"a draw between {who} — {result.get('reason', '')}"
-    return f"{who} won — {result.get('reason', '')}"
 
 
 class Quarantined(ServiceError):
@@ -89,13 +85,16 @@ class GameOver(ServiceError):
 
     def __init__(self, row: GameRow, game: Game) -> None:
         self.row, self.game = row, game
-        self.result: dict[str, Any] = game.state["result"] or {}
+        self.result: Mapping[str, Any] = game.result or {}
         self.names = [s["name"] for s in row.seats]
-        super().__init__(f"The game is over: {result_words(self.result, self.names)}.",
-                         code="over")
+        who = tuple(self.names[s] for s in self.result.get("winners", []))
+        key = ("svc.over_loss" if not who else "svc.over_draw" if self.result.get("draw")
+               else "svc.over_win")
+        params = {"who": Items(who), "reason": end_phrase(self.result)}
+        super().__init__(say("en", key, params), code="over", key=key, params=params)
 
 
-def _stage_hook(g: Game, stages: list[tuple[str, int, dict[str, Any]]],
+def _stage_hook(g: Game, stages: list[tuple[str, int, View]],
                 base: int) -> Callable[[str, int], None]:
     """Record the spectator view each time a card or phase ends (events so far: base + n).
 
@@ -103,8 +102,15 @@ def _stage_hook(g: Game, stages: list[tuple[str, int, dict[str, Any]]],
     carries `after` (what just ended) for the image's title and row (render/central.py).
     """
     def hook(what: str, n: int) -> None:
-        stages.append((what, base + n, {**g.view(None), "after": what}))
+        view = g.view(None)
+        view["after"] = what
+        stages.append((what, base + n, view))
     return hook
+
+
+Told = Mapping[str, Any]
+"""An event as the service tells it: an engine Event (engine.types), marked `auto` when the
+service answered for the player, or the service's own `undo`; read with `.get`."""
 
 
 @dataclass(slots=True)
@@ -113,7 +119,7 @@ class Outcome:
 
     row: GameRow
     game: Game
-    events: list[dict[str, Any]]
+    events: list[Told]
     actor: int | None
     text: str
     prompts: list[int] = field(default_factory=list)  # seats newly asked something
@@ -122,7 +128,7 @@ class Outcome:
     # One per resolved card or phase, in order: (what, end index into `events`, the spectator
     # view as it stood then) — so every phase gets its own image even when one answer set
     # several in motion.
-    stages: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+    stages: list[tuple[str, int, View]] = field(default_factory=list)
     # The deadline of each seat's open decision, as stored (a decision keeps its first one).
     deadlines: dict[int, float] = field(default_factory=dict)
     notice: int | None = None  # the outbox row announcing it (see notices())
@@ -141,22 +147,19 @@ class Reminder:
     notice: int | None = None
 
 
-BUSY = "The game's database is busy (another program holds it); nothing was changed. " \
-    "Try again in a moment."
-UNCERTAIN = "Saving failed and could not be checked: look at `/rr status` before answering again."
 
 
 def _store_refusal(e: Exception) -> ServiceError | None:
     """Store failures a player should hear about in words (nothing, or maybe, was saved)."""
     if isinstance(e, StoreBusy):
-        return ServiceError(BUSY, code="busy")
+        return ServiceError.of("svc.busy", code="busy")
     if isinstance(e, StoreUncertain):
-        return ServiceError(UNCERTAIN, code="uncertain")
+        return ServiceError.of("svc.uncertain", code="uncertain")
     return None
 
 
 class GameService(SeatsMixin):
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+    def __init__(self, store: Store | PgStore, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None) -> None:
         self.store = store
@@ -174,6 +177,9 @@ class GameService(SeatsMixin):
         # the bot posts it in the game's channel. Failures there are logged, not raised.
         self.on_quarantine: Callable[[GameRow, dict[str, Any] | None],
                                      Awaitable[None]] | None = None
+        # This process's shards (service/shards.py): which games it may answer and time.
+        # The default, one process alone, hosts every game.
+        self.shards = Shards()
         self._seats_init()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
@@ -188,23 +194,22 @@ class GameService(SeatsMixin):
                         bots: int = 0, bot_level: str = "random") -> GameRow:
         """A lobby with the host seated, and `bots` AI players of `bot_level` (seats.py)."""
         if not 1 <= players <= 4:
-            raise ServiceError("A game has 1 to 4 players (R1).")
+            raise ServiceError.of("svc.players")
         if difficulty not in (None, "easy", "normal", "hard"):
-            raise ServiceError("Difficulty is easy, normal or hard.")
+            raise ServiceError.of("svc.difficulty")
         check_bots(players, difficulty, bots, bot_level)
+        self.shards.check(guild_id)
         if difficulty is not None and players != 1:
-            raise ServiceError("Difficulty is the solo option rule: use it with players: 1 "
-                               "(R13.2).")
+            raise ServiceError.of("svc.difficulty_solo")
         if not MIN_LIMIT_S <= time_limit_s <= MAX_LIMIT_S:
-            raise ServiceError("The turn time limit is between 1 minute and 7 days.")
+            raise ServiceError.of("svc.time_limit")
         latest = await self.store.latest_game(channel_id)
         if latest is not None and latest.status == "active":
             held = await self.store.quarantined(latest.id)
             if held is not None:  # say why, and that abandoning it frees the channel
                 raise Quarantined(latest, held)
         if latest is not None and latest.status in ("lobby", "active"):
-            raise ServiceError("This channel already has a game. Finish or `/rr abandon` it, "
-                               "or start one in a thread.")
+            raise ServiceError.of("svc.has_game")
         if latest is not None:  # a finished game stops being the channel's game: forget it
             self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
@@ -213,7 +218,7 @@ class GameService(SeatsMixin):
         try:
             row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
-            raise ServiceError("This channel already has a game.") from e
+            raise ServiceError.of("svc.has_game_short") from e
         if bots:
             self._add_bots(row, bots, bot_level)
             await self.store.update_lobby(row)
@@ -222,20 +227,21 @@ class GameService(SeatsMixin):
     async def _lobby(self, channel_id: int) -> GameRow:
         row = await self.store.open_game(channel_id)
         if row is None:
-            raise ServiceError("There is no game in this channel. Start one with `/rr new`.")
+            raise ServiceError.of("svc.no_game_new")
+        self.shards.check(row.guild_id)
         if row.damage:
             raise Quarantined(row, {"kind": "unreadable", "what": row.damage})
         if row.status != "lobby":
-            raise ServiceError("The game has already started.")
+            raise ServiceError.of("svc.started")
         return row
 
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if row.seat_of(user_id) is not None:
-                raise ServiceError("You are already in this game.")
+                raise ServiceError.of("svc.already_in")
             if len(row.seats) >= row.settings["players"]:
-                raise ServiceError(f"The game is full ({row.settings['players']} players).")
+                raise ServiceError.of("svc.full", n=row.settings["players"])
             row.seats.append({"user": user_id, "name": name})
             await self.store.update_lobby(row)
             return row
@@ -245,9 +251,9 @@ class GameService(SeatsMixin):
             row = await self._lobby(channel_id)
             seat = row.seat_of(user_id)
             if seat is None:
-                raise ServiceError("You are not in this game.")
+                raise ServiceError.of("svc.not_in")
             if user_id == row.host_id:
-                raise ServiceError("The host cannot leave; use `/rr abandon` to cancel the game.")
+                raise ServiceError.of("svc.host_leave")
             row.seats.pop(seat)
             await self.store.update_lobby(row)
             return row
@@ -259,21 +265,22 @@ class GameService(SeatsMixin):
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
-                raise ServiceError("Only the host can start the game.")
+                raise ServiceError.of("svc.host_start")
             if row.settings.get("difficulty") is not None and len(row.seats) != 1:
-                raise ServiceError("A game with a difficulty is solo: only the host may play.")
+                raise ServiceError.of("svc.solo_host")
             names = [s["name"] for s in row.seats]
             options = dict(options or {})
             if len(names) == 1:
                 options.setdefault("difficulty", row.settings.get("difficulty"))
-            ev: list[dict[str, Any]] = []
+            setup_ev: list[Event] = []
             g = Game.new(names, seed=self.seed_source() if seed is None else seed,
                          options=options,
-                         cards_data=self.cards_data, events=ev)
+                         cards_data=self.cards_data, events=setup_ev)
+            ev: list[Told] = list(setup_ev)
             self._auto_answers(g, ev)
             # The setup, the answers resolved on their own (logged like any others), the
             # timers and the announcement: one transaction.
-            entries = [(s, None, t) for s, t in g.state["log"]]
+            entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.state["log"]]
             prompts = g.waiting_for()
             notice = {"kind": "start", "to": len(entries), "prompts": prompts} \
                 if self.notify else None
@@ -281,7 +288,7 @@ class GameService(SeatsMixin):
                 done = await self.store.start(row.id, row.seats, g.state["setup"], g.to_json(),
                                               entries, self._timers(row, g), notice=notice)
             except VersionConflict as e:
-                raise ServiceError("The game has already started.") from e
+                raise ServiceError.of("svc.started") from e
             except (StoreBusy, StoreUncertain) as e:
                 raise _store_refusal(e) from e  # type: ignore[misc]
             row = done.row
@@ -293,10 +300,10 @@ class GameService(SeatsMixin):
         async with self.lock(channel_id):
             row = await self.store.open_game(channel_id)
             if row is None:
-                raise ServiceError("There is no game in this channel.")
+                raise ServiceError.of("svc.no_game")
+            self.shards.check(row.guild_id)
             if user_id != row.host_id and not can_manage:
-                raise ServiceError("Only the host or a member with Manage Channels can abandon "
-                                   "the game.")
+                raise ServiceError.of("svc.host_abandon")
             await self.store.set_status(row.id, "abandoned")
             self._forget(row.id)
         return row
@@ -306,14 +313,14 @@ class GameService(SeatsMixin):
         """Change the turn time limit of a channel's game; decisions already asked keep
         their deadline, new ones get the new limit."""
         if not MIN_LIMIT_S <= seconds <= MAX_LIMIT_S:
-            raise ServiceError("The turn time limit is between 1 minute and 7 days.")
+            raise ServiceError.of("svc.time_limit")
         async with self.lock(channel_id):
-            row = await self.store.open_game(channel_id)  # type: ignore[assignment]
+            row = await self.store.open_game(channel_id)
             if row is None:
-                raise ServiceError("There is no game in this channel.")
+                raise ServiceError.of("svc.no_game")
+            self.shards.check(row.guild_id)
             if user_id != row.host_id and not can_manage:
-                raise ServiceError("Only the host or a member with Manage Channels can change "
-                                   "the time limit.")
+                raise ServiceError.of("svc.host_time")
             held = ({"kind": "unreadable", "what": row.damage} if row.damage
                     else await self.store.quarantined(row.id))
             if held is not None:  # writing settings would paper over the damage
@@ -323,22 +330,24 @@ class GameService(SeatsMixin):
         return row
 
     # ---- loading -------------------------------------------------------------------------------
-    async def current(self, channel_id: int) -> tuple[GameRow, Game]:
-        """The channel's game in progress (one read). A finished one raises `GameOver`."""
+    async def current(self, channel_id: int, *, mine: bool = True) -> tuple[GameRow, Game]:
+        """The channel's game in progress (one read). A finished one raises `GameOver`.
+        `mine`: it is about to be answered, so it must be a game this process hosts."""
         row = await self.store.latest_game(channel_id)
+        if row is not None and mine:
+            self.shards.check(row.guild_id)
         if row is not None and row.status == "active":
             return row, await self.load(row)
         if row is not None and row.status == "over":
             raise GameOver(row, await self.load(row))
-        raise ServiceError("There is no game in progress in this channel."
-                           + (" The lobby is still open." if row and row.status == "lobby"
-                              else ""))
+        raise ServiceError.of("svc.not_started", lobby=phrase("svc.lobby_open")
+                              if row and row.status == "lobby" else "")
 
     async def viewable(self, channel_id: int) -> tuple[GameRow, Game]:
         """The game to look at: the one in progress, else the last one if it has ended
         (until a new lobby is opened in the channel)."""
         try:
-            return await self.current(channel_id)
+            return await self.current(channel_id, mine=False)
         except GameOver as e:
             return e.row, e.game
 
@@ -354,20 +363,37 @@ class GameService(SeatsMixin):
         cached = self._cache.get(row.id)
         if cached and cached[0] == row.version and not row.damage and not recheck:
             return cached[1]
-        log_, seqs, held = await self.store.log_check(row.id)
-        if held is not None and not recheck:
-            raise Quarantined(row, held)
-        try:
-            g = self._verified(row, log_, seqs)
-        except _Damage as d:
+        g: Game | None = None
+        damage: _Damage | None = None
+        for _attempt in range(3):
+            log_, seqs, held = await self.store.log_check(row.id)
+            if held is not None and not recheck:
+                raise Quarantined(row, held)
+            try:
+                g = self._verified(row, log_, seqs)
+                break
+            except _Damage as found:
+                damage = found
+            # Another process sharing the database (service/shards.py) may have committed
+            # a move between the row's read and the log's: then the row is only stale, not
+            # damaged — read both again. The same version twice is real damage.
+            fresh = await self.store.get(row.id)
+            if fresh is None or fresh.version == row.version:
+                break
+            row = fresh
+        else:  # it moved on at every read: busy, not damaged
+            raise ServiceError("This prompt is out of date: the game has moved on.",
+                               code="stale")
+        if g is None:
+            assert damage is not None
             self._forget(row.id)
-            if row.status == "active" and await self.store.quarantine(row.id, d.reason):
+            if row.status == "active" and await self.store.quarantine(row.id, damage.reason):
                 log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "
                           "its channel can `/rr abandon` it, or restore the database from a "
                           "backup (or repair the game's rows) and restart the bot to resume it",
-                          row.id, row.channel_id, damage_words(d.reason))
-                await self._tell(row, d.reason)
-            raise Quarantined(row, d.reason) from d
+                          row.id, row.channel_id, damage_words(damage.reason))
+                await self._tell(row, damage.reason)
+            raise Quarantined(row, damage.reason) from damage
         if held is not None:
             await self.store.release(row.id)
             log.warning("game %s verified again: quarantine lifted", row.id)
@@ -420,8 +446,7 @@ class GameService(SeatsMixin):
     def seat(self, row: GameRow, user_id: int) -> int:
         seat = row.seat_of(user_id)
         if seat is None:
-            raise ServiceError("You are not playing in this game; you can watch it with "
-                               "`/rr board` and `/rr status`.", code="not_player")
+            raise ServiceError.of("svc.not_player", code="not_player")
         self._refuse_ai_seat(row, seat)
         return seat
 
@@ -450,27 +475,28 @@ class GameService(SeatsMixin):
     async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None, text: str,
                      decision_id: int | None, meta: dict[str, Any] | None = None, *,
                      key: str | None = None, notes: list[str] | None = None) -> Outcome:
-        waiting_before = {s: (g.decision(s) or {}).get("id") for s in g.waiting_for()}
+        waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
         log_start = len(g.state["log"])
         backup = g.to_json()
-        stages: list[tuple[str, int, dict[str, Any]]] = []
+        stages: list[tuple[str, int, View]] = []
         try:
-            ev = g.apply(seat, text, decision_id, on_resolved=_stage_hook(g, stages, 0))
+            ev: list[Told] = list(g.apply(seat, text, decision_id,
+                                          on_resolved=_stage_hook(g, stages, 0)))
         except StaleDecision as e:
             if (again := await self._again(key, row, g, seat)) is not None:
                 return again
-            raise ServiceError("This prompt is out of date: the game has moved on.",
+            raise ServiceError.of("svc.stale",
                                code="stale") from e
         except ActionError as e:
             if (again := await self._again(key, row, g, seat)) is not None:
                 return again
-            raise ServiceError(e.message, code=e.code) from e
+            raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
         canonical = g.state["log"][log_start][1]
         self._auto_answers(g, ev, stages)
         entries = [(s, user_id if k == 0 else None, t)
                    for k, (s, t) in enumerate(g.state["log"][log_start:])]
         prompts = [s for s in g.waiting_for()
-                   if waiting_before.get(s) != (g.decision(s) or {}).get("id")]
+                   if waiting_before.get(s) != g.decision_id(s)]
         notes = list(notes or [])
         notice = {"kind": "move", "from": log_start, "to": len(g.state["log"]), "actor": seat,
                   "prompts": prompts, "notes": notes} if self.notify else None
@@ -486,7 +512,7 @@ class GameService(SeatsMixin):
                 # another process got there first — maybe with this very interaction
                 if (again := await self._again(key, row, g, seat)) is not None:
                     return again
-                raise ServiceError("This prompt is out of date: someone else answered first.",
+                raise ServiceError.of("svc.stale_other",
                                    code="stale") from e
             if isinstance(e, AlreadyApplied):
                 return _duplicate(row, g, seat, e, await self.deadlines(row))
@@ -500,8 +526,8 @@ class GameService(SeatsMixin):
                        notes=notes, stages=stages, deadlines=_deadlines(done.timers),
                        notice=done.notice)
 
-    def _auto_answers(self, g: Game, ev: list[dict[str, Any]],
-                      stages: list[tuple[str, int, dict[str, Any]]] | None = None) -> None:
+    def _auto_answers(self, g: Game, ev: list[Told],
+                      stages: list[tuple[str, int, View]] | None = None) -> None:
         """Resolve decisions with one sensible answer (the engine says which), bounded."""
         for _ in range(MAX_AUTO):
             if g.over:
@@ -544,7 +570,7 @@ class GameService(SeatsMixin):
             except ActionError as e:
                 if (again := await self._again(key, row, g, seat)) is not None:
                     return again
-                raise ServiceError(e.message, code=e.code) from e
+                raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
             notice = {"kind": "undo", "actor": seat, "to": len(g2.state["log"]),
                       "prompts": [seat]} if self.notify else None
             try:
@@ -553,7 +579,7 @@ class GameService(SeatsMixin):
                                                     key=key, notice=notice)
             except VersionConflict as e:
                 self._cache.pop(row.id, None)
-                raise ServiceError("This prompt is out of date: someone else answered first.",
+                raise ServiceError.of("svc.stale_other",
                                    code="stale") from e
             except AlreadyApplied as e:
                 return _duplicate(row, g, seat, e, await self.deadlines(row))
@@ -600,8 +626,8 @@ class GameService(SeatsMixin):
         reminders: list[Reminder] = []
         for t in timers:
             row = await self.store.get(game_id)
-            if row is None or row.status != "active":
-                continue
+            if row is None or row.status != "active" or not self.shards.runs_jobs(row):
+                continue  # another process hosts it (service/shards.py): its job, not ours
             async with self.lock(row.channel_id):
                 row = await self.store.get(t["game_id"])
                 if row is None or row.status != "active":
@@ -634,13 +660,13 @@ class GameService(SeatsMixin):
             row, g = await self.current(channel_id)
             voter = self.seat(row, user_id)
             if not 0 <= target_seat < len(row.seats) or target_seat == voter:
-                raise ServiceError("Choose another seated player to remove.")
+                raise ServiceError.of("svc.kick_other")
             if g.state["players"][target_seat]["eliminated"]:
-                raise ServiceError("That player is already out of the game.")
+                raise ServiceError.of("svc.kick_out")
             timeouts = row.meta.get("timeouts", {}).get(str(target_seat), 0)
             if timeouts < KICK_AFTER_TIMEOUTS:
-                raise ServiceError(f"A player can be removed after {KICK_AFTER_TIMEOUTS} "
-                                   f"timeouts; {row.seats[target_seat]['name']} has {timeouts}.")
+                raise ServiceError.of("svc.kick_early", n=KICK_AFTER_TIMEOUTS,
+                                      name=row.seats[target_seat]["name"], k=timeouts)
             meta = dict(row.meta)
             votes = set(meta.setdefault("kick", {}).get(str(target_seat), []))
             votes.add(voter)
@@ -653,7 +679,7 @@ class GameService(SeatsMixin):
             if len(votes) < need:
                 await self.store.set_meta(row.id, meta)
                 row.meta = meta
-                raise ServiceError(f"Vote recorded ({len(votes)}/{need}).", code="vote")
+                raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)
             return await self._apply(row, g, target_seat, None, "resign", None, meta)
 
 

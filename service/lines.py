@@ -40,7 +40,7 @@ class Line(tuple[Piece, ...]):
     def __str__(self) -> str:
         return "".join(p.text for p in self)
 
-    def __add__(self, other: object) -> Line:  # type: ignore[override]
+    def __add__(self, other: object) -> Line:
         if isinstance(other, str):
             other = Line((Piece(other),)) if other else Line()
         if not isinstance(other, tuple):

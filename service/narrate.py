@@ -11,27 +11,19 @@ each phase shows a handful of them under the board image.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import i18n
 from engine import Game
 from engine.cards import CardSet
 
+from . import refusals
 from .lines import Line, parse, text
 
-Event = dict[str, Any]
-
-REASONS_JA = {
-    "the final round ended with monsters left (R13.2)": "最終ラウンドが終わってもモンスターが残っていた（R13.2）",
-    "a monster invaded the castle (R13.1)": "モンスターが城に侵入した（R13.1）",
-    "last player standing (R9.3)": "最後に残ったプレイヤー（R9.3）",
-    "everyone left was eliminated at once (R9.3)": "残り全員が同時に脱落した（R9.3）",
-    "every monster defeated (R13.1)": "すべてのモンスターを撃破（R13.1）",
-    "threat 8 or less with the deck empty (R14.3)": "山札が尽きた時点で脅威8以下（R14.3）",
-    "round cap reached (R15)": "ラウンド上限に到達（R15）",
-    "the player resigned": "プレイヤーが投了した",
-}
-
+Event = Mapping[str, Any]
+"""Read loosely on purpose: stories are also told from stored logs whose events may predate
+today's shapes (engine.types.Event), e.g. a `damaged` event without `hp`."""
 
 # How a list of names reads: Japanese separates with the ideographic comma (、).
 def sep(lang: str) -> str:
@@ -39,9 +31,9 @@ def sep(lang: str) -> str:
     return i18n.t(lang, "story.list_sep")
 
 
-def reason(text: str, lang: str) -> str:
-    """Why a game ended, in `lang` (the engine states it in English)."""
-    return REASONS_JA.get(text, text) if lang == "ja" else text
+def reason(result: Event, lang: str) -> str:
+    """Why a game ended, in `lang`: from its code (older logs: its English)."""
+    return refusals.reason(result, lang)
 
 
 def t(key: str, lang: str, **kw: Any) -> Line:
@@ -81,7 +73,7 @@ def _hp(e: Event, cs: CardSet, lang: str) -> str:
              left=e["hp_left"], hp=hp)
 
 
-def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en",
+def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = "en",
             limit: int = 25) -> list[Line]:
     """Readable lines for already-filtered events; long stories end with a count.
 
@@ -206,7 +198,7 @@ def narrate(events: list[Event], names: list[str], cs: CardSet, lang: str = "en"
             who = sep(lang).join(names[s] for s in e["winners"])
             key = ("game_over_loss" if not e["winners"] else
                    "game_over_draw" if e["draw"] else "game_over_win")
-            lines.append(t(key, lang, winners=who, reason=reason(e["reason"], lang)))
+            lines.append(t(key, lang, winners=who, reason=reason(e, lang)))
         elif kind in ("honor", "eliminated", "medal", "merc_taken", "willpower", "timeout",
                       "undo", "passed"):
             kw.update({k2: v for k2, v in e.items() if k2 not in ("type", "player")})
@@ -227,20 +219,20 @@ def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
     kind = dec["kind"]
     mid = f"prompt.{kind}"
     cs = game.cards
-    if kind == "actions" or kind == "ready":
+    if dec["kind"] == "actions" or dec["kind"] == "ready":
         card = cs.name(dec["card"], lang) if dec["card"] in cs.commands else (
             i18n.t(lang, "prompt.fatigue"))
-        n = int(dec.get("left" if kind == "actions" else "n", 0))
+        n = dec["left"] if dec["kind"] == "actions" else dec["n"]
         return parse(i18n.plural_template(lang, mid, n), card=card, n=n)
     template = i18n.template(lang, mid)
-    if kind == "recruit":
+    if dec["kind"] == "recruit":
         mercs = i18n.t(lang, "prompt.or_mercenary") if dec["mercenaries"] else ""
         return parse(template, mercs=mercs)
-    if kind == "roll":
+    if dec["kind"] == "roll":
         res = result(dec["result"], lang)
         return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
                            mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
-    if kind == "pick":
+    if dec["kind"] == "pick":
         opts = sep(lang).join(cs.name(c, lang) for c in dec["options"])
         return parse(template) + f" ({opts})"
     return parse(template)

@@ -17,12 +17,12 @@ Bodies:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine import Game
+from engine import Event, Game, View
 from store import Notice
 
-from .games import Outcome, Reminder, _stage_hook
+from .games import Outcome, Reminder, Told, _stage_hook
 
 if TYPE_CHECKING:
     from .games import GameService
@@ -45,12 +45,14 @@ async def rebuild(service: GameService, notice: Notice) -> Outcome | Reminder | 
     end = int(body["to"])
     if end > len(log):
         return None
-    ev: list[dict[str, Any]] = []
-    stages: list[tuple[str, int, dict[str, Any]]] = []
+    ev: list[Told] = []
+    stages: list[tuple[str, int, View]] = []
     if body["kind"] == "start":
         setup = row.setup
+        setup_ev: list[Event] = []
         g = Game.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                     setup.get("cards"), events=ev)
+                     setup.get("cards"), events=setup_ev)
+        ev = list(setup_ev)
         first = 0
     elif body["kind"] == "undo":
         g, first = Game.replay(row.setup, log[:end]), end

@@ -11,20 +11,16 @@ public; private lines go to their owner by the interface's own means.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from engine import visible
+from engine import View, visible
 
-from .games import Outcome
-
-Event = dict[str, Any]
-View = dict[str, Any]
+from .games import Outcome, Told
 
 
 @dataclass(frozen=True, slots=True)
 class PhaseReport:
     what: str | None  # the card or phase that ended (None: the events after the last one)
-    events: list[Event]  # its public events, in order (the lines and the image highlights)
+    events: list[Told]  # its public events, in order (the lines and the image highlights)
     view: View | None  # the table to show after it; None: no image
 
 

@@ -23,19 +23,21 @@ import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import ai
 import i18n
-from engine import Game
+from engine import Game, View
 from store import GameRow
 
 from .errors import ServiceError
 
 if TYPE_CHECKING:
     from store import Store
+    from store.pg import PgStore
 
     from .games import Outcome
+    from .shards import Shards
 
 log = logging.getLogger("rr.seats")
 
@@ -51,7 +53,7 @@ def level_name(level: str, lang: str) -> str:
 
 def check_level(level: str) -> str:
     if level not in ai.LEVELS:
-        raise ServiceError(f"Unknown AI level '{level}': choose from {', '.join(ai.LEVELS)}.")
+        raise ServiceError.of("svc.ai_level", level=level, levels=", ".join(ai.LEVELS))
     return level
 
 
@@ -60,12 +62,10 @@ def check_bots(players: int, difficulty: str | None, bots: int, level: str) -> N
     if not bots:
         return
     if difficulty is not None:
-        raise ServiceError("Difficulty is the solo option rule (R13.2): a game with AI "
-                           "players is not solo.")
+        raise ServiceError.of("svc.difficulty_ai")
     check_level(level)
     if not 0 < bots < players:
-        raise ServiceError(f"A game of {players} players has room for at most "
-                           f"{players - 1} AI player(s) besides you.")
+        raise ServiceError.of("svc.ai_room", n=players, k=players - 1)
 
 
 def channel_settings(latest: GameRow | None) -> dict[str, Any]:
@@ -121,15 +121,17 @@ def seat_names(row: GameRow, *, image: bool = False) -> list[str]:
     return [seat_name(row, s, image=image) for s in range(len(row.seats))]
 
 
-def marked_view(row: GameRow, view: dict[str, Any]) -> dict[str, Any]:
+def marked_view(row: GameRow, view: View) -> View:
     """The view with AI-played seats' names marked, for the table image."""
     if not has_ai(row):
         return view
-    players = [dict(p) for p in view.get("players", [])]
+    players = [p.copy() for p in view["players"]]
     for s, p in enumerate(players):
         if s < len(row.seats):
             p["name"] = seat_name(row, s, image=True)
-    return {**view, "players": players}
+    marked = view.copy()
+    marked["players"] = players
+    return marked
 
 
 def _ai_seed(row: GameRow, seat: int, log_len: int) -> int:
@@ -155,11 +157,14 @@ class SeatsMixin:
     """AI seats of `GameService` (lobby bots, zombie mode, the AI's answers)."""
 
     if TYPE_CHECKING:
-        store: Store
+        store: Store | PgStore
         clock: Callable[[], float]
 
         def lock(self, channel_id: int) -> asyncio.Lock: ...
-        async def current(self, channel_id: int) -> tuple[GameRow, Game]: ...
+        shards: Shards
+
+        async def current(self, channel_id: int, *,
+                          mine: bool = True) -> tuple[GameRow, Game]: ...
         async def _lobby(self, channel_id: int) -> GameRow: ...
         async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None,
                          text: str, decision_id: int | None,
@@ -192,8 +197,7 @@ class SeatsMixin:
         check_level(level)
         room = row.settings["players"] - len(row.seats)
         if count > room:
-            raise ServiceError(f"The game has {row.settings['players']} seats: there is room "
-                               f"for {room} more player(s).")
+            raise ServiceError.of("svc.seats_room", n=row.settings["players"], k=room)
         lang = row.settings.get("lang", "en")
         for _ in range(count):
             used = {-int(s["user"]) for s in row.seats if s.get("ai")}
@@ -206,9 +210,9 @@ class SeatsMixin:
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
-                raise ServiceError("Only the host can add or remove AI players.")
+                raise ServiceError.of("svc.host_ai")
             if row.settings.get("difficulty") is not None:
-                raise ServiceError("A game with a difficulty is solo: only the host may play.")
+                raise ServiceError.of("svc.solo_host")
             self._add_bots(row, count, level)
             await self.store.update_lobby(row)
             return row
@@ -218,10 +222,10 @@ class SeatsMixin:
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
-                raise ServiceError("Only the host can add or remove AI players.")
+                raise ServiceError.of("svc.host_ai")
             bots = [k for k, s in enumerate(row.seats) if s.get("ai")]
             if not bots:
-                raise ServiceError("There is no AI player in this lobby.")
+                raise ServiceError.of("svc.no_ai")
             row.seats.pop(bots[-1])
             await self.store.update_lobby(row)
             return row
@@ -236,10 +240,10 @@ class SeatsMixin:
         async with self.lock(channel_id):
             row = await self.store.open_game(channel_id)
             if row is None:
-                raise ServiceError("There is no game in this channel.")
+                raise ServiceError.of("svc.no_game")
+            self.shards.check(row.guild_id)
             if user_id != row.host_id and not can_manage:
-                raise ServiceError("Only the host or a member with Manage Channels can change "
-                                   "this setting.")
+                raise ServiceError.of("svc.host_setting")
             row.settings["zombie"] = level
             await self.store.set_settings(row.id, row.settings)
         return row
@@ -250,10 +254,9 @@ class SeatsMixin:
             row, _g = await self.current(channel_id)
             seat = row.seat_of(user_id)
             if seat is None:
-                raise ServiceError("You are not playing in this game; you can watch it with "
-                                   "`/rr board` and `/rr status`.", code="not_player")
+                raise ServiceError.of("svc.not_player", code="not_player")
             if zombie_level(row, seat) is None:
-                raise ServiceError("You are already playing your own seat.")
+                raise ServiceError.of("svc.own_seat")
             meta = dict(row.meta)
             meta["zombie"] = {k: v for k, v in meta["zombie"].items() if k != str(seat)}
             await self.store.set_meta(row.id, meta)
@@ -264,10 +267,9 @@ class SeatsMixin:
     def _refuse_ai_seat(self, row: GameRow, seat: int) -> None:
         """A person whose seat an AI plays answers nothing until they take it back."""
         if bot_level(row, seat):
-            raise ServiceError("An AI plays this seat.", code="ai_seat")
+            raise ServiceError.of("svc.ai_seat", code="ai_seat")
         if zombie_level(row, seat):
-            raise ServiceError("An AI is playing your seat since you ran out of time: type "
-                               "`/rr back` to play it yourself again.", code="ai_seat")
+            raise ServiceError.of("svc.zombie_seat", code="ai_seat")
 
     async def _tick_ai_seat(self, row: GameRow, g: Game, timer: dict[str, Any],
                             now: float) -> Outcome | None:
@@ -340,7 +342,7 @@ class SeatsMixin:
             self._ai_running.discard(channel_id)
             self._ai_again.discard(channel_id)
 
-    async def _ai_answer(self, channel_id: int) -> Outcome | bool | None:
+    async def _ai_answer(self, channel_id: int) -> Outcome | Literal[True] | None:
         """One AI answer committed (an Outcome), True to look again, None when none is due."""
         try:
             row, g = await self.current(channel_id)
@@ -352,7 +354,7 @@ class SeatsMixin:
         seat = seats[0]
         level = ai_level(row, seat)
         assert level is not None
-        decision = (g.decision(seat) or {}).get("id")
+        decision = g.decision_id(seat)
         # A copy taken now, on the loop: the cached game may change while the AI thinks.
         snapshot, n = g.to_json(), len(g.state["log"])
         text = await self._think(row, level, snapshot, g, seat, n)
@@ -361,7 +363,7 @@ class SeatsMixin:
                 row, g = await self.current(channel_id)
             except ServiceError:
                 return None
-            if ai_level(row, seat) != level or (g.decision(seat) or {}).get("id") != decision:
+            if ai_level(row, seat) != level or g.decision_id(seat) != decision:
                 return True
             try:
                 out = await self._apply(row, g, seat, None, text, decision)
@@ -384,6 +386,7 @@ class SeatsMixin:
         args = (level, _ai_seed(row, seat, n), snapshot, g.cards, seat)
         try:
             async with self._ai_gate:
+                job: Awaitable[str]
                 if self.ai_pool is None:
                     job = asyncio.to_thread(_choose, *args)
                 else:

@@ -20,7 +20,7 @@ from typing import Any
 
 import engine.cards
 from ai import make_player
-from engine import Game, parse, view
+from engine import Event, Game, parse, view
 
 NAMES = ("P1", "P2", "P3", "P4")
 # Why a game ended, classified from the events rather than the result's wording (which may
@@ -100,14 +100,16 @@ def _offered(g: Game, seat: int) -> dict[str, int]:
     return out
 
 
-def _classify(g: Game, final: list[dict[str, Any]]) -> str:
+def _classify(g: Game, final: list[Event]) -> str:
     """Why the game ended, from the events of the answer that ended it and the round."""
     st = g.state
+    res = g.result
+    assert res is not None  # only asked about a finished game
     kinds = {e["type"] for e in final}
     solo = len(st["players"]) == 1
     if "declared" in kinds:
         return "declaration"
-    if solo and st["result"]["winners"]:
+    if solo and res["winners"]:
         return "all_defeated"
     if solo and "invaded" in kinds:
         return "invasion"
@@ -130,7 +132,7 @@ def play_game(cfg: Config, seed: int) -> GameRecord:
     recruited: list[list[str]] = [[] for _ in range(n)]
     invasions = eliminations = 0
     start = g.state["start_player"]
-    final: list[dict[str, Any]] = []
+    final: list[Event] = []
     for _ in range(MAX_ANSWERS):
         if g.over:
             break
@@ -152,7 +154,8 @@ def play_game(cfg: Config, seed: int) -> GameRecord:
             eliminations += e["type"] == "eliminated" and not e.get("resigned")
     else:
         raise RuntimeError(f"game {seed} did not end within {MAX_ANSWERS} answers")
-    res = g.state["result"]
+    res = g.result
+    assert res is not None  # the loop above ends only with the game
     return GameRecord(seed=seed, winners=list(res["winners"]), draw=bool(res["draw"]),
                       reason=_classify(g, final), result_text=res["reason"],
                       rounds=g.state["round"], invasions=invasions, eliminations=eliminations,

@@ -34,10 +34,10 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .migrations import migrate_sqlite
 
@@ -111,7 +111,13 @@ class Notice:
     attempts: int = 0
 
 
-def _row(r: sqlite3.Row) -> GameRow:
+class _Columns(Protocol):
+    """A row read by column name: an sqlite3.Row here, an asyncpg Record in store/pg.py."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def _row(r: _Columns) -> GameRow:
     """A game row; a JSON column that does not parse (or has the wrong shape) is replaced by
     an empty value and named in `damage`, so one damaged game never breaks a read of others
     (and can still be found, reported and abandoned)."""
@@ -395,7 +401,7 @@ class Store:
                 con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
         await self._write(write)
 
-    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: dict[str, Any],
+    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: Mapping[str, Any],
                     state: str, entries: list[tuple[int, int | None, str]] = (),  # type: ignore[assignment]
                     timers: list[Timer] = (),  # type: ignore[assignment]
                     *, key: str | None = None, notice: dict[str, Any] | None = None) -> Commit:

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
@@ -46,7 +46,12 @@ from .db import (
 from .migrations import migrate_postgresql
 
 T = TypeVar("T")
-Con = asyncpg.Connection
+if TYPE_CHECKING:  # asyncpg-stubs: a pooled connection is a proxy with the same methods
+    from asyncpg.pool import PoolConnectionProxy
+
+    Con = asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record]
+else:
+    Con = asyncpg.Connection
 # Failures after which nothing was written and the caller may simply try again.
 RETRYABLE = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
              asyncpg.SerializationError)
@@ -73,7 +78,7 @@ class PgStore:
     backend = "postgresql"
 
     def __init__(self, url: str, *, busy_s: float = BUSY_S, pool_size: int = 10,
-                 connection_class: type[Con] = Con) -> None:
+                 connection_class: type[asyncpg.Connection[Any]] = asyncpg.Connection) -> None:
         self.url = url
         self.path = url  # what db.py calls it: where the games are
         self.busy_s = busy_s
@@ -81,7 +86,7 @@ class PgStore:
         self.connection_class = connection_class
         self.resets = 0  # connections thrown away after a failure
         # Jobs waiting on the server right now. The event loop looks idle while a query is
-        # on the wire; tests/discord_harness.py reads this so it does not call the bot
+        # on the wire; tests/harness/core.py reads this so it does not call the bot
         # settled in the middle of a move (SQLite's jobs show as executor futures instead).
         self.in_flight = 0
         self._pool: asyncpg.Pool | None = None
@@ -257,7 +262,7 @@ class PgStore:
                 await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
         await self._write(write)
 
-    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: dict[str, Any],
+    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: Mapping[str, Any],
                     state: str, entries: list[tuple[int, int | None, str]] = (),  # type: ignore[assignment]
                     timers: list[Timer] = (),  # type: ignore[assignment]
                     *, key: str | None = None, notice: dict[str, Any] | None = None) -> Commit:
@@ -471,6 +476,7 @@ async def _claim(con: Con, key: str, game_id: int, version: int, text: str, now:
         " ON CONFLICT (key) DO NOTHING RETURNING key", key, game_id, version, text, now)
     if got is None:
         r = await con.fetchrow("SELECT game_id, version, text FROM applied WHERE key=$1", key)
+        assert r is not None  # the row that made the insert do nothing
         raise AlreadyApplied(r[0], r[1], r[2])
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from discord_harness import FakeChannel, FakeUser, Harness, InteractionResult, RecordedMessage
+from harness import FakeChannel, FakeUser, Harness, InteractionResult, RecordedMessage
 
 import bot as entry
 from cogs.bot import RookBot
@@ -36,8 +36,11 @@ class Clock:
 def make_bot(db_path: Path | str, clock: Clock | None = None, seed: int = 7,
              cards_data: dict[str, Any] | None = None) -> RookBot:
     """A bot on `db_path` with a test clock and fixed seeds; the ticker sleeps an hour
-    between passes, so tests drive time limits with `bot.tick_once()`."""
-    config = entry.Config(token=None, db_path=str(db_path), tick_seconds=3600.0)
+    between passes, so tests drive time limits with `bot.tick_once()`. The day's par is not
+    played at startup, and when a player asks before it is known, the fast random AI plays
+    it (the real par AIs take a minute: bench/daily.py --par)."""
+    config = entry.Config(token=None, db_path=str(db_path), tick_seconds=3600.0,
+                          daily_par_at_start=False, daily_par_levels=("random",))
     return RookBot(config, clock=clock or Clock(), seed_source=lambda: seed,
                    cards_data=cards_data)
 

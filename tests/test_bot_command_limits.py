@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bot_driver import Clock, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 from cogs.i18n import RookTranslator
 

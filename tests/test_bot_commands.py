@@ -13,7 +13,7 @@ from pathlib import Path
 import discord
 import pytest
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 import bot as entry
 from cogs.i18n import RookTranslator

@@ -12,7 +12,7 @@ import random
 
 import discord
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 from cogs.daily import day_once
 from service.daily_play import slot
@@ -78,6 +78,11 @@ def test_daily_from_a_server_is_played_in_dms_to_the_end_and_once(tmp_path):
             stats = await h.slash(ann, "rr daily stats")
             assert stats.files and "1 played" in stats.text
             assert stats.files[0].description and "streak 1" in stats.files[0].description
+            assert "Rook & Raiders #23" in stats.text  # today's line again, to copy
+            ann.locale = "ja"  # the share line is told in the reader's language
+            ja = await h.slash(ann, "rr daily stats")
+            assert "ルーク&レイダース #23" in ja.text and "Rook & Raiders" not in ja.text, ja.text
+            ann.locale = "en-US"
             server, ann_id = h.server, ann.id
         async with Harness(lambda: make_bot(tmp_path / "d.db", clock), server=server) as h:
             ann = server.users[ann_id]  # the same player, after a restart

@@ -16,7 +16,7 @@ import json
 import random
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 from test_bot_commands import placed_game
 
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"

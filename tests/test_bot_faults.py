@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from bot_driver import Clock, Table, make_bot
-from discord_harness import FakeChannel, Harness
+from harness import FakeChannel, Harness
 
 HOUR = 3600
 INTERNAL = "Something went wrong"

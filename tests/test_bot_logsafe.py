@@ -17,7 +17,7 @@ import logging
 import discord
 from aiohttp import web
 from bot_driver import Clock, make_bot
-from discord_harness import FakeDiscord
+from harness import FakeDiscord
 
 from cogs.announce import Announcement
 from cogs.logsafe import HidePayloads

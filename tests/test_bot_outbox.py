@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 import bot as entry
 import cogs.announce as announce

@@ -9,7 +9,7 @@ import asyncio
 import random
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 from engine import Game, visible
 

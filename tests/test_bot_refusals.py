@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness, SchemaViolation
+from harness import Harness, SchemaViolation
 
 
 async def stored(table: Table) -> tuple[str, int, list]:

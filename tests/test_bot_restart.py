@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 from engine import Game
 

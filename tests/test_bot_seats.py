@@ -10,7 +10,7 @@ import random
 
 import pytest
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 import ai
 import render

@@ -17,7 +17,7 @@ import random
 import re
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 import render
 from engine import Action

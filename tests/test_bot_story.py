@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness, Request
+from harness import Harness, Request
 
 EVIL = "**@everyone** <@123456789012345678> _x_"
 

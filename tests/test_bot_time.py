@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot_driver import Clock, Table, make_bot
-from discord_harness import Harness
+from harness import Harness
 
 HOUR = 3600
 

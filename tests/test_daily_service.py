@@ -31,7 +31,9 @@ class Clock:
 
 async def host(db, clock: Clock) -> tuple[Store, DailyHost]:
     store = await db.open()
-    return store, await DailyHost.open(GameService(store, clock=clock), secret="s3cret")
+    h = await DailyHost.open(GameService(store, clock=clock), secret="s3cret")
+    h.par_levels = ("random",)  # a result waits for its par: the fast AI plays it here
+    return store, h
 
 
 async def finish(h: DailyHost, user: int, seed: int = 0) -> None:
@@ -116,6 +118,14 @@ def test_the_score_is_the_replayed_logs_and_ranks_share_ties(db):
         assert len(await h.leaderboard(DAY, None)) == 3
         for s in settled.values():
             assert s.share.startswith(f"Rook & Raiders #{h.challenge().number} — ")
+            # stored as parameters: told in either language from the store, not the words
+            att = await h.store.attempt(s.attempt.user_id, DAY.isoformat(), True)
+            assert att is not None and "Rook" not in (att.share or "")
+            assert s.share_in("en") == s.share
+            ja = s.share_in("ja")
+            assert ja.startswith(f"ルーク&レイダース #{h.challenge().number} — "), ja
+            assert ja.endswith(s.share.split(" ")[-1])  # the same spoiler-free marks
+            assert "(bot: " in s.share  # finished before any par: the result waited for it
         await store.close()
     asyncio.run(main())
 
@@ -146,6 +156,7 @@ def test_an_unfinished_attempt_ends_at_midnight_and_breaks_the_streak(db):
 def test_par_is_computed_once_and_shown_in_the_share_line(db):  # tested on both backends
     async def main():
         store, h = await host(db, Clock())
+        h.par_levels = None  # the real par AIs: greedy and expert
         import ai.base
         if "greedy" not in ai.base.LEVELS:  # until the greedy AI lands, par uses what exists
             ai.base.LEVELS["greedy"] = ai.base.LEVELS["random"]

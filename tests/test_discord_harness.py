@@ -1,4 +1,4 @@
-"""Proves tests/discord_harness.py drives discord.py faithfully, using a throwaway cog.
+"""Proves tests/harness/ drives discord.py faithfully, using a throwaway cog.
 
 The cog below is deliberately *not* the product's: it exercises each discord.py path
 the product will rely on (option transformers, autocomplete, files, defer+followup,
@@ -26,7 +26,7 @@ from discord.ext import commands
 from discord.http import HTTPClient
 from discord.ui.view import BaseView
 from discord.webhook.async_ import AsyncWebhookAdapter
-from discord_harness import Harness, HarnessError, SchemaViolation, SettleTimeout
+from harness import Harness, HarnessError, SchemaViolation, SettleTimeout
 
 BOARD_PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
 
@@ -704,3 +704,28 @@ def test_nothing_is_left_running_after_exit() -> None:
     assert seen["bot"].is_closed()
     assert seen["bot"].http._HTTPClient__session.closed
     assert (HTTPClient.request, AsyncWebhookAdapter.request, BaseView._scheduled_task) == originals
+
+
+def test_user_install_contexts_are_checked_and_the_bot_cannot_post_where_it_is_no_member() -> None:
+    """Discord's contexts 2 (a DM between users) and the user install: a command the app
+    does not offer there never reaches the bot, and the bot's own posts where it is no
+    member answer 403 Missing Access (50001), as on Discord."""
+
+    async def scenario(h: Harness) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        between = h.private_channel(alice, bob)
+        with pytest.raises(SchemaViolation, match="private channels|installed by a user"):
+            await h.slash(alice, "rr new", players=2, channel=between)
+        with pytest.raises(discord.Forbidden) as caught:
+            await h.bot.get_partial_messageable(between.id).send("hello")
+        assert caught.value.code == 50001
+        ok = await h.bot.get_partial_messageable(h.channel.id).send("in the guild")
+        assert ok.content == "in the guild"
+        h.server.user_install_only = True
+        with pytest.raises(SchemaViolation, match="cannot be installed by a user"):
+            await h.slash(alice, "rr new", players=2)
+        with pytest.raises(discord.Forbidden):
+            await h.bot.get_partial_messageable(h.channel.id).send("not a member now")
+        assert len(h.messages(between)) == 0
+
+    run(scenario)

@@ -1,0 +1,80 @@
+"""Refusals by code read exactly as before, on a wide corpus (801 message shapes; the narrower
+`test_refusal_corpus.py` keeps 90 with their codes): a corpus harvested from random games on the code
+that still built refusals as English text (and translated them back with ~89 regexes) is
+replayed, and every refusal must read the same in English, and in Japanese the same or
+better. `bench/harvest_refusals_wide.py` walked the games (on commit aa00221, before the change) and
+wrote `tests/data/refusals_wide.jsonl`.
+
+Japanese changes allowed, each listed: English that used to show through now reads Japanese.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from service.refusals import words
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "data" / "refusals_wide.jsonl"
+
+# (old Japanese fragment, new Japanese fragment): English inside a Japanese sentence, replaced.
+IMPROVED = [
+    ("（持っているもの: nothing）", "（持っているもの: なし）"),  # an empty hand (R7.1)
+    ("今あなたが決めることはありません。nobody を待っています。",
+     "今あなたが決めることはありません。"),
+    ("that squareに自分のユニットはいません。", "そのマスに自分のユニットはいません。"),
+    ("'autosave on' or 'autosave off'", "'autosave on' または 'autosave off'"),  # a usage line
+]
+
+
+def _walk():  # the harvest's own walk, so both checkouts play the very same games
+    spec = importlib.util.spec_from_file_location("harvest", ROOT / "bench" / "harvest_refusals_wide.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod.walk
+
+
+def _better(old_en: str, old_ja: str, new_ja: str) -> bool:
+    if new_ja == old_ja:
+        return True
+    if old_ja == old_en:  # untranslated before: now it must really be Japanese
+        return new_ja != old_en
+    for before, after in IMPROVED:
+        old_ja = old_ja.replace(before, after)
+    return new_ja == old_ja
+
+
+def test_every_harvested_refusal_reads_the_same_or_better():
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) > 500  # the corpus is there and covers many kinds of refusal
+    by_seed: dict[int, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_seed[r["seed"]].append(r)
+    walk = _walk()
+    english, japanese, checked = [], [], 0
+    for seed, want in by_seed.items():
+        only = {(r["step"], r["probe"]) for r in want}
+        got = {(step, k): (text, e) for step, k, _seat, text, e
+               in walk(seed, max(r["step"] for r in want) + 1, only)}
+        for r in want:
+            text, e = got[(r["step"], r["probe"])]
+            assert text == r["text"], "the walk must replay the same probes"
+            checked += 1
+            if e.message != r["en"]:
+                english.append((r["en"], e.message))
+            ja = words(e, "ja")
+            if not _better(r["en"], r["ja"], ja):
+                japanese.append((r["ja"], ja))
+    assert checked == len(rows)
+    assert english == []
+    assert japanese == []
+
+
+def test_the_comparison_notices_a_changed_word():
+    """The check above can fail: a Japanese text that lost its translation is not better."""
+    assert not _better("The game is over.", "ゲームは終了しています。", "The game is over.")
+    assert not _better("x", "（持っているもの: nothing）", "（持っているもの: なにも）")
+    assert _better("x", "（持っているもの: nothing）", "（持っているもの: なし）")
