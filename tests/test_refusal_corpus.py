@@ -20,8 +20,20 @@ import i18n
 from engine import ActionError, Game
 from engine.messages import ENGLISH, REASONS
 from service.refusals import reason, words
+from sim.runner import cards_in_use
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "refusals.json").read_text())
+# The card values the corpus was harvested with: its games replay move for move only with
+# them (later balance changes, docs/balance.md, alter HP and so the games).
+HARVEST_CARDS = Path(__file__).parent / "data" / "refusals-cards.json"
+
+
+@pytest.fixture(autouse=True)
+def _harvest_cards() -> Any:
+    """Play the corpus with the harvest's card values as the default set (as the sim does),
+    and the real default again afterwards."""
+    with cards_in_use(str(HARVEST_CARDS)):
+        yield
 
 # Refusal codes whose Japanese was deliberately changed; why, for the reviewer.
 IMPROVED = {
