@@ -34,7 +34,8 @@ from .model import View, cards_of, game_of
 
 WIN = 500.0
 SEARCHED = ("pick", "place", "recruit")
-ENDGAME = ("actions",)  # searched only in the last `endgame` rounds before a solo deadline
+ENDGAME = ("actions",)
+PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers  # searched only in the last `endgame` rounds before a solo deadline
 
 
 class ExpertPlayer:
@@ -43,8 +44,8 @@ class ExpertPlayer:
     level = "expert"
 
     def __init__(self, seed: int = 0, budget: float = 0.9, samples: int = 8, width: int = 4,
-                 picks: int = 4, endgame: int = 1, endgame_width: int = 5, finish: int = 1
-                 ) -> None:
+                 picks: int = 4, endgame: int = 2, endgame_width: int = 5, finish: int = 2,
+                 work: int = 200) -> None:
         self.rng = random.Random(seed)
         self.greedy = GreedyPlayer(seed)
         self.policy = GreedyPlayer(seed + 1)
@@ -55,6 +56,7 @@ class ExpertPlayer:
         self.endgame = endgame
         self.endgame_width = endgame_width
         self.finish = finish
+        self.work = work
         self.capped = 0  # decisions where the wall-clock cap cut the sample count short
 
     @property
@@ -98,9 +100,10 @@ class ExpertPlayer:
 
     def search(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]
                ) -> Action:
-        """Mean rollout value per candidate over `samples` samples (fewer only when the
-        wall-clock cap strikes: a sample cut short is dropped whole, so every candidate is
-        judged on the same samples)."""
+        """Mean rollout value per candidate over up to `samples` samples, fewer when the
+        next sample would take the rollouts' work past `work` (rollouts to the game's end
+        cost several rounds each) or when the wall-clock cap strikes (a sample cut short is
+        dropped whole, so every candidate is judged on the same samples)."""
         deadline = time.perf_counter() + self.budget
         cs = cards_of(view)
         cands = self.candidates(cs, view, seat, dec, legal)
@@ -109,16 +112,17 @@ class ExpertPlayer:
         left = rounds_left(view)
         to_end = left is not None and left <= self.finish
         totals = [0.0] * len(cands)
-        n = 0
-        for _ in range(self.samples):
+        n = used = 0
+        while n < self.samples and (n == 0 or used + used / n <= self.work):
             sample = determinize(cs, view, seat, self.rng)
             seed = self.rng.getrandbits(32)
             values = []
             for a in cands:
-                v = self.rollout(cs, sample, seat, a, seed, deadline, to_end)
-                if v is None:
+                out = self.rollout(cs, sample, seat, a, seed, deadline, to_end)
+                if out is None:
                     break
-                values.append(v)
+                values.append(out[0])
+                used += out[1]
             if len(values) < len(cands):
                 self.capped += 1
                 break
@@ -130,14 +134,17 @@ class ExpertPlayer:
         return cands[best]
 
     def rollout(self, cs: CardSet, sample: dict[str, Any], seat: int, a: Action,
-                seed: int, deadline: float, to_end: bool = False) -> float | None:
+                seed: int, deadline: float, to_end: bool = False
+                ) -> tuple[float, int] | None:
         """Play `a`, then greedy for everyone until `seat` must choose a command card in a
         later round, or (`to_end`) until the game ends; the value reached, from `seat`'s
-        point of view. None when the clock ran out first."""
+        point of view, and the work it took (greedy answers, a command card counting
+        `PICK_WORK`: it weighs every card). None when the clock ran out first."""
         g = Game(_copy(sample), cs)
         g.apply(seat, a)
         self.policy.rng.seed(seed)
         rounds = g.state["round"]
+        work = 0
         for _ in range(400):
             if g.over:
                 break
@@ -149,15 +156,17 @@ class ExpertPlayer:
                     and g.state["round"] > rounds):
                 break
             who = int(next(iter(dec)))
-            g.apply(who, self._rollout_answer(g, who, seat))
+            text, cost = self._rollout_answer(g, who, seat)
+            g.apply(who, text)
+            work += cost
         if g.over:
             res = g.state["result"]
             if seat in res["winners"]:
-                return WIN / (len(res["winners"]) if res["draw"] else 1)
-            return LOSS - _short(cs, g.state, seat)
-        return evaluate(cs, g.state, seat)
+                return WIN / (len(res["winners"]) if res["draw"] else 1), work
+            return LOSS - _short(cs, g.state, seat), work
+        return evaluate(cs, g.state, seat), work
 
-    def _rollout_answer(self, g: Game, who: int, seat: int) -> str:
+    def _rollout_answer(self, g: Game, who: int, seat: int) -> tuple[str, int]:
         """Greedy for the searching seat and for everyone's command choices (they decide
         which cards the seat leads or follows, R6); the other seats' own boards cannot touch
         the seat's (R1), so there they answer cheaply: ready the best units, keep rolls,
@@ -166,11 +175,11 @@ class ExpertPlayer:
         kind = st["decisions"][str(who)]["kind"]
         # The sample is already a guess, so the policy may read it whole.
         if who == seat or kind in ("pick", "place"):
-            return self.policy.choose(st, who)
+            return self.policy.choose(st, who), PICK_WORK if kind == "pick" else 1
         if kind == "ready":
             dec = st["decisions"][str(who)]
-            return str(self.policy.best(st, who, dec, [Action("done")]))
-        return "keep" if kind == "roll" else "done"
+            return str(self.policy.best(st, who, dec, [Action("done")])), 0
+        return ("keep" if kind == "roll" else "done"), 0
 
 
 def _short(cs: CardSet, st: dict[str, Any], seat: int) -> float:
