@@ -5,7 +5,8 @@ game offline in the terminal through the same service layer. Configuration comes
 environment only, so the same build runs anywhere:
 
   DISCORD_TOKEN   the bot token (required unless --console)
-  RR_DB           SQLite file (default: rookraiders.db)
+  RR_DB           where games are kept: an SQLite file (default: rookraiders.db), or a
+                  postgresql://user@host/db URL so several bot processes share one database
   RR_LOG_LEVEL    DEBUG / INFO / WARNING (default: INFO)
   RR_TICK_SECONDS how often time limits are checked (default: 30)
 """

@@ -1,6 +1,6 @@
 """`kill -9` at random moments: real console processes, zero lost or doubled actions.
 
-    .venv/bin/python bench/kill_loop.py [--kills 200] [--seed 1] [--dir DIR]
+    .venv/bin/python bench/kill_loop.py [--kills 200] [--seed 1] [--dir DIR] [--db URL]
 
 Runs `bot.py --console --db FILE` (a solo game) and plays it through stdin only, with plain
 game actions: each line is a random legal action of the waiting player, chosen from the
@@ -17,7 +17,9 @@ the next process start a new one). After every action and every kill the store i
 
 It prints kills, actions, games and the three counts; exit 1 if anything was lost, doubled
 or inconsistent. Only the console's stdin/`--db` and the store's tables are relied on, so it
-survives changes to the console's own commands. `tests/test_kill_loop.py` runs it briefly.
+survives changes to the console's own commands. `tests/test_kill_loop.py` runs it briefly,
+on an SQLite file and on PostgreSQL (`--db postgresql://…`: the processes then share that
+database, as sharded bot processes do; the tables must be empty or hold only this loop's).
 """
 
 from __future__ import annotations
@@ -60,23 +62,48 @@ class Tally:
     kill_at_start: int = 0
 
 
+def query(db: str, sql: str, *args: Any) -> list[tuple[Any, ...]] | None:
+    """Rows of one query on the store's database behind its back (None: no tables yet,
+    killed before the schema was made). `?` placeholders on either backend."""
+    if not db.startswith(("postgresql://", "postgres://")):
+        con = sqlite3.connect(db, timeout=10)
+        try:
+            return [tuple(r) for r in con.execute(sql, args).fetchall()]
+        except sqlite3.OperationalError:
+            return None
+        finally:
+            con.close()
+    import asyncio
+    import itertools
+
+    import asyncpg
+
+    k = itertools.count(1)
+    sql = "".join(f"${next(k)}" if c == "?" else c for c in sql)
+
+    async def fetch() -> list[tuple[Any, ...]] | None:
+        con = await asyncpg.connect(db)
+        try:
+            return [tuple(r) for r in await con.fetch(sql, *args)]
+        except asyncpg.UndefinedTableError:
+            return None
+        finally:
+            await con.close()
+    return asyncio.run(fetch())
+
+
 def stored(db: str) -> tuple[int, dict[str, Any], str, list[tuple[int, int | None, str]]] | None:
     """The console's game as the store holds it: id, setup, state, log (seat, user, text)."""
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        row = con.execute("SELECT id, setup, state FROM games WHERE status IN "
-                          "('active','over') ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None or row[1] is None:
-            return None
-        import json
+    import json
 
-        log = con.execute("SELECT seat, user_id, text FROM actions WHERE game_id=? "
-                          "ORDER BY seq", (row[0],)).fetchall()
-        return row[0], json.loads(row[1]), row[2], [(s, u, t) for s, u, t in log]
-    except sqlite3.OperationalError:  # no tables yet (killed before the schema was made)
+    rows = query(db, "SELECT id, setup, state FROM games WHERE status IN "
+                 "('active','over') ORDER BY id DESC LIMIT 1")
+    if not rows or rows[0][1] is None:
         return None
-    finally:
-        con.close()
+    row = rows[0]
+    log = query(db, "SELECT seat, user_id, text FROM actions WHERE game_id=? ORDER BY seq",
+                row[0]) or []
+    return row[0], json.loads(row[1]), row[2], [(s, u, t) for s, u, t in log]
 
 
 class Console:
@@ -146,9 +173,7 @@ def check(db: str, tally: Tally, seen: list[Any] | None, game_id: int | None) ->
         return
     gid, setup, state, log = now
     if game_id is not None and gid != game_id:
-        sql = sqlite3.connect(db, timeout=10)
-        status = sql.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()[0]
-        sql.close()
+        status = (query(db, "SELECT status FROM games WHERE id=?", game_id) or [("?",)])[0][0]
         if status != "over":
             tally.lost += 1
             print(f"LOST: game {game_id} was left {status} and a new one started",
@@ -186,10 +211,12 @@ def players(log: list[Any]) -> int:
     return sum(1 for _, user, _ in log if user is not None)
 
 
-def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35) -> Tally:
+def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35,
+        db: str | None = None) -> Tally:
+    """`db`: a PostgreSQL URL; default an SQLite file in `workdir`."""
     rng = random.Random(seed)
     tally = Tally()
-    db = os.path.join(workdir, "kill.db")
+    db = db or os.path.join(workdir, "kill.db")
     con: Console | None = None
     seen: list[Any] | None = None
     game_id: int | None = None
@@ -269,14 +296,15 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--kills", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dir", help="work folder (default: a temporary one)")
+    ap.add_argument("--db", help="a postgresql:// URL (default: an SQLite file in the folder)")
     args = ap.parse_args(argv)
     start = time.monotonic()
     if args.dir:
         Path(args.dir).mkdir(parents=True, exist_ok=True)
-        tally = run(args.kills, args.seed, args.dir)
+        tally = run(args.kills, args.seed, args.dir, db=args.db)
     else:
         with tempfile.TemporaryDirectory() as d:
-            tally = run(args.kills, args.seed, d)
+            tally = run(args.kills, args.seed, d, db=args.db)
     print(f"kills {tally.kills} (before the commit {tally.kill_before_commit}, after it "
           f"{tally.kill_after_commit}, while starting {tally.kill_at_start}), actions sent {tally.actions}, applied "
           f"{tally.applied}, games {len(tally.games)}, {time.monotonic() - start:.0f} s")

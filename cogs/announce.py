@@ -29,7 +29,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
@@ -41,11 +41,13 @@ from service import Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS
 from service.narrate import narrate, prompt
 from service.notices import rebuild
+from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
 from store import GameRow, Notice
 
 from .i18n import LEVELS, PHASES, pair, t
 from .mentions import only, safe
+from .text import markdown, markdowns
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -172,19 +174,18 @@ class Announcement:
     table_view: dict[str, Any] | None
     finished: list[str]
     timeouts: dict[int, int] = field(default_factory=dict)
-    # After every card or phase its own post: (what ended, its public events, the view then);
-    # `tail` holds the public events after the last one (a new round's start, …).
-    stages: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = field(default_factory=list)
-    tail: list[dict[str, Any]] = field(default_factory=list)
+    # After every card or phase its own post, then the rest (service/report.py); empty for
+    # an announcement that only re-asks (a reminder, a repost).
+    reports: list[PhaseReport] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # hosting news (an AI took a seat, …)
     ai_waiting: bool = False  # an AI-played seat is asked something: let it answer
     notice: int | None = None  # the outbox row this announcement delivers (see `tell`)
 
     def lines(self, lang: str) -> list[str]:
-        return narrate(self.public, self.names, self.cards, lang)
+        return markdowns(narrate(self.public, self.names, self.cards, lang))
 
     def private_lines(self, seat: int, lang: str) -> list[str]:
-        return narrate(self.private.get(seat, []), self.names, self.cards, lang)
+        return markdowns(narrate(self.private.get(seat, []), self.names, self.cards, lang))
 
     def ask_for(self, seat: int | None) -> Ask | None:
         return next((a for a in self.asks if a.seat == seat), None)
@@ -194,7 +195,7 @@ def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
     dec = g.decision(seat)
     if dec is None:
         return None
-    texts = {lang: prompt(g, seat, lang) or "" for lang in ("en", "ja")}
+    texts = {lang: markdown(prompt(g, seat, lang)) for lang in ("en", "ja")}
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
 
 
@@ -252,10 +253,8 @@ class Announcer:
         timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
             if "timeout" in out.notes else {}
         shown = out.finished or out.over
-        stages, start = [], 0
-        for what, end, view in out.stages:
-            stages.append((what, visible(out.events[start:end], None), marked_view(row, view)))
-            start = end
+        reports = [replace(r, view=marked_view(row, r.view)) if r.view is not None else r
+                   for r in phase_reports(out)]
         lang = row.settings.get("lang", "en")
         extra = []
         if "zombie" in out.notes and out.actor is not None:
@@ -268,8 +267,7 @@ class Announcer:
             actor=out.actor if "timeout" not in out.notes else None, names=names, users=users,
             cards=g.cards, public=visible(out.events, None), private=private, asks=asks,
             table_view=marked_view(row, g.view(None)) if shown else None,
-            finished=list(out.finished), timeouts=timeouts, stages=stages,
-            tail=visible(out.events[start:], None), extra=extra,
+            finished=list(out.finished), timeouts=timeouts, reports=reports, extra=extra,
             ai_waiting=ai_waiting(row, g), notice=out.notice)
 
     # ---- delivery ------------------------------------------------------------------------------
@@ -306,13 +304,13 @@ class Announcer:
                  if n >= KICK_AFTER_TIMEOUTS and any(e.get("type") == "timeout" and
                                                      e.get("player") == seat for e in ann.public)]
         hints += ann.extra
-        if ann.stages:  # every card or phase that ended: its lines and its own image
-            for what, public, view in ann.stages:
-                stage_lines = narrate(public, ann.names, ann.cards, ann.lang)
-                image = await self.table_file(ann, view, public, [what])
-                await self._post(ch, ann, stage_lines, image)
-            await self._post(ch, ann, narrate(ann.tail, ann.names, ann.cards, ann.lang) + hints,
-                             None)
+        if ann.reports:  # every card or phase that ended: its lines and its own image
+            for k, r in enumerate(ann.reports):
+                lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
+                image = None if r.view is None else await self.table_file(
+                    ann, r.view, r.events, [r.what] if r.what else None)
+                await self._post(ch, ann, lines + (hints if k == len(ann.reports) - 1 else []),
+                                 image)
         else:
             await self._post(ch, ann, ann.lines(ann.lang) + hints, await self.table_file(ann))
         for a in ann.asks:

@@ -28,7 +28,7 @@ from discord.ext import commands, tasks
 from service import GameService, Quarantined
 from service.daily_play import DailyHost
 from service.seats import ai_waiting, process_pool
-from store import Store
+from store import Store, make_store
 
 from .announce import Announcer
 from .i18n import RookTranslator
@@ -136,7 +136,9 @@ class RookBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.service is None:
             if self.store is None:
-                self.store = await Store(getattr(self.config, "db_path", "rookraiders.db")).open()
+                # RR_DB: an SQLite file, or a postgresql:// URL (store.make_store)
+                self.store = await make_store(
+                    getattr(self.config, "db_path", "rookraiders.db")).open()
             self.service = GameService(self.store, clock=self.clock, seed_source=self._seed_source,
                                        cards_data=self._cards_data)
         else:

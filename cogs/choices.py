@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from engine import Action, Game
 from engine.board import NAMES, index
 
+from .i18n import t
+
 Pair = tuple[str, str]
 LIMIT = 25  # Discord shows at most 25 choices
 
@@ -72,7 +74,7 @@ def act_destinations(g: Game, seat: int, unit: str | None, fullmove: bool, lang:
     if sq is None:
         return []
     acts = [a for a in _legal(g, seat, "act") if a.square == sq and a.fullmove == bool(fullmove)]
-    stay = "その場に留まる" if lang == "ja" else "stay"
+    stay = t("stay", lang)
     out: list[Pair] = []
     if any(a.to is None for a in acts):
         out.append((f"{sq} ({stay})", sq))
@@ -129,10 +131,11 @@ def recruit_cards(g: Game, seat: int, lang: str) -> list[Pair]:
         assert a.card is not None
         cost = g.cards.units[a.card].cost
         if a.merc:
-            label = f"{g.cards.name(a.card, lang)} ({'傭兵' if lang == 'ja' else 'mercenary'}, {cost}G)"
-            out.append((label, f"merc {a.card}"))
+            out.append((t("recruit_merc", lang, card=g.cards.name(a.card, lang), cost=cost),
+                        f"merc {a.card}"))
         else:
-            out.append((f"{g.cards.name(a.card, lang)} ({cost}G)", a.card))
+            out.append((t("recruit_hand", lang, card=g.cards.name(a.card, lang), cost=cost),
+                        a.card))
     return out
 
 

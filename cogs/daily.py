@@ -25,7 +25,7 @@ from service.daily_play import DailyHost, Started, _par_score
 
 from .actions import ack, in_server, refusal, reply, rook
 from .announce import deliver
-from .i18n import lang_of, t
+from .i18n import difficulty_name, lang_of, t
 from .mentions import safe
 
 if TYPE_CHECKING:
@@ -39,8 +39,7 @@ BOARD_SIZE = 10
 
 
 def difficulty_words(name: str, lang: str) -> str:
-    return {"easy": ("easy", "やさしい"), "normal": ("normal", "ふつう"),
-            "hard": ("hard", "むずかしい")}.get(name, (name, name))[lang == "ja"]
+    return difficulty_name(name, lang)
 
 
 def par_words(par: dict[str, Any] | None, lang: str) -> str:
@@ -150,10 +149,10 @@ class DailyCommands:
     """Mixed into the `rr` group cog (cogs/game.py): one child, `/rr daily`."""
 
     daily = app_commands.Group(
-        name=_("daily", ja="デイリー"),
+        name=_("daily", id="command.daily"),
         description=_("The daily solo challenge: one ranked try a day, ends 00:00 UTC"))
 
-    @daily.command(name=_("play", ja="プレイ"), description=_(
+    @daily.command(name=_("play", id="command.daily.play"), description=_(
         "Start or resume today's challenge (in your DMs with the bot)"))
     async def daily_play(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
@@ -161,7 +160,7 @@ class DailyCommands:
             return
         await _open_attempt(interaction, lang, lambda host, *who: host.play(*who, lang))
 
-    @daily.command(name=_("practice", ja="練習"), description=_(
+    @daily.command(name=_("practice", id="command.daily.practice"), description=_(
         "Replay a past day unranked (today's once your ranked try is over)"))
     @app_commands.describe(date=_("The day, YYYY-MM-DD (default: yesterday)"))
     async def daily_practice(self, interaction: discord.Interaction,
@@ -177,13 +176,13 @@ class DailyCommands:
         await _open_attempt(interaction, lang,
                             lambda host, *who: host.practice(*who, lang, day))
 
-    @daily.command(name=_("leaderboard", ja="ランキング"), description=_(
+    @daily.command(name=_("leaderboard", id="command.daily.leaderboard"), description=_(
         "The day's best results (this server or everyone)"))
     @app_commands.describe(scope=_("This server or everyone"),
                            date=_("The day, YYYY-MM-DD (default: today)"))
-    @app_commands.choices(scope=[app_commands.Choice(name=_("server", ja="サーバー"),
+    @app_commands.choices(scope=[app_commands.Choice(name=_("server", id="command.daily.server"),
                                                      value="server"),
-                                 app_commands.Choice(name=_("everyone", ja="全員"),
+                                 app_commands.Choice(name=_("everyone", id="command.daily.everyone"),
                                                      value="everyone")])
     async def daily_leaderboard(self, interaction: discord.Interaction,
                                 scope: app_commands.Choice[str] | None = None,
@@ -211,7 +210,7 @@ class DailyCommands:
             lines.append(t("daily_board_empty", lang))
         await reply(interaction, "\n".join(lines))
 
-    @daily.command(name=_("stats", ja="成績"), description=_(
+    @daily.command(name=_("stats", id="command.daily.stats"), description=_(
         "Your daily challenge stats: played, win %, streaks"))
     async def daily_stats(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
@@ -231,7 +230,7 @@ class DailyCommands:
         await reply(interaction, alt, file=discord.File(io.BytesIO(data), filename="daily.png",
                                                         description=alt[:1000]))
 
-    @daily.command(name=_("settings", ja="設定"), description=_(
+    @daily.command(name=_("settings", id="command.daily.settings"), description=_(
         "Daily announcements channel (Manage Server) and your DM streak reminder"))
     @app_commands.describe(channel=_("Where this server's daily news is posted (Manage Server)"),
                            announcements=_("Post the daily news in this server (Manage Server)"),

@@ -31,6 +31,7 @@ from .mentions import safe
 from .play import squeeze, suggest
 from .rules_text import sections
 from .seats import level_choices
+from .text import markdowns
 
 logger = logging.getLogger("rr.info")
 _ = app_commands.locale_str
@@ -59,7 +60,7 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
     events: list[dict[str, Any]] = []
     for s, text in log_[cut:]:
         events += g.apply(int(s), text)
-    lines = narrate(visible(events, seat), names, g.cards, lang, limit=1_000_000)
+    lines = markdowns(narrate(visible(events, seat), names, g.cards, lang, limit=1_000_000))
     # keep the end (the latest events, e.g. how a game ended), within one message
     kept: list[str] = []
     size = 20  # room for the "… (+n)" line
@@ -85,18 +86,14 @@ def player_caption(g: Game, view: dict[str, Any], seat: int, viewer: int | None,
 
 def card_stats(cs: CardSet, key: str, lang: str) -> str:
     """The printed numbers of a card, for its image's alt text."""
-    ja = lang == "ja"
     if key in cs.units:
         u = cs.units[key]
-        return (f"HP {u.hp}、移動力 {u.mov}、コスト {u.cost}" if ja else
-                f"HP {u.hp}, MOV {u.mov}, cost {u.cost}")
+        return t("card_stats_unit", lang, hp=u.hp, mov=u.mov, cost=u.cost)
     if key in cs.monsters:
         m = cs.monsters[key]
-        kind = ("赤（ボス）" if m.red else "青") if ja else ("red (boss)" if m.red else "blue")
-        return (f"HP {m.hp}、防御力 {m.defense}、移動力 {m.mov}、攻撃 {m.atk}、脅威 {m.threat}（{kind}）"
-                if ja else f"HP {m.hp}, DEF {m.defense}, MOV {m.mov}, ATK {m.atk}, "
-                f"threat {m.threat} ({kind})")
-    return "コマンドカード" if ja else "a command card"
+        return t("card_stats_monster", lang, hp=m.hp, defense=m.defense, mov=m.mov, atk=m.atk,
+                 threat=m.threat, kind=t("threat_red" if m.red else "threat_blue", lang))
+    return t("card_stats_command", lang)
 
 
 class InfoCommands:

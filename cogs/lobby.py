@@ -20,7 +20,7 @@ from store import GameRow
 
 from .actions import ack, channel_only, refusal, reply, rook
 from .announce import deliver
-from .i18n import JA, guild_lang, lang_of, t
+from .i18n import difficulty_name, guild_lang, lang_of, t
 from .mentions import safe
 from .seats import level_choices
 from .views import lobby_view
@@ -37,7 +37,7 @@ def lobby_text(row: GameRow, lang: str) -> str:
     n = row.settings["players"]
     if n == 1:
         diff = row.settings.get("difficulty")
-        name = (JA.get(diff, diff) if lang == "ja" else diff) if diff else t("standard", lang)
+        name = difficulty_name(diff, lang) if diff else t("standard", lang)
         mode = t("mode_solo", lang, difficulty=name)
     else:
         mode = t("mode_multi", lang, n=n)
@@ -148,14 +148,14 @@ class LobbyCommands:
 
     # `/rr lobby join|leave`: one child of `/rr` for both (Discord allows 25 per group; the
     # lobby message's Join/Leave buttons are the usual way in and out).
-    roster = app_commands.Group(name=_("lobby", ja="募集"),
+    roster = app_commands.Group(name=_("lobby", id="command.lobby"),
                                 description=_("Join or leave the lobby in this channel"))
 
-    @roster.command(name=_("join", ja="参加"), description=_("Join the lobby in this channel"))
+    @roster.command(name=_("join", id="command.lobby.join"), description=_("Join the lobby in this channel"))
     async def join(self, interaction: discord.Interaction) -> None:
         await self._roster(interaction, "join")
 
-    @roster.command(name=_("leave", ja="退出"), description=_("Leave the lobby in this channel"))
+    @roster.command(name=_("leave", id="command.lobby.leave"), description=_("Leave the lobby in this channel"))
     async def leave(self, interaction: discord.Interaction) -> None:
         await self._roster(interaction, "leave")
 

@@ -17,7 +17,6 @@ from discord import app_commands
 
 import ai
 from service import Outcome, ServiceError
-from service.seats import LEVEL_NAMES
 
 from .actions import ack, channel_only, refusal, reply, rook
 from .announce import deliver
@@ -34,8 +33,8 @@ _ = app_commands.locale_str
 
 def level_choices(*, off: bool = False) -> list[app_commands.Choice[str]]:
     """Every AI level the `ai` package offers (so new levels appear without a change here)."""
-    out = [app_commands.Choice(name=_("off", ja="オフ"), value="off")] if off else []
-    return out + [app_commands.Choice(name=_(lv, ja=LEVEL_NAMES.get(lv, (lv, lv))[1]), value=lv)
+    out = [app_commands.Choice(name=_("off", id="command.off"), value="off")] if off else []
+    return out + [app_commands.Choice(name=_(lv, id=f"level.{lv}"), value=lv)
                   for lv in ai.LEVELS]
 
 
@@ -75,10 +74,10 @@ class SeatCommands:
 
     # `/rr bot add|remove`: one child of `/rr` for both (Discord allows 25 per group).
     ai_seats = app_commands.Group(
-        name=_("bot", ja="ai"),
+        name=_("bot", id="command.bot"),
         description=_("Seat AI players in the lobby or take them out (host only)"))
 
-    @ai_seats.command(name=_("add", ja="追加"),
+    @ai_seats.command(name=_("add", id="command.bot.add"),
                        description=_("Seat an AI player in the lobby (host only)"))
     @app_commands.describe(level=_("How the AI plays"), count=_("How many AI players (default 1)"))
     @app_commands.choices(level=level_choices())
@@ -86,7 +85,7 @@ class SeatCommands:
                       count: app_commands.Range[int, 1, 3] = 1) -> None:
         await self._bots(interaction, level.value, count)
 
-    @ai_seats.command(name=_("remove", ja="外す"), description=_(
+    @ai_seats.command(name=_("remove", id="command.bot.remove"), description=_(
         "Take the last AI player out of the lobby (host only)"))
     async def remove_ai(self, interaction: discord.Interaction) -> None:
         await self._bots(interaction, None, 0)

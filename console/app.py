@@ -18,18 +18,18 @@ import re
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine import Game, NotationError, parse, visible
+from engine import Game, NotationError, parse
 from engine.notation import VERBS
 from service.games import GameService, Outcome, ServiceError
 from service.narrate import narrate, prompt
 from service.refusals_ja import localize
+from service.report import phase_reports
 from service.seats import ai_level, seat_names
 from store import GameRow, Store
 
 from . import board
 from .options import Seat, Table, UsageError, parse_new
 from .text import (
-    HELP,
     MAX_LINE,
     excerpt,
     has_control,
@@ -37,6 +37,7 @@ from .text import (
     normalise,
     plain,
     quote,
+    refusal_text,
     t,
     tidy_message,
     whole_tokens,
@@ -94,7 +95,7 @@ class Console:
         return ("、" if self.lang == "ja" else ", ").join(items)
 
     def refusal(self, message: str, who: str = "") -> None:
-        text = tidy_message(plain(localize(message, self.lang), self.lang))
+        text = tidy_message(refusal_text(localize(message, self.lang), self.lang))
         self.say(f"! {who}: {text}" if who else f"! {text}")
 
     # ---- games -------------------------------------------------------------------------------
@@ -175,42 +176,29 @@ class Console:
     # ---- output ------------------------------------------------------------------------------
     def say_lines(self, lines: list[str], indent: str = "  ") -> None:
         for line in lines:
-            self.say(indent + plain(line, self.lang))
+            self.say(indent + line)
 
     def story(self, events: list[dict[str, Any]], cards: Any) -> list[str]:
-        return narrate(events, self.names, cards, self.lang, limit=500)
+        """The story of `events` as terminal lines (service/narrate.py's words)."""
+        return [plain(line, self.lang) for line in
+                narrate(events, self.names, cards, self.lang, limit=500)]
 
     async def report(self, out: Outcome) -> int:
         """The story of one action: each card or phase it ended with a compact board and
         its own image. Returns how many lines of story it told."""
         told = 0
-        start = 0
-        for what, end, view in out.stages:
-            public = visible(out.events[start:end], None)
-            lines = self.story(public, out.game.cards)
+        for r in phase_reports(out):  # service/report.py: the cut Discord makes too
+            lines = self.story(r.events, out.game.cards)
             told += len(lines)
             self.say_lines(lines)
-            self.phase_board(out.game, view, what)
-            await self.write_image(view, public)
-            start = end
-        tail_events = visible(out.events[start:], None)
-        tail = self.story(tail_events, out.game.cards)
-        told += len(tail)
-        self.say_lines(tail)
-        if out.over and (out.stages or not out.finished) and start < len(out.events):
-            # the game ended mid-phase (an invasion, a resignation): show how it ended
-            view = out.game.view(None)
-            self.phase_board(out.game, view, None)
-            await self.write_image(view, tail_events)
+            if r.view is not None:
+                self.phase_board(out.game, r.view, r.what)
+                await self.write_image(r.view, r.events)
         for seat in self.people(list(range(len(self.names)))):  # private lines to their owner
             private = [e for e in out.events if e.get("vis") == [seat]]
             for line in self.story(private, out.game.cards):
                 told += 1
-                self.say("  " + self.t("to_only", p=self.names[seat]) + plain(line, self.lang))
-        if not out.stages and out.finished:  # the setup
-            view = out.game.view(None)
-            self.phase_board(out.game, view, None)
-            await self.write_image(view, visible(out.events, None))
+                self.say("  " + self.t("to_only", p=self.names[seat]) + line)
         return told
 
     def phase_board(self, g: Game, view: dict[str, Any], what: str | None) -> None:
@@ -259,8 +247,8 @@ class Console:
         for seat in waiting:
             if focus is not None and seat not in focus:
                 continue
-            self.say(f"> {self.names[seat]}: " + plain(prompt(g, seat, self.lang) or "",
-                                                         self.lang) + self.how(g, seat))
+            self.say(f"> {self.names[seat]}: " + plain(prompt(g, seat, self.lang), self.lang)
+                     + self.how(g, seat))
             if (g.decision(seat) or {}).get("kind") in ("place", "recruit"):
                 self.say("  " + self.hand_line(g, seat))
         if others:
@@ -271,11 +259,10 @@ class Console:
         does not say it."""
         dec = g.decision(seat) or {}
         if dec.get("kind") == "pick":
-            words = ["pick " + ("カード" if self.lang == "ja" else "CARD")]
+            words = [self.t("hint.pick")]
         elif dec.get("kind") == "roll":
             words = ["keep"] + ["reroll"] * bool(dec.get("can_reroll")) + [
-                "levelup " + ("マス" if self.lang == "ja" else "SQUARE")
-            ] * bool(dec.get("can_levelup"))
+                self.t("hint.levelup")] * bool(dec.get("can_levelup"))
         else:
             return ""
         return " — " + " / ".join(quote(x, self.lang) for x in words)
@@ -323,7 +310,7 @@ class Console:
         words = line.split(" ")
         command = COMMANDS.get(words[0].casefold()) if line else "status"
         if command == "help":
-            self.say(HELP["ja" if self.lang == "ja" else "en"])
+            self.say(t("help", self.lang))
             return True
         if command == "quit":
             await self.farewell("")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+import i18n
 from engine import Action, Game
 from engine.board import COLUMNS, LANES
 from engine.cards import CardSet
@@ -21,36 +22,12 @@ from engine.textboard import abbreviations, piece_text
 
 CELL = 8
 
-_W: dict[str, tuple[str, str]] = {
-    "queue": ("queue", "待機列"), "castle": ("castle", "城"), "magic": (" magic", "魔法陣"),
-    "home": (" home", "自陣"),
-    "round": ("Round {n}", "ラウンド{n}"),
-    "after": ("after {what}", "{what}の後"),
-    "placement": ("the placement", "初期配置"), "invasion": ("the invasion", "侵略"),
-    "summon": ("the summon", "召喚"), "end": ("the End phase", "終了処理"),
-    "phase": ("{p} phase", "{p}フェイズ"),
-    "ph_placement": ("placement", "初期配置"), "ph_main": ("main", "メイン"),
-    "ph_auto": ("AUTO", "AUTO"), "ph_invasion": ("invasion", "侵略"),
-    "ph_summon": ("summon", "召喚"), "ph_end": ("End", "終了処理"), "ph_over": ("game over", "ゲーム終了"),
-    "row": ("row: {cards}", "コマンド列: {cards}"), "done": (" (done)", "（済）"),
-    "leader": ("{card}, leader {p}", "{card}（リーダー {p}）"), "auto": ("{card}, AUTO", "{card}（AUTO）"),
-    "player": ("{p}: gold {gold}, honor marks {marks}, threat {threat}{tags}",
-               "{p}: ゴールド{gold}、名誉マーク{marks}、脅威{threat}{tags}"),
-    "hidden_medals": (" + {n} medal(s)", "＋メダル{n}枚"),
-    "start": (", start player", "、スタートプレイヤー"), "out": (", ELIMINATED", "、脱落"),
-    "decks": ("monster deck {m} · unit deck {u} · summon chips face down {c}",
-              "モンスター山札{m}・ユニット山札{u}・伏せた召喚チップ{c}"),
-    "mercs": ("mercenaries: {cards}", "傭兵: {cards}"), "taken": ("(taken)", "（雇用済み）"),
-    "legend": ("legend: {codes}; * = ★ unit, :N = damage, ' = acted, . = empty",
-               "凡例: {codes}。* = ★ユニット、:N = ダメージ、' = 行動済み、. = 空きマス"),
-    "final": ("final round {n}", "最終ラウンド{n}"),
-    "final_now": ("Round {n} (the final round)", "ラウンド{n}（最終ラウンド）"),
-}
-
-
 def w(key: str, lang: str, **kw: Any) -> str:
-    en, ja = _W[key]
-    return (ja if lang == "ja" else en).format(**kw)
+    """The text board's word `board.<key>` (counted when the catalogue has plural forms)."""
+    mid = f"board.{key}"
+    if "n" in kw and i18n.is_plural(mid):
+        return i18n.tn(lang, mid, kw.pop("n"), **kw)
+    return i18n.t(lang, mid, **kw)
 
 
 def width(text: str) -> int:
@@ -156,12 +133,12 @@ def full(cs: CardSet, v: dict[str, Any], lang: str) -> list[str]:
 
 
 def _list(items: list[str], lang: str) -> str:
-    return ("、" if lang == "ja" else ", ").join(items)
+    return w("list_sep", lang).join(items)
 
 
 def _priced(cs: CardSet, key: str, lang: str) -> str:
     cost = cs.units[key].cost
-    return f"{cs.name(key, lang)}（{cost}G）" if lang == "ja" else f"{cs.name(key)} ({cost}g)"
+    return w("card_cost", lang, card=cs.name(key, lang), cost=cost)
 
 
 def hand(cs: CardSet, v: dict[str, Any], seat: int, lang: str) -> dict[str, str]:

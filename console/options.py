@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import ai
+import i18n
 
 from .text import has_control, name_key, normalise
 
@@ -27,10 +29,19 @@ class UsageError(Exception):
         super().__init__(message)
         self.message, self.ja = message, ja
 
+    @classmethod
+    def of(cls, code: str, /, **params: Any) -> UsageError:
+        """A mistake the console names itself: `usage.<code>` in both languages."""
+        mid = f"usage.{code}"
+        if "n" in params and i18n.is_plural(mid):
+            n = params.pop("n")
+            return cls(i18n.tn("en", mid, n, **params), i18n.tn("ja", mid, n, **params))
+        return cls(*i18n.pair(mid, **params))
+
     def text(self, lang: str) -> str:
         if lang != "ja":
             return self.message
-        return self.ja or f"起動オプションの誤り: {self.message}"
+        return self.ja or i18n.t("ja", "usage.prefix", message=self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,63 +114,39 @@ def table_parser(prog: str = "bot.py --console") -> argparse.ArgumentParser:
 def check_name(name: str) -> str:
     """A player name, or a UsageError saying why it cannot be one."""
     if has_control(name) or not normalise(name):
-        raise UsageError(f"a player name cannot be empty or hold control characters: "
-                         f"{name[:20]!r}",
-                         f"プレイヤー名は空にできず、制御文字も使えません: {name[:20]!r}")
+        raise UsageError.of("name_empty", name=repr(name[:20]))
     clean = normalise(name)
     if re.fullmatch(r"[+-]?\d+(?:[.,]\d+)?", clean):
-        raise UsageError(f"{clean!r} looks like a number, not a name: --players takes the "
-                         f"count, --names the names (e.g. --names Ann Bob)",
-                         f"{clean!r} は名前ではなく数に見えます: 人数は --players、名前は "
-                         f"--names で指定します（例: --names Ann Bob）")
+        raise UsageError.of("name_number", name=repr(clean))
     if ":" in clean:
-        raise UsageError(f"a player name cannot contain ':' ({clean[:20]!r}): the console "
-                         f"reads 'NAME: ACTION'",
-                         f"プレイヤー名に ':' は使えません（{clean[:20]!r}）: "
-                         f"コンソールは「名前: 行動」と読みます")
+        raise UsageError.of("name_colon", name=repr(clean[:20]))
     if len(clean) > MAX_NAME:
-        raise UsageError(f"a player name has at most {MAX_NAME} characters: {clean[:20]!r}…",
-                         f"プレイヤー名は{MAX_NAME}文字までです: {clean[:20]!r}…")
+        raise UsageError.of("name_long", max=MAX_NAME, name=repr(clean[:20]))
     return clean
 
 
 def table_from(ns: argparse.Namespace) -> Table:
     """Check the combination of table options; the defaults fill what was not given."""
     if ns.difficulty is not None and ns.difficulty not in DIFFICULTIES:
-        raise UsageError(f"--difficulty is easy, normal or hard, not {ns.difficulty[:20]!r}",
-                         f"--difficulty は easy・normal・hard のどれかです"
-                         f"（{ns.difficulty[:20]!r} は使えません）")
+        raise UsageError.of("difficulty", given=repr(ns.difficulty[:20]))
     if ns.names:
         names = [check_name(n) for n in ns.names]
         if not 1 <= len(names) <= 4:
-            raise UsageError(f"a game has 1 to 4 players (R1); --names gave {len(names)}",
-                             f"プレイ人数は1〜4人です（R1）。--names に{len(names)}人あります")
+            raise UsageError.of("names_count", n=len(names))
         keys = [name_key(n) for n in names]
         if len(set(keys)) != len(keys):
-            raise UsageError("player names must differ (case and width are ignored)",
-                             "プレイヤー名は重複できません（大文字・小文字、全角・半角は区別しません）")
+            raise UsageError.of("names_differ")
         if ns.players is not None and ns.players != len(names):
-            raise UsageError(f"--players {ns.players} but {len(names)} name(s) in --names: "
-                             f"give one or make them agree",
-                             f"--players {ns.players} と --names の{len(names)}人が"
-                             f"合いません: どちらか一方にするか、そろえてください")
+            raise UsageError.of("players_names", players=ns.players, n=len(names))
     else:
         names = [f"P{k + 1}" for k in range(ns.players or 1)]
     bots = list(ns.ai or [])
     if bots and len(names) + len(bots) > 4:
-        raise UsageError(f"a game has at most 4 players (R1): {len(names)} + {len(bots)} AI "
-                         f"players is too many",
-                         f"プレイ人数は4人までです（R1）: {len(names)}人＋AI{len(bots)}人は"
-                         f"多すぎます")
+        raise UsageError.of("too_many", n=len(names), bots=len(bots))
     if bots and ns.difficulty is not None:
-        raise UsageError("--difficulty is the solo option rule (R13.2): not with AI players",
-                         "--difficulty はソロ用のルールです（R13.2）: AIプレイヤーとは"
-                         "使えません")
+        raise UsageError.of("difficulty_ai")
     if ns.difficulty is not None and len(names) != 1:
-        raise UsageError(f"--difficulty is the solo option rule (R13.2): use it with one "
-                         f"player, not {len(names)}",
-                         f"--difficulty はソロ用のルールです（R13.2）: 1人のときだけ使えます"
-                         f"（{len(names)}人では使えません）")
+        raise UsageError.of("difficulty_solo", n=len(names))
     return Table(tuple([Seat(n) for n in names] + [Seat(f"AI {k + 1}", lv)
                                                    for k, lv in enumerate(bots)]),
                  ns.difficulty, ns.seed)
@@ -189,7 +176,8 @@ def parse_command_line(argv: list[str]) -> tuple[argparse.Namespace, Table]:
     ap.add_argument("--new", action="store_true",
                     help="abandon an unfinished game in --db and start a new one")
     ap.add_argument("--db", default="rr-console.db",
-                    help="SQLite file (default rr-console.db); an unfinished game resumes")
+                    help="SQLite file (default rr-console.db) or a postgresql:// URL; an unfinished "
+                    "game resumes")
     ap.add_argument("--out", default="console-out", help="folder for table images")
     ap.add_argument("--lang", default="en", choices=["en", "ja"])
     ns = ap.parse_args(argv)

@@ -26,7 +26,7 @@ from service.refusals_ja import localize
 
 from .app import CHANNEL, Console
 from .options import UsageError, given, parse_command_line
-from .text import plain, t, tidy_message
+from .text import refusal_text, t, tidy_message
 
 MAX_BYTES = 64 * 1024
 
@@ -117,24 +117,27 @@ async def run(argv: list[str], fd: int = 0) -> int:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise UsageError(f"cannot write images to {ns.out}: {e.strerror}",
-                         f"画像を {ns.out} に書けません: {e.strerror}") from None
+        raise UsageError.of("out_dir", out=ns.out, error=e.strerror) from None
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s",
                         handlers=[logging.FileHandler(out_dir / "console.log", delay=True,
                                                       encoding="utf-8")])
-    from store import Store
+    from store import is_postgres, make_store
 
-    where = Path(ns.db).resolve().parent
-    if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
-        raise UsageError(f"cannot open the game file {ns.db}: no such folder, or it is a folder",
-                         f"ゲームファイル {ns.db} を開けません: フォルダーがないか、フォルダーです")
-    store = Store(ns.db)
+    if not is_postgres(ns.db):  # a postgresql:// URL plays on that database (RR_DB's choice)
+        where = Path(ns.db).resolve().parent
+        if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
+            raise UsageError.of("db_folder", db=ns.db)
+    store = make_store(ns.db)
     try:
         await store.open()
     except (sqlite3.Error, OSError) as e:
         await store.close()  # its connection thread would keep the process alive
-        raise UsageError(f"cannot open the game file {ns.db}: {e}",
-                         f"ゲームファイル {ns.db} を開けません: {e}") from None
+        raise UsageError.of("db_open", db=ns.db, error=e) from None
+    except Exception as e:  # PostgreSQL: refused, unknown database, bad URL…
+        if not is_postgres(ns.db):
+            raise
+        await store.close()
+        raise UsageError.of("database_open", db=ns.db, error=e) from None
     try:
         con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
         existing = await store.open_game(CHANNEL)
@@ -142,7 +145,7 @@ async def run(argv: list[str], fd: int = 0) -> int:
             try:
                 await con.resume(existing, given(ns))
             except ServiceError as e:  # a damaged game (quarantined): one line, no traceback
-                con.say(t("damaged", lang, msg=tidy_message(plain(localize(e.message, lang),
+                con.say(t("damaged", lang, msg=tidy_message(refusal_text(localize(e.message, lang),
                                                                    lang))))
                 return 1
         else:
@@ -183,7 +186,7 @@ def main(argv: list[str]) -> int:
     try:
         return asyncio.run(run(argv))
     except UsageError as e:
-        see = "（--help を参照）" if lang == "ja" else " (see --help)"
+        see = t("see_help", lang)
         print(f"bot.py --console: {e.text(lang)}{see}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # before the console could take Ctrl-C over, or a second one

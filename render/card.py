@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+import i18n
 from render import theme as th
 from render import view as V
 from render.draw import Canvas, arrow_head, fit, threat_badge
@@ -17,33 +18,10 @@ W, H = 720, 405
 UNIT_RANGE: th.RGB = (245, 150, 60)
 HEAL_RANGE: th.RGB = (90, 190, 110)
 
-_SKILL = {
-    "dice": ("Dice attack", "ダイス攻撃"),
-    "long": ("Long-range dice attack", "遠距離ダイス攻撃"),
-    "heal": ("Heal", "回復"),
-    "area": ("Area attack ★ (1 damage each)", "範囲攻撃★（各1ダメージ）"),
-    "allocated": ("Allocated attack", "割り振り攻撃"),
-    "command": ("Command: a friendly unit uses its skill", "指揮：味方ユニットにスキルを使わせる"),
-}
-_MONSTER_RANGE = {
-    False: ("Numbered: hits the unit on the lowest number", "番号順：最小番号のユニット1体を攻撃"),
-    True: ("★ range: hits every unit in it", "★範囲：範囲内の全ユニットを攻撃"),
-}
-_COMMANDS = {  # R7: LEADER (large) and FOLLOWER / AUTO (small) effects
-    "advance": (("+1 gold, then up to 2 unit actions", "up to 2 unit actions"),
-                ("1金を得て、ユニット行動2回まで", "ユニット行動2回まで")),
-    "raid": (("up to 2 unit actions", "up to 1 unit action"),
-             ("ユニット行動2回まで", "ユニット行動1回まで")),
-    "rest": (("+1 honor, then ready up to 2 units", "ready up to 2 units"),
-             ("栄誉+1、ユニット2体まで未行動に戻す", "ユニット2体まで未行動に戻す")),
-    "reward": (("+4 gold", "+2 gold"), ("4金を得る", "2金を得る")),
-    "recruit": (("+1 gold, then recruit 1 unit", "recruit 1 unit (AUTO: hand only)"),
-                ("1金を得て、ユニット1体を雇用", "ユニット1体を雇用（AUTO：手札のみ）")),
-}
-
-
-def _pick(pair: tuple[str, str], lang: str) -> str:
-    return pair[1] if lang == "ja" else pair[0]
+def _say(mid: str, lang: str, fallback: str = "") -> str:
+    """A card face's text from the catalogue (`card.*`); `fallback` where it has none."""
+    text = i18n.t(lang, mid)
+    return fallback if text == mid else text
 
 
 def resolve(key: str) -> str:
@@ -96,8 +74,8 @@ def _unit(c: Canvas, key: str, lang: str) -> None:
     x = _stat(c, 28, 180, "HP", str(uc.hp))
     _stat(c, x, 180, th.word("mov", lang), str(uc.mov))
     sk = uc.skill
-    name = _pick(_SKILL["long" if sk.long else sk.kind] if sk.kind in _SKILL else
-                 (sk.kind, sk.kind), lang)
+    known = i18n.template("en", f"card.skill.{sk.kind}") != f"card.skill.{sk.kind}"
+    name = _say(f"card.skill.{'long' if sk.long else sk.kind}", lang) if known else sk.kind
     if sk.kind == "dice":
         name += f" {sk.mod:+d}"
     elif sk.kind in ("heal", "allocated"):
@@ -129,7 +107,7 @@ def _monster(c: Canvas, key: str, lang: str) -> None:
     x = _stat(c, x, 190, th.word("def", lang), str(mc.defense))
     x = _stat(c, x, 190, th.word("mov", lang), str(mc.mov))
     _stat(c, x, 190, th.word("atk", lang), str(mc.atk))
-    for i, line in enumerate(_wrap(_pick(_MONSTER_RANGE[mc.area], lang), 330, 21)[:3]):
+    for i, line in enumerate(_wrap(_say("card.range.star" if mc.area else "card.range.numbered", lang), 330, 21)[:3]):
         c.text((28, 300 + i * 30), line, 21, th.INK)
     _diagram(c, list(mc.range), [], facing_left=False, color=th.THREAT_RED if mc.red else
              th.THREAT_BLUE, numbered=not mc.area, star=mc.area, own=band,
@@ -138,8 +116,7 @@ def _monster(c: Canvas, key: str, lang: str) -> None:
 
 def _command(c: Canvas, key: str, lang: str) -> None:
     _title(c, key, th.word("command", lang), lang, (226, 212, 170), th.INK)
-    en, ja = _COMMANDS.get(key, (("", ""), ("", "")))
-    large, small = ja if lang == "ja" else en
+    large, small = _say(f"card.{key}.leader", lang), _say(f"card.{key}.follower", lang)
     for i, (label, text_) in enumerate(((th.word("leader", lang), large),
                                         (th.word("follower", lang), small))):
         y = 140 + i * 120

@@ -24,12 +24,6 @@ from render.layout import BoardGeom
 
 Event = dict[str, Any]
 Box = boxes.Box
-_RESULT_WORDS = {
-    "hit": ("hit", "命中"), "miss": ("miss", "外れ"),
-    "critical": ("critical", "クリティカル"), "fumble": ("fumble", "ファンブル"),
-}
-
-
 def events_for(events: list[Event] | None, seat: int) -> list[Event]:
     """Events of one board: those naming this player, or naming no player at all.
 
@@ -329,12 +323,11 @@ class _Highlighter:
             if b:
                 self.outline(b, color, self.s * 0.045)
         if layer == 2 and b:
-            words = _RESULT_WORDS.get(res, (res, res))
             total = e.get("total")
             label = f"{V.as_int(total)} " if total is not None else ""
             ca = self.center(e.get("from"))
             self.tag(self.center(e.get("target")) or (0, 0),
-                     label + words[1 if self.lang == "ja" else 0], color, toward=ca)
+                     label + th.word(f"result.{res}", self.lang), color, toward=ca)
 
     def _damaged(self, e: Event, layer: int) -> None:
         c = self.center(e.get("square"))

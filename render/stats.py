@@ -9,24 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import i18n
 from render import theme as th
 from render.api import encode
 from render.draw import Canvas
 
 W = 520
-WORDS = {
-    "en": {"title": "Daily challenge", "played": "played", "win": "win %", "cur": "streak",
-           "max": "best streak", "dist": "Rounds to win", "none": "No win yet"},
-    "ja": {"title": "デイリーチャレンジ", "played": "プレイ", "win": "勝率", "cur": "連続",
-           "max": "最長連続", "dist": "勝利までのラウンド数", "none": "まだ勝利なし"},
-}
-
-
 def stats_png(*, played: int, win_percent: int, current_streak: int, longest_streak: int,
               rounds_to_win: Mapping[int, int], highlight: int | None = None,
               lang: str = "en") -> bytes:
     """PNG bytes; `highlight` marks the bar of today's result in the seat colour."""
-    w = WORDS["ja" if lang == "ja" else "en"]
+    w = {k: i18n.t(lang, f"stats.{k}") for k in ("title", "played", "win", "cur", "max",
+                                                    "dist", "none")}
     rows = sorted(rounds_to_win.items())
     if rows:  # a continuous axis from the fastest to the slowest win, gaps shown as 0
         lo, hi = rows[0][0], rows[-1][0]

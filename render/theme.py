@@ -1,4 +1,4 @@
-"""Colours and the few words the images carry, in English and Japanese.
+"""Colours, and the few words the images carry (from the catalogue, i18n/*.po).
 
 Colour choices are for a phone screen and for colour-blind players: seat colours come from
 the Okabe–Ito palette, and anything that matters in colour is repeated in shape (red threat
@@ -6,6 +6,8 @@ is a diamond, blue a circle; damage is a square cube, remaining HP a round pip).
 """
 
 from __future__ import annotations
+
+import i18n
 
 RGB = tuple[int, int, int]
 
@@ -63,80 +65,15 @@ def seat_color(seat: object) -> RGB:
     return (150, 150, 150)
 
 
-_WORDS: dict[str, tuple[str, str]] = {
-    "gold": ("Gold", "金"),
-    "honor": ("Honor", "栄誉"),
-    "threat": ("Threat", "脅威"),
-    "medals": ("Medals", "メダル"),
-    "eliminated": ("ELIMINATED", "脱落"),
-    "queue": ("Queue", "待機"),
-    "castle": ("Castle", "城"),
-    "start": ("Start", "スタート"),
-    "round": ("Round", "ラウンド"),
-    "mercenaries": ("Mercenaries", "傭兵"),
-    "taken": ("taken", "雇用済"),
-    "monster_deck": ("Monster deck", "モンスター山札"),
-    "unit_deck": ("Unit deck", "ユニット山札"),
-    "discard": ("discard", "捨札"),
-    "medal_pool": ("Medal pool", "メダル"),
-    "chips": ("Summon chips", "召喚チップ"),
-    "face_down": ("face down", "裏"),
-    "up": ("up", "表"),
-    "invasion": ("Invasion", "侵略"),
-    "summon": ("Summon", "召喚"),
-    "end": ("End", "終了処理"),
-    "leader": ("Leader", "リーダー"),
-    "follower": ("Follower / AUTO", "フォロワー / AUTO"),
-    "hp": ("HP", "HP"),
-    "mov": ("MOV", "移動"),
-    "def": ("DEF", "防御"),
-    "atk": ("ATK", "攻撃"),
-    # one-kanji forms where a monster card's stat column is narrow
-    "def_short": ("DEF", "防"),
-    "mov_short": ("MOV", "移"),
-    "atk_short": ("ATK", "攻"),
-    "cost": ("Cost", "コスト"),
-    "move": ("move", "移動"),
-    "skill": ("skill", "スキル"),
-    "new": ("NEW", "新"),
-    "defeated": ("defeated", "撃破"),
-    "fainted": ("fainted", "気絶"),
-    "invaded": ("invaded", "侵入"),
-    "winner": ("Winner", "勝者"),
-    "draw": ("Draw", "引き分け"),
-    "done": ("done", "済"),
-    "unit": ("Unit", "ユニット"),
-    "levelup": ("Level-up", "レベルアップ"),
-    "monster": ("Monster", "モンスター"),
-    "command": ("Command", "コマンド"),
-    "level": ("Level", "レベル"),
-    "threat_blue": ("blue threat", "青の脅威"),
-    "threat_red": ("red threat (boss)", "赤の脅威（ボス）"),
-    "forward_unit": ("toward the monsters", "モンスター側"),
-    "forward_monster": ("toward the castle", "城側"),
-    "anywhere": ("anywhere on the board", "盤面のどこでも"),
-    "any_friend": ("any friendly unit", "味方ユニットどれでも"),
-    "gap": ("gap (not a target)", "対象外"),
-    "phase": ("phase", "フェイズ"),
-}
-
-PHASES: dict[str, tuple[str, str]] = {
-    "placement": ("Placement", "初期配置"),
-    "main": ("Main phase", "メインフェイズ"),
-    "auto": ("Main phase (AUTO)", "メインフェイズ（AUTO）"),
-    "invasion": ("Invasion", "侵略"),
-    "summon": ("Summon", "召喚"),
-    "end": ("End phase", "終了処理"),
-    "over": ("Game over", "ゲーム終了"),
-}
-
-
 def word(key: str, lang: str) -> str:
-    """A UI word in the language (`ja` or anything else = English)."""
-    en, ja = _WORDS.get(key, (key, key))
-    return ja if lang == "ja" else en
+    """A word on the images (`image.<key>` in i18n/*.po; `ja` or anything else = English)."""
+    mid = f"image.{key}"
+    text = i18n.t(lang, mid)
+    return key if text == mid else text
 
 
 def phase_name(phase: object, lang: str) -> str:
-    en, ja = PHASES.get(str(phase), (str(phase), str(phase)))
-    return ja if lang == "ja" else en
+    """A phase's name (`phase.<key>`: the one table the bot and the console use too)."""
+    mid = f"phase.{phase}"
+    text = i18n.t(lang, mid)
+    return str(phase) if text == mid else text

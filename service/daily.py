@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import i18n
 from engine import Game
 
 DATA_FILE = Path(__file__).with_name("data") / "daily_modifiers.json"
@@ -197,14 +198,9 @@ def share_line(challenge_no: int, score: Score, par_rounds: int | None,
     (⚔️ a monster fell that round, 🛡️ none did) ending with 🏰 (held) or 🔥 (fallen)."""
     marks = "".join("⚔️" if n else "🛡️" for n in defeats_per_round) + (
         "🏰" if score.won else "🔥")
-    if lang == "ja":
-        head = (f"ルーク&レイダース #{challenge_no} — {score.rounds}ラウンドで勝利"
-                if score.won else f"ルーク&レイダース #{challenge_no} — 落城（{score.rounds}ラウンド）")
-        bot = f"（ボット: {par_rounds}）" if par_rounds is not None else ""
-    else:
-        head = (f"Rook & Raiders #{challenge_no} — won in {score.rounds} rounds"
-                if score.won else f"Rook & Raiders #{challenge_no} — fell in round {score.rounds}")
-        bot = f" (bot: {par_rounds})" if par_rounds is not None else ""
+    head = i18n.tn(lang, "daily.share_won" if score.won else "daily.share_lost", score.rounds,
+                   no=challenge_no)
+    bot = i18n.t(lang, "daily.share_par", rounds=par_rounds) if par_rounds is not None else ""
     return f"{head}{bot} {marks}"
 
 
@@ -212,21 +208,18 @@ def versus_par(score: Score, par: Score | None, lang: str = "en") -> str | None:
     """'beat the bot by 2 rounds' and friends; None without a par."""
     if par is None:
         return None
-    ja = lang == "ja"
     if score.won and par.won:
         diff = par.rounds - score.rounds
         if diff > 0:
-            return f"ボットより{diff}ラウンド早い" if ja else f"beat the bot by {diff} round" + (
-                "s" if diff != 1 else "")
+            return i18n.tn(lang, "daily.vs_faster", diff)
         if diff == 0:
-            return "ボットと同じラウンド数" if ja else "tied with the bot"
-        return f"ボットより{-diff}ラウンド遅い" if ja else f"{-diff} round" + (
-            "s" if diff != -1 else "") + " behind the bot"
+            return i18n.t(lang, "daily.vs_tied")
+        return i18n.tn(lang, "daily.vs_slower", -diff)
     if score.won:
-        return "ボットは負けたのに勝利！" if ja else "won where the bot lost"
+        return i18n.t(lang, "daily.vs_won_bot_lost")
     if par.won:
-        return "ボットは勝利" if ja else "the bot won this one"
-    return "ボットも落城" if ja else "the bot fell too"
+        return i18n.t(lang, "daily.vs_bot_won")
+    return i18n.t(lang, "daily.vs_both_fell")
 
 
 # ---- ranks and streaks ---------------------------------------------------------------------

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine import Game, view
 from store import GameRow
-from store.daily import Attempt, DailyStore
+from store.daily import Attempt, DailyStore, daily_store
 
 from . import daily
 from .daily import Challenge, Score
@@ -101,7 +101,7 @@ class DailyHost:
     async def open(cls, games: GameService, clock: Callable[[], float] | None = None,
                    secret: str | None = None) -> DailyHost:
         """The secret comes from RR_DAILY_SECRET, else is generated once and stored."""
-        ds = await DailyStore(games.store).open()
+        ds = await daily_store(games.store).open()
         raw = secret if secret is not None else os.environ.get("RR_DAILY_SECRET")
         key = raw.encode() if raw else await ds.secret(secrets.token_bytes(32))
         return cls(games, ds, key, clock)

@@ -26,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 import ai
+import i18n
 from engine import Game
 from store import GameRow
 
@@ -42,14 +43,10 @@ AI_THINK_S = 20.0  # an AI taking longer than this gives the default answer inst
 MAX_AI_ANSWERS = 500  # bound per `play_ai` call (a 4-player game of random AIs: ~150)
 AI_AT_ONCE = 2  # AI choices computed at the same time, all games together
 
-LEVEL_NAMES: dict[str, tuple[str, str]] = {
-    "random": ("random", "ランダム"), "greedy": ("greedy", "貪欲"), "expert": ("expert", "上級"),
-}
-
-
 def level_name(level: str, lang: str) -> str:
-    en, ja = LEVEL_NAMES.get(level, (level, level))
-    return ja if lang == "ja" else en
+    """An AI level as players read it (catalogue `level.*`; an unknown one as it is)."""
+    text = i18n.t(lang, f"level.{level}")
+    return level if text == f"level.{level}" else text
 
 
 def check_level(level: str) -> str:
@@ -106,8 +103,7 @@ def ai_waiting(row: GameRow, g: Game) -> bool:
 
 
 def bot_name(k: int, level: str, lang: str) -> str:
-    return f"ボット{k}（{level_name(level, lang)}）" if lang == "ja" else \
-        f"Bot {k} ({level_name(level, lang)})"
+    return i18n.t(lang, "seat.bot_name", k=k, level=level_name(level, lang))
 
 
 def seat_name(row: GameRow, seat: int, *, image: bool = False) -> str:
@@ -116,8 +112,8 @@ def seat_name(row: GameRow, seat: int, *, image: bool = False) -> str:
     if bot_level(row, seat):
         return name if image else f"🤖 {name}"
     if zombie_level(row, seat):
-        ja = row.settings.get("lang") == "ja"
-        return (f"{name}（AI）" if ja else f"{name} (AI)") if image else f"{name} 🤖"
+        return i18n.t(str(row.settings.get("lang", "en")), "seat.zombie_image", name=name) \
+            if image else f"{name} 🤖"
     return name
 
 

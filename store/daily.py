@@ -16,36 +16,6 @@ from typing import Any
 
 from .db import Store
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS daily_attempts (
-    user_id INTEGER NOT NULL,
-    day TEXT NOT NULL,                -- the challenge's UTC date, ISO
-    ranked INTEGER NOT NULL,          -- 1: the day's one ranked attempt; 0: practice
-    game_id INTEGER,                  -- null until its game exists
-    name TEXT NOT NULL,               -- display name when it was played
-    status TEXT NOT NULL,             -- playing | finished | unfinished
-    score TEXT,                       -- JSON Score (finished only), from the replayed log
-    share TEXT,                       -- the spoiler-free share line
-    started_at REAL NOT NULL,
-    finished_at REAL,
-    PRIMARY KEY (user_id, day, ranked)
-);
-CREATE INDEX IF NOT EXISTS daily_by_day ON daily_attempts(day, ranked, status);
-CREATE TABLE IF NOT EXISTS daily_members (
-    guild_id INTEGER NOT NULL, user_id INTEGER NOT NULL, PRIMARY KEY (guild_id, user_id));
-CREATE TABLE IF NOT EXISTS daily_days (
-    day TEXT PRIMARY KEY,
-    par TEXT,                         -- JSON {level: Score json} from the AI players
-    announced INTEGER NOT NULL DEFAULT 0,
-    closed INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS daily_guilds (
-    guild_id INTEGER PRIMARY KEY, channel_id INTEGER, lang TEXT NOT NULL DEFAULT 'en');
-CREATE TABLE IF NOT EXISTS daily_reminders (
-    user_id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, last_day TEXT);
-"""
-
 
 @dataclass(slots=True)
 class Attempt:
@@ -74,16 +44,8 @@ class DailyStore:
         self.store = store
 
     async def open(self) -> DailyStore:
-        """Creates the tables on the writer, in one transaction (the reader connection is
-        query-only once it has been opened, as it is in a running bot)."""
-        def write(con: sqlite3.Connection) -> None:
-            stmt = ""
-            for part in SCHEMA.split(";"):  # comments may hold a ';': whole statements only
-                stmt += part + ";"
-                if sqlite3.complete_statement(stmt):
-                    con.execute(stmt)
-                    stmt = ""
-        await self.store._write(write)
+        """The tables exist already: the game store's migrations made them when it opened
+        (store/migrations.py, step 2)."""
         return self
 
     # ---- the bot's secret ------------------------------------------------------------------------
@@ -242,3 +204,12 @@ class DailyStore:
                             [(day, r[0]) for r in rows])
             return [(r[0], r[1]) for r in rows]
         return await self.store._write(write)
+
+
+def daily_store(store: Any) -> DailyStore:
+    """The daily tables in the game store's own database, whichever backend it is."""
+    if getattr(store, "backend", "sqlite") == "postgresql":
+        from .daily_pg import PgDailyStore
+
+        return PgDailyStore(store)
+    return DailyStore(store)

@@ -39,68 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    guild_id INTEGER,
-    channel_id INTEGER NOT NULL,
-    status TEXT NOT NULL,             -- lobby | active | over | abandoned
-    host_id INTEGER NOT NULL,
-    seats TEXT NOT NULL,              -- JSON [{"user": id, "name": str}] in seat order
-    settings TEXT NOT NULL,           -- JSON {"players": n, "difficulty", "time_limit_s", ...}
-    setup TEXT,                       -- JSON engine setup (null while in the lobby)
-    state TEXT,                       -- JSON engine state (cache of setup + log)
-    version INTEGER NOT NULL DEFAULT 0,
-    meta TEXT NOT NULL DEFAULT '{}',  -- JSON: timeouts per seat, kick votes, message ids
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS one_open_game_per_channel
-    ON games(channel_id) WHERE status IN ('lobby', 'active');
-CREATE INDEX IF NOT EXISTS games_by_channel ON games(channel_id, id);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    user_id INTEGER,
-    text TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS timers (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    decision_id INTEGER NOT NULL,
-    deadline REAL NOT NULL,
-    remind_at REAL,
-    reminded INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS applied (  -- every move's key: applied once
-    key TEXT PRIMARY KEY,             -- "i:<interaction id>", or a generated one
-    game_id INTEGER NOT NULL,
-    version INTEGER NOT NULL,         -- the game's version it left
-    text TEXT NOT NULL,               -- the answer as logged (a redelivery's reply)
-    at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS outbox (   -- what must still be told; deleted once delivered
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    version INTEGER NOT NULL,         -- the game's version when it was written
-    log_end INTEGER,                  -- the log length it describes up to (undo drops later)
-    body TEXT NOT NULL,               -- JSON: kind, log range, seats (see service.notices)
-    parts_done INTEGER NOT NULL DEFAULT 0,  -- messages already sent (after a partial failure)
-    attempts INTEGER NOT NULL DEFAULT 0,
-    not_before REAL NOT NULL,         -- the live process delivers first; the worker after
-    created_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS outbox_due ON outbox(not_before);
-CREATE TABLE IF NOT EXISTS quarantine (  -- games set aside because they are damaged
-    game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    reason TEXT NOT NULL,             -- JSON {"kind": ..., details}: what was found
-    at REAL NOT NULL
-);
-"""
+from .migrations import migrate_sqlite
 
 BUSY_S = 0.5  # how long a write waits for a lock held by another process before refusing
 LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
@@ -222,14 +161,19 @@ class Store:
     """Two threads, one connection each: writes on one, reads on the other (see above).
 
     `factory` is the sqlite3 connection class (tests pass one that fails on demand);
-    `synchronous` other than FULL exists for bench/store.py's comparison."""
+    `synchronous` other than FULL exists for bench/store.py's comparison; `clock` is the
+    time leases are measured on (SQLite has no server clock; tests freeze it)."""
+
+    backend = "sqlite"
 
     def __init__(self, path: str, *, factory: type[sqlite3.Connection] = sqlite3.Connection,
-                 busy_s: float = BUSY_S, synchronous: str = "FULL") -> None:
+                 busy_s: float = BUSY_S, synchronous: str = "FULL",
+                 clock: Callable[[], float] = time.time) -> None:
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous={synchronous!r}")
         self.synchronous = synchronous
         self.path = path
+        self.clock = clock
         self.factory = factory
         self.busy_s = busy_s
         self.resets = 0  # connections thrown away after a failure (see `_reset`)
@@ -263,7 +207,7 @@ class Store:
     def _open_writer(self) -> None:
         con = self._connect()
         con.execute("PRAGMA journal_mode=WAL")
-        con.executescript(SCHEMA)
+        migrate_sqlite(con)  # the schema, brought up to date (store/migrations.py)
         self._con = con
 
     def _open_reader(self) -> None:
@@ -633,6 +577,37 @@ class Store:
             r = con.execute(
                 "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND "
                 "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers").fetchone()
+            return r[0] if r else None
+        return await self._read(read)
+
+    # ---- leases: one holder of a named job across processes --------------------------------
+    async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool:
+        """Take the lease `name` for `ttl_s` seconds if it is free, expired or already
+        `holder`'s (then it is renewed); False when another holder has it. One statement,
+        so two processes asking at once cannot both get it."""
+        now = self.clock()
+
+        def write(con: sqlite3.Connection) -> bool:
+            return con.execute(
+                "INSERT INTO leases (name, holder, expires) VALUES (?,?,?)"
+                " ON CONFLICT (name) DO UPDATE SET holder=excluded.holder,"
+                " expires=excluded.expires WHERE leases.holder=excluded.holder"
+                " OR leases.expires<=? RETURNING holder",
+                (name, holder, now + ttl_s, now)).fetchone() is not None
+        return await self._write(write)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give the lease up at once (a clean shutdown), so another process need not wait
+        for it to expire; a lease someone else holds is left alone."""
+        await self._execute("DELETE FROM leases WHERE name=? AND holder=?", (name, holder))
+
+    async def lease_holder(self, name: str) -> str | None:
+        """Who holds `name` now (None: free or expired)."""
+        now = self.clock()
+
+        def read(con: sqlite3.Connection) -> str | None:
+            r = con.execute("SELECT holder FROM leases WHERE name=? AND expires>?",
+                            (name, now)).fetchone()
             return r[0] if r else None
         return await self._read(read)
 

@@ -2586,6 +2586,10 @@ class Harness:
             return ("ready callbacks", 0.0)
         if self._executor_futures:
             return ("executor job", 0.001)
+        # A store that talks to a database server over a socket (store/pg.py) counts the
+        # jobs it has on the wire: the loop looks idle then, yet a move is under way.
+        if getattr(getattr(self._bot, "store", None), "in_flight", 0):
+            return ("database round trip", 0.001)
         now = loop.time()
         due = [h.when() for h in loop._scheduled if not h.cancelled()]  # type: ignore[attr-defined]
         if due and min(due) - now <= self.timer_horizon:

@@ -51,7 +51,7 @@ def test_finished_game_is_viewable_and_refuses_play(tmp_path):
             assert other.ephemeral and other.files and "**Bob**" in other.text
             status = await h.slash(stranger, "rr status")
             assert status.ephemeral and f"Round {g.state['round']}" in status.text
-            assert "game over" in status.text and f"The game is over: {result}." in status.text
+            assert "· Game over" in status.text and f"The game is over: {result}." in status.text
             assert "Waiting" not in status.text
             log = await h.slash(bob, "rr log")
             assert log.ephemeral and "Game over" in log.text, log.text

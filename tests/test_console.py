@@ -150,7 +150,7 @@ def test_ctrl_c_exits_at_once_and_cleanly(tmp_path: Path) -> None:
     (["--players", "5"], "1 to 4 players (R1)"),
     (["--names", "Ann", "ANN"], "player names must differ"),
     (["--names", "Ann:x"], "cannot contain ':'"),
-    (["--players", "3", "--names", "A", "B"], "--players 3 but 2 name(s)"),
+    (["--players", "3", "--names", "A", "B"], "--players 3 but 2 names"),
     (["--difficulty", "extreme"], "easy, normal or hard, not 'extreme'"),
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["--lang", "ja", "--players", "2", "--difficulty", "hard"], "ソロ用のルール"),

@@ -75,7 +75,7 @@ def test_console_process_with_ai_players_and_resume(tmp_path):
                           input="status\nquit\n", capture_output=True, text=True, timeout=120,
                           cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "New game: Ann and 2 AI player(s) (random, greedy)" in proc.stdout
+    assert "New game: Ann and 2 AI players (random, greedy)" in proc.stdout
     assert "🤖 Bot 2 (greedy) placed" in proc.stdout and "> Ann:" in proc.stdout
     assert "> 🤖" not in proc.stdout and "Traceback" not in proc.stderr
     again = subprocess.run(cmd, input="Bot 1 (random): done\nquit\n", capture_output=True,

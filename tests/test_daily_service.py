@@ -1,6 +1,7 @@
 """The daily challenge as players meet it: the same game for two users in two servers, one
 ranked attempt a day (after a restart too), practice only after it, scores from the log,
-day closing, leaderboards and streaks — with a frozen clock and a real SQLite file."""
+day closing, leaderboards and streaks — with a frozen clock, on both store backends (a real
+SQLite file and a real PostgreSQL server: the `db` fixture)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ class Clock:
         return self.now
 
 
-async def host(path, clock: Clock) -> tuple[Store, DailyHost]:
-    store = await Store(str(path)).open()
+async def host(db, clock: Clock) -> tuple[Store, DailyHost]:
+    store = await db.open()
     return store, await DailyHost.open(GameService(store, clock=clock), secret="s3cret")
 
 
@@ -46,9 +47,9 @@ async def finish(h: DailyHost, user: int, seed: int = 0) -> None:
             return
 
 
-def test_two_users_in_two_servers_get_identical_games(tmp_path):
+def test_two_users_in_two_servers_get_identical_games(db):
     async def main():
-        store, h = await host(tmp_path / "d.db", Clock())
+        store, h = await host(db, Clock())
         a = await h.play(1, "Ann", 100, 9001)
         b = await h.play(2, "Bob", 200, 9002)
         sa, sb = a.game.state, b.game.state
@@ -62,10 +63,10 @@ def test_two_users_in_two_servers_get_identical_games(tmp_path):
     asyncio.run(main())
 
 
-def test_one_ranked_attempt_per_day_across_servers_and_restarts(tmp_path):
+def test_one_ranked_attempt_per_day_across_servers_and_restarts(db):
     async def main():
         clock = Clock()
-        store, h = await host(tmp_path / "d.db", clock)
+        store, h = await host(db, clock)
         first = await h.play(1, "Ann", 100, 9001)
         again = await h.play(1, "Ann", 200, 9001)  # another server: the same game resumes
         assert again.outcome is None and again.row.id == first.row.id
@@ -73,16 +74,16 @@ def test_one_ranked_attempt_per_day_across_servers_and_restarts(tmp_path):
         settled = await h.settle_all() or []
         assert len(settled) == 1 and settled[0].attempt.status == "finished"
         await store.close()
-        store, h = await host(tmp_path / "d.db", clock)  # a restart
+        store, h = await host(db, clock)  # a restart
         with pytest.raises(ServiceError, match="one attempt a day"):
             await h.play(1, "Ann", 300, 9001)
         await store.close()
     asyncio.run(main())
 
 
-def test_practice_of_today_waits_for_the_ranked_attempt(tmp_path):
+def test_practice_of_today_waits_for_the_ranked_attempt(db):
     async def main():
-        store, h = await host(tmp_path / "d.db", Clock())
+        store, h = await host(db, Clock())
         with pytest.raises(ServiceError, match="only after your ranked"):
             await h.practice(1, "Ann", 100, 9001, day=DAY)
         await h.play(1, "Ann", 100, 9001)
@@ -100,9 +101,9 @@ def test_practice_of_today_waits_for_the_ranked_attempt(tmp_path):
     asyncio.run(main())
 
 
-def test_the_score_is_the_replayed_logs_and_ranks_share_ties(tmp_path):
+def test_the_score_is_the_replayed_logs_and_ranks_share_ties(db):
     async def main():
-        store, h = await host(tmp_path / "d.db", Clock())
+        store, h = await host(db, Clock())
         for user in (1, 2, 3):
             await h.play(user, f"P{user}", 100, 9000 + user)
             await finish(h, user, seed=user if user != 3 else 1)  # 3 plays exactly as 1
@@ -119,10 +120,10 @@ def test_the_score_is_the_replayed_logs_and_ranks_share_ties(tmp_path):
     asyncio.run(main())
 
 
-def test_an_unfinished_attempt_ends_at_midnight_and_breaks_the_streak(tmp_path):
+def test_an_unfinished_attempt_ends_at_midnight_and_breaks_the_streak(db):
     async def main():
         clock = Clock(NOON - 2 * 86400)
-        store, h = await host(tmp_path / "d.db", clock)
+        store, h = await host(db, clock)
         await h.play(1, "Ann", 100, 9001)  # day -2: finished
         await finish(h, 1)
         await h.settle_all()
@@ -141,9 +142,10 @@ def test_an_unfinished_attempt_ends_at_midnight_and_breaks_the_streak(tmp_path):
     asyncio.run(main())
 
 
-def test_par_is_computed_once_and_shown_in_the_share_line(tmp_path):
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)  # AI-bound; par's storage is
+def test_par_is_computed_once_and_shown_in_the_share_line(db):  # tested on both backends
     async def main():
-        store, h = await host(tmp_path / "d.db", Clock())
+        store, h = await host(db, Clock())
         import ai.base
         if "greedy" not in ai.base.LEVELS:  # until the greedy AI lands, par uses what exists
             ai.base.LEVELS["greedy"] = ai.base.LEVELS["random"]

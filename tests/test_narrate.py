@@ -8,7 +8,17 @@ import random
 from rules_helpers import actions, decision, dice_seed, hp, invade, monster, puzzle, unit
 
 from engine import Game, default_cards, visible
-from service.narrate import narrate, prompt
+from service import narrate as _narrate
+
+
+def narrate(*args, **kwargs) -> list[str]:
+    """The story's words (service/lines.py: what both interfaces show, marks aside)."""
+    return [str(line) for line in _narrate.narrate(*args, **kwargs)]
+
+
+def prompt(*args, **kwargs) -> str | None:
+    line = _narrate.prompt(*args, **kwargs)
+    return None if line is None else str(line)
 
 
 def _events(seed: int, players: int, steps: int = 3000) -> tuple[Game, list[dict]]:

@@ -1,5 +1,6 @@
 """The service layer: what players notice about hosting — no lost or doubled moves, time
-limits, removals, undo — checked through a real SQLite file and a real console process."""
+limits, removals, undo — checked through a real SQLite file, a real PostgreSQL server (the
+`db` fixture runs those tests on both) and a real console process."""
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ class Clock:
         return self.now
 
 
-async def _two_player(path: str, clock: Clock | None = None, seed: int = 11):
-    store = await Store(path).open()
+async def _two_player(db, clock: Clock | None = None, seed: int = 11):
+    store = await db.open()
     svc = GameService(store, clock=clock or Clock(), seed_source=lambda: seed)
     await svc.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
     await svc.join(100, 22, "Bob")
@@ -35,9 +36,9 @@ async def _two_player(path: str, clock: Clock | None = None, seed: int = 11):
     return store, svc, out
 
 
-def test_lobby_refusals_are_specific(tmp_path):
+def test_lobby_refusals_are_specific(db):
     async def main():
-        store = await Store(str(tmp_path / "g.db")).open()
+        store = await db.open()
         svc = GameService(store)
         with pytest.raises(ServiceError, match="1 to 4 players"):
             await svc.new_lobby(1, 5, 1, "A", players=5)
@@ -54,11 +55,11 @@ def test_lobby_refusals_are_specific(tmp_path):
     asyncio.run(main())
 
 
-def test_two_answers_at_once_only_one_lands(tmp_path):
+def test_two_answers_at_once_only_one_lands(db):
     """Two clicks on the same prompt: one applies, the other is refused as out of date,
     and the log holds the action once (R15: the log is the game)."""
     async def main():
-        store, svc, out = await _two_player(str(tmp_path / "g.db"))
+        store, svc, out = await _two_player(db)
         g = out.game
         seat = g.waiting_for()[0]
         dec_id = g.decision(seat)["id"]
@@ -77,9 +78,9 @@ def test_two_answers_at_once_only_one_lands(tmp_path):
     asyncio.run(main())
 
 
-def test_illegal_answer_changes_nothing_stored(tmp_path):
+def test_illegal_answer_changes_nothing_stored(db):
     async def main():
-        store, svc, out = await _two_player(str(tmp_path / "g.db"))
+        store, svc, out = await _two_player(db)
         before = (await store.get(out.row.id)).state
         user = out.row.seats[0]["user"]
         for bad, code in (("place thief 6B", "illegal"), ("fly 2B", "syntax"),
@@ -105,12 +106,11 @@ def _play_random(svc_out, rng: random.Random, steps: int):
         yield svc_out.row.seats[seat]["user"], str(rng.choice(g.legal_actions(seat)))
 
 
-def test_restart_resumes_and_replay_verifies(tmp_path):
+def test_restart_resumes_and_replay_verifies(db):
     """Kill the service mid-game, open a new one on the same file: the game, its log and its
     timers are all there, and replaying the log gives the stored state (R15)."""
     async def main():
-        path = str(tmp_path / "g.db")
-        store, svc, out = await _two_player(path)
+        store, svc, out = await _two_player(db)
         rng = random.Random(3)
         for _ in range(40):
             if out.game.over or out.game.state["round"] >= 2:  # mid-game: stop in round 2
@@ -122,7 +122,7 @@ def test_restart_resumes_and_replay_verifies(tmp_path):
         state = out.game.to_json()
         timers = await store.timers(out.row.id)
         await store.close()
-        store2 = await Store(path).open()
+        store2 = await db.open()
         svc2 = GameService(store2)
         row, g = await svc2.current(100)
         assert g.to_json() == state
@@ -132,11 +132,11 @@ def test_restart_resumes_and_replay_verifies(tmp_path):
     asyncio.run(main())
 
 
-def test_time_limit_reminds_then_passes(tmp_path):
+def test_time_limit_reminds_then_passes(db):
     """R15: a player who runs out of time gets the default answer; one reminder comes first."""
     async def main():
         clock = Clock()
-        store, svc, out = await _two_player(str(tmp_path / "g.db"), clock)
+        store, svc, out = await _two_player(db, clock)
         assert out.game.waiting_for() == [0, 1]  # initial placement, both at once
         await svc.act(100, 11, "place thief 2B")
         clock.now += 3600 * 0.8
@@ -156,10 +156,10 @@ def test_time_limit_reminds_then_passes(tmp_path):
     asyncio.run(main())
 
 
-def test_absent_player_can_be_removed_after_repeated_timeouts(tmp_path):
+def test_absent_player_can_be_removed_after_repeated_timeouts(db):
     async def main():
         clock = Clock()
-        store, svc, out = await _two_player(str(tmp_path / "g.db"), clock)
+        store, svc, out = await _two_player(db, clock)
         with pytest.raises(ServiceError, match="after 2 timeouts"):
             await svc.remove_player(100, 11, 1)
         for _ in range(30):
@@ -176,11 +176,11 @@ def test_absent_player_can_be_removed_after_repeated_timeouts(tmp_path):
     asyncio.run(main())
 
 
-def test_undo_takes_back_a_quiet_action_only(tmp_path):
+def test_undo_takes_back_a_quiet_action_only(db):
     """Undo (BGA's rule): a move that revealed nothing, while its decision is still open, is
     taken back exactly; a roll cannot be."""
     async def main():
-        store, svc, out = await _two_player(str(tmp_path / "g.db"))
+        store, svc, out = await _two_player(db)
         with pytest.raises(ServiceError, match="Nothing to undo"):
             await svc.undo(100, 11)
         rng = random.Random(5)
@@ -249,9 +249,9 @@ def test_console_process_plays_a_game_to_the_end(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-def test_stored_log_replays_to_stored_state(tmp_path):
+def test_stored_log_replays_to_stored_state(db):
     async def main():
-        store, svc, out = await _two_player(str(tmp_path / "g.db"))
+        store, svc, out = await _two_player(db)
         row = await store.get(out.row.id)
         from engine import Game
         g = Game.replay(row.setup, await store.log(row.id))

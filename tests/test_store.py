@@ -1,6 +1,7 @@
 """The store: one job per call on its own thread, so many games committing at once never
 mix their transactions; a refused commit leaves nothing behind; timers keep the deadline of
-a decision already timed."""
+a decision already timed. Every test runs on both backends (SQLite, PostgreSQL: the `db`
+fixture in conftest.py)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,11 @@ async def _games(store: Store, n: int) -> list[int]:
     return ids
 
 
-def test_many_games_commit_at_once_without_mixing(tmp_path):
+def test_many_games_commit_at_once_without_mixing(db):
     """Sixty commits from thirty games in one burst, every second one with a stale version:
     the good ones land whole (row, log, timers), the stale ones leave no trace."""
     async def main():
-        store = await Store(str(tmp_path / "s.db")).open()
+        store = await db.open()
         ids = await _games(store, 30)
 
         async def commit(gid: int, version: int, tag: str):
@@ -51,9 +52,9 @@ def test_many_games_commit_at_once_without_mixing(tmp_path):
     asyncio.run(main())
 
 
-def test_timers_keep_the_deadline_of_a_decision_already_asked(tmp_path):
+def test_timers_keep_the_deadline_of_a_decision_already_asked(db):
     async def main():
-        store = await Store(str(tmp_path / "s.db")).open()
+        store = await db.open()
         (gid,) = await _games(store, 1)
         done = await store.commit_actions(gid, 0, [(0, 1, "x")], "{}", "active",
                                           [(0, 10, 500.0, 400.0), (1, 11, 500.0, 400.0)])
@@ -77,9 +78,9 @@ def test_timers_keep_the_deadline_of_a_decision_already_asked(tmp_path):
     asyncio.run(main())
 
 
-def test_a_failed_transaction_is_rolled_back_and_the_store_goes_on(tmp_path):
+def test_a_failed_transaction_is_rolled_back_and_the_store_goes_on(db):
     async def main():
-        store = await Store(str(tmp_path / "s.db")).open()
+        store = await db.open()
         (gid,) = await _games(store, 1)
         with pytest.raises(Exception):  # noqa: B017 - any failure inside the transaction
             await store.commit_actions(gid, 0, [(0, 1, "x")], "{}", "active",

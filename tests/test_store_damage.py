@@ -1,6 +1,7 @@
 """Damaged rows through the store and the service, without Discord (the console plays the
 same way): reads tolerate them, the damaged game is quarantined (and stays so in a new
-process), the others keep their time limits (R15), and the channel can be freed."""
+process), the others keep their time limits (R15), and the channel can be freed. On both
+backends (the `db` fixture), except the console, which plays on an SQLite file."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ class Clock:
         return self.now
 
 
-async def two_games(path: str, clock: Clock) -> tuple[Store, GameService]:
+async def two_games(db, clock: Clock) -> tuple[Store, GameService]:
     """Channel 100 (Ann, Bob) and channel 200 (Cat, Dan), each past one placement."""
-    store = await Store(path).open()
+    store = await db.open()
     svc = GameService(store, clock=clock, seed_source=lambda: 3)
     for channel, host, guest in ((100, 11, 22), (200, 33, 44)):
         await svc.new_lobby(1, channel, host, f"host{host}", players=2, time_limit_s=3600)
@@ -34,15 +35,15 @@ async def two_games(path: str, clock: Clock) -> tuple[Store, GameService]:
     return store, svc
 
 
-def test_damaged_rows_are_read_quarantined_and_freed(tmp_path):
-    path, clock = str(tmp_path / "g.db"), Clock()
+def test_damaged_rows_are_read_quarantined_and_freed(db):
+    clock = Clock()
 
     async def main():
-        store, svc = await two_games(path, clock)
+        store, svc = await two_games(db, clock)
         await store.close()
-        with sqlite3.connect(path) as con:  # game 1's meta is cut short on disk
-            con.execute("UPDATE games SET meta='{\"timeouts\"' WHERE id=1")
-        store = await Store(path).open()
+        # game 1's meta is cut short on disk
+        await db.sql("UPDATE games SET meta='{\"timeouts\"' WHERE id=1")
+        store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         rows = {r.id: r for r in await store.active_games()}  # no exception
         assert rows[1].damage == ["meta"] and rows[2].damage == []
@@ -56,7 +57,7 @@ def test_damaged_rows_are_read_quarantined_and_freed(tmp_path):
         assert all(t["game_id"] == 2 for t in await store.due_timers(clock.now + 10**6))
         await store.close()
         # a new process: still set aside, without replaying anything
-        store = await Store(path).open()
+        store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         with pytest.raises(Quarantined):
             await svc.act(100, 22, "place thief 2B")
@@ -71,19 +72,17 @@ def test_damaged_rows_are_read_quarantined_and_freed(tmp_path):
     asyncio.run(main())
 
 
-def test_a_repaired_log_lifts_the_quarantine(tmp_path):
+def test_a_repaired_log_lifts_the_quarantine(db):
     """A lost last row is found (the stored state records one more action than the log
     holds) instead of silently rewinding; put back, the game verifies and plays on."""
-    path, clock = str(tmp_path / "g.db"), Clock()
+    clock = Clock()
 
     async def main():
-        store, svc = await two_games(path, clock)
+        store, svc = await two_games(db, clock)
         await store.close()
-        with sqlite3.connect(path) as con:
-            lost = con.execute("SELECT * FROM actions WHERE game_id=2 ORDER BY seq DESC "
-                               "LIMIT 1").fetchone()
-            con.execute("DELETE FROM actions WHERE game_id=2 AND seq=?", (lost[1],))
-        store = await Store(path).open()
+        (lost,) = await db.sql("SELECT * FROM actions WHERE game_id=2 ORDER BY seq DESC LIMIT 1")
+        await db.sql("DELETE FROM actions WHERE game_id=2 AND seq=?", lost[1])
+        store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         told: list = []
 
@@ -95,8 +94,7 @@ def test_a_repaired_log_lifts_the_quarantine(tmp_path):
             await svc.current(200)
         assert told == [(2, {"kind": "log_mismatch", "rows": lost[1], "recorded": lost[1] + 1})]
         await svc.current(100)  # the other game is untouched
-        with sqlite3.connect(path) as con:
-            con.execute("INSERT INTO actions VALUES (?,?,?,?,?,?)", lost)
+        await db.sql("INSERT INTO actions VALUES (?,?,?,?,?,?)", *lost)
         row = await store.get(2)
         assert row is not None
         with pytest.raises(Quarantined):  # held until verified again (at startup)

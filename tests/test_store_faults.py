@@ -1,7 +1,8 @@
 """The store survives its own faults: a COMMIT or ROLLBACK that fails never wedges it (the
 next job of every game works), a COMMIT that fails after reaching the file is reported as
 stored, a game starts in one transaction, an interaction key applies once, an undo keeps
-who did what, and a competing writer never delays reads."""
+who did what, and a competing writer never delays reads. Every test runs on both backends
+(the `db` fixture in conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sqlite3
 import time
 from typing import Any, ClassVar
 
+import asyncpg
 import pytest
 
 from store import AlreadyApplied, Store, StoreBusy
@@ -33,6 +35,57 @@ class Flaky(sqlite3.Connection):
         return super().execute(sql, *args)
 
 
+class FlakyPg(asyncpg.Connection):
+    """The same failures on a PostgreSQL connection (the plan is shared with Flaky), and
+    one of its own: `plan["commit"] == "lost"` — the connection dies as COMMIT is sent."""
+
+    async def execute(self, sql: str, *args: Any, **kw: Any) -> str:  # type: ignore[override]
+        if sql == "COMMIT" and (mode := Flaky.plan.pop("commit", None)):
+            if mode == "lost":
+                self.terminate()
+                raise asyncpg.ConnectionDoesNotExistError("connection lost (injected)")
+            if mode == "after":
+                await super().execute(sql, *args, **kw)
+            raise asyncpg.PostgresError("disk I/O error (injected)")
+        if sql == "ROLLBACK" and Flaky.plan.pop("rollback", False):
+            raise asyncpg.PostgresError("disk I/O error (injected)")
+        return await super().execute(sql, *args, **kw)
+
+
+async def _flaky(db) -> tuple[Store, type[Exception]]:
+    """A store whose COMMIT / ROLLBACK fail as `Flaky.plan` says, and the error they raise."""
+    Flaky.plan = {}
+    if db.pg:
+        return await db.open(connection_class=FlakyPg), asyncpg.PostgresError
+    return await db.open(factory=Flaky), sqlite3.OperationalError
+
+
+class _Holder:
+    """Another program holding the lock a write of `game_id` needs: the whole file on
+    SQLite, the game's row on PostgreSQL."""
+
+    def __init__(self, db, game_id: int) -> None:
+        self.db, self.game_id = db, game_id
+
+    async def __aenter__(self) -> _Holder:
+        if self.db.pg:
+            self.con = await asyncpg.connect(self.db.url)
+            await self.con.execute("BEGIN")
+            await self.con.execute("SELECT 1 FROM games WHERE id=$1 FOR UPDATE", self.game_id)
+        else:
+            self.con = sqlite3.connect(self.db.url, isolation_level=None)
+            self.con.execute("BEGIN IMMEDIATE")
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.db.pg:
+            await self.con.execute("ROLLBACK")
+            await self.con.close()
+        else:
+            self.con.execute("ROLLBACK")
+            self.con.close()
+
+
 async def _games(store: Store, n: int) -> list[int]:
     ids = []
     for k in range(n):
@@ -48,14 +101,13 @@ def _move(store: Store, gid: int, version: int, text: str, key: str | None = Non
                                 notice={"kind": "move", "from": 0, "to": 1})
 
 
-def test_commit_and_rollback_both_failing_do_not_wedge_the_store(tmp_path):
+def test_commit_and_rollback_both_failing_do_not_wedge_the_store(db):
     """Before: every later write of every game raised 'a transaction was left open'."""
     async def main():
-        Flaky.plan = {}
-        store = await Store(str(tmp_path / "s.db"), factory=Flaky).open()
+        store, error = await _flaky(db)
         a, b = await _games(store, 2)
         Flaky.plan.update(commit="before", rollback=True)
-        with pytest.raises(sqlite3.OperationalError, match="injected"):
+        with pytest.raises(error, match="injected"):
             await _move(store, a, 0, "lost")
         assert not Flaky.plan and store.resets >= 1
         # nothing of the failed move is stored: no log entry, no notice, same version
@@ -71,11 +123,10 @@ def test_commit_and_rollback_both_failing_do_not_wedge_the_store(tmp_path):
     asyncio.run(main())
 
 
-def test_a_commit_that_raises_after_reaching_the_file_is_reported_as_stored(tmp_path):
+def test_a_commit_that_raises_after_reaching_the_file_is_reported_as_stored(db):
     """Before: the player was told 'nothing was changed' although the move was stored."""
     async def main():
-        Flaky.plan = {}
-        store = await Store(str(tmp_path / "s.db"), factory=Flaky).open()
+        store, _ = await _flaky(db)
         (gid,) = await _games(store, 1)
         Flaky.plan.update(commit="after")
         done = await _move(store, gid, 0, "landed", key="i:42")
@@ -90,9 +141,9 @@ def test_a_commit_that_raises_after_reaching_the_file_is_reported_as_stored(tmp_
     asyncio.run(main())
 
 
-def test_an_interaction_key_applies_once_even_when_both_deliveries_race(tmp_path):
+def test_an_interaction_key_applies_once_even_when_both_deliveries_race(db):
     async def main():
-        store = await Store(str(tmp_path / "s.db")).open()
+        store = await db.open()
         (gid,) = await _games(store, 1)
         first, second = await asyncio.gather(_move(store, gid, 0, "autosave on", key="i:7"),
                                              _move(store, gid, 0, "autosave on", key="i:7"),
@@ -105,16 +156,15 @@ def test_an_interaction_key_applies_once_even_when_both_deliveries_race(tmp_path
     asyncio.run(main())
 
 
-def test_game_start_is_one_transaction(tmp_path):
+def test_game_start_is_one_transaction(db):
     """A failure while starting leaves the lobby as it was: never an active game without
     its timers or its announcement."""
     async def main():
-        Flaky.plan = {}
-        store = await Store(str(tmp_path / "s.db"), factory=Flaky).open()
+        store, error = await _flaky(db)
         lobby = await store.create_lobby(1, 5, 1, "Ann", {"players": 1})
         entries = [(0, None, "auto 1"), (0, None, "auto 2")]
         Flaky.plan.update(commit="before")
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises(error):
             await store.start(lobby.id, lobby.seats, {"seed": 1}, "{}", entries,
                               [(0, 3, 900.0, 800.0)], notice={"kind": "start", "to": 2})
         row = await store.get(lobby.id)
@@ -129,9 +179,9 @@ def test_game_start_is_one_transaction(tmp_path):
     asyncio.run(main())
 
 
-def test_undo_keeps_who_did_what_and_drops_notices_of_undone_moves(tmp_path):
+def test_undo_keeps_who_did_what_and_drops_notices_of_undone_moves(db):
     async def main():
-        store = await Store(str(tmp_path / "s.db")).open()
+        store = await db.open()
         (gid,) = await _games(store, 1)
         v = 0
         for user, text in ((11, "a"), (22, "b"), (None, "c"), (33, "d")):
@@ -152,36 +202,43 @@ def test_undo_keeps_who_did_what_and_drops_notices_of_undone_moves(tmp_path):
     asyncio.run(main())
 
 
-def test_a_competing_writer_never_delays_reads_and_writes_refuse_quickly(tmp_path):
+def test_a_competing_writer_never_delays_reads_and_writes_refuse_quickly(db):
     """Another program holding the write lock: before, every game's reads and writes
     queued 5 s behind each blocked write. Now reads answer at once and a write gives up
     after the busy timeout with StoreBusy (nothing written), then works when released."""
     async def main():
-        path = str(tmp_path / "s.db")
-        store = await Store(path).open()
+        store = await db.open()
         a, b = await _games(store, 2)
-        other = sqlite3.connect(path, isolation_level=None)
-        other.execute("BEGIN IMMEDIATE")  # a competing writer holds the lock
-        write = asyncio.ensure_future(_move(store, a, 0, "blocked"))
-        await asyncio.sleep(0.05)
-        start = time.perf_counter()
-        for _ in range(20):  # reads of the other game meanwhile
-            assert (await store.get(b)).version == 0
-        reads = time.perf_counter() - start
-        with pytest.raises(StoreBusy):
-            await write
-        assert reads < 0.4, f"reads waited for the blocked write ({reads:.2f} s)"
-        other.execute("ROLLBACK")
-        other.close()
+        async with _Holder(db, a):  # a competing writer holds the lock
+            write = asyncio.ensure_future(_move(store, a, 0, "blocked"))
+            await asyncio.sleep(0.05)
+            start = time.perf_counter()
+            for _ in range(20):  # reads of the other game meanwhile
+                assert (await store.get(b)).version == 0
+            reads = time.perf_counter() - start
+            with pytest.raises(StoreBusy):
+                await write
+            assert reads < 0.4, f"reads waited for the blocked write ({reads:.2f} s)"
+            assert (await store.get(a)).version == 0 and await store.log(a) == []
         done = await _move(store, a, 0, "after")
         assert done.row.version == 1 and await store.log(a) == [[0, "after"]]
         await store.close()
     asyncio.run(main())
 
 
-def test_durability_is_full_and_stated(tmp_path):
+def test_durability_is_full_and_stated(db):
     async def main():
-        store = await Store(str(tmp_path / "s.db")).open()
+        store = await db.open()
+        if db.pg:  # a commit returns once the server has it on disk; bookkeeping's own
+            async def show(con):  # SET LOCAL ends with its transaction
+                return await con.fetchval("SHOW synchronous_commit")
+            assert await store._read(show) == "on"
+            (gid,) = await _games(store, 1)
+            done = await _move(store, gid, 0, "x")
+            await store.delivered(done.notice)
+            assert await store._write(show) == "on" and await store.notices() == []
+            await store.close()
+            return
         assert await store._read(lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) \
             == 2  # FULL: the WAL is synced at every commit (a power cut loses no move)
         assert await store._read(
@@ -193,5 +250,33 @@ def test_durability_is_full_and_stated(tmp_path):
         assert await store._write(
             lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) == 2
         assert await store.notices() == []
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_connection_lost_mid_move_refuses_it_cleanly_and_the_store_goes_on(pg_url):
+    """PostgreSQL only: the server or the network drops the connection — while a move's
+    statements run (the server kills it) or as its COMMIT is sent. The player is told
+    "busy, nothing changed" (StoreBusy) and that is true; the next move works at once."""
+    from conftest import Db
+
+    async def main():
+        db = Db("postgresql", pg_url)
+        store, _ = await _flaky(db)
+        a, b = await _games(store, 2)
+        Flaky.plan.update(commit="lost")
+        with pytest.raises(StoreBusy):
+            await _move(store, a, 0, "lost at commit")
+        assert (await store.get(a)).version == 0 and await store.log(a) == []
+
+        async def killed(con):  # the server ends the session mid-transaction
+            await con.execute("UPDATE games SET updated_at=0 WHERE id=$1", b)
+            await con.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        with pytest.raises(StoreBusy):
+            await store._write(killed)
+        assert await db.sql("SELECT updated_at FROM games WHERE id=?", b) != [(0.0,)]
+        done = await _move(store, a, 0, "after")
+        assert done.row.version == 1 and await store.log(a) == [[0, "after"]]
+        assert store.resets >= 1
         await store.close()
     asyncio.run(main())

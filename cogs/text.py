@@ -1,0 +1,27 @@
+"""Narration lines (`service/lines.py`) as Discord shows them: markdown.
+
+The service writes what happened in plain terms; here a mark becomes Discord's: emphasis in
+bold, a command verb as the slash command to type (`` `/rr place` ``). The words themselves
+are not escaped here: names were defused once, where they enter a story (`mentions.safe`).
+"""
+
+from __future__ import annotations
+
+from service.lines import COMMAND, STRONG, Line
+
+
+def markdown(line: Line | None) -> str:
+    """A line as a Discord message shows it ("" for no line)."""
+    out: list[str] = []
+    for piece in line or ():
+        if piece.mark == STRONG:
+            out.append(f"**{piece.text}**")
+        elif piece.mark == COMMAND:
+            out.append(f"`/rr {piece.text}`")
+        else:
+            out.append(piece.text)
+    return "".join(out)
+
+
+def markdowns(lines: list[Line]) -> list[str]:
+    return [markdown(line) for line in lines]

@@ -1,0 +1,134 @@
+"""Copy an SQLite database into PostgreSQL: the way a deployment that outgrew one process
+moves its games, logs, timers, undelivered notices and daily challenge over.
+
+    python -m store.copy SQLITE_PATH postgresql://user@host/db
+
+Stop the bot first (a copy is a snapshot). The target gets the schema by the same migrations
+the bot runs, must hold no games or daily data yet (a copy never merges), and is written in
+one transaction: a failure leaves it empty. Ids are kept (a game's id is in its notices and
+daily attempts), identity counters move past them, and every table's row count is checked
+afterwards. Leases are not copied: they belong to running processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "kv",
+          "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders")
+IDENTITY = (("games", "id"), ("outbox", "id"))
+CHUNK = 5000
+
+
+class CopyError(Exception):
+    """A copy refused or failed, in words for the person running it."""
+
+
+@dataclass
+class Report:
+    rows: dict[str, int] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return ", ".join(f"{t} {n}" for t, n in self.rows.items() if n) or "nothing to copy"
+
+
+def _coerce(kind: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if kind in ("bigint", "integer"):
+        return int(value)
+    if kind == "double precision":
+        return float(value)
+    return value if isinstance(value, str) else str(value)
+
+
+async def copy(sqlite_path: str, url: str) -> Report:
+    import asyncpg
+
+    from .pg import PgStore
+
+    if not Path(sqlite_path).is_file():
+        raise CopyError(f"no SQLite database at {sqlite_path}")
+    try:
+        src = sqlite3.connect(f"file:{Path(sqlite_path).resolve()}?mode=ro", uri=True)
+        src.execute("BEGIN")  # one snapshot of every table
+        have = {r[0] for r in src.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.Error as e:
+        raise CopyError(f"cannot read {sqlite_path}: {e}") from None
+    if "games" not in have:
+        raise CopyError(f"{sqlite_path} holds no Rook & Raiders games")
+    try:
+        target = await PgStore(url).open()  # the schema, by the bot's own migrations
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
+        src.close()
+        raise CopyError(f"cannot open {url}: {e}") from None
+    report = Report()
+    try:
+        async with target._need().acquire() as con, con.transaction():
+            for table in ("games", "daily_attempts", "kv"):
+                if await con.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
+                    raise CopyError(f"{url} already holds data ({table}); copy only into an "
+                                    "empty database")
+            for table in TABLES:
+                report.rows[table] = await _table(src, con, table) if table in have else 0
+            for table, column in IDENTITY:
+                await con.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+                    f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
+            for table, n in report.rows.items():
+                got = await con.fetchval(f"SELECT COUNT(*) FROM {table}")
+                if got != n:
+                    raise CopyError(f"{table}: {n} rows read but {got} in the target")
+    except (sqlite3.Error, asyncpg.PostgresError, ValueError, TypeError) as e:
+        raise CopyError(f"copy failed, nothing was written: {e}") from None
+    finally:
+        src.close()
+        await target.close()
+    return report
+
+
+async def _table(src: sqlite3.Connection, con: Any, table: str) -> int:
+    kinds = {r["column_name"]: r["data_type"] for r in await con.fetch(
+        "SELECT column_name, data_type FROM information_schema.columns"
+        " WHERE table_name=$1 AND table_schema=current_schema()", table)}
+    columns = [r[1] for r in src.execute(f"PRAGMA table_info({table})") if r[1] in kinds]
+    cur = src.execute(f"SELECT {', '.join(columns)} FROM {table}")
+    n = 0
+    while rows := cur.fetchmany(CHUNK):
+        await con.copy_records_to_table(
+            table, columns=columns,
+            records=[tuple(_coerce(kinds[c], v) for c, v in zip(columns, r, strict=True))
+                     for r in rows])
+        n += len(rows)
+    return n
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
+    if len(argv) != 2:
+        print("usage: python -m store.copy SQLITE_PATH postgresql://user@host/db",
+              file=sys.stderr)
+        return 2
+    from . import is_postgres
+
+    if not is_postgres(argv[1]):
+        print(f"the target must be a postgresql:// URL, not {argv[1]!r}", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(copy(argv[0], argv[1]))
+    except CopyError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    print(f"copied: {report}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

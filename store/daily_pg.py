@@ -1,0 +1,168 @@
+"""The daily challenge's tables on PostgreSQL: the same methods and answers as daily.py, so
+every bot process of a deployment claims attempts, scores and reads the "everyone"
+leaderboard in the one shared table. Each method is one transaction (or one read), as in
+daily.py; the one-ranked-attempt-a-day rule is still the primary key, so two processes
+claiming for one user at once give one attempt."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import asyncpg
+
+from .daily import Attempt, DailyStore
+from .pg import PgStore, _count
+
+Con = asyncpg.Connection
+
+
+def _attempt(r: asyncpg.Record) -> Attempt:
+    return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
+                   r["status"], json.loads(r["score"]) if r["score"] else None, r["share"],
+                   r["started_at"], r["finished_at"])
+
+
+class PgDailyStore(DailyStore):
+    """daily.py's DailyStore, written for asyncpg (see there for what each method means)."""
+
+    store: PgStore  # type: ignore[assignment]
+
+    async def _run(self, sql: str, *args: Any) -> str:
+        async def write(con: Con) -> str:
+            return await con.execute(sql, *args)
+        return await self.store._write(write)
+
+    async def secret(self, generate: bytes) -> bytes:
+        async def write(con: Con) -> bytes:
+            await con.execute("INSERT INTO kv (key, value) VALUES ('daily_secret', $1)"
+                              " ON CONFLICT DO NOTHING", generate.hex())
+            return bytes.fromhex(await con.fetchval(
+                "SELECT value FROM kv WHERE key='daily_secret'"))
+        return await self.store._write(write)
+
+    async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
+        async def read(con: Con) -> Attempt | None:
+            r = await con.fetchrow("SELECT * FROM daily_attempts WHERE user_id=$1 AND day=$2"
+                                   " AND ranked=$3", user_id, day, int(ranked))
+            return _attempt(r) if r else None
+        return await self.store._read(read)
+
+    async def claim(self, user_id: int, day: str, ranked: bool, name: str,
+                    guild_id: int | None) -> Attempt | None:
+        now = time.time()
+
+        async def write(con: Con) -> Attempt | None:
+            if guild_id is not None:
+                await con.execute("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT"
+                                  " DO NOTHING", guild_id, user_id)
+            # ranked: first come only; practice: a new one replaces the day's old practice
+            on_conflict = "DO NOTHING" if ranked else (
+                "DO UPDATE SET name=excluded.name, status='playing', started_at=excluded."
+                "started_at, game_id=NULL, score=NULL, share=NULL, finished_at=NULL")
+            r = await con.fetchrow(
+                "INSERT INTO daily_attempts (user_id, day, ranked, name, status, started_at)"
+                f" VALUES ($1,$2,$3,$4,'playing',$5) ON CONFLICT (user_id, day, ranked)"
+                f" {on_conflict} RETURNING *", user_id, day, int(ranked), name, now)
+            return _attempt(r) if r else None
+        return await self.store._write(write)
+
+    async def seen_in(self, guild_id: int, user_id: int) -> None:
+        await self._run("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT DO NOTHING",
+                        guild_id, user_id)
+
+    async def set_game(self, user_id: int, day: str, ranked: bool, game_id: int) -> None:
+        await self._run("UPDATE daily_attempts SET game_id=$1 WHERE user_id=$2 AND day=$3"
+                        " AND ranked=$4", game_id, user_id, day, int(ranked))
+
+    async def finish(self, user_id: int, day: str, ranked: bool, status: str,
+                     score: dict[str, Any] | None, share: str | None) -> bool:
+        return _count(await self._run(
+            "UPDATE daily_attempts SET status=$1, score=$2, share=$3, finished_at=$4"
+            " WHERE user_id=$5 AND day=$6 AND ranked=$7 AND status='playing'",
+            status, json.dumps(score) if score else None, share, time.time(), user_id, day,
+            int(ranked))) == 1
+
+    async def playing(self, day: str | None = None) -> list[Attempt]:
+        async def read(con: Con) -> list[Attempt]:
+            if day is None:
+                rows = await con.fetch("SELECT * FROM daily_attempts WHERE status='playing'")
+            else:
+                rows = await con.fetch("SELECT * FROM daily_attempts WHERE status='playing'"
+                                       " AND day=$1", day)
+            return [_attempt(r) for r in rows]
+        return await self.store._read(read)
+
+    async def results(self, day: str, guild_id: int | None = None) -> list[Attempt]:
+        async def read(con: Con) -> list[Attempt]:
+            sql = ("SELECT a.* FROM daily_attempts a WHERE a.day=$1 AND a.ranked=1"
+                   " AND a.status='finished'")
+            if guild_id is None:
+                return [_attempt(r) for r in await con.fetch(sql, day)]
+            sql += " AND a.user_id IN (SELECT user_id FROM daily_members WHERE guild_id=$2)"
+            return [_attempt(r) for r in await con.fetch(sql, day, guild_id)]
+        return await self.store._read(read)
+
+    async def history(self, user_id: int) -> list[Attempt]:
+        async def read(con: Con) -> list[Attempt]:
+            return [_attempt(r) for r in await con.fetch(
+                "SELECT * FROM daily_attempts WHERE user_id=$1 AND ranked=1 ORDER BY day",
+                user_id)]
+        return await self.store._read(read)
+
+    async def par(self, day: str) -> dict[str, Any] | None:
+        async def read(con: Con) -> dict[str, Any] | None:
+            raw = await con.fetchval("SELECT par FROM daily_days WHERE day=$1", day)
+            return json.loads(raw) if raw else None
+        return await self.store._read(read)
+
+    async def set_par(self, day: str, par: dict[str, Any]) -> None:
+        await self._run("INSERT INTO daily_days (day, par) VALUES ($1,$2) ON CONFLICT (day)"
+                        " DO UPDATE SET par=excluded.par", day, json.dumps(par))
+
+    async def take_day_flag(self, day: str, flag: str) -> bool:
+        assert flag in ("announced", "closed")
+
+        async def write(con: Con) -> bool:
+            await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
+                              day)
+            return _count(await con.execute(
+                f"UPDATE daily_days SET {flag}=1 WHERE day=$1 AND {flag}=0", day)) == 1
+        return await self.store._write(write)
+
+    async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:
+        await self._run("INSERT INTO daily_guilds VALUES ($1,$2,$3) ON CONFLICT (guild_id)"
+                        " DO UPDATE SET channel_id=excluded.channel_id, lang=excluded.lang",
+                        guild_id, channel_id, lang)
+
+    async def guild_channels(self) -> list[tuple[int, int, str]]:
+        async def read(con: Con) -> list[tuple[int, int, str]]:
+            return [(r[0], r[1], r[2]) for r in await con.fetch(
+                "SELECT guild_id, channel_id, lang FROM daily_guilds"
+                " WHERE channel_id IS NOT NULL")]
+        return await self.store._read(read)
+
+    async def set_reminder(self, user_id: int, channel_id: int | None) -> None:
+        if channel_id is None:
+            await self._run("DELETE FROM daily_reminders WHERE user_id=$1", user_id)
+        else:
+            await self._run("INSERT INTO daily_reminders (user_id, channel_id) VALUES ($1,$2)"
+                            " ON CONFLICT (user_id) DO UPDATE SET"
+                            " channel_id=excluded.channel_id", user_id, channel_id)
+
+    async def reminders_due(self, day: str) -> list[tuple[int, int]]:
+        """As daily.py; the UPDATE … RETURNING marks and lists in one statement, so two
+        processes running the day job cannot both remind one user."""
+        async def write(con: Con) -> list[tuple[int, int]]:
+            rows = await con.fetch(
+                "UPDATE daily_reminders r SET last_day=$1"
+                " WHERE (r.last_day IS NULL OR r.last_day<>$1)"
+                " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+                "   AND a.ranked=1 AND a.status='finished'"
+                "   AND a.day=to_char(CAST($1::text AS date) - 1, 'YYYY-MM-DD'))"
+                " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+                "   AND a.ranked=1 AND a.day=$1 AND a.status<>'playing')"
+                " RETURNING r.user_id, r.channel_id", day)
+            return [(r[0], r[1]) for r in rows]
+        return await self.store._write(write)

@@ -1,0 +1,528 @@
+"""PostgreSQL persistence (asyncpg): the same store as db.py, for deployments where several
+bot processes, possibly on several machines, share one database.
+
+Same interface, same guarantees (see db.py): every accepted action is one transaction with
+its new state — the UPDATE is guarded by the state version, so of two answers racing on one
+game exactly one lands (the second waits for the row lock, then finds the version moved on)
+— together with its log rows, timers, outbox row and interaction key. A COMMIT that raises
+is resolved by reading the key back on another connection. `synchronous_commit` stays on:
+a move players were told about is on disk at the server.
+
+What differs, and why:
+- No threads: asyncpg is asynchronous, so jobs run on the event loop through a pool of
+  connections; reads see the last commit and never wait for writers (MVCC).
+- Writes lock rows, not the whole database, so games never queue behind each other. A row
+  lock held elsewhere for longer than `busy_s` (`lock_timeout`) refuses the write with
+  StoreBusy, as SQLite's busy timeout does; so does a deadlock or a lost connection before
+  COMMIT (nothing was written either way).
+- The outbox's bookkeeping commits with `synchronous_commit=off` (db.py's NORMAL): a crash
+  of the server may undo a "delivered" mark, so a notice is told again, never lost.
+- Leases are measured on the server's clock (`now()`), which every process shares.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import asyncpg
+
+from .db import (
+    BUSY_S,
+    LEASE_S,
+    AlreadyApplied,
+    Commit,
+    GameRow,
+    Notice,
+    StoreBusy,
+    StoreUncertain,
+    Timer,
+    VersionConflict,
+    _row,
+    new_key,
+)
+from .migrations import migrate_postgresql
+
+T = TypeVar("T")
+Con = asyncpg.Connection
+# Failures after which nothing was written and the caller may simply try again.
+RETRYABLE = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
+             asyncpg.SerializationError)
+LOST = (OSError, TimeoutError, asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
+        asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError)
+COMMAND_S = 30.0  # a statement the server has not answered by then: the network is gone
+
+
+def _count(status: str) -> int:
+    """Rows touched, from a command tag such as 'UPDATE 1' or 'INSERT 0 1'."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+async def _one(con: Con, sql: str, *args: Any) -> GameRow | None:
+    r = await con.fetchrow(sql, *args)
+    return _row(r) if r is not None else None
+
+
+class PgStore:
+    """A pool of asyncpg connections; every write is one transaction on one of them.
+
+    `connection_class` lets tests inject failures (as db.py's `factory` does)."""
+
+    backend = "postgresql"
+
+    def __init__(self, url: str, *, busy_s: float = BUSY_S, pool_size: int = 10,
+                 connection_class: type[Con] = Con) -> None:
+        self.url = url
+        self.path = url  # what db.py calls it: where the games are
+        self.busy_s = busy_s
+        self.pool_size = pool_size
+        self.connection_class = connection_class
+        self.resets = 0  # connections thrown away after a failure
+        # Jobs waiting on the server right now. The event loop looks idle while a query is
+        # on the wire; tests/discord_harness.py reads this so it does not call the bot
+        # settled in the middle of a move (SQLite's jobs show as executor futures instead).
+        self.in_flight = 0
+        self._pool: asyncpg.Pool | None = None
+
+    # ---- the pool ------------------------------------------------------------------------------
+    async def open(self) -> PgStore:
+        pool = await asyncpg.create_pool(
+            self.url, min_size=1, max_size=self.pool_size, command_timeout=COMMAND_S,
+            connection_class=self.connection_class,
+            server_settings={"lock_timeout": f"{int(self.busy_s * 1000)}ms",
+                             "synchronous_commit": "on"})
+        try:
+            async with pool.acquire() as con:
+                await migrate_postgresql(con)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+        return self
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    def _need(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("Store.open() first")
+        return self._pool
+
+    async def _read(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        pool = self._need()
+        self.in_flight += 1
+        try:
+            async with pool.acquire() as con:
+                return await fn(con, *args)
+        finally:
+            self.in_flight -= 1
+
+    async def _write(self, fn: Callable[..., Awaitable[T]], *args: Any, key: str | None = None,
+                     bookkeeping: bool = False) -> T:
+        """`fn(con, *args)` in one transaction: committed whole or not at all (see db.py's
+        `_transaction`). A move's `key` resolves a COMMIT that raised."""
+        pool = self._need()
+        self.in_flight += 1
+        try:
+            try:
+                con = await pool.acquire()
+            except LOST as e:
+                raise StoreBusy(f"the database cannot be reached: {e}") from e
+            try:
+                return await self._transaction(con, fn, args, key, bookkeeping)
+            finally:
+                await pool.release(con)
+        finally:
+            self.in_flight -= 1
+
+    async def _transaction(self, con: Con, fn: Callable[..., Awaitable[T]],
+                           args: tuple[Any, ...], key: str | None, bookkeeping: bool) -> T:
+        try:
+            await con.execute("BEGIN")
+            if bookkeeping:
+                await con.execute("SET LOCAL synchronous_commit = off")
+            out = await fn(con, *args)
+        except BaseException as e:
+            await self._rollback(con)
+            if isinstance(e, RETRYABLE):
+                raise StoreBusy(str(e)) from e
+            if isinstance(e, LOST):
+                raise StoreBusy(f"the database connection was lost: {e}") from e
+            raise
+        try:
+            await con.execute("COMMIT")
+        except Exception as e:
+            # The commit may or may not have reached the server: look on another connection.
+            if await self._rollback(con):
+                self._drop(con)
+            if key is None:
+                raise
+            try:
+                async with self._need().acquire() as other:
+                    landed = await other.fetchval("SELECT 1 FROM applied WHERE key=$1", key)
+            except Exception as lookup:
+                raise StoreUncertain(f"COMMIT failed ({e}); could not read back ({lookup})") \
+                    from e
+            if not landed:
+                if isinstance(e, LOST):  # read back: not stored, so a plain "try again"
+                    raise StoreBusy(f"the connection was lost at COMMIT: {e}") from e
+                raise
+        return out
+
+    async def _rollback(self, con: Con) -> bool:
+        """End a failed transaction; if even ROLLBACK fails, the connection is thrown away
+        (the server rolls back what it held) so the next job starts clean. True while the
+        connection is still usable."""
+        try:
+            if con.is_closed():
+                return False
+            await con.execute("ROLLBACK")
+            return True
+        except Exception:
+            self._drop(con)
+            return False
+
+    def _drop(self, con: Con) -> None:
+        """Throw the connection away; the pool opens a fresh one when it is next needed."""
+        self.resets += 1
+        try:
+            if not con.is_closed():
+                con.terminate()
+        except asyncpg.InterfaceError:  # already detached from the pool
+            pass
+
+    async def _execute(self, sql: str, *args: Any, bookkeeping: bool = False) -> None:
+        async def write(con: Con) -> None:
+            await con.execute(sql, *args)
+        await self._write(write, bookkeeping=bookkeeping)
+
+    # ---- games ---------------------------------------------------------------------------------
+    async def open_game(self, channel_id: int) -> GameRow | None:
+        return await self._read(
+            _one, "SELECT * FROM games WHERE channel_id=$1 AND status IN ('lobby','active')",
+            channel_id)
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        return await self._read(
+            _one, "SELECT * FROM games WHERE channel_id=$1 ORDER BY id DESC LIMIT 1", channel_id)
+
+    async def get(self, game_id: int) -> GameRow | None:
+        return await self._read(_one, "SELECT * FROM games WHERE id=$1", game_id)
+
+    async def active_games(self) -> list[GameRow]:
+        async def read(con: Con) -> list[GameRow]:
+            return [_row(r) for r in await con.fetch(
+                "SELECT * FROM games WHERE status='active' ORDER BY id")]
+        return await self._read(read)
+
+    async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
+                           host_name: str, settings: dict[str, Any]) -> GameRow:
+        now = time.time()
+        seats = [{"user": host_id, "name": host_name}]
+
+        async def write(con: Con) -> GameRow:
+            try:
+                row = await _one(
+                    con, "INSERT INTO games (guild_id, channel_id, status, host_id, seats,"
+                    " settings, created_at, updated_at) VALUES ($1,$2,'lobby',$3,$4,$5,$6,$6)"
+                    " RETURNING *", guild_id, channel_id, host_id, json.dumps(seats),
+                    json.dumps(settings), now)
+            except asyncpg.UniqueViolationError as e:
+                raise VersionConflict("this channel already has a game") from e
+            assert row is not None
+            return row
+        return await self._write(write)
+
+    async def update_lobby(self, row: GameRow) -> None:
+        await self._execute(
+            "UPDATE games SET seats=$1, settings=$2, updated_at=$3 WHERE id=$4 AND status='lobby'",
+            json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id)
+
+    async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
+        await self._execute("UPDATE games SET meta=$1 WHERE id=$2", json.dumps(meta), game_id)
+
+    async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
+        await self._execute("UPDATE games SET settings=$1, updated_at=$2 WHERE id=$3",
+                            json.dumps(settings), time.time(), game_id)
+
+    async def set_status(self, game_id: int, status: str) -> None:
+        async def write(con: Con) -> None:
+            await con.execute("UPDATE games SET status=$1, updated_at=$2 WHERE id=$3",
+                              status, time.time(), game_id)
+            if status in ("over", "abandoned"):
+                await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
+        await self._write(write)
+
+    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: dict[str, Any],
+                    state: str, entries: list[tuple[int, int | None, str]] = (),  # type: ignore[assignment]
+                    timers: list[Timer] = (),  # type: ignore[assignment]
+                    *, key: str | None = None, notice: dict[str, Any] | None = None) -> Commit:
+        """The lobby becomes a game in one transaction (see db.py)."""
+        now, key = time.time(), key or new_key()
+
+        async def write(con: Con) -> Commit:
+            row = await _one(
+                con, "UPDATE games SET status='active', seats=$1, setup=$2, state=$3,"
+                " version=$4, updated_at=$5 WHERE id=$6 AND status='lobby' RETURNING *",
+                json.dumps(seats), json.dumps(setup), state, len(entries), now, game_id)
+            if row is None:
+                raise VersionConflict("the game has already started")
+            await _claim(con, key, game_id, row.version, "start", now)
+            await _append(con, game_id, 0, entries, now)
+            return Commit(row, await _put_timers(con, game_id, list(timers)),
+                          await _notify(con, row, notice, len(entries), now))
+        return await self._write(write, key=key)
+
+    # ---- actions: the one write path for a move -------------------------------------------------
+    async def commit_actions(self, game_id: int, expected_version: int,
+                             entries: list[tuple[int, int | None, str]], state: str, status: str,
+                             timers: list[Timer], meta: dict[str, Any] | None = None, *,
+                             key: str | None = None,
+                             notice: dict[str, Any] | None = None) -> Commit:
+        """Append actions and the resulting state in one transaction (see db.py)."""
+        now, key = time.time(), key or new_key()
+
+        async def write(con: Con) -> Commit:
+            # The next log position comes back with the row: safe under the row lock, since
+            # every write that appends to a log also moves the version this UPDATE checks.
+            r = await con.fetchrow(
+                "UPDATE games SET state=$1, version=version+$2, status=$3, updated_at=$4,"
+                " meta=COALESCE($5, meta) WHERE id=$6 AND version=$7 RETURNING *,"
+                " (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=$6) AS next_seq",
+                state, max(1, len(entries)), status, now,
+                json.dumps(meta) if meta is not None else None, game_id, expected_version)
+            if r is None:
+                raise VersionConflict("the game moved on")
+            row, base = _row(r), r["next_seq"]
+            await _claim(con, key, game_id, row.version, entries[0][2] if entries else "", now)
+            await _append(con, game_id, base, entries, now)
+            done = status in ("over", "abandoned")
+            return Commit(row, await _put_timers(con, game_id, [] if done else timers),
+                          await _notify(con, row, notice, base + len(entries), now))
+        return await self._write(write, key=key)
+
+    async def rewrite_log(self, game_id: int, expected_version: int, log: list[list[Any]],
+                          state: str, timers: list[Timer], *, key: str | None = None,
+                          notice: dict[str, Any] | None = None) -> Commit:
+        """Undo: the log loses an entry; every entry that stays keeps its author (db.py)."""
+        now, key = time.time(), key or new_key()
+
+        async def write(con: Con) -> Commit:
+            row = await _one(con, "UPDATE games SET state=$1, version=version+1, updated_at=$2"
+                             " WHERE id=$3 AND version=$4 RETURNING *",
+                             state, now, game_id, expected_version)
+            if row is None:
+                raise VersionConflict("the game moved on")
+            await _claim(con, key, game_id, row.version, "undo", now)
+            old = await con.fetch("SELECT seat, user_id, text, at FROM actions WHERE game_id=$1"
+                                  " ORDER BY seq", game_id)
+            same = 0
+            while same < min(len(old), len(log)) and \
+                    (old[same]["seat"], old[same]["text"]) == (log[same][0], log[same][1]):
+                same += 1
+            rest, j, tail = old[same:], 0, []
+            for seat, text in log[same:]:
+                while j < len(rest) and (rest[j]["seat"], rest[j]["text"]) != (seat, text):
+                    j += 1
+                found = rest[j] if j < len(rest) else None
+                j += 1
+                tail.append((seat, found["user_id"] if found else None, text,
+                             found["at"] if found else now))
+            await con.execute("DELETE FROM actions WHERE game_id=$1 AND seq>=$2", game_id, same)
+            await con.executemany(
+                "INSERT INTO actions (game_id, seq, seat, user_id, text, at)"
+                " VALUES ($1,$2,$3,$4,$5,$6)",
+                [(game_id, same + k, seat, user, text, at)
+                 for k, (seat, user, text, at) in enumerate(tail)])
+            await con.execute("DELETE FROM outbox WHERE game_id=$1 AND log_end>$2", game_id, same)
+            return Commit(row, await _put_timers(con, game_id, timers),
+                          await _notify(con, row, notice, len(log), now))
+        return await self._write(write, key=key)
+
+    async def log(self, game_id: int) -> list[list[Any]]:
+        async def read(con: Con) -> list[list[Any]]:
+            return [[r["seat"], r["text"]] for r in await con.fetch(
+                "SELECT seat, text FROM actions WHERE game_id=$1 ORDER BY seq", game_id)]
+        return await self._read(read)
+
+    async def authors(self, game_id: int) -> list[int | None]:
+        async def read(con: Con) -> list[int | None]:
+            return [r[0] for r in await con.fetch(
+                "SELECT user_id FROM actions WHERE game_id=$1 ORDER BY seq", game_id)]
+        return await self._read(read)
+
+    async def applied(self, key: str) -> AlreadyApplied | None:
+        async def read(con: Con) -> AlreadyApplied | None:
+            r = await con.fetchrow("SELECT game_id, version, text FROM applied WHERE key=$1",
+                                   key)
+            return AlreadyApplied(r[0], r[1], r[2]) if r else None
+        return await self._read(read)
+
+    async def forget_applied(self, before: float) -> None:
+        await self._execute("DELETE FROM applied WHERE at<$1", before, bookkeeping=True)
+
+    async def log_check(self, game_id: int) -> tuple[list[list[Any]], list[int],
+                                                     dict[str, Any] | None]:
+        async def read(con: Con) -> tuple[list[list[Any]], list[int], dict[str, Any] | None]:
+            rows = await con.fetch("SELECT seq, seat, text FROM actions WHERE game_id=$1"
+                                   " ORDER BY seq", game_id)
+            return ([[r["seat"], r["text"]] for r in rows], [r["seq"] for r in rows],
+                    await _quarantine(con, game_id))
+        return await self._read(read)
+
+    # ---- quarantine --------------------------------------------------------------------------
+    async def quarantine(self, game_id: int, reason: dict[str, Any]) -> bool:
+        async def write(con: Con) -> bool:
+            return _count(await con.execute(
+                "INSERT INTO quarantine (game_id, reason, at) VALUES ($1,$2,$3)"
+                " ON CONFLICT DO NOTHING", game_id, json.dumps(reason), time.time())) > 0
+        return await self._write(write)
+
+    async def quarantined(self, game_id: int) -> dict[str, Any] | None:
+        return await self._read(_quarantine, game_id)
+
+    async def release(self, game_id: int) -> None:
+        await self._execute("DELETE FROM quarantine WHERE game_id=$1", game_id)
+
+    # ---- timers --------------------------------------------------------------------------------
+    async def timers(self, game_id: int) -> list[dict[str, Any]]:
+        return await self._read(_timers, game_id)
+
+    async def due_timers(self, now: float) -> list[dict[str, Any]]:
+        async def read(con: Con) -> list[dict[str, Any]]:
+            return [dict(r) for r in await con.fetch(
+                "SELECT * FROM timers WHERE (deadline<=$1 OR (reminded=0 AND remind_at<=$1))"
+                " AND game_id NOT IN (SELECT game_id FROM quarantine)", now)]
+        return await self._read(read)
+
+    async def mark_reminded(self, game_id: int, seat: int, decision_id: int,
+                            notice: dict[str, Any] | None = None) -> int | None:
+        async def write(con: Con) -> int | None:
+            n = _count(await con.execute(
+                "UPDATE timers SET reminded=1 WHERE game_id=$1 AND seat=$2 AND decision_id=$3"
+                " AND reminded=0", game_id, seat, decision_id))
+            if n != 1 or notice is None:
+                return None
+            row = await _one(con, "SELECT * FROM games WHERE id=$1", game_id)
+            assert row is not None
+            return await _notify(con, row, notice, None, time.time())
+        return await self._write(write)
+
+    async def next_deadline(self) -> float | None:
+        async def read(con: Con) -> float | None:
+            return await con.fetchval(
+                "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND "
+                "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers")
+        return await self._read(read)
+
+    # ---- leases ------------------------------------------------------------------------------
+    async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool:
+        """Take `name` for `ttl_s` s if free, expired or already `holder`'s (renewed); one
+        statement on the server's clock, so processes on different machines agree."""
+        async def write(con: Con) -> bool:
+            return await con.fetchval(
+                "INSERT INTO leases (name, holder, expires)"
+                " VALUES ($1, $2, now() + make_interval(secs => $3))"
+                " ON CONFLICT (name) DO UPDATE SET holder=excluded.holder,"
+                " expires=excluded.expires WHERE leases.holder=excluded.holder"
+                " OR leases.expires<=now() RETURNING holder", name, holder, ttl_s) is not None
+        return await self._write(write)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        await self._execute("DELETE FROM leases WHERE name=$1 AND holder=$2", name, holder)
+
+    async def lease_holder(self, name: str) -> str | None:
+        async def read(con: Con) -> str | None:
+            return await con.fetchval(
+                "SELECT holder FROM leases WHERE name=$1 AND expires>now()", name)
+        return await self._read(read)
+
+    # ---- the outbox --------------------------------------------------------------------------
+    async def notices(self, now: float | None = None, limit: int = 1000, *,
+                      created_before: float | None = None) -> list[Notice]:
+        async def read(con: Con) -> list[Notice]:
+            rows = await con.fetch(
+                "SELECT * FROM outbox WHERE not_before<=$1 AND created_at<$2 ORDER BY id"
+                " LIMIT $3", float("inf") if now is None else now,
+                float("inf") if created_before is None else created_before, limit)
+            return [Notice(r["id"], r["game_id"], r["version"], json.loads(r["body"]),
+                           r["parts_done"], r["attempts"]) for r in rows]
+        return await self._read(read)
+
+    async def delivered(self, notice_id: int) -> None:
+        await self._execute("DELETE FROM outbox WHERE id=$1", notice_id, bookkeeping=True)
+
+    async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
+        await self._execute("UPDATE outbox SET parts_done=$1, attempts=attempts+1,"
+                            " not_before=$2 WHERE id=$3", parts_done, not_before, notice_id,
+                            bookkeeping=True)
+
+
+async def _claim(con: Con, key: str, game_id: int, version: int, text: str, now: float) -> None:
+    """Record the key; one seen before raises AlreadyApplied (the transaction rolls back).
+    ON CONFLICT rather than catching the error: a failed statement would void the whole
+    PostgreSQL transaction, and a racing twin waits here for the first to commit."""
+    got = await con.fetchval(
+        "INSERT INTO applied (key, game_id, version, text, at) VALUES ($1,$2,$3,$4,$5)"
+        " ON CONFLICT (key) DO NOTHING RETURNING key", key, game_id, version, text, now)
+    if got is None:
+        r = await con.fetchrow("SELECT game_id, version, text FROM applied WHERE key=$1", key)
+        raise AlreadyApplied(r[0], r[1], r[2])
+
+
+async def _append(con: Con, game_id: int, base: int,
+                  entries: list[tuple[int, int | None, str]], now: float) -> None:
+    if entries:
+        await con.executemany(
+            "INSERT INTO actions (game_id, seq, seat, user_id, text, at)"
+            " VALUES ($1,$2,$3,$4,$5,$6)",
+            [(game_id, base + k, seat, user, text, now)
+             for k, (seat, user, text) in enumerate(entries)])
+
+
+async def _notify(con: Con, row: GameRow, notice: dict[str, Any] | None,
+                  log_end: int | None, now: float) -> int | None:
+    if notice is None:
+        return None
+    return await con.fetchval(
+        "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
+        " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
+        row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now)
+
+
+async def _quarantine(con: Con, game_id: int) -> dict[str, Any] | None:
+    raw = await con.fetchval("SELECT reason FROM quarantine WHERE game_id=$1", game_id)
+    if raw is None:
+        return None
+    try:
+        reason = json.loads(raw)
+    except ValueError:
+        reason = None
+    return reason if isinstance(reason, dict) else {"kind": "error"}
+
+
+async def _timers(con: Con, game_id: int) -> list[dict[str, Any]]:
+    return [dict(r) for r in await con.fetch(
+        "SELECT * FROM timers WHERE game_id=$1 ORDER BY seat", game_id)]
+
+
+async def _put_timers(con: Con, game_id: int, timers: list[Timer]) -> list[dict[str, Any]]:
+    """The game's timers become `timers`; a seat already timed for the same decision keeps
+    its deadline and reminder (see db.py). One statement, so one round trip: the rows it
+    wrote come from RETURNING, the ones it kept from the statement's own snapshot."""
+    cols = list(zip(*timers, strict=True)) if timers else [(), (), (), ()]
+    rows = await con.fetch(
+        "WITH gone AS (DELETE FROM timers WHERE game_id=$1 AND NOT (seat = ANY($2::int[]))),"
+        " put AS (INSERT INTO timers (game_id, seat, decision_id, deadline, remind_at)"
+        "  SELECT $1, * FROM unnest($2::int[], $3::bigint[], $4::float8[], $5::float8[])"
+        "  ON CONFLICT (game_id, seat) DO UPDATE SET decision_id=excluded.decision_id,"
+        "  deadline=excluded.deadline, remind_at=excluded.remind_at, reminded=0"
+        "  WHERE timers.decision_id<>excluded.decision_id RETURNING *)"
+        " SELECT * FROM put UNION ALL SELECT * FROM timers WHERE game_id=$1"
+        " AND seat = ANY($2::int[]) AND seat NOT IN (SELECT seat FROM put) ORDER BY seat",
+        game_id, *(list(c) for c in cols))
+    return [dict(r) for r in rows]

@@ -1,0 +1,100 @@
+"""Fixtures shared by the tests. `db`: one test, run once per store backend — an SQLite file,
+and a schema of its own on the session's real PostgreSQL server (tests/pg_server.py). Where
+PostgreSQL cannot be started, its half of the tests skips and the summary says why."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+import pg_server
+import pytest
+
+_pg: pg_server.PgServer | str | None = None
+_schemas = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[pg_server.PgServer | str]:
+    """The session's PostgreSQL server (started on first use), or why there is none."""
+    global _pg
+    _pg = pg_server.start()
+    try:
+        yield _pg
+    finally:
+        if isinstance(_pg, pg_server.PgServer):
+            _pg.stop()
+
+
+class Db:
+    """Where one test keeps its games, and how to reach them behind the store's back (to
+    damage a row, or to hold a lock as another program would)."""
+
+    def __init__(self, backend: str, url: str) -> None:
+        self.backend, self.url = backend, url
+
+    @property
+    def pg(self) -> bool:
+        return self.backend == "postgresql"
+
+    def make(self, **options: Any) -> Any:
+        from store import make_store
+
+        return make_store(self.url, **options)
+
+    async def open(self, **options: Any) -> Any:
+        return await self.make(**options).open()
+
+    async def sql(self, query: str, *args: Any) -> list[tuple[Any, ...]]:
+        """Run one statement on a connection of its own (`?` placeholders, either backend)."""
+        if not self.pg:
+            con = sqlite3.connect(self.url)
+            try:
+                with con:
+                    return [tuple(r) for r in con.execute(query, args).fetchall()]
+            finally:
+                con.close()
+        import asyncpg
+
+        k = itertools.count(1)
+        query = "".join(f"${next(k)}" if c == "?" else c for c in query)
+        con = await asyncpg.connect(self.url)
+        try:
+            return [tuple(r) for r in await con.fetch(query, *args)]
+        finally:
+            await con.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Any) -> Db:
+    if request.param == "sqlite":
+        return Db("sqlite", str(tmp_path / "s.db"))
+    return Db("postgresql", request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def pg_url(postgres: pg_server.PgServer | str) -> str:
+    """A URL of an empty schema of its own on the session's server (PostgreSQL only)."""
+    server = postgres
+    if isinstance(server, str):
+        pytest.skip(f"PostgreSQL: {server}")
+    schema = f"t{next(_schemas)}"
+
+    async def create() -> None:
+        import asyncpg
+
+        con = await asyncpg.connect(server.url)
+        try:
+            await con.execute(f"CREATE SCHEMA {schema}")
+        finally:
+            await con.close()
+    asyncio.run(create())
+    return server.url_for(schema)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if isinstance(_pg, str):
+        terminalreporter.write_sep("!", f"PostgreSQL tests SKIPPED: {_pg}", red=True, bold=True)

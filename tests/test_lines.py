@@ -1,0 +1,65 @@
+"""Narration is written once (service/lines.py) and each interface formats it: Discord shows
+emphasis in bold and slash commands as code, the console shows plain words and the command
+to type there — and nothing a player typed (a name) is ever taken for a mark."""
+
+from __future__ import annotations
+
+from rules_helpers import decision, puzzle, unit
+
+from cogs.text import markdown
+from console.text import plain
+from engine import default_cards
+from service.lines import COMMAND, STRONG, Piece, parse
+from service.narrate import narrate, prompt
+
+
+def test_a_prompt_reads_as_markdown_in_discord_and_as_console_commands_in_the_console():
+    """R7 (Advance): the unit-action question names the card and the command to type."""
+    g = puzzle([{"1A": unit("knight")}], decisions={0: decision("actions", card="advance",
+                                                                  left=2)})
+    line = prompt(g, 0, "en")
+    assert markdown(line) == "**Advance**: 2 unit actions left — `/rr act`, then `/rr done`."
+    assert plain(line, "en") == ("Advance: 2 unit actions left — 'act SQUARE [to SQUARE] "
+                                 "[attack/area/heal …]', then 'done'.")
+    ja = prompt(g, 0, "ja")
+    assert markdown(ja) == "**進撃**: 残り2回のユニット行動 — `/rr act`、終わったら `/rr done`"
+    # Japanese brackets take no spaces around them
+    assert plain(ja, "ja") == ("進撃: 残り2回のユニット行動 —「act マス [to マス] "
+                               "[attack/area/heal …]」、終わったら「done」")
+
+
+def test_a_count_takes_its_plural_form():
+    """R7: the last unit action of a card reads in the singular (English has two forms,
+    Japanese one)."""
+    g = puzzle([{"1A": unit("knight")}], decisions={0: decision("actions", card="raid",
+                                                                  left=1)})
+    assert str(prompt(g, 0, "en")).startswith("Raid: 1 unit action left — act")
+    assert str(prompt(g, 0, "ja")).startswith("奇襲: 残り1回のユニット行動")
+
+
+def test_a_story_line_is_bold_in_discord_and_plain_in_the_console():
+    ev = [{"type": "phase", "phase": "main", "round": 3, "start_player": 1}]
+    (line,) = narrate(ev, ["Ann", "Bob"], default_cards(), "en")
+    assert markdown(line) == "**Round 3** begins. Start player: Bob."
+    assert plain(line, "en") == "Round 3 begins. Start player: Bob."
+    (ja,) = narrate(ev, ["Ann", "Bob"], default_cards(), "ja")
+    assert plain(ja, "ja") == "ラウンド3 開始。スタートプレイヤー: Bob"
+
+
+def test_a_name_that_looks_like_a_mark_stays_words():
+    """Marks come from the template only: placeholders are filled after the split."""
+    line = parse("<b>{p}</b> chose it; <cmd>done</cmd>", p="<cmd>place</cmd> **x**")
+    assert line[0] == Piece("<cmd>place</cmd> **x**", STRONG)
+    assert [p.mark for p in line] == [STRONG, "", COMMAND]
+    assert plain(line, "en") == "<cmd>place</cmd> **x** chose it; 'done'"
+    ev = [{"type": "picked", "player": 0, "card": "advance"}]
+    (picked,) = narrate(ev, ["<b>Eve</b>"], default_cards(), "en")
+    assert plain(picked, "en") == "<b>Eve</b> chose Advance and leads it."
+
+
+def test_the_same_summon_on_every_board_is_one_line():
+    """R10 (Summon): each board summons the same card on the same square: told once."""
+    ev = [{"type": "summoned", "player": s, "card": "goblin", "square": "6B"} for s in (0, 1)]
+    ev.append({"type": "summoned", "player": 0, "card": "goblin", "square": "6A"})
+    lines = [str(x) for x in narrate(ev, ["Ann", "Bob"], default_cards(), "en")]
+    assert lines == ["Goblin summoned on 6B (Ann, Bob)", "Goblin summoned on 6A (Ann)"]

@@ -1,0 +1,85 @@
+"""The daily challenge's tables, on both backends and with two processes sharing one
+database: one ranked attempt a day per user whichever process claims it, practice that
+replaces the day's old practice, the "everyone" leaderboard as one table and each server's
+as its members, day flags and reminders taken once."""
+
+from __future__ import annotations
+
+import asyncio
+
+from store.daily import daily_store
+
+
+async def _two(db):
+    """Two bot processes: each its own store on the same database."""
+    a, b = await db.open(), await db.open()
+    return a, b, await daily_store(a).open(), await daily_store(b).open()
+
+
+def test_one_ranked_attempt_a_day_whichever_process_claims(db):
+    async def main():
+        a, b, da, dbb = await _two(db)
+        got = await asyncio.gather(*(d.claim(7, "2026-11-23", True, "Ann", g)
+                                     for d, g in ((da, 1), (dbb, 2), (da, 3), (dbb, 4))))
+        assert sum(x is not None for x in got) == 1
+        assert await dbb.claim(7, "2026-11-23", True, "Ann", 5) is None  # later: still none
+        # practice replaces the day's old practice
+        first = await da.claim(7, "2026-11-23", False, "Ann", 1)
+        await da.set_game(7, "2026-11-23", False, 99)
+        await da.finish(7, "2026-11-23", False, "finished", {"points": 3}, "share")
+        again = await dbb.claim(7, "2026-11-23", False, "Ann B", 1)
+        assert first is not None and again is not None
+        assert (again.name, again.status, again.game_id, again.score) == \
+            ("Ann B", "playing", None, None)
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
+
+
+def test_everyone_leaderboard_is_one_table_and_servers_see_their_members(db):
+    async def main():
+        a, b, da, dbb = await _two(db)
+        day = "2026-11-23"
+        for d, user, guild, points in ((da, 1, 100, 5), (dbb, 2, 200, 7), (da, 3, None, 1)):
+            assert await d.claim(user, day, True, f"u{user}", guild)
+            assert await d.finish(user, day, True, "finished", {"points": points}, f"s{user}")
+        assert not await dbb.finish(1, day, True, "finished", {"points": 9}, "again")  # once
+        await dbb.seen_in(100, 2)  # user 2 also plays in server 100
+        everyone = {x.user_id: x.score for x in await da.results(day)}
+        assert everyone == {1: {"points": 5}, 2: {"points": 7}, 3: {"points": 1}}
+        assert {x.user_id for x in await dbb.results(day, 100)} == {1, 2}
+        assert {x.user_id for x in await da.results(day, 200)} == {2}
+        assert [x.day for x in await dbb.history(1)] == [day]
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
+
+
+def test_day_flags_par_settings_secret_and_reminders_once_across_processes(db):
+    async def main():
+        a, b, da, dbb = await _two(db)
+        flags = await asyncio.gather(da.take_day_flag("2026-11-24", "announced"),
+                                     dbb.take_day_flag("2026-11-24", "announced"))
+        assert sorted(flags) == [False, True]
+        assert await da.take_day_flag("2026-11-24", "closed")
+        assert await da.secret(b"\x01" * 4) == await dbb.secret(b"\x02" * 4) == b"\x01" * 4
+        await da.set_par("2026-11-24", {"easy": {"points": 2}})
+        assert await dbb.par("2026-11-24") == {"easy": {"points": 2}}
+        await da.set_guild_channel(100, 555, "ja")
+        await dbb.set_guild_channel(100, 556, "en")
+        await da.set_guild_channel(200, None, "en")
+        assert await da.guild_channels() == [(100, 556, "en")]
+        # user 1 finished yesterday (streak alive), user 2 did not, user 3 opted out again
+        for user in (1, 2, 3):
+            await da.set_reminder(user, 900 + user)
+        await da.set_reminder(3, None)
+        for user in (1, 3):
+            await da.claim(user, "2026-11-23", True, "u", None)
+            await da.finish(user, "2026-11-23", True, "finished", {"points": 1}, "s")
+        due = await asyncio.gather(da.reminders_due("2026-11-24"),
+                                   dbb.reminders_due("2026-11-24"))
+        assert sorted(due[0] + due[1]) == [(1, 901)]  # once, across both processes
+        assert await da.reminders_due("2026-11-24") == []
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())

@@ -1,0 +1,66 @@
+"""Leases: a named job (time limits, the daily day job) held by one process at a time across
+every process sharing the database, renewed by its holder, taken over once it expires —
+on both backends. SQLite measures them on a clock given to the store (frozen here);
+PostgreSQL on the server's clock, so the expiry test there waits a real fraction of a second."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _pass(db, clock: Clock, seconds: float) -> None:
+    if db.pg:
+        await asyncio.sleep(seconds)
+    else:
+        clock.now += seconds
+
+
+def test_one_holder_at_a_time_renewed_released_and_taken_over(db):
+    async def main():
+        clock = Clock()
+        options = {} if db.pg else {"clock": clock}
+        a, b = await db.open(**options), await db.open(**options)  # two processes
+        assert await a.lease_holder("timers") is None
+        assert await a.try_lease("timers", "proc-a", 0.6)
+        assert not await b.try_lease("timers", "proc-b", 0.6)  # held: refused
+        assert await b.lease_holder("timers") == "proc-a"
+        assert await a.try_lease("timers", "proc-a", 0.6)  # ours: renewed
+        assert await b.try_lease("daily", "proc-b", 0.6)  # another name is another lease
+        await b.release_lease("timers", "proc-b")  # not b's: left alone
+        assert await a.lease_holder("timers") == "proc-a"
+        await a.release_lease("timers", "proc-a")  # a clean shutdown hands it over at once
+        assert await b.lease_holder("timers") is None
+        assert await b.try_lease("timers", "proc-b", 0.3)
+        # proc-b dies without releasing: nobody else gets it until it expires, then a does
+        assert not await a.try_lease("timers", "proc-a", 0.6)
+        await _pass(db, clock, 0.4)
+        assert await a.lease_holder("timers") is None
+        assert await a.try_lease("timers", "proc-a", 0.6)
+        assert not await b.try_lease("timers", "proc-b", 0.6)  # back too late: refused
+        await a.close()
+        await b.close()
+    asyncio.run(main())
+
+
+def test_many_processes_asking_at_once_give_exactly_one_holder(db):
+    async def main():
+        clock = Clock()
+        options = {} if db.pg else {"clock": clock}
+        stores = [await db.open(**options) for _ in range(4)]
+        for round_ in range(5):
+            got = await asyncio.gather(*(s.try_lease(f"job{round_}", f"p{k}", 30.0)
+                                         for k, s in enumerate(stores) for _ in range(3)))
+            winners = {f"p{k // 3}" for k, ok in enumerate(got) if ok}
+            assert len(winners) == 1
+            assert await stores[0].lease_holder(f"job{round_}") == winners.pop()
+        for s in stores:
+            await s.close()
+    asyncio.run(main())
