@@ -7,12 +7,14 @@ samples the hidden parts of its view (ai/determinize.py), plays each of greedy's
 candidates out with greedy for every seat until its own next command choice (or the game's
 end), and keeps the candidate with the best mean outcome. Every candidate is played on the
 same samples and the same dice (common random numbers), so the comparison is between the
-choices, not the luck. Elsewhere (readying, rolls, the early unit actions) greedy's one-step
-lookahead answers: a rollout there changed too little to be worth its time (README "AI
-players").
+choices, not the luck. In the last `finish` + 1 solo rounds a rollout runs to the game's
+end, so it sees the deadline's win or loss itself. Elsewhere (readying, rolls, the earlier
+unit actions) greedy's one-step lookahead answers: they are most of a game's decisions, and
+searching them would multiply its thinking time (README "AI levels").
 
 Strength does not depend on the machine's load: the search spends a COUNT of samples
-(`samples` per decision), so the same seed makes the same choices on a quiet machine and a
+(`samples` per decision, fewer when rollouts run long: at most `work` simulated greedy
+answers), so the same seed makes the same choices on a quiet machine and a
 busy one. `budget` (wall-clock seconds per decision, 0.9 by default) is only a hard cap
 that keeps a decision under one second on an overloaded machine; a sample cut short by it
 is dropped whole, and only then can two runs differ.
