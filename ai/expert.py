@@ -1,14 +1,23 @@
 """The `expert` level: determinized Monte-Carlo rollouts with `greedy` as the policy.
 
-Where a choice shapes the whole round — the command card (R6, R7) and the initial
-placement (R4.4) — the expert samples the hidden parts of its view (ai/determinize.py),
-plays each of greedy's best few candidates out with greedy for every seat until its own
-next command choice (or the game's end), and keeps the candidate with the best mean
-outcome (greedy's best three command cards, its best four placements). Every candidate is played on the same samples (common random numbers), so the
-comparison is between the choices, not the luck. The rest of the decisions (unit actions,
-rolls, recruits) are greedy's: its one-step lookahead already weighs them well and a
-rollout there would eat the time budget. `budget` is the wall-clock seconds per decision
-(0.9 by default: at most one greedy answer more is ever spent, so a decision stays ≤ 1 s).
+Where a choice shapes the rest of the round — the command card (R6, R7), the initial
+placement (R4.4), a recruit (R7.1) — and, under the solo option rule, every unit action of
+the rounds nearest the deadline (R13.2, where one wasted action loses the game), the expert
+samples the hidden parts of its view (ai/determinize.py), plays each of greedy's best few
+candidates out with greedy for every seat until its own next command choice (or the game's
+end), and keeps the candidate with the best mean outcome. Every candidate is played on the
+same samples and the same dice (common random numbers), so the comparison is between the
+choices, not the luck. In the last `finish` + 1 solo rounds a rollout runs to the game's
+end, so it sees the deadline's win or loss itself. Elsewhere (readying, rolls, the earlier
+unit actions) greedy's one-step lookahead answers: they are most of a game's decisions, and
+searching them would multiply its thinking time (README "AI levels").
+
+Strength does not depend on the machine's load: the search spends a COUNT of samples
+(`samples` per decision, fewer when rollouts run long: at most `work` simulated greedy
+answers), so the same seed makes the same choices on a quiet machine and a
+busy one. `budget` (wall-clock seconds per decision, 0.9 by default) is only a hard cap
+that keeps a decision under one second on an overloaded machine; a sample cut short by it
+is dropped whole, and only then can two runs differ.
 """
 
 from __future__ import annotations
@@ -21,88 +30,123 @@ from typing import Any
 from engine import Action, CardSet, Game, State
 
 from .determinize import determinize
-from .evaluate import LOSS, evaluate
+from .evaluate import LOSS, evaluate, rounds_left
 from .greedy import GreedyPlayer
 from .model import View, cards_of, game_of
 
 WIN = 500.0
-SEARCHED = ("pick", "place")
+SEARCHED = ("pick", "place", "recruit")
+ENDGAME = ("actions",)
+PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers  # searched only in the last `endgame` rounds before a solo deadline
 
 
 class ExpertPlayer:
-    """Greedy everywhere, Monte-Carlo search where the round is decided."""
+    """Greedy everywhere, Monte-Carlo search where the round (or the game) is decided."""
 
     level = "expert"
 
-    def __init__(self, seed: int = 0, budget: float = 0.9, width: int = 4, picks: int = 3,
-                 max_samples: int = 64) -> None:
+    def __init__(self, seed: int = 0, budget: float = 0.9, samples: int = 8, width: int = 4,
+                 picks: int = 4, endgame: int = 2, endgame_width: int = 5, finish: int = 2,
+                 work: int = 200) -> None:
         self.rng = random.Random(seed)
         self.greedy = GreedyPlayer(seed)
         self.policy = GreedyPlayer(seed + 1)
         self.budget = budget
+        self.samples = samples
         self.width = width
         self.picks = picks
-        self.max_samples = max_samples
+        self.endgame = endgame
+        self.endgame_width = endgame_width
+        self.finish = finish
+        self.work = work
+        self.capped = 0  # decisions where the wall-clock cap cut the sample count short
+
+    @property
+    def budget_s(self) -> float:
+        """The name the daily par job sets (service/daily_play.py)."""
+        return self.budget
+
+    @budget_s.setter
+    def budget_s(self, seconds: float) -> None:
+        self.budget = seconds
 
     def choose(self, view: View, seat: int) -> str:
         dec = view["decisions"].get(str(seat))
         legal = game_of(view).legal_actions(seat)
         if dec is None or not legal:
             raise ValueError(f"seat {seat} has no pending decision in this view")
-        if dec["kind"] not in SEARCHED:
+        if not self.searched(view, dec["kind"]):
             return str(self.greedy.best(view, seat, dec, legal))
         return str(self.search(view, seat, dec, legal))
 
+    def searched(self, view: View, kind: str) -> bool:
+        """Search the round-shaping choices always, unit actions only near a solo deadline
+        (R13.2): there the game is won or lost within the rollout, which sees it exactly."""
+        if kind in SEARCHED:
+            return True
+        if kind in ENDGAME:
+            left = rounds_left(view)
+            return left is not None and left < self.endgame
+        return False
+
     def candidates(self, cs: CardSet, view: View, seat: int, dec: dict[str, Any],
                    legal: list[Action]) -> list[Action]:
-        """Greedy's best `width` answers, best first (`picks` of them for a command card)."""
+        """Greedy's best few answers, best first."""
         if dec["kind"] == "pick":
             scored = [(v, str(a), a) for v, a in self.greedy.pick_scores(cs, view, seat, legal)]
             width = self.picks
         else:
             scored = [(self.greedy.value(cs, view, seat, a), str(a), a) for a in legal]
-            width = self.width
-        return [a for _, _, a in sorted(scored, reverse=True)[:width]]
+            width = self.endgame_width if dec["kind"] in ENDGAME else self.width
+        return [a for _, _, a in sorted(scored, key=lambda x: (x[0], x[1]), reverse=True)[:width]]
 
     def search(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]
                ) -> Action:
-        """Mean rollout value per candidate over as many samples as the budget allows; a
-        sample cut short by the clock is dropped whole, so every candidate is judged on the
-        same samples."""
+        """Mean rollout value per candidate over up to `samples` samples, fewer when the
+        next sample would take the rollouts' work past `work` (rollouts to the game's end
+        cost several rounds each) or when the wall-clock cap strikes (a sample cut short is
+        dropped whole, so every candidate is judged on the same samples)."""
         deadline = time.perf_counter() + self.budget
         cs = cards_of(view)
         cands = self.candidates(cs, view, seat, dec, legal)
         if len(cands) == 1:
             return cands[0]
+        left = rounds_left(view)
+        to_end = left is not None and left <= self.finish
         totals = [0.0] * len(cands)
-        n = 0
-        for _ in range(self.max_samples):
+        n = used = 0
+        while n < self.samples and (n == 0 or used + used / n <= self.work):
             sample = determinize(cs, view, seat, self.rng)
             seed = self.rng.getrandbits(32)
             values = []
             for a in cands:
-                v = self.rollout(cs, sample, seat, a, seed, deadline)
-                if v is None:
+                out = self.rollout(cs, sample, seat, a, seed, deadline, to_end)
+                if out is None:
                     break
-                values.append(v)
+                values.append(out[0])
+                used += out[1]
             if len(values) < len(cands):
+                self.capped += 1
                 break
             totals = [t + v for t, v in zip(totals, values, strict=True)]
             n += 1
-        if n == 0:  # no complete sample in the budget: greedy's own choice
+        if n == 0:  # no complete sample within the cap: greedy's own choice
             return cands[0]
         best = max(range(len(cands)), key=lambda k: (totals[k], -k))
         return cands[best]
 
     def rollout(self, cs: CardSet, sample: dict[str, Any], seat: int, a: Action,
-                seed: int, deadline: float) -> float | None:
-        """Play `a`, then greedy for everyone until `seat` must choose a command card again
-        (or the game ends); the value reached, from `seat`'s point of view. None when the
-        clock ran out first."""
+                seed: int, deadline: float, to_end: bool = False
+                ) -> tuple[float, int] | None:
+        """Play `a`, then greedy for everyone until `seat` must choose a command card in a
+        later round, or (`to_end`) until the game ends; the value reached, from `seat`'s
+        point of view, and the work it took (greedy answers, a command card counting
+        `PICK_WORK`: it weighs every card). None when the clock ran out first."""
         g = Game(_copy(sample), cs)
         g.apply(seat, a)
         self.policy.rng.seed(seed)
         rounds = g.state["round"]
+        work = 0
         for _ in range(400):
             if g.over:
                 break
@@ -110,18 +154,21 @@ class ExpertPlayer:
                 return None
             dec = g.state["decisions"]
             mine = dec.get(str(seat))
-            if mine is not None and mine["kind"] == "pick" and g.state["round"] > rounds:
+            if (not to_end and mine is not None and mine["kind"] == "pick"
+                    and g.state["round"] > rounds):
                 break
             who = int(next(iter(dec)))
-            g.apply(who, self._rollout_answer(g, who, seat))
+            text, cost = self._rollout_answer(g, who, seat)
+            g.apply(who, text)
+            work += cost
         res = g.result
         if res is not None:  # the game is over
             if seat in res["winners"]:
-                return WIN / (len(res["winners"]) if res["draw"] else 1)
-            return LOSS
-        return evaluate(cs, g.state, seat)
+                return WIN / (len(res["winners"]) if res["draw"] else 1), work
+            return LOSS - _short(cs, g.state, seat), work
+        return evaluate(cs, g.state, seat), work
 
-    def _rollout_answer(self, g: Game, who: int, seat: int) -> str:
+    def _rollout_answer(self, g: Game, who: int, seat: int) -> tuple[str, int]:
         """Greedy for the searching seat and for everyone's command choices (they decide
         which cards the seat leads or follows, R6); the other seats' own boards cannot touch
         the seat's (R1), so there they answer cheaply: ready the best units, keep rolls,
@@ -130,11 +177,22 @@ class ExpertPlayer:
         kind = st["decisions"][str(who)]["kind"]
         # The sample is already a guess, so the policy may read it whole.
         if who == seat or kind in ("pick", "place"):
-            return self.policy.choose(st, who)
+            return self.policy.choose(st, who), PICK_WORK if kind == "pick" else 1
         if kind == "ready":
             dec = st["decisions"][str(who)]
-            return str(self.policy.best(st, who, dec, [Action("done")]))
-        return "keep" if kind == "roll" else "done"
+            return str(self.policy.best(st, who, dec, [Action("done")])), 0
+        return ("keep" if kind == "roll" else "done"), 0
+
+
+def _short(cs: CardSet, st: State, seat: int) -> float:
+    """How far a lost game fell short: the monsters and HP left (R13.1, R13.2), so that a
+    near miss ranks above a rout when no candidate wins a sample."""
+    p = st["players"][seat]
+    # monsters on the board (pieces) and in the waiting queues (cards): both name a card
+    mons: list[Any] = [x for x in p["board"] if x is not None and "owner" not in x]
+    mons += [x for q in p["queues"].values() for x in q]
+    hp = sum(cs.monsters[x["card"]].hp - x.get("dmg", 0) for x in mons)
+    return 60.0 * (len(mons) + len(st.get("monster_deck", []))) + 12.0 * hp
 
 
 def _copy(st: View) -> State:

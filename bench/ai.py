@@ -1,7 +1,7 @@
 """AI strength and speed: win rates with 95 % Wilson intervals, ms per decision and per game.
 
-    .venv/bin/python bench/ai.py [--games 400] [--workers 2] [--only NAME ...] [--budget 0.9]
-                                 [--out scores.jsonl]
+    .venv/bin/python bench/ai.py [--games 400] [--first 0] [--workers 2] [--only NAME ...]
+                                 [--budget 0.9] [--out scores.jsonl]
 
 Each configuration plays `--games` seeded games (seed = game number, so runs are
 reproducible) with one AI level per seat; the seat of interest rotates through the table
@@ -10,6 +10,16 @@ so no seat advantage is measured. Reported per configuration: wins of the seat o
 game (every seat's thinking included, engine time too), the median CPU time of a game (the
 worker's own, so other processes on the machine inflate it less) and the median / p90 wall
 ms of one `choose` per level. Medians, because the machine is shared: other processes add a tail.
+For the expert also the CPU ms of one searched decision (median / p99 / max: its count
+budget, not the clock, sets its work, so the CPU time is what would be the wall time on a
+quiet machine) and how many decisions the wall-clock cap cut short (0 = the run made the
+same choices it would make on any machine).
+
+Paired tests: when a row and its greedy twin run on the same seeds (hard-expert with
+solo-hard, 4p-expert-greedy with 4p-greedy — the same seats, seeds and opponents, only the
+seat of interest's AI differs), an exact McNemar test on the games where the two scored
+differently (two-sided binomial on the discordant pairs); for 4p-expert-greedy also the
+one-sided exact binomial test against the fair share of 25 %.
 
 Configurations (NAME):
   solo-greedy / solo-easy / solo-normal / solo-hard   greedy alone (R13.1, R13.2)
@@ -55,6 +65,22 @@ DEFAULT = ["solo-greedy", "solo-easy", "solo-normal", "solo-hard", "solo-random"
            "2p-greedy-random", "4p-greedy-random", "4p-greedy"]
 
 BUDGET = 0.9  # expert seconds per decision (set per worker from --budget)
+TWINS = {"hard-expert": "solo-hard", "4p-expert-greedy": "4p-greedy"}
+
+
+def binom_tail(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p), exactly."""
+    return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
+def mcnemar(a: list[float], b: list[float]) -> tuple[int, int, float]:
+    """Exact McNemar test of paired scores: (games a did better, games b did better,
+    two-sided p)."""
+    better = sum(x > y for x, y in zip(a, b, strict=True))
+    worse = sum(x < y for x, y in zip(a, b, strict=True))
+    n = better + worse
+    p = min(1.0, 2 * binom_tail(max(better, worse), n, 0.5)) if n else 1.0
+    return better, worse, p
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -84,7 +110,8 @@ def _expert(seed: int):  # noqa: ANN202
 
 def play_one(args: tuple[str, int]) -> tuple[float, float, float, dict[str, list[float]]]:
     """One game of configuration `name`; (score of the seat of interest, wall seconds, CPU
-    seconds of this process, per-level decision times in ms)."""
+    seconds of this process, per-level decision times in ms; for the expert also
+    "expert-cpu", the CPU ms of each searched decision, and "capped")."""
     name, game = args
     levels, difficulty = CONFIGS[name]
     n = len(levels)
@@ -101,11 +128,16 @@ def play_one(args: tuple[str, int]) -> tuple[float, float, float, dict[str, list
             break
         seat = g.waiting_for()[0]
         v = view(g.state, seat)
-        t = clock()
+        t, c = clock(), time.process_time()
         text = bots[seat].choose(v, seat)
         per.setdefault(seats[seat], []).append((clock() - t) * 1000)
+        if seats[seat] == "expert" and bots[seat].searched(v, v["decisions"][str(seat)]["kind"]):
+            per.setdefault("expert-cpu", []).append((time.process_time() - c) * 1000)
         g.apply(seat, text)
     total, cpu = clock() - t0, time.process_time() - c0
+    capped = [float(b.capped) for b in bots if getattr(b, "level", "") == "expert"]
+    if capped:
+        per["capped"] = capped
     res = g.state["result"]
     if shift in res["winners"]:
         score = 1.0 / len(res["winners"]) if res["draw"] else 1.0
@@ -119,23 +151,34 @@ def _init(budget: float) -> None:
     BUDGET = budget
 
 
-def run(name: str, games: int, workers: int, budget: float, out: Path | None = None) -> str:
+def run(name: str, games: range, workers: int, budget: float, out: Path | None = None,
+        scores: dict[str, list[float]] | None = None) -> str:
     with multiprocessing.Pool(workers, initializer=_init, initargs=(budget,)) as pool:
-        results = pool.map(play_one, [(name, k) for k in range(games)], chunksize=1)
+        results = pool.map(play_one, [(name, k) for k in games], chunksize=1)
+    if scores is not None:
+        scores[name] = [r[0] for r in results]
     if out is not None:  # per-seed scores: two levels on the same seeds compare pairwise
         with out.open("a", encoding="utf-8") as f:
-            f.write(json.dumps({"config": name, "scores": [r[0] for r in results]}) + "\n")
+            f.write(json.dumps({"config": name, "first": games.start,
+                                "scores": [r[0] for r in results]}) + "\n")
     wins = sum(r[0] for r in results)
-    lo, hi = wilson(wins, games)
+    n = len(games)
+    lo, hi = wilson(wins, n)
     times = [r[1] * 1000 for r in results]
     cpu = [r[2] * 1000 for r in results]
     per: dict[str, list[float]] = {}
     for r in results:
         for lv, xs in r[3].items():
             per.setdefault(lv, []).extend(xs)
+    capped = int(sum(per.pop("capped", [])))
+    search = per.pop("expert-cpu", [])
     dec = "; ".join(f"{lv} {statistics.median(xs):.2f} / {quantile(xs, 0.9):.2f}"
                     for lv, xs in sorted(per.items()))
-    return (f"| {name} | {games} | {100 * wins / games:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
+    if search:
+        dec += (f"; expert searched, CPU {statistics.median(search):.0f} / "
+                f"{quantile(search, 0.99):.0f} / {max(search):.0f} (max), {len(search)} "
+                f"decisions, {capped} cut by the cap")
+    return (f"| {name} | {n} | {100 * wins / n:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
             f"| {statistics.median(times):.0f} / {quantile(times, 0.9):.0f} "
             f"| {statistics.median(cpu):.0f} | {dec} |")
 
@@ -143,6 +186,7 @@ def run(name: str, games: int, workers: int, budget: float, out: Path | None = N
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--first", type=int, default=0, help="first seed (a run can be split)")
     ap.add_argument("--workers", type=int, default=2, help="at most 2 on the shared machine")
     ap.add_argument("--only", nargs="*", default=DEFAULT, choices=list(CONFIGS))
     ap.add_argument("--budget", type=float, default=0.9, help="expert seconds per decision")
@@ -153,8 +197,21 @@ def main() -> None:
     print("| configuration | games | wins (seat of interest) | 95 % Wilson CI "
           "| game ms median / p90 | game CPU ms median | ms per decision median / p90 |")
     print("|---|---|---|---|---|---|---|")
+    games = range(args.first, args.first + args.games)
+    scores: dict[str, list[float]] = {}
     for name in args.only:
-        print(run(name, args.games, args.workers, args.budget, args.out), flush=True)
+        print(run(name, games, args.workers, args.budget, args.out, scores), flush=True)
+    for name, twin in TWINS.items():
+        if name in scores and twin in scores:
+            better, worse, p = mcnemar(scores[name], scores[twin])
+            print(f"{name} vs {twin} on the same {len(games)} seeds: {sum(scores[name]):g} vs "
+                  f"{sum(scores[twin]):g} wins; expert better in {better}, greedy in {worse}; "
+                  f"exact McNemar two-sided p = {p:.2g}")
+    if "4p-expert-greedy" in scores:
+        xs = scores["4p-expert-greedy"]
+        p = binom_tail(round(sum(xs)), len(xs), 0.25)
+        print(f"4p-expert-greedy: {sum(xs):g} of {len(xs)} against a fair 25 %: exact "
+              f"binomial one-sided p = {p:.2g}")
 
 
 if __name__ == "__main__":

@@ -155,7 +155,7 @@ def test_expert_answers_only_listed_legal_actions():
     for players, seed in ((1, 4), (2, 5)):
         g = Game.new(NAMES[:players], seed=seed, options={"difficulty": "hard"}
                      if players == 1 else None)
-        bots = [ExpertPlayer(seed, budget=0.02, max_samples=2)] + \
+        bots = [ExpertPlayer(seed, budget=0.02, samples=2)] + \
             [make_player("greedy", s) for s in range(1, players)]
         for _ in range(3000):
             if g.over:

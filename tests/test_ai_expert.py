@@ -1,0 +1,169 @@
+"""The `expert` level: listed legal answers only, from the view only (R3), the same choices
+for the same seed and count budget whatever the clock, and a wall-clock cap that holds.
+
+Every expert here searches with a tiny count budget so the file stays fast; its strength
+against greedy is measured by bench/ai.py (README "AI players").
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import pytest
+
+from ai import make_player
+from ai.expert import ExpertPlayer
+from engine import Game, view
+
+NAMES = ["Ann", "Bob", "Cid", "Dee"]
+HARD = {"difficulty": "hard"}
+
+
+def small(seed: int, **kw: float) -> ExpertPlayer:
+    """An expert with a small count budget and no practical wall-clock cap, so what it
+    chooses depends only on its seed and counts (never on how busy the machine is)."""
+    args = {"budget": 60.0, "samples": 2, "work": 40, "picks": 3, "width": 3,
+            "endgame_width": 3} | kw
+    return ExpertPlayer(seed, **args)  # type: ignore[arg-type]
+
+
+def until(g: Game, done, bots=None, limit: int = 3000) -> Game:  # noqa: ANN001
+    """Play greedy for every seat until `done(g)` holds (the position a test wants)."""
+    bots = bots or [make_player("greedy", s) for s in range(len(g.state["players"]))]
+    for _ in range(limit):
+        if g.over or done(g):
+            return g
+        seat = g.waiting_for()[0]
+        g.apply(seat, bots[seat].choose(view(g.state, seat), seat))
+    raise AssertionError("the position never came")
+
+
+def pending(g: Game) -> tuple[int, str]:
+    seat = g.waiting_for()[0]
+    return seat, g.state["decisions"][str(seat)]["kind"]
+
+
+def test_expert_plays_a_solo_hard_game_with_listed_actions_only():
+    """Every searched kind comes up — placement, command cards, recruits and the unit
+    actions of the last two rounds (R13.2) — and the engine lists every answer."""
+    g = Game.new(["Ann"], seed=11, options=HARD)
+    bot = small(3)
+    searched = set()
+    for _ in range(3000):
+        if g.over:
+            break
+        v = view(g.state, 0)
+        kind = v["decisions"]["0"]["kind"]
+        if bot.searched(v, kind):
+            searched.add((kind, v["round"] >= 7))
+        text = bot.choose(v, 0)
+        assert text in {str(a) for a in g.legal_actions(0)}, text
+        g.apply(0, text)
+    assert g.over
+    assert {("place", False), ("pick", False), ("recruit", False), ("actions", True)} <= searched
+    assert ("actions", False) not in searched  # far from the deadline greedy acts alone
+
+
+def test_unit_actions_are_searched_only_near_the_solo_deadline():
+    """R13.2: the final round and the one before it (default endgame=2); never without a
+    difficulty, and never in a 2–4 player game (no deadline)."""
+    bot = small(0)
+    g = until(Game.new(["Ann"], seed=2, options=HARD),
+              lambda g: pending(g)[1] == "actions" and g.state["round"] == 6)
+    assert not bot.searched(view(g.state, 0), "actions")
+    g = until(g, lambda g: pending(g)[1] == "actions" and g.state["round"] == 7)
+    assert g.state["final_round"] in (None, 8)  # Hard: the unit deck runs out in round 7
+    assert bot.searched(view(g.state, 0), "actions")
+    plain = until(Game.new(["Ann"], seed=2), lambda g: g.state["round"] == 7)
+    assert not bot.searched(view(plain.state, 0), "actions")
+    assert bot.searched(view(plain.state, 0), "pick")
+
+
+def _secret_twin(st: dict) -> dict:
+    """The same position with every secret changed: deck orders, face-down chips, the
+    medal pool's order, the RNG (R3, R10.3, R14.1)."""
+    other = copy.deepcopy(st)
+    other["monster_deck"].reverse()
+    other["unit_deck"].reverse()
+    other["chips"]["down"].reverse()
+    other["medal_pool"].reverse()
+    other["rng"] = {k: x ^ 0x5A5A for k, x in other["rng"].items()}
+    return other
+
+
+@pytest.mark.parametrize("players, options, kind, rnd", [
+    (3, None, "pick", 2),  # a command card with rivals whose medals are hidden
+    (1, HARD, "actions", 7),  # a unit action searched to the game's end
+])
+def test_expert_never_reads_a_secret(players, options, kind, rnd):
+    """Two states that differ only in what the seat cannot see give the same view, and the
+    expert (same seed) answers both the same way — its samples come from the view alone."""
+    g = until(Game.new(NAMES[:players], seed=7, options=options),
+              lambda g: pending(g)[1] == kind and g.state["round"] >= rnd)
+    seat = pending(g)[0]
+    other = _secret_twin(g.state)
+    assert other != g.state
+    v1, v2 = view(g.state, seat), view(other, seat)
+    assert v1 == v2
+    assert small(5).choose(v1, seat) == small(5).choose(v2, seat)
+
+
+def test_same_seed_and_count_budget_make_the_same_choices():
+    """Strength and choices do not depend on the clock: with the same seed and sample
+    budget two experts choose identically, decision after decision, even when one of them
+    thinks on a clock that runs at a tenth of the speed (a busy machine)."""
+    g = Game.new(["Ann", "Bob"], seed=4)
+    a, b = small(9), small(9)
+    import ai.expert as mod
+
+    real = time.perf_counter
+    made = 0
+    for _ in range(3000):
+        if g.over or made >= 12:
+            break
+        seat, kind = pending(g)
+        v = view(g.state, seat)
+        first = a.choose(v, seat)
+        mod.time.perf_counter = lambda: real() / 10  # type: ignore[assignment]
+        try:
+            second = b.choose(copy.deepcopy(v), seat)
+        finally:
+            mod.time.perf_counter = real  # type: ignore[assignment]
+        assert first == second
+        made += a.searched(v, kind)
+        g.apply(seat, first)
+    assert made >= 12 and a.capped == b.capped == 0
+
+
+def test_the_wall_clock_cap_holds_however_large_the_count_budget():
+    """`budget` is a hard cap: an expert allowed a million samples still answers a
+    command-card choice within it (plus at most one rollout step), cuts the search short
+    and says so, and its answer is still listed."""
+    g = until(Game.new(["Ann"], seed=3, options=HARD),
+              lambda g: pending(g)[1] == "pick" and g.state["round"] == 2)
+    bot = ExpertPlayer(1, budget=0.2, samples=10**6, work=10**9)
+    v = view(g.state, 0)
+    t = time.perf_counter()
+    text = bot.choose(v, 0)
+    assert time.perf_counter() - t < 2.0
+    assert bot.capped == 1
+    assert text in {str(a) for a in g.legal_actions(0)}
+
+
+def test_without_time_for_one_sample_the_expert_answers_like_greedy():
+    """A cap too small for one whole sample leaves greedy's best candidate: the expert is
+    never worse-informed than greedy's own choice."""
+    g = until(Game.new(["Ann"], seed=3, options=HARD),
+              lambda g: pending(g)[1] == "pick" and g.state["round"] == 3)
+    v = view(g.state, 0)
+    bot = ExpertPlayer(1, budget=0.0)
+    assert bot.choose(v, 0) == make_player("greedy", 1).choose(v, 0)
+    assert bot.capped == 1
+
+
+def test_daily_par_budget_reaches_the_expert():
+    """The daily par job sets `budget_s` (service/daily_play.py); it is the same cap."""
+    bot = ExpertPlayer(0)
+    bot.budget_s = 0.25  # type: ignore[misc]
+    assert bot.budget == 0.25
