@@ -21,7 +21,7 @@ LIMIT = 25  # Discord shows at most 25 choices
 
 
 def _board(g: Game, seat: int) -> list:
-    return g.state["players"][seat]["board"]
+    return g.player(seat)["board"]
 
 
 def _piece_label(g: Game, seat: int, square: str, lang: str) -> str:

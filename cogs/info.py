@@ -201,7 +201,7 @@ class InfoCommands(CommandsMixin):
         if i is None:
             await reply(interaction, t("bad_square", lang, square=unit))
             return
-        piece = g.state["players"][seat]["board"][i]
+        piece = g.player(seat)["board"][i]
         if piece is None or "owner" not in piece:
             await reply(interaction, t("no_unit", lang, square=NAMES[i]))
             return
@@ -317,8 +317,8 @@ class InfoCommands(CommandsMixin):
                 return
             row, g = found
             seat = row.seat_of(interaction.user.id)
-            auto = seat is not None and g.state["players"][seat]["autosave"]
-            asks = g.state["players"][seat].get("rolls", "miss") if seat is not None else "miss"
+            auto = seat is not None and g.player(seat)["autosave"]
+            asks = g.player(seat).get("rolls", "miss") if seat is not None else "miss"
             limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
             await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off",
                                                                     lang),

@@ -139,7 +139,7 @@ class Console:
             if open_row.status == "active":
                 g = await self.service.load(open_row)
                 self.say(self.t("abandoned", names=self.join(s["name"] for s in open_row.seats),
-                                round=g.state["round"]))
+                                round=g.round))
         self.seed, self.last_actor = table.seed, None
         names, bots = table.names, table.bots
         extra = self.t("solo", difficulty=table.difficulty) if table.difficulty else ""
@@ -167,7 +167,7 @@ class Console:
         difficulty = setup.get("options", {}).get("difficulty")
         self.say(self.t("resuming", db=self.db, names=self.join(self.names),
                         extra=self.t("solo", difficulty=difficulty) if difficulty else "",
-                        round=g.state["round"]))
+                        round=g.round))
         people = [s["name"] for s in row.seats if not s.get("ai")]
         differs = bool(typed) and (
             [name_key(n) for n in self.table.names] != [name_key(n) for n in people]
@@ -507,7 +507,7 @@ class Console:
             g = await self.service.load(open_row)
             self.confirm_new = table
             self.say(self.t("confirm_new", names=self.join(s["name"] for s in open_row.seats),
-                            round=g.state["round"]))
+                            round=g.round))
             return
         self.table = table
         await self.start(table)

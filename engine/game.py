@@ -47,10 +47,12 @@ from .types import (
     LogEntry,
     PickDecision,
     PlaceDecision,
+    Player,
     ReadyDecision,
     RecruitDecision,
     Result,
     RollDecision,
+    Setup,
     SupportDecision,
     View,
 )
@@ -128,6 +130,24 @@ class Game:
         """Who won and why once the game is over (R13, R14), else None: narrows where `over`
         cannot, so an interface reads the result without reaching into the state."""
         return self.state["result"]
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """The action log, oldest first: with `setup` it is the whole game (R15)."""
+        return self.state["log"]
+
+    @property
+    def setup(self) -> Setup:
+        return self.state["setup"]
+
+    @property
+    def round(self) -> int:
+        return self.state["round"]
+
+    def player(self, seat: int) -> Player:
+        """One seat's full record (board, hand, gold, settings): the service's own reads
+        go through here so they never depend on where the state keeps players."""
+        return self.state["players"][seat]
 
     def decision(self, seat: int) -> Decision | None:
         return self.state["decisions"].get(str(seat))

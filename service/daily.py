@@ -188,9 +188,9 @@ def replay_score(setup: Mapping[str, Any], log: list[list[Any]], *,
     result = g.result
     if result is None and not resigned:
         raise ValueError("the attempt is not finished")
-    p = g.state["players"][0]
+    p = g.player(0)
     won = result is not None and 0 in result["winners"]
-    rounds = g.state["round"]
+    rounds = g.round
     return Replayed(Score(not won, rounds, fainted, -(p["honor"] + len(p["defeated"]))),
                     defeats[:rounds] if rounds else defeats)
 

@@ -81,7 +81,7 @@ def _ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
         except Exception:  # an AI bug must not stop the day: it passes instead
             log.exception("par: %s failed on %s", level, challenge.day)
             g.apply(seat, "timeout")
-    r = daily.replay_score(g.state["setup"], g.state["log"])
+    r = daily.replay_score(g.setup, g.log)
     return {"score": r.score.to_json(), "trace": r.defeats_per_round}
 
 

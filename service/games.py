@@ -280,12 +280,12 @@ class GameService(SeatsMixin):
             self._auto_answers(g, ev)
             # The setup, the answers resolved on their own (logged like any others), the
             # timers and the announcement: one transaction.
-            entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.state["log"]]
+            entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.log]
             prompts = g.waiting_for()
             notice = {"kind": "start", "to": len(entries), "prompts": prompts} \
                 if self.notify else None
             try:
-                done = await self.store.start(row.id, row.seats, g.state["setup"], g.to_json(),
+                done = await self.store.start(row.id, row.seats, g.setup, g.to_json(),
                                               entries, self._timers(row, g), notice=notice)
             except VersionConflict as e:
                 raise ServiceError.of("svc.started") from e
@@ -476,7 +476,7 @@ class GameService(SeatsMixin):
                      decision_id: int | None, meta: dict[str, Any] | None = None, *,
                      key: str | None = None, notes: list[str] | None = None) -> Outcome:
         waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
-        log_start = len(g.state["log"])
+        log_start = len(g.log)
         backup = g.to_json()
         stages: list[tuple[str, int, View]] = []
         try:
@@ -491,14 +491,14 @@ class GameService(SeatsMixin):
             if (again := await self._again(key, row, g, seat)) is not None:
                 return again
             raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
-        canonical = g.state["log"][log_start][1]
+        canonical = g.log[log_start][1]
         self._auto_answers(g, ev, stages)
         entries = [(s, user_id if k == 0 else None, t)
-                   for k, (s, t) in enumerate(g.state["log"][log_start:])]
+                   for k, (s, t) in enumerate(g.log[log_start:])]
         prompts = [s for s in g.waiting_for()
                    if waiting_before.get(s) != g.decision_id(s)]
         notes = list(notes or [])
-        notice = {"kind": "move", "from": log_start, "to": len(g.state["log"]), "actor": seat,
+        notice = {"kind": "move", "from": log_start, "to": len(g.log), "actor": seat,
                   "prompts": prompts, "notes": notes} if self.notify else None
         try:
             done = await self.store.commit_actions(
@@ -571,10 +571,10 @@ class GameService(SeatsMixin):
                 if (again := await self._again(key, row, g, seat)) is not None:
                     return again
                 raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
-            notice = {"kind": "undo", "actor": seat, "to": len(g2.state["log"]),
+            notice = {"kind": "undo", "actor": seat, "to": len(g2.log),
                       "prompts": [seat]} if self.notify else None
             try:
-                done = await self.store.rewrite_log(row.id, row.version, g2.state["log"],
+                done = await self.store.rewrite_log(row.id, row.version, g2.log,
                                                     g2.to_json(), self._timers(row, g2),
                                                     key=key, notice=notice)
             except VersionConflict as e:
@@ -661,7 +661,7 @@ class GameService(SeatsMixin):
             voter = self.seat(row, user_id)
             if not 0 <= target_seat < len(row.seats) or target_seat == voter:
                 raise ServiceError.of("svc.kick_other")
-            if g.state["players"][target_seat]["eliminated"]:
+            if g.player(target_seat)["eliminated"]:
                 raise ServiceError.of("svc.kick_out")
             timeouts = row.meta.get("timeouts", {}).get(str(target_seat), 0)
             if timeouts < KICK_AFTER_TIMEOUTS:
@@ -674,7 +674,7 @@ class GameService(SeatsMixin):
             # the electorate: the other seats still in play that their person plays (AIs
             # do not vote)
             others = [s for s in range(len(row.seats)) if s != target_seat
-                      and not g.state["players"][s]["eliminated"] and not ai_level(row, s)]
+                      and not g.player(s)["eliminated"] and not ai_level(row, s)]
             need = len(set(others)) // 2 + 1
             if len(votes) < need:
                 await self.store.set_meta(row.id, meta)

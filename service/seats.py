@@ -356,7 +356,7 @@ class SeatsMixin:
         assert level is not None
         decision = g.decision_id(seat)
         # A copy taken now, on the loop: the cached game may change while the AI thinks.
-        snapshot, n = g.to_json(), len(g.state["log"])
+        snapshot, n = g.to_json(), len(g.log)
         text = await self._think(row, level, snapshot, g, seat, n)
         async with self.lock(channel_id):
             try:

@@ -162,6 +162,22 @@ def test_accessors_follow_the_open_question() -> None:
     assert g.result["reason"] == over[0]["reason"]
 
 
+def test_setup_and_log_accessors_replay_the_game() -> None:
+    """What the service stores through `setup` and `log` is the whole game: replaying them
+    gives the same state (R15); `round` and `player` read the same game."""
+    g = Game.new(["Ann", "Bo"], seed=5)
+    rng = random.Random(5)
+    for _ in range(40):
+        if g.over:
+            break
+        seat = g.waiting_for()[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    again = Game.replay(g.setup, g.log)
+    assert again.to_json() == g.to_json()
+    assert again.round == g.round >= 1
+    assert again.player(1)["name"] == "Bo" and again.player(0)["gold"] == g.player(0)["gold"]
+
+
 def test_a_puzzle_naming_a_square_that_does_not_exist_is_refused_clearly() -> None:
     """A hand-written puzzle board with a bad square name is a clear ValueError (R2 names
     1A–6C), like any other bad file, not a crash deep in the engine."""
