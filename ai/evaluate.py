@@ -16,7 +16,7 @@ from typing import Any
 from engine import CardSet, board
 from engine.board import col
 
-from .model import View, dice_odds, near, skill_masks
+from .model import View, dice_odds, near, skill_masks, skill_table
 from .preview import Outcome, invade_board
 
 LOSS = -1000.0
@@ -41,6 +41,7 @@ class Weights:
     blue_castle: float = 25.0  # 2–4 players: the first blue invasion (the second eliminates)
     later: float = 0.5  # weight of the second Invasion preview (a round to answer it first)
     potential: float = 1.2  # per expected damage a unit could deal next from where it stands
+    command: float = 1.0  # share of the attack a Bard could command that counts as potential
 
 
 W = Weights()
@@ -103,7 +104,7 @@ def _final(cs: CardSet, st: View, seat: int, w: Weights) -> float:
     if count == 0 and deck == 0:
         return FINAL_WIN
     marks = p["honor"] + len(p["defeated"])
-    return (-60.0 * count - 12.0 * hp + 4.0 * potential(cs, b, unacted_only=True)
+    return (-60.0 * count - 12.0 * hp + 4.0 * potential(cs, b, unacted_only=True, command=w.command)
             + 0.5 * marks + 0.2 * p["gold"])
 
 
@@ -141,14 +142,19 @@ def _board(cs: CardSet, b: list[Any], queues: dict[str, list[Any]], w: Weights) 
             m = cs.monsters[x["card"]]
             score -= w.monster + w.monster_hp * m.hp + w.threat * m.threat
     if w.potential:
-        score += w.potential * potential(cs, b)
+        score += w.potential * potential(cs, b, command=w.command)
     return score
 
 
-def potential(cs: CardSet, b: list[Any], unacted_only: bool = False) -> float:
+def potential(cs: CardSet, b: list[Any], unacted_only: bool = False, command: float = 1.0
+              ) -> float:
     """Expected damage the units could deal next, each from the best square it can reach:
     what makes moving toward the monsters worth an action. Paths are not traced (a square
-    within MOV that is free counts), which is close enough for a valuation and fast."""
+    within MOV that is free counts), which is close enough for a valuation and fast.
+
+    A Bard counts the best attack it could command (R8.2 Command: another unit uses its
+    skill from where it stands, acted or not, at the cost of 1 damage): without it a Bard
+    on the board would be worth no more than its HP, and greedy would never buy one."""
     mask = 0
     for j, x in enumerate(b):
         if x is not None and "owner" not in x:
@@ -156,35 +162,73 @@ def potential(cs: CardSet, b: list[Any], unacted_only: bool = False) -> float:
     if not mask:
         return 0.0
     total = 0.0
+    here = 0.0  # the best attack a unit could make without moving (what a Bard commands)
+    bards = 0
     for i, x in enumerate(b):
-        if x is None or "owner" not in x or (unacted_only and x["acted"]):
+        if x is None or "owner" not in x:
             continue
         u = cs.units[x["card"]]
-        skill = u.skill
-        if skill.kind in ("heal", "command"):
+        kind = u.skill.kind
+        if kind == "command":
+            bards += not (unacted_only and x["acted"])
+            continue
+        if kind == "heal":
             continue
         table = skill_masks(cs, x["card"])
+        if u.hp - x["dmg"] > 1:  # a commanded unit that would faint does nothing (R8.2)
+            here = max(here, _hit_value(cs, b, kind, u.skill, table[i] & mask))
+        if unacted_only and x["acted"]:
+            continue
         best = 0.0
         for pos in near(i, u.mov):
             if pos != i and b[pos] is not None:
                 continue
             hit = table[pos] & mask
-            if not hit:
-                continue
-            if skill.kind == "area":
-                val = float(hit.bit_count())
-            else:
-                hits = [j for j in range(board.SIZE) if hit >> j & 1]
-                if skill.kind == "allocated":
-                    val = float(min(skill.n, sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"]
-                                                 for j in hits)))
-                else:
-                    val = max(expected_damage(skill.mod, cs.monsters[b[j]["card"]].defense,
-                                              cs.monsters[b[j]["card"]].hp - b[j]["dmg"])
-                              for j in hits)
-            if val > best:
-                best = val
+            if hit:
+                best = max(best, _hit_value(cs, b, kind, u.skill, hit))
         total += best
+    if bards and here > COMMAND_COST:
+        total += command * bards * (here - COMMAND_COST)
+    return total
+
+
+COMMAND_COST = 0.5  # the commanded unit's 1 damage, in expected damage dealt (unit_hp ÷ potential)
+
+
+def _hit_value(cs: CardSet, b: list[Any], kind: str, skill: Any, hit: int) -> float:
+    """The expected damage of one skill use on the monsters of bit mask `hit` (R8.2)."""
+    if not hit:
+        return 0.0
+    if kind == "area":
+        return float(hit.bit_count())
+    hits = [j for j in range(board.SIZE) if hit >> j & 1]
+    if kind == "allocated":
+        return float(min(skill.n, sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"]
+                                      for j in hits)))
+    return max(expected_damage(skill.mod, cs.monsters[b[j]["card"]].defense,
+                               cs.monsters[b[j]["card"]].hp - b[j]["dmg"]) for j in hits)
+
+
+def healing(cs: CardSet, b: list[Any], hurt: list[int]) -> float:
+    """The `hurt` cubes (per square) the healers on `b` could remove with their next
+    action, each from the best square it can reach (R8.2 Heal ×N); at most N per healer,
+    and two healers are not checked for healing the same cubes."""
+    total = 0.0
+    for i, x in enumerate(b):
+        if x is None or "owner" not in x:
+            continue
+        u = cs.units[x["card"]]
+        if u.skill.kind != "heal":
+            continue
+        table = skill_table(cs, x["card"])
+        best = 0
+        for pos in near(i, u.mov):
+            if pos != i and b[pos] is not None:
+                continue
+            # the healer moved to pos: its own wounds travel with it
+            cubes = sum(hurt[i] if j == pos else 0 if j == i else hurt[j] for j in table[pos])
+            best = max(best, cubes)
+        total += min(u.skill.n, best)
     return total
 
 

@@ -18,7 +18,7 @@ from engine.notation import SkillUse
 from engine.state import spend_marks
 from engine.types import Decision, ReadyDecision, RollDecision
 
-from .evaluate import W, Weights, evaluate, potential
+from .evaluate import W, Weights, evaluate, healing, potential
 from .model import View, cards_of, damage_odds, game_of, scratch
 
 Branches = list[tuple[float, View]]
@@ -225,9 +225,23 @@ class GreedyPlayer:
         return sum(self.w.ready + self.w.potential * x for x in worth)
 
     def _unit_worth(self, cs: CardSet, b: list[Any], i: int) -> float:
-        """The expected damage the unit on `i` could deal from where it can reach."""
+        """The expected damage the unit on `i` could deal from where it can reach; for a
+        Bard, the attack it could command (R8.2), for a healer its healing, converted to the
+        same scale."""
         alone = [x if x is None or "owner" not in x else None for x in b]
         alone[i] = b[i]
+        kind = cs.units[b[i]["card"]].skill.kind
+        if kind == "heal":  # the cubes it could remove now, this healer alone
+            others = [None if j != i and x is not None and "owner" in x
+                      and cs.units[x["card"]].skill.kind == "heal" else x
+                      for j, x in enumerate(b)]
+            hurt = [x["dmg"] if x is not None and "owner" in x else 0 for x in others]
+            return healing(cs, others, hurt) * self.w.unit_hp / self.w.potential
+        if kind == "command":
+            without = list(b)
+            without[i] = None
+            return (potential(cs, b, command=self.w.command)
+                    - potential(cs, without, command=self.w.command))
         return potential(cs, alone)
 
     def _actions_gain(self, cs: CardSet, view: View, seat: int, base: float

@@ -213,17 +213,19 @@ def test_determinized_state_matches_what_the_seat_knows():
 
 @pytest.mark.parametrize("difficulty", [None, "easy", "normal", "hard"])
 def test_greedy_beats_random_solo(difficulty):
-    """Solo (R13.1, and the option rule R13.2 at each difficulty): greedy wins most games
-    where random wins none (it loses every one: monsters reach the castle or outlast it).
-    Hard is balanced for greedy to win about a quarter of its games (docs/balance.md), so it
-    gets more seeds for the same bar."""
+    """Solo (R13.1, and the option rule R13.2 at each difficulty): greedy wins a good share
+    of games where random wins none (it loses every one: monsters reach the castle or
+    outlast it). The difficulties are balanced for greedy to win about 89 / 71 / 49 / 23 %
+    (docs/balance.md), so each gets enough seeds that its bar fails by chance at those
+    rates in about 1 % of seed sets (binomial tail), yet a greedy that wins no more than
+    random fails it at once."""
+    seeds, bar = {None: (6, 4), "easy": (10, 4), "normal": (10, 2), "hard": (16, 1)}[difficulty]
     options = {"difficulty": difficulty}
-    seeds = range(8) if difficulty == "hard" else range(3)
     greedy = sum(play(["greedy"], seed, options).state["result"]["winners"] == [0]
-                 for seed in seeds)
+                 for seed in range(seeds))
     rand = sum(play(["random"], seed, options).state["result"]["winners"] == [0]
-               for seed in seeds)
-    assert greedy >= 2 and rand == 0, (greedy, rand)
+               for seed in range(seeds))
+    assert greedy >= bar and rand == 0, (greedy, rand)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -234,3 +236,33 @@ def test_greedy_beats_random_at_the_table(players):
         levels[seed % players] = "greedy"
         g = play(levels, seed)
         assert g.state["result"]["winners"] == [seed % players], g.state["result"]
+
+
+def _piece(card: str, dmg: int = 0, owner: int | None = None) -> dict:
+    piece = {"id": card, "card": card, "dmg": dmg}
+    if owner is not None:
+        piece |= {"owner": owner, "acted": False}
+    return piece
+
+
+def test_greedy_values_the_attack_a_bard_could_command():
+    """R8.2 Command: a Bard makes another unit use its skill again from where it stands, at
+    the cost of 1 damage, and nothing happens when that damage makes it faint. So a Bard
+    beside a Knight facing a monster is worth the Knight's attack (less the cube), and
+    nothing when the Knight has 1 HP left — without this greedy never bought a Bard."""
+    from ai.evaluate import COMMAND_COST, expected_damage, potential
+    from engine import board
+
+    cs = default_cards()
+    b: list = [None] * board.SIZE
+    b[board.square("3A")] = _piece("goblin")
+    b[board.square("2A")] = _piece("knight", owner=0)
+    alone = potential(cs, b)
+    b[board.square("1C")] = _piece("bard", owner=0)
+    goblin, knight = cs.monsters["goblin"], cs.units["knight"]
+    attack = expected_damage(knight.skill.mod, goblin.defense, goblin.hp)
+    assert potential(cs, b) == pytest.approx(alone + attack - COMMAND_COST)
+    b[board.square("2A")]["dmg"] = knight.hp - 1  # the command's cube would knock it out
+    hurt = potential(cs, b)
+    b[board.square("1C")] = None
+    assert hurt == pytest.approx(potential(cs, b))
