@@ -212,7 +212,7 @@ class Store:
 
     def _open_writer(self) -> None:
         con = self._connect()
-        con.execute("PRAGMA journal_mode=WAL")
+        _wal(con, self.busy_s)
         migrate_sqlite(con)  # the schema, brought up to date (store/migrations.py)
         self._con = con
 
@@ -712,3 +712,20 @@ def _put_timers(con: sqlite3.Connection, game_id: int,
         " WHERE decision_id<>excluded.decision_id",
         [(game_id, *t) for t in timers])
     return _timers(con, game_id)
+
+
+def _wal(con: sqlite3.Connection, wait_s: float) -> None:
+    """Switch a new file to WAL. Switching needs the file to itself and SQLite answers
+    "database is locked" at once, without its busy handler, while another process opens
+    the same new file (six bot processes started together did): so retry, bounded by the
+    busy timeout. A file already in WAL needs no switch (it is a persistent mode)."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            if con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                con.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)

@@ -179,7 +179,7 @@ def test_board_hand_and_a_board_after_each_phase(tmp_path: Path) -> None:
     ]).stdout
     before, after = out.split("── Round 1 · after the placement ──", 1)
     # the hand at placement: all four starting units with their cost
-    assert re.search(r"Ann's hand: Warrior★ \(2g\), Cleric★ \(2g\), Sorcerer★ \(3g\), "
+    assert re.search(r"Ann's hand: Warrior★ \(2g\), Cleric★ \(1g\), Sorcerer★ \(3g\), "
                      r"Thief★ \(2g\) · gold 2", before)
     # R2: the compact board after the placement phase, columns 6 → 1, the Thief on 2B
     lane_b = next(x for x in after.splitlines() if x.strip().startswith("B "))
@@ -188,9 +188,9 @@ def test_board_hand_and_a_board_after_each_phase(tmp_path: Path) -> None:
     assert "queue | 6 magic 5" in after.split("row: ")[0]
     board = after[after.index("row: "):]
     assert "legend: " in board and "Thi=Thief" in board and "mercenaries: " in board
-    assert "Ann's hand: Warrior★ (2g), Cleric★ (2g), Sorcerer★ (3g) · gold 2" in after
+    assert "Ann's hand: Warrior★ (2g), Cleric★ (1g), Sorcerer★ (3g) · gold 2" in after
     # board off: the Rest card resolves without a board (its story is still told)
-    rest = after[after.index("Ann's hand: Warrior★ (2g), Cleric★ (2g), Sorcerer★"):]
+    rest = after[after.index("Ann's hand: Warrior★ (2g), Cleric★ (1g), Sorcerer★"):]
     assert "A board after each phase: off" in rest and "A board after each phase: on." in rest
     assert "Rest" in rest and "── Round" not in rest
     assert "**" not in out and "`" not in out and "/rr" not in out  # plain text only
@@ -318,7 +318,7 @@ def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
     assert "Thi*" in placed.split("Bob:")[0] and "Cle*" in placed.split("Bob:")[1]
     assert "ができること:" in out and "pick 進撃/" in out
     assert "凡例: " in out and "コマンド列: " in out
-    assert "Ann の手札: ウォーリア★（2G）、クレリック★（2G）、ソーサラー★（3G）" in out
+    assert "Ann の手札: ウォーリア★（2G）、クレリック★（1G）、ソーサラー★（3G）" in out
     assert "ゲーム終了。もう一度遊ぶには new" in out
     assert "入力が終わりました。" in out.splitlines()[-1] or "終わったゲーム" in out
     for english in ("Several players", " may:", "Game over", "New game", "Resuming",
@@ -416,6 +416,6 @@ def test_a_failure_inside_the_game_is_one_line_and_the_console_goes_on(tmp_path:
     line = next(x for x in text.splitlines() if "went wrong" in x)
     assert line.startswith("! Something went wrong inside the game (KeyError: 'boom'); the "
                            "game is as it was before this line.")
-    assert "Ann's hand: Warrior★ (2g), Cleric★ (2g), Sorcerer★ (3g), Thief★ (2g) · gold 2" \
+    assert "Ann's hand: Warrior★ (2g), Cleric★ (1g), Sorcerer★ (3g), Thief★ (2g) · gold 2" \
         in text  # not the 99 gold the failure left in memory
     assert "── Round 1 · after the placement ──" in text
