@@ -36,8 +36,8 @@ from .model import View, cards_of, game_of
 
 WIN = 500.0
 SEARCHED = ("pick", "place", "recruit")
-ENDGAME = ("actions",)
-PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers  # searched only in the last `endgame` rounds before a solo deadline
+ENDGAME = ("actions",)  # searched only in the last `endgame` rounds before a solo deadline
+PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers
 
 
 class ExpertPlayer:
