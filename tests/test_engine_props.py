@@ -42,6 +42,7 @@ GAME_SETTINGS = settings(max_examples=PER_COUNT, deadline=None, derandomize=Fals
                          suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # about a minute: the fast loop (`-m "not slow"`) leaves it to CI
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 @GAME_SETTINGS
 @given(seed=SEEDS)

@@ -7,9 +7,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import kill_loop  # noqa: E402
+
+pytestmark = pytest.mark.slow  # real processes: `bash rr test -m 'not slow'` skips them
 
 
 def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from shard_worker import Proc
 
+pytestmark = pytest.mark.slow  # real processes: `bash rr test -m 'not slow'` skips them
+
 
 def guild_on(shard: int, count: int, n: int = 0) -> int:
     """A server id that Discord's formula, (id >> 22) % count, puts on `shard`."""
