@@ -618,11 +618,13 @@ class Store:
         return await self._read(_timers, game_id)
 
     async def due_timers(self, now: float) -> list[dict[str, Any]]:
-        """Timers whose deadline passed or whose reminder is due."""
+        """Timers whose deadline passed or whose reminder is due, in seat order per game (every
+        process goes through a game's time limits in the same order)."""
         def read(con: sqlite3.Connection) -> list[dict[str, Any]]:
             return [dict(r) for r in con.execute(
                 "SELECT * FROM timers WHERE (deadline<=? OR (reminded=0 AND remind_at<=?))"
-                " AND game_id NOT IN (SELECT game_id FROM quarantine)", (now, now))]
+                " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
+                (now, now))]
         return await self._read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,

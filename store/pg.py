@@ -424,7 +424,8 @@ class PgStore:
         async def read(con: Con) -> list[dict[str, Any]]:
             return [dict(r) for r in await con.fetch(
                 "SELECT * FROM timers WHERE (deadline<=$1 OR (reminded=0 AND remind_at<=$1))"
-                " AND game_id NOT IN (SELECT game_id FROM quarantine)", now)]
+                " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
+                now)]
         return await self._read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,
