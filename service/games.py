@@ -636,44 +636,50 @@ class GameService(SeatsMixin):
         reminders: list[Reminder] = []
         for t in timers:
             try:
-                await self._tick_timer(game_id, t, now, outcomes, reminders)
+                done = await self._tick_timer(game_id, t, now)
             except ServiceError as e:
                 if e.code != "stale":
                     raise
                 log.info("game %s seat %s: another process moved the game first; its time "
                          "limit is left to it, or to the next pass", game_id, t["seat"])
+                continue
+            if isinstance(done, Reminder):
+                reminders.append(done)
+            elif done is not None:
+                outcomes.append(done)
         return outcomes, reminders
 
-    async def _tick_timer(self, game_id: int, t: dict[str, Any], now: float,
-                          outcomes: list[Outcome], reminders: list[Reminder]) -> None:
+    async def _tick_timer(self, game_id: int, t: dict[str, Any],
+                          now: float) -> Outcome | Reminder | None:
+        """One due timer: a default answer, an AI's turn, a reminder this pass claimed, or
+        nothing (the question moved on, or another process has it)."""
         row = await self.store.get(game_id)
         if row is None or row.status != "active" or not self.shards.runs_jobs(row):
-            return  # another process hosts it (service/shards.py): its job, not ours
+            return None  # another process hosts it (service/shards.py): its job, not ours
         async with self.lock(row.channel_id):
             row = await self.store.get(t["game_id"])
             if row is None or row.status != "active":
-                return
+                return None
             g = await self.load(row)
             dec = g.decision(t["seat"])
             if dec is None or dec["opened"] != t["decision_id"]:
-                return
+                return None
             if (seated := await self._tick_ai_seat(row, g, t, now)) is not None:
-                outcomes.append(seated)  # an AI answers this seat (service/seats.py)
-                return
+                return seated  # an AI answers this seat (service/seats.py)
             if t["deadline"] <= now:
-                outcomes.append(await self._apply(row, g, t["seat"], None, "timeout", None,
-                                                  count_timeout(t["seat"]),
-                                                  notes=["timeout"]))
-            elif not t["reminded"]:
-                notice = {"kind": "remind", "seat": t["seat"], "decision": t["decision_id"],
-                          "deadline": t["deadline"]} if self.notify else None
-                marked = await self.store.mark_reminded(row.id, t["seat"], t["decision_id"],
-                                                        notice)
-                if marked is None:
-                    log.debug("game %s seat %s: reminder claimed by another pass", game_id,
-                              t["seat"])
-                    return
-                reminders.append(Reminder(row, t["seat"], t["deadline"], marked.notice))
+                return await self._apply(row, g, t["seat"], None, "timeout", None,
+                                         count_timeout(t["seat"]), notes=["timeout"])
+            if t["reminded"]:
+                return None
+            notice = {"kind": "remind", "seat": t["seat"], "decision": t["decision_id"],
+                      "deadline": t["deadline"]} if self.notify else None
+            marked = await self.store.mark_reminded(row.id, t["seat"], t["decision_id"],
+                                                    notice)
+            if marked is None:  # another pass (another process) claimed it: it tells it
+                log.debug("game %s seat %s: reminder claimed by another pass", game_id,
+                          t["seat"])
+                return None
+            return Reminder(row, t["seat"], t["deadline"], marked.notice)
 
     async def remove_player(self, channel_id: int, user_id: int, target_seat: int) -> Outcome:
         """Seated players vote to remove one who timed out repeatedly; a majority of the

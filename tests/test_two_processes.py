@@ -269,3 +269,38 @@ def test_a_tick_that_loses_a_race_to_another_move_still_answers_the_rest(db, cap
             await store.close()
     asyncio.run(scenario())
     assert _errors(caplog) == []
+
+
+def test_a_seat_handed_to_the_ai_by_two_processes_is_handed_and_counted_once(db):
+    """Point 2 with zombie mode (README, "Zombie mode"): both processes find Bob out of
+    time; the other hands his seat to the AI first. This one then changes nothing: the
+    time-out counts once and only the other tells the channel that the AI took over."""
+    clock = Clock()
+
+    async def scenario() -> None:
+        store = await db.open()
+        mine = GameService(store, clock=clock, seed_source=lambda: 11)
+        await mine.new_lobby(1, CHANNEL, ANN, "Ann", players=2, time_limit_s=HOUR)
+        await mine.join(CHANNEL, BOB, "Bob")
+        await mine.set_zombie(CHANNEL, ANN, "random", can_manage=False)
+        await mine.start(CHANNEL, ANN)
+        await mine.act(CHANNEL, ANN, "place thief 2B")
+        clock.now += 1.1 * HOUR
+        other_store = await db.open()
+        try:
+            theirs: list[Any] = []
+
+            async def the_other_ticks() -> None:
+                theirs.extend((await mine.tick())[0])
+            between = Between(other_store, the_other_ticks)
+            other = GameService(between, clock=clock)  # type: ignore[arg-type]
+            outcomes, _ = await other.tick()
+            assert between.ran
+            assert [o.notes for o in theirs] == [["zombie"]]  # told once, by the winner
+            assert all("zombie" not in o.notes for o in outcomes)
+            row = await store.get(theirs[0].row.id)
+            assert row.meta["timeouts"] == {"1": 1} and row.meta["zombie"] == {"1": "random"}
+        finally:
+            await other_store.close()
+            await store.close()
+    asyncio.run(scenario())
