@@ -15,6 +15,7 @@ from discord import app_commands
 
 from service import ServiceError
 from service.games import DEFAULT_LIMIT_S
+from service.meta import lobby_message
 from service.seats import seat_names
 from store import GameRow
 
@@ -143,8 +144,7 @@ class LobbyCommands(CommandsMixin):
         msg = await deliver(f"lobby {row.id} post", lambda: channel.send(
             lobby_text(row, glang), view=lobby_view(row.id, glang)))
         if msg is not None:
-            row.meta["lobby_message"] = msg.id
-            await bot.store.set_meta(row.id, row.meta)
+            row.meta = await bot.store.update_meta(row.id, lobby_message(msg.id))
         await reply(interaction, lobby_text(row, lang))
 
     # `/rr lobby join|leave`: one child of `/rr` for both (Discord allows 25 per group; the

@@ -25,6 +25,7 @@ from engine.messages import Items, phrase
 from store import (
     AlreadyApplied,
     GameRow,
+    MetaChange,
     Store,
     StoreBusy,
     StoreUncertain,
@@ -32,6 +33,7 @@ from store import (
 )
 
 from .errors import ServiceError
+from .meta import count_timeout, timeouts, vote_to_remove, votes_to_remove
 from .refusals import end_phrase, say
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots
 from .shards import Shards
@@ -473,7 +475,7 @@ class GameService(SeatsMixin):
         return _duplicate(row, g, seat, done, await self.deadlines(row))
 
     async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None, text: str,
-                     decision_id: int | None, meta: dict[str, Any] | None = None, *,
+                     decision_id: int | None, meta: MetaChange | None = None, *,
                      key: str | None = None, notes: list[str] | None = None) -> Outcome:
         waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
         log_start = len(g.log)
@@ -594,9 +596,10 @@ class GameService(SeatsMixin):
 
     # ---- time limits -----------------------------------------------------------------------------
     async def tick(self) -> tuple[list[Outcome], list[Reminder]]:
-        """Apply the default answer (R15: pass) to every expired decision; list reminders due.
-        Each game is its own job: one that fails (damaged, quarantined) is logged and
-        skipped, and every other game still gets its time limits."""
+        """Apply the default answer (R15: pass) to every expired decision; list reminders due
+        (each claimed by this pass: only those are to be told). Each game is its own job: one
+        that fails (damaged, quarantined) is logged and skipped, and every other game still
+        gets its time limits."""
         now = self.clock()
         outcomes: list[Outcome] = []
         reminders: list[Reminder] = []
@@ -621,37 +624,62 @@ class GameService(SeatsMixin):
 
     async def tick_game(self, game_id: int, timers: list[dict[str, Any]],
                         now: float) -> tuple[list[Outcome], list[Reminder]]:
-        """One game's due timers: default answers past the deadline, reminders before."""
+        """One game's due timers: default answers past the deadline, reminders before.
+
+        Another process may run the same game's timers at the same moment (two processes on
+        one shard: a rolling deploy, a mistaken setting). Losing that race is normal and
+        costs nothing: a default answer the other committed first leaves this one out of
+        date (logged at INFO, no outcome — the winner told it, or, if the winner's move left
+        the question open, the next pass answers it), and a reminder the other claimed
+        first is the other's to tell."""
         outcomes: list[Outcome] = []
         reminders: list[Reminder] = []
         for t in timers:
-            row = await self.store.get(game_id)
-            if row is None or row.status != "active" or not self.shards.runs_jobs(row):
-                continue  # another process hosts it (service/shards.py): its job, not ours
-            async with self.lock(row.channel_id):
-                row = await self.store.get(t["game_id"])
-                if row is None or row.status != "active":
-                    continue
-                g = await self.load(row)
-                dec = g.decision(t["seat"])
-                if dec is None or dec["opened"] != t["decision_id"]:
-                    continue
-                if (seated := await self._tick_ai_seat(row, g, t, now)) is not None:
-                    outcomes.append(seated)  # an AI answers this seat (service/seats.py)
-                    continue
-                if t["deadline"] <= now:
-                    meta = dict(row.meta)
-                    counts = meta.setdefault("timeouts", {})
-                    counts[str(t["seat"])] = counts.get(str(t["seat"]), 0) + 1
-                    outcomes.append(await self._apply(row, g, t["seat"], None, "timeout", None,
-                                                      meta, notes=["timeout"]))
-                elif not t["reminded"]:
-                    notice = {"kind": "remind", "seat": t["seat"], "decision": t["decision_id"],
-                              "deadline": t["deadline"]} if self.notify else None
-                    nid = await self.store.mark_reminded(row.id, t["seat"], t["decision_id"],
-                                                         notice)
-                    reminders.append(Reminder(row, t["seat"], t["deadline"], nid))
+            try:
+                done = await self._tick_timer(game_id, t, now)
+            except ServiceError as e:
+                if e.code != "stale":
+                    raise
+                log.info("game %s seat %s: another process moved the game first; its time "
+                         "limit is left to it, or to the next pass", game_id, t["seat"])
+                continue
+            if isinstance(done, Reminder):
+                reminders.append(done)
+            elif done is not None:
+                outcomes.append(done)
         return outcomes, reminders
+
+    async def _tick_timer(self, game_id: int, t: dict[str, Any],
+                          now: float) -> Outcome | Reminder | None:
+        """One due timer: a default answer, an AI's turn, a reminder this pass claimed, or
+        nothing (the question moved on, or another process has it)."""
+        row = await self.store.get(game_id)
+        if row is None or row.status != "active" or not self.shards.runs_jobs(row):
+            return None  # another process hosts it (service/shards.py): its job, not ours
+        async with self.lock(row.channel_id):
+            row = await self.store.get(t["game_id"])
+            if row is None or row.status != "active":
+                return None
+            g = await self.load(row)
+            dec = g.decision(t["seat"])
+            if dec is None or dec["opened"] != t["decision_id"]:
+                return None
+            if (seated := await self._tick_ai_seat(row, g, t, now)) is not None:
+                return seated  # an AI answers this seat (service/seats.py)
+            if t["deadline"] <= now:
+                return await self._apply(row, g, t["seat"], None, "timeout", None,
+                                         count_timeout(t["seat"]), notes=["timeout"])
+            if t["reminded"]:
+                return None
+            notice = {"kind": "remind", "seat": t["seat"], "decision": t["decision_id"],
+                      "deadline": t["deadline"]} if self.notify else None
+            marked = await self.store.mark_reminded(row.id, t["seat"], t["decision_id"],
+                                                    notice)
+            if marked is None:  # another pass (another process) claimed it: it tells it
+                log.debug("game %s seat %s: reminder claimed by another pass", game_id,
+                          t["seat"])
+                return None
+            return Reminder(row, t["seat"], t["deadline"], marked.notice)
 
     async def remove_player(self, channel_id: int, user_id: int, target_seat: int) -> Outcome:
         """Seated players vote to remove one who timed out repeatedly; a majority of the
@@ -663,24 +691,26 @@ class GameService(SeatsMixin):
                 raise ServiceError.of("svc.kick_other")
             if g.player(target_seat)["eliminated"]:
                 raise ServiceError.of("svc.kick_out")
-            timeouts = row.meta.get("timeouts", {}).get(str(target_seat), 0)
-            if timeouts < KICK_AFTER_TIMEOUTS:
+            k = timeouts(row.meta, target_seat)
+            if k < KICK_AFTER_TIMEOUTS:
                 raise ServiceError.of("svc.kick_early", n=KICK_AFTER_TIMEOUTS,
-                                      name=row.seats[target_seat]["name"], k=timeouts)
-            meta = dict(row.meta)
-            votes = set(meta.setdefault("kick", {}).get(str(target_seat), []))
-            votes.add(voter)
-            meta["kick"][str(target_seat)] = sorted(votes)
+                                      name=row.seats[target_seat]["name"], k=k)
+            # Added to the votes as stored, so a vote another process recorded meanwhile
+            # counts too; a vote is kept even if the removal it completes loses a race.
+            try:
+                row.meta = await self.store.update_meta(row.id,
+                                                        vote_to_remove(target_seat, voter))
+            except StoreBusy as e:
+                raise _store_refusal(e) from e  # type: ignore[misc]
+            votes = votes_to_remove(row.meta, target_seat)
             # the electorate: the other seats still in play that their person plays (AIs
             # do not vote)
             others = [s for s in range(len(row.seats)) if s != target_seat
                       and not g.player(s)["eliminated"] and not ai_level(row, s)]
             need = len(set(others)) // 2 + 1
             if len(votes) < need:
-                await self.store.set_meta(row.id, meta)
-                row.meta = meta
                 raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)
-            return await self._apply(row, g, target_seat, None, "resign", None, meta)
+            return await self._apply(row, g, target_seat, None, "resign", None)
 
 
 

@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import ai
 import i18n
 from engine import Game, View
-from store import GameRow
+from store import GameRow, MetaChange
 
 from .errors import ServiceError
+from .meta import SeatToAi, seat_back
 
 if TYPE_CHECKING:
     from store import Store
@@ -168,7 +169,7 @@ class SeatsMixin:
         async def _lobby(self, channel_id: int) -> GameRow: ...
         async def _apply(self, row: GameRow, g: Game, seat: int, user_id: int | None,
                          text: str, decision_id: int | None,
-                         meta: dict[str, Any] | None = None) -> Outcome: ...
+                         meta: MetaChange | None = None) -> Outcome: ...
 
     _ai_running: set[int]
     _ai_again: set[int]
@@ -257,10 +258,7 @@ class SeatsMixin:
                 raise ServiceError.of("svc.not_player", code="not_player")
             if zombie_level(row, seat) is None:
                 raise ServiceError.of("svc.own_seat")
-            meta = dict(row.meta)
-            meta["zombie"] = {k: v for k, v in meta["zombie"].items() if k != str(seat)}
-            await self.store.set_meta(row.id, meta)
-            row.meta = meta
+            row.meta = await self.store.update_meta(row.id, seat_back(seat))
             log.info("game %s: seat %s is played by its person again", row.id, seat)
             return row
 
@@ -286,26 +284,22 @@ class SeatsMixin:
         seat = int(timer["seat"])
         if ai_level(row, seat):
             return Outcome(row, g, [], None, "ai", notes=["ai"])
-        zombie = self._zombie_on_timeout(row, seat) if timer["deadline"] <= now else None
-        if zombie is None:
+        handover = self._zombie_on_timeout(row, seat) if timer["deadline"] <= now else None
+        if handover is None:
             return None
-        await self.store.set_meta(row.id, zombie)
-        row.meta = zombie
+        row.meta = await self.store.update_meta(row.id, handover)
+        if not handover.made:  # another process handed it over first, and tells it
+            return Outcome(row, g, [], None, "ai", notes=["ai"])
         log.info("game %s: seat %s ran out of time; an AI takes it", row.id, seat)
         return Outcome(row, g, [], seat, "zombie", notes=["zombie"])
 
-    def _zombie_on_timeout(self, row: GameRow, seat: int) -> dict[str, Any] | None:
-        """At a person's time-out in a channel with zombie mode: the meta that hands their
+    def _zombie_on_timeout(self, row: GameRow, seat: int) -> SeatToAi | None:
+        """At a person's time-out in a channel with zombie mode: the change that hands their
         seat to the AI (the time-out still counts), else None."""
         level = row.settings.get("zombie")
         if not level or level not in ai.LEVELS or ai_level(row, seat):
             return None
-        meta = dict(row.meta)
-        counts = dict(meta.get("timeouts", {}))
-        counts[str(seat)] = counts.get(str(seat), 0) + 1
-        meta["timeouts"] = counts
-        meta["zombie"] = {**meta.get("zombie", {}), str(seat): level}
-        return meta
+        return SeatToAi(seat, level)
 
     # ---- the AI's answers ----------------------------------------------------------------
     async def play_ai(self, channel_id: int,

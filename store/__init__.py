@@ -11,6 +11,8 @@ from .db import (
     AlreadyApplied,
     Commit,
     GameRow,
+    Marked,
+    MetaChange,
     Notice,
     Store,
     StoreBusy,
@@ -39,5 +41,5 @@ def make_store(db: str, **options: Any) -> Store | PgStore:
     return Store(db, **options)
 
 
-__all__ = ["AlreadyApplied", "Commit", "GameRow", "Notice", "Store", "StoreBusy",
-           "StoreUncertain", "VersionConflict", "is_postgres", "make_store", "new_key"]
+__all__ = ["AlreadyApplied", "Commit", "GameRow", "Marked", "MetaChange", "Notice", "Store",
+           "StoreBusy", "StoreUncertain", "VersionConflict", "is_postgres", "make_store", "new_key"]

@@ -22,6 +22,21 @@ is thrown away and reopened, so the next job starts clean (a failure never wedge
 store). A COMMIT that raises may still have reached the file: the store then reads the
 transaction's key back on a fresh connection and reports what is really stored.
 
+Two writers, one game (several processes on one database: shards, or two processes running
+the same shard during a rolling deploy or after a mistaken setting). The contract:
+- A move (`start`, `commit_actions`, `rewrite_log`) is guarded by the game's version: of two
+  racing writes exactly one lands, the other raises VersionConflict and writes nothing. That
+  loss is normal, not a fault: its caller re-reads (a time limit is left to the winner, or
+  to the next pass — the timer stays due until a move answers it).
+- `meta` (timeouts per seat, kick votes, AI-played seats, message ids) is never written
+  whole from a copy read earlier. Every change is a `MetaChange` run on the meta *as stored*,
+  inside the writing transaction and under the game's write lock (here the database's,
+  BEGIN IMMEDIATE; pg.py locks the row, SELECT … FOR UPDATE): two writers' changes both
+  land, whether they touch different keys or the same counter (`update_meta`, and the
+  `meta` of `commit_actions`).
+- A reminder is claimed by `mark_reminded`'s conditional UPDATE: of two passes exactly one
+  gets `Marked` back, and only that one may tell it.
+
 Durability: `synchronous=FULL` — a commit is on disk (fsync of the WAL) before anyone is
 told about it, so a power cut cannot lose a move players have seen. It costs ~0.35 ms per
 commit on the development machine (`bench/store.py`).
@@ -46,6 +61,11 @@ LEASE_S = 600.0  # the committing process delivers a notice; the worker takes ov
 APPLIED_KEEP_S = 7 * 24 * 3600  # Discord redelivers within minutes; keys are kept a week
 Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
 T = TypeVar("T")
+MetaChange = Callable[[dict[str, Any]], bool | None]
+"""A change to a game's `meta`, made in place on the meta as stored at the moment of the
+write (see "Two writers" above). Returning False says there was nothing to do (another
+writer already made the change): then nothing is written. It runs inside the transaction,
+so it must be quick and pure (no I/O)."""
 
 
 class VersionConflict(Exception):
@@ -98,6 +118,14 @@ class Commit:
     notice: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """A reminder this pass claimed (`mark_reminded`): it alone tells it. `notice` is the
+    outbox row queued with it (None when the caller asked for none)."""
+
+    notice: int | None
+
+
 @dataclass(slots=True)
 class Notice:
     """One outbox row: something that must still be told about a game (see
@@ -147,6 +175,19 @@ def _row(r: _Columns) -> GameRow:
 def _one(con: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> GameRow | None:
     rows = con.execute(sql, args).fetchall()
     return _row(rows[0]) if rows else None
+
+
+def changed_meta(raw: str | None, change: MetaChange) -> dict[str, Any] | None:
+    """The stored meta `raw` after `change`, or None when the change found nothing to do.
+    A meta that cannot be read is not overwritten (that would erase what it held): the
+    game is left for loading to find and set aside (service/games.py, quarantine)."""
+    try:
+        meta = json.loads(raw) if raw is not None else None
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict):
+        raise ValueError("the game's stored meta cannot be read; it is left as it is")
+    return None if change(meta) is False else meta
 
 
 def new_key() -> str:
@@ -386,8 +427,20 @@ class Store:
             "UPDATE games SET seats=?, settings=?, updated_at=? WHERE id=? AND status='lobby'",
             (json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id))
 
-    async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
-        await self._execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
+    async def update_meta(self, game_id: int, change: MetaChange) -> dict[str, Any]:
+        """Apply `change` to the game's meta as stored now, in one transaction: a change
+        made meanwhile by another process is kept, never overwritten. Returns the meta as
+        it stands after it (unchanged when `change` found nothing to do)."""
+        def write(con: sqlite3.Connection) -> dict[str, Any]:
+            r = con.execute("SELECT meta FROM games WHERE id=?", (game_id,)).fetchone()
+            if r is None:
+                raise LookupError(f"no game {game_id}")
+            meta = changed_meta(r[0], change)
+            if meta is None:
+                return dict(json.loads(r[0]))
+            con.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
+            return meta
+        return await self._write(write)
 
     async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
         await self._execute("UPDATE games SET settings=?, updated_at=? WHERE id=?",
@@ -427,11 +480,12 @@ class Store:
     # ---- actions: the one write path for a move ---------------------------------------------
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: list[tuple[int, int | None, str]], state: str, status: str,
-                             timers: list[Timer], meta: dict[str, Any] | None = None, *,
+                             timers: list[Timer], meta: MetaChange | None = None, *,
                              key: str | None = None,
                              notice: dict[str, Any] | None = None) -> Commit:
         """Append actions (seat, user, text) and the resulting state in one transaction, and
-        return the row and timers as committed.
+        return the row and timers as committed; `meta` is a change made to the game's meta
+        in the same transaction (a time-out counted with the default answer it caused).
 
         The version only grows (an undo bumps it too), so any prompt read before is stale.
         Raises VersionConflict when the game moved on since `expected_version` was read,
@@ -442,13 +496,20 @@ class Store:
         now, key = time.time(), key or new_key()
 
         def write(con: sqlite3.Connection) -> Commit:
+            new_meta = None
+            if meta is not None:
+                r = con.execute("SELECT meta FROM games WHERE id=? AND version=?",
+                                (game_id, expected_version)).fetchone()
+                if r is None:
+                    raise VersionConflict("the game moved on")
+                new_meta = changed_meta(r[0], meta)
             row = _one(
                 con,
-                "UPDATE games SET state=?, version=version+?, status=?, updated_at=?"
-                + (", meta=?" if meta is not None else "")
-                + " WHERE id=? AND version=? RETURNING *",
+                "UPDATE games SET state=?, version=version+?, status=?, updated_at=?,"
+                " meta=COALESCE(?, meta) WHERE id=? AND version=? RETURNING *",
                 (state, max(1, len(entries)), status, now,
-                 *([json.dumps(meta)] if meta is not None else []), game_id, expected_version))
+                 json.dumps(new_meta) if new_meta is not None else None, game_id,
+                 expected_version))
             if row is None:
                 raise VersionConflict("the game moved on")
             _claim(con, key, game_id, row.version, entries[0][2] if entries else "", now)
@@ -557,25 +618,30 @@ class Store:
         return await self._read(_timers, game_id)
 
     async def due_timers(self, now: float) -> list[dict[str, Any]]:
-        """Timers whose deadline passed or whose reminder is due."""
+        """Timers whose deadline passed or whose reminder is due, in seat order per game (every
+        process goes through a game's time limits in the same order)."""
         def read(con: sqlite3.Connection) -> list[dict[str, Any]]:
             return [dict(r) for r in con.execute(
                 "SELECT * FROM timers WHERE (deadline<=? OR (reminded=0 AND remind_at<=?))"
-                " AND game_id NOT IN (SELECT game_id FROM quarantine)", (now, now))]
+                " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
+                (now, now))]
         return await self._read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,
-                            notice: dict[str, Any] | None = None) -> int | None:
-        """The reminder is due: marked sent and queued in the outbox in one transaction
-        (returns the outbox id; None when another pass got there first)."""
-        def write(con: sqlite3.Connection) -> int | None:
+                            notice: dict[str, Any] | None = None) -> Marked | None:
+        """The reminder is due: claimed (marked sent) and its `notice` queued in the outbox
+        in one transaction. None when another pass — maybe another process — claimed it
+        first: then it is that pass's to tell, not this one's."""
+        def write(con: sqlite3.Connection) -> Marked | None:
             cur = con.execute("UPDATE timers SET reminded=1 WHERE game_id=? AND seat=? AND "
                               "decision_id=? AND reminded=0", (game_id, seat, decision_id))
-            if cur.rowcount != 1 or notice is None:
+            if cur.rowcount != 1:
                 return None
+            if notice is None:
+                return Marked(None)
             row = _one(con, "SELECT * FROM games WHERE id=?", (game_id,))
             assert row is not None
-            return _notify(con, row, notice, None, time.time())
+            return Marked(_notify(con, row, notice, None, time.time()))
         return await self._write(write)
 
     async def next_deadline(self) -> float | None:

@@ -18,6 +18,8 @@ What differs, and why:
 - The outbox's bookkeeping commits with `synchronous_commit=off` (db.py's NORMAL): a crash
   of the server may undo a "delivered" mark, so a notice is told again, never lost.
 - Leases are measured on the server's clock (`now()`), which every process shares.
+- A `MetaChange` (db.py, "Two writers") runs on the meta read with SELECT … FOR UPDATE: the
+  row stays locked until COMMIT, so a second writer's change waits and then sees the first.
 """
 
 from __future__ import annotations
@@ -35,12 +37,15 @@ from .db import (
     AlreadyApplied,
     Commit,
     GameRow,
+    Marked,
+    MetaChange,
     Notice,
     StoreBusy,
     StoreUncertain,
     Timer,
     VersionConflict,
     _row,
+    changed_meta,
     new_key,
 )
 from .migrations import migrate_postgresql
@@ -247,8 +252,18 @@ class PgStore:
             "UPDATE games SET seats=$1, settings=$2, updated_at=$3 WHERE id=$4 AND status='lobby'",
             json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id)
 
-    async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
-        await self._execute("UPDATE games SET meta=$1 WHERE id=$2", json.dumps(meta), game_id)
+    async def update_meta(self, game_id: int, change: MetaChange) -> dict[str, Any]:
+        """`change` on the meta as stored now, under the row's lock (see db.py)."""
+        async def write(con: Con) -> dict[str, Any]:
+            raw = await con.fetchrow("SELECT meta FROM games WHERE id=$1 FOR UPDATE", game_id)
+            if raw is None:
+                raise LookupError(f"no game {game_id}")
+            meta = changed_meta(raw[0], change)
+            if meta is None:
+                return dict(json.loads(raw[0]))
+            await con.execute("UPDATE games SET meta=$1 WHERE id=$2", json.dumps(meta), game_id)
+            return meta
+        return await self._write(write)
 
     async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
         await self._execute("UPDATE games SET settings=$1, updated_at=$2 WHERE id=$3",
@@ -285,13 +300,20 @@ class PgStore:
     # ---- actions: the one write path for a move -------------------------------------------------
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: list[tuple[int, int | None, str]], state: str, status: str,
-                             timers: list[Timer], meta: dict[str, Any] | None = None, *,
+                             timers: list[Timer], meta: MetaChange | None = None, *,
                              key: str | None = None,
                              notice: dict[str, Any] | None = None) -> Commit:
         """Append actions and the resulting state in one transaction (see db.py)."""
         now, key = time.time(), key or new_key()
 
         async def write(con: Con) -> Commit:
+            new_meta = None
+            if meta is not None:  # read under the row's lock, changed, written below
+                raw = await con.fetchval("SELECT meta FROM games WHERE id=$1 AND version=$2"
+                                         " FOR UPDATE", game_id, expected_version)
+                if raw is None:
+                    raise VersionConflict("the game moved on")
+                new_meta = changed_meta(raw, meta)
             # The next log position comes back with the row: safe under the row lock, since
             # every write that appends to a log also moves the version this UPDATE checks.
             r = await con.fetchrow(
@@ -299,7 +321,8 @@ class PgStore:
                 " meta=COALESCE($5, meta) WHERE id=$6 AND version=$7 RETURNING *,"
                 " (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=$6) AS next_seq",
                 state, max(1, len(entries)), status, now,
-                json.dumps(meta) if meta is not None else None, game_id, expected_version)
+                json.dumps(new_meta) if new_meta is not None else None, game_id,
+                expected_version)
             if r is None:
                 raise VersionConflict("the game moved on")
             row, base = _row(r), r["next_seq"]
@@ -401,20 +424,24 @@ class PgStore:
         async def read(con: Con) -> list[dict[str, Any]]:
             return [dict(r) for r in await con.fetch(
                 "SELECT * FROM timers WHERE (deadline<=$1 OR (reminded=0 AND remind_at<=$1))"
-                " AND game_id NOT IN (SELECT game_id FROM quarantine)", now)]
+                " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
+                now)]
         return await self._read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,
-                            notice: dict[str, Any] | None = None) -> int | None:
-        async def write(con: Con) -> int | None:
+                            notice: dict[str, Any] | None = None) -> Marked | None:
+        """Claimed by this pass (Marked) or by another first (None); see db.py."""
+        async def write(con: Con) -> Marked | None:
             n = _count(await con.execute(
                 "UPDATE timers SET reminded=1 WHERE game_id=$1 AND seat=$2 AND decision_id=$3"
                 " AND reminded=0", game_id, seat, decision_id))
-            if n != 1 or notice is None:
+            if n != 1:
                 return None
+            if notice is None:
+                return Marked(None)
             row = await _one(con, "SELECT * FROM games WHERE id=$1", game_id)
             assert row is not None
-            return await _notify(con, row, notice, None, time.time())
+            return Marked(await _notify(con, row, notice, None, time.time()))
         return await self._write(write)
 
     async def next_deadline(self) -> float | None:

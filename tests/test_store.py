@@ -33,7 +33,7 @@ def test_many_games_commit_at_once_without_mixing(db):
             return await store.commit_actions(
                 gid, version, [(0, 7, f"{tag} a"), (0, None, f"{tag} b")],
                 json.dumps({"tag": tag}), "active", [(0, 5, 100.0 + gid, 75.0)],
-                {"tag": tag})
+                lambda meta: meta.update(tag=tag))
 
         calls = []
         for gid in ids:

@@ -1,0 +1,79 @@
+"""Changes to a game's `meta`: the hosting facts kept beside the game's state — time-outs per
+seat, removal votes, seats an AI plays since their person ran out of time, message ids.
+
+Why changes and not new values: two processes may host one game at once (a rolling deploy,
+a shard setting that disagrees), and a meta written whole from a copy read earlier loses
+whatever the other wrote in between. Each function here returns a `MetaChange` that the
+store runs on the meta as stored, inside its write transaction (store/db.py, "Two
+writers"), so a vote cast in one process and a time-out counted in the other both land.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from store import MetaChange
+
+
+def count_timeout(seat: int) -> MetaChange:
+    """One more time-out of `seat` (R15's default answer was given for them); two make the
+    removal vote possible (`/rr remove`)."""
+    def change(meta: dict[str, Any]) -> None:
+        counts = meta.setdefault("timeouts", {})
+        counts[str(seat)] = counts.get(str(seat), 0) + 1
+    return change
+
+
+def timeouts(meta: dict[str, Any], seat: int) -> int:
+    return int(meta.get("timeouts", {}).get(str(seat), 0))
+
+
+def vote_to_remove(target: int, voter: int) -> MetaChange:
+    """`voter`'s vote to remove `target`, added to the votes already cast (a second vote
+    by the same person counts once)."""
+    def change(meta: dict[str, Any]) -> None:
+        votes = meta.setdefault("kick", {})
+        votes[str(target)] = sorted({*votes.get(str(target), []), voter})
+    return change
+
+
+def votes_to_remove(meta: dict[str, Any], target: int) -> list[int]:
+    return list(meta.get("kick", {}).get(str(target), []))
+
+
+@dataclass(slots=True)
+class SeatToAi:
+    """Zombie mode: at a person's time-out the AI of `level` takes their seat, and the
+    time-out counts. When another process handed the seat over first, nothing changes and
+    `made` stays False: the seat is handed over — and the time-out counted and told — once."""
+
+    seat: int
+    level: str
+    made: bool = False
+
+    def __call__(self, meta: dict[str, Any]) -> bool:
+        if str(self.seat) in meta.get("zombie", {}):
+            return False
+        count_timeout(self.seat)(meta)
+        meta["zombie"] = {**meta.get("zombie", {}), str(self.seat): self.level}
+        self.made = True
+        return True
+
+
+def seat_back(seat: int) -> MetaChange:
+    """`/rr back`: the person plays their own seat again."""
+    def change(meta: dict[str, Any]) -> bool:
+        zombie = meta.get("zombie", {})
+        if str(seat) not in zombie:
+            return False
+        meta["zombie"] = {k: v for k, v in zombie.items() if k != str(seat)}
+        return True
+    return change
+
+
+def lobby_message(message_id: int) -> MetaChange:
+    """The lobby's message, so a typed `/rr lobby join` can update it (cogs/lobby.py)."""
+    def change(meta: dict[str, Any]) -> None:
+        meta["lobby_message"] = message_id
+    return change
