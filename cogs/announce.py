@@ -46,7 +46,7 @@ from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_
 from store import GameRow, Notice
 
 from .i18n import LEVELS, PHASES, pair, t
-from .mentions import only, safe
+from .mentions import is_person, only, safe
 from .text import markdown, markdowns
 from .views import prompt_view
 
@@ -248,7 +248,7 @@ class Announcer:
         private: dict[int, list[Told]] = {}
         for e in out.events:
             for s in e.get("vis", []):
-                if users[int(s)] > 0:  # a bot seat has nobody to tell its secrets to
+                if is_person(users[int(s)]):  # a bot seat has nobody to tell its secrets to
                     private.setdefault(int(s), []).append(e)
         timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
             if "timeout" in out.notes else {}
@@ -339,7 +339,10 @@ class Announcer:
         await deliver(f"game {ann.game_id} announcement", post)
 
     async def ping(self, ann: Announcement, a: Ask, *, reminder: bool = False) -> None:
-        """A new message mentioning the player (so Discord notifies them), with buttons."""
+        """A new message mentioning the player (so Discord notifies them), with buttons.
+        An AI-played bot seat has nobody to ping (it answers at once)."""
+        if not is_person(a.user_id):
+            return
         ts = int(a.deadline)
         mention = f"<@{a.user_id}>"
         if reminder:
@@ -408,7 +411,7 @@ class Announcer:
 
     async def publish_start(self, ann: Announcement) -> None:
         """A game's first announcement: who sits where, then the setup's story and pings."""
-        seats = ", ".join(f"{k + 1}. <@{u}>" if u > 0 else f"{k + 1}. {ann.names[k]}"
+        seats = ", ".join(f"{k + 1}. <@{u}>" if is_person(u) else f"{k + 1}. {ann.names[k]}"
                           for k, u in enumerate(ann.users))
         await deliver(f"game {ann.game_id} start", lambda: self.channel(ann.channel_id).send(
             t("game_start", ann.lang, seats=seats), allowed_mentions=only(*ann.users)))

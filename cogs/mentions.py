@@ -29,6 +29,16 @@ def safe(name: object) -> str:
 
 def only(*user_ids: int) -> discord.AllowedMentions:
     """Allowed mentions for a message meant to ping exactly these users (never @everyone,
-    never a role, never the author of a replied-to message)."""
+    never a role, never the author of a replied-to message).
+
+    Only people can be pinged: an AI seat's id is negative (service/seats.py), and Discord
+    refuses the whole message (400, 50035) for an id that is not a snowflake or one named
+    twice — so those are left out here, once for every caller."""
+    users = dict.fromkeys(int(u) for u in user_ids if is_person(u))
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(int(u)) for u in user_ids])
+                                   users=[discord.Object(u) for u in users])
+
+
+def is_person(user_id: int) -> bool:
+    """Whether a seat's user id is a Discord user's (an AI seat's is negative)."""
+    return int(user_id) > 0

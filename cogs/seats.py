@@ -56,7 +56,8 @@ class AiRunner:
     async def _run(self, channel_id: int) -> None:
         try:
             await self.bot.service.play_ai(channel_id, self._tell)
-        except Exception:  # never lost silently; the tick asks again when the answer is due
+        except Exception:  # never lost silently; the next time-limit pass asks again (an
+            # AI seat's reminder is due at once); store faults never get here (retried)
             log.exception("channel %s: AI run failed", channel_id)
 
     async def _tell(self, out: Outcome) -> None:

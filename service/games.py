@@ -547,8 +547,8 @@ class GameService(SeatsMixin):
         decision keeps the deadline it got when it was first asked."""
         limit = float(row.settings.get("time_limit_s", DEFAULT_LIMIT_S))
         now = self.clock()
-        return [(s, g.decision(s)["opened"], now + limit, now + limit * 0.75)  # type: ignore[index]
-                for s in g.waiting_for()]
+        return [(s, g.decision(s)["opened"], now + limit,  # type: ignore[index]
+                 self._remind_at(row, s, now, limit)) for s in g.waiting_for()]
 
     def _remember(self, row: GameRow, g: Game, timers: list[dict[str, Any]]) -> None:
         """The game and its deadlines as just committed (valid while the version holds)."""

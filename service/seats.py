@@ -12,6 +12,16 @@ in a worker thread from `engine.view(state, seat)` only, then committed through 
 path as a person's answer (`_apply`: validated, logged, timed, narrated by the interface).
 A broken AI never hurts the game: an exception, a refused answer or a choice that takes
 longer than `AI_THINK_S` falls back to the engine's default (`timeout`) answer.
+
+An AI never stalls a game (issue 17). A store fault while its answer is committed (SQLite
+busy or locked, a PostgreSQL connection lost or a row lock timing out: `store.faults`) says
+nothing about the answer, so the same answer is committed again, after a jittered
+exponential backoff (`AI_RETRY_FIRST_S` doubling up to `AI_RETRY_MAX_S`), until it lands
+or the question has moved on (another answer, the seat given back, the game over) — the
+version check makes a retry after a commit that did land a no-op. Past `AI_RETRY_FOR_S`
+the run stops retrying; the time-limit pass picks the seat up again at its next tick, since
+an AI-played seat's reminder is due at once (`_remind_at`), as it does after a restart or
+an answer lost in any other way. Each retry is a WARNING, without a traceback.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import random
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -45,6 +56,27 @@ log = logging.getLogger("rr.seats")
 AI_THINK_S = 20.0  # an AI taking longer than this gives the default answer instead
 MAX_AI_ANSWERS = 500  # bound per `play_ai` call (a 4-player game of random AIs: ~150)
 AI_AT_ONCE = 2  # AI choices computed at the same time, all games together
+AI_RETRY_FIRST_S = 0.2  # the first wait before an answer the store could not take is retried
+AI_RETRY_MAX_S = 15.0  # the backoff's bound
+AI_RETRY_FOR_S = 300.0  # retried this long in one run; then the next tick takes over
+AI_RETRIES = 100  # and at most this many times (the bound of the loop itself)
+
+
+class _StoreFault(Exception):
+    """The store could not take the AI's answer (`answer`, to be committed again)."""
+
+    def __init__(self, answer: str, cause: BaseException) -> None:
+        super().__init__(f"{type(cause).__name__}: {cause}")
+        self.answer = answer
+
+
+def retry_delay(attempt: int) -> float:
+    """The wait before retry number `attempt` (0, 1, …): doubling from AI_RETRY_FIRST_S up
+    to AI_RETRY_MAX_S, with half of it random ("equal jitter"), so AI runs that met the
+    same fault do not all come back at the same instant."""
+    step = min(AI_RETRY_MAX_S, AI_RETRY_FIRST_S * 2 ** min(attempt, 30))
+    return step / 2 + random.uniform(0, step / 2)
+
 
 def level_name(level: str, lang: str) -> str:
     """An AI level as players read it (catalogue `level.*`; an unknown one as it is)."""
@@ -179,10 +211,13 @@ class SeatsMixin:
     # event loop for the GIL (bench/seats.py).
     ai_pool: Callable[[], Executor] | None
     _ai_executor: Executor | None
+    # How a retry waits (tests pass a fake that only counts the time).
+    ai_sleep: Callable[[float], Awaitable[None]]
 
     def _seats_init(self) -> None:
         self._ai_running, self._ai_again, self._ai_gate = set(), set(), None
         self.ai_pool, self._ai_executor = None, None
+        self.ai_sleep = asyncio.sleep
 
     def close_ai(self) -> None:
         """Stop the AI's worker processes, if any (nothing waits for a think in progress)."""
@@ -293,6 +328,14 @@ class SeatsMixin:
         log.info("game %s: seat %s ran out of time; an AI takes it", row.id, seat)
         return Outcome(row, g, [], seat, "zombie", notes=["zombie"])
 
+    @staticmethod
+    def _remind_at(row: GameRow, seat: int, now: float, limit: float) -> float:
+        """When a waiting seat's reminder is due: a person's at 75 % of the time limit; an
+        AI-played seat's at once, so that every time-limit pass (and the first one after a
+        restart) hands a seat whose AI has not answered yet back to `play_ai` — an AI
+        never waits for a reminder (`_tick_ai_seat`)."""
+        return now if ai_level(row, seat) else now + limit * 0.75
+
     def _zombie_on_timeout(self, row: GameRow, seat: int) -> SeatToAi | None:
         """At a person's time-out in a channel with zombie mode: the change that hands their
         seat to the AI (the time-out still counts), else None."""
@@ -337,10 +380,22 @@ class SeatsMixin:
             self._ai_again.discard(channel_id)
 
     async def _ai_answer(self, channel_id: int) -> Outcome | Literal[True] | None:
-        """One AI answer committed (an Outcome), True to look again, None when none is due."""
-        try:
-            row, g = await self.current(channel_id)
-        except ServiceError:
+        """One AI answer committed (an Outcome), True to look again, None when none is due
+        (or the store kept failing for the whole retry budget: see the module's doc)."""
+        waited = 0.0
+        for attempt in range(AI_RETRIES + 1):
+            try:
+                row, g = await self.current(channel_id)
+                break
+            except ServiceError:
+                return None
+            except self.store.faults as e:
+                so_far = await self._retry_wait(f"channel {channel_id} (AI)", attempt, waited,
+                                                _StoreFault("", e))
+                if so_far is None:
+                    return None
+                waited = so_far
+        else:
             return None
         seats = [s for s in g.waiting_for() if ai_level(row, s)] if has_ai(row) else []
         if g.over or not seats:
@@ -352,24 +407,73 @@ class SeatsMixin:
         # A copy taken now, on the loop: the cached game may change while the AI thinks.
         snapshot, n = g.to_json(), len(g.log)
         text = await self._think(row, level, snapshot, g, seat, n)
+        waited = 0.0
+        for attempt in range(AI_RETRIES + 1):
+            try:
+                out = await self._ai_commit(channel_id, seat, level, decision, text)
+            except _StoreFault as fault:
+                text = fault.answer
+                so_far = await self._retry_wait(f"game {row.id} seat {seat} (AI {level})",
+                                                attempt, waited, fault)
+                if so_far is None:
+                    return None
+                waited = so_far
+                continue
+            if out is True or out is None:
+                return out
+            out.notes.append(f"ai:{level}")
+            log.info("game %s seat %s (AI %s): %s", out.row.id, seat, level, out.text)
+            return out
+        return None  # not reached: the last attempt returns or gives up
+
+    async def _retry_wait(self, who: str, attempt: int, waited: float,
+                          fault: _StoreFault) -> float | None:
+        """Wait before retry `attempt` (the channel is not locked meanwhile: people play
+        on) and return the time waited so far in this run; None once the run's budget is
+        spent (the next time-limit pass takes over). Logged as a WARNING, no traceback: a
+        busy database is weather, not a bug."""
+        if attempt >= AI_RETRIES or waited >= AI_RETRY_FOR_S:
+            log.warning("%s: the store still fails after %d tries (%s); the next time-limit "
+                        "pass tries again", who, attempt + 1, fault)
+            return None
+        delay = retry_delay(attempt)
+        log.warning("%s: the store could not take the answer (%s); retried in %.2f s", who,
+                    fault, delay)
+        await self.ai_sleep(delay)
+        return waited + delay
+
+    async def _ai_commit(self, channel_id: int, seat: int, level: str, decision: int | None,
+                         text: str) -> Outcome | Literal[True] | None:
+        """One attempt to commit the AI's answer `text` to `decision`, under the channel's
+        lock: the Outcome, True when the question moved on (look again), None when the
+        channel has no game in play any more. A store fault raises `_StoreFault` with the
+        answer to commit again (the default one, once the AI's own was refused)."""
         async with self.lock(channel_id):
             try:
                 row, g = await self.current(channel_id)
-            except ServiceError:
-                return None
+            except ServiceError as e:
+                if e.code in ("busy", "uncertain"):
+                    raise _StoreFault(text, e) from e
+                return True if e.code == "stale" else None
+            except self.store.faults as e:
+                raise _StoreFault(text, e) from e
             if ai_level(row, seat) != level or g.decision_id(seat) != decision:
                 return True
-            try:
-                out = await self._apply(row, g, seat, None, text, decision)
-            except ServiceError as e:
-                if e.code == "stale":
-                    return True
-                log.error("game %s seat %s: AI %s answered %r, refused (%s); default answer "
-                          "instead", row.id, seat, level, text, e.message)
-                out = await self._apply(row, g, seat, None, "timeout", decision)
-        out.notes.append(f"ai:{level}")
-        log.info("game %s seat %s (AI %s): %s", out.row.id, seat, level, out.text)
-        return out
+            for answer in dict.fromkeys((text, "timeout")):
+                try:
+                    return await self._apply(row, g, seat, None, answer, decision)
+                except ServiceError as e:
+                    if e.code == "stale":
+                        return True
+                    if e.code in ("busy", "uncertain"):
+                        raise _StoreFault(answer, e) from e
+                    if answer == "timeout":
+                        raise
+                    log.error("game %s seat %s: AI %s answered %r, refused (%s); default "
+                              "answer instead", row.id, seat, level, answer, e.message)
+                except self.store.faults as e:
+                    raise _StoreFault(answer, e) from e
+        return None  # not reached: "timeout" is always a last answer
 
     async def _think(self, row: GameRow, level: str, snapshot: str, g: Game, seat: int,
                      n: int) -> str:

@@ -212,6 +212,10 @@ class Store:
     time leases are measured on (SQLite has no server clock; tests freeze it)."""
 
     backend = "sqlite"
+    # Failures of a write after which nothing of it is stored (a lock held elsewhere, a
+    # COMMIT that did not reach the file) or, StoreUncertain, maybe all of it: a caller
+    # that reads the game again may simply try again (service/seats.py does for AI answers).
+    faults: tuple[type[Exception], ...] = (StoreBusy, StoreUncertain, sqlite3.OperationalError)
 
     def __init__(self, path: str, *, factory: type[sqlite3.Connection] = sqlite3.Connection,
                  busy_s: float = BUSY_S, synchronous: str = "FULL",

@@ -81,6 +81,9 @@ class PgStore:
     `connection_class` lets tests inject failures (as db.py's `factory` does)."""
 
     backend = "postgresql"
+    # As db.py's `Store.faults`: lost connections and lock/serialization failures (a read
+    # raises them as they are; a write as StoreBusy), and a COMMIT whose fate is unknown.
+    faults: tuple[type[Exception], ...] = (StoreBusy, StoreUncertain, *LOST, *RETRYABLE)
 
     def __init__(self, url: str, *, busy_s: float = BUSY_S, pool_size: int = 10,
                  connection_class: type[asyncpg.Connection[Any]] = asyncpg.Connection) -> None:

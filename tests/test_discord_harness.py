@@ -729,3 +729,94 @@ def test_user_install_contexts_are_checked_and_the_bot_cannot_post_where_it_is_n
         assert len(h.messages(between)) == 0
 
     run(scenario)
+
+
+# --------------------------------------------------------------------------- snowflakes
+
+
+async def _raw(h: Harness, method: str, path: str, body: Any = None, **ids: Any) -> Any:
+    """A request as any bot code could make it, through discord.py's own HTTPClient."""
+    from discord.http import Route
+
+    return await h.bot.http.request(Route(method, path, **ids), json=body)
+
+
+def _refusal(h: Harness) -> dict[str, Any]:
+    """The last request's answer: Discord's 400 / 50035 "Invalid Form Body" shape."""
+    last = h.requests[-1]
+    assert last.status == 400 and last.response["code"] == 50035, last.response
+    assert last.response["message"] == "Invalid Form Body"
+    return last.response["errors"]
+
+
+def test_ids_that_are_not_snowflakes_are_refused_as_discord_refuses_them() -> None:
+    """Issue 17: Discord answers 400/50035 to an id that is not a snowflake (its OpenAPI
+    `SnowflakeType`, ^(0|[1-9][0-9]*)$) anywhere in a request — allowed mentions (at most
+    100, no duplicates, `parse` exclusive with the list), message references, the DM
+    recipient, path ids — and the harness fails the test even when the bot swallows it."""
+    from harness import BadSnowflake
+
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        ch = h.channel.id
+        post = "/channels/{channel_id}/messages"
+
+        def coerce(value: object) -> dict[str, Any]:
+            return {"_errors": [{"code": "NUMBER_TYPE_COERCE",
+                                 "message": f'Value "{value}" is not snowflake.'}]}
+
+        # discord.py's own objects: an AI seat's negative id in allowed_mentions
+        channel = h.bot.get_partial_messageable(ch)
+        with pytest.raises(discord.HTTPException) as refused:
+            await channel.send(f"<@{alice.id}>", allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(alice.id), discord.Object(-1)]))
+        assert refused.value.status == 400 and refused.value.code == 50035
+        assert _refusal(h) == {"allowed_mentions": {"users": {"1": coerce(-1)}}}
+        with pytest.raises(BadSnowflake, match="not a snowflake"):
+            h.raise_errors()
+
+        cases: list[tuple[str, str, Any, dict[str, Any], dict[str, Any]]] = [
+            ("POST", post, {"content": "x", "allowed_mentions": {
+                "users": [str(alice.id), str(alice.id)]}}, {"channel_id": ch},
+             {"allowed_mentions": {"users": {"1": {"_errors": [{
+                 "code": "SET_TYPE_ALREADY_CONTAINS_VALUE",
+                 "message": "The set already contains this value."}]}}}}),
+            ("POST", post, {"content": "x", "allowed_mentions": {
+                "roles": [str(10**17 + k) for k in range(101)]}}, {"channel_id": ch},
+             {"allowed_mentions": {"roles": {"_errors": [{
+                 "code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 100 or fewer in length."}]}}}),
+            ("POST", post, {"content": "x", "allowed_mentions": {
+                "parse": ["users"], "users": [str(alice.id)]}}, {"channel_id": ch},
+             {"allowed_mentions": {"_errors": [{
+                 "code": "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                 "message": 'parse:["users"] and users: [ids...] are mutually exclusive.'}]}}),
+            ("POST", post, {"content": "x", "message_reference": {"message_id": "-5"}},
+             {"channel_id": ch}, {"message_reference": {"message_id": coerce("-5")}}),
+            ("POST", "/users/@me/channels", {"recipient_id": -2}, {},
+             {"recipient_id": coerce(-2)}),
+            ("GET", "/channels/{channel_id}", None, {"channel_id": -3},
+             {"channel_id": coerce(-3)}),
+            ("GET", "/users/{user_id}", None, {"user_id": "Bot 1"},
+             {"user_id": coerce("Bot 1")}),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", None,
+             {"channel_id": ch, "message_id": 2**64}, {"message_id": coerce(2**64)}),
+        ]
+        for method, path, body, ids, errors in cases:
+            with pytest.raises(discord.HTTPException):
+                await _raw(h, method, path, body, **ids)
+            assert _refusal(h) == errors, (method, path, body)
+            with pytest.raises(BadSnowflake):
+                h.raise_errors()
+
+        # what Discord accepts: real ids, an empty list beside `parse` (documented), "@me"
+        sent = await _raw(h, "POST", post, {"content": f"<@{alice.id}>", "allowed_mentions": {
+            "parse": ["users"], "users": []}}, channel_id=ch)
+        assert h.requests[-1].status == 200 and sent["content"] == f"<@{alice.id}>"
+        await channel.send("hi", allowed_mentions=discord.AllowedMentions(
+            users=[discord.Object(alice.id)], roles=False, everyone=False))
+        await _raw(h, "POST", "/users/@me/channels", {"recipient_id": str(alice.id)})
+        await _raw(h, "GET", "/users/@me")
+        assert [r.status for r in h.requests[-4:]] == [200, 200, 200, 200]
+        h.raise_errors()
+
+    run(scenario)

@@ -72,6 +72,9 @@ Behaviour worth knowing (all mirror real Discord / discord.py 2.7.1):
 * Settling ignores timers further away than ``timer_horizon`` (view timeouts, long
   sleeps); a command parked on ``view.wait()`` settles and resumes on the next click.
 * 5xx retries skip discord.py's 1-9 s backoff; 429 really sleeps ``retry_after``.
+* An id that is not a snowflake (path ids, ``allowed_mentions``, ``message_reference``,
+  a DM's ``recipient_id``) is answered 400 / 50035 as Discord does *and* fails the test
+  with :class:`BadSnowflake` (pass it as ``expect_error`` to test the refusal itself).
 * Option schema comes from ``Command.to_dict(tree)`` without the translator, so
   option names are the untranslated ones.
 
@@ -93,6 +96,7 @@ from .model import (
     EPHEMERAL,
     LOADING,
     RESPONSE_KINDS,
+    BadSnowflake,
     ComponentInfo,
     FakeAttachment,
     FakeChannel,
@@ -116,6 +120,7 @@ __all__ = [
     "EPHEMERAL",
     "LOADING",
     "RESPONSE_KINDS",
+    "BadSnowflake",
     "ComponentInfo",
     "ErrorSpec",
     "FailureRule",

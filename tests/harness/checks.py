@@ -1,9 +1,12 @@
 """Checks of what the bot sends: message payloads are validated as Discord would
-(lengths, counts, component rules) and refused with the API's own error shape.
+(lengths, counts, component rules), and so is every snowflake the bot names (path ids,
+allowed mentions, message references, DM recipients); each is refused with the API's own
+error shape.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,6 +14,7 @@ from .model import (
     COMPONENTS_V2,
     HTTPError,
     RecordedFile,
+    Request,
     _walk_components,
 )
 
@@ -145,3 +149,145 @@ def _raise_for_payload(errors: dict[str, Any]) -> None:
     if errors.pop("_empty", None) and not errors:
         raise HTTPError(400, "Cannot send an empty message", code=50006)
     raise HTTPError(400, "Invalid Form Body", code=50035, errors=errors)
+
+
+# --------------------------------------------------------------------------- snowflakes
+#
+# Discord's OpenAPI description (github.com/discord/discord-api-spec, specs/openapi.json)
+# defines `SnowflakeType` as a string matching ^(0|[1-9][0-9]*)$ (a 64-bit unsigned id;
+# JSON numbers are coerced), `MessageAllowedMentionsRequest.users`/`roles` as arrays of
+# them with maxItems 100 and uniqueItems, and the path ids of every route as snowflakes.
+# The message resource documentation (docs/resources/message, "Allowed Mentions Object")
+# adds that `parse` is mutually exclusive with `users`/`roles`: `parse: ["users"]` with a
+# non-empty `users` is a validation error (an empty or null list is not). The codes and
+# messages are those of the API's 50035 "Invalid Form Body" answers.
+
+_SNOWFLAKE = re.compile(r"(0|[1-9][0-9]*)\Z")
+_MAX_SNOWFLAKE = 2**64 - 1
+_MENTION_TYPES = ("roles", "users", "everyone")
+_MAX_MENTIONS = 100
+# Literal ids some routes accept in place of a snowflake.
+_PATH_ALIASES = {"user_id": {"@me"}, "message_id": {"@original"}}
+_QUERY_SNOWFLAKES = ("before", "after", "around")
+
+
+class SnowflakeRefusal(HTTPError):
+    """Discord's 400 / 50035 for a request naming an id that is not a snowflake (the HTTP
+    edge also records it as a `BadSnowflake` test failure)."""
+
+
+def is_snowflake(value: object) -> bool:
+    """What Discord accepts as an id: 0 … 2**64-1, as a JSON number or a decimal string."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return 0 <= value <= _MAX_SNOWFLAKE
+    if isinstance(value, str):
+        return _SNOWFLAKE.match(value) is not None and int(value) <= _MAX_SNOWFLAKE
+    return False
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"_errors": [{"code": code, "message": message}]}
+
+
+def _not_snowflake(value: object) -> dict[str, Any]:
+    return _error("NUMBER_TYPE_COERCE", f'Value "{value}" is not snowflake.')
+
+
+def _snowflake_list(values: object, errors: dict[str, Any], key: str, *,
+                    limit: int | None = None, unique: bool = False) -> None:
+    if values is None:
+        return
+    if not isinstance(values, list):
+        errors[key] = _error("LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    if limit is not None and len(values) > limit:
+        errors[key] = _error("BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+        return
+    found: dict[str, Any] = {}
+    seen: set[int] = set()
+    for k, value in enumerate(values):
+        if not is_snowflake(value):
+            found[str(k)] = _not_snowflake(value)
+        elif unique and int(value) in seen:
+            found[str(k)] = _error("SET_TYPE_ALREADY_CONTAINS_VALUE",
+                                   "The set already contains this value.")
+        else:
+            seen.add(int(value))
+    if found:
+        errors[key] = found
+
+
+def _allowed_mentions(mentions: object) -> dict[str, Any]:
+    if mentions is None:
+        return {}
+    if not isinstance(mentions, Mapping):
+        return _error("DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+    errors: dict[str, Any] = {}
+    parse = mentions.get("parse") or []
+    bad = {str(k): _error("ENUM_TYPE_COERCE", f'Value "{p}" is not a valid enum value.')
+           for k, p in enumerate(parse) if p not in _MENTION_TYPES}
+    if bad:
+        errors["parse"] = bad
+    for kind in ("users", "roles"):
+        _snowflake_list(mentions.get(kind), errors, kind, limit=_MAX_MENTIONS, unique=True)
+        if kind in parse and mentions.get(kind):
+            errors.setdefault("_errors", []).append({
+                "code": "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                "message": f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.'})
+    return errors
+
+
+def _message_snowflakes(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The snowflake fields of a message body (create, edit, followup, callback data)."""
+    errors: dict[str, Any] = {}
+    if found := _allowed_mentions(body.get("allowed_mentions")):
+        errors["allowed_mentions"] = found
+    reference = body.get("message_reference")
+    if isinstance(reference, Mapping):
+        found = {}
+        for key in ("message_id", "channel_id", "guild_id"):
+            value = reference.get(key)
+            if (value is not None or key == "message_id") and not is_snowflake(value):
+                found[key] = _not_snowflake(value)
+        if found:
+            errors["message_reference"] = found
+    _snowflake_list(body.get("sticker_ids"), errors, "sticker_ids", limit=3)
+    for k, att in enumerate(body.get("attachments") or []):
+        if isinstance(att, Mapping) and not is_snowflake(att.get("id")):
+            errors.setdefault("attachments", {})[str(k)] = {"id": _not_snowflake(att.get("id"))}
+    return errors
+
+
+def snowflake_errors(request: Request) -> dict[str, Any]:
+    """Every field of `request` that must be a snowflake and is not, in Discord's nested
+    error shape (empty when all are fine)."""
+    errors: dict[str, Any] = {}
+    for name, value in request.params.items():
+        if (name.endswith("_id") or name == "target") and value not in _PATH_ALIASES.get(
+                name, ()) and not is_snowflake(value):
+            errors[name] = _not_snowflake(value)
+    for name in _QUERY_SNOWFLAKES:
+        value = request.query.get(name)
+        if value is not None and not is_snowflake(value):
+            errors[name] = _not_snowflake(value)
+    body = request.json
+    if not isinstance(body, Mapping):
+        return errors
+    recipient = body.get("recipient_id")
+    if request.route == "/users/@me/channels" and recipient is not None \
+            and not is_snowflake(recipient):
+        errors["recipient_id"] = _not_snowflake(recipient)
+    if request.route.endswith("/callback"):
+        data = body.get("data")
+        if isinstance(data, Mapping) and (found := _message_snowflakes(data)):
+            errors["data"] = found
+    else:
+        errors.update(_message_snowflakes(body))
+    return errors
+
+
+def _raise_for_snowflakes(request: Request) -> None:
+    if errors := snowflake_errors(request):
+        raise SnowflakeRefusal(400, "Invalid Form Body", code=50035, errors=errors)

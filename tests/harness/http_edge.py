@@ -16,7 +16,9 @@ from urllib.parse import unquote, urlsplit
 import discord
 from discord.http import HTTPClient, Route
 
+from .checks import SnowflakeRefusal
 from .model import (
+    BadSnowflake,
     HarnessError,
     HTTPError,
     RecordedFile,
@@ -68,6 +70,8 @@ class RecordedHTTP:
         self.server = server
         self.requests: list[Request] = []
         self.failures: list[FailureRule] = []
+        # Told of what the bot did wrong at the edge (an unhandled route, an id that is not
+        # a snowflake); the harness records it as the test's failure.
         self.on_unhandled: Callable[[HarnessError], None] = lambda exc: None
 
     def fail(
@@ -220,6 +224,9 @@ class RecordedHTTP:
                 result = await self.server.dispatch(request)
             except HTTPError as exc:
                 request.status, request.response = exc.status, exc.body()
+                if isinstance(exc, SnowflakeRefusal):  # a bot bug, even when it is swallowed
+                    self.on_unhandled(BadSnowflake(
+                        f"{request.method} {request.path}: not a snowflake: {exc.errors}"))
                 raise _discord_exception(exc.status, exc.body()) from None
             except HarnessError as exc:
                 request.status = 599

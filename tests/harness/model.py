@@ -99,6 +99,12 @@ class SchemaViolation(HarnessError):
     """
 
 
+class BadSnowflake(HarnessError):
+    """The bot sent an id that is not a snowflake (a negative or made-up id, a name where
+    an id belongs). Discord answers 400 / 50035, and the bot usually only logs that — so
+    the harness also fails the test, as it does for an unhandled route."""
+
+
 class SettleTimeout(HarnessError):
     """The event loop stayed busy past ``settle_timeout`` (a hang or a busy-loop)."""
 

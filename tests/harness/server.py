@@ -19,6 +19,7 @@ import discord
 
 from .checks import (
     _raise_for_payload,
+    _raise_for_snowflakes,
     _validate_message_payload,
 )
 from .model import (
@@ -410,7 +411,9 @@ class FakeDiscord:
         self.custom_routes[(method.upper(), template)] = handler
 
     async def dispatch(self, request: Request) -> Any:
-        """Answer a request or raise :class:`HTTPError`; unknown routes raise HarnessError."""
+        """Answer a request or raise :class:`HTTPError`; unknown routes raise HarnessError.
+        Ids are validated first, on every route (custom ones too), as Discord does."""
+        _raise_for_snowflakes(request)
         key = (request.method, request.route)
         handler = self.custom_routes.get(key) or self._routes.get(key)
         if handler is None:

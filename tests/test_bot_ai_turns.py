@@ -1,0 +1,144 @@
+"""Issue 17 through the bot's harness: a game with AI seats posts its start message (Discord
+takes it: only people are named as mentionable), and an AI's turn never waits for a
+reminder — a store fault while its answer is committed is retried until it lands, and the
+time-limit pass picks up any AI seat still waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from typing import Any, ClassVar
+
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+
+from store import Store
+
+
+def public(h: Harness) -> list:
+    return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+def start_posts(h: Harness) -> list:
+    return [r for r in h.http.find("POST", "/channels/{channel_id}/messages")
+            if "The game begins" in str((r.json or {}).get("content"))]
+
+
+def test_a_game_with_ai_seats_posts_its_start_message(tmp_path):
+    """Issue 17 point 1: "🎲 The game begins! Seats: …" named the AI seats' negative ids in
+    allowed_mentions.users, Discord answered 400 (50035) and the post was lost."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await h.slash(ann, "rr new", players=4)
+            await h.click(bob, message=table.lobby_message(), label="Join")
+            await h.slash(ann, "rr bot add", level="random", count=2)
+            await h.click(ann, message=table.lobby_message(), label="Start")
+            sent = start_posts(h)
+            assert [r.status for r in sent] == [200], [r.response for r in sent]
+            body = sent[0].json
+            assert body["allowed_mentions"]["users"] == [ann.id, bob.id]  # people only
+            start = next(m for m in public(h) if "The game begins" in m.content)
+            assert f"1. <@{ann.id}>, 2. <@{bob.id}>, 3. 🤖 Bot 1 (random), " \
+                   "4. 🤖 Bot 2 (random)" in start.content
+            assert "<@-" not in start.content
+    asyncio.run(scenario())
+
+
+class Locked(sqlite3.Connection):
+    """The bot's SQLite file as another program holding its write lock makes it: the next
+    `fail` writes meet "database is locked" at BEGIN."""
+
+    fail: ClassVar[int] = 0
+    met: ClassVar[int] = 0
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        if sql == "BEGIN IMMEDIATE" and Locked.fail > 0:
+            Locked.fail -= 1
+            Locked.met += 1
+            raise sqlite3.OperationalError("database is locked")
+        return super().execute(sql, *args)
+
+
+def test_an_ais_answer_meeting_a_locked_database_is_posted_once_it_lands(tmp_path, monkeypatch,
+                                                                         caplog):
+    """Issue 17 point 2, through the bot: the game starts, then the AI's answer meets
+    "database is locked" at BEGIN three times; it is retried (no reminder, no time passing
+    on the game's clock), posted once, and Ann is asked — the AI logs no ERROR."""
+    monkeypatch.setattr("cogs.bot.make_store", lambda db: Store(db, factory=Locked))
+    caplog.set_level(logging.INFO)
+
+    async def scenario():
+        Locked.fail = Locked.met = 0
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=30) as h:
+            waits: list[float] = []
+
+            async def fast(seconds: float) -> None:
+                waits.append(seconds)
+                await asyncio.sleep(0)
+            h.bot.service.ai_sleep = fast
+            store = h.bot.store
+            real_commit = store.commit_actions
+            ai_commits: list[str] = []
+
+            async def lock_the_ais_first_three(game_id: int, version: int, entries: list,
+                                               *a: Any, **kw: Any) -> Any:
+                ai = all(user is None for _s, user, _t in entries) and entries[0][0] == 1
+                if ai and len(ai_commits) < 3:
+                    Locked.fail += 1  # this commit's BEGIN meets another program's lock
+                try:
+                    done = await real_commit(game_id, version, entries, *a, **kw)
+                except Exception as e:
+                    ai_commits.append(type(e).__name__) if ai else None
+                    raise
+                ai_commits.append("landed") if ai else None
+                return done
+            store.commit_actions = lock_the_ais_first_three  # type: ignore[method-assign]
+            ann = h.user("ann")
+            table = Table(h)
+            await h.slash(ann, "rr new", bots=1)
+            res = await h.click(ann, message=table.lobby_message(), label="Start")
+            assert "started" in res.text
+            await h.settle()
+            assert ai_commits[:4] == ["StoreBusy"] * 3 + ["landed"] and Locked.met == 3
+            assert len(waits) == 3
+            row, g = await table.bot.service.current(h.channel.id)
+            assert g.waiting_for() == [0]  # the AI placed; Ann is asked
+            placed = [m for m in public(h) if "🤖 Bot 1 (random) placed" in m.content]
+            assert len(placed) == 1
+            assert any(f"<@{ann.id}>" in m.content for m in public(h)[-2:])  # her ping
+            retries = [r for r in caplog.records if "retried in" in r.message]
+            assert len(retries) == 3 and all(r.levelno == logging.WARNING and not r.exc_info
+                                             for r in retries)
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    asyncio.run(scenario())
+
+
+def test_the_time_limit_pass_resumes_an_ai_seat_left_waiting(tmp_path, monkeypatch):
+    """An AI's answer lost in any way (here: its trigger never ran) is given at the next
+    time-limit pass, with no time passing — before, it waited for the seat's reminder at
+    75 % of the time limit (18 hours by default)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await h.slash(ann, "rr new", bots=1)
+            with monkeypatch.context() as m:
+                m.setattr("cogs.seats.AiRunner.kick", lambda self, channel_id: None)
+                await h.click(ann, message=table.lobby_message(), label="Start")
+                row, g = await table.bot.service.current(h.channel.id)
+                table.game_id = row.id
+                assert 1 in g.waiting_for()  # the AI's placement was never asked for
+            await table.bot.tick_once()
+            await h.settle()
+            row, g = await table.game()
+            assert g.waiting_for() == [0]
+            assert any("🤖 Bot 1 (random) placed" in m.content for m in public(h))
+            # no reminder went to anyone for it
+            assert not any("Reminder" in m.content or "reminder" in m.content
+                           for m in public(h))
+    asyncio.run(scenario())
