@@ -178,6 +178,7 @@ class Announcement:
     # an announcement that only re-asks (a reminder, a repost).
     reports: list[PhaseReport] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # hosting news (an AI took a seat, …)
+    extra_pings: list[int] = field(default_factory=list)  # the people `extra` addresses
     ai_waiting: bool = False  # an AI-played seat is asked something: let it answer
     notice: int | None = None  # the outbox row this announcement delivers (see `tell`)
 
@@ -256,8 +257,9 @@ class Announcer:
         reports = [replace(r, view=marked_view(row, r.view)) if r.view is not None else r
                    for r in phase_reports(out)]
         lang = row.settings.get("lang", "en")
-        extra = []
+        extra, extra_pings = [], []
         if "zombie" in out.notes and out.actor is not None:
+            extra_pings.append(users[out.actor])  # told with a ping: `/rr back` is theirs
             level = zombie_level(row, out.actor) or ""
             extra.append(t("zombie_took", lang, name=safe(row.seats[out.actor]["name"]),
                            level=pair(LEVELS, level, lang),
@@ -268,6 +270,7 @@ class Announcer:
             cards=g.cards, public=visible(out.events, None), private=private, asks=asks,
             table_view=marked_view(row, g.view(None)) if shown else None,
             finished=list(out.finished), timeouts=timeouts, reports=reports, extra=extra,
+            extra_pings=extra_pings,
             ai_waiting=ai_waiting(row, g), notice=out.notice)
 
     # ---- delivery ------------------------------------------------------------------------------
@@ -309,10 +312,12 @@ class Announcer:
                 lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
                 image = None if r.view is None else await self.table_file(
                     ann, r.view, r.events, [r.what] if r.what else None)
-                await self._post(ch, ann, lines + (hints if k == len(ann.reports) - 1 else []),
-                                 image)
+                last = k == len(ann.reports) - 1
+                await self._post(ch, ann, lines + (hints if last else []), image,
+                                 ann.extra_pings if last else [])
         else:
-            await self._post(ch, ann, ann.lines(ann.lang) + hints, await self.table_file(ann))
+            await self._post(ch, ann, ann.lines(ann.lang) + hints, await self.table_file(ann),
+                             ann.extra_pings)
         for a in ann.asks:
             if a.seat != skip_seat:
                 await self.ping(ann, a)
@@ -323,14 +328,17 @@ class Announcer:
             self.bot.ai.kick(ann.channel_id)
 
     async def _post(self, ch: discord.PartialMessageable, ann: Announcement, lines: list[str],
-                    image: discord.File | None) -> None:
-        """One channel message: lines and/or an image (nothing when both are empty)."""
+                    image: discord.File | None, pings: Sequence[int] = ()) -> None:
+        """One channel message: lines and/or an image (nothing when both are empty); it
+        pings exactly `pings` (the bot's default pings nobody)."""
         if not lines and image is None:
             return
         data = image.fp.getvalue() if image else None  # type: ignore[attr-defined]
 
         async def post() -> discord.Message:
             kwargs: dict[str, Any] = {"content": clip(lines) or None}
+            if pings:
+                kwargs["allowed_mentions"] = only(*pings)
             if data is not None and image is not None:
                 kwargs["file"] = discord.File(io.BytesIO(data), filename=image.filename,
                                               description=image.description)

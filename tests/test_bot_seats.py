@@ -129,6 +129,10 @@ def test_zombie_mode_marks_the_seat_and_back_returns_it(tmp_path, monkeypatch):
             news = [m for m in public(h) if "ran out of time" in m.content]
             assert news and "🤖 an AI (random) plays their seat now" in news[-1].content
             assert bob.mention in news[-1].content and "/rr back" in news[-1].content
+            # ...and the mention pings him (the bot's default pings nobody): he is told
+            sent = [r for r in h.http.find("POST", "/channels/{channel_id}/messages")
+                    if "ran out of time" in str((r.json or {}).get("content"))]
+            assert sent[-1].json["allowed_mentions"]["users"] == [bob.id]
             row, g = await table.game()
             assert S.zombie_level(row, 1) == "random" and 1 not in g.waiting_for()
             # his moves are narrated under "Bob 🤖"; the table image names him "Bob (AI)"
