@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 
 import pytest
+from bot_driver import Clock, make_bot
+from harness import Harness
 
 import bot as entry
 from ai import make_player
@@ -258,15 +260,9 @@ def test_todays_ranked_game_is_keyed_and_its_practice_replays_from_the_published
     is dealt (what a player replaying it offline would get)."""
     secret = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 
-    class Clock:
-        now = NOON
-
-        def __call__(self) -> float:
-            return self.now
-
     async def main() -> None:
         store = await db.open()
-        clock = Clock()
+        clock = Clock(NOON)
         try:
             h = await DailyHost.open(GameService(store, clock=clock), secret=secret)
             st = await h.play(1, "Ann", 100, 9001)
@@ -283,3 +279,20 @@ def test_todays_ranked_game_is_keyed_and_its_practice_replays_from_the_published
         finally:
             await store.close()
     asyncio.run(main())
+
+
+def test_a_bot_with_another_secret_than_its_database_does_not_start(tmp_path, monkeypatch):
+    """Issue 18, through discord.py's real startup (setup_hook) with Discord faked: a
+    second bot process on the same database with a different RR_DAILY_SECRET stops with
+    the reason instead of dealing different days; with the same secret it starts."""
+    db_path = tmp_path / "shared.db"
+
+    async def run(secret: str) -> None:
+        monkeypatch.setenv("RR_DAILY_SECRET", secret)
+        async with Harness(lambda: make_bot(db_path, Clock(NOON))) as h:
+            assert h.bot.daily.secret == secret.encode()
+
+    asyncio.run(run("0f1e2d3c4b5a69788796a5b4c3d2e1f0"))
+    asyncio.run(run("0f1e2d3c4b5a69788796a5b4c3d2e1f0"))
+    with pytest.raises(SecretError, match="every process on one database needs the same"):
+        asyncio.run(run("ffeeddccbbaa99887766554433221100"))
