@@ -78,6 +78,7 @@ def blank_state(players: list[str], seed: int, options: Options,
         # setup of every game stored before the keyed generator replays unchanged
         st["setup"]["rng"] = rng.KEYED
         st["setup"]["key"] = key.hex()  # as secret as the streams themselves
+        st["setup"]["seed"] = 0  # plays no part: one keyed game, one setup
     return st
 
 

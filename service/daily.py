@@ -13,7 +13,7 @@ Why it is built this way:
   secret could be searched offline from them: `check_secret` refuses one under 128 bits at
   start, and `fingerprint` lets processes sharing a database prove they share the secret.
 - No design stops one person from playing the day on a second Discord account first: that
-  account sees the same game. The README and `/rr help daily` say so.
+  account sees the same game. The README and `/rr rules topic:daily` say so.
 - A day's difficulty and modifiers are chosen from the same digest, from a data file a
   designer extends without code (`service/data/daily_modifiers.json`); the engine applies
   them as setup options, so setup + log still replays the attempt (R15).

@@ -13,6 +13,9 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -296,3 +299,55 @@ def test_a_bot_with_another_secret_than_its_database_does_not_start(tmp_path, mo
     asyncio.run(run("0f1e2d3c4b5a69788796a5b4c3d2e1f0"))
     with pytest.raises(SecretError, match="every process on one database needs the same"):
         asyncio.run(run("ffeeddccbbaa99887766554433221100"))
+
+
+def test_the_daily_help_says_plainly_what_no_design_prevents(tmp_path):
+    """Issue 18: `/rr rules topic:daily`, in English and in Japanese, says that a second
+    Discord account sees the same day, and that the day's key is published only after it."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "h.db", Clock(NOON))) as h:
+            en = await h.slash(h.user("ann"), "rr rules", topic="daily")
+            ja = await h.slash(h.user("yui", locale="ja"), "rr rules", topic="daily")
+            assert "second Discord account has seen the same game" in en.embed["description"]
+            assert "published only when the day ends" in en.embed["description"]
+            assert "別のDiscordアカウント" in ja.embed["description"]
+            assert "その日の終了後にだけ公開" in ja.embed["description"]
+    asyncio.run(scenario())
+
+
+def console(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A real `bot.py --console` process, typed `quit` (bounded)."""
+    r = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "bot.py"),
+                        "--console", "--db", str(tmp / "c.db"), "--out", str(tmp / "out"),
+                        *args], input="quit\n", capture_output=True, text=True, timeout=90,
+                       cwd=tmp)
+    assert "Traceback" not in r.stdout + r.stderr, r.stderr
+    return r
+
+
+def test_the_console_replays_a_past_day_from_its_published_key(tmp_path):
+    """Issue 18: with the key the bot published and the day's date, the offline console
+    deals that day's very game (key, difficulty, modifiers) — the one the bot dealt."""
+    key = daily.day_key(SECRET, DAY)
+    r = console(tmp_path, "--daily-key", key.hex(), "--date", DAY.isoformat(), "--names", "Ann")
+    assert r.returncode == 0 and "Daily challenge #23 (2026-11-23)" in r.stdout, r.stdout
+    con = sqlite3.connect(tmp_path / "c.db")
+    setup, state = con.execute("SELECT setup, state FROM games").fetchone()
+    con.close()
+    dealt = daily.challenge_for(SECRET, DAY).new_game("Ann")
+    assert json.loads(setup) == json.loads(json.dumps(dealt.setup))
+    for k in ("monster_deck", "unit_deck", "chips", "row", "mercenaries"):
+        assert json.loads(state)[k] == json.loads(dealt.to_json())[k], k
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--daily-key", "abc", "--date", "2026-11-23"], "64 hex digits, not 'abc'"),
+    (["--daily-key", "00" * 32], "--daily-key and --date go together"),
+    (["--daily-key", "00" * 32, "--date", "2026-13-40"], "--date is the key's day"),
+    (["--daily-key", "00" * 32, "--date", "2026-11-23", "--ai", "greedy"], "one player"),
+])
+def test_a_wrong_daily_key_option_is_one_line(tmp_path, args, words):
+    """Bad input gets a clear, specific answer in one line, and no game is made."""
+    r = console(tmp_path, *args)
+    assert r.returncode != 0 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.stdout == ""
