@@ -28,7 +28,9 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+import math
 import re
+import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -83,7 +85,9 @@ def published_key(secret: bytes, day: dt.date, now: float) -> str | None:
 MIN_SECRET_BITS = 128
 MAKE_SECRET = 'python -c "import secrets; print(secrets.token_hex(32))"'
 _HEX = re.compile(r"[0-9a-fA-F]+")
-_BASE64 = re.compile(r"[A-Za-z0-9+/_-]+=*")
+_CLASSES = (string.ascii_lowercase, string.ascii_uppercase, string.digits)
+_OTHER = 33  # printable ASCII beside letters and digits (space included)
+_DICEWARE_WORD = math.log2(7776)  # the most a word of a passphrase can hold
 
 
 class SecretError(ValueError):
@@ -91,17 +95,28 @@ class SecretError(ValueError):
 
 
 def secret_bits(raw: str) -> float:
-    """At most how many bits of entropy `raw` can hold, judged by its alphabet (hex 4 bits a
-    character, base64 6, other printable text 6.5) and discounting a string that repeats a
-    few characters. An upper bound only: no check can tell a random string from a
-    well-chosen pattern, which is why the refusal says how to generate one."""
-    body = raw.rstrip("=")
+    """At most how many bits of entropy `raw` can hold: 4 a character for hex, else log2 of
+    the character classes it uses (lower, upper, digits, other: a lowercase-only word scores
+    4.7, a password manager's mix 6.6), a passphrase (words and spaces) 12.9 a word as if
+    drawn by diceware, and a string repeating a few characters no more than those. An upper
+    bound only: no check tells a random string from a well-chosen pattern, which is why the
+    refusal says how to generate one."""
+    body = raw.strip()
     if not body:
         return 0.0
-    per_char = 4.0 if _HEX.fullmatch(body) else 6.0 if _BASE64.fullmatch(raw) else 6.5
+    if any(c.isspace() for c in body):
+        return _DICEWARE_WORD * len(body.split())
+    if _HEX.fullmatch(body):
+        per_char = 4.0
+    else:
+        size = sum(len(cls) for cls in _CLASSES if any(c in cls for c in body))
+        if any(not c.isascii() or not c.isalnum() for c in body):
+            size += _OTHER
+        per_char = math.log2(size)
     bits = per_char * len(body)
-    if len(set(body)) < min(len(body), 16) // 2:  # "aaaa…", "abab…": not random
-        bits = min(bits, len(set(body)) * per_char)
+    distinct = len(set(body))
+    if distinct < min(len(body), 16) // 2:  # "aaaa…", "abab…": not random
+        bits = min(bits, distinct * per_char)
     return bits
 
 

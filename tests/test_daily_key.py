@@ -30,6 +30,8 @@ from engine import rng as engine_rng
 from service import GameService, daily
 from service.daily import SecretError
 from service.daily_play import DailyHost
+from service.notices import rebuild
+from store import Store
 
 DAY = dt.date(2026, 11, 23)
 NOON = daily.day_end(DAY) - 12 * 3600
@@ -183,6 +185,7 @@ def test_a_published_key_alone_rebuilds_the_day():
 @pytest.mark.parametrize("weak", [
     "s3cret", "correct horse", "0123456789abcdef0123456789abcde",  # 31 hex digits: 124 bits
     "a" * 64, "abababababababababababababababab", "QUJDREVGR0hJSktMTU5PUFFS"[:21],
+    "correcthorsebatterystaple", "correct horse battery staple pony", "Tr0ub4dor&3",
 ])
 def test_a_weak_secret_is_refused_with_how_to_make_one(weak):
     """Issue 18: past keys are published, so a weak secret is searched offline and gives
@@ -196,6 +199,7 @@ def test_a_weak_secret_is_refused_with_how_to_make_one(weak):
 @pytest.mark.parametrize("strong", [
     "0123456789abcdef0123456789abcdef",  # 32 hex digits: 128 bits
     "Zq3x_Vb8-Lw2Yt6Rn0Pk4h",  # secrets.token_urlsafe(16): 22 characters
+    "abandon ability able about above absent absorb abstract absurd abuse",  # 10 words
     "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 ])
 def test_a_generated_secret_is_accepted(strong):
@@ -351,3 +355,24 @@ def test_a_wrong_daily_key_option_is_one_line(tmp_path, args, words):
     r = console(tmp_path, *args)
     assert r.returncode != 0 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert r.stdout == ""
+
+
+def test_a_daily_start_announcement_is_rebuilt_from_its_keyed_setup(tmp_path):
+    """Issue 18 / R15: the outbox rebuilds a daily game's opening post from the stored
+    setup with the setup's own generator — the same round-0 summons and state the player
+    was dealt, not a splitmix game of seed 0."""
+    async def main() -> None:
+        store = await Store(str(tmp_path / "n.db")).open()
+        try:
+            games = GameService(store, clock=lambda: NOON)
+            games.notify = True
+            h = await DailyHost.open(games, secret=SECRET.decode())
+            started = await h.play(1, "Ann", None, 9001)
+            (start,) = await store.notices()
+            again = await rebuild(games, start)
+            assert started.outcome is not None and again is not None
+            assert again.events == started.outcome.events
+            assert again.game.state == started.game.state
+        finally:
+            await store.close()
+    asyncio.run(main())
