@@ -376,3 +376,23 @@ def test_a_daily_start_announcement_is_rebuilt_from_its_keyed_setup(tmp_path):
         finally:
             await store.close()
     asyncio.run(main())
+
+
+def test_the_engine_cli_replays_a_daily_game_file(tmp_path):
+    """R15 / issue 18: `python -m engine replay FILE --check` rebuilds a keyed (daily)
+    game with its own generator: exit 0, not a mismatch; a bad key is one refused line."""
+    g = play(daily.challenge_for(SECRET, DAY).new_game("Ann"), 3, moves=40)
+    (tmp_path / "g.json").write_text(g.to_json())
+    env = {"PYTHONPATH": str(Path(__file__).resolve().parents[1]), "PATH": "/usr/bin:/bin"}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "engine", *args], cwd=tmp_path, text=True,
+                              capture_output=True, timeout=60, env=env)
+
+    r = cli("replay", "g.json", "--check")
+    assert r.returncode == 0, r.stdout + r.stderr
+    bad = json.loads(g.to_json())
+    bad["setup"]["key"] = "00"
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    r = cli("replay", "bad.json")
+    assert r.returncode == 2 and "64 hex digits" in r.stderr and "Traceback" not in r.stderr
