@@ -110,6 +110,7 @@ def test_a_keyed_game_replays_bit_for_bit_and_survives_json():
     """R15: setup + log replays a keyed game exactly; its state round-trips through JSON
     and goes on drawing the same numbers."""
     g = play(daily.challenge_for(SECRET, DAY).new_game("Ann"), 3, moves=60)
+    assert g.setup["rng"] == "hmac-ctr"
     again = Game.replay(json.loads(json.dumps(g.setup)), g.log)
     assert again.to_json() == g.to_json()
     loaded = Game.from_json(g.to_json())
@@ -370,6 +371,7 @@ def test_a_daily_start_announcement_is_rebuilt_from_its_keyed_setup(tmp_path):
             started = await h.play(1, "Ann", None, 9001)
             (start,) = await store.notices()
             again = await rebuild(games, start)
+            assert started.game.setup["rng"] == "hmac-ctr"
             assert started.outcome is not None and again is not None
             assert again.events == started.outcome.events
             assert again.game.state == started.game.state
