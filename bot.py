@@ -18,6 +18,11 @@ environment only, so the same build runs anywhere:
                   (service/shards.py; docs/deploy.md)
   RR_LEASE_SECONDS how long a process holds the daily day job after its last renewal
                   (default: 60): a dead holder's job is taken over after at most this long
+  RR_DAILY_SECRET the daily challenge's secret, at least 128 bits (e.g. 64 hex digits:
+                  python -c "import secrets; print(secrets.token_hex(32))"); unset, one is
+                  generated at the first start and kept in the database. Every process on
+                  one database must have the same one: the database keeps its fingerprint
+                  and a process with another refuses to start (docs/deploy.md)
 """
 
 from __future__ import annotations
@@ -45,7 +50,8 @@ class Config:
 
 
 def load_config(env: Mapping[str, str]) -> Config:
-    """The settings; ValueError (with the reason) for shard settings that make no sense."""
+    """The settings; ValueError (with the reason) for shard settings that make no sense or
+    a daily secret too weak to keep the days unknown."""
     level = env.get("RR_LOG_LEVEL", "INFO").upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         level = "INFO"
@@ -57,9 +63,12 @@ def load_config(env: Mapping[str, str]) -> Config:
         lease = max(3.0, float(env.get("RR_LEASE_SECONDS", "60")))
     except ValueError:
         lease = 60.0
+    from service.daily import check_secret
     from service.shards import parse_shards
 
     shards = parse_shards(env.get("RR_SHARD_COUNT"), env.get("RR_SHARD_IDS"))
+    if env.get("RR_DAILY_SECRET"):  # a weak one would give every future day away
+        check_secret(env["RR_DAILY_SECRET"])
     return Config(token=env.get("DISCORD_TOKEN") or None,
                   db_path=env.get("RR_DB", "rookraiders.db"), log_level=level, tick_seconds=tick,
                   daily_par_at_start=True, shard_count=shards.count, shard_ids=shards.ids,
@@ -73,7 +82,7 @@ def main(argv: list[str]) -> int:
         return console_main([a for a in argv if a != "--console"])
     try:
         config = load_config(os.environ)
-    except ValueError as e:  # a process hosting the wrong servers must never start
+    except ValueError as e:  # wrong servers to host, a weak daily secret: never start
         print(f"bot.py: {e}", file=sys.stderr)
         return 2
     logging.basicConfig(level=config.log_level,
@@ -83,8 +92,13 @@ def main(argv: list[str]) -> int:
               "offline with `bash rr run --console`.", file=sys.stderr)
         return 2
     from cogs.bot import RookBot
+    from service.daily import SecretError
 
-    RookBot(config, freeze_gc=True, ai_processes=True).run(config.token, log_handler=None)
+    try:
+        RookBot(config, freeze_gc=True, ai_processes=True).run(config.token, log_handler=None)
+    except SecretError as e:  # the database holds another secret's fingerprint
+        print(f"bot.py: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -189,7 +189,8 @@ class RookBot(commands.AutoShardedBot):
         self.service.notify = True  # moves queue their announcements in the outbox
         self.service.shards = self.hosting
         self.day_lease = JobLease(self.store, DAY_LEASE, self.lease_seconds)
-        # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py)
+        # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py);
+        # a weak one, or one the database was not started with, stops here (SecretError)
         self.daily = await DailyHost.open(self.service)
         self.daily.par_levels = getattr(self.config, "daily_par_levels", None)
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)

@@ -404,9 +404,10 @@ async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: in
             lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
             lines += [f"{PODIUM[rank - 1]} <@{a.user_id}> — {score_words(s, lang)}"
                       for rank, a, s in podium]
-        seed = core.published_seed(host.secret, yesterday, host.clock())
-        if seed is not None:
-            lines.append(t("daily_seed", lang, n=core.number_of(yesterday), seed=seed))
+        key = core.published_key(host.secret, yesterday, host.clock())
+        if key is not None:
+            lines.append(t("daily_key", lang, n=core.number_of(yesterday), day_key=key,
+                           day=yesterday.isoformat()))
         ch = bot.get_partial_messageable(channel_id)
         return await deliver(f"daily news guild {guild_id}",
                              lambda: ch.send("\n".join(lines))) is not None

@@ -152,7 +152,12 @@ class Console:
             await self.service.join(CHANNEL, k, name)
         for level in bots:
             await self.service.add_bot(CHANNEL, 1, level)
-        out = await self.service.start(CHANNEL, 1)
+        ch = table.daily
+        if ch is not None:  # the day as it was dealt: its key, difficulty and modifiers
+            self.say(self.t("daily_replay", no=ch.number, day=ch.day.isoformat(),
+                            mods=self.join(m.name(self.lang) for m in ch.modifiers)))
+        out = await self.service.start(CHANNEL, 1, rng_key=ch.key if ch else None,
+                                       options=ch.options if ch else None)
         self._seat_row(out.row)
         await self.report(out)
         await self.ai_turns()
@@ -173,7 +178,8 @@ class Console:
             [name_key(n) for n in self.table.names] != [name_key(n) for n in people]
             or self.table.bots != [s["ai"] for s in row.seats if s.get("ai")]
             or self.table.difficulty != difficulty
-            or self.table.seed not in (None, setup.get("seed")))
+            or self.table.seed not in (None, setup.get("seed"))
+            or (self.table.daily is not None and self.table.daily.key.hex() != setup.get("key")))
         self.say(self.t("ignored", opts=" ".join(typed)) if differs else self.t("how_new"))
         if self.auto_board:
             self.say_lines(board.compact(g.cards, g.view(None), self.lang))

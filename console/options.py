@@ -8,12 +8,14 @@ AI level, so AI seats can be added without touching the console loop's setup cod
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import re
 from dataclasses import dataclass
 from typing import Any
 
 import ai
 import i18n
+from service import daily
 
 from .text import has_control, name_key, normalise
 
@@ -57,6 +59,7 @@ class Table:
     seats: tuple[Seat, ...]
     difficulty: str | None = None  # solo option rule (R13.2)
     seed: int | None = None
+    daily: daily.Challenge | None = None  # a past daily challenge, from its published key
 
     @property
     def names(self) -> list[str]:
@@ -108,7 +111,36 @@ def table_parser(prog: str = "bot.py --console") -> argparse.ArgumentParser:
                     help="AI players, one per level given, e.g. --ai greedy random "
                          f"(levels: {', '.join(ai.LEVELS)})")
     ap.add_argument("--seed", type=_seed, help="seed for a reproducible game")
+    ap.add_argument("--daily-key", metavar="HEX",
+                    help="replay a past daily challenge from its published key (with --date)")
+    ap.add_argument("--date", metavar="YYYY-MM-DD", help="the day of --daily-key")
     return ap
+
+
+def _daily(ns: argparse.Namespace) -> daily.Challenge | None:
+    """The past day a published key and its date rebuild (service/daily.py), or None. The
+    key alone deals the game; the date only numbers it, so a wrong date plays the right
+    game under another number."""
+    if ns.daily_key is None and ns.date is None:
+        return None
+    if ns.daily_key is None or ns.date is None:
+        raise UsageError.of("daily_pair")
+    if ns.players not in (None, 1) or ns.ai or ns.difficulty is not None or ns.seed is not None \
+            or len(ns.names or ()) > 1:
+        raise UsageError.of("daily_alone")
+    try:
+        key = bytes.fromhex(normalise(ns.daily_key))
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise UsageError.of("daily_key", given=repr(ns.daily_key[:20]))
+    try:
+        day = dt.date.fromisoformat(normalise(ns.date))
+    except ValueError:
+        day = None
+    if day is None or day < daily.EPOCH:
+        raise UsageError.of("daily_date", given=repr(ns.date[:20]), epoch=daily.EPOCH.isoformat())
+    return daily.challenge_from_key(day, key)
 
 
 def check_name(name: str) -> str:
@@ -127,6 +159,7 @@ def check_name(name: str) -> str:
 
 def table_from(ns: argparse.Namespace) -> Table:
     """Check the combination of table options; the defaults fill what was not given."""
+    challenge = _daily(ns)
     if ns.difficulty is not None and ns.difficulty not in DIFFICULTIES:
         raise UsageError.of("difficulty", given=repr(ns.difficulty[:20]))
     if ns.names:
@@ -149,7 +182,7 @@ def table_from(ns: argparse.Namespace) -> Table:
         raise UsageError.of("difficulty_solo", n=len(names))
     return Table(tuple([Seat(n) for n in names] + [Seat(f"AI {k + 1}", lv)
                                                    for k, lv in enumerate(bots)]),
-                 ns.difficulty, ns.seed)
+                 challenge.difficulty if challenge else ns.difficulty, ns.seed, challenge)
 
 
 def given(ns: argparse.Namespace) -> list[str]:
@@ -165,6 +198,10 @@ def given(ns: argparse.Namespace) -> list[str]:
         out.append(f"--difficulty {ns.difficulty}")
     if ns.seed is not None:
         out.append(f"--seed {ns.seed}")
+    if ns.daily_key is not None:
+        out.append(f"--daily-key {ns.daily_key}")
+    if ns.date is not None:
+        out.append(f"--date {ns.date}")
     return out
 
 

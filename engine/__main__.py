@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from . import rng
 from .errors import ActionError, excerpt
 from .game import Game
 from .textboard import render
@@ -217,7 +218,7 @@ def cmd_replay(a: argparse.Namespace) -> int:
         raise CliError(f"{a.log or a.setup}: the log must be a list of [seat, \"action\"]")
     try:
         g = Game.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                     setup.get("cards"))
+                     setup.get("cards"), key=rng.key_of(setup))
     except (ValueError, KeyError, TypeError) as e:
         raise CliError(f"{a.setup}: bad setup ({excerpt(str(e), 80)})") from None
     for k, (seat, text) in enumerate(log):

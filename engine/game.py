@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from . import board, combat, flow
+from . import board, combat, flow, rng
 from .cards import CardSet, default_cards, normalize_name, parse_cardset
 from .errors import (
     GameOver,
@@ -72,16 +72,20 @@ class Game:
     # ---- construction and persistence -------------------------------------------------------
     @classmethod
     def new(cls, players: list[str], seed: int = 0, options: Mapping[str, Any] | None = None,
-            cards_data: dict[str, Any] | None = None, events: list[Event] | None = None) -> Game:
+            cards_data: dict[str, Any] | None = None, events: list[Event] | None = None,
+            key: bytes | None = None) -> Game:
         """A new game up to its first decisions; `events` (if given) receives the setup's
-        events (round-0 summons, mercenaries) so interfaces can tell the story."""
+        events (round-0 summons, mercenaries) so interfaces can tell the story. `key` (32
+        bytes): every draw comes from the keyed generator (engine/rng.py), not the seed."""
+        if key is not None:
+            rng.parse_key(key.hex())  # a short key could be searched: refused, never cut
         if cards_data:
             # The stored state keeps its keys sorted (to_json), and deck building follows the
             # card set's order: build from the sorted form so a replay of the stored setup
             # deals the very same decks (R15).
             cards_data = json.loads(json.dumps(cards_data, sort_keys=True))
         cs = parse_cardset(cards_data) if cards_data else default_cards()
-        st = new_game(cs, players, seed, options or {})
+        st = new_game(cs, players, seed, options or {}, key)
         if cards_data:
             st["setup"]["cards"] = cards_data
         g = cls(st, cs)
@@ -107,15 +111,17 @@ class Game:
         return json.dumps(self.state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def replay(cls, setup: Mapping[str, Any], log: list[LogEntry]) -> Game:
-        """Setup plus action log reproduces the state exactly (R15). A hand-written puzzle
-        carries its own starting position in `setup.start` and replays from there."""
+    def replay(cls, setup: Mapping[str, Any], log: list[LogEntry],
+               events: list[Event] | None = None) -> Game:
+        """Setup plus action log reproduces the state exactly (R15), with the generator the
+        setup names (`setup.rng`). A hand-written puzzle carries its own starting position in
+        `setup.start` and replays from there. `events` receives the setup's events (`new`)."""
         if "start" in setup:
             g = cls(normalize(json.loads(json.dumps(setup["start"]))))
             g.state["setup"] = json.loads(json.dumps(setup))
         else:
             g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                        setup.get("cards"))
+                        setup.get("cards"), events, rng.key_of(setup))
         for seat, text in log:
             g.apply(int(seat), text)
         return g

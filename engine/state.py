@@ -50,13 +50,16 @@ def new_player(name: str) -> Player:
     }
 
 
-def blank_state(players: list[str], seed: int, options: Options) -> State:
-    """Every key at its default: the base a hand-written puzzle state is merged onto."""
+def blank_state(players: list[str], seed: int, options: Options,
+                key: bytes | None = None) -> State:
+    """Every key at its default: the base a hand-written puzzle state is merged onto.
+    `key`: the game draws with the keyed generator (engine/rng.py), else from `seed`."""
     n = len(players)
-    streams = {k: rng.derive(seed, k) for k in ("monsters", "units", "chips", "medals", "table")}
+    streams = {k: rng.start(seed, key, k)
+               for k in ("monsters", "units", "chips", "medals", "table")}
     for p in range(n):
-        streams[f"dice{p}"] = rng.derive(seed, f"dice{p}")
-    return {
+        streams[f"dice{p}"] = rng.start(seed, key, f"dice{p}")
+    st: State = {
         "version": 1,
         "setup": {"players": list(players), "seed": seed, "options": options.copy()},
         "options": options.copy(),
@@ -71,6 +74,12 @@ def blank_state(players: list[str], seed: int, options: Options) -> State:
         "decisions": {}, "next_id": 1, "undo": {}, "rng": streams,
         "final_round": None, "result": None, "log": [],
     }
+    if key is not None:  # which generator replays it (R15); absent: splitmix64, so the
+        # setup of every game stored before the keyed generator replays unchanged
+        st["setup"]["rng"] = rng.KEYED
+        st["setup"]["key"] = key.hex()  # as secret as the streams themselves
+        st["setup"]["seed"] = 0  # plays no part: one keyed game, one setup
+    return st
 
 
 def normalize(raw: dict[str, Any]) -> State:
@@ -81,7 +90,8 @@ def normalize(raw: dict[str, Any]) -> State:
     names = setup.get("players") or [p.get("name", f"P{i + 1}")
                                       for i, p in enumerate(raw.get("players", [{}]))]
     options: Options = cast(Options, raw.get("options") or setup.get("options") or {})
-    base = blank_state(names, int(setup.get("seed", 0)), options)
+    key = rng.key_of(setup)
+    base = blank_state(names, int(setup.get("seed", 0)), options, key)
     out: dict[str, Any] = copy.deepcopy(raw)
     for k, v in base.items():
         out.setdefault(k, v)
@@ -111,12 +121,16 @@ def normalize(raw: dict[str, Any]) -> State:
     for k, v in base["rng"].items():  # a puzzle may give only some streams, e.g. "dice0" (R15)
         out["rng"].setdefault(k, v)
     for p in range(len(out["players"])):
-        out["rng"].setdefault(f"dice{p}", rng.derive(int(setup.get("seed", 0)), f"dice{p}"))
+        out["rng"].setdefault(f"dice{p}", rng.start(int(setup.get("seed", 0)), key, f"dice{p}"))
+    for k, v in out["rng"].items():
+        rng.check_stream(str(k), v)
     return cast(State, out)
 
 
-def new_game(cs: CardSet, players: list[str], seed: int, options: Mapping[str, Any]) -> State:
-    """Setup R4 up to the moment the first decision (initial placement) is asked."""
+def new_game(cs: CardSet, players: list[str], seed: int, options: Mapping[str, Any],
+             rng_key: bytes | None = None) -> State:
+    """Setup R4 up to the moment the first decision (initial placement) is asked; `rng_key`
+    (rng.KEY_BYTES) draws every stream with the keyed generator instead of the seed."""
     n = len(players)
     if not 1 <= n <= 4:
         raise ValueError("Rook & Raiders is for 1 to 4 players (R1).")
@@ -125,7 +139,7 @@ def new_game(cs: CardSet, players: list[str], seed: int, options: Mapping[str, A
         raise ValueError("difficulty is easy, normal or hard, and only for 1 player (R13.2).")
     opts: Options = {"difficulty": difficulty, "round_cap": int(options.get("round_cap", 30))}
     opts.update(setup_variants(cs, options, n))
-    st = blank_state(players, seed, opts)
+    st = blank_state(players, seed, opts, rng_key)
     r = st["rng"]
     # R3 monster deck: shuffled per level, level 1 on top.
     serial = 0

@@ -78,8 +78,21 @@ class Setup(TypedDict):
     players: list[str]
     seed: int
     options: Options
+    rng: NotRequired[str]  # the generator (engine/rng.py); absent: splitmix64 (older games)
+    key: NotRequired[str]  # an hmac-ctr game's key, 64 hex digits (secret like the rng)
     cards: NotRequired[dict[str, Any]]  # a custom card set: the free-form JSON of cards.json
     start: NotRequired[dict[str, Any]]  # a puzzle's starting position (a State minus setup)
+
+
+class KeyedStream(TypedDict):
+    """One hmac-ctr stream (engine/rng.py): the game's key and how many outputs were drawn."""
+
+    key: str
+    n: int
+
+
+Stream = int | KeyedStream
+"""A random stream's state: a splitmix64 integer, or a keyed counter (engine/rng.py)."""
 
 
 class Chips(TypedDict):
@@ -192,7 +205,7 @@ class State(TypedDict):
     undo: dict[str, list[int]]
     decisions: dict[str, Decision]
     next_id: int
-    rng: dict[str, int]
+    rng: dict[str, Stream]
     final_round: int | None
     result: Result | None
     log: list[LogEntry]

@@ -2,8 +2,18 @@
 
 Why it is built this way:
 - The day's game must be the same for every player and unknowable before it is played, so
-  its seed is an HMAC of the UTC date under a secret only the bot holds; the seed of a day
-  is published once that day has closed (`published_seed`).
+  its key is the whole HMAC-SHA256 digest of the UTC date under a secret only the bot holds
+  (`day_key`), and the game draws every roll and shuffle from it with the engine's keyed
+  generator (engine/rng.py, `hmac-ctr`). A 48-bit seed used to be sliced from that digest:
+  a dozen observed dice pinned it and 2^48 seeds are searched in half an hour on one GPU;
+  the keyed generator's outputs reveal nothing of a 256-bit key, so there is no search.
+  A day's key is published once that day has closed (`published_key`): with it anyone
+  rebuilds and replays the day (`challenge_from_key`).
+- The secret is what keeps every future day unknown, and past keys are public, so a weak
+  secret could be searched offline from them: `check_secret` refuses one under 128 bits at
+  start, and `fingerprint` lets processes sharing a database prove they share the secret.
+- No design stops one person from playing the day on a second Discord account first: that
+  account sees the same game. The README and `/rr rules topic:daily` say so.
 - A day's difficulty and modifiers are chosen from the same digest, from a data file a
   designer extends without code (`service/data/daily_modifiers.json`); the engine applies
   them as setup options, so setup + log still replays the attempt (R15).
@@ -18,6 +28,9 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+import math
+import re
+import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,6 +39,7 @@ from typing import Any
 
 import i18n
 from engine import Game
+from engine.rng import KEY_BYTES
 
 DATA_FILE = Path(__file__).with_name("data") / "daily_modifiers.json"
 EPOCH = dt.date(2026, 11, 1)  # challenge #1
@@ -54,14 +68,86 @@ def number_of(day: dt.date) -> int:
     return (day - EPOCH).days + 1
 
 
-def _digest(secret: bytes, day: dt.date) -> bytes:
+def day_key(secret: bytes, day: dt.date) -> bytes:
+    """The day's key: the whole 32-byte digest, never a slice of it (a slice could be
+    searched)."""
     return hmac.new(secret, f"rook-and-raiders/daily/{day.isoformat()}".encode(),
                     hashlib.sha256).digest()
 
 
-def published_seed(secret: bytes, day: dt.date, now: float) -> int | None:
-    """A day's seed, but only once that day is over (nobody may learn today's game)."""
-    return challenge_for(secret, day).seed if now >= day_end(day) else None
+def published_key(secret: bytes, day: dt.date, now: float) -> str | None:
+    """A day's key (hex), but only once that day is over (nobody may learn today's game)."""
+    return day_key(secret, day).hex() if now >= day_end(day) else None
+
+
+# ---- the secret ----------------------------------------------------------------------------
+
+MIN_SECRET_BITS = 128
+MAKE_SECRET = 'python -c "import secrets; print(secrets.token_hex(32))"'
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_CLASSES = (string.ascii_lowercase, string.ascii_uppercase, string.digits)
+_OTHER = 33  # printable ASCII beside letters and digits (space included)
+_DICEWARE_WORD = math.log2(7776)  # the most a word of a passphrase can hold
+
+
+class SecretError(ValueError):
+    """The daily secret cannot be used: the bot must not start (one line, for the operator)."""
+
+
+def secret_bits(raw: str) -> float:
+    """At most how many bits of entropy `raw` can hold: 4 a character for hex, else log2 of
+    the character classes it uses (lower, upper, digits, other: a lowercase-only word scores
+    4.7, a password manager's mix 6.6), a passphrase (words and spaces) 12.9 a word as if
+    drawn by diceware, and a string repeating a few characters no more than those. An upper
+    bound only: no check tells a random string from a well-chosen pattern, which is why the
+    refusal says how to generate one."""
+    body = raw.strip()
+    if not body:
+        return 0.0
+    if any(c.isspace() for c in body):
+        return _DICEWARE_WORD * len(body.split())
+    if _HEX.fullmatch(body):
+        per_char = 4.0
+    else:
+        size = sum(len(cls) for cls in _CLASSES if any(c in cls for c in body))
+        if any(not c.isascii() or not c.isalnum() for c in body):
+            size += _OTHER
+        per_char = math.log2(size)
+    bits = per_char * len(body)
+    distinct = len(set(body))
+    if distinct < min(len(body), 16) // 2:  # "aaaa…", "abab…": not random
+        bits = min(bits, distinct * per_char)
+    return bits
+
+
+def check_secret(raw: str) -> bytes:
+    """RR_DAILY_SECRET as the key of every day, or SecretError with the reason and how to
+    make a good one. Past days' keys are published, so a weak secret would be found
+    offline and give away every future day."""
+    bits = secret_bits(raw)
+    if bits < MIN_SECRET_BITS:
+        raise SecretError(
+            f"RR_DAILY_SECRET is too weak ({len(raw)} characters, at most {bits:.0f} bits of "
+            f"entropy; {MIN_SECRET_BITS} needed, because published day keys let a weak one "
+            f"be searched offline) — make one with: {MAKE_SECRET}")
+    return raw.encode()
+
+
+def fingerprint(secret: bytes) -> str:
+    """A keyed fingerprint of the secret, kept in the database: processes sharing it compare
+    theirs without storing or logging the secret (HMAC: it gives nothing of the secret)."""
+    return hmac.new(secret, b"rook-and-raiders/daily/fingerprint", hashlib.sha256).hexdigest()
+
+
+def check_fingerprint(secret: bytes, stored: str) -> None:
+    """SecretError when this process's secret is not the one the database was started with:
+    two secrets would give two different games of one day."""
+    if not hmac.compare_digest(fingerprint(secret), stored):
+        raise SecretError(
+            "RR_DAILY_SECRET is not the secret this database's daily challenge was started "
+            "with (another process or an earlier start used a different one, or none and a "
+            "generated one): every process on one database needs the same secret — see "
+            "docs/deploy.md, \"The daily secret\"")
 
 
 def _weighted(items: Sequence[tuple[str, int]], x: int) -> str:
@@ -87,11 +173,12 @@ class Modifier:
 
 @dataclass(frozen=True, slots=True)
 class Challenge:
-    """One day's challenge: everything needed to build its game, nothing secret but the seed."""
+    """One day's challenge: everything needed to build its game, nothing secret but the key
+    (the whole day digest; the game draws with the keyed generator, engine/rng.py)."""
 
     day: dt.date
     number: int
-    seed: int
+    key: bytes = field(repr=False)
     difficulty: str
     modifiers: tuple[Modifier, ...]
 
@@ -108,15 +195,22 @@ class Challenge:
         return opts
 
     def new_game(self, name: str, cards_data: dict[str, Any] | None = None) -> Game:
-        return Game.new([name], seed=self.seed, options=self.options, cards_data=cards_data)
+        return Game.new([name], options=self.options, cards_data=cards_data, key=self.key)
 
 
 def challenge_for(secret: bytes, day: dt.date) -> Challenge:
-    """The day's challenge: seed, difficulty and one or two modifiers, all from one digest.
+    """The day's challenge, from the day's key."""
+    return challenge_from_key(day, day_key(secret, day))
+
+
+def challenge_from_key(day: dt.date, key: bytes) -> Challenge:
+    """The day's challenge: the game's key, difficulty and one or two modifiers, all from one
+    digest — so a published key alone rebuilds a past day exactly.
 
     Two modifiers never set the same option (so neither silently cancels the other)."""
-    d = _digest(secret, day)
-    seed = int.from_bytes(d[:6], "big")  # 48 bits: exact in JSON and in every language
+    if len(key) != KEY_BYTES:
+        raise ValueError(f"a day key is {2 * KEY_BYTES} hex digits")
+    d = key
     cat = catalogue()
     difficulty = _weighted(sorted(cat["difficulties"].items()), int.from_bytes(d[6:8], "big"))
     mods = [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in cat["modifiers"]]
@@ -131,7 +225,7 @@ def challenge_for(secret: bytes, day: dt.date) -> Challenge:
         if rest:
             second = _weighted(rest, int.from_bytes(d[11:13], "big"))
             chosen.append(next(m for m in mods if m.id == second))
-    return Challenge(day, number_of(day), seed, difficulty, tuple(chosen))
+    return Challenge(day, number_of(day), key, difficulty, tuple(chosen))
 
 
 # ---- scores --------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def _ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
     """One AI's game of the challenge (run in a worker thread): its score and trace."""
     from ai import make_player  # the AI sits beside the engine; only the day job needs it
 
-    bot = make_player(level, challenge.seed)
+    bot = make_player(level, challenge.number)  # its own tie-breaks: public, not the key
     if hasattr(bot, "budget_s"):
         bot.budget_s = PAR_BUDGET_S
     g = challenge.new_game(f"bot ({level})")
@@ -105,10 +105,13 @@ class DailyHost:
     @classmethod
     async def open(cls, games: GameService, clock: Callable[[], float] | None = None,
                    secret: str | None = None) -> DailyHost:
-        """The secret comes from RR_DAILY_SECRET, else is generated once and stored."""
+        """The secret comes from RR_DAILY_SECRET, else is generated once and stored. A weak
+        secret, or one that is not the secret the database was started with, raises
+        daily.SecretError: the bot must not start (it would give away or change the days)."""
         ds = await daily_store(games.store).open()
         raw = secret if secret is not None else os.environ.get("RR_DAILY_SECRET")
-        key = raw.encode() if raw else await ds.secret(secrets.token_bytes(32))
+        key = daily.check_secret(raw) if raw else await ds.secret(secrets.token_bytes(32))
+        daily.check_fingerprint(key, await ds.fingerprint(daily.fingerprint(key)))
         return cls(games, ds, key, clock)
 
     # ---- days --------------------------------------------------------------------------------
@@ -203,7 +206,7 @@ class DailyHost:
         return Started(ch, out.row, out.game, ranked, out, await self.par(ch.day))
 
     async def _begin(self, row: GameRow, ch: Challenge) -> Outcome:
-        return await self.games.start(row.channel_id, row.host_id, seed=ch.seed,
+        return await self.games.start(row.channel_id, row.host_id, seed=0, rng_key=ch.key,
                                       options=ch.options)
 
     def key_of(self, user_id: int, ranked_first: bool = True) -> list[int]:

@@ -261,9 +261,11 @@ class GameService(SeatsMixin):
             return row
 
     async def start(self, channel_id: int, user_id: int, *, seed: int | None = None,
-                    options: dict[str, Any] | None = None) -> Outcome:
+                    options: dict[str, Any] | None = None,
+                    rng_key: bytes | None = None) -> Outcome:
         """Start the lobby's game; `seed` and `options` (engine setup options) are given by
-        hosts that prepare the game themselves (the daily challenge), else drawn fresh."""
+        hosts that prepare the game themselves (the daily challenge), else drawn fresh.
+        `rng_key`: the game draws with the engine's keyed generator (the daily challenge)."""
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             if user_id != row.host_id:
@@ -277,7 +279,7 @@ class GameService(SeatsMixin):
             setup_ev: list[Event] = []
             g = Game.new(names, seed=self.seed_source() if seed is None else seed,
                          options=options,
-                         cards_data=self.cards_data, events=setup_ev)
+                         cards_data=self.cards_data, events=setup_ev, key=rng_key)
             ev: list[Told] = list(setup_ev)
             self._auto_answers(g, ev)
             # The setup, the answers resolved on their own (logged like any others), the

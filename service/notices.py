@@ -50,8 +50,7 @@ async def rebuild(service: GameService, notice: Notice) -> Outcome | Reminder | 
     if body["kind"] == "start":
         setup = row.setup
         setup_ev: list[Event] = []
-        g = Game.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                     setup.get("cards"), events=setup_ev)
+        g = Game.replay(setup, [], events=setup_ev)  # its own generator (a daily: keyed)
         ev = list(setup_ev)
         first = 0
     elif body["kind"] == "undo":

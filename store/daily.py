@@ -59,6 +59,16 @@ class DailyStore:
                 "SELECT value FROM kv WHERE key='daily_secret'").fetchone()[0])
         return await self.store._write(write)
 
+    async def fingerprint(self, mine: str) -> str:
+        """The daily secret's fingerprint the database was first started with; the first
+        call stores `mine`. A process comparing it learns whether it shares the secret."""
+        def write(con: sqlite3.Connection) -> str:
+            con.execute("INSERT OR IGNORE INTO kv (key, value) VALUES"
+                        " ('daily_secret_fingerprint', ?)", (mine,))
+            return str(con.execute(
+                "SELECT value FROM kv WHERE key='daily_secret_fingerprint'").fetchone()[0])
+        return await self.store._write(write)
+
     # ---- attempts ----------------------------------------------------------------------------
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
         def read(con: sqlite3.Connection) -> Attempt | None:

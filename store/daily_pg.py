@@ -42,6 +42,14 @@ class PgDailyStore(DailyStore):
                 "SELECT value FROM kv WHERE key='daily_secret'"))
         return await self.store._write(write)
 
+    async def fingerprint(self, mine: str) -> str:
+        async def write(con: Con) -> str:
+            await con.execute("INSERT INTO kv (key, value) VALUES"
+                              " ('daily_secret_fingerprint', $1) ON CONFLICT DO NOTHING", mine)
+            return str(await con.fetchval(
+                "SELECT value FROM kv WHERE key='daily_secret_fingerprint'"))
+        return await self.store._write(write)
+
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
         async def read(con: Con) -> Attempt | None:
             r = await con.fetchrow("SELECT * FROM daily_attempts WHERE user_id=$1 AND day=$2"

@@ -15,6 +15,7 @@ from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
 from cogs.daily import day_once
+from service.daily import day_key
 from service.daily_play import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
@@ -137,7 +138,9 @@ def test_day_job_announces_once_and_reminds_once_across_a_restart(tmp_path):
             posts = [m.text for m in h.messages(news) if not m.ephemeral]
             assert len(posts) == 1 and "Daily challenge #23" in posts[0]
             assert "🥇" in posts[0] and str(ann.id) in posts[0]  # yesterday's podium
-            assert "seed" in posts[0]  # yesterday's seed, published
+            # yesterday's whole key, published (issue 18), and how to replay that day
+            key = day_key(h.bot.daily.secret, dt.date(2026, 11, 22)).hex()
+            assert f"key, now published: `{key}`" in posts[0], posts[0]
             assert "the bot won in 9 rounds" in posts[0]
             reminders = [m.text for m in h.messages(h.dm_channel(ann))
                          if "streak breaks tonight" in m.text]

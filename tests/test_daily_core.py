@@ -20,10 +20,10 @@ def test_two_players_get_byte_identical_setups_and_dice():
         assert sa[k] == sb[k], k
 
 
-def test_the_seed_depends_on_the_secret_and_the_day():
+def test_the_key_depends_on_the_secret_and_the_day():
     c = daily.challenge_for(SECRET, DAY)
-    assert daily.challenge_for(b"other", DAY).seed != c.seed  # not reproducible without it
-    assert daily.challenge_for(SECRET, DAY + dt.timedelta(days=1)).seed != c.seed
+    assert daily.challenge_for(b"other", DAY).key != c.key  # not reproducible without it
+    assert daily.challenge_for(SECRET, DAY + dt.timedelta(days=1)).key != c.key
     assert c.difficulty in ("easy", "normal", "hard")  # R13.2
     assert 1 <= len(c.modifiers) <= 2
     assert c.number == daily.number_of(DAY) == 23
@@ -42,10 +42,10 @@ def test_modifiers_vary_and_never_clash_over_a_year():
     assert difficulties == {"easy", "normal", "hard"}
 
 
-def test_the_seed_is_published_only_when_the_day_is_over():
+def test_the_key_is_published_only_when_the_day_is_over():
     end = daily.day_end(DAY)
-    assert daily.published_seed(SECRET, DAY, end - 1) is None
-    assert daily.published_seed(SECRET, DAY, end) == daily.challenge_for(SECRET, DAY).seed
+    assert daily.published_key(SECRET, DAY, end - 1) is None
+    assert daily.published_key(SECRET, DAY, end) == daily.challenge_for(SECRET, DAY).key.hex()
     assert daily.day_of(end - 1) == DAY and daily.day_of(end) == DAY + dt.timedelta(days=1)
 
 
