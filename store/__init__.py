@@ -11,6 +11,7 @@ from .db import (
     AlreadyApplied,
     Commit,
     GameRow,
+    NewGame,
     Notice,
     Store,
     StoreBusy,
@@ -39,5 +40,5 @@ def make_store(db: str, **options: Any) -> Store | PgStore:
     return Store(db, **options)
 
 
-__all__ = ["AlreadyApplied", "Commit", "GameRow", "Notice", "Store", "StoreBusy",
+__all__ = ["AlreadyApplied", "Commit", "GameRow", "NewGame", "Notice", "Store", "StoreBusy",
            "StoreUncertain", "VersionConflict", "is_postgres", "make_store", "new_key"]
