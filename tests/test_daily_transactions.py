@@ -72,16 +72,16 @@ async def start(db: Any, clock: Clock | None = None, path: str | None = None) ->
     return Process(store, h)
 
 
-async def restart(db: Any, dead: Process, tmp: Path) -> Process:
+async def restart(db: Any, dead: Process, tmp: Path, clock: Clock | None = None) -> Process:
     """The restarted bot: on SQLite, a copy of the file and its WAL as they were on disk
     when the process died; on PostgreSQL, the same database (the server kept it)."""
     if db.pg:
-        return await start(db)
+        return await start(db, clock)
     copy = tmp / f"restart{next(_copies)}.db"
     shutil.copyfile(db.url, copy)
     if Path(db.url + "-wal").exists():
         shutil.copyfile(db.url + "-wal", str(copy) + "-wal")
-    return await start(db, path=str(copy))
+    return await start(db, clock, path=str(copy))
 
 
 async def all_games(db: Any, p: Process, user: int) -> list[tuple[int, str]]:
@@ -95,7 +95,7 @@ async def check_day(db: Any, p: Process, user: int) -> str:
     """The day as the restarted bot finds it: 'none' (no attempt, no game) or 'started' (a
     complete daily game and its one ranked attempt) — anything else fails."""
     att = await p.host.store.attempt(user, DAY.isoformat(), True)
-    games = await all_games(db, p, user)
+    games = [g for g in await all_games(db, p, user) if g[1] != "abandoned"]
     if att is None:
         assert games == [], f"a game without its attempt: {games}"
         return "none"
@@ -266,3 +266,98 @@ def test_the_process_that_loses_the_start_tells_the_player_the_truth(tmp_path):
             await other_store.close()
     asyncio.run(scenario())
 
+
+
+LEGACY = ("claimed", "lobby", "lobby_with_settings", "started_without_settings",
+          "resign_cut_short")
+
+
+@pytest.mark.parametrize("left", LEGACY)
+def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, left):
+    """Issue 17: a database written by the bot before this change may hold any of its
+    crash points (each step was its own write). The next `/rr daily play` finds the day
+    consistent: the one ranked game, complete with its settings and known to its attempt —
+    or, after a resign cut short, the attempt scored as that resign and no new game."""
+    async def main():
+        p = await start(db)
+        h, day, user = p.host, DAY.isoformat(), 40
+        key = slot(user, True)
+        ch = h.challenge(DAY)
+        await h.store.claim(user, day, True, "Ann", None)
+        if left != "claimed":
+            lobby = await h.games.new_lobby(None, key, user, "Ann", players=1,
+                                            difficulty=ch.difficulty)
+            if left == "lobby_with_settings":
+                lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
+                                           "post_channel": DM}
+                await h.games.store.set_settings(lobby.id, lobby.settings)
+            if left in ("started_without_settings", "resign_cut_short"):
+                await h.games.start(key, user, seed=ch.seed, options=ch.options)
+            if left == "resign_cut_short":
+                lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
+                                           "post_channel": DM}
+                await h.games.store.set_settings(lobby.id, lobby.settings)
+                await h.store.set_game(user, day, True, lobby.id)
+                await h.games.store.set_status(lobby.id, "abandoned")
+        await p.store.close()
+        back = await start(db)
+        if left == "resign_cut_short":
+            with pytest.raises(ServiceError, match="one attempt a day"):
+                await back.host.play(user, "Ann", None, DM)
+            att = await back.host.store.attempt(user, day, True)
+            assert att is not None and att.status == "finished" and att.score is not None
+            assert [s for _, s in await all_games(db, back, user)] == ["abandoned"]
+        else:
+            st = await back.host.play(user, "Ann", None, DM)
+            assert await check_day(db, back, user) == "started"
+            assert st.row.settings["daily"]["post_channel"] == DM
+            assert [s for _, s in await all_games(db, back, user)].count("active") == 1
+        await back.store.close()
+    asyncio.run(main())
+
+
+def test_a_crash_while_closing_the_day_loses_no_attempt(db, tmp_path):
+    """Issue 17 (audit: the day's end is a multi-step write too): killed between any two
+    writes of closing a day, every attempt is still in play with its game open, or ended
+    unfinished with its game closed — and the next pass of the day job closes the rest."""
+    async def main():
+        clock = Clock(NOON)
+
+        async def two_playing(p: Process, first: int, day: dt.date) -> list[int]:
+            clock.now = day_end(day) - 12 * 3600
+            for u in (first, first + 1):
+                await p.host.play(u, "Ann", None, DM)
+            clock.now = day_end(day) + 60  # 00:01 UTC the next day
+            return [first, first + 1]
+
+        probe = await start(db, clock)
+        await two_playing(probe, 50, DAY)
+        before = probe.writes
+        await probe.host.close_day(DAY)
+        writes = probe.writes - before  # the flag, then each attempt
+        await probe.store.close()
+        for n in range(writes + 1):
+            day = DAY + dt.timedelta(days=n + 1)  # a day of its own: its flag not yet taken
+            dead = await start(db, clock)
+            users = await two_playing(dead, 60 + 2 * n, day)
+            dead.kill_after(n)
+            try:
+                await dead.host.close_day(day)
+            except Killed:
+                pass
+            back = await restart(db, dead, tmp_path, clock)
+            for u in users:
+                att = await back.host.store.attempt(u, day.isoformat(), True)
+                row = await back.store.get(att.game_id)
+                assert (att.status, row.status) in (("playing", "active"),
+                                                    ("unfinished", "abandoned")), \
+                    f"crash after write {n}: attempt {att.status}, game {row.status}"
+            await back.host.close_day(day)  # the day job's next pass
+            for u in users:
+                att = await back.host.store.attempt(u, day.isoformat(), True)
+                row = await back.store.get(att.game_id)
+                assert (att.status, row.status) == ("unfinished", "abandoned"), \
+                    f"crash after write {n}: the next pass left {att.status}/{row.status}"
+            for p in (dead, back):
+                await p.store.close()
+    asyncio.run(main())
