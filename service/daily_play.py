@@ -6,9 +6,11 @@ own instead of a channel: one slot per user for the ranked attempt and one for p
 the very same commands, buttons, undo and refusals as a channel game. Where its posts go
 (`settings["daily"]["post_channel"]`, the player's DMs) is the interface's business.
 
-Fair play: the ranked attempt is claimed in the store before its game exists (one per user
-per day, across every server and process); today's practice opens only once the ranked
-attempt is over; a score is always recomputed from the stored log (`settle`).
+Fair play: the ranked attempt is claimed in the store in the same transaction that creates
+its game (one per user per day, across every server and process; a crash leaves neither or
+both); today's practice opens only once the ranked attempt is over; a score is always
+recomputed from the stored log (`settle`), and ending an attempt closes its game in the same
+transaction (resign, the day's end).
 """
 
 from __future__ import annotations
