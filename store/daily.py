@@ -100,8 +100,9 @@ class DailyStore:
         """Claim the attempt and open its game, started, in one transaction. A ranked
         attempt already claimed raises AttemptTaken (nothing written) — unless it is still
         playing without a game (claimed by an older bot that crashed before making one):
-        then this game becomes its game. A practice replaces the day's old practice; its
-        old open game is `replace`d. VersionConflict: the slot has another open game."""
+        then this game becomes its game. A practice replaces the day's old practice; the
+        open game `replace`d is abandoned and its attempt, if still playing, ends
+        unfinished. VersionConflict: the slot has another open game."""
         now = time.time()
         upsert = ("DO UPDATE SET game_id=excluded.game_id WHERE daily_attempts.status='playing'"
                   " AND daily_attempts.game_id IS NULL") if ranked else (
@@ -111,6 +112,9 @@ class DailyStore:
         def claim(con: sqlite3.Connection, row: GameRow) -> Attempt:
             if guild_id is not None:
                 con.execute("INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id))
+            if replace is not None:  # the practice it replaces ends with its game
+                con.execute("UPDATE daily_attempts SET status='unfinished', finished_at=?"
+                            " WHERE game_id=? AND status='playing'", (now, replace))
             r = con.execute(
                 "INSERT INTO daily_attempts (user_id, day, ranked, game_id, name, status,"
                 " started_at) VALUES (?,?,?,?,?,'playing',?) ON CONFLICT (user_id, day, ranked) "

@@ -82,6 +82,10 @@ class PgDailyStore(DailyStore):
             if guild_id is not None:
                 await con.execute("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT"
                                   " DO NOTHING", guild_id, user_id)
+            if replace is not None:  # the practice it replaces ends with its game
+                await con.execute("UPDATE daily_attempts SET status='unfinished',"
+                                  " finished_at=$1 WHERE game_id=$2 AND status='playing'",
+                                  now, replace)
             r = await con.fetchrow(
                 "INSERT INTO daily_attempts (user_id, day, ranked, game_id, name, status,"
                 " started_at) VALUES ($1,$2,$3,$4,$5,'playing',$6)"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import itertools
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -358,6 +359,56 @@ def test_a_crash_while_closing_the_day_loses_no_attempt(db, tmp_path):
                 row = await back.store.get(att.game_id)
                 assert (att.status, row.status) == ("unfinished", "abandoned"), \
                     f"crash after write {n}: the next pass left {att.status}/{row.status}"
+            for p in (dead, back):
+                await p.store.close()
+    asyncio.run(main())
+
+
+async def check_practice(db: Any, p: Process, user: int) -> None:
+    """The practice slot as the restarted bot finds it: at most one open game, and a
+    practice attempt is in play exactly when it has that game, of its own day."""
+    rows = await Db(db.backend, p.store.path).sql(
+        "SELECT id, settings FROM games WHERE channel_id=? AND status IN ('lobby','active')",
+        slot(user, False))
+    assert len(rows) <= 1
+    open_id = int(rows[0][0]) if rows else None
+    atts = await Db(db.backend, p.store.path).sql(
+        "SELECT day, game_id FROM daily_attempts WHERE user_id=? AND ranked=0"
+        " AND status='playing'", user)
+    assert [a[1] for a in atts] == ([open_id] if open_id is not None else []), \
+        f"practice attempts in play {atts}, open practice game {open_id}"
+    if rows:
+        assert json.loads(rows[0][1])["daily"]["day"] == atts[0][0]
+
+
+def test_a_crash_while_a_practice_replaces_another_leaves_one_or_the_other(db, tmp_path):
+    """Issue 17 (audit: `/rr daily practice` ends the old practice and starts a new one):
+    killed between any two of its writes, the restarted bot finds the old practice still
+    in play, or the new one complete — never an attempt in play without its game."""
+    async def main():
+        yesterday, before = DAY - dt.timedelta(days=1), DAY - dt.timedelta(days=2)
+        probe = await start(db)
+        await probe.host.practice(1, "Ann", None, DM, day=yesterday)
+        n0 = probe.writes
+        await probe.host.practice(1, "Ann", None, DM, day=before)
+        writes = probe.writes - n0
+        await probe.store.close()
+        for n in range(writes + 1):
+            user = 70 + n
+            dead = await start(db)
+            await dead.host.practice(user, "Ann", None, DM, day=yesterday)
+            dead.kill_after(n)
+            try:
+                await dead.host.practice(user, "Ann", None, DM, day=before)
+            except Killed:
+                pass
+            back = await restart(db, dead, tmp_path)
+            await check_practice(db, back, user)
+            st = await back.host.practice(user, "Ann", None, DM, day=before)
+            assert st.row.settings["daily"]["day"] == before.isoformat()
+            again = await back.host.practice(user, "Ann", None, DM, day=before)
+            assert again.outcome is None and again.row.id == st.row.id
+            await check_practice(db, back, user)
             for p in (dead, back):
                 await p.store.close()
     asyncio.run(main())
