@@ -374,13 +374,15 @@ class DailyHost:
     async def close_day(self, day: dt.date) -> list[Attempt]:
         """At 00:00 UTC: the day's unfinished attempts end unfinished (R15 has no say: a
         hosting rule) and their games are closed, each attempt with its game in one
-        transaction. Every pass closes what is still playing (closing is idempotent: an
-        attempt ends once), so a crash in the middle of the list loses nothing; the stored
-        flag only records that the day was closed."""
+        transaction. Runs once per day: the stored flag is set after the last attempt is
+        closed, so a crash in the middle of the list leaves the rest to the next pass
+        (an attempt ends once however often it is closed); once set, a practice of that
+        day's challenge started later is left alone."""
         if self.clock() < daily.day_end(day):
             return []
         await self.settle_all()
-        await self.store.take_day_flag(day.isoformat(), "closed")
+        if await self.store.day_flag(day.isoformat(), "closed"):
+            return []
         closed = []
         for att in await self.store.playing(day.isoformat()):
             row = await self.games.store.get(att.game_id) if att.game_id is not None else None
@@ -395,6 +397,7 @@ class DailyHost:
                                                      "unfinished", None, None)
             if ended:
                 closed.append(att)
+        await self.store.take_day_flag(day.isoformat(), "closed")
         return closed
 
     async def par(self, day: dt.date) -> dict[str, Any] | None:

@@ -222,6 +222,15 @@ class DailyStore:
             "INSERT INTO daily_days (day, par) VALUES (?,?) ON CONFLICT (day)"
             " DO UPDATE SET par=excluded.par", (day, json.dumps(par))).close())
 
+    async def day_flag(self, day: str, flag: str) -> bool:
+        """Whether `announced` or `closed` is set for a day (a read; see `take_day_flag`)."""
+        assert flag in ("announced", "closed")
+
+        def read(con: sqlite3.Connection) -> bool:
+            r = con.execute(f"SELECT {flag} FROM daily_days WHERE day=?", (day,)).fetchone()
+            return bool(r and r[0])
+        return await self.store._read(read)
+
     async def take_day_flag(self, day: str, flag: str) -> bool:
         """Set `announced` or `closed` for a day once: True only for the caller that set it,
         so a day's announcements and closing run once even after a restart."""

@@ -175,6 +175,13 @@ class PgDailyStore(DailyStore):
         await self._run("INSERT INTO daily_days (day, par) VALUES ($1,$2) ON CONFLICT (day)"
                         " DO UPDATE SET par=excluded.par", day, json.dumps(par))
 
+    async def day_flag(self, day: str, flag: str) -> bool:
+        assert flag in ("announced", "closed")
+
+        async def read(con: Con) -> bool:
+            return bool(await con.fetchval(f"SELECT {flag} FROM daily_days WHERE day=$1", day))
+        return await self.store._read(read)
+
     async def take_day_flag(self, day: str, flag: str) -> bool:
         assert flag in ("announced", "closed")
 

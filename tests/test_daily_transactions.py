@@ -359,6 +359,10 @@ def test_a_crash_while_closing_the_day_loses_no_attempt(db, tmp_path):
                 row = await back.store.get(att.game_id)
                 assert (att.status, row.status) == ("unfinished", "abandoned"), \
                     f"crash after write {n}: the next pass left {att.status}/{row.status}"
+            # the day closed, its challenge is practised now: later passes leave that alone
+            st = await back.host.practice(users[0], "Ann", None, DM, day=day)
+            assert await back.host.close_day(day) == []
+            assert (await back.store.get(st.row.id)).status == "active"
             for p in (dead, back):
                 await p.store.close()
     asyncio.run(main())
