@@ -30,6 +30,7 @@ from test_daily_service import finish
 from service import GameService, ServiceError
 from service.daily import day_end
 from service.daily_play import DailyHost, slot
+from store.daily import daily_store
 
 DAY = dt.date(2026, 11, 23)
 NOON = day_end(DAY) - 12 * 3600
@@ -416,3 +417,43 @@ def test_a_crash_while_a_practice_replaces_another_leaves_one_or_the_other(db, t
             for p in (dead, back):
                 await p.store.close()
     asyncio.run(main())
+
+
+def test_two_real_processes_starting_one_players_daily_give_one_game(db):
+    """Issue 17, point 3, with real OS processes (tests/shard_worker.py: a RookBot behind
+    the harness each, one database): `/rr daily play` of one player reaches both at the
+    same instant. One game; one answer says it started, the other that it is running (or
+    goes on) — never "out of date", "already has a game" or "starting already"."""
+    from shard_worker import Proc
+
+    users = {"ann": 900_001 << 22, "bob": 900_002 << 22, "cat": 900_003 << 22}
+    guild = (1_000_000 << 22)
+    today = dt.datetime.now(dt.UTC).date()
+
+    async def par_known() -> None:  # the par AIs' games are another test's subject (slow)
+        store = await db.open()
+        try:
+            ds = await daily_store(store).open()
+            for d in (today - dt.timedelta(days=1), today, today + dt.timedelta(days=1)):
+                await ds.set_par(d.isoformat(), {})
+        finally:
+            await store.close()
+    asyncio.run(par_known())
+    spec = {"db": db.url, "shard_count": 1, "shard_ids": [0], "guild": guild,
+            "channel": 700_009 << 22, "users": users, "channels": {}, "ticker": False}
+    procs = [Proc({**spec, "index": 1}), Proc({**spec, "index": 2})]
+    try:
+        for name in users:
+            for p in procs:
+                p.send("slash", user=name, command="rr daily play")
+            texts = sorted(p.answer()["text"] for p in procs)
+            started = [t for t in texts if "has started" in t]
+            other = [t for t in texts if "has started" not in t]
+            assert len(started) == 1 and len(other) == 1, texts
+            assert "already running in your DMs" in other[0] or "goes on" in other[0], texts
+            rows = asyncio.run(db.sql("SELECT status FROM games WHERE channel_id=?",
+                                      slot(users[name], True)))
+            assert [r[0] for r in rows] == ["active"], rows
+    finally:
+        for p in procs:
+            p.stop()
