@@ -153,8 +153,12 @@ class DailyHost:
                     if row is None and att.game_id is not None:
                         await self._ended(att)  # its game ended: it is no longer playable
                         raise ServiceError.of("svc.daily_done", code="daily_done")
-                # nothing yet (or a lobby/claim an older bot left by crashing): start it
-                replace = row.id if row is not None and row.status == "lobby" else None
+                # Nothing yet, or what an older bot left by crashing: start it. An open game
+                # with no attempt of today is not today's (an attempt is claimed with or
+                # before its game): it goes. Should a racing process have just committed
+                # today's, the claim in the same transaction fails and nothing is written.
+                replace = row.id if row is not None and (row.status == "lobby" or att is None) \
+                    else None
                 try:
                     return await self._start(user_id, name, guild_id, ch, post_channel, lang,
                                              True, replace)

@@ -93,6 +93,10 @@ async def all_games(db: Any, p: Process, user: int) -> list[tuple[int, str]]:
     return [(int(r[0]), str(r[1])) for r in rows]
 
 
+def h_day(clock: Clock) -> str:
+    return dt.datetime.fromtimestamp(clock.now, dt.UTC).date().isoformat()
+
+
 async def check_day(db: Any, p: Process, user: int) -> str:
     """The day as the restarted bot finds it: 'none' (no attempt, no game) or 'started' (a
     complete daily game and its one ranked attempt) — anything else fails."""
@@ -271,7 +275,7 @@ def test_the_process_that_loses_the_start_tells_the_player_the_truth(tmp_path):
 
 
 LEGACY = ("claimed", "lobby", "lobby_with_settings", "started_without_settings",
-          "resign_cut_short")
+          "resign_cut_short", "yesterdays_game_without_settings")
 
 
 @pytest.mark.parametrize("left", LEGACY)
@@ -281,10 +285,11 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
     consistent: the one ranked game, complete with its settings and known to its attempt —
     or, after a resign cut short, the attempt scored as that resign and no new game."""
     async def main():
-        p = await start(db)
-        h, day, user = p.host, DAY.isoformat(), 40
+        clock = Clock(NOON - (24 * 3600 if left.startswith("yesterdays") else 0))
+        p = await start(db, clock)
+        h, day, user = p.host, h_day(clock), 40
         key = slot(user, True)
-        ch = h.challenge(DAY)
+        ch = h.challenge(dt.date.fromisoformat(day))
         await h.store.claim(user, day, True, "Ann", None)
         if left != "claimed":
             lobby = await h.games.new_lobby(None, key, user, "Ann", players=1,
@@ -293,7 +298,8 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
                 lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
                                            "post_channel": DM}
                 await h.games.store.set_settings(lobby.id, lobby.settings)
-            if left in ("started_without_settings", "resign_cut_short"):
+            if left in ("started_without_settings", "resign_cut_short",
+                        "yesterdays_game_without_settings"):
                 await h.games.start(key, user, seed=ch.seed, options=ch.options)
             if left == "resign_cut_short":
                 lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
@@ -302,7 +308,8 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
                 await h.store.set_game(user, day, True, lobby.id)
                 await h.games.store.set_status(lobby.id, "abandoned")
         await p.store.close()
-        back = await start(db)
+        clock.now = NOON
+        back = await start(db, clock)
         if left == "resign_cut_short":
             with pytest.raises(ServiceError, match="one attempt a day"):
                 await back.host.play(user, "Ann", None, DM)
