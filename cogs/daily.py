@@ -128,15 +128,18 @@ async def tell_time_up(bot: RookBot, game_id: int | None, day: str) -> bool:
 async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
                        lang: str) -> None:
     """The caller's answer, then the game in the DM: its opening posts, or (resumed) the
-    table and the open question again."""
+    table and the open question again. A request that lost the race to start the game
+    (another process started it a moment before) says so and posts nothing: the winner
+    posts the opening (its outbox row, if it died first)."""
     bot = rook(interaction)
     if st.outcome is not None:
         ann = bot.announcer.capture(st.outcome)
         await bot.announcer.tell(ann.notice, lambda: bot.announcer.publish_start(ann))
-    else:
+    elif not st.raced:
         await bot.announcer.repost(st.row, st.game)
-    head = t("daily_started" if st.outcome is not None else "daily_resumed", lang)
-    where = "" if in_bot_dm(interaction) else " " + t("daily_in_dm", lang)
+    head = t("daily_started" if st.outcome is not None else
+             "daily_running" if st.raced else "daily_resumed", lang)
+    where = "" if in_bot_dm(interaction) or st.raced else " " + t("daily_in_dm", lang)
     kind = "" if st.ranked else " " + t("daily_practice_note", lang)
     lead = f"{head}{kind}{where}\n"
     await reply(interaction, lead + challenge_text(host, st.challenge, st.par, lang))

@@ -6,9 +6,11 @@ own instead of a channel: one slot per user for the ranked attempt and one for p
 the very same commands, buttons, undo and refusals as a channel game. Where its posts go
 (`settings["daily"]["post_channel"]`, the player's DMs) is the interface's business.
 
-Fair play: the ranked attempt is claimed in the store before its game exists (one per user
-per day, across every server and process); today's practice opens only once the ranked
-attempt is over; a score is always recomputed from the stored log (`settle`).
+Fair play: the ranked attempt is claimed in the store in the same transaction that creates
+its game (one per user per day, across every server and process; a crash leaves neither or
+both); today's practice opens only once the ranked attempt is over; a score is always
+recomputed from the stored log (`settle`), and ending an attempt closes its game in the same
+transaction (resign, the day's end).
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Game, view
-from store import GameRow
-from store.daily import Attempt, DailyStore, daily_store
+from store import GameRow, NewGame, StoreBusy, StoreUncertain, VersionConflict
+from store.daily import Attempt, AttemptTaken, DailyStore, daily_store
 
 from . import daily
 from .daily import Challenge, Score
@@ -51,6 +53,7 @@ class Started:
     ranked: bool
     outcome: Outcome | None  # None: resumed
     par: dict[str, Any] | None
+    raced: bool = False  # resumed because another process started it a moment before
 
 
 @dataclass(slots=True)
@@ -127,33 +130,49 @@ class DailyHost:
     # ---- playing -----------------------------------------------------------------------------
     async def play(self, user_id: int, name: str, guild_id: int | None, post_channel: int,
                    lang: str = "en") -> Started:
-        """Start or resume today's ranked attempt; after it, a clear refusal naming practice."""
+        """Start or resume today's ranked attempt; after it, a clear refusal naming practice.
+
+        The claim of the attempt and its whole game are one transaction
+        (`DailyStore.start_daily`): a crash leaves either neither or both, complete. When
+        another process started the same user's attempt a moment before, this one's
+        transaction finds it taken and writes nothing; the user is then told the truth —
+        the game is running in their DMs — and it is resumed (`Started.raced`)."""
         day = self.today()
         ch = self.challenge(day)
         key = slot(user_id, True)
         await self.expire_overdue(user_id)  # yesterday's game must not pass for today's
         async with self._claiming(key):
-            att = await self.store.attempt(user_id, day.isoformat(), True)
-            if att is not None and att.status != "playing":
-                raise ServiceError.of("svc.daily_done", code="daily_done")
-            if guild_id is not None:
-                await self.store.seen_in(guild_id, user_id)
-            if att is None:
-                att = await self.store.claim(user_id, day.isoformat(), True, name, guild_id)
-                if att is None:  # another delivery/process claimed it a moment ago
-                    raise ServiceError.of("svc.daily_starting", code="stale")
-            resumed = await self._resume(key, ch, True)
-            if resumed is not None:
-                if att.game_id is None:
-                    await self.store.set_game(user_id, day.isoformat(), True, resumed.row.id)
-                return resumed
-            started = await self._start(key, user_id, name, ch, post_channel, lang, True)
-            await self.store.set_game(user_id, day.isoformat(), True, started.row.id)
-            return started
+            raced = False
+            for _ in range(2):  # a lost race is read again once: the winner has committed
+                att = await self.store.attempt(user_id, day.isoformat(), True)
+                if att is not None and att.status != "playing":
+                    raise ServiceError.of("svc.daily_done", code="daily_done")
+                row = await self.games.store.open_game(key)
+                if att is not None:
+                    if guild_id is not None:
+                        await self.store.seen_in(guild_id, user_id)
+                    if row is not None and row.status == "active":
+                        return await self._resume(row, att, ch, post_channel, raced)
+                    if row is None and att.game_id is not None:
+                        await self._ended(att)  # its game ended: it is no longer playable
+                        raise ServiceError.of("svc.daily_done", code="daily_done")
+                # Nothing yet, or what an older bot left by crashing: start it. An open game
+                # with no attempt of today is not today's (an attempt is claimed with or
+                # before its game): it goes. Should a racing process have just committed
+                # today's, the claim in the same transaction fails and nothing is written.
+                replace = row.id if row is not None and (row.status == "lobby" or att is None) \
+                    else None
+                try:
+                    return await self._start(user_id, name, guild_id, ch, post_channel, lang,
+                                             True, replace)
+                except (AttemptTaken, VersionConflict):
+                    raced = True  # another process started it first: resume its game
+            raise ServiceError.of("svc.daily_starting", code="daily_starting")
 
     async def practice(self, user_id: int, name: str, guild_id: int | None, post_channel: int,
                        lang: str = "en", day: dt.date | None = None) -> Started:
-        """Replay a past day unranked; today's only after the ranked attempt is over."""
+        """Replay a past day unranked; today's only after the ranked attempt is over. The old
+        practice game's end, the new claim and the new game are one transaction."""
         today = self.today()
         day = day or today - dt.timedelta(days=1)
         if day > today:
@@ -169,45 +188,77 @@ class DailyHost:
         ch = self.challenge(day)
         key = slot(user_id, False)
         async with self._claiming(key):
-            current = await self.games.store.open_game(key)
-            if current is not None:
-                same = (current.settings.get("daily") or {}).get("day") == day.isoformat()
-                if same:
-                    resumed = await self._resume(key, ch, False)
-                    if resumed is not None:
-                        return resumed
-                await self.games.store.set_status(current.id, "abandoned")
-                self.games._forget(current.id)
-            await self.store.claim(user_id, day.isoformat(), False, name, guild_id)
-            started = await self._start(key, user_id, name, ch, post_channel, lang, False)
-            await self.store.set_game(user_id, day.isoformat(), False, started.row.id)
-            return started
+            raced = False
+            for _ in range(2):
+                current = await self.games.store.open_game(key)
+                if current is not None and current.status == "active" and (
+                        current.settings.get("daily") or {}).get("day") == day.isoformat():
+                    att = await self.store.attempt(user_id, day.isoformat(), False)
+                    if att is not None and att.status == "playing":
+                        return await self._resume(current, att, ch, post_channel, raced)
+                try:
+                    return await self._start(user_id, name, guild_id, ch, post_channel, lang,
+                                             False, current.id if current else None)
+                except VersionConflict:
+                    raced = True  # another process opened a practice a moment ago
+            raise ServiceError.of("svc.daily_starting", code="daily_starting")
 
-    async def _resume(self, key: int, ch: Challenge, ranked: bool) -> Started | None:
-        row = await self.games.store.open_game(key)
-        if row is None:
-            return None
-        if row.status == "lobby":  # a crash between the lobby and the start: start it now
-            out = await self._begin(row, ch)
-            return Started(ch, out.row, out.game, ranked, out, await self.par(ch.day))
+    async def _resume(self, row: GameRow, att: Attempt, ch: Challenge, post_channel: int,
+                      raced: bool) -> Started:
+        """The attempt's game in play. A game an older bot started without its daily
+        settings (it crashed between its lobby and its settings) gets them now, and the
+        attempt its game, so its posts, timing and scoring find them."""
+        if not row.settings.get("daily"):
+            row.settings["daily"] = {"day": ch.day.isoformat(), "ranked": att.ranked,
+                                     "number": ch.number, "post_channel": post_channel}
+            await self.games.store.set_settings(row.id, row.settings)
+        if att.game_id != row.id:
+            await self.store.set_game(att.user_id, att.day, att.ranked, row.id)
         g = await self.games.load(row)
-        return Started(ch, row, g, ranked, None, await self.par(ch.day))
+        return Started(ch, row, g, att.ranked, None, await self.par(ch.day), raced)
 
-    async def _start(self, key: int, user_id: int, name: str, ch: Challenge, post_channel: int,
-                     lang: str, ranked: bool) -> Started:
-        await self.games.new_lobby(None, key, user_id, name, players=1,
-                                   difficulty=ch.difficulty, time_limit_s=MAX_LIMIT_S, lang=lang)
-        row = await self.games.store.open_game(key)
-        assert row is not None
-        row.settings["daily"] = {"day": ch.day.isoformat(), "ranked": ranked,
-                                 "number": ch.number, "post_channel": post_channel}
-        await self.games.store.set_settings(row.id, row.settings)
-        out = await self._begin(row, ch)
+    async def _start(self, user_id: int, name: str, guild_id: int | None, ch: Challenge,
+                     post_channel: int, lang: str, ranked: bool,
+                     replace: int | None) -> Started:
+        """Claim the attempt and open its game, started, with its daily settings, timers and
+        announcement: one transaction. Raises AttemptTaken or VersionConflict (nothing
+        written) when another request or process got there first."""
+        settings: dict[str, Any] = {
+            "players": 1, "difficulty": ch.difficulty, "time_limit_s": MAX_LIMIT_S,
+            "lang": lang, "daily": {"day": ch.day.isoformat(), "ranked": ranked,
+                                    "number": ch.number, "post_channel": post_channel}}
+        op = self.games.opening([name], settings, seed=0, rng_key=ch.key,
+                                options=ch.options)
+        game = NewGame(None, slot(user_id, ranked), user_id, [{"user": user_id, "name": name}],
+                       settings, op.game.setup, op.game.to_json(), op.entries, op.timers,
+                       op.notice)
+        try:
+            done, _ = await self.store.start_daily(user_id, ch.day.isoformat(), ranked, name,
+                                                   guild_id, game, replace=replace)
+        except StoreBusy as e:
+            raise ServiceError.of("svc.busy", code="busy") from e
+        except StoreUncertain as e:
+            raise ServiceError.of("svc.uncertain", code="uncertain") from e
+        if replace is not None:
+            self.games.forget(replace)
+        out = self.games.opened(done, op)
         return Started(ch, out.row, out.game, ranked, out, await self.par(ch.day))
 
-    async def _begin(self, row: GameRow, ch: Challenge) -> Outcome:
-        return await self.games.start(row.channel_id, row.host_id, seed=0, rng_key=ch.key,
-                                      options=ch.options)
+    async def _ended(self, att: Attempt) -> None:
+        """Today's ranked attempt still playing while its game is no longer open. A finished
+        game is scored by `settle` (once, however many ask). An abandoned one can only be an
+        older bot's resign cut short by a crash: it ends as that resign now."""
+        row = await self.games.store.get(att.game_id) if att.game_id is not None else None
+        if row is None or row.status != "abandoned" or row.setup is None:
+            return
+        info = row.settings.get("daily") or {}
+        r = daily.replay_score(row.setup, await self.games.store.log(row.id), resigned=True)
+        par_score = _par_score(await self.par(dt.date.fromisoformat(att.day)))
+        stored = daily.share_params(info.get("number", daily.number_of(
+            dt.date.fromisoformat(att.day))), par_score.rounds if par_score else None,
+            r.defeats_per_round)
+        await self.store.end_attempt(att.user_id, att.day, True, "finished",
+                                     r.score.to_json(), stored)
 
     def key_of(self, user_id: int, ranked_first: bool = True) -> list[int]:
         """The slots a user's play commands may mean outside a server channel."""
@@ -256,10 +307,14 @@ class DailyHost:
     async def resign(self, user_id: int) -> Settled:
         """The player gives today's ranked attempt up: it ends as a loss at the round
         reached, scored from the stored log (replayed), ranked after every win. It is a
-        finished attempt, so the streak holds (a streak counts days played, not won)."""
+        finished attempt, so the streak holds (a streak counts days played, not won).
+        The game's end, its timers and the attempt's score are one transaction: a crash
+        leaves the attempt in play or resigned, never the game gone with the day open."""
         await self.expire_overdue(user_id)
         key = slot(user_id, True)
         day = self.today().isoformat()
+        par_score = _par_score(await self.par(self.today()))
+        par_rounds = par_score.rounds if par_score else None
         async with self._claiming(key), self.games.lock(key):
             row = await self.games.store.open_game(key)
             info = (row.settings.get("daily") or {}) if row is not None else {}
@@ -269,12 +324,20 @@ class DailyHost:
             log_ = await self.games.store.log(row.id)
             assert row.setup is not None
             r = daily.replay_score(row.setup, log_, resigned=True)
-            await self.games.store.set_status(row.id, "abandoned")
-            self.games._forget(row.id)
-        par_score = _par_score(await self.par(self.today()))
-        par_rounds = par_score.rounds if par_score else None
-        stored = daily.share_params(info["number"], par_rounds, r.defeats_per_round)
-        await self.store.finish(user_id, day, True, "finished", r.score.to_json(), stored)
+            stored = daily.share_params(info["number"], par_rounds, r.defeats_per_round)
+            try:
+                ended = await self.store.end_attempt(user_id, day, True, "finished",
+                                                     r.score.to_json(), stored,
+                                                     game_id=row.id, version=row.version)
+            except VersionConflict as e:  # a move landed (another process) since the read
+                raise ServiceError.of("svc.daily_resign_moved", code="daily_resign_moved") from e
+            except StoreBusy as e:
+                raise ServiceError.of("svc.busy", code="busy") from e
+            finally:
+                self.games.forget(row.id)
+            if not ended:  # the day's end closed it a moment ago
+                raise ServiceError("You have no ranked daily challenge in play to resign.",
+                                   code="daily_none")
         att = await self.store.attempt(user_id, day, True)
         assert att is not None
         share = daily.share_line(info["number"], r.score, par_rounds, r.defeats_per_round)
@@ -297,7 +360,8 @@ class DailyHost:
         """The user's ranked attempt of a day already over, still in play, ends unfinished
         now. The day job does this for everyone once a pass (`close_day`); this is for the
         player who comes back after 00:00 UTC before it ran: no move may land in a closed
-        day, and the slot is free for today's game. Returns the attempt it ended."""
+        day, and the slot is free for today's game. Returns the attempt it ended. The
+        game's end and the attempt's are one transaction."""
         key = slot(user_id, True)
         row = await self.games.store.open_game(key)
         info = (row.settings.get("daily") or {}) if row is not None else {}
@@ -308,31 +372,40 @@ class DailyHost:
             fresh = await self.games.store.get(row.id)
             if fresh is None or fresh.status not in ("active", "lobby"):
                 return None
-            await self.games.store.set_status(row.id, "abandoned")
-            self.games._forget(row.id)
-        if not await self.store.finish(user_id, info["day"], True, "unfinished", None, None):
-            return None
-        return await self.store.attempt(user_id, info["day"], True)
+            ended = await self.store.end_attempt(user_id, info["day"], True, "unfinished",
+                                                 None, None, game_id=row.id)
+            if not ended:  # the attempt was closed, its game left open (an older bot)
+                await self.games.store.set_status(row.id, "abandoned")
+            self.games.forget(row.id)
+        return await self.store.attempt(user_id, info["day"], True) if ended else None
 
     async def close_day(self, day: dt.date) -> list[Attempt]:
         """At 00:00 UTC: the day's unfinished attempts end unfinished (R15 has no say: a
-        hosting rule) and their games are closed. Runs once per day (a stored flag)."""
+        hosting rule) and their games are closed, each attempt with its game in one
+        transaction. Runs once per day: the stored flag is set after the last attempt is
+        closed, so a crash in the middle of the list leaves the rest to the next pass
+        (an attempt ends once however often it is closed); once set, a practice of that
+        day's challenge started later is left alone."""
         if self.clock() < daily.day_end(day):
             return []
         await self.settle_all()
-        if not await self.store.take_day_flag(day.isoformat(), "closed"):
+        if await self.store.day_flag(day.isoformat(), "closed"):
             return []
         closed = []
         for att in await self.store.playing(day.isoformat()):
-            if await self.store.finish(att.user_id, att.day, att.ranked, "unfinished", None,
-                                       None):
+            row = await self.games.store.get(att.game_id) if att.game_id is not None else None
+            if row is not None and row.status in ("active", "lobby"):
+                async with self.games.lock(row.channel_id):
+                    ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
+                                                         "unfinished", None, None,
+                                                         game_id=row.id)
+                    self.games.forget(row.id)
+            else:
+                ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
+                                                     "unfinished", None, None)
+            if ended:
                 closed.append(att)
-            if att.game_id is not None:
-                row = await self.games.store.get(att.game_id)
-                if row is not None and row.status == "active":
-                    async with self.games.lock(row.channel_id):
-                        await self.games.store.set_status(row.id, "abandoned")
-                        self.games._forget(row.id)
+        await self.store.take_day_flag(day.isoformat(), "closed")
         return closed
 
     async def par(self, day: dt.date) -> dict[str, Any] | None:

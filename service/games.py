@@ -16,7 +16,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from engine import ActionError, Event, Game, StaleDecision, View
 from engine.messages import Items, phrase
 from store import (
     AlreadyApplied,
+    Commit,
     GameRow,
     MetaChange,
     Store,
@@ -139,6 +140,18 @@ class Outcome:
     @property
     def over(self) -> bool:
         return self.game.over
+
+
+@dataclass(slots=True)
+class Opening:
+    """A game set up, not yet stored (`GameService.opening`)."""
+
+    game: Game
+    events: list[Told]
+    entries: list[tuple[int, int | None, str]]  # the answers resolved on their own, logged
+    prompts: list[int]
+    timers: list[tuple[int, int, float, float | None]]
+    notice: dict[str, Any] | None
 
 
 @dataclass(slots=True)
@@ -272,33 +285,49 @@ class GameService(SeatsMixin):
                 raise ServiceError.of("svc.host_start")
             if row.settings.get("difficulty") is not None and len(row.seats) != 1:
                 raise ServiceError.of("svc.solo_host")
-            names = [s["name"] for s in row.seats]
-            options = dict(options or {})
-            if len(names) == 1:
-                options.setdefault("difficulty", row.settings.get("difficulty"))
-            setup_ev: list[Event] = []
-            g = Game.new(names, seed=self.seed_source() if seed is None else seed,
-                         options=options,
-                         cards_data=self.cards_data, events=setup_ev, key=rng_key)
-            ev: list[Told] = list(setup_ev)
-            self._auto_answers(g, ev)
+            op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
+                              options=options, rng_key=rng_key,
+                              ai_seats=self._ai_played(row))
             # The setup, the answers resolved on their own (logged like any others), the
             # timers and the announcement: one transaction.
-            entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.log]
-            prompts = g.waiting_for()
-            notice = {"kind": "start", "to": len(entries), "prompts": prompts} \
-                if self.notify else None
             try:
-                done = await self.store.start(row.id, row.seats, g.setup, g.to_json(),
-                                              entries, self._timers(row, g), notice=notice)
+                done = await self.store.start(row.id, row.seats, op.game.setup,
+                                              op.game.to_json(), op.entries, op.timers,
+                                              notice=op.notice)
             except VersionConflict as e:
                 raise ServiceError.of("svc.started") from e
             except (StoreBusy, StoreUncertain) as e:
                 raise _store_refusal(e) from e  # type: ignore[misc]
-            row = done.row
-            self._remember(row, g, done.timers)
-            return Outcome(row, g, ev, None, "start", prompts=prompts, finished=["setup"],
-                           deadlines=_deadlines(done.timers), notice=done.notice)
+            return self.opened(done, op)
+
+    def opening(self, names: list[str], settings: Mapping[str, Any], *,
+                seed: int | None = None, options: dict[str, Any] | None = None,
+                rng_key: bytes | None = None, ai_seats: Collection[int] = ()) -> Opening:
+        """A new game set up and its first trivial answers resolved, in memory only: what
+        `start` commits from a lobby, and what a host that prepares its games itself (the
+        daily challenge) commits in a transaction of its own, then hands to `opened`.
+        `rng_key`: the game draws with the engine's keyed generator (the daily challenge);
+        `ai_seats`: the seats an AI plays (their reminders are due at once, `_timers_for`)."""
+        options = dict(options or {})
+        if len(names) == 1:
+            options.setdefault("difficulty", settings.get("difficulty"))
+        setup_ev: list[Event] = []
+        g = Game.new(names, seed=self.seed_source() if seed is None else seed,
+                     options=options, cards_data=self.cards_data, events=setup_ev, key=rng_key)
+        ev: list[Told] = list(setup_ev)
+        self._auto_answers(g, ev)
+        entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.log]
+        prompts = g.waiting_for()
+        notice = {"kind": "start", "to": len(entries), "prompts": prompts} \
+            if self.notify else None
+        return Opening(g, ev, entries, prompts, self._timers_for(settings, g, ai_seats), notice)
+
+    def opened(self, done: Commit, op: Opening) -> Outcome:
+        """The game `op` as committed (`done`): kept in memory, and what to announce."""
+        self._remember(done.row, op.game, done.timers)
+        return Outcome(done.row, op.game, op.events, None, "start", prompts=op.prompts,
+                       finished=["setup"], deadlines=_deadlines(done.timers),
+                       notice=done.notice)
 
     async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
         async with self.lock(channel_id):
@@ -437,6 +466,10 @@ class GameService(SeatsMixin):
         except Exception:
             log.exception("game %s: telling its channel about its quarantine failed", row.id)
 
+    def forget(self, game_id: int) -> None:
+        """Drop what this process keeps in memory of a game another write just closed."""
+        self._forget(game_id)
+
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
         self._deadlines.pop(game_id, None)
@@ -547,10 +580,18 @@ class GameService(SeatsMixin):
         """A timer for every decision asked now, with the deadline a new question gets; the
         store keeps the deadline (and reminder) of a decision it already timed, so a
         decision keeps the deadline it got when it was first asked."""
-        limit = float(row.settings.get("time_limit_s", DEFAULT_LIMIT_S))
+        return self._timers_for(row.settings, g, self._ai_played(row))
+
+    def _timers_for(self, settings: Mapping[str, Any], g: Game,
+                    ai_seats: Collection[int]) -> list[tuple[int, int, float, float | None]]:
+        """A person's reminder is due at 75 % of the time limit; an AI-played seat's at
+        once, so that every time-limit pass (and the first one after a restart) hands a seat
+        whose AI has not answered yet back to `play_ai` — an AI never waits for a reminder
+        (`_tick_ai_seat`)."""
+        limit = float(settings.get("time_limit_s", DEFAULT_LIMIT_S))
         now = self.clock()
         return [(s, g.decision(s)["opened"], now + limit,  # type: ignore[index]
-                 self._remind_at(row, s, now, limit)) for s in g.waiting_for()]
+                 now if s in ai_seats else now + limit * 0.75) for s in g.waiting_for()]
 
     def _remember(self, row: GameRow, g: Game, timers: list[dict[str, Any]]) -> None:
         """The game and its deadlines as just committed (valid while the version holds)."""

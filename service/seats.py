@@ -329,12 +329,9 @@ class SeatsMixin:
         return Outcome(row, g, [], seat, "zombie", notes=["zombie"])
 
     @staticmethod
-    def _remind_at(row: GameRow, seat: int, now: float, limit: float) -> float:
-        """When a waiting seat's reminder is due: a person's at 75 % of the time limit; an
-        AI-played seat's at once, so that every time-limit pass (and the first one after a
-        restart) hands a seat whose AI has not answered yet back to `play_ai` — an AI
-        never waits for a reminder (`_tick_ai_seat`)."""
-        return now if ai_level(row, seat) else now + limit * 0.75
+    def _ai_played(row: GameRow) -> set[int]:
+        """The seats an AI plays now (bot seats, and zombie-mode seats handed over)."""
+        return {s for s in range(len(row.seats)) if ai_level(row, s)}
 
     def _zombie_on_timeout(self, row: GameRow, seat: int) -> SeatToAi | None:
         """At a person's time-out in a channel with zombie mode: the change that hands their

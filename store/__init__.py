@@ -13,6 +13,7 @@ from .db import (
     GameRow,
     Marked,
     MetaChange,
+    NewGame,
     Notice,
     Store,
     StoreBusy,
@@ -41,5 +42,6 @@ def make_store(db: str, **options: Any) -> Store | PgStore:
     return Store(db, **options)
 
 
-__all__ = ["AlreadyApplied", "Commit", "GameRow", "Marked", "MetaChange", "Notice", "Store",
-           "StoreBusy", "StoreUncertain", "VersionConflict", "is_postgres", "make_store", "new_key"]
+__all__ = ["AlreadyApplied", "Commit", "GameRow", "Marked", "MetaChange", "NewGame", "Notice",
+           "Store", "StoreBusy", "StoreUncertain", "VersionConflict", "is_postgres", "make_store",
+           "new_key"]

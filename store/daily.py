@@ -1,9 +1,11 @@
 """Tables of the daily challenge: attempts, results, par, server settings, reminders.
 
-A ranked attempt is claimed by inserting its row (primary key user + day + ranked) before
-its game is created, in the same store as the games; so one user has at most one ranked
-attempt a day whichever server or process asks, even across a crash or restart.
-Scores are written only by the server after replaying the log (service/daily_play.py).
+A ranked attempt is claimed by inserting its row (primary key user + day + ranked) in the
+same transaction that creates its game, in the same store as the games (`start_daily`); so
+one user has at most one ranked attempt a day whichever server or process asks, and a crash
+leaves either no attempt and no game or both, complete. Ending an attempt and closing its
+game are one transaction too (`end_attempt`). Scores are written only by the server after
+replaying the log (service/daily_play.py).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .db import Store
+from .db import Commit, GameRow, NewGame, Store, VersionConflict
 
 
 @dataclass(slots=True)
@@ -29,6 +31,11 @@ class Attempt:
     share: str | None
     started_at: float
     finished_at: float | None
+
+
+class AttemptTaken(Exception):
+    """The day's ranked attempt is someone else's already (another request or process
+    claimed it first, or it is over): nothing was written."""
 
 
 def _attempt(r: sqlite3.Row) -> Attempt:
@@ -97,6 +104,67 @@ class DailyStore:
             return _attempt(r)
         return await self.store._write(write)
 
+    async def start_daily(self, user_id: int, day: str, ranked: bool, name: str,
+                          guild_id: int | None, game: NewGame, *,
+                          replace: int | None = None) -> tuple[Commit, Attempt]:
+        """Claim the attempt and open its game, started, in one transaction. A ranked
+        attempt already claimed raises AttemptTaken (nothing written) — unless it is still
+        playing without a game (claimed by an older bot that crashed before making one):
+        then this game becomes its game. A practice replaces the day's old practice; the
+        open game `replace`d is abandoned and its attempt, if still playing, ends
+        unfinished. VersionConflict: the slot has another open game."""
+        now = time.time()
+        upsert = ("DO UPDATE SET game_id=excluded.game_id WHERE daily_attempts.status='playing'"
+                  " AND daily_attempts.game_id IS NULL") if ranked else (
+            "DO UPDATE SET name=excluded.name, status='playing', started_at=excluded.started_at,"
+            " game_id=excluded.game_id, score=NULL, share=NULL, finished_at=NULL")
+
+        def claim(con: sqlite3.Connection, row: GameRow) -> Attempt:
+            if guild_id is not None:
+                con.execute("INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id))
+            if replace is not None:  # the practice it replaces ends with its game
+                con.execute("UPDATE daily_attempts SET status='unfinished', finished_at=?"
+                            " WHERE game_id=? AND status='playing'", (now, replace))
+            r = con.execute(
+                "INSERT INTO daily_attempts (user_id, day, ranked, game_id, name, status,"
+                " started_at) VALUES (?,?,?,?,?,'playing',?) ON CONFLICT (user_id, day, ranked) "
+                + upsert + " RETURNING *", (user_id, day, int(ranked), row.id, name, now)
+            ).fetchone()
+            if r is None:
+                raise AttemptTaken(f"user {user_id}'s ranked attempt of {day} is claimed")
+            return _attempt(r)
+        return await self.store.create_started(game, claim, replace=replace)
+
+    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
+                          score: dict[str, Any] | None, share: str | None, *,
+                          game_id: int | None = None, version: int | None = None) -> bool:
+        """Close a playing attempt and abandon its open game (`game_id`; its timers go) in
+        one transaction, so a crash can never leave the game over with the attempt still
+        playing (the day reopened) or the attempt closed with its game still playable.
+        False, nothing written, if the attempt was closed already. `version`: the game's
+        version the score was replayed from; if a move landed since, VersionConflict and
+        nothing is written (the score would not be the log's)."""
+        now = time.time()
+
+        def write(con: sqlite3.Connection) -> bool:
+            cur = con.execute(
+                "UPDATE daily_attempts SET status=?, score=?, share=?, finished_at=?"
+                " WHERE user_id=? AND day=? AND ranked=? AND status='playing'",
+                (status, json.dumps(score) if score else None, share, now, user_id, day,
+                 int(ranked)))
+            if cur.rowcount != 1:
+                return False
+            if game_id is not None:
+                guard, args = ("", ()) if version is None else (" AND version=?", (version,))
+                cur = con.execute("UPDATE games SET status='abandoned', updated_at=? WHERE id=?"
+                                  " AND status IN ('lobby','active')" + guard,
+                                  (now, game_id, *args))
+                if version is not None and cur.rowcount != 1:
+                    raise VersionConflict("the game moved on")
+                con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+            return True
+        return await self.store._write(write)
+
     async def seen_in(self, guild_id: int, user_id: int) -> None:
         await self.store._write(lambda con: con.execute(
             "INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id)).close())
@@ -163,6 +231,15 @@ class DailyStore:
         await self.store._write(lambda con: con.execute(
             "INSERT INTO daily_days (day, par) VALUES (?,?) ON CONFLICT (day)"
             " DO UPDATE SET par=excluded.par", (day, json.dumps(par))).close())
+
+    async def day_flag(self, day: str, flag: str) -> bool:
+        """Whether `announced` or `closed` is set for a day (a read; see `take_day_flag`)."""
+        assert flag in ("announced", "closed")
+
+        def read(con: sqlite3.Connection) -> bool:
+            r = con.execute(f"SELECT {flag} FROM daily_days WHERE day=?", (day,)).fetchone()
+            return bool(r and r[0])
+        return await self.store._read(read)
 
     async def take_day_flag(self, day: str, flag: str) -> bool:
         """Set `announced` or `closed` for a day once: True only for the caller that set it,

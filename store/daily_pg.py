@@ -12,10 +12,9 @@ from typing import Any
 
 import asyncpg
 
-from .daily import Attempt, DailyStore
-from .pg import PgStore, _count
-
-Con = asyncpg.Connection
+from .daily import Attempt, AttemptTaken, DailyStore
+from .db import Commit, GameRow, NewGame, VersionConflict
+from .pg import Con, PgStore, _count
 
 
 def _attempt(r: asyncpg.Record) -> Attempt:
@@ -76,6 +75,61 @@ class PgDailyStore(DailyStore):
             return _attempt(r) if r else None
         return await self.store._write(write)
 
+    async def start_daily(self, user_id: int, day: str, ranked: bool, name: str,
+                          guild_id: int | None, game: NewGame, *,
+                          replace: int | None = None) -> tuple[Commit, Attempt]:
+        """As daily.py: the claim and the game, one transaction. A racing process's claim
+        waits on the primary key for this one to commit, then finds the attempt taken."""
+        now = time.time()
+        upsert = ("DO UPDATE SET game_id=excluded.game_id WHERE daily_attempts.status='playing'"
+                  " AND daily_attempts.game_id IS NULL") if ranked else (
+            "DO UPDATE SET name=excluded.name, status='playing', started_at=excluded.started_at,"
+            " game_id=excluded.game_id, score=NULL, share=NULL, finished_at=NULL")
+
+        async def claim(con: Con, row: GameRow) -> Attempt:
+            if guild_id is not None:
+                await con.execute("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT"
+                                  " DO NOTHING", guild_id, user_id)
+            if replace is not None:  # the practice it replaces ends with its game
+                await con.execute("UPDATE daily_attempts SET status='unfinished',"
+                                  " finished_at=$1 WHERE game_id=$2 AND status='playing'",
+                                  now, replace)
+            r = await con.fetchrow(
+                "INSERT INTO daily_attempts (user_id, day, ranked, game_id, name, status,"
+                " started_at) VALUES ($1,$2,$3,$4,$5,'playing',$6)"
+                " ON CONFLICT (user_id, day, ranked) " + upsert + " RETURNING *",
+                user_id, day, int(ranked), row.id, name, now)
+            if r is None:
+                raise AttemptTaken(f"user {user_id}'s ranked attempt of {day} is claimed")
+            return _attempt(r)
+        return await self.store.create_started(game, claim, replace=replace)
+
+    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
+                          score: dict[str, Any] | None, share: str | None, *,
+                          game_id: int | None = None, version: int | None = None) -> bool:
+        """As daily.py: the attempt closed and its game abandoned, one transaction."""
+        now = time.time()
+
+        async def write(con: Con) -> bool:
+            n = _count(await con.execute(
+                "UPDATE daily_attempts SET status=$1, score=$2, share=$3, finished_at=$4"
+                " WHERE user_id=$5 AND day=$6 AND ranked=$7 AND status='playing'",
+                status, json.dumps(score) if score else None, share, now, user_id, day,
+                int(ranked)))
+            if n != 1:
+                return False
+            if game_id is not None:
+                sql = ("UPDATE games SET status='abandoned', updated_at=$1 WHERE id=$2"
+                       " AND status IN ('lobby','active')")
+                if version is None:
+                    await con.execute(sql, now, game_id)
+                elif _count(await con.execute(sql + " AND version=$3", now, game_id,
+                                              version)) != 1:
+                    raise VersionConflict("the game moved on")
+                await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
+            return True
+        return await self.store._write(write)
+
     async def seen_in(self, guild_id: int, user_id: int) -> None:
         await self._run("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT DO NOTHING",
                         guild_id, user_id)
@@ -128,6 +182,13 @@ class PgDailyStore(DailyStore):
     async def set_par(self, day: str, par: dict[str, Any]) -> None:
         await self._run("INSERT INTO daily_days (day, par) VALUES ($1,$2) ON CONFLICT (day)"
                         " DO UPDATE SET par=excluded.par", day, json.dumps(par))
+
+    async def day_flag(self, day: str, flag: str) -> bool:
+        assert flag in ("announced", "closed")
+
+        async def read(con: Con) -> bool:
+            return bool(await con.fetchval(f"SELECT {flag} FROM daily_days WHERE day=$1", day))
+        return await self.store._read(read)
 
     async def take_day_flag(self, day: str, flag: str) -> bool:
         assert flag in ("announced", "closed")

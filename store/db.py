@@ -139,6 +139,24 @@ class Notice:
     attempts: int = 0
 
 
+@dataclass(slots=True)
+class NewGame:
+    """A game that starts at once, without a lobby: what `create_started` writes. Hosts that
+    prepare their games themselves (the daily challenge) open them this way, so no crash
+    can leave a lobby missing the settings it was opened for."""
+
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    seats: list[dict[str, Any]]
+    settings: dict[str, Any]
+    setup: Mapping[str, Any]
+    state: str
+    entries: list[tuple[int, int | None, str]]  # the answers resolved on their own at the start
+    timers: list[Timer]
+    notice: dict[str, Any] | None = None
+
+
 class _Columns(Protocol):
     """A row read by column name: an sqlite3.Row here, an asyncpg Record in store/pg.py."""
 
@@ -481,6 +499,39 @@ class Store:
                           _notify(con, row, notice, len(entries), now))
         return await self._write(write, key=key)
 
+    async def create_started(self, game: NewGame, within: Callable[[sqlite3.Connection, GameRow], T],
+                             *, replace: int | None = None,
+                             key: str | None = None) -> tuple[Commit, T]:
+        """Open `game` already started — its row, setup, state, logged answers, timers and
+        announcement — together with the caller's own writes `within(con, row)` (the daily
+        attempt it belongs to), in one transaction: committed whole or not at all, so a
+        crash leaves either nothing or the complete game. `replace`: an open game of the
+        channel abandoned first (a new practice replaces the old). VersionConflict when
+        the channel has another open game (another process opened it a moment ago);
+        whatever `within` raises rolls everything back."""
+        now, key = time.time(), key or new_key()
+
+        def write(con: sqlite3.Connection) -> tuple[Commit, T]:
+            if replace is not None:
+                _abandon(con, replace, now)
+            try:
+                row = _one(con,
+                           "INSERT INTO games (guild_id, channel_id, status, host_id, seats,"
+                           " settings, setup, state, version, created_at, updated_at)"
+                           " VALUES (?,?,'active',?,?,?,?,?,?,?,?) RETURNING *",
+                           (game.guild_id, game.channel_id, game.host_id, json.dumps(game.seats),
+                            json.dumps(game.settings), json.dumps(game.setup), game.state,
+                            len(game.entries), now, now))
+            except sqlite3.IntegrityError as e:
+                raise VersionConflict("this channel already has a game") from e
+            assert row is not None
+            _claim(con, key, row.id, row.version, "start", now)
+            _append(con, row.id, 0, game.entries, now)
+            done = Commit(row, _put_timers(con, row.id, list(game.timers)),
+                          _notify(con, row, game.notice, len(game.entries), now))
+            return done, within(con, row)
+        return await self._write(write, key=key)
+
     # ---- actions: the one write path for a move ---------------------------------------------
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: list[tuple[int, int | None, str]], state: str, status: str,
@@ -725,6 +776,13 @@ def _claim(con: sqlite3.Connection, key: str, game_id: int, version: int, text: 
         r = con.execute("SELECT game_id, version, text FROM applied WHERE key=?",
                         (key,)).fetchone()
         raise AlreadyApplied(r[0], r[1], r[2]) from None
+
+
+def _abandon(con: sqlite3.Connection, game_id: int, now: float) -> None:
+    """An open game ends abandoned inside the caller's transaction; it has no timers then."""
+    con.execute("UPDATE games SET status='abandoned', updated_at=? WHERE id=?"
+                " AND status IN ('lobby','active')", (now, game_id))
+    con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
 
 
 def _landed(con: sqlite3.Connection, key: str) -> bool:

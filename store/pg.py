@@ -39,6 +39,7 @@ from .db import (
     GameRow,
     Marked,
     MetaChange,
+    NewGame,
     Notice,
     StoreBusy,
     StoreUncertain,
@@ -300,6 +301,35 @@ class PgStore:
                           await _notify(con, row, notice, len(entries), now))
         return await self._write(write, key=key)
 
+    async def create_started(self, game: NewGame, within: Callable[[Con, GameRow], Awaitable[T]],
+                             *, replace: int | None = None,
+                             key: str | None = None) -> tuple[Commit, T]:
+        """A game opened already started, with the caller's writes, in one transaction
+        (see db.py). Of two processes opening one channel at once, the second waits on the
+        unique index for the first to commit, then gets VersionConflict."""
+        now, key = time.time(), key or new_key()
+
+        async def write(con: Con) -> tuple[Commit, T]:
+            if replace is not None:
+                await _abandon(con, replace, now)
+            try:
+                row = await _one(
+                    con, "INSERT INTO games (guild_id, channel_id, status, host_id, seats,"
+                    " settings, setup, state, version, created_at, updated_at)"
+                    " VALUES ($1,$2,'active',$3,$4,$5,$6,$7,$8,$9,$9) RETURNING *",
+                    game.guild_id, game.channel_id, game.host_id, json.dumps(game.seats),
+                    json.dumps(game.settings), json.dumps(game.setup), game.state,
+                    len(game.entries), now)
+            except asyncpg.UniqueViolationError as e:
+                raise VersionConflict("this channel already has a game") from e
+            assert row is not None
+            await _claim(con, key, row.id, row.version, "start", now)
+            await _append(con, row.id, 0, game.entries, now)
+            done = Commit(row, await _put_timers(con, row.id, list(game.timers)),
+                          await _notify(con, row, game.notice, len(game.entries), now))
+            return done, await within(con, row)
+        return await self._write(write, key=key)
+
     # ---- actions: the one write path for a move -------------------------------------------------
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: list[tuple[int, int | None, str]], state: str, status: str,
@@ -508,6 +538,13 @@ async def _claim(con: Con, key: str, game_id: int, version: int, text: str, now:
         r = await con.fetchrow("SELECT game_id, version, text FROM applied WHERE key=$1", key)
         assert r is not None  # the row that made the insert do nothing
         raise AlreadyApplied(r[0], r[1], r[2])
+
+
+async def _abandon(con: Con, game_id: int, now: float) -> None:
+    """An open game ends abandoned inside the caller's transaction (see db.py)."""
+    await con.execute("UPDATE games SET status='abandoned', updated_at=$1 WHERE id=$2"
+                      " AND status IN ('lobby','active')", now, game_id)
+    await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
 
 
 async def _append(con: Con, game_id: int, base: int,
