@@ -69,7 +69,7 @@ _copies = itertools.count()
 
 async def start(db: Any, clock: Clock | None = None, path: str | None = None) -> Process:
     store = await (db.make() if path is None else type(db.make())(path)).open()
-    h = await DailyHost.open(GameService(store, clock=clock or Clock(NOON)), secret="s3cret")
+    h = await DailyHost.open(GameService(store, clock=clock or Clock(NOON)), secret="0f1e2d3c4b5a69788796a5b4c3d2e1f0")
     h.par_levels = ("random",)
     return Process(store, h)
 
@@ -300,7 +300,7 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
                 await h.games.store.set_settings(lobby.id, lobby.settings)
             if left in ("started_without_settings", "resign_cut_short",
                         "yesterdays_game_without_settings"):
-                await h.games.start(key, user, seed=ch.seed, options=ch.options)
+                await h.games.start(key, user, seed=0, rng_key=ch.key, options=ch.options)
             if left == "resign_cut_short":
                 lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
                                            "post_channel": DM}
