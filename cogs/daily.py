@@ -399,13 +399,11 @@ def board_line(rank: int, entry: Entry, lang: str, me: bool) -> str:
     return f"**{line}** ◀ {t('daily_board_me', lang)}" if me else line
 
 
-def member_check(interaction: discord.Interaction) -> MemberCheck | None:
-    """Membership of the interaction's server, asked of Discord per user (GET
-    /guilds/{guild}/members/{user}: no privileged members intent is needed for it)."""
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        return None
-    http = rook(interaction).http
+def member_check(bot: RookBot, guild_id: int) -> MemberCheck:
+    """Membership of a server, asked of Discord per user (GET /guilds/{guild}/members/{user}:
+    it needs no privileged members intent, unlike listing a server's members; cogs/README.md
+    'Daily boards')."""
+    http = bot.http
 
     async def check(user_id: int) -> bool | None:
         try:
@@ -427,7 +425,8 @@ async def board_page(interaction: discord.Interaction, host: DailyHost, day: dt.
     guild_id = interaction.guild_id if server else None
     if guild_id is not None:  # the caller is a member: the interaction says so
         await host.store.seen_in(guild_id, interaction.user.id)
-    rows = await host.leaderboard(day, guild_id, member_check(interaction) if server else None)
+    rows = await host.leaderboard(day, guild_id, member_check(rook(interaction), guild_id)
+                                  if guild_id is not None else None)
     pages = max(1, -(-len(rows) // BOARD_SIZE))
     page = min(max(page, 0), pages - 1)
     scope = t("daily_scope_server" if server else "daily_scope_all", lang)
@@ -530,7 +529,8 @@ async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: in
     try:
         yesterday = today - dt.timedelta(days=1)
         lines = [challenge_text(host, host.challenge(today), par, lang)]
-        podium = (await host.leaderboard(yesterday, guild_id))[:3]
+        podium = (await host.leaderboard(yesterday, guild_id,
+                                         member_check(bot, guild_id)))[:3]
         if podium:
             lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
             lines += [board_line(rank, e, lang, False) for rank, e in podium]

@@ -215,12 +215,12 @@ class Score:
             if "v" not in d:  # v1: a win or a loss, its round and marks; nothing else known
                 return cls("won" if d["won"] else "lost", _count(d["rounds"]),
                            marks=_count(d["marks"]), version=1)
-            outcome = str(d["outcome"])
-            if outcome not in OUTCOME_POINTS or int(d["v"]) != SCORE_VERSION:
-                raise ValueError(f"outcome {outcome!r}, version {d['v']!r}")
+            outcome, version = str(d["outcome"]), _count(d["v"])
+            if outcome not in OUTCOME_POINTS or version not in (1, SCORE_VERSION):
+                raise ValueError(f"outcome {outcome!r}, version {version!r}")
             return cls(outcome, _count(d["rounds"]), _count(d["monsters"]),
                        _count(d["units"]), _count(d["marks"]), _count(d["gold"]),
-                       _count(d.get("cap", DEFAULT_ROUND_CAP)))
+                       _count(d.get("cap", DEFAULT_ROUND_CAP)), version)
         except (KeyError, TypeError, ValueError) as e:
             raise ValueError(f"not a daily score: {e}") from e
 

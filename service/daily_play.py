@@ -253,7 +253,7 @@ class DailyHost:
         user = row.host_id
         stored = daily.share_params(info["number"], par_score, r.defeats_per_round)
         if not await self.store.finish(user, info["day"], bool(info["ranked"]), "finished",
-                                       r.score.to_json(), stored, self.clock()):
+                                       r.score.to_json(), stored):
             return None
         att = await self.store.attempt(user, info["day"], bool(info["ranked"]))
         assert att is not None
@@ -284,8 +284,7 @@ class DailyHost:
             self.games._forget(row.id)
         par_score = daily.par_score(await self.par(self.today()))
         stored = daily.share_params(info["number"], par_score, r.defeats_per_round)
-        await self.store.finish(user_id, day, True, "finished", r.score.to_json(), stored,
-                                self.clock())
+        await self.store.finish(user_id, day, True, "finished", r.score.to_json(), stored)
         att = await self.store.attempt(user_id, day, True)
         assert att is not None
         share = daily.share_line(info["number"], r.score, par_score, r.defeats_per_round)

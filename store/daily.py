@@ -97,12 +97,10 @@ class DailyStore:
             (game_id, user_id, day, int(ranked))).close())
 
     async def finish(self, user_id: int, day: str, ranked: bool, status: str,
-                     score: dict[str, Any] | None, share: str | None,
-                     at: float | None = None) -> bool:
+                     score: dict[str, Any] | None, share: str | None) -> bool:
         """Close a playing attempt once (finished with its score, or unfinished at the day's
-        end); False if it was already closed. `at`: when it ended (the host's clock; the
-        board's tie-break is the earlier finish)."""
-        now = at or time.time()
+        end); False if it was already closed."""
+        now = time.time()
 
         def write(con: sqlite3.Connection) -> bool:
             cur = con.execute(

@@ -195,7 +195,7 @@ def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1_and_breaks_both_strea
         assert before.played_streak == 1
         await h.store.claim(2, DAY.isoformat(), True, "Bob", 100)  # a loss in round 1
         await h.store.finish(2, DAY.isoformat(), True, "finished",
-                             Score("lost", 1).to_json(), None, clock.now)
+                             {"won": False, "rounds": 1, "fainted": 0, "marks": 0}, None)
         clock.now += 60
         await h.play(1, "Ann", 100, 9001)
         quit_ = await h.resign(1)  # at once: round 0
@@ -221,7 +221,7 @@ def test_a_servers_board_lists_its_members_asked_of_discord_not_only_who_played_
         for user, guild in ((1, 100), (2, None), (3, 200), (4, None)):
             await h.store.claim(user, DAY.isoformat(), True, f"P{user}", guild)
             await h.store.finish(user, DAY.isoformat(), True, "finished",
-                                 Score("lost", user).to_json(), None, clock.now)
+                                 {"won": False, "rounds": user, "fainted": 0, "marks": 0}, None)
         asked: list[int] = []
         members = {1: True, 2: True, 3: False, 4: None}  # 4: Discord did not answer
 
@@ -255,11 +255,10 @@ def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
         s = daily.replay_score(row.setup, await store.log(row.id))
         v1 = {"won": s.score.won, "rounds": s.score.rounds, "fainted": 0, "marks": 0}
         # settled as an older bot did: the v1 terms, no single number
-        await h.store.finish(1, DAY.isoformat(), True, "finished", v1, None, clock.now)
+        await h.store.finish(1, DAY.isoformat(), True, "finished", v1, None)
         await h.store.claim(2, DAY.isoformat(), True, "Bob", 100)  # no game: cannot replay
         await h.store.finish(2, DAY.isoformat(), True, "finished",
-                             {"won": False, "rounds": 3, "fainted": 1, "marks": 2}, None,
-                             clock.now)
+                             {"won": False, "rounds": 3, "fainted": 1, "marks": 2}, None)
         await store.close()
         store = await db.open()  # the new bot starts
         h = await DailyHost.open(GameService(store, clock=clock), secret="s3cret")
