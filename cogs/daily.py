@@ -477,12 +477,13 @@ class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
+        if not await ack(interaction, thinking=False):  # the board may ask Discord a while
+            return
         try:
             host = host_of(rook(interaction))
         except ServiceError as e:
-            await interaction.response.send_message(refusal(e, lang), ephemeral=True)
+            await reply(interaction, refusal(e, lang))
             return
-        await interaction.response.defer()  # the board may ask Discord about members
         server = self.server and in_server(interaction)
         text, view = await board_page(interaction, host, self.day, server, self.page, lang)
         await deliver(f"daily board page for interaction {interaction.id}",

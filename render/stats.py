@@ -15,7 +15,7 @@ from render.api import encode
 from render.draw import Canvas
 
 W = 520
-BARS_TOP = 220  # where the first bar of the distribution is drawn
+BARS_TOP = 250  # where the first bar of the distribution is drawn
 
 
 def stats_png(*, played: int, won: int, win_percent: int, win_streak: int,
@@ -51,7 +51,7 @@ def stats_png(*, played: int, won: int, win_percent: int, win_streak: int,
     for k, n in enumerate((best_win_streak, best_played_streak)):
         c.text((W / 4 + k * W / 2, 146 + 48), i18n.t(lang, "stats.streak_best", n=n), 12,
                th.INK_SOFT, align="m")
-    c.text((16, top - 16), w["dist"], 16, th.INK, bold=True)
+    c.text((16, top - 22), w["dist"], 16, th.INK, bold=True)
     if not rows:
         c.text((16, top + 14), w["none"], 16, th.INK_SOFT)
         return encode(c.image())
