@@ -390,7 +390,7 @@ def result_text(score: core.Score, share: str, versus: str | None,
 def board_name(entry: Entry) -> str:
     """The display name stored with the attempt, escaped (never a `<@id>` mention: it shows
     as an unknown user to anyone who shares no server with that player)."""
-    return safe(entry.name or "?")[:40]
+    return safe((entry.name or "?")[:32])  # cut before escaping: never half an escape
 
 
 def board_line(rank: int, entry: Entry, lang: str, me: bool) -> str:
