@@ -100,9 +100,10 @@ class DailyHost:
         self.clock = clock or games.clock
         self._par_jobs: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._claims: dict[int, asyncio.Lock] = {}
-        self._watchers: set[asyncio.Task[None]] = set()
+        self._watchers: set[asyncio.Future[Any]] = set()
         self.par_levels: tuple[str, ...] | None = None  # None: PAR_LEVELS (tests: faster AIs)
         self._not_members: dict[tuple[str, int], set[int]] = {}  # (day, guild) → asked: no
+        self.rescoring: asyncio.Future[int] | None = None  # `rescore_old`, started by `open`
 
     def _claiming(self, key: int) -> asyncio.Lock:
         """One start/resume of a slot at a time. Not the game service's lock of that key:
@@ -117,8 +118,9 @@ class DailyHost:
         raw = secret if secret is not None else os.environ.get("RR_DAILY_SECRET")
         key = raw.encode() if raw else await ds.secret(secrets.token_bytes(32))
         host = cls(games, ds, key, clock)
-        if n := await host.rescore_old():
-            log.info("daily: %d scores of the older formula recomputed from their logs", n)
+        host.rescoring = asyncio.ensure_future(host.rescore_old())  # beside the start
+        host._watchers.add(host.rescoring)
+        host.rescoring.add_done_callback(host._watchers.discard)
         return host
 
     # ---- days --------------------------------------------------------------------------------
@@ -425,6 +427,8 @@ class DailyHost:
 
     async def _check_members(self, day: dt.date, guild_id: int, users: list[int],
                              is_member: MemberCheck) -> set[int]:
+        for old in [k for k in self._not_members if k[0] != day.isoformat()]:
+            del self._not_members[old]  # a "no" is remembered for one day's board only
         strangers = self._not_members.setdefault((day.isoformat(), guild_id), set())
         found: set[int] = set()
         asked = 0
@@ -472,24 +476,32 @@ class DailyHost:
 
     async def rescore_old(self) -> int:
         """Scores stored by an older formula (v1: no single number) are recomputed from
-        their games' stored logs, so every day's board compares like with like; run at
-        start-up, idempotent (a rescored row is current and is not read again). A row whose
-        game or log is gone keeps its v1 terms (`Score.from_json`: only the outcome, round
-        and marks count). Returns how many were rescored."""
+        their games' stored logs, so every day's board compares like with like. Started by
+        `open` in the background, newest days first, each replay in a worker thread (a
+        deployment may hold thousands: the bot must not wait for them); idempotent, so a
+        restart carries on (a rescored row is current and is not read again). Until then,
+        and for a row whose game or log is gone, the v1 terms are read (`Score.from_json`:
+        only the outcome, round and marks count). Returns how many were rescored."""
         done = 0
-        for att in await self.store.old_scores():
-            if att.game_id is None:
-                continue
-            row = await self.games.store.get(att.game_id)
-            if row is None or row.setup is None:
-                continue
-            try:
-                r = daily.replay_score(row.setup, await self.games.store.log(row.id),
-                                       resigned=row.status != "over")
-            except Exception:  # a damaged log is that row's problem, never the start's
-                log.warning("daily %s user %s: old score kept (log not replayable)",
-                            att.day, att.user_id, exc_info=True)
-                continue
-            if await self.store.rescore(att.user_id, att.day, att.ranked, r.score.to_json()):
-                done += 1
+        try:
+            for att in await self.store.old_scores():
+                if att.game_id is None:
+                    continue
+                row = await self.games.store.get(att.game_id)
+                if row is None or row.setup is None:
+                    continue
+                try:
+                    r = await asyncio.to_thread(
+                        daily.replay_score, row.setup, await self.games.store.log(row.id),
+                        resigned=row.status != "over")
+                except Exception:  # a damaged log is that row's problem, never the start's
+                    log.warning("daily %s user %s: old score kept (log not replayable)",
+                                att.day, att.user_id, exc_info=True)
+                    continue
+                if await self.store.rescore(att.user_id, att.day, att.ranked, r.score.to_json()):
+                    done += 1
+        except Exception:  # the start goes on: the rest is rescored at the next one
+            log.exception("daily: rescoring older scores stopped after %d", done)
+        if done:
+            log.info("daily: %d scores of the older formula recomputed from their logs", done)
         return done

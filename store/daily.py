@@ -148,7 +148,8 @@ class DailyStore:
         def read(con: sqlite3.Connection) -> list[Attempt]:
             out = []
             for r in con.execute("SELECT * FROM daily_attempts WHERE status='finished'"
-                                 " AND score IS NOT NULL AND score NOT LIKE '%\"v\":%'"):
+                                 " AND score IS NOT NULL AND score NOT LIKE '%\"v\":%'"
+                                 " ORDER BY day DESC"):
                 try:
                     out.append(_attempt(r))
                 except ValueError:

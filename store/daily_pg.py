@@ -114,7 +114,8 @@ class PgDailyStore(DailyStore):
         async def read(con: Con) -> list[Attempt]:
             out = []
             for r in await con.fetch("SELECT * FROM daily_attempts WHERE status='finished'"
-                                     " AND score IS NOT NULL AND score NOT LIKE '%\"v\":%'"):
+                                     " AND score IS NOT NULL AND score NOT LIKE '%\"v\":%'"
+                                     " ORDER BY day DESC"):
                 try:
                     out.append(_attempt(r))
                 except ValueError:

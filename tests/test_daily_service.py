@@ -242,9 +242,9 @@ def test_a_servers_board_lists_its_members_asked_of_discord_not_only_who_played_
 
 
 def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
-    """Stored v1 scores (before one number) stay comparable: at start-up each finished
-    attempt with a stored game is rescored from its log; one without a game keeps its v1
-    terms and still reads."""
+    """Stored v1 scores (before one number) stay comparable: from start-up, in the
+    background, each finished attempt with a stored game is rescored from its log; one
+    without a game keeps its v1 terms and still reads."""
     async def main():
         clock = Clock()
         store, h = await host(db, clock)
@@ -262,6 +262,7 @@ def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
         await store.close()
         store = await db.open()  # the new bot starts
         h = await DailyHost.open(GameService(store, clock=clock), secret="s3cret")
+        assert h.rescoring is not None and await h.rescoring == 1  # in the background
         att = await h.store.attempt(1, DAY.isoformat(), True)
         assert att is not None and att.score is not None
         assert Score.from_json(att.score) == s.score  # the replayed log's, current formula
