@@ -472,7 +472,10 @@ class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def from_custom_id(cls, interaction: discord.Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> BoardPageButton:
-        day = dt.datetime.strptime(match["day"], "%Y%m%d").date()
+        try:
+            day = dt.datetime.strptime(match["day"], "%Y%m%d").date()
+        except ValueError:  # not a date (no button of ours): the first day's board
+            day = core.EPOCH
         return cls(day, match["scope"] == "s", int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
