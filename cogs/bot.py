@@ -38,6 +38,7 @@ from service.shards import Shards
 from store import Store, make_store
 
 from .announce import Announcer
+from .daily import DAILY_ITEMS
 from .i18n import RookTranslator
 from .leases import JobLease
 from .logsafe import install as install_log_filters
@@ -199,7 +200,7 @@ class RookBot(commands.AutoShardedBot):
         await self.tree.set_translator(RookTranslator())
         for ext in COGS:
             await self.load_extension(ext)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *DAILY_ITEMS)
         if self.sync_commands:
             try:
                 await self.tree.sync()

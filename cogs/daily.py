@@ -12,7 +12,8 @@ import asyncio
 import datetime as dt
 import io
 import logging
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,8 @@ from discord import app_commands
 from render.stats import stats_png
 from service import ServiceError
 from service import daily as core
-from service.daily_play import DailyHost, Started, _par_score
+from service.daily import Entry
+from service.daily_play import DailyHost, MemberCheck, Started
 
 from .actions import ack, in_server, refusal, reply, rook
 from .announce import deliver
@@ -45,10 +47,12 @@ def difficulty_words(name: str, lang: str) -> str:
 
 
 def par_words(par: dict[str, Any] | None, lang: str) -> str:
-    best = _par_score(par)
+    """The bot's real result and score: 'the bot fell in round 10 (1,100,352 points)'."""
+    best = core.par_score(par)
     if best is None:
         return t("daily_par_unknown", lang)
-    return t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds)
+    return t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds,
+             points=core.points_text(best.points))
 
 
 def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | None,
@@ -93,11 +97,10 @@ async def tell_settled(bot: RookBot, game_id: int) -> None:
             return
         info = row.settings["daily"]
         lang = row.settings.get("lang", "en")
-        par = _par_score(await host.par(dt.date.fromisoformat(info["day"])))
-        share = settled.share_in(lang)  # rendered from the stored parameters
-        versus = core.versus_par(settled.score, par, lang)
-        key = "daily_result_ranked" if info.get("ranked") else "daily_result_practice"
-        text = t(key, lang, share=share, versus=f" — {versus}" if versus else "")
+        par = core.par_score(await host.par(dt.date.fromisoformat(info["day"])))
+        text = result_text(settled.score, settled.share_in(lang),
+                           core.versus_par(settled.score, par, lang), settled.standing,
+                           bool(info.get("ranked")), lang)
         channel = bot.get_partial_messageable(int(info["post_channel"]))
         await deliver(f"daily result game {game_id}", lambda: channel.send(text))
     except Exception:
@@ -251,19 +254,8 @@ class DailyCommands(CommandsMixin):
             await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
             return
         server = in_server(interaction) and (scope is None or scope.value == "server")
-        rows = await host.leaderboard(day, interaction.guild_id if server else None)
-        lines = [t("daily_board_head", lang, n=core.number_of(day), day=day.isoformat(),
-                   scope=t("daily_scope_server" if server else "daily_scope_all", lang))]
-        for rank, att, score in rows[:BOARD_SIZE]:
-            medal = PODIUM[rank - 1] if rank <= 3 else f"{rank}."
-            lines.append(f"{medal} <@{att.user_id}> — " + score_words(score, lang))
-        mine = next((r for r in rows if r[1].user_id == interaction.user.id), None)
-        if mine is not None and mine[0] > BOARD_SIZE:
-            lines.append(t("daily_board_you", lang, rank=mine[0],
-                           score=score_words(mine[2], lang)))
-        if not rows:
-            lines.append(t("daily_board_empty", lang))
-        await reply(interaction, "\n".join(lines))
+        text, view = await board_page(interaction, host, day, server, 0, lang)
+        await reply(interaction, text, **({"view": view} if view else {}))
 
     @daily.command(name=_("resign", id="command.daily.resign"), description=_(
         "Give up today's ranked challenge (a loss at the round reached)",
@@ -284,11 +276,10 @@ class DailyCommands(CommandsMixin):
             key = "daily_resign_none" if e.code == "daily_none" else None
             await reply(interaction, t(key, lang) if key else refusal(e, lang))
             return
-        par = _par_score(await host.par(host.today()))
-        versus = core.versus_par(settled.score, par, lang)
-        await reply(interaction, t("daily_resigned", lang) + "\n" + t(
-            "daily_result_ranked", lang, share=settled.share_in(lang),
-            versus=f" — {versus}" if versus else ""))
+        par = core.par_score(await host.par(host.today()))
+        await reply(interaction, t("daily_resigned", lang) + "\n" + result_text(
+            settled.score, settled.share_in(lang), core.versus_par(settled.score, par, lang),
+            settled.standing, True, lang))
 
     @daily.command(name=_("stats", id="command.daily.stats"), description=_(
         "Your daily challenge stats: played, win %, streaks"))
@@ -298,18 +289,23 @@ class DailyCommands(CommandsMixin):
             return
         s = await host.stats(interaction.user.id)
         today = await host.store.attempt(interaction.user.id, host.today().isoformat(), True)
-        highlight = None
-        if today is not None and today.score and today.score.get("won"):
-            highlight = int(today.score["rounds"])
+        try:
+            score = core.Score.from_json(today.score) if today and today.score else None
+        except ValueError:
+            score = None
+        highlight = score.rounds if score is not None and score.won else None
         data = await asyncio.to_thread(
-            stats_png, played=s.played, win_percent=s.win_percent,
-            current_streak=s.current_streak, longest_streak=s.longest_streak,
+            stats_png, played=s.played, won=s.won, win_percent=s.win_percent,
+            win_streak=s.win_streak, best_win_streak=s.best_win_streak,
+            played_streak=s.played_streak, best_played_streak=s.best_played_streak,
+            best_points=s.best.points if s.best else None,
             rounds_to_win=s.rounds_to_win, highlight=highlight, lang=lang)
-        alt = t("daily_stats_alt", lang, played=s.played, pct=s.win_percent,
-                cur=s.current_streak, best=s.longest_streak)
+        alt = t("daily_stats_alt", lang, played=s.played, won=s.won, pct=s.win_percent,
+                wins=s.win_streak, best_wins=s.best_win_streak, days=s.played_streak,
+                best_days=s.best_played_streak,
+                best=score_words(s.best, lang) if s.best else t("daily_stats_no_best", lang))
         text = alt
-        share = core.render_share(today.share, core.Score.from_json(today.score), lang) \
-            if today is not None and today.score else None
+        share = core.render_share(today.share, score, lang) if today is not None else None
         if share:  # today's line again, copyable, in the reader's language
             text += "\n" + t("daily_share_again", lang, share=share)
         await reply(interaction, text, file=discord.File(io.BytesIO(data), filename="daily.png",
@@ -361,8 +357,146 @@ def guild_lang_of(interaction: discord.Interaction) -> str:
 
 
 def score_words(score: core.Score, lang: str) -> str:
-    key = "daily_score_won" if score.won else "daily_score_lost"
-    return t(key, lang, rounds=score.rounds, fainted=score.fainted, marks=score.marks_left)
+    """'won in 9 rounds · 2,331,452 points': the outcome in the share line's words, then
+    the one number everybody is ranked by."""
+    return t("daily_score", lang, outcome=core.outcome_words(score, lang),
+             points=core.points_text(score.points))
+
+
+def breakdown_words(score: core.Score, lang: str) -> str:
+    """Where the number comes from, term by term (docs/daily.md): 'won 2,000,000 + 21
+    rounds to spare 210,000 + …'."""
+    parts = [t(f"daily_term_{score.outcome if term == 'outcome' else term}", lang, n=count,
+               points=core.points_text(points))
+             for term, count, points in score.breakdown() if term == "outcome" or count]
+    return t("daily_breakdown", lang, points=core.points_text(score.points),
+             terms=" + ".join(parts))
+
+
+def standing_words(st: core.Standing, lang: str) -> str:
+    """'#37 of 1,204 — top 3 %'."""
+    return t("daily_standing", lang, rank=st.rank, total=f"{st.total:,}", pct=st.top_percent)
+
+
+def result_text(score: core.Score, share: str, versus: str | None,
+                standing: core.Standing | None, ranked: bool, lang: str) -> str:
+    """A finished attempt's post: the share line to copy, the score's breakdown and, for
+    the ranked attempt, its rank among the day's finishers so far."""
+    key = "daily_result_ranked" if ranked else "daily_result_practice"
+    lines = [t(key, lang, share=share, versus=f" — {versus}" if versus else ""),
+             breakdown_words(score, lang)]
+    if standing is not None:
+        lines.append(standing_words(standing, lang))
+    return "\n".join(lines)
+
+
+def board_name(entry: Entry) -> str:
+    """The display name stored with the attempt, escaped (never a `<@id>` mention: it shows
+    as an unknown user to anyone who shares no server with that player)."""
+    return safe((entry.name or "?")[:32])  # cut before escaping: never half an escape
+
+
+def board_line(rank: int, entry: Entry, lang: str, me: bool) -> str:
+    medal = PODIUM[rank - 1] if rank <= len(PODIUM) else f"{rank}."
+    line = f"{medal} {board_name(entry)} — {score_words(entry.score, lang)}"
+    return f"**{line}** ◀ {t('daily_board_me', lang)}" if me else line
+
+
+def member_check(bot: RookBot, guild_id: int) -> MemberCheck:
+    """Membership of a server, asked of Discord per user (GET /guilds/{guild}/members/{user}:
+    it needs no privileged members intent, unlike listing a server's members; cogs/README.md
+    'Daily boards')."""
+    http = bot.http
+
+    async def check(user_id: int) -> bool | None:
+        try:
+            await http.get_member(guild_id, user_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as e:
+            log.warning("guild %s: membership of a board row unknown (HTTP %s)", guild_id,
+                        e.status)
+            return None
+        return True
+    return check
+
+
+async def board_page(interaction: discord.Interaction, host: DailyHost, day: dt.date,
+                     server: bool, page: int, lang: str) -> tuple[str, discord.ui.View | None]:
+    """One page of a day's board for the caller: BOARD_SIZE rows, the caller's own row
+    always (on the page, or under it), and ◀ ▶ buttons when there is more."""
+    guild_id = interaction.guild_id if server else None
+    if guild_id is not None:  # the caller is a member: the interaction says so
+        await host.store.seen_in(guild_id, interaction.user.id)
+    rows = await host.leaderboard(day, guild_id, member_check(rook(interaction), guild_id)
+                                  if guild_id is not None else None)
+    pages = max(1, -(-len(rows) // BOARD_SIZE))
+    page = min(max(page, 0), pages - 1)
+    scope = t("daily_scope_server" if server else "daily_scope_all", lang)
+    lines = [t("daily_board_head", lang, n=core.number_of(day), day=day.isoformat(),
+               scope=scope, page=page + 1, pages=pages)]
+    me = interaction.user.id
+    shown = rows[page * BOARD_SIZE:(page + 1) * BOARD_SIZE]
+    lines += [board_line(rank, e, lang, e.user == me) for rank, e in shown]
+    if not rows:
+        lines.append(t("daily_board_empty", lang))
+    mine = next(((rank, e) for rank, e in rows if e.user == me), None)
+    if mine is None:
+        lines.append(t("daily_board_you_none", lang))
+    elif mine not in shown:
+        lines.append(t("daily_board_you", lang, line=board_line(*mine, lang, False),
+                       standing=standing_words(core.Standing(mine[0], len(rows)), lang)))
+    return "\n".join(lines), board_view(day, server, page, pages)
+
+
+def board_view(day: dt.date, server: bool, page: int, pages: int) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(BoardPageButton(day, server, page - 1, "◀", disabled=page == 0))
+    view.add_item(BoardPageButton(day, server, page + 1, "▶", disabled=page >= pages - 1))
+    return view
+
+
+class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"rr:dboard:(?P<day>\d{8}):(?P<scope>[sa]):(?P<page>\d{1,5})"):
+    """A board's page turner: the custom id holds the day, the scope and the page, so a
+    click recomputes that page for the clicker (their own row, their server) after any
+    restart."""
+
+    def __init__(self, day: dt.date, server: bool, page: int, label: str = "▶",
+                 disabled: bool = False) -> None:
+        cid = f"rr:dboard:{day.strftime('%Y%m%d')}:{'s' if server else 'a'}:{max(page, 0)}"
+        super().__init__(discord.ui.Button(label=label, custom_id=cid, disabled=disabled,
+                                           style=discord.ButtonStyle.secondary))
+        self.day, self.server, self.page = day, server, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> BoardPageButton:
+        try:
+            day = dt.datetime.strptime(match["day"], "%Y%m%d").date()
+        except ValueError:  # not a date (no button of ours): the first day's board
+            day = core.EPOCH
+        return cls(day, match["scope"] == "s", int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction, thinking=False):  # the board may ask Discord a while
+            return
+        try:
+            host = host_of(rook(interaction))
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        server = self.server and in_server(interaction)
+        text, view = await board_page(interaction, host, self.day, server, self.page, lang)
+        await deliver(f"daily board page for interaction {interaction.id}",
+                      lambda: interaction.edit_original_response(content=text, view=view))
+
+
+DAILY_ITEMS: Sequence[type[discord.ui.DynamicItem[Any]]] = (BoardPageButton,)
 
 
 # ---- the day job -------------------------------------------------------------------------------
@@ -402,11 +536,11 @@ async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: in
     try:
         yesterday = today - dt.timedelta(days=1)
         lines = [challenge_text(host, host.challenge(today), par, lang)]
-        podium = (await host.leaderboard(yesterday, guild_id))[:3]
+        podium = (await host.leaderboard(yesterday, guild_id,
+                                         member_check(bot, guild_id)))[:3]
         if podium:
             lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
-            lines += [f"{PODIUM[rank - 1]} <@{a.user_id}> — {score_words(s, lang)}"
-                      for rank, a, s in podium]
+            lines += [board_line(rank, e, lang, False) for rank, e in podium]
         key = core.published_key(host.secret, yesterday, host.clock())
         if key is not None:
             lines.append(t("daily_key", lang, n=core.number_of(yesterday), day_key=key,

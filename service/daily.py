@@ -17,7 +17,8 @@ Why it is built this way:
 - A day's difficulty and modifiers are chosen from the same digest, from a data file a
   designer extends without code (`service/data/daily_modifiers.json`); the engine applies
   them as setup options, so setup + log still replays the attempt (R15).
-- A score is never taken from a client: `score_of` replays the stored setup and log.
+- A score is never taken from a client: `replay_score` replays the stored setup and log,
+  and the score is one integer made of documented terms (docs/daily.md).
 - Ranks and streaks are pure functions of stored results, so they are testable with a
   frozen clock and identical in every process.
 """
@@ -31,7 +32,7 @@ import json
 import math
 import re
 import string
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -229,32 +230,99 @@ def challenge_from_key(day: dt.date, key: bytes) -> Challenge:
 
 
 # ---- scores --------------------------------------------------------------------------------
+#
+# One integer, computed on the server from the replayed log (docs/daily.md says why each
+# term is there). The terms are bands and fields that never overlap, so the number reads as
+# a ranking: the outcome band first (any win above any loss, any loss above any resign),
+# then the fight (each round and each monster is worth 10,000), then the refinements in the
+# last four digits (units on the board: thousands; honor marks left: hundreds and tens;
+# gold left: ones), capped so that together they never outweigh one round or monster.
 
-@dataclass(frozen=True, slots=True, order=True)
+SCORE_VERSION = 2  # v1 (no "v" key): {"won", "rounds", "fainted", "marks"}, ranked as a tuple
+OUTCOME_POINTS = {"won": 2_000_000, "lost": 1_000_000, "resigned": 0}
+FIGHT_POINTS = 10_000  # a round fought (a loss) or saved under the cap (a win); a monster
+FIGHT_MAX = 49  # each fight count is capped so the fight stays inside its band (< 1,000,000)
+REFINE_POINTS = {"units": 1_000, "marks": 10, "gold": 1}
+REFINE_MAX = {"units": 9, "marks": 99, "gold": 9}  # together ≤ 9,999: less than one round
+DEFAULT_ROUND_CAP = 30  # R15
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
-    """Ordered best first: a win before a loss; then fewer rounds; then fewer fainted units;
-    then more honor marks left (the issue's ranking, computed on the server from the log)."""
+    """A finished (or resigned) attempt as the rulebook's terms: the outcome (R13), the round
+    reached, monsters defeated, units still on the board, honor marks and gold left.
+    `points` is the one number everybody is ranked by; `breakdown` shows where it comes
+    from. `version` is the formula that read it: a v1 row (stored before scores were one
+    number) keeps what it had and counts nothing it did not record."""
 
-    lost: bool
+    outcome: str  # "won" | "lost" | "resigned"
     rounds: int
-    fainted: int
-    marks_left_neg: int
+    monsters: int = 0
+    units: int = 0
+    marks: int = 0
+    gold: int = 0
+    round_cap: int = DEFAULT_ROUND_CAP
+    version: int = SCORE_VERSION
 
     @property
     def won(self) -> bool:
-        return not self.lost
+        return self.outcome == "won"
 
     @property
-    def marks_left(self) -> int:
-        return -self.marks_left_neg
+    def resigned(self) -> bool:
+        return self.outcome == "resigned"
+
+    def breakdown(self) -> list[tuple[str, int, int]]:
+        """(term, count, points) in the order the number reads: `outcome` (count 1), then
+        `spare` (a win: rounds left under the cap, R15) or `fought` (rounds reached),
+        `monsters`, `units`, `marks`, `gold`."""
+        rounds_term = ("spare", max(0, self.round_cap - self.rounds)) if self.won else (
+            "fought", self.rounds)
+        out = [("outcome", 1, OUTCOME_POINTS[self.outcome])]
+        for term, n in (rounds_term, ("monsters", self.monsters)):
+            n = min(max(n, 0), FIGHT_MAX)
+            out.append((term, n, n * FIGHT_POINTS))
+        for term, n in (("units", self.units), ("marks", self.marks), ("gold", self.gold)):
+            n = min(max(n, 0), REFINE_MAX[term])
+            out.append((term, n, n * REFINE_POINTS[term]))
+        return out
+
+    @property
+    def points(self) -> int:
+        return sum(p for _, _, p in self.breakdown())
 
     def to_json(self) -> dict[str, Any]:
-        return {"won": self.won, "rounds": self.rounds, "fainted": self.fainted,
-                "marks": self.marks_left}
+        """The stored form; `points` and `won` are written for readers of the raw row (the
+        number is always recomputed from the terms when read back)."""
+        return {"v": self.version, "outcome": self.outcome, "won": self.won,
+                "rounds": self.rounds, "monsters": self.monsters, "units": self.units,
+                "marks": self.marks, "gold": self.gold, "cap": self.round_cap,
+                "points": self.points}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Score:
-        return cls(not d["won"], int(d["rounds"]), int(d["fainted"]), -int(d["marks"]))
+    def from_json(cls, d: Any) -> Score:
+        """The one decoder of a stored score (attempts and par), v1 or v2. Anything else
+        raises ValueError, so a damaged row is one caller's `except ValueError`."""
+        try:
+            if not isinstance(d, dict):
+                raise TypeError(type(d).__name__)
+            if "v" not in d:  # v1: a win or a loss, its round and marks; nothing else known
+                return cls("won" if d["won"] else "lost", _count(d["rounds"]),
+                           marks=_count(d["marks"]), version=1)
+            outcome, version = str(d["outcome"]), _count(d["v"])
+            if outcome not in OUTCOME_POINTS or version not in (1, SCORE_VERSION):
+                raise ValueError(f"outcome {outcome!r}, version {version!r}")
+            return cls(outcome, _count(d["rounds"]), _count(d["monsters"]),
+                       _count(d["units"]), _count(d["marks"]), _count(d["gold"]),
+                       _count(d.get("cap", DEFAULT_ROUND_CAP)), version)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"not a daily score: {e}") from e
+
+
+def _count(x: Any) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+        raise ValueError(f"{x!r} is not a count")
+    return x
 
 
 @dataclass(slots=True)
@@ -268,14 +336,14 @@ class Replayed:
 def replay_score(setup: Mapping[str, Any], log: list[list[Any]], *,
                  resigned: bool = False) -> Replayed:
     """Replay setup + log (R15) and score the result; never trust a stored or sent score.
-    `resigned`: the player gave up an unfinished game — a loss at the round reached."""
+    `resigned`: the player gave up an unfinished game — scored in the resign band, below
+    every loss, at the round and with the monsters reached."""
     g = Game.replay(setup, [])
-    fainted, defeats = 0, [0]
+    monsters, defeats = 0, [0]
     for seat, text in log:
         for e in g.apply(int(seat), text):
-            if e["type"] == "fainted":
-                fainted += 1
-            elif e["type"] == "defeated":
+            if e["type"] == "defeated" and e.get("player", 0) == 0:
+                monsters += 1
                 defeats[-1] += 1
             elif e["type"] == "phase" and e.get("phase") == "main" and e.get("round", 0) > 1:
                 defeats.append(0)
@@ -283,35 +351,57 @@ def replay_score(setup: Mapping[str, Any], log: list[list[Any]], *,
     if result is None and not resigned:
         raise ValueError("the attempt is not finished")
     p = g.player(0)
-    won = result is not None and 0 in result["winners"]
+    if result is not None:
+        outcome = "won" if 0 in result["winners"] else "lost"
+    else:
+        outcome = "resigned"
     rounds = g.round
-    return Replayed(Score(not won, rounds, fainted, -(p["honor"] + len(p["defeated"]))),
-                    defeats[:rounds] if rounds else defeats)
+    units = sum(1 for piece in p["board"] if piece and "owner" in piece)
+    cap = int(g.state["options"].get("round_cap", DEFAULT_ROUND_CAP))
+    score = Score(outcome, rounds, monsters, units, p["honor"] + len(p["defeated"]), p["gold"],
+                  cap)
+    return Replayed(score, defeats[:rounds] if rounds else defeats)
 
 
-def share_line(challenge_no: int, score: Score, par_rounds: int | None,
+def points_text(points: int) -> str:
+    """1,021,352: grouped the same way in both languages (Japanese writes 1,021,352 too)."""
+    return f"{points:,}"
+
+
+def outcome_words(score: Score, lang: str) -> str:
+    """'won in 9 rounds' / 'fell in round 4' / 'resigned in round 2' — the share line's and
+    the par's words, so the bot's result reads exactly like a player's."""
+    key = {"won": "daily.outcome_won", "lost": "daily.outcome_lost",
+           "resigned": "daily.outcome_resigned"}[score.outcome]
+    return i18n.tn(lang, key, score.rounds)
+
+
+def share_line(challenge_no: int, score: Score, par: Score | None,
                defeats_per_round: Sequence[int], lang: str = "en") -> str:
-    """Spoiler-free and copyable: the number, the outcome, the bot's par, one mark a round
-    (⚔️ a monster fell that round, 🛡️ none did) ending with 🏰 (held) or 🔥 (fallen)."""
-    marks = "".join("⚔️" if n else "🛡️" for n in defeats_per_round) + (
-        "🏰" if score.won else "🔥")
-    head = i18n.tn(lang, "daily.share_won" if score.won else "daily.share_lost", score.rounds,
-                   no=challenge_no)
-    bot = i18n.t(lang, "daily.share_par", rounds=par_rounds) if par_rounds is not None else ""
+    """Spoiler-free and copyable: the number, the outcome and score, the bot's result and
+    score, one mark a round (⚔️ a monster fell that round, 🛡️ none did) ending with 🏰
+    (held), 🔥 (fallen) or 🏳️ (resigned: it says so)."""
+    end = {"won": "🏰", "lost": "🔥", "resigned": "🏳️"}[score.outcome]
+    marks = "".join("⚔️" if n else "🛡️" for n in defeats_per_round) + end
+    head = i18n.t(lang, "daily.share_head", no=challenge_no, outcome=outcome_words(score, lang),
+                  points=points_text(score.points))
+    bot = i18n.t(lang, "daily.share_par", outcome=outcome_words(par, lang),
+                 points=points_text(par.points)) if par is not None else ""
     return f"{head}{bot} {marks}"
 
 
-def share_params(challenge_no: int, par_rounds: int | None,
+def share_params(challenge_no: int, par: Score | None,
                  defeats_per_round: Sequence[int]) -> str:
     """What the store keeps of a share line: its parameters, not its words, so it is told
     in the language of whoever reads it (the score is stored beside it)."""
-    return json.dumps({"no": challenge_no, "par": par_rounds, "trace": list(defeats_per_round)},
-                      separators=(",", ":"))
+    return json.dumps({"no": challenge_no, "par": par.to_json() if par else None,
+                       "trace": list(defeats_per_round)}, separators=(",", ":"))
 
 
 def render_share(stored: str | None, score: Score | None, lang: str) -> str | None:
     """The share line of a stored attempt in `lang`; a line stored as words by an older
-    version is shown as it was."""
+    version is shown as it was. An older row's par was a bare round count that did not say
+    whether the bot won: it is left out rather than shown untruthfully."""
     if not stored or score is None:
         return None
     try:
@@ -320,7 +410,11 @@ def render_share(stored: str | None, score: Score | None, lang: str) -> str | No
         return stored
     if not isinstance(p, dict):
         return stored
-    return share_line(int(p["no"]), score, p.get("par"), [int(n) for n in p["trace"]], lang)
+    try:
+        par = Score.from_json(p["par"]) if isinstance(p.get("par"), dict) else None
+    except ValueError:
+        par = None
+    return share_line(int(p["no"]), score, par, [int(n) for n in p["trace"]], lang)
 
 
 def versus_par(score: Score, par: Score | None, lang: str = "en") -> str | None:
@@ -341,24 +435,69 @@ def versus_par(score: Score, par: Score | None, lang: str = "en") -> str | None:
     return i18n.t(lang, "daily.vs_both_fell")
 
 
+def par_score(par: Mapping[str, Any] | None) -> Score | None:
+    """The best AI result of the day (most points): the par a player is measured against.
+    A level whose stored score cannot be read is left out, not fatal."""
+    best: Score | None = None
+    for p in (par or {}).values():
+        try:
+            s = Score.from_json(p["score"] if isinstance(p, dict) else None)
+        except (KeyError, ValueError):
+            continue
+        if best is None or s.points > best.points:
+            best = s
+    return best
+
+
 # ---- ranks and streaks ---------------------------------------------------------------------
 
-def ranked(entries: Iterable[tuple[int, Score]]) -> list[tuple[int, int, Score]]:
-    """(rank, user, score), best first; equal scores share a rank (1, 2, 2, 4)."""
-    order = sorted(entries, key=lambda e: (e[1], e[0]))
-    out: list[tuple[int, int, Score]] = []
-    for k, (user, score) in enumerate(order):
-        rank = out[-1][0] if out and out[-1][2] == score else k + 1
-        out.append((rank, user, score))
-    return out
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One finished ranked attempt as the board sees it: who, their score, when it ended
+    (the tie-break) and the display name stored with the attempt."""
+
+    user: int
+    score: Score
+    finished_at: float
+    name: str = ""
+
+
+def ranked(entries: Iterable[Entry]) -> list[tuple[int, Entry]]:
+    """(rank, entry), best first, one rank each: more points first; equal points, the
+    earlier finish first (it reached that score first); the same instant, the lower user
+    id (only so the order is the same in every process)."""
+    order = sorted(entries, key=lambda e: (-e.score.points, e.finished_at, e.user))
+    return [(k + 1, e) for k, e in enumerate(order)]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """'#37 of 1,204 — top 3 %' after finishing."""
+
+    rank: int
+    total: int
+
+    @property
+    def top_percent(self) -> int:
+        """The share of finishers at or above this rank, rounded, at least 1 %."""
+        return max(1, round(100 * self.rank / self.total)) if self.total else 100
+
+
+def standing(board: Sequence[tuple[int, Entry]], user: int) -> Standing | None:
+    return next((Standing(rank, len(board)) for rank, e in board if e.user == user), None)
 
 
 @dataclass(frozen=True, slots=True)
 class Stats:
+    """A player's ranked days. `played` counts finished attempts (a resign is a loss);
+    an attempt left unfinished at 00:00 UTC is not played but breaks both streaks."""
+
     played: int
     won: int
-    current_streak: int
-    longest_streak: int
+    win_streak: int
+    best_win_streak: int
+    played_streak: int
+    best_played_streak: int
     best: Score | None
     rounds_to_win: dict[int, int]  # rounds → wins in that many (Wordle's distribution)
 
@@ -367,27 +506,40 @@ class Stats:
         return round(100 * self.won / self.played) if self.played else 0
 
 
-def stats(results: dict[dt.date, Score | None], today: dt.date) -> Stats:
-    """Stats over a player's ranked days. `results[day]` is the score of a finished attempt,
-    or None for an attempt left unfinished (it breaks the streak, and is not a loss).
-
-    A streak is a run of consecutive UTC days with a finished ranked attempt; today not yet
-    played does not break the current streak (the player still has until 00:00 UTC)."""
-    finished = sorted(d for d, s in results.items() if s is not None)
+def _streaks(results: Mapping[dt.date, Score | None], today: dt.date,
+             counts: Callable[[Score | None], bool]) -> tuple[int, int]:
+    """(current, longest) run of consecutive UTC days that `counts`. Today not yet played
+    does not break the current run (the player still has until 00:00 UTC); today played
+    and not counting does."""
     longest, run, prev = 0, 0, None
-    for d in finished:
+    for d in sorted(results):
+        if not counts(results[d]):
+            run, prev = 0, None
+            continue
         run = run + 1 if prev is not None and (d - prev).days == 1 else 1
-        longest = max(longest, run)
-        prev = d
+        longest, prev = max(longest, run), d
     current = 0
-    d = today if results.get(today) is not None else today - dt.timedelta(days=1)
-    while results.get(d) is not None:
+    d = today if today in results else today - dt.timedelta(days=1)
+    while d in results and counts(results[d]):
         current += 1
         d -= dt.timedelta(days=1)
+    return current, longest
+
+
+def stats(results: dict[dt.date, Score | None], today: dt.date) -> Stats:
+    """Stats over a player's ranked days. `results[day]` is the score of a finished attempt,
+    or None for an attempt left unfinished.
+
+    Two streaks, as Wordle counts them: the win streak (consecutive days won; a loss ends
+    it) and the played streak (consecutive days finished, won or lost). A resign or an
+    unfinished day ends both: giving up is not playing the day out."""
+    win = _streaks(results, today, lambda s: s is not None and s.won)
+    played = _streaks(results, today, lambda s: s is not None and not s.resigned)
     scores = [s for s in results.values() if s is not None]
     dist: dict[int, int] = {}
     for s in scores:
         if s.won:
             dist[s.rounds] = dist.get(s.rounds, 0) + 1
-    return Stats(len(scores), sum(s.won for s in scores), current, longest,
-                 min(scores) if scores else None, dict(sorted(dist.items())))
+    return Stats(len(scores), sum(s.won for s in scores), *win, *played,
+                 max(scores, key=lambda s: s.points) if scores else None,
+                 dict(sorted(dist.items())))

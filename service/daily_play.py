@@ -20,7 +20,7 @@ import datetime as dt
 import logging
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,12 +29,17 @@ from store import GameRow, NewGame, StoreBusy, StoreUncertain, VersionConflict
 from store.daily import Attempt, AttemptTaken, DailyStore, daily_store
 
 from . import daily
-from .daily import Challenge, Score
+from .daily import Challenge, Entry, Score, Standing
 from .games import MAX_LIMIT_S, GameService, Outcome, ServiceError
 
 log = logging.getLogger("rr.daily")
 PAR_LEVELS = ("greedy", "expert")
 PAR_BUDGET_S = 0.25  # the expert's per-decision budget for par (a day job, not a player)
+MEMBER_CHECKS = 50  # a server board asks Discord about at most this many players per look
+
+MemberCheck = Callable[[int], Awaitable[bool | None]]
+"""Is this user a member of the board's server? True/False as Discord answered; None when
+it could not tell (an error): not listed this time, asked again next time."""
 
 
 def slot(user_id: int, ranked: bool) -> int:
@@ -62,6 +67,7 @@ class Settled:
     score: Score
     share: str  # in English; `share_in` for the reader's language
     versus: str | None
+    standing: Standing | None = None  # ranked attempts: the rank among today's finishers
 
     def share_in(self, lang: str) -> str:
         return daily.render_share(self.attempt.share, self.score, lang) or self.share
@@ -97,8 +103,10 @@ class DailyHost:
         self.clock = clock or games.clock
         self._par_jobs: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._claims: dict[int, asyncio.Lock] = {}
-        self._watchers: set[asyncio.Task[None]] = set()
+        self._watchers: set[asyncio.Future[Any]] = set()
         self.par_levels: tuple[str, ...] | None = None  # None: PAR_LEVELS (tests: faster AIs)
+        self._not_members: dict[tuple[str, int], set[int]] = {}  # (day, guild) → asked: no
+        self.rescoring: asyncio.Future[int] | None = None  # `rescore_old`, started by `open`
 
     def _claiming(self, key: int) -> asyncio.Lock:
         """One start/resume of a slot at a time. Not the game service's lock of that key:
@@ -115,7 +123,11 @@ class DailyHost:
         raw = secret if secret is not None else os.environ.get("RR_DAILY_SECRET")
         key = daily.check_secret(raw) if raw else await ds.secret(secrets.token_bytes(32))
         daily.check_fingerprint(key, await ds.fingerprint(daily.fingerprint(key)))
-        return cls(games, ds, key, clock)
+        host = cls(games, ds, key, clock)
+        host.rescoring = asyncio.ensure_future(host.rescore_old())  # beside the start
+        host._watchers.add(host.rescoring)
+        host.rescoring.add_done_callback(host._watchers.discard)
+        return host
 
     # ---- days --------------------------------------------------------------------------------
     def today(self) -> dt.date:
@@ -253,10 +265,9 @@ class DailyHost:
             return
         info = row.settings.get("daily") or {}
         r = daily.replay_score(row.setup, await self.games.store.log(row.id), resigned=True)
-        par_score = _par_score(await self.par(dt.date.fromisoformat(att.day)))
+        par_score = daily.par_score(await self.par(dt.date.fromisoformat(att.day)))
         stored = daily.share_params(info.get("number", daily.number_of(
-            dt.date.fromisoformat(att.day))), par_score.rounds if par_score else None,
-            r.defeats_per_round)
+            dt.date.fromisoformat(att.day))), par_score, r.defeats_per_round)
         await self.store.end_attempt(att.user_id, att.day, True, "finished",
                                      r.score.to_json(), stored)
 
@@ -292,29 +303,32 @@ class DailyHost:
                 par = await self.compute_par(day)
             except Exception:
                 log.exception("par of %s: the result is told without it", day)
-        par_score = _par_score(par)
-        par_rounds = par_score.rounds if par_score else None
-        share = daily.share_line(info["number"], r.score, par_rounds, r.defeats_per_round)
+        par_score = daily.par_score(par)
+        share = daily.share_line(info["number"], r.score, par_score, r.defeats_per_round)
         user = row.host_id
-        stored = daily.share_params(info["number"], par_rounds, r.defeats_per_round)
+        stored = daily.share_params(info["number"], par_score, r.defeats_per_round)
         if not await self.store.finish(user, info["day"], bool(info["ranked"]), "finished",
                                        r.score.to_json(), stored):
             return None
         att = await self.store.attempt(user, info["day"], bool(info["ranked"]))
         assert att is not None
-        return Settled(att, r.score, share, daily.versus_par(r.score, par_score))
+        rank = await self._standing(day, user) if info["ranked"] else None
+        return Settled(att, r.score, share, daily.versus_par(r.score, par_score), rank)
+
+    async def _standing(self, day: dt.date, user_id: int) -> Standing | None:
+        """The user's rank among everyone who finished the day so far (the global board)."""
+        return daily.standing(await self.leaderboard(day, None), user_id)
 
     async def resign(self, user_id: int) -> Settled:
-        """The player gives today's ranked attempt up: it ends as a loss at the round
-        reached, scored from the stored log (replayed), ranked after every win. It is a
-        finished attempt, so the streak holds (a streak counts days played, not won).
+        """The player gives today's ranked attempt up: scored from the stored log
+        (replayed) in the resign band, below every loss (docs/daily.md), and the share line
+        says so. It ends both streaks: a day given up is neither won nor played out.
         The game's end, its timers and the attempt's score are one transaction: a crash
         leaves the attempt in play or resigned, never the game gone with the day open."""
         await self.expire_overdue(user_id)
         key = slot(user_id, True)
         day = self.today().isoformat()
-        par_score = _par_score(await self.par(self.today()))
-        par_rounds = par_score.rounds if par_score else None
+        par_score = daily.par_score(await self.par(self.today()))
         async with self._claiming(key), self.games.lock(key):
             row = await self.games.store.open_game(key)
             info = (row.settings.get("daily") or {}) if row is not None else {}
@@ -324,7 +338,7 @@ class DailyHost:
             log_ = await self.games.store.log(row.id)
             assert row.setup is not None
             r = daily.replay_score(row.setup, log_, resigned=True)
-            stored = daily.share_params(info["number"], par_rounds, r.defeats_per_round)
+            stored = daily.share_params(info["number"], par_score, r.defeats_per_round)
             try:
                 ended = await self.store.end_attempt(user_id, day, True, "finished",
                                                      r.score.to_json(), stored,
@@ -340,8 +354,9 @@ class DailyHost:
                                    code="daily_none")
         att = await self.store.attempt(user_id, day, True)
         assert att is not None
-        share = daily.share_line(info["number"], r.score, par_rounds, r.defeats_per_round)
-        return Settled(att, r.score, share, daily.versus_par(r.score, par_score))
+        share = daily.share_line(info["number"], r.score, par_score, r.defeats_per_round)
+        return Settled(att, r.score, share, daily.versus_par(r.score, par_score),
+                       await self._standing(self.today(), user_id))
 
     async def settle_all(self) -> list[Settled]:
         """Attempts whose game ended but were not scored (a crash between the two)."""
@@ -465,27 +480,103 @@ class DailyHost:
         await self.store.set_par(day.isoformat(), par)
         return par
 
-    async def leaderboard(self, day: dt.date, guild_id: int | None
-                          ) -> list[tuple[int, Attempt, Score]]:
-        """Finished ranked attempts, best first, ties sharing a rank; a day not yet over
-        shows only what is finished (unfinished attempts have no score)."""
-        atts = {a.user_id: a for a in await self.store.results(day.isoformat(), guild_id)}
-        rows = daily.ranked((u, Score.from_json(a.score)) for u, a in atts.items()
-                            if a.score is not None)
-        return [(rank, atts[u], s) for rank, u, s in rows]
+    async def leaderboard(self, day: dt.date, guild_id: int | None,
+                          is_member: MemberCheck | None = None) -> list[tuple[int, Entry]]:
+        """Finished ranked attempts, best first, one rank each (`daily.ranked`: the earlier
+        finish breaks a tie); a day not yet over shows only what is finished.
+
+        A server's board lists that server's members. Membership is known from the
+        interactions a player made there (`seen_in`) and, for everyone else who finished
+        the day, asked of Discord one player at a time (`is_member`: the REST member
+        lookup, which needs no privileged intent), best first and at most
+        `MEMBER_CHECKS` per look; a yes is stored, a no is remembered for the day."""
+        board = daily.ranked(self._entries(await self.store.results(day.isoformat(), None)))
+        if guild_id is None:
+            return board
+        known = await self.store.members(guild_id)
+        if is_member is not None:
+            known |= await self._check_members(day, guild_id, [e.user for _, e in board
+                                                                if e.user not in known],
+                                               is_member)
+        return daily.ranked(e for _, e in board if e.user in known)
+
+    async def _check_members(self, day: dt.date, guild_id: int, users: list[int],
+                             is_member: MemberCheck) -> set[int]:
+        for old in [k for k in self._not_members if k[0] != day.isoformat()]:
+            del self._not_members[old]  # a "no" is remembered for one day's board only
+        strangers = self._not_members.setdefault((day.isoformat(), guild_id), set())
+        found: set[int] = set()
+        asked = 0
+        for user in users:
+            if user in strangers:
+                continue
+            if asked == MEMBER_CHECKS:
+                break
+            asked += 1
+            answer = await is_member(user)
+            if answer:
+                await self.store.seen_in(guild_id, user)
+                found.add(user)
+            elif answer is False:
+                strangers.add(user)
+        return found
+
+    @staticmethod
+    def _entries(attempts: list[Attempt]) -> list[Entry]:
+        """The board's rows; a stored score that cannot be read is left out (and logged),
+        never fatal to the board."""
+        out = []
+        for a in attempts:
+            if a.score is None:
+                continue
+            try:
+                score = Score.from_json(a.score)
+            except ValueError:
+                log.warning("daily %s user %s: unreadable score skipped", a.day, a.user_id)
+                continue
+            out.append(Entry(a.user_id, score, a.finished_at or a.started_at, a.name))
+        return out
 
     async def stats(self, user_id: int) -> daily.Stats:
         results: dict[dt.date, Score | None] = {}
         for a in await self.store.history(user_id):
             if a.status == "finished" and a.score is not None:
-                results[dt.date.fromisoformat(a.day)] = Score.from_json(a.score)
+                try:
+                    results[dt.date.fromisoformat(a.day)] = Score.from_json(a.score)
+                except ValueError:
+                    log.warning("daily %s user %s: unreadable score skipped", a.day, user_id)
             elif a.status == "unfinished":
                 results[dt.date.fromisoformat(a.day)] = None
         return daily.stats(results, self.today())
 
-
-def _par_score(par: dict[str, Any] | None) -> Score | None:
-    """The best AI result of the day: the par a player is measured against."""
-    if not par:
-        return None
-    return min(Score.from_json(p["score"]) for p in par.values())
+    async def rescore_old(self) -> int:
+        """Scores stored by an older formula (v1: no single number) are recomputed from
+        their games' stored logs, so every day's board compares like with like. Started by
+        `open` in the background, newest days first, each replay in a worker thread (a
+        deployment may hold thousands: the bot must not wait for them); idempotent, so a
+        restart carries on (a rescored row is current and is not read again). Until then,
+        and for a row whose game or log is gone, the v1 terms are read (`Score.from_json`:
+        only the outcome, round and marks count). Returns how many were rescored."""
+        done = 0
+        try:
+            for att in await self.store.old_scores():
+                if att.game_id is None:
+                    continue
+                row = await self.games.store.get(att.game_id)
+                if row is None or row.setup is None:
+                    continue
+                try:
+                    r = await asyncio.to_thread(
+                        daily.replay_score, row.setup, await self.games.store.log(row.id),
+                        resigned=row.status != "over")
+                except Exception:  # a damaged log is that row's problem, never the start's
+                    log.warning("daily %s user %s: old score kept (log not replayable)",
+                                att.day, att.user_id, exc_info=True)
+                    continue
+                if await self.store.rescore(att.user_id, att.day, att.ranked, r.score.to_json()):
+                    done += 1
+        except Exception:  # the start goes on: the rest is rescored at the next one
+            log.exception("daily: rescoring older scores stopped after %d", done)
+        if done:
+            log.info("daily: %d scores of the older formula recomputed from their logs", done)
+        return done

@@ -212,6 +212,39 @@ class DailyStore:
             return [_attempt(r) for r in con.execute(sql, args)]
         return await self.store._read(read)
 
+    async def members(self, guild_id: int) -> set[int]:
+        """Users known to be members of a server (seen there, or confirmed by Discord)."""
+        def read(con: sqlite3.Connection) -> set[int]:
+            return {r[0] for r in con.execute(
+                "SELECT user_id FROM daily_members WHERE guild_id=?", (guild_id,))}
+        return await self.store._read(read)
+
+    async def old_scores(self) -> list[Attempt]:
+        """Finished attempts whose score was stored by the older formula (no version key:
+        service/daily.py SCORE_VERSION), to be rescored from their logs. A row whose text
+        is not JSON at all is not one of them (a damaged row is skipped, not fatal)."""
+        def read(con: sqlite3.Connection) -> list[Attempt]:
+            out = []
+            for r in con.execute("SELECT * FROM daily_attempts WHERE status='finished'"
+                                 " AND score IS NOT NULL AND score NOT LIKE '%\"v\":%'"
+                                 " ORDER BY day DESC"):
+                try:
+                    out.append(_attempt(r))
+                except ValueError:
+                    continue
+            return out
+        return await self.store._read(read)
+
+    async def rescore(self, user_id: int, day: str, ranked: bool,
+                      score: dict[str, Any]) -> bool:
+        """Replace an older-formula score (once: a row already current is left alone)."""
+        def write(con: sqlite3.Connection) -> bool:
+            return con.execute(
+                "UPDATE daily_attempts SET score=? WHERE user_id=? AND day=? AND ranked=?"
+                " AND status='finished' AND score NOT LIKE '%\"v\":%'",
+                (json.dumps(score), user_id, day, int(ranked))).rowcount == 1
+        return await self.store._write(write)
+
     async def history(self, user_id: int) -> list[Attempt]:
         """Every ranked attempt of a user (for stats and streaks)."""
         def read(con: sqlite3.Connection) -> list[Attempt]:

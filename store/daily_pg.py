@@ -166,6 +166,32 @@ class PgDailyStore(DailyStore):
             return [_attempt(r) for r in await con.fetch(sql, day, guild_id)]
         return await self.store._read(read)
 
+    async def members(self, guild_id: int) -> set[int]:
+        async def read(con: Con) -> set[int]:
+            return {r[0] for r in await con.fetch(
+                "SELECT user_id FROM daily_members WHERE guild_id=$1", guild_id)}
+        return await self.store._read(read)
+
+    async def old_scores(self) -> list[Attempt]:
+        async def read(con: Con) -> list[Attempt]:
+            out = []
+            for r in await con.fetch("SELECT * FROM daily_attempts WHERE status='finished'"
+                                     " AND score IS NOT NULL AND score NOT LIKE '%\"v\":%'"
+                                     " ORDER BY day DESC"):
+                try:
+                    out.append(_attempt(r))
+                except ValueError:
+                    continue
+            return out
+        return await self.store._read(read)
+
+    async def rescore(self, user_id: int, day: str, ranked: bool,
+                      score: dict[str, Any]) -> bool:
+        return _count(await self._run(
+            "UPDATE daily_attempts SET score=$1 WHERE user_id=$2 AND day=$3 AND ranked=$4"
+            " AND status='finished' AND score NOT LIKE '%\"v\":%'",
+            json.dumps(score), user_id, day, int(ranked))) == 1
+
     async def history(self, user_id: int) -> list[Attempt]:
         async def read(con: Con) -> list[Attempt]:
             return [_attempt(r) for r in await con.fetch(

@@ -75,10 +75,10 @@ def test_daily_from_a_server_is_played_in_dms_to_the_end_and_once(tmp_path):
             second = await h.slash(ann, "rr daily play", channel=h.text_channel("other"))
             assert "played today's ranked challenge already" in second.text
             board = await h.slash(ann, "rr daily leaderboard")
-            assert "🥇 <@" in board.text and str(ann.id) in board.text
+            assert "🥇 Ann" in board.text and "<@" not in board.text, board.text
             stats = await h.slash(ann, "rr daily stats")
             assert stats.files and "1 played" in stats.text
-            assert stats.files[0].description and "streak 1" in stats.files[0].description
+            assert stats.files[0].description and "in a row 1" in stats.files[0].description
             assert "Rook & Raiders #23" in stats.text  # today's line again, to copy
             ann.locale = "ja"  # the share line is told in the reader's language
             ja = await h.slash(ann, "rr daily stats")
@@ -137,7 +137,7 @@ def test_day_job_announces_once_and_reminds_once_across_a_restart(tmp_path):
             assert first == {"announced": 1, "reminded": 1, "closed": 0}
             posts = [m.text for m in h.messages(news) if not m.ephemeral]
             assert len(posts) == 1 and "Daily challenge #23" in posts[0]
-            assert "🥇" in posts[0] and str(ann.id) in posts[0]  # yesterday's podium
+            assert "🥇 ann" in posts[0] and "<@" not in posts[0]  # yesterday's podium
             # yesterday's whole key, published (issue 18), and how to replay that day
             key = day_key(h.bot.daily.secret, dt.date(2026, 11, 22)).hex()
             assert f"key, now published: `{key}`" in posts[0], posts[0]

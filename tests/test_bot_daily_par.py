@@ -16,6 +16,7 @@ from harness import Harness
 import bot as entry
 import service.daily_play as daily_play
 from cogs.bot import RookBot
+from service.daily import Score
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 
@@ -46,7 +47,9 @@ def test_a_player_before_the_par_sees_it_computed_then_shown(tmp_path):
             rounds = par["random"]["score"]["rounds"]
             shown = par_line(res.text)
             assert "still playing" not in shown, shown
-            assert shown.endswith((f"won in {rounds} rounds", f"fell in round {rounds}")), shown
+            points = f"{Score.from_json(par['random']['score']).points:,}"
+            assert shown.endswith((f"won in {rounds} rounds ({points} points)",
+                                   f"fell in round {rounds} ({points} points)")), shown
             # the edit came after the first answer: the answer never waited for the AIs
             kinds = [(r.method, r.route) for r in res.requests]
             edit = next(i for i, k in enumerate(kinds) if k[0] == "PATCH" and "@original" in k[1])

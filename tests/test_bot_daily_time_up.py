@@ -83,7 +83,7 @@ def test_the_days_end_cuts_off_a_ranked_attempt_unfinished(tmp_path):
     asyncio.run(scenario())
 
 
-def test_resigning_ends_todays_ranked_attempt_as_a_loss(tmp_path):
+def test_resigning_ends_todays_ranked_attempt_scored_lowest(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(LATE))) as h:
             ann, yui = h.user("ann"), h.user("yui", locale="ja")
@@ -98,11 +98,10 @@ def test_resigning_ends_todays_ranked_attempt_as_a_loss(tmp_path):
             res = await h.slash(ann, "rr daily resign", confirm=True,
                                 channel=h.dm_channel(ann))
             assert res.ephemeral and "gave up" in res.text and "Rook & Raiders #22" in res.text
-            assert "🔥" in res.text  # the share line of a fallen castle
+            assert "🏳️" in res.text and "resigned in round" in res.text  # it says so
             att = await h.bot.daily.store.attempt(ann.id, "2026-11-22", True)
             assert att is not None and att.status == "finished"
-            assert att.score == {"won": False, "rounds": rounds, "fainted": att.score["fainted"],
-                                 "marks": att.score["marks"]}
+            assert att.score["outcome"] == "resigned" and att.score["rounds"] == rounds
             row, _ = await table.game()
             assert row.status == "abandoned"
             late = await h.slash(ann, "rr done", channel=h.dm_channel(ann))
@@ -112,7 +111,7 @@ def test_resigning_ends_todays_ranked_attempt_as_a_loss(tmp_path):
             stats = await h.slash(ann, "rr daily stats")
             assert "1 played" in stats.text and "0%" in stats.text, stats.text
             board = await h.slash(yui, "rr daily leaderboard", scope="everyone")
-            assert str(ann.id) in board.text  # a loss is on the board, after any win
+            assert "Ann" in board.text and "<@" not in board.text  # on the board, last
             # Japanese: the same command, answered in Japanese
             await midway(h, yui)
             ja = await h.slash(yui, "rr daily resign", confirm=True, channel=h.dm_channel(yui))

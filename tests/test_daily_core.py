@@ -3,6 +3,8 @@ from the replayed log, ranks with ties, streaks over UTC days (R13 solo rules)."
 
 import datetime as dt
 
+import pytest
+
 from ai import make_player
 from engine import Game, view
 from service import daily
@@ -64,9 +66,13 @@ def test_the_score_comes_from_replaying_the_stored_log():
     p = g.state["players"][0]
     assert r.score.won == (0 in g.state["result"]["winners"])  # R13
     assert r.score.rounds == g.state["round"]
-    assert r.score.marks_left == p["honor"] + len(p["defeated"])
+    assert r.score.marks == p["honor"] + len(p["defeated"])
+    assert r.score.gold == p["gold"]
+    assert r.score.units == sum(1 for x in p["board"] if x and "owner" in x)
+    assert r.score.monsters == sum(r.defeats_per_round) >= len(p["defeated"])
+    assert r.score.points == sum(pts for _, _, pts in r.score.breakdown())
     assert len(r.defeats_per_round) == g.state["round"]
-    assert sum(r.defeats_per_round) == len(p["defeated"])
+    assert daily.Score.from_json(r.score.to_json()) == r.score  # stored and read back
     tampered = g.state["log"][:-1]
     try:
         daily.replay_score(g.state["setup"], tampered)
@@ -76,45 +82,114 @@ def test_the_score_comes_from_replaying_the_stored_log():
         raise AssertionError("an unfinished log was scored")
 
 
-def test_order_win_then_fewer_rounds_then_fewer_faints_then_more_marks():
-    win9 = Score(False, 9, 2, -1)
-    assert win9 < Score(True, 3, 0, -9)  # any win beats any loss
-    assert Score(False, 8, 5, 0) < win9  # fewer rounds
-    assert Score(False, 9, 1, 0) < win9  # then fewer fainted units
-    assert Score(False, 9, 2, -3) < win9  # then more honor marks left
+def S(outcome: str, rounds: int, monsters: int = 0, units: int = 0, marks: int = 0,
+      gold: int = 0) -> Score:
+    return Score(outcome, rounds, monsters, units, marks, gold)
 
 
-def test_ties_share_a_rank():
-    a, b = Score(False, 8, 0, -2), Score(False, 9, 1, -1)
-    rows = daily.ranked([(5, b), (1, a), (3, b), (4, Score(True, 2, 0, 0)), (2, a)])
-    assert [(r, u) for r, u, _ in rows] == [(1, 1), (1, 2), (3, 3), (3, 5), (5, 4)]
+def test_one_number_a_win_above_any_loss_a_loss_above_any_resign():
+    """Issue 18: a win is worth more than any loss; resigning scores lowest."""
+    slowest_win = S("won", 30)  # won in the last round (R15 cap), nothing left
+    best_loss = S("lost", 30, 12, 18, 99, 99)
+    best_resign = S("resigned", 30, 12, 18, 99, 99)
+    assert slowest_win.points > best_loss.points > best_resign.points
+    assert S("won", 9).points > S("won", 10).points  # a win: the sooner the better
+
+
+def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1():
+    """Issue 18: 'fell in round 0' ranked first among losses; now it ranks last."""
+    g = daily.challenge_for(SECRET, DAY).new_game("Ann")
+    quit_at_once = daily.replay_score(g.setup, g.log, resigned=True).score
+    assert quit_at_once.outcome == "resigned" and quit_at_once.rounds == 0
+    loss = S("lost", 1)
+    board = daily.ranked([daily.Entry(1, quit_at_once, 10.0), daily.Entry(2, loss, 99.0)])
+    assert [(rank, e.user) for rank, e in board] == [(1, 2), (2, 1)]
+
+
+def test_among_losses_a_longer_fight_and_more_monsters_score_more_refinements_only_refine():
+    """Issue 18: rounds and monsters decide; units, marks and gold only break ties."""
+    base = S("lost", 5, 3)
+    assert S("lost", 6, 3).points > base.points
+    assert S("lost", 5, 4).points > base.points
+    # all refinements at their most are worth less than one more round or monster
+    assert S("lost", 5, 3, 18, 99, 99).points < S("lost", 6, 3).points
+    assert S("lost", 5, 3, 1).points > S("lost", 5, 3, 0, 99, 9).points  # a unit > marks
+    assert S("lost", 5, 3, 0, 1).points > S("lost", 5, 3, 0, 0, 9).points  # a mark > gold
+    assert S("lost", 5, 3, 0, 0, 1).points > base.points
+    terms = [t for t, _, _ in S("won", 9, 12, 3, 5, 2).breakdown()]
+    assert terms == ["outcome", "spare", "monsters", "units", "marks", "gold"]
+    assert S("won", 9, 12, 3, 5, 2).points == 2_000_000 + 21 * 10_000 + 12 * 10_000 + 3_000 \
+        + 50 + 2
+
+
+def test_old_score_rows_still_read_and_a_damaged_one_is_a_value_error():
+    """Stored v1 rows keep decoding (their outcome, round and marks count); anything else
+    that is not a score is one ValueError for the caller to skip."""
+    v1 = Score.from_json({"won": False, "rounds": 4, "fainted": 2, "marks": 3})
+    assert v1.version == 1 and v1.outcome == "lost" and v1.marks == 3 and v1.rounds == 4
+    assert Score.from_json({"won": True, "rounds": 9, "fainted": 0, "marks": 1}).won
+    for bad in (None, [], {"won": True}, {"v": 2, "outcome": "won"}, {"v": 9},
+                {"v": 2, "outcome": "drew", "rounds": 1, "monsters": 0, "units": 0,
+                 "marks": 0, "gold": 0}, {"won": True, "rounds": -1, "marks": 0}):
+        with pytest.raises(ValueError):
+            Score.from_json(bad)
+
+
+def test_equal_points_the_earlier_finish_ranks_first():
+    """The documented tie-break: one rank each, the earlier finish first."""
+    a, b = S("lost", 8, 2), S("lost", 9, 1)
+    rows = daily.ranked([daily.Entry(5, a, 50.0), daily.Entry(1, a, 70.0),
+                         daily.Entry(3, b, 10.0), daily.Entry(4, S("won", 20), 99.0)])
+    assert [(r, e.user) for r, e in rows] == [(1, 4), (2, 3), (3, 5), (4, 1)]
+
+
+def test_rank_and_percentile():
+    board = daily.ranked(daily.Entry(u, S("lost", u % 30), float(u)) for u in range(1204))
+    me = board[36][1].user
+    st = daily.standing(board, me)
+    assert st is not None and (st.rank, st.total, st.top_percent) == (37, 1204, 3)
+    assert daily.standing(board, 99999) is None
+    assert daily.Standing(1, 1).top_percent == 100 and daily.Standing(1, 1000).top_percent == 1
 
 
 def day(n: int) -> dt.date:
     return DAY + dt.timedelta(days=n)
 
 
-def test_streaks_over_days_gaps_and_an_unfinished_day():
-    w, loss = Score(False, 9, 0, 0), Score(True, 5, 0, 0)
-    res = {day(-6): w, day(-5): loss, day(-4): w, day(-3): None, day(-2): w, day(-1): w}
+def test_streaks_win_and_played_a_resign_or_unfinished_day_breaks_both():
+    """Issue 18: the win streak counts days won in a row (a loss ends it), the played
+    streak days played out in a row; a resign or an unfinished day ends both."""
+    w, loss, gave_up = S("won", 9), S("lost", 5), S("resigned", 2)
+    res = {day(-9): w, day(-8): w, day(-7): w, day(-6): loss, day(-5): w, day(-4): None,
+           day(-3): w, day(-2): loss, day(-1): w}
     s = daily.stats(res, DAY)
-    assert s.longest_streak == 3 and s.current_streak == 2  # today not played yet: still on
-    assert s.played == 5 and s.won == 4 and s.win_percent == 80  # unfinished is not a loss
-    assert daily.stats({**res, DAY: w}, DAY).current_streak == 3
-    assert daily.stats(res, day(1)).current_streak == 0  # a whole day missed breaks it
-    assert s.rounds_to_win == {9: 4} and s.best == w
+    assert (s.win_streak, s.best_win_streak) == (1, 3)
+    assert (s.played_streak, s.best_played_streak) == (3, 5)  # today not played yet: on
+    assert s.played == 8 and s.won == 6 and s.win_percent == 75  # unfinished: not played
+    assert s.rounds_to_win == {9: 6} and s.best == w
+    after_resign = daily.stats({**res, DAY: gave_up}, DAY)
+    assert after_resign.win_streak == 0 and after_resign.played_streak == 0
+    assert after_resign.played == 9 and after_resign.win_percent == 67  # a resign is a loss
+    today_lost = daily.stats({**res, DAY: loss}, DAY)
+    assert today_lost.win_streak == 0 and today_lost.played_streak == 4
+    assert daily.stats(res, day(1)).played_streak == 0  # a whole day missed breaks it
 
 
-def test_share_line_is_spoiler_free_and_names_the_par():
-    line = daily.share_line(123, Score(False, 9, 0, 0), 11, [0, 1, 1, 0, 2, 0, 0, 1, 1])
-    assert line.startswith("Rook & Raiders #123 — won in 9 rounds (bot: 11) ")
+def test_share_line_carries_the_score_and_the_bots_true_result():
+    """Issue 18: the share line carries the score; '(bot: 10)' said nothing of whether
+    the bot won: it now says 'fell in round 10' and the bot's score."""
+    me = S("won", 9, 12, 2, 3, 1)
+    bot_lost = S("lost", 10, 6)
+    line = daily.share_line(123, me, bot_lost, [0, 1, 1, 0, 2, 0, 0, 1, 1])
+    assert line.startswith(f"Rook & Raiders #123 — won in 9 rounds · {me.points:,} pts "
+                           f"(bot: fell in round 10 · {bot_lost.points:,}) "), line
     assert line.endswith("🏰") and line.count("⚔️") == 5 and line.count("🛡️") == 4
-    assert "Goblin" not in line and "A" not in line.split(")")[-1]
-    assert daily.versus_par(Score(False, 9, 0, 0), Score(False, 11, 0, 0)) == \
-        "beat the bot by 2 rounds"
-    ja = daily.share_line(1, Score(True, 4, 1, 0), None, [0, 0, 0, 1], "ja")
-    assert "落城" in ja and ja.endswith("🔥")
-
+    assert "Goblin" not in line
+    quit_ = daily.share_line(5, S("resigned", 2, 1), None, [1, 0])
+    assert "resigned in round 2" in quit_ and quit_.endswith("🏳️")
+    assert daily.versus_par(S("won", 9), S("won", 11)) == "beat the bot by 2 rounds"
+    ja = daily.share_line(1, S("lost", 4), S("won", 10), [0, 0, 0, 1], "ja")
+    assert "落城" in ja and "10ラウンドで勝利" in ja and ja.endswith("🔥")
 
 
 def test_stats_image_draws_one_bar_per_round_count_longest_for_most_wins():
@@ -123,16 +198,19 @@ def test_stats_image_draws_one_bar_per_round_count_longest_for_most_wins():
     from PIL import Image
 
     from render.stats import stats_png
-    png = stats_png(played=10, win_percent=70, current_streak=3, longest_streak=5,
+    png = stats_png(played=10, won=7, win_percent=70, win_streak=3, best_win_streak=5,
+                    played_streak=4, best_played_streak=6, best_points=2_331_452,
                     rounds_to_win={8: 1, 10: 6}, highlight=10)
     im = Image.open(io.BytesIO(png)).convert("RGB")
     assert im.width == 520
-    rows = [150 + k * 32 + 13 for k in range(3)]  # bars for 8, 9 (none) and 10 rounds
+    from render.stats import BARS_TOP
+    rows = [BARS_TOP + k * 32 + 13 for k in range(3)]  # bars for 8, 9 (none) and 10 rounds
     def bar_len(y):
         paper = im.getpixel((519, y))
         return sum(1 for x in range(56, 520) if im.getpixel((x, y)) != paper)
     lens = [bar_len(y) for y in rows]
     assert lens[2] > lens[0] > 0 and lens[2] > 3 * lens[0]  # 6 wins in 10 vs 1 in 8
-    empty = Image.open(io.BytesIO(stats_png(played=0, win_percent=0, current_streak=0,
-                                            longest_streak=0, rounds_to_win={}, lang="ja")))
+    empty = Image.open(io.BytesIO(stats_png(
+        played=0, won=0, win_percent=0, win_streak=0, best_win_streak=0, played_streak=0,
+        best_played_streak=0, best_points=None, rounds_to_win={}, lang="ja")))
     assert empty.height < im.height

@@ -12,8 +12,8 @@ import pytest
 
 from ai import make_player
 from engine import view
-from service import GameService, ServiceError
-from service.daily import day_end
+from service import GameService, ServiceError, daily
+from service.daily import Score, day_end
 from service.daily_play import DailyHost, slot
 from store import Store
 
@@ -106,17 +106,26 @@ def test_practice_of_today_waits_for_the_ranked_attempt(db):
     asyncio.run(main())
 
 
-def test_the_score_is_the_replayed_logs_and_ranks_share_ties(db):
+def test_the_score_is_the_replayed_logs_and_equal_scores_rank_by_the_earlier_finish(db):
     async def main():
-        store, h = await host(db, Clock())
-        for user in (1, 2, 3):
+        clock = Clock()
+        store, h = await host(db, clock)
+        settled = {}
+        for user in (3, 2, 1):  # 3 finishes first, and plays exactly as 1 does
             await h.play(user, f"P{user}", 100, 9000 + user)
-            await finish(h, user, seed=user if user != 3 else 1)  # 3 plays exactly as 1
-        settled = {s.attempt.user_id: s for s in await h.settle_all()}
+            await finish(h, user, seed=user if user != 3 else 1)
+            row = await store.latest_game(slot(user, True))
+            assert row is not None
+            settled[user] = await h.settle(row)
+            clock.now += 60
         assert settled[1].score == settled[3].score
         board = await h.leaderboard(DAY, 100)
-        ranks = {a.user_id: r for r, a, _ in board}
-        assert ranks[1] == ranks[3]
+        ranks = {e.user: r for r, e in board}
+        assert ranks[3] < ranks[1]  # the same score: the earlier finish ranks first
+        assert sorted(ranks.values()) == [1, 2, 3]  # one rank each
+        assert [e.score.points for _, e in board] == sorted(
+            (s.score.points for s in settled.values()), reverse=True)
+        assert settled[1].standing == daily.Standing(ranks[1], 3)  # told after finishing
         assert await h.leaderboard(DAY, 999) == []  # nobody of that server played
         assert len(await h.leaderboard(DAY, None)) == 3
         for s in settled.values():
@@ -148,7 +157,7 @@ def test_an_unfinished_attempt_ends_at_midnight_and_breaks_the_streak(db):
         assert [a.user_id for a in closed] == [1]
         assert await h.close_day(DAY - dt.timedelta(days=1)) == []  # once
         st = await h.stats(1)
-        assert st.played == 1 and st.current_streak == 0 and st.longest_streak == 1
+        assert st.played == 1 and st.played_streak == 0 and st.best_played_streak == 1
         played = await h.play(1, "Ann", 100, 9001)  # today is a new attempt
         assert played.outcome is not None
         await store.close()
@@ -171,5 +180,97 @@ def test_par_is_computed_once_and_shown_in_the_share_line(db):  # tested on both
         (s,) = await h.settle_all()
         assert f"(bot: {par['greedy']['score']['rounds']})" in s.share or \
             "expert" in par
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1_and_breaks_both_streaks(db):
+    """Issue 18: a resign right after starting ranked first among losses ('fell in round
+    0'); it now scores lowest, its share line says so, and it ends both streaks."""
+    async def main():
+        clock = Clock(NOON - 86400)
+        store, h = await host(db, clock)
+        await h.play(1, "Ann", 100, 9001)  # yesterday: won or lost, played out
+        await finish(h, 1)
+        await h.settle_all()
+        clock.now += 86400
+        before = await h.stats(1)
+        assert before.played_streak == 1
+        await h.store.claim(2, DAY.isoformat(), True, "Bob", 100)  # a loss in round 1
+        await h.store.finish(2, DAY.isoformat(), True, "finished",
+                             {"won": False, "rounds": 1, "fainted": 0, "marks": 0}, None)
+        clock.now += 60
+        await h.play(1, "Ann", 100, 9001)
+        quit_ = await h.resign(1)  # at once: round 0
+        assert quit_.score.outcome == "resigned" and quit_.score.rounds == 0
+        assert "resigned in round 0" in quit_.share and quit_.share.endswith("🏳️")
+        board = await h.leaderboard(DAY, None)
+        assert [e.user for _, e in board] == [2, 1]
+        assert quit_.standing == daily.Standing(2, 2)
+        after = await h.stats(1)
+        assert after.played_streak == 0 and after.win_streak == 0
+        assert after.played == 2 and after.best_played_streak == 1
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_servers_board_lists_its_members_asked_of_discord_not_only_who_played_there(db):
+    """Issue 18: the server board lists the members of that server, including a member
+    who played from a DM or another server; a non-member never appears; a 'no' is asked
+    once a day; an unknown answer is asked again."""
+    async def main():
+        clock = Clock()
+        store, h = await host(db, clock)
+        for user, guild in ((1, 100), (2, None), (3, 200), (4, None)):
+            await h.store.claim(user, DAY.isoformat(), True, f"P{user}", guild)
+            await h.store.finish(user, DAY.isoformat(), True, "finished",
+                                 {"won": False, "rounds": user, "fainted": 0, "marks": 0}, None)
+        asked: list[int] = []
+        members = {1: True, 2: True, 3: False, 4: None}  # 4: Discord did not answer
+
+        async def is_member(user: int) -> bool | None:
+            asked.append(user)
+            return members[user]
+
+        assert [e.user for _, e in await h.leaderboard(DAY, 100)] == [1]  # not asked
+        board = await h.leaderboard(DAY, 100, is_member)
+        assert [(r, e.user) for r, e in board] == [(1, 2), (2, 1)]  # ranks within the server
+        assert sorted(asked) == [2, 3, 4]
+        asked.clear()
+        assert [e.user for _, e in await h.leaderboard(DAY, 100, is_member)] == [2, 1]
+        assert asked == [4]  # 2 is stored as a member, 3 known not to be one today
+        assert 2 in await h.store.members(100)
+        await store.close()
+    asyncio.run(main())
+
+
+def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
+    """Stored v1 scores (before one number) stay comparable: from start-up, in the
+    background, each finished attempt with a stored game is rescored from its log; one
+    without a game keeps its v1 terms and still reads."""
+    async def main():
+        clock = Clock()
+        store, h = await host(db, clock)
+        await h.play(1, "Ann", 100, 9001)
+        await finish(h, 1)
+        row = await store.latest_game(slot(1, True))
+        assert row is not None and row.setup is not None
+        s = daily.replay_score(row.setup, await store.log(row.id))
+        v1 = {"won": s.score.won, "rounds": s.score.rounds, "fainted": 0, "marks": 0}
+        # settled as an older bot did: the v1 terms, no single number
+        await h.store.finish(1, DAY.isoformat(), True, "finished", v1, None)
+        await h.store.claim(2, DAY.isoformat(), True, "Bob", 100)  # no game: cannot replay
+        await h.store.finish(2, DAY.isoformat(), True, "finished",
+                             {"won": False, "rounds": 3, "fainted": 1, "marks": 2}, None)
+        await store.close()
+        store = await db.open()  # the new bot starts
+        h = await DailyHost.open(GameService(store, clock=clock), secret="s3cret")
+        assert h.rescoring is not None and await h.rescoring == 1  # in the background
+        att = await h.store.attempt(1, DAY.isoformat(), True)
+        assert att is not None and att.score is not None
+        assert Score.from_json(att.score) == s.score  # the replayed log's, current formula
+        board = await h.leaderboard(DAY, None)
+        assert [e.user for _, e in board] == [1, 2] or s.score.outcome != "won"
+        assert {e.user: e.score.version for _, e in board} == {1: 2, 2: 1}
         await store.close()
     asyncio.run(main())

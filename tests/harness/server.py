@@ -493,6 +493,7 @@ class FakeDiscord:
             ("POST", "/users/@me/channels"): self._create_dm,
             ("GET", "/users/{user_id}"): self._get_user,
             ("GET", "/guilds/{guild_id}/members/{user_id}"): self._get_member,
+            ("GET", "/guilds/{guild_id}/members/{member_id}"): self._get_member,  # http.get_member
             ("GET", "/channels/{channel_id}"): self._get_channel,
             ("PATCH", "/channels/{channel_id}"): self._edit_channel,
             ("DELETE", "/channels/{channel_id}"): self._delete_channel,
@@ -777,13 +778,15 @@ class FakeDiscord:
         return self.dm_channel(user).payload()
 
     def _get_user(self, request: Request) -> dict[str, Any]:
-        user = self.users.get(int(request.params["user_id"]))
+        user = self.users.get(int(request.params.get("user_id")
+                                  or request.params["member_id"]))
         if user is None:
             raise HTTPError(404, "Unknown User", code=10013)
         return user.user_payload()
 
     def _get_member(self, request: Request) -> dict[str, Any]:
-        user = self.users.get(int(request.params["user_id"]))
+        user = self.users.get(int(request.params.get("user_id")
+                                  or request.params["member_id"]))
         if user is None or not user.in_guild or int(request.params["guild_id"]) != self.guild_id:
             raise HTTPError(404, "Unknown Member", code=10007)
         return user.member_payload()
