@@ -264,7 +264,7 @@ def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
                              {"won": False, "rounds": 3, "fainted": 1, "marks": 2}, None)
         await store.close()
         store = await db.open()  # the new bot starts
-        h = await DailyHost.open(GameService(store, clock=clock), secret="s3cret")
+        h = await DailyHost.open(GameService(store, clock=clock), secret=SECRET)
         assert h.rescoring is not None and await h.rescoring == 1  # in the background
         att = await h.store.attempt(1, DAY.isoformat(), True)
         assert att is not None and att.score is not None
