@@ -453,7 +453,10 @@ class Announcer:
                 return False
             delay = NOTICE_RETRY_S[min(attempts, len(NOTICE_RETRY_S) - 1)]
             await self.bot.store.retry_later(notice, progress.stopped, time.time() + delay)
-        except Exception:  # the store is down: the notice stays pending and comes back
+        except self.bot.store.faults as e:  # busy or cut off: the notice stays pending and
+            # comes back (a notice told twice is the worst case, never a lost one)
+            log.warning("notice %s: its delivery is recorded later (store: %s)", notice, e)
+        except Exception:
             log.exception("notice %s: could not record its delivery", notice)
         return False
 

@@ -326,6 +326,9 @@ class RookBot(commands.AutoShardedBot):
             return 0
         except asyncio.CancelledError:
             raise
+        except self.store.faults as e:  # busy or cut off: expected, and the next pass retries
+            log.warning("game %s: time limits wait for the next pass (store: %s)", game_id, e)
+            return 0
         except Exception:
             log.exception("game %s: time limits failed; the other games go on", game_id)
             return 0

@@ -651,6 +651,10 @@ class GameService(SeatsMixin):
                 done, due = await self.tick_game(game_id, timers, now)
             except Quarantined:
                 continue
+            except self.store.faults as e:  # busy or cut off: expected; the next pass retries
+                log.warning("game %s: time limits wait for the next pass (store: %s)",
+                            game_id, e)
+                continue
             except Exception:
                 log.exception("game %s: time limits failed; the other games go on", game_id)
                 continue

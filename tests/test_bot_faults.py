@@ -12,6 +12,7 @@ keep timing out. A quarantine survives restarts and lifts once the rows are repa
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import sqlite3
 from pathlib import Path
@@ -19,6 +20,8 @@ from pathlib import Path
 import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import FakeChannel, Harness
+
+from store import StoreBusy
 
 HOUR = 3600
 INTERNAL = "Something went wrong"
@@ -220,5 +223,44 @@ def test_damage_found_by_the_time_limit_pass_and_a_failing_game_job_skip_only_th
             await bot._tick_pass()
             assert bot.ticker.is_running() and bot.tick_passes == 2
         assert not bot.ticker.is_running()
+
+    asyncio.run(scenario())
+
+
+def test_a_busy_store_in_the_time_limit_pass_is_a_warning_and_the_next_pass_does_it(
+        tmp_path, monkeypatch, caplog):
+    """Issue 17 ("two processes"): a store that is busy or cut off during a game's time
+    limits is expected — another process holds the write lock, the database restarts — so
+    it is one WARNING line (no ERROR, no traceback) and the next pass times the game out."""
+    db, clock = tmp_path / "g.db", Clock()
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db, clock, seed=6)) as h:
+            bot = h.bot
+            tables = await three_games(h)
+            real = bot.service.tick_game
+            busy = {"left": 1}
+
+            async def tick_game(game_id, timers, now):
+                if busy["left"]:
+                    busy["left"] -= 1
+                    raise StoreBusy("database is locked")
+                return await real(game_id, timers, now)
+
+            monkeypatch.setattr(bot.service, "tick_game", tick_game)
+            caplog.clear()
+            clock.now += 2 * HOUR
+            with caplog.at_level(logging.WARNING):
+                await bot.tick_once()  # the first game's job meets a busy store
+                await h.settle()
+                told = [any("ran out of time" in m.text for m in public(h, t.channel))
+                        for t in tables]
+                assert told == [False, True, True]
+                await bot.tick_once()  # the next pass does it
+                await h.settle()
+            assert any("ran out of time" in m.text for m in public(h, tables[0].channel))
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+            warned = [r for r in caplog.records if "wait for the next pass" in r.getMessage()]
+            assert len(warned) == 1 and warned[0].exc_info is None
 
     asyncio.run(scenario())
