@@ -201,12 +201,20 @@ def cmd_replay(a: argparse.Namespace) -> int:
     first = _read_json(a.setup)
     if not isinstance(first, dict):
         raise CliError(f"{a.setup}: expected a setup object or a game state")
-    setup = first.get("setup", first)
-    if a.log is None:
-        if "log" not in first:
-            raise CliError(f"{a.setup}: a game state with a 'log' (or give setup and log)")
-        log: Any = first["log"]
+    players = first.get("players")
+    if "setup" in first or (isinstance(players, list)
+                            and any(isinstance(p, dict) for p in players)):
+        # A whole state, a puzzle included: its setup and log as loading completes them (a
+        # puzzle's starting position and cards, the card set version of a game saved before
+        # versions), so it replays exactly as it loads (R15).
+        whole = _load(a.setup)
+        setup: Any = whole.setup
+        log: Any = whole.log
+    elif a.log is None:
+        raise CliError(f"{a.setup}: a game state with a 'log' (or give setup and log)")
     else:
+        setup = first
+    if a.log is not None:
         log = _read_json(a.log)
         if isinstance(log, dict):
             log = log.get("log")
@@ -216,8 +224,7 @@ def cmd_replay(a: argparse.Namespace) -> int:
             isinstance(e, list) and len(e) == 2 and isinstance(e[1], str) for e in log):
         raise CliError(f"{a.log or a.setup}: the log must be a list of [seat, \"action\"]")
     try:
-        g = Game.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                     setup.get("cards"))
+        g = Game.start(setup)  # a puzzle from its own position, with its own cards (R15)
     except (ValueError, KeyError, TypeError) as e:
         raise CliError(f"{a.setup}: bad setup ({excerpt(str(e), 80)})") from None
     for k, (seat, text) in enumerate(log):

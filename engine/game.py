@@ -15,8 +15,18 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from . import board, combat, flow
-from .cards import CardSet, default_cards, normalize_name, parse_cardset
+from .cards import (
+    CardSet,
+    cards_for,
+    default_cards,
+    default_version,
+    normalize_name,
+    parse_cardset,
+    released_cards,
+    released_versions,
+)
 from .errors import (
+    ActionError,
     GameOver,
     IllegalAction,
     NotationError,
@@ -66,24 +76,35 @@ class Game:
 
     def __init__(self, state: State, cards: CardSet | None = None) -> None:
         self.state = state
-        custom = state.get("setup", {}).get("cards")
-        self.cards = cards or (parse_cardset(custom) if custom else default_cards())
+        self.cards = cards or cards_for(state.get("setup", {}))
 
     # ---- construction and persistence -------------------------------------------------------
     @classmethod
     def new(cls, players: list[str], seed: int = 0, options: Mapping[str, Any] | None = None,
-            cards_data: dict[str, Any] | None = None, events: list[Event] | None = None) -> Game:
+            cards_data: dict[str, Any] | None = None, events: list[Event] | None = None,
+            cards_version: int | None = None) -> Game:
         """A new game up to its first decisions; `events` (if given) receives the setup's
-        events (round-0 summons, mercenaries) so interfaces can tell the story."""
+        events (round-0 summons, mercenaries) so interfaces can tell the story.
+
+        The card set is `cards_data` (a custom set, kept whole in the setup), else the
+        released version `cards_version`, else today's default — whose version the setup
+        records, so the game replays with these values after any later card change (R15,
+        issue 17)."""
         if cards_data:
             # The stored state keeps its keys sorted (to_json), and deck building follows the
             # card set's order: build from the sorted form so a replay of the stored setup
             # deals the very same decks (R15).
             cards_data = json.loads(json.dumps(cards_data, sort_keys=True))
-        cs = parse_cardset(cards_data) if cards_data else default_cards()
+            cs = parse_cardset(cards_data)
+        elif cards_version is not None:
+            cs = released_cards(cards_version)
+        else:
+            cs, cards_version = default_cards(), default_version()
         st = new_game(cs, players, seed, options or {})
         if cards_data:
             st["setup"]["cards"] = cards_data
+        elif cards_version is not None:
+            st["setup"]["cards_version"] = cards_version
         g = cls(st, cs)
         flow.run(cs, st, events if events is not None else [])
         return g
@@ -97,25 +118,49 @@ class Game:
             st = normalize(raw)
         except RecursionError:
             raise ValueError("the state is nested too deeply to be a game") from None
+        setup = st["setup"]
         if "version" not in raw and not st["log"]:
-            # A puzzle: remember where it starts, so replay (and undo) start there too.
+            # A puzzle: remember where it starts, so replay (and undo) start there too, and
+            # with which cards (R15): today's, unless it brings its own.
             start = {k: v for k, v in st.items() if k != "setup"}
-            st["setup"]["start"] = json.loads(json.dumps(start))
+            setup["start"] = json.loads(json.dumps(start))
+            if "cards" not in setup and "cards_version" not in setup:
+                version = default_version()
+                if version is not None:
+                    setup["cards_version"] = version
+        elif st["log"] and "cards" not in setup and "cards_version" not in setup:
+            # A game saved before card sets had versions: the one it was played with.
+            version = find_cards_version(setup, st["log"], st)
+            if version is not None:
+                setup["cards_version"] = version
         return cls(st)
 
     def to_json(self) -> str:
         return json.dumps(self.state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
+    def start(cls, setup: Mapping[str, Any], events: list[Event] | None = None) -> Game:
+        """The game as its setup begins it, before any logged action, with the setup's own
+        card set (R15): a dealt game up to its first decisions (`events` receives the setup's
+        events), or a puzzle's starting position (`setup.start`)."""
+        if "start" in setup:
+            st = normalize(json.loads(json.dumps(setup["start"])))
+            # the setup first, so the puzzle's own cards judge it (not the default set)
+            st["setup"] = json.loads(json.dumps(setup))
+            return cls(st)
+        g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
+                    setup.get("cards"), events, setup.get("cards_version"))
+        if "cards" not in setup and "cards_version" not in setup:
+            # A setup from before versions replays as stored (with the process's default
+            # set): store migration 4 and `from_json` find the version it was played with.
+            g.state["setup"].pop("cards_version", None)
+        return g
+
+    @classmethod
     def replay(cls, setup: Mapping[str, Any], log: list[LogEntry]) -> Game:
         """Setup plus action log reproduces the state exactly (R15). A hand-written puzzle
         carries its own starting position in `setup.start` and replays from there."""
-        if "start" in setup:
-            g = cls(normalize(json.loads(json.dumps(setup["start"]))))
-            g.state["setup"] = json.loads(json.dumps(setup))
-        else:
-            g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                        setup.get("cards"))
+        g = cls.start(setup)
         for seat, text in log:
             g.apply(int(seat), text)
         return g
@@ -591,3 +636,45 @@ def skill_options(cs: CardSet, b: list[Any], pos: int, depth: int = 0) -> list[S
             out += [SkillUse("command", (sq(j),), sub)
                     for sub in skill_options(cs, scratch, j, depth + 1)]
     return out
+
+
+def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
+                       state: Mapping[str, Any] | None) -> int | None:
+    """The released card set a game stored without a version was played with (issue 17).
+
+    The stored state is a cache of setup + log written by the release that played the game,
+    so the version whose replay reproduces it is the game's. When none reproduces it exactly
+    (an older engine wrote other keys, or no state was kept), it is the version whose replay
+    differs least from it among those under which every logged action is legal; on a tie the
+    newest (the game so far is the same under each). None when no released set replays the
+    log at all: the game is damaged, and is left for the store to set aside as before.
+    """
+    try:
+        stored: Any = json.loads(json.dumps(
+            {k: v for k, v in normalize(dict(state)).items() if k != "setup"})) \
+            if state is not None else None
+    except (LookupError, ValueError, TypeError, AttributeError, RecursionError):
+        stored = None  # an unreadable cache: the log alone decides
+    best: tuple[int, int] | None = None  # (difference, version)
+    for version in reversed(released_versions()):
+        try:
+            g = Game.replay({**setup, "cards_version": version}, log)
+        except (ActionError, LookupError, ValueError, TypeError, AttributeError):
+            continue  # an action this set refuses: not the game's set
+        replayed = json.loads(g.to_json())
+        replayed.pop("setup")
+        diff = 0 if stored is None else _difference(replayed, stored)
+        if diff == 0 and stored is not None:
+            return version
+        if best is None or diff < best[0]:
+            best = (diff, version)
+    return None if best is None else best[1]
+
+
+def _difference(a: Any, b: Any) -> int:
+    """How many JSON leaves differ between `a` and `b` (a missing one counts once)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return sum(_difference(a.get(k), b.get(k)) for k in a.keys() | b.keys())
+    if isinstance(a, list) and isinstance(b, list):
+        return sum(_difference(x, y) for x, y in zip(a, b, strict=False)) + abs(len(a) - len(b))
+    return 0 if a == b else 1

@@ -79,6 +79,7 @@ class Setup(TypedDict):
     seed: int
     options: Options
     cards: NotRequired[dict[str, Any]]  # a custom card set: the free-form JSON of cards.json
+    cards_version: NotRequired[int]  # else the released set data/cards/v<N>.json (issue 17)
     start: NotRequired[dict[str, Any]]  # a puzzle's starting position (a State minus setup)
 
 
@@ -228,6 +229,7 @@ class SetupView(TypedDict):
     players: list[str]
     options: Options
     cards: NotRequired[dict[str, Any]]
+    cards_version: NotRequired[int]
 
 
 class View(TypedDict):
