@@ -1,0 +1,243 @@
+"""A game plays with the card values it was started with, forever (issue 17, R15).
+
+Released card sets are frozen files (engine/data/cards/v<N>.json) and a setup names its
+version; a database written by an older release (tests/data/release-2bca11e.sqlite, made by
+tests/data/make_release_db.py with commit 2bca11e's own code, card set v1: 17 values differ
+from today's) is opened by today's store — migration 4 names each stored game's version — and
+every game loads, the active ones play on to the end with their own values, the finished one
+shows; the same after `store.copy` to PostgreSQL. Puzzles replay and undo with their own
+cards, and `python -m engine replay puzzle.json --check` takes them (R15).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rules_helpers import actions, main_card, puzzle, unit
+
+from engine import Game
+from engine.cards import (
+    DATA_FILE,
+    RELEASED_DIR,
+    default_version,
+    released_cards,
+    released_versions,
+)
+from service import GameService
+from service.games import GameOver
+from sim.runner import cards_in_use
+from store import Store, make_store
+from store.copy import copy
+
+ROOT = Path(__file__).resolve().parents[1]
+RELEASE_DB = ROOT / "tests" / "data" / "release-2bca11e.sqlite"
+OLDER_SET = ROOT / "tests" / "data" / "refusals-cards.json"  # card set v3, on disk before 17
+USERS = (11, 12)  # the release database's players, by seat
+MAX_MOVES = 4000
+
+# sha256 of every released card set file. A released file is never edited: a game started
+# with it must replay with it forever (docs/deploy.md). A new version adds a line here.
+RELEASED = {
+    1: "81301d24232f5f6d3f1848a1bdb9b75837068534330a818d1aba447152f5456b",
+    2: "0ceaf072154f783b32ecaea79d46398daf4c3ac3ce881516a529d76b1c6bc166",
+    3: "32df13acbf111a0072a0ece4fdd8c5427b342d38bfd2f063b001348becd85fb1",
+    4: "b58bbbbd701f22e776b021a581b89bdb11c8c01517cb81d74e2320f3796759d8",
+    5: "0854c41cbe6cc60ca67566c811fa976955e0f3e6f7b41e3a9c6657ab26785ca1",
+    6: "97ec93167b22229f10e303fad2077dfc507ef600f4c5187b1d1a8342b227ccd4",
+    7: "596a93ded5528524b40a94d47f2c40d30363d95ce648cdcbd1d29955acf937e1",
+}
+
+
+# ---- released versions -----------------------------------------------------------------------
+
+def test_released_card_sets_are_never_edited_and_today_is_one_of_them():
+    """docs/deploy.md: released files keep their bytes; `cards.json` (what new games are dealt
+    with) is the newest released version, so every new game can name its set."""
+    have = {v: hashlib.sha256((RELEASED_DIR / f"v{v}.json").read_bytes()).hexdigest()
+            for v in released_versions()}
+    assert have == RELEASED
+    assert DATA_FILE.read_bytes() == (RELEASED_DIR / f"v{max(RELEASED)}.json").read_bytes()
+    assert default_version() == max(RELEASED)
+
+
+def _random_game(seed: int, moves: int) -> Game:
+    g = Game.new(["Ann", "Bob"], seed=seed)
+    pick = random.Random(seed)
+    for _ in range(moves):
+        if g.over:
+            break
+        seat = g.waiting_for()[0]
+        g.apply(seat, pick.choice(g.legal_actions(seat)))
+    return g
+
+
+def test_a_game_replays_with_its_own_cards_after_a_card_change():
+    """R15 + issue 17: a game started today names its set; when the default set changes
+    (here to an older one), setup + log still give exactly the stored game."""
+    g = _random_game(5, 400)
+    today = g.setup["cards_version"]
+    assert today == max(RELEASED)
+    stored = g.to_json()
+    with cards_in_use(str(OLDER_SET)):
+        assert Game.replay(json.loads(stored)["setup"], g.log).to_json() == stored
+        assert Game.from_json(stored).cards == released_cards(today)
+
+
+def test_a_setup_naming_an_unknown_version_is_refused_clearly():
+    """A game started by a newer release is not played with other values."""
+    g = Game.new(["Ann"], seed=1)
+    setup = dict(g.setup, cards_version=max(RELEASED) + 1)
+    with pytest.raises(ValueError, match="not known to this release"):
+        Game.replay(setup, [])
+
+
+# ---- puzzles (R15: setup + log determine the game, puzzles included) ---------------------------
+
+def _fast_warrior() -> dict[str, Any]:
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data["units"]["warrior_star"]["mov"] = 3  # the default is 1
+    return data
+
+
+def _puzzle_with_own_cards() -> Game:
+    board = {"2A": unit("warrior_star"), "2C": unit("thief_star"), "1B": unit("thief_star")}
+    return puzzle([board],
+                  decisions={0: actions(left=3)}, **main_card("advance", 0, 1),
+                  setup={"players": ["P0"], "seed": 7, "cards": _fast_warrior()})
+
+
+def test_a_puzzle_undo_replays_with_the_puzzles_cards():
+    """Undo replays the log from the puzzle's start with the puzzle's cards: the Warrior★'s
+    two-square move (MOV 3 in this puzzle) stays, only the undone move goes (R15)."""
+    g = _puzzle_with_own_cards()
+    g.apply(0, "act 2A to 4A")
+    after_first = g.to_json()
+    g.apply(0, "act 2C to 3C")
+    assert g.can_undo(0)
+    g.undo(0)
+    assert g.to_json() == after_first
+    assert Game.replay(g.setup, g.log).to_json() == after_first
+
+
+def test_engine_replay_check_takes_a_puzzle(tmp_path):
+    """`python -m engine replay puzzle.json --check` replays a puzzle from its own start,
+    before and after moves applied to it on the command line (R15)."""
+    path = tmp_path / "puzzle.json"
+    g = _puzzle_with_own_cards()
+    raw = json.loads(g.to_json())
+    hand_written = {k: raw[k] for k in ("players", "round", "phase", "row", "chosen", "current",
+                                        "leader", "turn_order", "turn", "decisions", "next_id",
+                                        "levelup_piles", "monster_deck")}
+    hand_written["setup"] = {"players": ["P0"], "seed": 7, "cards": _fast_warrior()}
+    path.write_text(json.dumps(hand_written), encoding="utf-8")
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+
+    r = cli("replay", str(path), "--check")
+    assert r.returncode == 0, r.stderr
+    r = cli("apply", str(path), "--seat", "0", "act 2A to 4A", "--in-place")
+    assert r.returncode == 0, r.stderr
+    r = cli("replay", str(path), "--check")
+    assert r.returncode == 0, r.stderr
+    assert "1 actions" in r.stderr
+
+
+# ---- a database written by an older release --------------------------------------------------
+
+async def _play_to_the_end(svc: GameService, channel: int, seed: int) -> Game:
+    pick = random.Random(seed)
+    for _ in range(MAX_MOVES):
+        try:
+            row, g = await svc.current(channel)
+        except GameOver as over:
+            return over.game
+        seat = g.waiting_for()[0]
+        await svc.act(channel, USERS[seat], str(pick.choice(g.legal_actions(seat))))
+    raise AssertionError(f"channel {channel}: not over after {MAX_MOVES} moves")
+
+
+async def _release_games_play_on(store: Any) -> None:
+    """The issue's checks on the release database, opened by today's code."""
+    svc = GameService(store)
+    lobby = await store.latest_game(1)
+    assert lobby.status == "lobby" and lobby.setup is None
+    for channel in (2, 3, 4):
+        row, g = await svc.viewable(channel)
+        assert g.setup["cards_version"] == 1  # card set v1: what release 2bca11e dealt with
+        assert g.cards.units["lancer"].cost == 3  # today's Lancer costs 4
+        assert Game.replay(row.setup, await store.log(row.id)).to_json() == g.to_json()
+    row, finished = await svc.viewable(4)
+    assert row.status == "over" and finished.result is not None
+    assert finished.view(0)["result"] == finished.result
+    bought = [t for _, t in (await svc.viewable(2))[1].log if t.startswith("recruit lancer")]
+    assert bought  # the Lancer bought with 3 gold is in the game that plays on
+    for channel in (2, 3):
+        g = await _play_to_the_end(svc, channel, seed=channel)
+        assert g.over and g.cards == released_cards(1)
+    fresh = GameService(store)  # a restart: every game verified again from its rows
+    for gid in (2, 3, 4):
+        row = await store.get(gid)
+        assert row.status == "over"
+        await fresh.load(row)
+        assert await store.quarantined(gid) is None
+
+
+def _release_copy(tmp_path: Path) -> str:
+    path = tmp_path / "release.sqlite"
+    shutil.copy(RELEASE_DB, path)  # the committed file itself is never written
+    return str(path)
+
+
+def test_a_database_from_an_older_release_plays_on(tmp_path):
+    """Issue 17: every game of release 2bca11e's database loads with its own card set (none
+    quarantined, none re-derived), the active ones play to the end, the finished one shows."""
+    async def main() -> None:
+        store = await Store(_release_copy(tmp_path)).open()
+        try:
+            await _release_games_play_on(store)
+        finally:
+            await store.close()
+    asyncio.run(main())
+
+
+def test_an_older_release_database_copied_to_postgresql_plays_on(tmp_path, pg_url):
+    """Issue 17, after `store.copy`: the SQLite file is only read, so the copy gives the
+    games their card set versions on the way into PostgreSQL."""
+    async def main() -> None:
+        await copy(_release_copy(tmp_path), pg_url)
+        store = await make_store(pg_url).open()
+        try:
+            await _release_games_play_on(store)
+        finally:
+            await store.close()
+    asyncio.run(main())
+
+
+def test_migration_4_keeps_what_it_does_not_know_and_never_changes_a_version(tmp_path):
+    """A game stored with today's set but no version gets today's; one with a version or a
+    custom set keeps its setup as it was; nothing else in the rows changes."""
+    from store import migrations
+
+    g = _random_game(3, 120)
+    state = json.loads(g.to_json())
+    legacy = dict(state["setup"])
+    legacy.pop("cards_version")
+    state["setup"] = legacy
+    new = migrations.version_cards(1, json.dumps(legacy), json.dumps(state), g.log)
+    assert new is not None
+    assert json.loads(new[0])["cards_version"] == default_version()
+    assert new[1] == g.to_json()  # the cache equals today's replay again
+    assert migrations.version_cards(1, json.dumps(g.setup), g.to_json(), g.log) is None
+    custom = dict(legacy, cards=json.loads(DATA_FILE.read_text(encoding="utf-8")))
+    assert migrations.version_cards(1, json.dumps(custom), None, []) is None
