@@ -1,11 +1,12 @@
 """A game plays with the card values it was started with, forever (issue 17, R15).
 
 Released card sets are frozen files (engine/data/cards/v<N>.json) and a setup names its
-version; a database written by an older release (tests/data/release-2bca11e.sqlite, made by
-tests/data/make_release_db.py with commit 2bca11e's own code, card set v1: 17 values differ
-from today's) is opened by today's store — migration 4 names each stored game's version — and
-every game loads, the active ones play on to the end with their own values, the finished one
-shows; the same after `store.copy` to PostgreSQL. Puzzles replay and undo with their own
+version; databases written by older releases (tests/data/release-<commit>.sqlite, made by
+tests/data/make_release_db.py with those commits' own code: 2bca11e, card set v1, 17 values
+differ from today's; 46992e5, card set v3, with AI seats) are opened by today's store —
+migration 4 names each stored game's version — and every game loads, the active ones play on
+to the end with their own values, the finished one shows; the same after `store.copy` to
+PostgreSQL. Puzzles replay and undo with their own
 cards, and `python -m engine replay puzzle.json --check` takes them (R15).
 """
 
@@ -16,8 +17,10 @@ import hashlib
 import json
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +42,6 @@ from store import Store, make_store
 from store.copy import copy
 
 ROOT = Path(__file__).resolve().parents[1]
-RELEASE_DB = ROOT / "tests" / "data" / "release-2bca11e.sqlite"
 OLDER_SET = ROOT / "tests" / "data" / "refusals-cards.json"  # card set v3, on disk before 17
 USERS = (11, 12)  # the release database's players, by seat
 MAX_MOVES = 4000
@@ -84,12 +86,11 @@ def test_a_game_replays_with_its_own_cards_after_a_card_change():
     """R15 + issue 17: a game started today names its set; when the default set changes
     (here to an older one), setup + log still give exactly the stored game."""
     g = _random_game(5, 400)
-    today = g.setup["cards_version"]
-    assert today == max(RELEASED)
     stored = g.to_json()
     with cards_in_use(str(OLDER_SET)):
         assert Game.replay(json.loads(stored)["setup"], g.log).to_json() == stored
-        assert Game.from_json(stored).cards == released_cards(today)
+        assert Game.from_json(stored).cards == released_cards(max(RELEASED))
+    assert g.setup["cards_version"] == max(RELEASED)
 
 
 def test_a_setup_naming_an_unknown_version_is_refused_clearly():
@@ -155,73 +156,119 @@ def test_engine_replay_check_takes_a_puzzle(tmp_path):
 
 # ---- a database written by an older release --------------------------------------------------
 
+@dataclass(frozen=True)
+class Release:
+    """A database made by an older commit (tests/data/make_release_db.py) and what it holds."""
+
+    commit: str
+    cards_version: int  # the card set that release dealt with
+    active: tuple[int, ...]  # channels of its active games
+    finished: int  # channel of its finished game
+
+    @property
+    def path(self) -> Path:
+        return ROOT / "tests" / "data" / f"release-{self.commit}.sqlite"
+
+
+RELEASES = [
+    # card set v1 (17 values differ from today's): today's main refuses its 2-player game and
+    # the finished one, and re-derives the solo game silently with other values
+    Release("2bca11e", 1, active=(2, 3), finished=4),
+    # card set v3, AI seats: today's main refuses "Lancer costs 4 gold and you have 3"
+    Release("46992e5", 3, active=(2,), finished=3),
+]
+
+
+async def _told(_outcome: Any) -> None:
+    """The channel's news of an AI answer: nobody to tell in this test."""
+
+
 async def _play_to_the_end(svc: GameService, channel: int, seed: int) -> Game:
+    """Ann and Bob play random legal answers; AI seats answer through the service."""
     pick = random.Random(seed)
     for _ in range(MAX_MOVES):
+        await svc.play_ai(channel, _told)
         try:
             row, g = await svc.current(channel)
         except GameOver as over:
             return over.game
-        seat = g.waiting_for()[0]
-        await svc.act(channel, USERS[seat], str(pick.choice(g.legal_actions(seat))))
+        seat = next(s for s in g.waiting_for() if row.seats[s]["user"] in USERS)
+        await svc.act(channel, row.seats[seat]["user"], str(pick.choice(g.legal_actions(seat))))
     raise AssertionError(f"channel {channel}: not over after {MAX_MOVES} moves")
 
 
-async def _release_games_play_on(store: Any) -> None:
-    """The issue's checks on the release database, opened by today's code."""
+async def _release_games_play_on(store: Any, release: Release) -> None:
+    """The issue's checks on a release database, opened by today's code."""
     svc = GameService(store)
-    lobby = await store.latest_game(1)
-    assert lobby.status == "lobby" and lobby.setup is None
-    for channel in (2, 3, 4):
-        row, g = await svc.viewable(channel)
-        assert g.setup["cards_version"] == 1  # card set v1: what release 2bca11e dealt with
-        assert g.cards.units["lancer"].cost == 3  # today's Lancer costs 4
-        assert Game.replay(row.setup, await store.log(row.id)).to_json() == g.to_json()
-    row, finished = await svc.viewable(4)
-    assert row.status == "over" and finished.result is not None
-    assert finished.view(0)["result"] == finished.result
-    bought = [t for _, t in (await svc.viewable(2))[1].log if t.startswith("recruit lancer")]
-    assert bought  # the Lancer bought with 3 gold is in the game that plays on
-    for channel in (2, 3):
-        g = await _play_to_the_end(svc, channel, seed=channel)
-        assert g.over and g.cards == released_cards(1)
-    fresh = GameService(store)  # a restart: every game verified again from its rows
-    for gid in (2, 3, 4):
-        row = await store.get(gid)
-        assert row.status == "over"
-        await fresh.load(row)
-        assert await store.quarantined(gid) is None
+    try:
+        lobby = await store.latest_game(1)
+        assert lobby.status == "lobby" and lobby.setup is None
+        for channel in (*release.active, release.finished):
+            row, g = await svc.viewable(channel)
+            assert g.setup["cards_version"] == release.cards_version
+            assert g.cards.units["lancer"].cost == 3  # today's Lancer costs 4
+            assert Game.replay(row.setup, await store.log(row.id)).to_json() == g.to_json()
+        row, finished = await svc.viewable(release.finished)
+        assert row.status == "over" and finished.result is not None
+        assert finished.view(0)["result"] == finished.result
+        for channel in release.active:
+            g = await _play_to_the_end(svc, channel, seed=channel)
+            assert g.over and g.cards == released_cards(release.cards_version)
+        fresh = GameService(store)  # a restart: every game verified again from its rows
+        for channel in (*release.active, release.finished):
+            row = await store.latest_game(channel)
+            assert row.status == "over"
+            await fresh.load(row)
+            assert await store.quarantined(row.id) is None
+    finally:
+        svc.close_ai()
 
 
-def _release_copy(tmp_path: Path) -> str:
+def _release_copy(tmp_path: Path, release: Release) -> str:
     path = tmp_path / "release.sqlite"
-    shutil.copy(RELEASE_DB, path)  # the committed file itself is never written
+    shutil.copy(release.path, path)  # the committed file itself is never written
     return str(path)
 
 
-def test_a_database_from_an_older_release_plays_on(tmp_path):
-    """Issue 17: every game of release 2bca11e's database loads with its own card set (none
-    quarantined, none re-derived), the active ones play to the end, the finished one shows."""
+@pytest.mark.parametrize("release", RELEASES, ids=lambda r: r.commit)
+def test_a_database_from_an_older_release_plays_on(tmp_path, release):
+    """Issue 17: every game of an older release's database loads with its own card set (none
+    set aside, none re-derived), the active ones play to the end (an AI seat included), the
+    finished one shows."""
     async def main() -> None:
-        store = await Store(_release_copy(tmp_path)).open()
+        store = await Store(_release_copy(tmp_path, release)).open()
         try:
-            await _release_games_play_on(store)
+            await _release_games_play_on(store, release)
         finally:
             await store.close()
     asyncio.run(main())
 
 
-def test_an_older_release_database_copied_to_postgresql_plays_on(tmp_path, pg_url):
+@pytest.mark.parametrize("release", RELEASES, ids=lambda r: r.commit)
+def test_an_older_release_database_copied_to_postgresql_plays_on(tmp_path, pg_url, release):
     """Issue 17, after `store.copy`: the SQLite file is only read, so the copy gives the
     games their card set versions on the way into PostgreSQL."""
     async def main() -> None:
-        await copy(_release_copy(tmp_path), pg_url)
+        await copy(_release_copy(tmp_path, release), pg_url)
         store = await make_store(pg_url).open()
         try:
-            await _release_games_play_on(store)
+            await _release_games_play_on(store, release)
         finally:
             await store.close()
     asyncio.run(main())
+
+
+def test_a_state_file_saved_before_versions_loads_with_its_set():
+    """`python -m engine show/apply` on a state saved by an older release: loading finds the
+    set it was played with (here v1's), so it plays on with those values."""
+    con = sqlite3.connect(f"file:{RELEASES[0].path}?mode=ro", uri=True)
+    try:
+        (state,) = con.execute("SELECT state FROM games WHERE channel_id=2").fetchone()
+    finally:
+        con.close()
+    g = Game.from_json(state)
+    assert g.setup["cards_version"] == 1
+    assert Game.replay(g.setup, g.log).to_json() == Game.from_json(g.to_json()).to_json()
 
 
 def test_migration_4_keeps_what_it_does_not_know_and_never_changes_a_version(tmp_path):
