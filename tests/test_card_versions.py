@@ -261,7 +261,7 @@ def test_an_older_release_database_copied_to_postgresql_plays_on(tmp_path, pg_ur
 def test_a_state_file_saved_before_versions_loads_with_its_set():
     """`python -m engine show/apply` on a state saved by an older release: loading finds the
     set it was played with (here v1's), so it plays on with those values."""
-    con = sqlite3.connect(f"file:{RELEASES[0].path}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{RELEASES[0].path}?mode=ro&immutable=1", uri=True)
     try:
         (state,) = con.execute("SELECT state FROM games WHERE channel_id=2").fetchone()
     finally:
