@@ -19,6 +19,7 @@ import json
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -191,6 +192,16 @@ def released_versions() -> tuple[int, ...]:
     """Every released card set version, oldest first (the files of `RELEASED_DIR`)."""
     return tuple(sorted(int(p.stem[1:]) for p in RELEASED_DIR.glob("v*.json")
                         if p.stem[1:].isdigit()))
+
+
+@cache
+def released_at(version: int) -> float:
+    """When `version` reached main (POSIX seconds): no game created earlier was dealt it.
+    A version missing from `released.json` counts as never released (a test keeps the index
+    complete)."""
+    index = json.loads((RELEASED_DIR / "released.json").read_text(encoding="utf-8"))
+    at = index["versions"].get(str(version), {}).get("at")
+    return datetime.fromisoformat(at).timestamp() if at else float("inf")
 
 
 def released_cards(version: int) -> CardSet:

@@ -22,6 +22,7 @@ from .cards import (
     default_version,
     normalize_name,
     parse_cardset,
+    released_at,
     released_cards,
     released_versions,
 )
@@ -639,15 +640,19 @@ def skill_options(cs: CardSet, b: list[Any], pos: int, depth: int = 0) -> list[S
 
 
 def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
-                       state: Mapping[str, Any] | None) -> int | None:
+                       state: Mapping[str, Any] | None,
+                       created_at: float | None = None) -> int | None:
     """The released card set a game stored without a version was played with (issue 17).
 
     The stored state is a cache of setup + log written by the release that played the game,
     so the version whose replay reproduces it is the game's. When none reproduces it exactly
     (an older engine wrote other keys, or no state was kept), it is the version whose replay
-    differs least from it among those under which every logged action is legal; on a tie the
-    newest (the game so far is the same under each). None when no released set replays the
-    log at all: the game is damaged, and is left for the store to set aside as before.
+    differs least from it among those under which every logged action is legal. Several
+    versions can fit equally (the moves so far never met a value that differs between them):
+    then the newest one released when the game was created (`created_at`, POSIX seconds, if
+    known) — a game cannot have been dealt a set released after it began. None when no
+    released set replays the log at all: the game is damaged, and is left for the store to
+    set aside as before.
     """
     try:
         stored: Any = json.loads(json.dumps(
@@ -655,8 +660,11 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
             if state is not None else None
     except (LookupError, ValueError, TypeError, AttributeError, RecursionError):
         stored = None  # an unreadable cache: the log alone decides
+    versions = released_versions()
+    if created_at is not None:  # a clock far off rules out every version: then none is
+        versions = tuple(v for v in versions if released_at(v) <= created_at) or versions
     best: tuple[int, int] | None = None  # (difference, version)
-    for version in reversed(released_versions()):
+    for version in reversed(versions):
         try:
             g = Game.replay({**setup, "cards_version": version}, log)
         except (ActionError, LookupError, ValueError, TypeError, AttributeError):

@@ -30,10 +30,22 @@ from engine import find_cards_version
 
 log = logging.getLogger(__name__)
 
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """What a data step reads of one game with a setup: its row's JSON text and its log."""
+
+    id: int
+    setup: str
+    state: str | None
+    log: list[list[Any]]
+    created_at: float
+
+
 Versioned = tuple[str, str | None]  # a game's new setup and state (JSON text)
-# A data step: (game id, setup, state, log) -> the game's new (setup, state), or None to leave
-# it; applied to every game with a setup, on either backend.
-GameChange = Callable[[int, str, str | None, list[list[Any]]], Versioned | None]
+# A data step: one stored game -> its new (setup, state), or None to leave it as it is;
+# applied to every game with a setup, on either backend.
+GameChange = Callable[[StoredGame], Versioned | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,30 +57,32 @@ class Step:
     data: GameChange | None = None  # run after the DDL, in the same transaction
 
 
-def version_cards(game_id: int, setup_text: str, state_text: str | None,
-                  log_: list[list[Any]]) -> Versioned | None:
+def version_cards(game: StoredGame) -> Versioned | None:
     """Step 4: name in a stored game's setup the released card set it was played with.
 
     A game from before versions would replay with today's cards — refused where a price or HP
     changed, silently different elsewhere. Its stored state (a cache of setup + log written by
-    the release that played it) says which set it was: `engine.find_cards_version`. The
-    setup, and the setup inside the state, gain `cards_version`; nothing else changes. A game
-    no released set replays is left as it was (it was damaged before: the service sets it
-    aside as before); one with a custom set or a version already is not touched."""
+    the release that played it) and its creation time say which set it was:
+    `engine.find_cards_version`. The setup, and the setup inside the state, gain
+    `cards_version`; nothing else changes. A game no released set replays is left as it was
+    (it was damaged before: the service sets it aside as before); one with a custom set or a
+    version already is not touched."""
+    state_text = game.state
     try:
-        setup = json.loads(setup_text)
+        setup = json.loads(game.setup)
         state = json.loads(state_text) if state_text else None
     except ValueError:
         return None  # unreadable: the service reports it as before
     if not isinstance(setup, dict) or "cards" in setup or "cards_version" in setup:
         return None
     try:
-        version = find_cards_version(setup, log_, state if isinstance(state, dict) else None)
+        version = find_cards_version(setup, game.log, state if isinstance(state, dict) else None,
+                                     game.created_at)
     except Exception:  # a damaged setup can fail anywhere: one game must not stop the upgrade
-        log.exception("game %s: no card set version found; left as it was", game_id)
+        log.exception("game %s: no card set version found; left as it was", game.id)
         return None
     if version is None:
-        log.warning("game %s: no released card set replays its log; left as it was", game_id)
+        log.warning("game %s: no released card set replays its log; left as it was", game.id)
         return None
     setup["cards_version"] = version
     if isinstance(state, dict):
@@ -353,11 +367,12 @@ async def migrate_postgresql(con: Any) -> list[int]:
 
 def _data_sqlite(con: sqlite3.Connection, change: GameChange) -> None:
     """Apply a data step to every game with a setup, inside the migration's transaction."""
-    for game_id, setup, state in con.execute(
-            "SELECT id, setup, state FROM games WHERE setup IS NOT NULL ORDER BY id").fetchall():
+    for game_id, setup, state, created_at in con.execute(
+            "SELECT id, setup, state, created_at FROM games WHERE setup IS NOT NULL"
+            " ORDER BY id").fetchall():
         log_ = [[seat, text] for seat, text in con.execute(
             "SELECT seat, text FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
-        new = change(game_id, setup, state, log_)
+        new = change(StoredGame(game_id, setup, state, log_, created_at))
         if new is not None:
             con.execute("UPDATE games SET setup=?, state=? WHERE id=?", (*new, game_id))
 
@@ -365,10 +380,10 @@ def _data_sqlite(con: sqlite3.Connection, change: GameChange) -> None:
 async def data_postgresql(con: Any, change: GameChange) -> None:
     """`_data_sqlite` on PostgreSQL (an asyncpg connection in a transaction). Public because
     `store.copy` runs it too: a copy takes games from an SQLite file it does not migrate."""
-    for r in await con.fetch("SELECT id, setup, state FROM games WHERE setup IS NOT NULL"
-                             " ORDER BY id"):
+    for r in await con.fetch("SELECT id, setup, state, created_at FROM games"
+                             " WHERE setup IS NOT NULL ORDER BY id"):
         log_ = [[a["seat"], a["text"]] for a in await con.fetch(
             "SELECT seat, text FROM actions WHERE game_id=$1 ORDER BY seq", r["id"])]
-        new = change(r["id"], r["setup"], r["state"], log_)
+        new = change(StoredGame(r["id"], r["setup"], r["state"], log_, r["created_at"]))
         if new is not None:
             await con.execute("UPDATE games SET setup=$1, state=$2 WHERE id=$3", *new, r["id"])

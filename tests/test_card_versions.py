@@ -20,6 +20,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,19 +28,21 @@ from typing import Any
 import pytest
 from rules_helpers import actions, main_card, puzzle, unit
 
-from engine import Game
+from engine import Game, find_cards_version
 from engine.cards import (
     DATA_FILE,
     RELEASED_DIR,
     default_version,
+    released_at,
     released_cards,
     released_versions,
 )
 from service import GameService
 from service.games import GameOver
 from sim.runner import cards_in_use
-from store import Store, make_store
+from store import Store, make_store, migrations
 from store.copy import copy
+from store.migrations import StoredGame
 
 ROOT = Path(__file__).resolve().parents[1]
 OLDER_SET = ROOT / "tests" / "data" / "refusals-cards.json"  # card set v3, on disk before 17
@@ -271,20 +274,47 @@ def test_a_state_file_saved_before_versions_loads_with_its_set():
     assert Game.replay(g.setup, g.log).to_json() == Game.from_json(g.to_json()).to_json()
 
 
-def test_migration_4_keeps_what_it_does_not_know_and_never_changes_a_version(tmp_path):
-    """A game stored with today's set but no version gets today's; one with a version or a
-    custom set keeps its setup as it was; nothing else in the rows changes."""
-    from store import migrations
-
-    g = _random_game(3, 120)
+def _unversioned(g: Game) -> tuple[str, str]:
+    """A game's setup and state as a release before versions stored them."""
     state = json.loads(g.to_json())
-    legacy = dict(state["setup"])
-    legacy.pop("cards_version")
-    state["setup"] = legacy
-    new = migrations.version_cards(1, json.dumps(legacy), json.dumps(state), g.log)
+    setup = dict(state["setup"])
+    setup.pop("cards_version")
+    state["setup"] = setup
+    return json.dumps(setup), json.dumps(state)
+
+
+def test_migration_4_keeps_what_it_does_not_know_and_never_changes_a_version():
+    """A game stored with today's set but no version gets today's, and its stored state
+    equals today's replay again; one with a version or a custom set is not touched."""
+    g = _random_game(3, 120)
+    setup, state = _unversioned(g)
+    new = migrations.version_cards(StoredGame(1, setup, state, g.log, time.time()))
     assert new is not None
-    assert json.loads(new[0])["cards_version"] == default_version()
-    assert new[1] == g.to_json()  # the cache equals today's replay again
-    assert migrations.version_cards(1, json.dumps(g.setup), g.to_json(), g.log) is None
-    custom = dict(legacy, cards=json.loads(DATA_FILE.read_text(encoding="utf-8")))
-    assert migrations.version_cards(1, json.dumps(custom), None, []) is None
+    assert json.loads(new[0])["cards_version"] == max(RELEASED)
+    assert new[1] == g.to_json()
+    assert migrations.version_cards(StoredGame(1, json.dumps(g.setup), g.to_json(), g.log,
+                                               time.time())) is None
+    custom = dict(json.loads(setup), cards=json.loads(DATA_FILE.read_text(encoding="utf-8")))
+    assert migrations.version_cards(StoredGame(1, json.dumps(custom), None, [], 0.0)) is None
+
+
+def test_sets_a_game_cannot_tell_apart_go_to_the_newest_released_when_it_began():
+    """A v4 game whose moves so far are the same under v4 … v7 (no Cleric★ bought, no Lancer
+    hurt): stored before v5 existed it is v4, and plays on with v4's prices; stored later, the
+    newest set it fits (its past is the same under each)."""
+    g = Game.new(["Ann"], seed=4, cards_version=4)
+    setup, state = _unversioned(g)
+    before_v5 = released_at(5) - 60
+    assert find_cards_version(json.loads(setup), g.log, json.loads(state), before_v5) == 4
+    new = migrations.version_cards(StoredGame(1, setup, state, g.log, before_v5))
+    assert new is not None and json.loads(new[0])["cards_version"] == 4
+    assert Game.replay(json.loads(new[0]), g.log).cards.units["cleric_star"].cost == 2  # v7: 1
+    assert find_cards_version(json.loads(setup), g.log, json.loads(state),
+                              released_at(7) + 60) == 7
+
+
+def test_every_released_set_has_its_release_time():
+    index = json.loads((RELEASED_DIR / "released.json").read_text(encoding="utf-8"))
+    assert sorted(int(v) for v in index["versions"]) == list(released_versions())
+    times = [released_at(v) for v in released_versions()]
+    assert times == sorted(times)
