@@ -649,8 +649,9 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
     (an older engine wrote other keys, or no state was kept), it is the version whose replay
     differs least from it among those under which every logged action is legal. Several
     versions can fit equally (the moves so far never met a value that differs between them):
-    then the newest one released when the game was created (`created_at`, POSIX seconds, if
-    known) — a game cannot have been dealt a set released after it began. None when no
+    then the newest of them released when the game was created (`created_at`, POSIX seconds,
+    if known: a game cannot have been dealt a set released after it began), else the newest
+    of them; the evidence of the state comes first, the clock only breaks ties. None when no
     released set replays the log at all: the game is damaged, and is left for the store to
     set aside as before.
     """
@@ -660,11 +661,11 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
             if state is not None else None
     except (LookupError, ValueError, TypeError, AttributeError, RecursionError):
         stored = None  # an unreadable cache: the log alone decides
-    versions = released_versions()
-    if created_at is not None:  # a clock far off rules out every version: then none is
-        versions = tuple(v for v in versions if released_at(v) <= created_at) or versions
-    best: tuple[int, int] | None = None  # (difference, version)
-    for version in reversed(versions):
+    def began(version: int) -> bool:
+        return created_at is None or released_at(version) <= created_at
+
+    differences: dict[int, int] = {}
+    for version in reversed(released_versions()):
         try:
             g = Game.replay({**setup, "cards_version": version}, log)
         except (ActionError, LookupError, ValueError, TypeError, AttributeError):
@@ -672,11 +673,14 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
         replayed = json.loads(g.to_json())
         replayed.pop("setup")
         diff = 0 if stored is None else _difference(replayed, stored)
-        if diff == 0 and stored is not None:
-            return version
-        if best is None or diff < best[0]:
-            best = (diff, version)
-    return None if best is None else best[1]
+        if diff == 0 and stored is not None and began(version):
+            return version  # the newest set that reproduces the game and existed when it began
+        differences[version] = diff
+    if not differences:
+        return None
+    least = min(differences.values())
+    fits = [v for v, d in differences.items() if d == least]
+    return max([v for v in fits if began(v)] or fits)
 
 
 def _difference(a: Any, b: Any) -> int:
