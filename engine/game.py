@@ -661,6 +661,7 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
             if state is not None else None
     except (LookupError, ValueError, TypeError, AttributeError, RecursionError):
         stored = None  # an unreadable cache: the log alone decides
+
     def began(version: int) -> bool:
         return created_at is None or released_at(version) <= created_at
 
