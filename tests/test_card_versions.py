@@ -26,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+from harness.model import FakeUser
 from rules_helpers import actions, main_card, puzzle, unit
 
 from engine import Game, find_cards_version
@@ -318,3 +321,53 @@ def test_every_released_set_has_its_release_time():
     assert sorted(int(v) for v in index["versions"]) == list(released_versions())
     times = [released_at(v) for v in released_versions()]
     assert times == sorted(times)
+
+
+# ---- through the bot ---------------------------------------------------------------------------
+
+def _into_the_harness(path: str, h: Harness, ann: FakeUser, channels: dict[int, int]) -> None:
+    """The release database's games moved to the harness guild's channels and Ann's id, as a
+    bot that served this guild would have stored them."""
+    con = sqlite3.connect(path)
+    try:
+        with con:
+            for game_id, channel, seats in con.execute(
+                    "SELECT id, channel_id, seats FROM games").fetchall():
+                seats = [dict(s, user=ann.id) if s["user"] == USERS[0] else s
+                         for s in json.loads(seats)]
+                con.execute("UPDATE games SET guild_id=?, channel_id=?, host_id=?, seats=?"
+                            " WHERE id=?", (h.guild_id, channels[channel], ann.id,
+                                            json.dumps(seats), game_id))
+    finally:
+        con.close()
+
+
+def test_the_bot_plays_on_an_older_release_game_with_an_ai_seat(tmp_path):
+    """Issue 17 through Discord: release 46992e5's game of Ann and a greedy AI (a Lancer
+    bought with 3 gold, refused by today's main) is verified at startup, and Ann plays it to
+    the end with buttons and commands while the AI answers for its seat."""
+    release = RELEASES[1]
+    path = _release_copy(tmp_path, release)
+
+    async def main() -> None:
+        h = Harness(lambda: make_bot(path, Clock(), seed=3))
+        ann = h.user("ann")
+        finished = h.text_channel("finished")
+        _into_the_harness(path, h, ann, {1: h.text_channel("lobby").id, 2: h.channel.id,
+                                         3: finished.id})
+        async with h:
+            table = Table(h)
+            row, g = await h.bot.service.current(h.channel.id)
+            table.game_id = row.id
+            assert g.setup["cards_version"] == release.cards_version
+            status = await table.slash(ann, "rr status")
+            assert status.ephemeral and "damaged" not in status.text, status.text
+            assert g.decision_kind(0) == "pick"  # asked by the old release: by command now
+            options = g.decision(0)["options"]  # type: ignore[index]
+            picked = await table.slash(ann, "rr pick", card=options[0])
+            assert picked.text.startswith("✅"), picked.text
+            await table.play(random.Random(4))
+            row, g = await table.game()
+            assert row.status == "over" and g.cards.units["lancer"].cost == 3
+            assert await h.bot.store.quarantined(row.id) is None
+    asyncio.run(main())
