@@ -5,8 +5,8 @@ version; databases written by older releases (tests/data/release-<commit>.sqlite
 tests/data/make_release_db.py with those commits' own code: 2bca11e, card set v1, 17 values
 differ from today's; 46992e5, card set v3, with AI seats) are opened by today's store —
 migration 4 names each stored game's version — and every game loads, the active ones play on
-to the end with their own values, the finished one shows; the same after `store.copy` to
-PostgreSQL. Puzzles replay and undo with their own
+to the end with their own values (through the bot too, an AI seat answering), the finished
+one shows; the same after `store.copy` to PostgreSQL. Puzzles replay and undo with their own
 cards, and `python -m engine replay puzzle.json --check` takes them (R15).
 """
 
@@ -333,6 +333,7 @@ def test_migration_4_reaches_games_stored_before_it_on_both_backends(db):
             await svc.act(100, USERS[seat], str(pick.choice(g.legal_actions(seat))))
         row, g = await svc.current(100)
         played = g.to_json()
+        assert row.setup["cards_version"] == max(RELEASED)  # a lobby starts on today's set
         await store.close()
         setup, state = _unversioned(g)
         await db.sql("UPDATE games SET setup=?, state=? WHERE id=?", setup, state, row.id)
