@@ -264,17 +264,27 @@ def test_an_older_release_database_copied_to_postgresql_plays_on(tmp_path, pg_ur
     asyncio.run(main())
 
 
-def test_a_state_file_saved_before_versions_loads_with_its_set():
-    """`python -m engine show/apply` on a state saved by an older release: loading finds the
-    set it was played with (here v1's), so it plays on with those values."""
-    con = sqlite3.connect(f"file:{RELEASES[0].path}?mode=ro&immutable=1", uri=True)
+def _stored_state(release: Release, channel: int) -> str:
+    con = sqlite3.connect(f"file:{release.path}?mode=ro&immutable=1", uri=True)
     try:
-        (state,) = con.execute("SELECT state FROM games WHERE channel_id=2").fetchone()
+        (state,) = con.execute("SELECT state FROM games WHERE channel_id=?",
+                               (channel,)).fetchone()
     finally:
         con.close()
-    g = Game.from_json(state)
+    return str(state)
+
+
+def test_a_state_file_saved_before_versions_loads_with_its_set(tmp_path):
+    """`python -m engine` on a state saved by an older release: loading finds the set it was
+    played with (v1's, v3's), so it replays (`replay --check`) and plays on with those values."""
+    g = Game.from_json(_stored_state(RELEASES[0], 2))
     assert g.setup["cards_version"] == 1
     assert Game.replay(g.setup, g.log).to_json() == Game.from_json(g.to_json()).to_json()
+    path = tmp_path / "old.json"
+    path.write_text(_stored_state(RELEASES[1], 2), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "engine", "replay", str(path), "--check"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr  # today's main: "Lancer costs 4 gold and you have 3"
 
 
 def _unversioned(g: Game) -> tuple[str, str]:
