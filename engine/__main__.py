@@ -6,7 +6,7 @@
     python -m engine legal g.json --seat 0
     python -m engine apply g.json --seat 0 "pick advance" ["act 2B to 4B attack 6B" ...]
                            [-o out.json | --in-place] [--decision ID]
-    python -m engine replay setup.json log.json      # or: replay g.json [--check]
+    python -m engine replay setup.json log.json      # or: replay g.json [--check] (a puzzle too)
 
 States are docs/state.md JSON, actions are docs/notation.md text. Scripts rely on the exit
 codes: 0 ok, 1 `replay --check` found a difference, 2 a refused action or an unusable file
