@@ -8,12 +8,10 @@ outcomes of 2d6 (R8.2).
 
 from __future__ import annotations
 
-import json
 from functools import cache, lru_cache
 from typing import Any
 
-from engine import CardSet, Game, board, default_cards
-from engine.cards import parse_cardset
+from engine import CardSet, Game, board, cards_for
 
 View = Any
 """A view (engine.View) or a scratch state made from one (`scratch`). The AI runs the
@@ -25,14 +23,9 @@ MEDAL_GUESS = -2  # the mean face-down medal is −2.1 (R14.1); a scratch boss k
 
 
 def cards_of(view: View) -> CardSet:
-    """The card set a view plays with: the default, or the custom set kept in `setup.cards`."""
-    custom = view.get("setup", {}).get("cards")
-    return _parsed(json.dumps(custom, sort_keys=True)) if custom else default_cards()
-
-
-@lru_cache(maxsize=8)
-def _parsed(text: str) -> CardSet:
-    return parse_cardset(json.loads(text))
+    """The card set a view plays with: its custom set (`setup.cards`) or the released version
+    its setup names, as the engine judges it (engine.cards_for)."""
+    return cards_for(view.get("setup", {}))
 
 
 def game_of(view: View) -> Game:

@@ -1,11 +1,13 @@
 """Rook & Raiders rules engine: pure, synchronous, deterministic (RULES.md R1–R15).
 
-The whole API: `Game` (new / from_json / replay; apply / legal_actions / view / undo),
+The whole API: `Game` (new / from_json / start / replay; apply / legal_actions / view / undo),
 `parse` for the action notation (docs/notation.md), the typed errors, and `visible` to
-filter events per player. State format: docs/state.md.
+filter events per player; `cards_for` (the card set a setup plays with) and
+`find_cards_version` (the released set a game stored without one was played with, issue 17).
+State format: docs/state.md.
 """
 
-from .cards import CardSet, default_cards
+from .cards import CardSet, UnknownCardsVersion, cards_for, default_cards
 from .errors import (
     ActionError,
     GameOver,
@@ -14,7 +16,7 @@ from .errors import (
     NotYourDecision,
     StaleDecision,
 )
-from .game import Game
+from .game import Game, find_cards_version
 from .notation import Action, SkillUse, parse
 from .types import Decision, Event, State, View
 from .view import visible
@@ -27,6 +29,7 @@ def view(state: State, seat: int | None) -> View:
 
 __all__ = [
     "Action", "ActionError", "CardSet", "Game", "GameOver", "IllegalAction", "NotYourDecision",
-    "NotationError", "SkillUse", "StaleDecision", "default_cards", "parse", "view", "visible",
+    "NotationError", "SkillUse", "StaleDecision", "UnknownCardsVersion", "cards_for",
+    "default_cards", "find_cards_version", "parse", "view", "visible",
     "Decision", "Event", "State", "View",
 ]

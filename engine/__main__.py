@@ -6,7 +6,7 @@
     python -m engine legal g.json --seat 0
     python -m engine apply g.json --seat 0 "pick advance" ["act 2B to 4B attack 6B" ...]
                            [-o out.json | --in-place] [--decision ID]
-    python -m engine replay setup.json log.json      # or: replay g.json [--check]
+    python -m engine replay setup.json log.json      # or: replay g.json [--check] (a puzzle too)
 
 States are docs/state.md JSON, actions are docs/notation.md text. Scripts rely on the exit
 codes: 0 ok, 1 `replay --check` found a difference, 2 a refused action or an unusable file
@@ -25,7 +25,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import rng
 from .errors import ActionError, excerpt
 from .game import Game
 from .textboard import render
@@ -202,12 +201,20 @@ def cmd_replay(a: argparse.Namespace) -> int:
     first = _read_json(a.setup)
     if not isinstance(first, dict):
         raise CliError(f"{a.setup}: expected a setup object or a game state")
-    setup = first.get("setup", first)
-    if a.log is None:
-        if "log" not in first:
-            raise CliError(f"{a.setup}: a game state with a 'log' (or give setup and log)")
-        log: Any = first["log"]
+    players = first.get("players")
+    if "setup" in first or (isinstance(players, list)
+                            and any(isinstance(p, dict) for p in players)):
+        # A whole state, a puzzle included: its setup and log as loading completes them (a
+        # puzzle's starting position and cards, the card set version of a game saved before
+        # versions), so it replays exactly as it loads (R15).
+        whole = _load(a.setup)
+        setup: Any = whole.setup
+        log: Any = whole.log
+    elif a.log is None:
+        raise CliError(f"{a.setup}: a game state with a 'log' (or give setup and log)")
     else:
+        setup = first
+    if a.log is not None:
         log = _read_json(a.log)
         if isinstance(log, dict):
             log = log.get("log")
@@ -217,8 +224,7 @@ def cmd_replay(a: argparse.Namespace) -> int:
             isinstance(e, list) and len(e) == 2 and isinstance(e[1], str) for e in log):
         raise CliError(f"{a.log or a.setup}: the log must be a list of [seat, \"action\"]")
     try:
-        g = Game.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                     setup.get("cards"), key=rng.key_of(setup))
+        g = Game.start(setup)  # a puzzle from its own position, with its own cards (R15)
     except (ValueError, KeyError, TypeError) as e:
         raise CliError(f"{a.setup}: bad setup ({excerpt(str(e), 80)})") from None
     for k, (seat, text) in enumerate(log):

@@ -4,18 +4,28 @@ The engine never hard-codes a card statistic: everything comes from `data/cards.
 (CARDS.md's default set) or from a set passed at setup. Lookups are by card key
 (`goblin`, `thief_star`, `warrior`, …); names in English or Japanese resolve to keys,
 case- and ★-insensitively, for every interface's input.
+
+Released card sets are versioned (issue 17): a game must replay with the values it was
+started with, so every default set a release shipped is kept, frozen, as
+`data/cards/v<N>.json` and a game's setup names its version (`cards_version`). The working
+file `data/cards.json` is what new games are dealt with; it must always be a released
+version (a test guards it), so a balance change is released by adding the next version file
+— a released file is never edited (docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from datetime import datetime
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 DATA_FILE = Path(__file__).with_name("data") / "cards.json"
+RELEASED_DIR = Path(__file__).with_name("data") / "cards"  # v1.json … vN.json, never edited
 
 Offset = tuple[int, int]
 
@@ -164,6 +174,88 @@ def parse_cardset(data: dict[str, Any]) -> CardSet:
 def default_cards() -> CardSet:
     """The default set, read once per process (it is immutable)."""
     return parse_cardset(json.loads(DATA_FILE.read_text(encoding="utf-8")))
+
+
+class UnknownCardsVersion(ValueError):
+    """A setup names a card set version this release does not have: the game was started by
+    a newer release. Refused rather than played with other values (issue 17)."""
+
+    def __init__(self, version: object) -> None:
+        super().__init__(f"card set version {version!r} is not known to this release "
+                         f"(it knows 1 to {released_versions()[-1]}): the game was started "
+                         "by a newer release")
+        self.version = version
+
+
+@lru_cache(maxsize=1)
+def released_versions() -> tuple[int, ...]:
+    """Every released card set version, oldest first (the files of `RELEASED_DIR`)."""
+    return tuple(sorted(int(p.stem[1:]) for p in RELEASED_DIR.glob("v*.json")
+                        if p.stem[1:].isdigit()))
+
+
+@cache
+def released_at(version: int) -> float:
+    """When `version` reached main (POSIX seconds): no game created earlier was dealt it.
+    A version missing from `released.json` counts as never released (a test keeps the index
+    complete)."""
+    index = json.loads((RELEASED_DIR / "released.json").read_text(encoding="utf-8"))
+    at = index["versions"].get(str(version), {}).get("at")
+    return datetime.fromisoformat(at).timestamp() if at else float("inf")
+
+
+def released_cards(version: int) -> CardSet:
+    """A released card set, exactly as that release dealt and judged with it."""
+    if type(version) is not int or version not in released_versions():
+        raise UnknownCardsVersion(version)
+    return _released(version)
+
+
+@cache
+def _released(version: int) -> CardSet:
+    path = RELEASED_DIR / f"v{version}.json"
+    return parse_cardset(json.loads(path.read_text(encoding="utf-8")))
+
+
+_default_version: tuple[CardSet, int | None] | None = None
+
+
+def default_version() -> int | None:
+    """The released version new games are dealt with: the one equal to `default_cards()`.
+    None only while a process plays an unreleased draft as its default (the simulator's
+    `--cards`, balance work): such games record no version and belong to that process."""
+    global _default_version
+    cs = default_cards()
+    if _default_version is None or _default_version[0] is not cs:  # the default was swapped
+        found = next((v for v in reversed(released_versions())
+                      if _same(released_cards(v), cs)), None)
+        _default_version = (cs, found)
+    return _default_version[1]
+
+
+def _same(a: CardSet, b: CardSet) -> bool:
+    """Equal values in the same order: decks are built in the set's order, so a set with the
+    same values listed otherwise would deal other games."""
+    return a == b and list(a.units) == list(b.units) and list(a.monsters) == list(b.monsters) \
+        and list(a.commands) == list(b.commands)
+
+
+def cards_for(setup: Mapping[str, Any]) -> CardSet:
+    """The card set a game plays with, from its setup: its custom set (`cards`), else the
+    released version it names (`cards_version`), else — a setup from before versions, which
+    store migration 4 gives one — the process's default set."""
+    custom = setup.get("cards")
+    if custom:
+        return _custom(json.dumps(custom, sort_keys=True))
+    version = setup.get("cards_version")
+    if version is not None:
+        return released_cards(version)
+    return default_cards()
+
+
+@lru_cache(maxsize=8)
+def _custom(text: str) -> CardSet:
+    return parse_cardset(json.loads(text))
 
 
 def _name_index(cs: CardSet) -> dict[str, str]:

@@ -15,8 +15,19 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from . import board, combat, flow, rng
-from .cards import CardSet, default_cards, normalize_name, parse_cardset
+from .cards import (
+    CardSet,
+    cards_for,
+    default_cards,
+    default_version,
+    normalize_name,
+    parse_cardset,
+    released_at,
+    released_cards,
+    released_versions,
+)
 from .errors import (
+    ActionError,
     GameOver,
     IllegalAction,
     NotationError,
@@ -66,17 +77,21 @@ class Game:
 
     def __init__(self, state: State, cards: CardSet | None = None) -> None:
         self.state = state
-        custom = state.get("setup", {}).get("cards")
-        self.cards = cards or (parse_cardset(custom) if custom else default_cards())
+        self.cards = cards or cards_for(state.get("setup", {}))
 
     # ---- construction and persistence -------------------------------------------------------
     @classmethod
     def new(cls, players: list[str], seed: int = 0, options: Mapping[str, Any] | None = None,
             cards_data: dict[str, Any] | None = None, events: list[Event] | None = None,
-            key: bytes | None = None) -> Game:
+            cards_version: int | None = None, key: bytes | None = None) -> Game:
         """A new game up to its first decisions; `events` (if given) receives the setup's
-        events (round-0 summons, mercenaries) so interfaces can tell the story. `key` (32
-        bytes): every draw comes from the keyed generator (engine/rng.py), not the seed."""
+        events (round-0 summons, mercenaries) so interfaces can tell the story.
+
+        The card set is `cards_data` (a custom set, kept whole in the setup), else the
+        released version `cards_version`, else today's default — whose version the setup
+        records, so the game replays with these values after any later card change (R15,
+        issue 17). `key` (32 bytes): every draw comes from the keyed generator
+        (engine/rng.py), not the seed."""
         if key is not None:
             rng.parse_key(key.hex())  # a short key could be searched: refused, never cut
         if cards_data:
@@ -84,10 +99,16 @@ class Game:
             # card set's order: build from the sorted form so a replay of the stored setup
             # deals the very same decks (R15).
             cards_data = json.loads(json.dumps(cards_data, sort_keys=True))
-        cs = parse_cardset(cards_data) if cards_data else default_cards()
+            cs = parse_cardset(cards_data)
+        elif cards_version is not None:
+            cs = released_cards(cards_version)
+        else:
+            cs, cards_version = default_cards(), default_version()
         st = new_game(cs, players, seed, options or {}, key)
         if cards_data:
             st["setup"]["cards"] = cards_data
+        elif cards_version is not None:
+            st["setup"]["cards_version"] = cards_version
         g = cls(st, cs)
         flow.run(cs, st, events if events is not None else [])
         return g
@@ -101,27 +122,49 @@ class Game:
             st = normalize(raw)
         except RecursionError:
             raise ValueError("the state is nested too deeply to be a game") from None
+        setup = st["setup"]
         if "version" not in raw and not st["log"]:
-            # A puzzle: remember where it starts, so replay (and undo) start there too.
+            # A puzzle: remember where it starts, so replay (and undo) start there too, and
+            # with which cards (R15): today's, unless it brings its own.
             start = {k: v for k, v in st.items() if k != "setup"}
-            st["setup"]["start"] = json.loads(json.dumps(start))
+            setup["start"] = json.loads(json.dumps(start))
+            if "cards" not in setup and "cards_version" not in setup:
+                version = default_version()
+                if version is not None:
+                    setup["cards_version"] = version
+        elif st["log"] and "cards" not in setup and "cards_version" not in setup:
+            # A game saved before card sets had versions: the one it was played with.
+            version = find_cards_version(setup, st["log"], st)
+            if version is not None:
+                setup["cards_version"] = version
         return cls(st)
 
     def to_json(self) -> str:
         return json.dumps(self.state, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def replay(cls, setup: Mapping[str, Any], log: list[LogEntry],
-               events: list[Event] | None = None) -> Game:
-        """Setup plus action log reproduces the state exactly (R15), with the generator the
-        setup names (`setup.rng`). A hand-written puzzle carries its own starting position in
-        `setup.start` and replays from there. `events` receives the setup's events (`new`)."""
+    def start(cls, setup: Mapping[str, Any], events: list[Event] | None = None) -> Game:
+        """The game as its setup begins it, before any logged action, with the setup's own
+        card set and generator (`setup.rng`, R15): a dealt game up to its first decisions (`events` receives the setup's
+        events), or a puzzle's starting position (`setup.start`)."""
         if "start" in setup:
-            g = cls(normalize(json.loads(json.dumps(setup["start"]))))
-            g.state["setup"] = json.loads(json.dumps(setup))
-        else:
-            g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                        setup.get("cards"), events, rng.key_of(setup))
+            st = normalize(json.loads(json.dumps(setup["start"])))
+            # the setup first, so the puzzle's own cards judge it (not the default set)
+            st["setup"] = json.loads(json.dumps(setup))
+            return cls(st)
+        g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
+                    setup.get("cards"), events, setup.get("cards_version"), rng.key_of(setup))
+        if "cards" not in setup and "cards_version" not in setup:
+            # A setup from before versions replays as stored (with the process's default
+            # set): store migration 4 and `from_json` find the version it was played with.
+            g.state["setup"].pop("cards_version", None)
+        return g
+
+    @classmethod
+    def replay(cls, setup: Mapping[str, Any], log: list[LogEntry]) -> Game:
+        """Setup plus action log reproduces the state exactly (R15). A hand-written puzzle
+        carries its own starting position in `setup.start` and replays from there."""
+        g = cls.start(setup)
         for seat, text in log:
             g.apply(int(seat), text)
         return g
@@ -597,3 +640,57 @@ def skill_options(cs: CardSet, b: list[Any], pos: int, depth: int = 0) -> list[S
             out += [SkillUse("command", (sq(j),), sub)
                     for sub in skill_options(cs, scratch, j, depth + 1)]
     return out
+
+
+def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
+                       state: Mapping[str, Any] | None,
+                       created_at: float | None = None) -> int | None:
+    """The released card set a game stored without a version was played with (issue 17).
+
+    The stored state is a cache of setup + log written by the release that played the game,
+    so the version whose replay reproduces it is the game's. When none reproduces it exactly
+    (an older engine wrote other keys, or no state was kept), it is the version whose replay
+    differs least from it among those under which every logged action is legal. Several
+    versions can fit equally (the moves so far never met a value that differs between them):
+    then the newest of them released when the game was created (`created_at`, POSIX seconds,
+    if known: a game cannot have been dealt a set released after it began), else the newest
+    of them; the evidence of the state comes first, the clock only breaks ties. None when no
+    released set replays the log at all: the game is damaged, and is left for the store to
+    set aside as before.
+    """
+    try:
+        stored: Any = json.loads(json.dumps(
+            {k: v for k, v in normalize(dict(state)).items() if k != "setup"})) \
+            if state is not None else None
+    except (LookupError, ValueError, TypeError, AttributeError, RecursionError):
+        stored = None  # an unreadable cache: the log alone decides
+
+    def began(version: int) -> bool:
+        return created_at is None or released_at(version) <= created_at
+
+    differences: dict[int, int] = {}
+    for version in reversed(released_versions()):
+        try:
+            g = Game.replay({**setup, "cards_version": version}, log)
+        except (ActionError, LookupError, ValueError, TypeError, AttributeError):
+            continue  # an action this set refuses: not the game's set
+        replayed = json.loads(g.to_json())
+        replayed.pop("setup")
+        diff = 0 if stored is None else _difference(replayed, stored)
+        if diff == 0 and stored is not None and began(version):
+            return version  # the newest set that reproduces the game and existed when it began
+        differences[version] = diff
+    if not differences:
+        return None
+    least = min(differences.values())
+    fits = [v for v, d in differences.items() if d == least]
+    return max([v for v in fits if began(v)] or fits)
+
+
+def _difference(a: Any, b: Any) -> int:
+    """How many JSON leaves differ between `a` and `b` (a missing one counts once)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return sum(_difference(a.get(k), b.get(k)) for k in a.keys() | b.keys())
+    if isinstance(a, list) and isinstance(b, list):
+        return sum(_difference(x, y) for x, y in zip(a, b, strict=False)) + abs(len(a) - len(b))
+    return 0 if a == b else 1

@@ -81,6 +81,7 @@ class Setup(TypedDict):
     rng: NotRequired[str]  # the generator (engine/rng.py); absent: splitmix64 (older games)
     key: NotRequired[str]  # an hmac-ctr game's key, 64 hex digits (secret like the rng)
     cards: NotRequired[dict[str, Any]]  # a custom card set: the free-form JSON of cards.json
+    cards_version: NotRequired[int]  # else the released set data/cards/v<N>.json (issue 17)
     start: NotRequired[dict[str, Any]]  # a puzzle's starting position (a State minus setup)
 
 
@@ -241,6 +242,7 @@ class SetupView(TypedDict):
     players: list[str]
     options: Options
     cards: NotRequired[dict[str, Any]]
+    cards_version: NotRequired[int]
 
 
 class View(TypedDict):

@@ -9,12 +9,10 @@ bot command that fails. Nothing here reads `medals` values or the viewer's priva
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
-from engine.cards import CardSet, default_cards, parse_cardset
+from engine.cards import CardSet, cards_for, default_cards
 
 LANES = "ABC"
 COLUMNS = range(1, 7)
@@ -23,19 +21,13 @@ Piece = dict[str, Any]
 
 def cards(view: Mapping[str, Any] | None = None) -> CardSet:
     """The card set of a game: the custom one in `setup.cards` if the game was set up with
-    printed values typed in, else the default set. Stats must match the engine's."""
-    raw = as_dict(as_dict(view).get("setup")).get("cards") if view else None
-    if isinstance(raw, dict):
-        try:
-            return _parsed(json.dumps(raw, sort_keys=True))
-        except (AttributeError, KeyError, TypeError, ValueError):
-            pass  # a broken custom set draws with the default one rather than failing
-    return default_cards()
-
-
-@lru_cache(maxsize=8)
-def _parsed(data: str) -> CardSet:
-    return parse_cardset(json.loads(data))
+    printed values typed in, else the released version its setup names. Stats must match
+    the engine's, so this is the engine's own choice (engine.cards_for)."""
+    setup = as_dict(as_dict(view).get("setup")) if view else {}
+    try:
+        return cards_for(setup)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return default_cards()  # a broken custom set draws with the default rather than fail
 
 
 def as_int(value: object, default: int = 0) -> int:

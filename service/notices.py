@@ -50,7 +50,7 @@ async def rebuild(service: GameService, notice: Notice) -> Outcome | Reminder | 
     if body["kind"] == "start":
         setup = row.setup
         setup_ev: list[Event] = []
-        g = Game.replay(setup, [], events=setup_ev)  # its own generator (a daily: keyed)
+        g = Game.start(setup, events=setup_ev)  # with the game's own cards (issue 17)
         ev = list(setup_ev)
         first = 0
     elif body["kind"] == "undo":

@@ -8,6 +8,10 @@ the bot runs, must hold no games or daily data yet (a copy never merges), and is
 one transaction: a failure leaves it empty. Ids are kept (a game's id is in its notices and
 daily attempts), identity counters move past them, and every table's row count is checked
 afterwards. Leases are not copied: they belong to running processes.
+
+The SQLite file is only read, so data migrations it has not had yet (`schema_version`) are
+applied to the copied rows in the same transaction: games stored before card set versions
+arrive in PostgreSQL with theirs (issue 17), as the bot would have given them in SQLite.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .migrations import STEPS, data_postgresql
 
 TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "kv",
           "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders")
@@ -58,6 +64,8 @@ async def copy(sqlite_path: str, url: str) -> Report:
         src = sqlite3.connect(f"file:{Path(sqlite_path).resolve()}?mode=ro", uri=True)
         src.execute("BEGIN")  # one snapshot of every table
         have = {r[0] for r in src.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        applied = ({r[0] for r in src.execute("SELECT version FROM schema_version")}
+                   if "schema_version" in have else set())  # the steps the file has had
     except sqlite3.Error as e:
         raise CopyError(f"cannot read {sqlite_path}: {e}") from None
     if "games" not in have:
@@ -76,6 +84,9 @@ async def copy(sqlite_path: str, url: str) -> Report:
                                     "empty database")
             for table in TABLES:
                 report.rows[table] = await _table(src, con, table) if table in have else 0
+            for step in STEPS:
+                if step.data is not None and step.version not in applied:
+                    await data_postgresql(con, step.data)
             for table, column in IDENTITY:
                 await con.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"

@@ -10,14 +10,42 @@ nothing left to do.
 
 Steps 1 and 2 use IF NOT EXISTS: databases made before `schema_version` existed already
 hold those tables and simply get them recorded.
+
+A step may also move data (`data`: Python, given each backend's rows through one small
+adapter), in the same transaction as its DDL and its record. Step 4 is one: games stored
+before card sets had versions get the version they were played with (issue 17).
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from engine import find_cards_version
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """What a data step reads of one game with a setup: its row's JSON text and its log."""
+
+    id: int
+    setup: str
+    state: str | None
+    log: list[list[Any]]
+    created_at: float
+
+
+Versioned = tuple[str, str | None]  # a game's new setup and state (JSON text)
+# A data step: one stored game -> its new (setup, state), or None to leave it as it is;
+# applied to every game with a setup, on either backend.
+GameChange = Callable[[StoredGame], Versioned | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +54,42 @@ class Step:
     name: str
     sqlite: str
     postgresql: str
+    data: GameChange | None = None  # run after the DDL, in the same transaction
+
+
+def version_cards(game: StoredGame) -> Versioned | None:
+    """Step 4: name in a stored game's setup the released card set it was played with.
+
+    A game from before versions would replay with today's cards — refused where a price or HP
+    changed, silently different elsewhere. Its stored state (a cache of setup + log written by
+    the release that played it) and its creation time say which set it was:
+    `engine.find_cards_version`. The setup, and the setup inside the state, gain
+    `cards_version`; nothing else changes. A game no released set replays is left as it was
+    (it was damaged before: the service sets it aside as before); one with a custom set or a
+    version already is not touched."""
+    state_text = game.state
+    try:
+        setup = json.loads(game.setup)
+        state = json.loads(state_text) if state_text else None
+    except ValueError:
+        return None  # unreadable: the service reports it as before
+    if not isinstance(setup, dict) or "cards" in setup or "cards_version" in setup:
+        return None
+    try:
+        version = find_cards_version(setup, game.log, state if isinstance(state, dict) else None,
+                                     game.created_at)
+    except Exception:  # a damaged setup can fail anywhere: one game must not stop the upgrade
+        log.exception("game %s: no card set version found; left as it was", game.id)
+        return None
+    if version is None:
+        log.warning("game %s: no released card set replays its log; left as it was", game.id)
+        return None
+    setup["cards_version"] = version
+    if isinstance(state, dict):
+        state["setup"] = setup  # the engine's own form (Game.to_json), so a cache still equals
+        state_text = json.dumps(state, ensure_ascii=False, sort_keys=True,
+                                separators=(",", ":"))
+    return json.dumps(setup), state_text
 
 
 STEPS: tuple[Step, ...] = (
@@ -223,6 +287,8 @@ CREATE TABLE leases (
     expires TIMESTAMPTZ NOT NULL      -- on the database's clock: machines need not agree
 );
 """),
+    Step(4, "every stored game names its card set version (issue 17)", "", "",
+         data=version_cards),
 )
 
 LATEST = STEPS[-1].version
@@ -260,6 +326,8 @@ def migrate_sqlite(con: sqlite3.Connection) -> list[int]:
                     continue
                 for stmt in statements(step.sqlite):
                     con.execute(stmt)
+                if step.data is not None:
+                    _data_sqlite(con, step.data)
                 con.execute("INSERT INTO schema_version VALUES (?, ?, ?)",
                             (step.version, step.name, time.time()))
                 applied.append(step.version)
@@ -287,8 +355,35 @@ async def migrate_postgresql(con: Any) -> list[int]:
         for step in STEPS:
             if step.version in done:
                 continue
-            await con.execute(step.postgresql)
+            if step.postgresql:
+                await con.execute(step.postgresql)
+            if step.data is not None:
+                await data_postgresql(con, step.data)
             await con.execute("INSERT INTO schema_version VALUES ($1, $2, now())",
                               step.version, step.name)
             applied.append(step.version)
         return applied
+
+
+def _data_sqlite(con: sqlite3.Connection, change: GameChange) -> None:
+    """Apply a data step to every game with a setup, inside the migration's transaction."""
+    for game_id, setup, state, created_at in con.execute(
+            "SELECT id, setup, state, created_at FROM games WHERE setup IS NOT NULL"
+            " ORDER BY id").fetchall():
+        log_ = [[seat, text] for seat, text in con.execute(
+            "SELECT seat, text FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
+        new = change(StoredGame(game_id, setup, state, log_, created_at))
+        if new is not None:
+            con.execute("UPDATE games SET setup=?, state=? WHERE id=?", (*new, game_id))
+
+
+async def data_postgresql(con: Any, change: GameChange) -> None:
+    """`_data_sqlite` on PostgreSQL (an asyncpg connection in a transaction). Public because
+    `store.copy` runs it too: a copy takes games from an SQLite file it does not migrate."""
+    for r in await con.fetch("SELECT id, setup, state, created_at FROM games"
+                             " WHERE setup IS NOT NULL ORDER BY id"):
+        log_ = [[a["seat"], a["text"]] for a in await con.fetch(
+            "SELECT seat, text FROM actions WHERE game_id=$1 ORDER BY seq", r["id"])]
+        new = change(StoredGame(r["id"], r["setup"], r["state"], log_, r["created_at"]))
+        if new is not None:
+            await con.execute("UPDATE games SET setup=$1, state=$2 WHERE id=$3", *new, r["id"])

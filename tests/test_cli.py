@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game, parse
+from engine.cards import default_version
 from engine.notation import MAX_COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +50,8 @@ def test_new_writes_a_state(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     state = json.loads(r.stdout)
     assert state["setup"] == {"players": ["Solo"], "seed": 3,
-                              "options": {"difficulty": "hard", "round_cap": 12}}
+                              "options": {"difficulty": "hard", "round_cap": 12},
+                              "cards_version": default_version()}  # issue 17
     assert state["options"] == {"difficulty": "hard", "round_cap": 12}
     assert len(state["discard"]) == 6  # R13.2: hard discards 6 before the first reveal
     assert state["decisions"]["0"]["kind"] == "place"

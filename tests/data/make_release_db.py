@@ -1,0 +1,121 @@
+"""Make `tests/data/release-<commit>.sqlite`: a database written by an older release.
+
+Run with an old commit's tree first on the path, so its own engine, service and store write
+the database exactly as that release did (issue 17: games must keep their card values
+across upgrades):
+
+    git archive 2bca11e | tar -x -C /tmp/old
+    python tests/data/make_release_db.py /tmp/old tests/data/release-2bca11e.sqlite
+    git archive 46992e5 | tar -x -C /tmp/old3
+    python tests/data/make_release_db.py /tmp/old3 tests/data/release-46992e5.sqlite ai
+
+Games of 2bca11e (card set v1), in channels 1 to 4 (players are user ids 11, 12): a lobby; an
+active 2-player game in which a Lancer was recruited with 3 gold (that release's price;
+today's is 4); an active solo game; a finished solo game. With `ai`, for a release with AI
+seats (46992e5, card set v3): a lobby with an AI seat; an active game of Ann and a greedy AI;
+a finished game of Ann and a random AI. Ann's moves are the old engine's legal actions chosen
+by a seeded random generator, preferring a Lancer recruit; the AIs are seeded by the game:
+the file is the same on every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+MAX_MOVES = 3000
+
+
+def main(old_tree: str, out: str, scenario: str = "") -> None:
+    sys.path.insert(0, old_tree)
+    from service.games import GameOver, GameService  # the old release's own code
+    from store.db import Store
+
+    Path(out).unlink(missing_ok=True)
+
+    async def play(svc: Any, channel: int, users: list[int], pick: random.Random,
+                   stop: Any) -> None:
+        for _ in range(MAX_MOVES):
+            try:
+                row, g = await svc.current(channel)
+            except GameOver:
+                return
+            if stop(g):
+                return
+            seat = g.waiting_for()[0]
+            legal = [str(a) for a in g.legal_actions(seat)]
+            lancer = [a for a in legal if a.startswith("recruit lancer")]
+            text = lancer[0] if lancer else pick.choice(legal)
+            await svc.act(channel, users[seat], text)
+        raise SystemExit(f"channel {channel}: no end after {MAX_MOVES} moves")
+
+    def lancer_bought_with_3(g: Any) -> bool:
+        return any(t.startswith("recruit lancer") for _, t in g.state["log"])
+
+    async def run() -> None:
+        store = await Store(out).open()
+        seeds = iter([101, 202, 303, 404])
+        svc = GameService(store, seed_source=lambda: next(seeds))
+        await svc.new_lobby(1, 1, 11, "Ann", players=2)  # stays a lobby
+        await svc.join(1, 12, "Bob")
+        for channel, players, rnd in ((2, 2, 7), (3, 1, 8), (4, 1, 9)):
+            await svc.new_lobby(1, channel, 11, "Ann", players=players)
+            if players == 2:
+                await svc.join(channel, 12, "Bob")
+            await svc.start(channel, 11)
+            pick = random.Random(rnd)
+            if channel == 2:  # active: a Lancer bought with exactly 3 gold, then a few moves
+                await play(svc, channel, [11, 12], pick, lancer_bought_with_3)
+                row, g = await svc.current(channel)
+                n = len(g.state["log"]) + 6
+                await play(svc, channel, [11, 12], pick, lambda g, n=n: len(g.state["log"]) >= n)
+            elif channel == 3:  # active solo, a few rounds in
+                await play(svc, channel, [11], pick, lambda g: g.state["round"] >= 3)
+            else:  # finished
+                await play(svc, channel, [11], pick, lambda g: False)
+        await store.close()
+
+    async def with_ai() -> None:
+        store = await Store(out).open()
+        seeds = iter([505, 606])
+        svc = GameService(store, seed_source=lambda: next(seeds))
+        svc.ai_pool = None  # the AI thinks in a thread of this process (no process pool)
+
+        async def told(_outcome: Any) -> None:
+            return None
+
+        async def play_with_ai(channel: int, pick: random.Random, stop: Any) -> None:
+            for _ in range(MAX_MOVES):
+                await svc.play_ai(channel, told)
+                try:
+                    row, g = await svc.current(channel)
+                except GameOver:
+                    return
+                if stop(g):
+                    return
+                legal = [str(a) for a in g.legal_actions(0)]
+                lancer = [a for a in legal if a.startswith("recruit lancer")]
+                await svc.act(channel, 11, lancer[0] if lancer else pick.choice(legal))
+            raise SystemExit(f"channel {channel}: no end after {MAX_MOVES} moves")
+
+        await svc.new_lobby(1, 1, 11, "Ann", players=2, bots=1, bot_level="greedy")
+        for channel, level, rnd in ((2, "greedy", 7), (3, "random", 8)):
+            await svc.new_lobby(1, channel, 11, "Ann", players=2, bots=1, bot_level=level)
+            await svc.start(channel, 11)
+            pick = random.Random(rnd)
+            if channel == 2:
+                await play_with_ai(channel, pick, lambda g: g.state["round"] >= 4
+                                   and 0 in g.waiting_for())
+            else:
+                await play_with_ai(channel, pick, lambda g: False)
+        await svc.close() if hasattr(svc, "close") else None
+        await store.close()
+
+    asyncio.run(with_ai() if scenario == "ai" else run())
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
