@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "kv",
+TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "set_aside", "kv",
           "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders")
-IDENTITY = (("games", "id"), ("outbox", "id"))
+IDENTITY = (("games", "id"), ("outbox", "id"), ("set_aside", "id"))
 CHUNK = 5000
 
 

@@ -31,15 +31,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from .migrations import migrate_sqlite
+
+log = logging.getLogger("rr.store")
 
 BUSY_S = 0.5  # how long a write waits for a lock held by another process before refusing
 LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
@@ -622,15 +625,24 @@ class Store:
                       created_before: float | None = None) -> list[Notice]:
         """Undelivered notices, oldest first; with `now`, only those no live delivery holds
         any more (past their lease or back-off); with `created_before`, only those written
-        before then (at startup: by an earlier process)."""
-        def read(con: sqlite3.Connection) -> list[Notice]:
+        before then (at startup: by an earlier process). Each row is decoded on its own: one
+        whose body cannot be read is moved to `set_aside` and logged, so it never stops
+        every other game's announcements."""
+        def read(con: sqlite3.Connection) -> list[Notice | int]:
             rows = con.execute(
                 "SELECT * FROM outbox WHERE not_before<=? AND created_at<? ORDER BY id LIMIT ?",
                 (float("inf") if now is None else now,
                  float("inf") if created_before is None else created_before, limit))
-            return [Notice(r["id"], r["game_id"], r["version"], json.loads(r["body"]),
-                           r["parts_done"], r["attempts"]) for r in rows]
-        return await self._read(read)
+            return [decode_notice(r) for r in rows]
+        found = await self._read(read)
+        bad = [n for n in found if isinstance(n, int)]
+        if bad:
+            try:
+                report_set_aside("outbox", await self._write(_set_aside_notices, bad),
+                                 NOT_A_NOTICE)
+            except Exception:  # still in the outbox: skipped again, moved at a later pass
+                log.warning("outbox: could not set rows %s aside", bad, exc_info=True)
+        return [n for n in found if isinstance(n, Notice)]
 
     async def delivered(self, notice_id: int) -> None:
         """Told: the notice leaves the outbox (a restart will not send it again)."""
@@ -679,6 +691,46 @@ def _notify(con: sqlite3.Connection, row: GameRow, notice: dict[str, Any] | None
                       " created_at) VALUES (?,?,?,?,?,?)",
                       (row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now))
     return cur.lastrowid
+
+
+def decode_notice(r: _Columns) -> Notice | int:
+    """An outbox row read on its own: its Notice, or its id when its body is not a JSON
+    object (then nothing could be told from it, and it must not stop the others)."""
+    try:
+        body = json.loads(r["body"])
+    except (TypeError, ValueError):
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
+        return int(r["id"])
+    return Notice(r["id"], r["game_id"], r["version"], body, r["parts_done"], r["attempts"])
+
+
+NOT_A_NOTICE = "its body is not a JSON object with a kind"
+
+
+def set_aside_row(source: str, r: Mapping[str, Any], reason: str) -> tuple[Any, ...]:
+    """The `set_aside` values keeping a damaged row as it was (damaged text stays text)."""
+    return (source, r.get("game_id"), json.dumps(dict(r), default=str), reason, time.time())
+
+
+def report_set_aside(source: str, rows: Sequence[Mapping[str, Any]], reason: str) -> None:
+    """The WARNING an operator reads: which rows, of which games, and where they went."""
+    for r in rows:
+        log.warning("%s row %s (game %s) set aside in table set_aside: %s", source,
+                    r.get("id"), r.get("game_id"), reason)
+
+
+def _set_aside_notices(con: sqlite3.Connection, ids: list[int]) -> list[dict[str, Any]]:
+    """Move unreadable outbox rows to `set_aside` (one transaction: kept or moved whole);
+    returns the rows moved."""
+    moved: list[dict[str, Any]] = []
+    for notice_id in ids:
+        moved += [dict(r) for r in con.execute("DELETE FROM outbox WHERE id=? RETURNING *",
+                                               (notice_id,)).fetchall()]
+    con.executemany("INSERT INTO set_aside (source, game_id, data, reason, at)"
+                    " VALUES (?,?,?,?,?)",
+                    [set_aside_row("outbox", r, NOT_A_NOTICE) for r in moved])
+    return moved
 
 
 def _quarantine(con: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:

@@ -23,6 +23,7 @@ What differs, and why:
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,6 +33,7 @@ import asyncpg
 from .db import (
     BUSY_S,
     LEASE_S,
+    NOT_A_NOTICE,
     AlreadyApplied,
     Commit,
     GameRow,
@@ -41,11 +43,15 @@ from .db import (
     Timer,
     VersionConflict,
     _row,
+    decode_notice,
     new_key,
+    report_set_aside,
+    set_aside_row,
 )
 from .migrations import migrate_postgresql
 
 T = TypeVar("T")
+log = logging.getLogger("rr.store")
 if TYPE_CHECKING:  # asyncpg-stubs: a pooled connection is a proxy with the same methods
     from asyncpg.pool import PoolConnectionProxy
 
@@ -449,14 +455,29 @@ class PgStore:
     # ---- the outbox --------------------------------------------------------------------------
     async def notices(self, now: float | None = None, limit: int = 1000, *,
                       created_before: float | None = None) -> list[Notice]:
-        async def read(con: Con) -> list[Notice]:
+        """As db.py: each row decoded on its own, an unreadable one set aside."""
+        async def read(con: Con) -> list[Notice | int]:
             rows = await con.fetch(
                 "SELECT * FROM outbox WHERE not_before<=$1 AND created_at<$2 ORDER BY id"
                 " LIMIT $3", float("inf") if now is None else now,
                 float("inf") if created_before is None else created_before, limit)
-            return [Notice(r["id"], r["game_id"], r["version"], json.loads(r["body"]),
-                           r["parts_done"], r["attempts"]) for r in rows]
-        return await self._read(read)
+            return [decode_notice(r) for r in rows]
+        found = await self._read(read)
+        bad = [n for n in found if isinstance(n, int)]
+        if bad:
+            async def move(con: Con) -> list[dict[str, Any]]:
+                moved = [dict(r) for r in await con.fetch(
+                    "DELETE FROM outbox WHERE id = ANY($1::bigint[]) RETURNING *", bad)]
+                await con.executemany(
+                    "INSERT INTO set_aside (source, game_id, data, reason, at)"
+                    " VALUES ($1,$2,$3,$4,$5)",
+                    [set_aside_row("outbox", r, NOT_A_NOTICE) for r in moved])
+                return moved
+            try:
+                report_set_aside("outbox", await self._write(move), NOT_A_NOTICE)
+            except Exception:  # still in the outbox: skipped again, moved at a later pass
+                log.warning("outbox: could not set rows %s aside", bad, exc_info=True)
+        return [n for n in found if isinstance(n, Notice)]
 
     async def delivered(self, notice_id: int) -> None:
         await self._execute("DELETE FROM outbox WHERE id=$1", notice_id, bookkeeping=True)

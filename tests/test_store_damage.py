@@ -136,3 +136,34 @@ def test_console_resuming_a_damaged_game_explains_instead_of_crashing(tmp_path):
     assert len(said.strip().splitlines()) == 1, said
     assert "is damaged and set aside" in said and "setup could not be read" in said
     assert "backup" in said and "Traceback" not in said + proc.stderr
+
+
+# ---- issue 17: one bad row stays one game's problem -------------------------------------------
+
+def test_an_unreadable_outbox_row_is_set_aside_and_the_others_are_told(db, caplog):
+    """Issue 17: one outbox body that is not JSON made `notices()` raise, so no game's
+    pending announcement ever went out again. Now it is moved to `set_aside` (kept as it
+    was, for the operator), logged, and every other game's notices are returned."""
+    clock = Clock()
+
+    async def main():
+        store = await db.open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        svc.notify = True
+        for channel, host, guest in ((100, 11, 22), (200, 33, 44)):
+            await svc.new_lobby(1, channel, host, f"host{host}", players=2)
+            await svc.join(channel, guest, f"guest{guest}")
+            await svc.start(channel, host)
+        before = {n.game_id: n for n in await store.notices()}
+        assert set(before) == {1, 2}
+        await db.sql("UPDATE outbox SET body='{\"kind\": \"sta' WHERE game_id=1")
+        with caplog.at_level("WARNING", logger="rr.store"):
+            pending = await store.notices()
+        assert [(n.game_id, n.body) for n in pending] == [(2, before[2].body)]
+        assert f"outbox row {before[1].id} (game 1) set aside" in caplog.text
+        kept = await db.sql("SELECT source, game_id, data FROM set_aside")
+        assert [(k[0], k[1]) for k in kept] == [("outbox", 1)]
+        assert '{\\"kind\\": \\"sta' in kept[0][2]  # the damaged body, as it was
+        assert [n.game_id for n in await store.notices()] == [2]  # moved once, not re-read
+        await store.close()
+    asyncio.run(main())
