@@ -559,6 +559,21 @@ class Store:
     async def timers(self, game_id: int) -> list[dict[str, Any]]:
         return await self._read(_timers, game_id)
 
+    async def repair_timers(self, game_id: int, version: int, drop: list[Any],
+                            timers: list[Timer]) -> list[dict[str, Any]] | None:
+        """Rebuild a game's timers from the game (service/games.py found them disagreeing):
+        the rows of seats `drop` go, then the timers become `timers` as after a move. None,
+        writing nothing, when the game is no longer at `version` (its last move wrote its
+        timers since)."""
+        def write(con: sqlite3.Connection) -> list[dict[str, Any]] | None:
+            r = con.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
+            if r is None or r[0] != version:
+                return None
+            con.executemany("DELETE FROM timers WHERE game_id=? AND seat=?",
+                            [(game_id, seat) for seat in drop])
+            return _put_timers(con, game_id, timers)
+        return await self._write(write)
+
     async def due_timers(self, now: float) -> list[dict[str, Any]]:
         """Timers whose deadline passed or whose reminder is due."""
         def read(con: sqlite3.Connection) -> list[dict[str, Any]]:

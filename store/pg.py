@@ -403,6 +403,19 @@ class PgStore:
     async def timers(self, game_id: int) -> list[dict[str, Any]]:
         return await self._read(_timers, game_id)
 
+    async def repair_timers(self, game_id: int, version: int, drop: list[Any],
+                            timers: list[Timer]) -> list[dict[str, Any]] | None:
+        """As db.py: rebuilt in one transaction, unless the game moved on (None)."""
+        async def write(con: Con) -> list[dict[str, Any]] | None:
+            got = await con.fetchval("SELECT version FROM games WHERE id=$1 FOR UPDATE",
+                                     game_id)
+            if got != version:
+                return None
+            await con.execute("DELETE FROM timers WHERE game_id=$1 AND seat = ANY($2::int[])",
+                              game_id, [int(seat) for seat in drop])
+            return await _put_timers(con, game_id, timers)
+        return await self._write(write)
+
     async def due_timers(self, now: float) -> list[dict[str, Any]]:
         async def read(con: Con) -> list[dict[str, Any]]:
             return [dict(r) for r in await con.fetch(

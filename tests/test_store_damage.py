@@ -167,3 +167,62 @@ def test_an_unreadable_outbox_row_is_set_aside_and_the_others_are_told(db, caplo
         assert [n.game_id for n in await store.notices()] == [2]  # moved once, not re-read
         await store.close()
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("damage", [
+    "seat=seat+7, decision_id=decision_id+999",  # a seat that does not exist
+    "decision_id=decision_id+999",  # a decision the game does not ask
+    "deadline=0, remind_at=0",  # <t:0>
+])
+def test_timers_that_disagree_with_the_game_are_rebuilt_and_the_player_times_out(db, damage):
+    """Issue 17 (R15 time limits): a timer row pointing at a seat or decision that does not
+    exist left the game neither quarantined nor repaired: no deadline for the waiting seat
+    (`/rr status` showed <t:0>) and it never timed out. Timers are now checked against the
+    game when it is loaded and rebuilt from it; the other game keeps its own timers."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        healthy = await store.timers(2)
+        await store.close()
+        await db.sql(f"UPDATE timers SET {damage} WHERE game_id=1")
+        store = await db.open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        row, g = await svc.current(100)
+        waiting = g.waiting_for()
+        assert waiting
+        deadlines = await svc.deadlines(row)
+        assert sorted(deadlines) == waiting
+        assert all(clock.now < d <= clock.now + 3600 for d in deadlines.values()), deadlines
+        assert {(t["seat"], t["decision_id"]) for t in await store.timers(1)} == \
+            {(s, g.decision(s)["opened"]) for s in waiting}
+        assert await store.quarantined(1) is None
+        assert await store.timers(2) == healthy  # untouched
+        clock.now += 2 * 3600  # past the limit: both games' waiting players time out
+        outcomes, _ = await svc.tick()
+        assert {o.row.id for o in outcomes} == {1, 2}
+        assert any(o.text == "timeout" for o in outcomes if o.row.id == 1)
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_timer_damaged_under_a_running_process_is_rebuilt_at_its_next_pass(db):
+    """Issue 17: the process has the game in memory (no load check), and the row goes wrong
+    underneath; the time-limit pass that meets it rebuilds it instead of skipping it for
+    ever, and the waiting player then times out as R15 says."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        await db.sql("UPDATE timers SET decision_id=decision_id+999, deadline=? WHERE game_id=1",
+                     clock.now - 1)
+        outcomes, _ = await svc.tick()  # meets the bad row: rebuilt, a whole limit from now
+        assert outcomes == []
+        (row, g) = await svc.current(100)
+        assert {t["decision_id"] for t in await store.timers(1)} == \
+            {g.decision(s)["opened"] for s in g.waiting_for()}
+        clock.now += 2 * 3600
+        outcomes, _ = await svc.tick()
+        assert {o.row.id for o in outcomes} == {1, 2}
+        await store.close()
+    asyncio.run(main())
