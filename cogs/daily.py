@@ -22,7 +22,7 @@ from discord import app_commands
 from render.stats import stats_png
 from service import ServiceError
 from service import daily as core
-from service.daily_play import DailyHost, Started, _par_score
+from service.daily_play import DailyHost, Started, _par_score, score_of
 
 from .actions import ack, in_server, refusal, reply, rook
 from .announce import deliver
@@ -295,9 +295,8 @@ class DailyCommands(CommandsMixin):
             return
         s = await host.stats(interaction.user.id)
         today = await host.store.attempt(interaction.user.id, host.today().isoformat(), True)
-        highlight = None
-        if today is not None and today.score and today.score.get("won"):
-            highlight = int(today.score["rounds"])
+        score = score_of(today) if today is not None else None
+        highlight = score.rounds if score is not None and score.won else None
         data = await asyncio.to_thread(
             stats_png, played=s.played, win_percent=s.win_percent,
             current_streak=s.current_streak, longest_streak=s.longest_streak,
@@ -305,8 +304,7 @@ class DailyCommands(CommandsMixin):
         alt = t("daily_stats_alt", lang, played=s.played, pct=s.win_percent,
                 cur=s.current_streak, best=s.longest_streak)
         text = alt
-        share = core.render_share(today.share, core.Score.from_json(today.score), lang) \
-            if today is not None and today.score else None
+        share = core.render_share(today.share, score, lang) if today is not None else None
         if share:  # today's line again, copyable, in the reader's language
             text += "\n" + t("daily_share_again", lang, share=share)
         await reply(interaction, text, file=discord.File(io.BytesIO(data), filename="daily.png",
@@ -367,8 +365,9 @@ def score_words(score: core.Score, lang: str) -> str:
 async def day_once(bot: RookBot) -> dict[str, int]:
     """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par, closing
     yesterday, the servers' announcement, the streak reminders. Every step is guarded by a
-    stored flag, so a restart neither repeats nor loses one; each server and each user is
-    delivered on its own (a failure is theirs alone). Returns what was sent (tests, bench)."""
+    stored flag or claim (a server's announcement: once built, `_announce`), so a restart
+    neither repeats nor loses one; each server and each user is delivered on its own (a
+    failure is theirs alone). Returns what was sent (tests, bench)."""
     host = bot.daily
     today = host.today()
     sent = {"announced": 0, "reminded": 0, "closed": 0}
@@ -378,11 +377,12 @@ async def day_once(bot: RookBot) -> dict[str, int]:
     for att in closed:
         await tell_time_up(bot, att.game_id, att.day)
         await asyncio.sleep(0)
-    if await host.store.take_day_flag(today.isoformat(), "announced"):
-        for guild_id, channel_id, lang in await host.store.guild_channels():
-            if await _announce(bot, host, guild_id, channel_id, lang, today, par):
-                sent["announced"] += 1
-            await asyncio.sleep(0)
+    told = await host.store.news_told(today.isoformat())
+    for guild_id, channel_id, lang in await host.store.guild_channels():
+        if guild_id not in told and await _announce(bot, host, guild_id, channel_id, lang,
+                                                    today, par):
+            sent["announced"] += 1
+        await asyncio.sleep(0)
     if host.seconds_left() <= REMIND_BEFORE_S:
         for user_id, channel_id in await host.store.reminders_due(today.isoformat()):
             text = t("daily_reminder", "en", ts=int(core.day_end(today))) + "\n" + \
@@ -396,6 +396,10 @@ async def day_once(bot: RookBot) -> dict[str, int]:
 
 async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: int, lang: str,
                     today: dt.date, par: dict[str, Any] | None) -> bool:
+    """One server's announcement of the day: built, then claimed (so it is sent once), then
+    sent; one that could not be built or sent is not marked told, so the next pass tries
+    it again, and the other servers go on."""
+    day = today.isoformat()
     try:
         yesterday = today - dt.timedelta(days=1)
         lines = [challenge_text(host, host.challenge(today), par, lang)]
@@ -407,9 +411,18 @@ async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: in
         seed = core.published_seed(host.secret, yesterday, host.clock())
         if seed is not None:
             lines.append(t("daily_seed", lang, n=core.number_of(yesterday), seed=seed))
-        ch = bot.get_partial_messageable(channel_id)
-        return await deliver(f"daily news guild {guild_id}",
-                             lambda: ch.send("\n".join(lines))) is not None
+        if not await host.store.claim_news(day, guild_id):
+            return False  # another run of the day job has it
     except Exception:
-        log.exception("guild %s: the daily announcement failed; the others go on", guild_id)
+        log.exception("guild %s: the daily announcement could not be built; tried again at "
+                      "the next pass, the others go on", guild_id)
         return False
+    ch = bot.get_partial_messageable(channel_id)
+    if await deliver(f"daily news guild {guild_id}",
+                     lambda: ch.send("\n".join(lines))) is not None:
+        return True
+    try:
+        await host.store.unclaim_news(day, guild_id)
+    except Exception:
+        log.warning("guild %s: the daily announcement stays unsent", guild_id, exc_info=True)
+    return False

