@@ -51,6 +51,10 @@ Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline
 T = TypeVar("T")
 
 
+# A lease row whose expiry is a time: anything else is damage, and the lease is free.
+_LEASE_READABLE = "typeof(leases.expires) IN ('integer', 'real')"
+
+
 class VersionConflict(Exception):
     """Someone else's answer landed first; the caller's view of the game is out of date."""
 
@@ -608,7 +612,9 @@ class Store:
     async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool:
         """Take the lease `name` for `ttl_s` seconds if it is free, expired or already
         `holder`'s (then it is renewed); False when another holder has it. One statement,
-        so two processes asking at once cannot both get it."""
+        so two processes asking at once cannot both get it. An expiry that is not a number
+        (a damaged row: SQLite would rank text after every number, so it would never
+        expire) counts as expired."""
         now = self.clock()
 
         def write(con: sqlite3.Connection) -> bool:
@@ -616,7 +622,7 @@ class Store:
                 "INSERT INTO leases (name, holder, expires) VALUES (?,?,?)"
                 " ON CONFLICT (name) DO UPDATE SET holder=excluded.holder,"
                 " expires=excluded.expires WHERE leases.holder=excluded.holder"
-                " OR leases.expires<=? RETURNING holder",
+                f" OR leases.expires<=? OR NOT {_LEASE_READABLE} RETURNING holder",
                 (name, holder, now + ttl_s, now)).fetchone() is not None
         return await self._write(write)
 
@@ -630,8 +636,8 @@ class Store:
         now = self.clock()
 
         def read(con: sqlite3.Connection) -> str | None:
-            r = con.execute("SELECT holder FROM leases WHERE name=? AND expires>?",
-                            (name, now)).fetchone()
+            r = con.execute(f"SELECT holder FROM leases WHERE name=? AND expires>?"
+                            f" AND {_LEASE_READABLE}", (name, now)).fetchone()
             return r[0] if r else None
         return await self._read(read)
 

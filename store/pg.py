@@ -446,14 +446,17 @@ class PgStore:
     # ---- leases ------------------------------------------------------------------------------
     async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool:
         """Take `name` for `ttl_s` s if free, expired or already `holder`'s (renewed); one
-        statement on the server's clock, so processes on different machines agree."""
+        statement on the server's clock, so processes on different machines agree. A
+        damaged expiry ('infinity': the column is typed, so that is the one way a row can
+        claim a lease for ever) counts as expired."""
         async def write(con: Con) -> bool:
             return await con.fetchval(
                 "INSERT INTO leases (name, holder, expires)"
                 " VALUES ($1, $2, now() + make_interval(secs => $3))"
                 " ON CONFLICT (name) DO UPDATE SET holder=excluded.holder,"
                 " expires=excluded.expires WHERE leases.holder=excluded.holder"
-                " OR leases.expires<=now() RETURNING holder", name, holder, ttl_s) is not None
+                " OR leases.expires<=now() OR NOT isfinite(leases.expires) RETURNING holder",
+                name, holder, ttl_s) is not None
         return await self._write(write)
 
     async def release_lease(self, name: str, holder: str) -> None:
@@ -462,7 +465,8 @@ class PgStore:
     async def lease_holder(self, name: str) -> str | None:
         async def read(con: Con) -> str | None:
             return await con.fetchval(
-                "SELECT holder FROM leases WHERE name=$1 AND expires>now()", name)
+                "SELECT holder FROM leases WHERE name=$1 AND expires>now()"
+                " AND isfinite(expires)", name)
         return await self._read(read)
 
     # ---- the outbox --------------------------------------------------------------------------
