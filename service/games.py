@@ -34,7 +34,7 @@ from store import (
 
 from .errors import ServiceError
 from .refusals import end_phrase, say
-from .seats import SeatsMixin, ai_level, channel_settings, check_bots
+from .seats import SeatsMixin, ai_level, channel_settings, check_bots, check_level
 from .shards import Shards
 
 if TYPE_CHECKING:
@@ -215,7 +215,7 @@ class GameService(SeatsMixin):
             self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
                     "lang": lang}
-        settings.update(channel_settings(latest))
+        settings.update(_kept_settings(latest))
         try:
             row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
@@ -707,6 +707,27 @@ class GameService(SeatsMixin):
                 raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)
             return await self._apply(row, g, target_seat, None, "resign", None, meta)
 
+
+
+def _kept_settings(latest: GameRow | None) -> dict[str, Any]:
+    """What a new lobby keeps from the channel's last game (seats.channel_settings); when
+    that game's settings cannot be read, or name an AI level that does not exist, the new
+    game starts with the defaults and the operator is told."""
+    if latest is None:
+        return {}
+    if "settings" in latest.damage:
+        log.warning("channel %s: the settings of its last game (#%s) could not be read; a new "
+                    "game starts with the defaults", latest.channel_id, latest.id)
+    kept = channel_settings(latest)
+    if "zombie" in kept:
+        try:
+            check_level(str(kept["zombie"]))
+        except ServiceError:
+            log.warning("channel %s: zombie level %r of its last game (#%s) is unknown; a new "
+                        "game starts without zombie mode", latest.channel_id, kept["zombie"],
+                        latest.id)
+            del kept["zombie"]
+    return kept
 
 
 def _timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) -> bool:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import sqlite3
 import time
 import uuid
@@ -124,13 +125,45 @@ class _Columns(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
 
+# Settings a game can do without: one of the wrong type is dropped (with a WARNING), so the
+# readers' defaults apply (the time limit, the language, zombie mode) and the game plays on.
+OPTIONAL_SETTINGS: dict[str, tuple[type, ...]] = {
+    "time_limit_s": (int, float), "lang": (str,), "difficulty": (str, type(None)),
+    "zombie": (str, type(None))}
+
+
+def _seats_whole(seats: list[Any]) -> bool:
+    return all(isinstance(s, dict) and isinstance(s.get("user"), int)
+               and isinstance(s.get("name"), str) for s in seats)
+
+
+def _meta_whole(meta: dict[str, Any]) -> bool:
+    """Per-seat records (time-outs, removal votes, zombie seats) are objects."""
+    return all(isinstance(meta.get(k, {}), dict) for k in ("timeouts", "kick", "zombie"))
+
+
+def _settings_whole(settings: dict[str, Any], game_id: Any) -> bool:
+    """The seat count (and a daily game's record) must be read; an optional setting of the
+    wrong type is dropped here, reported, and its default applies."""
+    for key, kinds in OPTIONAL_SETTINGS.items():
+        value = settings.get(key)
+        if key in settings and (not isinstance(value, kinds) or isinstance(value, bool) or (
+                isinstance(value, float | int) and not 0 < value < math.inf)):
+            log.warning("game %s: setting %s could not be read (%r); its default applies",
+                        game_id, key, value)
+            del settings[key]
+    return isinstance(settings.get("players", 0), int) and \
+        isinstance(settings.get("daily", {}), dict)
+
+
 def _row(r: _Columns) -> GameRow:
     """A game row; a JSON column that does not parse (or has the wrong shape) is replaced by
     an empty value and named in `damage`, so one damaged game never breaks a read of others
     (and can still be found, reported and abandoned)."""
     damage: list[str] = []
 
-    def load(column: str, kind: type, empty: Any) -> Any:
+    def load(column: str, kind: type, empty: Any,
+             whole: Callable[[Any], bool] = lambda _: True) -> Any:
         raw = r[column]
         if raw is None and empty is None:
             return None
@@ -138,16 +171,17 @@ def _row(r: _Columns) -> GameRow:
             value = json.loads(raw)
         except (TypeError, ValueError):
             value = None
-        if not isinstance(value, kind):
+        if not isinstance(value, kind) or not whole(value):
             damage.append(column)
             return empty
         return value
 
     return GameRow(
         id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], status=r["status"],
-        host_id=r["host_id"], seats=load("seats", list, []), settings=load("settings", dict, {}),
+        host_id=r["host_id"], seats=load("seats", list, [], _seats_whole),
+        settings=load("settings", dict, {}, lambda v: _settings_whole(v, r["id"])),
         setup=load("setup", dict, None) if r["setup"] else None, state=r["state"],
-        version=r["version"], meta=load("meta", dict, {}), damage=damage,
+        version=r["version"], meta=load("meta", dict, {}, _meta_whole), damage=damage,
     )
 
 

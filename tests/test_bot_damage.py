@@ -96,3 +96,21 @@ def test_an_announcement_that_could_not_be_built_is_tried_again(db):
             assert (await day_once(h.bot))["announced"] == 0
             assert len(public(h, got["news"])) == 1
     asyncio.run(scenario())
+
+
+def test_an_unreadable_par_is_computed_again_and_the_day_job_runs(db):
+    """Issue 17: a `daily_days.par` that is not JSON made every pass of the day job raise
+    at its first step, so no day was closed, announced or reminded again. It is now read
+    as unknown (and logged), played again by the AI and stored over the damaged text."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            got = await yesterday_of(h, clock, {"ann": 7})
+            today = h.bot.daily.today().isoformat()
+            await db.sql("UPDATE daily_days SET par='{\"greedy\": {\"sco' WHERE day=?", today)
+            assert (await day_once(h.bot))["announced"] == 1
+            (post,) = public(h, got["news"])
+            assert f"🥇 <@{got['ann'].id}>" in post
+            par = await h.bot.daily.store.par(today)
+            assert par is not None and set(par) == {"random"}  # played again, readable
+    asyncio.run(scenario())

@@ -226,3 +226,77 @@ def test_a_timer_damaged_under_a_running_process_is_rebuilt_at_its_next_pass(db)
         assert {o.row.id for o in outcomes} == {1, 2}
         await store.close()
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(("column", "value", "what"), [
+    ("seats", '[1, 2]', "seats"),  # JSON, but not seats: every answer raised TypeError
+    ("meta", '{"timeouts": [1]}', "meta"),  # its time-outs failed at every pass, unseen
+    ("settings", '{"players": "two"}', "settings"),
+])
+def test_game_json_of_the_wrong_shape_quarantines_that_game_only(db, column, value, what):
+    """Issue 17: `games.seats` / `meta` / `settings` that parse as JSON but are not what
+    they must be were not caught by the quarantine (only text that is not JSON was): the
+    game's every answer or time-out raised instead. Now it is set aside like unreadable
+    JSON, and the other game keeps playing and timing out (R15)."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        await store.close()
+        await db.sql(f"UPDATE games SET {column}=? WHERE id=1", value)
+        store = await db.open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        with pytest.raises(Quarantined, match=f"{what} could not be read"):
+            await svc.act(100, 22, "place thief 2B")
+        assert await store.quarantined(1) == {"kind": "unreadable", "what": [what]}
+        clock.now += 2 * 3600
+        outcomes, _ = await svc.tick()
+        assert [o.row.id for o in outcomes] == [2]
+        await svc.abandon(100, 11, can_manage=True)  # the channel can be freed
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_time_limit_that_cannot_be_read_falls_back_to_the_default(db, caplog):
+    """Issue 17: a `time_limit_s` setting that is not a number made every answer of that
+    game raise (ValueError in building its timers). It is now dropped with a WARNING and
+    the default limit (24 h) applies; the game plays on."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        await store.close()
+        await db.sql("UPDATE games SET settings=? WHERE id=1",
+                     '{"players": 2, "time_limit_s": "abc", "lang": "en"}')
+        store = await db.open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        with caplog.at_level("WARNING", logger="rr.store"):
+            out = await svc.act(100, 22, "place thief 2B")
+        assert "setting time_limit_s could not be read ('abc')" in caplog.text
+        assert out.text.startswith("place thief") and await store.quarantined(1) is None
+        assert all(d <= clock.now + 24 * 3600 for d in out.deadlines.values())
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_new_game_after_one_whose_settings_cannot_be_read_starts_with_defaults(db, caplog):
+    """Issue 17: a channel's settings (kept from its last game: zombie mode) unreadable, or
+    naming an AI level that does not exist: the new game starts with the defaults and the
+    operator is told, instead of inheriting a level no AI can play."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        await svc.abandon(100, 11, can_manage=True)
+        await svc.abandon(200, 33, can_manage=True)
+        await db.sql("UPDATE games SET settings='{\"players\": 2, \"zom' WHERE id=1")
+        await db.sql("UPDATE games SET settings=? WHERE id=2",
+                     '{"players": 2, "zombie": "nonsense"}')
+        with caplog.at_level("WARNING", logger="rr.service"):
+            first = await svc.new_lobby(1, 100, 11, "host11", players=2)
+            second = await svc.new_lobby(1, 200, 33, "host33", players=2)
+        assert "zombie" not in first.settings and "zombie" not in second.settings
+        assert "settings of its last game (#1) could not be read" in caplog.text
+        assert "zombie level 'nonsense' of its last game (#2) is unknown" in caplog.text
+        await store.close()
+    asyncio.run(main())
