@@ -387,10 +387,13 @@ async def day_once(bot: RookBot) -> dict[str, int]:
         for user_id, channel_id in await host.store.reminders_due(today.isoformat()):
             text = t("daily_reminder", "en", ts=int(core.day_end(today))) + "\n" + \
                 t("daily_reminder", "ja", ts=int(core.day_end(today)))
-            ch = bot.get_partial_messageable(channel_id)
-            if await deliver(f"daily reminder user {user_id}",
-                             partial(ch.send, text)) is not None:
-                sent["reminded"] += 1
+            try:
+                ch = bot.get_partial_messageable(channel_id)
+                if await deliver(f"daily reminder user {user_id}",
+                                 partial(ch.send, text)) is not None:
+                    sent["reminded"] += 1
+            except Exception:  # one user's row (a channel id that is not one) is theirs alone
+                log.exception("user %s: the streak reminder could not be sent", user_id)
     return sent
 
 
@@ -417,10 +420,13 @@ async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: in
         log.exception("guild %s: the daily announcement could not be built; tried again at "
                       "the next pass, the others go on", guild_id)
         return False
-    ch = bot.get_partial_messageable(channel_id)
-    if await deliver(f"daily news guild {guild_id}",
-                     lambda: ch.send("\n".join(lines))) is not None:
-        return True
+    try:
+        ch = bot.get_partial_messageable(channel_id)
+        if await deliver(f"daily news guild {guild_id}",
+                         lambda: ch.send("\n".join(lines))) is not None:
+            return True
+    except Exception:  # e.g. a stored channel id that is not one
+        log.exception("guild %s: the daily announcement could not be sent", guild_id)
     try:
         await host.store.unclaim_news(day, guild_id)
     except Exception:

@@ -114,3 +114,24 @@ def test_an_unreadable_par_is_computed_again_and_the_day_job_runs(db):
             par = await h.bot.daily.store.par(today)
             assert par is not None and set(par) == {"random"}  # played again, readable
     asyncio.run(scenario())
+
+
+def test_a_damaged_daily_server_or_reminder_row_is_that_rows_problem(db):
+    """Issue 17 (daily tables): a server's news channel, or a player's reminder channel,
+    stored as something that is no channel. The other server is still announced and the
+    other player still reminded; the day job itself does not fail."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            got = await yesterday_of(h, clock, {"ann": 7, "bob": 8})
+            ann, bob = got["ann"], got["bob"]
+            for user in (ann, bob):
+                await h.slash(user, "rr daily settings", reminder=True)
+            bad = "'garbage'" if not db.pg else "-1"
+            await db.sql(f"UPDATE daily_reminders SET channel_id={bad} WHERE user_id=?", ann.id)
+            await db.sql(f"INSERT INTO daily_guilds VALUES (?, {bad}, 'en')", h.guild_id + 1)
+            clock.now += 9 * 3600  # 21:00 UTC: within the reminder window
+            sent = await day_once(h.bot)
+            assert sent["announced"] == 1 and sent["reminded"] == 1, sent
+            assert [m for m in h.messages(h.dm_channel(bob)) if "streak" in m.text]
+    asyncio.run(scenario())
