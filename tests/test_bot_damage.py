@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import random
+import re
 
 import discord
-from bot_driver import Clock, make_bot
+from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
+import cogs.announce as announce
 from cogs.daily import day_once
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
@@ -135,3 +138,66 @@ def test_a_damaged_daily_server_or_reminder_row_is_that_rows_problem(db):
             assert sent["announced"] == 1 and sent["reminded"] == 1, sent
             assert [m for m in h.messages(h.dm_channel(bob)) if "streak" in m.text]
     asyncio.run(scenario())
+
+
+def test_a_pending_announcement_beside_an_unreadable_outbox_row_still_goes_out(db, monkeypatch):
+    """Issue 17: one outbox row whose body was not JSON made every sweep of the outbox
+    fail, so no game's pending announcement ever went out again. Two games' moves wait in
+    the outbox (Discord refused them); one row is damaged; when Discord is back, the other
+    game's move is told, and the damaged row is set aside, not retried for ever."""
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db.url, Clock(), seed=6)) as h:
+            tables = [Table(h), Table(h, h.text_channel("second"))]
+            await tables[0].open(h.user("ann"), [h.user("bob")], players=2)
+            await tables[1].open(h.user("cat"), [h.user("dan")], players=2)
+            down = {"on": True}
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
+                        when=lambda request: down["on"])
+            told = [len(h.messages(t.channel)) for t in tables]
+            rng = random.Random(3)
+            for t in tables:
+                await t.step(rng)
+            pending = {n.game_id: n for n in await h.bot.store.notices()}
+            assert set(pending) == {t.game_id for t in tables}
+            await db.sql("UPDATE outbox SET body='not json' WHERE id=?",
+                         pending[tables[0].game_id].id)
+            down["on"] = False
+            await h.bot.tick_once()
+            await h.settle()
+            assert [m for m in h.messages(tables[1].channel)[told[1]:] if not m.ephemeral]
+            assert await h.bot.store.notices() == []
+            assert await db.sql("SELECT game_id FROM set_aside") == [(tables[0].game_id,)]
+    asyncio.run(scenario())
+
+
+def test_status_after_a_restart_with_a_wrong_timer_shows_a_real_deadline(db):
+    """Issue 17: a timer row for a seat and decision the game does not have made `/rr status` show
+    the waiting player's deadline as <t:0> (1970) after a restart, and nobody timed out.
+    Startup verification now rebuilds the timers from the game: a real deadline within the
+    channel's limit, and the player runs out of time when it passes (R15)."""
+    clock, kept = Clock(), {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(db.url, clock, seed=5)) as h:
+            table = Table(h)
+            await table.open(h.user("ann"), [h.user("bob")], players=2)
+            kept.update(server=h.server, game_id=table.game_id)
+
+    async def second_life():
+        await db.sql("UPDATE timers SET seat=seat+7, decision_id=decision_id+999")
+        async with Harness(lambda: make_bot(db.url, clock, seed=6), server=kept["server"]) as h:
+            assert await h.bot._verifier == 1
+            status = await h.slash(h.user("ann"), "rr status")
+            assert "<t:0:" not in status.text, status.text
+            stamps = [int(x) for x in re.findall(r"<t:(\d+):f>", status.text)]
+            assert stamps and all(clock.now < ts <= clock.now + DAY for ts in stamps), stamps
+            before = len(public(h, h.channel))
+            clock.now += 2 * DAY
+            assert await h.bot.tick_once() >= 1
+            assert any("ran out of time" in m for m in public(h, h.channel)[before:])
+
+    asyncio.run(first_life())
+    asyncio.run(second_life())
