@@ -217,7 +217,8 @@ def share_params(challenge_no: int, par_rounds: int | None,
 
 def render_share(stored: str | None, score: Score | None, lang: str) -> str | None:
     """The share line of a stored attempt in `lang`; a line stored as words by an older
-    version is shown as it was."""
+    version is shown as it was; stored parameters that cannot be read give no line (the
+    rest of the answer still goes out)."""
     if not stored or score is None:
         return None
     try:
@@ -226,7 +227,11 @@ def render_share(stored: str | None, score: Score | None, lang: str) -> str | No
         return stored
     if not isinstance(p, dict):
         return stored
-    return share_line(int(p["no"]), score, p.get("par"), [int(n) for n in p["trace"]], lang)
+    try:
+        return share_line(int(p["no"]), score, p.get("par"), [int(n) for n in p["trace"]],
+                          lang)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def versus_par(score: Score, par: Score | None, lang: str = "en") -> str | None:
