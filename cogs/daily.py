@@ -387,14 +387,23 @@ async def day_once(bot: RookBot) -> dict[str, int]:
         for user_id, channel_id in await host.store.reminders_due(today.isoformat()):
             text = t("daily_reminder", "en", ts=int(core.day_end(today))) + "\n" + \
                 t("daily_reminder", "ja", ts=int(core.day_end(today)))
+            if not _snowflake(channel_id):  # a damaged row is that user's alone
+                log.warning("user %s: stored reminder channel %r is not a channel id; not "
+                            "reminded", user_id, channel_id)
+                continue
             try:
                 ch = bot.get_partial_messageable(channel_id)
                 if await deliver(f"daily reminder user {user_id}",
                                  partial(ch.send, text)) is not None:
                     sent["reminded"] += 1
-            except Exception:  # one user's row (a channel id that is not one) is theirs alone
+            except Exception:
                 log.exception("user %s: the streak reminder could not be sent", user_id)
     return sent
+
+
+def _snowflake(value: object) -> bool:
+    """A Discord id as the API takes one (a stored value that is not is a damaged row)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
 
 
 async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: int, lang: str,
@@ -403,6 +412,10 @@ async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: in
     sent; one that could not be built or sent is not marked told, so the next pass tries
     it again, and the other servers go on."""
     day = today.isoformat()
+    if not _snowflake(channel_id):  # a damaged row: nothing Discord would take
+        log.warning("guild %s: its stored daily news channel %r is not a channel id; not "
+                    "announced (`/rr daily settings` sets it again)", guild_id, channel_id)
+        return False
     try:
         yesterday = today - dt.timedelta(days=1)
         lines = [challenge_text(host, host.challenge(today), par, lang)]
