@@ -61,17 +61,6 @@ def attempt_of(r: Columns) -> Attempt:
                    ["score"] if score is None and r["score"] else [])
 
 
-def secret_of(stored: str) -> bytes:
-    """The stored daily secret (hex). Text that is not hex is still used, as its bytes, and
-    reported: every process derives the same days from it, where refusing it would stop the
-    daily challenge everywhere and replacing it would change today's game mid-day."""
-    try:
-        return bytes.fromhex(stored)
-    except (TypeError, ValueError):
-        log.warning("kv daily_secret is not hex; its text is used as the secret")
-        return str(stored).encode()
-
-
 def par_of(raw: str | None, day: str) -> dict[str, Any] | None:
     """A day's stored par; an unreadable one is reported and read as unknown, so it is
     computed again (and stored over the damaged text) instead of stopping the day job."""
@@ -96,11 +85,12 @@ class DailyStore:
     async def secret(self, generate: bytes) -> bytes:
         """The stored daily secret; the first call stores `generate` (kept for ever after, so
         every process and restart derives the same days)."""
-        def write(con: sqlite3.Connection) -> str:
+        def write(con: sqlite3.Connection) -> bytes:
             con.execute("INSERT OR IGNORE INTO kv (key, value) VALUES ('daily_secret', ?)",
                         (generate.hex(),))
-            return con.execute("SELECT value FROM kv WHERE key='daily_secret'").fetchone()[0]
-        return secret_of(await self.store._write(write))
+            return bytes.fromhex(con.execute(
+                "SELECT value FROM kv WHERE key='daily_secret'").fetchone()[0])
+        return await self.store._write(write)
 
     # ---- attempts ----------------------------------------------------------------------------
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import asyncpg
 
-from .daily import Attempt, DailyStore, attempt_of, par_of, secret_of
+from .daily import Attempt, DailyStore, attempt_of, par_of
 from .pg import PgStore, _count
 
 Con = asyncpg.Connection
@@ -29,11 +29,12 @@ class PgDailyStore(DailyStore):
         return await self.store._write(write)
 
     async def secret(self, generate: bytes) -> bytes:
-        async def write(con: Con) -> str:
+        async def write(con: Con) -> bytes:
             await con.execute("INSERT INTO kv (key, value) VALUES ('daily_secret', $1)"
                               " ON CONFLICT DO NOTHING", generate.hex())
-            return await con.fetchval("SELECT value FROM kv WHERE key='daily_secret'")
-        return secret_of(await self.store._write(write))
+            return bytes.fromhex(await con.fetchval(
+                "SELECT value FROM kv WHERE key='daily_secret'"))
+        return await self.store._write(write)
 
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
         async def read(con: Con) -> Attempt | None:
