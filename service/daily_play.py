@@ -417,11 +417,9 @@ def score_of(att: Attempt) -> Score | None:
     """The score of a stored attempt; None when it has none (not finished) or when its
     stored score cannot be read — then it is reported and left out of leaderboards,
     announcements and stats, instead of failing them for everyone who would see it."""
-    if att.score is None and not att.damage:
+    if att.score is None:  # none, or not JSON (the store reported it)
         return None
     try:
-        if att.score is None:
-            raise ValueError("not a JSON object")
         return Score.from_json(att.score)
     except (KeyError, TypeError, ValueError) as e:
         log.warning("daily attempt of user %s on %s: its stored score could not be read "

@@ -54,8 +54,12 @@ class Columns(Protocol):
 
 def attempt_of(r: Columns) -> Attempt:
     """An attempt row (sqlite3.Row or asyncpg Record); a score that is not a JSON object is
-    read as None and named in `damage` (service/daily_play.py's `score_of` reports it)."""
+    read as None, named in `damage` and reported, so the attempt is left out of rankings
+    instead of failing every read of its day."""
     score = json_object(r["score"])
+    if score is None and r["score"]:
+        log.warning("daily_attempts row of user %s on %s: its score could not be read; "
+                    "left out", r["user_id"], r["day"])
     return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
                    r["status"], score, r["share"], r["started_at"], r["finished_at"],
                    ["score"] if score is None and r["score"] else [])
