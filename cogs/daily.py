@@ -504,8 +504,9 @@ DAILY_ITEMS: Sequence[type[discord.ui.DynamicItem[Any]]] = (BoardPageButton,)
 async def day_once(bot: RookBot) -> dict[str, int]:
     """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par, closing
     yesterday, the servers' announcement, the streak reminders. Every step is guarded by a
-    stored flag, so a restart neither repeats nor loses one; each server and each user is
-    delivered on its own (a failure is theirs alone). Returns what was sent (tests, bench)."""
+    stored flag or claim (a server's announcement: once built, `_announce`), so a restart
+    neither repeats nor loses one; each server and each user is delivered on its own (a
+    failure is theirs alone). Returns what was sent (tests, bench)."""
     host = bot.daily
     today = host.today()
     sent = {"announced": 0, "reminded": 0, "closed": 0}
@@ -515,24 +516,45 @@ async def day_once(bot: RookBot) -> dict[str, int]:
     for att in closed:
         await tell_time_up(bot, att.game_id, att.day)
         await asyncio.sleep(0)
-    if await host.store.take_day_flag(today.isoformat(), "announced"):
-        for guild_id, channel_id, lang in await host.store.guild_channels():
-            if await _announce(bot, host, guild_id, channel_id, lang, today, par):
-                sent["announced"] += 1
-            await asyncio.sleep(0)
+    told = await host.store.news_told(today.isoformat())
+    for guild_id, channel_id, lang in await host.store.guild_channels():
+        if guild_id not in told and await _announce(bot, host, guild_id, channel_id, lang,
+                                                    today, par):
+            sent["announced"] += 1
+        await asyncio.sleep(0)
     if host.seconds_left() <= REMIND_BEFORE_S:
         for user_id, channel_id in await host.store.reminders_due(today.isoformat()):
             text = t("daily_reminder", "en", ts=int(core.day_end(today))) + "\n" + \
                 t("daily_reminder", "ja", ts=int(core.day_end(today)))
-            ch = bot.get_partial_messageable(channel_id)
-            if await deliver(f"daily reminder user {user_id}",
-                             partial(ch.send, text)) is not None:
-                sent["reminded"] += 1
+            if not _snowflake(channel_id):  # a damaged row is that user's alone
+                log.warning("user %s: stored reminder channel %r is not a channel id; not "
+                            "reminded", user_id, channel_id)
+                continue
+            try:
+                ch = bot.get_partial_messageable(channel_id)
+                if await deliver(f"daily reminder user {user_id}",
+                                 partial(ch.send, text)) is not None:
+                    sent["reminded"] += 1
+            except Exception:
+                log.exception("user %s: the streak reminder could not be sent", user_id)
     return sent
+
+
+def _snowflake(value: object) -> bool:
+    """A Discord id as the API takes one (a stored value that is not is a damaged row)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
 
 
 async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: int, lang: str,
                     today: dt.date, par: dict[str, Any] | None) -> bool:
+    """One server's announcement of the day: built, then claimed (so it is sent once), then
+    sent; one that could not be built or sent is not marked told, so the next pass tries
+    it again, and the other servers go on."""
+    day = today.isoformat()
+    if not _snowflake(channel_id):  # a damaged row: nothing Discord would take
+        log.warning("guild %s: its stored daily news channel %r is not a channel id; not "
+                    "announced (`/rr daily settings` sets it again)", guild_id, channel_id)
+        return False
     try:
         yesterday = today - dt.timedelta(days=1)
         lines = [challenge_text(host, host.challenge(today), par, lang)]
@@ -545,9 +567,21 @@ async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: in
         if key is not None:
             lines.append(t("daily_key", lang, n=core.number_of(yesterday), day_key=key,
                            day=yesterday.isoformat()))
-        ch = bot.get_partial_messageable(channel_id)
-        return await deliver(f"daily news guild {guild_id}",
-                             lambda: ch.send("\n".join(lines))) is not None
+        if not await host.store.claim_news(day, guild_id):
+            return False  # another run of the day job has it
     except Exception:
-        log.exception("guild %s: the daily announcement failed; the others go on", guild_id)
+        log.exception("guild %s: the daily announcement could not be built; tried again at "
+                      "the next pass, the others go on", guild_id)
         return False
+    try:
+        ch = bot.get_partial_messageable(channel_id)
+        if await deliver(f"daily news guild {guild_id}",
+                         lambda: ch.send("\n".join(lines))) is not None:
+            return True
+    except Exception:  # e.g. a stored channel id that is not one
+        log.exception("guild %s: the daily announcement could not be sent", guild_id)
+    try:
+        await host.store.unclaim_news(day, guild_id)
+    except Exception:
+        log.warning("guild %s: the daily announcement stays unsent", guild_id, exc_info=True)
+    return False

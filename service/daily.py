@@ -414,7 +414,10 @@ def render_share(stored: str | None, score: Score | None, lang: str) -> str | No
         par = Score.from_json(p["par"]) if isinstance(p.get("par"), dict) else None
     except ValueError:
         par = None
-    return share_line(int(p["no"]), score, par, [int(n) for n in p["trace"]], lang)
+    try:
+        return share_line(int(p["no"]), score, par, [int(n) for n in p["trace"]], lang)
+    except (KeyError, TypeError, ValueError):  # stored parameters that cannot be read
+        return None
 
 
 def versus_par(score: Score, par: Score | None, lang: str = "en") -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
@@ -36,7 +37,7 @@ from store import (
 from .errors import ServiceError
 from .meta import count_timeout, timeouts, vote_to_remove, votes_to_remove
 from .refusals import end_phrase, say
-from .seats import SeatsMixin, ai_level, channel_settings, check_bots
+from .seats import SeatsMixin, ai_level, channel_settings, check_bots, check_level
 from .shards import Shards
 
 if TYPE_CHECKING:
@@ -229,7 +230,7 @@ class GameService(SeatsMixin):
             self._forget(latest.id)
         settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
                     "lang": lang}
-        settings.update(channel_settings(latest))
+        settings.update(_kept_settings(latest))
         try:
             row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
         except VersionConflict as e:
@@ -431,8 +432,31 @@ class GameService(SeatsMixin):
             await self.store.release(row.id)
             log.warning("game %s verified again: quarantine lifted", row.id)
             await self._tell(row, None)
+        if row.status == "active":
+            await self._check_timers(row, g)
         self._cache[row.id] = (row.version, g)
         return g
+
+    async def _check_timers(self, row: GameRow, g: Game) -> None:
+        """The stored timers must be those the game implies: one per waiting seat, for the
+        decision it is asked now, with a deadline that is a time. A row that disagrees (a
+        partial restore, a hand edit) would show no deadline and never time its seat out,
+        so the timers are rebuilt from the game: rows that agree keep their deadline, the
+        others get a whole time limit from now; the repair is logged."""
+        stored = await self.store.timers(row.id)
+        asked = {s: g.decision(s)["opened"] for s in g.waiting_for()}  # type: ignore[index]
+        latest = self.clock() + MAX_LIMIT_S
+        bad = [t for t in stored if not _timer_agrees(t, asked, latest)]
+        missing = sorted(set(asked) - {t["seat"] for t in stored})
+        if not bad and not missing:
+            return
+        timers = await self.store.repair_timers(row.id, row.version, [t["seat"] for t in bad],
+                                                self._timers(row, g))
+        if timers is None:  # the game moved on meanwhile: that move wrote its timers
+            return
+        log.warning("game %s: timers disagreed with the game (%d wrong row(s), seat(s) %s "
+                    "untimed); rebuilt from it", row.id, len(bad), missing)
+        self._deadlines[row.id] = (row.version, _deadlines(timers))
 
     def _verified(self, row: GameRow, log_: list[list[Any]], seqs: list[int]) -> Game:
         """Replay setup + log, checking first that nothing is missing; raises `_Damage`."""
@@ -712,6 +736,7 @@ class GameService(SeatsMixin):
             g = await self.load(row)
             dec = g.decision(t["seat"])
             if dec is None or dec["opened"] != t["decision_id"]:
+                await self._check_timers(row, g)  # damaged, not only stale: rebuilt
                 return None
             if (seated := await self._tick_ai_seat(row, g, t, now)) is not None:
                 return seated  # an AI answers this seat (service/seats.py)
@@ -761,6 +786,37 @@ class GameService(SeatsMixin):
                 raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)
             return await self._apply(row, g, target_seat, None, "resign", None)
 
+
+
+def _kept_settings(latest: GameRow | None) -> dict[str, Any]:
+    """What a new lobby keeps from the channel's last game (seats.channel_settings); when
+    that game's settings cannot be read, or name an AI level that does not exist, the new
+    game starts with the defaults and the operator is told."""
+    if latest is None:
+        return {}
+    if "settings" in latest.damage:
+        log.warning("channel %s: the settings of its last game (#%s) could not be read; a new "
+                    "game starts with the defaults", latest.channel_id, latest.id)
+    kept = channel_settings(latest)
+    if "zombie" in kept:
+        try:
+            check_level(str(kept["zombie"]))
+        except ServiceError:
+            log.warning("channel %s: zombie level %r of its last game (#%s) is unknown; a new "
+                        "game starts without zombie mode", latest.channel_id, kept["zombie"],
+                        latest.id)
+            del kept["zombie"]
+    return kept
+
+
+def _timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) -> bool:
+    """A stored timer that times a question the game asks now, with a deadline that is a
+    time no later than the longest limit from now (`latest`)."""
+    deadline, remind = t["deadline"], t["remind_at"]
+    return (isinstance(t["seat"], int) and asked.get(t["seat"]) == t["decision_id"]
+            and isinstance(deadline, int | float) and math.isfinite(deadline)
+            and 0 < deadline <= latest
+            and (remind is None or isinstance(remind, int | float) and math.isfinite(remind)))
 
 
 def _deadlines(timers: list[dict[str, Any]]) -> dict[int, float]:

@@ -25,9 +25,10 @@ from typing import Any
 
 from .migrations import STEPS, data_postgresql
 
-TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "kv",
-          "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders")
-IDENTITY = (("games", "id"), ("outbox", "id"))
+TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "set_aside", "kv",
+          "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders",
+          "daily_news")
+IDENTITY = (("games", "id"), ("outbox", "id"), ("set_aside", "id"))
 CHUNK = 5000
 
 

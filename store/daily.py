@@ -11,12 +11,15 @@ replaying the log (service/daily_play.py).
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from .db import Commit, GameRow, NewGame, Store, VersionConflict
+
+log = logging.getLogger("rr.store")
 
 
 @dataclass(slots=True)
@@ -31,6 +34,8 @@ class Attempt:
     share: str | None
     started_at: float
     finished_at: float | None
+    # columns that could not be read ("score"): the attempt is then left out of rankings
+    damage: list[str] = field(default_factory=list)
 
 
 class AttemptTaken(Exception):
@@ -38,10 +43,42 @@ class AttemptTaken(Exception):
     claimed it first, or it is over): nothing was written."""
 
 
-def _attempt(r: sqlite3.Row) -> Attempt:
+def json_object(raw: str | None) -> dict[str, Any] | None:
+    """A stored JSON object, or None when the text is not one (damaged rows are read, not
+    raised: one bad row must stay its own problem)."""
+    try:
+        value = json.loads(raw) if raw else None
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+class Columns(Protocol):
+    """A row read by column name: an sqlite3.Row here, an asyncpg Record in daily_pg.py."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def attempt_of(r: Columns) -> Attempt:
+    """An attempt row (sqlite3.Row or asyncpg Record); a score that is not a JSON object is
+    read as None, named in `damage` and reported, so the attempt is left out of rankings
+    instead of failing every read of its day."""
+    score = json_object(r["score"])
+    if score is None and r["score"]:
+        log.warning("daily_attempts row of user %s on %s: its score could not be read; "
+                    "left out", r["user_id"], r["day"])
     return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
-                   r["status"], json.loads(r["score"]) if r["score"] else None, r["share"],
-                   r["started_at"], r["finished_at"])
+                   r["status"], score, r["share"], r["started_at"], r["finished_at"],
+                   ["score"] if score is None and r["score"] else [])
+
+
+def par_of(raw: str | None, day: str) -> dict[str, Any] | None:
+    """A day's stored par; an unreadable one is reported and read as unknown, so it is
+    computed again (and stored over the damaged text) instead of stopping the day job."""
+    par = json_object(raw)
+    if par is None and raw:
+        log.warning("daily_days row %s: par could not be read; computing it again", day)
+    return par
 
 
 class DailyStore:
@@ -81,7 +118,7 @@ class DailyStore:
         def read(con: sqlite3.Connection) -> Attempt | None:
             r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
                             (user_id, day, int(ranked))).fetchone()
-            return _attempt(r) if r else None
+            return attempt_of(r) if r else None
         return await self.store._read(read)
 
     async def claim(self, user_id: int, day: str, ranked: bool, name: str,
@@ -101,7 +138,7 @@ class DailyStore:
                 return None
             r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
                             (user_id, day, int(ranked))).fetchone()
-            return _attempt(r)
+            return attempt_of(r)
         return await self.store._write(write)
 
     async def start_daily(self, user_id: int, day: str, ranked: bool, name: str,
@@ -132,7 +169,7 @@ class DailyStore:
             ).fetchone()
             if r is None:
                 raise AttemptTaken(f"user {user_id}'s ranked attempt of {day} is claimed")
-            return _attempt(r)
+            return attempt_of(r)
         return await self.store.create_started(game, claim, replace=replace)
 
     async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
@@ -196,7 +233,7 @@ class DailyStore:
             args: tuple[Any, ...] = ()
             if day is not None:
                 sql, args = sql + " AND day=?", (day,)
-            return [_attempt(r) for r in con.execute(sql, args)]
+            return [attempt_of(r) for r in con.execute(sql, args)]
         return await self.store._read(read)
 
     async def results(self, day: str, guild_id: int | None = None) -> list[Attempt]:
@@ -209,7 +246,7 @@ class DailyStore:
                 sql += (" AND a.user_id IN (SELECT user_id FROM daily_members"
                         " WHERE guild_id=?)")
                 args += (guild_id,)
-            return [_attempt(r) for r in con.execute(sql, args)]
+            return [attempt_of(r) for r in con.execute(sql, args)]
         return await self.store._read(read)
 
     async def members(self, guild_id: int) -> set[int]:
@@ -229,7 +266,7 @@ class DailyStore:
                                  " AND score IS NOT NULL AND score NOT LIKE '%\"v\":%'"
                                  " ORDER BY day DESC"):
                 try:
-                    out.append(_attempt(r))
+                    out.append(attempt_of(r))
                 except ValueError:
                     continue
             return out
@@ -248,7 +285,7 @@ class DailyStore:
     async def history(self, user_id: int) -> list[Attempt]:
         """Every ranked attempt of a user (for stats and streaks)."""
         def read(con: sqlite3.Connection) -> list[Attempt]:
-            return [_attempt(r) for r in con.execute(
+            return [attempt_of(r) for r in con.execute(
                 "SELECT * FROM daily_attempts WHERE user_id=? AND ranked=1 ORDER BY day",
                 (user_id,))]
         return await self.store._read(read)
@@ -257,7 +294,7 @@ class DailyStore:
     async def par(self, day: str) -> dict[str, Any] | None:
         def read(con: sqlite3.Connection) -> dict[str, Any] | None:
             r = con.execute("SELECT par FROM daily_days WHERE day=?", (day,)).fetchone()
-            return json.loads(r[0]) if r and r[0] else None
+            return par_of(r[0], day) if r else None
         return await self.store._read(read)
 
     async def set_par(self, day: str, par: dict[str, Any]) -> None:
@@ -284,6 +321,26 @@ class DailyStore:
             cur = con.execute(f"UPDATE daily_days SET {flag}=1 WHERE day=? AND {flag}=0", (day,))
             return cur.rowcount == 1
         return await self.store._write(write)
+
+    async def news_told(self, day: str) -> set[int]:
+        """The servers whose announcement of `day` is claimed (sent, or being sent)."""
+        def read(con: sqlite3.Connection) -> set[int]:
+            return {r[0] for r in con.execute("SELECT guild_id FROM daily_news WHERE day=?",
+                                              (day,))}
+        return await self.store._read(read)
+
+    async def claim_news(self, day: str, guild_id: int) -> bool:
+        """Claim a server's announcement of `day` once it is built: True only for the one
+        caller that claimed it, so it is sent once even by two day jobs."""
+        def write(con: sqlite3.Connection) -> bool:
+            return con.execute("INSERT OR IGNORE INTO daily_news VALUES (?,?)",
+                               (day, guild_id)).rowcount == 1
+        return await self.store._write(write)
+
+    async def unclaim_news(self, day: str, guild_id: int) -> None:
+        """The announcement could not be sent: the next pass tries it again."""
+        await self.store._write(lambda con: con.execute(
+            "DELETE FROM daily_news WHERE day=? AND guild_id=?", (day, guild_id)).close())
 
     # ---- server settings and reminders ------------------------------------------------------
     async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:

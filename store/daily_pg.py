@@ -10,17 +10,9 @@ import json
 import time
 from typing import Any
 
-import asyncpg
-
-from .daily import Attempt, AttemptTaken, DailyStore
+from .daily import Attempt, AttemptTaken, DailyStore, attempt_of, par_of
 from .db import Commit, GameRow, NewGame, VersionConflict
 from .pg import Con, PgStore, _count
-
-
-def _attempt(r: asyncpg.Record) -> Attempt:
-    return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
-                   r["status"], json.loads(r["score"]) if r["score"] else None, r["share"],
-                   r["started_at"], r["finished_at"])
 
 
 class PgDailyStore(DailyStore):
@@ -53,7 +45,7 @@ class PgDailyStore(DailyStore):
         async def read(con: Con) -> Attempt | None:
             r = await con.fetchrow("SELECT * FROM daily_attempts WHERE user_id=$1 AND day=$2"
                                    " AND ranked=$3", user_id, day, int(ranked))
-            return _attempt(r) if r else None
+            return attempt_of(r) if r else None
         return await self.store._read(read)
 
     async def claim(self, user_id: int, day: str, ranked: bool, name: str,
@@ -72,7 +64,7 @@ class PgDailyStore(DailyStore):
                 "INSERT INTO daily_attempts (user_id, day, ranked, name, status, started_at)"
                 f" VALUES ($1,$2,$3,$4,'playing',$5) ON CONFLICT (user_id, day, ranked)"
                 f" {on_conflict} RETURNING *", user_id, day, int(ranked), name, now)
-            return _attempt(r) if r else None
+            return attempt_of(r) if r else None
         return await self.store._write(write)
 
     async def start_daily(self, user_id: int, day: str, ranked: bool, name: str,
@@ -101,7 +93,7 @@ class PgDailyStore(DailyStore):
                 user_id, day, int(ranked), row.id, name, now)
             if r is None:
                 raise AttemptTaken(f"user {user_id}'s ranked attempt of {day} is claimed")
-            return _attempt(r)
+            return attempt_of(r)
         return await self.store.create_started(game, claim, replace=replace)
 
     async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
@@ -153,7 +145,7 @@ class PgDailyStore(DailyStore):
             else:
                 rows = await con.fetch("SELECT * FROM daily_attempts WHERE status='playing'"
                                        " AND day=$1", day)
-            return [_attempt(r) for r in rows]
+            return [attempt_of(r) for r in rows]
         return await self.store._read(read)
 
     async def results(self, day: str, guild_id: int | None = None) -> list[Attempt]:
@@ -161,9 +153,9 @@ class PgDailyStore(DailyStore):
             sql = ("SELECT a.* FROM daily_attempts a WHERE a.day=$1 AND a.ranked=1"
                    " AND a.status='finished'")
             if guild_id is None:
-                return [_attempt(r) for r in await con.fetch(sql, day)]
+                return [attempt_of(r) for r in await con.fetch(sql, day)]
             sql += " AND a.user_id IN (SELECT user_id FROM daily_members WHERE guild_id=$2)"
-            return [_attempt(r) for r in await con.fetch(sql, day, guild_id)]
+            return [attempt_of(r) for r in await con.fetch(sql, day, guild_id)]
         return await self.store._read(read)
 
     async def members(self, guild_id: int) -> set[int]:
@@ -179,7 +171,7 @@ class PgDailyStore(DailyStore):
                                      " AND score IS NOT NULL AND score NOT LIKE '%\"v\":%'"
                                      " ORDER BY day DESC"):
                 try:
-                    out.append(_attempt(r))
+                    out.append(attempt_of(r))
                 except ValueError:
                     continue
             return out
@@ -194,7 +186,7 @@ class PgDailyStore(DailyStore):
 
     async def history(self, user_id: int) -> list[Attempt]:
         async def read(con: Con) -> list[Attempt]:
-            return [_attempt(r) for r in await con.fetch(
+            return [attempt_of(r) for r in await con.fetch(
                 "SELECT * FROM daily_attempts WHERE user_id=$1 AND ranked=1 ORDER BY day",
                 user_id)]
         return await self.store._read(read)
@@ -202,7 +194,7 @@ class PgDailyStore(DailyStore):
     async def par(self, day: str) -> dict[str, Any] | None:
         async def read(con: Con) -> dict[str, Any] | None:
             raw = await con.fetchval("SELECT par FROM daily_days WHERE day=$1", day)
-            return json.loads(raw) if raw else None
+            return par_of(raw, day)
         return await self.store._read(read)
 
     async def set_par(self, day: str, par: dict[str, Any]) -> None:
@@ -225,6 +217,19 @@ class PgDailyStore(DailyStore):
             return _count(await con.execute(
                 f"UPDATE daily_days SET {flag}=1 WHERE day=$1 AND {flag}=0", day)) == 1
         return await self.store._write(write)
+
+    async def news_told(self, day: str) -> set[int]:
+        async def read(con: Con) -> set[int]:
+            return {r[0] for r in await con.fetch(
+                "SELECT guild_id FROM daily_news WHERE day=$1", day)}
+        return await self.store._read(read)
+
+    async def claim_news(self, day: str, guild_id: int) -> bool:
+        return _count(await self._run("INSERT INTO daily_news VALUES ($1,$2)"
+                                      " ON CONFLICT DO NOTHING", day, guild_id)) == 1
+
+    async def unclaim_news(self, day: str, guild_id: int) -> None:
+        await self._run("DELETE FROM daily_news WHERE day=$1 AND guild_id=$2", day, guild_id)
 
     async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:
         await self._run("INSERT INTO daily_guilds VALUES ($1,$2,$3) ON CONFLICT (guild_id)"

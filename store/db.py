@@ -46,15 +46,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import math
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from .migrations import migrate_sqlite
+
+log = logging.getLogger("rr.store")
 
 BUSY_S = 0.5  # how long a write waits for a lock held by another process before refusing
 LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
@@ -66,6 +70,10 @@ MetaChange = Callable[[dict[str, Any]], bool | None]
 write (see "Two writers" above). Returning False says there was nothing to do (another
 writer already made the change): then nothing is written. It runs inside the transaction,
 so it must be quick and pure (no I/O)."""
+
+
+# A lease row whose expiry is a time: anything else is damage, and the lease is free.
+_LEASE_READABLE = "typeof(leases.expires) IN ('integer', 'real')"
 
 
 class VersionConflict(Exception):
@@ -163,13 +171,45 @@ class _Columns(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
 
+# Settings a game can do without: one of the wrong type is dropped (with a WARNING), so the
+# readers' defaults apply (the time limit, the language, zombie mode) and the game plays on.
+OPTIONAL_SETTINGS: dict[str, tuple[type, ...]] = {
+    "time_limit_s": (int, float), "lang": (str,), "difficulty": (str, type(None)),
+    "zombie": (str, type(None))}
+
+
+def _seats_whole(seats: list[Any]) -> bool:
+    return all(isinstance(s, dict) and isinstance(s.get("user"), int)
+               and isinstance(s.get("name"), str) for s in seats)
+
+
+def _meta_whole(meta: dict[str, Any]) -> bool:
+    """Per-seat records (time-outs, removal votes, zombie seats) are objects."""
+    return all(isinstance(meta.get(k, {}), dict) for k in ("timeouts", "kick", "zombie"))
+
+
+def _settings_whole(settings: dict[str, Any], game_id: Any) -> bool:
+    """The seat count (and a daily game's record) must be read; an optional setting of the
+    wrong type is dropped here, reported, and its default applies."""
+    for key, kinds in OPTIONAL_SETTINGS.items():
+        value = settings.get(key)
+        if key in settings and (not isinstance(value, kinds) or isinstance(value, bool) or (
+                isinstance(value, float | int) and not 0 < value < math.inf)):
+            log.warning("game %s: setting %s could not be read (%r); its default applies",
+                        game_id, key, value)
+            del settings[key]
+    return isinstance(settings.get("players", 0), int) and \
+        isinstance(settings.get("daily", {}), dict)
+
+
 def _row(r: _Columns) -> GameRow:
     """A game row; a JSON column that does not parse (or has the wrong shape) is replaced by
     an empty value and named in `damage`, so one damaged game never breaks a read of others
     (and can still be found, reported and abandoned)."""
     damage: list[str] = []
 
-    def load(column: str, kind: type, empty: Any) -> Any:
+    def load(column: str, kind: type, empty: Any,
+             whole: Callable[[Any], bool] = lambda _: True) -> Any:
         raw = r[column]
         if raw is None and empty is None:
             return None
@@ -177,16 +217,17 @@ def _row(r: _Columns) -> GameRow:
             value = json.loads(raw)
         except (TypeError, ValueError):
             value = None
-        if not isinstance(value, kind):
+        if not isinstance(value, kind) or not whole(value):
             damage.append(column)
             return empty
         return value
 
     return GameRow(
         id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], status=r["status"],
-        host_id=r["host_id"], seats=load("seats", list, []), settings=load("settings", dict, {}),
+        host_id=r["host_id"], seats=load("seats", list, [], _seats_whole),
+        settings=load("settings", dict, {}, lambda v: _settings_whole(v, r["id"])),
         setup=load("setup", dict, None) if r["setup"] else None, state=r["state"],
-        version=r["version"], meta=load("meta", dict, {}), damage=damage,
+        version=r["version"], meta=load("meta", dict, {}, _meta_whole), damage=damage,
     )
 
 
@@ -672,6 +713,21 @@ class Store:
     async def timers(self, game_id: int) -> list[dict[str, Any]]:
         return await self._read(_timers, game_id)
 
+    async def repair_timers(self, game_id: int, version: int, drop: list[Any],
+                            timers: list[Timer]) -> list[dict[str, Any]] | None:
+        """Rebuild a game's timers from the game (service/games.py found them disagreeing):
+        the rows of seats `drop` go, then the timers become `timers` as after a move. None,
+        writing nothing, when the game is no longer at `version` (its last move wrote its
+        timers since)."""
+        def write(con: sqlite3.Connection) -> list[dict[str, Any]] | None:
+            r = con.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
+            if r is None or r[0] != version:
+                return None
+            con.executemany("DELETE FROM timers WHERE game_id=? AND seat=?",
+                            [(game_id, seat) for seat in drop])
+            return _put_timers(con, game_id, timers)
+        return await self._write(write)
+
     async def due_timers(self, now: float) -> list[dict[str, Any]]:
         """Timers whose deadline passed or whose reminder is due, in seat order per game (every
         process goes through a game's time limits in the same order)."""
@@ -711,7 +767,9 @@ class Store:
     async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool:
         """Take the lease `name` for `ttl_s` seconds if it is free, expired or already
         `holder`'s (then it is renewed); False when another holder has it. One statement,
-        so two processes asking at once cannot both get it."""
+        so two processes asking at once cannot both get it. An expiry that is not a number
+        (a damaged row: SQLite would rank text after every number, so it would never
+        expire) counts as expired."""
         now = self.clock()
 
         def write(con: sqlite3.Connection) -> bool:
@@ -719,7 +777,7 @@ class Store:
                 "INSERT INTO leases (name, holder, expires) VALUES (?,?,?)"
                 " ON CONFLICT (name) DO UPDATE SET holder=excluded.holder,"
                 " expires=excluded.expires WHERE leases.holder=excluded.holder"
-                " OR leases.expires<=? RETURNING holder",
+                f" OR leases.expires<=? OR NOT {_LEASE_READABLE} RETURNING holder",
                 (name, holder, now + ttl_s, now)).fetchone() is not None
         return await self._write(write)
 
@@ -733,8 +791,8 @@ class Store:
         now = self.clock()
 
         def read(con: sqlite3.Connection) -> str | None:
-            r = con.execute("SELECT holder FROM leases WHERE name=? AND expires>?",
-                            (name, now)).fetchone()
+            r = con.execute(f"SELECT holder FROM leases WHERE name=? AND expires>?"
+                            f" AND {_LEASE_READABLE}", (name, now)).fetchone()
             return r[0] if r else None
         return await self._read(read)
 
@@ -743,15 +801,24 @@ class Store:
                       created_before: float | None = None) -> list[Notice]:
         """Undelivered notices, oldest first; with `now`, only those no live delivery holds
         any more (past their lease or back-off); with `created_before`, only those written
-        before then (at startup: by an earlier process)."""
-        def read(con: sqlite3.Connection) -> list[Notice]:
+        before then (at startup: by an earlier process). Each row is decoded on its own: one
+        whose body cannot be read is moved to `set_aside` and logged, so it never stops
+        every other game's announcements."""
+        def read(con: sqlite3.Connection) -> list[Notice | int]:
             rows = con.execute(
                 "SELECT * FROM outbox WHERE not_before<=? AND created_at<? ORDER BY id LIMIT ?",
                 (float("inf") if now is None else now,
                  float("inf") if created_before is None else created_before, limit))
-            return [Notice(r["id"], r["game_id"], r["version"], json.loads(r["body"]),
-                           r["parts_done"], r["attempts"]) for r in rows]
-        return await self._read(read)
+            return [decode_notice(r) for r in rows]
+        found = await self._read(read)
+        bad = [n for n in found if isinstance(n, int)]
+        if bad:
+            try:
+                report_set_aside("outbox", await self._write(_set_aside_notices, bad),
+                                 NOT_A_NOTICE)
+            except Exception:  # still in the outbox: skipped again, moved at a later pass
+                log.warning("outbox: could not set rows %s aside", bad, exc_info=True)
+        return [n for n in found if isinstance(n, Notice)]
 
     async def delivered(self, notice_id: int) -> None:
         """Told: the notice leaves the outbox (a restart will not send it again)."""
@@ -807,6 +874,46 @@ def _notify(con: sqlite3.Connection, row: GameRow, notice: dict[str, Any] | None
                       " created_at) VALUES (?,?,?,?,?,?)",
                       (row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now))
     return cur.lastrowid
+
+
+def decode_notice(r: _Columns) -> Notice | int:
+    """An outbox row read on its own: its Notice, or its id when its body is not a JSON
+    object (then nothing could be told from it, and it must not stop the others)."""
+    try:
+        body = json.loads(r["body"])
+    except (TypeError, ValueError):
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
+        return int(r["id"])
+    return Notice(r["id"], r["game_id"], r["version"], body, r["parts_done"], r["attempts"])
+
+
+NOT_A_NOTICE = "its body is not a JSON object with a kind"
+
+
+def set_aside_row(source: str, r: Mapping[str, Any], reason: str) -> tuple[Any, ...]:
+    """The `set_aside` values keeping a damaged row as it was (damaged text stays text)."""
+    return (source, r.get("game_id"), json.dumps(dict(r), default=str), reason, time.time())
+
+
+def report_set_aside(source: str, rows: Sequence[Mapping[str, Any]], reason: str) -> None:
+    """The WARNING an operator reads: which rows, of which games, and where they went."""
+    for r in rows:
+        log.warning("%s row %s (game %s) set aside in table set_aside: %s", source,
+                    r.get("id"), r.get("game_id"), reason)
+
+
+def _set_aside_notices(con: sqlite3.Connection, ids: list[int]) -> list[dict[str, Any]]:
+    """Move unreadable outbox rows to `set_aside` (one transaction: kept or moved whole);
+    returns the rows moved."""
+    moved: list[dict[str, Any]] = []
+    for notice_id in ids:
+        moved += [dict(r) for r in con.execute("DELETE FROM outbox WHERE id=? RETURNING *",
+                                               (notice_id,)).fetchall()]
+    con.executemany("INSERT INTO set_aside (source, game_id, data, reason, at)"
+                    " VALUES (?,?,?,?,?)",
+                    [set_aside_row("outbox", r, NOT_A_NOTICE) for r in moved])
+    return moved
 
 
 def _quarantine(con: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:

@@ -64,3 +64,23 @@ def test_many_processes_asking_at_once_give_exactly_one_holder(db):
         for s in stores:
             await s.close()
     asyncio.run(main())
+
+
+def test_a_lease_row_that_cannot_be_read_counts_as_expired(db):
+    """Issue 17: a damaged expiry (text in SQLite, which sorts after every number;
+    'infinity' in PostgreSQL's typed column) held the lease for ever — the day job then
+    ran nowhere, in no process. It now counts as expired: the next process takes it."""
+    async def main():
+        clock = Clock()
+        options = {} if db.pg else {"clock": clock}
+        a, b = await db.open(**options), await db.open(**options)
+        assert await a.try_lease("daily", "dead-process", 60)
+        await db.sql(f"UPDATE leases SET expires='{'infinity' if db.pg else 'garbage'}'"
+                     " WHERE name='daily'")
+        assert await b.lease_holder("daily") is None
+        assert await b.try_lease("daily", "proc-b", 60)
+        assert await a.lease_holder("daily") == "proc-b"
+        assert not await a.try_lease("daily", "proc-a", 60)  # and b's own lease holds
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())

@@ -90,12 +90,33 @@ def test_an_sqlite_file_from_before_migrations_is_taken_over(tmp_path):
     con.close()
 
 
-@pytest.mark.parametrize("script", [s.sqlite for s in migrations.STEPS])
-def test_statements_split_whole_statements_only(script):
+@pytest.mark.parametrize("k", range(len(migrations.STEPS)))
+def test_statements_split_whole_statements_only(k):
     """A ';' inside a comment does not cut a statement in two (SQLite runs them one by one
-    inside the migration's transaction)."""
+    inside the migration's transaction). Each step runs after the ones before it, as at a
+    real upgrade (step 6 reads step 2's tables)."""
     con = sqlite3.connect(":memory:")
-    for stmt in migrations.statements(script):
-        assert sqlite3.complete_statement(stmt)
-        con.execute(stmt)
+    for step in migrations.STEPS[:k + 1]:
+        for stmt in migrations.statements(step.sqlite):
+            assert sqlite3.complete_statement(stmt)
+            con.execute(stmt)
     con.close()
+
+
+def test_step_6_keeps_a_day_already_announced_announced(db, monkeypatch):
+    """Issue 17 moved "announced" from one flag per day to one claim per server and day
+    (`daily_news`, step 6). A database upgraded mid-day must not announce that day again:
+    the servers' news of every day flagged before is recorded as told."""
+    async def main():
+        every = migrations.STEPS
+        monkeypatch.setattr(migrations, "STEPS", tuple(s for s in every if s.version < 6))
+        store = await db.open()
+        await store.close()
+        await db.sql("INSERT INTO daily_guilds VALUES (1, 10, 'en'), (2, NULL, 'en')")
+        await db.sql("INSERT INTO daily_days (day, announced) VALUES ('2026-11-23', 1),"
+                     " ('2026-11-24', 0)")
+        monkeypatch.setattr(migrations, "STEPS", every)
+        store = await db.open()
+        await store.close()
+        assert await db.sql("SELECT day, guild_id FROM daily_news") == [("2026-11-23", 1)]
+    asyncio.run(main())
