@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import io
+import logging
 import re
 from typing import Any
 
@@ -38,6 +39,7 @@ from .mentions import safe
 from .mixin import CommandsMixin
 from .views import guarded
 
+log = logging.getLogger("rr.daily")
 _ = app_commands.locale_str
 SOURCE = "d"  # the daily review's viewer source (cogs/viewer.py)
 
@@ -73,7 +75,11 @@ def story_of(day: dt.date, games: dict[str, rv.Played], missing: list[str], who:
     played = games[who]
     names = None if who == rv.ME else [t("review_bot_name", lang,
                                          level=pair(LEVELS, who, lang))]
-    rp = replay(played.setup, played.log, names)
+    try:
+        rp = replay(played.setup, played.log, names)
+    except Exception as e:  # a damaged stored game: that game is not shown, nothing else
+        log.warning("daily review %s: the %s game does not replay", day, who, exc_info=True)
+        raise ServiceError.of("svc.daily_review_none", code="daily_review_none") from e
     if who == rv.ME:
         rp.names = [safe(n) for n in rp.names]
     title = t("review_title", lang, n=core.number_of(day), day=day.isoformat(),
@@ -138,8 +144,19 @@ async def send_review(interaction: discord.Interaction, host: DailyHost,
     if not r.games:
         await reply(interaction, t("review_no_games", lang))
         return
-    first = next(iter(r.games))
-    story = story_of(r.challenge.day, r.games, r.missing, first, lang)
+    refused: ServiceError | None = None
+    for who in r.games:  # the caller's game first; one that no longer replays is skipped
+        try:
+            story = story_of(r.challenge.day, r.games, r.missing, who, lang)
+            break
+        except ServiceError as e:
+            refused = refused or e
+    else:
+        assert refused is not None
+        await reply(interaction, refusal(refused, lang))
+        return
+    if refused is not None:
+        story.notes.insert(0, refusal(refused, lang))
     await viewer.send(interaction, SOURCE, day_key(r.challenge.day), story, lang)
 
 

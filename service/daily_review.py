@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -112,33 +113,49 @@ def _same_result(stored: Mapping[str, Any], again: Mapping[str, Any]) -> bool:
     return old.version < daily.SCORE_VERSION or old.points == new.points
 
 
+_replaying: weakref.WeakKeyDictionary[DailyHost, dict[str, asyncio.Lock]] = \
+    weakref.WeakKeyDictionary()
+
+
 async def par_logs(host: DailyHost, day: dt.date) -> dict[str, list[list[Any]] | None]:
     """Each par level's action log (None: not available). Logs missing from an older par
-    are recomputed in worker threads and kept when they match (module docstring)."""
+    are recomputed in worker threads, once per day per process at a time, and kept when
+    they match (module docstring); a replay that did not match is remembered in the par
+    (`"replay": "differs"`), so no later review plays it again."""
     par = await host.par(day) or {}
+    if any(isinstance(e, dict) and "log" not in e and "replay" not in e for e in par.values()):
+        locks = _replaying.setdefault(host, {})
+        async with locks.setdefault(day.isoformat(), asyncio.Lock()):
+            par = await _replay_par(host, day)
     out: dict[str, list[list[Any]] | None] = {}
-    changed = False
     for level in sorted(par, key=lambda lv: (PAR_LEVELS + (lv,)).index(lv)):
         entry = par[level]
-        if not isinstance(entry, dict):
+        if isinstance(entry, dict):
+            out[level] = entry.get("log")
+    return out
+
+
+async def _replay_par(host: DailyHost, day: dt.date) -> dict[str, Any]:
+    par = await host.par(day) or {}  # again: another review may have done it meanwhile
+    changed = False
+    for level, entry in par.items():
+        if not isinstance(entry, dict) or "log" in entry or "replay" in entry:
             continue
-        got = entry.get("log")
-        if got is None:
-            try:
-                again = await asyncio.to_thread(ai_play, host.challenge(day), level)
-            except Exception:
-                log.exception("par of %s: the %s game could not be replayed", day, level)
-                again = {}
-            if again and _same_result(entry, again):
-                got = entry["log"] = again["log"]
-                changed = True
-            else:
-                log.info("par of %s: the %s game differs when played again; not shown",
-                         day, level)
-        out[level] = got
+        try:
+            again = await asyncio.to_thread(ai_play, host.challenge(day), level)
+        except Exception:
+            log.exception("par of %s: the %s game could not be replayed", day, level)
+            again = {}
+        if again and _same_result(entry, again):
+            entry["log"] = again["log"]
+        else:
+            log.info("par of %s: the %s game differs when played again; not shown",
+                     day, level)
+            entry["replay"] = "differs"
+        changed = True
     if changed:
         await host.store.set_par(day.isoformat(), par)
-    return out
+    return par
 
 
 async def own_game(host: DailyHost, user_id: int, day: dt.date) -> Played | None:

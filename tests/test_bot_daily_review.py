@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
+import sqlite3
 
 from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness, RecordedMessage
@@ -168,6 +169,36 @@ def test_par_games_are_kept_with_their_logs_and_older_ones_replayed_or_said_unav
             assert "(The random bot's game of this day was not kept" in viewer.text
             assert [b.label for b in viewer.buttons] == ["⏮", "◀", "▶", "⏭"]
             assert "your game" in head(viewer)
+            stored = await store.par(DAY.isoformat())  # remembered: not played at each look
+            assert stored is not None and stored["random"].get("replay") == "differs"
+            assert "log" not in stored["random"]
+    run(scenario)
+
+
+def test_a_stored_game_that_no_longer_replays_is_said_unavailable(tmp_path):
+    """A damaged log (cogs/README.md, "One broken game") gets a clear answer, never a
+    traceback, and the rest of the review is still shown."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann = h.user("ann")
+            await play_ranked(h, ann)
+            att = await h.bot.daily.store.attempt(ann.id, DAY.isoformat(), True)
+            assert att is not None and att.game_id is not None
+            with sqlite3.connect(tmp_path / "d.db") as con:  # the damage: another program
+                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=?"
+                            " AND seq=2", (att.game_id,))
+            clock.now = NEXT_NOON
+            res = await h.slash(ann, "rr daily review", date=DAY.isoformat())
+            summary, viewer = res.replies()
+            assert summary.files and "You: " in summary.text
+            assert "That game of this day is not available." in viewer.text
+            assert "· the random bot — step 1 of" in head(viewer) and not res.errors
+            mine = await h.click(ann, message=viewer, label="You")
+            told = mine.followups[-1]
+            assert told.ephemeral and "That game of this day is not available." in told.text
+            assert "· the random bot — step 1 of" in head(viewer)  # the viewer unchanged
+            assert not mine.errors
     run(scenario)
 
 
@@ -187,7 +218,7 @@ def test_review_in_japanese(tmp_path):
             assert "この日のランク戦はプレイしていません。" in summary.text
             assert "スコア分布" in (summary.files[0].description or "")
             assert summary.files[0].data != en.replies()[0].files[0].data
-            assert "・ランダムボット — " in head(viewer) and "中1番目・ラウンド0・準備" in head(viewer)
+            assert "・ランダムボット — " in head(viewer) and " — 1/" in head(viewer) and "・ラウンド0・準備" in head(viewer)
     run(scenario)
 
 
