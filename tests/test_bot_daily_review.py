@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
-import sqlite3
 
 from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness, RecordedMessage
@@ -134,15 +133,14 @@ def test_no_review_of_a_day_still_open(tmp_path):
     run(scenario)
 
 
-def test_par_games_are_kept_with_their_logs_and_older_ones_replayed_or_said_unavailable(
-        tmp_path):
-    """Issue 18 notes: the par games' action logs are stored with the par, so their phases
-    can be rebuilt (R15). A day whose par was stored without logs gets them recomputed on
-    the first review, used (and kept) only when the replay reaches the stored result;
-    otherwise the review says that game was not kept and shows the others."""
+def test_par_games_are_kept_with_their_logs_and_older_ones_replayed_or_said_unavailable(db):
+    """Issue 18 notes: the par games' action logs are stored with the par (both backends),
+    so their phases can be rebuilt (R15). A day whose par was stored without logs gets them
+    recomputed on the first review, used (and kept) only when the replay reaches the stored
+    result; otherwise the review says that game was not kept and shows the others."""
     async def scenario():
         clock = Clock(NOON)
-        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann, bob = h.user("ann"), h.user("bob")
             store = h.bot.daily.store
             await play_ranked(h, ann)
@@ -175,19 +173,18 @@ def test_par_games_are_kept_with_their_logs_and_older_ones_replayed_or_said_unav
     run(scenario)
 
 
-def test_a_stored_game_that_no_longer_replays_is_said_unavailable(tmp_path):
+def test_a_stored_game_that_no_longer_replays_is_said_unavailable(db):
     """A damaged log (cogs/README.md, "One broken game") gets a clear answer, never a
-    traceback, and the rest of the review is still shown."""
+    traceback, and the rest of the review is still shown (both backends)."""
     async def scenario():
         clock = Clock(NOON)
-        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann = h.user("ann")
             await play_ranked(h, ann)
             att = await h.bot.daily.store.attempt(ann.id, DAY.isoformat(), True)
             assert att is not None and att.game_id is not None
-            with sqlite3.connect(tmp_path / "d.db") as con:  # the damage: another program
-                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=?"
-                            " AND seq=2", (att.game_id,))
+            await db.sql("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=2",
+                         att.game_id)  # the damage: another program, behind the store
             clock.now = NEXT_NOON
             res = await h.slash(ann, "rr daily review", date=DAY.isoformat())
             summary, viewer = res.replies()
