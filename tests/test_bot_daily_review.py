@@ -281,3 +281,36 @@ def test_history_of_a_new_player(tmp_path):
             assert "You have not played a daily challenge yet" in res.text
             assert not res.components
     run(scenario)
+
+
+def test_the_viewer_and_history_buttons_work_after_a_restart(tmp_path):
+    """Issue 18 notes: the viewer's and the history's custom ids carry all a click needs
+    (no view kept in memory), so a message from before a restart still steps on."""
+    kept: dict = {}
+
+    async def first_life():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann = h.user("ann")
+            await play_ranked(h, ann)
+            clock.now = NEXT_NOON
+            res = await h.slash(ann, "rr daily review", date=DAY.isoformat())
+            await h.click(ann, message=res.replies()[-1], label="▶")
+            kept.update(server=h.server, ann=ann, viewer=res.replies()[-1].id,
+                        history=(await h.slash(ann, "rr daily history")).message.id)
+
+    async def second_life():
+        async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NEXT_NOON)),
+                           server=kept["server"]) as h:
+            ann = kept["ann"]
+            viewer = h.server.messages[kept["viewer"]]
+            assert " — step 2 of " in head(viewer)
+            res = await h.click(ann, message=viewer, label="▶")
+            assert res.kind == "deferred_update" and " — step 3 of " in head(viewer), \
+                viewer.text
+            pick = await h.select(ann, "rr:dhist:review", ["20261123"],
+                                  message=kept["history"])
+            assert "**Daily #23** (2026-11-23) — review · 1 finished" in pick.text
+
+    asyncio.run(first_life())
+    asyncio.run(second_life())
