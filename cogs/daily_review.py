@@ -114,7 +114,7 @@ def summary_text(r: rv.Review, lang: str) -> str:
         if r.standing is not None:
             you += " — " + standing_words(r.standing, lang)
         lines.append(t("review_you_line", lang, result=you))
-    elif r.status == "unfinished":
+    elif r.status in ("unfinished", "playing"):  # playing: the day job has not closed it
         lines.append(t("review_you_unfinished", lang))
     else:
         lines.append(t("review_you_none", lang))

@@ -237,5 +237,7 @@ async def history(host: DailyHost, user_id: int, page: int = 0,
         score = _score(att) if att.status == "finished" else None
         standing = daily.standing(await host.leaderboard(day, None), user_id) \
             if score is not None else None
-        out.append(Day(day, att.status, score, standing))
+        status = att.status if att.status != "playing" or host.clock() < daily.day_end(day) \
+            else "unfinished"  # a closed day the day job has not closed yet
+        out.append(Day(day, status, score, standing))
     return out, page, pages
