@@ -61,7 +61,7 @@ def phase_name(frame: Frame, replay: Replay, lang: str) -> str:
     """What the frame shows the end of: a command card, a phase, the dealt table or the
     game's end."""
     if frame.what is None:
-        return pair(PHASES, "over", lang)
+        return pair(PHASES, "over", lang) if replay.over else t("view_stopped", lang)
     if frame.what in replay.cards.commands:
         return replay.cards.name(frame.what, lang)
     return pair(PHASES, frame.what, lang)

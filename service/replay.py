@@ -14,7 +14,7 @@ caller's and the par games; an ordinary game's history can use it the same way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine import Event, Game, View, visible
@@ -29,7 +29,8 @@ LogEntry = Sequence[Any]  # (seat, action text), as the store keeps it
 @dataclass(frozen=True, slots=True)
 class Frame:
     """One step of the story: the card or phase that just ended (`setup` for the dealt
-    table; None for what came after the last one, e.g. how the game ended), the round it
+    table; None for what came after the last one: how the game ended, or the moves of an
+    unfinished game after its last phase), the round it
     belongs to, its public events (the image's highlights) and the table after it."""
 
     what: str | None
@@ -49,7 +50,7 @@ class Replay:
     frames: list[Frame]
     cards: CardSet
     names: list[str]
-    result: Mapping[str, Any] | None = field(default=None)
+    over: bool = False  # False: the game stopped unfinished (the last frame: where it stopped)
 
     def round_start(self, k: int, step: int) -> int:
         """The first frame of the previous (step −1) or next (step +1) round from frame
@@ -97,4 +98,4 @@ def replay(setup: Mapping[str, Any], log: Sequence[LogEntry],
     if pending or g.over:
         frames.append(Frame(None, g.round, visible(pending, None), g.view(None)))
     return Replay(frames, g.cards, names or [p["name"] for p in g.state["players"]],
-                  g.result)
+                  g.over)

@@ -314,3 +314,32 @@ def test_the_viewer_and_history_buttons_work_after_a_restart(tmp_path):
 
     asyncio.run(first_life())
     asyncio.run(second_life())
+
+
+def test_an_unfinished_day_is_reviewed_up_to_where_it_stopped(tmp_path):
+    """Issue 18 (docs/daily.md, streaks): an attempt cut off by 00:00 UTC is unfinished —
+    the review says so and its game steps to where it stopped, not to a "game over"."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann = h.user("ann")
+            await h.slash(ann, "rr daily play")
+            table = Table(h, h.dm_channel(ann))
+            row = await h.bot.store.open_game(slot(ann.id, True))
+            assert row is not None
+            table.game_id = row.id
+            rng = random.Random(5)
+            for _ in range(6):
+                await table.step(rng)
+            clock.now = NEXT_NOON
+            res = await h.slash(ann, "rr daily review", date=DAY.isoformat())
+            summary, viewer = res.replies()
+            assert "You: unfinished (00:00 UTC came first)" in summary.text, summary.text
+            assert "your game" in head(viewer)
+            for _ in range(40):
+                if button(viewer, "⏭").disabled:
+                    break
+                await h.click(ann, message=viewer, label="⏭")
+            assert head(viewer).endswith("· where it stopped"), viewer.text
+            assert "Game over" not in viewer.text
+    run(scenario)
