@@ -39,11 +39,13 @@ from store import Store, make_store
 
 from .announce import Announcer
 from .daily import DAILY_ITEMS
+from .daily_review import REVIEW_ITEMS
 from .i18n import RookTranslator
 from .leases import JobLease
 from .logsafe import install as install_log_filters
 from .quarantine import tell_channel
 from .seats import AiRunner
+from .viewer import VIEWER_ITEMS
 from .views import DYNAMIC_ITEMS
 
 if TYPE_CHECKING:
@@ -200,7 +202,7 @@ class RookBot(commands.AutoShardedBot):
         await self.tree.set_translator(RookTranslator())
         for ext in COGS:
             await self.load_extension(ext)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *DAILY_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *DAILY_ITEMS, *REVIEW_ITEMS, *VIEWER_ITEMS)
         if self.sync_commands:
             try:
                 await self.tree.sync()

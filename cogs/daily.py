@@ -186,7 +186,7 @@ async def _dm_id(interaction: discord.Interaction) -> int:
 
 
 
-async def _open_attempt(interaction: discord.Interaction, lang: str,
+async def open_attempt(interaction: discord.Interaction, lang: str,
                         open_: Callable[..., Awaitable[Started]]) -> None:
     """Start or resume an attempt (ranked or practice) for the caller, its game posted to
     their DMs; a refusal or closed DMs are answered privately."""
@@ -216,7 +216,7 @@ class DailyCommands(CommandsMixin):
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        await _open_attempt(interaction, lang, lambda host, *who: host.play(*who, lang))
+        await open_attempt(interaction, lang, lambda host, *who: host.play(*who, lang))
 
     @daily.command(name=_("practice", id="command.daily.practice"), description=_(
         "Replay a past day unranked (today's once your ranked try is over)"))
@@ -231,7 +231,7 @@ class DailyCommands(CommandsMixin):
         except ValueError:
             await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
             return
-        await _open_attempt(interaction, lang,
+        await open_attempt(interaction, lang,
                             lambda host, *who: host.practice(*who, lang, day))
 
     @daily.command(name=_("leaderboard", id="command.daily.leaderboard"), description=_(

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from .actions import reply
 from .daily import DailyCommands
+from .daily_review import DailyReviewCommands
 from .i18n import lang_of, t
 from .info import InfoCommands
 from .lobby import LobbyCommands
@@ -31,6 +32,7 @@ log = logging.getLogger("rr.cogs")
 @app_commands.allowed_installs(guilds=True, users=True)
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, DailyCommands,
+         DailyReviewCommands,
          commands.GroupCog, group_name="rr",
          group_description=app_commands.locale_str(
              "Rook & Raiders: play the board game in this channel")):

@@ -73,8 +73,9 @@ class Settled:
         return daily.render_share(self.attempt.share, self.score, lang) or self.share
 
 
-def _ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
-    """One AI's game of the challenge (run in a worker thread): its score and trace."""
+def ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
+    """One AI's game of the challenge (run in a worker thread): its score, trace and action
+    log (the review replays it phase by phase; service/daily_review.py)."""
     from ai import make_player  # the AI sits beside the engine; only the day job needs it
 
     bot = make_player(level, challenge.number)  # its own tie-breaks: public, not the key
@@ -91,7 +92,8 @@ def _ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
             log.exception("par: %s failed on %s", level, challenge.day)
             g.apply(seat, "timeout")
     r = daily.replay_score(g.setup, g.log)
-    return {"score": r.score.to_json(), "trace": r.defeats_per_round}
+    return {"score": r.score.to_json(), "trace": r.defeats_per_round,
+            "log": [[int(seat), str(text)] for seat, text in g.log]}
 
 
 class DailyHost:
@@ -476,7 +478,7 @@ class DailyHost:
         par: dict[str, Any] = {}
         for level in self.par_levels or PAR_LEVELS:
             if level in LEVELS:
-                par[level] = await asyncio.to_thread(_ai_play, ch, level)
+                par[level] = await asyncio.to_thread(ai_play, ch, level)
         await self.store.set_par(day.isoformat(), par)
         return par
 
