@@ -74,7 +74,7 @@ def replay(setup: Mapping[str, Any], log: Sequence[LogEntry],
     phase). Deterministic (R15): the same setup and log always give the same frames. A log
     that no longer replays raises the engine's error (the caller says it is unavailable)."""
     setup_events: list[Event] = []
-    g = Game.replay(setup, [], events=setup_events)
+    g = Game.start(setup, events=setup_events)  # its own cards and generator (R15)
     frames = [Frame("setup", g.round, visible(setup_events, None), g.view(None))]
     pending: list[Event] = []  # events after the last cut, across answers
     cuts: list[tuple[str, int, View]] = []  # this answer's cuts
