@@ -33,6 +33,40 @@ class Attempt:
     finished_at: float | None
 
 
+@dataclass(slots=True)
+class DailyNotice:
+    """One `daily_outbox` row: a server's daily news or a player's streak reminder still to
+    be told. It holds no text: the words are written at delivery, in `lang` (a reminder
+    queued without one finds the player's language then)."""
+
+    id: int
+    kind: str  # "news" | "reminder"
+    day: str
+    target: int  # news: the guild; reminder: the user
+    channel_id: int
+    lang: str | None
+    attempts: int
+
+
+DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes
+HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
+
+# Opted-in users not yet reminded that day, whose streak is alive (they finished the day
+# before) and whose ranked attempt of that day is not over, once their hour has come.
+_DUE = ("SELECT r.user_id, r.channel_id, r.lang FROM daily_reminders r"
+        " WHERE (r.last_day IS NULL OR r.last_day<>:day)"
+        " AND COALESCE(r.hour, :default_hour) <= :hour"
+        " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+        "   AND a.ranked=1 AND a.status='finished' AND a.day=date(:day, '-1 day'))"
+        " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+        "   AND a.ranked=1 AND a.day=:day AND a.status<>'playing')")
+
+
+def _notice(r: sqlite3.Row) -> DailyNotice:
+    return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
+                       r["attempts"])
+
+
 class AttemptTaken(Exception):
     """The day's ranked attempt is someone else's already (another request or process
     claimed it first, or it is over): nothing was written."""
@@ -298,32 +332,108 @@ class DailyStore:
                 "SELECT guild_id, channel_id, lang FROM daily_guilds WHERE channel_id IS NOT NULL")]
         return await self.store._read(read)
 
-    async def set_reminder(self, user_id: int, channel_id: int | None) -> None:
+    async def set_reminder(self, user_id: int, channel_id: int | None, lang: str | None = None,
+                           hour: int | None = None) -> None:
+        """Opt in (the DM to remind in, the reader's language, the UTC hour; what is not
+        given keeps its stored value) or out (`channel_id` None)."""
         def write(con: sqlite3.Connection) -> None:
             if channel_id is None:
                 con.execute("DELETE FROM daily_reminders WHERE user_id=?", (user_id,))
             else:
-                con.execute("INSERT INTO daily_reminders (user_id, channel_id) VALUES (?,?)"
-                            " ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id",
-                            (user_id, channel_id))
+                con.execute("INSERT INTO daily_reminders (user_id, channel_id, lang, hour)"
+                            " VALUES (?,?,?,?) ON CONFLICT (user_id) DO UPDATE SET"
+                            " channel_id=excluded.channel_id,"
+                            " lang=COALESCE(excluded.lang, daily_reminders.lang),"
+                            " hour=COALESCE(excluded.hour, daily_reminders.hour)",
+                            (user_id, channel_id, lang, hour))
         await self.store._write(write)
 
-    async def reminders_due(self, day: str) -> list[tuple[int, int]]:
-        """Opted-in users not yet reminded today, with a streak alive (they finished
-        yesterday) and today's ranked attempt not finished: (user, DM channel)."""
+    async def reminder(self, user_id: int) -> tuple[int, str | None, int] | None:
+        """A user's reminder setting: (DM channel, language, UTC hour); None when off."""
+        def read(con: sqlite3.Connection) -> tuple[int, str | None, int] | None:
+            r = con.execute("SELECT channel_id, lang, hour FROM daily_reminders WHERE user_id=?",
+                            (user_id,)).fetchone()
+            return (r[0], r[1], DEFAULT_REMIND_HOUR if r[2] is None else r[2]) if r else None
+        return await self.store._read(read)
+
+    async def reminders_due(self, day: str, hour: int = 23) -> list[tuple[int, int]]:
+        """Reminders due (`_DUE`) at `hour` UTC, marked as sent for the day: (user, DM
+        channel). The day job queues them instead (`queue_reminders`)."""
         def write(con: sqlite3.Connection) -> list[tuple[int, int]]:
-            rows = con.execute(
-                "SELECT r.user_id, r.channel_id FROM daily_reminders r"
-                " WHERE (r.last_day IS NULL OR r.last_day<>?)"
-                " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
-                "   AND a.ranked=1 AND a.status='finished' AND a.day=date(?, '-1 day'))"
-                " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
-                "   AND a.ranked=1 AND a.day=? AND a.status<>'playing')",
-                (day, day, day)).fetchall()
+            rows = con.execute(_DUE, {"day": day, "hour": hour,
+                                      "default_hour": DEFAULT_REMIND_HOUR}).fetchall()
             con.executemany("UPDATE daily_reminders SET last_day=? WHERE user_id=?",
                             [(day, r[0]) for r in rows])
             return [(r[0], r[1]) for r in rows]
         return await self.store._write(write)
+
+    # ---- the daily outbox -------------------------------------------------------------------
+    async def queue_news(self, day: str, now: float) -> int:
+        """Take the day's `announced` flag and queue one news row per server with a news
+        channel, in one transaction: the flag can never be set without its rows (a crash
+        loses no server's news) nor the rows written twice. 0 if the flag was taken."""
+        def write(con: sqlite3.Connection) -> int:
+            con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
+            if con.execute("UPDATE daily_days SET announced=1 WHERE day=? AND announced=0",
+                           (day,)).rowcount != 1:
+                return 0
+            return con.execute(
+                "INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id, lang,"
+                " not_before, created_at) SELECT 'news', ?, guild_id, channel_id, lang, ?, ?"
+                " FROM daily_guilds WHERE channel_id IS NOT NULL", (day, now, now)).rowcount
+        return await self.store._write(write)
+
+    async def queue_reminders(self, day: str, hour: int, now: float) -> int:
+        """The reminders due at `hour` UTC (`_DUE`), each marked sent for the day and queued
+        in the outbox in one transaction: marked means queued, never lost, never twice."""
+        def write(con: sqlite3.Connection) -> int:
+            rows = con.execute(_DUE, {"day": day, "hour": hour,
+                                      "default_hour": DEFAULT_REMIND_HOUR}).fetchall()
+            con.executemany("UPDATE daily_reminders SET last_day=? WHERE user_id=?",
+                            [(day, r[0]) for r in rows])
+            con.executemany(
+                "INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id, lang,"
+                " not_before, created_at) VALUES ('reminder',?,?,?,?,?,?)",
+                [(day, r[0], r[1], r[2], now, now) for r in rows])
+            return len(rows)
+        return await self.store._write(write)
+
+    async def daily_notices(self, now: float) -> list[DailyNotice]:
+        """Rows due for delivery (new, past a retry's time, or held by a delivery that never
+        finished), oldest first."""
+        def read(con: sqlite3.Connection) -> list[DailyNotice]:
+            return [_notice(r) for r in con.execute(
+                "SELECT * FROM daily_outbox WHERE not_before<=? ORDER BY id", (now,))]
+        return await self.store._read(read)
+
+    async def hold_notice(self, notice_id: int, now: float) -> bool:
+        """Take a row for delivery (held `HOLD_S`): True only for the one caller that took
+        it, so two passes never both send it."""
+        def write(con: sqlite3.Connection) -> bool:
+            return con.execute("UPDATE daily_outbox SET not_before=? WHERE id=?"
+                               " AND not_before<=?", (now + HOLD_S, notice_id, now)).rowcount == 1
+        return await self.store._write(write)
+
+    async def notice_sent(self, notice_id: int) -> None:
+        """Discord took it (or refused it for good): the row goes."""
+        await self.store._write(lambda con: con.execute(
+            "DELETE FROM daily_outbox WHERE id=?", (notice_id,)).close())
+
+    async def notice_retry(self, notice_id: int, not_before: float) -> None:
+        """Discord could not take it now: tried again at `not_before`."""
+        await self.store._write(lambda con: con.execute(
+            "UPDATE daily_outbox SET attempts=attempts+1, not_before=? WHERE id=?",
+            (not_before, notice_id)).close())
+
+    async def last_game_at(self, slots: list[int]) -> dict[int, float]:
+        """When each of these slots' open game last changed (a move, its start): a daily
+        command in the DM goes to the game the player touched last."""
+        def read(con: sqlite3.Connection) -> dict[int, float]:
+            marks = ",".join("?" * len(slots))
+            return {r[0]: r[1] for r in con.execute(
+                f"SELECT channel_id, updated_at FROM games WHERE channel_id IN ({marks})"
+                " AND status='active'", slots)}
+        return await self.store._read(read)
 
 
 def daily_store(store: Any) -> DailyStore:
