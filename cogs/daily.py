@@ -147,6 +147,8 @@ async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: St
              "daily_running" if st.raced else "daily_resumed", lang)
     where = "" if in_bot_dm(interaction) or st.raced else " " + t("daily_in_dm", lang)
     kind = "" if st.ranked else " " + t("daily_practice_note", lang)
+    if await host.both_open(st.row.host_id):  # two games in one DM: say which commands mean
+        kind += " " + t("daily_focus_ranked" if st.ranked else "daily_focus_practice", lang)
     lead = f"{head}{kind}{where}\n"
     await reply(interaction, lead + challenge_text(host, st.challenge, st.par, lang))
     if st.par is None:  # "the bot is still playing it" until the par is known, then the par

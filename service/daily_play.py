@@ -247,6 +247,7 @@ class DailyHost:
             await self.games.store.set_settings(row.id, row.settings)
         if att.game_id != row.id:
             await self.store.set_game(att.user_id, att.day, att.ranked, row.id)
+        await self.store.touch(row.id)  # typed commands in the DM mean this game now
         g = await self.games.load(row)
         return Started(ch, row, g, att.ranked, None, await self.par(ch.day), raced)
 
@@ -298,18 +299,23 @@ class DailyHost:
         return both if ranked_first else both[::-1]
 
     async def active_slot(self, user_id: int) -> int | None:
-        """The daily game a command in a DM means. With one game in play, that one; with
-        both (a past day's practice while today's ranked attempt is open), the one the
-        player moved in or started last — the game whose question is at the bottom of the
-        DM (a tie: the ranked one). With none, the latest that ended (it says how)."""
+        """The daily game a typed command in a DM means. With one game in play, that one;
+        with both (a past day's practice while today's ranked attempt is open), the one the
+        player moved in, started or resumed (`/rr daily play|practice`) last — the game
+        whose question is at the bottom of the DM (a tie: the ranked one). Buttons name
+        their own game (`slot_of_game`). With none in play, the latest that ended."""
         slots = self.key_of(user_id)
-        touched = await self.store.last_game_at(slots)
+        touched = await self.store.last_game_at(slots)  # moved in, started or resumed
         if touched:
             return max(slots, key=lambda k: (k in touched, touched.get(k, 0.0),
                                              k == slots[0]))
         latest = [await self.games.store.latest_game(k) for k in slots]
         found = [r for r in latest if r is not None]
         return max(found, key=lambda r: r.id).channel_id if found else None
+
+    async def both_open(self, user_id: int) -> bool:
+        """The ranked and the practice game are both in play (the DM holds two games)."""
+        return len(await self.store.last_game_at(self.key_of(user_id))) == 2
 
     async def slot_of_game(self, user_id: int, game_id: int) -> int | None:
         """The slot of `game_id` when it is this user's daily game (a button carries its

@@ -425,6 +425,13 @@ class DailyStore:
             "UPDATE daily_outbox SET attempts=attempts+1, not_before=? WHERE id=?",
             (not_before, notice_id)).close())
 
+    async def touch(self, game_id: int) -> None:
+        """The player took this open game up again (`/rr daily play|practice` resumed it):
+        their typed commands in the DM go to it from now on (`last_game_at`)."""
+        await self.store._write(lambda con: con.execute(
+            "UPDATE games SET updated_at=? WHERE id=? AND status='active'",
+            (time.time(), game_id)).close())
+
     async def last_game_at(self, slots: list[int]) -> dict[int, float]:
         """When each of these slots' open game last changed (a move, its start): a daily
         command in the DM goes to the game the player touched last."""

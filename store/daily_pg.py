@@ -313,6 +313,10 @@ class PgDailyStore(DailyStore):
         await self._run("UPDATE daily_outbox SET attempts=attempts+1, not_before=$1 WHERE id=$2",
                         not_before, notice_id)
 
+    async def touch(self, game_id: int) -> None:
+        await self._run("UPDATE games SET updated_at=$1 WHERE id=$2 AND status='active'",
+                        time.time(), game_id)
+
     async def last_game_at(self, slots: list[int]) -> dict[int, float]:
         async def read(con: Con) -> dict[int, float]:
             return {r[0]: r[1] for r in await con.fetch(
