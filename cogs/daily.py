@@ -190,15 +190,17 @@ async def _dm_id(interaction: discord.Interaction) -> int:
     return dm.id
 
 
-def dm_refusal(e: Exception, lang: str) -> str:
-    """Why the DM could not be opened, in words: closed DMs (403, e.g. 50007 "Cannot send
-    messages to this user") say how to allow them; anything else is Discord's trouble now."""
+def dm_refusal(e: Exception, lang: str, what: str = "attempt") -> str:
+    """Why the DM could not be opened, for an `attempt` or a `reminder`, in words: closed
+    DMs (403, e.g. 50007 "Cannot send messages to this user") say how to allow them;
+    anything else is Discord's trouble now (try again)."""
     if isinstance(e, discord.Forbidden):
-        return t("daily_no_dm", lang)
-    return t("daily_dm_unreachable", lang)
+        return t(f"daily_no_dm_{what}", lang) + " " + t("daily_allow_dms", lang)
+    return t(f"daily_dm_unreachable_{what}", lang)
 
 
-def dm_opener(bot: RookBot, dm_id: int, lang: str) -> Callable[[], Awaitable[None]]:
+def dm_opener(bot: RookBot, dm_id: int, lang: str,
+              what: str = "attempt") -> Callable[[], Awaitable[None]]:
     """The first message in the player's DM, sent before the attempt is claimed (issue 18):
     creating a DM channel succeeds even when the player's DMs are closed — only a message
     tells. If Discord refuses it, the attempt stays unclaimed and the player hears how to
@@ -206,10 +208,10 @@ def dm_opener(bot: RookBot, dm_id: int, lang: str) -> Callable[[], Awaitable[Non
     lost to posts that all bounce."""
     async def reach() -> None:
         try:
-            await bot.get_partial_messageable(dm_id).send(t("daily_dm_here", lang))
+            await bot.get_partial_messageable(dm_id).send(t(f"daily_dm_here_{what}", lang))
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as e:
-            log.info("daily: the DM %s could not be opened (%r); nothing claimed", dm_id, e)
-            raise Refusal(dm_refusal(e, lang)) from e
+            log.info("daily: the DM %s could not be opened (%r); nothing changed", dm_id, e)
+            raise Refusal(dm_refusal(e, lang, what)) from e
     return reach
 
 
@@ -380,10 +382,14 @@ class DailyCommands(CommandsMixin):
             await host.store.set_reminder(interaction.user.id, None)
             said.append(t("daily_remind_off", lang))
         elif reminder or reminder_hour is not None:
-            try:  # reminded in the DM, in the language of whoever asked for it
+            try:  # reminded in the DM (if Discord lets us write there), in their language
                 dm = await _dm_id(interaction)
+                await dm_opener(rook(interaction), dm, lang, "reminder")()
             except discord.HTTPException as e:
-                await reply(interaction, dm_refusal(e, lang))
+                await reply(interaction, dm_refusal(e, lang, "reminder"))
+                return
+            except Refusal as e:
+                await reply(interaction, e.text)
                 return
             await host.store.set_reminder(interaction.user.id, dm, lang, reminder_hour)
             setting = await host.store.reminder(interaction.user.id)

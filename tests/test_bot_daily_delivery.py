@@ -51,10 +51,16 @@ def posts(h: Harness, channel: Any) -> list[str]:
     return [m.text for m in h.messages(channel) if not m.ephemeral]
 
 
+def reminders(h: Harness, dm: Any) -> list[str]:
+    """The streak reminders in a DM (either language)."""
+    return [m.text for m in h.messages(dm)
+            if "streak breaks tonight" in m.text or "連続記録が途切れます" in m.text]
+
+
 def test_closed_dms_leave_the_attempt_unclaimed_and_say_how_to_allow_them(tmp_path):
     """Point 1: Discord refuses the first DM (403, code 50007, as it answers for a user
     whose DMs are closed). Before: "Your challenge has started" and the day's attempt
-    claimed while every post bounced."""
+    claimed while every post bounced (and a reminder set up to bounce)."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:
             await with_par(h, TODAY, YESTERDAY)
@@ -73,6 +79,10 @@ def test_closed_dms_leave_the_attempt_unclaimed_and_say_how_to_allow_them(tmp_pa
             assert await h.bot.store.open_game(slot(ann.id, False)) is None
             ja = h.user("jun", dms_open=False, locale="ja")
             assert "DMを許可" in (await h.slash(ja, "rr daily play")).text
+            # a streak reminder is not set up to bounce either
+            remind = await h.slash(ann, "rr daily settings", reminder=True)
+            assert "no reminder was set" in remind.text and "Allow DMs" in remind.text
+            assert await store.reminder(ann.id) is None
             ann.dms_open = True  # she allows DMs and asks again: the attempt starts
             ok = await h.slash(ann, "rr daily play")
             assert "has started" in ok.text, ok.text
@@ -151,21 +161,21 @@ def test_reminder_in_the_players_language_at_their_hour_kept_until_discord_takes
             clock.now = MIDNIGHT + 6 * 3600 + 60  # ann's hour; Discord fails her DM
             state["down"] = True
             assert (await day_once(h.bot))["reminded"] == 0
-            assert not [m for m in h.messages(dm_ann) if "⏰" in m.text]
+            assert not reminders(h, dm_ann)
             state["down"] = False
             clock.now += 31
             assert (await day_once(h.bot))["reminded"] == 1
-            told = [m.text for m in h.messages(dm_ann) if "⏰" in m.text]
-            assert len(told) == 1 and "連続記録" in told[0], told
+            told = reminders(h, dm_ann)
+            assert len(told) == 1 and "連続記録が途切れます" in told[0], told
             assert "`/rr daily play`" in told[0] and "streak" not in told[0]
-            assert not [m for m in h.messages(dm_bob) if "⏰" in m.text]
+            assert not reminders(h, dm_bob)
             clock.now = MIDNIGHT + 20 * 3600 + 30  # bob's hour (the default, 20:00 UTC)
             assert (await day_once(h.bot))["reminded"] == 1
-            told = [m.text for m in h.messages(dm_bob) if "⏰" in m.text]
+            told = reminders(h, dm_bob)
             assert len(told) == 1 and "streak breaks tonight" in told[0], told
             assert "連続記録" not in told[0]
             assert (await day_once(h.bot))["reminded"] == 0
-            assert len([m for m in h.messages(dm_ann) if "⏰" in m.text]) == 1
+            assert len(reminders(h, dm_ann)) == 1
     run(scenario)
 
 
