@@ -179,6 +179,34 @@ def test_reminder_in_the_players_language_at_their_hour_kept_until_discord_takes
     run(scenario)
 
 
+def test_a_reminder_discord_failed_is_sent_later_not_lost(tmp_path, monkeypatch):
+    """Point 2 for reminders, with the default hour: Discord fails the DM (503) at the
+    first pass; the reminder is sent at its retry, once. Before: it was marked sent before
+    it was sent, so the failed one was never sent."""
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+
+    async def scenario():
+        clock = Clock(NOON - DAY_S)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            bob = h.user("bob")
+            store = h.bot.daily.store
+            await store.claim(bob.id, YESTERDAY, True, "bob", h.guild_id)
+            await store.finish(bob.id, YESTERDAY, True, "finished", WON, "share")
+            await h.slash(bob, "rr daily settings", reminder=True)
+            await with_par(h, TODAY)
+            dm = h.dm_channel(bob)
+            down = h.http.fail("POST", f"/channels/{dm.id}/messages", status=503, times=None)
+            clock.now = MIDNIGHT + 21 * 3600
+            assert (await day_once(h.bot))["reminded"] == 0 and not reminders(h, dm)
+            down.times = down.hits  # Discord is back
+            clock.now += 31
+            assert (await day_once(h.bot))["reminded"] == 1
+            clock.now += 3600
+            assert (await day_once(h.bot))["reminded"] == 0
+            assert len(reminders(h, dm)) == 1
+    run(scenario)
+
+
 async def _until_button(table: Table, user: Any, game_id: int, rng: random.Random) -> None:
     """Play `game_id` (typed commands and buttons, as a player would) until its question
     has a button, then click it: it must be accepted."""
