@@ -6,6 +6,10 @@ one user has at most one ranked attempt a day whichever server or process asks, 
 leaves either no attempt and no game or both, complete. Ending an attempt and closing its
 game are one transaction too (`end_attempt`). Scores are written only by the server after
 replaying the log (service/daily_play.py).
+
+The daily outbox (`daily_outbox`): a server's news and a player's reminder are queued in
+the transaction that takes their one-time flag, and a row leaves only once Discord took it
+(cogs/daily.deliver_daily), so neither is lost to an outage or a restart nor told twice.
 """
 
 from __future__ import annotations
