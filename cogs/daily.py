@@ -592,9 +592,7 @@ async def deliver_daily(bot: RookBot) -> dict[str, int]:
     streak kept since): dropped, logged. Returns how many of each kind were sent."""
     host = bot.daily
     sent = {"news": 0, "reminder": 0}
-    for notice in await host.store.daily_notices(host.clock()):
-        if not await host.store.hold_notice(notice.id, host.clock()):
-            continue  # another pass is sending it
+    for notice in await host.store.take_notices(host.clock()):  # held: no other pass sends it
         told = await _tell_notice(bot, notice)
         if told is not None:  # sent, refused for good, or no longer true: it goes
             await host.store.notice_sent(notice.id)

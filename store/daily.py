@@ -410,24 +410,29 @@ class DailyStore:
                 "SELECT * FROM daily_outbox WHERE not_before<=? ORDER BY id", (now,))]
         return await self.store._read(read)
 
-    async def hold_notice(self, notice_id: int, now: float) -> bool:
-        """Take a row for delivery (held `HOLD_S`): True only for the one caller that took
-        it, so two passes never both send it."""
-        def write(con: sqlite3.Connection) -> bool:
-            return con.execute("UPDATE daily_outbox SET not_before=? WHERE id=?"
-                               " AND not_before<=?", (now + HOLD_S, notice_id, now)).rowcount == 1
+    async def take_notices(self, now: float) -> list[DailyNotice]:
+        """The rows due (new, past a retry's time, or held by a delivery that never
+        finished), oldest first, each now held `HOLD_S` for the caller: one statement, so
+        two passes never take one row."""
+        def write(con: sqlite3.Connection) -> list[DailyNotice]:
+            rows = [_notice(r) for r in con.execute(
+                "UPDATE daily_outbox SET not_before=? WHERE not_before<=? RETURNING *",
+                (now + HOLD_S, now))]
+            return sorted(rows, key=lambda n: n.id)
         return await self.store._write(write)
 
     async def notice_sent(self, notice_id: int) -> None:
-        """Discord took it (or refused it for good): the row goes."""
+        """Discord took it (or refused it for good): the row goes. Bookkeeping (no sync of
+        its own, like the game outbox's): a power cut may undo it, and then the row is told
+        again, never lost."""
         await self.store._write(lambda con: con.execute(
-            "DELETE FROM daily_outbox WHERE id=?", (notice_id,)).close())
+            "DELETE FROM daily_outbox WHERE id=?", (notice_id,)).close(), bookkeeping=True)
 
     async def notice_retry(self, notice_id: int, not_before: float) -> None:
         """Discord could not take it now: tried again at `not_before`."""
         await self.store._write(lambda con: con.execute(
             "UPDATE daily_outbox SET attempts=attempts+1, not_before=? WHERE id=?",
-            (not_before, notice_id)).close())
+            (not_before, notice_id)).close(), bookkeeping=True)
 
     async def touch(self, game_id: int) -> None:
         """The player took this open game up again (`/rr daily play|practice` resumed it):

@@ -24,6 +24,11 @@ from .db import Commit, GameRow, NewGame, VersionConflict
 from .pg import Con, PgStore, _count
 
 
+def _notice(r: asyncpg.Record) -> DailyNotice:
+    return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
+                       r["attempts"])
+
+
 def _attempt(r: asyncpg.Record) -> Attempt:
     return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
                    r["status"], json.loads(r["score"]) if r["score"] else None, r["share"],
@@ -297,21 +302,27 @@ class PgDailyStore(DailyStore):
 
     async def daily_notices(self, now: float) -> list[DailyNotice]:
         async def read(con: Con) -> list[DailyNotice]:
-            return [DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"],
-                                r["lang"], r["attempts"]) for r in await con.fetch(
+            return [_notice(r) for r in await con.fetch(
                 "SELECT * FROM daily_outbox WHERE not_before<=$1 ORDER BY id", now)]
         return await self.store._read(read)
 
-    async def hold_notice(self, notice_id: int, now: float) -> bool:
-        return _count(await self._run("UPDATE daily_outbox SET not_before=$1 WHERE id=$2"
-                                      " AND not_before<=$3", now + HOLD_S, notice_id, now)) == 1
+    async def take_notices(self, now: float) -> list[DailyNotice]:
+        async def write(con: Con) -> list[DailyNotice]:
+            rows = await con.fetch("UPDATE daily_outbox SET not_before=$1 WHERE not_before<=$2"
+                                   " RETURNING *", now + HOLD_S, now)
+            return sorted((_notice(r) for r in rows), key=lambda n: n.id)
+        return await self.store._write(write)
 
     async def notice_sent(self, notice_id: int) -> None:
-        await self._run("DELETE FROM daily_outbox WHERE id=$1", notice_id)
+        async def write(con: Con) -> None:
+            await con.execute("DELETE FROM daily_outbox WHERE id=$1", notice_id)
+        await self.store._write(write, bookkeeping=True)
 
     async def notice_retry(self, notice_id: int, not_before: float) -> None:
-        await self._run("UPDATE daily_outbox SET attempts=attempts+1, not_before=$1 WHERE id=$2",
-                        not_before, notice_id)
+        async def write(con: Con) -> None:
+            await con.execute("UPDATE daily_outbox SET attempts=attempts+1, not_before=$1"
+                              " WHERE id=$2", not_before, notice_id)
+        await self.store._write(write, bookkeeping=True)
 
     async def touch(self, game_id: int) -> None:
         await self._run("UPDATE games SET updated_at=$1 WHERE id=$2 AND status='active'",

@@ -9,6 +9,8 @@ import asyncio
 
 from store.daily import daily_store
 
+EVER = float("inf")
+
 
 async def _two(db):
     """Two bot processes: each its own store on the same database."""
@@ -101,16 +103,17 @@ def test_daily_outbox_queues_once_holds_once_and_keeps_a_row_until_it_is_sent(db
         rows = await dbb.daily_notices(now)
         assert [(n.kind, n.target, n.channel_id, n.lang) for n in rows] == \
             [("news", 100, 555, "ja"), ("news", 200, 556, "en")]
-        first = rows[0].id
-        held = await asyncio.gather(da.hold_notice(first, now), dbb.hold_notice(first, now))
-        assert sorted(held) == [False, True]  # one delivery at a time
-        assert [n.target for n in await da.daily_notices(now)] == [200]
+        first, second = rows[0].id, rows[1].id
+        taken = await asyncio.gather(da.take_notices(now), dbb.take_notices(now))
+        assert sorted(n.id for got in taken for n in got) == [first, second]  # each once
+        assert await da.take_notices(now + 599) == []  # held by that delivery
         await da.notice_retry(first, now + 30)  # Discord could not take it: later
-        assert [n.target for n in await da.daily_notices(now + 29)] == [200]
-        again = [n for n in await dbb.daily_notices(now + 30) if n.id == first]
-        assert again and again[0].attempts == 1
+        await dbb.notice_sent(second)  # Discord took this one
+        assert await da.take_notices(now + 29) == []
+        again = await dbb.take_notices(now + 30)
+        assert [(n.id, n.attempts) for n in again] == [(first, 1)]
         await dbb.notice_sent(first)
-        assert [n.target for n in await da.daily_notices(now + 3600)] == [200]
+        assert await da.daily_notices(EVER) == []
         # reminders: user 1 at 06:00 UTC in Japanese, user 2 at the default hour (20:00)
         for user in (1, 2):
             await da.claim(user, "2026-11-23", True, "u", None)
