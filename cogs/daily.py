@@ -116,21 +116,6 @@ def time_up_text(day: str, lang: str) -> str:
     return t("daily_time_up", lang, n=core.number_of(dt.date.fromisoformat(day)))
 
 
-async def tell_time_up(bot: RookBot, game_id: int | None, day: str) -> bool:
-    """The player of an attempt the day's end closed is told so in their DM. Never raises."""
-    try:
-        row = await bot.store.get(game_id) if game_id is not None else None
-        if row is None:
-            return False
-        text = time_up_text(day, row.settings.get("lang", "en"))
-        channel = bot.get_partial_messageable(int(row.settings["daily"]["post_channel"]))
-        return await deliver(f"daily time up game {game_id}",
-                             lambda: channel.send(text)) is not None
-    except Exception:
-        log.exception("daily game %s: its end at 00:00 UTC could not be told", game_id)
-        return False
-
-
 async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
                        lang: str) -> None:
     """The caller's answer, then the game in the DM: its opening posts, or (resumed) the
@@ -560,8 +545,8 @@ DAILY_ITEMS: Sequence[type[discord.ui.DynamicItem[Any]]] = (BoardPageButton,)
 
 async def day_once(bot: RookBot) -> dict[str, int]:
     """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par, closing
-    yesterday, then the servers' news and the streak reminders through the daily outbox
-    (`deliver_daily`). Each is queued once (a stored flag set in the transaction that
+    yesterday, then the servers' news, the streak reminders and the "your day ended" notes
+    through the daily outbox (`deliver_daily`). Each is queued once (a stored flag set in the transaction that
     queues it) and marked sent only after Discord took it, so a restart or an outage
     neither repeats nor loses one; each server and each user is delivered on its own (a
     failure is theirs alone). Returns what was sent (tests, bench)."""
@@ -569,11 +554,8 @@ async def day_once(bot: RookBot) -> dict[str, int]:
     today = host.today()
     sent = {"announced": 0, "reminded": 0, "closed": 0}
     await host.compute_par(today)  # worker threads: the event loop stays free
-    closed = await host.close_day(today - dt.timedelta(days=1))
+    closed = await host.close_day(today - dt.timedelta(days=1))  # their notices: queued
     sent["closed"] = len(closed)
-    for att in closed:
-        await tell_time_up(bot, att.game_id, att.day)
-        await asyncio.sleep(0)
     now = host.clock()
     await host.store.queue_news(today.isoformat(), now)
     hour = int((now - core.day_start(today)) // 3600)
@@ -591,7 +573,7 @@ async def deliver_daily(bot: RookBot) -> dict[str, int]:
     404: the channel is gone, DMs closed since) or no longer true (a past day's news, a
     streak kept since): dropped, logged. Returns how many of each kind were sent."""
     host = bot.daily
-    sent = {"news": 0, "reminder": 0}
+    sent = {"news": 0, "reminder": 0, "time_up": 0}
     for notice in await host.store.take_notices(host.clock()):  # held: no other pass sends it
         told = await _tell_notice(bot, notice)
         if told is not None:  # sent, refused for good, or no longer true: it goes
@@ -637,8 +619,10 @@ async def _tell_notice(bot: RookBot, notice: DailyNotice) -> bool | None:
 async def notice_text(bot: RookBot, notice: DailyNotice) -> str | None:
     """The words of a daily outbox row, as of now; None when it is no longer true: a day
     already over (yesterday's news or reminder, after an outage), or a reminded streak the
-    player has kept since."""
+    player has kept since. A day that ended unfinished stays true."""
     host = bot.daily
+    if notice.kind == "time_up":  # true whenever it is read
+        return time_up_text(notice.day, notice.lang or "en")
     day = dt.date.fromisoformat(notice.day)
     if day != host.today():
         return None

@@ -26,7 +26,7 @@ from typing import Any
 
 from engine import Game, view
 from store import GameRow, NewGame, StoreBusy, StoreUncertain, VersionConflict
-from store.daily import Attempt, AttemptTaken, DailyStore, daily_store
+from store.daily import Attempt, AttemptTaken, DailyStore, Tell, daily_store
 
 from . import daily
 from .daily import Challenge, Entry, Score, Standing
@@ -435,8 +435,8 @@ class DailyHost:
 
     async def close_day(self, day: dt.date) -> list[Attempt]:
         """At 00:00 UTC: the day's unfinished attempts end unfinished (R15 has no say: a
-        hosting rule) and their games are closed, each attempt with its game in one
-        transaction. Runs once per day: the stored flag is set after the last attempt is
+        hosting rule) and their games are closed, each attempt with its game and its
+        player's notice (the daily outbox) in one transaction. Runs once per day: the stored flag is set after the last attempt is
         closed, so a crash in the middle of the list leaves the rest to the next pass
         (an attempt ends once however often it is closed); once set, a practice of that
         day's challenge started later is left alone."""
@@ -449,10 +449,15 @@ class DailyHost:
         for att in await self.store.playing(day.isoformat()):
             row = await self.games.store.get(att.game_id) if att.game_id is not None else None
             if row is not None and row.status in ("active", "lobby"):
+                info = row.settings.get("daily") or {}
+                # the ranked player is told in their DM, through the daily outbox (a
+                # practice is no attempt of the day: nothing to tell)
+                tell = Tell("time_up", int(info["post_channel"]), row.settings.get("lang"),
+                            self.clock()) if att.ranked and info.get("post_channel") else None
                 async with self.games.lock(row.channel_id):
                     ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
                                                          "unfinished", None, None,
-                                                         game_id=row.id)
+                                                         game_id=row.id, tell=tell)
                     self.games.forget(row.id)
             else:
                 ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,

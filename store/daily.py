@@ -44,12 +44,24 @@ class DailyNotice:
     queued without one finds the player's language then)."""
 
     id: int
-    kind: str  # "news" | "reminder"
+    kind: str  # "news" | "reminder" | "time_up"
     day: str
     target: int  # news: the guild; reminder: the user
     channel_id: int
     lang: str | None
     attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tell:
+    """A daily outbox row written with another change, in its transaction (e.g. the "your
+    day ended unfinished" DM with the attempt's end): its kind, where it goes, in which
+    language, and from when (the host's clock) it may be sent."""
+
+    kind: str
+    channel_id: int
+    lang: str | None
+    at: float
 
 
 DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes
@@ -175,13 +187,16 @@ class DailyStore:
 
     async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
                           score: dict[str, Any] | None, share: str | None, *,
-                          game_id: int | None = None, version: int | None = None) -> bool:
+                          game_id: int | None = None, version: int | None = None,
+                          tell: Tell | None = None) -> bool:
         """Close a playing attempt and abandon its open game (`game_id`; its timers go) in
         one transaction, so a crash can never leave the game over with the attempt still
         playing (the day reopened) or the attempt closed with its game still playable.
         False, nothing written, if the attempt was closed already. `version`: the game's
         version the score was replayed from; if a move landed since, VersionConflict and
-        nothing is written (the score would not be the log's)."""
+        nothing is written (the score would not be the log's). `tell`: the player's notice
+        of it, queued in the daily outbox in the same transaction (never lost, never
+        twice)."""
         now = time.time()
 
         def write(con: sqlite3.Connection) -> bool:
@@ -200,6 +215,11 @@ class DailyStore:
                 if version is not None and cur.rowcount != 1:
                     raise VersionConflict("the game moved on")
                 con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+            if tell is not None:
+                con.execute("INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id,"
+                            " lang, not_before, created_at) VALUES (?,?,?,?,?,?,?)",
+                            (tell.kind, day, user_id, tell.channel_id, tell.lang, tell.at,
+                             tell.at))
             return True
         return await self.store._write(write)
 

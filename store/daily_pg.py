@@ -19,6 +19,7 @@ from .daily import (
     AttemptTaken,
     DailyNotice,
     DailyStore,
+    Tell,
 )
 from .db import Commit, GameRow, NewGame, VersionConflict
 from .pg import Con, PgStore, _count
@@ -118,8 +119,10 @@ class PgDailyStore(DailyStore):
 
     async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
                           score: dict[str, Any] | None, share: str | None, *,
-                          game_id: int | None = None, version: int | None = None) -> bool:
-        """As daily.py: the attempt closed and its game abandoned, one transaction."""
+                          game_id: int | None = None, version: int | None = None,
+                          tell: Tell | None = None) -> bool:
+        """As daily.py: the attempt closed, its game abandoned and its notice queued, one
+        transaction."""
         now = time.time()
 
         async def write(con: Con) -> bool:
@@ -139,6 +142,11 @@ class PgDailyStore(DailyStore):
                                               version)) != 1:
                     raise VersionConflict("the game moved on")
                 await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
+            if tell is not None:
+                await con.execute(
+                    "INSERT INTO daily_outbox (kind, day, target, channel_id, lang, not_before,"
+                    " created_at) VALUES ($1,$2,$3,$4,$5,$6,$6) ON CONFLICT DO NOTHING",
+                    tell.kind, day, user_id, tell.channel_id, tell.lang, tell.at)
             return True
         return await self.store._write(write)
 

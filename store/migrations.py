@@ -227,9 +227,9 @@ CREATE TABLE leases (
     Step(10, "the daily outbox (news, reminders) and each reminder's language and hour", """
 CREATE TABLE daily_outbox (           -- a server's news or a player's reminder to tell
     id INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind TEXT NOT NULL,               -- news | reminder
+    kind TEXT NOT NULL,               -- news | reminder | time_up (a ranked day ended unfinished)
     day TEXT NOT NULL,                -- the challenge's UTC date it is about, ISO
-    target INTEGER NOT NULL,          -- news: the guild id; reminder: the user id
+    target INTEGER NOT NULL,          -- news: the guild id; reminder, time_up: the user id
     channel_id INTEGER NOT NULL,      -- where it goes (the news channel, the player's DM)
     lang TEXT,                        -- the reader's language (null: found at delivery)
     attempts INTEGER NOT NULL DEFAULT 0,

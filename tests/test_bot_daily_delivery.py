@@ -207,6 +207,35 @@ def test_a_reminder_discord_failed_is_sent_later_not_lost(tmp_path, monkeypatch)
     run(scenario)
 
 
+def test_the_day_ended_note_is_queued_with_the_attempts_end_and_retried(tmp_path,
+                                                                       monkeypatch):
+    """Point 2 for the DM that says a ranked day ended unfinished at 00:00 UTC: queued in
+    the transaction that ends the attempt, sent at its retry after a 503, once. Before: a
+    failed one was never sent (the day's close runs once)."""
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            await with_par(h, TODAY, "2026-11-24")
+            ann = h.user("ann")
+            assert "has started" in (await h.slash(ann, "rr daily play")).text
+            dm = h.dm_channel(ann)
+            down = h.http.fail("POST", f"/channels/{dm.id}/messages", status=503, times=None)
+            clock.now = MIDNIGHT + DAY_S + 600  # 00:10 UTC the next day
+            assert (await day_once(h.bot))["closed"] == 1
+            ended = [m.text for m in h.messages(dm) if "ended at 00:00 UTC" in m.text]
+            assert ended == []
+            down.times = down.hits  # Discord is back
+            clock.now += 31
+            await day_once(h.bot)
+            clock.now += 3600
+            await day_once(h.bot)
+            ended = [m.text for m in h.messages(dm) if "ended at 00:00 UTC" in m.text]
+            assert len(ended) == 1 and "#23" in ended[0], ended
+    run(scenario)
+
+
 async def _until_button(table: Table, user: Any, game_id: int, rng: random.Random) -> None:
     """Play `game_id` (typed commands and buttons, as a player would) until its question
     has a button, then click it: it must be accepted."""
