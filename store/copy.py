@@ -1,5 +1,6 @@
 """Copy an SQLite database into PostgreSQL: the way a deployment that outgrew one process
-moves its games, logs, timers, undelivered notices and daily challenge over.
+moves its games, logs, timers, undelivered notices and daily challenge (with its news and
+reminders not yet told) over.
 
     python -m store.copy SQLITE_PATH postgresql://user@host/db
 
@@ -20,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "kv",
-          "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders")
-IDENTITY = (("games", "id"), ("outbox", "id"))
+          "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders",
+          "daily_outbox")
+IDENTITY = (("games", "id"), ("outbox", "id"), ("daily_outbox", "id"))
 CHUNK = 5000
 
 
