@@ -71,10 +71,12 @@ async def channel_only(interaction: discord.Interaction) -> bool:
     return False
 
 
-async def game_key(interaction: discord.Interaction, *, quiet: bool = False) -> int:
+async def game_key(interaction: discord.Interaction, *, quiet: bool = False,
+                   game: int | None = None) -> int:
     """The one place a play command finds its game: the channel's game in a server, else
-    the caller's own daily game (`DailyHost.active_slot`) — so nobody can ever reach
-    someone else's daily game. `quiet` (autocomplete): 0 instead of a refusal."""
+    the caller's own daily game — the one a button names (`game`: a practice game's
+    buttons while the ranked one is open), else `DailyHost.active_slot` — so nobody can
+    ever reach someone else's daily game. `quiet` (autocomplete): 0 instead of a refusal."""
     if in_server(interaction):
         return interaction.channel_id or 0
     host = getattr(rook(interaction), "daily", None)
@@ -83,7 +85,11 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False) -> 
         if ended is not None:  # 00:00 UTC passed and the day job has not run yet
             from .daily import time_up_text  # the daily cog imports this module
             raise Refusal(time_up_text(ended.day, lang_of(interaction)))
-    key = await host.active_slot(interaction.user.id) if host is not None else None
+    key = None
+    if host is not None and game is not None:
+        key = await host.slot_of_game(interaction.user.id, game)
+    if host is not None and key is None:
+        key = await host.active_slot(interaction.user.id)
     if key is None:
         if quiet:
             return 0
@@ -167,10 +173,12 @@ def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
 
 
 async def check_target(bot: RookBot, interaction: discord.Interaction, target: Target,
-                       lang: str) -> None:
-    """A button answers for one seat of one game: refuse anyone else, and old games."""
+                       lang: str) -> int:
+    """A button answers for one seat of one game: refuse anyone else, and old games.
+    Returns the key of the game it answers."""
+    key = await game_key(interaction, game=target.game)
     try:
-        row, _ = await bot.service.current(await game_key(interaction))
+        row, _ = await bot.service.current(key)
     except GameOver as e:  # a button of the game that just ended says how it ended
         if e.row.id != target.game:
             raise Refusal(t("wrong_game", lang)) from e
@@ -186,6 +194,7 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
         raise Refusal(t("not_player", lang))
     if seat != target.seat:
         raise Refusal(t("not_yours", lang, name=safe(row.seats[target.seat]["name"])))
+    return key
 
 
 async def perform(interaction: discord.Interaction, text: str, target: Target | None = None) -> None:
@@ -195,9 +204,9 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
         return
     bot = rook(interaction)
     try:
-        if target is not None:
-            await check_target(bot, interaction, target, lang)
-        out = await bot.service.act(await game_key(interaction), interaction.user.id, text,
+        key = await check_target(bot, interaction, target, lang) if target is not None \
+            else await game_key(interaction)
+        out = await bot.service.act(key, interaction.user.id, text,
                                     target.decision if target else None,
                                     key=interaction_key(interaction, text))
     except Refusal as r:

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -25,9 +26,10 @@ from service import ServiceError
 from service import daily as core
 from service.daily import Entry
 from service.daily_play import DailyHost, MemberCheck, Started
+from store.daily import DailyNotice
 
-from .actions import ack, in_server, refusal, reply, rook
-from .announce import deliver
+from .actions import Refusal, ack, in_server, refusal, reply, rook
+from .announce import NOTICE_ATTEMPTS, NOTICE_RETRY_S, deliver
 from .i18n import difficulty_name, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
@@ -37,7 +39,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rr.daily")
 _ = app_commands.locale_str
-REMIND_BEFORE_S = 4 * 3600  # the streak reminder: this long before 00:00 UTC
 PODIUM = ("🥇", "🥈", "🥉")
 BOARD_SIZE = 10
 
@@ -60,7 +61,8 @@ def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | No
     """The day's challenge in the reader's language: number, difficulty, modifiers, par,
     and when it ends (a relative timestamp every client shows in local time)."""
     mods = "\n".join(f"• {m.name(lang)}" for m in ch.modifiers)
-    return t("daily_card", lang, n=ch.number, day=ch.day.isoformat(),
+    key = "daily_card" if ch.day >= host.today() else "daily_card_past"  # no "ends" for a past day
+    return t(key, lang, n=ch.number, day=ch.day.isoformat(),
              difficulty=difficulty_words(ch.difficulty, lang), mods=mods,
              par=par_words(par, lang), ts=int(core.day_end(ch.day)))
 
@@ -100,7 +102,8 @@ async def tell_settled(bot: RookBot, game_id: int) -> None:
         par = core.par_score(await host.par(dt.date.fromisoformat(info["day"])))
         text = result_text(settled.score, settled.share_in(lang),
                            core.versus_par(settled.score, par, lang), settled.standing,
-                           bool(info.get("ranked")), lang)
+                           bool(info.get("ranked")), lang,
+                           next_ts=next_challenge(dt.date.fromisoformat(info["day"])))
         channel = bot.get_partial_messageable(int(info["post_channel"]))
         await deliver(f"daily result game {game_id}", lambda: channel.send(text))
     except Exception:
@@ -111,21 +114,6 @@ def time_up_text(day: str, lang: str) -> str:
     """A ranked attempt cut off by 00:00 UTC: unfinished, which breaks the streak and is no
     loss; today's challenge is open."""
     return t("daily_time_up", lang, n=core.number_of(dt.date.fromisoformat(day)))
-
-
-async def tell_time_up(bot: RookBot, game_id: int | None, day: str) -> bool:
-    """The player of an attempt the day's end closed is told so in their DM. Never raises."""
-    try:
-        row = await bot.store.get(game_id) if game_id is not None else None
-        if row is None:
-            return False
-        text = time_up_text(day, row.settings.get("lang", "en"))
-        channel = bot.get_partial_messageable(int(row.settings["daily"]["post_channel"]))
-        return await deliver(f"daily time up game {game_id}",
-                             lambda: channel.send(text)) is not None
-    except Exception:
-        log.exception("daily game %s: its end at 00:00 UTC could not be told", game_id)
-        return False
 
 
 async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
@@ -144,6 +132,8 @@ async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: St
              "daily_running" if st.raced else "daily_resumed", lang)
     where = "" if in_bot_dm(interaction) or st.raced else " " + t("daily_in_dm", lang)
     kind = "" if st.ranked else " " + t("daily_practice_note", lang)
+    if await host.both_open(st.row.host_id):  # two games in one DM: say which commands mean
+        kind += " " + t("daily_focus_ranked" if st.ranked else "daily_focus_practice", lang)
     lead = f"{head}{kind}{where}\n"
     await reply(interaction, lead + challenge_text(host, st.challenge, st.par, lang))
     if st.par is None:  # "the bot is still playing it" until the par is known, then the par
@@ -185,23 +175,52 @@ async def _dm_id(interaction: discord.Interaction) -> int:
     return dm.id
 
 
+def dm_refusal(e: Exception, lang: str, what: str = "attempt") -> str:
+    """Why the DM could not be opened, for an `attempt` or a `reminder`, in words: closed
+    DMs (403, e.g. 50007 "Cannot send messages to this user") say how to allow them;
+    anything else is Discord's trouble now (try again)."""
+    if isinstance(e, discord.Forbidden):
+        return t(f"daily_no_dm_{what}", lang) + " " + t("daily_allow_dms", lang)
+    return t(f"daily_dm_unreachable_{what}", lang)
+
+
+def dm_opener(bot: RookBot, dm_id: int, lang: str,
+              what: str = "attempt") -> Callable[[], Awaitable[None]]:
+    """The first message in the player's DM, sent before the attempt is claimed (issue 18):
+    creating a DM channel succeeds even when the player's DMs are closed — only a message
+    tells. If Discord refuses it, the attempt stays unclaimed and the player hears how to
+    allow DMs (`Refusal`), instead of "your challenge has started in your DMs" and a day
+    lost to posts that all bounce."""
+    async def reach() -> None:
+        try:
+            await bot.get_partial_messageable(dm_id).send(t(f"daily_dm_here_{what}", lang))
+        except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as e:
+            log.info("daily: the DM %s could not be opened (%r); nothing changed", dm_id, e)
+            raise Refusal(dm_refusal(e, lang, what)) from e
+    return reach
+
 
 async def open_attempt(interaction: discord.Interaction, lang: str,
-                        open_: Callable[..., Awaitable[Started]]) -> None:
+                       open_: Callable[..., Awaitable[Started]]) -> None:
     """Start or resume an attempt (ranked or practice) for the caller, its game posted to
-    their DMs; a refusal or closed DMs are answered privately."""
+    their DMs; a refusal or closed DMs are answered privately, and leave nothing claimed."""
     try:
         host = host_of(rook(interaction))
+        dm = await _dm_id(interaction)
         st = await open_(host, interaction.user.id, interaction.user.display_name,
                          interaction.guild_id if in_server(interaction) else None,
-                         await _dm_id(interaction))
+                         dm, reach=dm_opener(rook(interaction), dm, lang))
     except ServiceError as e:
         await reply(interaction, refusal(e, lang))
         return
-    except discord.HTTPException:
-        await reply(interaction, t("daily_no_dm", lang))
+    except Refusal as e:
+        await reply(interaction, e.text)
+        return
+    except discord.HTTPException as e:
+        await reply(interaction, dm_refusal(e, lang))
         return
     await _start_reply(interaction, host, st, lang)
+
 
 class DailyCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py): one child, `/rr daily`."""
@@ -216,7 +235,8 @@ class DailyCommands(CommandsMixin):
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        await open_attempt(interaction, lang, lambda host, *who: host.play(*who, lang))
+        await open_attempt(interaction, lang,
+                           lambda host, *who, reach: host.play(*who, lang, reach))
 
     @daily.command(name=_("practice", id="command.daily.practice"), description=_(
         "Replay a past day unranked (today's once your ranked try is over)"))
@@ -232,7 +252,7 @@ class DailyCommands(CommandsMixin):
             await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
             return
         await open_attempt(interaction, lang,
-                            lambda host, *who: host.practice(*who, lang, day))
+                           lambda host, *who, reach: host.practice(*who, lang, day, reach))
 
     @daily.command(name=_("leaderboard", id="command.daily.leaderboard"), description=_(
         "The day's best results (this server or everyone)"))
@@ -279,7 +299,7 @@ class DailyCommands(CommandsMixin):
         par = core.par_score(await host.par(host.today()))
         await reply(interaction, t("daily_resigned", lang) + "\n" + result_text(
             settled.score, settled.share_in(lang), core.versus_par(settled.score, par, lang),
-            settled.standing, True, lang))
+            settled.standing, True, lang, next_ts=next_challenge(host.today())))
 
     @daily.command(name=_("stats", id="command.daily.stats"), description=_(
         "Your daily challenge stats: played, win %, streaks"))
@@ -315,11 +335,15 @@ class DailyCommands(CommandsMixin):
         "Daily announcements channel (Manage Server) and your DM streak reminder"))
     @app_commands.describe(channel=_("Where this server's daily news is posted (Manage Server)"),
                            announcements=_("Post the daily news in this server (Manage Server)"),
-                           reminder=_("DM me before 00:00 UTC when my streak is about to break"))
+                           reminder=_("DM me before 00:00 UTC when my streak is about to break"),
+                           reminder_hour=_("The hour (UTC, 0-23) of my streak reminder; turns it on",
+                                           id="command.help.daily_reminder_hour"))
     async def daily_settings(self, interaction: discord.Interaction,
                              channel: discord.TextChannel | None = None,
                              announcements: bool | None = None,
-                             reminder: bool | None = None) -> None:
+                             reminder: bool | None = None,
+                             reminder_hour: app_commands.Range[int, 0, 23] | None = None
+                             ) -> None:
         lang = lang_of(interaction)
         if (host := await _acked_host(interaction, lang)) is None:
             return
@@ -340,14 +364,24 @@ class DailyCommands(CommandsMixin):
                 await host.store.set_guild_channel(interaction.guild_id, where,
                                                    guild_lang_of(interaction))
                 said.append(t("daily_news_on", lang, channel=f"<#{where}>"))
-        if reminder is not None:
-            try:
-                dm = await _dm_id(interaction) if reminder else None
-            except discord.HTTPException:
-                await reply(interaction, t("daily_no_dm", lang))
+        if reminder is False:
+            await host.store.set_reminder(interaction.user.id, None)
+            said.append(t("daily_remind_off", lang))
+        elif reminder or reminder_hour is not None:
+            try:  # reminded in the DM (if Discord lets us write there), in their language
+                dm = await _dm_id(interaction)
+                await dm_opener(rook(interaction), dm, lang, "reminder")()
+            except discord.HTTPException as e:
+                await reply(interaction, dm_refusal(e, lang, "reminder"))
                 return
-            await host.store.set_reminder(interaction.user.id, dm)
-            said.append(t("daily_remind_on" if reminder else "daily_remind_off", lang))
+            except Refusal as e:
+                await reply(interaction, e.text)
+                return
+            await host.store.set_reminder(interaction.user.id, dm, lang, reminder_hour)
+            setting = await host.store.reminder(interaction.user.id)
+            hour = setting[2] if setting else reminder_hour or 0
+            said.append(t("daily_remind_on", lang, hour=hour,
+                          ts=int(core.day_start(host.today()) + hour * 3600)))
         await reply(interaction, "\n".join(said) or t("daily_settings_none", lang))
 
 
@@ -378,15 +412,24 @@ def standing_words(st: core.Standing, lang: str) -> str:
     return t("daily_standing", lang, rank=st.rank, total=f"{st.total:,}", pct=st.top_percent)
 
 
+def next_challenge(day: dt.date) -> int:
+    """When the challenge after `day` opens (its 00:00 UTC), for a `<t:…:R>` countdown."""
+    return int(core.day_end(day))
+
+
 def result_text(score: core.Score, share: str, versus: str | None,
-                standing: core.Standing | None, ranked: bool, lang: str) -> str:
+                standing: core.Standing | None, ranked: bool, lang: str, *,
+                next_ts: int | None = None) -> str:
     """A finished attempt's post: the share line to copy, the score's breakdown and, for
-    the ranked attempt, its rank among the day's finishers so far."""
+    the ranked attempt, its rank among the day's finishers so far and the countdown to the
+    next challenge (Discord shows `<t:…:R>` as "in 5 hours", in the reader's time)."""
     key = "daily_result_ranked" if ranked else "daily_result_practice"
     lines = [t(key, lang, share=share, versus=f" — {versus}" if versus else ""),
              breakdown_words(score, lang)]
     if standing is not None:
         lines.append(standing_words(standing, lang))
+    if ranked and next_ts is not None:
+        lines.append(t("daily_next", lang, ts=next_ts))
     return "\n".join(lines)
 
 
@@ -503,41 +546,79 @@ DAILY_ITEMS: Sequence[type[discord.ui.DynamicItem[Any]]] = (BoardPageButton,)
 
 async def day_once(bot: RookBot) -> dict[str, int]:
     """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par, closing
-    yesterday, the servers' announcement, the streak reminders. Every step is guarded by a
-    stored flag or claim (a server's announcement: once built, `_announce`), so a restart
+    yesterday, then the servers' news, the streak reminders and the "your day ended" notes
+    through the daily outbox (`deliver_daily`). Each is queued once (a stored flag set in the transaction that
+    queues it) and marked sent only after Discord took it, so a restart or an outage
     neither repeats nor loses one; each server and each user is delivered on its own (a
     failure is theirs alone). Returns what was sent (tests, bench)."""
     host = bot.daily
     today = host.today()
     sent = {"announced": 0, "reminded": 0, "closed": 0}
-    par = await host.compute_par(today)  # worker threads: the event loop stays free
-    closed = await host.close_day(today - dt.timedelta(days=1))
+    await host.compute_par(today)  # worker threads: the event loop stays free
+    closed = await host.close_day(today - dt.timedelta(days=1))  # their notices: queued
     sent["closed"] = len(closed)
-    for att in closed:
-        await tell_time_up(bot, att.game_id, att.day)
-        await asyncio.sleep(0)
-    told = await host.store.news_told(today.isoformat())
-    for guild_id, channel_id, lang in await host.store.guild_channels():
-        if guild_id not in told and await _announce(bot, host, guild_id, channel_id, lang,
-                                                    today, par):
-            sent["announced"] += 1
-        await asyncio.sleep(0)
-    if host.seconds_left() <= REMIND_BEFORE_S:
-        for user_id, channel_id in await host.store.reminders_due(today.isoformat()):
-            text = t("daily_reminder", "en", ts=int(core.day_end(today))) + "\n" + \
-                t("daily_reminder", "ja", ts=int(core.day_end(today)))
-            if not _snowflake(channel_id):  # a damaged row is that user's alone
-                log.warning("user %s: stored reminder channel %r is not a channel id; not "
-                            "reminded", user_id, channel_id)
-                continue
-            try:
-                ch = bot.get_partial_messageable(channel_id)
-                if await deliver(f"daily reminder user {user_id}",
-                                 partial(ch.send, text)) is not None:
-                    sent["reminded"] += 1
-            except Exception:
-                log.exception("user %s: the streak reminder could not be sent", user_id)
+    now = host.clock()
+    await host.store.queue_news(today.isoformat(), now)
+    hour = int((now - core.day_start(today)) // 3600)
+    await host.store.queue_reminders(today.isoformat(), hour, now)
+    told = await deliver_daily(bot)
+    sent["announced"], sent["reminded"] = told["news"], told["reminder"]
     return sent
+
+
+async def deliver_daily(bot: RookBot) -> dict[str, int]:
+    """The daily outbox: every news or reminder row due, each taken (so no other pass sends
+    it), written in its reader's language as of now, sent, and removed only once Discord
+    took it. Discord unreachable (5xx, timeouts): retried later (30 s, 2 min, 10 min, then
+    hourly; dropped after 12 tries, logged), also after a restart. Refused for good (403,
+    404: the channel is gone, DMs closed since) or no longer true (a past day's news, a
+    streak kept since): dropped, logged. Returns how many of each kind were sent."""
+    host = bot.daily
+    sent = {"news": 0, "reminder": 0, "time_up": 0}
+    for notice in await host.store.take_notices(host.clock()):  # held: no other pass sends it
+        told = await _tell_notice(bot, notice)
+        if told is not None:  # sent, refused for good, or no longer true: it goes
+            await host.store.notice_sent(notice.id)
+            sent[notice.kind] += told
+        elif notice.attempts + 1 >= NOTICE_ATTEMPTS:
+            log.error("daily %s %s of %s: not delivered after %d tries; dropped", notice.kind,
+                      notice.target, notice.day, notice.attempts + 1)
+            await host.store.notice_sent(notice.id)
+        else:
+            delay = NOTICE_RETRY_S[min(notice.attempts, len(NOTICE_RETRY_S) - 1)]
+            await host.store.notice_retry(notice.id, host.clock() + delay)
+        await asyncio.sleep(0)
+    return sent
+
+
+async def _tell_notice(bot: RookBot, notice: DailyNotice) -> bool | None:
+    """One row told: True (Discord took it), False (it goes untold: refused for good, or
+    no longer true), None (Discord could not take it now, or its words could not be
+    written: try again later). Never raises."""
+    try:
+        text = await notice_text(bot, notice)
+    except Exception:
+        log.exception("daily %s %s of %s: its text could not be written", notice.kind,
+                      notice.target, notice.day)
+        return None
+    if text is None:
+        log.info("daily %s %s of %s: no longer due; dropped", notice.kind, notice.target,
+                 notice.day)
+        return False
+    if not _snowflake(notice.channel_id):  # a damaged row is that row's problem alone
+        log.warning("daily %s %s of %s: stored channel %r is not a channel id; dropped",
+                    notice.kind, notice.target, notice.day, notice.channel_id)
+        return False
+    ch = bot.get_partial_messageable(notice.channel_id)
+    took = False
+
+    async def send() -> None:
+        nonlocal took
+        took = await deliver(f"daily {notice.kind} {notice.target}",
+                             partial(ch.send, text)) is not None
+    if not await bot.announcer.tell(None, send):
+        return None
+    return took
 
 
 def _snowflake(value: object) -> bool:
@@ -545,43 +626,45 @@ def _snowflake(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
 
 
-async def _announce(bot: RookBot, host: DailyHost, guild_id: int, channel_id: int, lang: str,
-                    today: dt.date, par: dict[str, Any] | None) -> bool:
-    """One server's announcement of the day: built, then claimed (so it is sent once), then
-    sent; one that could not be built or sent is not marked told, so the next pass tries
-    it again, and the other servers go on."""
-    day = today.isoformat()
-    if not _snowflake(channel_id):  # a damaged row: nothing Discord would take
-        log.warning("guild %s: its stored daily news channel %r is not a channel id; not "
-                    "announced (`/rr daily settings` sets it again)", guild_id, channel_id)
-        return False
-    try:
-        yesterday = today - dt.timedelta(days=1)
-        lines = [challenge_text(host, host.challenge(today), par, lang)]
-        podium = (await host.leaderboard(yesterday, guild_id,
-                                         member_check(bot, guild_id)))[:3]
-        if podium:
-            lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
-            lines += [board_line(rank, e, lang, False) for rank, e in podium]
-        key = core.published_key(host.secret, yesterday, host.clock())
-        if key is not None:
-            lines.append(t("daily_key", lang, n=core.number_of(yesterday), day_key=key,
-                           day=yesterday.isoformat()))
-        if not await host.store.claim_news(day, guild_id):
-            return False  # another run of the day job has it
-    except Exception:
-        log.exception("guild %s: the daily announcement could not be built; tried again at "
-                      "the next pass, the others go on", guild_id)
-        return False
-    try:
-        ch = bot.get_partial_messageable(channel_id)
-        if await deliver(f"daily news guild {guild_id}",
-                         lambda: ch.send("\n".join(lines))) is not None:
-            return True
-    except Exception:  # e.g. a stored channel id that is not one
-        log.exception("guild %s: the daily announcement could not be sent", guild_id)
-    try:
-        await host.store.unclaim_news(day, guild_id)
-    except Exception:
-        log.warning("guild %s: the daily announcement stays unsent", guild_id, exc_info=True)
-    return False
+async def notice_text(bot: RookBot, notice: DailyNotice) -> str | None:
+    """The words of a daily outbox row, as of now; None when it is no longer true: a day
+    already over (yesterday's news or reminder, after an outage), or a reminded streak the
+    player has kept since. A day that ended unfinished stays true."""
+    host = bot.daily
+    if notice.kind == "time_up":  # true whenever it is read
+        return time_up_text(notice.day, notice.lang or "en")
+    day = dt.date.fromisoformat(notice.day)
+    if day != host.today():
+        return None
+    if notice.kind == "news":
+        return await news_text(bot, host, notice.target, notice.lang or "en", day)
+    att = await host.store.attempt(notice.target, notice.day, True)
+    if att is not None and att.status != "playing":
+        return None
+    lang = notice.lang or await _lang_of_player(bot, notice.target, day)
+    return t("daily_reminder", lang, ts=int(core.day_end(day)))
+
+
+async def _lang_of_player(bot: RookBot, user_id: int, day: dt.date) -> str:
+    """A reminder set before its language was stored: the language of the game that keeps
+    the streak alive (yesterday's ranked attempt), else English."""
+    att = await bot.daily.store.attempt(user_id, (day - dt.timedelta(days=1)).isoformat(), True)
+    row = await bot.store.get(att.game_id) if att is not None and att.game_id else None
+    return str(row.settings.get("lang", "en")) if row is not None else "en"
+
+
+async def news_text(bot: RookBot, host: DailyHost, guild_id: int, lang: str,
+                    today: dt.date) -> str:
+    """A server's daily news: today's challenge card, yesterday's podium among its members,
+    yesterday's published key."""
+    yesterday = today - dt.timedelta(days=1)
+    lines = [challenge_text(host, host.challenge(today), await host.par(today), lang)]
+    podium = (await host.leaderboard(yesterday, guild_id, member_check(bot, guild_id)))[:3]
+    if podium:
+        lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
+        lines += [board_line(rank, e, lang, False) for rank, e in podium]
+    key = core.published_key(host.secret, yesterday, host.clock())
+    if key is not None:
+        lines.append(t("daily_key", lang, n=core.number_of(yesterday), day_key=key,
+                       day=yesterday.isoformat()))
+    return "\n".join(lines)

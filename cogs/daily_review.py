@@ -228,7 +228,7 @@ class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]],
             await send_review(interaction, host, day, lang)
         else:
             await open_attempt(interaction, lang,
-                               lambda host, *who: host.practice(*who, lang, day))
+                               lambda host, *who, reach: host.practice(*who, lang, day, reach))
 
 
 class HistoryPage(discord.ui.DynamicItem[discord.ui.Button[Any]],

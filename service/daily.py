@@ -64,6 +64,12 @@ def day_end(day: dt.date) -> float:
     return nxt.timestamp()
 
 
+def day_start(day: dt.date) -> float:
+    """When `day`'s challenge opens (its 00:00 UTC), as a timestamp: reminder hours count
+    from here."""
+    return dt.datetime.combine(day, dt.time(), dt.UTC).timestamp()
+
+
 def number_of(day: dt.date) -> int:
     """The challenge number shown in the share line (#1 = EPOCH)."""
     return (day - EPOCH).days + 1

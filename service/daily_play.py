@@ -26,7 +26,7 @@ from typing import Any
 
 from engine import Game, view
 from store import GameRow, NewGame, StoreBusy, StoreUncertain, VersionConflict
-from store.daily import Attempt, AttemptTaken, DailyStore, daily_store
+from store.daily import Attempt, AttemptTaken, DailyStore, Tell, daily_store
 
 from . import daily
 from .daily import Challenge, Entry, Score, Standing
@@ -36,6 +36,10 @@ log = logging.getLogger("rr.daily")
 PAR_LEVELS = ("greedy", "expert")
 PAR_BUDGET_S = 0.25  # the expert's per-decision budget for par (a day job, not a player)
 MEMBER_CHECKS = 50  # a server board asks Discord about at most this many players per look
+
+Reach = Callable[[], Awaitable[None]]
+"""The interface opens its way to the player (the DM) before anything is claimed; raising
+leaves the attempt unclaimed, and the day's try with it."""
 
 MemberCheck = Callable[[int], Awaitable[bool | None]]
 """Is this user a member of the board's server? True/False as Discord answered; None when
@@ -143,14 +147,17 @@ class DailyHost:
 
     # ---- playing -----------------------------------------------------------------------------
     async def play(self, user_id: int, name: str, guild_id: int | None, post_channel: int,
-                   lang: str = "en") -> Started:
+                   lang: str = "en", reach: Reach | None = None) -> Started:
         """Start or resume today's ranked attempt; after it, a clear refusal naming practice.
 
         The claim of the attempt and its whole game are one transaction
         (`DailyStore.start_daily`): a crash leaves either neither or both, complete. When
         another process started the same user's attempt a moment before, this one's
         transaction finds it taken and writes nothing; the user is then told the truth —
-        the game is running in their DMs — and it is resumed (`Started.raced`)."""
+        the game is running in their DMs — and it is resumed (`Started.raced`).
+
+        `reach` runs once the refusals are past and before anything is claimed or posted:
+        a player Discord will not let the bot write to keeps the day's attempt (issue 18)."""
         day = self.today()
         ch = self.challenge(day)
         key = slot(user_id, True)
@@ -160,7 +167,10 @@ class DailyHost:
             for _ in range(2):  # a lost race is read again once: the winner has committed
                 att = await self.store.attempt(user_id, day.isoformat(), True)
                 if att is not None and att.status != "playing":
-                    raise ServiceError.of("svc.daily_done", code="daily_done")
+                    raise self.done_today()
+                if reach is not None:
+                    await reach()
+                    reach = None
                 row = await self.games.store.open_game(key)
                 if att is not None:
                     if guild_id is not None:
@@ -169,7 +179,7 @@ class DailyHost:
                         return await self._resume(row, att, ch, post_channel, raced)
                     if row is None and att.game_id is not None:
                         await self._ended(att)  # its game ended: it is no longer playable
-                        raise ServiceError.of("svc.daily_done", code="daily_done")
+                        raise self.done_today()
                 # Nothing yet, or what an older bot left by crashing: start it. An open game
                 # with no attempt of today is not today's (an attempt is claimed with or
                 # before its game): it goes. Should a racing process have just committed
@@ -184,9 +194,11 @@ class DailyHost:
             raise ServiceError.of("svc.daily_starting", code="daily_starting")
 
     async def practice(self, user_id: int, name: str, guild_id: int | None, post_channel: int,
-                       lang: str = "en", day: dt.date | None = None) -> Started:
+                       lang: str = "en", day: dt.date | None = None,
+                       reach: Reach | None = None) -> Started:
         """Replay a past day unranked; today's only after the ranked attempt is over. The old
-        practice game's end, the new claim and the new game are one transaction."""
+        practice game's end, the new claim and the new game are one transaction. `reach`:
+        as in `play`."""
         today = self.today()
         day = day or today - dt.timedelta(days=1)
         if day > today:
@@ -199,6 +211,8 @@ class DailyHost:
             if att is None or att.status == "playing":
                 raise ServiceError.of("svc.daily_practice_early",
                                    code="daily_practice_early")
+        if reach is not None:
+            await reach()
         ch = self.challenge(day)
         key = slot(user_id, False)
         async with self._claiming(key):
@@ -217,6 +231,13 @@ class DailyHost:
                     raced = True  # another process opened a practice a moment ago
             raise ServiceError.of("svc.daily_starting", code="daily_starting")
 
+    def done_today(self) -> ServiceError:
+        """Today's ranked attempt is over: the refusal says where practice is (yesterday's
+        challenge, or today's with its date) and when the next challenge opens."""
+        today = self.today()
+        return ServiceError.of("svc.daily_done", day=today.isoformat(),
+                               ts=int(daily.day_end(today)), code="daily_done")
+
     async def _resume(self, row: GameRow, att: Attempt, ch: Challenge, post_channel: int,
                       raced: bool) -> Started:
         """The attempt's game in play. A game an older bot started without its daily
@@ -228,6 +249,7 @@ class DailyHost:
             await self.games.store.set_settings(row.id, row.settings)
         if att.game_id != row.id:
             await self.store.set_game(att.user_id, att.day, att.ranked, row.id)
+        await self.store.touch(row.id)  # typed commands in the DM mean this game now
         g = await self.games.load(row)
         return Started(ch, row, g, att.ranked, None, await self.par(ch.day), raced)
 
@@ -279,15 +301,32 @@ class DailyHost:
         return both if ranked_first else both[::-1]
 
     async def active_slot(self, user_id: int) -> int | None:
-        """The daily game a command in a DM means: the ranked attempt while it is being
-        played, else the practice game."""
-        for key in self.key_of(user_id):
-            row = await self.games.store.open_game(key)
-            if row is not None and row.status == "active":
-                return key
-        latest = [await self.games.store.latest_game(k) for k in self.key_of(user_id)]
+        """The daily game a typed command in a DM means. With one game in play, that one;
+        with both (a past day's practice while today's ranked attempt is open), the one the
+        player moved in, started or resumed (`/rr daily play|practice`) last — the game
+        whose question is at the bottom of the DM (a tie: the ranked one). Buttons name
+        their own game (`slot_of_game`). With none in play, the latest that ended."""
+        slots = self.key_of(user_id)
+        touched = await self.store.last_game_at(slots)  # moved in, started or resumed
+        if touched:
+            return max(slots, key=lambda k: (k in touched, touched.get(k, 0.0),
+                                             k == slots[0]))
+        latest = [await self.games.store.latest_game(k) for k in slots]
         found = [r for r in latest if r is not None]
         return max(found, key=lambda r: r.id).channel_id if found else None
+
+    async def both_open(self, user_id: int) -> bool:
+        """The ranked and the practice game are both in play (the DM holds two games)."""
+        return len(await self.store.last_game_at(self.key_of(user_id))) == 2
+
+    async def slot_of_game(self, user_id: int, game_id: int) -> int | None:
+        """The slot of `game_id` when it is this user's daily game (a button carries its
+        game): so a practice game's buttons reach the practice game while the ranked one
+        is open. None when it is nobody's game of this user (someone else's, or gone)."""
+        row = await self.games.store.get(game_id)
+        if row is None or row.channel_id not in self.key_of(user_id):
+            return None
+        return row.channel_id
 
     # ---- results ------------------------------------------------------------------------------
     async def settle(self, row: GameRow) -> Settled | None:
@@ -398,8 +437,8 @@ class DailyHost:
 
     async def close_day(self, day: dt.date) -> list[Attempt]:
         """At 00:00 UTC: the day's unfinished attempts end unfinished (R15 has no say: a
-        hosting rule) and their games are closed, each attempt with its game in one
-        transaction. Runs once per day: the stored flag is set after the last attempt is
+        hosting rule) and their games are closed, each attempt with its game and its
+        player's notice (the daily outbox) in one transaction. Runs once per day: the stored flag is set after the last attempt is
         closed, so a crash in the middle of the list leaves the rest to the next pass
         (an attempt ends once however often it is closed); once set, a practice of that
         day's challenge started later is left alone."""
@@ -412,10 +451,15 @@ class DailyHost:
         for att in await self.store.playing(day.isoformat()):
             row = await self.games.store.get(att.game_id) if att.game_id is not None else None
             if row is not None and row.status in ("active", "lobby"):
+                info = row.settings.get("daily") or {}
+                # the ranked player is told in their DM, through the daily outbox (a
+                # practice is no attempt of the day: nothing to tell)
+                tell = Tell("time_up", int(info["post_channel"]), row.settings.get("lang"),
+                            self.clock()) if att.ranked and info.get("post_channel") else None
                 async with self.games.lock(row.channel_id):
                     ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
                                                          "unfinished", None, None,
-                                                         game_id=row.id)
+                                                         game_id=row.id, tell=tell)
                     self.games.forget(row.id)
             else:
                 ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,

@@ -1,5 +1,6 @@
 """Copy an SQLite database into PostgreSQL: the way a deployment that outgrew one process
-moves its games, logs, timers, undelivered notices and daily challenge over.
+moves its games, logs, timers, undelivered notices and daily challenge (with its news and
+reminders not yet told) over.
 
     python -m store.copy SQLITE_PATH postgresql://user@host/db
 
@@ -27,8 +28,8 @@ from .migrations import STEPS, data_postgresql
 
 TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "set_aside", "kv",
           "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders",
-          "daily_news")
-IDENTITY = (("games", "id"), ("outbox", "id"), ("set_aside", "id"))
+          "daily_outbox")
+IDENTITY = (("games", "id"), ("outbox", "id"), ("set_aside", "id"), ("daily_outbox", "id"))
 CHUNK = 5000
 
 

@@ -6,6 +6,10 @@ one user has at most one ranked attempt a day whichever server or process asks, 
 leaves either no attempt and no game or both, complete. Ending an attempt and closing its
 game are one transaction too (`end_attempt`). Scores are written only by the server after
 replaying the log (service/daily_play.py).
+
+The daily outbox (`daily_outbox`): a server's news and a player's reminder are queued in
+the transaction that takes their one-time flag, and a row leaves only once Discord took it
+(cogs/daily.deliver_daily), so neither is lost to an outage or a restart nor told twice.
 """
 
 from __future__ import annotations
@@ -36,6 +40,52 @@ class Attempt:
     finished_at: float | None
     # columns that could not be read ("score"): the attempt is then left out of rankings
     damage: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DailyNotice:
+    """One `daily_outbox` row: a server's daily news or a player's streak reminder still to
+    be told. It holds no text: the words are written at delivery, in `lang` (a reminder
+    queued without one finds the player's language then)."""
+
+    id: int
+    kind: str  # "news" | "reminder" | "time_up"
+    day: str
+    target: int  # news: the guild; reminder: the user
+    channel_id: int
+    lang: str | None
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tell:
+    """A daily outbox row written with another change, in its transaction (e.g. the "your
+    day ended unfinished" DM with the attempt's end): its kind, where it goes, in which
+    language, and from when (the host's clock) it may be sent."""
+
+    kind: str
+    channel_id: int
+    lang: str | None
+    at: float
+
+
+DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes
+HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
+
+# Opted-in users not yet reminded that day, whose streak is alive (they finished the day
+# before) and whose ranked attempt of that day is not over, once their hour has come.
+_DUE = ("SELECT r.user_id, r.channel_id, r.lang FROM daily_reminders r"
+        " WHERE (r.last_day IS NULL OR r.last_day<>:day)"
+        " AND COALESCE(r.hour, :default_hour) <= :hour"
+        " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+        "   AND a.ranked=1 AND a.status='finished' AND a.day=date(:day, '-1 day'))"
+        " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+        "   AND a.ranked=1 AND a.day=:day AND a.status<>'playing')")
+
+
+def _notice(r: sqlite3.Row) -> DailyNotice:
+    return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
+                       r["attempts"])
 
 
 class AttemptTaken(Exception):
@@ -174,13 +224,16 @@ class DailyStore:
 
     async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
                           score: dict[str, Any] | None, share: str | None, *,
-                          game_id: int | None = None, version: int | None = None) -> bool:
+                          game_id: int | None = None, version: int | None = None,
+                          tell: Tell | None = None) -> bool:
         """Close a playing attempt and abandon its open game (`game_id`; its timers go) in
         one transaction, so a crash can never leave the game over with the attempt still
         playing (the day reopened) or the attempt closed with its game still playable.
         False, nothing written, if the attempt was closed already. `version`: the game's
         version the score was replayed from; if a move landed since, VersionConflict and
-        nothing is written (the score would not be the log's)."""
+        nothing is written (the score would not be the log's). `tell`: the player's notice
+        of it, queued in the daily outbox in the same transaction (never lost, never
+        twice)."""
         now = time.time()
 
         def write(con: sqlite3.Connection) -> bool:
@@ -199,6 +252,11 @@ class DailyStore:
                 if version is not None and cur.rowcount != 1:
                     raise VersionConflict("the game moved on")
                 con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+            if tell is not None:
+                con.execute("INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id,"
+                            " lang, not_before, created_at) VALUES (?,?,?,?,?,?,?)",
+                            (tell.kind, day, user_id, tell.channel_id, tell.lang, tell.at,
+                             tell.at))
             return True
         return await self.store._write(write)
 
@@ -322,26 +380,6 @@ class DailyStore:
             return cur.rowcount == 1
         return await self.store._write(write)
 
-    async def news_told(self, day: str) -> set[int]:
-        """The servers whose announcement of `day` is claimed (sent, or being sent)."""
-        def read(con: sqlite3.Connection) -> set[int]:
-            return {r[0] for r in con.execute("SELECT guild_id FROM daily_news WHERE day=?",
-                                              (day,))}
-        return await self.store._read(read)
-
-    async def claim_news(self, day: str, guild_id: int) -> bool:
-        """Claim a server's announcement of `day` once it is built: True only for the one
-        caller that claimed it, so it is sent once even by two day jobs."""
-        def write(con: sqlite3.Connection) -> bool:
-            return con.execute("INSERT OR IGNORE INTO daily_news VALUES (?,?)",
-                               (day, guild_id)).rowcount == 1
-        return await self.store._write(write)
-
-    async def unclaim_news(self, day: str, guild_id: int) -> None:
-        """The announcement could not be sent: the next pass tries it again."""
-        await self.store._write(lambda con: con.execute(
-            "DELETE FROM daily_news WHERE day=? AND guild_id=?", (day, guild_id)).close())
-
     # ---- server settings and reminders ------------------------------------------------------
     async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:
         await self.store._write(lambda con: con.execute(
@@ -355,32 +393,120 @@ class DailyStore:
                 "SELECT guild_id, channel_id, lang FROM daily_guilds WHERE channel_id IS NOT NULL")]
         return await self.store._read(read)
 
-    async def set_reminder(self, user_id: int, channel_id: int | None) -> None:
+    async def set_reminder(self, user_id: int, channel_id: int | None, lang: str | None = None,
+                           hour: int | None = None) -> None:
+        """Opt in (the DM to remind in, the reader's language, the UTC hour; what is not
+        given keeps its stored value) or out (`channel_id` None)."""
         def write(con: sqlite3.Connection) -> None:
             if channel_id is None:
                 con.execute("DELETE FROM daily_reminders WHERE user_id=?", (user_id,))
             else:
-                con.execute("INSERT INTO daily_reminders (user_id, channel_id) VALUES (?,?)"
-                            " ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id",
-                            (user_id, channel_id))
+                con.execute("INSERT INTO daily_reminders (user_id, channel_id, lang, hour)"
+                            " VALUES (?,?,?,?) ON CONFLICT (user_id) DO UPDATE SET"
+                            " channel_id=excluded.channel_id,"
+                            " lang=COALESCE(excluded.lang, daily_reminders.lang),"
+                            " hour=COALESCE(excluded.hour, daily_reminders.hour)",
+                            (user_id, channel_id, lang, hour))
         await self.store._write(write)
 
-    async def reminders_due(self, day: str) -> list[tuple[int, int]]:
-        """Opted-in users not yet reminded today, with a streak alive (they finished
-        yesterday) and today's ranked attempt not finished: (user, DM channel)."""
+    async def reminder(self, user_id: int) -> tuple[int, str | None, int] | None:
+        """A user's reminder setting: (DM channel, language, UTC hour); None when off."""
+        def read(con: sqlite3.Connection) -> tuple[int, str | None, int] | None:
+            r = con.execute("SELECT channel_id, lang, hour FROM daily_reminders WHERE user_id=?",
+                            (user_id,)).fetchone()
+            return (r[0], r[1], DEFAULT_REMIND_HOUR if r[2] is None else r[2]) if r else None
+        return await self.store._read(read)
+
+    async def reminders_due(self, day: str, hour: int = 23) -> list[tuple[int, int]]:
+        """Reminders due (`_DUE`) at `hour` UTC, marked as sent for the day: (user, DM
+        channel). The day job queues them instead (`queue_reminders`)."""
         def write(con: sqlite3.Connection) -> list[tuple[int, int]]:
-            rows = con.execute(
-                "SELECT r.user_id, r.channel_id FROM daily_reminders r"
-                " WHERE (r.last_day IS NULL OR r.last_day<>?)"
-                " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
-                "   AND a.ranked=1 AND a.status='finished' AND a.day=date(?, '-1 day'))"
-                " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
-                "   AND a.ranked=1 AND a.day=? AND a.status<>'playing')",
-                (day, day, day)).fetchall()
+            rows = con.execute(_DUE, {"day": day, "hour": hour,
+                                      "default_hour": DEFAULT_REMIND_HOUR}).fetchall()
             con.executemany("UPDATE daily_reminders SET last_day=? WHERE user_id=?",
                             [(day, r[0]) for r in rows])
             return [(r[0], r[1]) for r in rows]
         return await self.store._write(write)
+
+    # ---- the daily outbox -------------------------------------------------------------------
+    async def queue_news(self, day: str, now: float) -> int:
+        """Take the day's `announced` flag and queue one news row per server with a news
+        channel, in one transaction: the flag can never be set without its rows (a crash
+        loses no server's news) nor the rows written twice. 0 if the flag was taken."""
+        def write(con: sqlite3.Connection) -> int:
+            con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
+            if con.execute("UPDATE daily_days SET announced=1 WHERE day=? AND announced=0",
+                           (day,)).rowcount != 1:
+                return 0
+            return con.execute(
+                "INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id, lang,"
+                " not_before, created_at) SELECT 'news', ?, guild_id, channel_id, lang, ?, ?"
+                " FROM daily_guilds WHERE channel_id IS NOT NULL", (day, now, now)).rowcount
+        return await self.store._write(write)
+
+    async def queue_reminders(self, day: str, hour: int, now: float) -> int:
+        """The reminders due at `hour` UTC (`_DUE`), each marked sent for the day and queued
+        in the outbox in one transaction: marked means queued, never lost, never twice."""
+        def write(con: sqlite3.Connection) -> int:
+            rows = con.execute(_DUE, {"day": day, "hour": hour,
+                                      "default_hour": DEFAULT_REMIND_HOUR}).fetchall()
+            con.executemany("UPDATE daily_reminders SET last_day=? WHERE user_id=?",
+                            [(day, r[0]) for r in rows])
+            con.executemany(
+                "INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id, lang,"
+                " not_before, created_at) VALUES ('reminder',?,?,?,?,?,?)",
+                [(day, r[0], r[1], r[2], now, now) for r in rows])
+            return len(rows)
+        return await self.store._write(write)
+
+    async def daily_notices(self, now: float) -> list[DailyNotice]:
+        """Rows due for delivery (new, past a retry's time, or held by a delivery that never
+        finished), oldest first."""
+        def read(con: sqlite3.Connection) -> list[DailyNotice]:
+            return [_notice(r) for r in con.execute(
+                "SELECT * FROM daily_outbox WHERE not_before<=? ORDER BY id", (now,))]
+        return await self.store._read(read)
+
+    async def take_notices(self, now: float) -> list[DailyNotice]:
+        """The rows due (new, past a retry's time, or held by a delivery that never
+        finished), oldest first, each now held `HOLD_S` for the caller: one statement, so
+        two passes never take one row."""
+        def write(con: sqlite3.Connection) -> list[DailyNotice]:
+            rows = [_notice(r) for r in con.execute(
+                "UPDATE daily_outbox SET not_before=? WHERE not_before<=? RETURNING *",
+                (now + HOLD_S, now))]
+            return sorted(rows, key=lambda n: n.id)
+        return await self.store._write(write)
+
+    async def notice_sent(self, notice_id: int) -> None:
+        """Discord took it (or refused it for good): the row goes. Bookkeeping (no sync of
+        its own, like the game outbox's): a power cut may undo it, and then the row is told
+        again, never lost."""
+        await self.store._write(lambda con: con.execute(
+            "DELETE FROM daily_outbox WHERE id=?", (notice_id,)).close(), bookkeeping=True)
+
+    async def notice_retry(self, notice_id: int, not_before: float) -> None:
+        """Discord could not take it now: tried again at `not_before`."""
+        await self.store._write(lambda con: con.execute(
+            "UPDATE daily_outbox SET attempts=attempts+1, not_before=? WHERE id=?",
+            (not_before, notice_id)).close(), bookkeeping=True)
+
+    async def touch(self, game_id: int) -> None:
+        """The player took this open game up again (`/rr daily play|practice` resumed it):
+        their typed commands in the DM go to it from now on (`last_game_at`)."""
+        await self.store._write(lambda con: con.execute(
+            "UPDATE games SET updated_at=? WHERE id=? AND status='active'",
+            (time.time(), game_id)).close())
+
+    async def last_game_at(self, slots: list[int]) -> dict[int, float]:
+        """When each of these slots' open game last changed (a move, its start): a daily
+        command in the DM goes to the game the player touched last."""
+        def read(con: sqlite3.Connection) -> dict[int, float]:
+            marks = ",".join("?" * len(slots))
+            return {r[0]: r[1] for r in con.execute(
+                f"SELECT channel_id, updated_at FROM games WHERE channel_id IN ({marks})"
+                " AND status='active'", slots)}
+        return await self.store._read(read)
 
 
 def daily_store(store: Any) -> DailyStore:

@@ -10,9 +10,26 @@ import json
 import time
 from typing import Any
 
-from .daily import Attempt, AttemptTaken, DailyStore, attempt_of, par_of
+import asyncpg
+
+from .daily import (
+    DEFAULT_REMIND_HOUR,
+    HOLD_S,
+    Attempt,
+    AttemptTaken,
+    DailyNotice,
+    DailyStore,
+    Tell,
+    attempt_of,
+    par_of,
+)
 from .db import Commit, GameRow, NewGame, VersionConflict
 from .pg import Con, PgStore, _count
+
+
+def _notice(r: asyncpg.Record) -> DailyNotice:
+    return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
+                       r["attempts"])
 
 
 class PgDailyStore(DailyStore):
@@ -98,8 +115,10 @@ class PgDailyStore(DailyStore):
 
     async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
                           score: dict[str, Any] | None, share: str | None, *,
-                          game_id: int | None = None, version: int | None = None) -> bool:
-        """As daily.py: the attempt closed and its game abandoned, one transaction."""
+                          game_id: int | None = None, version: int | None = None,
+                          tell: Tell | None = None) -> bool:
+        """As daily.py: the attempt closed, its game abandoned and its notice queued, one
+        transaction."""
         now = time.time()
 
         async def write(con: Con) -> bool:
@@ -119,6 +138,11 @@ class PgDailyStore(DailyStore):
                                               version)) != 1:
                     raise VersionConflict("the game moved on")
                 await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
+            if tell is not None:
+                await con.execute(
+                    "INSERT INTO daily_outbox (kind, day, target, channel_id, lang, not_before,"
+                    " created_at) VALUES ($1,$2,$3,$4,$5,$6,$6) ON CONFLICT DO NOTHING",
+                    tell.kind, day, user_id, tell.channel_id, tell.lang, tell.at)
             return True
         return await self.store._write(write)
 
@@ -218,19 +242,6 @@ class PgDailyStore(DailyStore):
                 f"UPDATE daily_days SET {flag}=1 WHERE day=$1 AND {flag}=0", day)) == 1
         return await self.store._write(write)
 
-    async def news_told(self, day: str) -> set[int]:
-        async def read(con: Con) -> set[int]:
-            return {r[0] for r in await con.fetch(
-                "SELECT guild_id FROM daily_news WHERE day=$1", day)}
-        return await self.store._read(read)
-
-    async def claim_news(self, day: str, guild_id: int) -> bool:
-        return _count(await self._run("INSERT INTO daily_news VALUES ($1,$2)"
-                                      " ON CONFLICT DO NOTHING", day, guild_id)) == 1
-
-    async def unclaim_news(self, day: str, guild_id: int) -> None:
-        await self._run("DELETE FROM daily_news WHERE day=$1 AND guild_id=$2", day, guild_id)
-
     async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:
         await self._run("INSERT INTO daily_guilds VALUES ($1,$2,$3) ON CONFLICT (guild_id)"
                         " DO UPDATE SET channel_id=excluded.channel_id, lang=excluded.lang",
@@ -243,26 +254,102 @@ class PgDailyStore(DailyStore):
                 " WHERE channel_id IS NOT NULL")]
         return await self.store._read(read)
 
-    async def set_reminder(self, user_id: int, channel_id: int | None) -> None:
+    async def set_reminder(self, user_id: int, channel_id: int | None, lang: str | None = None,
+                           hour: int | None = None) -> None:
         if channel_id is None:
             await self._run("DELETE FROM daily_reminders WHERE user_id=$1", user_id)
         else:
-            await self._run("INSERT INTO daily_reminders (user_id, channel_id) VALUES ($1,$2)"
-                            " ON CONFLICT (user_id) DO UPDATE SET"
-                            " channel_id=excluded.channel_id", user_id, channel_id)
+            await self._run("INSERT INTO daily_reminders (user_id, channel_id, lang, hour)"
+                            " VALUES ($1,$2,$3,$4) ON CONFLICT (user_id) DO UPDATE SET"
+                            " channel_id=excluded.channel_id,"
+                            " lang=COALESCE(excluded.lang, daily_reminders.lang),"
+                            " hour=COALESCE(excluded.hour, daily_reminders.hour)",
+                            user_id, channel_id, lang, hour)
 
-    async def reminders_due(self, day: str) -> list[tuple[int, int]]:
+    async def reminder(self, user_id: int) -> tuple[int, str | None, int] | None:
+        async def read(con: Con) -> tuple[int, str | None, int] | None:
+            r = await con.fetchrow("SELECT channel_id, lang, hour FROM daily_reminders"
+                                   " WHERE user_id=$1", user_id)
+            return (r[0], r[1], DEFAULT_REMIND_HOUR if r[2] is None else r[2]) if r else None
+        return await self.store._read(read)
+
+    async def reminders_due(self, day: str, hour: int = 23) -> list[tuple[int, int]]:
         """As daily.py; the UPDATE … RETURNING marks and lists in one statement, so two
         processes running the day job cannot both remind one user."""
         async def write(con: Con) -> list[tuple[int, int]]:
-            rows = await con.fetch(
-                "UPDATE daily_reminders r SET last_day=$1"
-                " WHERE (r.last_day IS NULL OR r.last_day<>$1)"
-                " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
-                "   AND a.ranked=1 AND a.status='finished'"
-                "   AND a.day=to_char(CAST($1::text AS date) - 1, 'YYYY-MM-DD'))"
-                " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
-                "   AND a.ranked=1 AND a.day=$1 AND a.status<>'playing')"
-                " RETURNING r.user_id, r.channel_id", day)
-            return [(r[0], r[1]) for r in rows]
+            return [(r[0], r[1]) for r in await _mark_due(con, day, hour)]
         return await self.store._write(write)
+
+    async def queue_news(self, day: str, now: float) -> int:
+        async def write(con: Con) -> int:
+            await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
+                              day)
+            if _count(await con.execute(
+                    "UPDATE daily_days SET announced=1 WHERE day=$1 AND announced=0", day)) != 1:
+                return 0
+            return _count(await con.execute(
+                "INSERT INTO daily_outbox (kind, day, target, channel_id, lang, not_before,"
+                " created_at) SELECT 'news', $1, guild_id, channel_id, lang, $2, $2"
+                " FROM daily_guilds WHERE channel_id IS NOT NULL ON CONFLICT DO NOTHING",
+                day, now))
+        return await self.store._write(write)
+
+    async def queue_reminders(self, day: str, hour: int, now: float) -> int:
+        async def write(con: Con) -> int:
+            rows = await _mark_due(con, day, hour)
+            await con.executemany(
+                "INSERT INTO daily_outbox (kind, day, target, channel_id, lang, not_before,"
+                " created_at) VALUES ('reminder',$1,$2,$3,$4,$5,$5) ON CONFLICT DO NOTHING",
+                [(day, r[0], r[1], r[2], now) for r in rows])
+            return len(rows)
+        return await self.store._write(write)
+
+    async def daily_notices(self, now: float) -> list[DailyNotice]:
+        async def read(con: Con) -> list[DailyNotice]:
+            return [_notice(r) for r in await con.fetch(
+                "SELECT * FROM daily_outbox WHERE not_before<=$1 ORDER BY id", now)]
+        return await self.store._read(read)
+
+    async def take_notices(self, now: float) -> list[DailyNotice]:
+        async def write(con: Con) -> list[DailyNotice]:
+            rows = await con.fetch("UPDATE daily_outbox SET not_before=$1 WHERE not_before<=$2"
+                                   " RETURNING *", now + HOLD_S, now)
+            return sorted((_notice(r) for r in rows), key=lambda n: n.id)
+        return await self.store._write(write)
+
+    async def notice_sent(self, notice_id: int) -> None:
+        async def write(con: Con) -> None:
+            await con.execute("DELETE FROM daily_outbox WHERE id=$1", notice_id)
+        await self.store._write(write, bookkeeping=True)
+
+    async def notice_retry(self, notice_id: int, not_before: float) -> None:
+        async def write(con: Con) -> None:
+            await con.execute("UPDATE daily_outbox SET attempts=attempts+1, not_before=$1"
+                              " WHERE id=$2", not_before, notice_id)
+        await self.store._write(write, bookkeeping=True)
+
+    async def touch(self, game_id: int) -> None:
+        await self._run("UPDATE games SET updated_at=$1 WHERE id=$2 AND status='active'",
+                        time.time(), game_id)
+
+    async def last_game_at(self, slots: list[int]) -> dict[int, float]:
+        async def read(con: Con) -> dict[int, float]:
+            return {r[0]: r[1] for r in await con.fetch(
+                "SELECT channel_id, updated_at FROM games WHERE channel_id = ANY($1::bigint[])"
+                " AND status='active'", slots)}
+        return await self.store._read(read)
+
+
+async def _mark_due(con: Con, day: str, hour: int) -> list[asyncpg.Record]:
+    """daily.py's `_DUE`, marked sent for the day in the same statement (UPDATE …
+    RETURNING): two processes cannot both take one user's reminder."""
+    return await con.fetch(
+        "UPDATE daily_reminders r SET last_day=$1"
+        " WHERE (r.last_day IS NULL OR r.last_day<>$1)"
+        " AND COALESCE(r.hour, $3) <= $2"
+        " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+        "   AND a.ranked=1 AND a.status='finished'"
+        "   AND a.day=to_char(CAST($1::text AS date) - 1, 'YYYY-MM-DD'))"
+        " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
+        "   AND a.ranked=1 AND a.day=$1 AND a.status<>'playing')"
+        " RETURNING r.user_id, r.channel_id, r.lang", day, hour, DEFAULT_REMIND_HOUR)

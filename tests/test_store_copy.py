@@ -30,7 +30,12 @@ async def _everything(store) -> dict:
     out["notices"] = [(n.id, n.game_id, n.body) for n in await store.notices()]
     key = await store.applied("i:42")
     out["applied"] = (key.game_id, key.version, key.text)
-    out["daily"] = [(a.user_id, a.score) for a in await daily_store(store).results("2026-11-23")]
+    daily = daily_store(store)
+    out["daily"] = [(a.user_id, a.score) for a in await daily.results("2026-11-23")]
+    # issue 18: news not yet told, and a reminder's hour and language, move over too
+    out["daily_outbox"] = [(n.kind, n.target, n.channel_id, n.lang)
+                           for n in await daily.daily_notices(float("inf"))]
+    out["reminder"] = await daily.reminder(7)
     return out
 
 
@@ -52,7 +57,12 @@ def test_copy_sqlite_into_postgresql_keeps_every_game_playable(tmp_path, pg_url,
         daily = await daily_store(store).open()
         await daily.claim(7, "2026-11-23", True, "Ann", 1)
         await daily.finish(7, "2026-11-23", True, "finished", {"points": 4}, "share")
+        await daily.set_guild_channel(1, 500, "ja")
+        await daily.queue_news("2026-11-24", 1.0)
+        await daily.set_reminder(7, 900, "ja", 6)
         seen = await _everything(store)
+        assert seen["daily_outbox"] == [("news", 1, 500, "ja")]
+        assert seen["reminder"] == (900, "ja", 6)
         assert seen["notices"] and seen[1][10] and seen[2][11] and seen["daily"]  # all there
         await store.close()
         return seen

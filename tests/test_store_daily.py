@@ -9,6 +9,8 @@ import asyncio
 
 from store.daily import daily_store
 
+EVER = float("inf")
+
 
 async def _two(db):
     """Two bot processes: each its own store on the same database."""
@@ -80,6 +82,56 @@ def test_day_flags_par_settings_secret_and_reminders_once_across_processes(db):
                                    dbb.reminders_due("2026-11-24"))
         assert sorted(due[0] + due[1]) == [(1, 901)]  # once, across both processes
         assert await da.reminders_due("2026-11-24") == []
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
+
+
+def test_daily_outbox_queues_once_holds_once_and_keeps_a_row_until_it_is_sent(db):
+    """Issue 18: a day's news and a streak reminder are queued in the transaction that
+    takes their one-time flag (never lost, never queued twice, whichever process runs the
+    day job), a row is taken by one delivery at a time, and it stays — counted, with its
+    retry time — until Discord took it. Reminders come at each player's hour, and keep the
+    language they were set in."""
+    async def main():
+        a, b, da, dbb = await _two(db)
+        day, now = "2026-11-24", 1000.0
+        await da.set_guild_channel(100, 555, "ja")
+        await da.set_guild_channel(200, 556, "en")
+        queued = await asyncio.gather(da.queue_news(day, now), dbb.queue_news(day, now))
+        assert sorted(queued) == [0, 2]  # once, across both processes
+        rows = await dbb.daily_notices(now)
+        assert [(n.kind, n.target, n.channel_id, n.lang) for n in rows] == \
+            [("news", 100, 555, "ja"), ("news", 200, 556, "en")]
+        first, second = rows[0].id, rows[1].id
+        taken = await asyncio.gather(da.take_notices(now), dbb.take_notices(now))
+        assert sorted(n.id for got in taken for n in got) == [first, second]  # each once
+        assert await da.take_notices(now + 599) == []  # held by that delivery
+        await da.notice_retry(first, now + 30)  # Discord could not take it: later
+        await dbb.notice_sent(second)  # Discord took this one
+        assert await da.take_notices(now + 29) == []
+        again = await dbb.take_notices(now + 30)
+        assert [(n.id, n.attempts) for n in again] == [(first, 1)]
+        await dbb.notice_sent(first)
+        assert await da.daily_notices(EVER) == []
+        # reminders: user 1 at 06:00 UTC in Japanese, user 2 at the default hour (20:00)
+        for user in (1, 2):
+            await da.claim(user, "2026-11-23", True, "u", None)
+            await da.finish(user, "2026-11-23", True, "finished", {"points": 1}, "s")
+        await da.set_reminder(1, 901, "ja", 6)
+        await da.set_reminder(2, 902)
+        await da.set_reminder(1, 911)  # a new DM keeps the stored hour and language
+        assert await dbb.reminder(1) == (911, "ja", 6)
+        assert await dbb.reminder(2) == (902, None, 20)
+        assert await da.queue_reminders(day, 5, now) == 0
+        due = await asyncio.gather(da.queue_reminders(day, 6, now),
+                                   dbb.queue_reminders(day, 6, now))
+        assert sorted(due) == [0, 1]
+        assert await da.queue_reminders(day, 21, now) == 1  # user 2's hour has come too
+        assert await dbb.queue_reminders(day, 23, now) == 0  # each once a day
+        rem = [(n.target, n.channel_id, n.lang) for n in await da.daily_notices(now)
+               if n.kind == "reminder"]
+        assert rem == [(1, 911, "ja"), (2, 902, None)]
         for s in (a, b):
             await s.close()
     asyncio.run(main())

@@ -101,22 +101,3 @@ def test_statements_split_whole_statements_only(k):
             assert sqlite3.complete_statement(stmt)
             con.execute(stmt)
     con.close()
-
-
-def test_step_6_keeps_a_day_already_announced_announced(db, monkeypatch):
-    """Issue 17 moved "announced" from one flag per day to one claim per server and day
-    (`daily_news`, step 6). A database upgraded mid-day must not announce that day again:
-    the servers' news of every day flagged before is recorded as told."""
-    async def main():
-        every = migrations.STEPS
-        monkeypatch.setattr(migrations, "STEPS", tuple(s for s in every if s.version < 6))
-        store = await db.open()
-        await store.close()
-        await db.sql("INSERT INTO daily_guilds VALUES (1, 10, 'en'), (2, NULL, 'en')")
-        await db.sql("INSERT INTO daily_days (day, announced) VALUES ('2026-11-23', 1),"
-                     " ('2026-11-24', 0)")
-        monkeypatch.setattr(migrations, "STEPS", every)
-        store = await db.open()
-        await store.close()
-        assert await db.sql("SELECT day, guild_id FROM daily_news") == [("2026-11-23", 1)]
-    asyncio.run(main())
