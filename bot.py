@@ -12,7 +12,8 @@ the bot. Configuration comes from the environment only, so the same build runs a
                   postgresql://user@host/db URL so several bot processes share one database
   RR_LOG_LEVEL    DEBUG / INFO / WARNING (default: INFO)
   RR_TICK_SECONDS how often time limits are checked (default: 30)
-  RR_SHARD_COUNT  several processes sharing one (PostgreSQL) database: the total number of
+  RR_SHARD_COUNT  several processes sharing one database (PostgreSQL; or an SQLite file, all
+                  processes on one machine: docs/deploy.md): the total number of
                   Discord shards over all of them (unset: this is the only process, and it
                   runs as many shards as Discord recommends)
   RR_SHARD_IDS    this process's shards, e.g. `0,1` or `2-3` (default: all of them). A game
