@@ -119,15 +119,15 @@ async def check(config: Config, raw_secret: str | None) -> str:
     store = make_store(config.db_path)
     try:
         await asyncio.wait_for(store.open(), CHECK_OPEN_S)
+        try:
+            generated, stored = await daily_store(store).stored_secret()
+        finally:
+            await store.close()
     except TimeoutError:
         raise NotReady(f"the database {where} did not answer within {CHECK_OPEN_S:.0f} s") \
             from None
     except Exception as e:  # unreachable, refused, not a database, no schema to create in
         raise NotReady(f"the database {where} cannot be used: {first_line(e)}") from None
-    try:
-        generated, stored = await daily_store(store).stored_secret()
-    finally:
-        await store.close()
     key = check_secret(raw_secret) if raw_secret else generated
     if stored is None:
         secret = ("RR_DAILY_SECRET (the database has no fingerprint yet: the first start "

@@ -111,3 +111,13 @@ def test_an_unreachable_database_is_one_line_without_its_password(db, tmp_path):
 def test_a_missing_token_is_one_line(tmp_path):
     out = check(RR_DB=str(tmp_path / "rr.db"), DISCORD_TOKEN="")
     assert out.returncode != 0 and "DISCORD_TOKEN is not set" in one_line(out)
+
+
+def test_a_search_path_schema_not_created_yet_is_one_line(pg_url):
+    """docs/postgresql.md: `?search_path=rr` needs `CREATE SCHEMA rr` first; the check names
+    what PostgreSQL said instead of the bot failing at its first start."""
+    url = pg_url.split("?")[0] + "?search_path=not_created_yet"
+    out = check(RR_DB=url, RR_DAILY_SECRET=SECRET)
+    said = one_line(out)
+    assert out.returncode != 0
+    assert "no schema has been selected to create in" in said, said
