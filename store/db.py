@@ -873,7 +873,7 @@ def _data_version(con: sqlite3.Connection) -> int | None:
     file could not even be read just now)."""
     try:
         return int(con.execute("PRAGMA data_version").fetchone()[0])
-    except sqlite3.OperationalError:
+    except sqlite3.Error:  # BEGIN, next, meets the same fault and deals with it
         return None
 
 
