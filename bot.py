@@ -37,7 +37,7 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 CHECK_OPEN_S = 20.0  # `--check`: a database that has not answered by then is unreachable
 
@@ -89,12 +89,16 @@ class NotReady(Exception):
 
 
 def shown(db: str) -> str:
-    """Where the games are, fit for a log or a terminal: a URL's password is never shown."""
-    parts = urlsplit(db)
-    if parts.password is None:
+    """Where the games are, fit for a log or a terminal: a URL's password (in its user part
+    or as `?password=`) is never shown; a file path is shown as it is."""
+    if "://" not in db:
         return db
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+    parts = urlsplit(db)
+    if parts.password is not None:
+        host = parts.netloc.rpartition("@")[2]
+        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+    query = [(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query)]
+    return urlunsplit(parts._replace(query=urlencode(query, safe="*")))
 
 
 def first_line(e: BaseException) -> str:
@@ -158,7 +162,8 @@ def main(argv: list[str]) -> int:
         return 2
     if "--check" in argv:
         try:
-            print(f"bot.py --check: {asyncio.run(check(config, os.environ.get('RR_DAILY_SECRET')))}")
+            ready = asyncio.run(check(config, os.environ.get("RR_DAILY_SECRET")))
+            print(f"bot.py --check: {ready}")
         except NotReady as e:
             print(f"bot.py --check: {e}", file=sys.stderr)
             return 2

@@ -62,10 +62,8 @@ from typing import Any, Protocol, TypeVar
 
 from .migrations import migrate_sqlite
 
-BUSY_S = 0.5  # how long a write waits for a lock held by another process before refusing
-# ... as long as that process commits nothing meanwhile. While other processes' commits keep
-# landing (several bot processes on one SQLite file take turns), a write waits up to this long.
-CONTENDED_S = 10.0
+BUSY_S = 0.5  # how long a write waits for a lock whose holder commits nothing meanwhile
+CONTENDED_S = 10.0  # how long it waits while other processes' commits keep landing (shards)
 LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
 APPLIED_KEEP_S = 7 * 24 * 3600  # Discord redelivers within minutes; keys are kept a week
 Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)

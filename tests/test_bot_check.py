@@ -98,7 +98,7 @@ def test_shard_ids_outside_the_count_are_one_line(db):
 
 def test_an_unreachable_database_is_one_line_without_its_password(db, tmp_path):
     if db.pg:  # nothing listens on port 1 of the loopback
-        url = "postgresql://rr:s3cret-pw@127.0.0.1:1/rookraiders"
+        url = "postgresql://rr:s3cret-pw@127.0.0.1:1/rookraiders?password=s3cret-pw"
     else:  # a folder that does not exist
         url = str(tmp_path / "no-such-folder" / "rookraiders.db")
     out = check(RR_DB=url, RR_DAILY_SECRET=SECRET)
