@@ -48,12 +48,16 @@ async def worker(path: str, index: int, games: int, moves: int, think_s: float
     """One process's answers; every StoreBusy is counted, nothing else is forgiven."""
     store = await Store(path).open()
     state = json.dumps({"pad": "x" * 6000})  # about a real state's size
-    versions: dict[int, int] = {}
-    for k in range(games):
-        row = await store.create_lobby(1, index * 10_000 + k, 1, "Ann", {"players": 1})
-        versions[(await store.start(row.id, row.seats, {"seed": k}, state)).row.id] = 1
-    busy, took = 0, []
-    ids = sorted(versions)
+    busy, took, ids, channel = 0, [], [], index * 10_000
+    while len(ids) < games:  # opening the games: a refusal counts, and a new one is opened
+        channel += 1
+        try:
+            row = await store.create_lobby(1, channel, 1, "Ann", {"players": 1})
+            ids.append((await store.start(row.id, row.seats, {"seed": 1}, state)).row.id)
+        except StoreBusy:
+            busy += 1
+            if busy > moves:
+                raise
     t0 = time.perf_counter()
     for m in range(moves):
         gid = ids[m % len(ids)]
