@@ -1,15 +1,19 @@
 """Rook & Raiders for Discord — entry point.
 
 `python bot.py` runs the bot (DISCORD_TOKEN required); `python bot.py --console` plays a
-game offline in the terminal through the same service layer. Configuration comes from the
-environment only, so the same build runs anywhere:
+game offline in the terminal through the same service layer; `python bot.py --check` checks
+a deployment without Discord — the settings, the database (opened, migrations applied), the
+shard settings and the daily secret against the database's — and says in one line that it
+is ready (exit 0) or why not (exit 2), so a unit or a deploy script can ask before it starts
+the bot. Configuration comes from the environment only, so the same build runs anywhere:
 
   DISCORD_TOKEN   the bot token (required unless --console)
   RR_DB           where games are kept: an SQLite file (default: rookraiders.db), or a
                   postgresql://user@host/db URL so several bot processes share one database
   RR_LOG_LEVEL    DEBUG / INFO / WARNING (default: INFO)
   RR_TICK_SECONDS how often time limits are checked (default: 30)
-  RR_SHARD_COUNT  several processes sharing one (PostgreSQL) database: the total number of
+  RR_SHARD_COUNT  several processes sharing one database (PostgreSQL; or an SQLite file, all
+                  processes on one machine: docs/deploy.md): the total number of
                   Discord shards over all of them (unset: this is the only process, and it
                   runs as many shards as Discord recommends)
   RR_SHARD_IDS    this process's shards, e.g. `0,1` or `2-3` (default: all of them). A game
@@ -27,11 +31,15 @@ environment only, so the same build runs anywhere:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+CHECK_OPEN_S = 20.0  # `--check`: a database that has not answered by then is unreachable
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +83,73 @@ def load_config(env: Mapping[str, str]) -> Config:
                   lease_seconds=lease)
 
 
+class NotReady(Exception):
+    """`--check` found what would stop the bot (or make it misbehave): one line for the
+    operator."""
+
+
+def shown(db: str) -> str:
+    """Where the games are, fit for a log or a terminal: a URL's password (in its user part
+    or as `?password=`) is never shown; a file path is shown as it is."""
+    if "://" not in db:
+        return db
+    parts = urlsplit(db)
+    if parts.password is not None:
+        host = parts.netloc.rpartition("@")[2]
+        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+    query = [(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query)]
+    return urlunsplit(parts._replace(query=urlencode(query, safe="*")))
+
+
+def first_line(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= 300 else text[:297] + "…"
+
+
+async def check(config: Config, raw_secret: str | None) -> str:
+    """What `bot.py --check` says of a deployment whose settings parsed (`load_config`):
+    the line to print when the bot would start, or NotReady with why it would not. It does
+    what a start does to the database and nothing more — opens it, applies the migrations
+    (store/migrations.py) — and only reads the daily secret's records: the first start
+    stores them, exactly as without the check."""
+    from service.daily import SecretError, check_fingerprint, check_secret
+    from store import make_store
+    from store.daily import daily_store
+    from store.migrations import LATEST
+
+    if config.token is None:
+        raise NotReady("DISCORD_TOKEN is not set — the bot cannot log in to Discord")
+    where = shown(config.db_path)
+    store = make_store(config.db_path)
+    try:
+        await asyncio.wait_for(store.open(), CHECK_OPEN_S)
+        try:
+            generated, stored = await daily_store(store).stored_secret()
+        finally:
+            await store.close()
+    except TimeoutError:
+        raise NotReady(f"the database {where} did not answer within {CHECK_OPEN_S:.0f} s") \
+            from None
+    except Exception as e:  # unreachable, refused, not a database, no schema to create in
+        raise NotReady(f"the database {where} cannot be used: {first_line(e)}") from None
+    key = check_secret(raw_secret) if raw_secret else generated
+    if stored is None:
+        secret = ("RR_DAILY_SECRET (the database has no fingerprint yet: the first start "
+                  "stores it)" if raw_secret else "none set: the first start generates one "
+                  "and keeps it in the database")
+    else:
+        try:  # without a secret of its own or stored, a start would generate a new one
+            check_fingerprint(key if key is not None else os.urandom(32), stored)
+        except SecretError as e:
+            raise NotReady(str(e)) from None
+        secret = ("RR_DAILY_SECRET, the database's" if raw_secret
+                  else "the one generated and kept in the database")
+    shards = ("this process alone, every shard Discord recommends" if config.shard_count is None
+              else f"{','.join(map(str, config.shard_ids))} of {config.shard_count}")
+    return (f"ready: database {where} (schema version {LATEST}); shards {shards}; "
+            f"daily secret {secret}")
+
+
 def main(argv: list[str]) -> int:
     if "--console" in argv:
         from console import main as console_main
@@ -83,8 +158,16 @@ def main(argv: list[str]) -> int:
     try:
         config = load_config(os.environ)
     except ValueError as e:  # wrong servers to host, a weak daily secret: never start
-        print(f"bot.py: {e}", file=sys.stderr)
+        print(f"bot.py{' --check' if '--check' in argv else ''}: {e}", file=sys.stderr)
         return 2
+    if "--check" in argv:
+        try:
+            ready = asyncio.run(check(config, os.environ.get("RR_DAILY_SECRET")))
+            print(f"bot.py --check: {ready}")
+        except NotReady as e:
+            print(f"bot.py --check: {e}", file=sys.stderr)
+            return 2
+        return 0
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if config.token is None:

@@ -2,7 +2,8 @@
 PostgreSQL against one process on SQLite, with 500 games in play.
 
     .venv/bin/python bench/scale.py [--games 500] [--seconds 20] [--procs 1 2 4]
-                                    [--pg postgresql://…] [--no-sqlite]
+                                    [--sqlite-procs 1] [--pg postgresql://…] [--no-sqlite]
+                                    [--no-pg]
 
 Each process is a real bot (`RookBot`, an AutoShardedBot running its share of the shards)
 behind the gateway-level harness (tests/shard_worker.py): its Discord is in-process, so its
@@ -17,6 +18,8 @@ command or button, the reply, the channel posts and the table images after each 
 Without `--pg` a PostgreSQL server is started for the run (tests/pg_server.py), in a
 temporary folder, on loopback; each configuration gets an empty schema. Prints one line per
 configuration: answers/s, its ratio to one PostgreSQL process, and the p50/p90/p99 latency.
+`--sqlite-procs 1 4` runs one and four processes on one SQLite file (a refused answer, such
+as "the game's database is busy", stops the run with the refusal).
 """
 
 from __future__ import annotations
@@ -97,10 +100,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--procs", type=int, nargs="+", default=[1, 2, 4])
     ap.add_argument("--pg", help="a PostgreSQL server URL (default: start one for the run)")
+    ap.add_argument("--sqlite-procs", type=int, nargs="+", default=[1])
     ap.add_argument("--no-sqlite", action="store_true")
+    ap.add_argument("--no-pg", action="store_true")
     ns = ap.parse_args(argv)
     server: Any = None
-    if ns.pg is None:
+    if ns.no_pg:
+        ns.procs = []
+    elif ns.pg is None:
         import pg_server
 
         server = pg_server.start()
@@ -110,10 +117,11 @@ def main(argv: list[str]) -> int:
     try:
         rows: list[tuple[str, dict[str, Any]]] = []
         if not ns.no_sqlite:
-            with tempfile.TemporaryDirectory() as tmp:
-                rows.append(("SQLite, 1 process", run(f"{tmp}/scale.db", 1, ns.games,
-                                                      ns.seconds)))
-                print_row(*rows[-1], None)
+            for n in ns.sqlite_procs:
+                with tempfile.TemporaryDirectory() as tmp:
+                    rows.append((f"SQLite, {n} process{'es' if n > 1 else ''}",
+                                 run(f"{tmp}/scale.db", n, ns.games, ns.seconds)))
+                    print_row(*rows[-1], None)
         base = None
         for n in ns.procs:
             name = f"scale{n}_{int(time.time())}"

@@ -163,6 +163,18 @@ class DailyStore:
                 "SELECT value FROM kv WHERE key='daily_secret_fingerprint'").fetchone()[0])
         return await self.store._write(write)
 
+    async def stored_secret(self) -> tuple[bytes | None, str | None]:
+        """The generated secret and the fingerprint the database keeps (None: not yet), read
+        without storing anything: `bot.py --check` compares them with this process's
+        settings and leaves the first start to store them."""
+        def read(con: sqlite3.Connection) -> tuple[bytes | None, str | None]:
+            kept = dict(con.execute("SELECT key, value FROM kv WHERE key IN"
+                                    " ('daily_secret', 'daily_secret_fingerprint')").fetchall())
+            secret = kept.get("daily_secret")
+            return (bytes.fromhex(secret) if secret else None,
+                    kept.get("daily_secret_fingerprint"))
+        return await self.store._read(read)
+
     # ---- attempts ----------------------------------------------------------------------------
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
         def read(con: sqlite3.Connection) -> Attempt | None:

@@ -58,6 +58,16 @@ class PgDailyStore(DailyStore):
                 "SELECT value FROM kv WHERE key='daily_secret_fingerprint'"))
         return await self.store._write(write)
 
+    async def stored_secret(self) -> tuple[bytes | None, str | None]:
+        async def read(con: Con) -> tuple[bytes | None, str | None]:
+            kept = {r["key"]: r["value"] for r in await con.fetch(
+                "SELECT key, value FROM kv WHERE key IN"
+                " ('daily_secret', 'daily_secret_fingerprint')")}
+            secret = kept.get("daily_secret")
+            return (bytes.fromhex(secret) if secret else None,
+                    kept.get("daily_secret_fingerprint"))
+        return await self.store._read(read)
+
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
         async def read(con: Con) -> Attempt | None:
             r = await con.fetchrow("SELECT * FROM daily_attempts WHERE user_id=$1 AND day=$2"

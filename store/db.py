@@ -17,6 +17,12 @@ that thread is the store-wide write lock. Reads run on the reader thread: in WAL
 reader sees the last commit and never waits for a writer, so a write stuck on a lock held
 by another process (busy timeout `BUSY_S`) never delays any game's reads.
 
+Several processes on one file (shards, the console beside the bot): SQLite lets one write
+at a time, so their writes take turns with the file's lock. A write waits for it as long
+as the others' commits keep landing (`CONTENDED_S` at most); only a holder that commits
+nothing for `BUSY_S` — another program's transaction left open — gets a write refused.
+`bench/sqlite_procs.py` measures it (docs/deploy.md, "One machine, one SQLite file").
+
 Faults: a job that fails rolls back; when COMMIT or ROLLBACK themselves fail the connection
 is thrown away and reopened, so the next job starts clean (a failure never wedges the
 store). A COMMIT that raises may still have reached the file: the store then reads the
@@ -60,7 +66,8 @@ from .migrations import migrate_sqlite
 
 log = logging.getLogger("rr.store")
 
-BUSY_S = 0.5  # how long a write waits for a lock held by another process before refusing
+BUSY_S = 0.5  # how long a write waits for a lock whose holder commits nothing meanwhile
+CONTENDED_S = 10.0  # how long it waits while other processes' commits keep landing (shards)
 LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
 APPLIED_KEEP_S = 7 * 24 * 3600  # Discord redelivers within minutes; keys are kept a week
 Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
@@ -81,8 +88,9 @@ class VersionConflict(Exception):
 
 
 class StoreBusy(Exception):
-    """Another process held the database's write lock for longer than `BUSY_S`; nothing
-    was written (the caller may try again)."""
+    """Another process held the database's write lock for longer than `BUSY_S` without
+    committing anything (or the lock changed hands for `CONTENDED_S` without this write
+    getting it); nothing was written (the caller may try again)."""
 
 
 class AlreadyApplied(Exception):
@@ -277,8 +285,8 @@ class Store:
     faults: tuple[type[Exception], ...] = (StoreBusy, StoreUncertain, sqlite3.OperationalError)
 
     def __init__(self, path: str, *, factory: type[sqlite3.Connection] = sqlite3.Connection,
-                 busy_s: float = BUSY_S, synchronous: str = "FULL",
-                 clock: Callable[[], float] = time.time) -> None:
+                 busy_s: float = BUSY_S, contended_s: float = CONTENDED_S,
+                 synchronous: str = "FULL", clock: Callable[[], float] = time.time) -> None:
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous={synchronous!r}")
         self.synchronous = synchronous
@@ -286,6 +294,7 @@ class Store:
         self.clock = clock
         self.factory = factory
         self.busy_s = busy_s
+        self.contended_s = contended_s
         self.resets = 0  # connections thrown away after a failure (see `_reset`)
         self._writer: ThreadPoolExecutor | None = None
         self._reader: ThreadPoolExecutor | None = None
@@ -391,13 +400,7 @@ class Store:
         con = self._con
         if con is None or con.in_transaction:  # an earlier failure left it unusable
             con = self._reset()
-        try:
-            con.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if _busy(e):
-                raise StoreBusy(str(e)) from e
-            self._reset()
-            raise
+        self._begin(con)
         try:
             out = fn(con, *args)
         except BaseException:
@@ -419,6 +422,27 @@ class Store:
             if not landed:
                 raise
         return out
+
+    def _begin(self, con: sqlite3.Connection) -> None:
+        """BEGIN IMMEDIATE: take the database's write lock, waiting `busy_s` at a time. Other
+        processes on the file take turns with it (shards on one SQLite file): while their
+        commits keep landing (`PRAGMA data_version` moves) the write is only queued, and
+        waits on, up to `contended_s` in all. A holder that commits nothing for `busy_s` is
+        stuck (another program's open transaction): StoreBusy then, nothing written."""
+        deadline = time.monotonic() + self.contended_s
+        seen = _data_version(con)
+        while True:
+            try:
+                con.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as e:
+                if not _busy(e):
+                    self._reset()
+                    raise
+                moved = _data_version(con)
+                if moved is None or moved == seen or time.monotonic() >= deadline:
+                    raise StoreBusy(str(e)) from e
+                seen = moved
 
     def _rollback(self, con: sqlite3.Connection) -> None:
         """End a failed transaction; if even ROLLBACK fails, drop the connection (closing
@@ -947,6 +971,15 @@ def _put_timers(con: sqlite3.Connection, game_id: int,
         " WHERE decision_id<>excluded.decision_id",
         [(game_id, *t) for t in timers])
     return _timers(con, game_id)
+
+
+def _data_version(con: sqlite3.Connection) -> int | None:
+    """A number that changes whenever another connection commits to the file (None: the
+    file could not even be read just now)."""
+    try:
+        return int(con.execute("PRAGMA data_version").fetchone()[0])
+    except sqlite3.Error:  # BEGIN, next, meets the same fault and deals with it
+        return None
 
 
 def _wal(con: sqlite3.Connection, wait_s: float) -> None:
