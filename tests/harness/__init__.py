@@ -41,7 +41,7 @@ Typical use (pytest-asyncio is not installed, so tests call ``asyncio.run``)::
 API at a glance::
 
     Harness(bot_or_factory, *, extensions=(), setup=None, settle_timeout=5.0,
-            timer_horizon=1.0, response_deadline=3.0, bot_permissions=..., ...)
+            timer_horizon=1.0, response_deadline=RESPONSE_DEADLINE (3 s), bot_permissions=..., ...)
     h.user(name, *, manage_channels=False, administrator=False, permissions=None,
            dms_open=True, in_guild=True) -> FakeUser
     h.role(name) / h.text_channel(name) / h.dm_channel(user) / h.attachment(name, data)
@@ -95,6 +95,7 @@ from .model import (
     DEFAULT_EVERYONE_PERMISSIONS,
     EPHEMERAL,
     LOADING,
+    RESPONSE_DEADLINE,
     RESPONSE_KINDS,
     BadSnowflake,
     ComponentInfo,
@@ -119,6 +120,7 @@ __all__ = [
     "DEFAULT_EVERYONE_PERMISSIONS",
     "EPHEMERAL",
     "LOADING",
+    "RESPONSE_DEADLINE",
     "RESPONSE_KINDS",
     "BadSnowflake",
     "ComponentInfo",
