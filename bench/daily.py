@@ -55,6 +55,7 @@ PLAY, BOARD, BOARD_JOB = "daily play", "leaderboard (rush)", "leaderboard (day j
 async def rush(rate_per_min: float, duration: float, probes: float, servers: int, par: bool,
                poisson: bool, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
+    load_before = os.getloadavg()
     clock = Clock(MIDNIGHT)
     starts = schedule(rate_per_min / 60, duration, poisson=poisson, rng=rng)
     with tempfile.TemporaryDirectory() as tmp:
@@ -87,7 +88,7 @@ async def rush(rate_per_min: float, duration: float, probes: float, servers: int
             out: dict[str, Any] = {
                 "play": feed.stats(PLAY), "board": feed.stats(BOARD), "fed": fed, "wall": wall,
                 "started": started, "players": len(users), "late_feeds": feed.late_feeds,
-                "expired_errors": len(expired)}
+                "expired_errors": len(expired), "load_before": load_before}
 
             for k in range(servers):  # servers' announcement channels (one harness guild)
                 ch = h.text_channel(f"news{k}")
@@ -115,7 +116,8 @@ async def rush(rate_per_min: float, duration: float, probes: float, servers: int
 def report(rate: float, duration: float, poisson: bool, par: bool, res: dict[str, Any]) -> None:
     print(f"daily bench: {rate:g} starts/min for {duration:g} s "
           f"({'Poisson' if poisson else 'evenly spaced'} arrivals, open loop), "
-          f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+          f"{os.cpu_count()} CPUs, load average before {' '.join(f'{x:.2f}' for x in res['load_before'])}, "
+          f"after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(res["play"].line())
     print(res["board"].line())
     print(f"started {res['started']}/{res['players']}; arrivals fed in {res['fed']:.1f} s "

@@ -52,6 +52,8 @@ API at a glance::
     await h.select(user, custom_id, values, message=msg)
     await h.submit_modal(user, {field_custom_id: text}, modal=result)
     await h.gateway("EVENT_NAME", payload); await h.settle(); h.raise_errors()
+    h.slash_payload(user, "rr status") / h.autocomplete_payload(...) / h.click_payload(...)
+    h.deliver(payload, user, channel, arrived=t)  # no settling: open-loop load (bench/)
     h.messages(channel) / h.last_message(channel) / h.visible_to(user) / h.dms(user)
     h.requests, h.http.find(method, route), h.http.last(method, route)
     h.http.fail(method, route, status=403|429|500, times=1, code=0, retry_after=0.05)
