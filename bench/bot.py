@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import logging
 import os
 import platform
 import random
@@ -55,7 +54,14 @@ from harness import (  # noqa: E402
     Harness,
     RecordedMessage,
 )
-from openloop import Delivery, Feeder, quantile, schedule, stats  # noqa: E402
+from openloop import (  # noqa: E402
+    Delivery,
+    Feeder,
+    log_errors_but_misses,
+    quantile,
+    schedule,
+    stats,
+)
 
 from engine import Action, Game  # noqa: E402
 
@@ -206,35 +212,65 @@ async def measure(n: int, rounds: int, seed: int) -> dict[str, Any]:
 
 
 async def measure_open(n: int, rate: float, duration: float, seed: int) -> dict[str, Any]:
-    """Open loop: `rate` interactions a second by the clock, whatever the bot is doing."""
+    """Open loop: `rate` interactions a second by the clock, whatever the bot is doing.
+
+    Payloads are built from snapshots of the games that one background reader keeps fresh
+    (one store read in flight at a time): the feeder itself never waits for the bot, and a
+    player may answer from a post that is already out of date, as people do (the bot then
+    refuses the stale answer, which is an answer too)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
         async with Harness(lambda: production_bot(db, seed), settle_timeout=600.0) as h:
             channels = await setup_games(h, n)
             bot = h.bot
-            times = schedule(rate, duration, poisson=True, rng=rng)
+            snapshots: dict[int, tuple[Any, Game] | None] = {}
+            for c in channels:
+                snapshots[c.id] = await _snapshot(bot, c)
+            done = asyncio.Event()
+
+            async def refresh() -> None:
+                while not done.is_set():
+                    for c in channels:
+                        snapshots[c.id] = await _snapshot(bot, c)
+                        if done.is_set():
+                            return
+                    await asyncio.sleep(0)
 
             def arrival(k: int) -> Any:
-                async def make() -> Delivery | None:
+                def make() -> Delivery | None:
                     c = rng.choice(channels)
-                    if not await _active(bot, c):
+                    snap = snapshots.get(c.id)
+                    if snap is None:
                         return None
-                    row, g = await bot.service.current(c.id)
+                    row, g = snap
                     if k % 2 == 0:
                         return answer_for(h, rng, g, row, c)
                     return read_for(h, g, row, c, autocomplete=bool(k % 4 == 1))
                 return make
 
+            times = schedule(rate, duration, poisson=True, rng=rng)
+            reader = asyncio.create_task(refresh())
             feed = Feeder(h)
             t = time.perf_counter()
-            await feed.run((at, ANSWER if k % 2 == 0 else READ, arrival(k))
-                           for k, at in enumerate(times))
+            try:
+                await feed.run((at, ANSWER if k % 2 == 0 else READ, arrival(k))
+                               for k, at in enumerate(times))
+            finally:
+                done.set()
+                await reader
             await feed.drain(timeout=h.settle_timeout)
             wall = time.perf_counter() - t
             games_over = sum([not await _active(bot, c) for c in channels])
             return summary(feed.outcomes, n, wall, {"burst": 0, "over": games_over,
                                                     "late_feeds": feed.late_feeds})
+
+
+async def _snapshot(bot: Any, channel: FakeChannel) -> tuple[Any, Game] | None:
+    if not await _active(bot, channel):
+        return None
+    row, game = await bot.service.current(channel.id)
+    return (row, game) if game is not None and game.waiting_for() else None
 
 
 async def _active(bot: Any, channel: FakeChannel) -> bool:
@@ -251,7 +287,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--duration", type=float, default=30.0, help="open loop: seconds")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.ERROR)  # a missed window is counted, not logged
+    log_errors_but_misses()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     mode = (f"open loop: {args.rate:g} interactions/s (Poisson) for {args.duration:g} s, "
             "answers and reads alternately, random games" if args.rate else

@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import cProfile
 import datetime as dt
-import logging
 import os
 import pstats
 import random
@@ -43,7 +42,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from bot_driver import Clock, make_bot  # noqa: E402
 from harness import RESPONSE_DEADLINE, Harness  # noqa: E402
-from openloop import Delivery, Feeder, schedule  # noqa: E402
+from openloop import Delivery, Feeder, log_errors_but_misses, schedule  # noqa: E402
 
 from cogs.daily import day_once  # noqa: E402
 
@@ -140,7 +139,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", help="write a cProfile of the run (bot and load) here")
     a = ap.parse_args(argv)
-    logging.basicConfig(level=logging.ERROR)  # a missed window is counted, not logged
+    log_errors_but_misses()
     args = (a.rate, a.duration, a.probes, a.servers, a.par, not a.even, a.seed)
     if a.profile:
         prof = cProfile.Profile()
