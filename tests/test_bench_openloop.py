@@ -27,7 +27,7 @@ sys.path.insert(0, str(BENCH))
 from openloop import Feeder, schedule  # noqa: E402
 
 WORK = 0.1  # seconds of event-loop time per interaction
-WINDOW = 0.35  # the harness's response window in these tests
+WINDOW = 0.6  # the harness's response window in these tests (margins for a loaded machine)
 
 
 def bench_bot() -> Any:
@@ -82,7 +82,7 @@ async def _default_window() -> None:
 
 
 def test_open_loop_latency_counts_the_queue_from_the_scheduled_arrival() -> None:
-    """Issue 18: arrivals by the clock, not after the previous answer. Six interactions
+    """Issue 18: arrivals by the clock, not after the previous answer. Ten interactions
     every 20 ms to a bot that needs 100 ms each: the k-th waits for the k before it, so its
     ack is ~(k+1)·100 − k·20 ms after it arrived, and the late ones miss the window —
     counted, the run finishes. A closed loop would report ~100 ms for every one."""
@@ -90,16 +90,17 @@ def test_open_loop_latency_counts_the_queue_from_the_scheduled_arrival() -> None
     async def scenario(h: Harness) -> None:
         user = h.user("alice")
         feed = Feeder(h)
-        times = schedule(50, 0.12, poisson=False, rng=random.Random(0))
-        assert len(times) == 5 and abs(times[1] - times[0] - 0.02) < 1e-9
+        times = schedule(50, 0.19, poisson=False, rng=random.Random(0))
+        assert len(times) == 9 and abs(times[1] - times[0] - 0.02) < 1e-9
         arrivals = [(t, "slow", lambda: (h.slash_payload(user, "slow"), user, h.channel, None))
                     for t in [0.0, *times]]
         await feed.run(arrivals)
         await feed.drain(timeout=10)
         acks = [o.ack for o in feed.outcomes]
-        assert len(acks) == 6 and all(a is not None for a in acks)
+        assert len(acks) == 10 and all(a is not None for a in acks)
         assert acks == sorted(acks), acks  # the queue grows: each waits for those before
-        assert acks[0] < 0.2 < 0.4 < acks[-1], acks  # ~0.1 s alone, ~0.5 s at the back
+        assert acks[0] < WINDOW < acks[-1], acks  # ~0.1 s alone, ~0.8 s at the back
+        assert acks[-1] - acks[0] > 0.5, acks
         missed = [o.missed for o in feed.outcomes]
         assert missed[0] is False and missed[-1] is True, acks
         assert feed.stats("slow").missed == sum(missed) >= 2
@@ -116,10 +117,10 @@ def test_a_late_autocomplete_is_counted_as_missed_not_a_crash() -> None:
     bench = bench_bot()
 
     async def scenario(h: Harness) -> None:
-        users = [h.user(f"u{k}") for k in range(5)]
+        users = [h.user(f"u{k}") for k in range(10)]
         items = [(h.autocomplete_payload(u, "slow", focused="what"), u, h.channel, None)
                  for u in users]
-        feed = await bench.burst(h, items)  # all arrive at once; 5 × 100 ms of work
+        feed = await bench.burst(h, items)  # all arrive at once; 10 × 100 ms of work
         outcomes = feed.outcomes
         assert [o.result.choices is not None for o in outcomes][:2] == [True, True]
         assert sum(o.missed for o in outcomes) >= 1
