@@ -13,7 +13,8 @@
    configured for announcements: closing the day's unfinished attempts, announcing the new
    challenge and the podium to every server. With `--par`, the par computation (the greedy
    and expert AIs playing the day, in worker threads) is part of the job; without it a stored
-   par is used. While the job runs, `/rr daily leaderboard` arrives `--probes` times a
+   par is used. (The rush's own day is given a stored par either way, or, with `--par`, the
+   test bot's fast random AI plays it when the first player asks.) While the job runs, `/rr daily leaderboard` arrives `--probes` times a
    second, each measured as it happens.
 
 Per interaction, from its scheduled arrival: ack (the defer reached Discord), answer (the
@@ -93,7 +94,9 @@ async def rush(rate_per_min: float, duration: float, probes: float, servers: int
                 ch = h.text_channel(f"news{k}")
                 await host.store.set_guild_channel(10_000 + k, ch.id, "en")
             clock.now += 24 * 3600
-            if not par:
+            if par:  # the production AIs (greedy, expert), not the test bot's random one
+                host.par_levels = None
+            else:
                 await host.store.set_par(host.today().isoformat(), PAR)
             job_feed = Feeder(h)
             t1 = time.perf_counter()
