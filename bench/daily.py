@@ -118,7 +118,8 @@ async def rush(rate_per_min: float, duration: float, probes: float, servers: int
 def report(rate: float, duration: float, poisson: bool, par: bool, res: dict[str, Any]) -> None:
     print(f"daily bench: {rate:g} starts/min for {duration:g} s "
           f"({'Poisson' if poisson else 'evenly spaced'} arrivals, open loop), "
-          f"{os.cpu_count()} CPUs, load average before {' '.join(f'{x:.2f}' for x in res['load_before'])}, "
+          f"{os.cpu_count()} CPUs, GIL switch interval {sys.getswitchinterval() * 1000:g} ms, "
+          f"load average before {' '.join(f'{x:.2f}' for x in res['load_before'])}, "
           f"after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(res["play"].line())
     print(res["board"].line())
@@ -141,7 +142,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--even", action="store_true", help="evenly spaced, not Poisson")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", help="write a cProfile of the run (bot and load) here")
+    ap.add_argument("--switch-interval", type=float,
+                    help="sys.setswitchinterval for the run (seconds; Python's default 0.005): "
+                         "how long a worker thread may keep the GIL the event loop waits for")
     a = ap.parse_args(argv)
+    if a.switch_interval:
+        sys.setswitchinterval(a.switch_interval)
     log_errors_but_misses()
     args = (a.rate, a.duration, a.probes, a.servers, a.par, not a.even, a.seed)
     if a.profile:
