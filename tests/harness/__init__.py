@@ -41,7 +41,7 @@ Typical use (pytest-asyncio is not installed, so tests call ``asyncio.run``)::
 API at a glance::
 
     Harness(bot_or_factory, *, extensions=(), setup=None, settle_timeout=5.0,
-            timer_horizon=1.0, response_deadline=3.0, bot_permissions=..., ...)
+            timer_horizon=1.0, response_deadline=RESPONSE_DEADLINE (3 s), bot_permissions=..., ...)
     h.user(name, *, manage_channels=False, administrator=False, permissions=None,
            dms_open=True, in_guild=True) -> FakeUser
     h.role(name) / h.text_channel(name) / h.dm_channel(user) / h.attachment(name, data)
@@ -52,6 +52,8 @@ API at a glance::
     await h.select(user, custom_id, values, message=msg)
     await h.submit_modal(user, {field_custom_id: text}, modal=result)
     await h.gateway("EVENT_NAME", payload); await h.settle(); h.raise_errors()
+    h.slash_payload(user, "rr status") / h.autocomplete_payload(...) / h.click_payload(...)
+    h.deliver(payload, user, channel, arrived=t)  # no settling: open-loop load (bench/)
     h.messages(channel) / h.last_message(channel) / h.visible_to(user) / h.dms(user)
     h.requests, h.http.find(method, route), h.http.last(method, route)
     h.http.fail(method, route, status=403|429|500, times=1, code=0, retry_after=0.05)
@@ -95,6 +97,7 @@ from .model import (
     DEFAULT_EVERYONE_PERMISSIONS,
     EPHEMERAL,
     LOADING,
+    RESPONSE_DEADLINE,
     RESPONSE_KINDS,
     BadSnowflake,
     ComponentInfo,
@@ -119,6 +122,7 @@ __all__ = [
     "DEFAULT_EVERYONE_PERMISSIONS",
     "EPHEMERAL",
     "LOADING",
+    "RESPONSE_DEADLINE",
     "RESPONSE_KINDS",
     "BadSnowflake",
     "ComponentInfo",

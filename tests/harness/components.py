@@ -48,6 +48,23 @@ class ComponentsMixin:
             )
         return component
 
+    def click_payload(
+        self,
+        user: FakeUser,
+        custom_id: str | None = None,
+        *,
+        message: RecordedMessage | int,
+        label: str | None = None,
+    ) -> dict[str, Any]:
+        """The INTERACTION_CREATE payload of ``click`` without delivering it (for
+        ``deliver``); the button must be one the user can see and press."""
+        msg = self._message_for(message)
+        component = self._component_on(user, msg, custom_id, label)
+        if not component.is_button:
+            raise SchemaViolation(f"{component.custom_id!r} is not a button; use select()")
+        data = {"custom_id": component.custom_id, "component_type": 2}
+        return self._interaction_payload(3, user, self.server.channels[msg.channel_id], data, msg)
+
     async def click(
         self,
         user: FakeUser,
@@ -60,12 +77,8 @@ class ComponentsMixin:
     ) -> InteractionResult:
         """Click a button (by custom_id or label) on a message the user can see."""
         msg = self._message_for(message)
-        component = self._component_on(user, msg, custom_id, label)
-        if not component.is_button:
-            raise SchemaViolation(f"{component.custom_id!r} is not a button; use select()")
-        data = {"custom_id": component.custom_id, "component_type": 2}
+        payload = self.click_payload(user, custom_id, message=msg, label=label)
         channel = self.server.channels[msg.channel_id]
-        payload = self._interaction_payload(3, user, channel, data, msg)
         return await self.interact(
             payload,
             user,

@@ -128,18 +128,9 @@ class GatewayMixin:
         expect_response: bool = True,
     ) -> InteractionResult:
         """Feed a prepared INTERACTION_CREATE payload, settle, and collect the result."""
-        iid = int(payload["id"])
-        result = InteractionResult(
-            iid, payload["token"], int(payload["type"]), user, channel, payload
-        )
-        loop = asyncio.get_running_loop()
-        rec = _Interaction(result, loop.time(), component_message.id if component_message else None)
-        self.server.interactions[iid] = rec
-        self.server._by_token[result.token] = rec
         first_request = len(self.http.requests)
         first_message = max(self.server.messages, default=0)
-        self._wrap_error_hooks()
-        self._state.parsers["INTERACTION_CREATE"](copy.deepcopy(payload))
+        result = self.deliver(payload, user, channel, component_message=component_message)
         if self._batch is not None:  # part of gather(): settle once, together
             self._batch_fed += 1
             await self._batch.wait()
@@ -156,6 +147,40 @@ class GatewayMixin:
                 f"the bot never acknowledged {label}; the user would see 'The application did not respond'. "
                 "Pass expect_response=False if that is intended."
             )
+        return result
+
+    def deliver(
+        self,
+        payload: dict[str, Any],
+        user: FakeUser,
+        channel: FakeChannel,
+        *,
+        component_message: RecordedMessage | None = None,
+        arrived: float | None = None,
+    ) -> InteractionResult:
+        """Hand a prepared INTERACTION_CREATE payload to discord.py and return at once.
+
+        No settling and no error check: a load generator (bench/) delivers interactions at
+        their scheduled times whatever the bot is still doing (open-loop arrivals), then
+        settles and calls ``raise_errors`` itself. ``arrived`` (loop time, default now) is
+        when the user acted: Discord's response window (``server.response_deadline``) runs
+        from then, so an arrival the bot's busy loop let in late has less of it left.
+        """
+        iid = int(payload["id"])
+        result = InteractionResult(
+            iid, payload["token"], int(payload["type"]), user, channel, payload
+        )
+        loop = asyncio.get_running_loop()
+        rec = _Interaction(
+            result,
+            loop.time() if arrived is None else arrived,
+            component_message.id if component_message else None,
+        )
+        result.arrived = rec.created
+        self.server.interactions[iid] = rec
+        self.server._by_token[result.token] = rec
+        self._wrap_error_hooks()
+        self._state.parsers["INTERACTION_CREATE"](copy.deepcopy(payload))
         return result
 
     async def gather(self, *calls: Awaitable[InteractionResult]) -> list[InteractionResult]:

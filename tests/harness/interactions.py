@@ -258,6 +258,37 @@ class SlashMixin:
             data["guild_id"] = str(guild_id)
         return data
 
+    def slash_payload(
+        self,
+        user: FakeUser,
+        command: str,
+        *,
+        channel: FakeChannel | None = None,
+        options: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> dict[str, Any]:
+        """The INTERACTION_CREATE payload of ``slash`` without delivering it (for
+        ``deliver``: a bench schedules it); checked against the schema all the same."""
+        channel = channel or self.channel
+        data = self._command_data(command, user, channel, {**(options or {}), **kwargs})
+        return self._interaction_payload(2, user, channel, data)
+
+    def autocomplete_payload(
+        self,
+        user: FakeUser,
+        command: str,
+        *,
+        focused: str,
+        channel: FakeChannel | None = None,
+        options: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> dict[str, Any]:
+        """The INTERACTION_CREATE payload of ``autocomplete`` without delivering it."""
+        channel = channel or self.channel
+        given = {**(options or {}), **kwargs}
+        data = self._command_data(command, user, channel, given, focused=focused)
+        return self._interaction_payload(4, user, channel, data)
+
     async def slash(
         self,
         user: FakeUser,
@@ -276,9 +307,7 @@ class SlashMixin:
         FakeRole, FakeAttachment. Raises SchemaViolation for input Discord would refuse.
         """
         channel = channel or self.channel
-        given = {**(options or {}), **kwargs}
-        data = self._command_data(command, user, channel, given)
-        payload = self._interaction_payload(2, user, channel, data)
+        payload = self.slash_payload(user, command, channel=channel, options=options, **kwargs)
         return await self.interact(
             payload, user, channel, expect_error=expect_error, expect_response=expect_response
         )
@@ -297,7 +326,7 @@ class SlashMixin:
         """Type into option ``focused`` (its text comes from kwargs, default "") and
         return the offered choices in ``result.choices``."""
         channel = channel or self.channel
-        given = {**(options or {}), **kwargs}
-        data = self._command_data(command, user, channel, given, focused=focused)
-        payload = self._interaction_payload(4, user, channel, data)
+        payload = self.autocomplete_payload(
+            user, command, focused=focused, channel=channel, options=options, **kwargs
+        )
         return await self.interact(payload, user, channel, expect_error=expect_error)

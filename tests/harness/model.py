@@ -19,6 +19,10 @@ from discord.ext import commands
 # Message flags (https://discord.com/developers/docs/resources/message#message-object-message-flags)
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+# Discord's window for an interaction's initial response (a reply, a defer, autocomplete
+# choices), counted from the user's action: later, the token answers 404 / 10062 "Unknown
+# interaction". The fake Discord enforces it and the benches count a miss by it.
+RESPONSE_DEADLINE = 3.0
 COMPONENTS_V2 = 1 << 15
 
 #: InteractionResponseType value -> the name used in :attr:`InteractionResult.kind`.
@@ -710,6 +714,12 @@ class InteractionResult:
     requests: list[Request] = field(default_factory=list, repr=False)
     messages: list[RecordedMessage] = field(default_factory=list, repr=False)
     errors: list[BaseException] = field(default_factory=list)
+    # Loop times (the fake Discord's clock): when the user acted, when the bot's first
+    # initial response reached Discord (even one refused as too late) and its first
+    # followup. What a bench measures latency and missed windows by.
+    arrived: float = 0.0
+    callback_at: float | None = None
+    followup_at: float | None = None
 
     @property
     def kind(self) -> str | None:

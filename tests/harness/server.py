@@ -27,6 +27,7 @@ from .model import (
     COMPONENTS_V2,
     EPHEMERAL,
     LOADING,
+    RESPONSE_DEADLINE,
     FakeChannel,
     FakeRole,
     FakeUser,
@@ -143,7 +144,7 @@ class FakeDiscord:
         # the guild, so its own posts to guild channels answer 403 Missing Access.
         self.user_install_only = False
         self.clock: Callable[[], float] = lambda: 0.0
-        self.response_deadline: float | None = 3.0
+        self.response_deadline: float | None = RESPONSE_DEADLINE
         self.custom_routes: dict[tuple[str, str], Handler] = {}
         self._routes: dict[tuple[str, str], Handler] = self._builtin_routes()
         self._add_user(self.bot_user, role_name="Harness Bot")
@@ -566,6 +567,8 @@ class FakeDiscord:
         if rec is None or rec.result.token != request.params["webhook_token"]:
             raise HTTPError(404, "Unknown interaction", code=10062)
         res = rec.result
+        if res.callback_at is None:
+            res.callback_at = self.clock()
         if res.response_type is not None:
             raise HTTPError(400, "Interaction has already been acknowledged.", code=40060)
         if (
@@ -678,6 +681,8 @@ class FakeDiscord:
         else:
             msg = self.create_message(res.channel, body, request.files, interaction=rec)
         res.followups.append(msg)
+        if res.followup_at is None:
+            res.followup_at = self.clock()
         if str(request.query.get("wait", "1")) in ("0", "False", "false"):
             return None
         return msg.payload()
