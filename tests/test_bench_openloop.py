@@ -22,7 +22,7 @@ from discord.ext import commands
 from harness import RESPONSE_DEADLINE, Harness
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
-sys.path.insert(0, str(BENCH))
+sys.path.append(str(BENCH))  # after the project root: bench/bot.py must not shadow bot.py
 
 from openloop import Feeder, schedule  # noqa: E402
 

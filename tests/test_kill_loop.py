@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "bench"))  # never ahead of bot.py
 
 import kill_loop  # noqa: E402
 
