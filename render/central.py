@@ -117,7 +117,8 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any
     pad = round(u * 0.06)
     ty = oy + round(u * 0.24)
     big = max(12, round(u * 0.2))
-    rnd = V.as_int(view.get("round"))
+    # kept as placement ended, the state is in round 1 already; placement is round 0 (R4)
+    rnd = 0 if view.get("after") == "placement" else V.as_int(view.get("round"))
     title = f"{th.word('round', lang)} {rnd} · {stage_name(view, lang)}"
     x = ox + pad + T.draw(im, (ox + pad, ty), title, big, th.INK, weight=T.BOLD)
     result = V.as_dict(view.get("result"))

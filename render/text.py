@@ -30,6 +30,7 @@ REGULAR, BOLD = 400, 700
 # Each FreeType face of this variable CJK font costs ~5 MB once kana are drawn, and exact
 # sizes would make dozens of faces; a scaled-down mask looks like supersampled text.
 LADDER = (24, 48, 96, 192)
+CAP = 0.73  # the font's capital (and digit) height per pixel of font size: "H" is 726/1000
 Color = tuple[int, int, int] | tuple[int, int, int, int]
 
 _FT_LOCK = threading.Lock()
@@ -214,6 +215,8 @@ def draw(
     mask, dx, dy = sprite(t, size, weight, round(sx, 3))
     px, py = int(round(x)) + dx, int(round(y)) + dy
     im.paste(fill, (px, py, px + mask.width, py + mask.height), mask)
+    if t.strip():
+        boxes.wrote(t, size * CAP / scale)
     if record and t.strip():
         boxes.add((px / scale, py / scale, (px + mask.width) / scale,
                    (py + mask.height) / scale))
