@@ -18,7 +18,9 @@ from contextvars import ContextVar
 
 Box = tuple[float, float, float, float]
 Mark = tuple[str, Box]  # ("ink" | "label", (x0, y0, x1, y1))
-Written = tuple[str, float, str]  # (text, cap height in the image's pixels, "ink" | "label")
+# (text, cap height in the image's pixels, "ink" | "label", its box on the canvas drawn on:
+# a cached sprite's or the highlight layer's own coordinates)
+Written = tuple[str, float, str, Box]
 
 _SINK: ContextVar[list[Mark] | None] = ContextVar("rr_render_boxes", default=None)
 _KIND: ContextVar[str] = ContextVar("rr_render_box_kind", default="ink")
@@ -60,10 +62,10 @@ def writing() -> Iterator[list[Written]]:
         _WRITTEN.reset(token)
 
 
-def wrote(text: str, cap: float) -> None:
+def wrote(text: str, cap: float, box: Box) -> None:
     sink = _WRITTEN.get()
     if sink is not None:
-        sink.append((text, cap, _KIND.get()))
+        sink.append((text, cap, _KIND.get(), box))
 
 
 def active() -> bool:
