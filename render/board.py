@@ -85,18 +85,19 @@ def static_layer(g: BoardGeom, lang: str) -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def square_names(g: BoardGeom) -> tuple[tuple[float, float, float, float], ...]:
-    """Where the faint square names (3B, …) of the static layer are: background, not ink,
-    but an arrow or a tag over one hides where the story happened (issue 20)."""
+def square_names(g: BoardGeom) -> dict[tuple[int, int], tuple[float, float, float, float]]:
+    """Where the faint square names (3B, …) of the static layer are, by (column, lane):
+    background, not ink, but an arrow through one or a tag cutting one hides where the
+    story happened (issue 20)."""
     size = g.font(0.22)
-    out = []
+    out = {}
     for lane in range(3):
         for col in V.COLUMNS:
             x0, y0, x1, y1 = g.square_box(col, lane)
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
             w = text_w(V.square_name(col, lane), size, bold=True)
-            out.append((cx - w / 2, cy - size * 0.37, cx + w / 2, cy + size * 0.38))
-    return tuple(out)
+            out[col, lane] = (cx - w / 2, cy - size * 0.37, cx + w / 2, cy + size * 0.38)
+    return out
 
 
 def _magic_circle(c: Canvas, cx: float, cy: float, r: float) -> None:
@@ -146,7 +147,10 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: Mapping[str, Any], seat:
     with boxes.capture() as marks:  # this board's names and numbers: highlights keep off them
         _draw_body(im, ox, oy, view, seat, p, g, lang, cs)
     boxes.extend(marks, 0, 0)
-    names = [(ox + b[0], oy + b[1], ox + b[2], oy + b[3]) for b in square_names(g)]
+    board = V.board(p)
+    names = [(ox + b[0], oy + b[1], ox + b[2], oy + b[3])  # a piece hides its square's name
+             for (col, lane), b in square_names(g).items()
+             if not (0 <= (col - 1) * 3 + lane < len(board) and board[(col - 1) * 3 + lane])]
     for b in names:
         boxes.add(b, "square")
     if highlights:

@@ -110,7 +110,8 @@ class _Highlighter:
         gx0, gy0, gx1, gy1 = g.grid_box()
         # tags stay over the queues, the grid and the castle (not the header or axis row)
         self.area = (g.pad, gy0 - top, g.castle_box()[2], gy1 - top)
-        self.tag_size = MIN_TEXT * 1.08  # capitals ~7.6 px in a 400 px wide preview
+        # capitals ~7.6 px in a 400 px wide preview; 7 px on the short table squares
+        self.tag_size = MIN_TEXT * (1.0 if g.compact else 1.08)
         self.gap = max(2.0, g.s * 0.03)  # between a tag and any name or number
         self.offsets = _offsets(g.s, g.sh)
         self.taken: set[str] = set()  # squares whose tag has been placed (one per square)
@@ -195,13 +196,15 @@ class _Highlighter:
 
     def tag(self, anchor: tuple[float, float], text: str, color: th.RGB,
             toward: tuple[float, float] | None = None, max_w: float | None = None,
-            home: Box | None = None, within: bool = False) -> bool:
+            home: Box | None = None, within: bool = False, quiet: bool = False) -> bool:
         """A label pill about the square (or cell) `home`, placed as near `anchor` as it can
-        be without covering — or touching: a gap stays — a name, a number, another square's
-        name, another tag or an arrow; nudged toward `toward` (e.g. the attacker). Its centre
-        stays on `home` or just off its edge, or the whole pill inside it (`within`), so it
-        never reads as another square's. Its text stays readable: one or two lines,
-        squeezed to fit `max_w`, never shrunk below MIN_TEXT. False if nowhere fits."""
+        be without covering — or touching: a gap stays — a name, a number, another tag or
+        where an arrow points, and hiding a square's name whole or not at all; nudged toward
+        `toward` (e.g. the attacker). Its centre stays on `home` or at most half a square
+        off its edge, or the whole pill inside it (`within`), so it never reads as another
+        square's. Its text stays readable: one or two lines, squeezed to fit `max_w`, never
+        shrunk below MIN_TEXT. False if nowhere fits (counted as dropped unless `quiet`:
+        the caller tries another form)."""
         sz, pad = self.tag_size if "\n" not in text else MIN_TEXT, self.tag_size * 0.6
         lines: list[tuple[str, float]] = []
         for line in text.split("\n"):
@@ -219,12 +222,13 @@ class _Highlighter:
         rx, ry = self.g.s * 1.8 + w / 2, self.g.sh * 1.6 + h / 2  # the search's reach
         lx, hx, ly, hy = ax - rx, ax + rx, ay - ry, ay + ry
         gap = self.gap
-        own = [] if home is None else [k for k in self.names if boxes.meets(k, home)]
         near = [k for k in (*self.ink, *self.placed)
-                if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy and k not in own]
+                if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
+        # a square name is background: a tag may hide one whole, never cut one ("5E")
+        names = [k for k in self.names if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
         # (checked in drawing order: a square's name comes before its small numbers)
         hw, hh = w / 2, h / 2
-        # where the centre may be: inside `home` (the pill wholly in it, when asked), then on
+        # where the centre may be: inside `home` (the pill wholly in it, when asked), or on
         # it or off its edge by a fifth, then by half (the pill still straddles its edge)
         tiers: list[Box] = []
         if home is None:
@@ -232,10 +236,11 @@ class _Highlighter:
         else:
             hx0, hy0, hx1, hy1 = home
             sw, shh = hx1 - hx0, hy1 - hy0
-            tiers += [(hx0 + f * sw, hy0 + f * shh, hx1 - f * sw, hy1 - f * shh)
-                      for f in (-0.2, -0.5)]
             if within:
-                tiers.insert(0, (hx0 + hw, hy0 + hh, hx1 - hw, hy1 - hh))
+                tiers.append((hx0 + hw, hy0 + hh, hx1 - hw, hy1 - hh))
+            else:
+                tiers += [(hx0 + f * sw, hy0 + f * shh, hx1 - f * sw, hy1 - f * shh)
+                          for f in (-0.2, -0.5)]
         for cx0, cy0, cx1, cy1 in tiers:
             for dx, dy in self.offsets:
                 cx, cy = ax + dx, ay + dy
@@ -251,9 +256,14 @@ class _Highlighter:
                     if k0 < b2 + gap and b0 - gap < k2 and k1 < b3 + gap and b1 - gap < k3:
                         break
                 else:
+                    if any(k0 < b2 and b0 < k2 and k1 < b3 and b1 < k3
+                           and not (b0 <= k0 and k2 <= b2 and b1 <= k1 and k3 <= b3)
+                           for k0, k1, k2, k3 in names):
+                        continue
                     self._pill((b0, b1, b2, b3), lines, sz, color)
                     return True
-        boxes.add((ax, ay, ax, ay), "dropped")  # counted by the tests: rare is fine
+        if not quiet:
+            boxes.add((ax, ay, ax, ay), "dropped")  # counted by the tests: rare is fine
         return False
 
     def _pill(self, b: Box, lines: list[tuple[str, float]], sz: float, color: th.RGB) -> None:
@@ -460,9 +470,13 @@ class _Highlighter:
         if layer == 2:
             name = self.cs.name(str(e.get("card", "")), self.lang)
             cx = (b[0] + b[2]) / 2
-            # two lines inside its square: the whole name, never cut (issue 20)
-            self.tag((cx, (b[1] + b[3]) / 2), f"{name}\n{th.word('fainted', self.lang)}",
-                     (120, 60, 150), max_w=b[2] - b[0] - 2, home=b, within=True)
+            # two lines inside its square: the whole name, never cut (issue 20); where a
+            # monster has stepped in since, one line across its edge
+            said = th.word("fainted", self.lang)
+            if not self.tag((cx, (b[1] + b[3]) / 2), f"{name}\n{said}", (120, 60, 150),
+                            max_w=b[2] - b[0] - 2, home=b, within=True, quiet=True):
+                self.tag((cx, (b[1] + b[3]) / 2), f"{name} {said}", (120, 60, 150),
+                         max_w=(b[2] - b[0]) * 1.6, home=b)
 
     def _invaded(self, e: Event, layer: int) -> None:
         x0, y0, x1, y1 = self.g.castle_box()

@@ -58,8 +58,9 @@ def _grown(b: boxes.Box, by: float) -> boxes.Box:
 
 def _tag_faults(marks: list[boxes.Mark]) -> list[str]:
     """Issue 20: a tag keeps a gap from every name and number (a "-2" beside a "5" reads
-    "5-2"; the acted check token is ink too) and never covers another tag or where an arrow
-    points; no arrow runs through a square's name (3B, …)."""
+    "5-2"; the acted check token is ink too), never covers another tag or where an arrow
+    points, and hides a square's name (3B, …) whole or not at all (never "5E"); no arrow
+    runs through a square's name."""
     ink = [b for k, b in marks if k == "ink"]
     tags = [b for k, b in marks if k == "tag"]
     heads = [b for k, b in marks if k == "arrowhead"]
@@ -70,13 +71,22 @@ def _tag_faults(marks: list[boxes.Mark]) -> list[str]:
         out += [f"tag {t} touches ink {b}" for b in ink if boxes.meets(_grown(t, 1.5), b)]
         out += [f"tag {t} covers tag {u}" for u in tags[i + 1:] if boxes.meets(t, u)]
         out += [f"tag {t} hides an arrow head {a}" for a in heads if boxes.meets(t, a)]
+        out += [f"tag {t} cuts a square name {n}" for n in names if boxes.meets(t, n)
+                and not (t[0] <= n[0] and n[2] <= t[2] and t[1] <= n[1] and n[3] <= t[3])]
     out += [f"arrow {a} runs through a square name {n}" for a in arrows for n in names
             if boxes.meets(a, n)]
     return out
 
 
 def test_labels_never_cover_names_or_numbers_over_many_game_moments():
-    drawn = dropped = images = tags = 0
+    """Also issue 20's rules for tags and arrows (`_tag_faults`), and tags are never cut.
+    A tag stays on its square or half a square off it; where a crowded board has no such
+    place it is left out (the story under the image tells it): rarely on full boards (1–2
+    players, under 2 % of labels), a little more often on the short table-style squares
+    of 3–4 players (under 4 %), whose full boards `/rr board` shows."""
+    drawn: dict[bool, int] = {False: 0, True: 0}
+    dropped: dict[bool, int] = {False: 0, True: 0}
+    images = tags = 0
     for seed in (0, 1):
         for players in (1, 2, 3, 4):
             for i, (view, events) in enumerate(_stages(seed, players)):
@@ -93,12 +103,13 @@ def test_labels_never_cover_names_or_numbers_over_many_game_moments():
                 cut = [t for t, _cap, kind, _b in written if kind == "label"
                        and (t.endswith("…") or t.endswith("."))]
                 assert not cut, (*where, cut)  # a tag says all it has to say
-                drawn += sum(k in LABELS for k, _ in marks)
+                drawn[players > 2] += sum(k in LABELS for k, _ in marks)
                 tags += sum(k == "tag" for k, _ in marks)
-                dropped += sum(k == "dropped" for k, _ in marks)
+                dropped[players > 2] += sum(k == "dropped" for k, _ in marks)
                 images += 1
-    assert images > 100 and drawn > 20 * images and tags > 100  # all kinds were drawn
-    assert dropped < drawn / 50  # and only rarely had to be left out for lack of room
+    assert images > 100 and sum(drawn.values()) > 20 * images and tags > 100  # all drawn
+    # and only rarely left out for lack of room
+    assert dropped[False] < drawn[False] / 50 and dropped[True] < drawn[True] / 25
 
 
 def test_the_sample_story_board_keeps_its_labels_off_the_pieces():
