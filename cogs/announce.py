@@ -203,9 +203,13 @@ def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
 def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
     """Alt text of a table image: what ended, the round, whose boards it shows (names as
     typed: alt text is read aloud, not rendered as markdown)."""
-    names = [str(p.get("name", "?")) for p in view.get("players", [])]
-    return t("table_alt", lang, what=what, round=view.get("round", 0),
-             names=", ".join(names))[:1000]
+    names = ", ".join(str(p.get("name", "?")) for p in view.get("players", []))
+    # after placement the state is already in round 1, but placement is round 0's (R4)
+    rnd = 0 if view.get("after") == "placement" else view.get("round", 0)
+    if not what:  # nothing just ended (a re-posted table): say the phase it is in
+        now = pair(PHASES, str(view.get("phase", "")), lang)
+        return t("table_alt_now", lang, what=now, round=rnd, names=names)[:1000]
+    return t("table_alt", lang, what=what, round=rnd, names=names)[:1000]
 
 
 def post_channel(row: GameRow) -> int:

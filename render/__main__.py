@@ -61,13 +61,13 @@ def write(dest: Path) -> list[Path]:
         path = dest / name
         path.write_bytes(make())
         written.append(path)
-        rows.append(f'<figure><img src="{name}" width="500"><figcaption>{html.escape(caption)}'
+        rows.append(f'<figure><img src="{name}" width="400"><figcaption>{html.escape(caption)}'
                     f' — <a href="{name}">full size</a></figcaption></figure>')
     (dest / "index.html").write_text(
         "<!doctype html><meta charset=utf-8><title>Rook &amp; Raiders renders</title>"
         "<style>body{font-family:sans-serif;background:#333;color:#eee}"
         "figure{display:inline-block;margin:8px}a{color:#9cf}</style>"
-        "<p>Each image at 500 px wide, the width of a phone's inline preview.</p>"
+        "<p>Each image at 400 px wide, the widest a phone shows it (issue 20).</p>"
         + "\n".join(rows), encoding="utf-8")
     return written
 

@@ -19,10 +19,10 @@ from render import boxes
 from render import text as T
 from render import theme as th
 from render import view as V
-from render.draw import Canvas
+from render.draw import Canvas, text_w
 from render.header import draw_header
 from render.highlights import draw_highlights
-from render.layout import BoardGeom
+from render.layout import MIN_TEXT, BoardGeom
 from render.pieces import monster_chip, monster_sprite, monster_tile, unit_sprite, unit_tile
 
 
@@ -37,11 +37,11 @@ def square_bg(col: int) -> th.RGB:
 
 def draw_axis(c: Canvas, g: BoardGeom, y: float, lang: str) -> None:
     """Column numbers 6…1 over the squares, "Queue" and "Castle" over theirs, centred on y."""
-    fs = g.font(0.2 if not g.compact else 0.22)
+    fs = max(MIN_TEXT, g.font(0.2 if not g.compact else 0.22))
     for col in V.COLUMNS:
         x0, _, x1, _ = g.square_box(col, 0)
         c.text(((x0 + x1) / 2, y), str(col), fs, th.INK_SOFT, bold=True, align="m")
-    small = g.font(0.16 if not g.compact else 0.18)
+    small = MIN_TEXT
     c.text((g.pad + g.queue_w / 2, y), th.word("queue", lang), small, th.INK_SOFT, align="m")
     cb = g.castle_box()
     c.text(((cb[0] + cb[2]) / 2, y), th.word("castle", lang), small, th.INK_SOFT, align="m")
@@ -82,6 +82,22 @@ def static_layer(g: BoardGeom, lang: str) -> Image.Image:
                    align="m")
     _castle(c, g)
     return c.image()
+
+
+@lru_cache(maxsize=8)
+def square_names(g: BoardGeom) -> dict[tuple[int, int], tuple[float, float, float, float]]:
+    """Where the faint square names (3B, …) of the static layer are, by (column, lane):
+    background, not ink, but an arrow through one or a tag cutting one hides where the
+    story happened (issue 20)."""
+    size = g.font(0.22)
+    out = {}
+    for lane in range(3):
+        for col in V.COLUMNS:
+            x0, y0, x1, y1 = g.square_box(col, lane)
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            w = text_w(V.square_name(col, lane), size, bold=True)
+            out[col, lane] = (cx - w / 2, cy - size * 0.37, cx + w / 2, cy + size * 0.38)
+    return out
 
 
 def _magic_circle(c: Canvas, cx: float, cy: float, r: float) -> None:
@@ -131,12 +147,18 @@ def draw_board(im: Image.Image, ox: int, oy: int, view: Mapping[str, Any], seat:
     with boxes.capture() as marks:  # this board's names and numbers: highlights keep off them
         _draw_body(im, ox, oy, view, seat, p, g, lang, cs)
     boxes.extend(marks, 0, 0)
+    board = V.board(p)
+    names = [(ox + b[0], oy + b[1], ox + b[2], oy + b[3])  # a piece hides its square's name
+             for (col, lane), b in square_names(g).items()
+             if not (0 <= (col - 1) * 3 + lane < len(board) and board[(col - 1) * 3 + lane])]
+    for b in names:
+        boxes.add(b, "square")
     if highlights:
         ink = [b for k, b in marks if k == "ink"]
         ink += [b for k, b in marks if k == "label"]  # badges: a tag must not hide them either
         if p.get("eliminated"):
             ink.append(_banner_box(ox, oy, g))
-        draw_highlights(im, ox, oy, g, view, seat, highlights, lang, ink)
+        draw_highlights(im, ox, oy, g, view, seat, highlights, lang, ink, names)
     if p.get("eliminated"):
         _eliminated(im, ox, oy, g, lang)
 
@@ -176,9 +198,11 @@ def _draw_body(im: Image.Image, ox: int, oy: int, view: Mapping[str, Any], seat:
 
 
 def chip_size(g: BoardGeom) -> tuple[int, int]:
-    if g.compact:  # two chips a cell: bigger names beat a third chip (the rest is "+n")
-        return g.queue_w - 6, (g.sh - 6) // 2 - 2
-    return g.queue_w - 6, round(g.s * 0.28)
+    """A queue chip: as tall as a readable name needs (issue 20); the queue cell shows what
+    fits and counts the rest ("+n")."""
+    if g.compact:
+        return g.queue_w - 6, round(MIN_TEXT * 1.5)
+    return g.queue_w - 6, round(g.s * 0.33)
 
 
 def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
@@ -188,7 +212,9 @@ def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
     for lane, keys in enumerate(V.queues(p).values()):
         x0, y0, _, y1 = g.queue_box(lane)
         slots = max(1, (y1 - y0 - 4) // (ch + 2))
-        shown = keys if len(keys) <= slots else keys[: slots - 1]
+        if len(keys) > slots:  # room for the count line under the chips
+            slots = max(1, (y1 - y0 - 4 - round(MIN_TEXT)) // (ch + 2))
+        shown = keys[:slots]
         for i, key in enumerate(shown):
             chip = monster_chip(cs.monsters.get(key), key, cw, ch, th.QUEUE_BG, lang)
             at = (ox + x0 + 3, oy + y0 + 3 + i * (ch + 2))
@@ -198,7 +224,7 @@ def _queues(im: Image.Image, ox: int, oy: int, p: dict[str, Any], g: BoardGeom,
             # the rest as a count; a hidden red boss still shows as a red diamond (R9.2)
             hidden = keys[len(shown):]
             boss = any(k in cs.monsters and cs.monsters[k].red for k in hidden)
-            y = oy + y0 + 3 + len(shown) * (ch + 2) + ch / 2
+            y = oy + y0 + 3 + len(shown) * (ch + 2) + MIN_TEXT / 2
             label, fs = f"+{len(hidden)}", g.font(0.2)
             lw = T.width(label, fs, T.BOLD) + (T.width("◆", fs, T.BOLD) + 3 if boss else 0)
             x = ox + x0 + (g.queue_w - lw) / 2

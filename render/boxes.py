@@ -18,9 +18,13 @@ from contextvars import ContextVar
 
 Box = tuple[float, float, float, float]
 Mark = tuple[str, Box]  # ("ink" | "label", (x0, y0, x1, y1))
+# (text, cap height in the image's pixels, "ink" | "label", its box on the canvas drawn on:
+# a cached sprite's or the highlight layer's own coordinates)
+Written = tuple[str, float, str, Box]
 
 _SINK: ContextVar[list[Mark] | None] = ContextVar("rr_render_boxes", default=None)
 _KIND: ContextVar[str] = ContextVar("rr_render_box_kind", default="ink")
+_WRITTEN: ContextVar[list[Written] | None] = ContextVar("rr_render_written", default=None)
 
 
 @contextmanager
@@ -42,6 +46,26 @@ def labelling() -> Iterator[None]:
         yield
     finally:
         _KIND.reset(token)
+
+
+@contextmanager
+def writing() -> Iterator[list[Written]]:
+    """Collect every text drawn inside the block with its cap height (issue 20: a text is
+    readable at phone width when its capitals are tall enough once the image is scaled to
+    400 px wide). Cached layers and sprites record only when they are drawn, so a test
+    that wants every text of an image clears the renderer's caches first."""
+    written: list[Written] = []
+    token = _WRITTEN.set(written)
+    try:
+        yield written
+    finally:
+        _WRITTEN.reset(token)
+
+
+def wrote(text: str, cap: float, box: Box) -> None:
+    sink = _WRITTEN.get()
+    if sink is not None:
+        sink.append((text, cap, _KIND.get(), box))
 
 
 def active() -> bool:

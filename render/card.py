@@ -181,7 +181,7 @@ def _diagram(c: Canvas, rng: list[tuple[int, int]], gaps: list[tuple[int, int]],
                      ((b[2] - i, b[1] + i), (b[0] + i, b[3] - i))):
             c.line([p, q], th.INK_SOFT, 2)
     if gaps:
-        c.text((gx0 + cols * cell / 2, gy0 - 14), f"× = {gap_label}", 17, th.INK_SOFT,
+        c.text((gx0 + cols * cell / 2, gy0 - 14), f"× = {gap_label}", 18, th.INK_SOFT,
                align="m")
     b = box(0, 0)
     i = cell * (0.2 if (0, 0) in rng else 0.1)  # a self-including range shows around the card

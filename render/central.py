@@ -7,6 +7,7 @@ sprites per (card, state, size); only numbers and names are drawn per image.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -17,7 +18,8 @@ from engine.cards import UnitCard
 from render import text as T
 from render import theme as th
 from render import view as V
-from render.draw import Canvas, check_mark, fit, fit_condensed, text_w
+from render.draw import Canvas, check_mark, fit_condensed, text_w
+from render.layout import MIN_TEXT
 from render.pieces import card_name
 
 PHASE_CARDS = ("invasion", "summon", "end")
@@ -36,8 +38,9 @@ def row_card(name: str, done: bool, phase: bool, current: bool, leader: int | No
     face = DONE_FACE if done else (PHASE_FACE if phase else CARD_FACE)
     c.rect((1, 1, w - 1, h - 1), fill=face, outline=th.HL_NEW if current else th.INK,
            width=max(1.5, h * 0.07) if current else 1, radius=h * 0.12)
-    t, sz, sx = fit_condensed(name, w * 0.88, h * 0.36, h * 0.24, bold=True)
-    c.text((w / 2, h * (0.4 if done or current else 0.5)), t, sz,
+    t, sz, sx = fit_condensed(name, w * 0.9, max(MIN_TEXT, h * 0.36), MIN_TEXT, bold=True,
+                              tight=True, condense=0.62)
+    c.text((w / 2, h * (0.36 if done or current else 0.5)), t, sz,
            (90, 90, 90) if done else th.INK, bold=True, align="m", sx=sx)
     if done:
         r = h * 0.17
@@ -46,10 +49,10 @@ def row_card(name: str, done: bool, phase: bool, current: bool, leader: int | No
     if current:
         _pawn(c, w - h * 0.28, h * 0.72, h * 0.2)
         if leader is not None:
-            r = h * 0.18
+            r = max(h * 0.18, MIN_TEXT / 1.4)
             c.ellipse((h * 0.1, h * 0.72 - r, h * 0.1 + 2 * r, h * 0.72 + r),
                       fill=th.seat_color(leader), outline=th.INK, width=1)
-            c.text((h * 0.1 + r, h * 0.72), str(leader + 1), r * 1.4, th.INK, bold=True,
+            c.text((h * 0.1 + r, h * 0.72), str(leader + 1), MIN_TEXT, th.INK, bold=True,
                    align="m")
     return c.image()
 
@@ -68,21 +71,25 @@ def merc_card(uc: UnitCard | None, key: str | None, w: int, h: int, lang: str) -
     c = Canvas(w, h, PANEL)
     if key is None:
         c.rect((2, 2, w - 2, h - 2), outline=th.INK_SOFT, width=1, radius=h * 0.12)
-        c.text((w / 2, h / 2), th.word("taken", lang), h * 0.24, th.INK_SOFT, align="m")
+        t, sz, sx = fit_condensed(th.word("taken", lang), w - 8, MIN_TEXT, MIN_TEXT,
+                                  condense=0.62)
+        c.text((w / 2, h / 2), t, sz, th.INK_SOFT, align="m", sx=sx)
         return c.image()
     c.rect((1, 1, w - 1, h - 1), fill=th.UNIT_CARD, outline=th.INK, width=1, radius=h * 0.12)
-    t, sz, sx = fit_condensed(card_name(uc, key, lang), w * 0.92, h * 0.34, h * 0.22, bold=True)
+    t, sz, sx = fit_condensed(card_name(uc, key, lang), w * 0.92, max(MIN_TEXT, h * 0.34),
+                              MIN_TEXT, bold=True, tight=True, condense=0.62)
     c.text((w / 2, h * 0.3), t, sz, th.INK, bold=True, align="m", sx=sx)
     if uc:
         # cost coin, then HP and MOV, centred together under the name
-        r = h * 0.19
-        stats, ssz = fit(f"HP{uc.hp} {th.word('mov', lang)}{uc.mov}", w * 0.92 - r * 2.6,
-                         h * 0.26, h * 0.2, bold=True)
-        total = r * 2.5 + text_w(stats, ssz, bold=True)
+        r = max(h * 0.19, MIN_TEXT / 1.4)
+        stats, ssz, ssx = fit_condensed(f"HP{uc.hp} {th.word('mov', lang)}{uc.mov}",
+                                        w * 0.94 - r * 2.5, MIN_TEXT, MIN_TEXT, bold=True,
+                                        condense=0.62)
+        total = r * 2.5 + text_w(stats, ssz, bold=True) * ssx
         cx, cy = (w - total) / 2 + r, h * 0.72
         c.ellipse((cx - r, cy - r, cx + r, cy + r), fill=th.GOLD, outline=(150, 110, 0), width=1)
-        c.text((cx, cy), str(uc.cost), r * 1.3, th.INK, bold=True, align="m")
-        c.text((cx + r * 1.5, cy), stats, ssz, th.INK, bold=True)
+        c.text((cx, cy), str(uc.cost), r * 1.4, th.INK, bold=True, align="m")
+        c.text((cx + r * 1.5, cy), stats, ssz, th.INK, bold=True, sx=ssx)
     return c.image()
 
 
@@ -96,7 +103,7 @@ def info_box(w: int, h: int) -> Image.Image:
 
 def panel_height(width: int) -> int:
     u = width / 8
-    return round(u * 0.42) + round(u * 0.58) + round(u * 0.08) + round(u * 0.66) + round(u * 0.1)
+    return round(u * 0.42) + round(u * 0.58) + round(u * 0.08) + round(u * 0.8) + round(u * 0.1)
 
 
 def draw_central(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any],
@@ -116,8 +123,9 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any
     u = width / 8
     pad = round(u * 0.06)
     ty = oy + round(u * 0.24)
-    big = max(12, round(u * 0.2))
-    rnd = V.as_int(view.get("round"))
+    big = max(math.ceil(MIN_TEXT), round(u * 0.2))
+    # kept as placement ended, the state is in round 1 already; placement is round 0 (R4)
+    rnd = 0 if view.get("after") == "placement" else V.as_int(view.get("round"))
     title = f"{th.word('round', lang)} {rnd} · {stage_name(view, lang)}"
     x = ox + pad + T.draw(im, (ox + pad, ty), title, big, th.INK, weight=T.BOLD)
     result = V.as_dict(view.get("result"))
@@ -132,7 +140,7 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any
         right_text = f"{th.word('start', lang)}: {sp + 1} {V.name(V.player(view, sp), sp)}"
     if right_text:
         avail = ox + width - pad - x - round(u * 0.3)
-        t, sz = T.fit(right_text, avail, big, max(10, round(u * 0.14)), T.BOLD)
+        t, sz = T.fit(right_text, avail, big, math.ceil(MIN_TEXT), T.BOLD)
         T.draw(im, (ox + width - pad, ty), t, sz, th.INK, weight=T.BOLD, align="r")
 
 
@@ -187,7 +195,7 @@ def _supply_row(im: Image.Image, ox: int, y: int, width: int, view: Mapping[str,
                 lang: str) -> None:
     """Mercenaries on offer (R7.1), then deck sizes, medal pool and summon chips (R3)."""
     u = width / 8
-    pad, gap, bh = round(u * 0.06), round(u * 0.05), round(u * 0.66)
+    pad, gap, bh = round(u * 0.06), round(u * 0.05), round(u * 0.8)
     cs = V.cards(view)
     bw = (width - 2 * pad - 6 * gap) / (3 * 1.25 + 4)
     mw = round(bw * 1.25)
@@ -213,15 +221,20 @@ def _supply_row(im: Image.Image, ox: int, y: int, width: int, view: Mapping[str,
         del infos[2]
         bw = (width - 2 * pad - 5 * gap - 3 * mw) / 3
     iw = round(bw)
-    small = max(10, round(bh * 0.23))
+    small = math.ceil(MIN_TEXT)  # every word and count readable at phone width (issue 20)
     for label, value, sub in infos:
         im.paste(info_box(iw, bh), (x, y))
-        lt, ls = T.fit(label, iw - 6, small, max(9, round(small * 0.75)))
-        T.draw(im, (x + iw / 2, y + bh * 0.22), lt, ls, th.INK_SOFT, align="m")
-        vy = y + bh * (0.55 if sub else 0.62)
-        vt, vs = T.fit(value, iw - 8, round(bh * 0.34), max(10, round(bh * 0.2)), T.BOLD)
+        _line(im, x + iw / 2, y + bh * 0.2, label, iw - 6, small, th.INK_SOFT)
+        vy = y + bh * (0.5 if sub else 0.62)
+        vt, vs = T.fit(value, iw - 8, max(small, round(bh * 0.34)), small, T.BOLD)
         T.draw(im, (x + iw / 2, vy), vt, vs, th.INK, weight=T.BOLD, align="m")
         if sub:
-            st, ss = T.fit(sub, iw - 6, small, 9)
-            T.draw(im, (x + iw / 2, y + bh * 0.85), st, ss, th.INK_SOFT, align="m")
+            _line(im, x + iw / 2, y + bh * 0.8, sub, iw - 6, small, th.INK_SOFT)
         x += iw + gap
+
+
+def _line(im: Image.Image, cx: float, cy: float, text: str, max_w: int, size: int,
+          fill: th.RGB) -> None:
+    """One centred line at a readable size: squeezed to fit before it is cut."""
+    t, sz, sx = T.fit_condensed(text, max_w, size, size, tight=True, condense=0.62)
+    T.draw(im, (cx, cy), t, sz, fill, align="m", sx=sx)

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from render import boxes
 from render import text as T
+from render.layout import MIN_TEXT
 from render.theme import INK, RGB, THREAT_BLUE, THREAT_RED, WHITE
 
 SS = 3
@@ -88,8 +89,10 @@ def fit_condensed(s: object, max_w: float, size: float, min_size: float, bold: b
     return t, sz / SS, sx
 
 
-def threat_badge(c: Canvas, cx: float, cy: float, r: float, threat: int, red: bool) -> None:
-    """Threat points in a shape: red = diamond, blue = circle (colour-blind safe, R14.2)."""
+def threat_badge(c: Canvas, cx: float, cy: float, r: float, threat: int, red: bool,
+                 font: float | None = None) -> None:
+    """Threat points in a shape: red = diamond, blue = circle (colour-blind safe, R14.2).
+    The number is `font` px (default 1.4 r): callers keep it readable (layout.MIN_TEXT)."""
     rr = r * 1.22 if red else r
     boxes.add((cx - rr, cy - rr, cx + rr, cy + rr))  # the shape is the number's frame: ink
     if red:
@@ -98,24 +101,25 @@ def threat_badge(c: Canvas, cx: float, cy: float, r: float, threat: int, red: bo
     else:
         c.ellipse((cx - r, cy - r, cx + r, cy + r), fill=THREAT_BLUE, outline=WHITE,
                   width=max(1.5, r * 0.14))
-    c.text((cx, cy), str(threat), r * 1.25, WHITE, bold=True, align="m")
+    c.text((cx, cy), str(threat), font or r * 1.4, WHITE, bold=True, align="m")
 
 
 def hp_pips(c: Canvas, x: float, cy: float, max_w: float, hp: int, dmg: int, size: float,
-            on: RGB, cube: RGB, ring: RGB = INK) -> None:
+            on: RGB, cube: RGB, ring: RGB = INK, min_d: float = 0.0) -> None:
     """HP left of max: round pips for what is left, square red cubes for damage (R8.2).
 
-    Left-aligned at x; above 8 HP the pips would be unreadable, so a number is drawn.
+    Left-aligned at x; where the pips would be smaller than `min_d` (too many for the room,
+    or above 8 HP) "left/max" is written instead, at a readable size.
     """
     hp = max(0, hp)
     dmg = max(0, min(dmg, hp))
     if hp == 0:
         return
-    if hp > 8:
-        c.text((x, cy), f"HP {hp - dmg}/{hp}", size * 1.2, on, bold=True)
-        return
     gap = max(1.5, size * 0.25)
     d = min(size, (max_w - (hp - 1) * gap) / hp)
+    if hp > 8 or d < min_d:
+        c.text((x, cy), f"{hp - dmg}/{hp}", max(MIN_TEXT, size * 1.2), on, bold=True)
+        return
     boxes.add((x, cy - d / 2, x + hp * d + (hp - 1) * gap, cy + d / 2))  # HP reads as a number
     for i in range(hp):
         px = x + i * (d + gap)
@@ -128,11 +132,14 @@ def hp_pips(c: Canvas, x: float, cy: float, max_w: float, hp: int, dmg: int, siz
                    outline=ring, width=max(1, d * 0.1))
 
 
-def pips_width(hp: int, size: float, max_w: float) -> float:
-    if hp <= 0 or hp > 8:
+def pips_width(hp: int, size: float, max_w: float, min_d: float = 0.0) -> float:
+    """The width `hp_pips` draws (its "left/max" fallback measured too)."""
+    if hp <= 0:
         return 0
     gap = max(1.5, size * 0.25)
     d = min(size, (max_w - (hp - 1) * gap) / hp)
+    if hp > 8 or d < min_d:
+        return text_w(f"{hp}/{hp}", max(MIN_TEXT, size * 1.2), bold=True)
     return hp * d + (hp - 1) * gap
 
 

@@ -20,7 +20,7 @@ from render import text as T
 from render import theme as th
 from render import view as V
 from render.draw import Canvas
-from render.layout import BoardGeom
+from render.layout import MIN_TEXT, BoardGeom
 
 
 @lru_cache(maxsize=256)
@@ -55,7 +55,11 @@ def draw_icon(c: Canvas, kind: str, x: float, y: float, size: float) -> None:
     elif kind == "threat":
         c.polygon([pt(r, size * 0.06), pt(size * 0.97, size * 0.92), pt(size * 0.03, size * 0.92)],
                   fill=th.THREAT_RED, outline=th.WHITE, width=size * 0.06)
-        c.text(pt(r, size * 0.62), "!", size * 0.55, th.WHITE, bold=True, align="m")
+        # the "!" drawn as shapes: it is part of the icon, not a word to read
+        c.rect((x + r - size * 0.05, y + size * 0.38, x + r + size * 0.05, y + size * 0.68),
+               fill=th.WHITE)
+        c.ellipse((x + r - size * 0.055, y + size * 0.74, x + r + size * 0.055,
+                   y + size * 0.85), fill=th.WHITE)
     elif kind == "medal":
         c.polygon([pt(r * 0.55, 0), pt(r * 0.95, 0), pt(r * 1.1, r), pt(r * 0.7, r)],
                   fill=(70, 110, 200))
@@ -85,9 +89,9 @@ def draw_header(im: Image.Image, ox: int, oy: int, view: Mapping[str, Any], seat
         bg = th.HEADER_OUT
         im.paste(bg, (ox, oy, ox + g.width, oy + h))
     big = g.font(0.3) if not g.compact else round(h * 0.6)
-    small = g.font(0.17) if not g.compact else round(h * 0.36)
+    small = math.ceil(MIN_TEXT)  # the words by the numbers, readable at phone width
     # seat disc with the seat number
-    r = round(h * 0.3) if not g.compact else round(h * 0.36)
+    r = max(round(h * 0.3) if not g.compact else round(h * 0.36), math.ceil(MIN_TEXT / 1.2))
     disc = _seat_disc(seat, 2 * r, bg)
     im.paste(disc, (ox + g.pad, round(cy) - r))
     boxes.add((ox + g.pad, round(cy) - r, ox + g.pad + 2 * r, round(cy) + r))  # seat number
@@ -122,7 +126,7 @@ def draw_header(im: Image.Image, ox: int, oy: int, view: Mapping[str, Any], seat
         im.paste(_icon("start", icon, bg), (right - icon, round(cy - icon / 2)))
         right -= icon + round(s * 0.08)
     name, size = T.fit(V.name(p, seat), right - x - round(s * 0.05), big,
-                       g.font(0.2) if not g.compact else small, T.BOLD)
+                       max(g.font(0.2), math.ceil(MIN_TEXT)), T.BOLD)
     T.draw(im, (x, cy), name, size, th.HEADER_INK, weight=T.BOLD)
 
 

@@ -20,8 +20,8 @@ from engine.cards import CardSet
 from render import boxes
 from render import theme as th
 from render import view as V
-from render.draw import Canvas, arrow_head, composite, fit, text_w
-from render.layout import BoardGeom
+from render.draw import Canvas, arrow_head, composite, fit_condensed, text_w
+from render.layout import MIN_TEXT, BoardGeom
 
 Event = Mapping[str, Any]  # engine.Event, or one read back from a stored log
 Box = boxes.Box
@@ -33,6 +33,10 @@ def events_for(events: Sequence[Event] | None, seat: int) -> list[Event]:
     """
     out: list[Event] = []
     totals: dict[tuple[str, str], dict[str, Any]] = {}
+    # a piece that fainted or was defeated is told by that tag; a "-2" beside it would only
+    # crowd its square (issue 20)
+    gone = {str(e.get("square")).upper() for e in events or [] if isinstance(e, dict)
+            and e.get("type") in ("fainted", "defeated")}
     for e in events or []:
         if not isinstance(e, dict):
             continue
@@ -40,6 +44,8 @@ def events_for(events: Sequence[Event] | None, seat: int) -> list[Event]:
         if not (p is None or (isinstance(p, int) and p == seat)):
             continue
         if e.get("type") in ("damaged", "healed"):
+            if str(e.get("square")).upper() in gone:
+                continue
             k = (str(e.get("type")), str(e.get("square")).upper())
             if k in totals:
                 totals[k]["amount"] = V.as_int(totals[k].get("amount")) + V.as_int(e.get("amount"))
@@ -51,28 +57,38 @@ def events_for(events: Sequence[Event] | None, seat: int) -> list[Event]:
 
 def draw_highlights(im: Image.Image, ox: int, oy: int, g: BoardGeom, view: Mapping[str, Any],
                     seat: int, events: Sequence[Event] | None, lang: str,
-                    ink: list[Box] | None = None) -> None:
+                    ink: list[Box] | None = None, backdrop: Sequence[Box] = ()) -> None:
     """Composite the highlights of `seat` onto the board drawn at (ox, oy).
 
     `ink` are the image boxes of this board's names and numbers (render/boxes.py): every tag
-    is placed off them and every arrow runs through a strip free of them, so a highlight
-    never hides what it is about (issue 7). A tag with no free place near its square is
-    left out: the story under the image tells it.
+    is placed off them — with a gap, so a "-2" never reads as part of a "5" beside it — and
+    every arrow runs through a strip free of them, so a highlight never hides what it is
+    about (issues 7, 20). `backdrop` are the faint square names: no tag or arrow covers them
+    either, nor does a tag cover another tag or an arrow. A tag with no free place near its
+    square is left out: the story under the image tells it.
     """
     evs = events_for(events, seat)
     if not evs:
         return
     top = g.header_h
     ov = Canvas(g.width, g.height - top, (255, 255, 255, 0), mode="RGBA", ss=1)
-    local = [(b[0] - ox, b[1] - oy - top, b[2] - ox, b[3] - oy - top) for b in ink or []]
-    hl = _Highlighter(ov, g, top, lang, V.cards(view), local)
+    def here(bs: Sequence[Box]) -> list[Box]:
+        return [(b[0] - ox, b[1] - oy - top, b[2] - ox, b[3] - oy - top) for b in bs]
+
+    hl = _Highlighter(ov, g, top, lang, V.cards(view), here(ink or []), here(backdrop))
     # areas first, then lines, then labels: later layers stay on top
     with boxes.capture() as marks, boxes.labelling():
         for layer in (0, 1, 2):
-            for e in evs:
+            # tags that must sit on their own square or cell go first, while it is free
+            for e in sorted(evs, key=lambda e: e.get("type") not in _OWN_SQUARE):
                 hl.draw(e, layer)
-    boxes.extend([(k if k == "dropped" else "label", b) for k, b in marks], ox, oy + top)
+    boxes.extend([(k if k in ("dropped", "tag", "arrow", "arrowhead") else "label", b)
+                  for k, b in marks],
+                 ox, oy + top)
     composite(im, ov, ox, oy + top)
+
+
+_OWN_SQUARE = ("fainted", "defeated", "invaded", "queued")
 
 
 def _offsets(s: float, sh: float) -> list[tuple[float, float]]:
@@ -84,15 +100,19 @@ def _offsets(s: float, sh: float) -> list[tuple[float, float]]:
 
 class _Highlighter:
     def __init__(self, c: Canvas, g: BoardGeom, top: int, lang: str, cs: CardSet,
-                 ink: list[Box]) -> None:
+                 ink: list[Box], backdrop: list[Box]) -> None:
         self.c, self.g, self.top, self.lang, self.cs = c, g, top, lang, cs
         self.s = min(g.s, g.sh)  # table squares are shorter than wide
         self.ink = ink
-        self.placed: list[Box] = []  # tags already on this board
+        self.names = backdrop
+        self.keep_off = ink + backdrop  # what no arrow or tag may cover
+        self.placed: list[Box] = []  # tags and arrows already on this board
         gx0, gy0, gx1, gy1 = g.grid_box()
         # tags stay over the queues, the grid and the castle (not the header or axis row)
         self.area = (g.pad, gy0 - top, g.castle_box()[2], gy1 - top)
-        self.tag_size = max(15.0, g.s * 0.2)  # ~10 px in a 400 px wide preview
+        # capitals ~7.6 px in a 400 px wide preview; 7 px on the short table squares
+        self.tag_size = MIN_TEXT * (1.0 if g.compact else 1.08)
+        self.gap = max(2.0, g.s * 0.03)  # between a tag and any name or number
         self.offsets = _offsets(g.s, g.sh)
         self.taken: set[str] = set()  # squares whose tag has been placed (one per square)
 
@@ -137,7 +157,7 @@ class _Highlighter:
         horizontal line) without touching ink: a coordinate in [lo, hi], nearest `prefer`."""
         a, b = min(span) - half, max(span) + half
         cuts = []
-        for k in self.ink:
+        for k in self.keep_off:
             k0, k1, m0, m1 = (k[0], k[2], k[1], k[3]) if horizontal else (k[1], k[3], k[0], k[2])
             if k0 < b and a < k1:
                 cuts.append((m0 - half, m1 + half))
@@ -165,55 +185,96 @@ class _Highlighter:
         tip = arrow_head(pts[-1], pts[-2], head)
         self.c.polygon(tip, fill=(*color, 255), outline=(255, 255, 255, 230), width=1)
         hw = w * 0.95
-        for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
-            boxes.add((min(x0, x1) - hw, min(y0, y1) - hw, max(x0, x1) + hw, max(y0, y1) + hw),
-                      "label")
+        drawn = [(min(x0, x1) - hw, min(y0, y1) - hw, max(x0, x1) + hw, max(y0, y1) + hw)
+                 for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False)]
         xs, ys = [p[0] for p in tip], [p[1] for p in tip]
-        boxes.add((min(xs), min(ys), max(xs), max(ys)), "label")
+        drawn.append((min(xs), min(ys), max(xs), max(ys)))
+        for b in drawn[:-1]:
+            boxes.add(b, "arrow")
+        boxes.add(drawn[-1], "arrowhead")
+        self.placed.append(drawn[-1])  # a tag may cross a shaft, never hide where it points
 
     def tag(self, anchor: tuple[float, float], text: str, color: th.RGB,
-            toward: tuple[float, float] | None = None, max_w: float | None = None) -> bool:
-        """A label pill as near `anchor` as it can be without covering a name, a number or
-        another tag; nudged toward `toward` (e.g. the attacker). False if nowhere fits."""
-        sz = self.tag_size
-        if max_w:
-            text, sz = fit(text, max_w - sz * 0.8, sz, sz * 0.8, bold=True)
-        w, h = text_w(text, sz, bold=True) + sz * 0.8, sz * 1.5
+            toward: tuple[float, float] | None = None, max_w: float | None = None,
+            home: Box | None = None, within: bool = False, quiet: bool = False) -> bool:
+        """A label pill about the square (or cell) `home`, placed as near `anchor` as it can
+        be without covering — or touching: a gap stays — a name, a number, another tag or
+        where an arrow points, and hiding a square's name whole or not at all; nudged toward
+        `toward` (e.g. the attacker). Its centre stays on `home` or at most half a square
+        off its edge, or the whole pill inside it (`within`), so it never reads as another
+        square's. Its text stays readable: one or two lines, squeezed to fit `max_w`, never
+        shrunk below MIN_TEXT. False if nowhere fits (counted as dropped unless `quiet`:
+        the caller tries another form)."""
+        sz, pad = self.tag_size if "\n" not in text else MIN_TEXT, self.tag_size * 0.6
+        lines: list[tuple[str, float]] = []
+        for line in text.split("\n"):
+            sx = 1.0
+            if max_w and text_w(line, sz, bold=True) + pad > max_w:
+                line, _sz, sx = fit_condensed(line, max_w - pad, sz, sz, bold=True,
+                                              tight=True, condense=0.62)
+            lines.append((line, sx))
+        tw = max(text_w(t, sz, bold=True) * sx for t, sx in lines)
+        w, h = tw + pad, sz * 1.35 + (len(lines) - 1) * sz * 1.05
         ax, ay = anchor
         if toward is not None:  # start the search a third of the way to `toward`
             ax, ay = ax + (toward[0] - ax) / 3, ay + (toward[1] - ay) / 3
         x0a, y0a, x1a, y1a = self.area
         rx, ry = self.g.s * 1.8 + w / 2, self.g.sh * 1.6 + h / 2  # the search's reach
         lx, hx, ly, hy = ax - rx, ax + rx, ay - ry, ay + ry
+        gap = self.gap
         near = [k for k in (*self.ink, *self.placed)
                 if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
+        # a square name is background: a tag may hide one whole, never cut one ("5E")
+        names = [k for k in self.names if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
         # (checked in drawing order: a square's name comes before its small numbers)
         hw, hh = w / 2, h / 2
-        for dx, dy in self.offsets:
-            cx = ax + dx
-            b0, b2 = cx - hw, cx + hw
-            if b0 < x0a or b2 > x1a:
-                continue
-            cy = ay + dy
-            b1, b3 = cy - hh, cy + hh
-            if b1 < y0a or b3 > y1a:
-                continue
-            for k0, k1, k2, k3 in near:
-                if k0 < b2 and b0 < k2 and k1 < b3 and b1 < k3:
-                    break
+        # where the centre may be: inside `home` (the pill wholly in it, when asked), or on
+        # it or off its edge by a fifth, then by half (the pill still straddles its edge)
+        tiers: list[Box] = []
+        if home is None:
+            tiers.append((x0a, y0a, x1a, y1a))
+        else:
+            hx0, hy0, hx1, hy1 = home
+            sw, shh = hx1 - hx0, hy1 - hy0
+            if within:
+                tiers.append((hx0 + hw, hy0 + hh, hx1 - hw, hy1 - hh))
             else:
-                self._pill((b0, b1, b2, b3), text, sz, color)
-                return True
-        boxes.add((ax, ay, ax, ay), "dropped")  # counted by the tests: rare is fine
+                tiers += [(hx0 + f * sw, hy0 + f * shh, hx1 - f * sw, hy1 - f * shh)
+                          for f in (-0.2, -0.5)]
+        for cx0, cy0, cx1, cy1 in tiers:
+            for dx, dy in self.offsets:
+                cx, cy = ax + dx, ay + dy
+                if not (cx0 <= cx <= cx1 and cy0 <= cy <= cy1):
+                    continue
+                b0, b2 = cx - hw, cx + hw
+                if b0 < x0a or b2 > x1a:
+                    continue
+                b1, b3 = cy - hh, cy + hh
+                if b1 < y0a or b3 > y1a:
+                    continue
+                for k0, k1, k2, k3 in near:
+                    if k0 < b2 + gap and b0 - gap < k2 and k1 < b3 + gap and b1 - gap < k3:
+                        break
+                else:
+                    if any(k0 < b2 and b0 < k2 and k1 < b3 and b1 < k3
+                           and not (b0 <= k0 and k2 <= b2 and b1 <= k1 and k3 <= b3)
+                           for k0, k1, k2, k3 in names):
+                        continue
+                    self._pill((b0, b1, b2, b3), lines, sz, color)
+                    return True
+        if not quiet:
+            boxes.add((ax, ay, ax, ay), "dropped")  # counted by the tests: rare is fine
         return False
 
-    def _pill(self, b: Box, text: str, sz: float, color: th.RGB) -> None:
-        h = b[3] - b[1]
-        self.c.rect(b, fill=(*color, 240), outline=(255, 255, 255, 255), width=1.2, radius=h / 3)
-        self.c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), text, sz, (255, 255, 255, 255),
-                    bold=True, align="m")
+    def _pill(self, b: Box, lines: list[tuple[str, float]], sz: float, color: th.RGB) -> None:
+        self.c.rect(b, fill=(*color, 240), outline=(255, 255, 255, 255), width=1.2,
+                    radius=min(b[3] - b[1], sz * 1.35) / 3)
+        cy = (b[1] + b[3]) / 2 - (len(lines) - 1) * sz * 1.05 / 2
+        for i, (text, sx) in enumerate(lines):
+            self.c.text(((b[0] + b[2]) / 2, cy + i * sz * 1.05), text, sz, (255, 255, 255, 255),
+                        bold=True, align="m", sx=sx)
         self.placed.append(b)
-        boxes.add(b, "label")
+        boxes.add(b, "tag")
 
     def hline(self, xs: list[float], cy: float, w: float) -> float | None:
         """A free y for a horizontal run over x in `xs`, inside the lane centred on cy."""
@@ -297,7 +358,8 @@ class _Highlighter:
         if pts:
             r = max(3.0, self.s * 0.06)
             x, y = pts[0]
-            if not self.has_ink((x - r, y - r, x + r, y + r)):
+            dot = (x - r, y - r, x + r, y + r)
+            if not any(boxes.meets(dot, k) for k in self.keep_off):
                 self.c.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255, 230),
                                outline=(*th.HL_PATH, 255), width=2)
                 boxes.add((x - r, y - r, x + r, y + r), "label")
@@ -328,17 +390,17 @@ class _Highlighter:
             label = f"{V.as_int(total)} " if total is not None else ""
             ca = self.center(e.get("from"))
             self.tag(self.center(e.get("target")) or (0, 0),
-                     label + th.word(f"result.{res}", self.lang), color, toward=ca)
+                     label + th.word(f"result.{res}", self.lang), color, toward=ca, home=b)
 
     def _damaged(self, e: Event, layer: int) -> None:
-        c = self.center(e.get("square"))
+        c, b = self.center(e.get("square")), self.box(e.get("square"))
         if layer == 2 and c:
-            self.tag(c, f"-{V.as_int(e.get('amount'))}", th.HL_ATTACK)
+            self.tag(c, f"-{V.as_int(e.get('amount'))}", th.HL_ATTACK, home=b)
 
     def _healed(self, e: Event, layer: int) -> None:
-        c = self.center(e.get("square"))
+        c, b = self.center(e.get("square")), self.box(e.get("square"))
         if layer == 2 and c:
-            self.tag(c, f"+{V.as_int(e.get('amount'))}", th.HL_MOVE)
+            self.tag(c, f"+{V.as_int(e.get('amount'))}", th.HL_MOVE, home=b)
 
     def _area(self, e: Event, layer: int) -> None:
         """A unit's ★ area attack: every square it covered (R8.2)."""
@@ -368,10 +430,10 @@ class _Highlighter:
                          ((b[2] - i, b[1] + i), (b[0] + i, b[3] - i))):
                 self.c.line([p, q], (*th.HL_ATTACK, 170), self.s * 0.07)
             boxes.add((b[0] + i, b[1] + i, b[2] - i, b[3] - i), "label")
-        if layer == 2:
+        if layer == 2:  # in its own square: a tag across two squares names neither
             name = self.cs.name(str(e.get("card", "")), self.lang)
             self.tag(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), name, (90, 90, 100),
-                     max_w=(b[2] - b[0]) * 1.2)
+                     max_w=b[2] - b[0] - 2, home=b, within=True)
 
     def _summoned(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
@@ -388,7 +450,7 @@ class _Highlighter:
             self.outline(b, th.HL_NEW, inner=0.5)
         if layer == 2:
             self.tag(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), th.word("new", self.lang),
-                     (200, 140, 0))
+                     (200, 140, 0), max_w=b[2] - b[0] - 2, home=b)
 
     def _monster_attacked(self, e: Event, layer: int) -> None:
         a = self.box(e.get("from"))
@@ -408,8 +470,13 @@ class _Highlighter:
         if layer == 2:
             name = self.cs.name(str(e.get("card", "")), self.lang)
             cx = (b[0] + b[2]) / 2
-            self.tag((cx, (b[1] + b[3]) / 2), f"{name} {th.word('fainted', self.lang)}",
-                     (120, 60, 150), max_w=(b[2] - b[0]) * 1.6)
+            # two lines inside its square: the whole name, never cut (issue 20); where a
+            # monster has stepped in since, one line across its edge
+            said = th.word("fainted", self.lang)
+            if not self.tag((cx, (b[1] + b[3]) / 2), f"{name}\n{said}", (120, 60, 150),
+                            max_w=b[2] - b[0] - 2, home=b, within=True, quiet=True):
+                self.tag((cx, (b[1] + b[3]) / 2), f"{name} {said}", (120, 60, 150),
+                         max_w=(b[2] - b[0]) * 1.6, home=b)
 
     def _invaded(self, e: Event, layer: int) -> None:
         x0, y0, x1, y1 = self.g.castle_box()
@@ -418,4 +485,4 @@ class _Highlighter:
             self.outline(b, th.HL_ATTACK, inner=0.5)
         if layer == 2:
             self.tag(((x0 + x1) / 2, b[1] + self.s * 0.3), th.word("invaded", self.lang),
-                     th.HL_ATTACK)
+                     th.HL_ATTACK, max_w=b[2] - b[0] - 2, home=b)

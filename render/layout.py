@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from render.text import readable
 from render.view import parse_square
 
 Box = tuple[int, int, int, int]
@@ -92,3 +93,8 @@ def board_geom(s: int = BOARD_SQUARE, compact: bool = False) -> BoardGeom:
     height = grid_y + 3 * sh + (pad if not compact else 4)
     return BoardGeom(s, sh, compact, pad, header_h, axis_h, queue_w, lane_w, castle_w,
                      grid_x, grid_y, width, height)
+
+
+# Every board and table image is one board wide; no text on them is drawn smaller than this
+# (issue 20: its capitals are 7 px tall when the image is shown 400 px wide).
+MIN_TEXT = readable(board_geom(BOARD_SQUARE).width)

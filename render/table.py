@@ -5,7 +5,7 @@ boards in one column at a single board's width (769 px), so a square keeps the w
 on the single-board image (~60 px in the preview). One or two players get full boards;
 three or four get table-style boards: squares shorter than wide, one shared axis strip on
 top, and pieces drawn with only what reads at a glance (big names, threat shapes, HP pips,
-acted token). The image is then portrait (4 players: 769×1105) instead of a landscape grid
+acted token). The image is then portrait (4 players: 769×1119) instead of a landscape grid
 of boards at a third of that scale, whose names and pips blurred at preview size.
 """
 

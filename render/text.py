@@ -13,6 +13,7 @@ cached masks are never mutated, so reading them needs no lock.
 
 from __future__ import annotations
 
+import math
 import struct
 import threading
 import unicodedata
@@ -30,6 +31,12 @@ REGULAR, BOLD = 400, 700
 # Each FreeType face of this variable CJK font costs ~5 MB once kana are drawn, and exact
 # sizes would make dozens of faces; a scaled-down mask looks like supersampled text.
 LADDER = (24, 48, 96, 192)
+CAP = 0.73  # the font's capital (and digit) height per pixel of font size: "H" is 726/1000
+# Readable at phone width (issue 20): Discord shows an image at most ~400 px wide on a
+# phone, and there a text needs capitals >= 7 px (a ~9.6 px font, a phone's smallest
+# interface text such as a timestamp) to be read without zooming.
+PHONE_W = 400
+READ_CAP = 7.0
 Color = tuple[int, int, int] | tuple[int, int, int, int]
 
 _FT_LOCK = threading.Lock()
@@ -130,6 +137,13 @@ def _clean(text: str) -> str:
 # --- fonts and sprites ------------------------------------------------------------------
 
 
+def readable(image_w: int) -> float:
+    """The smallest font size (px, in steps of a third: sprites are drawn 3× supersampled)
+    whose capitals are `READ_CAP` tall once an image `image_w` px wide is shown PHONE_W
+    wide."""
+    return math.ceil(READ_CAP * image_w / PHONE_W / CAP * 3) / 3
+
+
 def _base(size: int) -> int:
     """The ladder size a glyph of `size` px is rasterised at (never smaller than asked)."""
     for b in LADDER:
@@ -214,9 +228,11 @@ def draw(
     mask, dx, dy = sprite(t, size, weight, round(sx, 3))
     px, py = int(round(x)) + dx, int(round(y)) + dy
     im.paste(fill, (px, py, px + mask.width, py + mask.height), mask)
-    if record and t.strip():
-        boxes.add((px / scale, py / scale, (px + mask.width) / scale,
-                   (py + mask.height) / scale))
+    if t.strip():
+        ink = (px / scale, py / scale, (px + mask.width) / scale, (py + mask.height) / scale)
+        boxes.wrote(t, size * CAP / scale, ink)
+        if record:
+            boxes.add(ink)
     return w
 
 

@@ -113,12 +113,12 @@ def test_damage_changes_the_pips():
 
 def test_levelled_unit_is_marked():
     """R12.2: a level-up card looks different from its ★ card beyond the name: a "Lv2"
-    badge in its top right corner, on the owner band (clear of the name and MOV)."""
+    badge at the right end of its HP row (clear of the name and MOV)."""
     star = img(board_with(("2B", S.unit("u1", "warrior_star", 0))))
     lv = img(board_with(("2B", S.unit("u1", "warrior", 0))))
     x0, y0, x1, y1 = square("2B")
-    top_right = (x1 - (x1 - x0) // 4, y0, x1, y0 + (y1 - y0) // 6)
-    assert diff(star, lv, top_right) > 10
+    hp_row_end = (x1 - (x1 - x0) // 4, y0 + (y1 - y0) * 2 // 5, x1, y0 + (y1 - y0) * 11 // 20)
+    assert diff(star, lv, hp_row_end) > 10
 
 
 def test_red_and_blue_monsters_differ():
@@ -131,7 +131,7 @@ def test_red_and_blue_monsters_differ():
     assert b > r + 20
     # same stats region, different shape: the threat badges are not the same picture
     x0, y0, x1, y1 = square("6A")
-    badge = (x0, y1 - G.s * 35 // 100, x0 + G.s * 30 // 100, y1)
+    badge = (x0, y0 + G.s * 25 // 100, x0 + G.s * 30 // 100, y0 + G.s * 55 // 100)
     x0b, y0b = square("6B")[:2]
     a = im.crop(badge)
     bb = im.crop((x0b, y0b + (badge[1] - y0), x0b + badge[2] - x0, y0b + badge[3] - y0))

@@ -1,0 +1,128 @@
+"""Images readable at phone width (issue 20).
+
+"Readable" is measured: Discord shows an image at most ~400 px wide on a phone, so every
+text an image carries — names, numbers, stat labels, deck counts, highlight tags — must
+have capitals at least `MIN_CAP` px tall once the image is scaled to 400 px wide. 7 px
+capitals are about a 9.6 px font, what a phone's smallest interface text (a timestamp) is.
+Measured from the font size each text is drawn at (render/boxes.py `writing`), for every
+player count and the single board, in both languages.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+import render
+from engine import Game, visible
+from render import boxes
+from render import samples as S
+from render.api import board_image
+from render.card import card_image
+from render.table import table_image
+from render.text import PHONE_W, READ_CAP
+from render.view import cards
+
+MIN_CAP = READ_CAP  # px, capitals of every text once the image is PHONE_W (400 px) wide
+
+
+def fresh_caches() -> None:
+    """Forget every cached layer and sprite, so each text of the next image is drawn (and
+    measured) again. Glyph masks may stay: they do not decide sizes."""
+    for m in pkgutil.iter_modules(render.__path__):
+        mod = importlib.import_module(f"render.{m.name}")
+        for fn in vars(mod).values():
+            if hasattr(fn, "cache_clear") and getattr(fn, "__module__", "") == mod.__name__:
+                fn.cache_clear()
+
+
+def too_small(make: Callable[[], Image.Image]) -> list[tuple[str, float]]:
+    """Texts of an image whose capitals are under MIN_CAP px at phone width."""
+    fresh_caches()
+    with boxes.writing() as written:
+        im = make()
+    k = PHONE_W / im.width
+    return sorted({(t, round(cap * k, 1)) for t, cap, _kind, _box in written
+                   if cap * k < MIN_CAP - 1e-6}, key=lambda x: x[1])
+
+
+def test_every_text_on_boards_and_tables_is_readable_at_phone_width():
+    """Issue 20: names, numbers, stat words (DEF MOV ATK), the mercenaries' "HP3 MOV1", the
+    deck boxes' "discard 3" and "face down 2", header words, queue and castle chips, the
+    row cards and every highlight tag: for the single board and 1–4 player tables, in
+    both languages, with the last phase's events drawn."""
+    busy = S.one_board_view(S.busy_player(0, "Alice"))
+    for lang in ("en", "ja"):
+        small = too_small(lambda lang=lang: board_image(busy, 0, lang=lang,
+                                                        highlights=S.SAMPLE_EVENTS))
+        assert not small, ("board", lang, small)
+        for n in (1, 2, 3, 4):
+            for late in (False, True):
+                view = S.table_view(n, late)
+                small = too_small(lambda view=view, lang=lang: table_image(
+                    view, lang=lang, highlights=S.SAMPLE_EVENTS))
+                assert not small, (n, late, lang, small)
+
+
+def test_every_card_image_is_readable_at_phone_width():
+    """`/rr card`: stats, skill text and the range diagram's legend ("× = gap")."""
+    cs = cards()
+    for key in [*cs.units, *cs.monsters, *cs.commands]:
+        for lang in ("en", "ja"):
+            small = too_small(lambda key=key, lang=lang: card_image(key, lang=lang))
+            assert not small, (key, lang, small)
+
+
+def test_the_tags_of_real_game_moments_are_readable_and_whole():
+    """Tags are measured as drawn in real games (2 and 4 players), not only the sample."""
+    seen = 0
+    for players in (2, 4):
+        g = Game.new([f"P{i}" for i in range(players)], seed=11)
+        rng = random.Random(11)
+        for _ in range(150):
+            if g.over:
+                break
+            seat = rng.choice(g.waiting_for())
+            ev = g.apply(seat, rng.choice(g.legal_actions(seat)))
+            with boxes.writing() as written:
+                im = table_image(g.view(None), highlights=visible(ev, None))
+            k = PHONE_W / im.width
+            tags = [(t, cap * k) for t, cap, kind, _box in written if kind == "label"]
+            assert all(cap >= MIN_CAP for _t, cap in tags), tags
+            seen += len(tags)
+    assert seen > 20
+
+
+def placement_view() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The spectator view kept as placement ended (how the bot posts it), and its events."""
+    g = Game.new(["Ann", "Bob"], seed=5)
+    rng = random.Random(5)
+    kept: list[tuple[str, int, dict[str, Any]]] = []
+    while not kept:
+        seat = g.waiting_for()[0]
+
+        def keep(what: str, n: int) -> None:
+            kept.append((what, n, {**g.view(None), "after": what}))
+
+        ev = g.apply(seat, rng.choice(g.legal_actions(seat)), on_resolved=keep)
+    what, n, view = kept[0]
+    assert what == "placement"
+    return view, visible(ev[:n], None)
+
+
+def test_the_placement_image_is_titled_round_0():
+    """R4: placement is round 0; the state has stepped into round 1 when it ends."""
+    view, events = placement_view()
+    assert view["round"] == 1
+    for lang, want, wrong in (("en", "Round 0 · Placement", "Round 1"),
+                              ("ja", "ラウンド 0", "ラウンド 1")):
+        with boxes.writing() as written:
+            table_image(view, lang=lang, highlights=events)
+        texts = [t for t, _cap, _kind, _box in written]
+        assert any(want in t for t in texts), texts
+        assert not any(wrong in t for t in texts)
