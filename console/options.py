@@ -8,8 +8,10 @@ AI level, so AI seats can be added without touching the console loop's setup cod
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,11 +74,63 @@ class Table:
         return [s.ai for s in self.seats if s.ai is not None]
 
 
+# argparse's own messages (Python 3.11's wording, asked of gettext) → the catalogue's ids.
+ARGPARSE_WORDS = {
+    "unrecognized arguments: %s": "argparse.unrecognized",
+    "argument %(argument_name)s: %(message)s": "argparse.argument",
+    "expected one argument": "argparse.one",
+    "expected at most one argument": "argparse.at_most_one",
+    "expected at least one argument": "argparse.at_least_one",
+    "expected %s argument": "argparse.n",
+    "expected %s arguments": "argparse.n",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.choice",
+    "invalid %(type)s value: %(value)r": "argparse.value",
+    "the following arguments are required: %s": "argparse.required",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
+    "ignored explicit argument %r": "argparse.explicit",
+    "unexpected option string: %s": "argparse.unexpected",
+    "usage: ": "argparse.usage",
+    "options": "argparse.options",
+    "show this help message and exit": "argparse.help",
+}
+
+
+@contextlib.contextmanager
+def argparse_speaks(lang: str) -> Iterator[None]:
+    """argparse's own words (its errors, its help's headings) in `lang`. argparse asks
+    gettext for each message through its module's `_` and `ngettext`, the hook Python
+    documents for translating it; those two are pointed at the catalogue while a command
+    line is parsed, then put back. English needs nothing."""
+    if lang == "en":
+        yield
+        return
+    names = ("_", "ngettext")
+    saved = [getattr(argparse, name) for name in names]
+
+    def gettext(message: str) -> str:
+        key = ARGPARSE_WORDS.get(message)
+        return i18n.template(lang, key) if key else message
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return gettext(singular if n == 1 else plural)
+
+    for name, hook in zip(names, (gettext, ngettext), strict=True):
+        setattr(argparse, name, hook)
+    try:
+        yield
+    finally:
+        for name, old in zip(names, saved, strict=True):
+            setattr(argparse, name, old)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
+        # parsed under `argparse_speaks`: the message is in the reader's language already
+        raise UsageError(message, i18n.t("ja", "usage.prefix", message=message))
 
     def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
+        if status == 0 and not message:  # after --help: a normal exit
+            super().exit()
         raise UsageError(message or "")
 
 
@@ -84,10 +138,9 @@ def _count(text: str) -> int:
     try:
         n = int(normalise(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"a count (1 to 4), not {text[:20]!r}; give names with --names") from None
+        raise UsageError.of("players_count", given=repr(text[:20])) from None
     if not 1 <= n <= 4:
-        raise argparse.ArgumentTypeError(f"a game has 1 to 4 players (R1), not {n}")
+        raise UsageError.of("players_range", n=n)
     return n
 
 
@@ -95,7 +148,7 @@ def _seed(text: str) -> int:
     try:
         return int(normalise(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number, not {text[:20]!r}") from None
+        raise UsageError.of("seed", given=repr(text[:20])) from None
 
 
 def table_parser(prog: str = "bot.py --console") -> argparse.ArgumentParser:
@@ -205,24 +258,32 @@ def given(ns: argparse.Namespace) -> list[str]:
     return out
 
 
-def parse_command_line(argv: list[str]) -> tuple[argparse.Namespace, Table]:
-    """The console's whole command line; raises UsageError (one line) on any mistake."""
-    ap = argparse.ArgumentParser(prog="bot.py --console", parents=[table_parser()],
+def parse_command_line(argv: list[str], lang: str = "en") -> tuple[argparse.Namespace, Table]:
+    """The console's whole command line; raises UsageError (one line, argparse's own words
+    in `lang` too) on any mistake."""
+    with argparse_speaks(lang):
+        return _parse_command_line(argv)
+
+
+def _parse_command_line(argv: list[str]) -> tuple[argparse.Namespace, Table]:
+    ap = _Parser(prog="bot.py --console", parents=[table_parser()],
                                  description="Play Rook & Raiders offline in the terminal.")
-    ap.error = _Parser.error.__get__(ap)  # type: ignore[method-assign]
     ap.add_argument("--new", action="store_true",
                     help="abandon an unfinished game in --db and start a new one")
     ap.add_argument("--db", default="rr-console.db",
                     help="SQLite file (default rr-console.db) or a postgresql:// URL; an unfinished "
                     "game resumes")
     ap.add_argument("--out", default="console-out", help="folder for table images")
-    ap.add_argument("--lang", default="en", choices=["en", "ja"])
+    ap.add_argument("--lang", choices=["en", "ja"],
+                    help="the language the console speaks: en (English, the default for a new "
+                    "game) or ja (Japanese); a resumed game keeps its own unless given")
     ns = ap.parse_args(argv)
     return ns, table_from(ns)
 
 
-def parse_new(words: list[str]) -> Table | None:
+def parse_new(words: list[str], lang: str = "en") -> Table | None:
     """The options of a typed `new` command; None: no options (keep the current table)."""
     if not words:
         return None
-    return table_from(table_parser("new").parse_args(words))
+    with argparse_speaks(lang):
+        return table_from(table_parser("new").parse_args(words))

@@ -9,6 +9,7 @@ not UTF-8 become U+FFFD, and a line is never held in memory beyond `MAX_BYTES`.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -25,8 +26,8 @@ from service.errors import ServiceError
 from service.refusals import words
 
 from .app import CHANNEL, Console
-from .options import UsageError, given, parse_command_line
-from .text import refusal_text, t, tidy_message
+from .options import Table, UsageError, given, parse_command_line
+from .text import hide_password, refusal_text, shown_db, t, tidy_message
 
 MAX_BYTES = 64 * 1024
 
@@ -46,6 +47,8 @@ class Lines:
         self.items: deque[Line | None] = deque()  # None: end of input
         self.ready = asyncio.Event()
         self.interrupted = False
+        self.presses = 0  # Ctrl-C (or SIGTERM) received so far
+        self.answering: asyncio.Future[bool] | None = None  # the line being answered
 
     def start(self) -> None:
         threading.Thread(target=self._pump, name="console-stdin", daemon=True).start()
@@ -55,8 +58,14 @@ class Lines:
         self.ready.set()
 
     def interrupt(self) -> None:
+        """Ctrl-C: stop after the line being answered; a second one while that answer is
+        stuck stops the answer too (its transaction is rolled back, the game stays as it
+        was). Any later one, or one during the goodbye, changes nothing."""
+        self.presses += 1
         self.interrupted = True
         self.ready.set()
+        if self.presses > 1 and self.answering is not None:
+            self.answering.cancel()
 
     def _pump(self) -> None:
         buf = b""
@@ -69,7 +78,7 @@ class Lines:
             if not chunk:
                 if buf and not dropping:
                     self._send(buf, False)
-                self.loop.call_soon_threadsafe(self._push, None)
+                self._hand_over(None)
                 return
             buf += chunk
             while b"\n" in buf:
@@ -85,7 +94,13 @@ class Lines:
 
     def _send(self, data: bytes, truncated: bool) -> None:
         text = data.decode("utf-8", errors="replace")
-        self.loop.call_soon_threadsafe(self._push, Line(text, truncated))
+        self._hand_over(Line(text, truncated))
+
+    def _hand_over(self, item: Line | None) -> None:
+        """Give the loop a line; once the console has stopped (its loop closed) there is
+        nobody to give it to, and the line is dropped without a word."""
+        with contextlib.suppress(RuntimeError):  # "Event loop is closed"
+            self.loop.call_soon_threadsafe(self._push, item)
 
     async def next(self) -> Line | None | bool:
         """The next line, None at end of input, False when interrupted."""
@@ -99,21 +114,27 @@ class Lines:
 
 
 async def run(argv: list[str], fd: int = 0) -> int:
-    ns, table = parse_command_line(argv)
+    ns, table = parse_command_line(argv, _lang(argv))
     loop = asyncio.get_running_loop()
     lines = Lines(loop, fd)
 
-    def on_signal() -> None:
-        # A second Ctrl-C falls back to Python's default and stops even a stuck answer.
-        with contextlib.suppress(Exception):
-            loop.remove_signal_handler(signal.SIGINT)
-        lines.interrupt()
-
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGINT, on_signal)
-        loop.add_signal_handler(signal.SIGTERM, on_signal)
+        loop.add_signal_handler(signal.SIGINT, lines.interrupt)
+        loop.add_signal_handler(signal.SIGTERM, lines.interrupt)
+    try:
+        return await _console(ns, table, lines)
+    finally:
+        # From here the process only exits: a Ctrl-C now must neither raise inside the
+        # loop's shutdown nor kill the process by the signal (the goodbye is said).
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+                signal.signal(sig, signal.SIG_IGN)
+
+
+async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
     out_dir = Path(ns.out)
-    lang = ns.lang
+    lang = ns.lang or "en"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -128,19 +149,22 @@ async def run(argv: list[str], fd: int = 0) -> int:
         if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
             raise UsageError.of("db_folder", db=ns.db)
     store = make_store(ns.db)
+    shown = shown_db(ns.db)  # a postgresql:// URL without its password
     try:
         await store.open()
-    except (sqlite3.Error, OSError) as e:
+    except Exception as e:
         await store.close()  # its connection thread would keep the process alive
-        raise UsageError.of("db_open", db=ns.db, error=e) from None
-    except Exception as e:  # PostgreSQL: refused, unknown database, bad URL…
-        if not is_postgres(ns.db):
+        if is_postgres(ns.db):  # refused, unknown database, bad URL…: a database, not a file
+            raise UsageError.of("database_open", db=shown,
+                                error=hide_password(str(e) or type(e).__name__, ns.db)) from None
+        if not isinstance(e, (sqlite3.Error, OSError)):
             raise
-        await store.close()
-        raise UsageError.of("database_open", db=ns.db, error=e) from None
+        raise UsageError.of("db_open", db=ns.db, error=e) from None
     try:
-        con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
         existing = await store.open_game(CHANNEL)
+        if existing is not None and existing.status == "active" and not ns.new:
+            lang = ns.lang or existing.settings.get("lang") or "en"  # the game keeps its own
+        con = Console(store, out_dir, lang, sys.stdout, shown, table)
         if existing is not None and existing.status == "active" and not ns.new:
             try:
                 await con.resume(existing, given(ns))
@@ -161,7 +185,19 @@ async def run(argv: list[str], fd: int = 0) -> int:
                 await con.farewell(t("eof", lang))
                 return 0
             assert isinstance(line, Line)
-            if not await con.handle(line.text, line.truncated):
+            answer = lines.answering = asyncio.ensure_future(con.handle(line.text,
+                                                                       line.truncated))
+            try:
+                go_on = await answer
+            except asyncio.CancelledError:
+                me = asyncio.current_task()
+                if not answer.cancelled() or (me is not None and me.cancelling()):
+                    raise  # (the console itself is being cancelled, not the answer)
+                await con.farewell(t("interrupted", lang))
+                return 130
+            finally:
+                lines.answering = None
+            if not go_on:
                 return 0
         return 0
     finally:
