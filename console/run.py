@@ -1,7 +1,8 @@
 """The console process: options, the input stream, Ctrl-C, and the one-line goodbyes.
 
-Input is read from file descriptor 0 by a daemon thread with `os.read` (no Python-level
-lock a stuck reader could hold at exit), so Ctrl-C stops the console at once instead of
+Input from a pipe or file is read from file descriptor 0 by a daemon thread with `os.read`
+(no Python-level lock a stuck reader could hold at exit); a terminal gets line editing and
+per-game history from `readline` (`TerminalLines`). Either way Ctrl-C stops the console at once instead of
 waiting for a line that never comes; the line being answered, if any, finishes first, so
 a move is never cut in half (every move is committed to --db as it is made). Bytes that are
 not UTF-8 become U+FFFD, and a line is never held in memory beyond `MAX_BYTES`.
@@ -12,15 +13,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import signal
 import sqlite3
 import sys
+import termios
 import threading
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from service.errors import ServiceError
 from service.refusals import words
@@ -109,14 +113,109 @@ class Lines:
                 return False
             if self.items:
                 return self.items.popleft()
+            self.want()
             self.ready.clear()
             await self.ready.wait()
+
+    def want(self) -> None:
+        """A line is wanted now (a pipe is read ahead: nothing to do)."""
+
+    def use_history(self, path: Path) -> None:
+        """Earlier lines of the game now played are kept in `path` (a pipe keeps none)."""
+
+    def close(self) -> None:
+        """The console stops reading."""
+
+    def cut(self) -> str:
+        """What ends a line being typed when Ctrl-C comes (a pipe has none)."""
+        return ""
+
+
+class TerminalLines(Lines):
+    """A terminal's lines, read with the standard library's `readline`: ←/→ edit the line,
+    ↑/↓ bring back earlier ones, and each game keeps its own history (`use_history`), so a
+    resumed game remembers what was typed in it.
+
+    `input()` runs in a daemon thread one line at a time, only when the console wants one:
+    the history is switched or saved only while that thread waits, never while readline
+    works on it (readline is not thread-safe). readline reads with C stdio, so no Python
+    lock is held by a reader left waiting at exit; the terminal's modes are put back then."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, fd: int, rl: ModuleType) -> None:
+        super().__init__(loop, fd)
+        self.rl = rl
+        self.asked = threading.Semaphore(0)
+        self.waiting = False  # the thread is reading a line
+        self.history: Path | None = None
+        self.modes = termios.tcgetattr(fd)
+
+    def start(self) -> None:
+        threading.Thread(target=self._ask, name="console-readline", daemon=True).start()
+
+    def want(self) -> None:
+        if not self.waiting:
+            self.waiting = True
+            self.asked.release()
+
+    def _push(self, item: Line | None) -> None:
+        self.waiting = False
+        if item is not None and item.text.strip() and self.history is not None:
+            with contextlib.suppress(OSError):  # history is a convenience: never an error
+                self.history.touch()  # (readline appends only to a file that exists)
+                self.rl.append_history_file(1, str(self.history))
+        super()._push(item)
+
+    def _ask(self) -> None:
+        while True:
+            self.asked.acquire()
+            try:
+                text = input()
+            except EOFError:
+                self._hand_over(None)
+                return
+            except UnicodeDecodeError:
+                text = "\ufffd"
+            self._hand_over(Line(text[:MAX_BYTES], len(text) > MAX_BYTES))
+
+    def use_history(self, path: Path) -> None:
+        if path == self.history:
+            return
+        self.rl.clear_history()
+        with contextlib.suppress(OSError):  # a first game has none yet
+            self.rl.read_history_file(str(path))
+        self.history = path
+
+    def cut(self) -> str:
+        return "\n" if self.waiting else ""
+
+    def close(self) -> None:
+        with contextlib.suppress(termios.error):  # readline may have left it raw
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.modes)
+
+
+def lines_from(loop: asyncio.AbstractEventLoop, fd: int) -> Lines:
+    """Line editing for a person at a terminal (stdin and stdout both one, as `input` needs
+    for readline); a pipe or file is read as bytes."""
+    if not (fd == 0 and os.isatty(0) and os.isatty(1)):
+        return Lines(loop, fd)
+    try:
+        import readline
+    except ImportError:  # (Python built without it: plain lines still work)
+        return Lines(loop, fd)
+    return TerminalLines(loop, fd, readline)
+
+
+def history_file(out_dir: Path, db: str, game_id: int) -> Path:
+    """Where one game's typed lines are kept: beside its images, named after the database
+    and the game (two databases never share a history)."""
+    where = hashlib.sha256(db.encode()).hexdigest()[:8]
+    return out_dir / f"history-{where}-{game_id}.txt"
 
 
 async def run(argv: list[str], fd: int = 0) -> int:
     ns, table = parse_command_line(argv, _lang(argv))
     loop = asyncio.get_running_loop()
-    lines = Lines(loop, fd)
+    lines = lines_from(loop, fd)
 
     with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.add_signal_handler(signal.SIGINT, lines.interrupt)
@@ -124,6 +223,7 @@ async def run(argv: list[str], fd: int = 0) -> int:
     try:
         return await _console(ns, table, lines)
     finally:
+        lines.close()
         # From here the process only exits: a Ctrl-C now must neither raise inside the
         # loop's shutdown nor kill the process by the signal (the goodbye is said).
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -177,9 +277,11 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
             con.show_status((await con.service.current(CHANNEL))[1])
         lines.start()
         for _ in range(10_000_000):  # bounded: ends at end of input, quit or Ctrl-C
+            if con.row is not None:
+                lines.use_history(history_file(out_dir, shown, con.row.id))
             line = await lines.next()
             if line is False:
-                await con.farewell(t("interrupted", lang))
+                await con.farewell(lines.cut() + t("interrupted", lang))
                 return 130
             if line is None:
                 await con.farewell(t("eof", lang))
@@ -216,7 +318,8 @@ def main(argv: list[str]) -> int:
     """`bot.py --console …`: exit 0 (quit, end of input), 2 (a usage error, one line on
     stderr), 130 (Ctrl-C); never a traceback on the terminal."""
     lang = _lang(argv)
-    for stream in (sys.stdout, sys.stderr):  # a terminal without ★ or kana gets '?', not a crash
+    for stream in (sys.stdout, sys.stderr, sys.stdin):  # a terminal without ★ or kana gets '?'
+        # (and bytes typed that are not UTF-8 become U+FFFD), not a crash
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
     try:
