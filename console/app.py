@@ -429,7 +429,7 @@ class Console:
         The engine's rule (engine/game.py, `Game.undo`): a move is taken back only while the
         question it answered is still open and it revealed nothing random. Lines answering
         no question (`rolls`, `autosave`) are not moves."""
-        if before is None:
+        if before is None or any(e["type"] in ("autosave", "rolls") for e in out.events):
             return
         g = out.game
         why = ""
