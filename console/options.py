@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import ai
 import i18n
@@ -151,22 +151,32 @@ def _seed(text: str) -> int:
         raise UsageError.of("seed", given=repr(text[:20])) from None
 
 
-def table_parser(prog: str = "bot.py --console") -> argparse.ArgumentParser:
+class _Help(TypedDict, total=False):
+    help: str
+    metavar: str
+
+
+def _help(key: str, lang: str, **params: Any) -> _Help:
+    """An option's help text and value name in the reader's language (`console.opt.*`)."""
+    out: _Help = {"help": i18n.t(lang, f"console.opt.{key}", **params)}
+    metavar = i18n.template(lang, f"console.metavar.{key}")
+    if metavar != f"console.metavar.{key}":  # (a flag, or argparse's {en,ja} for choices)
+        out["metavar"] = metavar
+    return out
+
+
+def table_parser(prog: str = "bot.py --console", lang: str = "en") -> argparse.ArgumentParser:
     """The table options shared by the command line and the `new` command."""
     ap = _Parser(prog=prog, add_help=False, allow_abbrev=False)
-    ap.add_argument("--players", type=_count, help="number of players, 1 to 4 (default 1)")
-    ap.add_argument("--names", nargs="+", metavar="NAME",
-                    help="player names (sets the player count; default P1, P2, …)")
+    ap.add_argument("--players", type=_count, **_help("players", lang))
+    ap.add_argument("--names", nargs="+", **_help("names", lang))
     ap.add_argument("--difficulty", type=lambda s: normalise(s).lower(),
-                    help="solo only: easy, normal or hard (R13.2)")
-    ap.add_argument("--ai", nargs="+", metavar="LEVEL", type=lambda s: normalise(s).lower(),
-                    choices=list(ai.LEVELS),
-                    help="AI players, one per level given, e.g. --ai greedy random "
-                         f"(levels: {', '.join(ai.LEVELS)})")
-    ap.add_argument("--seed", type=_seed, help="seed for a reproducible game")
-    ap.add_argument("--daily-key", metavar="HEX",
-                    help="replay a past daily challenge from its published key (with --date)")
-    ap.add_argument("--date", metavar="YYYY-MM-DD", help="the day of --daily-key")
+                    **_help("difficulty", lang))
+    ap.add_argument("--ai", nargs="+", type=lambda s: normalise(s).lower(),
+                    choices=list(ai.LEVELS), **_help("ai", lang, levels=", ".join(ai.LEVELS)))
+    ap.add_argument("--seed", type=_seed, **_help("seed", lang))
+    ap.add_argument("--daily-key", **_help("daily_key", lang))
+    ap.add_argument("--date", **_help("date", lang))
     return ap
 
 
@@ -262,21 +272,16 @@ def parse_command_line(argv: list[str], lang: str = "en") -> tuple[argparse.Name
     """The console's whole command line; raises UsageError (one line, argparse's own words
     in `lang` too) on any mistake."""
     with argparse_speaks(lang):
-        return _parse_command_line(argv)
+        return _parse_command_line(argv, lang)
 
 
-def _parse_command_line(argv: list[str]) -> tuple[argparse.Namespace, Table]:
-    ap = _Parser(prog="bot.py --console", parents=[table_parser()],
-                                 description="Play Rook & Raiders offline in the terminal.")
-    ap.add_argument("--new", action="store_true",
-                    help="abandon an unfinished game in --db and start a new one")
-    ap.add_argument("--db", default="rr-console.db",
-                    help="SQLite file (default rr-console.db) or a postgresql:// URL; an unfinished "
-                    "game resumes")
-    ap.add_argument("--out", default="console-out", help="folder for table images")
-    ap.add_argument("--lang", choices=["en", "ja"],
-                    help="the language the console speaks: en (English, the default for a new "
-                    "game) or ja (Japanese); a resumed game keeps its own unless given")
+def _parse_command_line(argv: list[str], lang: str) -> tuple[argparse.Namespace, Table]:
+    ap = _Parser(prog="bot.py --console", parents=[table_parser(lang=lang)],
+                 description=i18n.t(lang, "console.opt.description"))
+    ap.add_argument("--new", action="store_true", **_help("new", lang))
+    ap.add_argument("--db", default="rr-console.db", **_help("db", lang))
+    ap.add_argument("--out", default="console-out", **_help("out", lang))
+    ap.add_argument("--lang", choices=["en", "ja"], **_help("lang", lang))
     ns = ap.parse_args(argv)
     return ns, table_from(ns)
 
@@ -286,4 +291,4 @@ def parse_new(words: list[str], lang: str = "en") -> Table | None:
     if not words:
         return None
     with argparse_speaks(lang):
-        return table_from(table_parser("new").parse_args(words))
+        return table_from(table_parser("new", lang).parse_args(words))

@@ -170,6 +170,18 @@ def test_japanese_command_line_errors(tmp_path: Path, args: list[str], words: st
         assert english not in r.stderr, english
 
 
+def test_japanese_help(tmp_path: Path) -> None:
+    """`--lang ja --help`: argparse's headings and every option's help in Japanese."""
+    r = subprocess.run([sys.executable, str(ROOT / "bot.py"), "--console", "--lang", "ja",
+                        "--help"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert r.returncode == 0
+    assert r.stdout.startswith("使い方: bot.py --console [-h] [--players 人数]")
+    assert "オプション:" in r.stdout and "このヘルプを表示して終了する" in r.stdout
+    assert "再開したゲームは、指定しなければそのゲームの言語のままです" in r.stdout
+    for english in ("usage:", "options:", "show this help", "number of players", "NAME"):
+        assert english not in r.stdout, english
+
+
 def test_japanese_new_command_errors(tmp_path: Path) -> None:
     """The `new` command's options are refused in Japanese too."""
     out = console(tmp_path, "--lang", "ja", lines=["new --names", "new --bogus"]).stdout
