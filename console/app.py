@@ -436,7 +436,7 @@ class Console:
         if not g.can_undo(seat):
             dec = g.decision(seat)
             why = "closed" if dec is None or dec["opened"] != before["opened"] else "revealed"
-        self.moves[seat] = (out.text, why)
+        self.moves[seat] = (board.typed(g.cards, out.text, self.lang), why)
 
     def not_a_command_card(self, g: Game, seat: int, action: str) -> bool:
         """`pick banana`: say that it is not a command card (the engine would only say it
