@@ -295,7 +295,10 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
                 me = asyncio.current_task()
                 if not answer.cancelled() or (me is not None and me.cancelling()):
                     raise  # (the console itself is being cancelled, not the answer)
-                await con.farewell(t("interrupted", lang))
+                try:  # the store may still be busy with the stopped answer: bounded, and
+                    await asyncio.wait_for(con.farewell(t("interrupted", lang)), 10)
+                except Exception:  # then at least the goodbye (every move is saved)
+                    con.say(t("interrupted", lang).strip())
                 return 130
             finally:
                 lines.answering = None

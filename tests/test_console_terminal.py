@@ -263,3 +263,49 @@ def test_line_editing_and_history_per_game_at_a_terminal(tmp_path: Path) -> None
         assert "Interrupted. Saved in" in screen
     finally:
         again.stop()
+
+
+def test_a_second_ctrl_c_stops_an_answer_that_hangs(tmp_path: Path, capsys,
+                                                    monkeypatch) -> None:
+    """The first Ctrl-C lets the answer being given finish (a move is never cut in half);
+    when that answer hangs, a second one stops it: the goodbye is said, status 130, and the
+    game is as it was before the line (nothing half-applied)."""
+    import asyncio
+    import json
+    import os
+
+    from console.run import run
+    from service.games import GameService
+    from store import Store
+
+    async def hang(self: GameService, *args: object, **kwargs: object) -> None:
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.1, os.kill, os.getpid(), signal.SIGINT)
+        loop.call_later(0.4, os.kill, os.getpid(), signal.SIGINT)
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(GameService, "act", hang)
+    read, write = os.pipe()
+    os.write(write, b"place thief 2B\n")  # stdin stays open: no end of input comes
+    saved = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)]
+    try:
+        status = asyncio.run(asyncio.wait_for(run(
+            ["--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "out"), "--seed", "3"],
+            fd=read), 30))
+    finally:
+        signal.signal(signal.SIGINT, saved[0])
+        signal.signal(signal.SIGTERM, saved[1])
+        os.close(write)
+    out = capsys.readouterr().out
+    assert status == 130
+    assert out.rstrip().splitlines()[-1].startswith("Interrupted. Saved in ")
+
+    async def stored() -> list[object]:
+        store = await Store(str(tmp_path / "c.db")).open()
+        try:
+            row = await store.open_game(1)
+            assert row is not None
+            return list(json.loads(row.state)["log"])
+        finally:
+            await store.close()
+    assert asyncio.run(stored()) == []  # the placement never landed
