@@ -27,7 +27,8 @@ DIFFICULTIES = ("easy", "normal", "hard")
 
 class UsageError(Exception):
     """A start-up option mistake, told in one line (never argparse's usage block); `ja` is
-    the Japanese for it when the console has one (argparse's own messages stay English)."""
+    the Japanese for it (argparse's own messages come in the language they were parsed in,
+    see `argparse_speaks`)."""
 
     def __init__(self, message: str, ja: str | None = None) -> None:
         super().__init__(message)
