@@ -19,8 +19,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+import i18n
 from engine import Game, NotationError, View, parse
 from engine.notation import VERBS
+from engine.types import Decision
 from service.games import GameService, Outcome, ServiceError
 from service.narrate import narrate, prompt
 from service.refusals import words
@@ -81,6 +83,8 @@ class Console:
         self.row: GameRow | None = None
         self.confirm_new: Table | None = None
         self.last_actor: int | None = None  # whom a bare `undo` is about
+        # seat → (its last action, why undo cannot take it back: "closed"/"revealed"/"")
+        self.moves: dict[int, tuple[str, str]] = {}
 
     def _service(self) -> GameService:
         return GameService(self.store, seed_source=self._next_seed)
@@ -94,6 +98,13 @@ class Console:
     def t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)
 
+    def solo(self, difficulty: str | None) -> str:
+        """` (solo, hard)` / `（ソロ、難易度 むずかしい）`: the solo option rule (R13.2) by its
+        name in the reader's language; nothing for a game without it."""
+        if not difficulty:
+            return ""
+        return self.t("solo", difficulty=i18n.t(self.lang, f"command.{difficulty}"))
+
     def join(self, items: Any) -> str:
         """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
         return ("、" if self.lang == "ja" else ", ").join(items)
@@ -103,7 +114,7 @@ class Console:
         text = words(e, self.lang)
         if typed:
             text = whole_tokens(text, typed)
-        text = tidy_message(refusal_text(text, self.lang))
+        text = tidy_message(refusal_text(text, self.lang), typed, self.lang)
         self.say(f"! {who}: {text}" if who else f"! {text}")
 
     # ---- games -------------------------------------------------------------------------------
@@ -142,7 +153,7 @@ class Console:
                                 round=g.round))
         self.seed, self.last_actor = table.seed, None
         names, bots = table.names, table.bots
-        extra = self.t("solo", difficulty=table.difficulty) if table.difficulty else ""
+        extra = self.solo(table.difficulty)
         if bots:
             extra += self.t("with_ai", n=len(bots), levels=self.join(bots))
         self.say(self.t("new_game", names=self.join(names), extra=extra, out=self.out_dir))
@@ -171,7 +182,7 @@ class Console:
         setup = row.setup or {}
         difficulty = setup.get("options", {}).get("difficulty")
         self.say(self.t("resuming", db=self.db, names=self.join(self.names),
-                        extra=self.t("solo", difficulty=difficulty) if difficulty else "",
+                        extra=self.solo(difficulty),
                         round=g.round))
         people = [s["name"] for s in row.seats if not s.get("ai")]
         differs = bool(typed) and (
@@ -239,14 +250,15 @@ class Console:
             path.write_bytes(data)
         except Exception as e:  # an image is a bonus: the game goes on without it
             log.exception("image %s", path)
-            self.say("  " + self.t("image_failed", err=excerpt(str(e) or type(e).__name__, 60)))
+            self.say("  " + self.t("image_failed", err=excerpt(str(e) or type(e).__name__, self.lang, 60)))
             return
         self.say("  " + self.t("image", path=path))
 
-    def show_status(self, g: Game, focus: set[int] | None = None) -> None:
+    def show_status(self, g: Game, focus: set[int] | None = None, told: bool = False) -> None:
         """What each waiting player is asked; with `focus`, only those seats in full (the
-        others are named in one line: their question has not changed)."""
-        if g.over and focus is None:  # (after an action the story has just told it)
+        others are named in one line: their question has not changed). `told`: the story
+        has just told how the game ended (an action, an AI's answer), so it is not retold."""
+        if g.over and focus is None and not told:
             res = g.result
             end = {"type": "game_over", "winners": res["winners"] if res else [],
                    "draw": bool(res and res["draw"]), "reason": res["reason"] if res else ""}
@@ -296,7 +308,7 @@ class Console:
         return None if user is None else user - 1
 
     def no_player(self, name: str) -> None:
-        self.say("! " + self.t("no_player", name=excerpt(name), names=self.join(self.names)))
+        self.say("! " + self.t("no_player", name=excerpt(name, self.lang), names=self.join(self.names)))
 
     async def handle(self, raw: str, truncated: bool = False) -> bool:
         """One input line; returns False to stop. Any failure is told in one line."""
@@ -306,7 +318,7 @@ class Console:
             log.exception("console line %r", raw[:200])
             self.service = self._service()  # drop anything the failure left in memory
             err = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
-            self.say(self.t("internal", err=tidy_message(err[:80]),
+            self.say(self.t("internal", err=tidy_message(err[:80], raw, self.lang),
                             log=self.out_dir / "console.log"))
             return True
 
@@ -358,7 +370,7 @@ class Console:
                 return True
         else:
             if words[0].casefold() not in VERBS:
-                self.say("! " + self.t("unknown", word=excerpt(words[0])))
+                self.say("! " + self.t("unknown", word=excerpt(words[0], self.lang)))
                 return True
             waiting = self.people(g.waiting_for())
             if len(waiting) > 1:
@@ -383,19 +395,24 @@ class Console:
     async def act(self, g: Game, seat: int, action: str) -> None:
         if self.not_a_command_card(g, seat, action):
             return
+        asked = {s: question(g, s) for s in range(len(self.names))}
+        before = g.decision(seat)
         try:
             out = await self.service.act(CHANNEL, seat + 1, action)
         except ServiceError as e:
             self.refusal(e, typed=action)
             return
         self.last_actor = seat
+        self.remember_move(seat, before, out)
         told = await self.report(out)
         quiet = False
         if any(e["type"] == "autosave" for e in out.events):
             on = next(e["on"] for e in out.events if e["type"] == "autosave")
             self.say("  " + self.t("autosave_on" if on else "autosave_off", p=self.names[seat]))
         elif not told:
-            others = [self.names[s] for s in self.people(out.game.waiting_for()) if s != seat]
+            # still deciding: those whose question is the one they had (a new one is shown)
+            others = [self.names[s] for s in self.people(out.game.waiting_for())
+                      if s != seat and asked[s] is not None and question(out.game, s) == asked[s]]
             if others and out.game.decision(seat) is None:
                 self.say("  " + self.t("recorded", p=self.names[seat], names=self.join(others)))
                 quiet = not out.prompts  # that line already named who is still deciding
@@ -403,9 +420,23 @@ class Console:
                 self.say("  " + self.t("accepted", p=self.names[seat],
                                        action=quote(out.text, self.lang)))
         if await self.ai_turns():  # the AI seats answered: everyone's question anew
-            self.show_status((await self.service.viewable(CHANNEL))[1])
+            self.show_status((await self.service.viewable(CHANNEL))[1], told=True)
         elif not quiet:
             self.show_status(out.game, {seat, *out.prompts})
+
+    def remember_move(self, seat: int, before: Decision | None, out: Outcome) -> None:
+        """Why this move cannot be undone, if it cannot, so a refused `undo` can say so.
+        The engine's rule (engine/game.py, `Game.undo`): a move is taken back only while the
+        question it answered is still open and it revealed nothing random. Lines answering
+        no question (`rolls`, `autosave`) are not moves."""
+        if before is None or any(e["type"] in ("autosave", "rolls") for e in out.events):
+            return
+        g = out.game
+        why = ""
+        if not g.can_undo(seat):
+            dec = g.decision(seat)
+            why = "closed" if dec is None or dec["opened"] != before["opened"] else "revealed"
+        self.moves[seat] = (board.typed(g.cards, out.text, self.lang), why)
 
     def not_a_command_card(self, g: Game, seat: int, action: str) -> bool:
         """`pick banana`: say that it is not a command card (the engine would only say it
@@ -420,7 +451,7 @@ class Console:
         options = dec["options"] if dec is not None and dec["kind"] == "pick" else list(
             g.cards.commands)
         names = self.join(g.cards.name(c, self.lang) for c in options or [])
-        self.say("! " + self.t("not_command_card", card=excerpt(a.card or ""), options=names))
+        self.say("! " + self.t("not_command_card", card=excerpt(a.card or "", self.lang), options=names))
         return True
 
     async def command(self, command: str, args: list[str], g: Game) -> None:
@@ -479,11 +510,23 @@ class Console:
         actions of the unit on 2B)."""
         lines, more = ([], 0) if g.over or g.decision(seat) is None else \
             board.legal_lines(g, seat, self.lang, start)
+        if not lines and start and g.decision(seat) is not None and not g.over:
+            # nothing begins so, but there is something to do: say so, then list it all
+            lines, more = board.legal_lines(g, seat, self.lang)
+            if lines:
+                self.say(self.t("not_now", start=quote(start, self.lang), p=self.names[seat]))
+                self.say_lines(lines)
+                self.more(lines, more)
+                return
         if not lines:
             self.say(self.t("may", p=self.names[seat]) + " " + self.t("nothing_now"))
             return
         self.say(self.t("may", p=self.names[seat]))
         self.say_lines(lines)
+        self.more(lines, more)
+
+    def more(self, lines: list[str], more: int) -> None:
+        """How to see the `more` legal lines left out after `lines`."""
         if more:
             first = " ".join(lines[-1].split(" ")[:2])
             self.say("  " + self.t("more", n=more, example=quote(f"legal {first}", self.lang)))
@@ -492,11 +535,17 @@ class Console:
         try:
             out = await self.service.undo(CHANNEL, seat + 1)
         except ServiceError as e:
-            self.refusal(e, self.names[seat])
+            action, why = self.moves.get(seat, ("", ""))
+            if e.key == "nothing_to_undo" and why:  # say which move, and why not
+                self.say("! " + self.t(f"undo_{why}", p=self.names[seat],
+                                       action=quote(action, self.lang)))
+            else:
+                self.refusal(e, self.names[seat])
             return
+        self.moves.pop(seat, None)
         await self.report(out)
         if await self.ai_turns():
-            self.show_status((await self.service.viewable(CHANNEL))[1])
+            self.show_status((await self.service.viewable(CHANNEL))[1], told=True)
         else:
             self.show_status(out.game)
 
@@ -504,7 +553,7 @@ class Console:
         """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is
         typed twice in a row."""
         try:
-            table = parse_new(words) or self.table
+            table = parse_new(words, self.lang) or self.table
         except UsageError as e:
             self.say("! " + e.text(self.lang))
             return
@@ -530,6 +579,12 @@ class Console:
 
 
 DEFAULT_DB = "rr-console.db"
+
+
+def question(g: Game, seat: int) -> int | None:
+    """Which question the seat faces (its decision's id), None when it faces none."""
+    dec = g.decision(seat)
+    return None if dec is None else dec["id"]
 
 
 def _last_image(out_dir: Path) -> int:

@@ -83,8 +83,11 @@ def title(cs: CardSet, v: View, what: str | None, lang: str) -> str:
     return " · ".join(parts)
 
 
-def compact(cs: CardSet, v: View, lang: str, what: str | None = None) -> list[str]:
-    """Every player's board in four lines each, under one column header."""
+def compact(cs: CardSet, v: View, lang: str, what: str | None = None,
+            every_board: bool = False) -> list[str]:
+    """Every player's board in four lines each, under one column header; an eliminated
+    player's board (R9.3: out of the game, it never changes again) only in its one line,
+    unless `every_board`."""
     abbr = abbreviations(cs)
     queues = [{ln: " ".join(abbr[m["card"]] for m in p["queues"][ln]) for ln in LANES}
               for p in v["players"]]
@@ -94,6 +97,8 @@ def compact(cs: CardSet, v: View, lang: str, what: str | None = None) -> list[st
              f"{w('castle', lang)}"]
     for seat, p in enumerate(v["players"]):
         lines.append(_player_line(cs, v, seat, lang))
+        if p["eliminated"] and not every_board:
+            continue
         castle = " ".join(f"[{abbr[m['card']]}]" for m in p["castle"]) or "-"
         for k, ln in enumerate(LANES):
             cells = "".join(pad(piece_text(cs, abbr, p["board"][(c - 1) * 3 + k]), CELL)
@@ -126,7 +131,7 @@ def full(cs: CardSet, v: View, lang: str) -> list[str]:
     mercs = _list([_priced(cs, m["card"], lang) if m else w("taken", lang)
                    for m in v["mercenaries"]], lang)
     codes = _list([f"{k}={n}" for k, n in sorted(shown.items())], lang)
-    return [*compact(cs, v, lang), _row(cs, v, lang), w("mercs", lang, cards=mercs),
+    return [*compact(cs, v, lang, every_board=True), _row(cs, v, lang), w("mercs", lang, cards=mercs),
             w("decks", lang, m=v["monster_deck_size"], u=v["unit_deck_size"],
               c=v["chips"]["down"]),
             w("legend", lang, codes=codes or "-")]

@@ -8,10 +8,12 @@ AI level, so AI seats can be added without touching the console loop's setup cod
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import ai
 import i18n
@@ -25,7 +27,8 @@ DIFFICULTIES = ("easy", "normal", "hard")
 
 class UsageError(Exception):
     """A start-up option mistake, told in one line (never argparse's usage block); `ja` is
-    the Japanese for it when the console has one (argparse's own messages stay English)."""
+    the Japanese for it (argparse's own messages come in the language they were parsed in,
+    see `argparse_speaks`)."""
 
     def __init__(self, message: str, ja: str | None = None) -> None:
         super().__init__(message)
@@ -72,11 +75,63 @@ class Table:
         return [s.ai for s in self.seats if s.ai is not None]
 
 
+# argparse's own messages (Python 3.11's wording, asked of gettext) → the catalogue's ids.
+ARGPARSE_WORDS = {
+    "unrecognized arguments: %s": "argparse.unrecognized",
+    "argument %(argument_name)s: %(message)s": "argparse.argument",
+    "expected one argument": "argparse.one",
+    "expected at most one argument": "argparse.at_most_one",
+    "expected at least one argument": "argparse.at_least_one",
+    "expected %s argument": "argparse.n",
+    "expected %s arguments": "argparse.n",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.choice",
+    "invalid %(type)s value: %(value)r": "argparse.value",
+    "the following arguments are required: %s": "argparse.required",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
+    "ignored explicit argument %r": "argparse.explicit",
+    "unexpected option string: %s": "argparse.unexpected",
+    "usage: ": "argparse.usage",
+    "options": "argparse.options",
+    "show this help message and exit": "argparse.help",
+}
+
+
+@contextlib.contextmanager
+def argparse_speaks(lang: str) -> Iterator[None]:
+    """argparse's own words (its errors, its help's headings) in `lang`. argparse asks
+    gettext for each message through its module's `_` and `ngettext`, the hook Python
+    documents for translating it; those two are pointed at the catalogue while a command
+    line is parsed, then put back. English needs nothing."""
+    if lang == "en":
+        yield
+        return
+    names = ("_", "ngettext")
+    saved = [getattr(argparse, name) for name in names]
+
+    def gettext(message: str) -> str:
+        key = ARGPARSE_WORDS.get(message)
+        return i18n.template(lang, key) if key else message
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return gettext(singular if n == 1 else plural)
+
+    for name, hook in zip(names, (gettext, ngettext), strict=True):
+        setattr(argparse, name, hook)
+    try:
+        yield
+    finally:
+        for name, old in zip(names, saved, strict=True):
+            setattr(argparse, name, old)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
+        # parsed under `argparse_speaks`: the message is in the reader's language already
+        raise UsageError(message, i18n.t("ja", "usage.prefix", message=message))
 
     def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
+        if status == 0 and not message:  # after --help: a normal exit
+            super().exit()
         raise UsageError(message or "")
 
 
@@ -84,10 +139,9 @@ def _count(text: str) -> int:
     try:
         n = int(normalise(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"a count (1 to 4), not {text[:20]!r}; give names with --names") from None
+        raise UsageError.of("players_count", given=repr(text[:20])) from None
     if not 1 <= n <= 4:
-        raise argparse.ArgumentTypeError(f"a game has 1 to 4 players (R1), not {n}")
+        raise UsageError.of("players_range", n=n)
     return n
 
 
@@ -95,25 +149,35 @@ def _seed(text: str) -> int:
     try:
         return int(normalise(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number, not {text[:20]!r}") from None
+        raise UsageError.of("seed", given=repr(text[:20])) from None
 
 
-def table_parser(prog: str = "bot.py --console") -> argparse.ArgumentParser:
+class _Help(TypedDict, total=False):
+    help: str
+    metavar: str
+
+
+def _help(key: str, lang: str, **params: Any) -> _Help:
+    """An option's help text and value name in the reader's language (`console.opt.*`)."""
+    out: _Help = {"help": i18n.t(lang, f"console.opt.{key}", **params)}
+    metavar = i18n.template(lang, f"console.metavar.{key}")
+    if metavar != f"console.metavar.{key}":  # (a flag, or argparse's {en,ja} for choices)
+        out["metavar"] = metavar
+    return out
+
+
+def table_parser(prog: str = "bot.py --console", lang: str = "en") -> argparse.ArgumentParser:
     """The table options shared by the command line and the `new` command."""
     ap = _Parser(prog=prog, add_help=False, allow_abbrev=False)
-    ap.add_argument("--players", type=_count, help="number of players, 1 to 4 (default 1)")
-    ap.add_argument("--names", nargs="+", metavar="NAME",
-                    help="player names (sets the player count; default P1, P2, …)")
+    ap.add_argument("--players", type=_count, **_help("players", lang))
+    ap.add_argument("--names", nargs="+", **_help("names", lang))
     ap.add_argument("--difficulty", type=lambda s: normalise(s).lower(),
-                    help="solo only: easy, normal or hard (R13.2)")
-    ap.add_argument("--ai", nargs="+", metavar="LEVEL", type=lambda s: normalise(s).lower(),
-                    choices=list(ai.LEVELS),
-                    help="AI players, one per level given, e.g. --ai greedy random "
-                         f"(levels: {', '.join(ai.LEVELS)})")
-    ap.add_argument("--seed", type=_seed, help="seed for a reproducible game")
-    ap.add_argument("--daily-key", metavar="HEX",
-                    help="replay a past daily challenge from its published key (with --date)")
-    ap.add_argument("--date", metavar="YYYY-MM-DD", help="the day of --daily-key")
+                    **_help("difficulty", lang))
+    ap.add_argument("--ai", nargs="+", type=lambda s: normalise(s).lower(),
+                    choices=list(ai.LEVELS), **_help("ai", lang, levels=", ".join(ai.LEVELS)))
+    ap.add_argument("--seed", type=_seed, **_help("seed", lang))
+    ap.add_argument("--daily-key", **_help("daily_key", lang))
+    ap.add_argument("--date", **_help("date", lang))
     return ap
 
 
@@ -205,24 +269,27 @@ def given(ns: argparse.Namespace) -> list[str]:
     return out
 
 
-def parse_command_line(argv: list[str]) -> tuple[argparse.Namespace, Table]:
-    """The console's whole command line; raises UsageError (one line) on any mistake."""
-    ap = argparse.ArgumentParser(prog="bot.py --console", parents=[table_parser()],
-                                 description="Play Rook & Raiders offline in the terminal.")
-    ap.error = _Parser.error.__get__(ap)  # type: ignore[method-assign]
-    ap.add_argument("--new", action="store_true",
-                    help="abandon an unfinished game in --db and start a new one")
-    ap.add_argument("--db", default="rr-console.db",
-                    help="SQLite file (default rr-console.db) or a postgresql:// URL; an unfinished "
-                    "game resumes")
-    ap.add_argument("--out", default="console-out", help="folder for table images")
-    ap.add_argument("--lang", default="en", choices=["en", "ja"])
+def parse_command_line(argv: list[str], lang: str = "en") -> tuple[argparse.Namespace, Table]:
+    """The console's whole command line; raises UsageError (one line, argparse's own words
+    in `lang` too) on any mistake."""
+    with argparse_speaks(lang):
+        return _parse_command_line(argv, lang)
+
+
+def _parse_command_line(argv: list[str], lang: str) -> tuple[argparse.Namespace, Table]:
+    ap = _Parser(prog="bot.py --console", parents=[table_parser(lang=lang)],
+                 description=i18n.t(lang, "console.opt.description"))
+    ap.add_argument("--new", action="store_true", **_help("new", lang))
+    ap.add_argument("--db", default="rr-console.db", **_help("db", lang))
+    ap.add_argument("--out", default="console-out", **_help("out", lang))
+    ap.add_argument("--lang", choices=["en", "ja"], **_help("lang", lang))
     ns = ap.parse_args(argv)
     return ns, table_from(ns)
 
 
-def parse_new(words: list[str]) -> Table | None:
+def parse_new(words: list[str], lang: str = "en") -> Table | None:
     """The options of a typed `new` command; None: no options (keep the current table)."""
     if not words:
         return None
-    return table_from(table_parser("new").parse_args(words))
+    with argparse_speaks(lang):
+        return table_from(table_parser("new", lang).parse_args(words))

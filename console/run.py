@@ -1,7 +1,8 @@
 """The console process: options, the input stream, Ctrl-C, and the one-line goodbyes.
 
-Input is read from file descriptor 0 by a daemon thread with `os.read` (no Python-level
-lock a stuck reader could hold at exit), so Ctrl-C stops the console at once instead of
+Input from a pipe or file is read from file descriptor 0 by a daemon thread with `os.read`
+(no Python-level lock a stuck reader could hold at exit); a terminal gets line editing and
+per-game history from `readline` (`TerminalLines`). Either way Ctrl-C stops the console at once instead of
 waiting for a line that never comes; the line being answered, if any, finishes first, so
 a move is never cut in half (every move is committed to --db as it is made). Bytes that are
 not UTF-8 become U+FFFD, and a line is never held in memory beyond `MAX_BYTES`.
@@ -9,24 +10,28 @@ not UTF-8 become U+FFFD, and a line is never held in memory beyond `MAX_BYTES`.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import signal
 import sqlite3
 import sys
+import termios
 import threading
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from service.errors import ServiceError
 from service.refusals import words
 
 from .app import CHANNEL, Console
-from .options import UsageError, given, parse_command_line
-from .text import refusal_text, t, tidy_message
+from .options import Table, UsageError, given, parse_command_line
+from .text import hide_password, refusal_text, shown_db, t, tidy_message
 
 MAX_BYTES = 64 * 1024
 
@@ -46,6 +51,8 @@ class Lines:
         self.items: deque[Line | None] = deque()  # None: end of input
         self.ready = asyncio.Event()
         self.interrupted = False
+        self.presses = 0  # Ctrl-C (or SIGTERM) received so far
+        self.answering: asyncio.Future[bool] | None = None  # the line being answered
 
     def start(self) -> None:
         threading.Thread(target=self._pump, name="console-stdin", daemon=True).start()
@@ -55,8 +62,14 @@ class Lines:
         self.ready.set()
 
     def interrupt(self) -> None:
+        """Ctrl-C: stop after the line being answered; a second one while that answer is
+        stuck stops the answer too (its transaction is rolled back, the game stays as it
+        was). Any later one, or one during the goodbye, changes nothing."""
+        self.presses += 1
         self.interrupted = True
         self.ready.set()
+        if self.presses > 1 and self.answering is not None:
+            self.answering.cancel()
 
     def _pump(self) -> None:
         buf = b""
@@ -69,7 +82,7 @@ class Lines:
             if not chunk:
                 if buf and not dropping:
                     self._send(buf, False)
-                self.loop.call_soon_threadsafe(self._push, None)
+                self._hand_over(None)
                 return
             buf += chunk
             while b"\n" in buf:
@@ -85,7 +98,13 @@ class Lines:
 
     def _send(self, data: bytes, truncated: bool) -> None:
         text = data.decode("utf-8", errors="replace")
-        self.loop.call_soon_threadsafe(self._push, Line(text, truncated))
+        self._hand_over(Line(text, truncated))
+
+    def _hand_over(self, item: Line | None) -> None:
+        """Give the loop a line; once the console has stopped (its loop closed) there is
+        nobody to give it to, and the line is dropped without a word."""
+        with contextlib.suppress(RuntimeError):  # "Event loop is closed"
+            self.loop.call_soon_threadsafe(self._push, item)
 
     async def next(self) -> Line | None | bool:
         """The next line, None at end of input, False when interrupted."""
@@ -94,26 +113,128 @@ class Lines:
                 return False
             if self.items:
                 return self.items.popleft()
+            self.want()
             self.ready.clear()
             await self.ready.wait()
 
+    def want(self) -> None:
+        """A line is wanted now (a pipe is read ahead: nothing to do)."""
+
+    def use_history(self, path: Path) -> None:
+        """Earlier lines of the game now played are kept in `path` (a pipe keeps none)."""
+
+    def close(self) -> None:
+        """The console stops reading."""
+
+    def cut(self) -> str:
+        """What ends a line being typed when Ctrl-C comes (a pipe has none)."""
+        return ""
+
+
+class TerminalLines(Lines):
+    """A terminal's lines, read with the standard library's `readline`: ←/→ edit the line,
+    ↑/↓ bring back earlier ones, and each game keeps its own history (`use_history`), so a
+    resumed game remembers what was typed in it.
+
+    `input()` runs in a daemon thread one line at a time, only when the console wants one:
+    the history is switched or saved only while that thread waits, never while readline
+    works on it (readline is not thread-safe). readline reads with C stdio, so no Python
+    lock is held by a reader left waiting at exit; the terminal's modes are put back then."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, fd: int, rl: ModuleType) -> None:
+        super().__init__(loop, fd)
+        self.rl = rl
+        self.asked = threading.Semaphore(0)
+        self.waiting = False  # the thread is reading a line
+        self.history: Path | None = None
+        self.modes = termios.tcgetattr(fd)
+
+    def start(self) -> None:
+        threading.Thread(target=self._ask, name="console-readline", daemon=True).start()
+
+    def want(self) -> None:
+        if not self.waiting:
+            self.waiting = True
+            self.asked.release()
+
+    def _push(self, item: Line | None) -> None:
+        self.waiting = False
+        if item is not None and item.text.strip() and self.history is not None:
+            with contextlib.suppress(OSError):  # history is a convenience: never an error
+                self.history.touch()  # (readline appends only to a file that exists)
+                self.rl.append_history_file(1, str(self.history))
+        super()._push(item)
+
+    def _ask(self) -> None:
+        while True:
+            self.asked.acquire()
+            try:
+                text = input()
+            except EOFError:
+                self._hand_over(None)
+                return
+            except UnicodeDecodeError:
+                text = "\ufffd"
+            self._hand_over(Line(text[:MAX_BYTES], len(text) > MAX_BYTES))
+
+    def use_history(self, path: Path) -> None:
+        if path == self.history:
+            return
+        self.rl.clear_history()
+        with contextlib.suppress(OSError):  # a first game has none yet
+            self.rl.read_history_file(str(path))
+        self.history = path
+
+    def cut(self) -> str:
+        return "\n" if self.waiting else ""
+
+    def close(self) -> None:
+        with contextlib.suppress(termios.error):  # readline may have left it raw
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.modes)
+
+
+def lines_from(loop: asyncio.AbstractEventLoop, fd: int) -> Lines:
+    """Line editing for a person at a terminal (stdin and stdout both one, as `input` needs
+    for readline); a pipe or file is read as bytes."""
+    if not (fd == 0 and os.isatty(0) and os.isatty(1)):
+        return Lines(loop, fd)
+    try:
+        import readline
+    except ImportError:  # (Python built without it: plain lines still work)
+        return Lines(loop, fd)
+    return TerminalLines(loop, fd, readline)
+
+
+def history_file(out_dir: Path, db: str, game_id: int) -> Path:
+    """Where one game's typed lines are kept: beside its images, named after the database
+    and the game (two databases never share a history)."""
+    where = hashlib.sha256(db.encode()).hexdigest()[:8]
+    return out_dir / f"history-{where}-{game_id}.txt"
+
 
 async def run(argv: list[str], fd: int = 0) -> int:
-    ns, table = parse_command_line(argv)
+    ns, table = parse_command_line(argv, _lang(argv))
     loop = asyncio.get_running_loop()
-    lines = Lines(loop, fd)
-
-    def on_signal() -> None:
-        # A second Ctrl-C falls back to Python's default and stops even a stuck answer.
-        with contextlib.suppress(Exception):
-            loop.remove_signal_handler(signal.SIGINT)
-        lines.interrupt()
+    lines = lines_from(loop, fd)
 
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGINT, on_signal)
-        loop.add_signal_handler(signal.SIGTERM, on_signal)
+        loop.add_signal_handler(signal.SIGINT, lines.interrupt)
+        loop.add_signal_handler(signal.SIGTERM, lines.interrupt)
+    try:
+        return await _console(ns, table, lines)
+    finally:
+        lines.close()
+        # From here the process only exits: a Ctrl-C now must neither raise inside the
+        # loop's shutdown nor kill the process by the signal (the goodbye is said).
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+                signal.signal(sig, signal.SIG_IGN)
+
+
+async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
     out_dir = Path(ns.out)
-    lang = ns.lang
+    lang = ns.lang or "en"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -128,19 +249,22 @@ async def run(argv: list[str], fd: int = 0) -> int:
         if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
             raise UsageError.of("db_folder", db=ns.db)
     store = make_store(ns.db)
+    shown = shown_db(ns.db)  # a postgresql:// URL without its password
     try:
         await store.open()
-    except (sqlite3.Error, OSError) as e:
+    except Exception as e:
         await store.close()  # its connection thread would keep the process alive
-        raise UsageError.of("db_open", db=ns.db, error=e) from None
-    except Exception as e:  # PostgreSQL: refused, unknown database, bad URL…
-        if not is_postgres(ns.db):
+        if is_postgres(ns.db):  # refused, unknown database, bad URL…: a database, not a file
+            raise UsageError.of("database_open", db=shown,
+                                error=hide_password(str(e) or type(e).__name__, ns.db)) from None
+        if not isinstance(e, (sqlite3.Error, OSError)):
             raise
-        await store.close()
-        raise UsageError.of("database_open", db=ns.db, error=e) from None
+        raise UsageError.of("db_open", db=ns.db, error=e) from None
     try:
-        con = Console(store, out_dir, lang, sys.stdout, ns.db, table)
         existing = await store.open_game(CHANNEL)
+        if existing is not None and existing.status == "active" and not ns.new:
+            lang = ns.lang or existing.settings.get("lang") or "en"  # the game keeps its own
+        con = Console(store, out_dir, lang, sys.stdout, shown, table)
         if existing is not None and existing.status == "active" and not ns.new:
             try:
                 await con.resume(existing, given(ns))
@@ -153,15 +277,32 @@ async def run(argv: list[str], fd: int = 0) -> int:
             con.show_status((await con.service.current(CHANNEL))[1])
         lines.start()
         for _ in range(10_000_000):  # bounded: ends at end of input, quit or Ctrl-C
+            if con.row is not None:
+                lines.use_history(history_file(out_dir, shown, con.row.id))
             line = await lines.next()
             if line is False:
-                await con.farewell(t("interrupted", lang))
+                await con.farewell(lines.cut() + t("interrupted", lang))
                 return 130
             if line is None:
                 await con.farewell(t("eof", lang))
                 return 0
             assert isinstance(line, Line)
-            if not await con.handle(line.text, line.truncated):
+            answer = lines.answering = asyncio.ensure_future(con.handle(line.text,
+                                                                       line.truncated))
+            try:
+                go_on = await answer
+            except asyncio.CancelledError:
+                me = asyncio.current_task()
+                if not answer.cancelled() or (me is not None and me.cancelling()):
+                    raise  # (the console itself is being cancelled, not the answer)
+                try:  # the store may still be busy with the stopped answer: bounded, and
+                    await asyncio.wait_for(con.farewell(t("interrupted", lang)), 10)
+                except Exception:  # then at least the goodbye (every move is saved)
+                    con.say(t("interrupted", lang).strip())
+                return 130
+            finally:
+                lines.answering = None
+            if not go_on:
                 return 0
         return 0
     finally:
@@ -180,7 +321,8 @@ def main(argv: list[str]) -> int:
     """`bot.py --console …`: exit 0 (quit, end of input), 2 (a usage error, one line on
     stderr), 130 (Ctrl-C); never a traceback on the terminal."""
     lang = _lang(argv)
-    for stream in (sys.stdout, sys.stderr):  # a terminal without ★ or kana gets '?', not a crash
+    for stream in (sys.stdout, sys.stderr, sys.stdin):  # a terminal without ★ or kana gets '?'
+        # (and bytes typed that are not UTF-8 become U+FFFD), not a crash
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
     try:

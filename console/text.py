@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import urllib.parse
 from typing import Any
 
 import i18n
@@ -67,18 +68,28 @@ def refusal_text(message: str, lang: str) -> str:
     return text
 
 
-def excerpt(text: str, limit: int = EXCERPT) -> str:
-    """A typed token quoted back safely: at most `limit` printable characters."""
+def excerpt(text: str, lang: str, limit: int = EXCERPT) -> str:
+    """A typed token quoted back safely: at most `limit` printable characters, and how long
+    it really was when cut (`'abc…' (62 characters)` / `「abc…」（62文字）`)."""
     shown = "".join(c if c.isprintable() else "?" for c in text[:limit])
     if len(text) > limit:
-        return f"'{shown}…' ({len(text)} characters)"
-    return f"'{shown}'"
+        return quote(f"{shown}…", lang) + t("length", lang, n=len(text))
+    return quote(shown, lang)
 
 
-def tidy_message(message: str) -> str:
-    """A refusal from the service or the engine, with any long quoted token cut short."""
-    out = re.sub("'([^'\n]{" + str(EXCERPT + 1) + ",})'", lambda m: excerpt(m.group(1)),
-                 message)
+def tidy_message(message: str, typed: str = "", lang: str = "en") -> str:
+    """A refusal from the service or the engine, safe for a terminal. Only what the user
+    typed is cut short (a quoted piece of `typed`): the game's own words, such as a usage
+    line, are never truncated."""
+    folded = typed.casefold()
+
+    def cut(m: re.Match[str]) -> str:
+        inner = m.group(1)
+        if not folded or inner.casefold() not in folded:
+            return m.group(0)
+        return excerpt(inner, lang)
+
+    out = re.sub("'([^'\n]{" + str(EXCERPT + 1) + ",})'", cut, message)
     out = "".join(c if c.isprintable() else "?" for c in out)
     return out if len(out) <= 2 * MAX_LINE else out[: 2 * MAX_LINE] + "…"
 
@@ -110,3 +121,30 @@ def normalise(line: str) -> str:
 def name_key(name: str) -> str:
     """How player names compare: `Ａｎｎ`, `ann` and `Ann` are one name."""
     return normalise(name).casefold()
+
+
+def shown_db(db: str) -> str:
+    """--db as the console may print it: a `postgresql://` URL with its password replaced by
+    `***` (a terminal is read over shoulders and kept in logs); a file name as it is."""
+    try:
+        url = urllib.parse.urlsplit(db)
+    except ValueError:
+        return db
+    if not url.scheme.startswith("postgres") or url.password is None:
+        return db
+    host = url.netloc.rpartition("@")[2]
+    user = urllib.parse.quote(url.username or "", safe="")
+    return urllib.parse.urlunsplit(url._replace(netloc=f"{user}:***@{host}"))
+
+
+def hide_password(text: str, db: str) -> str:
+    """An error message about `db` with its password, wherever it is repeated, as `***`."""
+    try:
+        password = urllib.parse.urlsplit(db).password
+    except ValueError:
+        password = None
+    if not password:
+        return text
+    for form in {password, urllib.parse.unquote(password), urllib.parse.quote(password)}:
+        text = text.replace(form, "***")
+    return text.replace(db, shown_db(db))

@@ -230,8 +230,12 @@ def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
         return parse(template, mercs=mercs)
     if dec["kind"] == "roll":
         res = result(dec["result"], lang)
+        # offer only the boons that could raise the damage (engine/combat.py roll_options)
+        boons = "both" if dec["can_reroll"] and dec["can_levelup"] else (
+            "reroll" if dec["can_reroll"] else "levelup")
         return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
-                           mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
+                     mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")},
+                     choices=i18n.t(lang, f"prompt.roll_{boons}"))
     if dec["kind"] == "pick":
         opts = sep(lang).join(cs.name(c, lang) for c in dec["options"])
         return parse(template) + f" ({opts})"

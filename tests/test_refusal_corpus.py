@@ -42,6 +42,10 @@ IMPROVED = {
     "not_found": "'nothing' is now なし; 'nor among what you may recruit' is now said, "
                  "not dropped",
     "not_your_decision": "'nobody' is now （なし）",
+    **dict.fromkeys(["syntax.use_pick", "syntax.use_place", "syntax.use_recruit",
+                     "syntax.use_square", "syntax.use_act", "syntax.empty"],
+                    "issue 20: the usage line's CARD/SQUARE are カード/マス and its example "
+                    "names the card in Japanese (as a Japanese player types it)"),
 }
 LATIN = re.compile(r"[A-Za-z]{4,}")
 

@@ -33,6 +33,14 @@ IMPROVED = [
      "今あなたが決めることはありません。"),
     ("that squareに自分のユニットはいません。", "そのマスに自分のユニットはいません。"),
     ("'autosave on' or 'autosave off'", "'autosave on' または 'autosave off'"),  # a usage line
+    # issue 20: usage lines name CARD/SQUARE as カード/マス, their examples the card in Japanese
+    ("'place CARD SQUARE'（例: 'place thief 2B'）", "'place カード マス'（例: 'place シーフ 2B'）"),
+    ("'recruit CARD SQUARE'（例: 'recruit archer 1C'）",
+     "'recruit カード マス'（例: 'recruit アーチャー 1C'）"),
+    ("'pick CARD'（例: 'pick advance'）", "'pick カード'（例: 'pick 進撃'）"),
+    ("'act SQUARE [fullmove] [to SQUARE]", "'act マス [fullmove] [to マス]"),
+    (" SQUARE'（例: '", " マス'（例: '"),  # 'VERB SQUARE'
+    ("例: 'pick advance'、", "例: 'pick 進撃'、"),  # an empty action
 ]
 
 

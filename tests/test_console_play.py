@@ -1,0 +1,243 @@
+"""Issue 20, the console as a player meets it while playing: what a refusal, `legal`,
+`undo`, the roll prompt and the end of an AI game tell them.
+
+Lines are typed into a real `bot.py --console` process (`console` from test_console.py) or,
+where a whole random game must be searched for a moment, into the same `Console` object the
+process runs, in memory. Each test names the issue 20 point it checks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import re
+from pathlib import Path
+
+from console.app import CHANNEL, Console
+from console.options import parse_command_line
+from engine import Game
+from store import Store
+from tests.test_console import console
+
+
+def _auto(g: Game) -> None:
+    """The service's trivial answers (it applies them itself; a script must not type them)."""
+    for _ in range(200):
+        trivial = [(s, a) for s in g.waiting_for() if (a := g.trivial_action(s)) is not None]
+        if g.over or not trivial:
+            return
+        g.apply(*trivial[0])
+
+
+class Table:
+    """One console in memory (the process's own `Console`), without images, for the tests
+    that play whole random games looking for a moment."""
+
+    def __init__(self, store: Store, args: list[str], lang: str = "en") -> None:
+        _ns, table = parse_command_line(args)
+        self.out = io.StringIO()
+        self.con = Console(store, Path("unused"), lang, self.out, "c.db", table)
+        self.table = table
+
+        async def no_image(*_a: object, **_k: object) -> None:
+            return None
+
+        self.con.write_image = no_image  # type: ignore[method-assign]
+
+    async def start(self) -> None:
+        await self.con.start(self.table)
+
+    async def game(self) -> Game:
+        return (await self.con.service.viewable(CHANNEL))[1]
+
+    async def type(self, line: str) -> str:
+        """What the console answers to one typed line."""
+        start = len(self.out.getvalue())
+        assert await self.con.handle(line)
+        return self.out.getvalue()[start:]
+
+
+# ---- refusals keep the game's own words whole --------------------------------------------------
+
+def test_a_bare_verb_gets_its_whole_usage_line(tmp_path: Path) -> None:
+    """Issue 20: `act` and `rolls` alone were answered with a usage line cut mid-word
+    ("Use 'act SQUARE [fullmove…' (62 characters)"); only what the player typed is cut."""
+    out = console(tmp_path, "--seed", "3", lines=["act", "rolls", "P1: " + "🙂" * 100]).stdout
+    assert "! Use 'act SQUARE [fullmove] [to SQUARE] [attack|area|heal|command …]'." in out
+    assert ("! Use 'rolls miss' (be asked about a roll only when it misses) or 'rolls always' "
+            "(whenever a boon could raise the damage).") in out
+    assert "(62 characters)" not in out and "(48 characters)" not in out
+    assert "(100 characters)" in out  # a long typed token is still quoted short
+
+
+def test_legal_for_another_verb_lists_what_can_be_done(tmp_path: Path) -> None:
+    """Issue 20: `legal act` during placement said "nothing now" to a player who can place."""
+    out = console(tmp_path, "--seed", "3", lines=["legal act"]).stdout
+    answer = out.split("P1's hand: ", 1)[1]  # what follows the first question
+    assert "nothing now" not in answer
+    assert "Nothing begins with 'act' now. P1 may:" in answer
+    assert "  place thief_star 1A/1B/1C/2A/2B/2C" in answer
+
+
+# ---- who is still deciding --------------------------------------------------------------------
+
+def test_a_new_question_is_not_called_still_deciding() -> None:
+    """Issue 20: when Bob's answer closes a phase, "Bob: answer recorded. Still deciding:
+    Ann." was printed although Ann now faced a new question. Random two-player games are
+    played until an answer gives the other player a new question without any story; the
+    console must show that question, not call Ann still deciding."""
+
+    async def search() -> int:
+        seen = 0
+        for seed in range(12):
+            store = await Store(":memory:").open()
+            try:
+                t = Table(store, ["--names", "Ann", "Bob", "--seed", str(seed)])
+                t.con.auto_board = False
+                await t.start()
+                rng = random.Random(seed)
+                for _ in range(200):
+                    g = await t.game()
+                    if g.over:
+                        break
+                    seat = rng.choice(g.waiting_for())
+                    other = 1 - seat
+                    asked = g.decision(other)
+                    action = str(rng.choice(g.legal_actions(seat)))
+                    answer = await t.type(f"{['Ann', 'Bob'][seat]}: {action}")
+                    after = (await t.game()).decision(other)
+                    name = ["Ann", "Bob"][other]
+                    if after is not None and (asked is None or after["id"] != asked["id"]):
+                        assert f"Still deciding: {name}" not in answer, answer
+                        if re.search(r"answer recorded|— done\.", answer):  # no story
+                            assert f"> {name}: " in answer, answer  # the new question
+                            seen += 1
+            finally:
+                await store.close()
+            if seen >= 1:
+                return seen
+        return seen
+
+    assert asyncio.run(search()) >= 1, "no answer in 12 games gave the other a new question"
+
+
+# ---- undo says why not -----------------------------------------------------------------------
+
+def test_undo_refused_says_why_and_help_tells_the_rule(tmp_path: Path) -> None:
+    """Issue 20: `undo` was refused after most actions with a reason the help never
+    explained. The refusal names the move and why it cannot be taken back; `help` states
+    the rule (engine/game.py `Game.undo`)."""
+    out = console(tmp_path, "--seed", "3", lines=["help", "place thief 2B", "undo"]).stdout
+    assert ("take back NAME's last action while its question is still open and nothing\n"
+            "                  random (dice, a drawn card) was revealed") in out
+    assert ("! P1: 'place thief_star 2B' cannot be undone: it closed the question it answered. "
+            "Undo takes back a move only while that question is still open") in out
+
+
+def test_undo_of_a_move_that_rolled_dice_says_so() -> None:
+    """Issue 20: a move that stays in its question but rolled dice cannot be undone; the
+    refusal says it revealed something random (not the general rule alone)."""
+
+    async def search() -> str:
+        for seed in range(30):
+            store = await Store(":memory:").open()
+            try:
+                t = Table(store, ["--names", "Ann", "--seed", str(seed)])
+                t.con.auto_board = False
+                await t.start()
+                rng = random.Random(seed)
+                for _ in range(300):
+                    g = await t.game()
+                    if g.over:
+                        break
+                    before = g.decision(0)
+                    acts = [str(a) for a in g.legal_actions(0) if str(a) != "resign"]
+                    await t.type(rng.choice(acts))
+                    after = (await t.game()).decision(0)
+                    if (before is not None and after is not None
+                            and after["opened"] == before["opened"]
+                            and not (await t.game()).can_undo(0)):
+                        return await t.type("undo")
+            finally:
+                await store.close()
+        raise AssertionError("no move in 30 games rolled dice inside an open question")
+
+    answer = asyncio.run(search())
+    assert "cannot be undone: it revealed something random (dice, a drawn card)" in answer
+
+
+# ---- the roll prompt -------------------------------------------------------------------------
+
+def _roll_without_levelup() -> tuple[int, list[str]]:
+    """A solo game's lines up to a roll question where only Willpower could help (R12)."""
+    for seed in range(200):
+        g = Game.new(["P1"], seed=seed)
+        rng = random.Random(seed)
+        lines: list[str] = []
+        for _ in range(400):
+            _auto(g)
+            if g.over:
+                break
+            dec = g.decision(0)
+            if dec and dec["kind"] == "roll" and dec["can_reroll"] and not dec["can_levelup"]:
+                return seed, lines
+            action = str(rng.choice([a for a in g.legal_actions(0) if str(a) != "resign"]))
+            lines.append(action)
+            g.apply(0, action)
+    raise AssertionError("no seed in 0..199 reaches a roll where no level-up helps")
+
+
+def test_roll_prompt_offers_level_up_only_when_it_can_help(tmp_path: Path) -> None:
+    """Issue 20: the roll prompt offered "level up" when no level-up could raise the damage
+    (engine/combat.py `roll_options`)."""
+    seed, lines = _roll_without_levelup()
+    out = console(tmp_path, "--seed", str(seed), lines=lines).stdout
+    prompt = [x for x in out.splitlines() if x.startswith("> P1: Your roll")][-1]
+    assert "Reroll with Willpower (1 honor), or keep?" in prompt
+    assert "level up" not in prompt.casefold() and "levelup" not in prompt
+
+
+# ---- the end of an AI game -------------------------------------------------------------------
+
+def _ai_game(seed: int, levels: list[str]) -> str:
+    async def play() -> str:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--ai", *levels, "--seed", str(seed)])
+            await t.start()
+            rng = random.Random(seed)
+            for _ in range(600):
+                g = await t.game()
+                if g.over:
+                    break
+                await t.type(rng.choice([str(a) for a in g.legal_actions(0)
+                                         if str(a) != "resign"]))
+            assert (await t.game()).over
+            return t.out.getvalue()
+        finally:
+            await store.close()
+    return asyncio.run(play())
+
+
+def test_game_over_is_told_once_in_an_ai_game() -> None:
+    """Issue 20: "🏆 Game over" was printed twice in AI games (the AI's last answer told
+    it, then the status told it again)."""
+    for seed in (3, 4):  # games an AI's answer ends (found by playing seeds 1..5)
+        out = _ai_game(seed, ["random"])
+        assert len(re.findall(r"Game over: ", out)) == 1, out[-2000:]
+
+
+def test_an_eliminated_players_board_is_not_reprinted() -> None:
+    """Issue 20: an eliminated player's board was reprinted after every phase; R9.3: it is
+    out of the game, so its line says so and its board is left out."""
+    out = _ai_game(9, ["random", "random"])
+    gone = re.search(r"☠ (.+) is eliminated\.", out)
+    assert gone, "nobody was eliminated in this game"
+    name = gone.group(1).replace("🤖 ", "")
+    later = out[gone.end():].splitlines()
+    rows = [k for k, x in enumerate(later) if x.strip().startswith(f"{name}: gold")]
+    assert rows, "no board was printed after the elimination"
+    for k in rows:
+        assert "ELIMINATED" in later[k]
+        assert not re.match(r"\s+A\s", later[k + 1]), later[k:k + 3]
