@@ -135,7 +135,11 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
                            again=s("rerolled", lang) if e.get("rerolled") else "",
                            **{"from": e["from"], "def": e.get("def", "?")}))
         elif kind == "damaged":
-            lines.append(t("damaged", lang, p=p, hit=_hp(e, cs, lang)))
+            if e.get("by"):  # an allocated attack: its line names the attacker
+                lines.append(t("damaged_by", lang, p=p, attacker=n(e["by"]), hit=_hp(e, cs, lang),
+                               **{"from": e.get("from", "?")}))
+            else:
+                lines.append(t("damaged", lang, p=p, hit=_hp(e, cs, lang)))
         elif kind == "moved":
             lines.append(t("moved", lang, p=p, card=n(e["card"]), path="→".join(e["path"])))
         elif kind == "monster_attacked":
@@ -183,9 +187,10 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
             lines.append(t(kind, lang, p=p, squares=sep(lang).join(e["squares"])))
         elif kind == "healed":
             hp = s_hp(e, lang)
-            lines.append(t("healed_support" if e.get("support") else kind, lang, p=p,
-                           square=e["square"], card=n(e.get("card")),
-                           hp=hp))
+            key = ("healed_support" if e.get("support") else
+                   "healed_by" if e.get("by") else kind)  # older logs do not name the healer
+            lines.append(t(key, lang, p=p, square=e["square"], card=n(e.get("card")), hp=hp,
+                           healer=n(e.get("by")), **{"from": e.get("from", "?")}))
         elif kind == "gold" and e["amount"]:
             lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
         elif kind == "mercenaries":
