@@ -75,6 +75,12 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     return f"'{shown}'"
 
 
+def plain_markdown(text: str) -> str:
+    """Discord markdown (the rules summaries) as a terminal shows it: no `**`, `*`, backticks."""
+    return re.sub(r"\*\*(.+?)\*\*|\*(\S.*?)\*|`([^`]*)`",
+                  lambda m: next(g for g in m.groups() if g is not None), text)
+
+
 def tidy_message(message: str) -> str:
     """A refusal from the service or the engine, with any long quoted token cut short."""
     out = re.sub("'([^'\n]{" + str(EXCERPT + 1) + ",})'", lambda m: excerpt(m.group(1)),

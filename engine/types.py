@@ -457,6 +457,7 @@ class InvadedEvent(_EventBase):
     type: Literal["invaded"]
     player: int
     card: str
+    first: NotRequired[bool]  # 2+ players, an ordinary monster, none before: not yet out (R9.2)
 
 
 class EliminatedEvent(_EventBase):

@@ -171,6 +171,8 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
             lines.append(t(kind, lang, p=p, card=n(e["card"]), lane=e["lane"]))
         elif kind == "invaded":
             lines.append(t(kind, lang, p=p, card=n(e["card"])))
+            if e.get("first"):  # a new player must learn the cost before the second one
+                lines.append(t("invaded_first", lang, p=p))
         elif kind == "levelup":
             lines.append(t(kind, lang, p=p, square=e["square"], card=n(e["card"]),
                            price=e["price"]))
@@ -195,6 +197,8 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
             lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
         elif kind == "mercenaries":
             lines.append(t(kind, lang, cards=sep(lang).join(n(c) if c else "—" for c in e["cards"])))
+        elif kind == "rolls" and e.get("mode") in ("miss", "always"):
+            lines.append(t(f"rolls_{e['mode']}", lang, p=p))  # what the setting now changes
         elif kind == "medal_value":
             lines.append(t(kind, lang, value=e["value"]))
         elif kind == "final_round":
@@ -216,6 +220,18 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
 
 # ---- prompts: what a player can do now ------------------------------------------------------
 
+def _mercenaries(game: Game, lang: str) -> str:
+    """" or a mercenary: Knight (3 gold), …": what is on offer and what it costs, so a new
+    player need not open the table image to choose (R7.1)."""
+    cs = game.cards
+    offer = [i18n.t(lang, "prompt.mercenary_cost", card=cs.name(m["card"], lang),
+                    cost=cs.units[m["card"]].cost)
+             for m in game.state["mercenaries"] if m is not None]
+    if not offer:
+        return ""
+    return i18n.t(lang, "prompt.or_mercenary", offer=sep(lang).join(offer))
+
+
 def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
     """What `seat` is asked now, or None when nothing is asked."""
     dec = game.decision(seat)
@@ -231,8 +247,7 @@ def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
         return parse(i18n.plural_template(lang, mid, n), card=card, n=n)
     template = i18n.template(lang, mid)
     if dec["kind"] == "recruit":
-        mercs = i18n.t(lang, "prompt.or_mercenary") if dec["mercenaries"] else ""
-        return parse(template, mercs=mercs)
+        return parse(template, mercs=_mercenaries(game, lang) if dec["mercenaries"] else "")
     if dec["kind"] == "roll":
         res = result(dec["result"], lang)
         return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
