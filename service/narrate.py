@@ -254,5 +254,5 @@ def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
                            mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")})
     if dec["kind"] == "pick":
         opts = sep(lang).join(cs.name(c, lang) for c in dec["options"])
-        return parse(template) + f" ({opts})"
+        return parse(template) + i18n.t(lang, "prompt.pick_options", options=opts)
     return parse(template)
