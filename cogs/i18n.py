@@ -42,7 +42,7 @@ class RookTranslator(app_commands.Translator):
         if locale is not discord.Locale.japanese:
             return None
         extra = string.extras.get("ja")
-        if isinstance(extra, str):  # a document's own title (cogs/data/rules_ja.md)
+        if isinstance(extra, str):  # a text given with its own Japanese
             return extra
         mid = string.extras.get("id") or COMMAND_IDS.get(string.message)
         return i18n.t("ja", mid) if isinstance(mid, str) and mid in JA_IDS else None

@@ -20,6 +20,7 @@ from engine import Event, Game, default_cards, visible
 from engine.board import NAMES, index
 from engine.cards import CardSet
 from service import ServiceError
+from service import rules as rules_ref
 from service.narrate import narrate
 from service.seats import marked_view, seat_names
 from store import GameRow
@@ -31,7 +32,6 @@ from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
 from .mentions import safe
 from .mixin import CommandsMixin
 from .play import squeeze, suggest
-from .rules_text import sections
 from .seats import level_choices
 from .text import markdowns
 
@@ -45,12 +45,6 @@ LOG_LINES = 30  # … and shows at most this many of their lines, the most recen
 # question (R12.1). Asking after every hit a critical could beat stalls the game for little.
 ROLL_PROMPTS = [app_commands.Choice(name=_("after a miss only"), value="miss"),
                 app_commands.Choice(name=_("after any roll that could improve"), value="always")]
-
-
-def _topics() -> list[app_commands.Choice[str]]:
-    ja = sections("ja")
-    return [app_commands.Choice(name=_(title, ja=ja.get(key, (title, ""))[0]), value=key)
-            for key, (title, _body) in sections("en").items()]
 
 
 def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
@@ -257,19 +251,28 @@ class InfoCommands(CommandsMixin):
             return []
 
     @app_commands.command(name="rules", description=_("Short rules help"))
-    @app_commands.describe(topic=_("Which part of the rules"))
-    @app_commands.choices(topic=_topics())
-    async def rules(self, interaction: discord.Interaction,
-                    topic: app_commands.Choice[str]) -> None:
+    @app_commands.describe(topic=_("Which part of the rules, or a rule id such as R11"))
+    async def rules(self, interaction: discord.Interaction, topic: str) -> None:
+        """A topic from the suggestions, or a rule id a message cited ("(R11.1)" → R11)."""
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        found = sections(lang).get(topic.value)
+        found = rules_ref.find(topic[:50], lang)
         if found is None:
-            await reply(interaction, t("no_rules", lang))
+            await reply(interaction, t("no_rules", lang, topic=safe(topic[:50]), topics=", ".join(
+                sec.title for sec in rules_ref.sections(lang).values())))
             return
-        title, body = found
-        await reply(interaction, "", embed=discord.Embed(title=title, description=body[:4000]))
+        await reply(interaction, "", embed=discord.Embed(title=found.title,
+                                                         description=found.body[:4000]))
+
+    @rules.autocomplete("topic")
+    async def _rules_topic(self, interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+        lang = lang_of(interaction)
+        pairs = [(t("rules_choice", lang, title=sec.title, ids=" ".join(sec.rules))
+                  if sec.rules else sec.title, sec.key)
+                 for sec in rules_ref.sections(lang).values()]
+        return [app_commands.Choice(name=n, value=v) for n, v in C.narrow(pairs, current)]
 
     @app_commands.command(name="settings", description=_(
         "Your standing order and the game's time limit"))

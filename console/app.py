@@ -23,6 +23,7 @@ import i18n
 from engine import Game, NotationError, View, parse
 from engine.notation import VERBS
 from engine.types import Decision
+from service import rules as rules_ref
 from service.games import GameService, Outcome, ServiceError
 from service.narrate import narrate, prompt
 from service.refusals import words
@@ -39,6 +40,7 @@ from .text import (
     name_key,
     normalise,
     plain,
+    plain_markdown,
     quote,
     refusal_text,
     t,
@@ -58,7 +60,7 @@ COMMANDS = {
     "終了": "quit", "new": "new", "新規": "new", "status": "status", "状況": "status",
     "board": "board", "盤面": "board", "hand": "hand", "手札": "hand", "legal": "legal",
     "合法手": "legal", "undo": "undo", "取消": "undo", "取り消し": "undo", "image": "image",
-    "画像": "image",
+    "画像": "image", "rules": "rules", "ルール": "rules",
 }
 
 
@@ -94,6 +96,22 @@ class Console:
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+    def rules(self, topic: str) -> None:
+        """`rules`: the topics; `rules R11` / `rules end`: that section, as plain text."""
+        secs = rules_ref.sections(self.lang).values()
+        topics = "\n".join(f"  {sec.key:<9} " + (self.t("rules_topic", title=sec.title,
+                                                              ids=" ".join(sec.rules))
+                                                       if sec.rules else sec.title)
+                           for sec in secs)
+        if not topic:
+            self.say(self.t("rules_list", topics=topics))
+            return
+        found = rules_ref.find(topic, self.lang)
+        if found is None:
+            self.say("! " + self.t("no_rules", topic=topic[:50], topics=topics))
+            return
+        self.say(f"{found.title}\n" + plain_markdown(found.body))
 
     def t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)
@@ -339,6 +357,9 @@ class Console:
         command = COMMANDS.get(words[0].casefold()) if line else "status"
         if command == "help":
             self.say(t("help", self.lang))
+            return True
+        if command == "rules":  # needs no game: the rules, or the rule a message cited
+            self.rules(" ".join(words[1:]))
             return True
         if command == "quit":
             await self.farewell("")

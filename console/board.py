@@ -105,7 +105,21 @@ def compact(cs: CardSet, v: View, lang: str, what: str | None = None,
                             for c in range(COLUMNS, 0, -1))
             right = castle if k == 1 else ""
             lines.append(f"  {ln} {queues[seat][ln].rjust(qw)} | {cells}| {right}".rstrip())
+    if lang != "en":  # the Latin codes are English words: a reader of another language gets
+        lines.append(_legend(cs, v, lang))  # their names with every board (issue 20)
     return lines
+
+
+def _legend(cs: CardSet, v: View, lang: str) -> str:
+    """"Gob=ゴブリン, …" for the pieces on the table, and what the marks mean."""
+    abbr = abbreviations(cs)
+    shown: dict[str, str] = {}
+    for p in v["players"]:
+        for piece in [*p["board"], *p["castle"], *(m for q in p["queues"].values() for m in q)]:
+            if piece is not None:
+                shown.setdefault(abbr[piece["card"]], cs.name(piece["card"], lang).rstrip("★"))
+    codes = _list([f"{k}={n}" for k, n in sorted(shown.items())], lang)
+    return w("legend", lang, codes=codes or "-")
 
 
 def _row(cs: CardSet, v: View, lang: str) -> str:
@@ -122,19 +136,15 @@ def _row(cs: CardSet, v: View, lang: str) -> str:
 
 def full(cs: CardSet, v: View, lang: str) -> list[str]:
     """The `board` command: the compact board, the shared table, and a legend."""
-    abbr = abbreviations(cs)
-    shown: dict[str, str] = {}
-    for p in v["players"]:
-        for piece in [*p["board"], *p["castle"], *(m for q in p["queues"].values() for m in q)]:
-            if piece is not None:
-                shown.setdefault(abbr[piece["card"]], cs.name(piece["card"], lang).rstrip("★"))
     mercs = _list([_priced(cs, m["card"], lang) if m else w("taken", lang)
                    for m in v["mercenaries"]], lang)
-    codes = _list([f"{k}={n}" for k, n in sorted(shown.items())], lang)
-    return [*compact(cs, v, lang, every_board=True), _row(cs, v, lang), w("mercs", lang, cards=mercs),
+    board = compact(cs, v, lang, every_board=True)
+    if lang != "en":
+        board = board[:-1]  # its legend is said once, last
+    return [*board, _row(cs, v, lang), w("mercs", lang, cards=mercs),
             w("decks", lang, m=v["monster_deck_size"], u=v["unit_deck_size"],
               c=v["chips"]["down"]),
-            w("legend", lang, codes=codes or "-")]
+            _legend(cs, v, lang)]
 
 
 def _list(items: list[str], lang: str) -> str:

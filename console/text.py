@@ -77,6 +77,12 @@ def excerpt(text: str, lang: str, limit: int = EXCERPT) -> str:
     return quote(shown, lang)
 
 
+def plain_markdown(text: str) -> str:
+    """Discord markdown (the rules summaries) as a terminal shows it: no `**`, `*`, backticks."""
+    return re.sub(r"\*\*(.+?)\*\*|\*(\S.*?)\*|`([^`]*)`",
+                  lambda m: next(g for g in m.groups() if g is not None), text)
+
+
 def tidy_message(message: str, typed: str = "", lang: str = "en") -> str:
     """A refusal from the service or the engine, safe for a terminal. Only what the user
     typed is cut short (a quoted piece of `typed`): the game's own words, such as a usage

@@ -34,6 +34,7 @@ from .state import (
     spend_marks,
     sq,
 )
+from .types import DamagedEvent
 
 
 def _name(cs: CardSet, piece: dict[str, Any]) -> Name:
@@ -237,14 +238,15 @@ def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: li
         for j in hit:
             damage_monster(cs, st, seat, j, 1, ev)
     elif skill.kind == "allocated":
-        for j in _targets(use):
-            damage_monster(cs, st, seat, j, 1, ev)
+        for j in _targets(use):  # each hit names its attacker: the story tells who shot
+            damage_monster(cs, st, seat, j, 1, ev, by=(b[pos]["card"], sq(pos)))
     elif skill.kind == "heal":
         for j in _targets(use):
             b[j]["dmg"] -= 1
             hp = cs.units[b[j]["card"]].hp
             ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1,
-                       "card": b[j]["card"], "hp": hp, "hp_left": hp - b[j]["dmg"]})
+                       "card": b[j]["card"], "hp": hp, "hp_left": hp - b[j]["dmg"],
+                       "by": b[pos]["card"], "from": sq(pos)})
     elif skill.kind == "dice":
         roll_attack(cs, st, seat, pos, _targets(use)[0], ev)
     else:  # command
@@ -254,8 +256,10 @@ def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: li
             use_skill(cs, st, seat, j, use.sub, ev)
 
 
-def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Event]) -> None:
-    """Cubes on a monster; at HP it is defeated and kept as an honor mark (R8.2, R14.1)."""
+def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[Event],
+                   by: tuple[str, str] | None = None) -> None:
+    """Cubes on a monster; at HP it is defeated and kept as an honor mark (R8.2, R14.1).
+    `by` (card, square) names the attacker where no other event does (an allocated attack)."""
     p = st["players"][seat]
     m = p["board"][j]
     if n <= 0:
@@ -263,8 +267,11 @@ def damage_monster(cs: CardSet, st: State, seat: int, j: int, n: int, ev: list[E
     assert m is not None  # callers pass a validated target square
     m["dmg"] += n
     mc = cs.monsters[m["card"]]
-    ev.append({"type": "damaged", "player": seat, "square": sq(j), "card": m["card"], "amount": n,
-               "hp": mc.hp, "hp_left": max(0, mc.hp - m["dmg"])})
+    hit: DamagedEvent = {"type": "damaged", "player": seat, "square": sq(j), "card": m["card"],
+                         "amount": n, "hp": mc.hp, "hp_left": max(0, mc.hp - m["dmg"])}
+    if by is not None:
+        hit["by"], hit["from"] = by
+    ev.append(hit)
     if m["dmg"] >= mc.hp:
         p["board"][j] = None
         p["defeated"].append({"id": m["id"], "card": m["card"]})

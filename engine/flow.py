@@ -31,6 +31,7 @@ from .state import (
     sq,
     threat,
 )
+from .types import InvadedEvent
 
 SOLO_FINAL = REASONS["end.final_round"]
 
@@ -327,7 +328,10 @@ def _castle(cs: CardSet, st: State, seat: int, m: Piece, ev: list[Event]) -> Non
     """R9.2 invading the castle: solo loses; a boss, or a second blue, eliminates."""
     p = st["players"][seat]
     mc = cs.monsters[m["card"]]
-    ev.append({"type": "invaded", "player": seat, "card": m["card"]})
+    inv: InvadedEvent = {"type": "invaded", "player": seat, "card": m["card"]}
+    if len(st["players"]) > 1 and not mc.red and not p["castle"]:
+        inv["first"] = True  # the player survives this one: the story warns of the next
+    ev.append(inv)
     card: Card = {"id": m["id"], "card": m["card"]}
     if len(st["players"]) == 1:
         p["castle"].append(card)

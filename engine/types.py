@@ -383,25 +383,20 @@ CommandEvent = TypedDict("CommandEvent", {
     "target": str})
 
 
-class DamagedEvent(_EventBase):
-    type: Literal["damaged"]
-    player: int
-    square: str
-    card: str
-    amount: int
-    hp: int
-    hp_left: int
+DamagedEvent = TypedDict("DamagedEvent", {
+    "type": Literal["damaged"], "vis": NotRequired[list[int]], "player": int, "square": str,
+    "card": str, "amount": int, "hp": int, "hp_left": int,
+    # the attacker's card and square, for an allocated attack (no other event names it)
+    "by": NotRequired[str], "from": NotRequired[str]})
 
 
-class HealedEvent(_EventBase):
-    type: Literal["healed"]
-    player: int
-    square: str
-    amount: int
-    support: NotRequired[bool]  # True for End-phase support (R11.1); absent for a heal skill
-    card: str
-    hp: int
-    hp_left: int
+HealedEvent = TypedDict("HealedEvent", {
+    "type": Literal["healed"], "vis": NotRequired[list[int]], "player": int, "square": str,
+    "amount": int,
+    "support": NotRequired[bool],  # True for End-phase support (R11.1); absent for a heal skill
+    "card": str, "hp": int, "hp_left": int,
+    # the healer's card and square (a heal skill; absent for support and in older logs)
+    "by": NotRequired[str], "from": NotRequired[str]})
 
 
 class DefeatedEvent(_EventBase):
@@ -462,6 +457,7 @@ class InvadedEvent(_EventBase):
     type: Literal["invaded"]
     player: int
     card: str
+    first: NotRequired[bool]  # 2+ players, an ordinary monster, none before: not yet out (R9.2)
 
 
 class EliminatedEvent(_EventBase):

@@ -135,7 +135,11 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
                            again=s("rerolled", lang) if e.get("rerolled") else "",
                            **{"from": e["from"], "def": e.get("def", "?")}))
         elif kind == "damaged":
-            lines.append(t("damaged", lang, p=p, hit=_hp(e, cs, lang)))
+            if e.get("by"):  # an allocated attack: its line names the attacker
+                lines.append(t("damaged_by", lang, p=p, attacker=n(e["by"]), hit=_hp(e, cs, lang),
+                               **{"from": e.get("from", "?")}))
+            else:
+                lines.append(t("damaged", lang, p=p, hit=_hp(e, cs, lang)))
         elif kind == "moved":
             lines.append(t("moved", lang, p=p, card=n(e["card"]), path="→".join(e["path"])))
         elif kind == "monster_attacked":
@@ -167,6 +171,8 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
             lines.append(t(kind, lang, p=p, card=n(e["card"]), lane=e["lane"]))
         elif kind == "invaded":
             lines.append(t(kind, lang, p=p, card=n(e["card"])))
+            if e.get("first"):  # a new player must learn the cost before the second one
+                lines.append(t("invaded_first", lang, p=p))
         elif kind == "levelup":
             lines.append(t(kind, lang, p=p, square=e["square"], card=n(e["card"]),
                            price=e["price"]))
@@ -183,13 +189,16 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
             lines.append(t(kind, lang, p=p, squares=sep(lang).join(e["squares"])))
         elif kind == "healed":
             hp = s_hp(e, lang)
-            lines.append(t("healed_support" if e.get("support") else kind, lang, p=p,
-                           square=e["square"], card=n(e.get("card")),
-                           hp=hp))
+            key = ("healed_support" if e.get("support") else
+                   "healed_by" if e.get("by") else kind)  # older logs do not name the healer
+            lines.append(t(key, lang, p=p, square=e["square"], card=n(e.get("card")), hp=hp,
+                           healer=n(e.get("by")), **{"from": e.get("from", "?")}))
         elif kind == "gold" and e["amount"]:
             lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
         elif kind == "mercenaries":
             lines.append(t(kind, lang, cards=sep(lang).join(n(c) if c else "—" for c in e["cards"])))
+        elif kind == "rolls" and e.get("mode") in ("miss", "always"):
+            lines.append(t(f"rolls_{e['mode']}", lang, p=p))  # what the setting now changes
         elif kind == "medal_value":
             lines.append(t(kind, lang, value=e["value"]))
         elif kind == "final_round":
@@ -211,6 +220,18 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
 
 # ---- prompts: what a player can do now ------------------------------------------------------
 
+def _mercenaries(game: Game, lang: str) -> str:
+    """" or a mercenary: Knight (3 gold), …": what is on offer and what it costs, so a new
+    player need not open the table image to choose (R7.1)."""
+    cs = game.cards
+    offer = [i18n.t(lang, "prompt.mercenary_cost", card=cs.name(m["card"], lang),
+                    cost=cs.units[m["card"]].cost)
+             for m in game.state["mercenaries"] if m is not None]
+    if not offer:
+        return ""
+    return i18n.t(lang, "prompt.or_mercenary", offer=sep(lang).join(offer))
+
+
 def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
     """What `seat` is asked now, or None when nothing is asked."""
     dec = game.decision(seat)
@@ -226,8 +247,7 @@ def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
         return parse(i18n.plural_template(lang, mid, n), card=card, n=n)
     template = i18n.template(lang, mid)
     if dec["kind"] == "recruit":
-        mercs = i18n.t(lang, "prompt.or_mercenary") if dec["mercenaries"] else ""
-        return parse(template, mercs=mercs)
+        return parse(template, mercs=_mercenaries(game, lang) if dec["mercenaries"] else "")
     if dec["kind"] == "roll":
         res = result(dec["result"], lang)
         # offer only the boons that could raise the damage (engine/combat.py roll_options)
@@ -238,5 +258,5 @@ def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
                      choices=i18n.t(lang, f"prompt.roll_{boons}"))
     if dec["kind"] == "pick":
         opts = sep(lang).join(cs.name(c, lang) for c in dec["options"])
-        return parse(template) + f" ({opts})"
+        return parse(template) + i18n.t(lang, "prompt.pick_options", options=opts)
     return parse(template)

@@ -193,6 +193,6 @@ def test_a_japanese_player_reads_refusals_in_japanese(tmp_path):
             res = await table.slash(bob, "rr place", card="thief", square="4B")
             await refused(table, res, "自軍エリア", "4B")
             res = await table.slash(bob, "rr place", card="dragon", square="1A")
-            await refused(table, res, "'dragon' はありません")
+            await refused(table, res, "「dragon」はありません")
             assert await stored(table) == before
     asyncio.run(scenario())

@@ -24,7 +24,7 @@ from engine import Action
 from engine.cards import DATA_FILE
 
 SAFE_FILENAME = re.compile(r"(table-\d+-r\d+|board-\d|reach-[1-6][ABC]|card-[a-z_]+)\.png")
-MEDAL_PHRASES = ("medal is worth", "Your medals", "メダルの値", "あなたのメダル")
+MEDAL_PHRASES = ("medal is worth", "Your medals", "勲章の値", "あなたの勲章")
 
 
 def boss_cards() -> dict:

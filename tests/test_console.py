@@ -318,7 +318,7 @@ def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
     assert "Thi*" in placed.split("Bob:")[0] and "Cle*" in placed.split("Bob:")[1]
     assert "ができること:" in out and "pick 進撃/" in out
     assert "凡例: " in out and "コマンド列: " in out
-    assert "Ann の手札: ウォーリア★（2G）、クレリック★（1G）、ソーサラー★（3G）" in out
+    assert "Annの手札: ウォーリア★（2金）、クレリック★（1金）、ソーサラー★（3金）" in out
     assert "ゲーム終了。もう一度遊ぶには new" in out
     assert "入力が終わりました。" in out.splitlines()[-1] or "終わったゲーム" in out
     for english in ("Several players", " may:", "Game over", "New game", "Resuming",

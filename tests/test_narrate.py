@@ -117,7 +117,7 @@ def test_a_roll_shows_the_units_modifier_and_the_damage_left():
     en, ja = _lines(ev, "en", ("Ann",)), _lines(ev, "ja", ("Ann",))
     assert "Ann: Warrior★ on 2B attacks Skeleton on 3B: 4+3+1 = 8 vs DEF 7: hit (2)." in en
     assert f"Ann: Skeleton on 3B: 2 damage (HP 0/{full})." in en
-    assert "Ann: 2Bのウォーリア★が3Bのスケルトンを攻撃: 4+3+1 = 8（防御力7）: 命中(2)" in ja
+    assert "Ann: 2Bのウォーリア★が3Bのスケルトンを攻撃: 4+3+1 = 8（防御力7）: 命中（2）" in ja
 
 
 def test_readying_reads_as_readying_not_healing_in_japanese():
@@ -130,7 +130,7 @@ def test_readying_reads_as_readying_not_healing_in_japanese():
     assert "回復" not in ask.replace("疲労回復", "")  # the step's own name is 疲労回復 (p.23)
     ev = g.apply(0, "ready 1A 1B")
     line = " ".join(_lines(ev, "ja", ("Ann",)))
-    assert "1A、1B のユニットを未行動に戻しました" in line and "回復" not in line
+    assert "1A、1Bのユニットを未行動に戻しました" in line and "回復" not in line
 
 
 def test_support_healing_names_the_unit_and_its_hp_with_the_rulebooks_word():
@@ -151,7 +151,7 @@ def test_the_roll_question_shows_the_modifier_and_the_defence():
     g.apply(0, "act 2B attack 3B")
     assert (g.decision(0) or {}).get("kind") == "roll"
     assert "4+3+1 = 8 vs DEF 9: miss (1)" in (prompt(g, 0, "en") or "")
-    assert "4+3+1 = 8（防御力9）: 外れ(1)" in (prompt(g, 0, "ja") or "")
+    assert "4+3+1 = 8（防御力9）: 外れ（1）" in (prompt(g, 0, "ja") or "")
 
 
 def test_japanese_lists_use_the_ideographic_comma():

@@ -44,7 +44,7 @@ def test_a_real_refusal_carries_its_code_and_parameters() -> None:
     with pytest.raises(NotationError) as n:
         parse("act 9Z")
     assert (n.value.key, n.value.params["text"]) == ("syntax.bad_square", "9Z")
-    assert words(n.value, "ja") == "'9Z' はマスではありません（行動するユニット）: マスは 1A … 6C です。"
+    assert words(n.value, "ja") == "「9Z」はマスではありません（行動するユニット）: マスは 1A … 6Cです。"
 
 
 def test_the_end_of_a_game_reads_in_japanese() -> None:
@@ -57,7 +57,7 @@ def test_the_end_of_a_game_reads_in_japanese() -> None:
     e = ServiceError.of("svc.over_win", who=Name("Ann", "Ann"),
                         reason=phrase("end.last_standing"))
     assert e.message == "The game is over: Ann won — last player standing (R9.3)."
-    assert words(e, "ja") == "ゲームは終了しました: Ann の勝利 — 最後に残ったプレイヤー（R9.3）。"
+    assert words(e, "ja") == "ゲームは終了しました: Annの勝利 — 最後に残ったプレイヤー（R9.3）。"
 
 
 def test_a_service_refusal_reads_in_both_languages() -> None:

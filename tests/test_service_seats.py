@@ -319,7 +319,7 @@ def test_japanese_lobby_names_its_bots_in_japanese(tmp_path):
     async def main():
         store, svc = await _service(tmp_path)
         row = await svc.new_lobby(1, 7, 11, "結衣", players=3, bots=2, lang="ja")
-        assert [s["name"] for s in row.seats][1:] == ["ボット1（ランダム）", "ボット2（ランダム）"]
+        assert [s["name"] for s in row.seats][1:] == ["ボット1（気まぐれ）", "ボット2（気まぐれ）"]
         row.meta["zombie"] = {"0": "random"}
         assert S.seat_names(row, image=True)[0] == "結衣（AI）"
         assert S.seat_names(row)[0] == "結衣 🤖"

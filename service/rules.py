@@ -1,0 +1,95 @@
+"""The rules in short, for players: `/rr rules` and the console's `rules`, from one text.
+
+Messages cite rule ids, "(R11.1)", so a refusal or a story line can say which rule decided;
+an id only means something when the player can open it. So the rules reference
+(`docs/rules.md`, Japanese `docs/rules.ja.md`, the project's own words, never the rulebook's)
+names in each section's heading the rule ids it explains, and both interfaces open a section
+by its topic key, its title or any id it explains ("R11", "R11.1", "r11"). The files are read
+once, on first use of each language; `tests/test_rules_reference.py` checks that every id a
+player can read in the catalogue opens a section.
+
+RULES.md (the engine's specification) is never read at run time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+FILES = {"en": DOCS / "rules.md", "ja": DOCS / "rules.ja.md"}
+
+RULE_ID = re.compile(r"\bR(\d{1,2})(?:\.(\d{1,2}))?\b")
+"""A rule id as messages cite it: R11, R11.1 (RULES.md's numbering)."""
+
+
+class Section(NamedTuple):
+    key: str  # the topic's key: "end"
+    title: str  # in the file's language: "⑦ End phase"
+    rules: tuple[str, ...]  # the ids it explains: ("R11",), ("R8.2",)
+    body: str  # Discord markdown, also read as plain text by the console
+
+
+@cache
+def sections(lang: str) -> dict[str, Section]:
+    """key → section, in file order (`## key | Title | R11 R11.1` headings)."""
+    text = FILES["ja" if lang == "ja" else "en"].read_text(encoding="utf-8")
+    out: dict[str, Section] = {}
+    head: list[str] | None = None
+    body: list[str] = []
+
+    def close() -> None:
+        if head:
+            key, title, ids = (head + ["", ""])[:3]
+            out[key] = Section(key, title or key, tuple(ids.split()), "\n".join(body).strip())
+
+    for line in text.splitlines():
+        if line.startswith("## "):
+            close()
+            head = [part.strip() for part in line[3:].split("|")]
+            body = []
+        elif head is not None:
+            body.append(line)
+    close()
+    return out
+
+
+def rule_id(words: str) -> str | None:
+    """"R11" / "r11.1" / "（Ｒ１１）" as the canonical id ("R11", "R11.1"), or None."""
+    m = RULE_ID.fullmatch(unicodedata.normalize("NFKC", words).strip().strip("()（）").upper())
+    return None if m is None else "R" + m.group(1) + (f".{m.group(2)}" if m.group(2) else "")
+
+
+def find(words: str, lang: str) -> Section | None:
+    """The section a player asked for: a rule id (its own section, else its chapter's), a
+    topic key or a title (either language's, any case); None when nothing matches."""
+    secs = sections(lang)
+    rid = rule_id(words)
+    if rid is not None:
+        chapter = rid.split(".")[0]
+        for want in (rid, chapter):
+            for sec in secs.values():
+                if want in sec.rules:
+                    return sec
+        return None
+    asked = _plain(words)
+    for k, sec in secs.items():
+        other = sections("en" if lang == "ja" else "ja").get(k)
+        titles = {_plain(sec.title), _plain(other.title) if other else k}
+        if asked == k or asked in titles or asked in {t.lstrip("0123456789 ") for t in titles}:
+            return sec
+    return None
+
+
+def _plain(words: str) -> str:
+    """How a typed topic compares: full-width and circled digits folded, any case."""
+    return unicodedata.normalize("NFKC", words).strip().casefold()
+
+
+def cited(text: str) -> list[str]:
+    """The rule ids a text cites ("…(R7, R11.2)" → ["R7", "R11.2"])."""
+    return ["R" + m.group(1) + (f".{m.group(2)}" if m.group(2) else "")
+            for m in RULE_ID.finditer(text)]

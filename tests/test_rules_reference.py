@@ -1,0 +1,83 @@
+"""A rule id a player reads can be opened (issue 20): messages cite "(R11.1)"; `/rr rules R11`
+and the console's `rules R11` open the project's own summary of that rule (docs/rules.md,
+docs/rules.ja.md), in the reader's language."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from bot_driver import Clock, make_bot
+from harness import Harness
+from test_console import console
+
+from service import rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _player_texts() -> list[str]:
+    """Every text a player can read that may cite a rule: catalogue strings (not translator
+    comments), the rules summaries and the daily modifiers' names."""
+    out: list[str] = []
+    for lang in ("en", "ja"):
+        with (ROOT / "i18n" / f"{lang}.po").open("rb") as f:
+            for m in read_po(f):
+                if m.id:
+                    out += [m.string] if isinstance(m.string, str) else list(m.string)
+        out.append(rules.FILES[lang].read_text(encoding="utf-8"))
+    mods = json.loads((ROOT / "service" / "data" / "daily_modifiers.json").read_text())
+    out += [m[lang] for m in mods["modifiers"] for lang in ("en", "ja")]
+    return out
+
+
+def test_every_rule_id_a_player_reads_opens_a_section_in_both_languages() -> None:
+    """Issue 20: no "(R11.1)" a player cannot open."""
+    ids = {rid for text in _player_texts() for rid in rules.cited(text)}
+    assert {"R11.1", "R12.3", "R7.1"} <= ids  # the ids refusals and the story cite today
+    unopenable = {rid for rid in ids for lang in ("en", "ja") if rules.find(rid, lang) is None}
+    assert unopenable == set()
+
+
+def test_both_languages_have_the_same_sections_and_ids() -> None:
+    en, ja = rules.sections("en"), rules.sections("ja")
+    assert list(en) == list(ja)
+    assert [s.rules for s in en.values()] == [s.rules for s in ja.values()]
+    assert rules.find("R11.1", "en").key == "end" and rules.find("r8.2", "ja").key == "skills"
+    assert rules.find("（Ｒ１２．３）", "ja").key == "boons"  # as a Japanese IME types it
+
+
+def _run(coro) -> None:
+    asyncio.run(coro)
+
+
+def test_rr_rules_opens_a_cited_rule_id_and_explains_a_wrong_topic(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            ann, yui = h.user("ann"), h.user("yui", locale="ja")
+            res = await h.slash(ann, "rr rules", topic="R11.1")
+            assert res.embed["title"] == "⑦ End phase" and "Support" in res.embed["description"]
+            res = await h.slash(yui, "rr rules", topic="R11")
+            assert res.embed["title"] == "⑦終了処理"
+            res = await h.slash(ann, "rr rules", topic="boons")  # a suggested topic still works
+            assert res.embed["title"] == "Boons: honor marks"
+            res = await h.slash(ann, "rr rules", topic="banana")
+            assert res.ephemeral and "banana" in res.text and "⑦ End phase" in res.text
+            assert "R11" in res.text
+            got = await h.autocomplete(ann, "rr rules", focused="topic", topic="end")
+            assert "end" in got.choice_values
+    _run(scenario())
+
+
+def test_console_rules_opens_a_cited_rule_id(tmp_path: Path) -> None:
+    out = console(tmp_path, "--names", "Ann", "--seed", "1",
+                  lines=["rules R11.1", "rules banana", "rules"]).stdout
+    assert "⑦ End phase\n1. Support" in out
+    assert "There is no rules topic 'banana'" in out
+    assert re.search(r"end\s+⑦ End phase \(R11\)", out)
+    ja = console(tmp_path, "--names", "Ann", "--seed", "1", "--lang", "ja", "--new",
+                 lines=["ルール R11"], db="ja.db").stdout
+    assert "⑦終了処理\n1. 援護" in ja
