@@ -90,12 +90,13 @@ def tidy_message(message: str, typed: str = "", lang: str = "en") -> str:
     folded = typed.casefold()
 
     def cut(m: re.Match[str]) -> str:
-        inner = m.group(1)
+        inner = m.group(1) if m.group(1) is not None else m.group(2)
         if not folded or inner.casefold() not in folded:
             return m.group(0)
         return excerpt(inner, lang)
 
-    out = re.sub("'([^'\n]{" + str(EXCERPT + 1) + ",})'", cut, message)
+    long = "{" + str(EXCERPT + 1) + ",}"  # quoted as '…' (English) or 「…」 (Japanese)
+    out = re.sub(f"'([^'\n]{long})'|「([^」\n]{long})」", cut, message)
     out = "".join(c if c.isprintable() else "?" for c in out)
     return out if len(out) <= 2 * MAX_LINE else out[: 2 * MAX_LINE] + "…"
 
@@ -106,11 +107,13 @@ def whole_tokens(message: str, typed: str) -> str:
     tokens = typed.split()
 
     def whole(m: re.Match[str]) -> str:
-        start = m.group(1)
+        start = m.group(1) if m.group(1) is not None else m.group(2)
         tok = next((x for x in tokens if len(x) > len(start) and x.startswith(start)), None)
-        return f"'{tok}'" if tok else m.group(0)
+        if tok is None:
+            return m.group(0)
+        return f"'{tok}'" if m.group(1) is not None else f"「{tok}」"
 
-    return re.sub("'([^'\n]+)…'", whole, message)
+    return re.sub("'([^'\n]+)…'|「([^」\n]+)…」", whole, message)
 
 
 def has_control(line: str) -> bool:

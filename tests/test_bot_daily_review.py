@@ -211,11 +211,11 @@ def test_review_in_japanese(tmp_path):
             en = await h.slash(ann, "rr daily review", date=DAY.isoformat())
             ja = await h.slash(aki, "rr daily review", date=DAY.isoformat())
             summary, viewer = ja.replies()
-            assert "— 振り返り・完走 1 人" in summary.text, summary.text
+            assert "— 振り返り・完走1人" in summary.text, summary.text
             assert "この日のランク戦はプレイしていません。" in summary.text
             assert "スコア分布" in (summary.files[0].description or "")
             assert summary.files[0].data != en.replies()[0].files[0].data
-            assert "・ランダムボット — " in head(viewer) and " — 1/" in head(viewer) and "・ラウンド0・準備" in head(viewer)
+            assert "・気まぐれボット — " in head(viewer) and " — 1/" in head(viewer) and "・ラウンド0・準備" in head(viewer)
     run(scenario)
 
 

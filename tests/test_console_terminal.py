@@ -144,12 +144,12 @@ def test_japanese_usage_lines_lengths_and_difficulty(tmp_path: Path) -> None:
     out = console(tmp_path, "--lang", "ja", "--difficulty", "hard", "--seed", "3", lines=[
         "act", "place", "pick", "🙂" * 30, "P1: " + "🙂" * 100, "legal act",
         "place thief 2B", "undo"]).stdout
-    assert out.startswith("新しいゲーム: P1（ソロ、難易度 むずかしい）")
-    assert "使い方: 'act マス [fullmove] [to マス] [attack|area|heal|command …]'。" in out
-    assert "使い方: 'place カード マス'（例: 'place シーフ 2B'）。" in out
-    assert "使い方: 'pick カード'（例: 'pick 進撃'）。" in out
+    assert out.startswith("新しいゲーム: P1（ソロ、難易度むずかしい）")
+    assert "使い方:「act マス [fullmove] [to マス] [attack|area|heal|command …]」。" in out
+    assert "使い方:「place カード マス」（例:「place シーフ 2B」）。" in out
+    assert "使い方:「pick カード」（例:「pick 進撃」）。" in out
     assert "（30文字）" in out and "（100文字）" in out
-    assert "今は「act」で始まる行動はありません。P1 ができること:" in out
+    assert "今は「act」で始まる行動はありません。P1ができること:" in out
     assert "! P1: 「place シーフ★ 2B」は取り消せません。答えた決定がもう閉じています。" in out
     for english in ("characters", "CARD", "SQUARE", "hard)", "advance"):
         assert english not in out, english

@@ -18,7 +18,7 @@ from engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 # usage.* (the console's start-up mistakes) are rewritten by the console's own change.
-OWN_ELSEWHERE = ("usage.",)
+OWN_ELSEWHERE = ("usage.", "argparse.")  # argparse's own %-format strings: half-width (…)
 
 
 def _catalogue() -> list[tuple[str, str]]:
