@@ -42,6 +42,8 @@ class Weights:
     later: float = 0.5  # weight of the second Invasion preview (a round to answer it first)
     potential: float = 1.2  # per expected damage a unit could deal next from where it stands
     command: float = 1.0  # share of the attack a Bard could command that counts as potential
+    approach: float = 0.0  # per expected damage a unit could deal after more than one move
+    # (`approach`); 0 outside a stalemate (ai/greedy.py `STALEMATE`)
 
 
 W = Weights()
@@ -113,9 +115,14 @@ def _penalty(cs: CardSet, o: Outcome, w: Weights) -> float:
     return -(w.faint + w.unit + w.unit_hp) * len(o.fainted) - w.blue_castle * len(o.invaded)
 
 
+def gold_value(gold: int, w: Weights = W) -> float:
+    """What `gold` gold is worth: a point each up to `gold_cap`, a third beyond (recruits are
+    limited by Recruit cards and home squares, not by gold, R7.1)."""
+    return w.gold * min(gold, w.gold_cap) + w.gold / 3 * max(0, gold - w.gold_cap)
+
+
 def _holdings(cs: CardSet, p: dict[str, Any], w: Weights) -> float:
-    gold = p["gold"]
-    g = w.gold * min(gold, w.gold_cap) + w.gold / 3 * max(0, gold - w.gold_cap)
+    g = gold_value(p["gold"], w)
     marks = p["honor"] + len(p["defeated"])
     hand = w.hand * sum(cs.units[c["card"]].cost for c in p["hand"])
     medals = sum(p.get("medals", []))  # negative values lower threat (R14.2)
@@ -143,6 +150,8 @@ def _board(cs: CardSet, b: list[Any], queues: dict[str, list[Any]], w: Weights) 
             score -= w.monster + w.monster_hp * m.hp + w.threat * m.threat
     if w.potential:
         score += w.potential * potential(cs, b, command=w.command)
+    if w.approach:
+        score += w.approach * approach(cs, b)
     return score
 
 
@@ -189,6 +198,47 @@ def potential(cs: CardSet, b: list[Any], unacted_only: bool = False, command: fl
         total += best
     if bards and here > COMMAND_COST:
         total += command * bards * (here - COMMAND_COST)
+    return total
+
+
+APPROACH_DECAY = 0.5  # each further move's worth of distance halves what a unit may deal
+
+
+def approach(cs: CardSet, b: list[Any]) -> float:
+    """What the units that can hit nothing from where they can reach now could deal once
+    they have walked closer: each counts its best attack square, halved for every move
+    beyond the first it needs to get there (orthogonal steps ÷ MOV, blockers ignored).
+
+    `potential` sees one move ahead, so a unit two moves from any monster is worth the same
+    wherever it stands; in a stalemate (a monster sitting out of every unit's one-move reach
+    while a healer keeps its victim alive) that flat ground is why nobody ever walks over.
+    This term gives the walk a slope; it is weighed only there (`Weights.approach`)."""
+    mask = 0
+    for j, x in enumerate(b):
+        if x is not None and "owner" not in x:
+            mask |= 1 << j
+    if not mask:
+        return 0.0
+    total = 0.0
+    for i, x in enumerate(b):
+        if x is None or "owner" not in x:
+            continue
+        u = cs.units[x["card"]]
+        kind = u.skill.kind
+        if kind in ("heal", "command"):
+            continue
+        table = skill_masks(cs, x["card"])
+        if any(table[pos] & mask for pos in near(i, u.mov) if pos == i or b[pos] is None):
+            continue  # it can strike next action: `potential` counts it
+        best = 0.0
+        for pos in range(board.SIZE):
+            hit = table[pos] & mask
+            if not hit or (b[pos] is not None and pos != i) or board.is_magic_circle(pos):
+                continue
+            steps = abs(col(pos) - col(i)) + abs(board.lane(pos) - board.lane(i))
+            moves = -(-steps // max(u.mov, 1))
+            best = max(best, _hit_value(cs, b, kind, u.skill, hit) * APPROACH_DECAY ** (moves - 1))
+        total += best
     return total
 
 

@@ -91,12 +91,14 @@ class ExpertPlayer:
 
     def candidates(self, cs: CardSet, view: View, seat: int, dec: dict[str, Any],
                    legal: list[Action]) -> list[Action]:
-        """Greedy's best few answers, best first."""
+        """Greedy's best few answers, best first (judged as greedy judges this position: in
+        a stalemate with the weights that break it, ai/greedy.py)."""
+        greedy = self.greedy.judging(view, seat)
         if dec["kind"] == "pick":
-            scored = [(v, str(a), a) for v, a in self.greedy.pick_scores(cs, view, seat, legal)]
+            scored = [(v, str(a), a) for v, a in greedy.pick_scores(cs, view, seat, legal)]
             width = self.picks
         else:
-            scored = [(self.greedy.value(cs, view, seat, a), str(a), a) for a in legal]
+            scored = [(greedy.value(cs, view, seat, a), str(a), a) for a in legal]
             width = self.endgame_width if dec["kind"] in ENDGAME else self.width
         return [a for _, _, a in sorted(scored, key=lambda x: (x[0], x[1]), reverse=True)[:width]]
 

@@ -5,20 +5,30 @@ evaluation (ai/evaluate.py), which previews the coming Invasion (R9). Dice are n
 rolled: a dice attack is scored by its expectation over the 36 outcomes (R8.2). The command
 card is chosen by estimating, per card, what its LEADER and FOLLOWER/AUTO effects would be
 worth now (R6, R7), counting in solo which cards the choice leaves to run AUTO (R6.4–R6.5).
+
+A one-step lookahead can freeze a game (issue 19): a monster that has a unit in range attacks
+and never moves (R9), so a Wraith beating on a Thief★ that a Cleric★ heals every round stays
+put, no unit can reach it within one move, every move scores the same, and Reward's gold is
+the only gain left — round after round until the round cap (R15). A person would notice that
+nothing has happened for a while and walk a unit over. So does `greedy`: when its own log
+shows no attack on a monster for `STALEMATE` rounds while monsters stand on its board and no
+deadline is near (R13.2), it plays with `BREAK` weights, which value getting units to where
+they can strike (ai/evaluate.py `approach`) over gold that piles up with nothing to buy.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from engine import Action, CardSet, board, combat
+from engine import Action, CardSet, NotationError, board, combat, parse
 from engine.game import _act_options
 from engine.notation import SkillUse
 from engine.state import spend_marks
 from engine.types import Decision, ReadyDecision, RollDecision
 
-from .evaluate import W, Weights, evaluate, healing, potential
+from .evaluate import W, Weights, evaluate, gold_value, healing, potential, rounds_left
 from .model import View, cards_of, damage_odds, game_of, scratch
 
 Branches = list[tuple[float, View]]
@@ -69,6 +79,55 @@ def expected(cs: CardSet, branches: Branches, seat: int, w: Weights) -> float:
     return sum(p * evaluate(cs, s, seat, w) for p, s in branches)
 
 
+STALEMATE = 3  # rounds of the seat's own play without an attack on a monster
+
+
+def idle_rounds(view: View, seat: int, most: int = STALEMATE) -> int:
+    """How many of `seat`'s rounds (counted by its command choices, one a round, R6) have
+    passed since its last attack on a monster (a dice, allocated or area skill, commanded or
+    not, R8.2), read back from the public log; at most `most`."""
+    rounds = 0
+    for who, text in reversed(view.get("log", [])):
+        if who != seat:
+            continue
+        try:
+            a = parse(text)
+        except NotationError:  # not an action of this seat's (a hidden or system entry)
+            continue
+        if a.verb == "pick":
+            rounds += 1
+            if rounds >= most:
+                return rounds
+            continue
+        use = a.skill
+        while use is not None and use.kind == "command":
+            use = use.sub
+        if use is not None and use.kind in ("attack", "area"):
+            return rounds
+    return rounds
+
+
+def stalemate(view: View, seat: int) -> bool:
+    """True when `seat` is stuck: monsters stand on its board, it has not attacked one for
+    `STALEMATE` rounds, and no solo deadline is near (R13.2: there the evaluation already
+    presses for damage, and waiting is not what loses)."""
+    p = view["players"][seat]
+    if not any(x is not None and "owner" not in x for x in p["board"]):
+        return False
+    left = rounds_left(view)
+    if left is not None and left <= STALEMATE:
+        return False
+    return idle_rounds(view, seat, STALEMATE) >= STALEMATE
+
+
+def breaking(w: Weights) -> Weights:
+    """The weights that break a stalemate: damage a unit could deal next, and the walk
+    toward where it could (`approach`), count double; gold past what recruits need counts
+    nothing more, since gold that piles up unspent is no progress."""
+    return replace(w, potential=2 * w.potential, approach=2 * w.potential,
+                   gold_cap=min(w.gold_cap, 4))
+
+
 class GreedyPlayer:
     """Best legal answer by one-step lookahead and the static evaluation."""
 
@@ -87,6 +146,20 @@ class GreedyPlayer:
 
     # ---- per decision kind ------------------------------------------------------------------
     def best(self, view: View, seat: int, dec: Decision, legal: list[Action]) -> Action:
+        return self.judging(view, seat).answer(view, seat, dec, legal)
+
+    def judging(self, view: View, seat: int) -> GreedyPlayer:
+        """This player, or in a stalemate (`stalemate`) the same player with the weights that
+        break it (`breaking`); the tie-break generator is shared, so the game's sequence of
+        tie-breaks is the same either way."""
+        if self.w.approach or not stalemate(view, seat):
+            return self
+        other = GreedyPlayer(0, breaking(self.w))
+        other.rng = self.rng
+        return other
+
+    def answer(self, view: View, seat: int, dec: Decision, legal: list[Action]) -> Action:
+        """The best answer with this player's weights."""
         cs = cards_of(view)
         kind = dec["kind"]
         if kind == "pick":
@@ -211,9 +284,17 @@ class GreedyPlayer:
         ready = self._ready_gain(cs, view, seat)
         lead_recruit = self._recruit_gain(cs, view, seat, True, 1, base)
         small_recruit = self._recruit_gain(cs, view, seat, False, 0, base)
-        lead = {"advance": w.gold + two, "raid": two, "rest": w.mark + ready,
-                "reward": 4 * w.gold, "recruit": w.gold + lead_recruit}
-        small = {"advance": two, "raid": one, "rest": ready, "reward": 2 * w.gold,
+        def gold(n: int) -> float:
+            """`n` more gold: worth `w.gold` each, except while breaking a stalemate, where
+            it is worth what it adds to the holdings (little once past `gold_cap`)."""
+            if not w.approach:
+                return n * w.gold
+            have = view["players"][seat]["gold"]
+            return gold_value(have + n, w) - gold_value(have, w)
+
+        lead = {"advance": gold(1) + two, "raid": two, "rest": w.mark + ready,
+                "reward": gold(4), "recruit": gold(1) + lead_recruit}
+        small = {"advance": two, "raid": one, "rest": ready, "reward": gold(2),
                  "recruit": small_recruit}
         return lead, small
 

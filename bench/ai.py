@@ -1,7 +1,7 @@
 """AI strength and speed: win rates with 95 % Wilson intervals, ms per decision and per game.
 
     .venv/bin/python bench/ai.py [--games 400] [--first 0] [--workers 2] [--only NAME ...]
-                                 [--budget 0.9] [--out scores.jsonl]
+                                 [--budget 0.9] [--work 200] [--out scores.jsonl]
 
 Each configuration plays `--games` seeded games (seed = game number, so runs are
 reproducible) with one AI level per seat; the seat of interest rotates through the table
@@ -44,6 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai import make_player  # noqa: E402
+from ai.expert import ExpertPlayer  # noqa: E402
 from engine import Game, view  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -64,7 +65,8 @@ CONFIGS: dict[str, tuple[list[str], str | None]] = {
 DEFAULT = ["solo-greedy", "solo-easy", "solo-normal", "solo-hard", "solo-random",
            "2p-greedy-random", "4p-greedy-random", "4p-greedy"]
 
-BUDGET = 0.9  # expert seconds per decision (set per worker from --budget)
+BUDGET = 0.9  # expert seconds per decision (set per worker from --budget; 0: no cap)
+WORK = 200  # expert simulated answers per decision (set per worker from --work)
 TWINS = {"hard-expert": "solo-hard", "4p-expert-greedy": "4p-greedy"}
 
 
@@ -102,10 +104,10 @@ def _player(level: str, seed: int):  # noqa: ANN202 - a Player
     return _expert(seed) if level == "expert" else make_player(level, seed)
 
 
-def _expert(seed: int):  # noqa: ANN202
-    from ai.expert import ExpertPlayer
-
-    return ExpertPlayer(seed, budget=BUDGET)
+def _expert(seed: int) -> ExpertPlayer:
+    """`--budget 0` lifts the wall-clock cap: the expert's choices then depend on its seed
+    and `--work` alone, the same on a loaded machine (as `python -m sim` always plays it)."""
+    return ExpertPlayer(seed, budget=BUDGET or math.inf, work=WORK)
 
 
 def play_one(args: tuple[str, int]) -> tuple[float, float, float, dict[str, list[float]]]:
@@ -146,14 +148,14 @@ def play_one(args: tuple[str, int]) -> tuple[float, float, float, dict[str, list
     return score, total, cpu, per
 
 
-def _init(budget: float) -> None:
-    global BUDGET
-    BUDGET = budget
+def _init(budget: float, work: int) -> None:
+    global BUDGET, WORK
+    BUDGET, WORK = budget, work
 
 
 def run(name: str, games: range, workers: int, budget: float, out: Path | None = None,
-        scores: dict[str, list[float]] | None = None) -> str:
-    with multiprocessing.Pool(workers, initializer=_init, initargs=(budget,)) as pool:
+        scores: dict[str, list[float]] | None = None, work: int = WORK) -> str:
+    with multiprocessing.Pool(workers, initializer=_init, initargs=(budget, work)) as pool:
         results = pool.map(play_one, [(name, k) for k in games], chunksize=1)
     if scores is not None:
         scores[name] = [r[0] for r in results]
@@ -189,18 +191,23 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="first seed (a run can be split)")
     ap.add_argument("--workers", type=int, default=2, help="at most 2 on the shared machine")
     ap.add_argument("--only", nargs="*", default=DEFAULT, choices=list(CONFIGS))
-    ap.add_argument("--budget", type=float, default=0.9, help="expert seconds per decision")
+    ap.add_argument("--budget", type=float, default=0.9,
+                    help="expert wall-clock cap, seconds per decision (0: none, reproducible)")
+    ap.add_argument("--work", type=int, default=WORK,
+                    help="expert count budget: simulated answers per searched decision")
     ap.add_argument("--out", type=Path, help="append per-seed scores (JSON lines) here")
     args = ap.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {args.workers} workers,"
-          f" {args.games} games per row, expert budget {args.budget} s")
+          f" {args.games} games per row, expert budget {args.work} answers, wall cap "
+          f"{args.budget or 'none'} s")
     print("| configuration | games | wins (seat of interest) | 95 % Wilson CI "
           "| game ms median / p90 | game CPU ms median | ms per decision median / p90 |")
     print("|---|---|---|---|---|---|---|")
     games = range(args.first, args.first + args.games)
     scores: dict[str, list[float]] = {}
     for name in args.only:
-        print(run(name, games, args.workers, args.budget, args.out, scores), flush=True)
+        print(run(name, games, args.workers, args.budget, args.out, scores, args.work),
+              flush=True)
     for name, twin in TWINS.items():
         if name in scores and twin in scores:
             better, worse, p = mcnemar(scores[name], scores[twin])

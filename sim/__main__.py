@@ -4,7 +4,8 @@ Example (the figures of docs/balance.md):
     python -m sim --players 1 --ai greedy --difficulty normal --games 1000 --seed 1 \
         --json out.json --png out.png
 
-The same command with the same seeds prints the same numbers, whatever --workers is.
+The same command with the same seeds prints the same numbers, whatever --workers is and
+however loaded the machine (the expert spends a count budget, `--budget`, never a clock).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ai import LEVELS
+from engine.cards import parse_cardset
 
 from .chart import draw_chart
-from .runner import Config, StderrProgress, run
+from .runner import EXPERT_BUDGET, Config, StderrProgress, card_identity, run
 from .stats import summarize
 
 
@@ -34,7 +36,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--cards", help="card data file (default: engine/data/cards.json)")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1, help="first game seed; games use seed, seed+1, …")
-    ap.add_argument("--round-cap", type=int, default=30, help="R15 round cap")
+    ap.add_argument("--round-cap", type=int, default=30, help="R15 round cap (at least 1)")
+    ap.add_argument("--budget", type=int, default=EXPERT_BUDGET,
+                    help="expert: simulated answers per searched decision (a count, no "
+                         "wall-clock cap, so a run reproduces on any machine; default "
+                         f"{EXPERT_BUDGET})")
     ap.add_argument("--workers", type=int, default=0, help="processes (0: one per core)")
     ap.add_argument("--json", help="write the summary (and per-game records) here")
     ap.add_argument("--png", help="write a chart (win rates, rounds) here")
@@ -53,13 +59,34 @@ def config_from(ns: argparse.Namespace) -> Config:
                          "give one level, or one per seat")
     if ns.difficulty and ns.players != 1:
         raise SystemExit("--difficulty is the solo option rule (R13.2): only with --players 1")
-    if ns.cards and not Path(ns.cards).is_file():
-        raise SystemExit(f"card data file not found: {ns.cards}")
+    if ns.cards:
+        check_cards(ns.cards)
     if ns.games < 1:
         raise SystemExit("--games must be at least 1")
+    if ns.round_cap < 1:
+        raise SystemExit(f"--round-cap must be at least 1 (R15), not {ns.round_cap}")
+    if ns.budget < 1:
+        raise SystemExit(f"--budget must be at least 1 simulated answer, not {ns.budget}")
     return Config(players=ns.players, ai=levels, difficulty=ns.difficulty,
                   cards=str(Path(ns.cards).resolve()) if ns.cards else None,
-                  round_cap=ns.round_cap)
+                  round_cap=ns.round_cap, budget=ns.budget)
+
+
+def check_cards(path: str) -> None:
+    """Refuse, in one line, a card data file that cannot be read as a card set: found out
+    here, before any game, rather than as a traceback from every worker."""
+    p = Path(path)
+    if not p.is_file():
+        raise SystemExit(f"card data file not found: {path}")
+    try:
+        parse_cardset(json.loads(p.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON, a bad number
+        raise SystemExit(f"card data file {path} is not a card set: {e}") from None
+    except KeyError as e:
+        raise SystemExit(f"card data file {path} is not a card set: missing {e}") from None
+    except (TypeError, AttributeError, IndexError) as e:
+        raise SystemExit(f"card data file {path} is not a card set: a value of the wrong "
+                         f"kind ({e})") from None
 
 
 def describe(cfg: Config) -> str:
@@ -117,15 +144,17 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(records, cfg.players)
     print(report(cfg, summary))
     if ns.json:
-        doc = {"config": {"players": cfg.players, "ai": list(cfg.ai),
-                          "difficulty": cfg.difficulty,
-                          "cards": Path(cfg.cards).name if cfg.cards else None,
-                          "round_cap": cfg.round_cap, "seeds": [seeds.start, seeds.stop - 1]},
-               "summary": summary, "records": records}
+        config: dict[str, Any] = {
+            "players": cfg.players, "ai": list(cfg.ai), "difficulty": cfg.difficulty,
+            "cards": card_identity(cfg.cards), "round_cap": cfg.round_cap,
+            "seeds": [seeds.start, seeds.stop - 1]}
+        if "expert" in cfg.ai:
+            config["budget"] = cfg.budget
+        doc = {"config": config, "summary": summary, "records": records}
         Path(ns.json).write_text(json.dumps(doc, sort_keys=True, indent=1) + "\n",
                                  encoding="utf-8")
     if ns.png:
-        draw_chart([(describe(cfg), summary)]).save(ns.png)
+        draw_chart([(describe(cfg), summary)], cfg.round_cap).save(ns.png)
     return 0
 
 

@@ -60,6 +60,7 @@ def _rounds(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], s: dict[str,
     x0, y0, x1, y1 = box
     small = _font(12)
     hist = {int(k): v for k, v in s["rounds"]["histogram"].items()}
+    cap = max([cap, *hist])  # a game longer than the axis is drawn, never dropped
     top = max(hist.values(), default=1)
     bw = (x1 - x0) / cap
     for r in range(1, cap + 1):

@@ -3,11 +3,16 @@
 A game is fully determined by its seed and the configuration (R15 determinism; each AI seat
 gets its own seed derived from the game's), so `run` gives the same records for the same
 command whatever the number of worker processes: games are handed out in seed order and the
-results are collected back in that order.
+results are collected back in that order. That holds for the `expert` too: here it thinks
+with a count budget (`Config.budget`, simulated answers per decision) and no wall-clock cap,
+so a loaded machine plays the same games as a quiet one, only slower (issue 19).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import multiprocessing
 import os
 import sys
@@ -19,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import engine.cards
-from ai import make_player
+from ai import Player, make_player
+from ai.expert import ExpertPlayer
 from engine import Event, Game, parse, view
 
 NAMES = ("P1", "P2", "P3", "P4")
@@ -29,6 +35,7 @@ REASONS = ("declaration", "all_defeated", "invasion", "elimination", "final_roun
            "round_cap", "other")
 DEFAULT_CARDS = Path(engine.cards.__file__).with_name("data") / "cards.json"
 MAX_ANSWERS = 20_000  # a game needs a few hundred answers; this bound only stops a runaway
+EXPERT_BUDGET = ExpertPlayer().work  # the expert's own default count budget
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,7 @@ class Config:
     difficulty: str | None = None  # R13.2 solo option rule: easy | normal | hard
     cards: str | None = None  # a card data file; None = engine/data/cards.json
     round_cap: int = 30  # R15
+    budget: int = EXPERT_BUDGET  # the expert's simulated answers per decision (no wall cap)
 
     def level(self, seat: int) -> str:
         return self.ai[seat] if len(self.ai) > 1 else self.ai[0]
@@ -91,6 +99,28 @@ def cards_in_use(path: str | None) -> Iterator[None]:
         use_cards(None)
 
 
+def card_identity(path: str | None) -> dict[str, Any]:
+    """Which card values a run plays with, for its JSON: the file's name, the SHA-256 of its
+    values (sorted keys, so formatting does not matter) and the released version they are
+    (engine/data/cards/vN.json; None for an unreleased draft). The name alone says nothing
+    once the file is edited; the hash and the version do."""
+    target = Path(path) if path else DEFAULT_CARDS
+    data = json.loads(target.read_text(encoding="utf-8"))
+    canon = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    with cards_in_use(path):
+        version = engine.cards.default_version()
+    return {"file": target.name, "sha256": hashlib.sha256(canon.encode()).hexdigest(),
+            "version": version}
+
+
+def make_bot(level: str, seed: int, budget: int = EXPERT_BUDGET) -> Player:
+    """The AI of one seat; an expert searches `budget` simulated answers per decision with no
+    wall-clock cap, so its choices depend on the seed alone, never on the machine's load."""
+    if level == "expert":
+        return ExpertPlayer(seed, budget=math.inf, work=budget)
+    return make_player(level, seed)
+
+
 def _offered(g: Game, seat: int) -> dict[str, int]:
     """Cards `seat` could recruit now (affordable, a free home square): 'merc:key'/'hand:key'."""
     out: dict[str, int] = {}
@@ -127,7 +157,7 @@ def play_game(cfg: Config, seed: int) -> GameRecord:
     the card set in use in this process (see `use_cards`; `run` sets it from `cfg.cards`)."""
     n = cfg.players
     g = Game.new(list(NAMES[:n]), seed=seed, options=cfg.options())
-    bots = [make_player(cfg.level(s), seed * 8 + s) for s in range(n)]
+    bots = [make_bot(cfg.level(s), seed * 8 + s, cfg.budget) for s in range(n)]
     offers: list[dict[str, list[int]]] = [{} for _ in range(n)]
     recruited: list[list[str]] = [[] for _ in range(n)]
     invasions = eliminations = 0
@@ -190,13 +220,22 @@ def run(cfg: Config, seeds: range, workers: int | None = None,
 
 
 class StderrProgress:
-    """A one-line progress bar on stderr (no dependency): done/total, rate, time left."""
+    """A one-line progress bar on stderr (no dependency): done/total, rate, time left.
+
+    Only on a terminal: redrawn into a log file it would be thousands of carriage-return
+    updates, so there it writes one line at the end instead."""
 
     def __init__(self, label: str = "") -> None:
         self.label, self.t0, self.last = label, time.monotonic(), 0.0
+        self.tty = sys.stderr.isatty()
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
+        if not self.tty:
+            if done == total:
+                sys.stderr.write(f"{self.label}{done} games in {now - self.t0:.0f} s\n")
+                sys.stderr.flush()
+            return
         if done < total and now - self.last < 0.2:
             return
         self.last = now

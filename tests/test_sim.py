@@ -136,3 +136,113 @@ def test_levelling_up_never_lowers_a_units_hp():
     for star in stars:
         lv = cs.units[cs.levelup_of(star.job)]
         assert lv.hp >= star.hp, (star.key, star.hp, lv.key, lv.hp)
+
+
+# ---- issue 19: `python -m sim` reproduces every level ------------------------------------------
+
+@pytest.mark.parametrize("text, why", [
+    ("{not json", "Expecting"),
+    ('{"monsters": {}}', "missing 'units'"),
+    ('{"units": []}', "wrong kind"),
+    ("", "Expecting value"),
+])
+def test_a_malformed_card_file_is_a_one_line_error(tmp_path, text, why):
+    """A card file that is not a card set is refused before any game, in one line naming the
+    file and what is wrong — not a traceback from every worker."""
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemExit) as exc:
+        main(["--ai", "random", "--cards", str(path), "--games", "2", "--quiet",
+              "--workers", "1"])
+    message = str(exc.value.code)
+    assert "bad.json" in message and "not a card set" in message and why in message
+    assert "\n" not in message
+
+
+def test_a_card_value_of_the_wrong_type_is_a_one_line_error(tmp_path):
+    from engine.cards import DATA_FILE
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data["units"]["knight"]["hp"] = "lots"
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"typo\.json is not a card set: .*lots"):
+        main(["--ai", "random", "--cards", str(path), "--games", "1", "--quiet"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--round-cap", "0"], "--round-cap must be at least 1"),
+    (["--round-cap", "-3"], "--round-cap must be at least 1"),
+    (["--budget", "0"], "--budget must be at least 1"),
+])
+def test_a_round_cap_or_budget_below_one_is_refused(args, message):
+    """R15: a cap of 0 would end every game before it began (the old sim played on and
+    recorded nonsense)."""
+    with pytest.raises(SystemExit, match=message):
+        main(["--ai", "random", "--games", "1", "--quiet"] + args)
+
+
+def test_the_json_records_the_card_values_it_ran_with(tmp_path):
+    """Not only the file's name: its values' SHA-256 and the released version they are
+    (engine/data/cards/vN.json), so an edited file cannot pass for the one measured."""
+    from engine.cards import DATA_FILE, default_version
+    base = ["--ai", "random", "--games", "1", "--quiet", "--workers", "1"]
+    main(base + ["--json", str(tmp_path / "d.json")])
+    default = json.loads((tmp_path / "d.json").read_text())["config"]["cards"]
+    assert default["file"] == "cards.json" and default["version"] == default_version()
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    same = tmp_path / "cards.json"  # the same values under the same name, laid out otherwise
+    same.write_text(json.dumps(data, indent=4), encoding="utf-8")
+    main(base + ["--cards", str(same), "--json", str(tmp_path / "s.json")])
+    assert json.loads((tmp_path / "s.json").read_text())["config"]["cards"] == default
+    data["units"]["knight"]["cost"] = 9
+    draft = tmp_path / "draft" / "cards.json"  # an edited file of the very same name
+    draft.parent.mkdir()
+    draft.write_text(json.dumps(data), encoding="utf-8")
+    main(base + ["--cards", str(draft), "--json", str(tmp_path / "e.json")])
+    edited = json.loads((tmp_path / "e.json").read_text())["config"]["cards"]
+    assert edited["file"] == "cards.json" and edited["version"] is None
+    assert edited["sha256"] != default["sha256"] and len(edited["sha256"]) == 64
+
+
+def test_an_expert_run_gives_the_same_json_on_a_loaded_machine(tmp_path, monkeypatch):
+    """`--budget` is a count of simulated answers with no wall-clock cap: a clock that runs
+    ten seconds per glance (a machine loaded far past one second a decision) changes nothing."""
+    import types
+
+    import ai.expert
+    args = ["--players", "1", "--ai", "expert", "--difficulty", "hard", "--games", "1",
+            "--seed", "3", "--round-cap", "3", "--budget", "12", "--quiet", "--workers", "1"]
+    assert main(args + ["--json", str(tmp_path / "quiet.json")]) == 0
+    glances = []
+
+    def slow() -> float:
+        glances.append(1)
+        return 10.0 * len(glances)
+
+    monkeypatch.setattr(ai.expert, "time", types.SimpleNamespace(perf_counter=slow))
+    assert main(args + ["--json", str(tmp_path / "loaded.json")]) == 0
+    assert glances, "the expert never looked at the clock: the load was not simulated"
+    assert (tmp_path / "quiet.json").read_bytes() == (tmp_path / "loaded.json").read_bytes()
+    doc = json.loads((tmp_path / "quiet.json").read_text())
+    assert doc["config"]["budget"] == 12
+
+
+def test_the_chart_keeps_games_past_round_30():
+    """With `--round-cap 40` a game of 35 rounds is a bar of the chart, not dropped."""
+    from sim.chart import draw_chart
+    recs = [_rec([0], 0, rounds=8) for _ in range(4)]
+    short = summarize(recs, players=2)
+    long = summarize(recs + [_rec([1], 1, rounds=35)], players=2)
+    long["rounds"] = dict(short["rounds"], histogram=long["rounds"]["histogram"])
+    for k in ("win_by_turn_position", "fair_share", "round_cap_share", "games"):
+        long[k] = short[k]
+    assert draw_chart([("x", short)], 40).tobytes() != draw_chart([("x", long)], 40).tobytes()
+    assert draw_chart([("x", short)]).tobytes() != draw_chart([("x", long)]).tobytes()
+
+
+def test_no_progress_bar_updates_into_a_log_file(capsys):
+    """stderr redirected to a file: one closing line, not a carriage-return redraw per game."""
+    assert main(["--players", "2", "--ai", "random", "--games", "6", "--workers", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err and "#" not in err
+    assert err.count("\n") == 1 and "6 games" in err
