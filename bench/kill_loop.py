@@ -1,13 +1,15 @@
-"""`kill -9` at random moments: real console processes, zero lost or doubled actions.
+"""`kill -9` at random moments: real processes, zero lost or doubled actions.
 
-    .venv/bin/python bench/kill_loop.py [--kills 200] [--seed 1] [--dir DIR] [--db URL]
+    .venv/bin/python bench/kill_loop.py [--mode console|ai|daily] [--kills 200] [--seed 1]
+        [--max-seconds 3600] [--dir DIR] [--db URL] [--ai LEVEL…]
 
-Runs `bot.py --console --db FILE` (a solo game) and plays it through stdin only, with plain
-game actions: each line is a random legal action of the waiting player, chosen from the
-game as stored (setup + log replayed with the engine). After a random share of the lines,
-at a random moment (before, during or after the commit, while images render…) the process
-gets SIGKILL; a new one is started on the same file and play goes on (a finished game makes
-the next process start a new one). After every action and every kill the store is checked:
+**console** (the default). Runs `bot.py --console --db FILE` (a solo game) and plays it
+through stdin only, with plain game actions: each line is a random legal action of the
+waiting player, chosen from the game as stored (setup + log replayed with the engine). After
+a random share of the lines, at a random moment (before, during or after the commit, while
+images render…) the process gets SIGKILL; a new one is started on the same file and play
+goes on (a finished game makes the next process start a new one). After every action and
+every kill the store is checked:
 
 - lost: an action the console had answered (any line of output after it, other than a
   refusal `!`) is missing from the log, or the log seen before a kill is no longer its
@@ -15,18 +17,46 @@ the next process start a new one). After every action and every kill the store i
 - doubled: one line sent added more than one player action to the log;
 - consistent: the stored state equals the replay of setup + log (R15).
 
-It prints kills, actions, games and the three counts; exit 1 if anything was lost, doubled
-or inconsistent. Only the console's stdin/`--db` and the store's tables are relied on, so it
-survives changes to the console's own commands. `tests/test_kill_loop.py` runs it briefly,
-on an SQLite file and on PostgreSQL (`--db postgresql://…`: the processes then share that
-database, as sharded bot processes do; the tables must be empty or hold only this loop's).
+**ai**: the same with AI seats (`--ai greedy random`: the person plays seat 0, the AIs
+answer after each of the person's lines and when a console resumes), so a kill also lands
+while the AIs' answers are being thought out and committed (counted apart: after the
+person's commit, with AI seats still asked). On top of the three counts: no AI seat's
+question answered twice (the log replayed step by step, by the engine's decision ids), and
+never stuck — an idle console (it said what it waits for) with an AI seat still asked
+means the AIs did not resume.
+
+**daily**: real bot processes (tests/daily_worker.py: a `RookBot` behind the harness's
+fake Discord, as the sharding tests run them) on one database, four players running
+`/rr daily play` from a server, answering in their DMs and `/rr daily resign` (two of
+them resign after a few answers, two play to the end); a day is over when each player's
+ranked attempt is, and the processes' clock moves to the next. Kills land while a process
+starts, during a start (before any write, between the claim, the lobby, its settings, the
+game and the attempt's link to it, or after it all), an answer (before/after its commit)
+and a resign (game closed, attempt scored). After each restart (once the new process has
+done its startup work) and after each command answered, every player's every day is
+checked in the store:
+
+- doubled: a second ranked game of one player and day, a second start told, one answer
+  adding two lines;
+- inconsistent: the attempt disagrees with its game (playing ↔ its game active with the
+  day's settings; finished ↔ scored, its game over or resigned; unfinished ↔ neither), a
+  game without its daily settings or attempt, a state that is not its replayed log;
+- lost: what a player was told ("started", "goes on", an answer accepted, "you gave up")
+  is no longer so in the store.
+
+Each mode prints its kills (by where they landed), what was sent, acknowledged and applied,
+and the counts; exit 1 if anything was lost, doubled, inconsistent or stuck. Only the
+processes' stdin/`--db` and the store's tables are relied on, so it survives changes to the
+console's own commands. `tests/test_kill_loop.py` runs each mode briefly, the console on an
+SQLite file and on PostgreSQL (`--db postgresql://…`: the processes then share that
+database, as sharded bot processes do; the tables must be empty or hold only this loop's),
+the daily mode on both.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import json
 import os
 import queue
@@ -470,8 +500,9 @@ class DailyTally:
     sent: dict[str, int] = field(default_factory=dict)
     acknowledged: dict[str, int] = field(default_factory=dict)
     applied: dict[str, int] = field(default_factory=dict)
-    problems: dict[str, set[str]] = field(default_factory=lambda: {
-        "lost": set(), "doubled": set(), "inconsistent": set()})
+    # kind → {what: its first description}; each distinct problem once
+    problems: dict[str, dict[str, str]] = field(default_factory=lambda: {
+        "lost": {}, "doubled": {}, "inconsistent": {}})
     days: set[str] = field(default_factory=set)
     restarts: int = 0
 
@@ -481,7 +512,7 @@ class DailyTally:
     def problem(self, kind: str, key: str, text: str) -> None:
         """Each distinct problem counted once, however many checks see it again."""
         if key not in self.problems[kind]:
-            self.problems[kind].add(key)
+            self.problems[kind][key] = text
             print(f"{kind.upper()}: {text}", file=sys.stderr)
 
     @property
@@ -502,8 +533,10 @@ class DailyTally:
 class DailyLoop:
     """Bot processes playing four players' daily challenge, killed at random moments."""
 
-    def __init__(self, db: str, workdir: str, rng: random.Random) -> None:
+    def __init__(self, db: str, workdir: str, rng: random.Random,
+                 step_kills: bool = True) -> None:
         self.db, self.workdir, self.rng = db, workdir, rng
+        self.step_kills = step_kills  # False: kills only while starting, starts and resigns
         self.tally = DailyTally()
         self.offsets: list[tuple[float, float]] = [(0.0, 0.0)]  # (real time from, offset)
         self.bot: BotProcess | None = None
@@ -657,7 +690,8 @@ class DailyLoop:
             if d.attempt is None or not any(g.status == "active" for g in d.games):
                 return name, "play"
             r = self.rng.random()
-            if name in RESIGNERS and r < 0.15:
+            # (kills only on starts and resigns: everyone resigns soon, for more of both)
+            if (name in RESIGNERS or not self.step_kills) and r < 0.3:
                 return name, "resign"
             return name, "play" if r > 0.92 else "step"
         if self.rng.random() < 0.5:  # a second ranked attempt, asked for: refused
@@ -697,11 +731,14 @@ class DailyLoop:
         t.count(t.sent, cmd)
         bot.send(f"daily_{cmd}", user=name)
         # the start and the resign are what this mode is about: killed twice as often
-        killing = self.rng.random() < kill_share * (1 if cmd == "step" else 2)
+        killing = self.rng.random() < (kill_share * 2 if cmd != "step" else
+                                       kill_share if self.step_kills else 0.0)
         if killing:
-            # the moment: the claim and the game's creation take tens of milliseconds, the
-            # posts and table images that follow hundreds
-            time.sleep(self.rng.choice((0.05, 0.15, 0.3, 0.8)) * self.rng.random())
+            # the moment: a start's or a resign's writes all come within ~20–60 ms of the
+            # command (claim, lobby, settings, game, link; game closed, attempt scored), the
+            # posts and table images after them; an answer commits within ~30–100 ms
+            window = 0.08 if cmd != "step" and self.rng.random() < 0.7 else 0.8
+            time.sleep(self.rng.uniform(0.0, window))
             bot.kill()
             self.bot = None
             got: dict[str, Any] | None = None
@@ -763,14 +800,15 @@ def daily_par(db: str, days: list[str]) -> None:
 
 
 def run_daily(kills: int, seed: int, workdir: str, kill_share: float = 0.3,
-              db: str | None = None, max_seconds: float = 3600.0) -> DailyTally:
+              db: str | None = None, max_seconds: float = 3600.0,
+              step_kills: bool = True) -> DailyTally:
     """`kills` kills (or `max_seconds`) of bot processes playing the daily challenge; after
-    each restart (and after each command answered) every user's days are checked."""
+    each restart (and after each command answered) every user's days are checked.
+    `step_kills=False` spends the kills on starts and resigns only (the CI test's few)."""
     rng = random.Random(seed)
     db = db or os.path.join(workdir, "daily.db")
-    loop = DailyLoop(db, workdir, rng)
-    first = daily.day_of(time.time())
-    daily_par(db, [(first + dt.timedelta(days=k)).isoformat() for k in range(-1, 400)])
+    loop = DailyLoop(db, workdir, rng, step_kills)
+    daily_par(db, [loop.today()])
     end = time.monotonic() + max_seconds
     try:
         while sum(loop.tally.kills.values()) < kills and time.monotonic() < end:
@@ -779,6 +817,7 @@ def run_daily(kills: int, seed: int, workdir: str, kill_share: float = 0.3,
                 loop.check()
             chosen = loop.choose()
             if chosen is None:  # everyone's day is over: the next day
+                daily_par(db, [daily.day_of(time.time() + loop.offset + DAY_S).isoformat()])
                 loop.offsets.append((time.time(), loop.offset + DAY_S))
                 loop.bot.ask("advance", seconds=DAY_S)
                 continue
