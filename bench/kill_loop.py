@@ -78,6 +78,7 @@ sys.path.insert(0, str(ROOT))
 import i18n  # noqa: E402
 from engine import Game  # noqa: E402
 from service import daily  # noqa: E402
+from service.daily_play import slot  # noqa: E402
 
 WAIT_S = 20.0  # the longest an action or a start may take before the run is called stuck
 QUIET_S = 5.0  # an answer is over when the console said its `>` line (or this long silence)
@@ -97,7 +98,7 @@ class Tally:
     kill_at_start: int = 0
     # with AI seats
     kill_during_ai: int = 0  # after the person's line was committed, before the AIs' were
-    ai_answers: int = 0  # AI seats' log lines committed (their answers and automatic ones)
+    ai_answers: int = 0  # the AI seats' log lines at the end (their answers, automatic ones)
     ai_doubled: int = 0  # an AI seat's question answered twice (`ai_doubled`)
     stuck: int = 0  # the console idle while an AI seat is asked (the AIs did not resume)
 
@@ -388,9 +389,6 @@ def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35,
                       f"killing={killing} game {now.id}->{after.id} players {before}->"
                       f"{players(after.log)} tail {after.log[-3:]}", file=sys.stderr)
             tally.applied += max(0, landed)
-            if same:
-                tally.ai_answers += sum(1 for s, u, _ in after.log[len(now.log):]
-                                        if s in after.ai_seats and u is None)
             if killing:
                 if landed <= 0:
                     tally.kill_before_commit += 1
@@ -403,6 +401,11 @@ def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35,
         if con is not None:
             con.kill()
     check(db, tally, seen, game_id)
+    for gid in tally.games if ai else ():
+        seats = json.loads((query(db, "SELECT seats FROM games WHERE id=?", gid) or [("[]",)])[0][0])
+        tally.ai_answers += sum(1 for (seat,) in query(
+            db, "SELECT seat FROM actions WHERE game_id=? AND user_id IS NULL", gid) or []
+            if seats[seat].get("ai"))
     return tally
 
 
@@ -489,11 +492,6 @@ class DayOf:
     unstarted: list[DailyGame]  # lobbies of that day left in the slot
 
 
-def slot(user_id: int) -> int:
-    """The channel key of a user's ranked daily game (service/daily_play.py `slot`)."""
-    return -(2 * user_id)
-
-
 @dataclass
 class DailyTally:
     kills: dict[str, int] = field(default_factory=dict)  # "<command> <point>" → kills
@@ -563,7 +561,7 @@ class DailyLoop:
                     "user_id=? AND day=? AND ranked=1", uid, day) or []
         rows = query(self.db, "SELECT id, status, settings, CASE WHEN setup IS NULL THEN 0 "
                      "ELSE 1 END, created_at FROM games WHERE channel_id=? ORDER BY id",
-                     slot(uid)) or []
+                     slot(uid, True)) or []
         games = [DailyGame(int(i), st, json.loads(se).get("daily"), bool(up), float(at))
                  for i, st, se, up, at in rows]
         mine = [g for g in games if (g.daily or {}).get("day", self.day_at(g.created_at)) == day]
@@ -737,7 +735,8 @@ class DailyLoop:
             # the moment: a start's or a resign's writes all come within ~20–60 ms of the
             # command (claim, lobby, settings, game, link; game closed, attempt scored), the
             # posts and table images after them; an answer commits within ~30–100 ms
-            window = 0.08 if cmd != "step" and self.rng.random() < 0.7 else 0.8
+            window = (0.08 if self.rng.random() < 0.7 else 0.8) if cmd != "step" else \
+                self.rng.choice((0.12, 0.8))
             time.sleep(self.rng.uniform(0.0, window))
             bot.kill()
             self.bot = None
@@ -749,7 +748,7 @@ class DailyLoop:
             got = bot.answer(ASK_S)
         said = got.get("said") if got and got.get("ok") else None
         if said in ("started", "resumed", "resigned", "accepted"):
-            t.count(t.acknowledged, cmd)
+            t.count(t.acknowledged, f"play ({said})" if cmd == "play" else cmd)
         if said in ("started", "resumed"):
             self.playing[(uid, day)] = said
         if said == "started" and before.attempt is not None and before.attempt[0] != "playing":
@@ -771,7 +770,7 @@ class DailyLoop:
                               f"answer is not in game {active}'s log")
             t.applied["step"] = t.applied.get("step", 0) + max(0, landed)
         elif cmd == "play" and after.attempt is not None and after.games and after != before:
-            t.count(t.applied, "play")
+            t.count(t.applied, "play (a new attempt)")
         elif cmd == "resign" and after.attempt is not None and after.attempt[0] == "finished" \
                 and (before.attempt is None or before.attempt[0] == "playing"):
             t.count(t.applied, "resign")
@@ -867,7 +866,7 @@ def main(argv: list[str]) -> int:
           + f"), actions sent {tally.actions}, applied {tally.applied}, games "
           f"{len(tally.games)}, {time.monotonic() - start:.0f} s")
     if args.mode == "ai":
-        print(f"AI seats' log lines committed {tally.ai_answers}")
+        print(f"AI seats' log lines {tally.ai_answers}")
     print(f"lost {tally.lost}, doubled {tally.doubled}, inconsistent {tally.inconsistent}"
           + (f", AI answers doubled {tally.ai_doubled}, stuck on an AI {tally.stuck}"
              if args.mode == "ai" else ""))
