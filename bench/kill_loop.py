@@ -706,6 +706,8 @@ class DailyLoop:
         if cmd == "play":
             if before.attempt is not None and before.attempt[0] != "playing":
                 return "refused"
+            if before.attempt is not None and any(g.status == "active" for g in before.games):
+                return "resuming"  # (nothing to write: the game is posted again)
             if after == before:
                 return "before any write"
             linked = after.attempt is not None and any(
@@ -853,10 +855,10 @@ def main(argv: list[str]) -> int:
         workdir = args.dir or stack.enter_context(tempfile.TemporaryDirectory())
         Path(workdir).mkdir(parents=True, exist_ok=True)
         if args.mode == "daily":
-            daily = run_daily(args.kills, args.seed, workdir, db=args.db,
-                              max_seconds=args.max_seconds)
-            print(daily.summary(time.monotonic() - start))
-            return 1 if daily.bad else 0
+            days = run_daily(args.kills, args.seed, workdir, db=args.db,
+                             max_seconds=args.max_seconds)
+            print(days.summary(time.monotonic() - start))
+            return 1 if days.bad else 0
         tally = run(args.kills, args.seed, workdir, db=args.db,
                     ai=args.ai if args.mode == "ai" else None, max_seconds=args.max_seconds)
     print(f"kills {tally.kills} (before the commit {tally.kill_before_commit}, after it "
