@@ -88,6 +88,7 @@ QUIET_S = 5.0  # an answer is over when the console said its `>` line (or this l
 class Tally:
     kills: int = 0
     actions: int = 0  # lines sent
+    acknowledged: int = 0  # of which the console answered (other than a refusal) before a kill
     applied: int = 0  # of which landed in the log
     games: set[int] = field(default_factory=set)
     lost: int = 0
@@ -380,6 +381,7 @@ def run(kills: int, seed: int, workdir: str, kill_share: float = 0.35,
             same = after.id == now.id
             landed = players(after.log) - before if same else 0
             answered = any(x and not x.startswith("!") for x in said)
+            tally.acknowledged += answered
             if landed > 1:
                 tally.doubled += 1
                 print(f"DOUBLED: {action!r} added {landed} player actions", file=sys.stderr)
@@ -865,7 +867,8 @@ def main(argv: list[str]) -> int:
           f"{tally.kill_after_commit}, while starting {tally.kill_at_start}"
           + (f", after the person's commit while the AI seats answered {tally.kill_during_ai}"
              if args.mode == "ai" else "")
-          + f"), actions sent {tally.actions}, applied {tally.applied}, games "
+          + f"), actions sent {tally.actions}, acknowledged {tally.acknowledged}, applied "
+          f"{tally.applied}, games "
           f"{len(tally.games)}, {time.monotonic() - start:.0f} s")
     if args.mode == "ai":
         print(f"AI seats' log lines {tally.ai_answers}")
