@@ -49,5 +49,6 @@ def test_kill_9_with_ai_seats_loses_nothing_and_the_ais_resume(tmp_path):
 def test_kill_9_during_daily_starts_and_resigns_keeps_every_day_consistent(tmp_path, db):
     tally = kill_loop.run_daily(kills=4, seed=14, workdir=str(tmp_path), db=db.url,
                                 max_seconds=15, step_kills=False)
-    assert sum(tally.kills.values()) >= 2 and tally.acknowledged.get("play (started)", 0) > 0
+    # (under load the few starts may all be killed: one that landed is enough to go on)
+    assert sum(tally.kills.values()) >= 2 and tally.applied.get("play (a new attempt)", 0) > 0
     assert tally.problems == {"lost": {}, "doubled": {}, "inconsistent": {}}
