@@ -336,8 +336,11 @@ class Worker:
         return {"latencies": latencies}
 
 
-async def main(spec: dict[str, Any]) -> None:
+async def main(spec: dict[str, Any], worker_type: type[Worker] = Worker) -> None:
+    """Serve `spec`'s bot until `quit` or end of input; `worker_type` runs the commands
+    (tests/daily_worker.py adds the daily challenge's)."""
     clock = OffsetClock()
+    clock.offset = float(spec.get("offset", 0.0))  # a restarted process keeps the test's day
     config = types.SimpleNamespace(
         token=None, db_path=spec["db"], tick_seconds=float(spec.get("tick_seconds", 3600)),
         day_seconds=float(spec.get("day_seconds", 3600)),
@@ -356,7 +359,7 @@ async def main(spec: dict[str, Any]) -> None:
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     async with h:
-        worker = Worker(h, spec, clock)
+        worker = worker_type(h, spec, clock)
         say({"ready": os.getpid()})
         while True:
             line = await reader.readline()
