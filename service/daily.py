@@ -205,6 +205,35 @@ class Challenge:
         return Game.new([name], options=self.options, cards_data=cards_data, key=self.key)
 
 
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One weekday of the rhythm: its difficulty (R13.2), the modifiers the digest picks
+    from (None: all of the catalogue) and whether a second one is added (None: the digest
+    decides, about every other day)."""
+
+    difficulty: str
+    pool: frozenset[str] | None
+    second: bool | None
+
+
+GENTLE = frozenset({"rich", "honored"})  # more gold or honor to start with
+HARSH = frozenset({"poor", "no_rest", "no_reward", "golem", "skeleton"})  # less, or sooner
+RHYTHM_FROM = dt.date(2026, 11, 30)  # a Monday: the first day of the weekly rhythm
+RHYTHM: dict[int, Band] = {  # date.weekday(): Monday 0 … Sunday 6; frozen once shipped
+    0: Band("easy", GENTLE, False),
+    1: Band("easy", None, None),
+    2: Band("normal", None, None),
+    3: Band("normal", None, None),
+    4: Band("hard", None, None),
+    5: Band("hard", HARSH, None),
+    6: Band("hard", HARSH, True),
+}
+"""The weekly rhythm people know from newspaper puzzles: easiest on Monday, harder through
+the week, hardest at the weekend (Saturday Hard with a harsh modifier, Sunday with two).
+Past days must rebuild as they were played, so this table is never edited for days already
+out: a new rhythm would get a new cutover date of its own."""
+
+
 def challenge_for(secret: bytes, day: dt.date) -> Challenge:
     """The day's challenge, from the day's key."""
     return challenge_from_key(day, day_key(secret, day))
@@ -212,27 +241,53 @@ def challenge_for(secret: bytes, day: dt.date) -> Challenge:
 
 def challenge_from_key(day: dt.date, key: bytes) -> Challenge:
     """The day's challenge: the game's key, difficulty and one or two modifiers, all from one
-    digest — so a published key alone rebuilds a past day exactly.
+    digest and the date — so a published key alone rebuilds a past day exactly.
 
-    Two modifiers never set the same option (so neither silently cancels the other)."""
+    From `RHYTHM_FROM` the weekday sets the difficulty and the pool of modifiers (`RHYTHM`),
+    and the digest picks within that band; days before it keep the derivation they were
+    played with (`_unbanded`). Two modifiers never set the same option (so neither
+    silently cancels the other)."""
     if len(key) != KEY_BYTES:
         raise ValueError(f"a day key is {2 * KEY_BYTES} hex digits")
+    if day < RHYTHM_FROM:
+        return _unbanded(day, key)
+    band = RHYTHM[day.weekday()]
+    cat = catalogue()
+    mods = [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in cat["modifiers"]
+            if band.pool is None or m["id"] in band.pool]
+    weights = {m["id"]: int(m.get("weight", 1)) for m in cat["modifiers"]}
+    chosen = _pick_modifiers(key, mods, weights, band.second)
+    return Challenge(day, number_of(day), key, band.difficulty, chosen)
+
+
+def _unbanded(day: dt.date, key: bytes) -> Challenge:
+    """A day before `RHYTHM_FROM`, exactly as it was derived when it was played: the
+    difficulty weighted by the catalogue, any modifier, a second one every other day."""
     d = key
     cat = catalogue()
     difficulty = _weighted(sorted(cat["difficulties"].items()), int.from_bytes(d[6:8], "big"))
     mods = [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in cat["modifiers"]]
-    weights = [(m.id, int(raw.get("weight", 1)))
-               for m, raw in zip(mods, cat["modifiers"], strict=True)]
+    weights = {m["id"]: int(m.get("weight", 1)) for m in cat["modifiers"]}
+    return Challenge(day, number_of(day), key, difficulty,
+                     _pick_modifiers(key, mods, weights, None))
+
+
+def _pick_modifiers(d: bytes, mods: list[Modifier], weight: Mapping[str, int],
+                    second: bool | None) -> tuple[Modifier, ...]:
+    """One modifier of `mods` from the digest, and a second that sets no option of the
+    first: always (`second` True), never (False), or about every other day (None: the
+    digest decides, as before the rhythm)."""
+    weights = [(m.id, weight[m.id]) for m in mods]
     first = _weighted(weights, int.from_bytes(d[8:10], "big"))
     chosen = [next(m for m in mods if m.id == first)]
-    if d[10] % 2:  # about every other day has a second modifier
+    if second or (second is None and d[10] % 2):
         taken = set(chosen[0].options)
         rest = [(m.id, w) for (i, w), m in zip(weights, mods, strict=True)
                 if i != first and not taken & set(m.options)]
         if rest:
-            second = _weighted(rest, int.from_bytes(d[11:13], "big"))
-            chosen.append(next(m for m in mods if m.id == second))
-    return Challenge(day, number_of(day), key, difficulty, tuple(chosen))
+            pick = _weighted(rest, int.from_bytes(d[11:13], "big"))
+            chosen.append(next(m for m in mods if m.id == pick))
+    return tuple(chosen)
 
 
 # ---- scores --------------------------------------------------------------------------------
