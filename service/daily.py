@@ -513,6 +513,40 @@ def par_score(par: Mapping[str, Any] | None) -> Score | None:
     return best
 
 
+ODDS_ORDER = ("expert", "greedy")  # the strongest AI's odds first: the day's difficulty
+
+
+def par_odds(par: Mapping[str, Any] | None) -> list[tuple[str, int, int]]:
+    """(level, wins, plays) of each par AI that played the day several times, expert
+    first. A par stored before the odds were kept has none: an empty list, never an error
+    (nor is a count that cannot be read)."""
+    out: list[tuple[str, int, int]] = []
+    for level, p in (par or {}).items():
+        if not isinstance(p, dict):
+            continue
+        try:
+            wins, plays = _count(p.get("wins")), _count(p.get("plays"))
+        except ValueError:
+            continue
+        if 1 <= plays and wins <= plays:
+            out.append((str(level), wins, plays))
+    return sorted(out, key=lambda o: ((*ODDS_ORDER, o[0]).index(o[0]), o[0]))
+
+
+def odds_words(par: Mapping[str, Any] | None, lang: str) -> str | None:
+    """'the expert wins this day 3 times in 10; greedy 1 in 10': how hard the day is, as the
+    par AIs found it playing it many times. None while the odds are not known."""
+    odds = par_odds(par)
+    if not odds:
+        return None
+    parts = []
+    for k, (level, wins, plays) in enumerate(odds):
+        name = i18n.t(lang, f"level.{level}")
+        parts.append(i18n.tn(lang, "daily.odds_first", wins, level=name, plays=plays) if k == 0
+                     else i18n.t(lang, "daily.odds_more", level=name, wins=wins, plays=plays))
+    return i18n.t(lang, "daily.odds_sep").join(parts)
+
+
 # ---- ranks and streaks ---------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
