@@ -563,7 +563,10 @@ class DailyHost:
         ch = self.challenge(day)
         deadline = time.monotonic() + PAR_ODDS_BUDGET_S
         counts: dict[str, tuple[int, int]] = {}
+        levels = self.par_levels or PAR_LEVELS
         for level, entry in par.items():
+            if level not in levels:  # a par stored by other AIs than this process plays
+                continue
             try:
                 won = Score.from_json(entry["score"]).won
             except (KeyError, TypeError, ValueError):
@@ -578,6 +581,8 @@ class DailyHost:
                 wins += Score.from_json(r["score"]).won
                 plays += 1
             counts[level] = (wins, plays)
+        if not counts:
+            return par
         fresh = await self.par(day) or par  # again: keep what a review stored meanwhile
         for level, (wins, plays) in counts.items():
             if isinstance(fresh.get(level), dict):
