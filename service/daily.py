@@ -217,19 +217,21 @@ class Band:
 
 
 GENTLE = frozenset({"rich", "honored"})  # more gold or honor to start with
+MILD = frozenset({"no_cleric", "no_warrior", "no_thief"})  # one job's level-ups missing
 HARSH = frozenset({"poor", "no_rest", "no_reward", "golem", "skeleton"})  # less, or sooner
 RHYTHM_FROM = dt.date(2026, 11, 30)  # a Monday: the first day of the weekly rhythm
 RHYTHM: dict[int, Band] = {  # date.weekday(): Monday 0 … Sunday 6; frozen once shipped
     0: Band("easy", GENTLE, False),
-    1: Band("easy", None, None),
-    2: Band("normal", None, None),
+    1: Band("easy", GENTLE | MILD, None),
+    2: Band("normal", GENTLE | MILD, None),
     3: Band("normal", None, None),
     4: Band("hard", None, None),
-    5: Band("hard", HARSH, None),
-    6: Band("hard", HARSH, True),
+    5: Band("hard", HARSH, False),
+    6: Band("hard", HARSH, None),
 }
 """The weekly rhythm people know from newspaper puzzles: easiest on Monday, harder through
-the week, hardest at the weekend (Saturday Hard with a harsh modifier, Sunday with two).
+the week, hardest at the weekend (Hard with a harsh modifier; Sunday about every other
+week with two). The win rates it gives are measured in docs/daily.md.
 Past days must rebuild as they were played, so this table is never edited for days already
 out: a new rhythm would get a new cutover date of its own."""
 
