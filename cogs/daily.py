@@ -573,7 +573,12 @@ async def day_once(bot: RookBot) -> dict[str, int]:
     today = host.today()
     sent = {"announced": 0, "reminded": 0, "closed": 0}
     await host.compute_par(today)  # worker threads: the event loop stays free
-    await host.compute_odds(today)  # the same, many games (bounded): the news carries them
+    try:  # the same, many games (bounded): the news carries them
+        await host.compute_odds(today)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # the odds are extra: closing the day and the news go on without
+        log.exception("par odds of %s failed; the next pass tries again", today)
     closed = await host.close_day(today - dt.timedelta(days=1))  # their notices: queued
     sent["closed"] = len(closed)
     now = host.clock()

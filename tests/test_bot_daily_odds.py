@@ -75,3 +75,23 @@ def test_the_first_player_of_the_day_gets_the_par_game_without_waiting_for_the_o
             assert after["random"]["log"] == par["random"]["log"]
             assert [n for _, _, n in par_odds(after)] == [PLAYS]
     asyncio.run(scenario())
+
+
+def test_odds_that_fail_hold_back_neither_the_news_nor_the_day(tmp_path, monkeypatch):
+    """The odds are extra: when they cannot be measured (a store error, an AI crash) the
+    day job still posts the news with the par game, and tries the odds at its next pass."""
+    async def broken(self, day):
+        raise RuntimeError("odds")
+
+    monkeypatch.setattr(daily_play.DailyHost, "compute_odds", broken)
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:
+            news = h.text_channel("daily-news")
+            mod = h.user("mod", permissions=discord.Permissions(manage_guild=True))
+            await h.slash(mod, "rr daily settings", options={"channel": news})
+            told = await day_once(h.bot)
+            assert told["announced"] == 1, told
+            (posted,) = [m.text for m in h.messages(news) if not m.ephemeral]
+            assert "Par: the bot " in posted and odds_of(posted) == "", posted
+    asyncio.run(scenario())
