@@ -555,6 +555,8 @@ class DailyHost:
         key = day.isoformat()
         job = self._odds_jobs.get(key)
         if job is None or (job.done() and (job.cancelled() or job.exception() is not None)):
+            for old in [k for k, f in self._odds_jobs.items() if k != key and f.done()]:
+                del self._odds_jobs[old]  # a day's job is kept only while it matters
             job = asyncio.ensure_future(self._odds(day, par))
             self._odds_jobs[key] = job
         return await asyncio.shield(job)
