@@ -175,3 +175,13 @@ def test_the_odds_stop_at_their_budget_and_count_what_was_played(db, monkeypatch
             h.close()
             await store.close()
     asyncio.run(main())
+
+
+def test_the_number_of_odds_games_is_an_operator_setting():
+    """RR_DAILY_PAR_PLAYS sets N (at least 1); unset or not a number, the default."""
+    import bot as entry
+
+    assert entry.load_config({"RR_DAILY_PAR_PLAYS": "3"}).daily_par_plays == 3
+    assert entry.load_config({"RR_DAILY_PAR_PLAYS": "0"}).daily_par_plays == 1
+    assert entry.load_config({"RR_DAILY_PAR_PLAYS": "ten"}).daily_par_plays is None
+    assert entry.load_config({}).daily_par_plays is None
