@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+import bot as entry
+import service.daily_play as daily_play
 from service import GameService, daily
 from service.daily import GENTLE, HARSH, RHYTHM_FROM, Score, day_end, odds_words, par_odds
 from service.daily_play import DailyHost, ai_play
@@ -162,8 +164,6 @@ def test_an_old_par_row_gains_its_odds_and_keeps_its_game(db):
 def test_the_odds_stop_at_their_budget_and_count_what_was_played(db, monkeypatch):
     """Bounded in time: no odds game starts after `PAR_ODDS_BUDGET_S`; the counts say how
     many were played (the par game at least)."""
-    import service.daily_play as daily_play
-
     monkeypatch.setattr(daily_play, "PAR_ODDS_BUDGET_S", 0.0)
 
     async def main() -> None:
@@ -179,8 +179,6 @@ def test_the_odds_stop_at_their_budget_and_count_what_was_played(db, monkeypatch
 
 def test_the_number_of_odds_games_is_an_operator_setting():
     """RR_DAILY_PAR_PLAYS sets N (at least 1); unset or not a number, the default."""
-    import bot as entry
-
     assert entry.load_config({"RR_DAILY_PAR_PLAYS": "3"}).daily_par_plays == 3
     assert entry.load_config({"RR_DAILY_PAR_PLAYS": "0"}).daily_par_plays == 1
     assert entry.load_config({"RR_DAILY_PAR_PLAYS": "ten"}).daily_par_plays is None
