@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import random
 
 import discord
 import pytest
-from bot_driver import Clock, make_bot
+from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
 import service.daily_play as daily_play
 from cogs.daily import day_once
 from service.daily import par_odds
+from service.daily_play import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 TODAY = "2026-11-23"
@@ -53,6 +55,16 @@ def test_the_card_the_news_and_the_result_say_how_often_the_par_wins(tmp_path):
             assert odds_of(card.text) == line, card.text
             resigned = await h.slash(ann, "rr daily resign", confirm=True)
             assert odds_of(resigned.text) == line, resigned.text
+            bob = h.user("bob")  # a game played to its end: the result post
+            await h.slash(bob, "rr daily play")
+            dm = h.dm_channel(bob)
+            table = Table(h, dm)
+            row = await h.bot.store.open_game(slot(bob.id, True))
+            assert row is not None
+            table.game_id = row.id
+            await table.play(random.Random(2))
+            result = next(m.text for m in reversed(h.messages(dm)) if "```" in m.text)
+            assert odds_of(result) == line, result
             jun = h.user("jun", locale="ja")
             ja = await h.slash(jun, "rr daily play")
             assert odds_of(ja.text) == f"🤖 ランダムボットはこの日{PLAYS}回中{wins}回勝利", ja.text
