@@ -27,6 +27,9 @@ the bot. Configuration comes from the environment only, so the same build runs a
                   generated at the first start and kept in the database. Every process on
                   one database must have the same one: the database keeps its fingerprint
                   and a process with another refuses to start (docs/deploy.md)
+  RR_DAILY_PAR_PLAYS how many games each par AI plays of the day for its odds ("the expert
+                  bot wins this day 3 times in 10"; default 10, about a minute of one core
+                  once a day: docs/daily.md)
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class Config:
     # (load_config); off for bots built in tests, whose AIs would run for a minute.
     daily_par_at_start: bool = False
     daily_par_levels: tuple[str, ...] | None = None  # the AIs playing par (None: greedy, expert)
+    daily_par_plays: int | None = None  # games per par AI for the odds (None: the default)
     shard_count: int | None = None  # None: the only process (service/shards.py)
     shard_ids: tuple[int, ...] = ()
     lease_seconds: float = 60.0
@@ -71,6 +75,10 @@ def load_config(env: Mapping[str, str]) -> Config:
         lease = max(3.0, float(env.get("RR_LEASE_SECONDS", "60")))
     except ValueError:
         lease = 60.0
+    try:
+        plays: int | None = max(1, int(env["RR_DAILY_PAR_PLAYS"]))
+    except (KeyError, ValueError):
+        plays = None
     from service.daily import check_secret
     from service.shards import parse_shards
 
@@ -80,7 +88,7 @@ def load_config(env: Mapping[str, str]) -> Config:
     return Config(token=env.get("DISCORD_TOKEN") or None,
                   db_path=env.get("RR_DB", "rookraiders.db"), log_level=level, tick_seconds=tick,
                   daily_par_at_start=True, shard_count=shards.count, shard_ids=shards.ids,
-                  lease_seconds=lease)
+                  lease_seconds=lease, daily_par_plays=plays)
 
 
 class NotReady(Exception):

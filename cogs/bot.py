@@ -196,6 +196,8 @@ class RookBot(commands.AutoShardedBot):
         # a weak one, or one the database was not started with, stops here (SecretError)
         self.daily = await DailyHost.open(self.service)
         self.daily.par_levels = getattr(self.config, "daily_par_levels", None)
+        if plays := getattr(self.config, "daily_par_plays", None):
+            self.daily.par_plays = plays
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
             self.service.ai_pool = process_pool

@@ -48,12 +48,23 @@ def difficulty_words(name: str, lang: str) -> str:
 
 
 def par_words(par: dict[str, Any] | None, lang: str) -> str:
-    """The bot's real result and score: 'the bot fell in round 10 (1,100,352 points)'."""
+    """The bot's real result and score: 'the bot fell in round 10 (1,100,352 points)', and
+    once the par AIs have played the day many times, how hard it is on a line of its own
+    (`odds_line`)."""
     best = core.par_score(par)
     if best is None:
         return t("daily_par_unknown", lang)
-    return t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds,
-             points=core.points_text(best.points))
+    words = t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds,
+              points=core.points_text(best.points))
+    odds = odds_line(par, lang)
+    return f"{words}\n{odds}" if odds else words
+
+
+def odds_line(par: dict[str, Any] | None, lang: str) -> str | None:
+    """'🤖 the expert bot wins this day 3 times in 10; greedy 1 in 10' (issue 19): on the
+    day's card, the news and the result post; None until the day job has measured it."""
+    odds = core.odds_words(par, lang)
+    return f"🤖 {odds}" if odds else None
 
 
 def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | None,
@@ -99,11 +110,13 @@ async def tell_settled(bot: RookBot, game_id: int) -> None:
             return
         info = row.settings["daily"]
         lang = row.settings.get("lang", "en")
-        par = core.par_score(await host.par(dt.date.fromisoformat(info["day"])))
+        stored = await host.par(dt.date.fromisoformat(info["day"]))
+        par = core.par_score(stored)
         text = result_text(settled.score, settled.share_in(lang),
                            core.versus_par(settled.score, par, lang), settled.standing,
                            bool(info.get("ranked")), lang,
-                           next_ts=next_challenge(dt.date.fromisoformat(info["day"])))
+                           next_ts=next_challenge(dt.date.fromisoformat(info["day"])),
+                           odds=odds_line(stored, lang))
         channel = bot.get_partial_messageable(int(info["post_channel"]))
         await deliver(f"daily result game {game_id}", lambda: channel.send(text))
     except Exception:
@@ -296,10 +309,12 @@ class DailyCommands(CommandsMixin):
             key = "daily_resign_none" if e.code == "daily_none" else None
             await reply(interaction, t(key, lang) if key else refusal(e, lang))
             return
-        par = core.par_score(await host.par(host.today()))
+        stored = await host.par(host.today())
+        par = core.par_score(stored)
         await reply(interaction, t("daily_resigned", lang) + "\n" + result_text(
             settled.score, settled.share_in(lang), core.versus_par(settled.score, par, lang),
-            settled.standing, True, lang, next_ts=next_challenge(host.today())))
+            settled.standing, True, lang, next_ts=next_challenge(host.today()),
+            odds=odds_line(stored, lang)))
 
     @daily.command(name=_("stats", id="command.daily.stats"), description=_(
         "Your daily challenge stats: played, win %, streaks"))
@@ -419,13 +434,15 @@ def next_challenge(day: dt.date) -> int:
 
 def result_text(score: core.Score, share: str, versus: str | None,
                 standing: core.Standing | None, ranked: bool, lang: str, *,
-                next_ts: int | None = None) -> str:
+                next_ts: int | None = None, odds: str | None = None) -> str:
     """A finished attempt's post: the share line to copy, the score's breakdown and, for
     the ranked attempt, its rank among the day's finishers so far and the countdown to the
     next challenge (Discord shows `<t:…:R>` as "in 5 hours", in the reader's time)."""
     key = "daily_result_ranked" if ranked else "daily_result_practice"
     lines = [t(key, lang, share=share, versus=f" — {versus}" if versus else ""),
              breakdown_words(score, lang)]
+    if odds is not None:  # how hard the day was for the par AIs (`odds_line`)
+        lines.append(odds)
     if standing is not None:
         lines.append(standing_words(standing, lang))
     if ranked and next_ts is not None:
@@ -545,7 +562,8 @@ DAILY_ITEMS: Sequence[type[discord.ui.DynamicItem[Any]]] = (BoardPageButton,)
 # ---- the day job -------------------------------------------------------------------------------
 
 async def day_once(bot: RookBot) -> dict[str, int]:
-    """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par, closing
+    """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par and its
+    odds (once a day, about a minute of one worker thread, `PAR_ODDS_BUDGET_S` at most), closing
     yesterday, then the servers' news, the streak reminders and the "your day ended" notes
     through the daily outbox (`deliver_daily`). Each is queued once (a stored flag set in the transaction that
     queues it) and marked sent only after Discord took it, so a restart or an outage
@@ -555,6 +573,12 @@ async def day_once(bot: RookBot) -> dict[str, int]:
     today = host.today()
     sent = {"announced": 0, "reminded": 0, "closed": 0}
     await host.compute_par(today)  # worker threads: the event loop stays free
+    try:  # the same, many games (bounded): the news carries them
+        await host.compute_odds(today)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # the odds are extra: closing the day and the news go on without
+        log.exception("par odds of %s failed; the next pass tries again", today)
     closed = await host.close_day(today - dt.timedelta(days=1))  # their notices: queued
     sent["closed"] = len(closed)
     now = host.clock()

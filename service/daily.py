@@ -205,6 +205,37 @@ class Challenge:
         return Game.new([name], options=self.options, cards_data=cards_data, key=self.key)
 
 
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One weekday of the rhythm: its difficulty (R13.2), the modifiers the digest picks
+    from (None: all of the catalogue) and whether a second one is added (None: the digest
+    decides, about every other day)."""
+
+    difficulty: str
+    pool: frozenset[str] | None
+    second: bool | None
+
+
+GENTLE = frozenset({"rich", "honored"})  # more gold or honor to start with
+MILD = frozenset({"no_cleric", "no_warrior", "no_thief"})  # one job's level-ups missing
+HARSH = frozenset({"poor", "no_rest", "no_reward", "golem", "skeleton"})  # less, or sooner
+RHYTHM_FROM = dt.date(2026, 11, 30)  # a Monday: the first day of the weekly rhythm
+RHYTHM: dict[int, Band] = {  # date.weekday(): Monday 0 … Sunday 6; frozen once shipped
+    0: Band("easy", GENTLE, False),
+    1: Band("easy", GENTLE | MILD, None),
+    2: Band("normal", GENTLE | MILD, None),
+    3: Band("normal", None, None),
+    4: Band("hard", None, None),
+    5: Band("hard", HARSH, False),
+    6: Band("hard", HARSH, None),
+}
+"""The weekly rhythm people know from newspaper puzzles: easiest on Monday, harder through
+the week, hardest at the weekend (Hard with a harsh modifier; Sunday about every other
+week with two). The win rates it gives are measured in docs/daily.md.
+Past days must rebuild as they were played, so this table is never edited for days already
+out: a new rhythm would get a new cutover date of its own."""
+
+
 def challenge_for(secret: bytes, day: dt.date) -> Challenge:
     """The day's challenge, from the day's key."""
     return challenge_from_key(day, day_key(secret, day))
@@ -212,27 +243,53 @@ def challenge_for(secret: bytes, day: dt.date) -> Challenge:
 
 def challenge_from_key(day: dt.date, key: bytes) -> Challenge:
     """The day's challenge: the game's key, difficulty and one or two modifiers, all from one
-    digest — so a published key alone rebuilds a past day exactly.
+    digest and the date — so a published key alone rebuilds a past day exactly.
 
-    Two modifiers never set the same option (so neither silently cancels the other)."""
+    From `RHYTHM_FROM` the weekday sets the difficulty and the pool of modifiers (`RHYTHM`),
+    and the digest picks within that band; days before it keep the derivation they were
+    played with (`_unbanded`). Two modifiers never set the same option (so neither
+    silently cancels the other)."""
     if len(key) != KEY_BYTES:
         raise ValueError(f"a day key is {2 * KEY_BYTES} hex digits")
+    if day < RHYTHM_FROM:
+        return _unbanded(day, key)
+    band = RHYTHM[day.weekday()]
+    cat = catalogue()
+    mods = [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in cat["modifiers"]
+            if band.pool is None or m["id"] in band.pool]
+    weights = {m["id"]: int(m.get("weight", 1)) for m in cat["modifiers"]}
+    chosen = _pick_modifiers(key, mods, weights, band.second)
+    return Challenge(day, number_of(day), key, band.difficulty, chosen)
+
+
+def _unbanded(day: dt.date, key: bytes) -> Challenge:
+    """A day before `RHYTHM_FROM`, exactly as it was derived when it was played: the
+    difficulty weighted by the catalogue, any modifier, a second one every other day."""
     d = key
     cat = catalogue()
     difficulty = _weighted(sorted(cat["difficulties"].items()), int.from_bytes(d[6:8], "big"))
     mods = [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in cat["modifiers"]]
-    weights = [(m.id, int(raw.get("weight", 1)))
-               for m, raw in zip(mods, cat["modifiers"], strict=True)]
+    weights = {m["id"]: int(m.get("weight", 1)) for m in cat["modifiers"]}
+    return Challenge(day, number_of(day), key, difficulty,
+                     _pick_modifiers(key, mods, weights, None))
+
+
+def _pick_modifiers(d: bytes, mods: list[Modifier], weight: Mapping[str, int],
+                    second: bool | None) -> tuple[Modifier, ...]:
+    """One modifier of `mods` from the digest, and a second that sets no option of the
+    first: always (`second` True), never (False), or about every other day (None: the
+    digest decides, as before the rhythm)."""
+    weights = [(m.id, weight[m.id]) for m in mods]
     first = _weighted(weights, int.from_bytes(d[8:10], "big"))
     chosen = [next(m for m in mods if m.id == first)]
-    if d[10] % 2:  # about every other day has a second modifier
+    if second or (second is None and d[10] % 2):
         taken = set(chosen[0].options)
         rest = [(m.id, w) for (i, w), m in zip(weights, mods, strict=True)
                 if i != first and not taken & set(m.options)]
         if rest:
-            second = _weighted(rest, int.from_bytes(d[11:13], "big"))
-            chosen.append(next(m for m in mods if m.id == second))
-    return Challenge(day, number_of(day), key, difficulty, tuple(chosen))
+            pick = _weighted(rest, int.from_bytes(d[11:13], "big"))
+            chosen.append(next(m for m in mods if m.id == pick))
+    return tuple(chosen)
 
 
 # ---- scores --------------------------------------------------------------------------------
@@ -456,6 +513,40 @@ def par_score(par: Mapping[str, Any] | None) -> Score | None:
         if best is None or s.points > best.points:
             best = s
     return best
+
+
+ODDS_ORDER = ("expert", "greedy")  # the strongest AI's odds first: the day's difficulty
+
+
+def par_odds(par: Mapping[str, Any] | None) -> list[tuple[str, int, int]]:
+    """(level, wins, plays) of each par AI that played the day several times, expert
+    first. A par stored before the odds were kept has none: an empty list, never an error
+    (nor is a count that cannot be read)."""
+    out: list[tuple[str, int, int]] = []
+    for level, p in (par or {}).items():
+        if not isinstance(p, dict):
+            continue
+        try:
+            wins, plays = _count(p.get("wins")), _count(p.get("plays"))
+        except ValueError:
+            continue
+        if 1 <= plays and wins <= plays:
+            out.append((str(level), wins, plays))
+    return sorted(out, key=lambda o: ((*ODDS_ORDER, o[0]).index(o[0]), o[0]))
+
+
+def odds_words(par: Mapping[str, Any] | None, lang: str) -> str | None:
+    """'the expert wins this day 3 times in 10; greedy 1 in 10': how hard the day is, as the
+    par AIs found it playing it many times. None while the odds are not known."""
+    odds = par_odds(par)
+    if not odds:
+        return None
+    parts = []
+    for k, (level, wins, plays) in enumerate(odds):
+        name = i18n.t(lang, f"level.{level}")
+        parts.append(i18n.tn(lang, "daily.odds_first", wins, level=name, plays=plays) if k == 0
+                     else i18n.t(lang, "daily.odds_more", level=name, wins=wins, plays=plays))
+    return i18n.t(lang, "daily.odds_sep").join(parts)
 
 
 # ---- ranks and streaks ---------------------------------------------------------------------

@@ -20,6 +20,7 @@ import datetime as dt
 import logging
 import os
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,11 @@ from .games import MAX_LIMIT_S, GameService, Outcome, ServiceError
 log = logging.getLogger("rr.daily")
 PAR_LEVELS = ("greedy", "expert")
 PAR_BUDGET_S = 0.25  # the expert's per-decision budget for par (a day job, not a player)
+PAR_PLAYS = 10  # games each par AI plays of the day for its odds ("3 times in 10")
+PAR_ODDS_BUDGET_S = 240.0  # no odds game starts after this; those played so far count
+"""Measured on the 2-core machine with other work running (docs/daily.md): a greedy game
+of the day takes about 1.3 s, an expert one (0.25 s a decision) 5–7 s, so ten of each take
+about 75 s of one core, in one worker thread, once a day; the budget bounds a slow day."""
 MEMBER_CHECKS = 50  # a server board asks Discord about at most this many players per look
 
 Reach = Callable[[], Awaitable[None]]
@@ -77,12 +83,20 @@ class Settled:
         return daily.render_share(self.attempt.share, self.score, lang) or self.share
 
 
-def ai_play(challenge: Challenge, level: str) -> dict[str, Any]:
+def par_seed(challenge: Challenge, run: int) -> int:
+    """The AI's own seed for its `run`-th game of the day: run 0 is the par game shown and
+    reviewed (the day's number, so a review can play it again), the others only count
+    towards the odds. Public, like the AI's tie-breaks: never the day's key."""
+    return challenge.number + run * 1_000_003
+
+
+def ai_play(challenge: Challenge, level: str, run: int = 0) -> dict[str, Any]:
     """One AI's game of the challenge (run in a worker thread): its score, trace and action
-    log (the review replays it phase by phase; service/daily_review.py)."""
+    log (the review replays it phase by phase; service/daily_review.py). `run` picks the
+    AI's search seed (`par_seed`): the odds are several runs of the same day."""
     from ai import make_player  # the AI sits beside the engine; only the day job needs it
 
-    bot = make_player(level, challenge.number)  # its own tie-breaks: public, not the key
+    bot = make_player(level, par_seed(challenge, run))
     if hasattr(bot, "budget_s"):
         bot.budget_s = PAR_BUDGET_S
     g = challenge.new_game(f"bot ({level})")
@@ -108,6 +122,8 @@ class DailyHost:
         self.secret = secret
         self.clock = clock or games.clock
         self._par_jobs: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._odds_jobs: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.par_plays = PAR_PLAYS  # games per par AI for the odds (config: daily_par_plays)
         self._claims: dict[int, asyncio.Lock] = {}
         self._watchers: set[asyncio.Future[Any]] = set()
         self.par_levels: tuple[str, ...] | None = None  # None: PAR_LEVELS (tests: faster AIs)
@@ -507,7 +523,8 @@ class DailyHost:
 
     def close(self) -> None:
         """Stop the background work (a worker thread already playing finishes on its own)."""
-        pending: list[asyncio.Future[Any]] = [*self._par_jobs.values(), *self._watchers]
+        pending: list[asyncio.Future[Any]] = [*self._par_jobs.values(),
+                                              *self._odds_jobs.values(), *self._watchers]
         for f in pending:
             if not f.done():
                 f.cancel()
@@ -525,6 +542,56 @@ class DailyHost:
                 par[level] = await asyncio.to_thread(ai_play, ch, level)
         await self.store.set_par(day.isoformat(), par)
         return par
+
+    async def compute_odds(self, day: dt.date) -> dict[str, Any]:
+        """The par with its odds: each par AI plays the day `par_plays` times (the par game
+        and more search seeds), in a worker thread, and how often it won is stored beside
+        its par game. The day job waits for it; a player never does (the par game alone is
+        `compute_par`'s, stored first and shown at once). One job per day per process; a
+        failed one is forgotten, so the next pass tries again."""
+        par = await self.compute_par(day)
+        if daily.par_odds(par) or not par:
+            return par
+        key = day.isoformat()
+        job = self._odds_jobs.get(key)
+        if job is None or (job.done() and (job.cancelled() or job.exception() is not None)):
+            for old in [k for k, f in self._odds_jobs.items() if k != key and f.done()]:
+                del self._odds_jobs[old]  # a day's job is kept only while it matters
+            job = asyncio.ensure_future(self._odds(day, par))
+            self._odds_jobs[key] = job
+        return await asyncio.shield(job)
+
+    async def _odds(self, day: dt.date, par: dict[str, Any]) -> dict[str, Any]:
+        ch = self.challenge(day)
+        deadline = time.monotonic() + PAR_ODDS_BUDGET_S
+        counts: dict[str, tuple[int, int]] = {}
+        levels = self.par_levels or PAR_LEVELS
+        for level, entry in par.items():
+            if level not in levels:  # a par stored by other AIs than this process plays
+                continue
+            try:
+                won = Score.from_json(entry["score"]).won
+            except (KeyError, TypeError, ValueError):
+                continue  # a level whose par game cannot be read has no odds
+            wins, plays = int(won), 1  # the par game is the first of the runs
+            for run in range(1, max(1, self.par_plays)):
+                if time.monotonic() >= deadline:
+                    log.warning("par odds of %s: %s stopped after %d games (budget)",
+                                day, level, plays)
+                    break
+                r = await asyncio.to_thread(ai_play, ch, level, run)
+                wins += Score.from_json(r["score"]).won
+                plays += 1
+            counts[level] = (wins, plays)
+        if not counts:
+            return par
+        fresh = await self.par(day) or par  # again: keep what a review stored meanwhile
+        for level, (wins, plays) in counts.items():
+            if isinstance(fresh.get(level), dict):
+                fresh[level] = {**fresh[level], "wins": wins, "plays": plays}
+        await self.store.set_par(day.isoformat(), fresh)
+        log.info("par odds of %s: %s", day, {lv: f"{w}/{p}" for lv, (w, p) in counts.items()})
+        return fresh
 
     async def leaderboard(self, day: dt.date, guild_id: int | None,
                           is_member: MemberCheck | None = None) -> list[tuple[int, Entry]]:
