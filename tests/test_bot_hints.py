@@ -6,6 +6,7 @@ turns hints off for the channel and then a hint is refused, changing nothing."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
@@ -47,4 +48,27 @@ def test_hint_is_private_legal_and_shown_to_the_others_then_a_host_turns_hints_o
             assert res.ephemeral and "turned hints off" in res.text, res.text
             status = await h.slash(other, "rr status")
             assert f"{name} used 1 hint" in status.text  # the refused one is not counted
+    asyncio.run(scenario())
+
+
+def test_the_end_of_the_game_tells_who_used_hints(tmp_path):
+    """Issue 23: the end-of-game post says who used hints ("ann used 1 hint")."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await h.slash(ann, "rr new", bots=1, bot_level="random")
+            await h.click(ann, message=table.lobby_message(), label="Start")
+            row, _ = await table.bot.service.current(h.channel.id)
+            table.game_id = row.id
+            res = await h.slash(ann, "rr bot hint")
+            assert res.text.startswith("Hint (the expert AI)"), res.text
+            before = len(h.messages(h.channel))
+            await table.play(random.Random(3))
+            _row, g = await table.game()
+            assert g.over
+            posts = [m.content for m in h.messages(h.channel)[before:]]
+            name = row.seats[0]["name"]
+            assert any(f"{name} used 1 hint" in p for p in posts[-6:]), posts[-6:]
     asyncio.run(scenario())
