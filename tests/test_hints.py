@@ -91,8 +91,9 @@ def test_the_hint_is_the_experts_choice_for_the_same_seed():
     assert advise(v, seat, seed=77, budget=60.0) == a
 
 
-def test_no_hint_in_a_ranked_daily_attempt(db):
-    """Issue 23: never in a ranked daily attempt — a clear refusal, nothing counted."""
+def test_no_hint_in_a_ranked_daily_attempt_but_in_practice(db):
+    """Issue 23: never in a ranked daily attempt — a clear refusal, nothing counted; a
+    daily practice allows them."""
     async def main():
         store = await db.open()
         clock = lambda: day_end(DAY) - 12 * 3600  # noqa: E731
@@ -104,6 +105,10 @@ def test_no_hint_in_a_ranked_daily_attempt(db):
         assert e.value.code == "hints"
         row, _g = await h.games.viewable(key)
         assert "hints" not in row.meta
+        # a practice (here: yesterday's) allows them
+        past = await h.practice(1, "Ann", 100, 9001)
+        got = await h.games.hint(past.row.channel_id, 1)
+        assert got.row.meta["hints"] == {"0": 1}
         await store.close()
     asyncio.run(main())
 
