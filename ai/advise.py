@@ -47,9 +47,10 @@ class Reason:
     place or recruit: `card` (the command card's or unit's key) and `square`."""
 
     verb: str
-    card: str | None = None
+    card: str | None = None  # (`to`: the square a unit action moves to first)
     unit: str | None = None
     square: str | None = None
+    to: str | None = None  # where the unit moves first, if it moves
     monster: str | None = None
     target: str | None = None
     damage: float = 0.0
@@ -106,7 +107,7 @@ def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
             monster, target = m["card"], sq
             castle = any(x["id"] == m["id"] for x in now.invaded)
             break
-    return Reason("act", unit=unit["card"] if unit else None, square=a.square, monster=monster,
+    return Reason("act", unit=unit["card"] if unit else None, square=a.square, to=a.to, monster=monster,
                   target=target, damage=round(damage, 1), castle=castle,
                   saved=max(0, round(len(now.fainted) - fainted)))
 

@@ -20,7 +20,7 @@ from engine import Event, Game, default_cards, visible
 from engine.board import NAMES, index
 from engine.cards import CardSet
 from service import ServiceError
-from service.hints import used_lines
+from service.hints import hints_allowed, used_lines
 from service.narrate import narrate
 from service.seats import marked_view, seat_names
 from store import GameRow
@@ -339,7 +339,9 @@ class InfoCommands(CommandsMixin):
                                                                     lang),
                                        rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}")
                         + "\n" + t("settings_zombie", lang,
-                                    what=zombie_words(row.settings.get("zombie"), lang)))
+                                    what=zombie_words(row.settings.get("zombie"), lang))
+                        + "\n" + t("settings_hints", lang, what=t(
+                            "hints_on" if hints_allowed(row) else "hints_off", lang)))
 
 
 def _hints_used(row: GameRow, lang: str) -> str:

@@ -86,7 +86,8 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[str]:
         return cs.name(key, lang) if key else "?"
 
     if r.verb == "act" and r.monster is not None:
-        why = i18n.t(lang, "hint.attack", unit=name(r.unit), square=r.square,
+        where = f"{r.square}→{r.to}" if r.to else r.square
+        why = i18n.t(lang, "hint.attack", unit=name(r.unit), square=where,
                      monster=name(r.monster), target=r.target, damage=f"{r.damage:g}")
         if r.castle:
             why += i18n.t(lang, "hint.castle")

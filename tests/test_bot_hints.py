@@ -46,6 +46,8 @@ def test_hint_is_private_legal_and_shown_to_the_others_then_a_host_turns_hints_o
             assert "Hints are now off" in res.text, res.text
             res = await h.slash(asker, "rr bot hint")
             assert res.ephemeral and "turned hints off" in res.text, res.text
+            res = await h.slash(guest, "rr settings")
+            assert "Hints (`/rr bot hint`): off." in res.text, res.text
             status = await h.slash(other, "rr status")
             assert f"{name} used 1 hint" in status.text  # the refused one is not counted
     asyncio.run(scenario())
