@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -126,6 +127,7 @@ class HintsMixin:
         async def current(self, channel_id: int, *,
                           mine: bool = True) -> tuple[GameRow, Game]: ...
         def seat(self, row: GameRow, user_id: int) -> int: ...
+        def close_ai(self) -> None: ...
 
     async def hint(self, channel_id: int, user_id: int) -> Hint:
         """The expert's suggestion for the caller's pending decision, counted in the meta.
@@ -150,6 +152,8 @@ class HintsMixin:
                 job = asyncio.get_running_loop().run_in_executor(self._ai_executor, think, *args)
             advice: ai.advise.Advice = await asyncio.wait_for(job, HINT_S)
         except Exception as e:  # a timeout, a dead worker: a refusal, never a traceback
+            if isinstance(e, BrokenProcessPool):
+                self.close_ai()  # a fresh pool for the next think
             log.warning("game %s seat %s: no hint (%s)", row.id, seat, type(e).__name__)
             raise ServiceError.of("svc.hint_failed", code="hints") from e
         row.meta = await self.store.update_meta(row.id, count_hint(seat))
