@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from ai.advise import advise
+from ai import make_player
+from ai.advise import Advice, advise, explain
 from ai.expert import ExpertPlayer
-from engine import Game, view
+from ai.model import cards_of
+from engine import Game, board, view
 from service import GameService, ServiceError
 from service.daily import day_end
 from service.daily_play import DailyHost
@@ -153,3 +155,34 @@ def test_console_hint_names_a_legal_action_and_status_tells_who_used_it(tmp_path
     assert len(shown) == 1 and shown[0] in legal, r.stdout[-2000:]
     assert "Estimated chance to win:" in r.stdout
     assert "Ann used 1 hint" in r.stdout
+
+
+def test_an_attack_hint_says_who_hits_what_and_how_hard_in_english_and_japanese():
+    """Issue 23: the reason names the acting unit, the monster it hits and the damage
+    expected (the dice weighed, R8.2), from the engine's own facts, in the reader's language."""
+    g = Game.new(["Ann", "Bob"], seed=5)
+    p = make_player("greedy", 1)
+    found = None
+    for _ in range(200):
+        who = g.waiting_for()[0]
+        if g.decision_kind(who) == "actions":
+            attacks = [a for a in g.legal_actions(who) if a.skill is not None
+                       and a.skill.kind == "attack"]
+            if attacks:
+                found = who, attacks[0]
+                break
+        g.apply(who, p.choose(g.view(who), who))
+    assert found is not None
+    seat, a = found
+    v = g.view(seat)
+    r = explain(cards_of(v), v, seat, a)
+    target = v["players"][seat]["board"][board.square(a.skill.targets[0])]
+    assert r.monster == target["card"] and r.target == a.skill.targets[0]
+    assert 0 < r.damage <= g.cards.monsters[target["card"]].hp
+    advice = Advice(str(a), r, 0.25, 0.5)
+    en = advice_lines(advice, g.cards, "en")
+    assert f"attacks the {g.cards.name(r.monster, 'en')} on {r.target}" in en[1]
+    assert f"{r.damage:g} damage expected" in en[1]
+    assert en[2] == "Estimated chance to win: 25% now, 50% after this move"
+    ja = advice_lines(advice, g.cards, "ja")
+    assert g.cards.name(r.monster, "ja") in ja[1] and "期待ダメージ" in ja[1]
