@@ -39,6 +39,7 @@ from engine import Game, visible
 from engine.cards import CardSet
 from service import Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS, Told
+from service.hints import used_lines
 from service.narrate import narrate, prompt
 from service.notices import rebuild
 from service.report import PhaseReport, phase_reports
@@ -268,6 +269,8 @@ class Announcer:
             extra.append(t("zombie_took", lang, name=safe(row.seats[out.actor]["name"]),
                            level=pair(LEVELS, level, lang),
                            mention=f"<@{users[out.actor]}>"))
+        if g.over:  # issue 23: who used hints, told with the game's end
+            extra.extend(used_lines(row, names, lang))
         return Announcement(
             game_id=row.id, channel_id=post_channel(row), lang=row.settings.get("lang", "en"),
             actor=out.actor if "timeout" not in out.notes else None, names=names, users=users,

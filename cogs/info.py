@@ -21,6 +21,7 @@ from engine.board import NAMES, index
 from engine.cards import CardSet
 from service import ServiceError
 from service import rules as rules_ref
+from service.hints import hints_allowed, used_lines
 from service.narrate import narrate
 from service.seats import marked_view, seat_names
 from store import GameRow
@@ -151,7 +152,8 @@ class InfoCommands(CommandsMixin):
             result = result_text(res, [s["name"] for s in row.seats], lang)
             await reply(interaction, t("status", lang, round=st["round"],
                                        phase=pair(PHASES, st["phase"], lang), current="",
-                                       waiting=t("over", lang, result=result)))
+                                       waiting=t("over", lang, result=result))
+                        + _hints_used(row, lang))
             return
         deadlines = await rook(interaction).service.deadlines(row)
         who = []
@@ -163,7 +165,7 @@ class InfoCommands(CommandsMixin):
         waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)
         await reply(interaction, t("status", lang, round=st["round"],
                                    phase=pair(PHASES, st["phase"], lang), current=current,
-                                   waiting=waiting))
+                                   waiting=waiting) + _hints_used(row, lang))
 
     @app_commands.command(name="log", description=_("Recent events in words"))
     async def log(self, interaction: discord.Interaction) -> None:
@@ -177,7 +179,8 @@ class InfoCommands(CommandsMixin):
         assert row.setup is not None
         lines = await asyncio.to_thread(recent_lines, row.setup, actions,
                                         row.seat_of(interaction.user.id), names, lang)
-        await reply(interaction, "\n".join(lines) or t("log_empty", lang))
+        await reply(interaction, ("\n".join(lines) or t("log_empty", lang))
+                    + _hints_used(row, lang))
 
     @app_commands.command(name="reach", description=_(
         "Show where a unit can move and what its skill reaches"))
@@ -281,12 +284,14 @@ class InfoCommands(CommandsMixin):
         rolls=_("When to ask 'reroll, level up or keep?' after a dice roll (R12.1)"),
         hours=_("New turn time limit in hours (host only)"),
         zombie=_("When a player runs out of time, an AI of this level takes their seat "
-                 "(host or manager)"))
+                 "(host or manager)"),
+        hints=_("Whether players may ask the expert AI for hints (host or manager)"))
     @app_commands.choices(rolls=ROLL_PROMPTS, zombie=level_choices(off=True))
     async def settings(self, interaction: discord.Interaction, autosave: bool | None = None,
                        rolls: app_commands.Choice[str] | None = None,
                        hours: app_commands.Range[int, 1, 168] | None = None,
-                       zombie: app_commands.Choice[str] | None = None) -> None:
+                       zombie: app_commands.Choice[str] | None = None,
+                       hints: bool | None = None) -> None:
         lang = lang_of(interaction)
         if autosave is not None:
             await perform(interaction, f"autosave {'on' if autosave else 'off'}")
@@ -315,7 +320,17 @@ class InfoCommands(CommandsMixin):
                 await reply(interaction, refusal(e, lang))
                 return
             await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
-        if autosave is None and rolls is None and hours is None and zombie is None:
+        if hints is not None:
+            try:
+                await bot.service.set_hints(interaction.channel_id or 0, interaction.user.id,
+                                            hints, bool(interaction.permissions.manage_channels))
+            except ServiceError as e:
+                await reply(interaction, refusal(e, lang))
+                return
+            await reply(interaction, t("hints_set", lang,
+                                       what=t("hints_on" if hints else "hints_off", lang)))
+        if autosave is None and rolls is None and hours is None and zombie is None \
+                and hints is None:
             if (found := await self._game(interaction)) is None:
                 return
             row, g = found
@@ -327,7 +342,15 @@ class InfoCommands(CommandsMixin):
                                                                     lang),
                                        rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}")
                         + "\n" + t("settings_zombie", lang,
-                                    what=zombie_words(row.settings.get("zombie"), lang)))
+                                    what=zombie_words(row.settings.get("zombie"), lang))
+                        + "\n" + t("settings_hints", lang, what=t(
+                            "hints_on" if hints_allowed(row) else "hints_off", lang)))
+
+
+def _hints_used(row: GameRow, lang: str) -> str:
+    """"Ann used 2 hints" lines under a status or log (issue 23), or nothing."""
+    lines = used_lines(row, [safe(n) for n in seat_names(row)], lang)
+    return "".join("\n" + line for line in lines)
 
 
 def zombie_words(level: str | None, lang: str) -> str:

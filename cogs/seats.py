@@ -17,8 +17,9 @@ from discord import app_commands
 
 import ai
 from service import Outcome, ServiceError
+from service.hints import advice_lines
 
-from .actions import ack, channel_only, refusal, reply, rook
+from .actions import Refusal, ack, channel_only, game_key, refusal, reply, rook
 from .announce import deliver
 from .i18n import lang_of, t
 from .mentions import safe
@@ -74,10 +75,11 @@ class AiRunner:
 class SeatCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
-    # `/rr bot add|remove`: one child of `/rr` for both (Discord allows 25 per group).
+    # `/rr bot add|remove|hint`: one child of `/rr` for all (Discord allows 25 per group).
     ai_seats = app_commands.Group(
         name=_("bot", id="command.bot"),
-        description=_("Seat AI players in the lobby or take them out (host only)"))
+        description=_("AI players: seat them in the lobby or take them out (host only), "
+                      "or ask the expert for a hint"))
 
     @ai_seats.command(name=_("add", id="command.bot.add"),
                        description=_("Seat an AI player in the lobby (host only)"))
@@ -111,6 +113,26 @@ class SeatCommands(CommandsMixin):
             return
         await refresh_lobby(interaction, row)
         await reply(interaction, lobby_text(row, lang))
+
+    @ai_seats.command(name=_("hint", id="command.bot.hint"), description=_(
+        "The expert AI's suggestion for your decision (only you see it)"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """`/rr bot hint` (issue 23; `/rr` holds Discord's 25 children already): acknowledged at once, thought off the event loop, answered privately;
+        every use is counted for `/rr log` and `/rr status`."""
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        service = rook(interaction).service
+        try:
+            got = await service.hint(await game_key(interaction), interaction.user.id)
+            _row, g = await service.viewable(got.row.channel_id)
+        except Refusal as r:
+            await reply(interaction, r.text)
+            return
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        await reply(interaction, "\n".join(advice_lines(got.advice, g.cards, lang)))
 
     @app_commands.command(name="back", description=_(
         "Play your seat again after an AI took it over"))

@@ -25,6 +25,7 @@ from engine.notation import VERBS
 from engine.types import Decision
 from service import rules as rules_ref
 from service.games import GameService, Outcome, ServiceError
+from service.hints import advice_lines, used_lines
 from service.narrate import narrate, prompt
 from service.refusals import words
 from service.report import phase_reports
@@ -61,6 +62,7 @@ COMMANDS = {
     "board": "board", "盤面": "board", "hand": "hand", "手札": "hand", "legal": "legal",
     "合法手": "legal", "undo": "undo", "取消": "undo", "取り消し": "undo", "image": "image",
     "画像": "image", "rules": "rules", "ルール": "rules",
+    "hint": "hint", "ヒント": "hint",
 }
 
 
@@ -281,6 +283,8 @@ class Console:
             end = {"type": "game_over", "winners": res["winners"] if res else [],
                    "draw": bool(res and res["draw"]), "reason": res["reason"] if res else ""}
             self.say_lines(self.story([end], g.cards), "")
+        if self.row is not None:
+            self.say_lines(used_lines(self.row, self.names, self.lang), "")
         if g.over:
             self.say(self.t("game_over"))
             return
@@ -493,6 +497,9 @@ class Console:
                 self.legal(g, seat, " ".join(args))
         elif command == "legal" and len(args) > 1 and self.who(args[0]) is not None:
             self.legal(g, self.who(args[0]) or 0, " ".join(args[1:]))
+        elif command == "hint":
+            for seat in self.seats_for(command, arg, g) or []:
+                await self.hint(seat)
         elif command in ("hand", "legal", "undo"):
             seats = self.seats_for(command, arg, g)
             if seats is None:
@@ -521,7 +528,7 @@ class Console:
         if command == "undo" and len(waiting) != 1:
             self.say("! " + self.t("undo_who", names=self.join(self.names)))
             return None
-        if command == "legal" and not waiting:
+        if command in ("legal", "hint") and not waiting:
             self.show_status(g)
             return None
         return waiting or self.people(list(range(len(self.names))))
@@ -551,6 +558,19 @@ class Console:
         if more:
             first = " ".join(lines[-1].split(" ")[:2])
             self.say("  " + self.t("more", n=more, example=quote(f"legal {first}", self.lang)))
+
+    async def hint(self, seat: int) -> None:
+        """`hint [NAME]`: the expert's suggestion for the player's decision (issue 23),
+        counted for everyone to see in `status`."""
+        try:
+            got = await self.service.hint(CHANNEL, seat + 1)
+        except ServiceError as e:
+            self.refusal(e, self.names[seat])
+            return
+        self.row = got.row
+        cards = (await self.service.viewable(CHANNEL))[1].cards
+        self.say(f"{self.names[seat]}:")
+        self.say_lines(advice_lines(got.advice, cards, self.lang))
 
     async def undo(self, seat: int) -> None:
         try:

@@ -35,6 +35,7 @@ from store import (
 )
 
 from .errors import ServiceError
+from .hints import HintsMixin
 from .meta import count_timeout, timeouts, vote_to_remove, votes_to_remove
 from .refusals import end_phrase, say
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots, check_level
@@ -174,7 +175,7 @@ def _store_refusal(e: Exception) -> ServiceError | None:
     return None
 
 
-class GameService(SeatsMixin):
+class GameService(SeatsMixin, HintsMixin):
     def __init__(self, store: Store | PgStore, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None) -> None:

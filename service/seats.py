@@ -102,11 +102,14 @@ def check_bots(players: int, difficulty: str | None, bots: int, level: str) -> N
 
 
 def channel_settings(latest: GameRow | None) -> dict[str, Any]:
-    """Settings a new lobby keeps from the channel's previous game: zombie mode is the
-    channel's choice, not one game's."""
+    """Settings a new lobby keeps from the channel's previous game: zombie mode and hints
+    (on or off) are the channel's choice, not one game's."""
+    kept: dict[str, Any] = {}
     if latest is not None and latest.settings.get("zombie"):
-        return {"zombie": latest.settings["zombie"]}
-    return {}
+        kept["zombie"] = latest.settings["zombie"]
+    if latest is not None and latest.settings.get("hints") is False:
+        kept["hints"] = False
+    return kept
 
 
 def bot_level(row: GameRow, seat: int) -> str | None:

@@ -82,7 +82,7 @@ def test_command_tree_fits_discord_limits_in_english_and_japanese(tmp_path):
                     # the AI seat commands are one group, so /rr has room to grow
                     assert kinds["bot"] == GROUP and kinds["back"] == SUBCOMMAND
                     bot = next(c for c in children if c["name"] == "bot")
-                    assert sorted(c["name"] for c in bot["options"]) == ["add", "remove"]
+                    assert sorted(c["name"] for c in bot["options"]) == ["add", "hint", "remove"]  # issue 23
             assert checked > 25
 
     asyncio.run(scenario())

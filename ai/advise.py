@@ -1,0 +1,154 @@
+"""Hints (issue 23): the expert's answer to a seat's pending decision, why, and what it does
+to the seat's chance to win.
+
+Everything is computed from the seat's own view (engine.view), exactly as an AI player
+sees the game, so a hint never leaks what the player could not see. The suggestion IS the
+expert's choice (ai/expert.py) for the same seed, so a hint and an expert seat agree. The
+reason is facts, not words — the unit and square acting, the monster it hits, the damage
+expected (the dice weighed over their 36 outcomes, R8.2), whether that monster would reach
+the castle in the coming Invasion (R9), how many of the seat's units the answer keeps from
+fainting — and the interfaces word them in i18n (`hint.*`). The chances to win are the
+share of sampled games won (hidden parts guessed by ai/determinize.py, everyone played by
+greedy for two rounds, then the static evaluation
+squashed to a chance where the game goes on), before and after the suggestion, on the same samples and the same dice
+(common random numbers), so the difference is the suggestion's, not the luck's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Action, CardSet, Game, board, parse
+
+from .determinize import determinize
+from .evaluate import evaluate
+from .expert import ExpertPlayer
+from .greedy import GreedyPlayer
+from .model import View, cards_of
+from .preview import invade_board
+
+HORIZON = 2  # rounds each sampled game is played on; a game still running is scored by
+SCALE = 40.0  # the static evaluation, squashed to a chance: 1 / (1 + e^(−value / SCALE))
+ROLLOUT_STEPS = 600  # a bound on the answers per sampled game, whatever the horizon
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why the suggestion: the engine's facts, as parameters for an i18n sentence.
+
+    `verb` is the action's verb (docs/notation.md). For a unit action: `unit` (card key) on
+    `square`; `monster` (card key) on `target` when its skill hits one, with `damage`
+    expected; `castle`: that monster would enter the castle in the coming Invasion (R9);
+    `saved`: the seat's units the answer keeps from fainting in that Invasion. For a pick,
+    place or recruit: `card` (the command card's or unit's key) and `square`."""
+
+    verb: str
+    card: str | None = None  # (`to`: the square a unit action moves to first)
+    unit: str | None = None
+    square: str | None = None
+    to: str | None = None  # where the unit moves first, if it moves
+    monster: str | None = None
+    target: str | None = None
+    damage: float = 0.0
+    castle: bool = False
+    saved: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A hint: the action to type, why, and the estimated chance to win (0–1) before and
+    after it."""
+
+    action: str
+    reason: Reason
+    p_before: float
+    p_after: float
+
+
+def advise(view: View, seat: int, seed: int, samples: int = 3, budget: float = 1.0) -> Advice:
+    """The expert's suggestion for `seat`'s pending decision in `view` (its own view), with
+    its reason and chances. Deterministic for a seed (unless `budget`, the expert's
+    wall-clock cap, strikes on an overloaded machine); ValueError when the seat has nothing
+    to decide."""
+    text = ExpertPlayer(seed, budget=budget).choose(view, seat)
+    cs = cards_of(view)
+    reason = explain(cs, view, seat, parse(text))
+    before, after = chances(cs, view, seat, text, random.Random(seed), samples)
+    return Advice(text, reason, before, after)
+
+
+def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
+    """The facts of answer `a`: who acts, what it hits and how hard, what it prevents."""
+    if a.verb != "act" or a.square is None:
+        return Reason(a.verb, card=a.card, square=a.square)
+    p = view["players"][seat]
+    b = p["board"]
+    unit = b[board.square(a.square)]
+    solo = len(view["players"]) == 1
+    now = invade_board(cs, b, len(p["castle"]), solo)
+    greedy = GreedyPlayer()
+    branches = greedy.outcomes(cs, view, seat, a)
+    damage = 0.0
+    fainted = 0.0
+    for prob, s in branches:
+        after = s["players"][seat]["board"]
+        damage += prob * (_monster_hp(cs, b) - _monster_hp(cs, after))
+        fainted += prob * len(invade_board(cs, after, len(p["castle"]), solo).fainted)
+    monster = target = None
+    castle = False
+    targets = a.skill.targets if a.skill is not None else ()
+    for sq in targets:
+        m = b[board.square(sq)]
+        if m is not None and "owner" not in m:
+            monster, target = m["card"], sq
+            castle = any(x["id"] == m["id"] for x in now.invaded)
+            break
+    return Reason("act", unit=unit["card"] if unit else None, square=a.square, to=a.to, monster=monster,
+                  target=target, damage=round(damage, 1), castle=castle,
+                  saved=max(0, round(len(now.fainted) - fainted)))
+
+
+def chances(cs: CardSet, view: View, seat: int, text: str, rng: random.Random,
+            samples: int) -> tuple[float, float]:
+    """Share of sampled games `seat` wins: from here as greedy would play on (before), and
+    after answering `text` (after); each sample and its dice shared by both."""
+    won_before = won_after = 0.0
+    for _ in range(samples):
+        sample = determinize(cs, view, seat, rng)
+        dice = rng.getrandbits(32)
+        won_before += _play_out(cs, sample, seat, None, dice)
+        won_after += _play_out(cs, sample, seat, text, dice)
+    return won_before / samples, won_after / samples
+
+
+def _play_out(cs: CardSet, sample: dict[str, Any], seat: int, first: str | None,
+              dice: int) -> float:
+    """1 for a win, a share for a shared win (a draw), 0 for a loss: the sampled game played
+    on by greedy for every seat (after `first`, when given, for `seat`) for `HORIZON`
+    rounds; a game still running then is scored by the evaluation, squashed to 0–1."""
+    g = Game(json.loads(json.dumps(sample)), cs)
+    policy = GreedyPlayer(dice)
+    if first is not None:
+        g.apply(seat, first)
+    last = g.state["round"] + HORIZON
+    for _ in range(ROLLOUT_STEPS):
+        if g.over or g.state["round"] > last:
+            break
+        who = int(next(iter(g.state["decisions"])))
+        g.apply(who, policy.choose(g.state, who))
+    res = g.result
+    if res is None:
+        return 1.0 / (1.0 + math.exp(-evaluate(cs, g.state, seat) / SCALE))
+    if seat not in res["winners"]:
+        return 0.0
+    return 1.0 / len(res["winners"]) if res["draw"] else 1.0
+
+
+def _monster_hp(cs: CardSet, b: list[Any]) -> int:
+    """HP the monsters on a board have left (a defeated one is gone: all its HP counts)."""
+    return sum(cs.monsters[x["card"]].hp - x.get("dmg", 0) for x in b
+               if x is not None and "owner" not in x)

@@ -1,0 +1,175 @@
+"""Hints (issue 23): `/rr hint` and the console's `hint` — the expert's suggestion for the
+caller's pending decision, why, and the chance to win before and after it.
+
+Hosting rules, shared by every interface:
+- never in a ranked daily attempt (the day's score must be the player's own); a daily
+  practice and any channel game allow them unless the channel's host turned them off
+  (`settings["hints"] = False`, kept for the channel's next games like zombie mode);
+- the expert thinks on the caller's own view only (engine.view), off the event loop (the
+  AI's worker pool when the bot set one), and at most `HINT_S` seconds;
+- every hint given is counted per seat in the game's meta (`meta["hints"]`), with the
+  store's atomic meta change, so the log, the status and the end of the game tell everyone
+  who used them. The engine's log stays the game's moves alone (setup + log replays it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import ai.advise
+import i18n
+from engine import CardSet, Game, View
+from store import GameRow, MetaChange, Store
+
+from .errors import ServiceError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from store.pg import PgStore
+
+log = logging.getLogger("rr.service")
+
+HINT_S = 10.0  # the longest a hint may think (a loaded machine); the expert caps itself at 1 s
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A hint given: the game's row (its meta with this hint counted), the seat, the advice."""
+
+    row: GameRow
+    seat: int
+    advice: ai.advise.Advice
+
+
+def hints_allowed(row: GameRow) -> bool:
+    """A ranked daily attempt never; elsewhere unless the channel turned hints off."""
+    daily = row.settings.get("daily") or {}
+    if daily.get("ranked"):
+        return False
+    return row.settings.get("hints", True) is not False
+
+
+def hint_seed(row: GameRow, log_len: int) -> int:
+    """Reproducible per game and moment: the same question gets the same hint."""
+    return (row.id * 1_000_003 + log_len) % 2**31
+
+
+def count_hint(seat: int) -> MetaChange:
+    """One more hint used by `seat`, added to the count as stored (another process's too)."""
+    def change(meta: dict[str, Any]) -> None:
+        used = meta.setdefault("hints", {})
+        used[str(seat)] = used.get(str(seat), 0) + 1
+    return change
+
+
+def hints_used(meta: dict[str, Any]) -> dict[int, int]:
+    """Hints used per seat (seats that used none are left out)."""
+    return {int(k): int(v) for k, v in (meta.get("hints") or {}).items() if int(v) > 0}
+
+
+def used_lines(row: GameRow, names: list[str], lang: str) -> list[str]:
+    """"Ann used 2 hints", one line per seat that used any (the log, status, game's end)."""
+    return [i18n.tn(lang, "hint.used", n, name=names[seat], n=n)
+            for seat, n in sorted(hints_used(row.meta).items()) if seat < len(names)]
+
+
+def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[str]:
+    """The hint in words: the action to type, the reason, the chance to win before → after."""
+    r = advice.reason
+
+    def name(key: str | None) -> str:
+        return cs.name(key, lang) if key else "?"
+
+    if r.verb == "act" and r.monster is not None:
+        where = f"{r.square}→{r.to}" if r.to else r.square
+        why = i18n.t(lang, "hint.attack", unit=name(r.unit), square=where,
+                     monster=name(r.monster), target=r.target, damage=f"{r.damage:g}")
+        if r.castle:
+            why += i18n.t(lang, "hint.castle")
+    elif r.verb == "act":
+        why = i18n.t(lang, "hint.move", unit=name(r.unit), square=r.square)
+    elif r.verb in ("place", "recruit") and r.card is not None:
+        why = i18n.t(lang, f"hint.{r.verb}", unit=name(r.card), square=r.square)
+    elif r.verb == "pick" and r.card is not None:
+        why = i18n.t(lang, "hint.pick", card=name(r.card))
+    else:
+        why = i18n.t(lang, "hint.other")
+    if r.saved:
+        why += i18n.tn(lang, "hint.saved", r.saved, n=r.saved)
+    return [i18n.t(lang, "hint.action", action=advice.action), why,
+            i18n.t(lang, "hint.chance", before=_pct(advice.p_before), after=_pct(advice.p_after))]
+
+
+def _pct(p: float) -> str:
+    return f"{round(100 * p)}%"
+
+
+def think(view: View, seat: int, seed: int) -> ai.advise.Advice:
+    """In a worker (thread or process): the advice from the seat's own view."""
+    return ai.advise.advise(view, seat, seed)
+
+
+class HintsMixin:
+    """`GameService.hint` and `set_hints`."""
+
+    if TYPE_CHECKING:
+        store: Store | PgStore
+        ai_pool: Callable[[], Executor] | None
+        _ai_executor: Executor | None
+
+        def lock(self, channel_id: int) -> asyncio.Lock: ...
+        async def current(self, channel_id: int, *,
+                          mine: bool = True) -> tuple[GameRow, Game]: ...
+        def seat(self, row: GameRow, user_id: int) -> int: ...
+        def close_ai(self) -> None: ...
+
+    async def hint(self, channel_id: int, user_id: int) -> Hint:
+        """The expert's suggestion for the caller's pending decision, counted in the meta.
+        Refused (nothing changes) in a ranked daily attempt, when hints are off, when the
+        caller has nothing to decide, or when the expert could not answer in time."""
+        row, g = await self.current(channel_id)
+        seat = self.seat(row, user_id)
+        if not hints_allowed(row):
+            key = "svc.hint_ranked" if (row.settings.get("daily") or {}).get("ranked") \
+                else "svc.hints_off"
+            raise ServiceError.of(key, code="hints")
+        if g.decision(seat) is None or not g.legal_actions(seat):
+            raise ServiceError.of("svc.hint_nothing", code="hints")
+        args = (g.view(seat), seat, hint_seed(row, len(g.log)))
+        try:
+            job: Any
+            if self.ai_pool is None:
+                job = asyncio.to_thread(think, *args)
+            else:
+                if self._ai_executor is None:
+                    self._ai_executor = self.ai_pool()
+                job = asyncio.get_running_loop().run_in_executor(self._ai_executor, think, *args)
+            advice: ai.advise.Advice = await asyncio.wait_for(job, HINT_S)
+        except Exception as e:  # a timeout, a dead worker: a refusal, never a traceback
+            if isinstance(e, BrokenProcessPool):
+                self.close_ai()  # a fresh pool for the next think
+            log.warning("game %s seat %s: no hint (%s)", row.id, seat, type(e).__name__)
+            raise ServiceError.of("svc.hint_failed", code="hints") from e
+        row.meta = await self.store.update_meta(row.id, count_hint(seat))
+        log.info("game %s: seat %s used a hint", row.id, seat)
+        return Hint(row, seat, advice)
+
+    async def set_hints(self, channel_id: int, user_id: int, on: bool,
+                        can_manage: bool) -> GameRow:
+        """Whether players may ask for hints here (host or Manage Channels, like zombie
+        mode); the channel's next games keep it."""
+        async with self.lock(channel_id):
+            row = await self.store.open_game(channel_id)
+            if row is None:
+                raise ServiceError.of("svc.no_game")
+            if user_id != row.host_id and not can_manage:
+                raise ServiceError.of("svc.host_setting")
+            row.settings["hints"] = on
+            await self.store.set_settings(row.id, row.settings)
+        return row

@@ -1,0 +1,188 @@
+"""Hints by the expert AI (issue 23), as players and hosts meet them through the service
+(both store backends) and the console: a hint names a listed legal action with a reason and
+the chances to win; it is the expert's own choice for the seed; it is refused in a ranked
+daily attempt and where the host turned hints off (nothing changes then); every hint used
+is shown to everyone."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ai import make_player
+from ai.advise import Advice, advise, explain
+from ai.expert import ExpertPlayer
+from ai.model import cards_of
+from engine import Game, board, view
+from service import GameService, ServiceError
+from service.daily import day_end
+from service.daily_play import DailyHost
+from service.hints import advice_lines, used_lines
+
+ROOT = Path(__file__).resolve().parents[1]
+DAY = dt.date(2026, 11, 23)
+SECRET = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+
+
+async def _two_player(db):
+    store = await db.open()
+    svc = GameService(store, clock=lambda: 1_000_000.0, seed_source=lambda: 11)
+    await svc.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
+    await svc.join(100, 22, "Bob")
+    out = await svc.start(100, 11)
+    return store, svc, out
+
+
+def test_a_hint_is_a_listed_legal_action_with_a_reason_and_everyone_sees_it_was_used(db):
+    """Issue 23: the suggestion is one of the caller's listed legal actions, with a reason
+    and the chance to win before and after; the game itself is unchanged (the engine log
+    holds moves only) and the use is counted where everyone sees it ("Ann used 1 hint")."""
+    async def main():
+        store, svc, out = await _two_player(db)
+        seat = out.game.waiting_for()[0]
+        user = out.row.seats[seat]["user"]
+        before = await store.get(out.row.id)
+        got = await svc.hint(100, user)
+        legal = [str(a) for a in out.game.legal_actions(seat)]
+        assert got.advice.action in legal
+        assert 0.0 <= got.advice.p_before <= 1.0 and 0.0 <= got.advice.p_after <= 1.0
+        text = advice_lines(got.advice, out.game.cards, "en")
+        assert got.advice.action in text[0] and text[1]
+        assert text[2].startswith("Estimated chance to win:")
+        assert advice_lines(got.advice, out.game.cards, "ja")[2].startswith("推定勝率")
+        after = await store.get(out.row.id)
+        assert after.state == before.state and after.version == before.version
+        assert await store.log(out.row.id) == await store.log(before.id)
+        # another player reads the game: the hint is told with its user's name
+        row, _g = await svc.viewable(100)
+        names = [s["name"] for s in row.seats]
+        assert used_lines(row, names, "en") == [f"{names[seat]} used 1 hint"]
+        await svc.hint(100, user)
+        row, _g = await svc.viewable(100)
+        assert used_lines(row, names, "en") == [f"{names[seat]} used 2 hints"]
+        # a watcher (not seated) gets a clear refusal, nothing counted
+        with pytest.raises(ServiceError) as e:
+            await svc.hint(100, 999)
+        assert e.value.code == "not_player"
+        other = 1 - seat
+        if out.game.decision(other) is None:
+            with pytest.raises(ServiceError, match="nothing to decide"):
+                await svc.hint(100, out.row.seats[other]["user"])
+        row, _g = await svc.viewable(100)
+        assert row.meta["hints"] == {str(seat): 2}
+        await store.close()
+    asyncio.run(main())
+
+
+def test_the_hint_is_the_experts_choice_for_the_same_seed():
+    """Issue 23: a hint is the expert AI's answer (same seed, same view), and the same
+    question asked twice gets the same hint."""
+    g = Game.new(["Ann", "Bob"], seed=4)
+    g.apply(0, str(g.legal_actions(0)[0]))
+    g.apply(1, str(g.legal_actions(1)[0]))
+    seat = g.waiting_for()[0]
+    v = view(g.state, seat)
+    # a generous wall-clock cap: the count budget alone decides, on any machine load
+    a = advise(v, seat, seed=77, budget=60.0)
+    assert a.action == ExpertPlayer(77, budget=60.0).choose(v, seat)
+    assert advise(v, seat, seed=77, budget=60.0) == a
+
+
+def test_no_hint_in_a_ranked_daily_attempt_but_in_practice(db):
+    """Issue 23: never in a ranked daily attempt — a clear refusal, nothing counted; a
+    daily practice allows them."""
+    async def main():
+        store = await db.open()
+        clock = lambda: day_end(DAY) - 12 * 3600  # noqa: E731
+        h = await DailyHost.open(GameService(store, clock=clock), secret=SECRET)
+        started = await h.play(1, "Ann", 100, 9001)
+        key = started.row.channel_id
+        with pytest.raises(ServiceError, match="ranked daily attempt") as e:
+            await h.games.hint(key, 1)
+        assert e.value.code == "hints"
+        row, _g = await h.games.viewable(key)
+        assert "hints" not in row.meta
+        # a practice (here: yesterday's) allows them
+        past = await h.practice(1, "Ann", 100, 9001)
+        got = await h.games.hint(past.row.channel_id, 1)
+        assert got.row.meta["hints"] == {"0": 1}
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_host_turns_hints_off_for_the_channel_and_its_next_games(db):
+    """Issue 23: `/rr settings hints:off` (host or Manage Channels) refuses hints in the
+    channel, for its next games too; nobody else can change it."""
+    async def main():
+        store, svc, out = await _two_player(db)
+        seat = out.game.waiting_for()[0]
+        user = out.row.seats[seat]["user"]
+        with pytest.raises(ServiceError, match="Only the host"):
+            await svc.set_hints(100, 22, False, can_manage=False)
+        await svc.set_hints(100, 11, False, can_manage=False)
+        with pytest.raises(ServiceError, match="turned hints off"):
+            await svc.hint(100, user)
+        row, _g = await svc.viewable(100)
+        assert "hints" not in row.meta
+        await svc.abandon(100, 11, can_manage=False)
+        lobby = await svc.new_lobby(1, 100, 11, "Ann", players=1)
+        assert lobby.settings["hints"] is False
+        await svc.set_hints(100, 33, True, can_manage=True)  # Manage Channels
+        await svc.start(100, 11)
+        got = await svc.hint(100, 11)
+        assert got.row.meta["hints"] == {"0": 1}
+        await store.close()
+    asyncio.run(main())
+
+
+def test_console_hint_names_a_legal_action_and_status_tells_who_used_it(tmp_path: Path):
+    """Issue 23, console: `hint` answers with a listed action, a reason and the chances;
+    `status` then shows the use."""
+    lines = "hint\nstatus\n"
+    r = subprocess.run([sys.executable, str(ROOT / "bot.py"), "--console", "--db",
+                        str(tmp_path / "c.db"), "--out", str(tmp_path / "out"), "--names",
+                        "Ann", "--difficulty", "normal", "--seed", "3"],
+                       input=lines, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "Traceback" not in r.stdout + r.stderr
+    g = Game.new(["Ann"], seed=3, options={"difficulty": "normal"})
+    legal = {str(a) for a in g.legal_actions(0)}
+    shown = [line.split("`")[1] for line in r.stdout.splitlines() if "Hint (the expert AI)" in line]
+    assert len(shown) == 1 and shown[0] in legal, r.stdout[-2000:]
+    assert "Estimated chance to win:" in r.stdout
+    assert "Ann used 1 hint" in r.stdout
+
+
+def test_an_attack_hint_says_who_hits_what_and_how_hard_in_english_and_japanese():
+    """Issue 23: the reason names the acting unit, the monster it hits and the damage
+    expected (the dice weighed, R8.2), from the engine's own facts, in the reader's language."""
+    g = Game.new(["Ann", "Bob"], seed=5)
+    p = make_player("greedy", 1)
+    found = None
+    for _ in range(200):
+        who = g.waiting_for()[0]
+        if g.decision_kind(who) == "actions":
+            attacks = [a for a in g.legal_actions(who) if a.skill is not None
+                       and a.skill.kind == "attack"]
+            if attacks:
+                found = who, attacks[0]
+                break
+        g.apply(who, p.choose(g.view(who), who))
+    assert found is not None
+    seat, a = found
+    v = g.view(seat)
+    r = explain(cards_of(v), v, seat, a)
+    target = v["players"][seat]["board"][board.square(a.skill.targets[0])]
+    assert r.monster == target["card"] and r.target == a.skill.targets[0]
+    assert 0 < r.damage <= g.cards.monsters[target["card"]].hp
+    advice = Advice(str(a), r, 0.25, 0.5)
+    en = advice_lines(advice, g.cards, "en")
+    assert f"attacks the {g.cards.name(r.monster, 'en')} on {r.target}" in en[1]
+    assert f"{r.damage:g} damage expected" in en[1]
+    assert en[2] == "Estimated chance to win: 25% now, 50% after this move"
+    ja = advice_lines(advice, g.cards, "ja")
+    assert g.cards.name(r.monster, "ja") in ja[1] and "期待ダメージ" in ja[1]
