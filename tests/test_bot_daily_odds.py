@@ -67,7 +67,7 @@ def test_the_card_the_news_and_the_result_say_how_often_the_par_wins(tmp_path):
             assert odds_of(result) == line, result
             jun = h.user("jun", locale="ja")
             ja = await h.slash(jun, "rr daily play")
-            assert odds_of(ja.text) == f"🤖 ランダムボットはこの日{PLAYS}回中{wins}回勝利", ja.text
+            assert odds_of(ja.text) == f"🤖 気まぐれボットはこの日{PLAYS}回中{wins}回勝利", ja.text
     asyncio.run(scenario())
 
 

@@ -89,7 +89,7 @@ def test_the_odds_read_like_the_issue_in_both_languages():
     par = {"greedy": {"score": {}, "wins": 1, "plays": 10},
            "expert": {"score": {}, "wins": 3, "plays": 10}}
     assert odds_words(par, "en") == "the expert bot wins this day 3 times in 10; greedy 1 in 10"
-    assert odds_words(par, "ja") == "上級ボットはこの日10回中3回勝利、貪欲は10回中1回"
+    assert odds_words(par, "ja") == "熟練ボットはこの日10回中3回勝利、欲張りは10回中1回"
     assert odds_words({"expert": {"wins": 1, "plays": 10}}, "en") == \
         "the expert bot wins this day 1 time in 10"
 
