@@ -70,7 +70,7 @@ class Replay:
         """What the animated recap draws (render/recap.py): every frame's table, its
         highlights (the board's changes) and caption, then the title card's lines."""
         steps = [(f.view, f.events, self.caption(k, lang)) for k, f in enumerate(self.frames)]
-        last = self.frames[-1].view.get("result") or {}
+        last: Mapping[str, Any] = self.frames[-1].view.get("result") or {}
         winners = [self.names[int(s)] for s in last.get("winners", [])
                    if 0 <= int(s) < len(self.names)]
         title = [i18n.t(lang, "recap.title", game=game), ", ".join(self.names)]
