@@ -37,10 +37,12 @@ import discord
 
 from engine import Game, visible
 from engine.cards import CardSet
+from render.recap import recap_gif
 from service import Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS, Told
 from service.narrate import narrate, prompt
 from service.notices import rebuild
+from service.replay import replay
 from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
 from store import GameRow, Notice
@@ -148,6 +150,27 @@ def clip(lines: list[str], limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """What an animated recap is drawn from: a stored game is its setup and log (R15)."""
+
+    setup: Mapping[str, Any]
+    log: list[list[Any]]
+    names: list[str]
+
+
+def recap_gif_of(game_id: int, source: Recap, lang: str) -> bytes:
+    """The animated recap of a game (a title, then one captioned table per phase, the
+    board's changes highlighted). Slow (seconds): run on a worker thread."""
+    steps, title = replay(source.setup, source.log, source.names).recap(game_id, lang)
+    return recap_gif(steps, title, lang=lang)
+
+
+def recap_file(game_id: int, data: bytes, lang: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=f"recap-{game_id}.gif",
+                        description=t("recap_alt", lang, game=game_id))
+
+
 @dataclass(slots=True)
 class Ask:
     """A question put to one seat at the moment of the outcome (texts in both languages)."""
@@ -181,6 +204,9 @@ class Announcement:
     extra_pings: list[int] = field(default_factory=list)  # the people `extra` addresses
     ai_waiting: bool = False  # an AI-played seat is asked something: let it answer
     notice: int | None = None  # the outbox row this announcement delivers (see `tell`)
+    # The game just ended (not a daily: its recap waits for the day to close): its setup,
+    # log and names, for the animated recap posted after the game-over post (issue 24).
+    recap: Recap | None = None
 
     def lines(self, lang: str) -> list[str]:
         return markdowns(narrate(self.public, self.names, self.cards, lang))
@@ -275,7 +301,10 @@ class Announcer:
             table_view=marked_view(row, g.view(None)) if shown else None,
             finished=list(out.finished), timeouts=timeouts, reports=reports, extra=extra,
             extra_pings=extra_pings,
-            ai_waiting=ai_waiting(row, g), notice=out.notice)
+            ai_waiting=ai_waiting(row, g), notice=out.notice,
+            recap=Recap(g.setup, [list(e) for e in g.state["log"]],
+                        [str(s["name"]) for s in row.seats])
+            if g.over and not row.settings.get("daily") else None)
 
     # ---- delivery ------------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -330,6 +359,21 @@ class Announcer:
                 await self.send_private(ann, seat)
         if ann.ai_waiting:  # told first, then the AI answers (cogs/seats.py)
             self.bot.ai.kick(ann.channel_id)
+        if ann.recap is not None:
+            await self.post_recap(ann, ann.recap)
+
+    async def post_recap(self, ann: Announcement, source: Recap) -> None:
+        """The ended game's animated recap, after its game-over post: one more message of
+        the same notice, so a recap Discord did not take is retried and one already sent
+        is not sent again. A drawing failure loses the recap, never the announcement."""
+        try:
+            data = await self.draw(recap_gif_of, ann.game_id, source, ann.lang)
+        except Exception:
+            log.exception("game %s: recap failed", ann.game_id)
+            hold_slot()  # keep the numbering of the notice's messages the same
+            return
+        await self._post(self.channel(ann.channel_id), ann, [],
+                         recap_file(ann.game_id, data, ann.lang))
 
     async def _post(self, ch: discord.PartialMessageable, ann: Announcement, lines: list[str],
                     image: discord.File | None, pings: Sequence[int] = ()) -> None:
