@@ -9,10 +9,10 @@ import asyncio
 import io
 import random
 
-from PIL import Image
-
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
+from PIL import Image
+
 from render.recap import LIMIT
 from service.replay import replay
 
