@@ -2,8 +2,9 @@
 
 The image is the one posted when the game ended (cogs/announce.py `recap_gif_of`), drawn
 again from the stored setup and log (R15) on a worker thread, and shown only to the caller.
-A daily game has no channel: its recap is part of the day's review, after the day closed
-(never today's game).
+A daily game has no channel: in the caller's DMs the command shows their own ranked game
+of a day that has closed (default: yesterday's), never one of today (its recap would give
+the day away), exactly as `/rr daily review` does.
 
 A command of its own beside the `/rr` group, not in it: Discord allows a group 25
 subcommands and `/rr` has them all. The name keeps it next to `/rr` in the command list.
@@ -12,6 +13,7 @@ subcommands and `/rr` has them all. The name keeps it next to `/rr` in the comma
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 
 import discord
@@ -19,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from service import ServiceError
+from service.daily_review import closed_day
 from store import GameRow
 
 from .actions import ack, in_server, refusal, reply, rook
@@ -53,6 +56,41 @@ class RecapCommands(commands.Cog):
             return None
         return row
 
+    async def _daily(self, interaction: discord.Interaction, game: int | None,
+                     lang: str) -> GameRow | None:
+        """The caller's own daily game asked for (default: their ranked game of yesterday;
+        played one today, they are told when its recap opens), once its day has closed;
+        else a reply saying why not."""
+        bot = rook(interaction)
+        host = getattr(bot, "daily", None)
+        user = interaction.user.id
+        try:
+            if host is None:
+                raise LookupError
+            if game is None:  # today's game once the day closes, else yesterday's
+                today = host.today()
+                if await host.store.attempt(user, today.isoformat(), True) is not None:
+                    closed_day(host, today)  # refused while the day is open
+                day = closed_day(host, None)
+                att = await host.store.attempt(user, day.isoformat(), True)
+                row = await bot.store.get(att.game_id) if att and att.game_id else None
+                if row is None:
+                    await reply(interaction, t("recap_no_daily", lang, day=day.isoformat()))
+                    return None
+                return row
+            row = await bot.store.get(game)
+            info = (row.settings.get("daily") or {}) if row is not None else {}
+            if row is None or not info or row.seat_of(user) is None:
+                raise LookupError
+            closed_day(host, dt.date.fromisoformat(str(info.get("day"))))
+            return row
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+        except (LookupError, ValueError):
+            await reply(interaction, t("recap_daily", lang) if game is None
+                        else t("recap_not_yours", lang, game=game))
+        return None
+
     @app_commands.command(name="rr-recap", description=_(
         "Watch a finished game again as an animation (only you see it)"))
     @app_commands.describe(game=_("The game's number (default: this channel's last game)"))
@@ -61,10 +99,9 @@ class RecapCommands(commands.Cog):
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        if not in_server(interaction):
-            await reply(interaction, t("recap_daily", lang))
-            return
-        if (row := await self._finished(interaction, game, lang)) is None:
+        row = await self._finished(interaction, game, lang) if in_server(interaction) \
+            else await self._daily(interaction, game, lang)
+        if row is None:
             return
         bot = rook(interaction)
         try:

@@ -12,6 +12,7 @@ import random
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 from PIL import Image
+from test_bot_daily_review import DAY, NEXT_NOON, NOON, play_ranked
 
 from render.recap import LIMIT
 from service.replay import replay
@@ -71,4 +72,38 @@ def test_recap_posted_once_at_game_end_and_on_demand(tmp_path):
             assert len(public(h)) == posts
             after, _ = await table.game()
             assert (after.version, after.state) == (row.version, row.state)
+    asyncio.run(scenario())
+
+
+def test_daily_recap_never_before_the_day_closes(tmp_path):
+    """A daily game ends with no recap posted (it would give the day away); `/rr-recap` in
+    the player's DMs refuses while the day is open, and after it closed shows their own
+    game — nobody else's."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            await play_ranked(h, ann)
+            att = await h.bot.daily.store.attempt(ann.id, DAY.isoformat(), True)
+            assert att is not None and att.game_id is not None and att.status == "finished"
+            assert not recaps(h.messages()), "a daily recap was posted before the day closed"
+            early = await h.slash(ann, "rr-recap", channel=h.dm_channel(ann))
+            assert early.ephemeral and not early.files
+            assert "Daily #23 is still open" in early.text, early.text
+            named = await h.slash(ann, "rr-recap", game=att.game_id, channel=h.dm_channel(ann))
+            assert not named.files and "Daily #23 is still open" in named.text
+
+            clock.now = NEXT_NOON  # the day has closed
+            res = await h.slash(ann, "rr-recap", channel=h.dm_channel(ann))
+            assert res.ephemeral and res.files[0].filename == f"recap-{att.game_id}.gif"
+            im = Image.open(io.BytesIO(res.files[0].data))
+            row = await h.bot.store.get(att.game_id)
+            assert im.n_frames == len(replay(row.setup, await h.bot.store.log(row.id)).frames) + 1
+            other = await h.slash(bob, "rr-recap", game=att.game_id, channel=h.dm_channel(bob))
+            assert not other.files and f"Game {att.game_id} is not a daily game of yours" \
+                in other.text
+            none = await h.slash(bob, "rr-recap", channel=h.dm_channel(bob))
+            assert not none.files and "You did not play the daily challenge of 2026-11-23" \
+                in none.text
+            assert not recaps(m for m in h.messages() if not m.ephemeral)
     asyncio.run(scenario())
