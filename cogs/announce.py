@@ -37,18 +37,17 @@ import discord
 
 from engine import Game, visible
 from engine.cards import CardSet
-from render.recap import recap_gif
 from service import Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS, Told
 from service.narrate import narrate, prompt
 from service.notices import rebuild
-from service.replay import replay
 from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
 from store import GameRow, Notice
 
 from .i18n import LEVELS, PHASES, pair, t
 from .mentions import is_person, only, safe
+from .recap_image import Recap, recap_file, recap_gif_of
 from .text import markdown, markdowns
 from .views import prompt_view
 
@@ -148,27 +147,6 @@ def clip(lines: list[str], limit: int = MAX_CONTENT) -> str:
     """Join lines into one message body under Discord's 2000-character limit."""
     text = "\n".join(lines)
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-@dataclass(frozen=True, slots=True)
-class Recap:
-    """What an animated recap is drawn from: a stored game is its setup and log (R15)."""
-
-    setup: Mapping[str, Any]
-    log: list[list[Any]]
-    names: list[str]
-
-
-def recap_gif_of(game_id: int, source: Recap, lang: str) -> bytes:
-    """The animated recap of a game (a title, then one captioned table per phase, the
-    board's changes highlighted). Slow (seconds): run on a worker thread."""
-    steps, title = replay(source.setup, source.log, source.names).recap(game_id, lang)
-    return recap_gif(steps, title, lang=lang)
-
-
-def recap_file(game_id: int, data: bytes, lang: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=f"recap-{game_id}.gif",
-                        description=t("recap_alt", lang, game=game_id))
 
 
 @dataclass(slots=True)

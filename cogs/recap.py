@@ -25,8 +25,8 @@ from service.daily_review import closed_day
 from store import GameRow
 
 from .actions import ack, in_server, refusal, reply, rook
-from .announce import Recap, recap_file, recap_gif_of
 from .i18n import lang_of, t
+from .recap_image import Recap, recap_file, recap_gif_of
 
 _ = app_commands.locale_str
 log = logging.getLogger("rr.recap")
