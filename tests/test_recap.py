@@ -56,7 +56,7 @@ def test_long_four_player_recap_one_frame_per_phase_under_the_limit():
 
 
 def test_an_oversized_recap_is_drawn_smaller_not_dropped():
-    g = ai_game(2, 3)
+    g = ai_game(1, 3)  # a short solo game: the point is the fallback, not the size
     steps, title = replay(g.setup, g.state["log"]).recap(1, "en")
     full = encode_gif(frames(steps, title))
     small = recap_gif(steps, title, limit=len(full) - 1)
