@@ -48,6 +48,7 @@ from store import GameRow, Notice
 
 from .i18n import LEVELS, PHASES, pair, t
 from .mentions import is_person, only, safe
+from .recap_image import Recap, recap_file, recap_gif_of
 from .text import markdown, markdowns
 from .views import prompt_view
 
@@ -182,6 +183,9 @@ class Announcement:
     extra_pings: list[int] = field(default_factory=list)  # the people `extra` addresses
     ai_waiting: bool = False  # an AI-played seat is asked something: let it answer
     notice: int | None = None  # the outbox row this announcement delivers (see `tell`)
+    # The game just ended (not a daily: its recap waits for the day to close): its setup,
+    # log and names, for the animated recap posted after the game-over post (issue 24).
+    recap: Recap | None = None
 
     def lines(self, lang: str) -> list[str]:
         return markdowns(narrate(self.public, self.names, self.cards, lang))
@@ -278,7 +282,10 @@ class Announcer:
             table_view=marked_view(row, g.view(None)) if shown else None,
             finished=list(out.finished), timeouts=timeouts, reports=reports, extra=extra,
             extra_pings=extra_pings,
-            ai_waiting=ai_waiting(row, g), notice=out.notice)
+            ai_waiting=ai_waiting(row, g), notice=out.notice,
+            recap=Recap(g.setup, [list(e) for e in g.state["log"]],
+                        [str(s["name"]) for s in row.seats])
+            if g.over and not row.settings.get("daily") else None)
 
     # ---- delivery ------------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -333,6 +340,21 @@ class Announcer:
                 await self.send_private(ann, seat)
         if ann.ai_waiting:  # told first, then the AI answers (cogs/seats.py)
             self.bot.ai.kick(ann.channel_id)
+        if ann.recap is not None:
+            await self.post_recap(ann, ann.recap)
+
+    async def post_recap(self, ann: Announcement, source: Recap) -> None:
+        """The ended game's animated recap, after its game-over post: one more message of
+        the same notice, so a recap Discord did not take is retried and one already sent
+        is not sent again. A drawing failure loses the recap, never the announcement."""
+        try:
+            data = await self.draw(recap_gif_of, ann.game_id, source, ann.lang)
+        except Exception:
+            log.exception("game %s: recap failed", ann.game_id)
+            hold_slot()  # keep the numbering of the notice's messages the same
+            return
+        await self._post(self.channel(ann.channel_id), ann, [],
+                         recap_file(ann.game_id, data, ann.lang))
 
     async def _post(self, ch: discord.PartialMessageable, ann: Announcement, lines: list[str],
                     image: discord.File | None, pings: Sequence[int] = ()) -> None:

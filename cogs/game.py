@@ -21,6 +21,7 @@ from .i18n import lang_of, t
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
+from .recap import RecapCommands
 from .seats import SeatCommands
 
 log = logging.getLogger("rr.cogs")
@@ -51,3 +52,4 @@ class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, DailyCommands,
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(RR(bot))
+    await bot.add_cog(RecapCommands(bot))

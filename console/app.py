@@ -28,6 +28,7 @@ from service.games import GameService, Outcome, ServiceError
 from service.hints import advice_lines, used_lines
 from service.narrate import narrate, prompt
 from service.refusals import words
+from service.replay import replay
 from service.report import phase_reports
 from service.seats import ai_level, seat_names
 from store import GameRow, Store
@@ -63,6 +64,7 @@ COMMANDS = {
     "合法手": "legal", "undo": "undo", "取消": "undo", "取り消し": "undo", "image": "image",
     "画像": "image", "rules": "rules", "ルール": "rules",
     "hint": "hint", "ヒント": "hint",
+    "recap": "recap", "振り返り": "recap",
 }
 
 
@@ -244,7 +246,31 @@ class Console:
             for line in self.story(private, out.game.cards):
                 told += 1
                 self.say("  " + self.t("to_only", p=self.names[seat]) + line)
+        if out.over:  # the game just ended: its animated recap beside the table images
+            await self.write_recap(out.row, out.game)
         return told
+
+    async def write_recap(self, row: GameRow, g: Game) -> None:
+        """`recap-<game>.gif` in the output folder: the whole game as one animation (the
+        image the bot posts when a game ends, issue 24)."""
+        if not g.over:
+            self.say("! " + self.t("recap_not_over"))
+            return
+        try:
+            from render.recap import recap_gif
+        except ImportError:  # the renderer is optional for the console
+            return
+        path = self.out_dir / f"recap-{row.id}.gif"
+        names = [str(s["name"]) for s in row.seats]
+        try:
+            steps, title = replay(g.setup, g.state["log"], names).recap(row.id, self.lang)
+            data = await asyncio.to_thread(recap_gif, steps, title, lang=self.lang)
+            path.write_bytes(data)
+        except Exception as e:  # an image is a bonus: the game is kept without it
+            log.exception("recap %s", path)
+            self.say("  " + self.t("image_failed", err=excerpt(str(e) or type(e).__name__, self.lang, 60)))
+            return
+        self.say("  " + self.t("recap", path=path))
 
     def phase_board(self, g: Game, view: View, what: str | None) -> None:
         """The compact board after a phase; one line when nothing on it changed."""
@@ -485,6 +511,8 @@ class Console:
             self.show_status(g)
         elif command == "image":
             await self.write_image(g.view(None), [])
+        elif command == "recap" and self.row is not None:
+            await self.write_recap(self.row, g)
         elif command == "board":
             if arg.casefold() in ("on", "off"):
                 self.auto_board = arg.casefold() == "on"

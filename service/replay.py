@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import i18n
 from engine import Event, Game, View, visible
 from engine.cards import CardSet
 
@@ -51,6 +52,33 @@ class Replay:
     cards: CardSet
     names: list[str]
     over: bool = False  # False: the game stopped unfinished (the last frame: where it stopped)
+
+    def caption(self, k: int, lang: str) -> str:
+        """Frame `k`'s title in `lang`: the round and the card or phase that just ended
+        (the animated recap's caption band)."""
+        f = self.frames[k]
+        if f.what is None:
+            return i18n.t(lang, "recap.end" if self.over else "recap.stopped", round=f.round)
+        what = self.cards.name(f.what, lang) if f.what in self.cards.commands \
+            else i18n.t(lang, f"phase.{f.what}")
+        # placement ends with the state already in round 1, but it is round 0's (R4)
+        rnd = 0 if f.what in ("setup", "placement") else f.round
+        return i18n.t(lang, "recap.caption", round=rnd, what=what)
+
+    def recap(self, game: int | str, lang: str) -> tuple[list[tuple[View, list[Event], str]],
+                                                        list[str]]:
+        """What the animated recap draws (render/recap.py): every frame's table, its
+        highlights (the board's changes) and caption, then the title card's lines."""
+        steps = [(f.view, f.events, self.caption(k, lang)) for k, f in enumerate(self.frames)]
+        last: Mapping[str, Any] = self.frames[-1].view.get("result") or {}
+        winners = [self.names[int(s)] for s in last.get("winners", [])
+                   if 0 <= int(s) < len(self.names)]
+        title = [i18n.t(lang, "recap.title", game=game), ", ".join(self.names)]
+        if winners:
+            title.append(i18n.t(lang, "recap.winners", names=", ".join(winners)))
+        elif self.over:
+            title.append(i18n.t(lang, "recap.no_winner"))
+        return steps, title
 
     def round_start(self, k: int, step: int) -> int:
         """The first frame of the previous (step −1) or next (step +1) round from frame

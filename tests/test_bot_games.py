@@ -38,7 +38,9 @@ def test_full_solo_game_through_interactions(tmp_path):
             row, g = await table.game()
             assert g.over and row.status == "over"
             assert g.state["options"]["difficulty"] == "normal"
-            assert "Game over" in public(h)[-1].text
+            # the game-over post, then the game's animated recap (issue 24)
+            assert "Game over" in public(h)[-2].text
+            assert public(h)[-1].files[0].filename == f"recap-{row.id}.gif"
             # a table image after the phases, and every interaction was answered ephemerally
             assert any(f.filename.endswith(".png") for m in public(h) for f in m.files)
             assert all(s.result.ephemeral for s in table.steps)
@@ -60,7 +62,9 @@ def test_full_two_player_game_through_interactions(tmp_path):
             await table.play(random.Random(5))
             row, g = await table.game()
             assert g.over and row.status == "over"
-            assert "Game over" in public(h)[-1].text
+            # the game-over post, then the game's animated recap (issue 24)
+            assert "Game over" in public(h)[-2].text
+            assert public(h)[-1].files[0].filename == f"recap-{row.id}.gif"
             seats = {s.seat for s in table.steps}
             assert seats == {0, 1}
             # both players were pinged (a new message mentioning them) at least once

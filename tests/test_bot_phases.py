@@ -50,7 +50,8 @@ def test_every_phase_gets_its_own_table_image(tmp_path):
                 posted_before = len(h.messages(table.channel))
                 await table.step(rng)
                 new = h.messages(table.channel)[posted_before:]
-                images = [m for m in new if m.files]
+                images = [m for m in new if m.files and  # table images (not the recap)
+                          m.files[0].filename.startswith("table-")]
                 ended, mid = await _phases_ended(table, log_before)
                 # one image per phase, and the final table when the game ended mid-phase
                 # (service/report.py: the console shows it too)

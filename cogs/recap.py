@@ -1,0 +1,122 @@
+"""`/rr-recap [game]`: a finished game of this channel again, as one animated image.
+
+The image is the one posted when the game ended (cogs/announce.py `recap_gif_of`), drawn
+again from the stored setup and log (R15) on a worker thread, and shown only to the caller.
+A daily game has no channel: in the caller's DMs the command shows their own ranked game
+of a day that has closed (default: yesterday's), never one of today (its recap would give
+the day away), exactly as `/rr daily review` does.
+
+A command of its own beside the `/rr` group, not in it: Discord allows a group 25
+subcommands and `/rr` has them all. The name keeps it next to `/rr` in the command list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from service import ServiceError
+from service.daily_review import closed_day
+from store import GameRow
+
+from .actions import ack, in_server, refusal, reply, rook
+from .i18n import lang_of, t
+from .recap_image import Recap, recap_file, recap_gif_of
+
+_ = app_commands.locale_str
+log = logging.getLogger("rr.recap")
+
+
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+class RecapCommands(commands.Cog):
+    """The recap command (loaded with the `rr` group, cogs/game.py)."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def _finished(self, interaction: discord.Interaction, game: int | None,
+                        lang: str) -> GameRow | None:
+        """The finished game asked for (default: the channel's last), or a reply saying
+        why there is none."""
+        store = rook(interaction).store
+        channel = interaction.channel_id or 0
+        row = await store.latest_game(channel) if game is None else await store.get(game)
+        if row is None or row.channel_id != channel or row.settings.get("daily"):
+            await reply(interaction, t("recap_none", lang) if game is None
+                        else t("recap_not_here", lang, game=game))
+            return None
+        if row.status != "over":
+            await reply(interaction, t("recap_not_over", lang, game=row.id))
+            return None
+        return row
+
+    async def _daily(self, interaction: discord.Interaction, game: int | None,
+                     lang: str) -> GameRow | None:
+        """The caller's own daily game asked for (default: their ranked game of yesterday;
+        played one today, they are told when its recap opens), once its day has closed;
+        else a reply saying why not."""
+        bot = rook(interaction)
+        host = getattr(bot, "daily", None)
+        user = interaction.user.id
+        try:
+            if host is None:
+                raise LookupError
+            if game is None:  # today's game once the day closes, else yesterday's
+                today = host.today()
+                if await host.store.attempt(user, today.isoformat(), True) is not None:
+                    closed_day(host, today)  # refused while the day is open
+                day = closed_day(host, None)
+                att = await host.store.attempt(user, day.isoformat(), True)
+                row = await bot.store.get(att.game_id) if att and att.game_id else None
+                if row is None:
+                    await reply(interaction, t("recap_no_daily", lang, day=day.isoformat()))
+                    return None
+                return row
+            row = await bot.store.get(game)
+            info = (row.settings.get("daily") or {}) if row is not None else {}
+            if row is None or not info or row.seat_of(user) is None:
+                raise LookupError
+            closed_day(host, dt.date.fromisoformat(str(info.get("day"))))
+            return row
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+        except (LookupError, ValueError):
+            await reply(interaction, t("recap_daily", lang) if game is None
+                        else t("recap_not_yours", lang, game=game))
+        return None
+
+    @app_commands.command(name="rr-recap", description=_(
+        "Watch a finished game again as an animation (only you see it)"))
+    @app_commands.describe(game=_("The game's number (default: this channel's last game)"))
+    async def recap(self, interaction: discord.Interaction,
+                    game: app_commands.Range[int, 1] | None = None) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        row = await self._finished(interaction, game, lang) if in_server(interaction) \
+            else await self._daily(interaction, game, lang)
+        if row is None:
+            return
+        bot = rook(interaction)
+        try:
+            await bot.service.load(row)  # a damaged game is set aside, not drawn
+        except ServiceError as e:
+            await reply(interaction, refusal(e, lang))
+            return
+        assert row.setup is not None  # a finished game was started
+        source = Recap(row.setup, await bot.store.log(row.id),
+                       [str(s["name"]) for s in row.seats])
+        data = await asyncio.to_thread(recap_gif_of, row.id, source, lang)
+        await reply(interaction, t("recap_caption", lang, game=row.id),
+                    file=recap_file(row.id, data, lang))
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        log.error("recap failed", exc_info=error)
+        await reply(interaction, t("internal", lang_of(interaction)))

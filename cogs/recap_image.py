@@ -1,0 +1,39 @@
+"""The animated recap of a game as the bot uploads it (issue 24): drawn from the stored
+setup and log (R15) by service/replay.py and render/recap.py. Shared by the game-end post
+(cogs/announce.py) and `/rr-recap` (cogs/recap.py)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from render.recap import recap_gif
+from service.replay import replay
+
+from .i18n import t
+
+
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """What an animated recap is drawn from: a stored game is its setup and log (R15)."""
+
+    setup: Mapping[str, Any]
+    log: list[list[Any]]
+    names: list[str]
+
+
+def recap_gif_of(game_id: int, source: Recap, lang: str) -> bytes:
+    """The animated recap of a game (a title, then one captioned table per phase, the
+    board's changes highlighted). Slow (seconds): run on a worker thread."""
+    steps, title = replay(source.setup, source.log, source.names).recap(game_id, lang)
+    return recap_gif(steps, title, lang=lang)
+
+
+def recap_file(game_id: int, data: bytes, lang: str) -> discord.File:
+    """The recap as an attachment, with alt text saying what it shows."""
+    return discord.File(io.BytesIO(data), filename=f"recap-{game_id}.gif",
+                        description=t("recap_alt", lang, game=game_id))

@@ -1,0 +1,109 @@
+"""Issue 24: when a game ends the bot posts its animated recap once, after the game-over
+post; `/rr recap [game]` shows a finished game of this channel again (only to the caller)
+and says clearly why when it cannot; a daily game's recap is never posted at its end (the
+day has not closed: its review is where it goes)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+from PIL import Image
+from test_bot_daily_review import DAY, NEXT_NOON, NOON, play_ranked
+
+from render.recap import LIMIT
+from service.replay import replay
+
+
+def public(h):
+    return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+def recaps(messages):
+    return [(m, f) for m in messages for f in m.files if f.filename.startswith("recap-")]
+
+
+def test_recap_posted_once_at_game_end_and_on_demand(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, players=1, difficulty="easy")
+            # before the end: nothing posted, and the command says the game is still on
+            res = await h.slash(bob, "rr-recap")
+            row, _g = await table.game()
+            assert res.ephemeral and not res.files
+            assert f"Game {row.id} has not ended yet" in res.text, res.text
+            assert not recaps(public(h))
+
+            await table.play(random.Random(1))
+            row, g = await table.game()
+            assert g.over
+            posted = recaps(public(h))
+            assert len(posted) == 1, [m.text for m, _ in posted]  # once
+            msg, f = posted[0]
+            assert f.filename == f"recap-{row.id}.gif" and len(f.data) < LIMIT
+            # after the game-over post (the last public message before it tells the end)
+            pub = public(h)
+            assert pub[-1] is msg and "Game over" in "\n".join(m.text for m in pub[-3:-1])
+            im = Image.open(io.BytesIO(f.data))
+            log = await table.bot.store.log(row.id)
+            assert row.setup is not None
+            frames = replay(row.setup, log).frames
+            assert im.n_frames == len(frames) + 1  # the title, then one per phase
+
+            # on demand: the same image, only to the caller
+            again = await h.slash(bob, "rr-recap")
+            assert again.ephemeral and again.files[0].filename == f"recap-{row.id}.gif"
+            assert again.files[0].data == f.data
+            named = await h.slash(bob, "rr-recap", game=row.id)
+            assert named.files and named.files[0].data == f.data
+            # a number that is no game of this channel: a clear answer, nothing posted
+            posts = len(public(h))
+            wrong = await h.slash(bob, "rr-recap", game=row.id + 50)
+            assert wrong.ephemeral and not wrong.files
+            assert f"There is no game {row.id + 50} in this channel" in wrong.text
+            yui = h.user("yui", locale="ja")
+            ja = await h.slash(yui, "rr-recap", game=row.id + 50)
+            assert "このチャンネルにゲーム" in ja.text
+            assert len(public(h)) == posts
+            after, _ = await table.game()
+            assert (after.version, after.state) == (row.version, row.state)
+    asyncio.run(scenario())
+
+
+def test_daily_recap_never_before_the_day_closes(tmp_path):
+    """A daily game ends with no recap posted (it would give the day away); `/rr-recap` in
+    the player's DMs refuses while the day is open, and after it closed shows their own
+    game — nobody else's."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            await play_ranked(h, ann)
+            att = await h.bot.daily.store.attempt(ann.id, DAY.isoformat(), True)
+            assert att is not None and att.game_id is not None and att.status == "finished"
+            assert not recaps(h.messages()), "a daily recap was posted before the day closed"
+            early = await h.slash(ann, "rr-recap", channel=h.dm_channel(ann))
+            assert early.ephemeral and not early.files
+            assert "Daily #23 is still open" in early.text, early.text
+            named = await h.slash(ann, "rr-recap", game=att.game_id, channel=h.dm_channel(ann))
+            assert not named.files and "Daily #23 is still open" in named.text
+
+            clock.now = NEXT_NOON  # the day has closed
+            res = await h.slash(ann, "rr-recap", channel=h.dm_channel(ann))
+            assert res.ephemeral and res.files[0].filename == f"recap-{att.game_id}.gif"
+            im = Image.open(io.BytesIO(res.files[0].data))
+            row = await h.bot.store.get(att.game_id)
+            assert im.n_frames == len(replay(row.setup, await h.bot.store.log(row.id)).frames) + 1
+            other = await h.slash(bob, "rr-recap", game=att.game_id, channel=h.dm_channel(bob))
+            assert not other.files and f"Game {att.game_id} is not a daily game of yours" \
+                in other.text
+            none = await h.slash(bob, "rr-recap", channel=h.dm_channel(bob))
+            assert not none.files and "You did not play the daily challenge of 2026-11-23" \
+                in none.text
+            assert not recaps(m for m in h.messages() if not m.ephemeral)
+    asyncio.run(scenario())

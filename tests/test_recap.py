@@ -1,0 +1,65 @@
+"""Issue 24: the animated recap of a whole game — a title, then one captioned table per
+phase with its changes highlighted (service/replay.py's frames, R15), the last held
+longest, under Discord's upload limit even for a long 4-player game."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from ai import make_player
+from engine import Game, view
+from render.recap import LAST_MS, LIMIT, STEP_MS, TITLE_MS, encode_gif, frames, recap_gif
+from service.replay import replay
+
+
+def ai_game(players: int, seed: int) -> Game:
+    g = Game.new(["Ann", "Bob", "Cid", "Dee"][:players], seed=seed)
+    bots = [make_player("greedy", seed * 8 + s) for s in range(players)]
+    for _ in range(5000):  # a game needs a few hundred answers; bounded all the same
+        if g.over:
+            break
+        s = g.waiting_for()[0]
+        g.apply(s, bots[s].choose(view(g.state, s), s))
+    assert g.over
+    return g
+
+
+def test_long_four_player_recap_one_frame_per_phase_under_the_limit():
+    g = ai_game(4, 6)  # 11 rounds, 74 phases: the longest of seeds 1–8 (bench/recap.py)
+    rp = replay(g.setup, g.state["log"])
+    assert g.round >= 10 and len(rp.frames) > 60
+    steps, title = rp.recap(7, "en")
+    data = recap_gif(steps, title, lang="en")
+    assert len(data) < LIMIT
+    im = Image.open(io.BytesIO(data))
+    assert im.format == "GIF" and im.info.get("loop") == 0
+    assert im.n_frames == len(rp.frames) + 1  # the title, then one per phase
+    shown = []
+    for k in range(im.n_frames):
+        im.seek(k)
+        shown.append(im.info["duration"])
+    assert shown[0] == TITLE_MS and shown[-1] == LAST_MS > STEP_MS == shown[1]
+    # the captions say the round and what ended; the title who played and who won
+    assert steps[0][2] == "Round 0 · Setup"
+    assert steps[1][2] == "Round 0 · Placement"  # R4: placement belongs to round 0
+    assert steps[2][2] == f"Round 1 · {g.cards.name(rp.frames[2].what or '', 'en')}"
+    assert steps[-1][2] == f"Round {g.round} · Game over"
+    winners = [g.state["players"][s]["name"] for s in g.result["winners"]]
+    assert title[:2] == ["Rook & Raiders · game 7", "Ann, Bob, Cid, Dee"]
+    assert title[2] == ("Winner: " + ", ".join(winners) if winners else "No winner")
+    # the highlights are the board's changes: each phase frame is that phase's table
+    assert [s[1] for s in steps] == [f.events for f in rp.frames]
+    ja_steps, ja_title = rp.recap(7, "ja")
+    assert ja_steps[-1][2] == f"ラウンド{g.round}・ゲーム終了" and "ゲーム 7" in ja_title[0]
+
+
+def test_an_oversized_recap_is_drawn_smaller_not_dropped():
+    g = ai_game(1, 3)  # a short solo game: the point is the fallback, not the size
+    steps, title = replay(g.setup, g.state["log"]).recap(1, "en")
+    full = encode_gif(frames(steps, title))
+    small = recap_gif(steps, title, limit=len(full) - 1)
+    assert len(small) < len(full)
+    big, shrunk = Image.open(io.BytesIO(full)), Image.open(io.BytesIO(small))
+    assert shrunk.width < big.width and shrunk.n_frames == big.n_frames
