@@ -52,7 +52,7 @@ def test_long_four_player_recap_one_frame_per_phase_under_the_limit():
     # the highlights are the board's changes: each phase frame is that phase's table
     assert [s[1] for s in steps] == [f.events for f in rp.frames]
     ja_steps, ja_title = rp.recap(7, "ja")
-    assert ja_steps[-1][2] == f"ラウンド{g.round}・ゲーム終了" and "ゲーム 7" in ja_title[0]
+    assert ja_steps[-1][2] == f"ラウンド{g.round}・ゲーム終了" and "ゲーム7" in ja_title[0]
 
 
 def test_an_oversized_recap_is_drawn_smaller_not_dropped():
