@@ -189,7 +189,8 @@ class Console:
         if ch is not None:  # the day as it was dealt: its key, difficulty and modifiers
             self.say(self.t("daily_replay", no=ch.number, day=ch.day.isoformat(),
                             mods=self.join(m.name(self.lang) for m in ch.modifiers)))
-        out = await self.service.start(CHANNEL, 1, rng_key=ch.key if ch else None,
+        out = await self.service.start(CHANNEL, 1, seed=ch.seed if ch else None,
+                                       rng_key=ch.rng_key if ch else None,
                                        options=ch.options if ch else None)
         self._seat_row(out.row)
         await self.report(out)

@@ -33,7 +33,7 @@ import math
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -188,6 +188,19 @@ class Challenge:
     key: bytes = field(repr=False)
     difficulty: str
     modifiers: tuple[Modifier, ...]
+    # A day dealt by a release before the keyed generator: splitmix64 from the digest's first
+    # 48 bits, as it was played then (`challenge_for`, `legacy`); None: the keyed generator.
+    legacy_seed: int | None = None
+
+    @property
+    def seed(self) -> int:
+        """The engine seed a game of this day is built with (0 beside a key)."""
+        return self.legacy_seed or 0
+
+    @property
+    def rng_key(self) -> bytes | None:
+        """The keyed generator's key, or None for a day dealt before it existed."""
+        return None if self.legacy_seed is not None else self.key
 
     @property
     def options(self) -> dict[str, Any]:
@@ -202,7 +215,8 @@ class Challenge:
         return opts
 
     def new_game(self, name: str, cards_data: dict[str, Any] | None = None) -> Game:
-        return Game.new([name], options=self.options, cards_data=cards_data, key=self.key)
+        return Game.new([name], seed=self.seed, options=self.options, cards_data=cards_data,
+                        key=self.rng_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,9 +250,21 @@ Past days must rebuild as they were played, so this table is never edited for da
 out: a new rhythm would get a new cutover date of its own."""
 
 
-def challenge_for(secret: bytes, day: dt.date) -> Challenge:
-    """The day's challenge, from the day's key."""
-    return challenge_from_key(day, day_key(secret, day))
+def challenge_for(secret: bytes, day: dt.date, keyed_from: dt.date | None = None) -> Challenge:
+    """The day's challenge, from the day's key. A day before `keyed_from` (the first day this
+    release deals, kept in the database: `DailyHost.open`) was dealt by an older release and
+    is rebuilt as it was played: see `legacy`."""
+    key = day_key(secret, day)
+    if keyed_from is not None and day < keyed_from:
+        return legacy(day, key)
+    return challenge_from_key(day, key)
+
+
+def legacy(day: dt.date, key: bytes) -> Challenge:
+    """A day dealt before the keyed generator and the weekly rhythm (issue 18, 19): splitmix64
+    seeded with the digest's first 48 bits, the unbanded difficulty and modifiers — exactly
+    what its players got, so its practice and review show the day they played."""
+    return replace(_unbanded(day, key), legacy_seed=int.from_bytes(key[:6], "big"))
 
 
 def challenge_from_key(day: dt.date, key: bytes) -> Challenge:

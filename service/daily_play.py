@@ -121,6 +121,7 @@ class DailyHost:
         self.store = store
         self.secret = secret
         self.clock = clock or games.clock
+        self.keyed_from: dt.date | None = None  # set by `open` from the database
         self._par_jobs: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._odds_jobs: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.par_plays = PAR_PLAYS  # games per par AI for the odds (config: daily_par_plays)
@@ -146,6 +147,9 @@ class DailyHost:
         key = daily.check_secret(raw) if raw else await ds.secret(secrets.token_bytes(32))
         daily.check_fingerprint(key, await ds.fingerprint(daily.fingerprint(key)))
         host = cls(games, ds, key, clock)
+        # The first day this release deals (keyed generator, weekly rhythm): today on a new
+        # database or before anyone played today, else tomorrow — a day is one game for all.
+        host.keyed_from = dt.date.fromisoformat(await ds.keyed_from(host.today().isoformat()))
         host.rescoring = asyncio.ensure_future(host.rescore_old())  # beside the start
         host._watchers.add(host.rescoring)
         host.rescoring.add_done_callback(host._watchers.discard)
@@ -156,7 +160,7 @@ class DailyHost:
         return daily.day_of(self.clock())
 
     def challenge(self, day: dt.date | None = None) -> Challenge:
-        return daily.challenge_for(self.secret, day or self.today())
+        return daily.challenge_for(self.secret, day or self.today(), self.keyed_from)
 
     def seconds_left(self) -> float:
         return daily.day_end(self.today()) - self.clock()
@@ -279,7 +283,7 @@ class DailyHost:
             "players": 1, "difficulty": ch.difficulty, "time_limit_s": MAX_LIMIT_S,
             "lang": lang, "daily": {"day": ch.day.isoformat(), "ranked": ranked,
                                     "number": ch.number, "post_channel": post_channel}}
-        op = self.games.opening([name], settings, seed=0, rng_key=ch.key,
+        op = self.games.opening([name], settings, seed=ch.seed, rng_key=ch.rng_key,
                                 options=ch.options)
         game = NewGame(None, slot(user_id, ranked), user_id, [{"user": user_id, "name": name}],
                        settings, op.game.setup, op.game.to_json(), op.entries, op.timers,

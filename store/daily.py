@@ -14,6 +14,7 @@ the transaction that takes their one-time flag, and a row leaves only once Disco
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import sqlite3
@@ -22,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .db import Commit, GameRow, NewGame, Store, VersionConflict
+
+EVERY_DAY = "0001-01-01"  # `keyed_from` of a database no daily was played on
 
 log = logging.getLogger("rr.store")
 
@@ -161,6 +164,24 @@ class DailyStore:
                         " ('daily_secret_fingerprint', ?)", (mine,))
             return str(con.execute(
                 "SELECT value FROM kv WHERE key='daily_secret_fingerprint'").fetchone()[0])
+        return await self.store._write(write)
+
+    async def keyed_from(self, today: str) -> str:
+        """The first day dealt by the keyed generator (issue 18), stored the first time a
+        release with it starts. A database nobody played a daily on: every day (`EVERY_DAY`).
+        An upgrade: `today` when nobody has played today yet, else the next day (today's
+        players got the older deal; a day is one game for everyone)."""
+        def write(con: sqlite3.Connection) -> str:
+            kept = con.execute("SELECT value FROM kv WHERE key='daily_keyed_from'").fetchone()
+            if kept is not None:
+                return str(kept[0])
+            ever = con.execute("SELECT 1 FROM daily_attempts LIMIT 1").fetchone()
+            played = con.execute("SELECT 1 FROM daily_attempts WHERE day=? LIMIT 1",
+                                 (today,)).fetchone()
+            first = EVERY_DAY if ever is None else today if played is None else \
+                (dt.date.fromisoformat(today) + dt.timedelta(days=1)).isoformat()
+            con.execute("INSERT INTO kv (key, value) VALUES ('daily_keyed_from', ?)", (first,))
+            return first
         return await self.store._write(write)
 
     async def stored_secret(self) -> tuple[bytes | None, str | None]:

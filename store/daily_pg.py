@@ -6,6 +6,7 @@ claiming for one user at once give one attempt."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import time
 from typing import Any
@@ -14,6 +15,7 @@ import asyncpg
 
 from .daily import (
     DEFAULT_REMIND_HOUR,
+    EVERY_DAY,
     HOLD_S,
     Attempt,
     AttemptTaken,
@@ -56,6 +58,22 @@ class PgDailyStore(DailyStore):
                               " ('daily_secret_fingerprint', $1) ON CONFLICT DO NOTHING", mine)
             return str(await con.fetchval(
                 "SELECT value FROM kv WHERE key='daily_secret_fingerprint'"))
+        return await self.store._write(write)
+
+    async def keyed_from(self, today: str) -> str:
+        async def write(con: Con) -> str:
+            await con.execute("LOCK TABLE kv IN SHARE ROW EXCLUSIVE MODE")  # one first start
+            kept = await con.fetchval("SELECT value FROM kv WHERE key='daily_keyed_from'")
+            if kept is not None:
+                return str(kept)
+            ever = await con.fetchval("SELECT 1 FROM daily_attempts LIMIT 1")
+            played = await con.fetchval("SELECT 1 FROM daily_attempts WHERE day=$1 LIMIT 1",
+                                        today)
+            first = EVERY_DAY if ever is None else today if played is None else \
+                (dt.date.fromisoformat(today) + dt.timedelta(days=1)).isoformat()
+            await con.execute("INSERT INTO kv (key, value) VALUES ('daily_keyed_from', $1)",
+                              first)
+            return first
         return await self.store._write(write)
 
     async def stored_secret(self) -> tuple[bytes | None, str | None]:

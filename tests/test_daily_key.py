@@ -398,3 +398,45 @@ def test_the_engine_cli_replays_a_daily_game_file(tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps(bad))
     r = cli("replay", "bad.json")
     assert r.returncode == 2 and "64 hex digits" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_days_an_older_release_dealt_are_rebuilt_as_they_were_played(db):
+    """Issue 18, upgrade day: a database where players already played today's challenge
+    dealt by the older release (splitmix64 from the digest's first 48 bits) keeps today —
+    and every earlier day — as it was played, so the day stays one game for everyone and
+    its practice shows the day its players got; the keyed generator starts tomorrow. A new
+    database (no daily ever played) deals every day keyed, as its published key rebuilds."""
+    secret = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+    tomorrow = DAY + dt.timedelta(days=1)
+
+    async def main() -> None:
+        store = await db.open()
+        try:
+            h = await DailyHost.open(GameService(store, clock=Clock(NOON)), secret=secret)
+            assert h.challenge(DAY - dt.timedelta(days=30)).rng_key is not None  # new: keyed
+        finally:
+            await store.close()
+        await db.sql("DELETE FROM kv WHERE key='daily_keyed_from'")  # as before this release
+        store = await db.open()
+        try:
+            ds = h.store.__class__(store)
+            await ds.claim(7, DAY.isoformat(), True, "Old", None)  # played on the old release
+            h = await DailyHost.open(GameService(store, clock=Clock(NOON)), secret=secret)
+            assert h.keyed_from == tomorrow
+            key = daily.day_key(secret.encode(), DAY)
+            old = h.challenge(DAY)
+            assert old.legacy_seed == int.from_bytes(key[:6], "big") and old.rng_key is None
+            g = old.new_game("Ann")
+            assert "rng" not in g.setup and g.setup["seed"] == old.legacy_seed
+            st = await h.play(1, "Ann", 100, 9001)  # today's next player gets the same deal
+            assert "rng" not in st.game.setup and st.game.setup["seed"] == old.legacy_seed
+            assert st.game.state["monster_deck"] == g.state["monster_deck"]
+            new = h.challenge(tomorrow)
+            assert new.legacy_seed is None and new.rng_key == daily.day_key(secret.encode(),
+                                                                            tomorrow)
+            again = await DailyHost.open(GameService(store, clock=Clock(NOON + 86400)),
+                                         secret=secret)
+            assert again.keyed_from == tomorrow  # kept, not moved by later starts
+        finally:
+            await store.close()
+    asyncio.run(main())
