@@ -194,11 +194,13 @@ class Announcement:
         return next((a for a in self.asks if a.seat == seat), None)
 
 
-def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
+def ask(g: Game, seat: int, user_id: int, deadline: float,
+        langs: Sequence[str] = ("en", "ja")) -> Ask | None:
+    """The seat's question, worded in `langs` (a ping needs only the game's language)."""
     dec = g.decision(seat)
     if dec is None:
         return None
-    texts = {lang: markdown(prompt(g, seat, lang)) for lang in ("en", "ja")}
+    texts = {lang: markdown(prompt(g, seat, lang)) for lang in langs}
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
 
 
@@ -282,9 +284,13 @@ class Announcer:
         self.bot.seating[row.channel_id] = (row.id, users)
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
         deadline = self.bot.service.clock() + limit
-        # nobody is pinged for a seat an AI plays: it answers at once
+        # nobody is pinged for a seat an AI plays: it answers at once. Worded in the game's
+        # language for the ping, and the actor's in both (their reply is in their own): this
+        # runs before the actor is answered, so only what is needed (issue 22)
+        lang = row.settings.get("lang", "en")
         asks = [a for s in out.prompts if not ai_level(row, s)
-                and (a := ask(g, s, users[s], out.deadlines.get(s, deadline))) is not None]
+                and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
+                              ("en", "ja") if s == out.actor else (lang,))) is not None]
         private: dict[int, list[Told]] = {}
         for e in out.events:
             for s in e.get("vis", []):
@@ -292,10 +298,9 @@ class Announcer:
                     private.setdefault(int(s), []).append(e)
         timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
             if "timeout" in out.notes else {}
-        shown = out.finished or out.over
+        # every table image is a report's (the final table too: service/report.py)
         reports = [replace(r, view=marked_view(row, r.view)) if r.view is not None else r
                    for r in phase_reports(out)]
-        lang = row.settings.get("lang", "en")
         extra, extra_pings = [], []
         if "zombie" in out.notes and out.actor is not None:
             extra_pings.append(users[out.actor])  # told with a ping: `/rr back` is theirs
@@ -304,10 +309,10 @@ class Announcer:
                            level=pair(LEVELS, level, lang),
                            mention=f"<@{users[out.actor]}>"))
         return Announcement(
-            game_id=row.id, channel_id=post_channel(row), lang=row.settings.get("lang", "en"),
+            game_id=row.id, channel_id=post_channel(row), lang=lang,
             actor=out.actor if "timeout" not in out.notes else None, names=names, users=users,
             cards=g.cards, public=visible(out.events, None), private=private, asks=asks,
-            table_view=marked_view(row, g.view(None)) if shown else None,
+            table_view=None,
             finished=list(out.finished), timeouts=timeouts, reports=reports, extra=extra,
             extra_pings=extra_pings,
             ai_waiting=ai_waiting(row, g), notice=out.notice)
