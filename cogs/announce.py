@@ -64,6 +64,7 @@ DRAWING = 2  # channel images drawn at once: one worker process per core (bench/
 # a player's acknowledgement or answer (bench/bot.py at 500 games: 288 missed 3 s windows
 # with the workers at the loop's priority)
 DRAW_NICENESS = 10
+TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 500 games)
 MAX_CONTENT = 1900
 NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
 NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
@@ -253,6 +254,9 @@ class Announcer:
         # channel → its announcements' turn: posted one announcement after the other, in
         # the order they were announced, however long each one's images take
         self._order: dict[int, Turn] = {}
+        # at most TELLING channels' announcements at once: a burst of moves does not flood
+        # the event loop with posts ahead of the acknowledgements and answers still to give
+        self._telling = asyncio.Semaphore(TELLING)
 
     async def draw(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Draw a channel image in the announcer's own workers, at most DRAWING at once:
@@ -475,7 +479,7 @@ class Announcer:
         turn = self._order.setdefault(ann.channel_id, Turn())
         turn.users += 1
         try:
-            async with turn.lock:
+            async with turn.lock, self._telling:
                 return await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
         finally:
             turn.users -= 1
