@@ -186,7 +186,8 @@ def main(argv: list[str]) -> int:
     from service.daily import SecretError
 
     try:
-        RookBot(config, freeze_gc=True, ai_processes=True).run(config.token, log_handler=None)
+        RookBot(config, freeze_gc=True, ai_processes=True,
+                draw_processes=True).run(config.token, log_handler=None)
     except SecretError as e:  # the database holds another secret's fingerprint
         print(f"bot.py: {e}", file=sys.stderr)
         return 2

@@ -161,9 +161,11 @@ async def setup_games(h: Harness, n: int) -> list[FakeChannel]:
 
 
 def production_bot(db: Path, seed: int) -> Any:
-    """The bot as `bot.py` runs it (objects loaded at startup frozen out of the collector)."""
+    """The bot as `bot.py` runs it (objects loaded at startup frozen out of the collector,
+    channel images drawn in worker processes)."""
     bot = make_bot(db, Clock(), seed=seed)
     bot.freeze_gc = True
+    bot.announcer.processes = True
     return bot
 
 

@@ -26,15 +26,18 @@ import contextvars
 import functools
 import io
 import logging
+import multiprocessing
+import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
 
+import render
 from engine import Game, visible
 from engine.cards import CardSet
 from service import Outcome, Reminder
@@ -58,7 +61,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("rr.announce")
 T = TypeVar("T")
 RETRY_DELAYS = (0.25, 1.0)
-DRAWING = 2  # channel images drawn at once (bench/bot.py: 1 lowers throughput, 6 answer latency)
+DRAWING = 2  # channel images drawn at once: one worker process per core (bench/bot.py)
+# Drawing processes yield the CPU to the event loop's: on a busy machine an image waits, not
+# a player's acknowledgement or answer (bench/bot.py at 500 games: 288 missed 3 s windows
+# with the workers at the loop's priority)
+DRAW_NICENESS = 10
+TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 500 games)
 MAX_CONTENT = 1900
 NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
 NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
@@ -197,11 +205,13 @@ class Announcement:
         return next((a for a in self.asks if a.seat == seat), None)
 
 
-def ask(g: Game, seat: int, user_id: int, deadline: float) -> Ask | None:
+def ask(g: Game, seat: int, user_id: int, deadline: float,
+        langs: Sequence[str] = ("en", "ja")) -> Ask | None:
+    """The seat's question, worded in `langs` (a ping needs only the game's language)."""
     dec = g.decision(seat)
     if dec is None:
         return None
-    texts = {lang: markdown(prompt(g, seat, lang)) for lang in ("en", "ja")}
+    texts = {lang: markdown(prompt(g, seat, lang)) for lang in langs}
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
 
 
@@ -224,24 +234,65 @@ def post_channel(row: GameRow) -> int:
     return int(daily.get("post_channel") or row.channel_id)
 
 
+@dataclass(slots=True)
+class Turn:
+    """A channel's announcements in line: the lock (FIFO) and how many hold or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
+def draw_pool(processes: bool) -> Executor:
+    """Where channel images are drawn. Worker processes ("spawn": the bot's threads must not
+    be forked) in the bot: a drawing thread would hold the GIL for up to the interpreter's
+    switch interval each time the event loop lets go of it (a socket, a thread hand-off), so
+    every player's answer came later the more images were drawn (issue 22); a process draws
+    on the other core and the loop never waits for it. Threads in tests (the renderer can be
+    patched there) and when processes are turned off."""
+    if processes:
+        return ProcessPoolExecutor(DRAWING, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=os.nice, initargs=(DRAW_NICENESS,))
+    return ThreadPoolExecutor(max_workers=DRAWING, thread_name_prefix="rr-draw")
+
+
 class Announcer:
-    def __init__(self, bot: RookBot) -> None:
+    def __init__(self, bot: RookBot, *, processes: bool = False) -> None:
         self.bot = bot
-        self._drawing: ThreadPoolExecutor | None = None
+        self.processes = processes
+        self._drawing: Executor | None = None
+        # channel → its announcements' turn: posted one announcement after the other, in
+        # the order they were announced, however long each one's images take
+        self._order: dict[int, Turn] = {}
+        # at most TELLING channels' announcements at once: a burst of moves does not flood
+        # the event loop with posts ahead of the acknowledgements and answers still to give
+        self._telling = asyncio.Semaphore(TELLING)
 
     async def draw(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Draw a channel image on the announcer's own threads, at most DRAWING at once:
-        under load the images wait their turn instead of competing (for the GIL and the
-        CPU) in numbers with the event loop that acknowledges and answers players. Players'
-        own images (`/rr board`, `/rr reach`) do not queue behind them."""
-        if self._drawing is None:
-            self._drawing = ThreadPoolExecutor(max_workers=DRAWING, thread_name_prefix="rr-draw")
-        return await asyncio.get_running_loop().run_in_executor(
-            self._drawing, functools.partial(fn, *args, **kwargs))
+        """Draw a channel image in the announcer's own workers, at most DRAWING at once:
+        under load the images wait their turn instead of competing with the event loop
+        that acknowledges and answers players. Players' own images (`/rr board`,
+        `/rr reach`) do not queue behind them. `fn` must be picklable (a module's function)
+        when the workers are processes."""
+        job = functools.partial(fn, *args, **kwargs)
+        for attempt in range(2):
+            if self._drawing is None:
+                self._drawing = draw_pool(self.processes)
+            pool = self._drawing
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, job)
+            except BrokenExecutor:  # a worker died (killed, out of memory): a new pool
+                if self._drawing is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._drawing = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
         if self._drawing is not None:
-            self._drawing.shutdown(wait=False, cancel_futures=True)
+            # processes are waited for (only a drawing under way is left: a fraction of a
+            # second), so none outlives the bot
+            self._drawing.shutdown(wait=self.processes, cancel_futures=True)
             self._drawing = None
 
     # ---- capture (synchronous: the game as the outcome left it) -----------------------------
@@ -252,9 +303,13 @@ class Announcer:
         self.bot.seating[row.channel_id] = (row.id, users)
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
         deadline = self.bot.service.clock() + limit
-        # nobody is pinged for a seat an AI plays: it answers at once
+        # nobody is pinged for a seat an AI plays: it answers at once. Worded in the game's
+        # language for the ping, and the actor's in both (their reply is in their own): this
+        # runs before the actor is answered, so only what is needed (issue 22)
+        lang = row.settings.get("lang", "en")
         asks = [a for s in out.prompts if not ai_level(row, s)
-                and (a := ask(g, s, users[s], out.deadlines.get(s, deadline))) is not None]
+                and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
+                              ("en", "ja") if s == out.actor else (lang,))) is not None]
         private: dict[int, list[Told]] = {}
         for e in out.events:
             for s in e.get("vis", []):
@@ -262,10 +317,9 @@ class Announcer:
                     private.setdefault(int(s), []).append(e)
         timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
             if "timeout" in out.notes else {}
-        shown = out.finished or out.over
+        # every table image is a report's (the final table too: service/report.py)
         reports = [replace(r, view=marked_view(row, r.view)) if r.view is not None else r
                    for r in phase_reports(out)]
-        lang = row.settings.get("lang", "en")
         extra, extra_pings = [], []
         if "zombie" in out.notes and out.actor is not None:
             extra_pings.append(users[out.actor])  # told with a ping: `/rr back` is theirs
@@ -276,10 +330,10 @@ class Announcer:
         if g.over:  # issue 23: who used hints, told with the game's end
             extra.extend(used_lines(row, names, lang))
         return Announcement(
-            game_id=row.id, channel_id=post_channel(row), lang=row.settings.get("lang", "en"),
+            game_id=row.id, channel_id=post_channel(row), lang=lang,
             actor=out.actor if "timeout" not in out.notes else None, names=names, users=users,
             cards=g.cards, public=visible(out.events, None), private=private, asks=asks,
-            table_view=marked_view(row, g.view(None)) if shown else None,
+            table_view=None,
             finished=list(out.finished), timeouts=timeouts, reports=reports, extra=extra,
             extra_pings=extra_pings,
             ai_waiting=ai_waiting(row, g), notice=out.notice,
@@ -299,9 +353,7 @@ class Announcer:
         if view is None:
             return None
         try:
-            from render import table_png
-
-            data = await self.draw(table_png, view, lang=ann.lang,
+            data = await self.draw(render.table_png, view, lang=ann.lang,
                                    highlights=ann.public if highlights is None else highlights)
         except Exception:  # a drawing bug must not stop the game's announcements
             log.exception("game %s: table image failed", ann.game_id)
@@ -322,13 +374,21 @@ class Announcer:
                                                      e.get("player") == seat for e in ann.public)]
         hints += ann.extra
         if ann.reports:  # every card or phase that ended: its lines and its own image
-            for k, r in enumerate(ann.reports):
-                lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
-                image = None if r.view is None else await self.table_file(
-                    ann, r.view, r.events, [r.what] if r.what else None)
-                last = k == len(ann.reports) - 1
-                await self._post(ch, ann, lines + (hints if last else []), image,
-                                 ann.extra_pings if last else [])
+            # all its images are drawn at once, each posted as soon as it and the ones
+            # before it are ready
+            images = [None if r.view is None else asyncio.ensure_future(self.table_file(
+                ann, r.view, r.events, [r.what] if r.what else None)) for r in ann.reports]
+            try:
+                for k, (r, drawing) in enumerate(zip(ann.reports, images, strict=True)):
+                    lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
+                    image = None if drawing is None else await drawing
+                    last = k == len(ann.reports) - 1
+                    await self._post(ch, ann, lines + (hints if last else []), image,
+                                     ann.extra_pings if last else [])
+            finally:
+                for drawing in images:
+                    if drawing is not None and not drawing.done():
+                        drawing.cancel()
         else:
             await self._post(ch, ann, ann.lines(ann.lang) + hints, await self.table_file(ann),
                              ann.extra_pings)
@@ -443,8 +503,17 @@ class Announcer:
 
     # ---- the outbox ------------------------------------------------------------------------------
     async def announce(self, ann: Announcement, *, skip_seat: int | None = None) -> bool:
-        """Publish a committed move's announcement as its outbox notice (see `tell`)."""
-        return await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
+        """Publish a committed move's announcement as its outbox notice (see `tell`), after
+        the channel's announcements before it (their images may still be drawing)."""
+        turn = self._order.setdefault(ann.channel_id, Turn())
+        turn.users += 1
+        try:
+            async with turn.lock, self._telling:
+                return await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
+        finally:
+            turn.users -= 1
+            if not turn.users:
+                del self._order[ann.channel_id]  # nobody waits: forget the channel
 
     async def publish_start(self, ann: Announcement) -> None:
         """A game's first announcement: who sits where, then the setup's story and pings."""

@@ -74,7 +74,7 @@ class RookBot(commands.AutoShardedBot):
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None, sync_commands: bool = True,
                  start_ticker: bool = True, freeze_gc: bool = False,
-                 ai_processes: bool = False) -> None:
+                 ai_processes: bool = False, draw_processes: bool = False) -> None:
         intents = discord.Intents.default()
         # RR_SHARD_COUNT/RR_SHARD_IDS (bot.py): this process's shards; unset, the only
         # process, running as many shards as Discord recommends
@@ -97,7 +97,8 @@ class RookBot(commands.AutoShardedBot):
         self.start_ticker = start_ticker
         self.freeze_gc = freeze_gc
         self.ai_processes = ai_processes  # AI choices in worker processes (bot.py sets it)
-        self.announcer = Announcer(self)
+        # channel images drawn in worker processes (bot.py sets it; tests: threads)
+        self.announcer = Announcer(self, processes=draw_processes)
         self.ai = AiRunner(self)  # AI seats' answers (cogs/seats.py)
         # channel → (game id, user id per seat): lets autocomplete skip the database
         self.seating: dict[int, tuple[int, list[int]]] = {}

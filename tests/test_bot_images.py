@@ -1,0 +1,163 @@
+"""Channel images and the player's answer (issue 22): images are drawn away from the event
+loop — in worker processes in the bot — so nobody's answer waits for an image, and a
+channel's announcements are posted in the order the moves were made, however long the
+images of an earlier one take to draw."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+import threading
+import time
+from typing import Any
+
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+
+import render
+from engine import Action, Game
+
+
+def _slash(action: Action) -> tuple[str, dict[str, Any]]:
+    """The slash command a player would type for one legal action."""
+    if action.verb == "pick":
+        return "rr pick", {"card": action.card}
+    if action.verb in ("keep", "reroll"):
+        return "rr roll", {"choice": action.verb}
+    if action.verb == "place":
+        return "rr place", {"card": action.card, "square": action.square}
+    if action.verb == "act":
+        opts: dict[str, Any] = {"unit": action.square}
+        if action.to:
+            opts["to"] = action.to
+        if action.skill:
+            opts["target"] = str(action.skill)
+        if action.fullmove:
+            opts["fullmove"] = True
+        return "rr act", opts
+    if action.verb == "recruit":
+        return "rr recruit", {"card": f"merc {action.card}" if action.merc else action.card,
+                              "square": action.square}
+    if action.verb == "ready":
+        return "rr ready", {"units": " ".join(action.squares)}
+    if action.verb == "support":
+        return "rr support", {"unit": action.square}
+    return "rr done", {}
+
+
+def _public(h: Harness, table: Table) -> list[Any]:
+    return [m for m in h.messages(table.channel) if not m.ephemeral]
+
+
+def _two_answers(setup: dict, log: list) -> tuple[Action, Action] | None:
+    """An answer of seat 0 that ends a phase (so its announcement carries an image) and an
+    answer seat 0 can give right after it, found by playing the stored log on a copy."""
+    probe = Game.replay(setup, log)
+    for first in probe.legal_actions(0):
+        if first.verb == "levelup":
+            continue
+        copy = Game.replay(setup, log)
+        ended: list[str] = []
+        copy.apply(0, str(first), on_resolved=lambda what, n, ended=ended: ended.append(what))
+        if not ended or copy.over or copy.waiting_for() != [0]:
+            continue
+        second = [a for a in copy.legal_actions(0) if a.verb != "levelup"]
+        if second:
+            return first, second[0]
+    return None
+
+
+def test_a_slow_image_keeps_the_channels_posts_in_move_order(tmp_path, monkeypatch):
+    """Two moves in a row in one channel, the first one's image slow to draw: the second
+    move's posts wait for it, and the outbox notices are told in the order the moves were
+    committed (on main the second move's posts overtook the first one's image)."""
+    slow = threading.Event()  # armed: the next image takes a while to draw
+    real = render.table_png
+
+    def table_png(view: Any, **kw: Any) -> bytes:
+        if slow.is_set():
+            slow.clear()
+            time.sleep(0.5)  # bounded: the harness waits for it
+        return real(view, **kw)
+
+    monkeypatch.setattr(render, "table_png", table_png)
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await table.open(ann, [], players=1)
+            told: list[int] = []
+            delivered = table.bot.store.delivered
+
+            async def spy(notice: int) -> None:
+                told.append(notice)
+                await delivered(notice)
+
+            table.bot.store.delivered = spy  # type: ignore[method-assign]
+            rng = random.Random(5)
+            for _ in range(80):
+                row, g = await table.game()
+                assert not g.over, "no phase-ending answer found"
+                found = _two_answers(row.setup, await table.bot.store.log(row.id)) \
+                    if g.waiting_for() == [0] else None
+                if found is None:
+                    await table.step(rng)
+                    continue
+                before = len(_public(h, table))
+                told.clear()
+                slow.set()
+                (c1, o1), (c2, o2) = _slash(found[0]), _slash(found[1])
+                first, second = await h.gather(
+                    h.slash(ann, c1, channel=table.channel, **o1),
+                    h.slash(ann, c2, channel=table.channel, **o2))
+                assert first.text.startswith("✅") and second.text.startswith("✅"), \
+                    (first.text, second.text)
+                new = _public(h, table)[before:]
+                assert any(m.files for m in new)  # the first move ended a phase
+                assert len(told) == 2 and told == sorted(told), told  # told in move order
+                # the first move's first phase, with its image, is the first post
+                assert new[0].files, [m.content for m in new]
+                rounds = [int(f.filename.split("-r")[1].split(".")[0])
+                          for m in new for f in m.files]
+                assert rounds == sorted(rounds)
+                return
+            raise AssertionError("no phase-ending answer found in 80 steps")
+
+    asyncio.run(scenario())
+
+
+def test_images_drawn_in_worker_processes_come_in_phase_order(tmp_path):
+    """The bot's configuration (bot.py: draw_processes): every phase's image is drawn in a
+    worker process — not this one, whose event loop answers players — posted in phase order,
+    and no worker outlives the bot."""
+    async def scenario() -> None:
+        def bot() -> Any:
+            b = make_bot(tmp_path / "g.db", Clock(), seed=3)
+            b.announcer.processes = True
+            return b
+
+        async with Harness(bot, settle_timeout=120) as h:
+            table = Table(h)
+            await table.open(h.user("ann"), [], players=1)
+            rng = random.Random(2)
+            images = 0
+            for _ in range(40):
+                if await table.step(rng) is None:
+                    break
+                images = sum(len(m.files) for m in h.messages(table.channel))
+                if images >= 3:
+                    break
+            assert images >= 3
+            workers = [p.pid for p in multiprocessing.active_children()]
+            assert workers and os.getpid() not in workers  # drawn in worker processes
+            pngs = [f for m in h.messages(table.channel) for f in m.files]
+            assert all(f.filename.endswith(".png") for f in pngs)
+            rounds = [int(f.filename.split("-r")[1].split(".")[0]) for f in pngs]
+            assert rounds == sorted(rounds)
+        assert not multiprocessing.active_children()  # closed with the bot
+
+    asyncio.run(scenario())
