@@ -18,10 +18,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from service.daily import fingerprint
 from store import make_store
 from store.daily import daily_store
 from store.migrations import LATEST
+
+pytestmark = pytest.mark.slow  # real processes: `bash rr test -m 'not slow'` skips them
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = secrets.token_hex(32)

@@ -426,6 +426,7 @@ def test_a_crash_while_a_practice_replaces_another_leaves_one_or_the_other(db, t
     asyncio.run(main())
 
 
+@pytest.mark.slow  # real bot processes
 def test_two_real_processes_starting_one_players_daily_give_one_game(db):
     """Issue 17, point 3, with real OS processes (tests/shard_worker.py: a RookBot behind
     the harness each, one database): `/rr daily play` of one player reaches both at the

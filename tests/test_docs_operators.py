@@ -36,6 +36,8 @@ import pytest
 
 from store import make_store
 
+pytestmark = pytest.mark.slow  # real processes: `bash rr test -m 'not slow'` skips them
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 NOT_RUN = ("apt-get ", "pg_ctlcluster ", "DISCORD_TOKEN=… bash rr run")

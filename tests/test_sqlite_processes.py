@@ -23,6 +23,8 @@ import pytest
 
 from store import Store, StoreBusy
 
+pytestmark = pytest.mark.slow  # real processes: `bash rr test -m 'not slow'` skips them
+
 ROOT = Path(__file__).resolve().parents[1]
 HOLD_S = 0.2  # each other writer's turn with the lock
 
