@@ -305,17 +305,8 @@ class DailyStore:
     async def finish(self, user_id: int, day: str, ranked: bool, status: str,
                      score: dict[str, Any] | None, share: str | None) -> bool:
         """Close a playing attempt once (finished with its score, or unfinished at the day's
-        end); False if it was already closed."""
-        now = time.time()
-
-        def write(con: sqlite3.Connection) -> bool:
-            cur = con.execute(
-                "UPDATE daily_attempts SET status=?, score=?, share=?, finished_at=?"
-                " WHERE user_id=? AND day=? AND ranked=? AND status='playing'",
-                (status, json.dumps(score) if score else None, share, now, user_id, day,
-                 int(ranked)))
-            return cur.rowcount == 1
-        return await self.store._write(write)
+        end); False if it was already closed. `end_attempt` without a game or a notice."""
+        return await self.end_attempt(user_id, day, ranked, status, score, share)
 
     async def playing(self, day: str | None = None) -> list[Attempt]:
         """Attempts still being played (of one day, or of any day)."""

@@ -182,14 +182,6 @@ class PgDailyStore(DailyStore):
         await self._run("UPDATE daily_attempts SET game_id=$1 WHERE user_id=$2 AND day=$3"
                         " AND ranked=$4", game_id, user_id, day, int(ranked))
 
-    async def finish(self, user_id: int, day: str, ranked: bool, status: str,
-                     score: dict[str, Any] | None, share: str | None) -> bool:
-        return _count(await self._run(
-            "UPDATE daily_attempts SET status=$1, score=$2, share=$3, finished_at=$4"
-            " WHERE user_id=$5 AND day=$6 AND ranked=$7 AND status='playing'",
-            status, json.dumps(score) if score else None, share, time.time(), user_id, day,
-            int(ranked))) == 1
-
     async def playing(self, day: str | None = None) -> list[Attempt]:
         async def read(con: Con) -> list[Attempt]:
             if day is None:
