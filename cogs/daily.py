@@ -97,6 +97,15 @@ def host_of(bot: RookBot) -> DailyHost:
     return host
 
 
+async def host_or_refuse(interaction: discord.Interaction, lang: str) -> DailyHost | None:
+    """The daily host, or None once the caller was told (privately) why there is none."""
+    try:
+        return host_of(rook(interaction))
+    except ServiceError as e:
+        await reply(interaction, refusal(e, lang))
+        return None
+
+
 async def tell_settled(bot: RookBot, game_id: int) -> None:
     """A daily game just ended: score it from its log (once) and post the result with the
     copyable share line and how it compares with the bot's par. Never raises."""
@@ -545,10 +554,8 @@ class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         lang = lang_of(interaction)
         if not await ack(interaction, thinking=False):  # the board may ask Discord a while
             return
-        try:
-            host = host_of(rook(interaction))
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
+        host = await host_or_refuse(interaction, lang)
+        if host is None:
             return
         server = self.server and in_server(interaction)
         text, view = await board_page(interaction, host, self.day, server, self.page, lang)

@@ -33,7 +33,7 @@ from service.replay import replay
 from . import viewer
 from .actions import ack, refusal, reply, rook
 from .announce import deliver
-from .daily import DailyCommands, host_of, open_attempt, score_words, standing_words
+from .daily import DailyCommands, host_of, host_or_refuse, open_attempt, score_words, standing_words
 from .i18n import LEVELS, lang_of, pair, t
 from .mentions import safe
 from .mixin import CommandsMixin
@@ -254,10 +254,8 @@ class HistoryPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
         lang = lang_of(interaction)
         if not await ack(interaction, thinking=False):
             return
-        try:
-            host = host_of(rook(interaction))
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
+        host = await host_or_refuse(interaction, lang)
+        if host is None:
             return
         text, view = await history_page(host, interaction.user.id, self.page, lang)
         await deliver(f"daily history page for interaction {interaction.id}",
@@ -296,10 +294,8 @@ class DailyReviewCommands(CommandsMixin):
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        try:
-            host = host_of(rook(interaction))
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
+        host = await host_or_refuse(interaction, lang)
+        if host is None:
             return
         text, view = await history_page(host, interaction.user.id, 0, lang)
         await reply(interaction, text, **({"view": view} if view else {}))
