@@ -20,7 +20,7 @@ exponential backoff (`AI_RETRY_FIRST_S` doubling up to `AI_RETRY_MAX_S`), until 
 or the question has moved on (another answer, the seat given back, the game over) — the
 version check makes a retry after a commit that did land a no-op. Past `AI_RETRY_FOR_S`
 the run stops retrying; the time-limit pass picks the seat up again at its next tick, since
-an AI-played seat's reminder is due at once (`_remind_at`), as it does after a restart or
+an AI-played seat's reminder is due at once (`GameService._timers_for`), as it does after a restart or
 an answer lost in any other way. Each retry is a WARNING, without a traceback.
 """
 
