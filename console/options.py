@@ -17,12 +17,13 @@ from typing import Any, TypedDict
 
 import ai
 import i18n
+from engine import DIFFICULTY_DISCARDS
 from service import daily
 
 from .text import has_control, name_key, normalise
 
 MAX_NAME = 24
-DIFFICULTIES = ("easy", "normal", "hard")
+DIFFICULTIES = tuple(DIFFICULTY_DISCARDS)  # R13.2 and the top level, engine/state.py
 
 
 class UsageError(Exception):
@@ -171,7 +172,7 @@ def table_parser(prog: str = "bot.py --console", lang: str = "en") -> argparse.A
     ap = _Parser(prog=prog, add_help=False, allow_abbrev=False)
     ap.add_argument("--players", type=_count, **_help("players", lang))
     ap.add_argument("--names", nargs="+", **_help("names", lang))
-    ap.add_argument("--difficulty", type=lambda s: normalise(s).lower(),
+    ap.add_argument("--difficulty", type=lambda s: re.sub(r"[\s-]+", "_", normalise(s).lower()),
                     **_help("difficulty", lang))
     ap.add_argument("--ai", nargs="+", type=lambda s: normalise(s).lower(),
                     choices=list(ai.LEVELS), **_help("ai", lang, levels=", ".join(ai.LEVELS)))

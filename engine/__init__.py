@@ -18,6 +18,7 @@ from .errors import (
 )
 from .game import Game, find_cards_version
 from .notation import Action, SkillUse, parse
+from .state import DIFFICULTY_DISCARDS
 from .types import Decision, Event, State, View
 from .view import visible
 
@@ -28,7 +29,7 @@ def view(state: State, seat: int | None) -> View:
     return Game(state).view(seat)
 
 __all__ = [
-    "Action", "ActionError", "CardSet", "Game", "GameOver", "IllegalAction", "NotYourDecision",
+    "DIFFICULTY_DISCARDS", "Action", "ActionError", "CardSet", "Game", "GameOver", "IllegalAction", "NotYourDecision",
     "NotationError", "SkillUse", "StaleDecision", "UnknownCardsVersion", "cards_for",
     "default_cards", "find_cards_version", "parse", "view", "visible",
     "Decision", "Event", "State", "View",

@@ -27,6 +27,7 @@ from typing import Any
 
 from .errors import ActionError, excerpt
 from .game import Game
+from .state import DIFFICULTY_DISCARDS
 from .textboard import render
 
 
@@ -264,7 +265,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--names", nargs="+", metavar="NAME",
                    help="the players' names in seat order (default: P1, P2, …)")
     s.add_argument("--seed", type=int, help="seed of every random draw (default: random)")
-    s.add_argument("--difficulty", choices=("easy", "normal", "hard"),
+    s.add_argument("--difficulty", choices=tuple(DIFFICULTY_DISCARDS),
                    help="solo option rule (R13.2), 1 player only")
     s.add_argument("--round-cap", type=int, default=30, help="rounds before the game ends (R15)")
     s.add_argument("--cards", metavar="FILE", help="card set JSON (engine/data/cards.json form)")

@@ -38,7 +38,10 @@ rule code reads a square only after the check that says what stands there (`is_u
 rules tests (tests/test_rules_*.py) hold that line instead of a cast on every read."""
 
 COMMANDS = ("advance", "raid", "rest", "reward", "recruit")
-DIFFICULTY_DISCARDS = {"easy": 0, "normal": 3, "hard": 6}  # R13.2
+DIFFICULTY_DISCARDS = {"easy": 0, "normal": 3, "hard": 6, "very_hard": 9}
+"""R13.2's discards. `very_hard` continues the option rule's own table one step (3 more
+cards, so the final round comes one round sooner): the top level issue 19 asks for, for
+players the three printed levels no longer challenge (docs/balance.md "Levels")."""
 JOBS = ("warrior", "cleric", "sorcerer", "thief")
 
 
@@ -136,7 +139,8 @@ def new_game(cs: CardSet, players: list[str], seed: int, options: Mapping[str, A
         raise ValueError("Rook & Raiders is for 1 to 4 players (R1).")
     difficulty = options.get("difficulty")
     if difficulty is not None and (n != 1 or difficulty not in DIFFICULTY_DISCARDS):
-        raise ValueError("difficulty is easy, normal or hard, and only for 1 player (R13.2).")
+        raise ValueError("difficulty is easy, normal, hard or very_hard, and only for 1 player "
+                         "(R13.2).")
     opts: Options = {"difficulty": difficulty, "round_cap": int(options.get("round_cap", 30))}
     opts.update(setup_variants(cs, options, n))
     st = blank_state(players, seed, opts, rng_key)

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine import ActionError, Event, Game, StaleDecision, View
+from engine import DIFFICULTY_DISCARDS, ActionError, Event, Game, StaleDecision, View
 from engine.messages import Items, phrase
 from store import (
     AlreadyApplied,
@@ -212,7 +212,7 @@ class GameService(SeatsMixin, HintsMixin):
         """A lobby with the host seated, and `bots` AI players of `bot_level` (seats.py)."""
         if not 1 <= players <= 4:
             raise ServiceError.of("svc.players")
-        if difficulty not in (None, "easy", "normal", "hard"):
+        if difficulty is not None and difficulty not in DIFFICULTY_DISCARDS:
             raise ServiceError.of("svc.difficulty")
         check_bots(players, difficulty, bots, bot_level)
         self.shards.check(guild_id)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ai import LEVELS
+from engine import DIFFICULTY_DISCARDS
 from engine.cards import parse_cardset
 
 from .chart import draw_chart
@@ -31,7 +32,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--ai", default="greedy",
                     help="AI level for every seat, or one per seat separated by commas "
                          f"(levels: {', '.join(LEVELS)})")
-    ap.add_argument("--difficulty", choices=["easy", "normal", "hard"],
+    ap.add_argument("--difficulty", choices=list(DIFFICULTY_DISCARDS),
                     help="solo option rule (R13.2); omit for the standard game")
     ap.add_argument("--cards", help="card data file (default: engine/data/cards.json)")
     ap.add_argument("--games", type=int, default=1000)
