@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import i18n
-from engine import ActionError, CardSet, Game, NotationError, View, parse
+from engine import ActionError, CardSet, Game, View
 
 if TYPE_CHECKING:
     from store.tutorial import Progress, TutorialStore
@@ -156,12 +156,10 @@ def canonical(g: Game, action: str) -> str | None:
     return str(trial.log[-1][1])
 
 
-def written(action: str) -> str:
-    """The action as parsed (for answers the engine refuses), else the typed text, folded."""
-    try:
-        return str(parse(action)).casefold()
-    except (NotationError, ValueError):
-        return " ".join(action.split()).casefold()
+def written(action: str, cards: CardSet) -> str:
+    """An answer the engine refuses, folded for comparison: case, width and card names in
+    either language ('place シーフ 3B' is 'place thief 3B')."""
+    return " ".join(cards.resolve(w) or w.casefold() for w in action.split())
 
 
 def explanation_key(step: Step, g: Game, answer: str) -> str:
@@ -170,7 +168,7 @@ def explanation_key(step: Step, g: Game, answer: str) -> str:
     for action, key in step.explain.items():
         if mine is not None and canonical(g, action) == mine:
             return key
-        if mine is None and written(action) == written(answer):
+        if mine is None and written(action, g.cards) == written(answer, g.cards):
             return key
     return step.other
 
@@ -209,19 +207,12 @@ class Answer:
 
 
 def label(action: str, cards: CardSet, lang: str) -> str:
-    """A button's words: the action as typed, with card names in the reader's language
-    (the notation accepts them in either, docs/notation.md)."""
+    """A button's words: the action as typed, with card names (units, monsters, command
+    cards) in the reader's language — the notation accepts them in either (docs/notation.md)."""
     out = []
     for word in action.split():
-        key = word.casefold()
-        if f"{key}_star" in cards.units and key not in cards.units:
-            key = f"{key}_star"
-        if key in cards.units or key in cards.monsters:
-            out.append(cards.name(key, lang))
-        elif key in ("advance", "raid", "rest", "reward", "recruit") and action.startswith("pick"):
-            out.append(i18n.t(lang, f"command.choice.{key}"))
-        else:
-            out.append(word)
+        key = cards.resolve(word)
+        out.append(cards.name(key, lang) if key else word)
     return " ".join(out)
 
 
