@@ -10,9 +10,13 @@ import re
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 import i18n
+import render
 from engine import Game
+from render.focus import FOCUS, focus_image
+from render.layout import BOARD_SQUARE, board_geom
 from service import tutorial as tut
 from service.tutorial import SEAT, Tutorial, judge, lessons, screen
 from store.tutorial import tutorial_store
@@ -175,3 +179,28 @@ def test_a_place_in_a_lesson_no_longer_in_the_file_starts_over(db) -> None:
         assert sc.finished
         await s.close()
     asyncio.run(main())
+
+
+def test_the_image_frames_the_steps_squares_and_nothing_else() -> None:
+    """Issue 23: the image with the squares that matter highlighted (render.focus_png)."""
+    sc = screen(3, 1, "en")  # dice, step 2: 5A, 5B, 6B
+    framed = focus_image(sc.view, SEAT, sc.highlight).convert("RGB")
+    plain = focus_image(sc.view, SEAT, ()).convert("RGB")
+    g = board_geom(BOARD_SQUARE, False)
+
+    def edge(im: Image.Image, square: str) -> tuple[int, int, int]:
+        b = g.box_of(square)
+        assert b is not None
+        px = im.getpixel((int(b[0]) + 5, int((b[1] + b[3]) / 2)))
+        assert isinstance(px, tuple)
+        return (int(px[0]), int(px[1]), int(px[2]))
+
+    def near(a: tuple[int, int, int], b: tuple[int, ...]) -> bool:
+        return sum(abs(x - y) for x, y in zip(a, b, strict=False)) < 60
+
+    for q in sc.highlight:
+        assert near(edge(framed, q), FOCUS) and not near(edge(plain, q), FOCUS), q
+    for q in ("1A", "3C", "4B"):
+        assert edge(framed, q) == edge(plain, q), q
+    png = render.focus_png(sc.view, SEAT, sc.highlight, lang="ja")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
