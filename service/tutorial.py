@@ -216,6 +216,11 @@ def label(action: str, cards: CardSet, lang: str) -> str:
     return " ".join(out)
 
 
+def rule_list(rules: Sequence[str], lang: str) -> str:
+    """Rule ids as a list in the reader's language: `R2, R4` / `R2、R4`."""
+    return ("、" if lang == "ja" else ", ").join(rules)
+
+
 def screen(index: int, step: int, lang: str, name: str = "",
            events: list[Any] | None = None) -> Screen:
     """The learner's screen at (lesson `index`, `step`)."""
@@ -223,7 +228,7 @@ def screen(index: int, step: int, lang: str, name: str = "",
     lesson = all_lessons[index]
     g = lesson.game_at(min(step, len(lesson.steps)), name)
     finished = step >= len(lesson.steps)
-    rules = ", ".join(lesson.rules)
+    rules = rule_list(lesson.rules, lang)
     if finished:
         last = index + 1 >= len(all_lessons)
         text = i18n.t(lang, "tutorial.all_done" if last else "tutorial.lesson_done",
