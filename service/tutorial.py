@@ -43,6 +43,7 @@ PLAYER_KEYS = ("board", "gold", "honor", "hand", "defeated", "medals", "castle",
                "queues", "rolls", "autosave")
 CARD_LISTS = ("hand", "defeated", "castle")  # card keys, given ids when a lesson is built
 JOBS = ("warrior", "cleric", "sorcerer", "thief")
+MERCENARIES = ("archer", "lancer", "knight")  # on offer unless a lesson says otherwise (R3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +92,9 @@ def puzzle_state(position: Mapping[str, Any], name: str = "") -> dict[str, Any]:
     """A lesson's `position` as a puzzle state for `Game.from_json` (docs/state.md).
 
     Conveniences for the designer: player keys at the top level, card lists as plain keys,
-    `decision` for the learner's one open question, full level-up piles and a monster deck
-    of two Goblins unless given (so that no victory check ends a lesson by accident, R13.1)."""
+    `decision` for the learner's one open question; unless given, full level-up piles, three
+    mercenaries on offer and a monster deck of two Goblins (so that no victory check ends a
+    lesson by accident, R13.1)."""
     pos = copy.deepcopy(dict(position))
     player: dict[str, Any] = {"name": name or "You"}
     for k in PLAYER_KEYS:
@@ -110,8 +112,8 @@ def puzzle_state(position: Mapping[str, Any], name: str = "") -> dict[str, Any]:
     }
     state.update(pos)
     state["monster_deck"] = _cards(state["monster_deck"], "tm")
-    state["mercenaries"] = _cards(state.get("mercenaries", []), "tr") + [None] * max(
-        0, 3 - len(state.get("mercenaries", [])))
+    mercs = state.get("mercenaries", MERCENARIES)
+    state["mercenaries"] = _cards(mercs, "tr") + [None] * max(0, 3 - len(mercs))
     if "unit_deck" in state:
         state["unit_deck"] = _cards(state["unit_deck"], "tu")
     state["decisions"] = {str(SEAT): {"id": 1, "opened": 1, **decision}} if decision else {}

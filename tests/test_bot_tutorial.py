@@ -123,3 +123,19 @@ def test_every_lesson_can_be_finished_with_its_buttons(tmp_path):
             assert "You finished the last lesson" in msg.text
             assert next(b for b in msg.buttons if b.label == "Next lesson").disabled
     asyncio.run(scenario())
+
+
+def test_the_same_tutorial_in_a_dm_and_a_user_install_context(tmp_path):
+    """Ephemeral wherever it is typed: in the bot's DM and in a DM between two users (the
+    user-installed app) the learner gets the same private message, at the same place."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            res = await h.slash(ann, "rr-learn tutorial", channel=h.dm_channel(ann))
+            assert res.ephemeral and res.files and res.message is not None
+            await h.click(ann, message=res.message, label="place Thief★ 2B")
+            assert "Lesson complete" in res.message.text
+            res = await h.slash(ann, "rr-learn tutorial", channel=h.private_channel(ann, bob))
+            assert res.ephemeral and "Welcome back" in res.text and "· done" in res.text
+    asyncio.run(scenario())
