@@ -31,7 +31,7 @@ MOVES = {
     "restart": "restart", "やり直し": "restart", "やり直す": "restart",
     "leave": "leave", "中断": "leave", "back": "leave",
     "lesson": "lesson", "レッスン": "lesson",
-    "show": "show", "表示": "show",
+    "show": "show", "表示": "show", "tutorial": "show", "チュートリアル": "show",
 }
 
 

@@ -300,8 +300,8 @@ class Tutorial:
         if lessons()[index].id != lesson_id or now != step:
             return None
         out = judge(index, step, action, lang, name)
-        if out.accepted:
-            await self.store.save(user, lesson_id, step + 1)
+        if out.accepted and not await self.store.advance(user, lesson_id, step):
+            return None  # a skip, a restart or another answer landed first
         return out
 
     async def next_lesson(self, user: int, lang: str, name: str = "") -> Screen:

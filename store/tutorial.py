@@ -45,6 +45,17 @@ class TutorialStore:
                         " updated_at=excluded.updated_at", (user_id, lesson, step, time.time()))
         await self.store._write(write)
 
+    async def advance(self, user_id: int, lesson: str, step: int) -> bool:
+        """Step on from (lesson, step) to step + 1 only if the user still stands there: of two
+        racing answers (two clicks, two processes) one moves on, and an answer judged before
+        a skip or restart landed never undoes it. One statement, so nothing is half-written."""
+        def write(con: sqlite3.Connection) -> bool:
+            cur = con.execute("UPDATE tutorial_progress SET step=?, updated_at=?"
+                              " WHERE user_id=? AND lesson=? AND step=?",
+                              (step + 1, time.time(), user_id, lesson, step))
+            return cur.rowcount == 1
+        return await self.store._write(write)
+
     async def forget(self, user_id: int) -> None:
         def write(con: sqlite3.Connection) -> None:
             con.execute("DELETE FROM tutorial_progress WHERE user_id=?", (user_id,))

@@ -28,6 +28,14 @@ class PgTutorialStore(TutorialStore):
                               user_id, lesson, step, time.time())
         await self.store._write(write)
 
+    async def advance(self, user_id: int, lesson: str, step: int) -> bool:
+        async def write(con: Con) -> bool:
+            done = await con.execute("UPDATE tutorial_progress SET step=$1, updated_at=$2"
+                                     " WHERE user_id=$3 AND lesson=$4 AND step=$5",
+                                     step + 1, time.time(), user_id, lesson, step)
+            return bool(done == "UPDATE 1")
+        return await self.store._write(write)
+
     async def forget(self, user_id: int) -> None:
         async def write(con: Con) -> None:
             await con.execute("DELETE FROM tutorial_progress WHERE user_id=$1", user_id)

@@ -204,3 +204,23 @@ def test_the_image_frames_the_steps_squares_and_nothing_else() -> None:
         assert edge(framed, q) == edge(plain, q), q
     png = render.focus_png(sc.view, SEAT, sc.highlight, lang="ja")
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_of_two_racing_answers_one_moves_on_and_a_skip_is_never_undone(db) -> None:
+    """Two clicks of the taught button at once (or in two processes): the learner moves one
+    step, not two; an answer that was judged before a skip landed does not bring them back."""
+    async def main() -> None:
+        a, b = await db.open(), await db.open()
+        ta, tb = Tutorial(tutorial_store(a)), Tutorial(tutorial_store(b))
+        await ta.goto(5, 1, "en")  # commands, step 0
+        got = await asyncio.gather(ta.answer(5, "commands", 0, "pick advance", "en"),
+                                   tb.answer(5, "commands", 0, "pick advance", "en"))
+        assert sum(x is not None and x.accepted for x in got) == 1
+        assert (await tb.current(5, "en"))[0].step == 1
+        await tb.next_lesson(5, "en")  # skipped to lesson 3 meanwhile
+        assert not await tutorial_store(a).advance(5, "commands", 1)
+        sc, _ = await ta.current(5, "en")
+        assert (sc.lesson, sc.step) == (2, 0)
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
