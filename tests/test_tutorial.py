@@ -224,3 +224,40 @@ def test_of_two_racing_answers_one_moves_on_and_a_skip_is_never_undone(db) -> No
         for s in (a, b):
             await s.close()
     asyncio.run(main())
+
+
+def _events(lesson_id: str, step: int) -> list[dict[str, object]]:
+    index = tut.lesson_index(lesson_id)
+    assert index is not None
+    out = judge(index, step, LESSONS[index].steps[step].accept, "en")
+    assert out.accepted
+    return [dict(e) for e in out.screen.events]
+
+
+def test_what_the_lessons_say_happens_is_what_the_engine_does() -> None:
+    """The words promise rolls, moves and summons (and card values): a balance change to
+    engine/data/cards.json that makes a lesson's words untrue fails here, not in front of a
+    learner (R8.2 dice and DEF, R9 Invasion, R10.2 adjacent summon, R12.1 Level Up)."""
+    cs = LESSONS[0].start().cards
+    assert (cs.monsters["goblin"].defense, cs.monsters["skeleton"].defense) == (6, 7)
+    assert (cs.units["thief_star"].mov, cs.units["sorcerer_star"].mov) == (2, 1)
+    assert (cs.units["archer"].cost, cs.units["knight"].cost) == (3, 5)
+    assert (cs.units["warrior_star"].skill.mod, cs.units["warrior"].skill.mod) == (1, 2)
+    assert cs.monsters["skeleton"].range == ((1, 0), (2, 0), (3, 0))
+    assert cs.monsters["skeleton"].atk == 2 and cs.units["warrior_star"].hp == 4
+
+    def rolled(evs: list[dict[str, object]]) -> list[tuple[object, object]]:
+        return [(e["total"], e["result"]) for e in evs if e["type"] == "rolled"]
+
+    assert rolled(_events("dice", 0)) == [(4, "miss")]  # "below DEF 6: only 1 damage"
+    dice2 = _events("dice", 1)
+    assert rolled(dice2) == [(7, "hit")] and any(e["type"] == "defeated" for e in dice2)
+    assert rolled(_events("boons", 0)) == [(6, "miss")]  # "5 + 1 = 6: below DEF 7"
+    assert rolled(_events("boons", 1)) == [(7, "hit")]  # "the same dice make 7 — a hit"
+    enemy = _events("enemy", 0)  # "the Skeleton moved 1 square, to 4B"; two summoned
+    assert [e["to"] for e in enemy if e["type"] == "monster_moved"] == ["4B"]
+    assert len([e for e in enemy if e["type"] == "summoned"]) == 2
+    summon = _events("summon", 0)  # the Goblin attacks the Thief★; 6B, then past 5B to 4B
+    assert [e["square"] for e in summon if e["type"] == "damaged"] == ["1C"]
+    assert [e["square"] for e in summon if e["type"] == "summoned"] == ["6B", "4B"]
+    assert not any(e["type"] == "invaded" for e in summon)
