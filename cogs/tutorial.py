@@ -40,7 +40,6 @@ from store.tutorial import tutorial_store
 from .actions import ack, reply, rook
 from .announce import clip, deliver
 from .i18n import lang_of, t
-from .mentions import safe
 from .views import guarded
 
 _ = app_commands.locale_str
@@ -55,8 +54,9 @@ def host(interaction: discord.Interaction) -> Tutorial:
 
 
 def learner_name(interaction: discord.Interaction) -> str:
-    """The learner's name on the board image (their own, escaped as everywhere)."""
-    return safe(interaction.user.display_name)[:32]
+    """The learner's name on the board image: drawn as it is (markdown escapes would show
+    on a picture); the text never repeats it."""
+    return interaction.user.display_name[:32]
 
 
 def screen_text(sc: Screen, lang: str, before: str = "") -> str:
