@@ -56,7 +56,7 @@ log = logging.getLogger("rr.bot")
 # (deck orders, everyone's medals). Never let them into a log, whatever RR_LOG_LEVEL says.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
-COGS = ("cogs.game",)  # the extensions setup_hook loads
+COGS = ("cogs.game", "cogs.tutorial")  # the extensions setup_hook loads
 GAME_TICK_BUDGET_S = 30.0  # one game's time-limit job never runs longer than this
 PASS_BUDGET_S = 300.0  # nor a whole pass (a stuck store cannot wedge the ticker)
 APPLIED_KEEP_S = 7 * 24 * 3600  # interaction keys kept (Discord redelivers within minutes)

@@ -32,6 +32,7 @@ from service.replay import replay
 from service.report import phase_reports
 from service.seats import ai_level, seat_names
 from store import GameRow, Store
+from store.tutorial import tutorial_store
 
 from . import board
 from .options import Seat, Table, UsageError, parse_new
@@ -49,6 +50,7 @@ from .text import (
     tidy_message,
     whole_tokens,
 )
+from .tutorial import Learning
 
 CHANNEL = 1
 if TYPE_CHECKING:
@@ -65,6 +67,7 @@ COMMANDS = {
     "画像": "image", "rules": "rules", "ルール": "rules",
     "hint": "hint", "ヒント": "hint",
     "recap": "recap", "振り返り": "recap",
+    "tutorial": "tutorial", "チュートリアル": "tutorial",
 }
 
 
@@ -91,6 +94,7 @@ class Console:
         self.last_actor: int | None = None  # whom a bare `undo` is about
         # seat → (its last action, why undo cannot take it back: "closed"/"revealed"/"")
         self.moves: dict[int, tuple[str, str]] = {}
+        self.learning: Learning | None = None  # the tutorial, while the user is in it
 
     def _service(self) -> GameService:
         return GameService(self.store, seed_source=self._next_seed)
@@ -386,6 +390,14 @@ class Console:
             return True
         words = line.split(" ")
         command = COMMANDS.get(words[0].casefold()) if line else "status"
+        if self.learning is not None and command not in ("help", "rules", "quit"):
+            if not await self.learning.handle(line):
+                self.learning = None
+                await self.after_tutorial()
+            return True
+        if command == "tutorial":
+            await self.tutorial()
+            return True
         if command == "help":
             self.say(t("help", self.lang))
             return True
@@ -638,8 +650,25 @@ class Console:
         await self.start(table)
         self.show_status((await self.service.current(CHANNEL))[1])
 
+    async def tutorial(self) -> None:
+        """`tutorial` (or `--tutorial`): the lessons (issue 23); a game in progress waits,
+        and `leave` comes back to it."""
+        self.learning = Learning(tutorial_store(self.store), self.out_dir, self.lang, self.out)
+        await self.learning.begin()
+
+    async def after_tutorial(self) -> None:
+        """Back from the tutorial: the game in progress, else how to start one."""
+        row = await self.store.open_game(CHANNEL)
+        if row is not None and row.status == "active":
+            self.show_status((await self.service.viewable(CHANNEL))[1])
+        else:
+            self.say(self.t("tutorial_no_game"))
+
     async def farewell(self, why: str) -> None:
         """The one line said when the console stops: where the game is, how to resume."""
+        if self.learning is not None:
+            self.say(why + self.t("tutorial_saved", db=self.db))
+            return
         row = await self.store.latest_game(CHANNEL)
         if row is None or row.status != "active":
             self.say(why + self.t("bye_over", db=self.db))

@@ -281,6 +281,7 @@ def _parse_command_line(argv: list[str], lang: str) -> tuple[argparse.Namespace,
     ap = _Parser(prog="bot.py --console", parents=[table_parser(lang=lang)],
                  description=i18n.t(lang, "console.opt.description"))
     ap.add_argument("--new", action="store_true", **_help("new", lang))
+    ap.add_argument("--tutorial", action="store_true", **_help("tutorial", lang))
     ap.add_argument("--db", default="rr-console.db", **_help("db", lang))
     ap.add_argument("--out", default="console-out", **_help("out", lang))
     ap.add_argument("--lang", choices=["en", "ja"], **_help("lang", lang))

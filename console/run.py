@@ -265,7 +265,9 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
         if existing is not None and existing.status == "active" and not ns.new:
             lang = ns.lang or existing.settings.get("lang") or "en"  # the game keeps its own
         con = Console(store, out_dir, lang, sys.stdout, shown, table)
-        if existing is not None and existing.status == "active" and not ns.new:
+        if ns.tutorial:  # the lessons first; a game waits (issue 23)
+            await con.tutorial()
+        elif existing is not None and existing.status == "active" and not ns.new:
             try:
                 await con.resume(existing, given(ns))
             except ServiceError as e:  # a damaged game (quarantined): one line, no traceback

@@ -10,6 +10,8 @@ caches of fonts, static layers and sprites):
 - `board_png(view, seat, *, lang, highlights)`: one player's board.
 - `table_png(view, *, lang, highlights)`: every board plus the central row.
 - `reach_png(view, seat, square, move, skill, *, lang)`: a unit's movement and skill squares.
+- `focus_png(view, seat, squares, *, lang, highlights)`: a board with squares framed (a
+  tutorial step's, issue 23).
 - `card_png(card_key, *, lang)`: one card with its stats and range diagram.
 
 `lang` is "en" or "ja". `highlights` is a list of engine events of the last phase (moved,
@@ -19,6 +21,6 @@ invaded, eliminated); unknown types are ignored. `python -m render DIR` writes a
 
 from __future__ import annotations
 
-from render.api import board_png, card_png, reach_png, table_png
+from render.api import board_png, card_png, focus_png, reach_png, table_png
 
-__all__ = ["board_png", "card_png", "reach_png", "table_png"]
+__all__ = ["board_png", "card_png", "focus_png", "reach_png", "table_png"]

@@ -63,6 +63,14 @@ def reach_png(view: Mapping[str, Any], seat: int, square: str, move: list[str], 
     return encode(reach_image(view, seat, square, move, skill, lang=_lang(lang)))
 
 
+def focus_png(view: Mapping[str, Any], seat: int, squares: Sequence[str], *, lang: str = "en",
+              highlights: Sequence[Mapping[str, Any]] | None = None) -> bytes:
+    """A board with the squares a tutorial step is about framed (render/focus.py)."""
+    from render.focus import focus_image
+
+    return encode(focus_image(view, seat, squares, lang=_lang(lang), highlights=highlights))
+
+
 def card_png(card_key: str, *, lang: str = "en") -> bytes:
     """One card: name, stats and range diagram. A typed name (en/ja) works as a key too."""
     return _card_png(str(card_key), _lang(lang))

@@ -344,6 +344,21 @@ CREATE INDEX daily_outbox_due ON daily_outbox(not_before);
 ALTER TABLE daily_reminders ADD COLUMN lang TEXT;
 ALTER TABLE daily_reminders ADD COLUMN hour INTEGER;
 """),
+    Step(11, "tutorial_progress: where each learner stands in the tutorial (issue 23)", """
+CREATE TABLE tutorial_progress (      -- one row per user: the lesson and step to show next
+    user_id INTEGER PRIMARY KEY,
+    lesson TEXT NOT NULL,             -- a lesson id of service/data/tutorial.json
+    step INTEGER NOT NULL,            -- 0-based; the lesson's step count once it is finished
+    updated_at REAL NOT NULL
+);
+""", """
+CREATE TABLE tutorial_progress (
+    user_id BIGINT PRIMARY KEY,
+    lesson TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL
+);
+"""),
 )
 
 LATEST = STEPS[-1].version

@@ -1,0 +1,200 @@
+"""`/rr-learn tutorial`: the tutorial you play (issue 23), in one private message.
+
+A top-level group of its own: `/rr` already has Discord's maximum of 25 subcommands, and a
+group keeps room for `/rr-learn review` later.
+
+Where it is played: an **ephemeral** message where the command was typed — in a server
+channel, a DM with the bot or a user-install context alike — rather than the player's DMs.
+A lesson is one person's private practice: ephemeral keeps it out of everyone else's
+channel without asking the bot to open a DM (which a user-installed bot or a member with
+DMs from servers turned off cannot get), and every click edits the same message in place,
+so a lesson never floods anything. If the message is closed or lost, `/rr-learn tutorial`
+shows the current step again: the place is stored per user (service/tutorial.py), not in
+the message.
+
+The taught action is offered as buttons (the `/rr act` family cannot reach a lesson's
+position), with Skip lesson / Restart lesson / Leave below. Custom ids name everything a
+click needs — `rr:learn:{lesson}:{step}:{choice}`, `choice` a button's number or `s`kip,
+`r`estart, `l`eave — so the buttons work after a restart; a button of a step the learner has
+left shows where they stand now. The learner is always the clicker (only they see the
+message), so there is nobody else's tutorial to reach.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import i18n
+from render import focus_png
+from service.tutorial import Screen, Tutorial, lessons, rule_list
+from store.tutorial import tutorial_store
+
+from .actions import ack, reply, rook
+from .announce import clip, deliver
+from .i18n import lang_of, t
+from .views import guarded
+
+_ = app_commands.locale_str
+log = logging.getLogger("rr.tutorial")
+
+MOVES = {"s": "skip", "r": "restart", "l": "leave"}
+
+
+def host(interaction: discord.Interaction) -> Tutorial:
+    """The tutorial on the bot's own store (one row per learner)."""
+    return Tutorial(tutorial_store(rook(interaction).store))
+
+
+def learner_name(interaction: discord.Interaction) -> str:
+    """The learner's name on the board image: drawn as it is (markdown escapes would show
+    on a picture); the text never repeats it."""
+    return interaction.user.display_name[:32]
+
+
+def screen_text(sc: Screen, lang: str, before: str = "") -> str:
+    head = "tutorial.header_done" if sc.finished else "tutorial.header"
+    lines = [i18n.t(lang, head, n=sc.lesson + 1, total=sc.total, title=sc.title,
+                    rules=rule_list(sc.rules, lang), step=min(sc.step + 1, sc.steps),
+                    steps=sc.steps)]
+    if before:
+        lines.append(before)
+    lines.append(sc.text)
+    return clip(lines)
+
+
+def screen_view(sc: Screen, lang: str) -> discord.ui.View:
+    """The step's choices on the first row, Skip (Next, once done) / Restart / Leave below."""
+    view = discord.ui.View(timeout=None)
+    for k, (_action, words) in enumerate(sc.buttons[:5]):
+        view.add_item(LearnButton(sc.lesson, sc.step, str(k), label=words[:80],
+                                  style=discord.ButtonStyle.primary))
+    skip = "tutorial.button.next" if sc.finished else "tutorial.button.skip"
+    for choice, key in (("s", skip), ("r", "tutorial.button.restart"),
+                        ("l", "tutorial.button.leave")):
+        view.add_item(LearnButton(sc.lesson, sc.step, choice, label=i18n.t(lang, key), row=1,
+                                  style=discord.ButtonStyle.success if choice == "s"
+                                  and sc.finished else discord.ButtonStyle.secondary,
+                                  disabled=choice == "s" and sc.all_done))
+    return view
+
+
+async def screen_file(sc: Screen, lang: str) -> discord.File:
+    """The board with the step's squares framed, drawn off the event loop."""
+    data = await asyncio.to_thread(focus_png, sc.view, 0, sc.highlight, lang=lang,
+                                   highlights=sc.events)
+    return discord.File(io.BytesIO(data), filename="tutorial.png",
+                        description=i18n.t(lang, "tutorial.image"))
+
+
+async def screen_message(sc: Screen, lang: str, before: str = "") -> dict[str, Any]:
+    return {"content": screen_text(sc, lang, before), "view": screen_view(sc, lang),
+            "file": await screen_file(sc, lang)}
+
+
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+class LearnCommands(commands.GroupCog, group_name="rr-learn",
+                    group_description=_("Learn Rook & Raiders")):
+    """`/rr-learn`: learning the game (the tutorial; room for a game review)."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="tutorial", description=_(
+        "Play the tutorial: short lessons on prepared positions (only you see it)"))
+    async def tutorial(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        sc, resumed = await host(interaction).current(interaction.user.id, lang,
+                                                      learner_name(interaction))
+        parts = await screen_message(sc, lang, i18n.t(
+            lang, "tutorial.resumed" if resumed else "tutorial.welcome"))
+        await reply(interaction, parts.pop("content"), **parts)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        log.error("tutorial command failed", exc_info=error)
+        await reply(interaction, t("internal", lang_of(interaction)))
+
+
+class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"rr:learn:(?P<lesson>\d{1,3}):(?P<step>\d{1,3}):(?P<c>[0-9srl])"):
+    """A tutorial button: answer choice `c` of (lesson, step), or skip / restart / leave."""
+
+    def __init__(self, lesson: int, step: int, choice: str, *, label: str = "?",
+                 row: int = 0, disabled: bool = False,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(
+            label=label, row=row, style=style, disabled=disabled,
+            custom_id=f"rr:learn:{lesson}:{step}:{choice}"))
+        self.lesson, self.step, self.choice = lesson, step, choice
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LearnButton:
+        return cls(int(match["lesson"]), int(match["step"]), match["c"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self.press(interaction))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        if not await ack(interaction, thinking=False):
+            return
+        tut, user, name = host(interaction), interaction.user.id, learner_name(interaction)
+        move = MOVES.get(self.choice)
+        before = ""
+        if move == "leave":
+            await self.edit(interaction, {"content": i18n.t(lang, "tutorial.left"),
+                                          "view": None}, None)
+            return
+        if move == "skip":
+            sc = await tut.next_lesson(user, lang, name)
+        elif move == "restart":
+            sc = await tut.restart(user, lang, name)
+        else:
+            sc, before = await self.answer(tut, user, lang, name)
+        parts = await screen_message(sc, lang, before)
+        image = parts.pop("file")
+        await self.edit(interaction, parts, image)
+
+    async def answer(self, tut: Tutorial, user: int, lang: str,
+                     name: str) -> tuple[Screen, str]:
+        """The screen after this answer and the line above it (well done / why not)."""
+        now, _resumed = await tut.current(user, lang, name)
+        all_lessons = lessons()
+        if (self.lesson >= len(all_lessons) or (now.lesson, now.step) != (self.lesson, self.step)
+                or now.finished or int(self.choice) >= len(now.buttons)):
+            return now, i18n.t(lang, "tutorial.old_button")
+        action = now.buttons[int(self.choice)][0]
+        out = await tut.answer(user, all_lessons[self.lesson].id, self.step, action, lang, name)
+        if out is None:  # moved on meanwhile (another click, another process)
+            return (await tut.current(user, lang, name))[0], i18n.t(lang, "tutorial.old_button")
+        if out.accepted:
+            return out.screen, i18n.t(lang, "tutorial.good")
+        return out.screen, f"{i18n.t(lang, 'tutorial.not_this')} {out.explanation}"
+
+    async def edit(self, interaction: discord.Interaction, parts: dict[str, Any],
+                   image: discord.File | None) -> None:
+        """The clicked (ephemeral) message, edited in place."""
+        files = [image] if image is not None else []
+        await deliver(f"tutorial step for interaction {interaction.id}",
+                      lambda: interaction.edit_original_response(attachments=files, **parts))
+
+
+TUTORIAL_ITEMS = (LearnButton,)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LearnCommands(bot))
+    bot.add_dynamic_items(*TUTORIAL_ITEMS)

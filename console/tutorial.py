@@ -1,0 +1,135 @@
+"""The tutorial in the terminal (issue 23): `--tutorial`, or `tutorial` typed in a game.
+
+The same lessons and judging as the bot (service/tutorial.py); the console only prints a
+step — its words, the text board, the numbered choices the bot shows as buttons — and
+writes the step's image (the squares that matter framed, render.focus_png) to the output
+folder. A choice is typed by its number or as the action itself (the same notation as a
+game); `skip`, `restart`, `lesson N` and `leave` move about. The learner's place is kept in
+`--db` after every step, so `--tutorial` resumes it after a quit, Ctrl-C or a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TextIO
+
+import i18n
+from service.tutorial import Screen, Tutorial, lessons, rule_list
+from store.tutorial import TutorialStore
+
+from . import board
+from .text import excerpt, plain_markdown, t
+
+log = logging.getLogger("rr.console")
+
+LEARNER = 1  # the console's one learner (its progress row in --db)
+# Tutorial commands by their typed word (English or Japanese) → what they do.
+MOVES = {
+    "skip": "skip", "next": "skip", "飛ばす": "skip", "次": "skip",
+    "restart": "restart", "やり直し": "restart", "やり直す": "restart",
+    "leave": "leave", "中断": "leave", "back": "leave",
+    "lesson": "lesson", "レッスン": "lesson",
+    "show": "show", "表示": "show", "tutorial": "show", "チュートリアル": "show",
+}
+
+
+class Learning:
+    """One learner at the terminal: prints steps, answers typed lines, keeps the place."""
+
+    def __init__(self, store: TutorialStore, out_dir: Path, lang: str, stdout: TextIO) -> None:
+        self.tutorial = Tutorial(store)
+        self.out_dir = out_dir
+        self.lang = lang
+        self.out = stdout
+        self.screen: Screen | None = None
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def t(self, key: str, **kw: object) -> str:
+        return t(key, self.lang, **kw)
+
+    async def begin(self) -> None:
+        """Start or resume: the welcome for a newcomer, 'welcome back' otherwise."""
+        sc, resumed = await self.tutorial.current(LEARNER, self.lang)
+        self.say(plain_markdown(self.t("tutorial_resumed" if resumed else "tutorial_welcome")))
+        await self.show(sc)
+
+    async def show(self, sc: Screen, before: str = "") -> None:
+        self.screen = sc
+        if before:
+            self.say(before)
+        head = "tutorial.header_done" if sc.finished else "tutorial.header"
+        self.say(plain_markdown(_t(self.lang, head, n=sc.lesson + 1, total=sc.total,
+                                   title=sc.title, rules=rule_list(sc.rules, self.lang),
+                                   step=min(sc.step + 1, sc.steps), steps=sc.steps)))
+        for line in board.full(sc.cards, sc.view, self.lang):
+            self.say("  " + line)
+        self.say(plain_markdown(sc.text))
+        for k, (_, words) in enumerate(sc.buttons, 1):
+            self.say(f"  {k}. {words}")
+        await self.image(sc)
+        self.say(self.t("tutorial_moves_done" if sc.finished else "tutorial_moves"))
+
+    async def image(self, sc: Screen) -> None:
+        try:
+            from render import focus_png
+        except ImportError:  # the renderer is optional for the console
+            return
+        path = self.out_dir / f"tutorial-{sc.lesson + 1}-{min(sc.step + 1, sc.steps)}.png"
+        try:
+            data = await asyncio.to_thread(focus_png, sc.view, 0, sc.highlight,
+                                           lang=self.lang, highlights=sc.events)
+            path.write_bytes(data)
+        except Exception as e:  # an image is a bonus: the lesson goes on without it
+            log.exception("image %s", path)
+            self.say("  " + self.t("image_failed",
+                                   err=excerpt(str(e) or type(e).__name__, self.lang, 60)))
+            return
+        self.say("  " + self.t("image", path=path))
+
+    async def handle(self, line: str) -> bool:
+        """One typed line; False when the learner leaves the tutorial."""
+        words = line.split(" ")
+        move = MOVES.get(words[0].casefold()) if line else "show"
+        sc = self.screen or (await self.tutorial.current(LEARNER, self.lang))[0]
+        if move == "leave":
+            self.say(self.t("tutorial_left"))
+            return False
+        if move == "show":
+            await self.show((await self.tutorial.current(LEARNER, self.lang))[0])
+        elif move == "skip":
+            await self.show(await self.tutorial.next_lesson(LEARNER, self.lang))
+        elif move == "restart":
+            await self.show(await self.tutorial.restart(LEARNER, self.lang))
+        elif move == "lesson":
+            number = words[1] if len(words) > 1 else ""
+            if not number.isdigit() or not 1 <= int(number) <= len(lessons()):
+                self.say("! " + self.t("tutorial_lesson_number", n=len(lessons())))
+            else:
+                await self.show(await self.tutorial.goto(LEARNER, int(number) - 1, self.lang))
+        elif sc.finished:
+            self.say("! " + _t(self.lang, "tutorial.nothing_open"))
+        else:
+            action = sc.buttons[int(line) - 1][0] if line.isdigit() and \
+                1 <= int(line) <= len(sc.buttons) else line
+            await self.answer(sc, action)
+        return True
+
+    async def answer(self, sc: Screen, action: str) -> None:
+        lesson = lessons()[sc.lesson].id
+        out = await self.tutorial.answer(LEARNER, lesson, sc.step, action, self.lang)
+        if out is None:  # (another process moved the learner on): show where they stand
+            await self.show((await self.tutorial.current(LEARNER, self.lang))[0])
+        elif out.accepted:
+            await self.show(out.screen, plain_markdown(_t(self.lang, "tutorial.good")))
+        else:
+            self.say(plain_markdown(_t(self.lang, "tutorial.not_this")) + " "
+                     + plain_markdown(out.explanation))
+
+
+def _t(lang: str, key: str, **kw: object) -> str:
+    """A `tutorial.*` text (shared with the bot), not a `console.*` one."""
+    return i18n.t(lang, key, **kw)

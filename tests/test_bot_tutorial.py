@@ -1,0 +1,141 @@
+"""`/rr-learn tutorial` through the Discord harness (issue 23, "A tutorial you play"): one
+private (ephemeral) message per learner, the step's words with the board image (squares
+framed) attached, the taught action and its alternatives as buttons, an explanation for a
+wrong button that changes nothing, Skip / Restart / Leave, resuming after a bot restart,
+old buttons, Japanese, and the command itself beside `/rr` (which has Discord's 25)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot_driver import Clock, make_bot
+from harness import Harness, RecordedMessage
+
+import i18n
+from service.tutorial import lessons
+from store.tutorial import tutorial_store
+
+PNG = b"\x89PNG"
+
+
+def labels(msg: RecordedMessage) -> list[str]:
+    return [b.label for b in msg.buttons]
+
+
+def test_tutorial_buttons_explain_move_on_skip_restart_leave_and_resume(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            res = await h.slash(ann, "rr-learn tutorial")
+            msg = res.message
+            assert res.ephemeral and msg is not None, res.text
+            assert "Welcome to Rook & Raiders!" in res.text
+            assert "lesson 1/9: **Placement** (R2, R4) · step 1/1" in res.text
+            assert "Place your Thief★ on **2B**" in res.text
+            assert labels(msg) == ["place Thief★ 2B", "place Warrior★ 2B", "place Thief★ 3B",
+                                   "Skip lesson", "Restart lesson", "Leave"]
+            first_image = msg.files[0].data
+            assert msg.files[0].filename == "tutorial.png" and first_image.startswith(PNG)
+            # a wrong answer: the explanation, the same step, nothing stored moved
+            wrong = await h.click(ann, message=msg, label="place Thief★ 3B")
+            assert wrong.kind == "deferred_update" and wrong.message is msg
+            assert "💡 Not this time: 3B is outside your home area" in msg.text, msg.text
+            assert "step 1/1" in msg.text and msg.files[0].data == first_image
+            kept = await tutorial_store(h.bot.store).progress(ann.id)
+            assert kept is not None and (kept.lesson, kept.step) == ("placement", 0)
+            # the taught one: well done, the lesson is complete, the image shows the move
+            await h.click(ann, message=msg, label="place Thief★ 2B")
+            assert "✅ Well done." in msg.text and "Lesson complete: **Placement**" in msg.text
+            assert labels(msg) == ["Next lesson", "Restart lesson", "Leave"]
+            assert msg.files[0].data.startswith(PNG) and msg.files[0].data != first_image
+            await h.click(ann, message=msg, label="Next lesson")
+            assert "lesson 2/9: **Command cards and the LEADER**" in msg.text
+            await h.click(ann, message=msg, label="pick Advance")
+            assert "step 2/3" in msg.text, msg.text
+            await h.click(ann, message=msg, label="Restart lesson")
+            assert "step 1/3" in msg.text
+            await h.click(ann, message=msg, label="Skip lesson")
+            assert "lesson 3/9: **Unit actions and ranges**" in msg.text
+            await h.click(ann, message=msg, label="Leave")
+            assert "You left the tutorial" in msg.text and msg.buttons == [] and not msg.files
+            server = h.server
+        # the bot restarts (the same Discord): the learner resumes where they left
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60, server=server) as h:
+            res = await h.slash(ann, "rr-learn tutorial")
+            assert "Welcome back" in res.text and "lesson 3/9" in res.text, res.text
+            assert res.message is not None and res.files[0].data.startswith(PNG)
+    asyncio.run(scenario())
+
+
+def test_an_old_button_shows_where_the_learner_stands(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            old = (await h.slash(ann, "rr-learn tutorial")).message
+            new = (await h.slash(ann, "rr-learn tutorial")).message
+            assert old is not None and new is not None
+            await h.click(ann, message=new, label="place Thief★ 2B")
+            await h.click(ann, message=old, label="place Warrior★ 2B")  # lesson 1 is done
+            assert "That button belongs to an earlier step" in old.text, old.text
+            assert "Lesson complete" in old.text
+    asyncio.run(scenario())
+
+
+def test_tutorial_in_japanese(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60) as h:
+            yui = h.user("yui", locale="ja")
+            res = await h.slash(yui, "rr-learn tutorial")
+            msg = res.message
+            assert msg is not None and res.ephemeral
+            assert "レッスン1/9: **初期配置**（R2、R4）" in res.text, res.text
+            assert labels(msg)[:3] == ["place シーフ★ 2B", "place ウォーリア★ 2B",
+                                       "place シーフ★ 3B"]
+            assert labels(msg)[3:] == ["レッスンを飛ばす", "レッスンをやり直す", "中断する"]
+            await h.click(yui, message=msg, label="place ウォーリア★ 2B")
+            assert i18n.t("ja", "tutorial.placement.1.warrior") in msg.text
+            assert msg.files[0].description == i18n.t("ja", "tutorial.image")
+    asyncio.run(scenario())
+
+
+def test_every_lesson_can_be_finished_with_its_buttons(tmp_path):
+    """Each step's taught action is one of its buttons: a learner finishes the tutorial by
+    clicking alone (the `/rr act` family cannot reach a lesson's position)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            msg = (await h.slash(ann, "rr-learn tutorial")).message
+            assert msg is not None
+            for k, lesson in enumerate(lessons()):
+                for step in lesson.steps:
+                    want = dict(zip((b.label for b in msg.buttons[:len(step.buttons)]),
+                                    step.buttons, strict=True))
+                    label = next(lab for lab, action in want.items() if action == step.accept)
+                    await h.click(ann, message=msg, label=label)
+                    assert "✅" in msg.text, msg.text
+                if k + 1 < len(lessons()):
+                    await h.click(ann, message=msg, label="Next lesson")
+            assert "You finished the last lesson" in msg.text
+            assert next(b for b in msg.buttons if b.label == "Next lesson").disabled
+    asyncio.run(scenario())
+
+
+def test_the_same_tutorial_in_a_dm_and_a_user_install_context(tmp_path):
+    """Ephemeral wherever it is typed: in the bot's DM and in a DM between two users (the
+    user-installed app) the learner gets the same private message, at the same place."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            res = await h.slash(ann, "rr-learn tutorial", channel=h.dm_channel(ann))
+            assert res.ephemeral and res.files and res.message is not None
+            await h.click(ann, message=res.message, label="place Thief★ 2B")
+            assert "Lesson complete" in res.message.text
+            res = await h.slash(ann, "rr-learn tutorial", channel=h.private_channel(ann, bob))
+            assert res.ephemeral and "Welcome back" in res.text and "· done" in res.text
+    asyncio.run(scenario())

@@ -1,0 +1,55 @@
+"""The tutorial in the console (issue 23): `--tutorial` and the `tutorial` command, through a
+real `bot.py --console` process over pipes — a step's words, board, numbered choices and
+image; a wrong answer explained; the place kept in --db across a quit; leaving back to the
+game; Japanese."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_console import console
+
+import i18n
+
+
+def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path) -> None:
+    first = console(tmp_path, "--tutorial", lines=["place warrior 2B", "3", "1"])
+    out = first.stdout
+    assert "lesson 1/9: Placement (R2, R4) · step 1/1" in out
+    assert "  1. place Thief★ 2B" in out and "  3. place Thief★ 3B" in out
+    # any other answer gets its short explanation, not a refusal, and the step stays
+    assert "💡 Not this time: The Warrior★ moves only 1 square" in out
+    assert "💡 Not this time: 3B is outside your home area: units are placed only on " \
+           "columns 1–2 (R2)." in out
+    assert out.count("✅ Well done.") == 1 and "Lesson complete: Placement" in out
+    assert (tmp_path / "out" / "tutorial-1-1.png").read_bytes()[:4] == b"\x89PNG"
+    # end of input inside the tutorial: where the place is kept
+    assert out.rstrip().splitlines()[-1].endswith("--tutorial resumes it.")
+    again = console(tmp_path, "--tutorial", lines=["skip", "pick reward", "pick advance"])
+    assert "Welcome back" in again.stdout
+    assert "lesson 1/9: Placement (R2, R4) · done" in again.stdout  # where it was left
+    assert "lesson 2/9: Command cards and the LEADER (R5, R6, R7) · step 1/3" in again.stdout
+    assert "💡 Not this time: Reward gives its LEADER 4 gold" in again.stdout
+    assert "· step 2/3" in again.stdout
+
+
+def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: Path) -> None:
+    r = console(tmp_path, "--names", "Ann", "Bob", "--seed", "3",
+                lines=["tutorial", "restart", "lesson 12", "lesson 9", "1", "leave", "status"])
+    out = r.stdout
+    assert "Welcome to Rook & Raiders! Nine short lessons" in out
+    assert "Give a lesson number from 1 to 9, e.g. lesson 3." in out
+    assert "lesson 9/9: Winning and losing" in out and "You finished the last lesson" in out
+    tail = out[out.index("You left the tutorial"):]
+    assert "Ann" in tail and "Bob" in tail  # back in the game, which waited
+    assert "No game in progress" not in tail
+
+
+def test_tutorial_in_japanese(tmp_path: Path) -> None:
+    r = console(tmp_path, "--tutorial", "--lang", "ja", lines=["2", "place シーフ 2B"])
+    out = r.stdout
+    assert "レッスン1/9: 初期配置（R2、R4）" in out
+    assert "  1. place シーフ★ 2B" in out
+    assert "💡 今回は違います: " + i18n.t("ja", "tutorial.placement.1.warrior") in out
+    assert "✅ よくできました。" in out
+    assert out.rstrip().splitlines()[-1].endswith("--tutorialで再開できます。")
