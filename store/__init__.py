@@ -23,6 +23,7 @@ from .daily import SqliteDailyStore
 from .db import Store
 from .rows import (
     Attempt,
+    AttemptStatus,
     Commit,
     DailyInfo,
     DailyNotice,
@@ -71,7 +72,7 @@ def daily_store(store: GameStore) -> DailyStore:
     raise TypeError(f"no daily tables for a {type(store).__name__}")
 
 
-__all__ = ["AlreadyApplied", "Attempt", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice",
+__all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice",
            "DailyStore", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
            "NewGame", "Notice", "Seat", "Settings", "Store", "StoreBusy", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "VersionConflict", "daily_store", "is_postgres",

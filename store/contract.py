@@ -26,6 +26,7 @@ from typing import Any, Protocol, Self
 
 from .rows import (
     Attempt,
+    AttemptStatus,
     Commit,
     DailyNotice,
     Entry,
@@ -217,7 +218,7 @@ class DailyStore(Protocol):
         """The claim and its game, started, in one transaction: AttemptTaken or
         VersionConflict (nothing written) when another request got there first."""
 
-    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
+    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: AttemptStatus,
                           score: dict[str, Any] | None, share: str | None, *,
                           game_id: int | None = None, version: int | None = None,
                           tell: Tell | None = None) -> bool: ...
@@ -226,7 +227,7 @@ class DailyStore(Protocol):
 
     async def set_game(self, user_id: int, day: str, ranked: bool, game_id: int) -> None: ...
 
-    async def finish(self, user_id: int, day: str, ranked: bool, status: str,
+    async def finish(self, user_id: int, day: str, ranked: bool, status: AttemptStatus,
                      score: dict[str, Any] | None, share: str | None) -> bool:
         """Close a playing attempt once (finished with its score, or unfinished at the day's
         end); False if it was already closed. `end_attempt` without a game or a notice."""

@@ -20,6 +20,7 @@ from .rows import (
     EVERY_DAY,
     HOLD_S,
     Attempt,
+    AttemptStatus,
     Commit,
     DailyNotice,
     GameRow,
@@ -140,7 +141,7 @@ class PgDailyStore(DailyStore):
             return attempt_of(r)
         return await self.store.create_started(game, claim, replace=replace)
 
-    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
+    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: AttemptStatus,
                           score: dict[str, Any] | None, share: str | None, *,
                           game_id: int | None = None, version: int | None = None,
                           tell: Tell | None = None) -> bool:

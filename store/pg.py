@@ -507,9 +507,10 @@ class PgStore(GameStore):
 
     async def next_deadline(self) -> float | None:
         async def read(con: Con) -> float | None:
-            return await con.fetchval(
+            soonest: float | None = await con.fetchval(
                 "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND "
                 "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers")
+            return soonest
         return await self.run_read(read)
 
     # ---- leases ------------------------------------------------------------------------------
@@ -533,9 +534,10 @@ class PgStore(GameStore):
 
     async def lease_holder(self, name: str) -> str | None:
         async def read(con: Con) -> str | None:
-            return await con.fetchval(
+            holder: str | None = await con.fetchval(
                 "SELECT holder FROM leases WHERE name=$1 AND expires>now()"
                 " AND isfinite(expires)", name)
+            return holder
         return await self.run_read(read)
 
     # ---- the outbox --------------------------------------------------------------------------
@@ -608,10 +610,11 @@ async def _notify(con: Con, row: GameRow, notice: dict[str, Any] | None,
                   log_end: int | None, now: float) -> int | None:
     if notice is None:
         return None
-    return await con.fetchval(
+    notice_id: int = await con.fetchval(
         "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
         " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
         row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now)
+    return notice_id
 
 
 async def _quarantine(con: Con, game_id: int) -> dict[str, Any] | None:
