@@ -39,26 +39,11 @@ import logging
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from cogs.config import Config
+
 CHECK_OPEN_S = 20.0  # `--check`: a database that has not answered by then is unreachable
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    token: str | None
-    db_path: str = "rookraiders.db"
-    log_level: str = "INFO"
-    tick_seconds: float = 30.0
-    # Today's par computed when the bot starts (cogs/bot.py): on in production
-    # (load_config); off for bots built in tests, whose AIs would run for a minute.
-    daily_par_at_start: bool = False
-    daily_par_levels: tuple[str, ...] | None = None  # the AIs playing par (None: greedy, expert)
-    daily_par_plays: int | None = None  # games per par AI for the odds (None: the default)
-    shard_count: int | None = None  # None: the only process (service/shards.py)
-    shard_ids: tuple[int, ...] = ()
-    lease_seconds: float = 60.0
 
 
 def load_config(env: Mapping[str, str]) -> Config:
@@ -121,8 +106,7 @@ async def check(config: Config, raw_secret: str | None) -> str:
     (store/migrations.py) — and only reads the daily secret's records: the first start
     stores them, exactly as without the check."""
     from service.daily import SecretError, check_fingerprint, check_secret
-    from store import make_store
-    from store.daily import daily_store
+    from store import daily_store, make_store
     from store.migrations import LATEST
 
     if config.token is None:

@@ -39,7 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service import GameService  # noqa: E402
-from store import Store, StoreBusy, make_store  # noqa: E402
+from store import GameStore, Store, StoreBusy, make_store  # noqa: E402
 
 
 def ms(values: list[float]) -> str:
@@ -52,7 +52,7 @@ async def commits(path: str, synchronous: str | None, moves: int
                   ) -> tuple[list[float], list[float]]:
     """Per move: its commit, then its notice marked delivered. `synchronous` None: `path`
     is a PostgreSQL URL."""
-    store: Any = await (make_store(path) if synchronous is None
+    store: GameStore = await (make_store(path) if synchronous is None
                         else Store(path, synchronous=synchronous)).open()
     row = await store.create_lobby(1, 1, 1, "Ann", {"players": 1})
     state = json.dumps({"pad": "x" * 6000})  # about a real state's size
@@ -74,7 +74,7 @@ async def commits(path: str, synchronous: str | None, moves: int
 
 async def burst(path: str, games: int, moves: int) -> float:
     """Moves per second with `games` games committing at once, `moves` each in turn."""
-    store: Any = await make_store(path).open()
+    store: GameStore = await make_store(path).open()
     state = json.dumps({"pad": "x" * 6000})
     ids = []
     for k in range(games):

@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
@@ -35,9 +35,10 @@ from service import GameService, Quarantined
 from service.daily_play import DailyHost
 from service.seats import ai_waiting, process_pool
 from service.shards import Shards
-from store import Store, make_store
+from store import GameStore, TimerRow, make_store
 
 from .announce import Announcer
+from .config import Config
 from .daily import DAILY_ITEMS
 from .daily_review import REVIEW_ITEMS
 from .i18n import RookTranslator
@@ -47,9 +48,6 @@ from .quarantine import tell_channel
 from .seats import AiRunner
 from .viewer import VIEWER_ITEMS
 from .views import DYNAMIC_ITEMS
-
-if TYPE_CHECKING:
-    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.bot")
 # aiosqlite logs every job it runs at DEBUG (with its arguments): those can be game states
@@ -69,7 +67,7 @@ class RookBot(commands.AutoShardedBot):
     """The bot. Tests build it with `db_path`/`store`/`service`/`clock` injected and no token;
     `bot.py` runs it with `freeze_gc` (tests leave it off: frozen objects are never freed)."""
 
-    def __init__(self, config: Any, *, store: Store | None = None,
+    def __init__(self, config: Config, *, store: GameStore | None = None,
                  service: GameService | None = None, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None, sync_commands: bool = True,
@@ -78,8 +76,7 @@ class RookBot(commands.AutoShardedBot):
         intents = discord.Intents.default()
         # RR_SHARD_COUNT/RR_SHARD_IDS (bot.py): this process's shards; unset, the only
         # process, running as many shards as Discord recommends
-        self.hosting = Shards(getattr(config, "shard_count", None),
-                             tuple(getattr(config, "shard_ids", ()) or ()))
+        self.hosting = Shards(config.shard_count, config.shard_ids)
         sharding: dict[str, Any] = {} if self.hosting.alone else {
             "shard_count": self.hosting.count, "shard_ids": list(self.hosting.ids)}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -90,7 +87,7 @@ class RookBot(commands.AutoShardedBot):
         self.clock = clock or time.time
         self._seed_source = seed_source
         self._cards_data = cards_data
-        self.store: Store | PgStore = store  # type: ignore[assignment]
+        self.store: GameStore = store  # type: ignore[assignment]
         self.service: GameService = service  # type: ignore[assignment]
         self._own_store = store is None and service is None
         self.sync_commands = sync_commands
@@ -118,7 +115,7 @@ class RookBot(commands.AutoShardedBot):
         self.daily: DailyHost = None  # type: ignore[assignment]
         self.day_passes = 0
         # Today's par at startup (a bot started mid-day): bot.load_config turns it on.
-        self.daily_par_at_start = bool(getattr(config, "daily_par_at_start", False))
+        self.daily_par_at_start = config.daily_par_at_start
         self.day_loop = tasks.loop(seconds=self.day_seconds)(self._day_pass)
         self.day_loop.before_loop(self._before_ticks)
         # The day job runs in one process at a time: the holder of this lease, renewed every
@@ -129,15 +126,15 @@ class RookBot(commands.AutoShardedBot):
 
     @property
     def tick_seconds(self) -> float:
-        return float(getattr(self.config, "tick_seconds", 30.0))
+        return self.config.tick_seconds
 
     @property
     def day_seconds(self) -> float:
-        return float(getattr(self.config, "day_seconds", 300.0))
+        return self.config.day_seconds
 
     @property
     def lease_seconds(self) -> float:
-        return float(getattr(self.config, "lease_seconds", 60.0))
+        return self.config.lease_seconds
 
     async def _lease_pass(self) -> None:
         """Renew (or take over) the day job's lease; never raises (`JobLease.renew`)."""
@@ -184,8 +181,7 @@ class RookBot(commands.AutoShardedBot):
         if self.service is None:
             if self.store is None:
                 # RR_DB: an SQLite file, or a postgresql:// URL (store.make_store)
-                self.store = await make_store(
-                    getattr(self.config, "db_path", "rookraiders.db")).open()
+                self.store = await make_store(self.config.db_path).open()
             self.service = GameService(self.store, clock=self.clock, seed_source=self._seed_source,
                                        cards_data=self._cards_data)
         else:
@@ -196,8 +192,8 @@ class RookBot(commands.AutoShardedBot):
         # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py);
         # a weak one, or one the database was not started with, stops here (SecretError)
         self.daily = await DailyHost.open(self.service)
-        self.daily.par_levels = getattr(self.config, "daily_par_levels", None)
-        if plays := getattr(self.config, "daily_par_plays", None):
+        self.daily.par_levels = self.config.daily_par_levels
+        if plays := self.config.daily_par_plays:
             self.daily.par_plays = plays
         self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
@@ -323,7 +319,7 @@ class RookBot(commands.AutoShardedBot):
             log.warning("could not forget old interaction keys", exc_info=True)
         return made
 
-    async def _tick_game(self, game_id: int, timers: list[dict[str, Any]], now: float) -> int:
+    async def _tick_game(self, game_id: int, timers: list[TimerRow], now: float) -> int:
         try:
             outcomes, reminders = await asyncio.wait_for(
                 self.service.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)

@@ -26,7 +26,7 @@ from service import ServiceError
 from service import daily as core
 from service.daily import Entry
 from service.daily_play import DailyHost, MemberCheck, Started
-from store.daily import DailyNotice
+from store import DailyNotice
 
 from .actions import Refusal, ack, in_server, refusal, reply, rook
 from .announce import NOTICE_ATTEMPTS, NOTICE_RETRY_S, deliver

@@ -35,7 +35,7 @@ from discord.ext import commands
 import i18n
 from render import focus_png
 from service.tutorial import Screen, Tutorial, lessons, rule_list
-from store.tutorial import tutorial_store
+from store import tutorial_store
 
 from .actions import ack, reply, rook
 from .announce import clip, deliver

@@ -17,7 +17,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 import i18n
 from engine import Game, NotationError, View, parse
@@ -31,8 +31,7 @@ from service.refusals import words
 from service.replay import replay
 from service.report import phase_reports
 from service.seats import ai_level, seat_names
-from store import GameRow, Store
-from store.tutorial import tutorial_store
+from store import GameRow, GameStore, tutorial_store
 
 from . import board
 from .options import Seat, Table, UsageError, parse_new
@@ -53,8 +52,6 @@ from .text import (
 from .tutorial import Learning
 
 CHANNEL = 1
-if TYPE_CHECKING:
-    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.console")
 
@@ -74,7 +71,7 @@ COMMANDS = {
 class Console:
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
 
-    def __init__(self, store: Store | PgStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
+    def __init__(self, store: GameStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
                  table: Table) -> None:
         self.store = store
         self.out_dir = out_dir

@@ -17,7 +17,7 @@ from typing import TextIO
 
 import i18n
 from service.tutorial import Screen, Tutorial, lessons, rule_list
-from store.tutorial import TutorialStore
+from store import TutorialStore
 
 from . import board
 from .text import excerpt, plain_markdown, t

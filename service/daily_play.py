@@ -26,8 +26,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Game, view
-from store import GameRow, NewGame, StoreBusy, StoreUncertain, VersionConflict
-from store.daily import Attempt, AttemptTaken, DailyStore, Tell, daily_store
+from store import (
+    Attempt,
+    AttemptTaken,
+    DailyStore,
+    GameRow,
+    NewGame,
+    Settings,
+    StoreBusy,
+    StoreUncertain,
+    Tell,
+    VersionConflict,
+    daily_store,
+)
 
 from . import daily
 from .daily import Challenge, Entry, Score, Standing
@@ -279,7 +290,7 @@ class DailyHost:
         """Claim the attempt and open its game, started, with its daily settings, timers and
         announcement: one transaction. Raises AttemptTaken or VersionConflict (nothing
         written) when another request or process got there first."""
-        settings: dict[str, Any] = {
+        settings: Settings = {
             "players": 1, "difficulty": ch.difficulty, "time_limit_s": MAX_LIMIT_S,
             "lang": lang, "daily": {"day": ch.day.isoformat(), "ranked": ranked,
                                     "number": ch.number, "post_channel": post_channel}}

@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import DIFFICULTY_DISCARDS, ActionError, Event, Game, StaleDecision, View
 from engine.messages import Items, phrase
@@ -27,10 +27,12 @@ from store import (
     AlreadyApplied,
     Commit,
     GameRow,
+    GameStore,
     MetaChange,
-    Store,
+    Settings,
     StoreBusy,
     StoreUncertain,
+    TimerRow,
     VersionConflict,
 )
 
@@ -40,9 +42,6 @@ from .meta import count_timeout, timeouts, vote_to_remove, votes_to_remove
 from .refusals import end_phrase, say
 from .seats import SeatsMixin, ai_level, channel_settings, check_bots, check_level
 from .shards import Shards
-
-if TYPE_CHECKING:
-    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.service")
 
@@ -176,7 +175,7 @@ def _store_refusal(e: Exception) -> ServiceError | None:
 
 
 class GameService(SeatsMixin, HintsMixin):
-    def __init__(self, store: Store | PgStore, clock: Callable[[], float] = time.time,
+    def __init__(self, store: GameStore, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None) -> None:
         self.store = store
@@ -229,8 +228,8 @@ class GameService(SeatsMixin, HintsMixin):
             raise ServiceError.of("svc.has_game")
         if latest is not None:  # a finished game stops being the channel's game: forget it
             self._forget(latest.id)
-        settings = {"players": players, "difficulty": difficulty, "time_limit_s": time_limit_s,
-                    "lang": lang}
+        settings: Settings = {"players": players, "difficulty": difficulty,
+                              "time_limit_s": time_limit_s, "lang": lang}
         settings.update(_kept_settings(latest))
         try:
             row = await self.store.create_lobby(guild_id, channel_id, user_id, name, settings)
@@ -620,7 +619,7 @@ class GameService(SeatsMixin, HintsMixin):
         return [(s, g.decision(s)["opened"], now + limit,  # type: ignore[index]
                  now if s in ai_seats else now + limit * 0.75) for s in g.waiting_for()]
 
-    def _remember(self, row: GameRow, g: Game, timers: list[dict[str, Any]]) -> None:
+    def _remember(self, row: GameRow, g: Game, timers: list[TimerRow]) -> None:
         """The game and its deadlines as just committed (valid while the version holds)."""
         self._cache[row.id] = (row.version, g)
         self._deadlines[row.id] = (row.version, {t["seat"]: t["deadline"] for t in timers})
@@ -689,14 +688,14 @@ class GameService(SeatsMixin, HintsMixin):
             reminders += due
         return outcomes, reminders
 
-    async def due(self, now: float) -> dict[int, list[dict[str, Any]]]:
+    async def due(self, now: float) -> dict[int, list[TimerRow]]:
         """Timers due at `now` (quarantined games have none), grouped by game."""
-        by_game: dict[int, list[dict[str, Any]]] = {}
+        by_game: dict[int, list[TimerRow]] = {}
         for t in await self.store.due_timers(now):
             by_game.setdefault(int(t["game_id"]), []).append(t)
         return by_game
 
-    async def tick_game(self, game_id: int, timers: list[dict[str, Any]],
+    async def tick_game(self, game_id: int, timers: list[TimerRow],
                         now: float) -> tuple[list[Outcome], list[Reminder]]:
         """One game's due timers: default answers past the deadline, reminders before.
 
@@ -723,7 +722,7 @@ class GameService(SeatsMixin, HintsMixin):
                 outcomes.append(done)
         return outcomes, reminders
 
-    async def _tick_timer(self, game_id: int, t: dict[str, Any],
+    async def _tick_timer(self, game_id: int, t: TimerRow,
                           now: float) -> Outcome | Reminder | None:
         """One due timer: a default answer, an AI's turn, a reminder this pass claimed, or
         nothing (the question moved on, or another process has it)."""
@@ -789,7 +788,7 @@ class GameService(SeatsMixin, HintsMixin):
 
 
 
-def _kept_settings(latest: GameRow | None) -> dict[str, Any]:
+def _kept_settings(latest: GameRow | None) -> Settings:
     """What a new lobby keeps from the channel's last game (seats.channel_settings); when
     that game's settings cannot be read, or name an AI level that does not exist, the new
     game starts with the defaults and the operator is told."""
@@ -820,7 +819,7 @@ def _timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float)
             and (remind is None or isinstance(remind, int | float) and math.isfinite(remind)))
 
 
-def _deadlines(timers: list[dict[str, Any]]) -> dict[int, float]:
+def _deadlines(timers: list[TimerRow]) -> dict[int, float]:
     return {int(t["seat"]): float(t["deadline"]) for t in timers}
 
 

@@ -24,14 +24,12 @@ from typing import TYPE_CHECKING, Any
 import ai.advise
 import i18n
 from engine import CardSet, Game, View
-from store import GameRow, MetaChange, Store
+from store import GameRow, GameStore, MetaChange
 
 from .errors import ServiceError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from store.pg import PgStore
 
 log = logging.getLogger("rr.service")
 
@@ -119,7 +117,7 @@ class HintsMixin:
     """`GameService.hint` and `set_hints`."""
 
     if TYPE_CHECKING:
-        store: Store | PgStore
+        store: GameStore
         ai_pool: Callable[[], Executor] | None
         _ai_executor: Executor | None
 

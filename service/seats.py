@@ -39,14 +39,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import ai
 import i18n
 from engine import Game, View
-from store import GameRow, MetaChange
+from store import GameRow, MetaChange, Settings, TimerRow
 
 from .errors import ServiceError
 from .meta import SeatToAi, seat_back
 
 if TYPE_CHECKING:
-    from store import Store
-    from store.pg import PgStore
+    from store import GameStore
 
     from .games import Outcome
     from .shards import Shards
@@ -101,10 +100,10 @@ def check_bots(players: int, difficulty: str | None, bots: int, level: str) -> N
         raise ServiceError.of("svc.ai_room", n=players, k=players - 1)
 
 
-def channel_settings(latest: GameRow | None) -> dict[str, Any]:
+def channel_settings(latest: GameRow | None) -> Settings:
     """Settings a new lobby keeps from the channel's previous game: zombie mode and hints
     (on or off) are the channel's choice, not one game's."""
-    kept: dict[str, Any] = {}
+    kept: Settings = {}
     if latest is not None and latest.settings.get("zombie"):
         kept["zombie"] = latest.settings["zombie"]
     if latest is not None and latest.settings.get("hints") is False:
@@ -193,7 +192,7 @@ class SeatsMixin:
     """AI seats of `GameService` (lobby bots, zombie mode, the AI's answers)."""
 
     if TYPE_CHECKING:
-        store: Store | PgStore
+        store: GameStore
         clock: Callable[[], float]
 
         def lock(self, channel_id: int) -> asyncio.Lock: ...
@@ -307,7 +306,7 @@ class SeatsMixin:
         if zombie_level(row, seat):
             raise ServiceError.of("svc.zombie_seat", code="ai_seat")
 
-    async def _tick_ai_seat(self, row: GameRow, g: Game, timer: dict[str, Any],
+    async def _tick_ai_seat(self, row: GameRow, g: Game, timer: TimerRow,
                             now: float) -> Outcome | None:
         """A due timer (reminder or deadline) that an AI answers rather than the person or
         the default answer; None to let `tick` do as usual. The outcome carries no move:

@@ -34,7 +34,7 @@ import i18n
 from engine import ActionError, CardSet, Game, View
 
 if TYPE_CHECKING:
-    from store.tutorial import Progress, TutorialStore
+    from store import Progress, TutorialStore
 
 DATA_FILE = Path(__file__).with_name("data") / "tutorial.json"
 SEAT = 0  # a lesson is a one-player puzzle: the learner is seat 0

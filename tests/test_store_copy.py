@@ -12,9 +12,8 @@ import sys
 from pathlib import Path
 
 from service import GameService
-from store import Store, make_store
+from store import Store, daily_store, make_store
 from store.copy import main as copy_main
-from store.daily import daily_store
 
 ROOT = Path(__file__).resolve().parents[1]
 
