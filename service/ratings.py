@@ -23,6 +23,7 @@ made (store/ratings.py: once per game id, whichever process makes it).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,7 +167,8 @@ class Ratings:
                      now: float) -> tuple[str | None, list[Change]]:
         """Settle a finished channel game once (whoever asks first) and return why it is
         unrated (None: rated) and its rating changes — the same to every caller."""
-        game = finished_of(row, g, log, await self.unrated(row), now)
+        # the replay behind the favourites runs off the event loop
+        game = await asyncio.to_thread(finished_of, row, g, log, await self.unrated(row), now)
         scopes = [EVERYWHERE] + ([row.guild_id] if row.guild_id else [])
         changes = await self.tables.settle(game, scopes, FRESH, rate_by(game))
         if changes or game.unrated is not None:
