@@ -72,6 +72,8 @@ def unrated_reason(row: GameRow, ratings_off: bool) -> str | None:
     """Why a channel game does not count for ratings, or None when it does."""
     if row.settings.get("daily") or len(row.seats) < 2:
         return "solo"
+    if row.guild_id is None:  # a console game: one terminal types for every seat
+        return "local"
     if any(int(s["user"]) <= 0 or s.get("ai") for s in row.seats):
         return "ai"
     if row.meta.get("zombie") or row.meta.get("ai_stood_in"):

@@ -351,7 +351,7 @@ CREATE TABLE finished_games (         -- a finished channel game, settled once (
     guild_id INTEGER,
     channel_id INTEGER NOT NULL,
     players INTEGER NOT NULL,
-    unrated TEXT,                     -- null: rated; else why not (ai, zombie, solo, off)
+    unrated TEXT,                     -- null: rated; else why not (docs/ratings.md)
     ended_at REAL NOT NULL
 );
 CREATE INDEX finished_by_channel ON finished_games(channel_id, game_id);

@@ -50,7 +50,7 @@ class Finished:
     game_id: int
     guild_id: int | None
     channel_id: int
-    unrated: str | None  # None: rated; else why not ("ai", "zombie", "solo", "off")
+    unrated: str | None  # None: rated; else why ("ai", "zombie", "solo", "off", "local")
     ended_at: float
     seats: tuple[SeatResult, ...]
 
