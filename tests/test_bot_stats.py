@@ -15,9 +15,9 @@ import discord
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
-from service.ratings import FRESH, Ratings
+from service.ratings import FRESH, PROVISIONAL_GAMES, Ratings, rate_by
 from service.replay import replay
-from store.ratings import EVERYWHERE
+from store.ratings import EVERYWHERE, Finished, SeatResult
 
 PNG = b"\x89PNG"
 
@@ -144,4 +144,34 @@ def test_unrated_games_are_said_so_at_start(tmp_path):
                        for m in public(h))
             board = await h.slash(ann, "rr-stats leaderboard")
             assert "Ratings are turned off on this server." in board.text
+    asyncio.run(scenario())
+
+
+def test_leaderboard_pages_and_lists_provisional_ratings_last(tmp_path):
+    """Ten a page with ◀ ▶; an established rating (5 rated games) ranks above provisional
+    ones even when a newcomer's single win put them higher."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "b.db", Clock(), seed=3)) as h:
+            people = [h.user(f"p{k}") for k in range(12)]
+            guild = h.channel.guild_id
+            tables = Ratings(h.bot.store).tables
+            pairs = [(0, 1)] * PROVISIONAL_GAMES + [(k, k + 1) for k in range(2, 12, 2)]
+            for n, (w, lo) in enumerate(pairs):
+                lobby = await h.bot.store.create_lobby(guild, 900 + n, people[w].id, "x", {})
+                game = Finished(lobby.id, guild, 900 + n, None, 1.0 + n, (
+                    SeatResult(0, people[w].id, 1, True, {}),
+                    SeatResult(1, people[lo].id, 2, False, {})))
+                await tables.settle(game, [EVERYWHERE, guild], FRESH, rate_by(game))
+            res = await h.slash(people[5], "rr-stats leaderboard")
+            lines = res.text.splitlines()
+            assert lines[0] == "🏆 Ratings on this server (page 1/2):", res.text
+            assert lines[1].startswith(f"1. <@{people[0].id}> **") and "?" not in lines[1]
+            assert lines[2].startswith(f"2. <@{people[1].id}> **") and "?" not in lines[2]
+            assert "?**" in lines[3]  # the provisional ones after them
+            msg = res.last
+            assert msg is not None
+            await h.click(people[5], message=msg, label="▶")
+            assert "(page 2/2)" in msg.text and "11. <@" in msg.text, msg.text
+            await h.click(people[5], message=msg, label="◀")
+            assert "(page 1/2)" in msg.text
     asyncio.run(scenario())

@@ -84,3 +84,27 @@ def test_places_and_provisional_marker():
     assert shown(FRESH).endswith("?")
     from store.ratings import Rating
     assert shown(Rating(27.26, 7.0, PROVISIONAL_GAMES)) == "27.3"
+
+
+def test_ai_seats_zombie_takeovers_and_switched_off_servers_are_unrated():
+    """Issue 24: every seat a person's from start to end, or the game is unrated — an AI
+    that stood in for a timed-out player leaves the game unrated after `/rr back` too."""
+    from service.meta import SeatToAi, seat_back
+    from service.ratings import unrated_reason
+    from store import GameRow
+
+    def row(seats, meta=None, guild=GUILD):
+        return GameRow(1, guild, 77, "over", 1, seats, {"players": len(seats)}, {}, None, 0,
+                       meta or {})
+    people = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
+    assert unrated_reason(row(people), False) is None
+    assert unrated_reason(row(people), True) == "off"
+    assert unrated_reason(row([people[0], {"user": -1, "name": "Bot", "ai": "greedy"}]),
+                          False) == "ai"
+    assert unrated_reason(row(people[:1]), False) == "solo"
+    assert unrated_reason(row(people, guild=None), False) == "local"
+    meta: dict = {}
+    SeatToAi(1, "greedy")(meta)
+    assert unrated_reason(row(people, meta), False) == "zombie"
+    seat_back(1)(meta)  # the player took the seat back: still unrated
+    assert not meta.get("zombie") and unrated_reason(row(people, meta), False) == "zombie"
