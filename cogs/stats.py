@@ -143,8 +143,8 @@ async def board_message(interaction: discord.Interaction, page: int,
     ratings = Ratings(bot.store)
     guild = interaction.guild_id or 0
     off = await ratings.tables.ratings_off(guild)
-    board = [(u, r) for u, r in await ratings.board(guild)
-             if not await ratings.tables.hidden(u)]
+    hidden = await ratings.tables.hidden_users()
+    board = [(u, r) for u, r in await ratings.board(guild) if u not in hidden]
     if not board:
         return t("stats_board_empty", lang) + (f"\n{t('stats_board_off', lang)}" if off
                                                else ""), None
@@ -153,11 +153,11 @@ async def board_message(interaction: discord.Interaction, page: int,
     lines = [t("stats_board_head", lang, page=page, pages=pages)]
     if off:
         lines.append(t("stats_board_off", lang))
-    for k, (user, r) in enumerate(board[(page - 1) * BOARD_PAGE:page * BOARD_PAGE],
-                                  start=(page - 1) * BOARD_PAGE + 1):
+    shown_here = board[(page - 1) * BOARD_PAGE:page * BOARD_PAGE]
+    for k, (user, r) in enumerate(shown_here, start=(page - 1) * BOARD_PAGE + 1):
         lines.append(t("stats_board_line", lang, rank=k, who=f"<@{user}>", rating=shown(r),
                        games=r.games))
-    if provisional(FRESH):
+    if any(provisional(r) for _, r in shown_here):
         lines.append(t("stats_board_note", lang, n=PROVISIONAL_GAMES))
     view = None
     if pages > 1:

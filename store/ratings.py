@@ -241,6 +241,12 @@ class RatingStore:
                                (user_id,)).fetchone() is not None
         return await self.store._read(read)
 
+    async def hidden_users(self) -> set[int]:
+        """Everyone who hid their profile (left off leaderboards)."""
+        def read(con: sqlite3.Connection) -> set[int]:
+            return {int(r[0]) for r in con.execute("SELECT user_id FROM stats_hidden")}
+        return await self.store._read(read)
+
     async def hide(self, user_id: int, hidden: bool) -> None:
         def write(con: sqlite3.Connection) -> None:
             if hidden:

@@ -156,6 +156,11 @@ class PgRatingStore(RatingStore):
                                       user_id) is not None
         return await self.store._read(read)
 
+    async def hidden_users(self) -> set[int]:
+        async def read(con: Con) -> set[int]:
+            return {int(r[0]) for r in await con.fetch("SELECT user_id FROM stats_hidden")}
+        return await self.store._read(read)
+
     async def hide(self, user_id: int, hidden: bool) -> None:
         async def write(con: Con) -> None:
             if hidden:

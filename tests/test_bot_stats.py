@@ -136,6 +136,9 @@ def test_unrated_games_are_said_so_at_start(tmp_path):
 
             refused = await h.slash(ann, "rr-stats server", ratings=False)
             assert "Only members who can manage the server" in refused.text
+            yui = h.user("yui", locale="ja")
+            ja = await h.slash(yui, "rr-stats server", ratings=False)
+            assert "サーバーの管理権限" in ja.text
             ok = await h.slash(mod, "rr-stats server", ratings=False)
             assert "Ratings are off" in ok.text
             table = Table(h)

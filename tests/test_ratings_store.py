@@ -65,7 +65,7 @@ def test_unrated_game_is_kept_without_moving_ratings(db):
             # the player's and the server's choices
             assert not await r.hidden(1)
             await r.hide(1, True)
-            assert await r.hidden(1)
+            assert await r.hidden(1) and await r.hidden_users() == {1}
             await r.hide(1, False)
             assert not await r.hidden(1)
             assert not await r.ratings_off(GUILD)
@@ -108,3 +108,13 @@ def test_ai_seats_zombie_takeovers_and_switched_off_servers_are_unrated():
     assert unrated_reason(row(people, meta), False) == "zombie"
     seat_back(1)(meta)  # the player took the seat back: still unrated
     assert not meta.get("zombie") and unrated_reason(row(people, meta), False) == "zombie"
+
+
+def test_rating_chart_is_a_png_in_both_languages():
+    from render.rating_chart import rating_chart_png
+
+    points = [(26.0, 8.0), (27.5, 7.6), (25.1, 7.3)]
+    for lang in ("en", "ja"):
+        data = rating_chart_png(points, start=(FRESH.mu, FRESH.sigma),
+                                provisional_games=PROVISIONAL_GAMES, lang=lang)
+        assert data.startswith(b"\x89PNG") and len(data) < 200_000
