@@ -283,11 +283,16 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
         ratings = Ratings(bot.store)
         guild = interaction.guild_id if in_server(interaction) else None
         target = None if channel is not None else (player or interaction.user)
+        if guild is None and (target is None or target.id != interaction.user.id):
+            # outside a server only one's own games: another's span servers the caller
+            # may not share
+            await reply(interaction, t("stats_history_own_only", lang))
+            return
         if target is not None and await self._hidden_from(interaction, target, lang):
             return
         offset = (page - 1) * HISTORY_PAGE
         if channel is not None:
-            games, total = await ratings.tables.history(channel_id=channel.id,
+            games, total = await ratings.tables.history(channel_id=channel.id, guild_id=guild,
                                                         limit=HISTORY_PAGE, offset=offset)
             head = t("stats_history_channel", lang, channel=f"<#{channel.id}>")
         else:

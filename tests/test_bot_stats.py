@@ -100,6 +100,12 @@ def test_rated_game_profile_board_history_privacy(db):
             ch = await h.slash(yui, "rr-stats history", options={"channel": h.channel})
             assert f"**#{row.id}**" in ch.text and "終了したゲーム" in ch.text
 
+            # outside a server: one's own games only (another's span servers not shared)
+            dm = await h.slash(ann, "rr-stats history", channel=h.dm_channel(ann))
+            assert f"**#{row.id}**" in dm.text, dm.text
+            dm = await h.slash(ann, "rr-stats history", player=bob, channel=h.dm_channel(ann))
+            assert "Outside a server you can list only your own games" in dm.text, dm.text
+
             # privacy: hidden from others (clear, private), still visible to oneself
             hid = await h.slash(bob, "rr-stats privacy", hidden=True)
             assert "🔒 Your profile and history are hidden" in hid.text
