@@ -31,8 +31,8 @@ def reason_text(reason: str, lang: str) -> str:
 
 
 async def start_line(bot: RookBot, game_id: int, lang: str) -> str | None:
-    """"This game is rated" or why not, for a channel game's start post (None: a daily
-    game, which is never rated and says so elsewhere)."""
+    """"This game is rated" or why not, for a channel game's start post (None: a solo or
+    daily game, which is never rated — the daily has its own leaderboard)."""
     try:
         row = await bot.store.get(game_id)
         if row is None or row.settings.get("daily"):
@@ -40,6 +40,8 @@ async def start_line(bot: RookBot, game_id: int, lang: str) -> str | None:
         reason = await Ratings(bot.store).unrated(row)
     except Exception:
         log.exception("game %s: could not tell whether it is rated", game_id)
+        return None
+    if reason == "solo":  # never rated, and nobody expects it to be: nothing to say
         return None
     return t("rating_start_rated", lang) if reason is None \
         else t("rating_start_unrated", lang, why=reason_text(reason, lang))
@@ -54,6 +56,8 @@ async def end_lines(bot: RookBot, row: GameRow, g: Game, log_: Sequence[Sequence
     except Exception:
         log.exception("game %s: ratings not settled now (the next post of it tries again)",
                       row.id)
+        return []
+    if reason == "solo":
         return []
     if reason is not None:
         return [t("rating_end_unrated", lang, why=reason_text(reason, lang))]

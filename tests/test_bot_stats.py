@@ -140,6 +140,12 @@ def test_unrated_games_are_said_so_at_start(tmp_path):
                        for m in public(h)), [m.text for m in public(h)]
             await h.slash(ann, "rr abandon")
 
+            # a solo game is never rated, and its posts do not go on about it
+            solo = h.text_channel("solo")
+            await Table(h, solo).open(bob, players=1, difficulty="easy")
+            posts = [m.text for m in h.messages(solo) if not m.ephemeral]
+            assert posts and not any("rated" in p for p in posts), posts
+
             refused = await h.slash(ann, "rr-stats server", ratings=False)
             assert "Only members who can manage the server" in refused.text
             yui = h.user("yui", locale="ja")
