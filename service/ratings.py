@@ -173,10 +173,10 @@ class Ratings:
         game = await asyncio.to_thread(finished_of, row, g, log, await self.unrated(row), now)
         scopes = [EVERYWHERE] + ([row.guild_id] if row.guild_id else [])
         changes = await self.tables.settle(game, scopes, FRESH, rate_by(game))
-        if changes or game.unrated is not None:
-            return game.unrated, changes
-        stored = await self.tables.finished(row.id)  # settled before: as it was then
-        return (stored.unrated if stored is not None else None), changes
+        # as it was settled (by this call or an earlier one: the server's switch may have
+        # moved since), so every post of the game says the same
+        stored = await self.tables.finished(row.id)
+        return (stored.unrated if stored is not None else game.unrated), changes
 
     async def profile(self, user_id: int, guild_id: int | None) -> Profile:
         seats = await self.tables.seats_of(user_id)

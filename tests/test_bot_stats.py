@@ -57,11 +57,14 @@ def test_rated_game_profile_board_history_privacy(db):
             assert f"Ann: {FRESH.mu:.1f}? → {a.mu:.1f}? ({sign}" in post, post
 
             # a second process seeing the same game end: nothing moves again, same answer
+            # (even after the server turned ratings off meanwhile: the game was rated)
+            await ratings.tables.set_ratings_off(guild, True)
             other = await db.open()
             try:
                 again = await Ratings(other).settle(row, g, await other.log(row.id), 1.0)
             finally:
                 await other.close()
+            await ratings.tables.set_ratings_off(guild, False)
             assert again[0] is None and sorted(again[1], key=repr) == sorted(
                 await ratings.tables.changes(row.id), key=repr)
             assert (await ratings.tables.rating(guild, ann.id)) == a
