@@ -28,7 +28,7 @@ def public(h):
 
 def test_rated_game_profile_board_history_privacy(db):
     async def scenario():
-        async with Harness(lambda: make_bot(db.url, Clock(), seed=11)) as h:
+        async with Harness(lambda: make_bot(db.url, Clock(), seed=11), settle_timeout=60) as h:
             ann, bob = h.user("ann"), h.user("bob")
             yui = h.user("yui", locale="ja")
             guild = h.channel.guild_id
