@@ -51,6 +51,7 @@ from store import GameRow, Notice
 
 from .i18n import LEVELS, PHASES, pair, t
 from .mentions import is_person, only, safe
+from .rating_lines import end_lines, start_line
 from .recap_image import Recap, recap_file, recap_gif_of
 from .text import markdown, markdowns
 from .views import prompt_view
@@ -194,6 +195,9 @@ class Announcement:
     # The game just ended (not a daily: its recap waits for the day to close): its setup,
     # log and names, for the animated recap posted after the game-over post (issue 24).
     recap: Recap | None = None
+    # The finished channel game its game-over post settles and tells the ratings of
+    # (cogs/rating_lines.py; not a daily game).
+    ended: tuple[GameRow, Game] | None = None
 
     def lines(self, lang: str) -> list[str]:
         return markdowns(narrate(self.public, self.names, self.cards, lang))
@@ -339,7 +343,8 @@ class Announcer:
             ai_waiting=ai_waiting(row, g), notice=out.notice,
             recap=Recap(g.setup, [list(e) for e in g.state["log"]],
                         [str(s["name"]) for s in row.seats])
-            if g.over and not row.settings.get("daily") else None)
+            if g.over and not row.settings.get("daily") else None,
+            ended=(row, g) if g.over and not row.settings.get("daily") else None)
 
     # ---- delivery ------------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -373,6 +378,9 @@ class Announcer:
                  if n >= KICK_AFTER_TIMEOUTS and any(e.get("type") == "timeout" and
                                                      e.get("player") == seat for e in ann.public)]
         hints += ann.extra
+        if ann.ended is not None:  # the game-over post: the ratings it moved (issue 24)
+            row, g = ann.ended
+            hints += await end_lines(self.bot, row, g, g.state["log"], ann.lang)
         if ann.reports:  # every card or phase that ended: its lines and its own image
             # all its images are drawn at once, each posted as soon as it and the ones
             # before it are ready
@@ -519,8 +527,10 @@ class Announcer:
         """A game's first announcement: who sits where, then the setup's story and pings."""
         seats = ", ".join(f"{k + 1}. <@{u}>" if is_person(u) else f"{k + 1}. {ann.names[k]}"
                           for k, u in enumerate(ann.users))
+        rated = await start_line(self.bot, ann.game_id, ann.lang)  # issue 24
+        text = t("game_start", ann.lang, seats=seats) + (f"\n{rated}" if rated else "")
         await deliver(f"game {ann.game_id} start", lambda: self.channel(ann.channel_id).send(
-            t("game_start", ann.lang, seats=seats), allowed_mentions=only(*ann.users)))
+            text, allowed_mentions=only(*ann.users)))
         await self.publish(ann)
 
     async def tell(self, notice: int | None, send: Callable[[], Awaitable[None]], *,

@@ -23,6 +23,7 @@ from .lobby import LobbyCommands
 from .play import PlayCommands
 from .recap import RecapCommands
 from .seats import SeatCommands
+from .stats import STATS_ITEMS, StatsCommands
 
 log = logging.getLogger("rr.cogs")
 
@@ -53,3 +54,5 @@ class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, DailyCommands,
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(RR(bot))
     await bot.add_cog(RecapCommands(bot))
+    await bot.add_cog(StatsCommands(bot))  # `/rr-stats` (issue 24)
+    bot.add_dynamic_items(*STATS_ITEMS)

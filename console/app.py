@@ -12,9 +12,11 @@ at once after each move, told like anyone's under their marked names; nobody typ
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import random
 import re
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -27,6 +29,7 @@ from service import rules as rules_ref
 from service.games import GameService, Outcome, ServiceError
 from service.hints import advice_lines, used_lines
 from service.narrate import narrate, prompt
+from service.ratings import Ratings
 from service.refusals import words
 from service.replay import replay
 from service.report import phase_reports
@@ -65,6 +68,7 @@ COMMANDS = {
     "hint": "hint", "ヒント": "hint",
     "recap": "recap", "振り返り": "recap",
     "tutorial": "tutorial", "チュートリアル": "tutorial",
+    "history": "history", "履歴": "history",
 }
 
 
@@ -250,7 +254,33 @@ class Console:
                 self.say("  " + self.t("to_only", p=self.names[seat]) + line)
         if out.over:  # the game just ended: its animated recap beside the table images
             await self.write_recap(out.row, out.game)
+            await self.settle(out.row, out.game)
         return told
+
+    async def settle(self, row: GameRow, g: Game) -> None:
+        """Keep the finished game for `history` (issue 24; a console game is never rated:
+        one terminal types for every seat). A failure costs the history line, not the game."""
+        try:
+            await Ratings(self.store).settle(row, g, g.state["log"], time.time())
+        except Exception:
+            log.exception("game %s: not kept for the history", row.id)
+
+    async def history(self) -> None:
+        """`history`: the finished games of this database, newest first (date, players and
+        their places, the winners)."""
+        games, _total = await Ratings(self.store).tables.history(channel_id=CHANNEL, limit=10)
+        if not games:
+            self.say(self.t("history_none"))
+            return
+        self.say(self.t("history_head"))
+        for p in games:
+            players = ", ".join(f"{p.names[s.seat]} ({s.place})" for s in p.seats)
+            won = [p.names[s.seat] for s in p.seats if s.won]
+            self.say(self.t("history_line", game=p.game_id,
+                            day=dt.datetime.fromtimestamp(p.ended_at, dt.UTC).date().isoformat(),
+                            players=players,
+                            result=self.t("history_won", names=self.join(won)) if won
+                            else self.t("history_nobody")))
 
     async def write_recap(self, row: GameRow, g: Game) -> None:
         """`recap-<game>.gif` in the output folder: the whole game as one animation (the
@@ -400,6 +430,9 @@ class Console:
             return True
         if command == "rules":  # needs no game: the rules, or the rule a message cited
             self.rules(" ".join(words[1:]))
+            return True
+        if command == "history":  # needs no game: the finished ones of this database
+            await self.history()
             return True
         if command == "quit":
             await self.farewell("")

@@ -22,6 +22,7 @@ from .contract import (
 )
 from .daily import SqliteDailyStore
 from .db import Store
+from .ratings import RatingStore
 from .rows import (
     Attempt,
     AttemptStatus,
@@ -87,8 +88,20 @@ def tutorial_store(store: GameStore) -> TutorialStore:
     raise TypeError(f"no tutorial table for a {type(store).__name__}")
 
 
+def ratings_store(store: GameStore) -> RatingStore:
+    """The ratings tables (issue 24) in the game store's own database, whichever backend."""
+    if isinstance(store, Store):
+        return RatingStore(store)
+    from .pg import PgStore
+    from .ratings_pg import PgRatingStore
+
+    if isinstance(store, PgStore):
+        return PgRatingStore(store)
+    raise TypeError(f"no ratings tables for a {type(store).__name__}")
+
+
 __all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice",
            "DailyStore", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
            "NewGame", "Notice", "Progress", "Seat", "Settings", "Store", "StoreBusy", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",
-           "make_store", "new_key", "tutorial_store"]
+           "make_store", "new_key", "ratings_store", "tutorial_store"]
