@@ -11,9 +11,10 @@ it twice, or two processes receiving it, applies it once — the second gets the
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -22,24 +23,14 @@ from service import GameOver, Outcome, Quarantined, ServiceError
 from service.refusals import words
 
 from .announce import Announcement, clip, deliver
+from .daily_words import tell_settled, time_up_text
+from .host import Host
 from .i18n import lang_of, result_text, t
 from .mentions import safe
 from .quarantine import quarantine_refusal
-from .views import prompt_view
-
-if TYPE_CHECKING:
-    from .bot import RookBot
+from .views import Target, prompt_view
 
 log = logging.getLogger("rr.actions")
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """What a button was made for: a game, a seat, and the decision id it answers."""
-
-    game: int
-    seat: int
-    decision: int
 
 
 class Refusal(Exception):
@@ -50,8 +41,8 @@ class Refusal(Exception):
         self.text = text
 
 
-def rook(interaction: discord.Interaction) -> RookBot:
-    return cast("RookBot", interaction.client)
+def rook(interaction: discord.Interaction) -> Host:
+    return cast(Host, interaction.client)
 
 
 def in_server(interaction: discord.Interaction) -> bool:
@@ -83,7 +74,6 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False,
     if host is not None and not quiet:
         ended = await host.expire_overdue(interaction.user.id)
         if ended is not None:  # 00:00 UTC passed and the day job has not run yet
-            from .daily import time_up_text  # the daily cog imports this module
             raise Refusal(time_up_text(ended.day, lang_of(interaction)))
     key = None
     if host is not None and game is not None:
@@ -140,7 +130,7 @@ async def _ask_to_retry(interaction: discord.Interaction) -> None:
                   lambda: interaction.followup.send(text, ephemeral=True))
 
 
-async def announce(bot: RookBot, ann: Announcement, *, skip_seat: int | None = None) -> None:
+async def announce(bot: Host, ann: Announcement, *, skip_seat: int | None = None) -> None:
     """Announce a committed move through its outbox notice (`Announcer.tell`): a failure
     stays with this game's messages (logged, retried from where it stopped) and never turns
     into "something went wrong" for a move that was saved."""
@@ -172,7 +162,7 @@ def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
     return t("refused", lang, msg=words(e, lang))
 
 
-async def check_target(bot: RookBot, interaction: discord.Interaction, target: Target,
+async def check_target(bot: Host, interaction: discord.Interaction, target: Target,
                        lang: str) -> int:
     """A button answers for one seat of one game: refuse anyone else, and old games.
     Returns the key of the game it answers."""
@@ -195,6 +185,17 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
     if seat != target.seat:
         raise Refusal(t("not_yours", lang, name=safe(row.seats[target.seat]["name"])))
     return key
+
+
+async def guarded(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """Run a button's work; on a bug, still answer the clicker, then let discord.py log it
+    (its View.on_error) — a click must never be left "thinking" forever."""
+    try:
+        await work
+    except Exception:
+        with contextlib.suppress(Exception):
+            await reply(interaction, t("internal", lang_of(interaction)))
+        raise
 
 
 async def perform(interaction: discord.Interaction, text: str, target: Target | None = None) -> None:
@@ -238,8 +239,6 @@ async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) ->
     await answer_actor(interaction, ann, out.text, lang)
     await announce(bot, ann, skip_seat=ann.actor)
     if out.row.settings.get("daily") and out.game.over:
-        from .daily import tell_settled  # the daily cog imports this module
-
         await tell_settled(bot, out.row.id)
 
 

@@ -32,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -40,14 +40,14 @@ import discord
 import render
 from engine import Game, visible
 from engine.cards import CardSet
-from service import Outcome, Reminder
+from service import GameService, Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS, Told
 from service.hints import used_lines
 from service.narrate import narrate, prompt
 from service.notices import rebuild
 from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
-from store import GameRow, Notice
+from store import GameRow, Notice, Store
 
 from .i18n import LEVELS, PHASES, pair, t
 from .mentions import is_person, only, safe
@@ -56,7 +56,7 @@ from .text import markdown, markdowns
 from .views import prompt_view
 
 if TYPE_CHECKING:
-    from .bot import RookBot
+    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.announce")
 T = TypeVar("T")
@@ -255,8 +255,30 @@ def draw_pool(processes: bool) -> Executor:
     return ThreadPoolExecutor(max_workers=DRAWING, thread_name_prefix="rr-draw")
 
 
+class AiSeats(Protocol):
+    def kick(self, channel_id: int, /) -> None:
+        """An AI-played seat may have been asked something: let it answer (cogs/seats.py)."""
+
+
+class Stage(Protocol):
+    """The part of the bot (cogs/bot.py `RookBot`) the announcer posts through; declared
+    here because the bot builds the announcer (importing it would be a loop)."""
+
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def store(self) -> Store | PgStore: ...
+    @property
+    def ai(self) -> AiSeats: ...
+    @property
+    def seating(self) -> dict[int, tuple[int, list[int]]]: ...
+
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
+    async def create_dm(self, user: discord.abc.Snowflake, /) -> discord.DMChannel: ...
+
+
 class Announcer:
-    def __init__(self, bot: RookBot, *, processes: bool = False) -> None:
+    def __init__(self, bot: Stage, *, processes: bool = False) -> None:
         self.bot = bot
         self.processes = processes
         self._drawing: Executor | None = None

@@ -31,13 +31,13 @@ from service.daily_play import DailyHost
 from service.replay import replay
 
 from . import viewer
-from .actions import ack, refusal, reply, rook
+from .actions import ack, guarded, refusal, reply, rook
 from .announce import deliver
-from .daily import DailyCommands, host_of, host_or_refuse, open_attempt, score_words, standing_words
+from .daily import DailyCommands, host_of, host_or_refuse, open_attempt
+from .daily_words import score_words, standing_words
 from .i18n import LEVELS, lang_of, pair, t
 from .mentions import safe
 from .mixin import CommandsMixin
-from .views import guarded
 
 log = logging.getLogger("rr.daily")
 _ = app_commands.locale_str

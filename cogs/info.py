@@ -19,6 +19,7 @@ from discord import app_commands
 from engine import Event, Game, default_cards, visible
 from engine.board import NAMES, index
 from engine.cards import CardSet
+from render import board_png, card_png, reach_png
 from service import ServiceError
 from service import rules as rules_ref
 from service.hints import hints_allowed, used_lines
@@ -30,10 +31,10 @@ from . import choices as C
 from .actions import Refusal, ack, game_key, perform, refusal, reply, rook
 from .announce import MAX_CONTENT
 from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
+from .lobby import level_choices
 from .mentions import safe
 from .mixin import CommandsMixin
 from .play import squeeze, suggest
-from .seats import level_choices
 from .text import markdowns
 
 logger = logging.getLogger("rr.info")
@@ -130,8 +131,6 @@ class InfoCommands(CommandsMixin):
             target = 0
         view = marked_view(row, g.view(viewer))  # an AI-played seat says so
         caption = player_caption(g, view, target, viewer, lang)
-        from render import board_png
-
         data = await asyncio.to_thread(board_png, view, target, lang=lang, highlights=None)
         p = view["players"][target]
         alt = t("board_alt", lang, name=p["name"], round=view.get("round", 0), gold=p["gold"],
@@ -203,8 +202,6 @@ class InfoCommands(CommandsMixin):
             await reply(interaction, t("no_unit", lang, square=NAMES[i]))
             return
         move, skill = g.reach(seat, NAMES[i])
-        from render import reach_png
-
         data = await asyncio.to_thread(reach_png, g.view(seat), seat, NAMES[i], move, skill,
                                        lang=lang)
         none = t("nothing", lang)
@@ -233,8 +230,6 @@ class InfoCommands(CommandsMixin):
         if key is None:
             await reply(interaction, t("unknown_card", lang, name=name[:50]))
             return
-        from render import card_png
-
         data = await asyncio.to_thread(card_png, key, lang=lang)
         alt = t("card_alt", lang, card=cs.name(key, lang), stats=card_stats(cs, key, lang))
         await reply(interaction, f"**{cs.name(key, lang)}**",

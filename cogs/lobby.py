@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import ai
 from service import ServiceError
 from service.games import DEFAULT_LIMIT_S
 from service.meta import lobby_message
@@ -24,7 +25,6 @@ from .announce import deliver
 from .i18n import difficulty_name, guild_lang, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
-from .seats import level_choices
 from .views import lobby_view
 
 log = logging.getLogger("rr.lobby")
@@ -33,6 +33,13 @@ _ = app_commands.locale_str
 DIFFICULTIES = [app_commands.Choice(name=_("easy"), value="easy"),
                 app_commands.Choice(name=_("normal"), value="normal"),
                 app_commands.Choice(name=_("hard"), value="hard")]
+
+
+def level_choices(*, off: bool = False) -> list[app_commands.Choice[str]]:
+    """Every AI level the `ai` package offers (so new levels appear without a change here)."""
+    out = [app_commands.Choice(name=_("off", id="command.off"), value="off")] if off else []
+    return out + [app_commands.Choice(name=_(lv, id=f"level.{lv}"), value=lv)
+                  for lv in ai.LEVELS]
 
 
 def lobby_text(row: GameRow, lang: str) -> str:

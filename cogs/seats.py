@@ -15,35 +15,28 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-import ai
 from service import Outcome, ServiceError
 from service.hints import advice_lines
 
 from .actions import Refusal, ack, channel_only, game_key, refusal, reply, rook
-from .announce import deliver
+from .announce import ask, deliver
 from .i18n import lang_of, t
+from .lobby import level_choices, lobby_text, refresh_lobby
 from .mentions import safe
 from .mixin import CommandsMixin
 from .views import prompt_view
 
 if TYPE_CHECKING:
-    from .bot import RookBot
+    from .host import Host
 
 log = logging.getLogger("rr.seats")
 _ = app_commands.locale_str
 
 
-def level_choices(*, off: bool = False) -> list[app_commands.Choice[str]]:
-    """Every AI level the `ai` package offers (so new levels appear without a change here)."""
-    out = [app_commands.Choice(name=_("off", id="command.off"), value="off")] if off else []
-    return out + [app_commands.Choice(name=_(lv, id=f"level.{lv}"), value=lv)
-                  for lv in ai.LEVELS]
-
-
 class AiRunner:
     """The AI's turns, one task per trigger (the service runs one at a time per channel)."""
 
-    def __init__(self, bot: RookBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -96,8 +89,6 @@ class SeatCommands(CommandsMixin):
 
     async def _bots(self, interaction: discord.Interaction, level: str | None,
                     count: int) -> None:
-        from .lobby import lobby_text, refresh_lobby
-
         lang = lang_of(interaction)
         if not await ack(interaction) or not await channel_only(interaction):
             return
@@ -154,8 +145,6 @@ class SeatCommands(CommandsMixin):
             row.channel_id).send(note))
         lines, view = [t("back_ok", lang)], None
         g = await bot.service.load(row)
-        from .announce import ask
-
         a = ask(g, seat, interaction.user.id, 0.0)
         if a is not None:  # a question still open for them: theirs to answer now
             lines.append(t("your_turn_next", lang, prompt=a.text[lang]))

@@ -28,11 +28,10 @@ from render import table_png
 from service import ServiceError
 from service.replay import Frame, Replay
 
-from .actions import ack, refusal, reply
+from .actions import ack, guarded, refusal, reply
 from .announce import clip, deliver, table_alt
 from .i18n import PHASES, lang_of, pair, t
 from .text import markdowns
-from .views import guarded
 
 
 @dataclass(slots=True)
