@@ -17,6 +17,7 @@ from .db import (
     Notice,
     Store,
     StoreBusy,
+    StoreUnavailable,
     StoreUncertain,
     VersionConflict,
     new_key,
@@ -43,5 +44,5 @@ def make_store(db: str, **options: Any) -> Store | PgStore:
 
 
 __all__ = ["AlreadyApplied", "Commit", "GameRow", "Marked", "MetaChange", "NewGame", "Notice",
-           "Store", "StoreBusy", "StoreUncertain", "VersionConflict", "is_postgres", "make_store",
+           "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain", "VersionConflict", "is_postgres", "make_store",
            "new_key"]

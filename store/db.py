@@ -267,6 +267,12 @@ def _busy(e: sqlite3.OperationalError) -> bool:
         or "database is locked" in str(e)
 
 
+class StoreUnavailable(Exception):
+    """The database could not be opened (not an SQLite file, a folder that cannot be
+    written, …): nothing was written, the message says why. The store's own type, so that
+    no caller has to know sqlite3's exceptions."""
+
+
 class StoreUncertain(Exception):
     """COMMIT failed and the store could not read back whether it had landed."""
 
@@ -309,7 +315,10 @@ class Store:
             if self.path != ":memory:":  # a memory database is private to its one connection
                 self._reader = ThreadPoolExecutor(1, thread_name_prefix="rr-store-read")
                 await self._on(self._reader, self._open_reader)
-        except BaseException:  # an unusable file: no thread is left behind
+        except (sqlite3.Error, OSError) as e:  # an unusable file: no thread is left behind
+            await self.close()
+            raise StoreUnavailable(str(e)) from e
+        except BaseException:
             await self.close()
             raise
         return self
