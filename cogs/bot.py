@@ -37,7 +37,7 @@ from service.seats import ai_waiting, process_pool
 from service.shards import Shards
 from store import Store, make_store
 
-from .actions import guarded, perform
+from .actions import AnsweringTree, guarded, perform
 from .announce import Announcer
 from .daily import DAILY_ITEMS, day_once
 from .daily_review import REVIEW_ITEMS
@@ -89,6 +89,7 @@ class RookBot(Host):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(),  # cogs/mentions.py
+                         tree_cls=AnsweringTree,  # every command's refusal: one handler
                          **sharding)
         self.config = config
         self.clock = clock or time.time

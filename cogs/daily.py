@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import aiohttp
 import discord
@@ -28,9 +28,10 @@ from service.daily import Entry
 from service.daily_play import DailyHost, MemberCheck, Started
 from store.daily import DailyNotice
 
-from .actions import Refusal, ack, in_server, refusal, reply, rook
+from .actions import ack, in_server, reply, rook
 from .announce import NOTICE_ATTEMPTS, NOTICE_RETRY_S, deliver
 from .daily_words import (
+    DmUnreachable,
     difficulty_words,
     next_challenge,
     odds_line,
@@ -65,14 +66,11 @@ def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | No
 
 
 async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost | None:
-    """Acknowledge, then the bot's daily host; None (the user told why) if there is none."""
+    """Acknowledge, then the bot's daily host (None: the interaction is not ours to answer;
+    no daily host: a refusal, answered by the one handler)."""
     if not await ack(interaction):
         return None
-    try:
-        return host_of(rook(interaction))
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return None
+    return host_of(rook(interaction))
 
 
 def host_of(bot: Host) -> DailyHost:
@@ -81,15 +79,6 @@ def host_of(bot: Host) -> DailyHost:
         raise ServiceError.of("svc.daily_closed",
                            code="daily_closed")
     return host
-
-
-async def host_or_refuse(interaction: discord.Interaction, lang: str) -> DailyHost | None:
-    """The daily host, or None once the caller was told (privately) why there is none."""
-    try:
-        return host_of(rook(interaction))
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return None
 
 
 async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
@@ -142,26 +131,21 @@ def in_bot_dm(interaction: discord.Interaction) -> bool:
     return isinstance(interaction.channel, discord.DMChannel)
 
 
-async def _dm_id(interaction: discord.Interaction) -> int:
+async def _dm_id(interaction: discord.Interaction,
+                 what: Literal["attempt", "reminder"] = "attempt") -> int:
     """The player's DM with the bot: the same channel on every device and after restarts."""
     if in_bot_dm(interaction) and interaction.channel is not None:
         return interaction.channel.id
     # a server, a DM between users (context PRIVATE_CHANNEL) or a group DM: not ours to post in
-    dm = await interaction.user.create_dm()
+    try:
+        dm = await interaction.user.create_dm()
+    except discord.HTTPException as e:  # Discord's failure, told as the refusal it is
+        raise DmUnreachable(e, what) from e
     return dm.id
 
 
-def dm_refusal(e: Exception, lang: str, what: str = "attempt") -> str:
-    """Why the DM could not be opened, for an `attempt` or a `reminder`, in words: closed
-    DMs (403, e.g. 50007 "Cannot send messages to this user") say how to allow them;
-    anything else is Discord's trouble now (try again)."""
-    if isinstance(e, discord.Forbidden):
-        return t(f"daily_no_dm_{what}", lang) + " " + t("daily_allow_dms", lang)
-    return t(f"daily_dm_unreachable_{what}", lang)
-
-
 def dm_opener(bot: Host, dm_id: int, lang: str,
-              what: str = "attempt") -> Callable[[], Awaitable[None]]:
+              what: Literal["attempt", "reminder"] = "attempt") -> Callable[[], Awaitable[None]]:
     """The first message in the player's DM, sent before the attempt is claimed (issue 18):
     creating a DM channel succeeds even when the player's DMs are closed — only a message
     tells. If Discord refuses it, the attempt stays unclaimed and the player hears how to
@@ -172,7 +156,7 @@ def dm_opener(bot: Host, dm_id: int, lang: str,
             await bot.get_partial_messageable(dm_id).send(t(f"daily_dm_here_{what}", lang))
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as e:
             log.info("daily: the DM %s could not be opened (%r); nothing changed", dm_id, e)
-            raise Refusal(dm_refusal(e, lang, what)) from e
+            raise DmUnreachable(e, what) from e
     return reach
 
 
@@ -180,21 +164,11 @@ async def open_attempt(interaction: discord.Interaction, lang: str,
                        open_: Callable[..., Awaitable[Started]]) -> None:
     """Start or resume an attempt (ranked or practice) for the caller, its game posted to
     their DMs; a refusal or closed DMs are answered privately, and leave nothing claimed."""
-    try:
-        host = host_of(rook(interaction))
-        dm = await _dm_id(interaction)
-        st = await open_(host, interaction.user.id, interaction.user.display_name,
-                         interaction.guild_id if in_server(interaction) else None,
-                         dm, reach=dm_opener(rook(interaction), dm, lang))
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return
-    except Refusal as e:
-        await reply(interaction, e.text)
-        return
-    except discord.HTTPException as e:
-        await reply(interaction, dm_refusal(e, lang))
-        return
+    host = host_of(rook(interaction))
+    dm = await _dm_id(interaction)
+    st = await open_(host, interaction.user.id, interaction.user.display_name,
+                     interaction.guild_id if in_server(interaction) else None,
+                     dm, reach=dm_opener(rook(interaction), dm, lang))
     await _start_reply(interaction, host, st, lang)
 
 
@@ -266,12 +240,7 @@ class DailyCommands(CommandsMixin):
         if not confirm:
             await reply(interaction, t("daily_resign_kept", lang))
             return
-        try:
-            settled = await host.resign(interaction.user.id)
-        except ServiceError as e:
-            key = "daily_resign_none" if e.code == "daily_none" else None
-            await reply(interaction, t(key, lang) if key else refusal(e, lang))
-            return
+        settled = await host.resign(interaction.user.id)
         stored = await host.par(host.today())
         par = core.par_score(stored)
         await reply(interaction, t("daily_resigned", lang) + "\n" + result_text(
@@ -346,15 +315,9 @@ class DailyCommands(CommandsMixin):
             await host.store.set_reminder(interaction.user.id, None)
             said.append(t("daily_remind_off", lang))
         elif reminder or reminder_hour is not None:
-            try:  # reminded in the DM (if Discord lets us write there), in their language
-                dm = await _dm_id(interaction)
-                await dm_opener(rook(interaction), dm, lang, "reminder")()
-            except discord.HTTPException as e:
-                await reply(interaction, dm_refusal(e, lang, "reminder"))
-                return
-            except Refusal as e:
-                await reply(interaction, e.text)
-                return
+            # reminded in the DM (if Discord lets us write there), in their language
+            dm = await _dm_id(interaction, "reminder")
+            await dm_opener(rook(interaction), dm, lang, "reminder")()
             await host.store.set_reminder(interaction.user.id, dm, lang, reminder_hour)
             setting = await host.store.reminder(interaction.user.id)
             hour = setting[2] if setting else reminder_hour or 0
@@ -463,9 +426,7 @@ class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         lang = lang_of(interaction)
         if not await ack(interaction, thinking=False):  # the board may ask Discord a while
             return
-        host = await host_or_refuse(interaction, lang)
-        if host is None:
-            return
+        host = host_of(rook(interaction))
         server = self.server and in_server(interaction)
         text, view = await board_page(interaction, host, self.day, server, self.page, lang)
         await deliver(f"daily board page for interaction {interaction.id}",

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import Any
+from typing import Any, Literal
 
+import discord
+
+from engine import ActionError
 from service import daily as core
 
 from .announce import deliver
@@ -19,6 +22,17 @@ from .host import Host
 from .i18n import difficulty_name, t
 
 log = logging.getLogger("rr.daily")
+
+
+class DmUnreachable(ActionError):
+    """The player's DM could not be opened or written to (issue 18): nothing was claimed or
+    changed; worded by `dm_refusal` (closed DMs say how to allow them)."""
+
+    code = "refused"
+
+    def __init__(self, cause: BaseException, what: Literal["attempt", "reminder"]) -> None:
+        super().__init__("", f"the DM could not be reached ({what}): {cause!r}")
+        self.cause, self.what = cause, what
 
 
 def difficulty_words(name: str, lang: str) -> str:
@@ -120,3 +134,12 @@ async def tell_settled(bot: Host, game_id: int) -> None:
         await deliver(f"daily result game {game_id}", lambda: channel.send(text))
     except Exception:
         log.exception("daily game %s: its result could not be settled or told", game_id)
+
+
+def dm_refusal(e: BaseException, lang: str, what: str = "attempt") -> str:
+    """Why the DM could not be opened, for an `attempt` or a `reminder`, in words: closed
+    DMs (403, e.g. 50007 "Cannot send messages to this user") say how to allow them;
+    anything else is Discord's trouble now (try again)."""
+    if isinstance(e, discord.Forbidden):
+        return t(f"daily_no_dm_{what}", lang) + " " + t("daily_allow_dms", lang)
+    return t(f"daily_dm_unreachable_{what}", lang)

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from service import Outcome, ServiceError
+from service import Outcome
 from service.hints import advice_lines
 
-from .actions import Refusal, ack, channel_only, game_key, refusal, reply, rook
+from .actions import ack, channel_only, game_key, reply, rook
 from .announce import ask, deliver
 from .i18n import lang_of, t
 from .lobby import level_choices, lobby_text, refresh_lobby
@@ -94,14 +94,10 @@ class SeatCommands(CommandsMixin):
             return
         svc = rook(interaction).service
         channel = interaction.channel_id or 0
-        try:
-            if level is None:
-                row = await svc.remove_bot(channel, interaction.user.id)
-            else:
-                row = await svc.add_bot(channel, interaction.user.id, level, count)
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        if level is None:
+            row = await svc.remove_bot(channel, interaction.user.id)
+        else:
+            row = await svc.add_bot(channel, interaction.user.id, level, count)
         await refresh_lobby(interaction, row)
         await reply(interaction, lobby_text(row, lang))
 
@@ -114,15 +110,8 @@ class SeatCommands(CommandsMixin):
         if not await ack(interaction):
             return
         service = rook(interaction).service
-        try:
-            got = await service.hint(await game_key(interaction), interaction.user.id)
-            _row, g = await service.viewable(got.row.channel_id)
-        except Refusal as r:
-            await reply(interaction, r.text)
-            return
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        got = await service.hint(await game_key(interaction), interaction.user.id)
+        _row, g = await service.viewable(got.row.channel_id)
         await reply(interaction, "\n".join(advice_lines(got.advice, g.cards, lang)))
 
     @app_commands.command(name="back", description=_(
@@ -132,11 +121,7 @@ class SeatCommands(CommandsMixin):
         if not await ack(interaction):
             return
         bot = rook(interaction)
-        try:
-            row = await bot.service.reclaim(interaction.channel_id or 0, interaction.user.id)
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        row = await bot.service.reclaim(interaction.channel_id or 0, interaction.user.id)
         glang = row.settings.get("lang", "en")
         seat = row.seat_of(interaction.user.id)
         assert seat is not None
