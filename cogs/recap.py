@@ -109,7 +109,3 @@ class RecapCommands(commands.Cog):
         await reply(interaction, t("recap_caption", lang, game=row.id),
                     file=recap_file(row.id, data, lang))
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        log.error("recap failed", exc_info=error)
-        await reply(interaction, t("internal", lang_of(interaction)))
