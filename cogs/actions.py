@@ -211,14 +211,13 @@ async def check_target(bot: Host, interaction: discord.Interaction, target: Targ
     key = await game_key(interaction, game=target.game)
     try:
         row, _ = await bot.service.current(key)
-    # (not wording: which refusal a button of another game gets)
-    except GameOver as e:  # a button of the game that just ended says how it ended
+    except GameOver as e:  # (not wording: a button of the game that just ended says how it ended)
         if e.row.id != target.game:
             raise Refusal("wrong_game") from e
         raise
-    except Quarantined:  # says what happened to the game and what can be done
+    except Quarantined:  # (not wording: says what happened to the game and what can be done)
         raise
-    except ServiceError as e:
+    except ServiceError as e:  # (not wording: a button of another game is refused as such)
         raise Refusal("wrong_game") from e
     if row.id != target.game or not 0 <= target.seat < len(row.seats):
         raise Refusal("wrong_game")

@@ -258,7 +258,7 @@ class RookBot(Host):
                         count += 1
                         if ai_waiting(fresh, g):  # an AI's answer was lost in the restart
                             self.ai.kick(fresh.channel_id)
-            except Quarantined:
+            except Quarantined:  # (not wording: counted; its channel was told once)
                 held += 1
             except Exception:  # not damage (e.g. the store failed): tried again when used
                 log.exception("game %s: startup verification failed; the other games go on",
@@ -335,7 +335,7 @@ class RookBot(Host):
         try:
             outcomes, reminders = await asyncio.wait_for(
                 self.service.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
-        except Quarantined:  # set aside and already told; its timers are not due any more
+        except Quarantined:  # (not wording: set aside and told; its timers are not due)
             return 0
         except asyncio.CancelledError:
             raise

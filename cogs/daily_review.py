@@ -142,10 +142,10 @@ async def send_review(interaction: discord.Interaction, host: DailyHost,
         return
     refused: ServiceError | None = None
     for who in r.games:  # the caller's game first; one that no longer replays is skipped
-        try:  # (not wording: the next game is shown, with the first refusal as a note)
+        try:
             story = story_of(r.challenge.day, r.games, r.missing, who, lang)
             break
-        except ServiceError as e:
+        except ServiceError as e:  # (not wording: the next game is shown, this as a note)
             refused = refused or e
     else:
         assert refused is not None

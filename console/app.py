@@ -521,7 +521,7 @@ class Console:
         cannot be picked now)."""
         try:
             a = parse(action)
-        except NotationError:
+        except NotationError:  # (not wording: the engine words a bad action when it is applied)
             return False
         if a.verb != "pick" or g.cards.resolve(a.card or "") in g.cards.commands:
             return False

@@ -266,7 +266,7 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
         if existing is not None and existing.status == "active" and not ns.new:
             try:
                 await con.resume(existing, given(ns))
-            except ServiceError as e:  # a damaged game (quarantined): one line, no traceback
+            except ServiceError as e:  # (not only wording: a damaged game ends the console)
                 con.say(t("damaged", lang, msg=tidy_message(refusal_text(words(e, lang),
                                                                    lang))))
                 return 1
@@ -325,7 +325,7 @@ def main(argv: list[str]) -> int:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
     try:
         return asyncio.run(run(argv))
-    except UsageError as e:
+    except UsageError as e:  # (not only wording: before the console exists; exit 2)
         see = t("see_help", lang)
         print(f"bot.py --console: {e.text(lang)}{see}", file=sys.stderr)
         return 2
