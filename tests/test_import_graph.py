@@ -33,11 +33,9 @@ KNOWN_LOOPS: set[frozenset[str]] = {
 
 # Function-level imports of project modules that are deliberate (module, imported module).
 LAZY: set[tuple[str, str]] = {
-    # bot.py is the entry: the console, the Discord client and the store backends load only
-    # for the mode that is run (`python bot.py --console` never imports discord.py's cogs)
-    ("bot", "cogs.bot"), ("bot", "console"), ("bot", "service.daily"),
-    ("bot", "service.shards"), ("bot", "store"), ("bot", "store.daily"),
-    ("bot", "store.migrations"),
+    # bot.py is the entry: the console or the Discord client, whichever mode is run
+    # (`python bot.py --console` never imports discord.py)
+    ("bot", "cogs.bot"), ("bot", "console"),
     # asyncpg is optional: the PostgreSQL backend is imported only for a postgresql:// url
     ("store", "store.pg"), ("store.copy", "store.pg"), ("store.daily", "store.daily_pg"),
     # `python -m store.copy` asks the package for `is_postgres` only when run as a script
