@@ -32,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -40,14 +40,14 @@ import discord
 import render
 from engine import Game, visible
 from engine.cards import CardSet
-from service import Outcome, Reminder
+from service import GameService, Outcome, Reminder
 from service.games import KICK_AFTER_TIMEOUTS, Told
 from service.hints import used_lines
 from service.narrate import narrate, prompt
 from service.notices import rebuild
 from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
-from store import GameRow, Notice
+from store import GameRow, GameStore, Notice
 
 from .i18n import LEVELS, PHASES, pair, t
 from .mentions import is_person, only, safe
@@ -55,9 +55,6 @@ from .rating_lines import end_lines, start_line
 from .recap_image import Recap, recap_file, recap_gif_of
 from .text import markdown, markdowns
 from .views import prompt_view
-
-if TYPE_CHECKING:
-    from .bot import RookBot
 
 log = logging.getLogger("rr.announce")
 T = TypeVar("T")
@@ -259,8 +256,30 @@ def draw_pool(processes: bool) -> Executor:
     return ThreadPoolExecutor(max_workers=DRAWING, thread_name_prefix="rr-draw")
 
 
+class AiSeats(Protocol):
+    def kick(self, channel_id: int, /) -> None:
+        """An AI-played seat may have been asked something: let it answer (cogs/seats.py)."""
+
+
+class Stage(Protocol):
+    """The part of the bot (cogs/bot.py `RookBot`) the announcer posts through; declared
+    here because the bot builds the announcer (importing it would be a loop)."""
+
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def store(self) -> GameStore: ...
+    @property
+    def ai(self) -> AiSeats: ...
+    @property
+    def seating(self) -> dict[int, tuple[int, list[int]]]: ...
+
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
+    async def create_dm(self, user: discord.abc.Snowflake, /) -> discord.DMChannel: ...
+
+
 class Announcer:
-    def __init__(self, bot: RookBot, *, processes: bool = False) -> None:
+    def __init__(self, bot: Stage, *, processes: bool = False) -> None:
         self.bot = bot
         self.processes = processes
         self._drawing: Executor | None = None
@@ -380,7 +399,7 @@ class Announcer:
         hints += ann.extra
         if ann.ended is not None:  # the game-over post: the ratings it moved (issue 24)
             row, g = ann.ended
-            hints += await end_lines(self.bot, row, g, g.state["log"], ann.lang)
+            hints += await end_lines(self.bot.store, self.bot.service.clock(), row, g, g.state["log"], ann.lang)
         if ann.reports:  # every card or phase that ended: its lines and its own image
             # all its images are drawn at once, each posted as soon as it and the ones
             # before it are ready
@@ -527,7 +546,7 @@ class Announcer:
         """A game's first announcement: who sits where, then the setup's story and pings."""
         seats = ", ".join(f"{k + 1}. <@{u}>" if is_person(u) else f"{k + 1}. {ann.names[k]}"
                           for k, u in enumerate(ann.users))
-        rated = await start_line(self.bot, ann.game_id, ann.lang)  # issue 24
+        rated = await start_line(self.bot.store, ann.game_id, ann.lang)  # issue 24
         text = t("game_start", ann.lang, seats=seats) + (f"\n{rated}" if rated else "")
         await deliver(f"game {ann.game_id} start", lambda: self.channel(ann.channel_id).send(
             text, allowed_mentions=only(*ann.users)))

@@ -37,17 +37,21 @@ from service.seats import ai_waiting, process_pool
 from service.shards import Shards
 from store import GameStore, TimerRow, make_store
 
+from .actions import AnsweringTree, guarded, perform
 from .announce import Announcer
 from .config import Config
-from .daily import DAILY_ITEMS
+from .daily import DAILY_ITEMS, day_once
 from .daily_review import REVIEW_ITEMS
+from .daily_words import tell_settled
+from .host import Host
 from .i18n import RookTranslator
 from .leases import JobLease
+from .lobby import lobby_click
 from .logsafe import install as install_log_filters
 from .quarantine import tell_channel
 from .seats import AiRunner
 from .viewer import VIEWER_ITEMS
-from .views import DYNAMIC_ITEMS
+from .views import DYNAMIC_ITEMS, Target
 
 log = logging.getLogger("rr.bot")
 # aiosqlite logs every job it runs at DEBUG (with its arguments): those can be game states
@@ -63,7 +67,7 @@ APPLIED_KEEP_S = 7 * 24 * 3600  # interaction keys kept (Discord redelivers with
 DAY_LEASE = "daily-day-job"
 
 
-class RookBot(commands.AutoShardedBot):
+class RookBot(Host):
     """The bot. Tests build it with `db_path`/`store`/`service`/`clock` injected and no token;
     `bot.py` runs it with `freeze_gc` (tests leave it off: frozen objects are never freed)."""
 
@@ -82,13 +86,14 @@ class RookBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(),  # cogs/mentions.py
+                         tree_cls=AnsweringTree,  # every command's refusal: one handler
                          **sharding)
         self.config = config
         self.clock = clock or time.time
         self._seed_source = seed_source
         self._cards_data = cards_data
-        self.store: GameStore = store  # type: ignore[assignment]
-        self.service: GameService = service  # type: ignore[assignment]
+        self.store = store  # type: ignore[assignment]
+        self.service = service  # type: ignore[assignment]
         self._own_store = store is None and service is None
         self.sync_commands = sync_commands
         self.start_ticker = start_ticker
@@ -97,8 +102,7 @@ class RookBot(commands.AutoShardedBot):
         # channel images drawn in worker processes (bot.py sets it; tests: threads)
         self.announcer = Announcer(self, processes=draw_processes)
         self.ai = AiRunner(self)  # AI seats' answers (cogs/seats.py)
-        # channel → (game id, user id per seat): lets autocomplete skip the database
-        self.seating: dict[int, tuple[int, list[int]]] = {}
+        self.seating = {}  # (cogs/host.py)
         self._verifier: asyncio.Task[int] | None = None
         self._notifier: asyncio.Task[int] | None = None
         self._started = time.time()
@@ -112,7 +116,7 @@ class RookBot(commands.AutoShardedBot):
         # The daily challenge (cogs/daily.py): its host, and the day job every few minutes
         # (par, closing yesterday, server announcements, streak reminders; each once a day,
         # by stored flags, so a restart neither repeats nor loses them).
-        self.daily: DailyHost = None  # type: ignore[assignment]
+        self.daily = None  # type: ignore[assignment]
         self.day_passes = 0
         # Today's par at startup (a bot started mid-day): bot.load_config turns it on.
         self.daily_par_at_start = config.daily_par_at_start
@@ -144,8 +148,6 @@ class RookBot(commands.AutoShardedBot):
         """One pass of the day job: never raises (an exception would stop the loop). The
         loop's first call (at startup) only counts: startup's verification and outbox have
         the process to themselves, and the job runs one interval later."""
-        from .daily import day_once
-
         self.day_passes += 1
         if self.day_passes == 1:
             # started mid-day: today's par, in the background (by the DM host, shard 0's
@@ -164,8 +166,6 @@ class RookBot(commands.AutoShardedBot):
 
     async def settle_daily(self) -> int:
         """At startup: daily games that ended while their result was not yet scored."""
-        from .daily import tell_settled
-
         if not self.hosting.dm_host:  # daily games are timed and told by shard 0's process
             return 0
         try:
@@ -176,6 +176,14 @@ class RookBot(commands.AutoShardedBot):
         for game_id in rows:
             await tell_settled(self, game_id)
         return len(rows)
+
+    async def answer(self, interaction: discord.Interaction, text: str, target: Target) -> None:
+        """A game button's answer (cogs/views.py `Clicks`): the one answer path."""
+        await guarded(interaction, perform(interaction, text, target))
+
+    async def lobby_click(self, interaction: discord.Interaction, game: int, op: str) -> None:
+        """A lobby button (cogs/views.py `Clicks`): join, leave or start."""
+        await guarded(interaction, lobby_click(interaction, game, op))
 
     async def setup_hook(self) -> None:
         if self.service is None:
@@ -246,7 +254,7 @@ class RookBot(commands.AutoShardedBot):
                         count += 1
                         if ai_waiting(fresh, g):  # an AI's answer was lost in the restart
                             self.ai.kick(fresh.channel_id)
-            except Quarantined:
+            except Quarantined:  # (not wording: counted; its channel was told once)
                 held += 1
             except Exception:  # not damage (e.g. the store failed): tried again when used
                 log.exception("game %s: startup verification failed; the other games go on",
@@ -323,7 +331,7 @@ class RookBot(commands.AutoShardedBot):
         try:
             outcomes, reminders = await asyncio.wait_for(
                 self.service.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
-        except Quarantined:  # set aside and already told; its timers are not due any more
+        except Quarantined:  # (not wording: set aside and told; its timers are not due)
             return 0
         except asyncio.CancelledError:
             raise
@@ -337,8 +345,6 @@ class RookBot(commands.AutoShardedBot):
             for out in outcomes:
                 await self.announcer.announce(self.announcer.capture(out))
                 if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
-                    from .daily import tell_settled
-
                     await tell_settled(self, out.row.id)
             for rem in reminders:
                 await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem))

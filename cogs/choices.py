@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from engine import Action, Game
+from engine import Action, Game, default_cards
 from engine.board import NAMES, index
 
 from .i18n import t
@@ -169,8 +169,6 @@ def own_units(g: Game, seat: int, lang: str) -> list[Pair]:
 
 def card_names(g: Game | None, lang: str) -> list[Pair]:
     """Unit and monster cards, by printed name in the reader's language."""
-    from engine import default_cards
-
     cs = g.cards if g is not None else default_cards()
     keys = list(cs.units) + list(cs.monsters)
     return [(cs.name(k, lang), k) for k in keys]

@@ -17,6 +17,9 @@ from discord import app_commands
 
 import i18n
 from render.central import PHASE_MARKS
+from service.refusals import reason
+
+from .mentions import safe
 
 # ---- command names, descriptions, choice names (uploaded to Discord) --------------------------
 
@@ -77,12 +80,8 @@ def t(key: str, lang: str, **kw: Any) -> str:
 
 def result_text(result: Mapping[str, Any], names: list[str], lang: str) -> str:
     """A finished game's result: who won (or a draw, or the monsters) and why."""
-    from .mentions import safe
-
     winners = ", ".join(safe(names[s]) for s in result.get("winners", []))
     key = "result_loss" if not winners else "result_draw" if result.get("draw") else "result_win"
-    from service.refusals import reason
-
     return t(key, lang, winners=winners, reason=reason(result, lang))
 
 

@@ -19,7 +19,7 @@ from discord import app_commands
 from engine import Event, Game, default_cards, visible
 from engine.board import NAMES, index
 from engine.cards import CardSet
-from service import ServiceError
+from render import board_png, card_png, reach_png
 from service import rules as rules_ref
 from service.hints import hints_allowed, used_lines
 from service.narrate import narrate
@@ -27,13 +27,13 @@ from service.seats import marked_view, seat_names
 from store import GameRow
 
 from . import choices as C
-from .actions import Refusal, ack, game_key, perform, refusal, reply, rook
+from .actions import ack, game_key, perform, reply, rook
 from .announce import MAX_CONTENT
 from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
+from .lobby import level_choices
 from .mentions import safe
 from .mixin import CommandsMixin
 from .play import squeeze, suggest
-from .seats import level_choices
 from .text import markdowns
 
 logger = logging.getLogger("rr.info")
@@ -100,17 +100,10 @@ class InfoCommands(CommandsMixin):
                     finished: bool = False) -> tuple[GameRow, Game] | None:
         """The channel's game in progress; with `finished`, also the last one if it ended."""
         service = rook(interaction).service
-        try:
-            key = await game_key(interaction)
-            if finished:
-                return await service.viewable(key)
-            return await service.current(key)
-        except Refusal as r:
-            await reply(interaction, r.text)
-            return None
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang_of(interaction)))
-            return None
+        key = await game_key(interaction)
+        if finished:
+            return await service.viewable(key)
+        return await service.current(key)
 
     @app_commands.command(name="board", description=_("Show a board (only you see it)"))
     @app_commands.describe(player=_("Whose board (default: yours)"))
@@ -130,8 +123,6 @@ class InfoCommands(CommandsMixin):
             target = 0
         view = marked_view(row, g.view(viewer))  # an AI-played seat says so
         caption = player_caption(g, view, target, viewer, lang)
-        from render import board_png
-
         data = await asyncio.to_thread(board_png, view, target, lang=lang, highlights=None)
         p = view["players"][target]
         alt = t("board_alt", lang, name=p["name"], round=view.get("round", 0), gold=p["gold"],
@@ -203,8 +194,6 @@ class InfoCommands(CommandsMixin):
             await reply(interaction, t("no_unit", lang, square=NAMES[i]))
             return
         move, skill = g.reach(seat, NAMES[i])
-        from render import reach_png
-
         data = await asyncio.to_thread(reach_png, g.view(seat), seat, NAMES[i], move, skill,
                                        lang=lang)
         none = t("nothing", lang)
@@ -233,8 +222,6 @@ class InfoCommands(CommandsMixin):
         if key is None:
             await reply(interaction, t("unknown_card", lang, name=name[:50]))
             return
-        from render import card_png
-
         data = await asyncio.to_thread(card_png, key, lang=lang)
         alt = t("card_alt", lang, card=cs.name(key, lang), stats=card_stats(cs, key, lang))
         await reply(interaction, f"**{cs.name(key, lang)}**",
@@ -302,31 +289,19 @@ class InfoCommands(CommandsMixin):
         bot = rook(interaction)
         if hours is not None:
             perms: Any = interaction.permissions
-            try:
-                await bot.service.set_time_limit(interaction.channel_id or 0,
-                                                 interaction.user.id, hours * 3600,
-                                                 bool(perms.manage_channels))
-            except ServiceError as e:
-                await reply(interaction, refusal(e, lang))
-                return
+            await bot.service.set_time_limit(interaction.channel_id or 0,
+                                             interaction.user.id, hours * 3600,
+                                             bool(perms.manage_channels))
             await reply(interaction, t("limit_set", lang, hours=hours))
         if zombie is not None:
             perms = interaction.permissions
             level = None if zombie.value == "off" else zombie.value
-            try:
-                await bot.service.set_zombie(interaction.channel_id or 0, interaction.user.id,
-                                             level, bool(perms.manage_channels))
-            except ServiceError as e:
-                await reply(interaction, refusal(e, lang))
-                return
+            await bot.service.set_zombie(interaction.channel_id or 0, interaction.user.id,
+                                         level, bool(perms.manage_channels))
             await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
         if hints is not None:
-            try:
-                await bot.service.set_hints(interaction.channel_id or 0, interaction.user.id,
-                                            hints, bool(interaction.permissions.manage_channels))
-            except ServiceError as e:
-                await reply(interaction, refusal(e, lang))
-                return
+            await bot.service.set_hints(interaction.channel_id or 0, interaction.user.id,
+                                        hints, bool(interaction.permissions.manage_channels))
             await reply(interaction, t("hints_set", lang,
                                        what=t("hints_on" if hints else "hints_off", lang)))
         if autosave is None and rolls is None and hours is None and zombie is None \

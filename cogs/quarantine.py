@@ -9,15 +9,13 @@ answer anyone who tries to play there (`refusal` in cogs/actions.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from store import GameRow
 
 from .announce import deliver
+from .host import Host
 from .i18n import t
-
-if TYPE_CHECKING:
-    from .bot import RookBot
 
 
 def damage_text(reason: dict[str, Any], lang: str) -> str:
@@ -40,7 +38,7 @@ def quarantine_refusal(row: GameRow, reason: dict[str, Any], lang: str) -> str:
     return t("quarantined", lang, id=row.id, damage=damage_text(reason, lang))
 
 
-async def tell_channel(bot: RookBot, row: GameRow, reason: dict[str, Any] | None) -> None:
+async def tell_channel(bot: Host, row: GameRow, reason: dict[str, Any] | None) -> None:
     """Post once in the game's channel: set aside (with what to do), or resumed (None)."""
     lang = row.settings.get("lang", "en")
     if reason is None:

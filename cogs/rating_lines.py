@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import Game
 from service.ratings import Ratings, delta, shown
-from store import GameRow
+from store import GameRow, GameStore
 from store.ratings import EVERYWHERE
 
 from .i18n import t
 from .mentions import safe
-
-if TYPE_CHECKING:
-    from .bot import RookBot
 
 log = logging.getLogger("rr.ratings")
 
@@ -30,14 +27,14 @@ def reason_text(reason: str, lang: str) -> str:
     return t(f"rating_why_{reason}", lang)
 
 
-async def start_line(bot: RookBot, game_id: int, lang: str) -> str | None:
+async def start_line(store: GameStore, game_id: int, lang: str) -> str | None:
     """"This game is rated" or why not, for a channel game's start post (None: a solo or
     daily game, which is never rated — the daily has its own leaderboard)."""
     try:
-        row = await bot.store.get(game_id)
+        row = await store.get(game_id)
         if row is None or row.settings.get("daily"):
             return None
-        reason = await Ratings(bot.store).unrated(row)
+        reason = await Ratings(store).unrated(row)
     except Exception:
         log.exception("game %s: could not tell whether it is rated", game_id)
         return None
@@ -47,12 +44,12 @@ async def start_line(bot: RookBot, game_id: int, lang: str) -> str | None:
         else t("rating_start_unrated", lang, why=reason_text(reason, lang))
 
 
-async def end_lines(bot: RookBot, row: GameRow, g: Game, log_: Sequence[Sequence[Any]],
+async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: Sequence[Sequence[Any]],
                     lang: str) -> list[str]:
     """Settle the finished game and word its rating changes (the server's ratings; the
     bot-wide one where the game was played outside a server)."""
     try:
-        reason, changes = await Ratings(bot.store).settle(row, g, log_, bot.service.clock())
+        reason, changes = await Ratings(store).settle(row, g, log_, now)
     except Exception:
         log.exception("game %s: ratings not settled now (the next post of it tries again)",
                       row.id)

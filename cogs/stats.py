@@ -43,12 +43,11 @@ from service.replay import replay
 from store.ratings import EVERYWHERE, Played, Rating
 
 from . import viewer
-from .actions import ack, in_server, reply, rook
+from .actions import ack, guarded, in_server, reply, rook
 from .announce import deliver
 from .i18n import lang_of, t
 from .mentions import safe
 from .rating_lines import reason_text
-from .views import guarded
 
 _ = app_commands.locale_str
 log = logging.getLogger("rr.stats")
@@ -351,10 +350,6 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
         await reply(interaction, t("stats_ratings_on" if ratings else "stats_ratings_off",
                                    lang))
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        log.error("stats command failed", exc_info=error)
-        await reply(interaction, t("internal", lang_of(interaction)))
 
 
 STATS_ITEMS = (BoardButton,)

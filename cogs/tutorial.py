@@ -37,10 +37,9 @@ from render import focus_png
 from service.tutorial import Screen, Tutorial, lessons, rule_list
 from store import tutorial_store
 
-from .actions import ack, reply, rook
+from .actions import ack, guarded, reply, rook
 from .announce import clip, deliver
-from .i18n import lang_of, t
-from .views import guarded
+from .i18n import lang_of
 
 _ = app_commands.locale_str
 log = logging.getLogger("rr.tutorial")
@@ -121,10 +120,6 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
             lang, "tutorial.resumed" if resumed else "tutorial.welcome"))
         await reply(interaction, parts.pop("content"), **parts)
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        log.error("tutorial command failed", exc_info=error)
-        await reply(interaction, t("internal", lang_of(interaction)))
 
 
 class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

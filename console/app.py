@@ -17,16 +17,16 @@ import logging
 import random
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import i18n
-from engine import Game, NotationError, View, parse
+from engine import ActionError, Game, NotationError, View, parse
 from engine.notation import VERBS
 from engine.types import Decision
 from service import rules as rules_ref
-from service.games import GameService, Outcome, ServiceError
+from service.games import GameService, Outcome
 from service.hints import advice_lines, used_lines
 from service.narrate import narrate, prompt
 from service.ratings import Ratings
@@ -72,6 +72,15 @@ COMMANDS = {
 }
 
 
+class Answering(NamedTuple):
+    """What a line is answering, for wording a refusal: for whom (a name), what was typed
+    (quoted words stay whole), and the seat (`undo` says why its move cannot go back)."""
+
+    who: str = ""
+    typed: str = ""
+    seat: int | None = None
+
+
 class Console:
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
 
@@ -96,6 +105,7 @@ class Console:
         # seat → (its last action, why undo cannot take it back: "closed"/"revealed"/"")
         self.moves: dict[int, tuple[str, str]] = {}
         self.learning: Learning | None = None  # the tutorial, while the user is in it
+        self.answering = Answering()  # set anew by each line (`handle`) and seat (`for_seat`)
 
     def _service(self) -> GameService:
         return GameService(self.store, seed_source=self._next_seed)
@@ -136,13 +146,32 @@ class Console:
         """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
         return ("、" if self.lang == "ja" else ", ").join(items)
 
-    def refusal(self, e: ServiceError, who: str = "", typed: str = "") -> None:
-        """A refusal in the reader's language; `typed` (the action) keeps quoted words whole."""
+    def refusal(self, e: ActionError) -> None:
+        """Every refusal in the reader's language, in one line: the one place the console
+        words them (issue 21). `self.answering` says for whom and what was typed (quoted
+        words are kept whole); an option mistake says itself (`UsageError`)."""
+        if isinstance(e, UsageError):
+            self.say("! " + e.text(self.lang))
+            return
+        who, typed, seat = self.answering
+        action, why = self.moves.get(seat, ("", "")) if seat is not None else ("", "")
+        if e.key == "nothing_to_undo" and why:  # say which move, and why not
+            self.say("! " + self.t(f"undo_{why}", p=who, action=quote(action, self.lang)))
+            return
         text = words(e, self.lang)
         if typed:
             text = whole_tokens(text, typed)
         text = tidy_message(refusal_text(text, self.lang), typed, self.lang)
         self.say(f"! {who}: {text}" if who else f"! {text}")
+
+    async def for_seat(self, seat: int, answer: Callable[[int], Awaitable[None]]) -> None:
+        """One seat's answer of a command about several (`hint`, `undo`): its refusal is
+        told, and the next seat is still answered."""
+        self.answering = Answering(self.names[seat], "", seat)
+        try:
+            await answer(seat)
+        except ActionError as e:  # (not only wording: the loop goes on)
+            self.refusal(e)
 
     # ---- games -------------------------------------------------------------------------------
     def _seat_row(self, row: GameRow) -> None:
@@ -392,8 +421,12 @@ class Console:
 
     async def handle(self, raw: str, truncated: bool = False) -> bool:
         """One input line; returns False to stop. Any failure is told in one line."""
+        self.answering = Answering()
         try:
             return await self._handle(raw, truncated)
+        except ActionError as e:  # the console's one refusal handler: the game is unchanged
+            self.refusal(e)
+            return True
         except Exception as e:
             log.exception("console line %r", raw[:200])
             self.service = self._service()  # drop anything the failure left in memory
@@ -440,11 +473,7 @@ class Console:
         if command == "new":
             await self.new(words[1:], confirm)
             return True
-        try:
-            row, g = await self.service.viewable(CHANNEL)
-        except ServiceError as e:
-            self.refusal(e)
-            return True
+        row, g = await self.service.viewable(CHANNEL)
         self._seat_row(row)
         if command is not None:
             await self.command(command, words[1:], g)
@@ -491,11 +520,8 @@ class Console:
             return
         asked = {s: question(g, s) for s in range(len(self.names))}
         before = g.decision(seat)
-        try:
-            out = await self.service.act(CHANNEL, seat + 1, action)
-        except ServiceError as e:
-            self.refusal(e, typed=action)
-            return
+        self.answering = Answering("", action)
+        out = await self.service.act(CHANNEL, seat + 1, action)
         self.last_actor = seat
         self.remember_move(seat, before, out)
         told = await self.report(out)
@@ -537,7 +563,7 @@ class Console:
         cannot be picked now)."""
         try:
             a = parse(action)
-        except NotationError:
+        except NotationError:  # (not wording: the engine words a bad action when it is applied)
             return False
         if a.verb != "pick" or g.cards.resolve(a.card or "") in g.cards.commands:
             return False
@@ -570,7 +596,7 @@ class Console:
             self.legal(g, self.who(args[0]) or 0, " ".join(args[1:]))
         elif command == "hint":
             for seat in self.seats_for(command, arg, g) or []:
-                await self.hint(seat)
+                await self.for_seat(seat, self.hint)
         elif command in ("hand", "legal", "undo"):
             seats = self.seats_for(command, arg, g)
             if seats is None:
@@ -581,7 +607,7 @@ class Console:
                 elif command == "legal":
                     self.legal(g, seat)
                 else:
-                    await self.undo(seat)
+                    await self.for_seat(seat, self.undo)
 
     def seats_for(self, command: str, arg: str, g: Game) -> list[int] | None:
         """Whom `hand` / `legal` / `undo` is about: the named player, else (undo) the last
@@ -633,27 +659,14 @@ class Console:
     async def hint(self, seat: int) -> None:
         """`hint [NAME]`: the expert's suggestion for the player's decision (issue 23),
         counted for everyone to see in `status`."""
-        try:
-            got = await self.service.hint(CHANNEL, seat + 1)
-        except ServiceError as e:
-            self.refusal(e, self.names[seat])
-            return
+        got = await self.service.hint(CHANNEL, seat + 1)
         self.row = got.row
         cards = (await self.service.viewable(CHANNEL))[1].cards
         self.say(f"{self.names[seat]}:")
         self.say_lines(advice_lines(got.advice, cards, self.lang))
 
     async def undo(self, seat: int) -> None:
-        try:
-            out = await self.service.undo(CHANNEL, seat + 1)
-        except ServiceError as e:
-            action, why = self.moves.get(seat, ("", ""))
-            if e.key == "nothing_to_undo" and why:  # say which move, and why not
-                self.say("! " + self.t(f"undo_{why}", p=self.names[seat],
-                                       action=quote(action, self.lang)))
-            else:
-                self.refusal(e, self.names[seat])
-            return
+        out = await self.service.undo(CHANNEL, seat + 1)
         self.moves.pop(seat, None)
         await self.report(out)
         if await self.ai_turns():
@@ -664,11 +677,7 @@ class Console:
     async def new(self, words: list[str], confirm: Table | None) -> None:
         """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is
         typed twice in a row."""
-        try:
-            table = parse_new(words, self.lang) or self.table
-        except UsageError as e:
-            self.say("! " + e.text(self.lang))
-            return
+        table = parse_new(words, self.lang) or self.table
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None and open_row.status == "active" and confirm != table:
             g = await self.service.load(open_row)

@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 
 import ai
 import i18n
-from engine import DIFFICULTY_DISCARDS
+from engine import DIFFICULTY_DISCARDS, ActionError
 from service import daily
 
 from .text import has_control, name_key, normalise
@@ -26,14 +26,17 @@ MAX_NAME = 24
 DIFFICULTIES = tuple(DIFFICULTY_DISCARDS)  # R13.2 and the top level, engine/state.py
 
 
-class UsageError(Exception):
+class UsageError(ActionError):
     """A start-up option mistake, told in one line (never argparse's usage block); `ja` is
     the Japanese for it (argparse's own messages come in the language they were parsed in,
-    see `argparse_speaks`)."""
+    see `argparse_speaks`). A refusal like any other (issue 21: one root), worded by
+    `text`, since argparse's own words come with no catalogue key."""
+
+    code = "usage"
 
     def __init__(self, message: str, ja: str | None = None) -> None:
-        super().__init__(message)
-        self.message, self.ja = message, ja
+        super().__init__("", message)
+        self.ja = ja
 
     @classmethod
     def of(cls, code: str, /, **params: Any) -> UsageError:

@@ -17,7 +17,6 @@ import hashlib
 import logging
 import os
 import signal
-import sqlite3
 import sys
 import termios
 import threading
@@ -28,6 +27,7 @@ from types import ModuleType
 
 from service.errors import ServiceError
 from service.refusals import words
+from store import StoreUnavailable, is_postgres, make_store
 
 from .app import CHANNEL, Console
 from .options import Table, UsageError, given, parse_command_line
@@ -242,8 +242,6 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s",
                         handlers=[logging.FileHandler(out_dir / "console.log", delay=True,
                                                       encoding="utf-8")])
-    from store import is_postgres, make_store
-
     if not is_postgres(ns.db):  # a postgresql:// URL plays on that database (RR_DB's choice)
         where = Path(ns.db).resolve().parent
         if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
@@ -257,7 +255,7 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
         if is_postgres(ns.db):  # refused, unknown database, bad URL…: a database, not a file
             raise UsageError.of("database_open", db=shown,
                                 error=hide_password(str(e) or type(e).__name__, ns.db)) from None
-        if not isinstance(e, (sqlite3.Error, OSError)):
+        if not isinstance(e, StoreUnavailable):
             raise
         raise UsageError.of("db_open", db=ns.db, error=e) from None
     try:
@@ -270,7 +268,7 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
         elif existing is not None and existing.status == "active" and not ns.new:
             try:
                 await con.resume(existing, given(ns))
-            except ServiceError as e:  # a damaged game (quarantined): one line, no traceback
+            except ServiceError as e:  # (not only wording: a damaged game ends the console)
                 con.say(t("damaged", lang, msg=tidy_message(refusal_text(words(e, lang),
                                                                    lang))))
                 return 1
@@ -329,7 +327,7 @@ def main(argv: list[str]) -> int:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
     try:
         return asyncio.run(run(argv))
-    except UsageError as e:
+    except UsageError as e:  # (not only wording: before the console exists; exit 2)
         see = t("see_help", lang)
         print(f"bot.py --console: {e.text(lang)}{see}", file=sys.stderr)
         return 2

@@ -31,8 +31,13 @@ from .state import DIFFICULTY_DISCARDS
 from .textboard import render
 
 
-class CliError(Exception):
-    """A problem the user can fix: printed as one line, exit status 2."""
+class CliError(ActionError):
+    """A problem the user can fix: printed as one line, exit status 2 (English only)."""
+
+    code = "usage"
+
+    def __init__(self, message: str) -> None:
+        super().__init__("", message)
 
 
 # ---- files --------------------------------------------------------------------------------------

@@ -14,9 +14,7 @@ from typing import Any
 
 import i18n
 from engine import ActionError
-from engine.messages import Items, Name, Phrase
-
-from .errors import ServiceError
+from engine.messages import REASONS, Items, Name, Phrase
 
 PREFIX = "refusal."
 
@@ -37,12 +35,11 @@ def _param(lang: str, value: Any) -> Any:
     return value
 
 
-def words(e: ServiceError | ActionError, lang: str) -> str:
-    """What a refusal says to a reader of `lang`."""
-    key = getattr(e, "key", None)
-    if key is None:
+def words(e: ActionError, lang: str) -> str:
+    """What a refusal says to a reader of `lang` (one only in English: its message)."""
+    if not e.key:
         return e.message
-    return say(lang, key, e.params)
+    return say(lang, e.key, e.params)
 
 
 def end_phrase(result: Mapping[str, Any]) -> Phrase | str:
@@ -58,7 +55,6 @@ def reason(result: Mapping[str, Any], lang: str) -> str:
 
 
 def _codes() -> dict[str, str]:
-    from engine.messages import REASONS
     return {en: code for code, en in REASONS.items()}
 
 

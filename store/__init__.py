@@ -16,6 +16,7 @@ from .contract import (
     DailyStore,
     GameStore,
     StoreBusy,
+    StoreUnavailable,
     StoreUncertain,
     TutorialStore,
     VersionConflict,
@@ -102,6 +103,6 @@ def ratings_store(store: GameStore) -> RatingStore:
 
 __all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice",
            "DailyStore", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
-           "NewGame", "Notice", "Progress", "Seat", "Settings", "Store", "StoreBusy", "StoreUncertain",
+           "NewGame", "Notice", "Progress", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",
            "make_store", "new_key", "ratings_store", "tutorial_store"]

@@ -59,6 +59,12 @@ class StoreBusy(Exception):
     may try again)."""
 
 
+class StoreUnavailable(Exception):
+    """The database could not be opened (not an SQLite file, a folder that cannot be
+    written, …): nothing was written, the message says why. The store's own type, so that
+    no caller has to know sqlite3's exceptions."""
+
+
 class StoreUncertain(Exception):
     """COMMIT failed and the store could not read back whether it had landed."""
 

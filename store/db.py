@@ -65,6 +65,7 @@ from .contract import (
     AlreadyApplied,
     GameStore,
     StoreBusy,
+    StoreUnavailable,
     StoreUncertain,
     VersionConflict,
 )
@@ -151,7 +152,10 @@ class Store(GameStore):
             if self.path != ":memory:":  # a memory database is private to its one connection
                 self._reader = ThreadPoolExecutor(1, thread_name_prefix="rr-store-read")
                 await self._on(self._reader, self._open_reader)
-        except BaseException:  # an unusable file: no thread is left behind
+        except (sqlite3.Error, OSError) as e:  # an unusable file: no thread is left behind
+            await self.close()
+            raise StoreUnavailable(str(e)) from e
+        except BaseException:
             await self.close()
             raise
         return self
