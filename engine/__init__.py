@@ -10,7 +10,7 @@ State format: docs/state.md.
 from .cards import CardSet, UnknownCardsVersion, cards_for, default_cards
 from .errors import (
     ActionError,
-    GameOver,
+    GameFinished,
     IllegalAction,
     NotationError,
     NotYourDecision,
@@ -28,7 +28,7 @@ def view(state: State, seat: int | None) -> View:
     return Game(state).view(seat)
 
 __all__ = [
-    "Action", "ActionError", "CardSet", "Game", "GameOver", "IllegalAction", "NotYourDecision",
+    "Action", "ActionError", "CardSet", "Game", "GameFinished", "IllegalAction", "NotYourDecision",
     "NotationError", "SkillUse", "StaleDecision", "UnknownCardsVersion", "cards_for",
     "default_cards", "find_cards_version", "parse", "view", "visible",
     "Decision", "Event", "State", "View",

@@ -27,11 +27,12 @@ from .state import (
     is_unit,
     marks,
     monsters_left,
+    occupant,
     open_decision,
     sq,
     threat,
 )
-from .types import InvadedEvent
+from .types import InvadedEvent, Termination
 
 SOLO_FINAL = REASONS["end.final_round"]
 
@@ -298,7 +299,7 @@ def _monster_move(cs: CardSet, st: State, seat: int, i: int, ev: list[Event],
     """R9.2: forward as far as MOV allows, jumping monsters, stopped short of units."""
     p = st["players"][seat]
     b: Board = p["board"]
-    m = b[i]
+    m = occupant(b, i)
     c, ln = board.col(i), board.lane(i)
     target = c - cs.monsters[m["card"]].mov
     while target >= 1 and is_monster(b[board.on(target, ln)]):
@@ -533,7 +534,7 @@ def _round_cap(cs: CardSet, st: State, ev: list[Event]) -> None:
             cs=cs)
 
 
-def _finish(st: State, ev: list[Event], winners: list[int], code: str, draw: bool = False,
+def _finish(st: State, ev: list[Event], winners: list[int], code: Termination, draw: bool = False,
             cs: CardSet | None = None) -> None:
     """End the game. `code` says why (engine/messages.py REASONS); "reason" keeps its English
     for readers of older states and logs."""

@@ -15,6 +15,7 @@ from .cards import CardSet
 from .errors import excerpt
 from .types import (
     ActionsDecision,
+    Board,
     Card,
     Decision,
     Event,
@@ -30,12 +31,6 @@ from .types import (
 
 __all__ = ["ActionsDecision", "Board", "Card", "Decision", "Event", "Piece", "Player", "Result",
            "Roll", "RollDecision", "RollResult", "State"]  # the shapes the rule modules use, from one place
-
-Board = list[Any]
-"""A board as the rule modules index it. Its squares hold `Piece | None` (types.Board), but
-rule code reads a square only after the check that says what stands there (`is_unit`,
-`is_monster`, a validated Plan), which a type checker cannot follow through an index: the
-rules tests (tests/test_rules_*.py) hold that line instead of a cast on every read."""
 
 COMMANDS = ("advance", "raid", "rest", "reward", "recruit")
 DIFFICULTY_DISCARDS = {"easy": 0, "normal": 3, "hard": 6}  # R13.2
@@ -99,7 +94,7 @@ def normalize(raw: dict[str, Any]) -> State:
         for k, v in new_player(names[i] if i < len(names) else f"P{i + 1}").items():
             p.setdefault(k, v)
         if isinstance(p["board"], dict):  # puzzles may name squares: {"2B": piece}
-            grid: list[Any] = [None] * board.SIZE
+            grid: Board = [None] * board.SIZE
             for name, piece in p["board"].items():
                 at = board.index(name)
                 if at is None:
@@ -292,6 +287,16 @@ def is_unit(piece: Piece | None) -> TypeGuard[Piece]:
 
 def is_monster(piece: Piece | None) -> TypeGuard[Piece]:
     return piece is not None and "owner" not in piece
+
+
+def occupant(b: Board, i: int) -> Piece:
+    """The piece on `i`, where the rule reading it has already established one stands (the
+    unit of a validated Plan, a roll's squares, a skill's user). An empty square here is an
+    engine bug, never a player's mistake: it is raised as one, not read as a piece."""
+    piece = b[i]
+    if piece is None:
+        raise LookupError(f"no piece on {sq(i)}")
+    return piece
 
 
 def open_decision(st: State, seat: int, kind: str, **extra: Any) -> Decision:

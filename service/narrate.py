@@ -17,6 +17,7 @@ from typing import Any
 import i18n
 from engine import Game
 from engine.cards import CardSet
+from engine.messages import Items, Name, Phrase
 
 from . import refusals
 from .lines import Line, parse, text
@@ -220,43 +221,24 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
 
 # ---- prompts: what a player can do now ------------------------------------------------------
 
-def _mercenaries(game: Game, lang: str) -> str:
-    """" or a mercenary: Knight (3 gold), …": what is on offer and what it costs, so a new
-    player need not open the table image to choose (R7.1)."""
-    cs = game.cards
-    offer = [i18n.t(lang, "prompt.mercenary_cost", card=cs.name(m["card"], lang),
-                    cost=cs.units[m["card"]].cost)
-             for m in game.state["mercenaries"] if m is not None]
-    if not offer:
-        return ""
-    return i18n.t(lang, "prompt.or_mercenary", offer=sep(lang).join(offer))
+def _word(lang: str, value: Any) -> Any:
+    """A prompt's parameter in `lang`: the engine gives card names in both languages
+    (`Name`), catalogue pieces (`Phrase`) and lists (`Items`), never words of its own."""
+    if isinstance(value, Name):
+        return value._asdict().get(lang, value.en)
+    if isinstance(value, Phrase):
+        return i18n.t(lang, value.code, **{k: _word(lang, v) for k, v in value.params.items()})
+    if isinstance(value, Items):
+        return sep(lang).join(str(_word(lang, v)) for v in value.items)
+    return value
 
 
 def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
-    """What `seat` is asked now, or None when nothing is asked."""
-    dec = game.decision(seat)
-    if dec is None:
+    """What `seat` is asked now, or None when nothing is asked: the decision kind declares
+    its prompt (engine/decisions.py); the words are the catalogue's."""
+    ask = game.prompt(seat)
+    if ask is None:
         return None
-    kind = dec["kind"]
-    mid = f"prompt.{kind}"
-    cs = game.cards
-    if dec["kind"] == "actions" or dec["kind"] == "ready":
-        card = cs.name(dec["card"], lang) if dec["card"] in cs.commands else (
-            i18n.t(lang, "prompt.fatigue"))
-        n = dec["left"] if dec["kind"] == "actions" else dec["n"]
-        return parse(i18n.plural_template(lang, mid, n), card=card, n=n)
-    template = i18n.template(lang, mid)
-    if dec["kind"] == "recruit":
-        return parse(template, mercs=_mercenaries(game, lang) if dec["mercenaries"] else "")
-    if dec["kind"] == "roll":
-        res = result(dec["result"], lang)
-        # offer only the boons that could raise the damage (engine/combat.py roll_options)
-        boons = "both" if dec["can_reroll"] and dec["can_levelup"] else (
-            "reroll" if dec["can_reroll"] else "levelup")
-        return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
-                     mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")},
-                     choices=i18n.t(lang, f"prompt.roll_{boons}"))
-    if dec["kind"] == "pick":
-        opts = sep(lang).join(cs.name(c, lang) for c in dec["options"])
-        return parse(template) + i18n.t(lang, "prompt.pick_options", options=opts)
-    return parse(template)
+    template = (i18n.template(lang, ask.key) if ask.count is None
+                else i18n.plural_template(lang, ask.key, ask.count))
+    return parse(template, **{k: _word(lang, v) for k, v in ask.params.items()})
