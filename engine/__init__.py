@@ -1,6 +1,7 @@
 """Rook & Raiders rules engine: pure, synchronous, deterministic (RULES.md R1–R15).
 
-The whole API: `Game` (new / from_json / start / replay; apply / legal_actions / view / undo),
+The whole API: `Game` (new / from_json / start / replay; apply / legal_actions / prompt / view /
+undo; each decision kind declared once in `engine/decisions.py`),
 `parse` for the action notation (docs/notation.md), the typed errors, and `visible` to
 filter events per player; `cards_for` (the card set a setup plays with) and
 `find_cards_version` (the released set a game stored without one was played with, issue 17).

@@ -20,7 +20,7 @@ from . import board, combat, flow
 from .cards import CardSet, normalize_name
 from .errors import IllegalAction, excerpt
 from .messages import Items, Name, Phrase, phrase
-from .notation import Action
+from .notation import Action, Verb
 from .state import close_decision, is_unit, marks, sq
 from .types import (
     ActionsDecision,
@@ -71,7 +71,7 @@ class Prompt:
     of engine/messages.py that an interface renders in the reader's language."""
 
     key: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, object] = field(default_factory=dict)
     count: int | None = None
 
 
@@ -81,11 +81,11 @@ def _piece(key: str, /, **params: Any) -> Phrase:
     return Phrase(key, params)
 
 
-def _no_trivial(st: State, seat: int, dec: Any) -> Action | None:
+def _no_trivial(st: State, seat: int, dec: Decision) -> Action | None:
     return None
 
 
-def _close(r: Reply, dec: Any) -> None:
+def _close(r: Reply, dec: Decision) -> None:
     r.close()
 
 
@@ -94,7 +94,7 @@ class DecisionRule(Generic[D]):
     """One decision kind, whole (see the module docstring)."""
 
     kind: DecisionKind
-    verbs: tuple[str, ...]
+    verbs: tuple[Verb, ...]
     answer: Callable[[Reply, D, Action], str]  # check, then apply; the text logged (R15)
     legal: Callable[[CardSet, State, int, D], list[Action]]  # Level Up aside
     prompt: Callable[[CardSet, State, D], Prompt]
@@ -459,8 +459,8 @@ def _roll_prompt(cs: CardSet, st: State, dec: RollDecision) -> Prompt:
         "choices": _piece(f"prompt.roll_{boons}")})
 
 
-def _plain(key: str) -> Callable[[CardSet, State, Any], Prompt]:
-    def prompt(cs: CardSet, st: State, dec: Any) -> Prompt:
+def _plain(key: str) -> Callable[[CardSet, State, Decision], Prompt]:
+    def prompt(cs: CardSet, st: State, dec: Decision) -> Prompt:
         return Prompt(key)
     return prompt
 

@@ -3,7 +3,9 @@
 `Game.apply` is the one way a state changes: it checks the answer against the player's
 pending decision (stale / not yours / game over / illegal, each typed), mutates only after
 validation, runs the automatic flow, and logs the action so setup + log replays the game
-(R15). Undo replays the log without the undone action.
+(R15). Each answer goes to its decision kind's rule, declared once in engine/decisions.py
+(verbs, legality, answer, timeout, trivial answer, prompt). Undo replays the log without the
+undone action.
 """
 
 from __future__ import annotations

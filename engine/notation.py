@@ -14,11 +14,15 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from . import board
 from .errors import NotationError, excerpt
 from .messages import phrase
 
+Verb = Literal["pick", "place", "act", "recruit", "ready", "support", "levelup", "reroll",
+               "keep", "done", "timeout", "autosave", "rolls", "resign"]
+"""The first word of every action (docs/notation.md), in the order a refusal lists them."""
 ROLL_PROMPTS = ("miss", "always")  # `rolls`: when a roll decision is opened (R12.1)
 # A Bard commanding a Bard … : each level needs another unit of the same board, so a chain
 # longer than the board's squares is never legal; refusing it here keeps parsing (and the
@@ -134,7 +138,7 @@ def parse(text: str) -> Action:
     if not toks:
         raise NotationError("syntax.empty")
     verb = toks[0].lower()
-    grammar = _GRAMMAR.get(verb)
+    grammar = _READERS.get(verb)
     if grammar is None:
         players = [v for v in VERBS if v != "timeout"]  # timeout is the system's answer
         raise NotationError("syntax.unknown", text=excerpt(toks[0]), actions=", ".join(players))
@@ -217,10 +221,11 @@ def _act(verb: str, args: list[str]) -> Action:
     return Action("act", square=unit, to=to, fullmove=fullmove, skill=skill)
 
 
-_GRAMMAR: dict[str, Callable[[str, list[str]], Action]] = {
+_GRAMMAR: dict[Verb, Callable[[str, list[str]], Action]] = {
     "pick": _pick, "place": _place, "act": _act, "recruit": _recruit, "ready": _ready,
     "support": _on_square, "levelup": _on_square, "reroll": _bare, "keep": _bare,
     "done": _bare, "timeout": _bare, "autosave": _autosave, "rolls": _rolls, "resign": _bare,
 }
-VERBS = tuple(_GRAMMAR)
-"""Every verb of the notation (docs/notation.md), in the order a refusal lists them."""
+VERBS: tuple[str, ...] = get_args(Verb)
+# looked up by the word as typed (any string)
+_READERS: dict[str, Callable[[str, list[str]], Action]] = {str(v): r for v, r in _GRAMMAR.items()}

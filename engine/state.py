@@ -108,11 +108,11 @@ def normalize(raw: dict[str, Any]) -> State:
     return cast(State, out)
 
 
-def _grid(raw: Any) -> Any:
+def _grid(raw: object) -> object:
     """A board as 18 squares: puzzles may name squares instead ({"2B": piece})."""
     if not isinstance(raw, dict):
         return raw
-    grid: list[Any] = [None] * board.SIZE
+    grid: list[object] = [None] * board.SIZE
     for name, piece in raw.items():
         at = board.index(name)
         if at is None:

@@ -21,6 +21,7 @@ from radon.complexity import cc_rank, cc_visit
 import engine
 from engine import Game, GameFinished, decisions
 from engine.messages import REASONS
+from engine.notation import VERBS
 from engine.types import DecisionKind, Termination
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +46,7 @@ def test_every_decision_kind_is_declared_once() -> None:
     moves; no table of verbs or per-kind branch is repeated in the engine or the story."""
     assert set(decisions.RULES) == set(get_args(DecisionKind))
     for kind, rule in decisions.RULES.items():
-        assert rule.kind == kind and rule.verbs
+        assert rule.kind == kind and rule.verbs and set(rule.verbs) <= set(VERBS)
         assert rule.prompt_key == f"prompt.{kind}"
     sources = {p.name: p.read_text(encoding="utf-8")
                for p in [*(ROOT / "engine").glob("*.py"), ROOT / "service" / "narrate.py",
