@@ -97,10 +97,11 @@ class DecisionRule(Generic[D]):
     verbs: tuple[Verb, ...]
     answer: Callable[[Reply, D, Action], str]  # check, then apply; the text logged (R15)
     legal: Callable[[CardSet, State, int, D], list[Action]]  # Level Up aside
-    prompt: Callable[[CardSet, State, D], Prompt]
+    asks: Callable[[CardSet, State, D], Mapping[str, object]]  # the prompt's parameters
     timeout: Callable[[Reply, D], None] = _close  # a player out of time (R15): no change
     trivial: Callable[[State, int, D], Action | None] = _no_trivial  # besides a lone answer
     levelup_hint: bool = True  # the wrong-verb refusal mentions Level Up
+    counted: Callable[[D], int] | None = None  # the prompt is a counted message of this n
 
     @property
     def prompt_key(self) -> str:
@@ -198,9 +199,9 @@ def _pick_timeout(r: Reply, dec: PickDecision) -> None:
     flow.skip_turn(r.st, r.seat, r.ev)
 
 
-def _pick_prompt(cs: CardSet, st: State, dec: PickDecision) -> Prompt:
+def _pick_asks(cs: CardSet, st: State, dec: PickDecision) -> Mapping[str, object]:
     names = Items(tuple(_name(cs, c) for c in dec["options"]))
-    return Prompt("prompt.pick", {"options": _piece("prompt.pick_options", options=names)})
+    return {"options": _piece("prompt.pick_options", options=names)}
 
 
 # ---- place (initial placement, R4.4) ------------------------------------------------------------
@@ -289,9 +290,8 @@ def _card_or_fatigue(cs: CardSet, card: str) -> Name | Phrase:
     return _name(cs, card) if card in cs.commands else _piece("prompt.fatigue")
 
 
-def _actions_prompt(cs: CardSet, st: State, dec: ActionsDecision) -> Prompt:
-    return Prompt("prompt.actions", {"card": _card_or_fatigue(cs, dec["card"]),
-                                     "n": dec["left"]}, count=dec["left"])
+def _actions_asks(cs: CardSet, st: State, dec: ActionsDecision) -> Mapping[str, object]:
+    return {"card": _card_or_fatigue(cs, dec["card"]), "n": dec["left"]}
 
 
 # ---- ready (Rest R7, Fatigue recovery R11.2) -----------------------------------------------------
@@ -328,9 +328,8 @@ def _ready_trivial(st: State, seat: int, dec: ReadyDecision) -> Action | None:
     return Action("ready", squares=acted) if len(acted) <= dec["n"] else None
 
 
-def _ready_prompt(cs: CardSet, st: State, dec: ReadyDecision) -> Prompt:
-    return Prompt("prompt.ready", {"card": _card_or_fatigue(cs, dec["card"]), "n": dec["n"]},
-                  count=dec["n"])
+def _ready_asks(cs: CardSet, st: State, dec: ReadyDecision) -> Mapping[str, object]:
+    return {"card": _card_or_fatigue(cs, dec["card"]), "n": dec["n"]}
 
 
 # ---- recruit (R7.1) -----------------------------------------------------------------------------
@@ -388,7 +387,7 @@ def _recruit_legal(cs: CardSet, st: State, seat: int, dec: RecruitDecision) -> l
     return out
 
 
-def _recruit_prompt(cs: CardSet, st: State, dec: RecruitDecision) -> Prompt:
+def _recruit_asks(cs: CardSet, st: State, dec: RecruitDecision) -> Mapping[str, object]:
     """What is on offer and what it costs, so a new player need not open the table image to
     choose (R7.1)."""
     offer = tuple(_piece("prompt.mercenary_cost", card=_name(cs, m["card"]),
@@ -396,7 +395,7 @@ def _recruit_prompt(cs: CardSet, st: State, dec: RecruitDecision) -> Prompt:
                   for m in st["mercenaries"] if m is not None)
     mercs = _piece("prompt.or_mercenary", offer=Items(offer)) \
         if dec["mercenaries"] and offer else ""
-    return Prompt("prompt.recruit", {"mercs": mercs})
+    return {"mercs": mercs}
 
 
 # ---- support (End phase, R11.1) -----------------------------------------------------------------
@@ -448,42 +447,40 @@ def _modifier(mod: int) -> str:
     return f"+{mod}" if mod >= 0 else f"−{-mod}"
 
 
-def _roll_prompt(cs: CardSet, st: State, dec: RollDecision) -> Prompt:
+def _roll_asks(cs: CardSet, st: State, dec: RollDecision) -> Mapping[str, object]:
     # offer only the boons that could raise the damage (combat.roll_options)
     boons = "both" if dec["can_reroll"] and dec["can_levelup"] else (
         "reroll" if dec["can_reroll"] else "levelup")
-    return Prompt("prompt.roll", {
-        "d1": dec["dice"][0], "d2": dec["dice"][1], "total": dec["total"],
-        "result": _piece(f"roll.{dec['result']}"),
-        "mod": _modifier(dec["total"] - sum(dec["dice"])), "def": dec.get("def", "?"),
-        "choices": _piece(f"prompt.roll_{boons}")})
+    return {"d1": dec["dice"][0], "d2": dec["dice"][1], "total": dec["total"],
+            "result": _piece(f"roll.{dec['result']}"),
+            "mod": _modifier(dec["total"] - sum(dec["dice"])), "def": dec.get("def", "?"),
+            "choices": _piece(f"prompt.roll_{boons}")}
 
 
-def _plain(key: str) -> Callable[[CardSet, State, Decision], Prompt]:
-    def prompt(cs: CardSet, st: State, dec: Decision) -> Prompt:
-        return Prompt(key)
-    return prompt
+def _nothing(cs: CardSet, st: State, dec: Decision) -> Mapping[str, object]:
+    return {}
 
 
 _RULES: tuple[DecisionRule[Any], ...] = (
     DecisionRule(
         "pick", ("pick",), _pick,
         lambda cs, st, seat, dec: [Action("pick", card=c) for c in dec["options"]],
-        _pick_prompt, timeout=_pick_timeout),
+        _pick_asks, timeout=_pick_timeout),
     DecisionRule(
-        "place", ("place",), _place, _place_legal, _plain("prompt.place"),
+        "place", ("place",), _place, _place_legal, _nothing,
         timeout=_place_timeout, levelup_hint=False),
     DecisionRule(
-        "actions", ("act", "done"), _actions, _actions_legal, _actions_prompt),
+        "actions", ("act", "done"), _actions, _actions_legal, _actions_asks,
+        counted=lambda dec: dec["left"]),
     DecisionRule(
-        "ready", ("ready", "done"), _ready, _ready_legal, _ready_prompt,
-        trivial=_ready_trivial),
+        "ready", ("ready", "done"), _ready, _ready_legal, _ready_asks,
+        trivial=_ready_trivial, counted=lambda dec: dec["n"]),
     DecisionRule(
-        "recruit", ("recruit", "done"), _recruit, _recruit_legal, _recruit_prompt),
+        "recruit", ("recruit", "done"), _recruit, _recruit_legal, _recruit_asks),
     DecisionRule(
-        "support", ("support", "done"), _support, _support_legal, _plain("prompt.support")),
+        "support", ("support", "done"), _support, _support_legal, _nothing),
     DecisionRule(
-        "roll", ("reroll", "keep"), _roll, _roll_legal, _roll_prompt, timeout=_keep),
+        "roll", ("reroll", "keep"), _roll, _roll_legal, _roll_asks, timeout=_keep),
 )
 RULES: Mapping[str, DecisionRule[Any]] = {r.kind: r for r in _RULES}
 """Every decision kind, by its `kind` (docs/state.md)."""
@@ -512,7 +509,10 @@ def legal(cs: CardSet, st: State, seat: int, dec: Decision) -> list[Action]:
 
 
 def prompt(cs: CardSet, st: State, dec: Decision) -> Prompt:
-    return RULES[dec["kind"]].prompt(cs, st, dec)
+    """What `dec` asks: its kind's catalogue key with the parameters the kind declares."""
+    rule = RULES[dec["kind"]]
+    return Prompt(rule.prompt_key, rule.asks(cs, st, dec),
+                  None if rule.counted is None else rule.counted(dec))
 
 
 def trivial(st: State, seat: int, dec: Decision) -> Action | None:
