@@ -18,6 +18,7 @@ from .types import (
     Board,
     Card,
     Decision,
+    DecisionKind,
     Event,
     Options,
     Piece,
@@ -320,7 +321,7 @@ def occupant(b: Board, i: int) -> Piece:
     return piece
 
 
-def open_decision(st: State, seat: int, kind: str, **extra: Any) -> Decision:
+def open_decision(st: State, seat: int, kind: DecisionKind, **extra: Any) -> Decision:
     """Ask `seat` a new question; its id marks every prompt made for it (stale check)."""
     dec = cast(Decision, {"id": st["next_id"], "opened": st["next_id"], "kind": kind, **extra})
     st["next_id"] += 1

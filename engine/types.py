@@ -513,7 +513,7 @@ class FinalRoundEvent(_EventBase):
 class TimeoutEvent(_EventBase):
     type: Literal["timeout"]
     player: int
-    decision: str
+    decision: DecisionKind
 
 
 class AutosaveEvent(TypedDict):  # always private
