@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import Action, CardSet, NotationError, board, combat, parse
-from engine.game import _act_options
+from engine.decisions import act_options
 from engine.notation import SkillUse
 from engine.state import spend_marks
 from engine.types import Decision, ReadyDecision, RollDecision
@@ -333,7 +333,7 @@ class GreedyPlayer:
         st = view
         for _ in range(2):
             best, best_st = 0.0, None
-            for a in _act_options(cs, st, seat):
+            for a in act_options(cs, st, seat):
                 br = act_branches(cs, st, seat, a)
                 v = expected(cs, br, seat, self.w) - base
                 if v > best:

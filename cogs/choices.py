@@ -13,6 +13,8 @@ from collections.abc import Iterable
 
 from engine import Action, Game, default_cards
 from engine.board import NAMES, index
+from engine.notation import Verb
+from engine.types import Board
 
 from .i18n import t
 
@@ -20,7 +22,7 @@ Pair = tuple[str, str]
 LIMIT = 25  # Discord shows at most 25 choices
 
 
-def _board(g: Game, seat: int) -> list:
+def _board(g: Game, seat: int) -> Board:
     return g.player(seat)["board"]
 
 
@@ -34,7 +36,8 @@ def _piece_label(g: Game, seat: int, square: str, lang: str) -> str:
     return f"{square} {name}{dmg}"
 
 
-def _legal(g: Game, seat: int, verb: str) -> list[Action]:
+def _legal(g: Game, seat: int, verb: Verb) -> list[Action]:
+    """The legal answers that begin with `verb` (a word of the notation mypy checks)."""
     return [a for a in g.legal_actions(seat) if a.verb == verb]
 
 

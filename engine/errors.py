@@ -81,5 +81,8 @@ class StaleDecision(ActionError):
     code = "stale"
 
 
-class GameOver(ActionError):
+class GameFinished(ActionError):
+    """An answer after the game ended (R13, R14). Not `service.GameOver`, which carries a
+    finished game's row to an interface: this one is only a refusal."""
+
     code = "game_over"

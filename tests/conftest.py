@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sqlite3
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -98,3 +99,13 @@ def pg_url(postgres: pg_server.PgServer | str) -> str:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if isinstance(_pg, str):
         terminalreporter.write_sep("!", f"PostgreSQL tests SKIPPED: {_pg}", red=True, bold=True)
+
+
+@pytest.fixture(autouse=True)
+def _recursion_limit() -> Iterator[None]:
+    """Each test starts with the interpreter's own recursion limit: mypy's API (run in-process
+    by the code-shape and refusal-root tests) raises it for good, and the engine's "nested too
+    deeply" refusal (tests/test_engine_input.py) depends on it."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from engine import ActionError, Game, NotationError, parse
 from engine.cards import DATA_FILE
+from engine.decisions import match_card
 from engine.notation import Action
 from tests.engine_invariants import (
     Universe,
@@ -176,11 +177,11 @@ def test_levelled_card_in_hand_is_named_by_its_key() -> None:
     g = Game.new(["Ann", "Bob"], seed=3)
     g.state["players"][0]["hand"].append({"id": "l99", "card": "warrior"})
     hand = g.state["players"][0]["hand"]
-    assert g._match(hand, "warrior", "")["card"] == "warrior"
-    assert g._match(hand, "ウォーリア", "")["card"] == "warrior"
-    assert g._match(hand, "Warrior★", "")["card"] == "warrior_star"
-    assert g._match(hand, "warrior_star", "")["card"] == "warrior_star"
-    assert g._match(hand, "thief", "")["card"] == "thief_star"
+    assert match_card(g.cards, hand, "warrior", "where.hand")["card"] == "warrior"
+    assert match_card(g.cards, hand, "ウォーリア", "where.hand")["card"] == "warrior"
+    assert match_card(g.cards, hand, "Warrior★", "where.hand")["card"] == "warrior_star"
+    assert match_card(g.cards, hand, "warrior_star", "where.hand")["card"] == "warrior_star"
+    assert match_card(g.cards, hand, "thief", "where.hand")["card"] == "thief_star"
     placed = Game.from_json(g.to_json())
     placed.apply(0, "place warrior 1A")
     assert placed.state["players"][0]["board"][0]["card"] == "warrior"
