@@ -17,31 +17,27 @@ Bodies:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine import Event, Game, View
 from store import Notice
 
-from .games import Outcome, Reminder, Told, _stage_hook
-
-if TYPE_CHECKING:
-    from .games import GameService
+from .outcomes import Outcome, Reminder, Told, stage_hook
+from .tables import Tables
 
 
-async def rebuild(service: GameService, notice: Notice) -> Outcome | Reminder | None:
+async def rebuild(tables: Tables, notice: Notice) -> Outcome | Reminder | None:
     """The Outcome (or Reminder) a notice stands for, as of its move; None when there is
     nothing left to tell (the game is gone, or the move was undone since)."""
-    row = await service.store.get(notice.game_id)
+    row = await tables.store.get(notice.game_id)
     if row is None or row.setup is None or row.status not in ("active", "over"):
         return None
     body = notice.body
-    now = await service.load(row)  # the game as it stands: who is still being asked
+    now = await tables.load(row)  # the game as it stands: who is still being asked
     if body["kind"] == "remind":
         dec = now.decision(body["seat"])
         if dec is None or dec["opened"] != body["decision"]:
             return None  # answered since: no reminder needed
         return Reminder(row, body["seat"], body["deadline"], notice.id)
-    log = await service.store.log(row.id)
+    log = await tables.store.log(row.id)
     end = int(body["to"])
     if end > len(log):
         return None
@@ -61,12 +57,12 @@ async def rebuild(service: GameService, notice: Notice) -> Outcome | Reminder | 
         g = Game.replay(row.setup, log[:first])
     if body["kind"] != "undo":
         for k, (seat, text) in enumerate(log[first:end]):
-            hook = _stage_hook(g, stages, len(ev)) if body["kind"] == "move" else None
+            hook = stage_hook(g, stages, len(ev)) if body["kind"] == "move" else None
             new = g.apply(int(seat), text, on_resolved=hook)
             auto = body["kind"] == "start" or k > 0  # as the service marked them
             ev += [dict(e, auto=True) for e in new] if auto else new
     # Questions answered since are not asked again; the others keep their stored deadline.
-    deadlines = {int(t["seat"]): float(t["deadline"]) for t in await service.store.timers(row.id)}
+    deadlines = {int(t["seat"]): float(t["deadline"]) for t in await tables.store.timers(row.id)}
     prompts = [s for s in body.get("prompts", [])
                if (d := g.decision(s)) is not None and now.decision(s) is not None
                and now.decision(s)["id"] == d["id"]]  # type: ignore[index]
