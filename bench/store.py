@@ -100,7 +100,7 @@ async def round_trips(path: str, moves: int) -> tuple[float, float]:
     """(reads, writes) per accepted move, counted at the store's two thread pools."""
     store = await Store(path).open()
     svc = GameService(store, seed_source=lambda: 3)
-    svc.notify = True
+    svc.tables.notify = True
     counts = {"read": 0, "write": 0}
     real = store._on
 
@@ -111,12 +111,12 @@ async def round_trips(path: str, moves: int) -> tuple[float, float]:
     n, channel = 0, 0
     while n < moves:
         channel += 1
-        await svc.new_lobby(None, channel, 1, "Ann", players=1)
-        g = (await svc.start(channel, 1)).game
+        await svc.lobby.new_lobby(None, channel, 1, "Ann", players=1)
+        g = (await svc.lobby.start(channel, 1)).game
         store._on = counted  # type: ignore[method-assign]
         while not g.over and n < moves:
             seat = g.waiting_for()[0]
-            g = (await svc.act(channel, seat + 1, str(g.legal_actions(seat)[0]))).game
+            g = (await svc.play.act(channel, seat + 1, str(g.legal_actions(seat)[0]))).game
             n += 1
         store._on = real  # type: ignore[method-assign]
     await store.close()

@@ -178,7 +178,7 @@ async def check_target(bot: RookBot, interaction: discord.Interaction, target: T
     Returns the key of the game it answers."""
     key = await game_key(interaction, game=target.game)
     try:
-        row, _ = await bot.service.current(key)
+        row, _ = await bot.service.tables.current(key)
     except GameOver as e:  # a button of the game that just ended says how it ended
         if e.row.id != target.game:
             raise Refusal(t("wrong_game", lang)) from e
@@ -206,7 +206,7 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
     try:
         key = await check_target(bot, interaction, target, lang) if target is not None \
             else await game_key(interaction)
-        out = await bot.service.act(key, interaction.user.id, text,
+        out = await bot.service.play.act(key, interaction.user.id, text,
                                     target.decision if target else None,
                                     key=interaction_key(interaction, text))
     except Refusal as r:

@@ -32,8 +32,9 @@ import discord
 from discord.ext import commands, tasks
 
 from service import GameService, Quarantined
+from service.ai_seats import process_pool
 from service.daily_play import DailyHost
-from service.seats import ai_waiting, process_pool
+from service.seats import ai_waiting
 from service.shards import Shards
 from store import Store, make_store
 
@@ -190,8 +191,8 @@ class RookBot(commands.AutoShardedBot):
                                        cards_data=self._cards_data)
         else:
             self.store = self.service.store
-        self.service.notify = True  # moves queue their announcements in the outbox
-        self.service.shards = self.hosting
+        self.service.tables.notify = True  # moves queue their announcements in the outbox
+        self.service.tables.shards = self.hosting
         self.day_lease = JobLease(self.store, DAY_LEASE, self.lease_seconds)
         # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py);
         # a weak one, or one the database was not started with, stops here (SecretError)
@@ -199,9 +200,9 @@ class RookBot(commands.AutoShardedBot):
         self.daily.par_levels = getattr(self.config, "daily_par_levels", None)
         if plays := getattr(self.config, "daily_par_plays", None):
             self.daily.par_plays = plays
-        self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
+        self.service.tables.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
-            self.service.ai_pool = process_pool
+            self.service.ai.pool = process_pool
         await self.tree.set_translator(RookTranslator())
         for ext in COGS:
             await self.load_extension(ext)
@@ -243,10 +244,10 @@ class RookBot(commands.AutoShardedBot):
             if not self.hosting.runs_jobs(row):  # another process hosts it
                 continue
             try:
-                async with self.service.lock(row.channel_id):
+                async with self.service.tables.lock(row.channel_id):
                     fresh = await self.store.get(row.id)
                     if fresh is not None and fresh.status == "active":
-                        g = await self.service.load(fresh, recheck=True)
+                        g = await self.service.tables.load(fresh, recheck=True)
                         count += 1
                         if ai_waiting(fresh, g):  # an AI's answer was lost in the restart
                             self.ai.kick(fresh.channel_id)
@@ -314,7 +315,7 @@ class RookBot(commands.AutoShardedBot):
         the others still time out. Returns how many answers and reminders were made."""
         now = self.service.clock()
         made = 0
-        for game_id, timers in (await self.service.due(now)).items():
+        for game_id, timers in (await self.service.limits.due(now)).items():
             made += await self._tick_game(game_id, timers, now)
         await self.deliver_notices()  # announcements Discord did not take, retried
         try:
@@ -326,7 +327,7 @@ class RookBot(commands.AutoShardedBot):
     async def _tick_game(self, game_id: int, timers: list[dict[str, Any]], now: float) -> int:
         try:
             outcomes, reminders = await asyncio.wait_for(
-                self.service.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
+                self.service.limits.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
         except Quarantined:  # set aside and already told; its timers are not due any more
             return 0
         except asyncio.CancelledError:
@@ -370,6 +371,6 @@ class RookBot(commands.AutoShardedBot):
         await super().close()
         self.announcer.close()
         if self.service is not None:
-            self.service.close_ai()
+            self.service.ai.close()
         if self._own_store and self.store is not None:
             await self.store.close()

@@ -103,8 +103,8 @@ class InfoCommands(CommandsMixin):
         try:
             key = await game_key(interaction)
             if finished:
-                return await service.viewable(key)
-            return await service.current(key)
+                return await service.tables.viewable(key)
+            return await service.tables.current(key)
         except Refusal as r:
             await reply(interaction, r.text)
             return None
@@ -155,7 +155,7 @@ class InfoCommands(CommandsMixin):
                                        waiting=t("over", lang, result=result))
                         + _hints_used(row, lang))
             return
-        deadlines = await rook(interaction).service.deadlines(row)
+        deadlines = await rook(interaction).service.tables.deadlines(row)
         who = []
         for s in g.waiting_for():
             kind = pair(KINDS, g.decision_kind(s) or "", lang)
@@ -303,7 +303,7 @@ class InfoCommands(CommandsMixin):
         if hours is not None:
             perms: Any = interaction.permissions
             try:
-                await bot.service.set_time_limit(interaction.channel_id or 0,
+                await bot.service.limits.set_time_limit(interaction.channel_id or 0,
                                                  interaction.user.id, hours * 3600,
                                                  bool(perms.manage_channels))
             except ServiceError as e:
@@ -314,7 +314,7 @@ class InfoCommands(CommandsMixin):
             perms = interaction.permissions
             level = None if zombie.value == "off" else zombie.value
             try:
-                await bot.service.set_zombie(interaction.channel_id or 0, interaction.user.id,
+                await bot.service.ai.set_zombie(interaction.channel_id or 0, interaction.user.id,
                                              level, bool(perms.manage_channels))
             except ServiceError as e:
                 await reply(interaction, refusal(e, lang))
@@ -322,7 +322,7 @@ class InfoCommands(CommandsMixin):
             await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
         if hints is not None:
             try:
-                await bot.service.set_hints(interaction.channel_id or 0, interaction.user.id,
+                await bot.service.hints.set_hints(interaction.channel_id or 0, interaction.user.id,
                                             hints, bool(interaction.permissions.manage_channels))
             except ServiceError as e:
                 await reply(interaction, refusal(e, lang))

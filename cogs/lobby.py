@@ -14,9 +14,9 @@ import discord
 from discord import app_commands
 
 from service import ServiceError
-from service.games import DEFAULT_LIMIT_S
 from service.meta import lobby_message
 from service.seats import seat_names
+from service.tables import DEFAULT_LIMIT_S
 from store import GameRow
 
 from .actions import ack, channel_only, refusal, reply, rook
@@ -81,9 +81,9 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
     name = interaction.user.display_name
     try:
         if op == "join":
-            row = await svc.join(row.channel_id, interaction.user.id, name)
+            row = await svc.lobby.join(row.channel_id, interaction.user.id, name)
         else:
-            row = await svc.leave(row.channel_id, interaction.user.id)
+            row = await svc.lobby.leave(row.channel_id, interaction.user.id)
     except ServiceError as e:
         await reply(interaction, refusal(e, lang))
         return
@@ -94,7 +94,7 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
 async def start_game(interaction: discord.Interaction, lang: str) -> None:
     bot = rook(interaction)
     try:
-        out = await bot.service.start(interaction.channel_id or 0, interaction.user.id)
+        out = await bot.service.lobby.start(interaction.channel_id or 0, interaction.user.id)
     except ServiceError as e:
         await reply(interaction, refusal(e, lang))
         return
@@ -132,7 +132,7 @@ class LobbyCommands(CommandsMixin):
         if players is None:  # a difficulty is the solo option rule; AI players fill a game
             players = 1 if difficulty and not bots else 1 + bots if bots else 4
         try:
-            row = await bot.service.new_lobby(
+            row = await bot.service.lobby.new_lobby(
                 interaction.guild_id, interaction.channel_id or 0, interaction.user.id,
                 interaction.user.display_name, players=players,
                 difficulty=difficulty.value if difficulty else None, time_limit_s=hours * 3600,
@@ -167,10 +167,10 @@ class LobbyCommands(CommandsMixin):
         svc = rook(interaction).service
         try:
             if op == "join":
-                row = await svc.join(interaction.channel_id or 0, interaction.user.id,
+                row = await svc.lobby.join(interaction.channel_id or 0, interaction.user.id,
                                      interaction.user.display_name)
             else:
-                row = await svc.leave(interaction.channel_id or 0, interaction.user.id)
+                row = await svc.lobby.leave(interaction.channel_id or 0, interaction.user.id)
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
@@ -191,7 +191,7 @@ class LobbyCommands(CommandsMixin):
         bot = rook(interaction)
         perms: Any = interaction.permissions
         try:
-            row = await bot.service.abandon(interaction.channel_id or 0, interaction.user.id,
+            row = await bot.service.lobby.abandon(interaction.channel_id or 0, interaction.user.id,
                                             bool(perms.manage_channels))
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))

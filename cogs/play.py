@@ -60,9 +60,9 @@ async def suggest(interaction: discord.Interaction, current: str, fn: Suggest,
         bot = rook(interaction)
         channel = await game_key(interaction, quiet=True)
         known = bot.seating.get(channel)
-        g = bot.service.peek(known[0]) if known else None
+        g = bot.service.tables.peek(known[0]) if known else None
         if g is None or g.over or known is None:
-            row, g = await bot.service.current(channel)
+            row, g = await bot.service.tables.current(channel)
             known = bot.seating[channel] = (row.id, [int(s["user"]) for s in row.seats])
         users = known[1]
         seat = users.index(interaction.user.id) if interaction.user.id in users else None
@@ -224,7 +224,7 @@ class PlayCommands(CommandsMixin):
             return
         bot = rook(interaction)
         try:
-            out = await bot.service.undo(await game_key(interaction), interaction.user.id,
+            out = await bot.service.play.undo(await game_key(interaction), interaction.user.id,
                                          key=interaction_key(interaction, "undo"))
         except Refusal as r:
             await reply(interaction, r.text)
@@ -243,12 +243,12 @@ class PlayCommands(CommandsMixin):
             return
         bot = rook(interaction)
         try:
-            row, _g = await bot.service.current(interaction.channel_id or 0)
+            row, _g = await bot.service.tables.current(interaction.channel_id or 0)
             seat = row.seat_of(player.id)
             if seat is None:
                 await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
                 return
-            out = await bot.service.remove_player(interaction.channel_id or 0,
+            out = await bot.service.play.remove_player(interaction.channel_id or 0,
                                                   interaction.user.id, seat)
         except ServiceError as e:
             await reply(interaction, words(e, lang) if e.code == "vote" else refusal(e, lang))

@@ -105,7 +105,7 @@ class RecapCommands(commands.Cog):
             return
         bot = rook(interaction)
         try:
-            await bot.service.load(row)  # a damaged game is set aside, not drawn
+            await bot.service.tables.load(row)  # a damaged game is set aside, not drawn
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return

@@ -56,7 +56,7 @@ class AiRunner:
 
     async def _run(self, channel_id: int) -> None:
         try:
-            await self.bot.service.play_ai(channel_id, self._tell)
+            await self.bot.service.ai.play_ai(channel_id, self._tell)
         except Exception:  # never lost silently; the next time-limit pass asks again (an
             # AI seat's reminder is due at once); store faults never get here (retried)
             log.exception("channel %s: AI run failed", channel_id)
@@ -105,9 +105,9 @@ class SeatCommands(CommandsMixin):
         channel = interaction.channel_id or 0
         try:
             if level is None:
-                row = await svc.remove_bot(channel, interaction.user.id)
+                row = await svc.lobby.remove_bot(channel, interaction.user.id)
             else:
-                row = await svc.add_bot(channel, interaction.user.id, level, count)
+                row = await svc.lobby.add_bot(channel, interaction.user.id, level, count)
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
@@ -124,8 +124,8 @@ class SeatCommands(CommandsMixin):
             return
         service = rook(interaction).service
         try:
-            got = await service.hint(await game_key(interaction), interaction.user.id)
-            _row, g = await service.viewable(got.row.channel_id)
+            got = await service.hints.hint(await game_key(interaction), interaction.user.id)
+            _row, g = await service.tables.viewable(got.row.channel_id)
         except Refusal as r:
             await reply(interaction, r.text)
             return
@@ -142,7 +142,7 @@ class SeatCommands(CommandsMixin):
             return
         bot = rook(interaction)
         try:
-            row = await bot.service.reclaim(interaction.channel_id or 0, interaction.user.id)
+            row = await bot.service.ai.reclaim(interaction.channel_id or 0, interaction.user.id)
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return
@@ -153,7 +153,7 @@ class SeatCommands(CommandsMixin):
         await deliver(f"game {row.id} back", lambda: bot.announcer.channel(
             row.channel_id).send(note))
         lines, view = [t("back_ok", lang)], None
-        g = await bot.service.load(row)
+        g = await bot.service.tables.load(row)
         from .announce import ask
 
         a = ask(g, seat, interaction.user.id, 0.0)

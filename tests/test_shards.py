@@ -178,14 +178,14 @@ def test_a_game_read_while_another_process_commits_is_read_again_not_quarantined
             await Store(str(tmp_path / "g.db")).open()
         a, b = GameService(a_store, seed_source=lambda: 3), GameService(b_store)
         try:
-            await a.new_lobby(None, 5, 1, "Ann", players=1)
-            await a.start(5, 1)
+            await a.lobby.new_lobby(None, 5, 1, "Ann", players=1)
+            await a.lobby.start(5, 1)
             stale = await b_store.latest_game(5)
             assert stale is not None
-            _, g = await a.current(5)
+            _, g = await a.tables.current(5)
             seat = g.waiting_for()[0]
-            await a.act(5, 1, str(g.legal_actions(seat)[0]))  # a's move lands
-            game = await b.load(stale)  # b read the row before it, the log after
+            await a.play.act(5, 1, str(g.legal_actions(seat)[0]))  # a's move lands
+            game = await b.tables.load(stale)  # b read the row before it, the log after
             fresh = await b_store.get(stale.id)
             assert fresh is not None and game.to_json() == fresh.state
             assert await b_store.quarantined(stale.id) is None
@@ -195,9 +195,9 @@ def test_a_game_read_while_another_process_commits_is_read_again_not_quarantined
                 con.execute("DELETE FROM actions WHERE game_id=? AND seq=(SELECT MAX(seq) "
                             "FROM actions WHERE game_id=?)", (stale.id, stale.id))
             con.close()
-            b._cache.clear()
+            b.tables.forget(stale.id)
             with pytest.raises(Quarantined):
-                await b.load(fresh)
+                await b.tables.load(fresh)
         finally:
             await a_store.close()
             await b_store.close()
