@@ -6,7 +6,7 @@
    row, interaction key) with `synchronous=NORMAL` and `FULL` (the store's choice): median
    and p90 in ms; and the write that marks its notice delivered (never synced on its own). FULL syncs the WAL at every commit, so a power cut cannot lose a move
    that players were told about; NORMAL may lose the last commits (not on a process crash).
-2. Round trips to the store's threads per move through `GameService.act` (a read of the
+2. Round trips to the store's threads per move through `Play.act` (a read of the
    channel's game, then the one write job).
 3. Another process holds the write lock: how long reads of other games take meanwhile,
    and how long a write waits before it is refused (`StoreBusy`).
@@ -169,7 +169,7 @@ def main(argv: list[str]) -> int:
             print(f"commit of a move, synchronous={mode:6}: {ms(took)}; its notice marked "
                   f"delivered (no sync of its own): {ms(marks)}")
         reads, writes = asyncio.run(round_trips(f"{d}/rt.db", 200))
-        print(f"store round trips per move (GameService.act): {reads:.2f} read + "
+        print(f"store round trips per move (Play.act): {reads:.2f} read + "
               f"{writes:.2f} write")
         waits, refused = asyncio.run(competing(f"{d}/busy.db"))
         print(f"competing writer holds the lock: reads of another game {ms(waits)}; "

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ai import LEVELS, make_player
 from engine import Game, view
 from store import GameRow, NewGame, StoreBusy, StoreUncertain, VersionConflict
 from store.daily import Attempt, AttemptTaken, DailyStore, Tell, daily_store
@@ -97,7 +98,6 @@ def ai_play(challenge: Challenge, level: str, run: int = 0) -> dict[str, Any]:
     """One AI's game of the challenge (run in a worker thread): its score, trace and action
     log (the review replays it phase by phase; service/daily_review.py). `run` picks the
     AI's search seed (`par_seed`): the odds are several runs of the same day."""
-    from ai import make_player  # the AI sits beside the engine; only the day job needs it
 
     bot = make_player(level, par_seed(challenge, run))
     if hasattr(bot, "budget_s"):
@@ -537,8 +537,6 @@ class DailyHost:
                 f.cancel()
 
     async def _par(self, day: dt.date) -> dict[str, Any]:
-        from ai import LEVELS
-
         known = await self.par(day)  # another process may have stored it meanwhile
         if known is not None:
             return known
