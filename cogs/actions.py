@@ -207,8 +207,8 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
         key = await check_target(bot, interaction, target, lang) if target is not None \
             else await game_key(interaction)
         out = await bot.service.play.act(key, interaction.user.id, text,
-                                    target.decision if target else None,
-                                    key=interaction_key(interaction, text))
+                                         target.decision if target else None,
+                                         key=interaction_key(interaction, text))
     except Refusal as r:
         await reply(interaction, r.text)
         return

@@ -304,8 +304,8 @@ class InfoCommands(CommandsMixin):
             perms: Any = interaction.permissions
             try:
                 await bot.service.limits.set_time_limit(interaction.channel_id or 0,
-                                                 interaction.user.id, hours * 3600,
-                                                 bool(perms.manage_channels))
+                                                        interaction.user.id, hours * 3600,
+                                                        bool(perms.manage_channels))
             except ServiceError as e:
                 await reply(interaction, refusal(e, lang))
                 return
@@ -315,7 +315,7 @@ class InfoCommands(CommandsMixin):
             level = None if zombie.value == "off" else zombie.value
             try:
                 await bot.service.ai.set_zombie(interaction.channel_id or 0, interaction.user.id,
-                                             level, bool(perms.manage_channels))
+                                                level, bool(perms.manage_channels))
             except ServiceError as e:
                 await reply(interaction, refusal(e, lang))
                 return
@@ -323,7 +323,8 @@ class InfoCommands(CommandsMixin):
         if hints is not None:
             try:
                 await bot.service.hints.set_hints(interaction.channel_id or 0, interaction.user.id,
-                                            hints, bool(interaction.permissions.manage_channels))
+                                                  hints,
+                                                  bool(interaction.permissions.manage_channels))
             except ServiceError as e:
                 await reply(interaction, refusal(e, lang))
                 return

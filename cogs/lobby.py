@@ -168,7 +168,7 @@ class LobbyCommands(CommandsMixin):
         try:
             if op == "join":
                 row = await svc.lobby.join(interaction.channel_id or 0, interaction.user.id,
-                                     interaction.user.display_name)
+                                           interaction.user.display_name)
             else:
                 row = await svc.lobby.leave(interaction.channel_id or 0, interaction.user.id)
         except ServiceError as e:
@@ -192,7 +192,7 @@ class LobbyCommands(CommandsMixin):
         perms: Any = interaction.permissions
         try:
             row = await bot.service.lobby.abandon(interaction.channel_id or 0, interaction.user.id,
-                                            bool(perms.manage_channels))
+                                                  bool(perms.manage_channels))
         except ServiceError as e:
             await reply(interaction, refusal(e, lang))
             return

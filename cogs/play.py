@@ -225,7 +225,7 @@ class PlayCommands(CommandsMixin):
         bot = rook(interaction)
         try:
             out = await bot.service.play.undo(await game_key(interaction), interaction.user.id,
-                                         key=interaction_key(interaction, "undo"))
+                                              key=interaction_key(interaction, "undo"))
         except Refusal as r:
             await reply(interaction, r.text)
             return
@@ -249,7 +249,7 @@ class PlayCommands(CommandsMixin):
                 await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
                 return
             out = await bot.service.play.remove_player(interaction.channel_id or 0,
-                                                  interaction.user.id, seat)
+                                                       interaction.user.id, seat)
         except ServiceError as e:
             await reply(interaction, words(e, lang) if e.code == "vote" else refusal(e, lang))
             return

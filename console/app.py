@@ -180,7 +180,7 @@ class Console:
             extra += self.t("with_ai", n=len(bots), levels=self.join(bots))
         self.say(self.t("new_game", names=self.join(names), extra=extra, out=self.out_dir))
         await self.service.lobby.new_lobby(None, CHANNEL, 1, names[0], players=len(names) + len(bots),
-                                     difficulty=table.difficulty, lang=self.lang)
+                                           difficulty=table.difficulty, lang=self.lang)
         for k, name in enumerate(names[1:], start=2):
             await self.service.lobby.join(CHANNEL, k, name)
         for level in bots:
@@ -190,8 +190,8 @@ class Console:
             self.say(self.t("daily_replay", no=ch.number, day=ch.day.isoformat(),
                             mods=self.join(m.name(self.lang) for m in ch.modifiers)))
         out = await self.service.lobby.start(CHANNEL, 1, seed=ch.seed if ch else None,
-                                       rng_key=ch.rng_key if ch else None,
-                                       options=ch.options if ch else None)
+                                             rng_key=ch.rng_key if ch else None,
+                                             options=ch.options if ch else None)
         self._seat_row(out.row)
         await self.report(out)
         await self.ai_turns()

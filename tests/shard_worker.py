@@ -312,7 +312,7 @@ class Worker:
             ch = self.h.text_channel(f"table-{k}")
             user = self.user(names[k % len(names)])
             await svc.lobby.new_lobby(self.h.guild_id, ch.id, user.id, user.global_name or "",
-                                players=1)
+                                      players=1)
             out = await svc.lobby.start(ch.id, user.id)
             table = Table(self.h, ch)
             table.game_id = out.row.id

@@ -293,7 +293,7 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
         await h.store.claim(user, day, True, "Ann", None)
         if left != "claimed":
             lobby = await h.games.lobby.new_lobby(None, key, user, "Ann", players=1,
-                                            difficulty=ch.difficulty)
+                                                  difficulty=ch.difficulty)
             if left == "lobby_with_settings":
                 lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
                                            "post_channel": DM}

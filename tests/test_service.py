@@ -117,7 +117,7 @@ def test_restart_resumes_and_replay_verifies(db):
                 break
             seat = rng.choice(out.game.waiting_for())
             out = await svc.play.act(100, out.row.seats[seat]["user"],
-                                str(rng.choice(out.game.legal_actions(seat))))
+                                     str(rng.choice(out.game.legal_actions(seat))))
         assert not out.game.over  # killed mid-game
         state = out.game.to_json()
         timers = await store.timers(out.row.id)

@@ -23,7 +23,7 @@ from cogs.leases import SAFETY, JobLease
 from service import GameService, Quarantined
 from service.refusals import words
 from service.shards import NotOwner, Shards, parse_shards, shard_of
-from store import GameRow
+from store import GameRow, Store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -201,4 +201,36 @@ def test_a_game_read_while_another_process_commits_is_read_again_not_quarantined
         finally:
             await a_store.close()
             await b_store.close()
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("command", ["abandon", "time limit", "zombie", "hints"])
+def test_every_host_command_is_refused_by_a_process_not_hosting_the_server(tmp_path, command):
+    """The host's commands pass one gate (`Tables.hosted`: the open game, hosted here, the
+    caller its host or a manager): a process whose shards do not include the server
+    refuses each of them and changes nothing — the hints switch included, which was once
+    written by any process."""
+    async def main() -> None:
+        guild = 5 << 22  # shard 1 of 2
+        owner_store, other_store = await Store(str(tmp_path / "g.db")).open(), \
+            await Store(str(tmp_path / "g.db")).open()
+        owner, other = GameService(owner_store), GameService(other_store)
+        owner.tables.shards = Shards(2, (shard_of(guild, 2),))
+        other.tables.shards = Shards(2, (1 - shard_of(guild, 2),))
+        try:
+            row = await owner.lobby.new_lobby(guild, 9, 1, "Ann", players=2)
+            calls = {
+                "abandon": lambda: other.lobby.abandon(9, 1, can_manage=True),
+                "time limit": lambda: other.limits.set_time_limit(9, 1, 3600, can_manage=True),
+                "zombie": lambda: other.ai.set_zombie(9, 1, "random", can_manage=True),
+                "hints": lambda: other.hints.set_hints(9, 1, False, can_manage=True),
+            }
+            with pytest.raises(NotOwner):
+                await calls[command]()
+            after = await owner_store.get(row.id)
+            assert after is not None and after.status == "lobby"
+            assert after.settings == row.settings and after.version == row.version
+        finally:
+            await owner_store.close()
+            await other_store.close()
     asyncio.run(main())
