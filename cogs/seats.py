@@ -1,6 +1,6 @@
 """AI seats in Discord: `/rr bot add`, `/rr bot remove`, `/rr back`, and the AI runner.
 
-The hosting rule is the service's (service/seats.py); here the AI's answers are told like
+The hosting rule is the service's (service/ai_seats.py); here the AI's answers are told like
 anyone's. `AiRunner.kick` is called after an announcement leaves an AI-played seat asked
 something: the AI answers in a task of its own (its choice computed in a worker thread),
 after the move that asked it was posted and never ahead of anyone's acknowledgement.
