@@ -23,7 +23,8 @@ import random
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,16 +46,27 @@ def pool() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(S.AI_AT_ONCE, mp_context=multiprocessing.get_context("spawn"))
 
 
+class OnTheLoop(Executor):
+    """The comparison: each choice computed right where it is asked, on the event loop."""
+
+    def submit(self, fn: Callable[..., object], /, *args: object,
+               **kwargs: object) -> Future[object]:
+        done: Future[object] = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except BaseException as e:
+            done.set_exception(e)
+        return done
+
+
 async def run(games: int, level: str, moves: int, seed: int, where: str) -> dict[str, float]:
-    if where == "loop":  # the comparison: the same choice computed on the event loop
-        async def think(self, row, level, snapshot, g, seat, n):  # noqa: ANN001, ANN202
-            return S.choose(level, S.ai_seed(row, seat, n), snapshot, g.cards, seat)
-        S.AiSeats._think = think  # type: ignore[method-assign]
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store(str(Path(tmp) / "b.db")).open()
         svc = GameService(store, seed_source=lambda: seed)
         if where == "processes":
             svc.ai.pool = pool
+        elif where == "loop":
+            svc.ai.pool = OnTheLoop
         for k in range(games):
             await svc.lobby.new_lobby(1, k, 1000 + k, f"P{k}", players=4, bots=3, bot_level=level)
             await svc.lobby.start(k, 1000 + k)

@@ -98,7 +98,7 @@ class AiSeats:
     def __init__(self, tables: Tables, play: Play) -> None:
         self.tables, self.play = tables, play
         self._running: set[int] = set()
-        self._again: set[int] = set()
+        self._look_again: set[int] = set()
         self._gate: asyncio.Semaphore | None = None
         # Where AI choices are computed: None = worker threads (asyncio.to_thread); the bot
         # sets a process pool factory (`process_pool`), so a long think does not even
@@ -180,16 +180,16 @@ class AiSeats:
         One run per channel at a time: a call while one runs only asks it to look again, so
         two triggers never compute the same choice twice."""
         if channel_id in self._running:
-            self._again.add(channel_id)
+            self._look_again.add(channel_id)
             return 0
         self._running.add(channel_id)
         answered = 0
         try:
             for _ in range(MAX_AI_ANSWERS):
-                self._again.discard(channel_id)
+                self._look_again.discard(channel_id)
                 out = await self._ai_answer(channel_id)
                 if out is None:
-                    if channel_id in self._again:
+                    if channel_id in self._look_again:
                         continue
                     return answered
                 if out is True:  # the question moved on while the AI thought: look again
@@ -204,7 +204,7 @@ class AiSeats:
             return answered
         finally:
             self._running.discard(channel_id)
-            self._again.discard(channel_id)
+            self._look_again.discard(channel_id)
 
     async def _ai_answer(self, channel_id: int) -> Outcome | Literal[True] | None:
         """One AI answer committed (an Outcome), True to look again, None when none is due
