@@ -351,7 +351,7 @@ def test_migration_4_reaches_games_stored_before_it_on_both_backends(db):
         try:
             again = await store.get(row.id)
             assert again.setup["cards_version"] == max(RELEASED) and again.state == played
-            assert (await GameService(store).load(again)).to_json() == played
+            assert (await GameService(store).tables.load(again)).to_json() == played
             assert await db.sql("SELECT count(*) FROM schema_version WHERE version=4") == [(1,)]
         finally:
             await store.close()
