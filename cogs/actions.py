@@ -210,7 +210,7 @@ async def check_target(bot: Host, interaction: discord.Interaction, target: Targ
     Returns the key of the game it answers."""
     key = await game_key(interaction, game=target.game)
     try:
-        row, _ = await bot.service.current(key)
+        row, _ = await bot.service.tables.current(key)
     except GameOver as e:  # (not wording: a button of the game that just ended says how it ended)
         if e.row.id != target.game:
             raise Refusal("wrong_game") from e
@@ -249,7 +249,7 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
     bot = rook(interaction)
     key = await check_target(bot, interaction, target, lang) if target is not None \
         else await game_key(interaction)
-    out = await bot.service.act(key, interaction.user.id, text,
+    out = await bot.service.play.act(key, interaction.user.id, text,
                                 target.decision if target else None,
                                 key=interaction_key(interaction, text))
     await conclude(interaction, out, lang)

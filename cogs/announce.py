@@ -41,10 +41,11 @@ import render
 from engine import Game, visible
 from engine.cards import CardSet
 from service import GameService, Outcome, Reminder
-from service.games import KICK_AFTER_TIMEOUTS, Told
 from service.hints import used_lines
 from service.narrate import narrate, prompt
 from service.notices import rebuild
+from service.outcomes import Told
+from service.play import KICK_AFTER_TIMEOUTS
 from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
 from store import GameRow, GameStore, Notice
@@ -507,7 +508,7 @@ class Announcer:
     async def remind(self, rem: Reminder) -> None:
         """The one reminder before a time limit runs out."""
         row = rem.row
-        g = await self.bot.service.load(row)
+        g = await self.bot.service.tables.load(row)
         a = ask(g, rem.seat, int(row.seats[rem.seat]["user"]), rem.deadline)
         if a is None:
             return
@@ -591,7 +592,7 @@ class Announcer:
         """A notice left in the outbox (a crash, or Discord down): rebuilt from the stored
         game and told. Never raises (one game's trouble is its own)."""
         try:
-            item = await rebuild(self.bot.service, notice)
+            item = await rebuild(self.bot.service.tables, notice)
         except Exception:
             log.exception("game %s: notice %s could not be rebuilt", notice.game_id, notice.id)
             return await self.tell(notice.id, _fail, parts_done=notice.parts_done,

@@ -32,8 +32,9 @@ import discord
 from discord.ext import commands, tasks
 
 from service import GameService, Quarantined
+from service.ai_seats import process_pool
 from service.daily_play import DailyHost
-from service.seats import ai_waiting, process_pool
+from service.seats import ai_waiting
 from service.shards import Shards
 from store import GameStore, TimerRow, make_store
 
@@ -194,8 +195,8 @@ class RookBot(Host):
                                        cards_data=self._cards_data)
         else:
             self.store = self.service.store
-        self.service.notify = True  # moves queue their announcements in the outbox
-        self.service.shards = self.hosting
+        self.service.tables.notify = True  # moves queue their announcements in the outbox
+        self.service.tables.shards = self.hosting
         self.day_lease = JobLease(self.store, DAY_LEASE, self.lease_seconds)
         # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py);
         # a weak one, or one the database was not started with, stops here (SecretError)
@@ -203,9 +204,9 @@ class RookBot(Host):
         self.daily.par_levels = self.config.daily_par_levels
         if plays := self.config.daily_par_plays:
             self.daily.par_plays = plays
-        self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
+        self.service.tables.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
-            self.service.ai_pool = process_pool
+            self.service.ai.pool = process_pool
         await self.tree.set_translator(RookTranslator())
         for ext in COGS:
             await self.load_extension(ext)
@@ -247,10 +248,10 @@ class RookBot(Host):
             if not self.hosting.runs_jobs(row):  # another process hosts it
                 continue
             try:
-                async with self.service.lock(row.channel_id):
+                async with self.service.tables.lock(row.channel_id):
                     fresh = await self.store.get(row.id)
                     if fresh is not None and fresh.status == "active":
-                        g = await self.service.load(fresh, recheck=True)
+                        g = await self.service.tables.load(fresh, recheck=True)
                         count += 1
                         if ai_waiting(fresh, g):  # an AI's answer was lost in the restart
                             self.ai.kick(fresh.channel_id)
@@ -318,7 +319,7 @@ class RookBot(Host):
         the others still time out. Returns how many answers and reminders were made."""
         now = self.service.clock()
         made = 0
-        for game_id, timers in (await self.service.due(now)).items():
+        for game_id, timers in (await self.service.limits.due(now)).items():
             made += await self._tick_game(game_id, timers, now)
         await self.deliver_notices()  # announcements Discord did not take, retried
         try:
@@ -330,7 +331,7 @@ class RookBot(Host):
     async def _tick_game(self, game_id: int, timers: list[TimerRow], now: float) -> int:
         try:
             outcomes, reminders = await asyncio.wait_for(
-                self.service.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
+                self.service.limits.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
         except Quarantined:  # (not wording: set aside and told; its timers are not due)
             return 0
         except asyncio.CancelledError:
@@ -372,6 +373,6 @@ class RookBot(Host):
         await super().close()
         self.announcer.close()
         if self.service is not None:
-            self.service.close_ai()
+            self.service.ai.close()
         if self._own_store and self.store is not None:
             await self.store.close()

@@ -102,8 +102,8 @@ class InfoCommands(CommandsMixin):
         service = rook(interaction).service
         key = await game_key(interaction)
         if finished:
-            return await service.viewable(key)
-        return await service.current(key)
+            return await service.tables.viewable(key)
+        return await service.tables.current(key)
 
     @app_commands.command(name="board", description=_("Show a board (only you see it)"))
     @app_commands.describe(player=_("Whose board (default: yours)"))
@@ -146,7 +146,7 @@ class InfoCommands(CommandsMixin):
                                        waiting=t("over", lang, result=result))
                         + _hints_used(row, lang))
             return
-        deadlines = await rook(interaction).service.deadlines(row)
+        deadlines = await rook(interaction).service.tables.deadlines(row)
         who = []
         for s in g.waiting_for():
             kind = pair(KINDS, g.decision_kind(s) or "", lang)
@@ -289,18 +289,18 @@ class InfoCommands(CommandsMixin):
         bot = rook(interaction)
         if hours is not None:
             perms: Any = interaction.permissions
-            await bot.service.set_time_limit(interaction.channel_id or 0,
+            await bot.service.limits.set_time_limit(interaction.channel_id or 0,
                                              interaction.user.id, hours * 3600,
                                              bool(perms.manage_channels))
             await reply(interaction, t("limit_set", lang, hours=hours))
         if zombie is not None:
             perms = interaction.permissions
             level = None if zombie.value == "off" else zombie.value
-            await bot.service.set_zombie(interaction.channel_id or 0, interaction.user.id,
+            await bot.service.ai.set_zombie(interaction.channel_id or 0, interaction.user.id,
                                          level, bool(perms.manage_channels))
             await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
         if hints is not None:
-            await bot.service.set_hints(interaction.channel_id or 0, interaction.user.id,
+            await bot.service.hints.set_hints(interaction.channel_id or 0, interaction.user.id,
                                         hints, bool(interaction.permissions.manage_channels))
             await reply(interaction, t("hints_set", lang,
                                        what=t("hints_on" if hints else "hints_off", lang)))

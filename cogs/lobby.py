@@ -14,9 +14,9 @@ import discord
 from discord import app_commands
 
 import ai
-from service.games import DEFAULT_LIMIT_S
 from service.meta import lobby_message
 from service.seats import seat_names
+from service.tables import DEFAULT_LIMIT_S
 from store import GameRow
 
 from .actions import ack, channel_only, reply, rook
@@ -87,16 +87,16 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
         return
     name = interaction.user.display_name
     if op == "join":
-        row = await svc.join(row.channel_id, interaction.user.id, name)
+        row = await svc.lobby.join(row.channel_id, interaction.user.id, name)
     else:
-        row = await svc.leave(row.channel_id, interaction.user.id)
+        row = await svc.lobby.leave(row.channel_id, interaction.user.id)
     await refresh_lobby(interaction, row)
     await reply(interaction, t("joined" if op == "join" else "left", lang))
 
 
 async def start_game(interaction: discord.Interaction, lang: str) -> None:
     bot = rook(interaction)
-    out = await bot.service.start(interaction.channel_id or 0, interaction.user.id)
+    out = await bot.service.lobby.start(interaction.channel_id or 0, interaction.user.id)
     log.info("game %s started with %d players", out.row.id, len(out.row.seats))
     await refresh_lobby(interaction, out.row, closed=True)
     await reply(interaction, t("started", lang))
@@ -130,7 +130,7 @@ class LobbyCommands(CommandsMixin):
         glang = guild_lang(interaction)
         if players is None:  # a difficulty is the solo option rule; AI players fill a game
             players = 1 if difficulty and not bots else 1 + bots if bots else 4
-        row = await bot.service.new_lobby(
+        row = await bot.service.lobby.new_lobby(
             interaction.guild_id, interaction.channel_id or 0, interaction.user.id,
             interaction.user.display_name, players=players,
             difficulty=difficulty.value if difficulty else None, time_limit_s=hours * 3600,
@@ -161,10 +161,10 @@ class LobbyCommands(CommandsMixin):
             return
         svc = rook(interaction).service
         if op == "join":
-            row = await svc.join(interaction.channel_id or 0, interaction.user.id,
+            row = await svc.lobby.join(interaction.channel_id or 0, interaction.user.id,
                                  interaction.user.display_name)
         else:
-            row = await svc.leave(interaction.channel_id or 0, interaction.user.id)
+            row = await svc.lobby.leave(interaction.channel_id or 0, interaction.user.id)
         await refresh_lobby(interaction, row)
         await reply(interaction, t("joined" if op == "join" else "left", lang))
 
@@ -181,7 +181,7 @@ class LobbyCommands(CommandsMixin):
             return
         bot = rook(interaction)
         perms: Any = interaction.permissions
-        row = await bot.service.abandon(interaction.channel_id or 0, interaction.user.id,
+        row = await bot.service.lobby.abandon(interaction.channel_id or 0, interaction.user.id,
                                         bool(perms.manage_channels))
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)
         if row.status == "lobby" and not row.damage:

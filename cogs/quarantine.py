@@ -1,6 +1,6 @@
 """Telling a channel that its game is damaged and set aside (or back in play).
 
-The service finds the damage (service/games.py `load`) and quarantines the game; this is the
+The service finds the damage (service/tables.py `Tables.load`) and quarantines the game; this is the
 Discord side: one post in the game's channel, in the server's language, saying what was
 found and what can be done about it — abandon it and open a new game, or have the bot's
 operator restore the database (or repair the rows) and restart the bot. The same words

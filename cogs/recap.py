@@ -101,7 +101,7 @@ class RecapCommands(commands.Cog):
         if row is None:
             return
         bot = rook(interaction)
-        await bot.service.load(row)  # a damaged game is set aside, not drawn
+        await bot.service.tables.load(row)  # a damaged game is set aside, not drawn
         assert row.setup is not None  # a finished game was started
         source = Recap(row.setup, await bot.store.log(row.id),
                        [str(s["name"]) for s in row.seats])

@@ -49,7 +49,7 @@ class AiRunner:
 
     async def _run(self, channel_id: int) -> None:
         try:
-            await self.bot.service.play_ai(channel_id, self._tell)
+            await self.bot.service.ai.play_ai(channel_id, self._tell)
         except Exception:  # never lost silently; the next time-limit pass asks again (an
             # AI seat's reminder is due at once); store faults never get here (retried)
             log.exception("channel %s: AI run failed", channel_id)
@@ -95,9 +95,9 @@ class SeatCommands(CommandsMixin):
         svc = rook(interaction).service
         channel = interaction.channel_id or 0
         if level is None:
-            row = await svc.remove_bot(channel, interaction.user.id)
+            row = await svc.lobby.remove_bot(channel, interaction.user.id)
         else:
-            row = await svc.add_bot(channel, interaction.user.id, level, count)
+            row = await svc.lobby.add_bot(channel, interaction.user.id, level, count)
         await refresh_lobby(interaction, row)
         await reply(interaction, lobby_text(row, lang))
 
@@ -110,8 +110,8 @@ class SeatCommands(CommandsMixin):
         if not await ack(interaction):
             return
         service = rook(interaction).service
-        got = await service.hint(await game_key(interaction), interaction.user.id)
-        _row, g = await service.viewable(got.row.channel_id)
+        got = await service.hints.hint(await game_key(interaction), interaction.user.id)
+        _row, g = await service.tables.viewable(got.row.channel_id)
         await reply(interaction, "\n".join(advice_lines(got.advice, g.cards, lang)))
 
     @app_commands.command(name="back", description=_(
@@ -121,7 +121,7 @@ class SeatCommands(CommandsMixin):
         if not await ack(interaction):
             return
         bot = rook(interaction)
-        row = await bot.service.reclaim(interaction.channel_id or 0, interaction.user.id)
+        row = await bot.service.ai.reclaim(interaction.channel_id or 0, interaction.user.id)
         glang = row.settings.get("lang", "en")
         seat = row.seat_of(interaction.user.id)
         assert seat is not None
@@ -129,7 +129,7 @@ class SeatCommands(CommandsMixin):
         await deliver(f"game {row.id} back", lambda: bot.announcer.channel(
             row.channel_id).send(note))
         lines, view = [t("back_ok", lang)], None
-        g = await bot.service.load(row)
+        g = await bot.service.tables.load(row)
         a = ask(g, seat, interaction.user.id, 0.0)
         if a is not None:  # a question still open for them: theirs to answer now
             lines.append(t("your_turn_next", lang, prompt=a.text[lang]))

@@ -176,7 +176,7 @@ async def history_story(interaction: discord.Interaction, key: str, tab: str,
             row.settings.get("daily") or (
                 row.guild_id != interaction.guild_id and row.seat_of(interaction.user.id) is None):
         raise ServiceError.of("svc.history_closed", game=key)
-    await bot.service.load(row)  # a damaged game is set aside, not shown
+    await bot.service.tables.load(row)  # a damaged game is set aside, not shown
     log_ = await bot.store.log(row.id)
     names = [safe(str(s["name"])) for s in row.seats]
     rp = await asyncio.to_thread(replay, row.setup, log_, names)

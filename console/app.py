@@ -26,9 +26,10 @@ from engine import ActionError, Game, NotationError, View, parse
 from engine.notation import VERBS
 from engine.types import Decision
 from service import rules as rules_ref
-from service.games import GameService, Outcome
+from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.narrate import narrate, prompt
+from service.outcomes import Outcome
 from service.ratings import Ratings
 from service.refusals import words
 from service.replay import replay
@@ -190,7 +191,7 @@ class Console:
     async def ai_turns(self) -> int:
         """Let the AI seats answer whatever they are asked, each answer told like anyone's;
         returns how many answers they gave."""
-        return await self.service.play_ai(CHANNEL, self._ai_answered)
+        return await self.service.ai.play_ai(CHANNEL, self._ai_answered)
 
     async def _ai_answered(self, out: Outcome) -> None:
         self._seat_row(out.row)
@@ -202,9 +203,9 @@ class Console:
         after each outcome — not played yet.)"""
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None:
-            await self.service.abandon(CHANNEL, open_row.host_id, can_manage=True)
+            await self.service.lobby.abandon(CHANNEL, open_row.host_id, can_manage=True)
             if open_row.status == "active":
-                g = await self.service.load(open_row)
+                g = await self.service.tables.load(open_row)
                 self.say(self.t("abandoned", names=self.join(s["name"] for s in open_row.seats),
                                 round=g.round))
         self.seed, self.last_actor = table.seed, None
@@ -213,17 +214,17 @@ class Console:
         if bots:
             extra += self.t("with_ai", n=len(bots), levels=self.join(bots))
         self.say(self.t("new_game", names=self.join(names), extra=extra, out=self.out_dir))
-        await self.service.new_lobby(None, CHANNEL, 1, names[0], players=len(names) + len(bots),
+        await self.service.lobby.new_lobby(None, CHANNEL, 1, names[0], players=len(names) + len(bots),
                                      difficulty=table.difficulty, lang=self.lang)
         for k, name in enumerate(names[1:], start=2):
-            await self.service.join(CHANNEL, k, name)
+            await self.service.lobby.join(CHANNEL, k, name)
         for level in bots:
-            await self.service.add_bot(CHANNEL, 1, level)
+            await self.service.lobby.add_bot(CHANNEL, 1, level)
         ch = table.daily
         if ch is not None:  # the day as it was dealt: its key, difficulty and modifiers
             self.say(self.t("daily_replay", no=ch.number, day=ch.day.isoformat(),
                             mods=self.join(m.name(self.lang) for m in ch.modifiers)))
-        out = await self.service.start(CHANNEL, 1, seed=ch.seed if ch else None,
+        out = await self.service.lobby.start(CHANNEL, 1, seed=ch.seed if ch else None,
                                        rng_key=ch.rng_key if ch else None,
                                        options=ch.options if ch else None)
         self._seat_row(out.row)
@@ -235,7 +236,7 @@ class Console:
         if not typed:  # `new` then means: the same table again, with a fresh deal
             self.table = Table(tuple(Seat(s["name"], s.get("ai")) for s in row.seats),
                                (row.setup or {}).get("options", {}).get("difficulty"))
-        row, g = await self.service.current(CHANNEL)
+        row, g = await self.service.tables.current(CHANNEL)
         setup = row.setup or {}
         difficulty = setup.get("options", {}).get("difficulty")
         self.say(self.t("resuming", db=self.db, names=self.join(self.names),
@@ -252,7 +253,7 @@ class Console:
         if self.auto_board:
             self.say_lines(board.compact(g.cards, g.view(None), self.lang))
         if await self.ai_turns():  # an AI answer the last run did not give
-            g = (await self.service.current(CHANNEL))[1]
+            g = (await self.service.tables.current(CHANNEL))[1]
         self.show_status(g)
 
     # ---- output ------------------------------------------------------------------------------
@@ -473,7 +474,7 @@ class Console:
         if command == "new":
             await self.new(words[1:], confirm)
             return True
-        row, g = await self.service.viewable(CHANNEL)
+        row, g = await self.service.tables.viewable(CHANNEL)
         self._seat_row(row)
         if command is not None:
             await self.command(command, words[1:], g)
@@ -521,7 +522,7 @@ class Console:
         asked = {s: question(g, s) for s in range(len(self.names))}
         before = g.decision(seat)
         self.answering = Answering("", action)
-        out = await self.service.act(CHANNEL, seat + 1, action)
+        out = await self.service.play.act(CHANNEL, seat + 1, action)
         self.last_actor = seat
         self.remember_move(seat, before, out)
         told = await self.report(out)
@@ -540,7 +541,7 @@ class Console:
                 self.say("  " + self.t("accepted", p=self.names[seat],
                                        action=quote(out.text, self.lang)))
         if await self.ai_turns():  # the AI seats answered: everyone's question anew
-            self.show_status((await self.service.viewable(CHANNEL))[1], told=True)
+            self.show_status((await self.service.tables.viewable(CHANNEL))[1], told=True)
         elif not quiet:
             self.show_status(out.game, {seat, *out.prompts})
 
@@ -659,18 +660,18 @@ class Console:
     async def hint(self, seat: int) -> None:
         """`hint [NAME]`: the expert's suggestion for the player's decision (issue 23),
         counted for everyone to see in `status`."""
-        got = await self.service.hint(CHANNEL, seat + 1)
+        got = await self.service.hints.hint(CHANNEL, seat + 1)
         self.row = got.row
-        cards = (await self.service.viewable(CHANNEL))[1].cards
+        cards = (await self.service.tables.viewable(CHANNEL))[1].cards
         self.say(f"{self.names[seat]}:")
         self.say_lines(advice_lines(got.advice, cards, self.lang))
 
     async def undo(self, seat: int) -> None:
-        out = await self.service.undo(CHANNEL, seat + 1)
+        out = await self.service.play.undo(CHANNEL, seat + 1)
         self.moves.pop(seat, None)
         await self.report(out)
         if await self.ai_turns():
-            self.show_status((await self.service.viewable(CHANNEL))[1], told=True)
+            self.show_status((await self.service.tables.viewable(CHANNEL))[1], told=True)
         else:
             self.show_status(out.game)
 
@@ -680,14 +681,14 @@ class Console:
         table = parse_new(words, self.lang) or self.table
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None and open_row.status == "active" and confirm != table:
-            g = await self.service.load(open_row)
+            g = await self.service.tables.load(open_row)
             self.confirm_new = table
             self.say(self.t("confirm_new", names=self.join(s["name"] for s in open_row.seats),
                             round=g.round))
             return
         self.table = table
         await self.start(table)
-        self.show_status((await self.service.current(CHANNEL))[1])
+        self.show_status((await self.service.tables.current(CHANNEL))[1])
 
     async def tutorial(self) -> None:
         """`tutorial` (or `--tutorial`): the lessons (issue 23); a game in progress waits,
@@ -699,7 +700,7 @@ class Console:
         """Back from the tutorial: the game in progress, else how to start one."""
         row = await self.store.open_game(CHANNEL)
         if row is not None and row.status == "active":
-            self.show_status((await self.service.viewable(CHANNEL))[1])
+            self.show_status((await self.service.tables.viewable(CHANNEL))[1])
         else:
             self.say(self.t("tutorial_no_game"))
 

@@ -274,7 +274,7 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
                 return 1
         else:
             await con.start(table)
-            con.show_status((await con.service.current(CHANNEL))[1])
+            con.show_status((await con.service.tables.current(CHANNEL))[1])
         lines.start()
         for _ in range(10_000_000):  # bounded: ends at end of input, quit or Ctrl-C
             if con.row is not None:

@@ -109,7 +109,7 @@ def replay(setup: Mapping[str, Any], log: Sequence[LogEntry],
 
     def cut(what: str, n: int) -> None:
         # as a card or phase ends, with n of this answer's events so far; the state is
-        # already in the next phase, so the view carries `after` (service/games.py)
+        # already in the next phase, so the view carries `after` (service/outcomes.py, stage_hook)
         view = g.view(None)
         view["after"] = what
         cuts.append((what, n, view))

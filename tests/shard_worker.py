@@ -311,9 +311,9 @@ class Worker:
         for k in range(games):
             ch = self.h.text_channel(f"table-{k}")
             user = self.user(names[k % len(names)])
-            await svc.new_lobby(self.h.guild_id, ch.id, user.id, user.global_name or "",
-                                players=1)
-            out = await svc.start(ch.id, user.id)
+            await svc.lobby.new_lobby(self.h.guild_id, ch.id, user.id, user.global_name or "",
+                                      players=1)
+            out = await svc.lobby.start(ch.id, user.id)
             table = Table(self.h, ch)
             table.game_id = out.row.id
             self.tables.append(table)

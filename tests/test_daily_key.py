@@ -366,11 +366,11 @@ def test_a_daily_start_announcement_is_rebuilt_from_its_keyed_setup(tmp_path):
         store = await Store(str(tmp_path / "n.db")).open()
         try:
             games = GameService(store, clock=lambda: NOON)
-            games.notify = True
+            games.tables.notify = True
             h = await DailyHost.open(games, secret=SECRET.decode())
             started = await h.play(1, "Ann", None, 9001)
             (start,) = await store.notices()
-            again = await rebuild(games, start)
+            again = await rebuild(games.tables, start)
             assert started.game.setup["rng"] == "hmac-ctr"
             assert started.outcome is not None and again is not None
             assert again.events == started.outcome.events

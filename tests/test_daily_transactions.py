@@ -292,15 +292,15 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
         ch = h.challenge(dt.date.fromisoformat(day))
         await h.store.claim(user, day, True, "Ann", None)
         if left != "claimed":
-            lobby = await h.games.new_lobby(None, key, user, "Ann", players=1,
-                                            difficulty=ch.difficulty)
+            lobby = await h.games.lobby.new_lobby(None, key, user, "Ann", players=1,
+                                                  difficulty=ch.difficulty)
             if left == "lobby_with_settings":
                 lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
                                            "post_channel": DM}
                 await h.games.store.set_settings(lobby.id, lobby.settings)
             if left in ("started_without_settings", "resign_cut_short",
                         "yesterdays_game_without_settings"):
-                await h.games.start(key, user, seed=0, rng_key=ch.key, options=ch.options)
+                await h.games.lobby.start(key, user, seed=0, rng_key=ch.key, options=ch.options)
             if left == "resign_cut_short":
                 lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
                                            "post_channel": DM}

@@ -21,13 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("cogs", "console", "service", "store", "engine", "render", "ai", "sim", "i18n")
 SCRIPTS = ("bot",)
 
-# Loops owned by other helpers' branches today (issue 21); each entry is removed by the lead
-# once that branch is merged. A loop not listed here fails, and so does a listed one that
-# no longer exists (keep this list true).
-KNOWN_LOOPS: set[frozenset[str]] = {
-    # TODO(services): service/games.py <-> service/seats.py, split into rooms on that branch
-    frozenset({"service.games", "service.seats"}),
-}
+# Known loops (issue 21: none left). A loop not listed here fails, and so does a listed one
+# that no longer exists (keep this list true).
+KNOWN_LOOPS: set[frozenset[str]] = set()
 
 # Function-level imports of project modules that are deliberate (module, imported module).
 LAZY: set[tuple[str, str]] = {
@@ -47,10 +43,6 @@ LAZY: set[tuple[str, str]] = {
     ("render.card", "render.draw"),
     # the stronger AI levels import ai.base themselves; it registers them on first use
     ("ai.base", "ai.expert"), ("ai.base", "ai.greedy"),
-    # the AI sits beside the engine; of the daily host only the day job's par needs it
-    ("service.daily_play", "ai"),
-    # TODO(services): dodges the games <-> seats loop; goes with that branch's rooms
-    ("service.seats", "service.games"),
 }
 
 
