@@ -25,7 +25,7 @@ from typing import Any
 from engine import Action, CardSet, NotationError, board, combat, parse
 from engine.game import _act_options
 from engine.notation import SkillUse
-from engine.state import spend_marks
+from engine.state import marks, spend_marks
 from engine.types import Decision, ReadyDecision, RollDecision
 
 from .evaluate import W, Weights, evaluate, gold_value, healing, potential, rounds_left
@@ -87,7 +87,7 @@ def position_key(view: View, seat: int) -> tuple[Any, ...]:
     give every unit action the same value."""
     p = view["players"][seat]
     return (seat, len(view["players"]), view["options"].get("difficulty"), view["final_round"],
-            view["round"], view["phase"],
+            view["round"], view["phase"] in ("main", "auto"),
             view.get("unit_deck_size", len(view.get("unit_deck", []))),
             view.get("monster_deck_size", len(view.get("monster_deck", []))),
             view.get("medal_pool_size", len(view.get("medal_pool", []))),
@@ -95,6 +95,19 @@ def position_key(view: View, seat: int) -> tuple[Any, ...]:
             tuple([c["card"] for c in p["hand"]]), tuple([m["card"] for m in p["castle"]]),
             tuple([(k, tuple([x["card"] for x in q])) for k, q in p["queues"].items()]),
             tuple(p.get("medals", ())))
+
+
+def act_options(cs: CardSet, view: View, seat: int) -> list[Action]:
+    """The unit actions `seat` could take on its board (the engine's own list; it reads
+    the board and whether an honor mark pays a full move, R12.4), remembered per board."""
+    p = view["players"][seat]
+    seen = facts(cs).seen
+    key = ("act_options", board_key(p["board"]), marks(p) >= 1)
+    out: list[Action] | None = seen.get(key)
+    if out is None:
+        out = _act_options(cs, view, seat)
+        seen.put(key, out)
+    return out
 
 
 STALEMATE = 3  # rounds of the seat's own play without an attack on a monster
@@ -372,16 +385,16 @@ class GreedyPlayer:
         gains = []
         st = view
         for _ in range(2):
-            best, best_st = 0.0, None
-            for a in _act_options(cs, st, seat):
-                br = act_branches(cs, st, seat, a)
-                v = expected(cs, br, seat, self.w) - base
+            best, best_a = 0.0, None
+            options = act_options(cs, st, seat)
+            for v, a in zip(self.values(cs, st, seat, options), options, strict=True):
+                v -= base
                 if v > best:
-                    best, best_st = v, max(br, key=lambda x: x[0])[1]
-            if best_st is None:
+                    best, best_a = v, a
+            if best_a is None:
                 break
             gains.append(best)
-            st = best_st
+            st = max(act_branches(cs, st, seat, best_a), key=lambda x: x[0])[1]
             base = evaluate(cs, st, seat, self.w)
         one = gains[0] if gains else 0.0
         return one, sum(gains)

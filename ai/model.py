@@ -38,7 +38,7 @@ def game_of(view: View) -> Game:
 def copy_player(p: dict[str, Any]) -> dict[str, Any]:
     """A copy deep enough for everything a unit action or an Invasion changes."""
     q = dict(p)
-    q["board"] = [dict(x) if x is not None else None for x in p["board"]]
+    q["board"] = [x and dict(x) for x in p["board"]]  # a square holds None or a piece
     q["hand"] = list(p["hand"])
     q["castle"] = list(p["castle"])
     q["defeated"] = list(p["defeated"])
@@ -53,19 +53,14 @@ def scratch(view: View, seat: int) -> View:
     Hidden parts become stand-ins: a medal pool of `MEDAL_GUESS` values of the right size
     and a dummy RNG, so a boss defeated in a lookahead never needs the real secret.
     """
-    st = dict(view)
-    st["players"] = list(view["players"])
-    st["players"][seat] = copy_player(view["players"][seat])
-    st["levelup_piles"] = {k: list(v) for k, v in view["levelup_piles"].items()}
-    st["discard"] = list(view["discard"])
-    st["removed"] = list(view["removed"])
-    st["mercenaries"] = list(view["mercenaries"])
-    st["decisions"] = {}
-    st["result"] = None
+    players = list(view["players"])
+    players[seat] = copy_player(players[seat])
     size = view.get("medal_pool_size", len(view.get("medal_pool", [])))
-    st["medal_pool"] = [MEDAL_GUESS] * size
-    st["rng"] = {"medals": 1}
-    return st
+    return {**view, "players": players,
+            "levelup_piles": {k: list(v) for k, v in view["levelup_piles"].items()},
+            "discard": list(view["discard"]), "removed": list(view["removed"]),
+            "mercenaries": list(view["mercenaries"]), "decisions": {}, "result": None,
+            "medal_pool": [MEDAL_GUESS] * size, "rng": {"medals": 1}}
 
 
 @lru_cache(maxsize=256)
