@@ -30,7 +30,7 @@ from store.daily import DailyNotice
 
 from .actions import Refusal, ack, in_server, refusal, reply, rook
 from .announce import NOTICE_ATTEMPTS, NOTICE_RETRY_S, deliver
-from .i18n import difficulty_name, lang_of, t
+from .i18n import difficulty_name, guild_lang, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
 
@@ -410,8 +410,7 @@ class DailyCommands(CommandsMixin):
 
 
 def guild_lang_of(interaction: discord.Interaction) -> str:
-    loc = interaction.guild_locale or interaction.locale
-    return "ja" if str(loc).startswith("ja") else "en"
+    return guild_lang(interaction)
 
 
 def score_words(score: core.Score, lang: str) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from store import GameRow
 
 from .announce import deliver
-from .i18n import t
+from .i18n import join, t
 
 if TYPE_CHECKING:
     from .bot import RookBot
@@ -24,7 +24,7 @@ def damage_text(reason: dict[str, Any], lang: str) -> str:
     """What was found, in the reader's language (no exception text: that is for the log)."""
     kind = reason.get("kind")
     if kind == "unreadable":
-        return t("damage_unreadable", lang, what=", ".join(reason.get("what", [])))
+        return t("damage_unreadable", lang, what=join(reason.get("what", []), lang))
     if kind == "log_gap":
         return t("damage_log_gap", lang, seq=reason.get("seq", "?"))
     if kind == "log_mismatch":

@@ -27,7 +27,7 @@ from service import rules as rules_ref
 from service.games import GameService, Outcome, ServiceError
 from service.hints import advice_lines, used_lines
 from service.narrate import narrate, prompt
-from service.refusals import words
+from service.refusals import line as refusal_line
 from service.replay import replay
 from service.report import phase_reports
 from service.seats import ai_level, seat_names
@@ -44,7 +44,6 @@ from .text import (
     plain,
     plain_markdown,
     quote,
-    refusal_text,
     t,
     tidy_message,
     whole_tokens,
@@ -129,14 +128,14 @@ class Console:
 
     def join(self, items: Any) -> str:
         """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
-        return ("、" if self.lang == "ja" else ", ").join(items)
+        return i18n.join(self.lang, items)
 
     def refusal(self, e: ServiceError, who: str = "", typed: str = "") -> None:
         """A refusal in the reader's language; `typed` (the action) keeps quoted words whole."""
-        text = words(e, self.lang)
+        text = plain(refusal_line(e, self.lang), self.lang)
         if typed:
             text = whole_tokens(text, typed)
-        text = tidy_message(refusal_text(text, self.lang), typed, self.lang)
+        text = tidy_message(text, typed, self.lang)
         self.say(f"! {who}: {text}" if who else f"! {text}")
 
     # ---- games -------------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
             if (summons is not None and summons[0] == len(lines) - 1
                     and summons[1:3] == (card, square)):  # the same summon on every board
                 summons[3].append(p)
-                lines[-1] = t(kind, lang, p=", ".join(summons[3]), card=card, square=square)
+                lines[-1] = t(kind, lang, p=i18n.join(lang, summons[3]), card=card, square=square)
             else:
                 summons = (len(lines), card, square, [p])
                 lines.append(t(kind, lang, p=p, card=card, square=square))
