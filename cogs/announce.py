@@ -50,7 +50,7 @@ from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
 from store import GameRow, GameStore, Notice
 
-from .i18n import LEVELS, PHASES, pair, t
+from .i18n import LEVELS, PHASES, join, languages, pair, t
 from .mentions import is_person, only, safe
 from .rating_lines import end_lines, start_line
 from .recap_image import Recap, recap_file, recap_gif_of
@@ -208,19 +208,20 @@ class Announcement:
 
 
 def ask(g: Game, seat: int, user_id: int, deadline: float,
-        langs: Sequence[str] = ("en", "ja")) -> Ask | None:
-    """The seat's question, worded in `langs` (a ping needs only the game's language)."""
+        langs: Sequence[str] | None = None) -> Ask | None:
+    """The seat's question, worded in `langs` (a ping needs only the game's language;
+    default: every language)."""
     dec = g.decision(seat)
     if dec is None:
         return None
-    texts = {lang: markdown(prompt(g, seat, lang)) for lang in langs}
+    texts = {lang: markdown(prompt(g, seat, lang)) for lang in langs or languages()}
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
 
 
 def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
     """Alt text of a table image: what ended, the round, whose boards it shows (names as
     typed: alt text is read aloud, not rendered as markdown)."""
-    names = ", ".join(str(p.get("name", "?")) for p in view.get("players", []))
+    names = join((str(p.get("name", "?")) for p in view.get("players", [])), lang)
     # after placement the state is already in round 1, but placement is round 0's (R4)
     rnd = 0 if view.get("after") == "placement" else view.get("round", 0)
     if not what:  # nothing just ended (a re-posted table): say the phase it is in
@@ -333,7 +334,7 @@ class Announcer:
         lang = row.settings.get("lang", "en")
         asks = [a for s in out.prompts if not ai_level(row, s)
                 and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
-                              ("en", "ja") if s == out.actor else (lang,))) is not None]
+                              None if s == out.actor else (lang,))) is not None]
         private: dict[int, list[Told]] = {}
         for e in out.events:
             for s in e.get("vis", []):
@@ -383,9 +384,9 @@ class Announcer:
         except Exception:  # a drawing bug must not stop the game's announcements
             log.exception("game %s: table image failed", ann.game_id)
             return None
-        what = ", ".join(ann.cards.name(k, ann.lang) if k in ann.cards.commands
-                         else pair(PHASES, k, ann.lang)
-                         for k in (ann.finished if finished is None else finished))
+        what = join((ann.cards.name(k, ann.lang) if k in ann.cards.commands
+                     else pair(PHASES, k, ann.lang)
+                     for k in (ann.finished if finished is None else finished)), ann.lang)
         return discord.File(io.BytesIO(data), filename=f"table-{ann.game_id}-r"
                             f"{view.get('round', 0)}.png",
                             description=table_alt(view, what, ann.lang))
@@ -545,8 +546,8 @@ class Announcer:
 
     async def publish_start(self, ann: Announcement) -> None:
         """A game's first announcement: who sits where, then the setup's story and pings."""
-        seats = ", ".join(f"{k + 1}. <@{u}>" if is_person(u) else f"{k + 1}. {ann.names[k]}"
-                          for k, u in enumerate(ann.users))
+        seats = join((f"{k + 1}. <@{u}>" if is_person(u) else f"{k + 1}. {ann.names[k]}"
+                      for k, u in enumerate(ann.users)), ann.lang)
         rated = await start_line(self.bot.store, ann.game_id, ann.lang)  # issue 24
         text = t("game_start", ann.lang, seats=seats) + (f"\n{rated}" if rated else "")
         await deliver(f"game {ann.game_id} start", lambda: self.channel(ann.channel_id).send(

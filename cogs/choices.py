@@ -16,7 +16,7 @@ from engine.board import NAMES, index
 from engine.notation import Verb
 from engine.types import Board
 
-from .i18n import t
+from .i18n import join, t
 
 Pair = tuple[str, str]
 LIMIT = 25  # Discord shows at most 25 choices
@@ -149,7 +149,7 @@ def recruit_squares(g: Game, seat: int) -> list[Pair]:
 
 def ready_sets(g: Game, seat: int, lang: str) -> list[Pair]:
     acts = sorted(_legal(g, seat, "ready"), key=lambda a: -len(a.squares))
-    return [(", ".join(_piece_label(g, seat, s, lang) for s in a.squares), " ".join(a.squares))
+    return [(join((_piece_label(g, seat, s, lang) for s in a.squares), lang), " ".join(a.squares))
             for a in acts]
 
 

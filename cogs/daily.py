@@ -41,7 +41,7 @@ from .daily_words import (
     standing_words,
     time_up_text,
 )
-from .i18n import lang_of, t
+from .i18n import guild_lang, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
 
@@ -327,8 +327,7 @@ class DailyCommands(CommandsMixin):
 
 
 def guild_lang_of(interaction: discord.Interaction) -> str:
-    loc = interaction.guild_locale or interaction.locale
-    return "ja" if str(loc).startswith("ja") else "en"
+    return guild_lang(interaction)
 
 
 def board_name(entry: Entry) -> str:

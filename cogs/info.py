@@ -29,7 +29,7 @@ from store import GameRow
 from . import choices as C
 from .actions import ack, game_key, perform, reply, rook
 from .announce import MAX_CONTENT
-from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
+from .i18n import KINDS, LEVELS, PHASES, join, lang_of, pair, result_text, t
 from .lobby import level_choices
 from .mentions import safe
 from .mixin import CommandsMixin
@@ -72,11 +72,11 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
 
 def player_caption(g: Game, view: Mapping[str, Any], seat: int, viewer: int | None, lang: str) -> str:
     p = view["players"][seat]
-    hand = ", ".join(g.cards.name(c["card"], lang) for c in p["hand"]) or t("nothing", lang)
+    hand = join((g.cards.name(c["card"], lang) for c in p["hand"]), lang) or t("nothing", lang)
     lines = [t("board_caption", lang, name=safe(p["name"]), gold=p["gold"], marks=p["honor_marks"],
                threat=p["threat_public"], hand=hand)]
     if seat == viewer and p.get("medals"):
-        lines.append(t("board_medals", lang, medals=", ".join(str(m) for m in p["medals"]),
+        lines.append(t("board_medals", lang, medals=join(p["medals"], lang),
                        threat=p["threat"]))
     return "\n".join(lines)
 
@@ -198,9 +198,9 @@ class InfoCommands(CommandsMixin):
                                        lang=lang)
         none = t("nothing", lang)
         caption = t("reach_caption", lang, card=g.cards.name(piece["card"], lang),
-                    square=NAMES[i], move=", ".join(move) or none, skill=", ".join(skill) or none)
+                    square=NAMES[i], move=join(move, lang) or none, skill=join(skill, lang) or none)
         alt = t("reach_alt", lang, card=g.cards.name(piece["card"], lang), square=NAMES[i],
-                move=", ".join(move) or none, skill=", ".join(skill) or none)
+                move=join(move, lang) or none, skill=join(skill, lang) or none)
         await reply(interaction, caption,
                     file=discord.File(io.BytesIO(data), filename=f"reach-{NAMES[i]}.png",
                                       description=alt))
@@ -249,8 +249,8 @@ class InfoCommands(CommandsMixin):
             return
         found = rules_ref.find(topic[:50], lang)
         if found is None:
-            await reply(interaction, t("no_rules", lang, topic=safe(topic[:50]), topics=", ".join(
-                sec.title for sec in rules_ref.sections(lang).values())))
+            await reply(interaction, t("no_rules", lang, topic=safe(topic[:50]), topics=join(
+                (sec.title for sec in rules_ref.sections(lang).values()), lang)))
             return
         await reply(interaction, "", embed=discord.Embed(title=found.title,
                                                          description=found.body[:4000]))

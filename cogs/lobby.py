@@ -21,7 +21,7 @@ from store import GameRow
 
 from .actions import ack, channel_only, reply, rook
 from .announce import deliver
-from .i18n import difficulty_name, guild_lang, lang_of, t
+from .i18n import difficulty_name, guild_lang, join, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
 from .views import lobby_view
@@ -53,7 +53,7 @@ def lobby_text(row: GameRow, lang: str) -> str:
     hours = round(row.settings.get("time_limit_s", DEFAULT_LIMIT_S) / 3600, 2)
     host = next((safe(s["name"]) for s in row.seats if s["user"] == row.host_id), "?")
     text = t("lobby", lang, host=host, n=len(row.seats), max=n,
-             names=", ".join(safe(x) for x in seat_names(row)), mode=mode, hours=f"{hours:g}")
+             names=join((safe(x) for x in seat_names(row)), lang), mode=mode, hours=f"{hours:g}")
     if n > 1 and len(row.seats) < n:  # room left: say AI players can fill it
         text += "\n" + t("lobby_bots", lang)
     return text

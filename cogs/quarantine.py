@@ -15,14 +15,14 @@ from store import GameRow
 
 from .announce import deliver
 from .host import Host
-from .i18n import t
+from .i18n import join, t
 
 
 def damage_text(reason: dict[str, Any], lang: str) -> str:
     """What was found, in the reader's language (no exception text: that is for the log)."""
     kind = reason.get("kind")
     if kind == "unreadable":
-        return t("damage_unreadable", lang, what=", ".join(reason.get("what", [])))
+        return t("damage_unreadable", lang, what=join(reason.get("what", []), lang))
     if kind == "log_gap":
         return t("damage_log_gap", lang, seq=reason.get("seq", "?"))
     if kind == "log_mismatch":

@@ -31,7 +31,7 @@ from service.hints import advice_lines, used_lines
 from service.narrate import narrate, prompt
 from service.outcomes import Outcome
 from service.ratings import Ratings
-from service.refusals import words
+from service.refusals import line as refusal_line
 from service.replay import replay
 from service.report import phase_reports
 from service.seats import ai_level, seat_names
@@ -48,7 +48,6 @@ from .text import (
     plain,
     plain_markdown,
     quote,
-    refusal_text,
     t,
     tidy_message,
     whole_tokens,
@@ -145,7 +144,7 @@ class Console:
 
     def join(self, items: Any) -> str:
         """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
-        return ("、" if self.lang == "ja" else ", ").join(items)
+        return i18n.join(self.lang, items)
 
     def refusal(self, e: ActionError) -> None:
         """Every refusal in the reader's language, in one line: the one place the console
@@ -159,10 +158,10 @@ class Console:
         if e.key == "nothing_to_undo" and why:  # say which move, and why not
             self.say("! " + self.t(f"undo_{why}", p=who, action=quote(action, self.lang)))
             return
-        text = words(e, self.lang)
+        text = plain(refusal_line(e, self.lang), self.lang)
         if typed:
             text = whole_tokens(text, typed)
-        text = tidy_message(refusal_text(text, self.lang), typed, self.lang)
+        text = tidy_message(text, typed, self.lang)
         self.say(f"! {who}: {text}" if who else f"! {text}")
 
     async def for_seat(self, seat: int, answer: Callable[[int], Awaitable[None]]) -> None:

@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+import i18n
 from service.errors import ServiceError
-from service.refusals import words
+from service.refusals import line as refusal_line
 from store import StoreUnavailable, is_postgres, make_store
 
 from .app import CHANNEL, Console
 from .options import Table, UsageError, given, parse_command_line
-from .text import hide_password, refusal_text, shown_db, t, tidy_message
+from .text import hide_password, plain, shown_db, t, tidy_message
 
 MAX_BYTES = 64 * 1024
 
@@ -269,8 +270,7 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
             try:
                 await con.resume(existing, given(ns))
             except ServiceError as e:  # (not only wording: a damaged game ends the console)
-                con.say(t("damaged", lang, msg=tidy_message(refusal_text(words(e, lang),
-                                                                   lang))))
+                con.say(t("damaged", lang, msg=tidy_message(plain(refusal_line(e, lang), lang))))
                 return 1
         else:
             await con.start(table)
@@ -312,9 +312,11 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
 def _lang(argv: list[str]) -> str:
     """The language asked for, before the options are fully understood (for their errors)."""
     for k, a in enumerate(argv):
-        if a == "--lang=ja" or (a == "--lang" and argv[k + 1:k + 2] == ["ja"]):
-            return "ja"
-    return "en"
+        asked = a.partition("=")[2] if a.startswith("--lang=") else \
+            argv[k + 1] if a == "--lang" and k + 1 < len(argv) else None
+        if asked in i18n.CATALOGUES:
+            return asked
+    return i18n.DEFAULT
 
 
 def main(argv: list[str]) -> int:

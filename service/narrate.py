@@ -202,7 +202,7 @@ def _summoned(st: _Story, k: int, e: Event, p: str) -> None:
     last = st.summons
     if last is not None and last[0] == len(st.lines) - 1 and last[1:3] == (card, square):
         last[3].append(p)
-        st.lines[-1] = t("summoned", st.lang, p=", ".join(last[3]), card=card, square=square)
+        st.lines[-1] = t("summoned", st.lang, p=i18n.join(st.lang, last[3]), card=card, square=square)
     else:
         st.summons = (len(st.lines), card, square, [p])
         st.add("summoned", p=p, card=card, square=square)

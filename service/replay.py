@@ -73,9 +73,9 @@ class Replay:
         last: Mapping[str, Any] = self.frames[-1].view.get("result") or {}
         winners = [self.names[int(s)] for s in last.get("winners", [])
                    if 0 <= int(s) < len(self.names)]
-        title = [i18n.t(lang, "recap.title", game=game), ", ".join(self.names)]
+        title = [i18n.t(lang, "recap.title", game=game), i18n.join(lang, self.names)]
         if winners:
-            title.append(i18n.t(lang, "recap.winners", names=", ".join(winners)))
+            title.append(i18n.t(lang, "recap.winners", names=i18n.join(lang, winners)))
         elif self.over:
             title.append(i18n.t(lang, "recap.no_winner"))
         return steps, title

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 DATA_FILE = Path(__file__).with_name("data") / "tutorial.json"
 SEAT = 0  # a lesson is a one-player puzzle: the learner is seat 0
+# The released card set (engine/data/cards/vN.json) the lessons' positions and words are
+# written for: a newer default set does not change a lesson under the learner's feet.
+LESSON_CARDS = int(json.loads(DATA_FILE.read_text(encoding="utf-8")).get("cards_version", 7))
 # Player keys a lesson's position may give directly (the rest are top-level state keys).
 PLAYER_KEYS = ("board", "gold", "honor", "hand", "defeated", "medals", "castle", "levelups",
                "queues", "rolls", "autosave")
@@ -105,7 +108,9 @@ def puzzle_state(position: Mapping[str, Any], name: str = "") -> dict[str, Any]:
             player[k] = _cards(player[k], f"t{k[0]}")
     decision = pos.pop("decision", None)
     state: dict[str, Any] = {
-        "setup": {"players": [player["name"]], "seed": int(pos.pop("seed", 23))},
+        "setup": {"players": [player["name"]], "seed": int(pos.pop("seed", 23)),
+                  # the card set the lessons are written for (their words quote its values)
+                  "cards_version": LESSON_CARDS},
         "round": 1, "phase": "main", "players": [player],
         "levelup_piles": {j: [{"id": f"l{j}{k}", "card": j} for k in range(4)] for j in JOBS},
         "monster_deck": ["goblin", "goblin"],
@@ -220,7 +225,7 @@ def label(action: str, cards: CardSet, lang: str) -> str:
 
 def rule_list(rules: Sequence[str], lang: str) -> str:
     """Rule ids as a list in the reader's language: `R2, R4` / `R2、R4`."""
-    return ("、" if lang == "ja" else ", ").join(rules)
+    return i18n.join(lang, rules)
 
 
 def screen(index: int, step: int, lang: str, name: str = "",

@@ -227,7 +227,7 @@ def test_ai_seat_texts_in_japanese(tmp_path):
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
             yui = h.user("yui", locale="ja")
             res = await h.slash(yui, "rr new", bots=1)
-            assert "参加者（2/2）: Yui, 🤖 Bot 1 (random)" in res.text
+            assert "参加者（2/2）: Yui、🤖 Bot 1 (random)" in res.text  # a Japanese list (story.list_sep)
             res = await h.slash(yui, "rr settings", zombie="random")
             assert "時間切れのプレイヤーがいると: AI（気まぐれ）が `/rr back` まで代わりに遊びます" \
                 in res.text

@@ -8,6 +8,7 @@ import io
 
 from PIL import Image
 
+import render.recap
 from ai import make_player
 from engine import Game, view
 from render.recap import LAST_MS, LIMIT, STEP_MS, TITLE_MS, encode_gif, frames, recap_gif
@@ -55,10 +56,13 @@ def test_long_four_player_recap_one_frame_per_phase_under_the_limit():
     assert ja_steps[-1][2] == f"ラウンド{g.round}・ゲーム終了" and "ゲーム7" in ja_title[0]
 
 
-def test_an_oversized_recap_is_drawn_smaller_not_dropped():
+def test_an_oversized_recap_is_drawn_smaller_not_dropped(monkeypatch):
     g = ai_game(1, 3)  # a short solo game: the point is the fallback, not the size
     steps, title = replay(g.setup, g.state["log"]).recap(1, "en")
-    full = encode_gif(frames(steps, title))
+    drawn = frames(steps, title)
+    full = encode_gif(drawn)
+    # the same frames, not drawn a second time (the drawing is the other tests' subject)
+    monkeypatch.setattr(render.recap, "frames", lambda s, t, lang="en": drawn)
     small = recap_gif(steps, title, limit=len(full) - 1)
     assert len(small) < len(full)
     big, shrunk = Image.open(io.BytesIO(full)), Image.open(io.BytesIO(small))
