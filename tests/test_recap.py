@@ -5,6 +5,7 @@ longest, under Discord's upload limit even for a long 4-player game."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from PIL import Image
 
@@ -13,6 +14,9 @@ from ai import make_player
 from engine import Game, view
 from render.recap import LAST_MS, LIMIT, STEP_MS, TITLE_MS, encode_gif, frames, recap_gif
 from service.replay import replay
+from sim.runner import cards_in_use
+
+V7 = str(Path(__file__).resolve().parents[1] / "engine" / "data" / "cards" / "v7.json")
 
 
 def ai_game(players: int, seed: int) -> Game:
@@ -28,7 +32,8 @@ def ai_game(players: int, seed: int) -> Game:
 
 
 def test_long_four_player_recap_one_frame_per_phase_under_the_limit():
-    g = ai_game(4, 6)  # 11 rounds, 74 phases: the longest of seeds 1–8 (bench/recap.py)
+    with cards_in_use(V7):  # card set v7: 11 rounds, 74 phases, the longest of seeds 1–8
+        g = ai_game(4, 6)  # (bench/recap.py); v8's games of four end sooner
     rp = replay(g.setup, g.state["log"])
     assert g.round >= 10 and len(rp.frames) > 60
     steps, title = rp.recap(7, "en")
