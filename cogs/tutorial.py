@@ -34,7 +34,7 @@ from discord.ext import commands
 
 import i18n
 from render import focus_png
-from service.tutorial import Screen, Tutorial, lessons, rule_list
+from service.tutorial import Screen, Tutorial, lessons
 from store import tutorial_store
 
 from .actions import ack, guarded, reply, rook
@@ -61,7 +61,7 @@ def learner_name(interaction: discord.Interaction) -> str:
 def screen_text(sc: Screen, lang: str, before: str = "") -> str:
     head = "tutorial.header_done" if sc.finished else "tutorial.header"
     lines = [i18n.t(lang, head, n=sc.lesson + 1, total=sc.total, title=sc.title,
-                    rules=rule_list(sc.rules, lang), step=min(sc.step + 1, sc.steps),
+                    rules=i18n.join(lang, sc.rules), step=min(sc.step + 1, sc.steps),
                     steps=sc.steps)]
     if before:
         lines.append(before)
