@@ -40,8 +40,10 @@ async def start_line(store: GameStore, game_id: int, lang: str) -> str | None:
         return None
     if reason == "solo":  # never rated, and nobody expects it to be: nothing to say
         return None
-    return t("rating_start_rated", lang) if reason is None \
-        else t("rating_start_unrated", lang, why=reason_text(reason, lang))
+    if reason is None:  # zombie mode may still make it unrated: said now, not only at the end
+        return t("rating_start_zombie" if row.settings.get("zombie") else "rating_start_rated",
+                 lang)
+    return t("rating_start_unrated", lang, why=reason_text(reason, lang))
 
 
 async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: Sequence[Sequence[Any]],
