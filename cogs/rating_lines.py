@@ -3,7 +3,9 @@ starts, and each player's rating before → after with the change in its game-ov
 
 The game-over post settles the game (service/ratings.py, once per game id): a retried or
 redelivered post — by this process or another — reads back the same changes, so the lines
-are the same whoever posts them. A store failure costs these lines, never the post.
+are the same whoever posts them. A store failure costs these lines, never the post, and
+never the rating: the game's last move claimed its settling, and the bot's next pass
+settles whatever a post did not (`RookBot.settle_games`).
 """
 
 from __future__ import annotations
