@@ -47,8 +47,8 @@ from store.ratings import (
     SeatResult,
 )
 
-from .errors import ServiceError
 from .replay import replay
+from .tables import Quarantined
 
 log = logging.getLogger("rr.ratings")
 MODEL = PlackettLuce()
@@ -203,7 +203,7 @@ class Ratings:
                 continue
             try:
                 g = await load(row)
-            except ServiceError:  # set aside as damaged: its result cannot be trusted
+            except Quarantined:  # damaged: its result cannot be trusted (nor replayed)
                 log.warning("game %s: damaged, so not settled", game_id)
                 await self.tables.drop_unsettled(game_id)
                 continue
