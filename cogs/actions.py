@@ -24,6 +24,7 @@ from discord import app_commands
 from engine import ActionError
 from service import GameOver, Outcome, Quarantined, ServiceError
 from service.daily import number_of
+from service.daily_play import DailyHost
 from service.refusals import words
 
 from .announce import Announcement, clip, deliver
@@ -76,7 +77,7 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False,
     ever reach someone else's daily game. `quiet` (autocomplete): 0 instead of a refusal."""
     if in_server(interaction):
         return interaction.channel_id or 0
-    host = getattr(rook(interaction), "daily", None)
+    host: DailyHost | None = getattr(rook(interaction), "daily", None)  # None before setup_hook
     if host is not None and not quiet:
         ended = await host.expire_overdue(interaction.user.id)
         if ended is not None:  # 00:00 UTC passed and the day job has not run yet

@@ -74,7 +74,7 @@ async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost 
 
 
 def host_of(bot: Host) -> DailyHost:
-    host = getattr(bot, "daily", None)
+    host: DailyHost | None = getattr(bot, "daily", None)  # None until setup_hook opened it
     if host is None:
         raise ServiceError.of("svc.daily_closed",
                            code="daily_closed")

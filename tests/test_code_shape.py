@@ -12,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import tomllib
 from pathlib import Path
 from typing import get_args
 
@@ -118,3 +119,19 @@ def test_mypy_rejects_an_unchecked_square_and_an_unknown_end_reason(tmp_path: Pa
     out = done.stdout
     assert 'probe.py:4: error: Value of type "Piece | None" is not indexable' in out, out
     assert "probe.py:7: error:" in out and "end.bored" in out, out
+
+
+PRODUCT = ("engine", "render", "service", "cogs", "console", "ai", "sim", "store", "i18n",
+           "bot.py")
+
+
+def test_mypy_checks_the_whole_product_strict() -> None:
+    """Issue 21, "`mypy --strict` on the whole product code, in `bash rr test`": the one
+    mypy configuration (pyproject.toml, which `bash rr test` and CI run) is strict and
+    covers every product package, so an untyped function or an `Any` returned as a real
+    type anywhere in the product fails the suite's first step."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert config.get("strict") is True
+    assert set(config["files"]) == set(PRODUCT)
+    assert "overrides" not in config  # nothing relaxed for one module
+    assert '-m mypy &&' in (ROOT / "rr").read_text(encoding="utf-8")
