@@ -236,7 +236,7 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
         host = getattr(bot, "daily", None)
         if host is not None:
             try:
-                s = await host.stats(target.id)
+                s = await host.board.stats(target.id)
                 streak = (s.played_streak, s.best_played_streak)
             except Exception:  # the daily tables unreadable: the rest of the profile stands
                 log.exception("profile: daily streak of %s", target.id)
