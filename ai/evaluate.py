@@ -16,7 +16,7 @@ from typing import Any
 from engine import CardSet, board
 from engine.board import col
 
-from .model import View, board_key, dice_odds, facts, near, skill_masks, skill_table
+from .model import UnitFacts, View, board_key, dice_odds, facts, near, skill_masks, skill_table
 from .preview import Outcome, invade_board
 
 LOSS = -1000.0
@@ -244,23 +244,30 @@ def potential(cs: CardSet, b: list[Any], unacted_only: bool = False, command: fl
                     v = values[hit] = _hit_value(cs, b, kind, u.skill, hit)
                 if v > here:
                     here = v
-        if unacted_only and x["acted"]:
-            continue
-        best = 0.0
-        for pos in u.reach[i]:
-            if pos != i and b[pos] is not None:
-                continue
-            hit = masks[pos] & mask
-            if hit:
-                v = values.get(hit)
-                if v is None:
-                    v = values[hit] = _hit_value(cs, b, kind, u.skill, hit)
-                if v > best:
-                    best = v
-        total += best
+        if not (unacted_only and x["acted"]):
+            total += _best_reach(cs, b, u, i, mask, values)
     if bards and here > COMMAND_COST:
         total += command * bards * (here - COMMAND_COST)
     return total
+
+
+def _best_reach(cs: CardSet, b: list[Any], u: UnitFacts, i: int, mask: int,
+                values: dict[int, float]) -> float:
+    """The best hit unit `u` on square `i` could make from a square it can reach (one
+    within MOV that is free, or its own), each set of monsters hit valued once (`values`)."""
+    best = 0.0
+    masks = u.masks
+    for pos in u.reach[i]:
+        if pos != i and b[pos] is not None:
+            continue
+        hit = masks[pos] & mask
+        if hit:
+            v = values.get(hit)
+            if v is None:
+                v = values[hit] = _hit_value(cs, b, u.kind, u.skill, hit)
+            if v > best:
+                best = v
+    return best
 
 
 APPROACH_DECAY = 0.5  # each further move's worth of distance halves what a unit may deal
