@@ -232,7 +232,7 @@ def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
 
 def post_channel(row: GameRow) -> int:
     """Where a game's posts go: its channel, or for a daily game (kept under a slot key,
-    not a channel) the player's DM recorded when it started (service/daily_play.py)."""
+    not a channel) the player's DM recorded when it started (service/daily_attempts.py)."""
     daily = row.settings.get("daily") or {}
     return int(daily.get("post_channel") or row.channel_id)
 

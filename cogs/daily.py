@@ -1,9 +1,9 @@
 """`/rr daily …`: the daily solo challenge in Discord (issue 10), and its day job.
 
-Thin on purpose: who may play what, once a day, is `service/daily_play.py`'s. A daily game
-is played in the player's DMs with the bot (cogs/README.md says why): from a server,
-`/rr daily play` answers privately and posts the game to the DM; in the DM it plays right
-there. The play commands and buttons find it through `actions.game_key`.
+Thin on purpose: who may play what, once a day, is the daily host's (service/daily_play.py
+and its rooms). A daily game is played in the player's DMs with the bot (cogs/README.md says
+why): from a server, `/rr daily play` answers privately and posts the game to the DM; in
+the DM it plays right there. The play commands and buttons find it through `actions.game_key`.
 """
 
 from __future__ import annotations
