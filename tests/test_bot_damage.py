@@ -96,7 +96,7 @@ def test_an_announcement_that_could_not_be_built_is_tried_again(db):
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             got = await yesterday_of(h, clock, {"ann": 7})
             host = h.bot.daily
-            real = host.leaderboard
+            real = host.board.leaderboard
             calls = {"n": 0}
 
             async def flaky(day, guild_id, *more):
@@ -105,7 +105,7 @@ def test_an_announcement_that_could_not_be_built_is_tried_again(db):
                     raise ConnectionError("the database cannot be reached")
                 return await real(day, guild_id, *more)
 
-            host.leaderboard = flaky  # type: ignore[method-assign]
+            host.board.leaderboard = flaky  # type: ignore[method-assign]
             assert (await day_once(h.bot))["announced"] == 0
             assert public(h, got["news"]) == []
             clock.now += 60  # past the first retry's wait (cogs/daily.py NOTICE_RETRY_S)
