@@ -50,7 +50,8 @@ DAY_SECONDS = 24 * 3600
 @cache
 def catalogue() -> dict[str, Any]:
     """The modifier list and difficulty weights, read once."""
-    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    return data
 
 
 def day_of(now: float) -> dt.date:

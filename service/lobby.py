@@ -3,7 +3,7 @@
 A lobby seats its host, the people who join and the AI players the host adds (bot seats,
 service/seats.py); the host starts it: the setup, the answers resolved on their own, the
 timers and the opening announcement are one store transaction. A host that prepares its
-games itself (the daily challenge, service/daily_play.py) builds the same `opening` and
+games itself (the daily challenge, service/daily_attempts.py) builds the same `opening` and
 commits it in a transaction of its own.
 """
 

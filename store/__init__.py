@@ -30,6 +30,7 @@ from .rows import (
     Commit,
     DailyInfo,
     DailyNotice,
+    GameMeta,
     GameRow,
     GameStatus,
     Marked,
@@ -102,7 +103,7 @@ def ratings_store(store: GameStore) -> RatingStore:
 
 
 __all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice",
-           "DailyStore", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
+           "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
            "NewGame", "Notice", "Progress", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",
            "make_store", "new_key", "ratings_store", "tutorial_store"]
