@@ -27,7 +27,9 @@ Throughput is interactions answered per second of wall time. CPU per interaction
 CPU the measured part (rounds, or the open-loop run; setup not counted) took in the bot's
 own process (`time.process_time`: its event loop, the store's threads — and the fake
 Discord, which runs there too) plus its drawing worker processes (/proc/<pid>/stat), so
-1000 / (that sum) is interactions served per CPU-second. `--profile` adds the share of the
+1000 / (that sum) is interactions served per CPU-second; the last column is the event loop's
+thread alone (`time.thread_time`: what bounds one process, whose loop acknowledges and
+answers; an older bot's drawing threads are not in it). `--profile` adds the share of the
 event loop thread's busy time by stage (cProfile own time grouped by module, idle waits left
 out; the store's threads and the drawing processes are not in it). A missed window is an
 interaction without an accepted callback within the harness's RESPONSE_DEADLINE (3 s): a
@@ -103,12 +105,13 @@ class Cpu:
 
     def __init__(self) -> None:
         self.own = 0.0
+        self.loop = 0.0  # the event loop's thread alone (not the store's or drawing threads)
         self.workers = 0.0
         self.profile: cProfile.Profile | None = None
 
     @contextmanager
     def span(self) -> Iterator[None]:
-        own, workers = time.process_time(), workers_cpu()
+        own, loop, workers = time.process_time(), time.thread_time(), workers_cpu()
         if self.profile:
             self.profile.enable()
         try:
@@ -117,6 +120,7 @@ class Cpu:
             if self.profile:
                 self.profile.disable()
             self.own += time.process_time() - own
+            self.loop += time.thread_time() - loop
             self.workers += workers_cpu() - workers
 
     def stages(self) -> list[tuple[str, float]]:
@@ -260,6 +264,7 @@ def summary(outcomes: list[Any], n: int, wall: float, cpu: Cpu, extra: dict[str,
             "ans_p99": quantile(answers, 0.99), "missed": sum(o.missed for o in outcomes),
             "reads_missed": stats(outcomes, READ).missed,
             "cpu_own": 1000 * cpu.own / max(1, len(outcomes)),
+            "cpu_loop": 1000 * cpu.loop / max(1, len(outcomes)),
             "cpu_workers": 1000 * cpu.workers / max(1, len(outcomes)),
             "stages": cpu.stages(), **extra}
 
@@ -397,7 +402,7 @@ def main(argv: list[str]) -> int:
           f"average {load}; {mode}")
     print(f"{'games':>6} {'inter.':>7} {'burst':>6} {'inter/s':>8} {'ack p50':>8} {'ack p99':>8} "
           f"{'ack max':>8} {'ans p50':>8} {'ans p99':>8} {'missed':>6} {'(reads)':>7} "
-          f"{'CPU ms/inter: bot + drawing':>28} {'inter/CPU-s':>11}")
+          f"{'CPU ms/inter: bot + drawing':>28} {'inter/CPU-s':>11} {'(loop thread)':>11}")
     results = []
     for n in args.games:
         gc.collect()
@@ -412,7 +417,8 @@ def main(argv: list[str]) -> int:
               f"{res['ack_p50']:>7.1f}ms {res['ack_p99']:>7.1f}ms {res['ack_max']:>7.1f}ms "
               f"{res['ans_p50']:>7.1f}ms {res['ans_p99']:>7.1f}ms {res['missed']:>6} "
               f"{res['reads_missed']:>7} {res['cpu_own']:>17.2f} + {res['cpu_workers']:>5.2f} ms "
-              f"{1000 / max(1e-9, res['cpu_own'] + res['cpu_workers']):>11.0f}", flush=True)
+              f"{1000 / max(1e-9, res['cpu_own'] + res['cpu_workers']):>11.0f} "
+              f"{res['cpu_loop']:>8.2f} ms", flush=True)
         for stage, share in res["stages"]:
             print(f"        {share:6.1%}  {stage}")
         if cpu.profile and args.profile_out:
