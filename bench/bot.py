@@ -126,18 +126,34 @@ class Cpu:
     def stages(self) -> list[tuple[str, float]]:
         """Share of the profiled loop thread's busy time by stage, largest first. Wall-clock
         timer (cheap per call; a CPU timer's system call per event inflated the small
-        functions' share); waiting in `epoll` is idle and left out."""
+        functions' share); waiting in `epoll` is idle and left out. A built-in or standard
+        library function of no stage of its own (dict.get, a socket write) counts for the
+        stage of whoever called it."""
         if not self.profile:
             return []
+        table = pstats.Stats(self.profile).stats  # type: ignore[attr-defined]
         shares: dict[str, float] = defaultdict(float)
-        for (path, _, name), row in pstats.Stats(self.profile).stats.items():  # type: ignore[attr-defined]
-            where = f"{path}:{name}"
-            if "<method 'poll' of 'select" in where:
-                continue  # the loop waiting for work: idle, not a stage
-            stage = next((s for s, keys in STAGES if any(k in where for k in keys)), "other")
-            shares[stage] += row[2]  # tottime
+        for func, (_, _, tottime, _, callers) in table.items():
+            stage = stage_of(func)
+            if stage == "idle":
+                continue
+            if stage != "other" or not callers:
+                shares[stage] += tottime
+                continue
+            for caller, row in callers.items():  # (cc, nc, tottime, cumtime) per caller
+                shares[stage_of(caller)] += row[2]
+        shares.pop("idle", None)
         total = sum(shares.values()) or 1.0
         return sorted(((s, v / total) for s, v in shares.items()), key=lambda x: -x[1])
+
+
+def stage_of(func: tuple[str, int, str]) -> str:
+    """The stage (STAGES) a profiled function belongs to: "idle" for the loop's wait."""
+    path, _, name = func
+    where = f"{path}:{name}"
+    if "<method 'poll' of 'select" in where:
+        return "idle"
+    return next((s for s, keys in STAGES if any(k in where for k in keys)), "other")
 
 
 def workers_cpu() -> float:
