@@ -28,6 +28,7 @@ from engine.types import Decision
 from service import rules as rules_ref
 from service.games import GameService
 from service.hints import advice_lines, used_lines
+from service.levels import level_of
 from service.narrate import narrate, prompt
 from service.outcomes import Outcome
 from service.ratings import Ratings
@@ -234,10 +235,10 @@ class Console:
         self._seat_row(row)
         if not typed:  # `new` then means: the same table again, with a fresh deal
             self.table = Table(tuple(Seat(s["name"], s.get("ai")) for s in row.seats),
-                               (row.setup or {}).get("options", {}).get("difficulty"))
+                               level_of((row.setup or {}).get("options", {})))
         row, g = await self.service.tables.current(CHANNEL)
         setup = row.setup or {}
-        difficulty = setup.get("options", {}).get("difficulty")
+        difficulty = level_of(setup.get("options", {}))
         self.say(self.t("resuming", db=self.db, names=self.join(self.names),
                         extra=self.solo(difficulty),
                         round=g.round))

@@ -17,13 +17,14 @@ from typing import Any, TypedDict
 
 import ai
 import i18n
-from engine import DIFFICULTY_DISCARDS, ActionError
+from engine import ActionError
 from service import daily
+from service.levels import SOLO_LEVELS
 
 from .text import has_control, name_key, normalise
 
 MAX_NAME = 24
-DIFFICULTIES = tuple(DIFFICULTY_DISCARDS)  # R13.2 and the top level, engine/state.py
+DIFFICULTIES = tuple(SOLO_LEVELS)  # R13.2 and the top level, service/levels.py
 
 
 class UsageError(ActionError):
