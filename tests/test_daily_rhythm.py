@@ -21,9 +21,19 @@ import pytest
 import bot as entry
 import service.daily_par as daily_par
 from service import GameService, daily
-from service.daily import GENTLE, HARSH, RHYTHM_FROM, Score, day_end, odds_words, par_odds
+from service.daily import (
+    GENTLE,
+    HARSH,
+    RHYTHM_FROM,
+    THREE_COMMANDS,
+    Score,
+    day_end,
+    odds_words,
+    par_odds,
+)
 from service.daily_par import ai_play
 from service.daily_play import DailyHost
+from service.levels import level_of
 
 SECRET = b"0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 DAY = dt.date(2026, 11, 23)
@@ -57,19 +67,21 @@ def test_after_the_cutover_the_weekday_sets_the_difficulty_band():
         seen[day.weekday()].add((difficulty, mods))
         assert difficulty == {0: "easy", 1: "easy", 2: "normal", 3: "normal", 4: "hard",
                               5: "hard", 6: "hard"}[day.weekday()], day
+        assert not set(mods) & THREE_COMMANDS, (day, mods)  # worth two levels: never dealt
         if day.weekday() == 0:  # Monday: one gentle modifier, nothing harsh
             assert len(mods) == 1 and set(mods) <= GENTLE, (day, mods)
-        if day.weekday() in (1, 2):  # Tuesday, Wednesday: nothing harsh yet
+        if day.weekday() in (1, 2, 4):  # Tuesday, Wednesday, Friday: nothing harsh
             assert not set(mods) & HARSH, (day, mods)
-        if day.weekday() in (5, 6):  # the weekend: Hard with harsh modifiers only
-            assert set(mods) <= HARSH, (day, mods)
-        if day.weekday() == 5:  # Saturday: one of them; Sunday one or two
-            assert len(mods) == 1, (day, mods)
+        if day.weekday() == 5:  # Saturday: Hard with one harsh modifier
+            assert len(mods) == 1 and set(mods) <= HARSH, (day, mods)
+        if day.weekday() == 6:  # Sunday: Hard with both, the top level without gold
+            assert set(mods) == HARSH, (day, mods)
+            assert level_of(c.options) == "nightmare"
         opts = [set(m.options) for m in c.modifiers]
         assert len(opts) == 1 or not opts[0] & opts[1]  # never one cancelling the other
         c.new_game("x")  # a valid engine setup
     for weekday, kinds in seen.items():  # the digest still varies the day within its band
-        assert len(kinds) > 1, weekday
+        assert len(kinds) > 1 or weekday == 6, weekday  # Sunday's band is one set of rules
 
 
 def test_days_before_the_cutover_rebuild_exactly_as_they_were_played():
