@@ -111,8 +111,8 @@ class LobbyCommands(CommandsMixin):
         "Open a game lobby in this channel (one game per channel or thread)"))
     @app_commands.describe(players=_("Number of players (1–4, default 4; start early to play "
                                      "with fewer)"),
-                           difficulty=_("Solo only: easy, normal, hard (R13.2), or nightmare (hard + a "
-                                        "Skeleton in the first summon)"),
+                           difficulty=_("Solo only: easy, normal, hard (R13.2), or nightmare (hard, 0 "
+                                        "gold, a Skeleton in the first summon)"),
                            hours=_("Turn time limit in hours (default 24)"),
                            bots=_("AI players to seat with you (0–3); the game then has you + "
                                   "them"),

@@ -248,11 +248,10 @@ RHYTHM: dict[int, Band] = {  # date.weekday(): Monday 0 … Sunday 6; frozen onc
     3: Band("normal", GENTLE | MILD | HARSH, None),
     4: Band("hard", GENTLE | MILD, None),
     5: Band("hard", HARSH, False),
-    6: Band("hard", HARSH, True),  # both: the top level (service/levels.py) with no gold
+    6: Band("hard", HARSH, True),  # both: the top level, Nightmare (service/levels.py)
 }
 """The weekly rhythm people know from newspaper puzzles: easiest on Monday, harder through
-the week, hardest at the weekend (Hard with a harsh modifier; Sunday with both, the top level
-without gold). The win rates it gives are measured in docs/daily.md (`bench/rhythm.py`).
+the week, hardest at the weekend (Hard with a harsh modifier; Sunday with both, the top level). The win rates it gives are measured in docs/daily.md (`bench/rhythm.py`).
 Past days must rebuild as they were played, so this table is never edited for days already
 out: a new rhythm would get a new cutover date of its own."""
 

@@ -2,10 +2,12 @@
 
 R13.2 has Easy, Normal and Hard: 0, 3 or 6 cards off the unit deck, each step one round less
 to clear the board. One more step of that kind (9 cards) left the project's strongest player
-nothing to win (0 of 60, docs/balance.md), so the top level keeps Hard's deadline and fills
-the opening summon instead, as the daily's "Bone march" does (a Skeleton joins the first
-summon, service/data/daily_modifiers.json): the rules' own setup options, nothing invented.
-The expert wins it about one game in seven, against about one in four on Hard.
+nothing to win (0 of 60, docs/balance.md), so the top level keeps Hard's deadline and takes
+two of the daily's harsh modifiers (service/data/daily_modifiers.json): "Bone march" (a
+Skeleton joins the first summon) and "Empty coffers" (no starting gold) — the rules' own
+setup options, nothing invented. Each alone takes a few points off Hard; together the
+expert wins about one game in seven (Hard: one in four) and greedy one in sixteen (Hard:
+one in ten); docs/balance.md, pass 5. It is the daily's Sunday.
 
 A level is only a name for setup options: a game stores the options, not the name, so it
 replays under any later release, and `level_of` gives the name back for display.
@@ -20,7 +22,8 @@ SOLO_LEVELS: Final[Mapping[str, Mapping[str, Any]]] = {
     "easy": {"difficulty": "easy"},
     "normal": {"difficulty": "normal"},
     "hard": {"difficulty": "hard"},
-    "nightmare": {"difficulty": "hard", "opening_monster": "skeleton"},  # Hard + Bone march
+    # Hard + Bone march + Empty coffers
+    "nightmare": {"difficulty": "hard", "opening_monster": "skeleton", "start_gold": 0},
 }
 
 
@@ -32,7 +35,8 @@ def level_options(level: str) -> dict[str, Any]:
 
 def level_of(options: Mapping[str, Any]) -> str | None:
     """The highest level whose options a game was set up with (None: no solo option rule).
-    A daily day of Hard with "Bone march" reads as the top level too: it is the same game."""
+    A daily Sunday (Hard, "Bone march", "Empty coffers") reads as the top level: it is the
+    same game."""
     if options.get("difficulty") is None:
         return None
     fits = [name for name, opts in SOLO_LEVELS.items()

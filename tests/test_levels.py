@@ -1,6 +1,7 @@
 """The solo levels (issue 19): the rulebook's three (R13.2) and the top level above them,
-Nightmare — Hard's deadline with a Skeleton in the opening summon (R7), the daily's
-"Bone march" — chosen from `/rr new` and the console, kept as setup options."""
+Nightmare — Hard's deadline, no starting gold (R4) and a Skeleton in the opening summon (R7),
+the daily's "Empty coffers" and "Bone march" — chosen from `/rr new` and the console, kept
+as setup options."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from harness import Harness
 
 from console.options import table_from, table_parser
 from engine import Game
+from service import daily
 from service.games import GameService
 from service.levels import SOLO_LEVELS, level_of, level_options
 from store.db import Store
@@ -29,20 +31,22 @@ def opening_monsters(g: Game) -> list[str]:
     return sorted(sq["card"] for sq in g.state["players"][0]["board"] if sq and "owner" not in sq)
 
 
-def test_nightmare_is_hard_with_the_dailys_bone_march():
+def test_nightmare_is_hard_with_the_dailys_two_harsh_modifiers():
     """The top level invents nothing: Hard's R13.2 discards plus the catalogue's own
-    "skeleton" modifier, so a designer changing one changes both."""
-    skeleton = next(m for m in json.loads(MODIFIERS.read_text(encoding="utf-8"))["modifiers"]
-                    if m["id"] == "skeleton")
-    assert level_options("nightmare") == {**level_options("hard"), **skeleton["options"]}
+    "skeleton" and "poor" modifiers — the daily's Sunday band."""
+    mods = {m["id"]: m["options"]
+            for m in json.loads(MODIFIERS.read_text(encoding="utf-8"))["modifiers"]}
+    assert level_options("nightmare") == {**level_options("hard"), **mods["skeleton"],
+                                          **mods["poor"]}
+    assert {"skeleton", "poor"} == set(daily.HARSH)
     assert [SOLO_LEVELS[k]["difficulty"] for k in ("easy", "normal", "hard")] == \
         ["easy", "normal", "hard"]
 
 
 def test_a_nightmare_game_discards_as_hard_and_always_opens_with_a_skeleton():
-    """R13.2: the same 6 cards off the unit deck as Hard (the same final round); R7: a
-    Skeleton in the opening summon in every deal, where Hard has one only when the shuffle
-    puts it there."""
+    """R13.2: the same 6 cards off the unit deck as Hard (the same final round); R4: no
+    gold to start with; R7: a Skeleton in the opening summon in every deal, where Hard has
+    one only when the shuffle puts it there."""
     hard_without = 0
     for seed in range(1, 31):
         hard = Game.new(["Ann"], seed=seed, options=level_options("hard"))
@@ -50,6 +54,7 @@ def test_a_nightmare_game_discards_as_hard_and_always_opens_with_a_skeleton():
         assert nightmare.state["discard"] == hard.state["discard"]
         assert nightmare.state["unit_deck"] == hard.state["unit_deck"]
         assert "skeleton" in opening_monsters(nightmare), seed
+        assert nightmare.state["players"][0]["gold"] == 0 < hard.state["players"][0]["gold"]
         hard_without += "skeleton" not in opening_monsters(hard)
     assert hard_without > 0
 
@@ -58,10 +63,10 @@ def test_the_level_is_read_back_from_a_games_options():
     assert level_of({"difficulty": None}) is None
     for name in SOLO_LEVELS:
         assert level_of(level_options(name)) == name
-    # a daily day of Hard with "Bone march" and another modifier is the top level's game
+    # the daily's Sunday is the top level's game; one harsh modifier alone is not
     assert level_of({"difficulty": "hard", "opening_monster": "skeleton", "start_gold": 0}) \
         == "nightmare"
-    assert level_of({"difficulty": "hard", "opening_monster": "golem"}) == "hard"
+    assert level_of({"difficulty": "hard", "opening_monster": "skeleton"}) == "hard"
 
 
 def test_the_service_starts_a_nightmare_game_and_refuses_it_for_several_players(tmp_path):
@@ -74,6 +79,7 @@ def test_the_service_starts_a_nightmare_game_and_refuses_it_for_several_players(
             assert out.row.setup is not None
             options = out.row.setup["options"]
             assert options["difficulty"] == "hard" and options["opening_monster"] == "skeleton"
+            assert options["start_gold"] == 0
             row, g = await svc.tables.current(1)
             assert "skeleton" in opening_monsters(g)
             with pytest.raises(Exception, match="(?i)solo"):
