@@ -28,7 +28,7 @@ from .migrations import STEPS, data_postgresql
 
 TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "set_aside", "kv",
           "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders",
-          "daily_outbox", "tutorial_progress")
+          "daily_outbox", "tutorial_progress", "game_reviews")
 IDENTITY = (("games", "id"), ("outbox", "id"), ("set_aside", "id"), ("daily_outbox", "id"))
 CHUNK = 5000
 

@@ -359,6 +359,20 @@ CREATE TABLE tutorial_progress (
     updated_at DOUBLE PRECISION NOT NULL
 );
 """),
+    # 12 is the ratings' step (issue 24, branch `ratings`): merged, it goes above this one
+    Step(13, "game_reviews: each finished game's review by the expert, computed once (issue 23)", """
+CREATE TABLE game_reviews (           -- one row per reviewed game (service/review.py)
+    game_id INTEGER PRIMARY KEY,
+    review TEXT NOT NULL,             -- JSON: per person's seat, each decision judged
+    created_at REAL NOT NULL
+);
+""", """
+CREATE TABLE game_reviews (
+    game_id BIGINT PRIMARY KEY,
+    review TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL
+);
+"""),
 )
 
 LATEST = STEPS[-1].version

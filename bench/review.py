@@ -1,0 +1,119 @@
+"""The game review (issue 23): how long a 2-player game takes, and how stable its top three
+mistakes are run to run.
+
+    .venv/bin/python bench/review.py time [--rounds 10] [--samples N] [--workers 2]
+    .venv/bin/python bench/review.py stability [--games 10] [--samples N ...]
+
+`time` plays 2-player greedy games (seeds 1, 2, …) until one lasts at least `--rounds`
+rounds, then reviews both seats as people in `--workers` worker processes (as the bot
+does: service/review.py `review_pool`), printing the wall time, the workers' CPU time and
+the decisions judged. On a loaded machine the wall time says little: CPU time ÷ cores is the
+figure for an idle 2-core machine.
+
+`stability` reviews each of `--games` 2-player greedy games twice with two different search
+seeds and counts the games where every seat's three costliest decisions are the same three
+(in any order), for each `--samples`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai import make_player  # noqa: E402
+from engine import Game, view  # noqa: E402
+from service.review import SAMPLES, review_game, review_pool  # noqa: E402
+
+MAX_ANSWERS = 20_000
+
+
+def game(seed: int) -> tuple[dict[str, Any], list[list[Any]], int]:
+    """A 2-player game greedy plays against itself: setup, log, rounds."""
+    g = Game.new(["Ann", "Bob"], seed=seed)
+    bots = [make_player("greedy", seed * 8 + s) for s in range(2)]
+    for _ in range(MAX_ANSWERS):
+        if g.over:
+            break
+        s = g.waiting_for()[0]
+        g.apply(s, bots[s].choose(view(g.state, s), s))
+    return dict(g.setup), [list(e) for e in g.state["log"]], g.round
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timing(rounds: int, samples: int, workers: int) -> None:
+    seed = 1
+    setup, log, n = game(seed)
+    while n < rounds and seed < 40:
+        seed += 1
+        setup, log, n = game(seed)
+    import service.review as R
+
+    R.WORKERS = workers
+    pool = review_pool(True)
+    pool.submit(int, 0).result()  # the workers started (as in a running bot)
+    cpu0, t0 = children_cpu(), time.perf_counter()
+    rev = review_game(seed, setup, log, [0, 1], seed=7, samples=samples, pool=pool)
+    wall = time.perf_counter() - t0
+    pool.shutdown(wait=True)
+    cpu = children_cpu() - cpu0
+    count = sum(len(s.points) for s in rev.seats)
+    print(f"game seed {seed}: {n} rounds, {len(log)} answers, {count} decisions judged, "
+          f"{samples} samples")
+    print(f"wall {wall:.1f} s with {workers} workers; workers' CPU {cpu:.1f} s "
+          f"(an idle 2-core machine: about {cpu / 2:.1f} s)")
+    for s in rev.seats:
+        print(f"  seat {s.seat}: accuracy {s.accuracy:.0f}, top "
+              + ", ".join(f"#{p.index} {p.kind} {p.played}→{p.best} {100 * p.cost:.1f}"
+                          for p in s.mistakes()))
+
+
+def stability(games: int, samples_list: list[int], workers: int) -> None:
+    import service.review as R
+
+    R.WORKERS = workers
+    pool = review_pool(True)
+    played = [game(seed) for seed in range(1, games + 1)]
+    for samples in samples_list:
+        same = 0
+        t0 = time.perf_counter()
+        for seed, (setup, log, _n) in enumerate(played, 1):
+            a = review_game(seed, setup, log, [0, 1], seed=1, samples=samples, pool=pool)
+            b = review_game(seed, setup, log, [0, 1], seed=2, samples=samples, pool=pool)
+            agree = all({p.index for p in x.mistakes()} == {p.index for p in y.mistakes()}
+                        for x, y in zip(a.seats, b.seats, strict=True))
+            same += agree
+            print(f"  samples {samples} game {seed}: {'same' if agree else 'differs'} "
+                  + " | ".join(f"{sorted(p.index for p in x.mistakes())} "
+                               f"{sorted(p.index for p in y.mistakes())}"
+                               for x, y in zip(a.seats, b.seats, strict=True)), flush=True)
+        print(f"samples {samples}: top three the same in {same} of {games} games "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    pool.shutdown(wait=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=("time", "stability"))
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--samples", type=int, nargs="+", default=[SAMPLES])
+    ap.add_argument("--workers", type=int, default=2)
+    ns = ap.parse_args()
+    if ns.what == "time":
+        timing(ns.rounds, ns.samples[0], ns.workers)
+    else:
+        stability(ns.games, ns.samples, ns.workers)
+
+
+if __name__ == "__main__":
+    main()
