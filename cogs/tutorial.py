@@ -34,12 +34,14 @@ from discord.ext import commands
 
 import i18n
 from render import focus_png
+from service.review import Reviewer
 from service.tutorial import Screen, Tutorial, lessons, rule_list
 from store.tutorial import tutorial_store
 
 from .actions import ack, reply, rook
 from .announce import clip, deliver
 from .i18n import lang_of, t
+from .review import new_reviewer, review_command
 from .views import guarded
 
 _ = app_commands.locale_str
@@ -107,7 +109,12 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.reviewer: Reviewer | None = None  # made on the first review asked
         super().__init__()
+
+    async def cog_unload(self) -> None:
+        if self.reviewer is not None:
+            self.reviewer.close()
 
     @app_commands.command(name="tutorial", description=_(
         "Play the tutorial: short lessons on prepared positions (only you see it)"))
@@ -120,6 +127,20 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
         parts = await screen_message(sc, lang, i18n.t(
             lang, "tutorial.resumed" if resumed else "tutorial.welcome"))
         await reply(interaction, parts.pop("content"), **parts)
+
+    @app_commands.command(name="review", description=_(
+        "The expert's review of a finished game: your costliest decisions and a chart "
+        "(only you see it)"))
+    @app_commands.describe(game=_("The game's number (default: this channel's last game)"))
+    async def review(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1] | None = None) -> None:
+        """The expert's review (cogs/review.py): computed once, then stored."""
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        if self.reviewer is None:
+            self.reviewer = new_reviewer(rook(interaction))
+        await review_command(interaction, self.reviewer, game, lang)
 
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:

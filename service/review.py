@@ -33,7 +33,7 @@ from typing import Any
 
 import ai.review
 import i18n
-from engine import ActionError, CardSet, Game, View, parse
+from engine import ActionError, Game, View, parse
 from store import GameRow
 
 from .errors import ServiceError
@@ -241,7 +241,7 @@ class Reviewer:
     event loop and stored."""
 
     def __init__(self, reviews: Any, processes: bool = False,
-                 samples: int = SAMPLES) -> None:
+                 samples: int | None = None) -> None:
         self.reviews = reviews
         self.processes = processes
         self.samples = samples
@@ -290,7 +290,8 @@ class Reviewer:
         if self._pool is None:
             self._pool = review_pool(self.processes)
         seed = row.id
-        jobs = [loop.run_in_executor(self._pool, judge, d, seed, self.samples) for d in ds]
+        samples = self.samples if self.samples is not None else SAMPLES
+        jobs = [loop.run_in_executor(self._pool, judge, d, seed, samples) for d in ds]
         done = 0
         for job in asyncio.as_completed(jobs):
             await job
@@ -301,7 +302,7 @@ class Reviewer:
         seats = people(row)
         return Review(row.id, [SeatReview(s, [p for d, p in zip(ds, points, strict=True)
                                               if d.seat == s]) for s in seats],
-                      self.samples, seed)
+                      samples, seed)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -319,7 +320,7 @@ def points_word(cost: float) -> str:
     return f"{100 * cost:.0f}"
 
 
-def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list[str]:
+def seat_lines(review: SeatReview, name: str, lang: str) -> list[str]:
     """One person's review in words: accuracy, then the costliest decisions."""
     lines = [i18n.t(lang, "review.seat", name=name, accuracy=f"{review.accuracy:.0f}",
                     n=len(review.points))]
@@ -334,11 +335,11 @@ def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list
     return lines
 
 
-def review_lines(review: Review, names: Sequence[str], cards: CardSet, lang: str) -> list[str]:
+def review_lines(review: Review, names: Sequence[str], lang: str) -> list[str]:
     """The whole review in words (the chart shows the same chances)."""
     out = [i18n.t(lang, "review.title", game=review.game)]
     for s in review.seats:
         name = names[s.seat] if s.seat < len(names) else "?"
-        out += seat_lines(s, name, cards, lang)
+        out += seat_lines(s, name, lang)
     out.append(i18n.t(lang, "review.footer", samples=review.samples))
     return out
