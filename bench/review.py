@@ -108,7 +108,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--samples", type=int, nargs="+", default=[SAMPLES])
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--niceness", type=int, default=None,
+                    help="the workers' niceness (default: the bot's, service/review.py)")
     ns = ap.parse_args()
+    if ns.niceness is not None:
+        import service.review as R
+
+        R.NICENESS = ns.niceness
     if ns.what == "time":
         timing(ns.rounds, ns.samples[0], ns.workers)
     else:

@@ -62,9 +62,14 @@ async def chosen_game(interaction: discord.Interaction, game: int | None) -> Gam
         return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open,
                                 game=game)
     if game is None and host is not None:  # the caller's ranked game of the last closed day
+        today = host.today()
+        if await host.store.attempt(user, today.isoformat(), True) is not None:
+            closed_day(host, today)  # played today: refused, saying when the day closes
         day = closed_day(host, None)
         att = await host.store.attempt(user, day.isoformat(), True)
         row = await bot.store.get(att.game_id) if att and att.game_id else None
+        if row is None:
+            raise ServiceError.of("svc.review_no_daily", day=day.isoformat(), code="review")
         return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open)
     row = await bot.store.get(game) if game is not None else None
     if row is not None and not row.settings.get("daily"):
