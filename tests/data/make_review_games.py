@@ -62,10 +62,10 @@ def plant(kind: str) -> dict[str, Any]:
                         continue
                     g2 = copy(before)
                     g2.apply(0, alt)
-                    finish(g2, seed + 1, until_round=rnd)
+                    finish(g2, seed + 1, until_round=rnd + 1)
                     res = g2.result
                     if res is not None and res["code"] == "end.castle_invaded" \
-                            and g2.round == rnd:
+                            and g2.round <= rnd + 1 < lasted - 1:
                         return {"kind": kind, "seed": seed, "setup": setup,
                                 "log": [list(e) for e in g2.state["log"]], "blunder": k,
                                 "played": alt, "greedy": given}
