@@ -39,26 +39,15 @@ import logging
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from cogs.config import Config
+from service.daily import SecretError, check_fingerprint, check_secret
+from service.shards import parse_shards
+from store import daily_store, make_store
+from store.migrations import LATEST
+
 CHECK_OPEN_S = 20.0  # `--check`: a database that has not answered by then is unreachable
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    token: str | None
-    db_path: str = "rookraiders.db"
-    log_level: str = "INFO"
-    tick_seconds: float = 30.0
-    # Today's par computed when the bot starts (cogs/bot.py): on in production
-    # (load_config); off for bots built in tests, whose AIs would run for a minute.
-    daily_par_at_start: bool = False
-    daily_par_levels: tuple[str, ...] | None = None  # the AIs playing par (None: greedy, expert)
-    daily_par_plays: int | None = None  # games per par AI for the odds (None: the default)
-    shard_count: int | None = None  # None: the only process (service/shards.py)
-    shard_ids: tuple[int, ...] = ()
-    lease_seconds: float = 60.0
 
 
 def load_config(env: Mapping[str, str]) -> Config:
@@ -79,8 +68,6 @@ def load_config(env: Mapping[str, str]) -> Config:
         plays: int | None = max(1, int(env["RR_DAILY_PAR_PLAYS"]))
     except (KeyError, ValueError):
         plays = None
-    from service.daily import check_secret
-    from service.shards import parse_shards
 
     shards = parse_shards(env.get("RR_SHARD_COUNT"), env.get("RR_SHARD_IDS"))
     if env.get("RR_DAILY_SECRET"):  # a weak one would give every future day away
@@ -120,11 +107,6 @@ async def check(config: Config, raw_secret: str | None) -> str:
     what a start does to the database and nothing more — opens it, applies the migrations
     (store/migrations.py) — and only reads the daily secret's records: the first start
     stores them, exactly as without the check."""
-    from service.daily import SecretError, check_fingerprint, check_secret
-    from store import make_store
-    from store.daily import daily_store
-    from store.migrations import LATEST
-
     if config.token is None:
         raise NotReady("DISCORD_TOKEN is not set — the bot cannot log in to Discord")
     where = shown(config.db_path)
@@ -183,7 +165,6 @@ def main(argv: list[str]) -> int:
               "offline with `bash rr run --console`.", file=sys.stderr)
         return 2
     from cogs.bot import RookBot
-    from service.daily import SecretError
 
     try:
         RookBot(config, freeze_gc=True, ai_processes=True,

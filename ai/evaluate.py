@@ -16,7 +16,7 @@ from typing import Any
 from engine import CardSet, board
 from engine.board import col
 
-from .model import View, dice_odds, near, skill_masks, skill_table
+from .model import View, board_key, dice_odds, facts, near, skill_masks, skill_table
 from .preview import Outcome, invade_board
 
 LOSS = -1000.0
@@ -70,21 +70,60 @@ def evaluate(cs: CardSet, st: View, seat: int, w: Weights = W) -> float:
         if left == 0 and st["phase"] in ("main", "auto"):
             return _final(cs, st, seat, w)
         if left <= 2:  # the deadline nears: damage now beats savings (R13.2)
-            k = 3 - left
-            w = replace(w, monster_hp=w.monster_hp * (1 + k / 2), monster=w.monster * (1 + k / 2),
-                        gold=w.gold * (1 - k / 5), mark=w.mark * (1 - k / 4),
-                        potential=w.potential * (1 + k / 2))
+            w = pressed(w, 3 - left)
     p = st["players"][seat]
-    o1 = invade_board(cs, p["board"], len(p["castle"]), solo)
-    if o1.eliminated:
+    f = facts(cs)
+    b = p["board"]
+    castle = len(p["castle"])
+    key = (board_key(b), castle, solo, w)
+    ahead = f.seen.get(key)
+    if ahead is None:
+        ahead = _ahead(cs, b, castle, solo, w)
+        f.seen.put(key, ahead)
+    if ahead[0]:  # the coming Invasion eliminates the seat
         return LOSS + _holdings(cs, p, w)
-    o2 = invade_board(cs, o1.board, len(p["castle"]) + len(o1.invaded), solo)
+    _, penalty, later, moved, score, pot, app = ahead
+    monsters = f.monsters
+    for q in p["queues"].values():
+        for x in q:
+            m = monsters[x["card"]]
+            score -= w.monster + w.monster_hp * m.hp + w.threat * m.threat
+    if w.potential:
+        score += pot
+    if w.approach:
+        score += app
+    return penalty + w.later * later + score + _holdings(cs, p, w) + moved
+
+
+Ahead = tuple[bool, float, float, float, float, float, float]
+
+
+def _ahead(cs: CardSet, b: list[Any], castle: int, solo: bool, w: Weights) -> Ahead:
+    """The part of the evaluation that depends on the board alone, in the order `evaluate`
+    adds it up (so a remembered one gives the same sum to the last bit): whether the coming
+    Invasion eliminates the seat; its penalty; the next one's; units sent back to the hand
+    and invaders; the pieces left; their potential and approach terms."""
+    o1 = invade_board(cs, b, castle, solo)
+    if o1.eliminated:
+        return (True, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    o2 = invade_board(cs, o1.board, castle + len(o1.invaded), solo)
     later = LOSS if o2.eliminated else _penalty(cs, o2, w)
     # fainted units go back to the hand (R9.1); a blue invader stays as threat (R14.2)
     moved = (w.hand * sum(cs.units[u["card"]].cost for u in o1.fainted)
              - w.threat * sum(cs.monsters[m["card"]].threat for m in o1.invaded))
-    return (_penalty(cs, o1, w) + w.later * later + _board(cs, o1.board, p["queues"], w)
-            + _holdings(cs, p, w) + moved)
+    pot = w.potential * potential(cs, o1.board, command=w.command) if w.potential else 0.0
+    app = w.approach * approach(cs, o1.board) if w.approach else 0.0
+    return (False, _penalty(cs, o1, w), later, moved, _pieces(cs, o1.board, w), pot, app)
+
+
+@lru_cache(maxsize=64)
+def pressed(w: Weights, k: int) -> Weights:
+    """The weights `k` rounds into the last three before a solo deadline (R13.2): monsters
+    and damage weigh more, savings less. Cached: the evaluation asks this thousands of times
+    a decision in those rounds."""
+    return replace(w, monster_hp=w.monster_hp * (1 + k / 2), monster=w.monster * (1 + k / 2),
+                   gold=w.gold * (1 - k / 5), mark=w.mark * (1 - k / 4),
+                   potential=w.potential * (1 + k / 2))
 
 
 def _final(cs: CardSet, st: View, seat: int, w: Weights) -> float:
@@ -93,21 +132,27 @@ def _final(cs: CardSet, st: View, seat: int, w: Weights) -> float:
     never comes."""
     p = st["players"][seat]
     b = p["board"]
+    monsters = facts(cs).monsters
     hp = count = 0
     for x in b:
         if x is not None and "owner" not in x:
             count += 1
-            hp += cs.monsters[x["card"]].hp - x["dmg"]
+            hp += monsters[x["card"]].hp - x["dmg"]
     for q in p["queues"].values():
         for x in q:
             count += 1
-            hp += cs.monsters[x["card"]].hp
+            hp += monsters[x["card"]].hp
     deck = st.get("monster_deck_size", len(st.get("monster_deck", [])))
     if count == 0 and deck == 0:
         return FINAL_WIN
     marks = p["honor"] + len(p["defeated"])
-    return (-60.0 * count - 12.0 * hp + 4.0 * potential(cs, b, unacted_only=True, command=w.command)
-            + 0.5 * marks + 0.2 * p["gold"])
+    seen = facts(cs).seen
+    key = (board_key(b), "final", w.command)
+    pot = seen.get(key)
+    if pot is None:
+        pot = potential(cs, b, unacted_only=True, command=w.command)
+        seen.put(key, pot)
+    return -60.0 * count - 12.0 * hp + 4.0 * pot + 0.5 * marks + 0.2 * p["gold"]
 
 
 def _penalty(cs: CardSet, o: Outcome, w: Weights) -> float:
@@ -130,28 +175,24 @@ def _holdings(cs: CardSet, p: dict[str, Any], w: Weights) -> float:
     return g + w.mark * marks + hand - w.threat * (medals + castle)
 
 
-def _board(cs: CardSet, b: list[Any], queues: dict[str, list[Any]], w: Weights) -> float:
+def _pieces(cs: CardSet, b: list[Any], w: Weights) -> float:
+    """Units kept (their cost, health, readiness) less monsters left (toughness, threat,
+    how near the castle they are)."""
+    f = facts(cs)
+    units, monsters = f.units, f.monsters
     score = 0.0
     for i, x in enumerate(b):
         if x is None:
             continue
         if "owner" in x:
-            u = cs.units[x["card"]]
+            u = units[x["card"]]
             score += w.unit + u.cost + w.unit_hp * (u.hp - x["dmg"])
             if not x["acted"]:
                 score += w.ready
         else:
-            m = cs.monsters[x["card"]]
+            m = monsters[x["card"]]
             score -= (w.monster + w.monster_hp * (m.hp - x["dmg"]) + w.threat * m.threat
                       + w.near * (6 - col(i)))
-    for q in queues.values():
-        for x in q:
-            m = cs.monsters[x["card"]]
-            score -= w.monster + w.monster_hp * m.hp + w.threat * m.threat
-    if w.potential:
-        score += w.potential * potential(cs, b, command=w.command)
-    if w.approach:
-        score += w.approach * approach(cs, b)
     return score
 
 
@@ -163,38 +204,56 @@ def potential(cs: CardSet, b: list[Any], unacted_only: bool = False, command: fl
 
     A Bard counts the best attack it could command (R8.2 Command: another unit uses its
     skill from where it stands, acted or not, at the cost of 1 damage): without it a Bard
-    on the board would be worth no more than its HP, and greedy would never buy one."""
+    on the board would be worth no more than its HP, and greedy would never buy one.
+
+    This is the evaluation's hottest loop (issue 19): a hit's value is worked out once per
+    skill and set of monsters hit, then reused by every square and unit that hits the same."""
     mask = 0
     for j, x in enumerate(b):
         if x is not None and "owner" not in x:
             mask |= 1 << j
     if not mask:
         return 0.0
+    units = facts(cs).units
+    known: dict[str, dict[int, float]] = {}  # skill -> hit mask -> value, on this board
     total = 0.0
     here = 0.0  # the best attack a unit could make without moving (what a Bard commands)
     bards = 0
     for i, x in enumerate(b):
         if x is None or "owner" not in x:
             continue
-        u = cs.units[x["card"]]
-        kind = u.skill.kind
+        u = units[x["card"]]
+        kind = u.kind
         if kind == "command":
             bards += not (unacted_only and x["acted"])
             continue
         if kind == "heal":
             continue
-        table = skill_masks(cs, x["card"])
+        values = known.get(u.skill_key)
+        if values is None:
+            values = known[u.skill_key] = {}
+        masks = u.masks
         if u.hp - x["dmg"] > 1:  # a commanded unit that would faint does nothing (R8.2)
-            here = max(here, _hit_value(cs, b, kind, u.skill, table[i] & mask))
+            hit = masks[i] & mask
+            if hit:
+                v = values.get(hit)
+                if v is None:
+                    v = values[hit] = _hit_value(cs, b, kind, u.skill, hit)
+                if v > here:
+                    here = v
         if unacted_only and x["acted"]:
             continue
         best = 0.0
-        for pos in near(i, u.mov):
+        for pos in u.reach[i]:
             if pos != i and b[pos] is not None:
                 continue
-            hit = table[pos] & mask
+            hit = masks[pos] & mask
             if hit:
-                best = max(best, _hit_value(cs, b, kind, u.skill, hit))
+                v = values.get(hit)
+                if v is None:
+                    v = values[hit] = _hit_value(cs, b, kind, u.skill, hit)
+                if v > best:
+                    best = v
         total += best
     if bards and here > COMMAND_COST:
         total += command * bards * (here - COMMAND_COST)
@@ -251,12 +310,25 @@ def _hit_value(cs: CardSet, b: list[Any], kind: str, skill: Any, hit: int) -> fl
         return 0.0
     if kind == "area":
         return float(hit.bit_count())
-    hits = [j for j in range(board.SIZE) if hit >> j & 1]
+    monsters = facts(cs).monsters
     if kind == "allocated":
-        return float(min(skill.n, sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"]
-                                      for j in hits)))
-    return max(expected_damage(skill.mod, cs.monsters[b[j]["card"]].defense,
-                               cs.monsters[b[j]["card"]].hp - b[j]["dmg"]) for j in hits)
+        left = 0
+        while hit:
+            low = hit & -hit
+            x = b[low.bit_length() - 1]
+            left += monsters[x["card"]].hp - x["dmg"]
+            hit ^= low
+        return float(min(skill.n, left))
+    best = -1.0
+    while hit:  # ascending squares, as a scan would
+        low = hit & -hit
+        x = b[low.bit_length() - 1]
+        m = monsters[x["card"]]
+        v = expected_damage(skill.mod, m.defense, m.hp - x["dmg"])
+        if v > best:
+            best = v
+        hit ^= low
+    return best
 
 
 def healing(cs: CardSet, b: list[Any], hurt: list[int]) -> float:

@@ -98,7 +98,8 @@ class ExpertPlayer:
             scored = [(v, str(a), a) for v, a in greedy.pick_scores(cs, view, seat, legal)]
             width = self.picks
         else:
-            scored = [(greedy.value(cs, view, seat, a), str(a), a) for a in legal]
+            scored = [(v, str(a), a)
+                      for v, a in zip(greedy.values(cs, view, seat, legal), legal, strict=True)]
             width = self.endgame_width if dec["kind"] in ENDGAME else self.width
         return [a for _, _, a in sorted(scored, key=lambda x: (x[0], x[1]), reverse=True)[:width]]
 

@@ -23,13 +23,13 @@ from dataclasses import replace
 from typing import Any
 
 from engine import Action, CardSet, NotationError, board, combat, parse
-from engine.game import _act_options
+from engine.decisions import act_options as engine_act_options
 from engine.notation import SkillUse
-from engine.state import spend_marks
+from engine.state import marks, spend_marks
 from engine.types import Decision, ReadyDecision, RollDecision
 
 from .evaluate import W, Weights, evaluate, gold_value, healing, potential, rounds_left
-from .model import View, cards_of, damage_odds, game_of, scratch
+from .model import View, board_key, cards_of, damage_odds, facts, game_of, scratch
 
 Branches = list[tuple[float, View]]
 
@@ -77,6 +77,37 @@ def skill_branches(cs: CardSet, s: View, seat: int, pos: int, use: SkillUse) -> 
 
 def expected(cs: CardSet, branches: Branches, seat: int, w: Weights) -> float:
     return sum(p * evaluate(cs, s, seat, w) for p, s in branches)
+
+
+def position_key(view: View, seat: int) -> tuple[Any, ...]:
+    """Everything of `view` that a unit action's outcome (`act_branches`: the board, honor
+    marks for a full move, the hand a fainted unit returns to, the medal pool a boss kill
+    draws from) and its evaluation (ai/evaluate.py: the seat's holdings, castle, waiting
+    queues, the deadline's round count) read, as a hashable key: two views with the same key
+    give every unit action the same value."""
+    p = view["players"][seat]
+    return (seat, len(view["players"]), view["options"].get("difficulty"), view["final_round"],
+            view["round"], view["phase"] in ("main", "auto"),
+            view.get("unit_deck_size", len(view.get("unit_deck", []))),
+            view.get("monster_deck_size", len(view.get("monster_deck", []))),
+            view.get("medal_pool_size", len(view.get("medal_pool", []))),
+            board_key(p["board"]), p["gold"], p["honor"], len(p["defeated"]),
+            tuple([c["card"] for c in p["hand"]]), tuple([m["card"] for m in p["castle"]]),
+            tuple([(k, tuple([x["card"] for x in q])) for k, q in p["queues"].items()]),
+            tuple(p.get("medals", ())))
+
+
+def act_options(cs: CardSet, view: View, seat: int) -> list[Action]:
+    """The unit actions `seat` could take on its board (the engine's own list; it reads
+    the board and whether an honor mark pays a full move, R12.4), remembered per board."""
+    p = view["players"][seat]
+    seen = facts(cs).seen
+    key = ("act_options", board_key(p["board"]), marks(p) >= 1)
+    out: list[Action] | None = seen.get(key)
+    if out is None:
+        out = engine_act_options(cs, view, seat)
+        seen.put(key, out)
+    return out
 
 
 STALEMATE = 3  # rounds of the seat's own play without an attack on a monster
@@ -168,12 +199,34 @@ class GreedyPlayer:
             return self._ready(cs, view, seat, dec, legal)
         if dec["kind"] == "roll":
             return self._roll(cs, view, seat, dec, legal)
-        scored = [(self.value(cs, view, seat, a), a) for a in legal]
+        scored = list(zip(self.values(cs, view, seat, legal), legal, strict=True))
         return self._top(scored)
 
     def _top(self, scored: list[tuple[float, Action]]) -> Action:
         top = max(v for v, _ in scored)
         return self.rng.choice([a for v, a in scored if v >= top - 1e-9])
+
+    def values(self, cs: CardSet, view: View, seat: int, legal: list[Action]) -> list[float]:
+        """`value` of each answer in `legal`. A unit action's or a "done"'s value depends on
+        nothing but `position_key`, and the expert's rollouts reach the same positions again
+        and again (its candidates and samples converge), so those values are remembered per
+        position (ai/model.py `Recent`); the others are worked out afresh."""
+        seen = facts(cs).seen
+        key = ("values", position_key(view, seat), self.w)
+        known: dict[Action, float] | None = seen.get(key)
+        if known is None:
+            known = {}
+            seen.put(key, known)
+        out = []
+        for a in legal:
+            if a.verb in ("act", "done"):
+                v = known.get(a)
+                if v is None:
+                    v = known[a] = self.value(cs, view, seat, a)
+            else:
+                v = self.value(cs, view, seat, a)
+            out.append(v)
+        return out
 
     def value(self, cs: CardSet, view: View, seat: int, a: Action) -> float:
         """The expected evaluation after answer `a` (place, act, recruit, support, levelup,
@@ -332,16 +385,16 @@ class GreedyPlayer:
         gains = []
         st = view
         for _ in range(2):
-            best, best_st = 0.0, None
-            for a in _act_options(cs, st, seat):
-                br = act_branches(cs, st, seat, a)
-                v = expected(cs, br, seat, self.w) - base
+            best, best_a = 0.0, None
+            options = act_options(cs, st, seat)
+            for v, a in zip(self.values(cs, st, seat, options), options, strict=True):
+                v -= base
                 if v > best:
-                    best, best_st = v, max(br, key=lambda x: x[0])[1]
-            if best_st is None:
+                    best, best_a = v, a
+            if best_a is None:
                 break
             gains.append(best)
-            st = best_st
+            st = max(act_branches(cs, st, seat, best_a), key=lambda x: x[0])[1]
             base = evaluate(cs, st, seat, self.w)
         one = gains[0] if gains else 0.0
         return one, sum(gains)

@@ -8,10 +8,12 @@ outcomes of 2d6 (R8.2).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
 from engine import CardSet, Game, board, cards_for
+from engine.cards import Skill
 
 View = Any
 """A view (engine.View) or a scratch state made from one (`scratch`). The AI runs the
@@ -36,7 +38,7 @@ def game_of(view: View) -> Game:
 def copy_player(p: dict[str, Any]) -> dict[str, Any]:
     """A copy deep enough for everything a unit action or an Invasion changes."""
     q = dict(p)
-    q["board"] = [dict(x) if x is not None else None for x in p["board"]]
+    q["board"] = [x and dict(x) for x in p["board"]]  # a square holds None or a piece
     q["hand"] = list(p["hand"])
     q["castle"] = list(p["castle"])
     q["defeated"] = list(p["defeated"])
@@ -51,19 +53,14 @@ def scratch(view: View, seat: int) -> View:
     Hidden parts become stand-ins: a medal pool of `MEDAL_GUESS` values of the right size
     and a dummy RNG, so a boss defeated in a lookahead never needs the real secret.
     """
-    st = dict(view)
-    st["players"] = list(view["players"])
-    st["players"][seat] = copy_player(view["players"][seat])
-    st["levelup_piles"] = {k: list(v) for k, v in view["levelup_piles"].items()}
-    st["discard"] = list(view["discard"])
-    st["removed"] = list(view["removed"])
-    st["mercenaries"] = list(view["mercenaries"])
-    st["decisions"] = {}
-    st["result"] = None
+    players = list(view["players"])
+    players[seat] = copy_player(players[seat])
     size = view.get("medal_pool_size", len(view.get("medal_pool", [])))
-    st["medal_pool"] = [MEDAL_GUESS] * size
-    st["rng"] = {"medals": 1}
-    return st
+    return {**view, "players": players,
+            "levelup_piles": {k: list(v) for k, v in view["levelup_piles"].items()},
+            "discard": list(view["discard"]), "removed": list(view["removed"]),
+            "mercenaries": list(view["mercenaries"]), "decisions": {}, "result": None,
+            "medal_pool": [MEDAL_GUESS] * size, "rng": {"medals": 1}}
 
 
 @lru_cache(maxsize=256)
@@ -139,3 +136,104 @@ def skill_masks(cs: CardSet, key: str) -> tuple[int, ...]:
 
 
 _MASKS: dict[tuple[int, str], tuple[CardSet, tuple[int, ...]]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class UnitFacts:
+    """What the evaluation's hot loop reads of a unit card, looked up once per card set."""
+
+    kind: str  # the skill's kind (R8.2)
+    skill: Skill
+    skill_key: str  # equal for skills that value a hit alike (kind, modifier, N)
+    hp: int
+    mov: int
+    cost: int
+    masks: tuple[int, ...]  # `skill_masks`
+    reach: tuple[tuple[int, ...], ...]  # `near(i, mov)` for every square i
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterFacts:
+    """What the Invasion preview and the evaluation read of a monster card."""
+
+    hp: int
+    defense: int
+    threat: int
+    mov: int
+    atk: int
+    area: bool
+    red: bool
+    ranges: tuple[tuple[int, ...], ...]  # the squares of its range from each square, in priority order
+
+
+class Recent:
+    """A bounded memo of recently seen positions: two generations of at most `size` entries
+    each; a hit in the older one is carried into the newer, and when the newer is full the
+    older is dropped whole. Nearly least-recently-used at the price of two dict look-ups:
+    the expert's rollouts for different candidates and samples keep reaching the same boards
+    (four evaluations in five repeat one already made), so the memo is what makes it fast."""
+
+    __slots__ = ("new", "old", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.new: dict[Any, Any] = {}
+        self.old: dict[Any, Any] = {}
+
+    def get(self, key: Any) -> Any:
+        v = self.new.get(key)
+        if v is None:
+            v = self.old.get(key)
+            if v is not None:
+                self.put(key, v)
+        return v
+
+    def put(self, key: Any, value: Any) -> None:
+        if len(self.new) >= self.size:
+            self.old = self.new
+            self.new = {}
+        self.new[key] = value
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """Per-card tables of one card set: the evaluation runs ~100k times a game, and a dict
+    lookup here replaces several attribute reads and cache look-ups per piece."""
+
+    cs: CardSet  # kept so that its id is never reused while the tables are cached
+    units: dict[str, UnitFacts]
+    monsters: dict[str, MonsterFacts]
+    seen: Recent  # the evaluation's per-board results under this card set (ai/evaluate.py)
+
+
+_FACTS: dict[int, Facts] = {}
+BOARDS_KEPT = 4096  # per generation: a few MB, a game's worth of recent boards
+
+
+def board_key(b: list[Any]) -> tuple[Any, ...]:
+    """Everything about board `b` the evaluation reads (a piece's id is only told apart, and
+    every piece has its own), as a hashable key: a unit is (card, damage, acted), a monster
+    (card, damage)."""
+    return tuple([None if x is None else (x["card"], x["dmg"], x["acted"]) if "owner" in x
+                  else (x["card"], x["dmg"]) for x in b])
+
+
+def facts(cs: CardSet) -> Facts:
+    """The tables of card set `cs` (built on first use, kept for the process)."""
+    f = _FACTS.get(id(cs))
+    if f is not None and f.cs is cs:
+        return f
+    units = {k: UnitFacts(u.skill.kind, u.skill, f"{u.skill.kind}:{u.skill.mod}:{u.skill.n}",
+                          u.hp, u.mov, u.cost, skill_masks(cs, k),
+                          tuple(near(i, u.mov) for i in range(board.SIZE)))
+             for k, u in cs.units.items()}
+    monsters = {k: MonsterFacts(m.hp, m.defense, m.threat, m.mov, m.atk, m.area, m.red,
+                                tuple(tuple(j for j in (board.monster_offset(i, o)
+                                                        for o in m.range) if j is not None)
+                                      for i in range(board.SIZE)))
+                for k, m in cs.monsters.items()}
+    f = Facts(cs, units, monsters, Recent(BOARDS_KEPT))
+    if len(_FACTS) >= 32:  # custom card sets (engine.cards keeps 8): never grow unbounded
+        _FACTS.clear()
+    _FACTS[id(cs)] = f
+    return f

@@ -3,8 +3,8 @@
 The same scan as engine/flow.py (1A, 1B, … 6C; each monster attacks the units in its range
 or moves, at most once; a bonus move after a faint; monsters jump monsters and stop short
 of units; past column 1 is the castle) on a plain list, without events or state, with the
-monster ranges precomputed. tests/test_ai_players.py checks that it agrees with the engine
-on many positions; a board with the Level Up standing order on goes through the engine.
+monster ranges precomputed (ai/model.py `facts`). tests/test_ai_players.py checks that it
+agrees with the engine on many positions; a board with the Level Up standing order on goes through the engine.
 """
 
 from __future__ import annotations
@@ -14,22 +14,7 @@ from typing import Any
 
 from engine import CardSet, board
 
-_RANGES: dict[tuple[int, str], tuple[CardSet, tuple[tuple[int, ...], ...]]] = {}
-
-
-def monster_ranges(cs: CardSet, key: str) -> tuple[tuple[int, ...], ...]:
-    """For monster `key`: the squares of its range from each square, in priority order."""
-    hit = _RANGES.get((id(cs), key))
-    if hit is not None and hit[0] is cs:
-        return hit[1]
-    offs = cs.monsters[key].range
-    rows = []
-    for i in range(board.SIZE):
-        out = (board.monster_offset(i, o) for o in offs)
-        rows.append(tuple(j for j in out if j is not None))
-    t = tuple(rows)
-    _RANGES[(id(cs), key)] = (cs, t)
-    return t
+from .model import MonsterFacts, facts
 
 
 @dataclass(slots=True)
@@ -45,6 +30,8 @@ class Outcome:
 
 def invade_board(cs: CardSet, b: list[Any], castle: int, solo: bool) -> Outcome:
     """R9 on a copy of board `b`; `castle` = blue monsters already in the castle."""
+    f = facts(cs)
+    monsters, units = f.monsters, f.units
     b = list(b)
     out = Outcome(b)
     done: set[str] = set()
@@ -53,33 +40,34 @@ def invade_board(cs: CardSet, b: list[Any], castle: int, solo: bool) -> Outcome:
         if m is None or "owner" in m or m["id"] in done:
             continue
         done.add(m["id"])
-        mc = cs.monsters[m["card"]]
-        in_range = [j for j in monster_ranges(cs, m["card"])[i]
-                    if b[j] is not None and "owner" in b[j]]
+        mc = monsters[m["card"]]
+        in_range = [j for j in mc.ranges[i] if b[j] is not None and "owner" in b[j]]
         if not in_range:
-            if _move(cs, b, i, out, castle, solo):
+            if _move(mc, b, i, out, castle, solo):
                 return out
             continue
         fainted = False
         for j in (in_range if mc.area else in_range[:1]):  # R9.1
             u = dict(b[j])
             u["dmg"] += mc.atk
-            if u["dmg"] >= cs.units[u["card"]].hp:
+            if u["dmg"] >= units[u["card"]].hp:
                 b[j] = None
                 out.fainted.append(u)
                 fainted = True
             else:
                 b[j] = u
-        if fainted and b[i] is m and _move(cs, b, i, out, castle, solo):
+        if fainted and b[i] is m and _move(mc, b, i, out, castle, solo):
             return out
     return out
 
 
-def _move(cs: CardSet, b: list[Any], i: int, out: Outcome, castle: int, solo: bool) -> bool:
-    """R9.2; True when the scan must stop (the game is lost or the player eliminated)."""
+def _move(mc: MonsterFacts, b: list[Any], i: int, out: Outcome, castle: int, solo: bool
+          ) -> bool:
+    """R9.2 for monster `mc` on square `i`; True when the scan must stop (the game is lost or
+    the player eliminated)."""
     m = b[i]
     c, ln = i // 3 + 1, i % 3
-    target = c - cs.monsters[m["card"]].mov
+    target = c - mc.mov
     while target >= 1 and _monster(b[(target - 1) * 3 + ln]):
         target -= 1
     dest = None
@@ -97,7 +85,7 @@ def _move(cs: CardSet, b: list[Any], i: int, out: Outcome, castle: int, solo: bo
         if target < 1:
             b[i] = None
             out.invaded.append(m)
-            if solo or cs.monsters[m["card"]].red or castle + len(out.invaded) > 1:
+            if solo or mc.red or castle + len(out.invaded) > 1:
                 out.eliminated = True
                 return True
             return False

@@ -193,7 +193,7 @@ async def measure(n: int, rounds: int, seed: int) -> dict[str, Any]:
             for r in range(rounds):
                 items: list[tuple[str, Delivery]] = []
                 for c in channels:
-                    row, g = await bot.service.current(c.id) if await _active(bot, c) else \
+                    row, g = await bot.service.tables.current(c.id) if await _active(bot, c) else \
                         (None, None)
                     if g is None:
                         continue
@@ -271,7 +271,7 @@ async def measure_open(n: int, rate: float, duration: float, seed: int) -> dict[
 async def _snapshot(bot: Any, channel: FakeChannel) -> tuple[Any, Game] | None:
     if not await _active(bot, channel):
         return None
-    row, game = await bot.service.current(channel.id)
+    row, game = await bot.service.tables.current(channel.id)
     return (row, game) if game is not None and game.waiting_for() else None
 
 

@@ -788,8 +788,7 @@ def daily_par(db: str, days: list[str]) -> None:
     subject (bench/daily.py --par), and would fill this loop's processes with their work."""
     import asyncio
 
-    from store import make_store
-    from store.daily import daily_store
+    from store import daily_store, make_store
 
     async def store_par() -> None:
         store = await make_store(db).open()

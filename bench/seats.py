@@ -23,14 +23,15 @@ import random
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
 from service import GameService  # noqa: E402
-from service import seats as S  # noqa: E402
+from service import ai_seats as S  # noqa: E402
 from store import Store  # noqa: E402
 
 BEAT_S = 0.005
@@ -45,19 +46,30 @@ def pool() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(S.AI_AT_ONCE, mp_context=multiprocessing.get_context("spawn"))
 
 
+class OnTheLoop(Executor):
+    """The comparison: each choice computed right where it is asked, on the event loop."""
+
+    def submit(self, fn: Callable[..., object], /, *args: object,
+               **kwargs: object) -> Future[object]:
+        done: Future[object] = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except BaseException as e:
+            done.set_exception(e)
+        return done
+
+
 async def run(games: int, level: str, moves: int, seed: int, where: str) -> dict[str, float]:
-    if where == "loop":  # the comparison: the same choice computed on the event loop
-        async def think(self, row, level, snapshot, g, seat, n):  # noqa: ANN001, ANN202
-            return S._choose(level, S._ai_seed(row, seat, n), snapshot, g.cards, seat)
-        S.SeatsMixin._think = think  # type: ignore[method-assign]
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store(str(Path(tmp) / "b.db")).open()
         svc = GameService(store, seed_source=lambda: seed)
         if where == "processes":
-            svc.ai_pool = pool
+            svc.ai.pool = pool
+        elif where == "loop":
+            svc.ai.pool = OnTheLoop
         for k in range(games):
-            await svc.new_lobby(1, k, 1000 + k, f"P{k}", players=4, bots=3, bot_level=level)
-            await svc.start(k, 1000 + k)
+            await svc.lobby.new_lobby(1, k, 1000 + k, f"P{k}", players=4, bots=3, bot_level=level)
+            await svc.lobby.start(k, 1000 + k)
         stalls: list[float] = []
         stop = asyncio.Event()
 
@@ -80,18 +92,18 @@ async def run(games: int, level: str, moves: int, seed: int, where: str) -> dict
         for _ in range(moves):
             async def one(k: int) -> None:
                 try:
-                    row, g = await svc.current(k)
+                    row, g = await svc.tables.current(k)
                 except Exception:
                     return
                 if g.over or 0 not in g.waiting_for():
                     return
-                await svc.act(k, 1000 + k, str(rng.choice(g.legal_actions(0))))
-                await svc.play_ai(k, told)
+                await svc.play.act(k, 1000 + k, str(rng.choice(g.legal_actions(0))))
+                await svc.ai.play_ai(k, told)
             await asyncio.gather(*(one(k) for k in range(games)))
         wall = time.perf_counter() - t0
         stop.set()
         await beat
-        svc.close_ai()
+        svc.ai.close()
         await store.close()
     return {"answers": answered, "per_s": answered / wall,
             "stall_p50": quantile(stalls, .5), "stall_p99": quantile(stalls, .99),

@@ -6,7 +6,7 @@
    row, interaction key) with `synchronous=NORMAL` and `FULL` (the store's choice): median
    and p90 in ms; and the write that marks its notice delivered (never synced on its own). FULL syncs the WAL at every commit, so a power cut cannot lose a move
    that players were told about; NORMAL may lose the last commits (not on a process crash).
-2. Round trips to the store's threads per move through `GameService.act` (a read of the
+2. Round trips to the store's threads per move through `Play.act` (a read of the
    channel's game, then the one write job).
 3. Another process holds the write lock: how long reads of other games take meanwhile,
    and how long a write waits before it is refused (`StoreBusy`).
@@ -39,7 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service import GameService  # noqa: E402
-from store import Store, StoreBusy, make_store  # noqa: E402
+from store import GameStore, Store, StoreBusy, make_store  # noqa: E402
 
 
 def ms(values: list[float]) -> str:
@@ -52,7 +52,7 @@ async def commits(path: str, synchronous: str | None, moves: int
                   ) -> tuple[list[float], list[float]]:
     """Per move: its commit, then its notice marked delivered. `synchronous` None: `path`
     is a PostgreSQL URL."""
-    store: Any = await (make_store(path) if synchronous is None
+    store: GameStore = await (make_store(path) if synchronous is None
                         else Store(path, synchronous=synchronous)).open()
     row = await store.create_lobby(1, 1, 1, "Ann", {"players": 1})
     state = json.dumps({"pad": "x" * 6000})  # about a real state's size
@@ -74,7 +74,7 @@ async def commits(path: str, synchronous: str | None, moves: int
 
 async def burst(path: str, games: int, moves: int) -> float:
     """Moves per second with `games` games committing at once, `moves` each in turn."""
-    store: Any = await make_store(path).open()
+    store: GameStore = await make_store(path).open()
     state = json.dumps({"pad": "x" * 6000})
     ids = []
     for k in range(games):
@@ -100,7 +100,7 @@ async def round_trips(path: str, moves: int) -> tuple[float, float]:
     """(reads, writes) per accepted move, counted at the store's two thread pools."""
     store = await Store(path).open()
     svc = GameService(store, seed_source=lambda: 3)
-    svc.notify = True
+    svc.tables.notify = True
     counts = {"read": 0, "write": 0}
     real = store._on
 
@@ -111,12 +111,12 @@ async def round_trips(path: str, moves: int) -> tuple[float, float]:
     n, channel = 0, 0
     while n < moves:
         channel += 1
-        await svc.new_lobby(None, channel, 1, "Ann", players=1)
-        g = (await svc.start(channel, 1)).game
+        await svc.lobby.new_lobby(None, channel, 1, "Ann", players=1)
+        g = (await svc.lobby.start(channel, 1)).game
         store._on = counted  # type: ignore[method-assign]
         while not g.over and n < moves:
             seat = g.waiting_for()[0]
-            g = (await svc.act(channel, seat + 1, str(g.legal_actions(seat)[0]))).game
+            g = (await svc.play.act(channel, seat + 1, str(g.legal_actions(seat)[0]))).game
             n += 1
         store._on = real  # type: ignore[method-assign]
     await store.close()
@@ -169,7 +169,7 @@ def main(argv: list[str]) -> int:
             print(f"commit of a move, synchronous={mode:6}: {ms(took)}; its notice marked "
                   f"delivered (no sync of its own): {ms(marks)}")
         reads, writes = asyncio.run(round_trips(f"{d}/rt.db", 200))
-        print(f"store round trips per move (GameService.act): {reads:.2f} read + "
+        print(f"store round trips per move (Play.act): {reads:.2f} read + "
               f"{writes:.2f} write")
         waits, refused = asyncio.run(competing(f"{d}/busy.db"))
         print(f"competing writer holds the lock: reads of another game {ms(waits)}; "

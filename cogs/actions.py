@@ -11,47 +11,44 @@ it twice, or two processes receiving it, applies it once — the second gets the
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import logging
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable
+from typing import Any, cast
 
 import aiohttp
 import discord
+from discord import app_commands
 
+from engine import ActionError
 from service import GameOver, Outcome, Quarantined, ServiceError
+from service.daily import number_of
 from service.refusals import words
 
 from .announce import Announcement, clip, deliver
+from .daily_words import DmUnreachable, dm_refusal, tell_settled
+from .host import Host
 from .i18n import lang_of, result_text, t
 from .mentions import safe
 from .quarantine import quarantine_refusal
-from .views import prompt_view
-
-if TYPE_CHECKING:
-    from .bot import RookBot
+from .views import Target, prompt_view
 
 log = logging.getLogger("rr.actions")
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
-    """What a button was made for: a game, a seat, and the decision id it answers."""
+class Refusal(ActionError):
+    """A refusal of the bot's own: `bot.<key>` in the catalogue with its parameters, worded
+    in the reader's language by `refusal` like every other refusal (issue 21)."""
 
-    game: int
-    seat: int
-    decision: int
+    code = "refused"
 
-
-class Refusal(Exception):
-    """A refusal worded by the cog itself (already in the reader's language)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
+    def __init__(self, key: str, /, **params: Any) -> None:
+        super().__init__(key, t(key, "en", **params), **params)
 
 
-def rook(interaction: discord.Interaction) -> RookBot:
-    return cast("RookBot", interaction.client)
+def rook(interaction: discord.Interaction) -> Host:
+    return cast(Host, interaction.client)
 
 
 def in_server(interaction: discord.Interaction) -> bool:
@@ -83,8 +80,7 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False,
     if host is not None and not quiet:
         ended = await host.expire_overdue(interaction.user.id)
         if ended is not None:  # 00:00 UTC passed and the day job has not run yet
-            from .daily import time_up_text  # the daily cog imports this module
-            raise Refusal(time_up_text(ended.day, lang_of(interaction)))
+            raise Refusal("daily_time_up", n=number_of(dt.date.fromisoformat(ended.day)))
     key = None
     if host is not None and game is not None:
         key = await host.slot_of_game(interaction.user.id, game)
@@ -93,7 +89,7 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False,
     if key is None:
         if quiet:
             return 0
-        raise Refusal(t("no_daily_game", lang_of(interaction)))
+        raise Refusal("no_daily_game")
     return key
 
 
@@ -140,7 +136,7 @@ async def _ask_to_retry(interaction: discord.Interaction) -> None:
                   lambda: interaction.followup.send(text, ephemeral=True))
 
 
-async def announce(bot: RookBot, ann: Announcement, *, skip_seat: int | None = None) -> None:
+async def announce(bot: Host, ann: Announcement, *, skip_seat: int | None = None) -> None:
     """Announce a committed move through its outbox notice (`Announcer.tell`): a failure
     stays with this game's messages (logged, retried from where it stopped) and never turns
     into "something went wrong" for a move that was saved."""
@@ -159,8 +155,13 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
     await deliver(f"reply to interaction {interaction.id}", send)
 
 
-def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
-    """A service refusal in words: out-of-date prompts and spectators get their own text."""
+def refusal(e: ActionError, lang: str, *, from_button: bool = False) -> str:
+    """Every refusal in words, for Discord: the one place they are worded (issue 21);
+    out-of-date prompts, spectators, a finished or damaged game get their own text."""
+    if isinstance(e, Refusal):
+        return t(e.key, lang, **e.params)
+    if isinstance(e, DmUnreachable):
+        return dm_refusal(e.cause, lang, e.what)
     if isinstance(e, Quarantined):
         return quarantine_refusal(e.row, e.reason, lang)
     if e.code == "stale" or (from_button and e.code == "not_your_decision"):
@@ -169,32 +170,75 @@ def refusal(e: ServiceError, lang: str, *, from_button: bool = False) -> str:
         return t("not_player", lang)
     if isinstance(e, GameOver):
         return t("over_refusal", lang, result=result_text(e.result, e.names, lang))
+    if e.code == "daily_none":  # `/rr daily resign` with no ranked attempt in play
+        return t("daily_resign_none", lang)
+    if e.code == "vote":  # a vote counted toward removing a player: not a refusal's "⛔"
+        return words(e, lang)
     return t("refused", lang, msg=words(e, lang))
 
 
-async def check_target(bot: RookBot, interaction: discord.Interaction, target: Target,
+async def answer_error(interaction: discord.Interaction, error: BaseException, *,
+                       from_button: bool = False) -> bool:
+    """The one handler of Discord's side: a refusal is answered privately in the reader's
+    words (True); anything else is a bug — the user still gets a polite answer, and False
+    tells the caller to log it."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    lang = lang_of(interaction)
+    if isinstance(error, ActionError):
+        await reply(interaction, refusal(error, lang, from_button=from_button))
+        return True
+    with contextlib.suppress(Exception):
+        await reply(interaction, t("internal", lang))
+    return False
+
+
+class AnsweringTree(app_commands.CommandTree[Any]):
+    """The command tree (`RookBot`'s `tree_cls`): its `on_error` is where every slash
+    command's refusal and failure ends — no command catches a refusal itself."""
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: app_commands.AppCommandError, /) -> None:
+        if not await answer_error(interaction, error):
+            command = interaction.command
+            log.error("command %s failed", command and command.qualified_name, exc_info=error)
+
+
+async def check_target(bot: Host, interaction: discord.Interaction, target: Target,
                        lang: str) -> int:
     """A button answers for one seat of one game: refuse anyone else, and old games.
     Returns the key of the game it answers."""
     key = await game_key(interaction, game=target.game)
     try:
-        row, _ = await bot.service.current(key)
-    except GameOver as e:  # a button of the game that just ended says how it ended
+        row, _ = await bot.service.tables.current(key)
+    except GameOver as e:  # (not wording: a button of the game that just ended says how it ended)
         if e.row.id != target.game:
-            raise Refusal(t("wrong_game", lang)) from e
+            raise Refusal("wrong_game") from e
         raise
-    except Quarantined:  # says what happened to the game and what can be done
+    except Quarantined:  # (not wording: says what happened to the game and what can be done)
         raise
-    except ServiceError as e:
-        raise Refusal(t("wrong_game", lang)) from e
+    except ServiceError as e:  # (not wording: a button of another game is refused as such)
+        raise Refusal("wrong_game") from e
     if row.id != target.game or not 0 <= target.seat < len(row.seats):
-        raise Refusal(t("wrong_game", lang))
+        raise Refusal("wrong_game")
     seat = row.seat_of(interaction.user.id)
     if seat is None:
-        raise Refusal(t("not_player", lang))
+        raise Refusal("not_player")
     if seat != target.seat:
-        raise Refusal(t("not_yours", lang, name=safe(row.seats[target.seat]["name"])))
+        raise Refusal("not_yours", name=safe(row.seats[target.seat]["name"]))
     return key
+
+
+async def guarded(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """Every button's, select's and modal's work runs in here, the one handler of clicks:
+    a refusal is answered privately (`answer_error`); on a bug, the clicker still gets an
+    answer, then discord.py logs it (its View.on_error) — a click must never be left
+    "thinking" forever."""
+    try:
+        await work
+    except Exception as e:
+        if not await answer_error(interaction, e, from_button=True):
+            raise
 
 
 async def perform(interaction: discord.Interaction, text: str, target: Target | None = None) -> None:
@@ -203,18 +247,11 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
     if not await ack(interaction):
         return
     bot = rook(interaction)
-    try:
-        key = await check_target(bot, interaction, target, lang) if target is not None \
-            else await game_key(interaction)
-        out = await bot.service.act(key, interaction.user.id, text,
-                                    target.decision if target else None,
-                                    key=interaction_key(interaction, text))
-    except Refusal as r:
-        await reply(interaction, r.text)
-        return
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang, from_button=target is not None))
-        return
+    key = await check_target(bot, interaction, target, lang) if target is not None \
+        else await game_key(interaction)
+    out = await bot.service.play.act(key, interaction.user.id, text,
+                                target.decision if target else None,
+                                key=interaction_key(interaction, text))
     await conclude(interaction, out, lang)
 
 
@@ -238,8 +275,6 @@ async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) ->
     await answer_actor(interaction, ann, out.text, lang)
     await announce(bot, ann, skip_seat=ann.actor)
     if out.row.settings.get("daily") and out.game.over:
-        from .daily import tell_settled  # the daily cog imports this module
-
         await tell_settled(bot, out.row.id)
 
 

@@ -32,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -40,23 +40,22 @@ import discord
 import render
 from engine import Game, visible
 from engine.cards import CardSet
-from service import Outcome, Reminder
-from service.games import KICK_AFTER_TIMEOUTS, Told
+from service import GameService, Outcome, Reminder
 from service.hints import used_lines
 from service.narrate import narrate, prompt
 from service.notices import rebuild
+from service.outcomes import Told
+from service.play import KICK_AFTER_TIMEOUTS
 from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
-from store import GameRow, Notice
+from store import GameRow, GameStore, Notice
 
-from .i18n import LEVELS, PHASES, pair, t
+from .i18n import LEVELS, PHASES, join, languages, pair, t
 from .mentions import is_person, only, safe
+from .rating_lines import end_lines, start_line
 from .recap_image import Recap, recap_file, recap_gif_of
 from .text import markdown, markdowns
 from .views import prompt_view
-
-if TYPE_CHECKING:
-    from .bot import RookBot
 
 log = logging.getLogger("rr.announce")
 T = TypeVar("T")
@@ -194,6 +193,9 @@ class Announcement:
     # The game just ended (not a daily: its recap waits for the day to close): its setup,
     # log and names, for the animated recap posted after the game-over post (issue 24).
     recap: Recap | None = None
+    # The finished channel game its game-over post settles and tells the ratings of
+    # (cogs/rating_lines.py; not a daily game).
+    ended: tuple[GameRow, Game] | None = None
 
     def lines(self, lang: str) -> list[str]:
         return markdowns(narrate(self.public, self.names, self.cards, lang))
@@ -206,19 +208,20 @@ class Announcement:
 
 
 def ask(g: Game, seat: int, user_id: int, deadline: float,
-        langs: Sequence[str] = ("en", "ja")) -> Ask | None:
-    """The seat's question, worded in `langs` (a ping needs only the game's language)."""
+        langs: Sequence[str] | None = None) -> Ask | None:
+    """The seat's question, worded in `langs` (a ping needs only the game's language;
+    default: every language)."""
     dec = g.decision(seat)
     if dec is None:
         return None
-    texts = {lang: markdown(prompt(g, seat, lang)) for lang in langs}
+    texts = {lang: markdown(prompt(g, seat, lang)) for lang in langs or languages()}
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
 
 
 def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
     """Alt text of a table image: what ended, the round, whose boards it shows (names as
     typed: alt text is read aloud, not rendered as markdown)."""
-    names = ", ".join(str(p.get("name", "?")) for p in view.get("players", []))
+    names = join((str(p.get("name", "?")) for p in view.get("players", [])), lang)
     # after placement the state is already in round 1, but placement is round 0's (R4)
     rnd = 0 if view.get("after") == "placement" else view.get("round", 0)
     if not what:  # nothing just ended (a re-posted table): say the phase it is in
@@ -255,8 +258,30 @@ def draw_pool(processes: bool) -> Executor:
     return ThreadPoolExecutor(max_workers=DRAWING, thread_name_prefix="rr-draw")
 
 
+class AiSeats(Protocol):
+    def kick(self, channel_id: int, /) -> None:
+        """An AI-played seat may have been asked something: let it answer (cogs/seats.py)."""
+
+
+class Stage(Protocol):
+    """The part of the bot (cogs/bot.py `RookBot`) the announcer posts through; declared
+    here because the bot builds the announcer (importing it would be a loop)."""
+
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def store(self) -> GameStore: ...
+    @property
+    def ai(self) -> AiSeats: ...
+    @property
+    def seating(self) -> dict[int, tuple[int, list[int]]]: ...
+
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
+    async def create_dm(self, user: discord.abc.Snowflake, /) -> discord.DMChannel: ...
+
+
 class Announcer:
-    def __init__(self, bot: RookBot, *, processes: bool = False) -> None:
+    def __init__(self, bot: Stage, *, processes: bool = False) -> None:
         self.bot = bot
         self.processes = processes
         self._drawing: Executor | None = None
@@ -309,7 +334,7 @@ class Announcer:
         lang = row.settings.get("lang", "en")
         asks = [a for s in out.prompts if not ai_level(row, s)
                 and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
-                              ("en", "ja") if s == out.actor else (lang,))) is not None]
+                              None if s == out.actor else (lang,))) is not None]
         private: dict[int, list[Told]] = {}
         for e in out.events:
             for s in e.get("vis", []):
@@ -339,7 +364,8 @@ class Announcer:
             ai_waiting=ai_waiting(row, g), notice=out.notice,
             recap=Recap(g.setup, [list(e) for e in g.state["log"]],
                         [str(s["name"]) for s in row.seats])
-            if g.over and not row.settings.get("daily") else None)
+            if g.over and not row.settings.get("daily") else None,
+            ended=(row, g) if g.over and not row.settings.get("daily") else None)
 
     # ---- delivery ------------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -358,9 +384,9 @@ class Announcer:
         except Exception:  # a drawing bug must not stop the game's announcements
             log.exception("game %s: table image failed", ann.game_id)
             return None
-        what = ", ".join(ann.cards.name(k, ann.lang) if k in ann.cards.commands
-                         else pair(PHASES, k, ann.lang)
-                         for k in (ann.finished if finished is None else finished))
+        what = join((ann.cards.name(k, ann.lang) if k in ann.cards.commands
+                     else pair(PHASES, k, ann.lang)
+                     for k in (ann.finished if finished is None else finished)), ann.lang)
         return discord.File(io.BytesIO(data), filename=f"table-{ann.game_id}-r"
                             f"{view.get('round', 0)}.png",
                             description=table_alt(view, what, ann.lang))
@@ -373,6 +399,9 @@ class Announcer:
                  if n >= KICK_AFTER_TIMEOUTS and any(e.get("type") == "timeout" and
                                                      e.get("player") == seat for e in ann.public)]
         hints += ann.extra
+        if ann.ended is not None:  # the game-over post: the ratings it moved (issue 24)
+            row, g = ann.ended
+            hints += await end_lines(self.bot.store, self.bot.service.clock(), row, g, g.state["log"], ann.lang)
         if ann.reports:  # every card or phase that ended: its lines and its own image
             # all its images are drawn at once, each posted as soon as it and the ones
             # before it are ready
@@ -480,7 +509,7 @@ class Announcer:
     async def remind(self, rem: Reminder) -> None:
         """The one reminder before a time limit runs out."""
         row = rem.row
-        g = await self.bot.service.load(row)
+        g = await self.bot.service.tables.load(row)
         a = ask(g, rem.seat, int(row.seats[rem.seat]["user"]), rem.deadline)
         if a is None:
             return
@@ -517,10 +546,12 @@ class Announcer:
 
     async def publish_start(self, ann: Announcement) -> None:
         """A game's first announcement: who sits where, then the setup's story and pings."""
-        seats = ", ".join(f"{k + 1}. <@{u}>" if is_person(u) else f"{k + 1}. {ann.names[k]}"
-                          for k, u in enumerate(ann.users))
+        seats = join((f"{k + 1}. <@{u}>" if is_person(u) else f"{k + 1}. {ann.names[k]}"
+                      for k, u in enumerate(ann.users)), ann.lang)
+        rated = await start_line(self.bot.store, ann.game_id, ann.lang)  # issue 24
+        text = t("game_start", ann.lang, seats=seats) + (f"\n{rated}" if rated else "")
         await deliver(f"game {ann.game_id} start", lambda: self.channel(ann.channel_id).send(
-            t("game_start", ann.lang, seats=seats), allowed_mentions=only(*ann.users)))
+            text, allowed_mentions=only(*ann.users)))
         await self.publish(ann)
 
     async def tell(self, notice: int | None, send: Callable[[], Awaitable[None]], *,
@@ -562,7 +593,7 @@ class Announcer:
         """A notice left in the outbox (a crash, or Discord down): rebuilt from the stored
         game and told. Never raises (one game's trouble is its own)."""
         try:
-            item = await rebuild(self.bot.service, notice)
+            item = await rebuild(self.bot.service.tables, notice)
         except Exception:
             log.exception("game %s: notice %s could not be rebuilt", notice.game_id, notice.id)
             return await self.tell(notice.id, _fail, parts_done=notice.parts_done,

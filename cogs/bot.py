@@ -26,30 +26,33 @@ import logging
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
 
 from service import GameService, Quarantined
+from service.ai_seats import process_pool
 from service.daily_play import DailyHost
-from service.seats import ai_waiting, process_pool
+from service.seats import ai_waiting
 from service.shards import Shards
-from store import Store, make_store
+from store import GameStore, TimerRow, make_store
 
+from .actions import AnsweringTree, guarded, perform
 from .announce import Announcer
-from .daily import DAILY_ITEMS
+from .config import Config
+from .daily import DAILY_ITEMS, day_once
 from .daily_review import REVIEW_ITEMS
+from .daily_words import tell_settled
+from .host import Host
 from .i18n import RookTranslator
 from .leases import JobLease
+from .lobby import lobby_click
 from .logsafe import install as install_log_filters
 from .quarantine import tell_channel
 from .seats import AiRunner
 from .viewer import VIEWER_ITEMS
-from .views import DYNAMIC_ITEMS
-
-if TYPE_CHECKING:
-    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
+from .views import DYNAMIC_ITEMS, Target
 
 log = logging.getLogger("rr.bot")
 # aiosqlite logs every job it runs at DEBUG (with its arguments): those can be game states
@@ -65,11 +68,11 @@ APPLIED_KEEP_S = 7 * 24 * 3600  # interaction keys kept (Discord redelivers with
 DAY_LEASE = "daily-day-job"
 
 
-class RookBot(commands.AutoShardedBot):
+class RookBot(Host):
     """The bot. Tests build it with `db_path`/`store`/`service`/`clock` injected and no token;
     `bot.py` runs it with `freeze_gc` (tests leave it off: frozen objects are never freed)."""
 
-    def __init__(self, config: Any, *, store: Store | None = None,
+    def __init__(self, config: Config, *, store: GameStore | None = None,
                  service: GameService | None = None, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None,
                  cards_data: dict[str, Any] | None = None, sync_commands: bool = True,
@@ -78,20 +81,20 @@ class RookBot(commands.AutoShardedBot):
         intents = discord.Intents.default()
         # RR_SHARD_COUNT/RR_SHARD_IDS (bot.py): this process's shards; unset, the only
         # process, running as many shards as Discord recommends
-        self.hosting = Shards(getattr(config, "shard_count", None),
-                             tuple(getattr(config, "shard_ids", ()) or ()))
+        self.hosting = Shards(config.shard_count, config.shard_ids)
         sharding: dict[str, Any] = {} if self.hosting.alone else {
             "shard_count": self.hosting.count, "shard_ids": list(self.hosting.ids)}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(),  # cogs/mentions.py
+                         tree_cls=AnsweringTree,  # every command's refusal: one handler
                          **sharding)
         self.config = config
         self.clock = clock or time.time
         self._seed_source = seed_source
         self._cards_data = cards_data
-        self.store: Store | PgStore = store  # type: ignore[assignment]
-        self.service: GameService = service  # type: ignore[assignment]
+        self.store = store  # type: ignore[assignment]
+        self.service = service  # type: ignore[assignment]
         self._own_store = store is None and service is None
         self.sync_commands = sync_commands
         self.start_ticker = start_ticker
@@ -100,8 +103,7 @@ class RookBot(commands.AutoShardedBot):
         # channel images drawn in worker processes (bot.py sets it; tests: threads)
         self.announcer = Announcer(self, processes=draw_processes)
         self.ai = AiRunner(self)  # AI seats' answers (cogs/seats.py)
-        # channel → (game id, user id per seat): lets autocomplete skip the database
-        self.seating: dict[int, tuple[int, list[int]]] = {}
+        self.seating = {}  # (cogs/host.py)
         self._verifier: asyncio.Task[int] | None = None
         self._notifier: asyncio.Task[int] | None = None
         self._started = time.time()
@@ -115,10 +117,10 @@ class RookBot(commands.AutoShardedBot):
         # The daily challenge (cogs/daily.py): its host, and the day job every few minutes
         # (par, closing yesterday, server announcements, streak reminders; each once a day,
         # by stored flags, so a restart neither repeats nor loses them).
-        self.daily: DailyHost = None  # type: ignore[assignment]
+        self.daily = None  # type: ignore[assignment]
         self.day_passes = 0
         # Today's par at startup (a bot started mid-day): bot.load_config turns it on.
-        self.daily_par_at_start = bool(getattr(config, "daily_par_at_start", False))
+        self.daily_par_at_start = config.daily_par_at_start
         self.day_loop = tasks.loop(seconds=self.day_seconds)(self._day_pass)
         self.day_loop.before_loop(self._before_ticks)
         # The day job runs in one process at a time: the holder of this lease, renewed every
@@ -129,15 +131,15 @@ class RookBot(commands.AutoShardedBot):
 
     @property
     def tick_seconds(self) -> float:
-        return float(getattr(self.config, "tick_seconds", 30.0))
+        return self.config.tick_seconds
 
     @property
     def day_seconds(self) -> float:
-        return float(getattr(self.config, "day_seconds", 300.0))
+        return self.config.day_seconds
 
     @property
     def lease_seconds(self) -> float:
-        return float(getattr(self.config, "lease_seconds", 60.0))
+        return self.config.lease_seconds
 
     async def _lease_pass(self) -> None:
         """Renew (or take over) the day job's lease; never raises (`JobLease.renew`)."""
@@ -147,8 +149,6 @@ class RookBot(commands.AutoShardedBot):
         """One pass of the day job: never raises (an exception would stop the loop). The
         loop's first call (at startup) only counts: startup's verification and outbox have
         the process to themselves, and the job runs one interval later."""
-        from .daily import day_once
-
         self.day_passes += 1
         if self.day_passes == 1:
             # started mid-day: today's par, in the background (by the DM host, shard 0's
@@ -167,8 +167,6 @@ class RookBot(commands.AutoShardedBot):
 
     async def settle_daily(self) -> int:
         """At startup: daily games that ended while their result was not yet scored."""
-        from .daily import tell_settled
-
         if not self.hosting.dm_host:  # daily games are timed and told by shard 0's process
             return 0
         try:
@@ -180,28 +178,35 @@ class RookBot(commands.AutoShardedBot):
             await tell_settled(self, game_id)
         return len(rows)
 
+    async def answer(self, interaction: discord.Interaction, text: str, target: Target) -> None:
+        """A game button's answer (cogs/views.py `Clicks`): the one answer path."""
+        await guarded(interaction, perform(interaction, text, target))
+
+    async def lobby_click(self, interaction: discord.Interaction, game: int, op: str) -> None:
+        """A lobby button (cogs/views.py `Clicks`): join, leave or start."""
+        await guarded(interaction, lobby_click(interaction, game, op))
+
     async def setup_hook(self) -> None:
         if self.service is None:
             if self.store is None:
                 # RR_DB: an SQLite file, or a postgresql:// URL (store.make_store)
-                self.store = await make_store(
-                    getattr(self.config, "db_path", "rookraiders.db")).open()
+                self.store = await make_store(self.config.db_path).open()
             self.service = GameService(self.store, clock=self.clock, seed_source=self._seed_source,
                                        cards_data=self._cards_data)
         else:
             self.store = self.service.store
-        self.service.notify = True  # moves queue their announcements in the outbox
-        self.service.shards = self.hosting
+        self.service.tables.notify = True  # moves queue their announcements in the outbox
+        self.service.tables.shards = self.hosting
         self.day_lease = JobLease(self.store, DAY_LEASE, self.lease_seconds)
         # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py);
         # a weak one, or one the database was not started with, stops here (SecretError)
         self.daily = await DailyHost.open(self.service)
-        self.daily.par_levels = getattr(self.config, "daily_par_levels", None)
-        if plays := getattr(self.config, "daily_par_plays", None):
+        self.daily.par_levels = self.config.daily_par_levels
+        if plays := self.config.daily_par_plays:
             self.daily.par_plays = plays
-        self.service.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
+        self.service.tables.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
-            self.service.ai_pool = process_pool
+            self.service.ai.pool = process_pool
         await self.tree.set_translator(RookTranslator())
         for ext in COGS:
             await self.load_extension(ext)
@@ -243,14 +248,14 @@ class RookBot(commands.AutoShardedBot):
             if not self.hosting.runs_jobs(row):  # another process hosts it
                 continue
             try:
-                async with self.service.lock(row.channel_id):
+                async with self.service.tables.lock(row.channel_id):
                     fresh = await self.store.get(row.id)
                     if fresh is not None and fresh.status == "active":
-                        g = await self.service.load(fresh, recheck=True)
+                        g = await self.service.tables.load(fresh, recheck=True)
                         count += 1
                         if ai_waiting(fresh, g):  # an AI's answer was lost in the restart
                             self.ai.kick(fresh.channel_id)
-            except Quarantined:
+            except Quarantined:  # (not wording: counted; its channel was told once)
                 held += 1
             except Exception:  # not damage (e.g. the store failed): tried again when used
                 log.exception("game %s: startup verification failed; the other games go on",
@@ -314,7 +319,7 @@ class RookBot(commands.AutoShardedBot):
         the others still time out. Returns how many answers and reminders were made."""
         now = self.service.clock()
         made = 0
-        for game_id, timers in (await self.service.due(now)).items():
+        for game_id, timers in (await self.service.limits.due(now)).items():
             made += await self._tick_game(game_id, timers, now)
         await self.deliver_notices()  # announcements Discord did not take, retried
         try:
@@ -323,11 +328,11 @@ class RookBot(commands.AutoShardedBot):
             log.warning("could not forget old interaction keys", exc_info=True)
         return made
 
-    async def _tick_game(self, game_id: int, timers: list[dict[str, Any]], now: float) -> int:
+    async def _tick_game(self, game_id: int, timers: list[TimerRow], now: float) -> int:
         try:
             outcomes, reminders = await asyncio.wait_for(
-                self.service.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
-        except Quarantined:  # set aside and already told; its timers are not due any more
+                self.service.limits.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
+        except Quarantined:  # (not wording: set aside and told; its timers are not due)
             return 0
         except asyncio.CancelledError:
             raise
@@ -341,8 +346,6 @@ class RookBot(commands.AutoShardedBot):
             for out in outcomes:
                 await self.announcer.announce(self.announcer.capture(out))
                 if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
-                    from .daily import tell_settled
-
                     await tell_settled(self, out.row.id)
             for rem in reminders:
                 await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem))
@@ -370,6 +373,6 @@ class RookBot(commands.AutoShardedBot):
         await super().close()
         self.announcer.close()
         if self.service is not None:
-            self.service.close_ai()
+            self.service.ai.close()
         if self._own_store and self.store is not None:
             await self.store.close()

@@ -11,16 +11,18 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from engine import Action, Game
+from engine import Action, Game, default_cards
 from engine.board import NAMES, index
+from engine.notation import Verb
+from engine.types import Board
 
-from .i18n import t
+from .i18n import join, t
 
 Pair = tuple[str, str]
 LIMIT = 25  # Discord shows at most 25 choices
 
 
-def _board(g: Game, seat: int) -> list:
+def _board(g: Game, seat: int) -> Board:
     return g.player(seat)["board"]
 
 
@@ -34,7 +36,8 @@ def _piece_label(g: Game, seat: int, square: str, lang: str) -> str:
     return f"{square} {name}{dmg}"
 
 
-def _legal(g: Game, seat: int, verb: str) -> list[Action]:
+def _legal(g: Game, seat: int, verb: Verb) -> list[Action]:
+    """The legal answers that begin with `verb` (a word of the notation mypy checks)."""
     return [a for a in g.legal_actions(seat) if a.verb == verb]
 
 
@@ -146,7 +149,7 @@ def recruit_squares(g: Game, seat: int) -> list[Pair]:
 
 def ready_sets(g: Game, seat: int, lang: str) -> list[Pair]:
     acts = sorted(_legal(g, seat, "ready"), key=lambda a: -len(a.squares))
-    return [(", ".join(_piece_label(g, seat, s, lang) for s in a.squares), " ".join(a.squares))
+    return [(join((_piece_label(g, seat, s, lang) for s in a.squares), lang), " ".join(a.squares))
             for a in acts]
 
 
@@ -169,8 +172,6 @@ def own_units(g: Game, seat: int, lang: str) -> list[Pair]:
 
 def card_names(g: Game | None, lang: str) -> list[Pair]:
     """Unit and monster cards, by printed name in the reader's language."""
-    from engine import default_cards
-
     cs = g.cards if g is not None else default_cards()
     keys = list(cs.units) + list(cs.monsters)
     return [(cs.name(k, lang), k) for k in keys]

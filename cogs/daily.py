@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import aiohttp
 import discord
@@ -26,45 +26,32 @@ from service import ServiceError
 from service import daily as core
 from service.daily import Entry
 from service.daily_play import DailyHost, MemberCheck, Started
-from store.daily import DailyNotice
+from store import DailyNotice
 
-from .actions import Refusal, ack, in_server, refusal, reply, rook
+from .actions import ack, in_server, reply, rook
 from .announce import NOTICE_ATTEMPTS, NOTICE_RETRY_S, deliver
-from .i18n import difficulty_name, lang_of, t
+from .daily_words import (
+    DmUnreachable,
+    difficulty_words,
+    next_challenge,
+    odds_line,
+    par_words,
+    result_text,
+    score_words,
+    standing_words,
+    time_up_text,
+)
+from .i18n import guild_lang, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
 
 if TYPE_CHECKING:
-    from .bot import RookBot
+    from .host import Host
 
 log = logging.getLogger("rr.daily")
 _ = app_commands.locale_str
 PODIUM = ("🥇", "🥈", "🥉")
 BOARD_SIZE = 10
-
-
-def difficulty_words(name: str, lang: str) -> str:
-    return difficulty_name(name, lang)
-
-
-def par_words(par: dict[str, Any] | None, lang: str) -> str:
-    """The bot's real result and score: 'the bot fell in round 10 (1,100,352 points)', and
-    once the par AIs have played the day many times, how hard it is on a line of its own
-    (`odds_line`)."""
-    best = core.par_score(par)
-    if best is None:
-        return t("daily_par_unknown", lang)
-    words = t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds,
-              points=core.points_text(best.points))
-    odds = odds_line(par, lang)
-    return f"{words}\n{odds}" if odds else words
-
-
-def odds_line(par: dict[str, Any] | None, lang: str) -> str | None:
-    """'🤖 the expert bot wins this day 3 times in 10; greedy 1 in 10' (issue 19): on the
-    day's card, the news and the result post; None until the day job has measured it."""
-    odds = core.odds_words(par, lang)
-    return f"🤖 {odds}" if odds else None
 
 
 def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | None,
@@ -79,63 +66,19 @@ def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | No
 
 
 async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost | None:
-    """Acknowledge, then the bot's daily host; None (the user told why) if there is none."""
+    """Acknowledge, then the bot's daily host (None: the interaction is not ours to answer;
+    no daily host: a refusal, answered by the one handler)."""
     if not await ack(interaction):
         return None
-    try:
-        return host_of(rook(interaction))
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return None
+    return host_of(rook(interaction))
 
 
-def host_of(bot: RookBot) -> DailyHost:
+def host_of(bot: Host) -> DailyHost:
     host = getattr(bot, "daily", None)
     if host is None:
         raise ServiceError.of("svc.daily_closed",
                            code="daily_closed")
     return host
-
-
-async def host_or_refuse(interaction: discord.Interaction, lang: str) -> DailyHost | None:
-    """The daily host, or None once the caller was told (privately) why there is none."""
-    try:
-        return host_of(rook(interaction))
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return None
-
-
-async def tell_settled(bot: RookBot, game_id: int) -> None:
-    """A daily game just ended: score it from its log (once) and post the result with the
-    copyable share line and how it compares with the bot's par. Never raises."""
-    try:
-        row = await bot.store.get(game_id)
-        host = getattr(bot, "daily", None)
-        if row is None or host is None:
-            return
-        settled = await host.settle(row)
-        if settled is None:
-            return
-        info = row.settings["daily"]
-        lang = row.settings.get("lang", "en")
-        stored = await host.par(dt.date.fromisoformat(info["day"]))
-        par = core.par_score(stored)
-        text = result_text(settled.score, settled.share_in(lang),
-                           core.versus_par(settled.score, par, lang), settled.standing,
-                           bool(info.get("ranked")), lang,
-                           next_ts=next_challenge(dt.date.fromisoformat(info["day"])),
-                           odds=odds_line(stored, lang))
-        channel = bot.get_partial_messageable(int(info["post_channel"]))
-        await deliver(f"daily result game {game_id}", lambda: channel.send(text))
-    except Exception:
-        log.exception("daily game %s: its result could not be settled or told", game_id)
-
-
-def time_up_text(day: str, lang: str) -> str:
-    """A ranked attempt cut off by 00:00 UTC: unfinished, which breaks the streak and is no
-    loss; today's challenge is open."""
-    return t("daily_time_up", lang, n=core.number_of(dt.date.fromisoformat(day)))
 
 
 async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
@@ -188,26 +131,21 @@ def in_bot_dm(interaction: discord.Interaction) -> bool:
     return isinstance(interaction.channel, discord.DMChannel)
 
 
-async def _dm_id(interaction: discord.Interaction) -> int:
+async def _dm_id(interaction: discord.Interaction,
+                 what: Literal["attempt", "reminder"] = "attempt") -> int:
     """The player's DM with the bot: the same channel on every device and after restarts."""
     if in_bot_dm(interaction) and interaction.channel is not None:
         return interaction.channel.id
     # a server, a DM between users (context PRIVATE_CHANNEL) or a group DM: not ours to post in
-    dm = await interaction.user.create_dm()
+    try:
+        dm = await interaction.user.create_dm()
+    except discord.HTTPException as e:  # Discord's failure, told as the refusal it is
+        raise DmUnreachable(e, what) from e
     return dm.id
 
 
-def dm_refusal(e: Exception, lang: str, what: str = "attempt") -> str:
-    """Why the DM could not be opened, for an `attempt` or a `reminder`, in words: closed
-    DMs (403, e.g. 50007 "Cannot send messages to this user") say how to allow them;
-    anything else is Discord's trouble now (try again)."""
-    if isinstance(e, discord.Forbidden):
-        return t(f"daily_no_dm_{what}", lang) + " " + t("daily_allow_dms", lang)
-    return t(f"daily_dm_unreachable_{what}", lang)
-
-
-def dm_opener(bot: RookBot, dm_id: int, lang: str,
-              what: str = "attempt") -> Callable[[], Awaitable[None]]:
+def dm_opener(bot: Host, dm_id: int, lang: str,
+              what: Literal["attempt", "reminder"] = "attempt") -> Callable[[], Awaitable[None]]:
     """The first message in the player's DM, sent before the attempt is claimed (issue 18):
     creating a DM channel succeeds even when the player's DMs are closed — only a message
     tells. If Discord refuses it, the attempt stays unclaimed and the player hears how to
@@ -218,7 +156,7 @@ def dm_opener(bot: RookBot, dm_id: int, lang: str,
             await bot.get_partial_messageable(dm_id).send(t(f"daily_dm_here_{what}", lang))
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as e:
             log.info("daily: the DM %s could not be opened (%r); nothing changed", dm_id, e)
-            raise Refusal(dm_refusal(e, lang, what)) from e
+            raise DmUnreachable(e, what) from e
     return reach
 
 
@@ -226,21 +164,11 @@ async def open_attempt(interaction: discord.Interaction, lang: str,
                        open_: Callable[..., Awaitable[Started]]) -> None:
     """Start or resume an attempt (ranked or practice) for the caller, its game posted to
     their DMs; a refusal or closed DMs are answered privately, and leave nothing claimed."""
-    try:
-        host = host_of(rook(interaction))
-        dm = await _dm_id(interaction)
-        st = await open_(host, interaction.user.id, interaction.user.display_name,
-                         interaction.guild_id if in_server(interaction) else None,
-                         dm, reach=dm_opener(rook(interaction), dm, lang))
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return
-    except Refusal as e:
-        await reply(interaction, e.text)
-        return
-    except discord.HTTPException as e:
-        await reply(interaction, dm_refusal(e, lang))
-        return
+    host = host_of(rook(interaction))
+    dm = await _dm_id(interaction)
+    st = await open_(host, interaction.user.id, interaction.user.display_name,
+                     interaction.guild_id if in_server(interaction) else None,
+                     dm, reach=dm_opener(rook(interaction), dm, lang))
     await _start_reply(interaction, host, st, lang)
 
 
@@ -312,12 +240,7 @@ class DailyCommands(CommandsMixin):
         if not confirm:
             await reply(interaction, t("daily_resign_kept", lang))
             return
-        try:
-            settled = await host.resign(interaction.user.id)
-        except ServiceError as e:
-            key = "daily_resign_none" if e.code == "daily_none" else None
-            await reply(interaction, t(key, lang) if key else refusal(e, lang))
-            return
+        settled = await host.resign(interaction.user.id)
         stored = await host.par(host.today())
         par = core.par_score(stored)
         await reply(interaction, t("daily_resigned", lang) + "\n" + result_text(
@@ -392,15 +315,9 @@ class DailyCommands(CommandsMixin):
             await host.store.set_reminder(interaction.user.id, None)
             said.append(t("daily_remind_off", lang))
         elif reminder or reminder_hour is not None:
-            try:  # reminded in the DM (if Discord lets us write there), in their language
-                dm = await _dm_id(interaction)
-                await dm_opener(rook(interaction), dm, lang, "reminder")()
-            except discord.HTTPException as e:
-                await reply(interaction, dm_refusal(e, lang, "reminder"))
-                return
-            except Refusal as e:
-                await reply(interaction, e.text)
-                return
+            # reminded in the DM (if Discord lets us write there), in their language
+            dm = await _dm_id(interaction, "reminder")
+            await dm_opener(rook(interaction), dm, lang, "reminder")()
             await host.store.set_reminder(interaction.user.id, dm, lang, reminder_hour)
             setting = await host.store.reminder(interaction.user.id)
             hour = setting[2] if setting else reminder_hour or 0
@@ -410,53 +327,7 @@ class DailyCommands(CommandsMixin):
 
 
 def guild_lang_of(interaction: discord.Interaction) -> str:
-    loc = interaction.guild_locale or interaction.locale
-    return "ja" if str(loc).startswith("ja") else "en"
-
-
-def score_words(score: core.Score, lang: str) -> str:
-    """'won in 9 rounds · 2,331,452 points': the outcome in the share line's words, then
-    the one number everybody is ranked by."""
-    return t("daily_score", lang, outcome=core.outcome_words(score, lang),
-             points=core.points_text(score.points))
-
-
-def breakdown_words(score: core.Score, lang: str) -> str:
-    """Where the number comes from, term by term (docs/daily.md): 'won 2,000,000 + 21
-    rounds to spare 210,000 + …'."""
-    parts = [t(f"daily_term_{score.outcome if term == 'outcome' else term}", lang, n=count,
-               points=core.points_text(points))
-             for term, count, points in score.breakdown() if term == "outcome" or count]
-    return t("daily_breakdown", lang, points=core.points_text(score.points),
-             terms=" + ".join(parts))
-
-
-def standing_words(st: core.Standing, lang: str) -> str:
-    """'#37 of 1,204 — top 3 %'."""
-    return t("daily_standing", lang, rank=st.rank, total=f"{st.total:,}", pct=st.top_percent)
-
-
-def next_challenge(day: dt.date) -> int:
-    """When the challenge after `day` opens (its 00:00 UTC), for a `<t:…:R>` countdown."""
-    return int(core.day_end(day))
-
-
-def result_text(score: core.Score, share: str, versus: str | None,
-                standing: core.Standing | None, ranked: bool, lang: str, *,
-                next_ts: int | None = None, odds: str | None = None) -> str:
-    """A finished attempt's post: the share line to copy, the score's breakdown and, for
-    the ranked attempt, its rank among the day's finishers so far and the countdown to the
-    next challenge (Discord shows `<t:…:R>` as "in 5 hours", in the reader's time)."""
-    key = "daily_result_ranked" if ranked else "daily_result_practice"
-    lines = [t(key, lang, share=share, versus=f" — {versus}" if versus else ""),
-             breakdown_words(score, lang)]
-    if odds is not None:  # how hard the day was for the par AIs (`odds_line`)
-        lines.append(odds)
-    if standing is not None:
-        lines.append(standing_words(standing, lang))
-    if ranked and next_ts is not None:
-        lines.append(t("daily_next", lang, ts=next_ts))
-    return "\n".join(lines)
+    return guild_lang(interaction)
 
 
 def board_name(entry: Entry) -> str:
@@ -471,7 +342,7 @@ def board_line(rank: int, entry: Entry, lang: str, me: bool) -> str:
     return f"**{line}** ◀ {t('daily_board_me', lang)}" if me else line
 
 
-def member_check(bot: RookBot, guild_id: int) -> MemberCheck:
+def member_check(bot: Host, guild_id: int) -> MemberCheck:
     """Membership of a server, asked of Discord per user (GET /guilds/{guild}/members/{user}:
     it needs no privileged members intent, unlike listing a server's members; cogs/README.md
     'Daily boards')."""
@@ -554,9 +425,7 @@ class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         lang = lang_of(interaction)
         if not await ack(interaction, thinking=False):  # the board may ask Discord a while
             return
-        host = await host_or_refuse(interaction, lang)
-        if host is None:
-            return
+        host = host_of(rook(interaction))
         server = self.server and in_server(interaction)
         text, view = await board_page(interaction, host, self.day, server, self.page, lang)
         await deliver(f"daily board page for interaction {interaction.id}",
@@ -568,7 +437,7 @@ DAILY_ITEMS: Sequence[type[discord.ui.DynamicItem[Any]]] = (BoardPageButton,)
 
 # ---- the day job -------------------------------------------------------------------------------
 
-async def day_once(bot: RookBot) -> dict[str, int]:
+async def day_once(bot: Host) -> dict[str, int]:
     """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par and its
     odds (once a day, about a minute of one worker thread, `PAR_ODDS_BUDGET_S` at most), closing
     yesterday, then the servers' news, the streak reminders and the "your day ended" notes
@@ -597,7 +466,7 @@ async def day_once(bot: RookBot) -> dict[str, int]:
     return sent
 
 
-async def deliver_daily(bot: RookBot) -> dict[str, int]:
+async def deliver_daily(bot: Host) -> dict[str, int]:
     """The daily outbox: every news or reminder row due, each taken (so no other pass sends
     it), written in its reader's language as of now, sent, and removed only once Discord
     took it. Discord unreachable (5xx, timeouts): retried later (30 s, 2 min, 10 min, then
@@ -622,7 +491,7 @@ async def deliver_daily(bot: RookBot) -> dict[str, int]:
     return sent
 
 
-async def _tell_notice(bot: RookBot, notice: DailyNotice) -> bool | None:
+async def _tell_notice(bot: Host, notice: DailyNotice) -> bool | None:
     """One row told: True (Discord took it), False (it goes untold: refused for good, or
     no longer true), None (Discord could not take it now, or its words could not be
     written: try again later). Never raises."""
@@ -657,7 +526,7 @@ def _snowflake(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
 
 
-async def notice_text(bot: RookBot, notice: DailyNotice) -> str | None:
+async def notice_text(bot: Host, notice: DailyNotice) -> str | None:
     """The words of a daily outbox row, as of now; None when it is no longer true: a day
     already over (yesterday's news or reminder, after an outage), or a reminded streak the
     player has kept since. A day that ended unfinished stays true."""
@@ -676,7 +545,7 @@ async def notice_text(bot: RookBot, notice: DailyNotice) -> str | None:
     return t("daily_reminder", lang, ts=int(core.day_end(day)))
 
 
-async def _lang_of_player(bot: RookBot, user_id: int, day: dt.date) -> str:
+async def _lang_of_player(bot: Host, user_id: int, day: dt.date) -> str:
     """A reminder set before its language was stored: the language of the game that keeps
     the streak alive (yesterday's ranked attempt), else English."""
     att = await bot.daily.store.attempt(user_id, (day - dt.timedelta(days=1)).isoformat(), True)
@@ -684,7 +553,7 @@ async def _lang_of_player(bot: RookBot, user_id: int, day: dt.date) -> str:
     return str(row.settings.get("lang", "en")) if row is not None else "en"
 
 
-async def news_text(bot: RookBot, host: DailyHost, guild_id: int, lang: str,
+async def news_text(bot: Host, host: DailyHost, guild_id: int, lang: str,
                     today: dt.date) -> str:
     """A server's daily news: today's challenge card, yesterday's podium among its members,
     yesterday's published key."""

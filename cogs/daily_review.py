@@ -31,13 +31,13 @@ from service.daily_play import DailyHost
 from service.replay import replay
 
 from . import viewer
-from .actions import ack, refusal, reply, rook
+from .actions import ack, guarded, refusal, reply, rook
 from .announce import deliver
-from .daily import DailyCommands, host_of, host_or_refuse, open_attempt, score_words, standing_words
+from .daily import DailyCommands, host_of, open_attempt
+from .daily_words import score_words, standing_words
 from .i18n import LEVELS, lang_of, pair, t
 from .mentions import safe
 from .mixin import CommandsMixin
-from .views import guarded
 
 log = logging.getLogger("rr.daily")
 _ = app_commands.locale_str
@@ -128,11 +128,7 @@ async def send_review(interaction: discord.Interaction, host: DailyHost,
                       day: dt.date | None, lang: str) -> None:
     """The summary with the chart, then the viewer (after `ack`); a refusal instead for a
     day still open or before the first one."""
-    try:
-        r = await rv.review(host, interaction.user.id, day)
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return
+    r = await rv.review(host, interaction.user.id, day)
     data = await asyncio.to_thread(
         scores_png, r.scores, number=r.challenge.number,
         mine=r.mine.points if r.mine is not None else None,
@@ -149,12 +145,11 @@ async def send_review(interaction: discord.Interaction, host: DailyHost,
         try:
             story = story_of(r.challenge.day, r.games, r.missing, who, lang)
             break
-        except ServiceError as e:
+        except ServiceError as e:  # (not wording: the next game is shown, this as a note)
             refused = refused or e
     else:
         assert refused is not None
-        await reply(interaction, refusal(refused, lang))
-        return
+        raise refused
     if refused is not None:
         story.notes.insert(0, refusal(refused, lang))
     await viewer.send(interaction, SOURCE, day_key(r.challenge.day), story, lang)
@@ -218,12 +213,8 @@ class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]],
             return
         data: Any = interaction.data or {}
         values = data.get("values") or [""]
-        try:
-            host = host_of(rook(interaction))
-            day = parse_key(str(values[0]))
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        host = host_of(rook(interaction))
+        day = parse_key(str(values[0]))
         if self.op == "review":
             await send_review(interaction, host, day, lang)
         else:
@@ -254,9 +245,7 @@ class HistoryPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
         lang = lang_of(interaction)
         if not await ack(interaction, thinking=False):
             return
-        host = await host_or_refuse(interaction, lang)
-        if host is None:
-            return
+        host = host_of(rook(interaction))
         text, view = await history_page(host, interaction.user.id, self.page, lang)
         await deliver(f"daily history page for interaction {interaction.id}",
                       lambda: interaction.edit_original_response(content=text, view=view))
@@ -277,12 +266,9 @@ class DailyReviewCommands(CommandsMixin):
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
+        host = host_of(rook(interaction))
         try:
-            host = host_of(rook(interaction))
             day = dt.date.fromisoformat(date.strip()) if date else None
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
         except ValueError:
             await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
             return
@@ -294,8 +280,6 @@ class DailyReviewCommands(CommandsMixin):
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        host = await host_or_refuse(interaction, lang)
-        if host is None:
-            return
+        host = host_of(rook(interaction))
         text, view = await history_page(host, interaction.user.id, 0, lang)
         await reply(interaction, text, **({"view": view} if view else {}))

@@ -1,28 +1,26 @@
 """The `/rr` command group: one cog assembled from the lobby, play and info commands.
 
 Commands are thin adapters (options → action notation → service); the rules live in the
-engine, hosting in the service. Unexpected errors get a polite ephemeral answer here and
-are logged with their traceback; refusals never reach this handler (they are answered
-where they happen).
+engine, hosting in the service. A command never catches a refusal: it raises, and the
+command tree's one handler (`actions.AnsweringTree`) answers it privately in the reader's
+words; unexpected errors get a polite ephemeral answer there and are logged.
 """
 
 from __future__ import annotations
 
 import logging
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .actions import reply
 from .daily import DailyCommands
 from .daily_review import DailyReviewCommands
-from .i18n import lang_of, t
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
 from .recap import RecapCommands
 from .seats import SeatCommands
+from .stats import STATS_ITEMS, StatsCommands
 
 log = logging.getLogger("rr.cogs")
 
@@ -43,13 +41,10 @@ class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, DailyCommands,
         self.bot = bot
         super().__init__()
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                  exc_info=error)
-        await reply(interaction, t("internal", lang_of(interaction)))
 
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(RR(bot))
     await bot.add_cog(RecapCommands(bot))
+    await bot.add_cog(StatsCommands(bot))  # `/rr-stats` (issue 24)
+    bot.add_dynamic_items(*STATS_ITEMS)

@@ -17,6 +17,9 @@ from discord import app_commands
 
 import i18n
 from render.central import PHASE_MARKS
+from service.refusals import reason
+
+from .mentions import safe
 
 # ---- command names, descriptions, choice names (uploaded to Discord) --------------------------
 
@@ -32,39 +35,53 @@ COMMAND_IDS = _command_ids()
 
 
 class RookTranslator(app_commands.Translator):
-    """Japanese command names/descriptions for Discord's client (other locales: English).
+    """Command names/descriptions for Discord's client in every catalogue's language
+    (Japanese; a locale without a catalogue: English).
 
     A text is found by the id its decorator names (`_("remove", id="command.bot.remove")`,
     where one English word needs two translations) or else by its English text."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
-        if locale is not discord.Locale.japanese:
+        lang = i18n.lang_of_locale(locale.value)
+        if lang == i18n.DEFAULT:  # the decorators' own text
             return None
-        extra = string.extras.get("ja")
-        if isinstance(extra, str):  # a text given with its own Japanese
+        extra = string.extras.get(lang)
+        if isinstance(extra, str):  # a text given with its own translation (`ja=…`)
             return extra
         mid = string.extras.get("id") or COMMAND_IDS.get(string.message)
-        return i18n.t("ja", mid) if isinstance(mid, str) and mid in JA_IDS else None
+        if not isinstance(mid, str) or mid not in i18n.CATALOGUES[lang].singular:
+            return None
+        return i18n.t(lang, mid)
 
 
 # ---- the bot's messages ----------------------------------------------------------------------
 
 def lang_of(interaction: discord.Interaction) -> str:
-    """The reader's language: Japanese clients get Japanese, everyone else English."""
-    return "ja" if str(interaction.locale).startswith("ja") else "en"
+    """The reader's language: a client whose locale has a catalogue gets it, everyone else
+    English."""
+    return i18n.lang_of_locale(str(interaction.locale))
 
 
 def guild_lang(interaction: discord.Interaction) -> str:
     """The language of public posts in a server (its community locale)."""
     loc = interaction.guild_locale or interaction.locale
-    return "ja" if str(loc).startswith("ja") else "en"
+    return i18n.lang_of_locale(str(loc))
 
 
 LEVELS = "level"  # AI levels' names (service/seats.py names the bot seats with them)
 PHASES = "phase"  # one table for images, status, alt text and the console (catalogue)
 KINDS = "decision"  # what a player is being asked
-JA_IDS = frozenset(i18n.CATALOGUES["ja"].singular)
+
+
+def languages() -> tuple[str, ...]:
+    """Every language the bot speaks (one per catalogue)."""
+    return tuple(i18n.CATALOGUES)
+
+
+def join(items: Any, lang: str) -> str:
+    """A list in the reader's language (the catalogue's separator: `Ann, Bob` / `Ann、Bob`)."""
+    return i18n.join(lang, items)
 
 
 def t(key: str, lang: str, **kw: Any) -> str:
@@ -77,12 +94,8 @@ def t(key: str, lang: str, **kw: Any) -> str:
 
 def result_text(result: Mapping[str, Any], names: list[str], lang: str) -> str:
     """A finished game's result: who won (or a draw, or the monsters) and why."""
-    from .mentions import safe
-
-    winners = ", ".join(safe(names[s]) for s in result.get("winners", []))
+    winners = join((safe(names[s]) for s in result.get("winners", [])), lang)
     key = "result_loss" if not winners else "result_draw" if result.get("draw") else "result_win"
-    from service.refusals import reason
-
     return t(key, lang, winners=winners, reason=reason(result, lang))
 
 

@@ -19,7 +19,7 @@ from discord import app_commands
 from engine import Event, Game, default_cards, visible
 from engine.board import NAMES, index
 from engine.cards import CardSet
-from service import ServiceError
+from render import board_png, card_png, reach_png
 from service import rules as rules_ref
 from service.hints import hints_allowed, used_lines
 from service.narrate import narrate
@@ -27,13 +27,13 @@ from service.seats import marked_view, seat_names
 from store import GameRow
 
 from . import choices as C
-from .actions import Refusal, ack, game_key, perform, refusal, reply, rook
+from .actions import ack, game_key, perform, reply, rook
 from .announce import MAX_CONTENT
-from .i18n import KINDS, LEVELS, PHASES, lang_of, pair, result_text, t
+from .i18n import KINDS, LEVELS, PHASES, join, lang_of, pair, result_text, t
+from .lobby import level_choices
 from .mentions import safe
 from .mixin import CommandsMixin
 from .play import squeeze, suggest
-from .seats import level_choices
 from .text import markdowns
 
 logger = logging.getLogger("rr.info")
@@ -72,11 +72,11 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
 
 def player_caption(g: Game, view: Mapping[str, Any], seat: int, viewer: int | None, lang: str) -> str:
     p = view["players"][seat]
-    hand = ", ".join(g.cards.name(c["card"], lang) for c in p["hand"]) or t("nothing", lang)
+    hand = join((g.cards.name(c["card"], lang) for c in p["hand"]), lang) or t("nothing", lang)
     lines = [t("board_caption", lang, name=safe(p["name"]), gold=p["gold"], marks=p["honor_marks"],
                threat=p["threat_public"], hand=hand)]
     if seat == viewer and p.get("medals"):
-        lines.append(t("board_medals", lang, medals=", ".join(str(m) for m in p["medals"]),
+        lines.append(t("board_medals", lang, medals=join(p["medals"], lang),
                        threat=p["threat"]))
     return "\n".join(lines)
 
@@ -100,17 +100,10 @@ class InfoCommands(CommandsMixin):
                     finished: bool = False) -> tuple[GameRow, Game] | None:
         """The channel's game in progress; with `finished`, also the last one if it ended."""
         service = rook(interaction).service
-        try:
-            key = await game_key(interaction)
-            if finished:
-                return await service.viewable(key)
-            return await service.current(key)
-        except Refusal as r:
-            await reply(interaction, r.text)
-            return None
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang_of(interaction)))
-            return None
+        key = await game_key(interaction)
+        if finished:
+            return await service.tables.viewable(key)
+        return await service.tables.current(key)
 
     @app_commands.command(name="board", description=_("Show a board (only you see it)"))
     @app_commands.describe(player=_("Whose board (default: yours)"))
@@ -130,8 +123,6 @@ class InfoCommands(CommandsMixin):
             target = 0
         view = marked_view(row, g.view(viewer))  # an AI-played seat says so
         caption = player_caption(g, view, target, viewer, lang)
-        from render import board_png
-
         data = await asyncio.to_thread(board_png, view, target, lang=lang, highlights=None)
         p = view["players"][target]
         alt = t("board_alt", lang, name=p["name"], round=view.get("round", 0), gold=p["gold"],
@@ -155,7 +146,7 @@ class InfoCommands(CommandsMixin):
                                        waiting=t("over", lang, result=result))
                         + _hints_used(row, lang))
             return
-        deadlines = await rook(interaction).service.deadlines(row)
+        deadlines = await rook(interaction).service.tables.deadlines(row)
         who = []
         for s in g.waiting_for():
             kind = pair(KINDS, g.decision_kind(s) or "", lang)
@@ -203,15 +194,13 @@ class InfoCommands(CommandsMixin):
             await reply(interaction, t("no_unit", lang, square=NAMES[i]))
             return
         move, skill = g.reach(seat, NAMES[i])
-        from render import reach_png
-
         data = await asyncio.to_thread(reach_png, g.view(seat), seat, NAMES[i], move, skill,
                                        lang=lang)
         none = t("nothing", lang)
         caption = t("reach_caption", lang, card=g.cards.name(piece["card"], lang),
-                    square=NAMES[i], move=", ".join(move) or none, skill=", ".join(skill) or none)
+                    square=NAMES[i], move=join(move, lang) or none, skill=join(skill, lang) or none)
         alt = t("reach_alt", lang, card=g.cards.name(piece["card"], lang), square=NAMES[i],
-                move=", ".join(move) or none, skill=", ".join(skill) or none)
+                move=join(move, lang) or none, skill=join(skill, lang) or none)
         await reply(interaction, caption,
                     file=discord.File(io.BytesIO(data), filename=f"reach-{NAMES[i]}.png",
                                       description=alt))
@@ -233,8 +222,6 @@ class InfoCommands(CommandsMixin):
         if key is None:
             await reply(interaction, t("unknown_card", lang, name=name[:50]))
             return
-        from render import card_png
-
         data = await asyncio.to_thread(card_png, key, lang=lang)
         alt = t("card_alt", lang, card=cs.name(key, lang), stats=card_stats(cs, key, lang))
         await reply(interaction, f"**{cs.name(key, lang)}**",
@@ -262,8 +249,8 @@ class InfoCommands(CommandsMixin):
             return
         found = rules_ref.find(topic[:50], lang)
         if found is None:
-            await reply(interaction, t("no_rules", lang, topic=safe(topic[:50]), topics=", ".join(
-                sec.title for sec in rules_ref.sections(lang).values())))
+            await reply(interaction, t("no_rules", lang, topic=safe(topic[:50]), topics=join(
+                (sec.title for sec in rules_ref.sections(lang).values()), lang)))
             return
         await reply(interaction, "", embed=discord.Embed(title=found.title,
                                                          description=found.body[:4000]))
@@ -302,31 +289,19 @@ class InfoCommands(CommandsMixin):
         bot = rook(interaction)
         if hours is not None:
             perms: Any = interaction.permissions
-            try:
-                await bot.service.set_time_limit(interaction.channel_id or 0,
-                                                 interaction.user.id, hours * 3600,
-                                                 bool(perms.manage_channels))
-            except ServiceError as e:
-                await reply(interaction, refusal(e, lang))
-                return
+            await bot.service.limits.set_time_limit(interaction.channel_id or 0,
+                                             interaction.user.id, hours * 3600,
+                                             bool(perms.manage_channels))
             await reply(interaction, t("limit_set", lang, hours=hours))
         if zombie is not None:
             perms = interaction.permissions
             level = None if zombie.value == "off" else zombie.value
-            try:
-                await bot.service.set_zombie(interaction.channel_id or 0, interaction.user.id,
-                                             level, bool(perms.manage_channels))
-            except ServiceError as e:
-                await reply(interaction, refusal(e, lang))
-                return
+            await bot.service.ai.set_zombie(interaction.channel_id or 0, interaction.user.id,
+                                         level, bool(perms.manage_channels))
             await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
         if hints is not None:
-            try:
-                await bot.service.set_hints(interaction.channel_id or 0, interaction.user.id,
-                                            hints, bool(interaction.permissions.manage_channels))
-            except ServiceError as e:
-                await reply(interaction, refusal(e, lang))
-                return
+            await bot.service.hints.set_hints(interaction.channel_id or 0, interaction.user.id,
+                                        hints, bool(interaction.permissions.manage_channels))
             await reply(interaction, t("hints_set", lang,
                                        what=t("hints_on" if hints else "hints_off", lang)))
         if autosave is None and rolls is None and hours is None and zombie is None \

@@ -13,18 +13,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from service import ServiceError
-from service.games import DEFAULT_LIMIT_S
+import ai
 from service.meta import lobby_message
 from service.seats import seat_names
+from service.tables import DEFAULT_LIMIT_S
 from store import GameRow
 
-from .actions import ack, channel_only, refusal, reply, rook
+from .actions import ack, channel_only, reply, rook
 from .announce import deliver
-from .i18n import difficulty_name, guild_lang, lang_of, t
+from .i18n import difficulty_name, guild_lang, join, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
-from .seats import level_choices
 from .views import lobby_view
 
 log = logging.getLogger("rr.lobby")
@@ -32,8 +31,14 @@ _ = app_commands.locale_str
 
 DIFFICULTIES = [app_commands.Choice(name=_("easy"), value="easy"),
                 app_commands.Choice(name=_("normal"), value="normal"),
-                app_commands.Choice(name=_("hard"), value="hard"),
-                app_commands.Choice(name=_("very hard"), value="very_hard")]
+                app_commands.Choice(name=_("hard"), value="hard")]
+
+
+def level_choices(*, off: bool = False) -> list[app_commands.Choice[str]]:
+    """Every AI level the `ai` package offers (so new levels appear without a change here)."""
+    out = [app_commands.Choice(name=_("off", id="command.off"), value="off")] if off else []
+    return out + [app_commands.Choice(name=_(lv, id=f"level.{lv}"), value=lv)
+                  for lv in ai.LEVELS]
 
 
 def lobby_text(row: GameRow, lang: str) -> str:
@@ -47,7 +52,7 @@ def lobby_text(row: GameRow, lang: str) -> str:
     hours = round(row.settings.get("time_limit_s", DEFAULT_LIMIT_S) / 3600, 2)
     host = next((safe(s["name"]) for s in row.seats if s["user"] == row.host_id), "?")
     text = t("lobby", lang, host=host, n=len(row.seats), max=n,
-             names=", ".join(safe(x) for x in seat_names(row)), mode=mode, hours=f"{hours:g}")
+             names=join((safe(x) for x in seat_names(row)), lang), mode=mode, hours=f"{hours:g}")
     if n > 1 and len(row.seats) < n:  # room left: say AI players can fill it
         text += "\n" + t("lobby_bots", lang)
     return text
@@ -80,25 +85,17 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
         await start_game(interaction, lang)
         return
     name = interaction.user.display_name
-    try:
-        if op == "join":
-            row = await svc.join(row.channel_id, interaction.user.id, name)
-        else:
-            row = await svc.leave(row.channel_id, interaction.user.id)
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return
+    if op == "join":
+        row = await svc.lobby.join(row.channel_id, interaction.user.id, name)
+    else:
+        row = await svc.lobby.leave(row.channel_id, interaction.user.id)
     await refresh_lobby(interaction, row)
     await reply(interaction, t("joined" if op == "join" else "left", lang))
 
 
 async def start_game(interaction: discord.Interaction, lang: str) -> None:
     bot = rook(interaction)
-    try:
-        out = await bot.service.start(interaction.channel_id or 0, interaction.user.id)
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return
+    out = await bot.service.lobby.start(interaction.channel_id or 0, interaction.user.id)
     log.info("game %s started with %d players", out.row.id, len(out.row.seats))
     await refresh_lobby(interaction, out.row, closed=True)
     await reply(interaction, t("started", lang))
@@ -113,7 +110,7 @@ class LobbyCommands(CommandsMixin):
         "Open a game lobby in this channel (one game per channel or thread)"))
     @app_commands.describe(players=_("Number of players (1–4, default 4; start early to play "
                                      "with fewer)"),
-                           difficulty=_("Solo only: easy, normal, hard or very hard (R13.2)"),
+                           difficulty=_("Solo only: easy, normal or hard (R13.2)"),
                            hours=_("Turn time limit in hours (default 24)"),
                            bots=_("AI players to seat with you (0–3); the game then has you + "
                                   "them"),
@@ -132,15 +129,11 @@ class LobbyCommands(CommandsMixin):
         glang = guild_lang(interaction)
         if players is None:  # a difficulty is the solo option rule; AI players fill a game
             players = 1 if difficulty and not bots else 1 + bots if bots else 4
-        try:
-            row = await bot.service.new_lobby(
-                interaction.guild_id, interaction.channel_id or 0, interaction.user.id,
-                interaction.user.display_name, players=players,
-                difficulty=difficulty.value if difficulty else None, time_limit_s=hours * 3600,
-                lang=glang, bots=bots, bot_level=bot_level.value if bot_level else "random")
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        row = await bot.service.lobby.new_lobby(
+            interaction.guild_id, interaction.channel_id or 0, interaction.user.id,
+            interaction.user.display_name, players=players,
+            difficulty=difficulty.value if difficulty else None, time_limit_s=hours * 3600,
+            lang=glang, bots=bots, bot_level=bot_level.value if bot_level else "random")
         channel = bot.get_partial_messageable(row.channel_id)
         msg = await deliver(f"lobby {row.id} post", lambda: channel.send(
             lobby_text(row, glang), view=lobby_view(row.id, glang)))
@@ -166,15 +159,11 @@ class LobbyCommands(CommandsMixin):
         if not await ack(interaction) or not await channel_only(interaction):
             return
         svc = rook(interaction).service
-        try:
-            if op == "join":
-                row = await svc.join(interaction.channel_id or 0, interaction.user.id,
-                                     interaction.user.display_name)
-            else:
-                row = await svc.leave(interaction.channel_id or 0, interaction.user.id)
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        if op == "join":
+            row = await svc.lobby.join(interaction.channel_id or 0, interaction.user.id,
+                                 interaction.user.display_name)
+        else:
+            row = await svc.lobby.leave(interaction.channel_id or 0, interaction.user.id)
         await refresh_lobby(interaction, row)
         await reply(interaction, t("joined" if op == "join" else "left", lang))
 
@@ -191,12 +180,8 @@ class LobbyCommands(CommandsMixin):
             return
         bot = rook(interaction)
         perms: Any = interaction.permissions
-        try:
-            row = await bot.service.abandon(interaction.channel_id or 0, interaction.user.id,
-                                            bool(perms.manage_channels))
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        row = await bot.service.lobby.abandon(interaction.channel_id or 0, interaction.user.id,
+                                        bool(perms.manage_channels))
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)
         if row.status == "lobby" and not row.damage:
             await refresh_lobby(interaction, row, closed=True)

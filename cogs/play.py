@@ -14,12 +14,9 @@ import discord
 from discord import app_commands
 
 from engine import Game
-from service import ServiceError
-from service.refusals import words
 
 from . import choices as C
 from .actions import (
-    Refusal,
     ack,
     announce,
     channel_only,
@@ -27,7 +24,6 @@ from .actions import (
     game_key,
     interaction_key,
     perform,
-    refusal,
     reply,
     rook,
 )
@@ -60,9 +56,9 @@ async def suggest(interaction: discord.Interaction, current: str, fn: Suggest,
         bot = rook(interaction)
         channel = await game_key(interaction, quiet=True)
         known = bot.seating.get(channel)
-        g = bot.service.peek(known[0]) if known else None
+        g = bot.service.tables.peek(known[0]) if known else None
         if g is None or g.over or known is None:
-            row, g = await bot.service.current(channel)
+            row, g = await bot.service.tables.current(channel)
             known = bot.seating[channel] = (row.id, [int(s["user"]) for s in row.seats])
         users = known[1]
         seat = users.index(interaction.user.id) if interaction.user.id in users else None
@@ -223,15 +219,8 @@ class PlayCommands(CommandsMixin):
         if not await ack(interaction):
             return
         bot = rook(interaction)
-        try:
-            out = await bot.service.undo(await game_key(interaction), interaction.user.id,
-                                         key=interaction_key(interaction, "undo"))
-        except Refusal as r:
-            await reply(interaction, r.text)
-            return
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        out = await bot.service.play.undo(await game_key(interaction), interaction.user.id,
+                                     key=interaction_key(interaction, "undo"))
         await conclude(interaction, out, lang)
 
     @app_commands.command(name="remove", description=_(
@@ -242,17 +231,13 @@ class PlayCommands(CommandsMixin):
         if not await ack(interaction) or not await channel_only(interaction):
             return
         bot = rook(interaction)
-        try:
-            row, _g = await bot.service.current(interaction.channel_id or 0)
-            seat = row.seat_of(player.id)
-            if seat is None:
-                await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
-                return
-            out = await bot.service.remove_player(interaction.channel_id or 0,
-                                                  interaction.user.id, seat)
-        except ServiceError as e:
-            await reply(interaction, words(e, lang) if e.code == "vote" else refusal(e, lang))
+        row, _g = await bot.service.tables.current(interaction.channel_id or 0)
+        seat = row.seat_of(player.id)
+        if seat is None:
+            await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
             return
+        out = await bot.service.play.remove_player(interaction.channel_id or 0,
+                                              interaction.user.id, seat)
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)
         await reply(interaction, t("accepted", lang, text=f"remove {safe(player.display_name)}"))

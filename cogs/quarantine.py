@@ -1,6 +1,6 @@
 """Telling a channel that its game is damaged and set aside (or back in play).
 
-The service finds the damage (service/games.py `load`) and quarantines the game; this is the
+The service finds the damage (service/tables.py `Tables.load`) and quarantines the game; this is the
 Discord side: one post in the game's channel, in the server's language, saying what was
 found and what can be done about it — abandon it and open a new game, or have the bot's
 operator restore the database (or repair the rows) and restart the bot. The same words
@@ -9,22 +9,20 @@ answer anyone who tries to play there (`refusal` in cogs/actions.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from store import GameRow
 
 from .announce import deliver
-from .i18n import t
-
-if TYPE_CHECKING:
-    from .bot import RookBot
+from .host import Host
+from .i18n import join, t
 
 
 def damage_text(reason: dict[str, Any], lang: str) -> str:
     """What was found, in the reader's language (no exception text: that is for the log)."""
     kind = reason.get("kind")
     if kind == "unreadable":
-        return t("damage_unreadable", lang, what=", ".join(reason.get("what", [])))
+        return t("damage_unreadable", lang, what=join(reason.get("what", []), lang))
     if kind == "log_gap":
         return t("damage_log_gap", lang, seq=reason.get("seq", "?"))
     if kind == "log_mismatch":
@@ -40,7 +38,7 @@ def quarantine_refusal(row: GameRow, reason: dict[str, Any], lang: str) -> str:
     return t("quarantined", lang, id=row.id, damage=damage_text(reason, lang))
 
 
-async def tell_channel(bot: RookBot, row: GameRow, reason: dict[str, Any] | None) -> None:
+async def tell_channel(bot: Host, row: GameRow, reason: dict[str, Any] | None) -> None:
     """Post once in the game's channel: set aside (with what to do), or resumed (None)."""
     lang = row.settings.get("lang", "en")
     if reason is None:

@@ -20,11 +20,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from service import ServiceError
 from service.daily_review import closed_day
 from store import GameRow
 
-from .actions import ack, in_server, refusal, reply, rook
+from .actions import ack, in_server, reply, rook
 from .i18n import lang_of, t
 from .recap_image import Recap, recap_file, recap_gif_of
 
@@ -84,8 +83,6 @@ class RecapCommands(commands.Cog):
                 raise LookupError
             closed_day(host, dt.date.fromisoformat(str(info.get("day"))))
             return row
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
         except (LookupError, ValueError):
             await reply(interaction, t("recap_daily", lang) if game is None
                         else t("recap_not_yours", lang, game=game))
@@ -104,11 +101,7 @@ class RecapCommands(commands.Cog):
         if row is None:
             return
         bot = rook(interaction)
-        try:
-            await bot.service.load(row)  # a damaged game is set aside, not drawn
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        await bot.service.tables.load(row)  # a damaged game is set aside, not drawn
         assert row.setup is not None  # a finished game was started
         source = Recap(row.setup, await bot.store.log(row.id),
                        [str(s["name"]) for s in row.seats])
@@ -116,7 +109,3 @@ class RecapCommands(commands.Cog):
         await reply(interaction, t("recap_caption", lang, game=row.id),
                     file=recap_file(row.id, data, lang))
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        log.error("recap failed", exc_info=error)
-        await reply(interaction, t("internal", lang_of(interaction)))

@@ -18,7 +18,7 @@ import datetime as dt
 import io
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -29,20 +29,17 @@ from service import daily as daily_rules
 from service.daily_review import closed_day
 from service.review import Review, Reviewer, check_reviewable, review_lines
 from service.seats import seat_names
-from store import GameRow
-from store.review import review_store
+from store import GameRow, review_store
 
-from .actions import in_server, refusal, reply, rook
+from .actions import in_server, reply, rook
 from .announce import clip, deliver
-
-if TYPE_CHECKING:
-    from .bot import RookBot
+from .host import Host
 
 log = logging.getLogger("rr.review")
 PROGRESS_S = 2.0  # the least time between two edits of the progress message
 
 
-def new_reviewer(bot: RookBot) -> Reviewer:
+def new_reviewer(bot: Host) -> Reviewer:
     """The cog's reviewer (its worker pool, the games being reviewed): worker processes
     where the bot thinks its AI in processes (bot.py), threads in tests."""
     return Reviewer(review_store(bot.store), processes=bot.ai_processes)
@@ -69,7 +66,8 @@ async def chosen_game(interaction: discord.Interaction, game: int | None) -> Gam
         att = await host.store.attempt(user, day.isoformat(), True)
         row = await bot.store.get(att.game_id) if att and att.game_id else None
         if row is None:
-            raise ServiceError.of("svc.review_no_daily", day=day.isoformat(), code="review")
+            raise ServiceError.of("svc.review_no_daily", day=day.isoformat(),
+                                  code="daily_review_none")
         return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open)
     row = await bot.store.get(game) if game is not None else None
     if row is not None and not row.settings.get("daily"):
@@ -89,14 +87,11 @@ def chart_file(review: Review, row: GameRow, lang: str) -> discord.File:
 
 async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
                          game: int | None, lang: str) -> None:
-    """After `ack`: the review, or why not, in the deferred (ephemeral) answer."""
+    """After `ack`: the review in the deferred (ephemeral) answer; a refusal (which game
+    may not be reviewed here, and why) goes to the command tree's one handler."""
     bot = rook(interaction)
-    try:
-        row = await chosen_game(interaction, game)
-        await bot.service.load(row)  # a damaged game is set aside, not reviewed
-    except ServiceError as e:
-        await reply(interaction, refusal(e, lang))
-        return
+    row = await chosen_game(interaction, game)
+    await bot.service.tables.load(row)  # a damaged game is set aside, not reviewed
     last = 0.0
     edits: list[asyncio.Task[Any]] = []
 

@@ -15,35 +15,28 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-import ai
-from service import Outcome, ServiceError
+from service import Outcome
 from service.hints import advice_lines
 
-from .actions import Refusal, ack, channel_only, game_key, refusal, reply, rook
-from .announce import deliver
+from .actions import ack, channel_only, game_key, reply, rook
+from .announce import ask, deliver
 from .i18n import lang_of, t
+from .lobby import level_choices, lobby_text, refresh_lobby
 from .mentions import safe
 from .mixin import CommandsMixin
 from .views import prompt_view
 
 if TYPE_CHECKING:
-    from .bot import RookBot
+    from .host import Host
 
 log = logging.getLogger("rr.seats")
 _ = app_commands.locale_str
 
 
-def level_choices(*, off: bool = False) -> list[app_commands.Choice[str]]:
-    """Every AI level the `ai` package offers (so new levels appear without a change here)."""
-    out = [app_commands.Choice(name=_("off", id="command.off"), value="off")] if off else []
-    return out + [app_commands.Choice(name=_(lv, id=f"level.{lv}"), value=lv)
-                  for lv in ai.LEVELS]
-
-
 class AiRunner:
     """The AI's turns, one task per trigger (the service runs one at a time per channel)."""
 
-    def __init__(self, bot: RookBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -56,7 +49,7 @@ class AiRunner:
 
     async def _run(self, channel_id: int) -> None:
         try:
-            await self.bot.service.play_ai(channel_id, self._tell)
+            await self.bot.service.ai.play_ai(channel_id, self._tell)
         except Exception:  # never lost silently; the next time-limit pass asks again (an
             # AI seat's reminder is due at once); store faults never get here (retried)
             log.exception("channel %s: AI run failed", channel_id)
@@ -96,21 +89,15 @@ class SeatCommands(CommandsMixin):
 
     async def _bots(self, interaction: discord.Interaction, level: str | None,
                     count: int) -> None:
-        from .lobby import lobby_text, refresh_lobby
-
         lang = lang_of(interaction)
         if not await ack(interaction) or not await channel_only(interaction):
             return
         svc = rook(interaction).service
         channel = interaction.channel_id or 0
-        try:
-            if level is None:
-                row = await svc.remove_bot(channel, interaction.user.id)
-            else:
-                row = await svc.add_bot(channel, interaction.user.id, level, count)
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        if level is None:
+            row = await svc.lobby.remove_bot(channel, interaction.user.id)
+        else:
+            row = await svc.lobby.add_bot(channel, interaction.user.id, level, count)
         await refresh_lobby(interaction, row)
         await reply(interaction, lobby_text(row, lang))
 
@@ -123,15 +110,8 @@ class SeatCommands(CommandsMixin):
         if not await ack(interaction):
             return
         service = rook(interaction).service
-        try:
-            got = await service.hint(await game_key(interaction), interaction.user.id)
-            _row, g = await service.viewable(got.row.channel_id)
-        except Refusal as r:
-            await reply(interaction, r.text)
-            return
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        got = await service.hints.hint(await game_key(interaction), interaction.user.id)
+        _row, g = await service.tables.viewable(got.row.channel_id)
         await reply(interaction, "\n".join(advice_lines(got.advice, g.cards, lang)))
 
     @app_commands.command(name="back", description=_(
@@ -141,11 +121,7 @@ class SeatCommands(CommandsMixin):
         if not await ack(interaction):
             return
         bot = rook(interaction)
-        try:
-            row = await bot.service.reclaim(interaction.channel_id or 0, interaction.user.id)
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        row = await bot.service.ai.reclaim(interaction.channel_id or 0, interaction.user.id)
         glang = row.settings.get("lang", "en")
         seat = row.seat_of(interaction.user.id)
         assert seat is not None
@@ -153,9 +129,7 @@ class SeatCommands(CommandsMixin):
         await deliver(f"game {row.id} back", lambda: bot.announcer.channel(
             row.channel_id).send(note))
         lines, view = [t("back_ok", lang)], None
-        g = await bot.service.load(row)
-        from .announce import ask
-
+        g = await bot.service.tables.load(row)
         a = ask(g, seat, interaction.user.id, 0.0)
         if a is not None:  # a question still open for them: theirs to answer now
             lines.append(t("your_turn_next", lang, prompt=a.text[lang]))

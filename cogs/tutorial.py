@@ -35,14 +35,13 @@ from discord.ext import commands
 import i18n
 from render import focus_png
 from service.review import Reviewer
-from service.tutorial import Screen, Tutorial, lessons, rule_list
-from store.tutorial import tutorial_store
+from service.tutorial import Screen, Tutorial, lessons
+from store import tutorial_store
 
-from .actions import ack, reply, rook
+from .actions import ack, guarded, reply, rook
 from .announce import clip, deliver
-from .i18n import lang_of, t
+from .i18n import lang_of
 from .review import new_reviewer, review_command
-from .views import guarded
 
 _ = app_commands.locale_str
 log = logging.getLogger("rr.tutorial")
@@ -64,7 +63,7 @@ def learner_name(interaction: discord.Interaction) -> str:
 def screen_text(sc: Screen, lang: str, before: str = "") -> str:
     head = "tutorial.header_done" if sc.finished else "tutorial.header"
     lines = [i18n.t(lang, head, n=sc.lesson + 1, total=sc.total, title=sc.title,
-                    rules=rule_list(sc.rules, lang), step=min(sc.step + 1, sc.steps),
+                    rules=i18n.join(lang, sc.rules), step=min(sc.step + 1, sc.steps),
                     steps=sc.steps)]
     if before:
         lines.append(before)
@@ -141,11 +140,6 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
         if self.reviewer is None:
             self.reviewer = new_reviewer(rook(interaction))
         await review_command(interaction, self.reviewer, game, lang)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        log.error("tutorial command failed", exc_info=error)
-        await reply(interaction, t("internal", lang_of(interaction)))
 
 
 class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

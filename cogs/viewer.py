@@ -25,14 +25,12 @@ from typing import Any
 import discord
 
 from render import table_png
-from service import ServiceError
 from service.replay import Frame, Replay
 
-from .actions import ack, refusal, reply
+from .actions import ack, guarded, reply
 from .announce import clip, deliver, table_alt
 from .i18n import PHASES, lang_of, pair, t
 from .text import markdowns
-from .views import guarded
 
 
 @dataclass(slots=True)
@@ -149,11 +147,7 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if source is None:  # a button of a viewer this bot no longer has
             await reply(interaction, t("view_gone", lang))
             return
-        try:
-            story = await source(interaction, self.key, self.tab, lang)
-        except ServiceError as e:
-            await reply(interaction, refusal(e, lang))
-            return
+        story = await source(interaction, self.key, self.tab, lang)
         parts = await frame_message(self.source, self.key, story, self.k, lang)
         image = parts.pop("file")
         await deliver(f"viewer frame for interaction {interaction.id}",

@@ -9,31 +9,42 @@ is refused as out of date (the engine compares decision ids). No rules here.
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Awaitable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
 
 import discord
 
 from engine.cards import CardSet
 
-from .i18n import lang_of, t
+from .i18n import t
 
 Button = discord.ui.Button[Any]
 
 
-async def guarded(interaction: discord.Interaction, work: Awaitable[None]) -> None:
-    """Run a button's work; on a bug, still answer the clicker, then let discord.py log it
-    (its View.on_error) — a click must never be left "thinking" forever."""
-    try:
-        await work
-    except Exception:
-        from .actions import reply
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a button was made for: a game, a seat, and the decision id it answers."""
 
-        with contextlib.suppress(Exception):
-            await reply(interaction, t("internal", lang_of(interaction)))
-        raise
+    game: int
+    seat: int
+    decision: int
+
+
+class Clicks(Protocol):
+    """What a click asks of the bot (cogs/bot.py `RookBot`, through cogs/actions.py and
+    cogs/lobby.py): declared here, since the answer to a click posts buttons of its own —
+    importing the answer path from here would be an import loop."""
+
+    async def answer(self, interaction: discord.Interaction, text: str, target: Target,
+                     /) -> None: ...
+    async def lobby_click(self, interaction: discord.Interaction, game: int, op: str,
+                          /) -> None: ...
+
+
+def clicks(interaction: discord.Interaction) -> Clicks:
+    return cast(Clicks, interaction.client)
 
 
 class PickButton(discord.ui.DynamicItem[Button],
@@ -49,10 +60,8 @@ class PickButton(discord.ui.DynamicItem[Button],
         return cls(int(match["g"]), int(match["s"]), int(match["d"]), match["card"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .actions import Target, perform
-
-        await guarded(interaction, perform(interaction, f"pick {self.card}",
-                                           Target(self.game, self.seat, self.decision)))
+        await clicks(interaction).answer(interaction, f"pick {self.card}",
+                                         Target(self.game, self.seat, self.decision))
 
 
 class RollButton(discord.ui.DynamicItem[Button],
@@ -74,11 +83,9 @@ class RollButton(discord.ui.DynamicItem[Button],
         return cls(int(match["g"]), int(match["s"]), int(match["d"]), match["c"], match["sq"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .actions import Target, perform
-
         text = f"levelup {self.square}" if self.choice == "levelup" else self.choice
-        await guarded(interaction, perform(interaction, text,
-                                           Target(self.game, self.seat, self.decision)))
+        await clicks(interaction).answer(interaction, text,
+                                         Target(self.game, self.seat, self.decision))
 
 
 class DoneButton(discord.ui.DynamicItem[Button],
@@ -94,10 +101,8 @@ class DoneButton(discord.ui.DynamicItem[Button],
         return cls(int(match["g"]), int(match["s"]), int(match["d"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .actions import Target, perform
-
-        await guarded(interaction, perform(interaction, "done",
-                                           Target(self.game, self.seat, self.decision)))
+        await clicks(interaction).answer(interaction, "done",
+                                         Target(self.game, self.seat, self.decision))
 
 
 class LobbyButton(discord.ui.DynamicItem[Button],
@@ -116,9 +121,7 @@ class LobbyButton(discord.ui.DynamicItem[Button],
         return cls(int(match["g"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .lobby import lobby_click
-
-        await guarded(interaction, lobby_click(interaction, self.game, self.op))
+        await clicks(interaction).lobby_click(interaction, self.game, self.op)
 
 
 DYNAMIC_ITEMS = (PickButton, RollButton, DoneButton, LobbyButton)

@@ -12,29 +12,31 @@ at once after each move, told like anyone's under their marked names; nobody typ
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import random
 import re
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import i18n
-from engine import Game, NotationError, View, parse
+from engine import ActionError, Game, NotationError, View, parse
 from engine.notation import VERBS
 from engine.types import Decision
 from service import rules as rules_ref
-from service.games import GameService, Outcome, ServiceError
+from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.narrate import narrate, prompt
-from service.refusals import words
+from service.outcomes import Outcome
+from service.ratings import Ratings
+from service.refusals import line as refusal_line
 from service.replay import replay
 from service.report import phase_reports
 from service.review import Reviewer, check_reviewable, review_lines
 from service.seats import ai_level, seat_names
-from store import GameRow, Store
-from store.review import review_store
-from store.tutorial import tutorial_store
+from store import GameRow, GameStore, review_store, tutorial_store
 
 from . import board
 from .options import Seat, Table, UsageError, parse_new
@@ -47,7 +49,6 @@ from .text import (
     plain,
     plain_markdown,
     quote,
-    refusal_text,
     t,
     tidy_message,
     whole_tokens,
@@ -55,8 +56,6 @@ from .text import (
 from .tutorial import Learning
 
 CHANNEL = 1
-if TYPE_CHECKING:
-    from store.pg import PgStore  # (asyncpg is imported only for a postgresql:// store)
 
 log = logging.getLogger("rr.console")
 
@@ -71,13 +70,23 @@ COMMANDS = {
     "recap": "recap", "振り返り": "recap",
     "review": "review", "講評": "review",
     "tutorial": "tutorial", "チュートリアル": "tutorial",
+    "history": "history", "履歴": "history",
 }
+
+
+class Answering(NamedTuple):
+    """What a line is answering, for wording a refusal: for whom (a name), what was typed
+    (quoted words stay whole), and the seat (`undo` says why its move cannot go back)."""
+
+    who: str = ""
+    typed: str = ""
+    seat: int | None = None
 
 
 class Console:
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
 
-    def __init__(self, store: Store | PgStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
+    def __init__(self, store: GameStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
                  table: Table) -> None:
         self.store = store
         self.out_dir = out_dir
@@ -98,6 +107,7 @@ class Console:
         # seat → (its last action, why undo cannot take it back: "closed"/"revealed"/"")
         self.moves: dict[int, tuple[str, str]] = {}
         self.learning: Learning | None = None  # the tutorial, while the user is in it
+        self.answering = Answering()  # set anew by each line (`handle`) and seat (`for_seat`)
         self.review_processes = True  # the review's workers: processes (tests: threads)
 
     def _service(self) -> GameService:
@@ -137,15 +147,34 @@ class Console:
 
     def join(self, items: Any) -> str:
         """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
-        return ("、" if self.lang == "ja" else ", ").join(items)
+        return i18n.join(self.lang, items)
 
-    def refusal(self, e: ServiceError, who: str = "", typed: str = "") -> None:
-        """A refusal in the reader's language; `typed` (the action) keeps quoted words whole."""
-        text = words(e, self.lang)
+    def refusal(self, e: ActionError) -> None:
+        """Every refusal in the reader's language, in one line: the one place the console
+        words them (issue 21). `self.answering` says for whom and what was typed (quoted
+        words are kept whole); an option mistake says itself (`UsageError`)."""
+        if isinstance(e, UsageError):
+            self.say("! " + e.text(self.lang))
+            return
+        who, typed, seat = self.answering
+        action, why = self.moves.get(seat, ("", "")) if seat is not None else ("", "")
+        if e.key == "nothing_to_undo" and why:  # say which move, and why not
+            self.say("! " + self.t(f"undo_{why}", p=who, action=quote(action, self.lang)))
+            return
+        text = plain(refusal_line(e, self.lang), self.lang)
         if typed:
             text = whole_tokens(text, typed)
-        text = tidy_message(refusal_text(text, self.lang), typed, self.lang)
+        text = tidy_message(text, typed, self.lang)
         self.say(f"! {who}: {text}" if who else f"! {text}")
+
+    async def for_seat(self, seat: int, answer: Callable[[int], Awaitable[None]]) -> None:
+        """One seat's answer of a command about several (`hint`, `undo`): its refusal is
+        told, and the next seat is still answered."""
+        self.answering = Answering(self.names[seat], "", seat)
+        try:
+            await answer(seat)
+        except ActionError as e:  # (not only wording: the loop goes on)
+            self.refusal(e)
 
     # ---- games -------------------------------------------------------------------------------
     def _seat_row(self, row: GameRow) -> None:
@@ -164,7 +193,7 @@ class Console:
     async def ai_turns(self) -> int:
         """Let the AI seats answer whatever they are asked, each answer told like anyone's;
         returns how many answers they gave."""
-        return await self.service.play_ai(CHANNEL, self._ai_answered)
+        return await self.service.ai.play_ai(CHANNEL, self._ai_answered)
 
     async def _ai_answered(self, out: Outcome) -> None:
         self._seat_row(out.row)
@@ -176,9 +205,9 @@ class Console:
         after each outcome — not played yet.)"""
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None:
-            await self.service.abandon(CHANNEL, open_row.host_id, can_manage=True)
+            await self.service.lobby.abandon(CHANNEL, open_row.host_id, can_manage=True)
             if open_row.status == "active":
-                g = await self.service.load(open_row)
+                g = await self.service.tables.load(open_row)
                 self.say(self.t("abandoned", names=self.join(s["name"] for s in open_row.seats),
                                 round=g.round))
         self.seed, self.last_actor = table.seed, None
@@ -187,17 +216,17 @@ class Console:
         if bots:
             extra += self.t("with_ai", n=len(bots), levels=self.join(bots))
         self.say(self.t("new_game", names=self.join(names), extra=extra, out=self.out_dir))
-        await self.service.new_lobby(None, CHANNEL, 1, names[0], players=len(names) + len(bots),
+        await self.service.lobby.new_lobby(None, CHANNEL, 1, names[0], players=len(names) + len(bots),
                                      difficulty=table.difficulty, lang=self.lang)
         for k, name in enumerate(names[1:], start=2):
-            await self.service.join(CHANNEL, k, name)
+            await self.service.lobby.join(CHANNEL, k, name)
         for level in bots:
-            await self.service.add_bot(CHANNEL, 1, level)
+            await self.service.lobby.add_bot(CHANNEL, 1, level)
         ch = table.daily
         if ch is not None:  # the day as it was dealt: its key, difficulty and modifiers
             self.say(self.t("daily_replay", no=ch.number, day=ch.day.isoformat(),
                             mods=self.join(m.name(self.lang) for m in ch.modifiers)))
-        out = await self.service.start(CHANNEL, 1, seed=ch.seed if ch else None,
+        out = await self.service.lobby.start(CHANNEL, 1, seed=ch.seed if ch else None,
                                        rng_key=ch.rng_key if ch else None,
                                        options=ch.options if ch else None)
         self._seat_row(out.row)
@@ -209,7 +238,7 @@ class Console:
         if not typed:  # `new` then means: the same table again, with a fresh deal
             self.table = Table(tuple(Seat(s["name"], s.get("ai")) for s in row.seats),
                                (row.setup or {}).get("options", {}).get("difficulty"))
-        row, g = await self.service.current(CHANNEL)
+        row, g = await self.service.tables.current(CHANNEL)
         setup = row.setup or {}
         difficulty = setup.get("options", {}).get("difficulty")
         self.say(self.t("resuming", db=self.db, names=self.join(self.names),
@@ -226,7 +255,7 @@ class Console:
         if self.auto_board:
             self.say_lines(board.compact(g.cards, g.view(None), self.lang))
         if await self.ai_turns():  # an AI answer the last run did not give
-            g = (await self.service.current(CHANNEL))[1]
+            g = (await self.service.tables.current(CHANNEL))[1]
         self.show_status(g)
 
     # ---- output ------------------------------------------------------------------------------
@@ -257,7 +286,33 @@ class Console:
                 self.say("  " + self.t("to_only", p=self.names[seat]) + line)
         if out.over:  # the game just ended: its animated recap beside the table images
             await self.write_recap(out.row, out.game)
+            await self.settle(out.row, out.game)
         return told
+
+    async def settle(self, row: GameRow, g: Game) -> None:
+        """Keep the finished game for `history` (issue 24; a console game is never rated:
+        one terminal types for every seat). A failure costs the history line, not the game."""
+        try:
+            await Ratings(self.store).settle(row, g, g.state["log"], time.time())
+        except Exception:
+            log.exception("game %s: not kept for the history", row.id)
+
+    async def history(self) -> None:
+        """`history`: the finished games of this database, newest first (date, players and
+        their places, the winners)."""
+        games, _total = await Ratings(self.store).tables.history(channel_id=CHANNEL, limit=10)
+        if not games:
+            self.say(self.t("history_none"))
+            return
+        self.say(self.t("history_head"))
+        for p in games:
+            players = ", ".join(f"{p.names[s.seat]} ({s.place})" for s in p.seats)
+            won = [p.names[s.seat] for s in p.seats if s.won]
+            self.say(self.t("history_line", game=p.game_id,
+                            day=dt.datetime.fromtimestamp(p.ended_at, dt.UTC).date().isoformat(),
+                            players=players,
+                            result=self.t("history_won", names=self.join(won)) if won
+                            else self.t("history_nobody")))
 
     async def write_recap(self, row: GameRow, g: Game) -> None:
         """`recap-<game>.gif` in the output folder: the whole game as one animation (the
@@ -285,12 +340,8 @@ class Console:
         """`review`: the expert's review of the finished game (issue 23), its words printed
         and its chart written to `review-<game>.png`; computed once, then read back from the
         database (service/review.py). A daily game here is a past day's, its key published."""
-        try:
-            row = check_reviewable(await self.store.get(row.id), channel_id=row.channel_id,
-                                   user_id=0, day_open=lambda day: False)
-        except ServiceError as e:
-            self.say("! " + words(e, self.lang))
-            return
+        row = check_reviewable(await self.store.get(row.id), channel_id=row.channel_id,
+                               user_id=0, day_open=lambda day: False)
         shown = -1
 
         def progress(done: int, total: int) -> None:
@@ -409,8 +460,12 @@ class Console:
 
     async def handle(self, raw: str, truncated: bool = False) -> bool:
         """One input line; returns False to stop. Any failure is told in one line."""
+        self.answering = Answering()
         try:
             return await self._handle(raw, truncated)
+        except ActionError as e:  # the console's one refusal handler: the game is unchanged
+            self.refusal(e)
+            return True
         except Exception as e:
             log.exception("console line %r", raw[:200])
             self.service = self._service()  # drop anything the failure left in memory
@@ -448,17 +503,16 @@ class Console:
         if command == "rules":  # needs no game: the rules, or the rule a message cited
             self.rules(" ".join(words[1:]))
             return True
+        if command == "history":  # needs no game: the finished ones of this database
+            await self.history()
+            return True
         if command == "quit":
             await self.farewell("")
             return False
         if command == "new":
             await self.new(words[1:], confirm)
             return True
-        try:
-            row, g = await self.service.viewable(CHANNEL)
-        except ServiceError as e:
-            self.refusal(e)
-            return True
+        row, g = await self.service.tables.viewable(CHANNEL)
         self._seat_row(row)
         if command is not None:
             await self.command(command, words[1:], g)
@@ -505,11 +559,8 @@ class Console:
             return
         asked = {s: question(g, s) for s in range(len(self.names))}
         before = g.decision(seat)
-        try:
-            out = await self.service.act(CHANNEL, seat + 1, action)
-        except ServiceError as e:
-            self.refusal(e, typed=action)
-            return
+        self.answering = Answering("", action)
+        out = await self.service.play.act(CHANNEL, seat + 1, action)
         self.last_actor = seat
         self.remember_move(seat, before, out)
         told = await self.report(out)
@@ -528,7 +579,7 @@ class Console:
                 self.say("  " + self.t("accepted", p=self.names[seat],
                                        action=quote(out.text, self.lang)))
         if await self.ai_turns():  # the AI seats answered: everyone's question anew
-            self.show_status((await self.service.viewable(CHANNEL))[1], told=True)
+            self.show_status((await self.service.tables.viewable(CHANNEL))[1], told=True)
         elif not quiet:
             self.show_status(out.game, {seat, *out.prompts})
 
@@ -551,7 +602,7 @@ class Console:
         cannot be picked now)."""
         try:
             a = parse(action)
-        except NotationError:
+        except NotationError:  # (not wording: the engine words a bad action when it is applied)
             return False
         if a.verb != "pick" or g.cards.resolve(a.card or "") in g.cards.commands:
             return False
@@ -586,7 +637,7 @@ class Console:
             self.legal(g, self.who(args[0]) or 0, " ".join(args[1:]))
         elif command == "hint":
             for seat in self.seats_for(command, arg, g) or []:
-                await self.hint(seat)
+                await self.for_seat(seat, self.hint)
         elif command in ("hand", "legal", "undo"):
             seats = self.seats_for(command, arg, g)
             if seats is None:
@@ -597,7 +648,7 @@ class Console:
                 elif command == "legal":
                     self.legal(g, seat)
                 else:
-                    await self.undo(seat)
+                    await self.for_seat(seat, self.undo)
 
     def seats_for(self, command: str, arg: str, g: Game) -> list[int] | None:
         """Whom `hand` / `legal` / `undo` is about: the named player, else (undo) the last
@@ -649,52 +700,35 @@ class Console:
     async def hint(self, seat: int) -> None:
         """`hint [NAME]`: the expert's suggestion for the player's decision (issue 23),
         counted for everyone to see in `status`."""
-        try:
-            got = await self.service.hint(CHANNEL, seat + 1)
-        except ServiceError as e:
-            self.refusal(e, self.names[seat])
-            return
+        got = await self.service.hints.hint(CHANNEL, seat + 1)
         self.row = got.row
-        cards = (await self.service.viewable(CHANNEL))[1].cards
+        cards = (await self.service.tables.viewable(CHANNEL))[1].cards
         self.say(f"{self.names[seat]}:")
         self.say_lines(advice_lines(got.advice, cards, self.lang))
 
     async def undo(self, seat: int) -> None:
-        try:
-            out = await self.service.undo(CHANNEL, seat + 1)
-        except ServiceError as e:
-            action, why = self.moves.get(seat, ("", ""))
-            if e.key == "nothing_to_undo" and why:  # say which move, and why not
-                self.say("! " + self.t(f"undo_{why}", p=self.names[seat],
-                                       action=quote(action, self.lang)))
-            else:
-                self.refusal(e, self.names[seat])
-            return
+        out = await self.service.play.undo(CHANNEL, seat + 1)
         self.moves.pop(seat, None)
         await self.report(out)
         if await self.ai_turns():
-            self.show_status((await self.service.viewable(CHANNEL))[1], told=True)
+            self.show_status((await self.service.tables.viewable(CHANNEL))[1], told=True)
         else:
             self.show_status(out.game)
 
     async def new(self, words: list[str], confirm: Table | None) -> None:
         """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is
         typed twice in a row."""
-        try:
-            table = parse_new(words, self.lang) or self.table
-        except UsageError as e:
-            self.say("! " + e.text(self.lang))
-            return
+        table = parse_new(words, self.lang) or self.table
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None and open_row.status == "active" and confirm != table:
-            g = await self.service.load(open_row)
+            g = await self.service.tables.load(open_row)
             self.confirm_new = table
             self.say(self.t("confirm_new", names=self.join(s["name"] for s in open_row.seats),
                             round=g.round))
             return
         self.table = table
         await self.start(table)
-        self.show_status((await self.service.current(CHANNEL))[1])
+        self.show_status((await self.service.tables.current(CHANNEL))[1])
 
     async def tutorial(self) -> None:
         """`tutorial` (or `--tutorial`): the lessons (issue 23); a game in progress waits,
@@ -706,7 +740,7 @@ class Console:
         """Back from the tutorial: the game in progress, else how to start one."""
         row = await self.store.open_game(CHANNEL)
         if row is not None and row.status == "active":
-            self.show_status((await self.service.viewable(CHANNEL))[1])
+            self.show_status((await self.service.tables.viewable(CHANNEL))[1])
         else:
             self.say(self.t("tutorial_no_game"))
 

@@ -105,9 +105,14 @@ def compact(cs: CardSet, v: View, lang: str, what: str | None = None,
                             for c in range(COLUMNS, 0, -1))
             right = castle if k == 1 else ""
             lines.append(f"  {ln} {queues[seat][ln].rjust(qw)} | {cells}| {right}".rstrip())
-    if lang != "en":  # the Latin codes are English words: a reader of another language gets
-        lines.append(_legend(cs, v, lang))  # their names with every board (issue 20)
+    if own_names(cs, lang):  # the Latin codes are English words: a reader whose card names
+        lines.append(_legend(cs, v, lang))  # differ gets their names with every board (issue 20)
     return lines
+
+
+def own_names(cs: CardSet, lang: str) -> bool:
+    """Whether `lang` names the cards in words of its own (the card data's), not English."""
+    return any(cs.name(k, lang) != cs.name(k) for k in cs.units)
 
 
 def _legend(cs: CardSet, v: View, lang: str) -> str:
@@ -139,7 +144,7 @@ def full(cs: CardSet, v: View, lang: str) -> list[str]:
     mercs = _list([_priced(cs, m["card"], lang) if m else w("taken", lang)
                    for m in v["mercenaries"]], lang)
     board = compact(cs, v, lang, every_board=True)
-    if lang != "en":
+    if own_names(cs, lang):
         board = board[:-1]  # its legend is said once, last
     return [*board, _row(cs, v, lang), w("mercs", lang, cards=mercs),
             w("decks", lang, m=v["monster_deck_size"], u=v["unit_deck_size"],
@@ -168,9 +173,10 @@ def hand(cs: CardSet, v: View, seat: int, lang: str) -> dict[str, str]:
 
 
 def _token(cs: CardSet, text: str, lang: str) -> str:
-    """A card key as the player would type it: the key in English, the name in Japanese."""
-    if lang == "ja" and (text in cs.units or text in cs.commands):
-        return cs.name(text, "ja")
+    """A card key as the player would type it: the key where the card's name is English,
+    else the name in the reader's language (Japanese)."""
+    if (text in cs.units or text in cs.commands) and cs.name(text, lang) != cs.name(text):
+        return cs.name(text, lang)
     return text
 
 

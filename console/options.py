@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 
 import ai
 import i18n
-from engine import DIFFICULTY_DISCARDS
+from engine import DIFFICULTY_DISCARDS, ActionError
 from service import daily
 
 from .text import has_control, name_key, normalise
@@ -26,28 +26,37 @@ MAX_NAME = 24
 DIFFICULTIES = tuple(DIFFICULTY_DISCARDS)  # R13.2 and the top level, engine/state.py
 
 
-class UsageError(Exception):
-    """A start-up option mistake, told in one line (never argparse's usage block); `ja` is
-    the Japanese for it (argparse's own messages come in the language they were parsed in,
-    see `argparse_speaks`)."""
+class UsageError(ActionError):
+    """A start-up option mistake, told in one line (never argparse's usage block): a
+    catalogue entry `usage.<code>` with its parameters, worded in the reader's language when
+    told; or argparse's own message, which comes in the language it was parsed in (see
+    `argparse_speaks`) and is told under the catalogue's `usage.prefix`. A refusal like any
+    other (issue 21: one root), worded by `text`."""
 
-    def __init__(self, message: str, ja: str | None = None) -> None:
-        super().__init__(message)
-        self.message, self.ja = message, ja
+    code = "usage"
+
+    def __init__(self, message: str, msgid: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        super().__init__("", message)
+        self.msgid, self.params = msgid, params or {}
 
     @classmethod
     def of(cls, code: str, /, **params: Any) -> UsageError:
-        """A mistake the console names itself: `usage.<code>` in both languages."""
+        """A mistake the console names itself: `usage.<code>`."""
         mid = f"usage.{code}"
-        if "n" in params and i18n.is_plural(mid):
-            n = params.pop("n")
-            return cls(i18n.tn("en", mid, n, **params), i18n.tn("ja", mid, n, **params))
-        return cls(*i18n.pair(mid, **params))
+        return cls(_usage(i18n.DEFAULT, mid, params), mid, params)
 
     def text(self, lang: str) -> str:
-        if lang != "ja":
-            return self.message
-        return self.ja or i18n.t("ja", "usage.prefix", message=self.message)
+        if self.msgid is None:
+            return i18n.t(lang, "usage.prefix", message=self.message)
+        return _usage(lang, self.msgid, self.params)
+
+
+def _usage(lang: str, mid: str, params: dict[str, Any]) -> str:
+    if "n" in params and i18n.is_plural(mid):
+        rest = {k: v for k, v in params.items() if k != "n"}
+        return i18n.tn(lang, mid, params["n"], **rest)
+    return i18n.t(lang, mid, **params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +112,7 @@ def argparse_speaks(lang: str) -> Iterator[None]:
     gettext for each message through its module's `_` and `ngettext`, the hook Python
     documents for translating it; those two are pointed at the catalogue while a command
     line is parsed, then put back. English needs nothing."""
-    if lang == "en":
+    if lang == i18n.DEFAULT:  # argparse speaks it already
         yield
         return
     names = ("_", "ngettext")
@@ -128,7 +137,7 @@ def argparse_speaks(lang: str) -> Iterator[None]:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # parsed under `argparse_speaks`: the message is in the reader's language already
-        raise UsageError(message, i18n.t("ja", "usage.prefix", message=message))
+        raise UsageError(message)
 
     def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
         if status == 0 and not message:  # after --help: a normal exit
@@ -284,7 +293,7 @@ def _parse_command_line(argv: list[str], lang: str) -> tuple[argparse.Namespace,
     ap.add_argument("--tutorial", action="store_true", **_help("tutorial", lang))
     ap.add_argument("--db", default="rr-console.db", **_help("db", lang))
     ap.add_argument("--out", default="console-out", **_help("out", lang))
-    ap.add_argument("--lang", choices=["en", "ja"], **_help("lang", lang))
+    ap.add_argument("--lang", choices=list(i18n.CATALOGUES), **_help("lang", lang))
     ns = ap.parse_args(argv)
     return ns, table_from(ns)
 

@@ -17,7 +17,6 @@ import hashlib
 import logging
 import os
 import signal
-import sqlite3
 import sys
 import termios
 import threading
@@ -26,12 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+import i18n
 from service.errors import ServiceError
-from service.refusals import words
+from service.refusals import line as refusal_line
+from store import StoreUnavailable, is_postgres, make_store
 
 from .app import CHANNEL, Console
 from .options import Table, UsageError, given, parse_command_line
-from .text import hide_password, refusal_text, shown_db, t, tidy_message
+from .text import hide_password, plain, shown_db, t, tidy_message
 
 MAX_BYTES = 64 * 1024
 
@@ -242,8 +243,6 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s",
                         handlers=[logging.FileHandler(out_dir / "console.log", delay=True,
                                                       encoding="utf-8")])
-    from store import is_postgres, make_store
-
     if not is_postgres(ns.db):  # a postgresql:// URL plays on that database (RR_DB's choice)
         where = Path(ns.db).resolve().parent
         if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
@@ -257,7 +256,7 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
         if is_postgres(ns.db):  # refused, unknown database, bad URL…: a database, not a file
             raise UsageError.of("database_open", db=shown,
                                 error=hide_password(str(e) or type(e).__name__, ns.db)) from None
-        if not isinstance(e, (sqlite3.Error, OSError)):
+        if not isinstance(e, StoreUnavailable):
             raise
         raise UsageError.of("db_open", db=ns.db, error=e) from None
     try:
@@ -270,13 +269,12 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
         elif existing is not None and existing.status == "active" and not ns.new:
             try:
                 await con.resume(existing, given(ns))
-            except ServiceError as e:  # a damaged game (quarantined): one line, no traceback
-                con.say(t("damaged", lang, msg=tidy_message(refusal_text(words(e, lang),
-                                                                   lang))))
+            except ServiceError as e:  # (not only wording: a damaged game ends the console)
+                con.say(t("damaged", lang, msg=tidy_message(plain(refusal_line(e, lang), lang))))
                 return 1
         else:
             await con.start(table)
-            con.show_status((await con.service.current(CHANNEL))[1])
+            con.show_status((await con.service.tables.current(CHANNEL))[1])
         lines.start()
         for _ in range(10_000_000):  # bounded: ends at end of input, quit or Ctrl-C
             if con.row is not None:
@@ -314,9 +312,11 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
 def _lang(argv: list[str]) -> str:
     """The language asked for, before the options are fully understood (for their errors)."""
     for k, a in enumerate(argv):
-        if a == "--lang=ja" or (a == "--lang" and argv[k + 1:k + 2] == ["ja"]):
-            return "ja"
-    return "en"
+        asked = a.partition("=")[2] if a.startswith("--lang=") else \
+            argv[k + 1] if a == "--lang" and k + 1 < len(argv) else None
+        if asked in i18n.CATALOGUES:
+            return asked
+    return i18n.DEFAULT
 
 
 def main(argv: list[str]) -> int:
@@ -329,7 +329,7 @@ def main(argv: list[str]) -> int:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
     try:
         return asyncio.run(run(argv))
-    except UsageError as e:
+    except UsageError as e:  # (not only wording: before the console exists; exit 2)
         see = t("see_help", lang)
         print(f"bot.py --console: {e.text(lang)}{see}", file=sys.stderr)
         return 2

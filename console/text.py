@@ -2,8 +2,8 @@
 
 The story and the questions come from the service as marked lines (`service/lines.py`);
 `plain` formats them for a terminal: emphasis is dropped, a command verb becomes the console
-command to type ('place CARD SQUARE'). Refusals quoting a slash command are told the same
-way (`refusal_text`).
+command to type ('place CARD SQUARE'). Refusals mark their commands the same way
+(`service.refusals.line`), so they are told through `plain` too.
 Everything a user typed and the console quotes back goes through `excerpt`, so a 5,000-emoji
 token or an escape code can never flood or garble the terminal. Input is folded with NFKC
 (`normalise`) so full-width text typed with a Japanese IME (`Ａｎｎ：ａｃｔ　２Ｂ`) means the
@@ -32,40 +32,41 @@ def t(key: str, lang: str, **kw: Any) -> str:
 
 
 def quote(text: str, lang: str) -> str:
-    return f"「{text}」" if lang == "ja" else f"'{text}'"
+    """`text` in the language's quotation marks (the catalogue's `console.quote`)."""
+    return i18n.template(lang, "console.quote").replace("{text}", text)
+
+
+def spaced_quotes(lang: str) -> bool:
+    """Whether words around a quote keep their spaces: full-width quotation marks (「…」)
+    carry their own, so the spaces a Discord-style sentence has around a command go."""
+    mark = i18n.template(lang, "console.quote")[:1]
+    return unicodedata.east_asian_width(mark) not in ("W", "F")
 
 
 def command(verb: str, lang: str) -> str:
-    """What the console types where Discord has `/rr VERB`, quoted."""
+    """What the console types where Discord has `/rr VERB …` (its first word), quoted."""
+    verb = (verb.split() or [verb])[0]
     hint = i18n.t(lang, f"console.hint.{verb}")
     return quote(verb if hint == f"console.hint.{verb}" else hint, lang)
 
 
 def plain(line: Line | None, lang: str) -> str:
     """A marked line as a terminal shows it: words only, console commands for commands.
-    Japanese brackets need no spaces around them, so those are dropped."""
+    Full-width brackets need no spaces around them, so those are dropped."""
     out = ""
-    glue = False  # the last piece was a Japanese-quoted command
+    glue = False  # the last piece was a command in full-width brackets
+    tight = not spaced_quotes(lang)
     for piece in line or ():
         if piece.mark == COMMAND:
             text = command(piece.text, lang)
-            if lang == "ja" and out.rstrip(" "):
+            if tight and out.rstrip(" "):
                 out = out.rstrip(" ")
-            glue = lang == "ja"
+            glue = tight
         else:
             text = piece.text.lstrip(" ") if glue and piece.text.strip() else piece.text
             glue = False
         out += text
     return out
-
-
-def refusal_text(message: str, lang: str) -> str:
-    """A refusal that names a slash command (`` `/rr new` ``) with the console's command
-    instead; the rest of the sentence is plain already."""
-    text = re.sub(r"`/rr (\w+)[^`\n]*`", lambda m: command(m.group(1), lang), message)
-    if lang == "ja":
-        text = re.sub(r"(?<=\S) +「", "「", re.sub(r"」 +(?=\S)", "」", text))
-    return text
 
 
 def excerpt(text: str, lang: str, limit: int = EXCERPT) -> str:

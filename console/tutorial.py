@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TextIO
 
 import i18n
-from service.tutorial import Screen, Tutorial, lessons, rule_list
-from store.tutorial import TutorialStore
+from service.tutorial import Screen, Tutorial, lessons
+from store import TutorialStore
 
 from . import board
 from .text import excerpt, plain_markdown, t
@@ -63,7 +63,7 @@ class Learning:
             self.say(before)
         head = "tutorial.header_done" if sc.finished else "tutorial.header"
         self.say(plain_markdown(_t(self.lang, head, n=sc.lesson + 1, total=sc.total,
-                                   title=sc.title, rules=rule_list(sc.rules, self.lang),
+                                   title=sc.title, rules=i18n.join(self.lang, sc.rules),
                                    step=min(sc.step + 1, sc.steps), steps=sc.steps)))
         for line in board.full(sc.cards, sc.view, self.lang):
             self.say("  " + line)

@@ -1,6 +1,7 @@
 """Rook & Raiders rules engine: pure, synchronous, deterministic (RULES.md R1–R15).
 
-The whole API: `Game` (new / from_json / start / replay; apply / legal_actions / view / undo),
+The whole API: `Game` (new / from_json / start / replay; apply / legal_actions / prompt / view /
+undo; each decision kind declared once in `engine/decisions.py`),
 `parse` for the action notation (docs/notation.md), the typed errors, and `visible` to
 filter events per player; `cards_for` (the card set a setup plays with) and
 `find_cards_version` (the released set a game stored without one was played with, issue 17).
@@ -10,7 +11,7 @@ State format: docs/state.md.
 from .cards import CardSet, UnknownCardsVersion, cards_for, default_cards
 from .errors import (
     ActionError,
-    GameOver,
+    GameFinished,
     IllegalAction,
     NotationError,
     NotYourDecision,
@@ -29,7 +30,8 @@ def view(state: State, seat: int | None) -> View:
     return Game(state).view(seat)
 
 __all__ = [
-    "DIFFICULTY_DISCARDS", "Action", "ActionError", "CardSet", "Game", "GameOver", "IllegalAction", "NotYourDecision",
+    "DIFFICULTY_DISCARDS", "Action", "ActionError", "CardSet", "Game", "GameFinished", "IllegalAction",
+    "NotYourDecision",
     "NotationError", "SkillUse", "StaleDecision", "UnknownCardsVersion", "cards_for",
     "default_cards", "find_cards_version", "parse", "view", "visible",
     "Decision", "Event", "State", "View",

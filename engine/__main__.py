@@ -31,8 +31,13 @@ from .state import DIFFICULTY_DISCARDS
 from .textboard import render
 
 
-class CliError(Exception):
-    """A problem the user can fix: printed as one line, exit status 2."""
+class CliError(ActionError):
+    """A problem the user can fix: printed as one line, exit status 2 (English only)."""
+
+    code = "usage"
+
+    def __init__(self, message: str) -> None:
+        super().__init__("", message)
 
 
 # ---- files --------------------------------------------------------------------------------------
@@ -199,6 +204,26 @@ def cmd_apply(a: argparse.Namespace) -> int:
 
 
 def cmd_replay(a: argparse.Namespace) -> int:
+    setup, log = _setup_and_log(a)
+    g = _replay(a, setup, log)
+    check = a.check
+    if check is True:
+        if a.log is not None:
+            raise CliError("with a separate log file, give the state to compare: --check FILE")
+        check = a.setup
+    if check:
+        expected = _load(check).to_json()
+        if expected != g.to_json():
+            print(f"replay differs from {check}", file=sys.stderr)
+            return 1
+        print(f"replay matches {check} ({len(log)} actions)", file=sys.stderr)
+        return 0
+    _emit(g, a.output)
+    return 0
+
+
+def _setup_and_log(a: argparse.Namespace) -> tuple[dict[str, Any], list[list[Any]]]:
+    """The setup and log to replay: from a whole state, or a setup file plus a log file."""
     first = _read_json(a.setup)
     if not isinstance(first, dict):
         raise CliError(f"{a.setup}: expected a setup object or a game state")
@@ -224,6 +249,11 @@ def cmd_replay(a: argparse.Namespace) -> int:
     if not isinstance(log, list) or not all(
             isinstance(e, list) and len(e) == 2 and isinstance(e[1], str) for e in log):
         raise CliError(f"{a.log or a.setup}: the log must be a list of [seat, \"action\"]")
+    return setup, log
+
+
+def _replay(a: argparse.Namespace, setup: dict[str, Any], log: list[list[Any]]) -> Game:
+    """Setup plus log, each refusal named with the log entry it comes from (R15)."""
     try:
         g = Game.start(setup)  # a puzzle from its own position, with its own cards (R15)
     except (ValueError, KeyError, TypeError) as e:
@@ -236,20 +266,7 @@ def cmd_replay(a: argparse.Namespace) -> int:
                            f"{e.message}") from None
         except (ValueError, TypeError):
             raise CliError(f"log entry {k}: bad seat {excerpt(repr(seat), 20)}") from None
-    check = a.check
-    if check is True:
-        if a.log is not None:
-            raise CliError("with a separate log file, give the state to compare: --check FILE")
-        check = a.setup
-    if check:
-        expected = _load(check).to_json()
-        if expected != g.to_json():
-            print(f"replay differs from {check}", file=sys.stderr)
-            return 1
-        print(f"replay matches {check} ({len(log)} actions)", file=sys.stderr)
-        return 0
-    _emit(g, a.output)
-    return 0
+    return g
 
 
 # ---- arguments -------------------------------------------------------------------------------

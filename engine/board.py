@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
-from typing import Any
+from collections.abc import Sequence
 
 from .cards import Offset
+from .types import Piece
 
 LANES = "ABC"
 COLUMNS = 6
@@ -87,7 +88,7 @@ _NEIGHBOURS = [
 ]
 
 
-def unit_moves(board: list[Any], start: int, mov: int) -> dict[int, list[int]]:
+def unit_moves(board: Sequence[Piece | None], start: int, mov: int) -> dict[int, list[int]]:
     """Squares a unit on `start` can end on with up to `mov` steps, each with a shortest path.
 
     R8.1: orthogonal steps; never onto a monster or a magic circle; may pass through a unit

@@ -43,6 +43,12 @@ class Skill:
     long: bool = False
 
 
+def local_name(names: Mapping[str, str], lang: str) -> str:
+    """One of the names the card data carries per language (`en`, `ja`): a language whose
+    words are only in its catalogue reads the English name, as it reads a missing entry."""
+    return names.get(lang) or names["en"]
+
+
 @dataclass(frozen=True, slots=True)
 class UnitCard:
     key: str
@@ -55,6 +61,10 @@ class UnitCard:
     job: str | None  # basic job for ★ and level-up cards, else None
     levelled: bool  # a black-frame level-up card (R12.2)
     copies: int
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {"en": self.en, "ja": self.ja}
 
     @property
     def star(self) -> bool:
@@ -77,6 +87,10 @@ class MonsterCard:
     atk: int
     area: bool  # ★ range hits every unit in it; numbered range hits one (R9.1)
     range: tuple[Offset, ...]
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {"en": self.en, "ja": self.ja}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,17 +116,17 @@ class CardSet:
         raise KeyError(job)
 
     def name(self, key: str, lang: str = "en") -> str:
-        """Display name of a unit, monster or command card in a language (en/ja)."""
+        """Display name of a unit, monster or command card in a language (`local_name`)."""
         if key in self.units:
             c: UnitCard | MonsterCard = self.units[key]
         elif key in self.monsters:
             c = self.monsters[key]
         elif key in self.commands:
             en, ja = self.commands[key]
-            return ja if lang == "ja" else en
+            return local_name({"en": en, "ja": ja}, lang)
         else:
             return key
-        return c.ja if lang == "ja" else c.en
+        return local_name(c.names, lang)
 
     def resolve(self, text: str) -> str | None:
         """Map a typed name (English, Japanese or key; any case, ★ optional) to a card key."""

@@ -7,7 +7,9 @@ That split is what keeps an illegal action from ever touching the state.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import combinations, combinations_with_replacement
 from typing import Any, TypedDict
 
 from . import board, rng
@@ -30,6 +32,7 @@ from .state import (
     is_unit,
     levelup_price,
     marks,
+    occupant,
     open_decision,
     spend_marks,
     sq,
@@ -37,7 +40,7 @@ from .state import (
 from .types import DamagedEvent
 
 
-def _name(cs: CardSet, piece: dict[str, Any]) -> Name:
+def _name(cs: CardSet, piece: Piece) -> Name:
     """A piece's card name in both languages, for a refusal's parameters."""
     return Name(cs.name(piece["card"]), cs.name(piece["card"], "ja"))
 
@@ -54,7 +57,7 @@ def _at(cs: CardSet, b: Board, i: int) -> Phrase:
 
 def skill_squares(cs: CardSet, b: Board, i: int) -> list[int]:
     """Squares the unit on `i` reaches with its skill (gap squares excluded, R8.2)."""
-    skill = cs.units[b[i]["card"]].skill
+    skill = cs.units[occupant(b, i)["card"]].skill
     if skill.range_any:
         return list(range(board.SIZE))
     out = [board.unit_offset(i, off) for off in skill.range]
@@ -87,78 +90,112 @@ def _targets(use: SkillUse) -> list[int]:
     return [board.index(t) for t in use.targets]  # type: ignore[misc]
 
 
+_SKILL_WORD = {"dice": "attack", "allocated": "attack", "area": "area", "heal": "heal",
+               "command": "command"}  # a card's skill kind → the word that uses it (R8.2)
+_SKILL_HINT = {"attack": "attack SQUARE", "area": "area", "heal": "heal SQUARE[,SQUARE]",
+               "command": "command SQUARE [SKILL]"}
+
+
 def check_skill(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int = 0) -> None:
     """Validate `use` as the skill of the unit on `pos` of scratch board `b` (R8.2)."""
-    card = cs.units[b[pos]["card"]]
-    skill = card.skill
-    reach = set(skill_squares(cs, b, pos))
-    kind = skill.kind
-    want = {"dice": "attack", "allocated": "attack", "area": "area", "heal": "heal",
-            "command": "command"}[kind]
+    card = cs.units[occupant(b, pos)["card"]]
+    want = _SKILL_WORD[card.skill.kind]
     if use.kind != want:
-        hint = {"attack": "attack SQUARE", "area": "area", "heal": "heal SQUARE[,SQUARE]",
-                "command": "command SQUARE [SKILL]"}[want]
-        raise IllegalAction("skill_word", card=_unit(card), square=sq(pos), hint=hint,
-                            used=use.kind)
-    if kind == "area":
-        if not any(is_monster(b[j]) for j in reach):
-            raise IllegalAction("no_monster_in_range", card=_unit(card), square=sq(pos))
-        return
+        raise IllegalAction("skill_word", card=_unit(card), square=sq(pos),
+                            hint=_SKILL_HINT[want], used=use.kind)
+    _SKILL_CHECKS[card.skill.kind](cs, b, pos, use, depth)
+
+
+def _check_area(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int) -> None:
+    if not any(is_monster(b[j]) for j in skill_squares(cs, b, pos)):
+        card = cs.units[occupant(b, pos)["card"]]
+        raise IllegalAction("no_monster_in_range", card=_unit(card), square=sq(pos))
+
+
+def _check_dice(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int) -> None:
+    card = cs.units[occupant(b, pos)["card"]]
     tg = _targets(use)
-    if kind == "dice":
-        if len(tg) != 1:
-            raise IllegalAction("attacks_one", card=_unit(card))
-        j = tg[0]
-        gap = any(board.unit_offset(pos, g) == j for g in skill.gaps)
-        if j not in reach:
-            raise IllegalAction("out_of_range", target=sq(j), card=_unit(card), square=sq(pos),
-                                gap=phrase("gap") if gap else "")
-        if not is_monster(b[j]):
-            raise IllegalAction("no_monster_to_attack", at=_at(cs, b, j))
-        if not skill.long and _blocked(b, pos, j):
-            raise IllegalAction("blocked_front", card=_unit(card), square=sq(pos))
-        return
-    if kind == "allocated":
-        left: dict[int, int] = {}
-        for j in tg:
-            if j not in reach or not is_monster(b[j]):
-                raise IllegalAction("no_monster_at", target=sq(j), card=_unit(card),
-                                    square=sq(pos))
-            m = b[j]
-            left.setdefault(j, cs.monsters[m["card"]].hp - m["dmg"])
-            left[j] -= 1
-            if left[j] < 0:
-                raise IllegalAction("defeated_before", card=_name(cs, m), target=sq(j))
-        avail = sum(cs.monsters[b[j]["card"]].hp - b[j]["dmg"] for j in reach if is_monster(b[j]))
-        need = min(skill.n, avail)
-        if len(tg) != need or need == 0:
-            raise (IllegalAction("allocate", card=_unit(card), n=skill.n, need=need) if need
-                   else IllegalAction("no_monster_in_range", card=_unit(card), square=sq(pos)))
-        return
-    if kind == "heal":
-        if not 1 <= len(tg) <= skill.n:
-            raise IllegalAction("heal_count", card=_unit(card), n=skill.n)
-        for j in set(tg):
-            if j not in reach or not is_unit(b[j]):
-                raise IllegalAction("heal_none", target=sq(j), card=_unit(card))
-            if tg.count(j) > b[j]["dmg"]:
-                raise IllegalAction("heal_too_much", card=_name(cs, b[j]), target=sq(j),
-                                    n=b[j]["dmg"])
-        return
-    # command (Bard, p.14): another friendly unit anywhere; 1 damage first.
+    if len(tg) != 1:
+        raise IllegalAction("attacks_one", card=_unit(card))
     j = tg[0]
-    if j == pos or not is_unit(b[j]):
-        raise IllegalAction("command_other", card=_unit(card), at=_at(cs, b, j))
+    if j not in skill_squares(cs, b, pos):
+        gap = any(board.unit_offset(pos, g) == j for g in card.skill.gaps)
+        raise IllegalAction("out_of_range", target=sq(j), card=_unit(card), square=sq(pos),
+                            gap=phrase("gap") if gap else "")
+    if not is_monster(b[j]):
+        raise IllegalAction("no_monster_to_attack", at=_at(cs, b, j))
+    if not card.skill.long and _blocked(b, pos, j):
+        raise IllegalAction("blocked_front", card=_unit(card), square=sq(pos))
+
+
+def _hp_left(cs: CardSet, m: Piece) -> int:
+    """A monster's HP left (R8.2)."""
+    return cs.monsters[m["card"]].hp - m["dmg"]
+
+
+def _check_allocated(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int) -> None:
+    card = cs.units[occupant(b, pos)["card"]]
+    reach = skill_squares(cs, b, pos)
+    left: dict[int, int] = {}
+    for j in _targets(use):
+        m = b[j]
+        if j not in reach or not is_monster(m):
+            raise IllegalAction("no_monster_at", target=sq(j), card=_unit(card), square=sq(pos))
+        left[j] = left.get(j, _hp_left(cs, m)) - 1
+        if left[j] < 0:
+            raise IllegalAction("defeated_before", card=_name(cs, m), target=sq(j))
+    need = min(card.skill.n, sum(_hp_left(cs, m) for m in _monsters(b, reach)))
+    if need == 0:
+        raise IllegalAction("no_monster_in_range", card=_unit(card), square=sq(pos))
+    if len(use.targets) != need:
+        raise IllegalAction("allocate", card=_unit(card), n=card.skill.n, need=need)
+
+
+def _check_heal(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int) -> None:
+    card = cs.units[occupant(b, pos)["card"]]
+    tg = _targets(use)
+    if not 1 <= len(tg) <= card.skill.n:
+        raise IllegalAction("heal_count", card=_unit(card), n=card.skill.n)
+    reach = skill_squares(cs, b, pos)
+    for j in set(tg):
+        u = b[j]
+        if j not in reach or not is_unit(u):
+            raise IllegalAction("heal_none", target=sq(j), card=_unit(card))
+        if tg.count(j) > u["dmg"]:
+            raise IllegalAction("heal_too_much", card=_name(cs, u), target=sq(j), n=u["dmg"])
+
+
+def _check_command(cs: CardSet, b: Board, pos: int, use: SkillUse, depth: int) -> None:
+    """The Bard (p.14): another friendly unit anywhere; 1 damage first."""
+    card = cs.units[occupant(b, pos)["card"]]
+    j = _targets(use)[0]
     target = b[j]
-    faints = target["dmg"] + 1 >= cs.units[target["card"]].hp
-    if use.sub is not None:
-        if faints:
-            raise IllegalAction("command_faints", card=_name(cs, target), target=sq(j))
-        if depth > board.SIZE:
-            raise IllegalAction("nested")
-        scratch = list(b)
-        scratch[j] = {**target, "dmg": target["dmg"] + 1}
-        check_skill(cs, scratch, j, use.sub, depth + 1)
+    if j == pos or not is_unit(target):
+        raise IllegalAction("command_other", card=_unit(card), at=_at(cs, b, j))
+    if use.sub is None:
+        return
+    if target["dmg"] + 1 >= cs.units[target["card"]].hp:
+        raise IllegalAction("command_faints", card=_name(cs, target), target=sq(j))
+    if depth > board.SIZE:
+        raise IllegalAction("nested")
+    check_skill(cs, _commanded(b, j, target), j, use.sub, depth + 1)
+
+
+def _commanded(b: Board, j: int, target: Piece) -> Board:
+    """A scratch board where the unit on `j` took the command's 1 damage."""
+    scratch = list(b)
+    scratch[j] = {**target, "dmg": target["dmg"] + 1}
+    return scratch
+
+
+def _monsters(b: Board, squares: Iterable[int]) -> list[Piece]:
+    return [m for m in (b[j] for j in squares) if is_monster(m)]
+
+
+_SkillCheck = Callable[[CardSet, Board, int, SkillUse, int], None]
+_SKILL_CHECKS: dict[str, _SkillCheck] = {
+    "area": _check_area, "dice": _check_dice, "allocated": _check_allocated,
+    "heal": _check_heal, "command": _check_command}
 
 
 def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
@@ -166,11 +203,11 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     p = st["players"][seat]
     b: Board = p["board"]
     i = board.index(a.square or "")
-    if i is None or b[i] is None:
+    unit = b[i] if i is not None else None
+    if i is None or unit is None:
         raise IllegalAction("no_unit_at", text=excerpt(a.square or ""))
-    if not is_unit(b[i]):
-        raise IllegalAction("not_your_unit", square=sq(i), card=_name(cs, b[i]))
-    unit = b[i]
+    if not is_unit(unit):
+        raise IllegalAction("not_your_unit", square=sq(i), card=_name(cs, unit))
     card = cs.units[unit["card"]]
     if unit["acted"]:
         raise IllegalAction("acted", card=_unit(card), square=sq(i))
@@ -216,7 +253,7 @@ def _why_unreachable(cs: CardSet, b: Board, i: int, dest: int, mov: int) -> Phra
 def do_act(cs: CardSet, st: State, seat: int, plan: Plan, ev: list[Event]) -> None:
     p = st["players"][seat]
     b: Board = p["board"]
-    unit = b[plan.unit]
+    unit = occupant(b, plan.unit)
     if plan.fullmove:
         spend_marks(st, p, 1)
         ev.append({"type": "fullmove", "player": seat, "square": sq(plan.unit)})
@@ -231,7 +268,8 @@ def do_act(cs: CardSet, st: State, seat: int, plan: Plan, ev: list[Event]) -> No
 
 def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: list[Event]) -> None:
     b: Board = st["players"][seat]["board"]
-    skill = cs.units[b[pos]["card"]].skill
+    user = occupant(b, pos)
+    skill = cs.units[user["card"]].skill
     if skill.kind == "area":
         hit = [j for j in skill_squares(cs, b, pos) if is_monster(b[j])]
         ev.append({"type": "area", "player": seat, "from": sq(pos), "squares": [sq(j) for j in hit]})
@@ -239,14 +277,15 @@ def use_skill(cs: CardSet, st: State, seat: int, pos: int, use: SkillUse, ev: li
             damage_monster(cs, st, seat, j, 1, ev)
     elif skill.kind == "allocated":
         for j in _targets(use):  # each hit names its attacker: the story tells who shot
-            damage_monster(cs, st, seat, j, 1, ev, by=(b[pos]["card"], sq(pos)))
+            damage_monster(cs, st, seat, j, 1, ev, by=(user["card"], sq(pos)))
     elif skill.kind == "heal":
         for j in _targets(use):
-            b[j]["dmg"] -= 1
-            hp = cs.units[b[j]["card"]].hp
+            u = occupant(b, j)
+            u["dmg"] -= 1
+            hp = cs.units[u["card"]].hp
             ev.append({"type": "healed", "player": seat, "square": sq(j), "amount": 1,
-                       "card": b[j]["card"], "hp": hp, "hp_left": hp - b[j]["dmg"],
-                       "by": b[pos]["card"], "from": sq(pos)})
+                       "card": u["card"], "hp": hp, "hp_left": hp - u["dmg"],
+                       "by": user["card"], "from": sq(pos)})
     elif skill.kind == "dice":
         roll_attack(cs, st, seat, pos, _targets(use)[0], ev)
     else:  # command
@@ -320,8 +359,8 @@ def roll_attack(cs: CardSet, st: State, seat: int, pos: int, target: int, ev: li
 def roll_outcome(cs: CardSet, st: State, seat: int, roll: Roll) -> tuple[int, RollResult, int]:
     """(total, result, damage) for a roll as things stand now (modifier may have changed)."""
     b: Board = st["players"][seat]["board"]
-    mod = cs.units[b[board.square(roll["unit"])]["card"]].skill.mod
-    monster = cs.monsters[b[board.square(roll["target"])]["card"]]
+    mod = cs.units[_card_on(b, roll["unit"])].skill.mod
+    monster = cs.monsters[_card_on(b, roll["target"])]
     a, c = roll["dice"]
     total = a + c + mod
     if a == c == 6:
@@ -347,14 +386,14 @@ def roll_options(cs: CardSet, st: State, seat: int, roll: Roll) -> tuple[bool, b
     _, result, dmg = roll_outcome(cs, st, seat, roll)
     if result not in ("miss", "fumble") and p.get("rolls", "miss") != "always":
         return False, False
-    m = b[board.square(roll["target"])]
-    hp_left = cs.monsters[m["card"]].hp - m["dmg"]
+    m = occupant(b, board.square(roll["target"]))
+    hp_left = _hp_left(cs, m)
     now = min(dmg, hp_left)
     can_reroll = not roll["rerolled"] and marks(p) >= 1 and now < min(3, hp_left)
     pos = board.square(roll["unit"])
     can_lv = False
     if result in ("miss", "hit") and levelup_problem(cs, st, seat, pos) is None:
-        card = cs.units[b[pos]["card"]]
+        card = cs.units[occupant(b, pos)["card"]]
         new = cs.units[cs.levelup_of(card.job)]  # type: ignore[arg-type]
         total = sum(roll["dice"]) + new.skill.mod
         better = 2 if total >= cs.monsters[m["card"]].defense else 1
@@ -370,22 +409,21 @@ class _Roller(TypedDict):
 def _roller(cs: CardSet, b: Board, roll: Roll) -> _Roller:
     """Who rolled and the modifier added (R8.2), so a story can say "4+3+1 = 8" and name
     the attacker without reading the board."""
-    card = b[board.square(roll["unit"])]["card"]
+    card = _card_on(b, roll["unit"])
     return {"attacker": card, "mod": cs.units[card].skill.mod}
 
 
-def _card_on(b: list[Piece | None], square: str) -> str:
-    """The card key on a square the engine itself named (a roll's unit or target)."""
-    piece = b[board.square(square)]
-    assert piece is not None  # a roll names occupied squares until it is resolved
-    return piece["card"]
+def _card_on(b: Board, square: str) -> str:
+    """The card key on a square the engine itself named (a roll's unit or target): a roll
+    names occupied squares until it is resolved."""
+    return occupant(b, board.square(square))["card"]
 
 
 def _settle_roll(cs: CardSet, st: State, seat: int, roll: Roll, ev: list[Event],
                  resume: ActionsDecision | None) -> None:
     total, result, dmg = roll_outcome(cs, st, seat, roll)
     b: Board = st["players"][seat]["board"]
-    tcard = b[board.square(roll["target"])]["card"]
+    tcard = _card_on(b, roll["target"])
     who = _roller(cs, b, roll)
     ev.append({"type": "rolled", "player": seat, "from": roll["unit"], "target": roll["target"],
                "card": tcard, "dice": list(roll["dice"]), "total": total, "result": result,
@@ -467,9 +505,10 @@ def levelup_problem(cs: CardSet, st: State, seat: int,
     since legal_actions asks about every unit), or None when it can."""
     p = st["players"][seat]
     b: Board = p["board"]
-    if i is None or not is_unit(b[i]):
+    u = b[i] if i is not None else None
+    if i is None or not is_unit(u):
         return "no_unit", {"square": sq(i) if i is not None else "that square"}
-    card = cs.units[b[i]["card"]]
+    card = cs.units[u["card"]]
     if not card.star or card.job is None:
         return "not_star", {"card": _unit(card), "square": sq(i)}
     if not st["levelup_piles"].get(card.job):
@@ -500,8 +539,66 @@ def do_levelup(cs: CardSet, st: State, seat: int, i: int, ev: list[Event], reaso
 def reach(cs: CardSet, st: State, seat: int, i: int) -> tuple[list[str], list[str]]:
     """For a help overlay: where the unit on `i` can move, and its skill range from here."""
     b: Board = st["players"][seat]["board"]
-    if not is_unit(b[i]):
+    u = b[i]
+    if not is_unit(u):
         raise IllegalAction("no_unit", square=sq(i))
-    mov = cs.units[b[i]["card"]].mov
+    mov = cs.units[u["card"]].mov
     return ([sq(j) for j in sorted(board.unit_moves(b, i, mov))],
             [sq(j) for j in skill_squares(cs, b, i)])
+
+
+def skill_options(cs: CardSet, b: Board, pos: int, depth: int = 0) -> list[SkillUse]:
+    """Every valid use of the skill of the unit on `pos` (commands nested one level)."""
+    kind = cs.units[occupant(b, pos)["card"]].skill.kind
+    return _SKILL_OPTIONS[kind](cs, b, pos, depth)
+
+
+def _area_options(cs: CardSet, b: Board, pos: int, depth: int) -> list[SkillUse]:
+    return [SkillUse("area")] if _monsters(b, skill_squares(cs, b, pos)) else []
+
+
+def _dice_options(cs: CardSet, b: Board, pos: int, depth: int) -> list[SkillUse]:
+    out = []
+    for j in skill_squares(cs, b, pos):
+        use = SkillUse("attack", (sq(j),))
+        try:
+            if is_monster(b[j]):
+                check_skill(cs, b, pos, use)
+                out.append(use)
+        except IllegalAction:
+            continue
+    return out
+
+
+def _allocated_options(cs: CardSet, b: Board, pos: int, depth: int) -> list[SkillUse]:
+    pts = [j for j in skill_squares(cs, b, pos) if is_monster(b[j])
+           for _ in range(_hp_left(cs, occupant(b, j)))]
+    need = min(cs.units[occupant(b, pos)["card"]].skill.n, len(pts))
+    combos = sorted(set(combinations(pts, need))) if need else []
+    return [SkillUse("attack", tuple(sq(j) for j in c)) for c in combos]
+
+
+def _heal_options(cs: CardSet, b: Board, pos: int, depth: int) -> list[SkillUse]:
+    dmg = {j: u["dmg"] for j in skill_squares(cs, b, pos)
+           if is_unit(u := b[j]) and u["dmg"] > 0}
+    return [SkillUse("heal", tuple(sq(j) for j in c))
+            for n in range(1, cs.units[occupant(b, pos)["card"]].skill.n + 1)
+            for c in combinations_with_replacement(dmg, n)
+            if all(c.count(j) <= dmg[j] for j in set(c))]
+
+
+def _command_options(cs: CardSet, b: Board, pos: int, depth: int) -> list[SkillUse]:
+    out = []
+    for j, t in enumerate(b):
+        if j == pos or not is_unit(t):
+            continue
+        out.append(SkillUse("command", (sq(j),)))
+        if depth == 0 and t["dmg"] + 1 < cs.units[t["card"]].hp:
+            out += [SkillUse("command", (sq(j),), sub)
+                    for sub in skill_options(cs, _commanded(b, j, t), j, depth + 1)]
+    return out
+
+
+_SKILL_OPTIONS: dict[str, Callable[[CardSet, Board, int, int], list[SkillUse]]] = {
+    "area": _area_options, "dice": _dice_options, "allocated": _allocated_options,
+    "heal": _heal_options, "command": _command_options}

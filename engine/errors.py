@@ -11,9 +11,23 @@ validation precedes mutation.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from .messages import english
+
+# The kinds of refusal, one vocabulary for every layer (mypy checks each comparison against
+# it): the engine raises the first six; the service, the store faults a player can meet, the
+# bot and the console raise the rest through their subclasses of `ActionError`.
+Code = Literal[
+    "error", "syntax", "illegal", "not_your_decision", "stale", "game_over",
+    # service/*.py (`ServiceError`)
+    "refused", "busy", "uncertain", "over", "quarantined", "not_player", "not_owner", "vote",
+    "hints", "ai_seat", "daily_closed", "daily_done", "daily_future", "daily_none",
+    "daily_past", "daily_practice_early", "daily_resign_moved", "daily_review_none",
+    "daily_review_open", "daily_starting",
+    # console/options.py `UsageError`, engine/__main__.py `CliError`: a start-up mistake
+    "usage",
+]
 
 EXCERPT = 24  # characters of a bad token quoted back at most
 
@@ -27,10 +41,18 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 
 
 class ActionError(Exception):
-    code = "error"
+    """The root of every refusal (issue 21): the service's, the bot's, the console's and the
+    CLI's derive from it, so each interface answers all of them in one handler.
 
-    def __init__(self, key: str, /, **params: Any) -> None:
-        message = english(key, params)
+    `key` names the refusal in the catalogue (the engine's: `engine/messages.py`); a layer
+    above passes the English of its own keys as `english_text`, and a refusal that is only
+    English (a CLI message, a legacy one every interface words by its `code`) has key "".
+    """
+
+    code: Code = "error"
+
+    def __init__(self, key: str, english_text: str | None = None, /, **params: Any) -> None:
+        message = english(key, params) if english_text is None else english_text
         super().__init__(message)
         self.key = key
         self.params = params
@@ -59,5 +81,8 @@ class StaleDecision(ActionError):
     code = "stale"
 
 
-class GameOver(ActionError):
+class GameFinished(ActionError):
+    """An answer after the game ended (R13, R14). Not `service.GameOver`, which carries a
+    finished game's row to an interface: this one is only a refusal."""
+
     code = "game_over"

@@ -27,11 +27,12 @@ from .state import (
     is_unit,
     marks,
     monsters_left,
+    occupant,
     open_decision,
     sq,
     threat,
 )
-from .types import InvadedEvent
+from .types import InvadedEvent, Termination
 
 SOLO_FINAL = REASONS["end.final_round"]
 
@@ -47,47 +48,56 @@ def run(cs: CardSet, st: State, ev: list[Event],
     seen = len(ev)
     for _ in range(10_000):  # bounded: each pass makes progress; a bug must not hang a bot
         if on_resolved is not None:
-            for k in range(seen, len(ev)):
-                e = ev[k]
-                if e["type"] == "resolved":
-                    on_resolved(e["what"], k + 1)
+            _tell_resolved(ev, seen, on_resolved)
             seen = len(ev)
         if st["result"] is not None or st["decisions"]:
             return
-        ph = st["phase"]
-        if ph == "placement":
-            if st["step"] is None:
-                _round_zero(cs, st, ev)
-            else:
-                _begin_round(st, ev)
-        elif ph in ("main", "auto"):
-            if st["current"] is not None:
-                _finish_card(cs, st, ev)
-            elif ph == "main":
-                if st["turn"] < len(st["turn_order"]):
-                    seat = st["turn_order"][st["turn"]]
-                    if st["players"][seat]["eliminated"]:  # resigned this round
-                        st["turn"] += 1
-                        continue
-                    opts = [c for c in st["row"] if c not in st["chosen"]]
-                    open_decision(st, seat, "pick", options=opts)
-                else:
-                    st["phase"] = "auto"
-                    unchosen = [c for c in st["row"] if c not in st["chosen"]]
-                    st["auto_left"] = unchosen[:-1]  # R6.5: the last card is never executed
-            elif st["auto_left"]:
-                execute(cs, st, st["auto_left"].pop(0), None, ev)
-            else:
-                _end_main(cs, st, ev)
-        elif ph == "invasion":
-            invasion(cs, st, ev)
-        elif ph == "summon":
-            summon_phase(cs, st, ev)
-        elif ph == "end":
-            end_phase(cs, st, ev)
-        else:
+        step = _STEPS.get(st["phase"])
+        if step is None:
             return
+        step(cs, st, ev)
     raise RuntimeError("engine flow did not settle")  # pragma: no cover
+
+
+def _tell_resolved(ev: list[Event], seen: int, on_resolved: Callable[[str, int], None]) -> None:
+    for k in range(seen, len(ev)):
+        e = ev[k]
+        if e["type"] == "resolved":
+            on_resolved(e["what"], k + 1)
+
+
+def _placement_step(cs: CardSet, st: State, ev: list[Event]) -> None:
+    if st["step"] is None:
+        _round_zero(cs, st, ev)
+    else:
+        _begin_round(st, ev)
+
+
+def _main_step(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """The Main phase (R6) and its AUTO cards: one card resolved, chosen or executed."""
+    if st["current"] is not None:
+        _finish_card(cs, st, ev)
+    elif st["phase"] == "main":
+        _next_chooser(st)
+    elif st["auto_left"]:
+        execute(cs, st, st["auto_left"].pop(0), None, ev)
+    else:
+        _end_main(cs, st, ev)
+
+
+def _next_chooser(st: State) -> None:
+    """R6.1: the next player in turn order chooses a card; after the last, AUTO (R6.4)."""
+    if st["turn"] >= len(st["turn_order"]):
+        st["phase"] = "auto"
+        unchosen = [c for c in st["row"] if c not in st["chosen"]]
+        st["auto_left"] = unchosen[:-1]  # R6.5: the last card is never executed
+        return
+    seat = st["turn_order"][st["turn"]]
+    if st["players"][seat]["eliminated"]:  # resigned this round
+        st["turn"] += 1
+        return
+    opts = [c for c in st["row"] if c not in st["chosen"]]
+    open_decision(st, seat, "pick", options=opts)
 
 
 def _round_zero(cs: CardSet, st: State, ev: list[Event]) -> None:
@@ -298,7 +308,7 @@ def _monster_move(cs: CardSet, st: State, seat: int, i: int, ev: list[Event],
     """R9.2: forward as far as MOV allows, jumping monsters, stopped short of units."""
     p = st["players"][seat]
     b: Board = p["board"]
-    m = b[i]
+    m = occupant(b, i)
     c, ln = board.col(i), board.lane(i)
     target = c - cs.monsters[m["card"]].mov
     while target >= 1 and is_monster(b[board.on(target, ln)]):
@@ -420,25 +430,30 @@ def _place_monster(p: Player, seat: int, m: Piece, ln: int, ev: list[Event],
 # ---- End phase (R11) ----------------------------------------------------------------------------
 
 def end_phase(cs: CardSet, st: State, ev: list[Event]) -> None:
-    step = st["step"]
-    if step == "next":
-        _begin_round(st, ev)
-        return
-    if step == "support":
-        st["current"] = "end"
-        ev.append({"type": "phase", "phase": "end", "round": st["round"]})
-        st["step"] = "fatigue"
-        for seat in supported(st):
-            if any(is_unit(u) and u["dmg"] > 0 for u in st["players"][seat]["board"]):
-                open_decision(st, seat, "support")
-        return
-    if step == "fatigue":
-        st["step"] = "reset"
-        for seat in active(st):
-            if any(is_unit(u) and u["acted"] for u in st["players"][seat]["board"]):
-                open_decision(st, seat, "ready", card="fatigue", n=2)
-        return
-    # Mercenary reset, command reset, start player (R11.3–5), then the next round.
+    """The End phase (R11), one step at a time: support, fatigue recovery, the resets."""
+    _END_STEPS.get(st["step"] or "", _end_resets)(cs, st, ev)
+
+
+def _end_support(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """R11.1: the players with most monsters may heal 1 damage."""
+    st["current"] = "end"
+    ev.append({"type": "phase", "phase": "end", "round": st["round"]})
+    st["step"] = "fatigue"
+    for seat in supported(st):
+        if any(is_unit(u) and u["dmg"] > 0 for u in st["players"][seat]["board"]):
+            open_decision(st, seat, "support")
+
+
+def _end_fatigue(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """R11.2: fatigue recovery readies up to 2 acted units."""
+    st["step"] = "reset"
+    for seat in active(st):
+        if any(is_unit(u) and u.get("acted") for u in st["players"][seat]["board"]):
+            open_decision(st, seat, "ready", card="fatigue", n=2)
+
+
+def _end_resets(cs: CardSet, st: State, ev: list[Event]) -> None:
+    """Mercenary reset, command reset, start player (R11.3–5), then the next round."""
     st["discard"] += [m for m in st["mercenaries"] if m]
     st["mercenaries"] = [None, None, None]
     _reveal_mercenaries(st, ev)
@@ -446,8 +461,7 @@ def end_phase(cs: CardSet, st: State, ev: list[Event]) -> None:
             and not st["unit_deck"] and st["final_round"] is None):
         st["final_round"] = st["round"] + 1  # R13.2
         ev.append({"type": "final_round", "round": st["final_round"]})
-    n_active = len(active(st))
-    if n_active != 4:
+    if len(active(st)) != 4:
         rng.shuffle(st["rng"], "table", st["row"])
     if len(st["players"]) > 1:
         st["start_player"] = clockwise_from(st, (st["start_player"] + 1) % len(st["players"]))[0]
@@ -457,6 +471,12 @@ def end_phase(cs: CardSet, st: State, ev: list[Event]) -> None:
         _round_cap(cs, st, ev)
         return
     st["step"] = "next"  # run() begins the next round at once
+
+
+_END_STEPS: dict[str, Callable[[CardSet, State, list[Event]], None]] = {
+    "next": lambda cs, st, ev: _begin_round(st, ev),
+    "support": _end_support, "fatigue": _end_fatigue,
+}
 
 
 def _reveal_mercenaries(st: State, ev: list[Event]) -> None:
@@ -533,7 +553,7 @@ def _round_cap(cs: CardSet, st: State, ev: list[Event]) -> None:
             cs=cs)
 
 
-def _finish(st: State, ev: list[Event], winners: list[int], code: str, draw: bool = False,
+def _finish(st: State, ev: list[Event], winners: list[int], code: Termination, draw: bool = False,
             cs: CardSet | None = None) -> None:
     """End the game. `code` says why (engine/messages.py REASONS); "reason" keeps its English
     for readers of older states and logs."""
@@ -550,3 +570,10 @@ def _finish(st: State, ev: list[Event], winners: list[int], code: str, draw: boo
     st["phase"], st["decisions"] = "over", {}
     ev.append({"type": "game_over", "winners": result["winners"], "draw": draw,
                "reason": result["reason"], "code": code, "ranking": seats})
+
+
+_STEPS: dict[str, Callable[[CardSet, State, list[Event]], None]] = {
+    "placement": _placement_step, "main": _main_step, "auto": _main_step,
+    "invasion": invasion, "summon": summon_phase, "end": end_phase,
+}
+"""What the flow does next in each phase (`over`: nothing)."""

@@ -3,70 +3,42 @@
 `Game.apply` is the one way a state changes: it checks the answer against the player's
 pending decision (stale / not yours / game over / illegal, each typed), mutates only after
 validation, runs the automatic flow, and logs the action so setup + log replays the game
-(R15). Undo replays the log without the undone action.
+(R15). Each answer goes to its decision kind's rule, declared once in engine/decisions.py
+(verbs, legality, answer, timeout, trivial answer, prompt). Undo replays the log without the
+undone action.
 """
 
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable, Mapping
-from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from . import board, combat, flow, rng
+from . import board, combat, decisions, flow, rng
 from .cards import (
     CardSet,
     cards_for,
     default_cards,
     default_version,
-    normalize_name,
     parse_cardset,
     released_at,
     released_cards,
     released_versions,
 )
+from .decisions import Prompt
 from .errors import (
     ActionError,
-    GameOver,
+    GameFinished,
     IllegalAction,
     NotationError,
     NotYourDecision,
     StaleDecision,
     excerpt,
 )
-from .messages import Items, Name, phrase
-from .notation import ROLL_PROMPTS, Action, SkillUse, parse
-from .state import (
-    ActionsDecision,
-    Board,
-    Card,
-    Decision,
-    Event,
-    State,
-    close_decision,
-    is_monster,
-    is_unit,
-    marks,
-    new_game,
-    normalize,
-    sq,
-    touch_decision,
-)
-from .types import (
-    DecisionKind,
-    LogEntry,
-    PickDecision,
-    PlaceDecision,
-    Player,
-    ReadyDecision,
-    RecruitDecision,
-    Result,
-    RollDecision,
-    Setup,
-    SupportDecision,
-    View,
-)
+from .messages import Items, phrase
+from .notation import ROLL_PROMPTS, Action, parse
+from .state import Decision, Event, State, new_game, normalize, touch_decision
+from .types import DecisionKind, LogEntry, Player, Result, Setup, View
 from .view import view as _view
 
 
@@ -235,7 +207,7 @@ class Game:
         a = parse(action) if isinstance(action, str) else action
         st, cs = self.state, self.cards
         if st["result"] is not None:
-            raise GameOver("game_over")
+            raise GameFinished("game_over")
         if not 0 <= seat < len(st["players"]) or st["players"][seat]["eliminated"]:
             raise NotYourDecision("not_playing")
         ev: list[Event] = []
@@ -281,7 +253,7 @@ class Game:
         """Take back `seat`'s last action when it revealed nothing random and the decision it
         answered is still open (BGA's rule): replay the log without it."""
         if self.over:
-            raise GameOver("game_over")
+            raise GameFinished("game_over")
         if not self.can_undo(seat):
             raise IllegalAction("nothing_to_undo")
         index = self.state["undo"][str(seat)][0]
@@ -294,352 +266,53 @@ class Game:
                                names=Items(waiting) if waiting else phrase("nobody"))
 
     def _answer(self, seat: int, dec: Decision, a: Action, ev: list[Event]) -> str:
-        """Check then apply one answer; returns the canonical text logged for replay."""
+        """Check then apply one answer; returns the canonical text logged for replay. Level
+        Up answers any decision (R12.1); every other answer is the decision kind's own
+        (engine/decisions.py)."""
         st, cs = self.state, self.cards
-        kind = dec["kind"]
-        if a.verb == "levelup":
-            i = board.index(a.square or "")
-            problem = combat.levelup_problem(cs, st, seat, i)
-            if problem:
-                raise IllegalAction(problem[0], **problem[1])
-            assert i is not None  # levelup_problem refuses a missing square
-            combat.do_levelup(cs, st, seat, i, ev)
-            if dec["kind"] == "roll":
-                combat.reconsider_roll(cs, st, seat, dec, ev)
-            if st["decisions"].get(str(seat)) is dec:
-                touch_decision(st, seat)
-            return str(a)
-        if a.verb == "timeout":
-            ev.append({"type": "timeout", "player": seat, "decision": kind})
-            if kind == "pick":
-                close_decision(st, seat)
-                flow.skip_turn(st, seat, ev)
-            elif kind == "place":  # placement is mandatory (p.7): a fixed, harmless default
-                b: Board = st["players"][seat]["board"]
-                i = next(board.square(s) for s in _DEFAULT_PLACES if b[board.square(s)] is None)
-                card = st["players"][seat]["hand"][0]
-                close_decision(st, seat)
-                st["players"][seat]["hand"].remove(card)
-                flow.place_unit(cs, st, seat, card, i, ev, paid=False)
-            elif dec["kind"] == "roll":
-                self._keep(seat, dec, ev)
-            else:
-                close_decision(st, seat)
-            return "timeout"
-        allowed = _ALLOWED[kind]
-        if a.verb not in allowed:
-            raise IllegalAction("wrong_verb", prompt=phrase(f"prompt.{kind}"),
-                                verbs=" / ".join(allowed),
-                                levelup=phrase("or_levelup") if kind != "place" else "")
-        handler: Callable[[int, Decision, Action, list[Event]], str] = getattr(self, f"_{kind}")
-        return handler(seat, dec, a, ev)
-
-    def _pick(self, seat: int, dec: PickDecision, a: Action, ev: list[Event]) -> str:
-        key = self.cards.resolve(a.card or "")
-        if key not in dec["options"]:
-            names = Items(tuple(self._name(c) for c in dec["options"]))
-            what = (self._name(key) if key in self.cards.commands
-                    else phrase("quoted", text=excerpt(a.card or "")))
-            raise IllegalAction("cannot_pick", card=what, names=names)
-        close_decision(self.state, seat)
-        flow.pick(self.cards, self.state, seat, key, ev)
-        return f"pick {key}"
-
-    def _place(self, seat: int, dec: PlaceDecision, a: Action, ev: list[Event]) -> str:
-        p = self.state["players"][seat]
-        card = self._match(p["hand"], a.card or "", "where.hand")
-        i = self._home_square(seat, a.square)
-        close_decision(self.state, seat)
-        p["hand"].remove(card)
-        flow.place_unit(self.cards, self.state, seat, card, i, ev, paid=False)
-        return f"place {card['card']} {sq(i)}"
-
-    def _actions(self, seat: int, dec: ActionsDecision, a: Action, ev: list[Event]) -> str:
-        if a.verb == "done":
-            close_decision(self.state, seat)
-            ev.append({"type": "done", "player": seat})
-            return "done"
-        plan = combat.check_act(self.cards, self.state, seat, a)
-        dec["left"] -= 1
-        unit = self.state["players"][seat]["board"][plan.unit]
-        assert unit is not None  # check_act found the unit there
-        dec["acted_now"].append(unit["id"])
-        combat.do_act(self.cards, self.state, seat, plan, ev)
-        if self.state["decisions"].get(str(seat)) is dec:
-            combat.continue_actions(self.state, seat, dec)
-        return str(a)
-
-    def _ready(self, seat: int, dec: ReadyDecision, a: Action, ev: list[Event]) -> str:
-        if a.verb == "done" or not a.squares:
-            close_decision(self.state, seat)
-            return "done"
-        b: Board = self.state["players"][seat]["board"]
-        idx = [board.square(s) for s in a.squares]
-        if len(set(idx)) != len(idx):
-            raise IllegalAction("ready_once")
-        if len(idx) > dec["n"]:
-            raise IllegalAction("ready_max", n=dec["n"])
-        for i in idx:
-            if not is_unit(b[i]) or not b[i]["acted"]:
-                raise IllegalAction("ready_not_acted", square=sq(i))
-        for i in idx:
-            b[i]["acted"] = False
-        close_decision(self.state, seat)
-        ev.append({"type": "readied", "player": seat, "squares": [sq(i) for i in idx]})
-        return "ready " + " ".join(sq(i) for i in idx)
-
-    def _recruit(self, seat: int, dec: RecruitDecision, a: Action, ev: list[Event]) -> str:
-        st, cs = self.state, self.cards
-        if a.verb == "done":
-            close_decision(st, seat)
-            return "done"
-        p = st["players"][seat]
-        mercs = [m for m in st["mercenaries"] if m]
-        card, merc = None, False
-        if not a.merc:
-            card = self._match(p["hand"], a.card or "", "where.hand", missing_ok=True)
-        if card is None:
-            if not dec["mercenaries"]:
-                if a.merc:  # R7.1: never a mercenary under AUTO, even one also in the hand
-                    raise IllegalAction("no_mercs_auto")
-                why = "why.auto" if not a.merc and mercs else "why.nor"
-                self._match(p["hand"], a.card or "", "where.hand", missing_ok=False,
-                            extra=why)
-            card = self._match(mercs, a.card or "", "where.mercs")
-            merc = True
-        i = self._home_square(seat, a.square)
-        cost = cs.units[card["card"]].cost
-        if cost > p["gold"]:
-            raise IllegalAction("too_expensive", card=self._name(card["card"]), cost=cost,
-                                gold=p["gold"])
-        close_decision(st, seat)
-        if merc:
-            st["claims"].append([seat, card["id"], sq(i)])
-            # R7.1 [decision]: choices are collected together, so a claim stays private
-            # until all have chosen (the view hides its log entry too).
-            ev.append({"type": "merc_claimed", "player": seat, "card": card["card"],
-                       "vis": [seat]})
-            return f"recruit merc {card['card']} {sq(i)}"
-        p["hand"].remove(card)
-        flow.place_unit(cs, st, seat, card, i, ev, paid=True)
-        return f"recruit {card['card']} {sq(i)}"
-
-    def _support(self, seat: int, dec: SupportDecision, a: Action, ev: list[Event]) -> str:
-        if a.verb == "done":
-            close_decision(self.state, seat)
-            return "done"
-        b: Board = self.state["players"][seat]["board"]
+        if a.verb != "levelup":
+            return decisions.answer(decisions.Reply(cs, st, seat, ev), dec, a)
         i = board.index(a.square or "")
-        if i is None or not is_unit(b[i]) or b[i]["dmg"] <= 0:
-            raise IllegalAction("support_none", square=a.square)
-        b[i]["dmg"] -= 1
-        close_decision(self.state, seat)
-        hp = self.cards.units[b[i]["card"]].hp
-        ev.append({"type": "healed", "player": seat, "square": sq(i), "amount": 1,
-                   "support": True, "card": b[i]["card"], "hp": hp, "hp_left": hp - b[i]["dmg"]})
-        return f"support {sq(i)}"
-
-    def _roll(self, seat: int, dec: RollDecision, a: Action, ev: list[Event]) -> str:
-        if a.verb == "reroll":
-            if not dec["can_reroll"]:
-                raise IllegalAction("no_willpower")
-            combat.reroll(self.cards, self.state, seat, dec, ev)
-            return "reroll"
-        self._keep(seat, dec, ev)
-        return "keep"
-
-    def _keep(self, seat: int, dec: RollDecision, ev: list[Event]) -> None:
-        roll = combat.roll_of(dec)
-        _, _, dmg = combat.roll_outcome(self.cards, self.state, seat, roll)
-        close_decision(self.state, seat)
-        combat.resolve_roll(self.cards, self.state, seat, roll, dmg, ev, dec["resume"])
-
-    def _name(self, key: str) -> Name:
-        """A card's name in both languages, for a refusal's parameters."""
-        return Name(self.cards.name(key), self.cards.name(key, "ja"))
-
-    # ---- matching typed input ----------------------------------------------------------------
-    def _match(self, cards: list[Card], text: str, where: str, missing_ok: bool = False,
-               extra: str = "") -> Any:
-        want = normalize_name(text)
-        key = self.cards.resolve(text)
-        # A card's exact key or printed name (any case/width) wins over ★-insensitive matching:
-        # `warrior` / `ウォーリア` is the level-up card (R12.2) even with Warrior★ also in hand,
-        # and canonical logs (card keys) replay to the same card (R15).
-        fold = unicodedata.normalize("NFKC", text).casefold().strip()
-        exact = ([c for c in cards if fold in _printed(self.cards, c["card"])]
-                 or [c for c in cards if c["card"] == key])
-        found = exact or [c for c in cards if want in (
-            normalize_name(c["card"]), normalize_name(self.cards.units[c["card"]].en),
-            normalize_name(self.cards.units[c["card"]].ja))]
-        keys = {c["card"] for c in found}
-        if len(keys) > 1:
-            raise IllegalAction("ambiguous", text=excerpt(text),
-                                keys=Items(tuple(sorted(keys)), " or "))
-        if found:
-            return found[0]
-        if missing_ok:
-            return None
-        have = sorted({self._name(c["card"]) for c in cards})
-        raise IllegalAction("not_found", text=excerpt(text), where=phrase(where),
-                            why=phrase(extra) if extra else "",
-                            have=Items(tuple(have)) if have else phrase("have.nothing"))
-
-    def _home_square(self, seat: int, square: str | None) -> int:
-        i = board.index(square or "")
-        b: Board = self.state["players"][seat]["board"]
-        if i is None or not board.is_home(i):
-            raise IllegalAction("home_only", text=excerpt(square or ""))
-        if b[i] is not None:
-            raise IllegalAction("taken", square=sq(i), card=self._name(b[i]["card"]))
-        return i
+        problem = combat.levelup_problem(cs, st, seat, i)
+        if problem:
+            raise IllegalAction(problem[0], **problem[1])
+        assert i is not None  # levelup_problem refuses a missing square
+        combat.do_levelup(cs, st, seat, i, ev)
+        if dec["kind"] == "roll":
+            combat.reconsider_roll(cs, st, seat, dec, ev)
+        if st["decisions"].get(str(seat)) is dec:
+            touch_decision(st, seat)
+        return str(a)
 
     # ---- legal actions ------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
         """Every answer `seat` may give now (levelups included; the standing orders `autosave`
         and `rolls`, `timeout` and `resign` aside)."""
-        st, cs = self.state, self.cards
         dec = self.decision(seat)
-        if dec is None or st["result"] is not None:
+        if dec is None or self.state["result"] is not None:
             return []
-        p = st["players"][seat]
-        b: Board = p["board"]
-        out: list[Action] = []
-        if dec["kind"] == "pick":
-            out = [Action("pick", card=c) for c in dec["options"]]
-        elif dec["kind"] == "place":
-            homes = [sq(i) for i in range(6) if b[i] is None]
-            for key in sorted({c["card"] for c in p["hand"]}):
-                out += [Action("place", card=key, square=h) for h in homes]
-        elif dec["kind"] == "actions":
-            out = [Action("done")] + _act_options(cs, st, seat)
-        elif dec["kind"] == "ready":
-            acted = [sq(i) for i in range(board.SIZE) if is_unit(b[i]) and b[i]["acted"]]
-            out = [Action("done")]
-            for n in range(1, dec["n"] + 1):
-                out += [Action("ready", squares=c) for c in combinations(acted, n)]
-        elif dec["kind"] == "recruit":
-            homes = [sq(i) for i in range(6) if b[i] is None]
-            out = [Action("done")]
-            for key in sorted({c["card"] for c in p["hand"]}):
-                if cs.units[key].cost <= p["gold"]:
-                    out += [Action("recruit", card=key, square=h) for h in homes]
-            if dec["mercenaries"]:
-                for key in sorted({m["card"] for m in st["mercenaries"] if m}):
-                    if cs.units[key].cost <= p["gold"]:
-                        out += [Action("recruit", card=key, square=h, merc=True) for h in homes]
-        elif dec["kind"] == "support":
-            out = [Action("done")] + [Action("support", square=sq(i)) for i in range(board.SIZE)
-                                      if is_unit(b[i]) and b[i]["dmg"] > 0]
-        elif dec["kind"] == "roll":
-            out = [Action("keep")] + ([Action("reroll")] if dec["can_reroll"] else [])
-        for i in range(board.SIZE):
-            if is_unit(b[i]) and combat.levelup_problem(cs, st, seat, i) is None:
-                out.append(Action("levelup", square=sq(i)))
-        return out
+        return decisions.legal(self.cards, self.state, seat, dec)
 
     def trivial_action(self, seat: int) -> Action | None:
         """An answer that needs no thought, which interfaces may apply at once: the only legal
         answer, Level Up included (R12.1: after a reroll that still misses, `keep` and
         `levelup` are both answers, and only the player may choose), or one that can only
-        help and takes nothing away: readying every acted unit when the limit allows it
-        (Level Up is offered again wherever it could matter: rolls, actions, the Enemy
-        phase's standing order)."""
+        help and takes nothing away (the kind's own, `DecisionRule.trivial`: readying every
+        acted unit when the limit allows it). Level Up is offered again wherever it could
+        matter: rolls, actions, the Enemy phase's standing order."""
         dec = self.decision(seat)
         if dec is None:
             return None
         legal = self.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        if dec["kind"] == "ready":
-            b: Board = self.state["players"][seat]["board"]
-            acted = tuple(sq(i) for i in range(board.SIZE) if is_unit(b[i]) and b[i]["acted"])
-            if len(acted) <= dec["n"]:
-                return Action("ready", squares=acted)
-        return None
+        return decisions.trivial(self.state, seat, dec)
 
-
-def _printed(cs: CardSet, key: str) -> tuple[str, str, str]:
-    """A unit card's key and printed names, case- and width-folded (not ★-stripped)."""
-    u = cs.units[key]
-    return key, unicodedata.normalize("NFKC", u.en).casefold(), \
-        unicodedata.normalize("NFKC", u.ja).casefold()
-
-
-_DEFAULT_PLACES = ("2B", "2A", "2C", "1B", "1A", "1C")
-_ALLOWED = {
-    "pick": ("pick",), "place": ("place",), "actions": ("act", "done"),
-    "ready": ("ready", "done"), "recruit": ("recruit", "done"), "support": ("support", "done"),
-    "roll": ("reroll", "keep"),
-}
-
-
-def _act_options(cs: CardSet, st: State, seat: int) -> list[Action]:
-    p = st["players"][seat]
-    b: Board = p["board"]
-    out: list[Action] = []
-    for i in range(board.SIZE):
-        u = b[i]
-        if not is_unit(u) or u["acted"]:
-            continue
-        mov = cs.units[u["card"]].mov
-        moves = board.unit_moves(b, i, mov)
-        dests: list[tuple[int | None, bool]] = [(None, False)] + [(d, False) for d in moves]
-        if marks(p) >= 1:
-            dests += [(d, True) for d in board.unit_moves(b, i, mov + 1) if d not in moves]
-        for d, full in dests:
-            pos = i if d is None else d
-            scratch = list(b)
-            scratch[i], scratch[pos] = None, u
-            to = None if d is None else sq(d)
-            if d is not None:
-                out.append(Action("act", square=sq(i), to=to, fullmove=full))
-            for use in skill_options(cs, scratch, pos):
-                out.append(Action("act", square=sq(i), to=to, fullmove=full, skill=use))
-    return out
-
-
-def skill_options(cs: CardSet, b: list[Any], pos: int, depth: int = 0) -> list[SkillUse]:
-    """Every valid use of the skill of the unit on `pos` (commands nested one level)."""
-    skill = cs.units[b[pos]["card"]].skill
-    reach = combat.skill_squares(cs, b, pos)
-    monsters = [j for j in reach if is_monster(b[j])]
-    if skill.kind == "area":
-        return [SkillUse("area")] if monsters else []
-    if skill.kind == "dice":
-        out = []
-        for j in monsters:
-            try:
-                combat.check_skill(cs, b, pos, SkillUse("attack", (sq(j),)))
-            except IllegalAction:
-                continue
-            out.append(SkillUse("attack", (sq(j),)))
-        return out
-    if skill.kind == "allocated":
-        pts = [j for j in monsters for _ in range(cs.monsters[b[j]["card"]].hp - b[j]["dmg"])]
-        need = min(skill.n, len(pts))
-        combos = sorted(set(combinations(pts, need))) if need else []
-        return [SkillUse("attack", tuple(sq(j) for j in c)) for c in combos]
-    if skill.kind == "heal":
-        hurt = [j for j in reach if is_unit(b[j]) and b[j]["dmg"] > 0]
-        out = []
-        for n in range(1, skill.n + 1):
-            for c in combinations_with_replacement(hurt, n):
-                if all(c.count(j) <= b[j]["dmg"] for j in set(c)):
-                    out.append(SkillUse("heal", tuple(sq(j) for j in c)))
-        return out
-    out = []
-    for j in range(board.SIZE):
-        if j == pos or not is_unit(b[j]):
-            continue
-        out.append(SkillUse("command", (sq(j),)))
-        t = b[j]
-        if depth == 0 and t["dmg"] + 1 < cs.units[t["card"]].hp:
-            scratch = list(b)
-            scratch[j] = {**t, "dmg": t["dmg"] + 1}
-            out += [SkillUse("command", (sq(j),), sub)
-                    for sub in skill_options(cs, scratch, j, depth + 1)]
-    return out
+    def prompt(self, seat: int) -> Prompt | None:
+        """What `seat` is asked now, without words (the catalogue key and its parameters,
+        `decisions.Prompt`), or None when nothing is asked."""
+        dec = self.decision(seat)
+        return None if dec is None else decisions.prompt(self.cards, self.state, dec)
 
 
 def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],

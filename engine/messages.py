@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .types import Termination
+
 
 class Name(NamedTuple):
     """A card's printed name in both languages."""
@@ -58,7 +60,7 @@ def _en(value: Any) -> Any:
 
 
 # Game-end reasons (state["result"]["code"]; "reason" keeps the English for old readers).
-REASONS = {
+REASONS: dict[Termination, str] = {
     "end.final_round": "the final round ended with monsters left (R13.2)",
     "end.castle_invaded": "a monster invaded the castle (R13.1)",
     "end.last_standing": "last player standing (R9.3)",
@@ -175,5 +177,5 @@ ENGLISH: dict[str, str] = {
     "job.warrior": "warrior", "job.cleric": "cleric", "job.sorcerer": "sorcerer",
     "job.thief": "thief",
     "levelup_cost": "Level Up costs {price} honor marks and you have {marks} (R12.2).",
-    **REASONS,
+    **{code: text for code, text in REASONS.items()},  # keys widened to str
 }

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from . import board
 from .errors import NotationError, excerpt
 from .messages import phrase
 
-VERBS = ("pick", "place", "act", "recruit", "ready", "support", "levelup", "reroll", "keep",
-         "done", "timeout", "autosave", "rolls", "resign")
+Verb = Literal["pick", "place", "act", "recruit", "ready", "support", "levelup", "reroll",
+               "keep", "done", "timeout", "autosave", "rolls", "resign"]
+"""The first word of every action (docs/notation.md), in the order a refusal lists them."""
 ROLL_PROMPTS = ("miss", "always")  # `rolls`: when a roll decision is opened (R12.1)
 # A Bard commanding a Bard … : each level needs another unit of the same board, so a chain
 # longer than the board's squares is never legal; refusing it here keeps parsing (and the
@@ -135,59 +138,78 @@ def parse(text: str) -> Action:
     if not toks:
         raise NotationError("syntax.empty")
     verb = toks[0].lower()
-    args = toks[1:]
-    low = [a.lower() for a in args]
-    if verb not in VERBS:
+    grammar = _READERS.get(verb)
+    if grammar is None:
         players = [v for v in VERBS if v != "timeout"]  # timeout is the system's answer
         raise NotationError("syntax.unknown", text=excerpt(toks[0]), actions=", ".join(players))
-    if verb in ("reroll", "keep", "done", "timeout", "resign"):
-        if args:
-            raise NotationError("syntax.no_args", verb=verb)
-        return Action(verb)
-    if verb == "pick":
-        if len(args) != 1:
-            raise NotationError("syntax.use_pick")
-        return Action("pick", card=args[0])
-    if verb == "place":
-        if len(args) != 2:
-            raise NotationError("syntax.use_place")
-        return Action("place", card=args[0], square=_square(args[1], "what.place"))
-    if verb == "recruit":
-        merc = bool(low) and low[0] in ("merc", "mercenary")
-        rest = args[1:] if merc else args
-        if len(rest) != 2:
-            raise NotationError("syntax.use_recruit")
-        return Action("recruit", card=rest[0], square=_square(rest[1], "what.recruit"),
-                      merc=merc)
-    if verb == "ready":
-        sqs = tuple(s for a in args for s in _squares(a, "what.ready"))
-        return Action("ready", squares=sqs)
-    if verb in ("support", "levelup"):
-        if len(args) != 1:
-            raise NotationError("syntax.use_square", verb=verb)
-        return Action(verb, square=_square(args[0], "what.unit"))
-    if verb == "autosave":
-        if low not in (["on"], ["off"]):
-            raise NotationError("syntax.use_autosave")
-        return Action("autosave", flag=low == ["on"])
-    if verb == "rolls":
-        if len(low) != 1 or low[0] not in ROLL_PROMPTS:
-            raise NotationError("syntax.use_rolls")
-        return Action("rolls", mode=low[0])
-    # act SQ [fullmove] [to SQ] [SKILL]
+    return grammar(verb, toks[1:])
+
+
+# One reader per verb: what follows the verb (`args`, as typed) becomes the Action.
+def _bare(verb: str, args: list[str]) -> Action:
+    if args:
+        raise NotationError("syntax.no_args", verb=verb)
+    return Action(verb)
+
+
+def _pick(verb: str, args: list[str]) -> Action:
+    if len(args) != 1:
+        raise NotationError("syntax.use_pick")
+    return Action("pick", card=args[0])
+
+
+def _place(verb: str, args: list[str]) -> Action:
+    if len(args) != 2:
+        raise NotationError("syntax.use_place")
+    return Action("place", card=args[0], square=_square(args[1], "what.place"))
+
+
+def _recruit(verb: str, args: list[str]) -> Action:
+    merc = bool(args) and args[0].lower() in ("merc", "mercenary")
+    rest = args[1:] if merc else args
+    if len(rest) != 2:
+        raise NotationError("syntax.use_recruit")
+    return Action("recruit", card=rest[0], square=_square(rest[1], "what.recruit"), merc=merc)
+
+
+def _ready(verb: str, args: list[str]) -> Action:
+    return Action("ready", squares=tuple(s for a in args for s in _squares(a, "what.ready")))
+
+
+def _on_square(verb: str, args: list[str]) -> Action:
+    if len(args) != 1:
+        raise NotationError("syntax.use_square", verb=verb)
+    return Action(verb, square=_square(args[0], "what.unit"))
+
+
+def _autosave(verb: str, args: list[str]) -> Action:
+    low = [a.lower() for a in args]
+    if low not in (["on"], ["off"]):
+        raise NotationError("syntax.use_autosave")
+    return Action("autosave", flag=low == ["on"])
+
+
+def _rolls(verb: str, args: list[str]) -> Action:
+    low = [a.lower() for a in args]
+    if len(low) != 1 or low[0] not in ROLL_PROMPTS:
+        raise NotationError("syntax.use_rolls")
+    return Action("rolls", mode=low[0])
+
+
+def _act(verb: str, args: list[str]) -> Action:
+    """`act SQ [fullmove] [to SQ] [SKILL]`."""
     if not args:
         raise NotationError("syntax.use_act")
     unit = _square(args[0], "what.actor")
-    toks = low[1:]
-    fullmove = False
+    toks = [a.lower() for a in args[1:]]
+    fullmove = bool(toks) and toks[0] == "fullmove"
+    toks = toks[1:] if fullmove else toks
     to = None
-    skill = None
-    if toks and toks[0] == "fullmove":
-        fullmove, toks = True, toks[1:]
     if toks and toks[0] == "to":
         if len(toks) < 2:
             raise NotationError("syntax.to_square")
         to, toks = _square(toks[1], "what.destination"), toks[2:]
+    skill = None
     if toks:
         if toks[0] not in _SKILL_WORDS:
             raise NotationError("syntax.after_move", text=excerpt(toks[0]))
@@ -197,3 +219,13 @@ def parse(text: str) -> Action:
     if fullmove and to is None:
         raise NotationError("syntax.fullmove_to")
     return Action("act", square=unit, to=to, fullmove=fullmove, skill=skill)
+
+
+_GRAMMAR: dict[Verb, Callable[[str, list[str]], Action]] = {
+    "pick": _pick, "place": _place, "act": _act, "recruit": _recruit, "ready": _ready,
+    "support": _on_square, "levelup": _on_square, "reroll": _bare, "keep": _bare,
+    "done": _bare, "timeout": _bare, "autosave": _autosave, "rolls": _rolls, "resign": _bare,
+}
+VERBS: tuple[str, ...] = get_args(Verb)
+# looked up by the word as typed (any string)
+_READERS: dict[str, Callable[[str, list[str]], Action]] = {str(v): r for v, r in _GRAMMAR.items()}

@@ -145,6 +145,32 @@ def _decision(cs: CardSet, v: View, seat: int, d: Decision) -> str:
 def render(cs: CardSet, v: View) -> str:
     """The whole table as text, from `view` (any seat or a spectator)."""
     abbr = abbreviations(cs)
+    chips_up = ",".join(v["chips"]["up"]) or "-"
+    lines = [
+        _heading(cs, v),
+        f"row: {_row(cs, v)}",
+        f"monster deck {v['monster_deck_size']}, unit deck {v['unit_deck_size']}, "
+        f"discard {len(v['discard'])}, medals face down {v['medal_pool_size']}, "
+        f"summon chips face down {v['chips']['down']} / up {chips_up}",
+        "mercenaries: " + " | ".join(
+            f"{cs.name(m['card'])} ({cs.units[m['card']].cost}g)" if m else "(taken)"
+            for m in v["mercenaries"]),
+        "level-up piles: " + ", ".join(f"{job} {len(pile)}"
+                                       for job, pile in v["levelup_piles"].items()),
+    ]
+    if v.get("removed"):
+        lines.append(f"spent honor marks (out of the game): {len(v['removed'])}")
+    for seat in range(len(v["players"])):
+        lines.append("")
+        lines += _player(cs, abbr, v, seat)
+    lines.append("")
+    lines += _outcome(cs, v)
+    lines.append(LEGEND)
+    return "\n".join(lines) + "\n"
+
+
+def _heading(cs: CardSet, v: View) -> str:
+    """Round, phase, the card being resolved, who is looking, and the options in play."""
     names = [p["name"] for p in v["players"]]
     phase = v["phase"]
     cur = v.get("current")
@@ -164,32 +190,18 @@ def render(cs: CardSet, v: View) -> str:
         extra.append(f"solo difficulty {opts['difficulty']}")
     if v.get("final_round"):
         extra.append(f"final round {v['final_round']}")
-    chips_up = ",".join(v["chips"]["up"]) or "-"
-    lines = [
-        head + f" ({', '.join(extra)})",
-        f"row: {_row(cs, v)}",
-        f"monster deck {v['monster_deck_size']}, unit deck {v['unit_deck_size']}, "
-        f"discard {len(v['discard'])}, medals face down {v['medal_pool_size']}, "
-        f"summon chips face down {v['chips']['down']} / up {chips_up}",
-        "mercenaries: " + " | ".join(
-            f"{cs.name(m['card'])} ({cs.units[m['card']].cost}g)" if m else "(taken)"
-            for m in v["mercenaries"]),
-        "level-up piles: " + ", ".join(f"{job} {len(pile)}"
-                                       for job, pile in v["levelup_piles"].items()),
-    ]
-    if v.get("removed"):
-        lines.append(f"spent honor marks (out of the game): {len(v['removed'])}")
-    for seat in range(len(v["players"])):
-        lines.append("")
-        lines += _player(cs, abbr, v, seat)
-    lines.append("")
+    return head + f" ({', '.join(extra)})"
+
+
+def _outcome(cs: CardSet, v: View) -> list[str]:
+    """The result once the game is over, else who must decide what."""
+    names = [p["name"] for p in v["players"]]
     res = v.get("result")
     if res is not None:
         win = ", ".join(names[s] for s in res["winners"]) or "nobody"
-        lines.append(f"GAME OVER: {'draw between ' if res['draw'] else 'winner: '}{win} "
-                     f"({res['reason']}); ranking: {', '.join(names[s] for s in res['ranking'])}")
-    elif v["decisions"]:
-        lines.append("waiting for:")
-        lines += [f"  {_decision(cs, v, int(s), d)}" for s, d in sorted(v["decisions"].items())]
-    lines.append(LEGEND)
-    return "\n".join(lines) + "\n"
+        return [f"GAME OVER: {'draw between ' if res['draw'] else 'winner: '}{win} "
+                f"({res['reason']}); ranking: {', '.join(names[s] for s in res['ranking'])}"]
+    if v["decisions"]:
+        return ["waiting for:"] + [f"  {_decision(cs, v, int(s), d)}"
+                                   for s, d in sorted(v["decisions"].items())]
+    return []

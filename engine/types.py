@@ -18,6 +18,11 @@ from typing import Any, Literal, NotRequired, TypedDict
 Phase = Literal["placement", "main", "auto", "invasion", "summon", "end", "over"]
 RollResult = Literal["hit", "miss", "critical", "fumble"]
 RollPrompts = Literal["miss", "always"]
+Termination = Literal["end.final_round", "end.castle_invaded", "end.last_standing",
+                      "end.all_eliminated", "end.all_defeated", "end.threat_low",
+                      "end.round_cap", "end.resigned"]
+"""Why a game ended (R9.3, R13, R14.3, R15), as python-chess's `Termination`: the code a
+stored result keeps (a JSON string) and `engine/messages.py` REASONS words in English."""
 
 
 class Card(TypedDict):
@@ -105,7 +110,7 @@ class Result(TypedDict):
     winners: list[int]
     draw: bool
     reason: str  # the English of `code` (states from before codes have only this)
-    code: NotRequired[str]  # why the game ended: an `end.*` code (engine/messages.py)
+    code: NotRequired[Termination]  # why the game ended (states from before codes: absent)
     ranking: list[int]
 
 
@@ -508,7 +513,7 @@ class FinalRoundEvent(_EventBase):
 class TimeoutEvent(_EventBase):
     type: Literal["timeout"]
     player: int
-    decision: str
+    decision: DecisionKind
 
 
 class AutosaveEvent(TypedDict):  # always private
@@ -535,7 +540,7 @@ class GameOverEvent(_EventBase):
     winners: list[int]
     draw: bool
     reason: str
-    code: NotRequired[str]
+    code: NotRequired[Termination]
     ranking: list[int]
 
 

@@ -4,7 +4,10 @@ Messages have symbolic ids (`story.picked`, `phase.invasion`, `console.help`) so
 wording can change without touching code or the Japanese; the English text lives in en.po
 like any other language. Placeholders are python-brace fields (`{card}`); counts take the
 language's plural forms (`tn`; Japanese has one). The catalogues are read once, at import,
-into plain dicts: a lookup is a dict access and a `str.format`.
+into plain dicts: a lookup is a dict access and a `str.format`. A language is a catalogue
+file: every `*.po` here is one, found at import; what differs between languages (how a list is
+joined, how a typed word is quoted, which language a card face names second) is a catalogue
+entry, never a branch in code.
 
 Narration templates may carry two marks, `<b>…</b>` and `<cmd>…</cmd>`, which
 `service/lines.py` turns into marked pieces for each interface to format. How to add a
@@ -17,14 +20,13 @@ and parameters that the layers above translate).
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from babel.messages.pofile import read_po
 
 HERE = Path(__file__).parent
-LANGS = ("en", "ja")
 DEFAULT = "en"
 
 
@@ -42,8 +44,8 @@ class _Catalogue(NamedTuple):
     plural_of: Callable[[int], int]
 
 
-def _load(lang: str) -> _Catalogue:
-    with (HERE / f"{lang}.po").open("rb") as f:
+def _load(path: Path) -> _Catalogue:
+    with path.open("rb") as f:
         cat = read_po(f, locale=None)
     singular: dict[str, str] = {}
     plural: dict[str, tuple[str, ...]] = {}
@@ -59,7 +61,25 @@ def _load(lang: str) -> _Catalogue:
     return _Catalogue(singular, plural, gettext.c2py(expr))
 
 
-CATALOGUES: dict[str, _Catalogue] = {lang: _load(lang) for lang in LANGS}
+CATALOGUES: dict[str, _Catalogue] = {
+    p.stem: _load(p) for p in sorted(HERE.glob("*.po"), key=lambda p: (p.stem != DEFAULT, p.stem))}
+LANGS = tuple(CATALOGUES)  # English first, then every other catalogue file here
+
+
+def install(lang: str, path: Path, /) -> None:
+    """Read one more catalogue (a translator's draft, a test's pseudo-language); the files
+    in this folder are installed at import."""
+    CATALOGUES[lang] = _load(path)
+
+
+def lang_of_locale(locale: str | None, /) -> str:
+    """The catalogue for a client's locale (`ja`, `pt-BR`): the locale itself, else its
+    language (`pt`), else English."""
+    code = str(locale or "").replace("_", "-")
+    for cand in (code, code.split("-")[0]):
+        if cand in CATALOGUES:
+            return cand
+    return DEFAULT
 
 
 def is_plural(msgid: str, /) -> bool:
@@ -108,6 +128,13 @@ def tn(lang: str, msgid: str, n: int, /, **params: Any) -> str:
     return plural_template(lang, msgid, n).format(**_params(lang, {"n": n, **params}))
 
 
-def pair(msgid: str, /, **params: Any) -> tuple[str, str]:
-    """(English, Japanese) of one message: for the few places that need both at once."""
-    return t("en", msgid, **params), t("ja", msgid, **params)
+def join(lang: str, items: Iterable[object], /) -> str:
+    """A list as the reader's language writes one (`Ann, Bob` / `Ann、Bob`): the separator
+    is the catalogue's `story.list_sep`."""
+    return template(lang, "story.list_sep").join(str(x) for x in items)
+
+
+def named(lang: str, names: Mapping[str, str], /) -> str:
+    """A name kept with its data (a card, a daily modifier: `{"en": …, "ja": …}`) in the
+    reader's language, English where the data has none for it."""
+    return names.get(lang_or_default(lang)) or names[DEFAULT]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+import i18n
 import render
 from render import samples as S
 from render.view import cards
@@ -23,7 +24,7 @@ def gallery() -> list[tuple[str, str, Callable[[], bytes]]]:
     busy = S.one_board_view(S.busy_player(0, "Alice"))
     early = S.one_board_view(S.early_player(0, "たろう"))
     out: list[tuple[str, str, Callable[[], bytes]]] = []
-    for lang in ("en", "ja"):
+    for lang in i18n.LANGS:
         for n in (1, 2, 3, 4):
             out.append((f"table_{n}p_{lang}.png", f"table, {n} player(s), late game ({lang})",
                         partial(render.table_png, S.table_view(n, True), lang=lang)))
@@ -47,7 +48,7 @@ def gallery() -> list[tuple[str, str, Callable[[], bytes]]]:
                 lambda: render.board_png(elim, 3)))
     cs = cards()
     for key in [*cs.units, *cs.monsters, *cs.commands]:
-        for lang in ("en", "ja"):
+        for lang in i18n.LANGS:
             out.append((f"card_{key}_{lang}.png", f"card {key} ({lang})",
                         partial(render.card_png, key, lang=lang)))
     return out

@@ -30,7 +30,7 @@ def encode(im: Image.Image) -> bytes:
 
 
 def _lang(lang: str) -> str:
-    return "ja" if lang == "ja" else "en"
+    return th.language(lang)
 
 
 def board_image(view: Mapping[str, Any], seat: int, *, lang: str = "en",

@@ -49,7 +49,7 @@ def card_image(card_key: str, *, lang: str = "en") -> Image.Image:
 
 def _title(c: Canvas, key: str, kind: str, lang: str, band: th.RGB, ink: th.RGB) -> None:
     c.rect((0, 0, W, 92), fill=band)
-    other = "en" if lang == "ja" else "ja"
+    other = th.word("second_lang", lang)  # the language a card face names second
     t, sz = fit(V.cards().name(key, lang), W * 0.62, 46, 28, bold=True)
     c.text((24, 40), t, sz, ink, bold=True)
     c.text((24, 76), V.cards().name(key, other), 20, ink)

@@ -134,7 +134,7 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any
         winners = [V.name(V.player(view, s), s) for s in V.as_list(result.get("winners"))
                    if isinstance(s, int)]
         right_text = (th.word("draw", lang) + ": " if result.get("draw") else
-                      th.word("winner", lang) + ": ") + ", ".join(winners)
+                      th.word("winner", lang) + ": ") + th.listing(winners, lang)
     elif len(V.players(view)) > 1 and isinstance(view.get("start_player"), int):
         sp = view["start_player"]
         right_text = f"{th.word('start', lang)}: {sp + 1} {V.name(V.player(view, sp), sp)}"

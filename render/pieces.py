@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from PIL import Image
 
-from engine.cards import MonsterCard, UnitCard
+from engine.cards import MonsterCard, UnitCard, local_name
 from render import boxes
 from render import theme as th
 from render.draw import Canvas, check_mark, fit_condensed, hp_pips, pips_width, text_w, threat_badge
@@ -46,7 +46,7 @@ def card_name(card: UnitCard | MonsterCard | None, key: str, lang: str) -> str:
     """Display name; a card the set does not know shows its key."""
     if card is None:
         return key
-    return card.ja if lang == "ja" else card.en
+    return local_name(card.names, lang)
 
 
 def _card_box(size: int) -> tuple[float, float, float, float]:

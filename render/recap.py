@@ -69,7 +69,7 @@ def _title(size: tuple[int, int], lines: Sequence[str]) -> Image.Image:
 def frames(steps: Sequence[Step], title: Sequence[str], *,
            lang: str = "en") -> list[Image.Image]:
     """The recap's full-size frames: the title, then one per step (RGB images)."""
-    lang = "ja" if lang == "ja" else "en"
+    lang = th.language(lang)
     tables = [_captioned(table_image(view, lang=lang, highlights=events), caption)
               for view, events, caption in steps]
     size = tables[0].size if tables else (769, 400)

@@ -7,6 +7,8 @@ is a diamond, blue a circle; damage is a square cube, remaining HP a round pip).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import i18n
 
 RGB = tuple[int, int, int]
@@ -63,6 +65,16 @@ def seat_color(seat: object) -> RGB:
     if isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0:
         return SEATS[seat % len(SEATS)]
     return (150, 150, 150)
+
+
+def language(lang: str) -> str:
+    """The catalogue images are drawn in (an unknown language draws English)."""
+    return i18n.lang_or_default(lang)
+
+
+def listing(items: Iterable[object], lang: str) -> str:
+    """A list of names as the reader's language writes one (the catalogue's separator)."""
+    return i18n.join(lang, items)
 
 
 def word(key: str, lang: str) -> str:

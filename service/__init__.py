@@ -1,5 +1,8 @@
 """The service layer shared by the Discord cogs and the console mode: no rules, no Discord."""
 
-from .games import GameOver, GameService, Outcome, Quarantined, Reminder, ServiceError
+from .errors import ServiceError
+from .games import GameService
+from .outcomes import Outcome, Reminder
+from .tables import GameOver, Quarantined
 
 __all__ = ["GameOver", "GameService", "Outcome", "Quarantined", "Reminder", "ServiceError"]

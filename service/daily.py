@@ -175,7 +175,7 @@ class Modifier:
     options: dict[str, Any] = field(hash=False)
 
     def name(self, lang: str) -> str:
-        return self.ja if lang == "ja" else self.en
+        return i18n.named(lang, {"en": self.en, "ja": self.ja})
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,13 +25,28 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ai import LEVELS, make_player
 from engine import Game, view
-from store import GameRow, NewGame, StoreBusy, StoreUncertain, VersionConflict
-from store.daily import Attempt, AttemptTaken, DailyStore, Tell, daily_store
+from store import (
+    Attempt,
+    AttemptTaken,
+    DailyStore,
+    GameRow,
+    NewGame,
+    Settings,
+    StoreBusy,
+    StoreUncertain,
+    Tell,
+    VersionConflict,
+    daily_store,
+)
 
 from . import daily
 from .daily import Challenge, Entry, Score, Standing
-from .games import MAX_LIMIT_S, GameService, Outcome, ServiceError
+from .errors import ServiceError
+from .games import GameService
+from .outcomes import Outcome
+from .tables import MAX_LIMIT_S
 
 log = logging.getLogger("rr.daily")
 PAR_LEVELS = ("greedy", "expert")
@@ -94,7 +109,6 @@ def ai_play(challenge: Challenge, level: str, run: int = 0) -> dict[str, Any]:
     """One AI's game of the challenge (run in a worker thread): its score, trace and action
     log (the review replays it phase by phase; service/daily_review.py). `run` picks the
     AI's search seed (`par_seed`): the odds are several runs of the same day."""
-    from ai import make_player  # the AI sits beside the engine; only the day job needs it
 
     bot = make_player(level, par_seed(challenge, run))
     if hasattr(bot, "budget_s"):
@@ -270,7 +284,7 @@ class DailyHost:
         if att.game_id != row.id:
             await self.store.set_game(att.user_id, att.day, att.ranked, row.id)
         await self.store.touch(row.id)  # typed commands in the DM mean this game now
-        g = await self.games.load(row)
+        g = await self.games.tables.load(row)
         return Started(ch, row, g, att.ranked, None, await self.par(ch.day), raced)
 
     async def _start(self, user_id: int, name: str, guild_id: int | None, ch: Challenge,
@@ -279,11 +293,11 @@ class DailyHost:
         """Claim the attempt and open its game, started, with its daily settings, timers and
         announcement: one transaction. Raises AttemptTaken or VersionConflict (nothing
         written) when another request or process got there first."""
-        settings: dict[str, Any] = {
+        settings: Settings = {
             "players": 1, "difficulty": ch.difficulty, "time_limit_s": MAX_LIMIT_S,
             "lang": lang, "daily": {"day": ch.day.isoformat(), "ranked": ranked,
                                     "number": ch.number, "post_channel": post_channel}}
-        op = self.games.opening([name], settings, seed=ch.seed, rng_key=ch.rng_key,
+        op = self.games.lobby.opening([name], settings, seed=ch.seed, rng_key=ch.rng_key,
                                 options=ch.options)
         game = NewGame(None, slot(user_id, ranked), user_id, [{"user": user_id, "name": name}],
                        settings, op.game.setup, op.game.to_json(), op.entries, op.timers,
@@ -296,8 +310,8 @@ class DailyHost:
         except StoreUncertain as e:
             raise ServiceError.of("svc.uncertain", code="uncertain") from e
         if replace is not None:
-            self.games.forget(replace)
-        out = self.games.opened(done, op)
+            self.games.tables.forget(replace)
+        out = self.games.lobby.opened(done, op)
         return Started(ch, out.row, out.game, ranked, out, await self.par(ch.day))
 
     async def _ended(self, att: Attempt) -> None:
@@ -390,7 +404,7 @@ class DailyHost:
         key = slot(user_id, True)
         day = self.today().isoformat()
         par_score = daily.par_score(await self.par(self.today()))
-        async with self._claiming(key), self.games.lock(key):
+        async with self._claiming(key), self.games.tables.lock(key):
             row = await self.games.store.open_game(key)
             info = (row.settings.get("daily") or {}) if row is not None else {}
             if row is None or row.status != "active" or info.get("day") != day:
@@ -409,7 +423,7 @@ class DailyHost:
             except StoreBusy as e:
                 raise ServiceError.of("svc.busy", code="busy") from e
             finally:
-                self.games.forget(row.id)
+                self.games.tables.forget(row.id)
             if not ended:  # the day's end closed it a moment ago
                 raise ServiceError("You have no ranked daily challenge in play to resign.",
                                    code="daily_none")
@@ -444,7 +458,7 @@ class DailyHost:
         if row is None or not info or self.clock() < daily.day_end(
                 dt.date.fromisoformat(info["day"])):
             return None
-        async with self.games.lock(key):
+        async with self.games.tables.lock(key):
             fresh = await self.games.store.get(row.id)
             if fresh is None or fresh.status not in ("active", "lobby"):
                 return None
@@ -452,7 +466,7 @@ class DailyHost:
                                                  None, None, game_id=row.id)
             if not ended:  # the attempt was closed, its game left open (an older bot)
                 await self.games.store.set_status(row.id, "abandoned")
-            self.games.forget(row.id)
+            self.games.tables.forget(row.id)
         return await self.store.attempt(user_id, info["day"], True) if ended else None
 
     async def close_day(self, day: dt.date) -> list[Attempt]:
@@ -476,11 +490,11 @@ class DailyHost:
                 # practice is no attempt of the day: nothing to tell)
                 tell = Tell("time_up", int(info["post_channel"]), row.settings.get("lang"),
                             self.clock()) if att.ranked and info.get("post_channel") else None
-                async with self.games.lock(row.channel_id):
+                async with self.games.tables.lock(row.channel_id):
                     ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
                                                          "unfinished", None, None,
                                                          game_id=row.id, tell=tell)
-                    self.games.forget(row.id)
+                    self.games.tables.forget(row.id)
             else:
                 ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
                                                      "unfinished", None, None)
@@ -534,8 +548,6 @@ class DailyHost:
                 f.cancel()
 
     async def _par(self, day: dt.date) -> dict[str, Any]:
-        from ai import LEVELS
-
         known = await self.par(day)  # another process may have stored it meanwhile
         if known is not None:
             return known

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from store.daily import Attempt
+from store import Attempt
 
 from . import daily
 from .daily import Challenge, Score, Standing

@@ -16,22 +16,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ai.advise
 import i18n
-from engine import CardSet, Game, View
-from store import GameRow, MetaChange, Store
+from engine import CardSet, View
+from store import GameRow, MetaChange
 
+from .ai_seats import AiSeats
 from .errors import ServiceError
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from store.pg import PgStore
+from .tables import Tables
 
 log = logging.getLogger("rr.service")
 
@@ -115,26 +111,18 @@ def think(view: View, seat: int, seed: int) -> ai.advise.Advice:
     return ai.advise.advise(view, seat, seed)
 
 
-class HintsMixin:
-    """`GameService.hint` and `set_hints`."""
+class Hints:
+    """`hint` (the expert's suggestion, counted) and `set_hints` (the channel's switch)."""
 
-    if TYPE_CHECKING:
-        store: Store | PgStore
-        ai_pool: Callable[[], Executor] | None
-        _ai_executor: Executor | None
-
-        def lock(self, channel_id: int) -> asyncio.Lock: ...
-        async def current(self, channel_id: int, *,
-                          mine: bool = True) -> tuple[GameRow, Game]: ...
-        def seat(self, row: GameRow, user_id: int) -> int: ...
-        def close_ai(self) -> None: ...
+    def __init__(self, tables: Tables, ai: AiSeats) -> None:
+        self.tables, self.ai = tables, ai
 
     async def hint(self, channel_id: int, user_id: int) -> Hint:
         """The expert's suggestion for the caller's pending decision, counted in the meta.
         Refused (nothing changes) in a ranked daily attempt, when hints are off, when the
         caller has nothing to decide, or when the expert could not answer in time."""
-        row, g = await self.current(channel_id)
-        seat = self.seat(row, user_id)
+        row, g = await self.tables.current(channel_id)
+        seat = self.tables.seat(row, user_id)
         if not hints_allowed(row):
             key = "svc.hint_ranked" if (row.settings.get("daily") or {}).get("ranked") \
                 else "svc.hints_off"
@@ -143,20 +131,13 @@ class HintsMixin:
             raise ServiceError.of("svc.hint_nothing", code="hints")
         args = (g.view(seat), seat, hint_seed(row, len(g.log)))
         try:
-            job: Any
-            if self.ai_pool is None:
-                job = asyncio.to_thread(think, *args)
-            else:
-                if self._ai_executor is None:
-                    self._ai_executor = self.ai_pool()
-                job = asyncio.get_running_loop().run_in_executor(self._ai_executor, think, *args)
-            advice: ai.advise.Advice = await asyncio.wait_for(job, HINT_S)
+            advice = await asyncio.wait_for(self.ai.run(think, *args), HINT_S)
         except Exception as e:  # a timeout, a dead worker: a refusal, never a traceback
             if isinstance(e, BrokenProcessPool):
-                self.close_ai()  # a fresh pool for the next think
+                self.ai.close()  # a fresh pool for the next think
             log.warning("game %s seat %s: no hint (%s)", row.id, seat, type(e).__name__)
             raise ServiceError.of("svc.hint_failed", code="hints") from e
-        row.meta = await self.store.update_meta(row.id, count_hint(seat))
+        row.meta = await self.tables.store.update_meta(row.id, count_hint(seat))
         log.info("game %s: seat %s used a hint", row.id, seat)
         return Hint(row, seat, advice)
 
@@ -164,12 +145,8 @@ class HintsMixin:
                         can_manage: bool) -> GameRow:
         """Whether players may ask for hints here (host or Manage Channels, like zombie
         mode); the channel's next games keep it."""
-        async with self.lock(channel_id):
-            row = await self.store.open_game(channel_id)
-            if row is None:
-                raise ServiceError.of("svc.no_game")
-            if user_id != row.host_id and not can_manage:
-                raise ServiceError.of("svc.host_setting")
+        async with self.tables.lock(channel_id):
+            row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_setting")
             row.settings["hints"] = on
-            await self.store.set_settings(row.id, row.settings)
+            await self.tables.store.set_settings(row.id, row.settings)
         return row

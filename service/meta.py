@@ -57,6 +57,7 @@ class SeatToAi:
             return False
         count_timeout(self.seat)(meta)
         meta["zombie"] = {**meta.get("zombie", {}), str(self.seat): self.level}
+        meta["ai_stood_in"] = True  # kept after `/rr back`: the game is unrated (issue 24)
         self.made = True
         return True
 

@@ -11,12 +11,13 @@ each phase shows a handful of them under the board image.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import i18n
 from engine import Game
 from engine.cards import CardSet
+from engine.messages import Items, Name, Phrase
 
 from . import refusals
 from .lines import Line, parse, text
@@ -81,182 +82,227 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
     Knight on 3A: 1 damage (HP 3/6)"), so the `damaged` events it caused are folded into
     its line; consecutive monster moves on one board share a line ("Goblin 5B → 3B, …").
     """
-    def n(key: str | None) -> str:
-        return cs.name(key, lang) if key else "?"
-
-    lines: list[Line] = []
-    summons: tuple[int, str, str, list[str]] | None = None  # last line: a summon, its boards
-    used: set[int] = set()  # damaged events already told inside an attack's line
-    moves: tuple[int, list[str]] | None = None  # the board whose monster moves are pending
-
-    def flush_moves() -> None:
-        nonlocal moves
-        if moves is not None:
-            lines.append(t("monster_moves", lang, p=names[moves[0]],
-                           moves=sep(lang).join(moves[1])))
-            moves = None
-
+    story = _Story(events, names, cs, lang)
     for k, e in enumerate(events):
-        kind = e["type"]
-        if kind == "monster_moved":
-            seat = e["player"]
-            if moves is not None and moves[0] != seat:
-                flush_moves()
-            step = s("monster_move", lang, card=n(e["card"]), to=e["to"], **{"from": e["from"]})
-            step += s("bonus", lang) if e.get("bonus") else ""
-            moves = moves or (seat, [])
-            moves[1].append(step)
-            continue
-        if kind in ("chip", "done", "autosave", "merc_claimed", "resolved"):
-            continue  # silent: no line, and a pending moves line may go on after them
-        flush_moves()
-        if k in used:
-            continue
-        p = names[e["player"]] if "player" in e and e["player"] is not None else ""
-        kw: dict[str, Any] = {"p": p}
-        if kind == "phase":
-            ph = e["phase"]
-            if ph == "main":
-                lines.append(t("phase_main", lang, round=e["round"],
-                               start=names[e["start_player"]]))
-            else:
-                lines.append(t(f"phase_{ph}", lang))
-        elif kind == "card":
-            if e["auto"]:
-                lines.append(t("card_auto", lang, card=n(e["card"])))
-        elif kind == "picked":
-            lines.append(t("picked", lang, p=p, card=n(e["card"])))
-        elif kind == "rolled":
-            res = result(e["result"], lang)
-            mod = e.get("mod", e["total"] - sum(e["dice"]))
-            lines.append(t("rolled", lang, p=p, d1=e["dice"][0], d2=e["dice"][1],
-                           mod=_mod(mod), total=e["total"], result=res, target=e["target"],
-                           attacker=n(e.get("attacker")), card=n(e.get("card")),
-                           again=s("rerolled", lang) if e.get("rerolled") else "",
-                           **{"from": e["from"], "def": e.get("def", "?")}))
-        elif kind == "damaged":
-            if e.get("by"):  # an allocated attack: its line names the attacker
-                lines.append(t("damaged_by", lang, p=p, attacker=n(e["by"]), hit=_hp(e, cs, lang),
-                               **{"from": e.get("from", "?")}))
-            else:
-                lines.append(t("damaged", lang, p=p, hit=_hp(e, cs, lang)))
-        elif kind == "moved":
-            lines.append(t("moved", lang, p=p, card=n(e["card"]), path="→".join(e["path"])))
-        elif kind == "monster_attacked":
-            hits = []
-            for j in range(k + 1, len(events)):
-                d = events[j]
-                if d["type"] in ("monster_attacked", "monster_moved", "phase", "resolved"):
-                    break
-                if (d["type"] == "damaged" and d.get("player") == e["player"]
-                        and d["square"] in e["targets"] and j not in used):
-                    used.add(j)
-                    hits.append(_hp(d, cs, lang))
-            hits_sep = i18n.t(lang, "story.hits_sep")
-            lines.append(t(kind, lang, p=p, card=n(e["card"]),
-                           targets=hits_sep.join(hits) or sep(lang).join(e["targets"]),
-                           **{"from": e["from"]}))
-        elif kind == "summoned":
-            card, square = n(e["card"]), e["square"]
-            if (summons is not None and summons[0] == len(lines) - 1
-                    and summons[1:3] == (card, square)):  # the same summon on every board
-                summons[3].append(p)
-                lines[-1] = t(kind, lang, p=", ".join(summons[3]), card=card, square=square)
-            else:
-                summons = (len(lines), card, square, [p])
-                lines.append(t(kind, lang, p=p, card=card, square=square))
-        elif kind in ("defeated", "fainted", "recruited", "placed"):
-            lines.append(t(kind, lang, p=p, card=n(e["card"]), square=e["square"]))
-        elif kind == "queued":
-            lines.append(t(kind, lang, p=p, card=n(e["card"]), lane=e["lane"]))
-        elif kind == "invaded":
-            lines.append(t(kind, lang, p=p, card=n(e["card"])))
-            if e.get("first"):  # a new player must learn the cost before the second one
-                lines.append(t("invaded_first", lang, p=p))
-        elif kind == "levelup":
-            lines.append(t(kind, lang, p=p, square=e["square"], card=n(e["card"]),
-                           price=e["price"]))
-        elif kind == "command":
-            lines.append(t(kind, lang, p=p, target=e["target"], **{"from": e["from"]}))
-        elif kind == "area":
-            lines.append(t(kind, lang, p=p, squares=sep(lang).join(e["squares"]) or "—",
-                           **{"from": e["from"]}))
-        elif kind == "fullmove":
-            lines.append(t(kind, lang, p=p, square=e["square"]))
-        elif kind == "declared":
-            lines.append(t(kind, lang, players=sep(lang).join(names[s] for s in e["players"])))
-        elif kind == "readied":
-            lines.append(t(kind, lang, p=p, squares=sep(lang).join(e["squares"])))
-        elif kind == "healed":
-            hp = s_hp(e, lang)
-            key = ("healed_support" if e.get("support") else
-                   "healed_by" if e.get("by") else kind)  # older logs do not name the healer
-            lines.append(t(key, lang, p=p, square=e["square"], card=n(e.get("card")), hp=hp,
-                           healer=n(e.get("by")), **{"from": e.get("from", "?")}))
-        elif kind == "gold" and e["amount"]:
-            lines.append(t(kind, lang, p=p, amount=e["amount"], total=e["total"]))
-        elif kind == "mercenaries":
-            lines.append(t(kind, lang, cards=sep(lang).join(n(c) if c else "—" for c in e["cards"])))
-        elif kind == "rolls" and e.get("mode") in ("miss", "always"):
-            lines.append(t(f"rolls_{e['mode']}", lang, p=p))  # what the setting now changes
-        elif kind == "medal_value":
-            lines.append(t(kind, lang, value=e["value"]))
-        elif kind == "final_round":
-            lines.append(t(kind, lang, round=e["round"]))
-        elif kind == "game_over":
-            who = sep(lang).join(names[s] for s in e["winners"])
-            key = ("game_over_loss" if not e["winners"] else
-                   "game_over_draw" if e["draw"] else "game_over_win")
-            lines.append(t(key, lang, winners=who, reason=reason(e, lang)))
-        elif kind in ("honor", "eliminated", "medal", "merc_taken", "willpower", "timeout",
-                      "undo", "passed"):
-            kw.update({k2: v for k2, v in e.items() if k2 not in ("type", "player")})
-            lines.append(t(kind, lang, **kw))
-    flush_moves()
+        story.tell(k, e)
+    story.flush_moves()
+    lines = story.lines
     if len(lines) > limit:
         lines = lines[:limit - 1] + [text(f"… (+{len(lines) - limit + 1})")]
     return lines
 
 
+_SILENT = ("chip", "done", "autosave", "merc_claimed", "resolved")
+"""Events told by no line; a pending moves line may go on after them."""
+
+
+class _Story:
+    """One telling: the lines so far, and what a later event may still fold into them (a
+    summon on every board, damage an attack did, a board's monster moves)."""
+
+    def __init__(self, events: Sequence[Event], names: list[str], cs: CardSet,
+                 lang: str) -> None:
+        self.events, self.names, self.cs, self.lang = events, names, cs, lang
+        self.lines: list[Line] = []
+        self.summons: tuple[int, str, str, list[str]] | None = None  # last line: a summon
+        self.used: set[int] = set()  # damaged events already told inside an attack's line
+        self.moves: tuple[int, list[str]] | None = None  # the board whose moves are pending
+
+    def n(self, key: str | None) -> str:
+        """A card's name in the reader's language ("?" when the event names none)."""
+        return self.cs.name(key, self.lang) if key else "?"
+
+    def add(self, key: str, **kw: Any) -> None:
+        self.lines.append(t(key, self.lang, **kw))
+
+    def join(self, items: Iterable[str]) -> str:
+        return sep(self.lang).join(items)
+
+    def flush_moves(self) -> None:
+        if self.moves is not None:
+            self.add("monster_moves", p=self.names[self.moves[0]], moves=self.join(self.moves[1]))
+            self.moves = None
+
+    def tell(self, k: int, e: Event) -> None:
+        kind = e["type"]
+        if kind == "monster_moved":
+            self.monster_moved(e)
+            return
+        if kind in _SILENT:
+            return
+        self.flush_moves()
+        teller = _TELLERS.get(kind)
+        if k in self.used or teller is None:
+            return
+        p = self.names[e["player"]] if e.get("player") is not None else ""
+        teller(self, k, e, p)
+
+    def monster_moved(self, e: Event) -> None:
+        seat = e["player"]
+        if self.moves is not None and self.moves[0] != seat:
+            self.flush_moves()
+        step = s("monster_move", self.lang, card=self.n(e["card"]), to=e["to"],
+                 **{"from": e["from"]})
+        step += s("bonus", self.lang) if e.get("bonus") else ""
+        self.moves = self.moves or (seat, [])
+        self.moves[1].append(step)
+
+
+_Teller = Callable[[_Story, int, Event, str], None]
+
+
+def _phase(st: _Story, k: int, e: Event, p: str) -> None:
+    if e["phase"] == "main":
+        st.add("phase_main", round=e["round"], start=st.names[e["start_player"]])
+    else:
+        st.add(f"phase_{e['phase']}")
+
+
+def _card(st: _Story, k: int, e: Event, p: str) -> None:
+    if e["auto"]:
+        st.add("card_auto", card=st.n(e["card"]))
+
+
+def _rolled(st: _Story, k: int, e: Event, p: str) -> None:
+    mod = e.get("mod", e["total"] - sum(e["dice"]))
+    st.add("rolled", p=p, d1=e["dice"][0], d2=e["dice"][1], mod=_mod(mod), total=e["total"],
+           result=result(e["result"], st.lang), target=e["target"],
+           attacker=st.n(e.get("attacker")), card=st.n(e.get("card")),
+           again=s("rerolled", st.lang) if e.get("rerolled") else "",
+           **{"from": e["from"], "def": e.get("def", "?")})
+
+
+def _damaged(st: _Story, k: int, e: Event, p: str) -> None:
+    hit = _hp(e, st.cs, st.lang)
+    if e.get("by"):  # an allocated attack: its line names the attacker
+        st.add("damaged_by", p=p, attacker=st.n(e["by"]), hit=hit, **{"from": e.get("from", "?")})
+    else:
+        st.add("damaged", p=p, hit=hit)
+
+
+def _monster_attacked(st: _Story, k: int, e: Event, p: str) -> None:
+    """The damage the attack did is told in its line (and not again)."""
+    hits = []
+    for j in range(k + 1, len(st.events)):
+        d = st.events[j]
+        if d["type"] in ("monster_attacked", "monster_moved", "phase", "resolved"):
+            break
+        if (d["type"] == "damaged" and d.get("player") == e["player"]
+                and d["square"] in e["targets"] and j not in st.used):
+            st.used.add(j)
+            hits.append(_hp(d, st.cs, st.lang))
+    targets = i18n.t(st.lang, "story.hits_sep").join(hits) or st.join(e["targets"])
+    st.add("monster_attacked", p=p, card=st.n(e["card"]), targets=targets,
+           **{"from": e["from"]})
+
+
+def _summoned(st: _Story, k: int, e: Event, p: str) -> None:
+    """The same summon on every board is one line naming every board."""
+    card, square = st.n(e["card"]), e["square"]
+    last = st.summons
+    if last is not None and last[0] == len(st.lines) - 1 and last[1:3] == (card, square):
+        last[3].append(p)
+        st.lines[-1] = t("summoned", st.lang, p=i18n.join(st.lang, last[3]), card=card, square=square)
+    else:
+        st.summons = (len(st.lines), card, square, [p])
+        st.add("summoned", p=p, card=card, square=square)
+
+
+def _on_square(st: _Story, k: int, e: Event, p: str) -> None:
+    st.add(e["type"], p=p, card=st.n(e["card"]), square=e["square"])
+
+
+def _invaded(st: _Story, k: int, e: Event, p: str) -> None:
+    st.add("invaded", p=p, card=st.n(e["card"]))
+    if e.get("first"):  # a new player must learn the cost before the second one
+        st.add("invaded_first", p=p)
+
+
+def _healed(st: _Story, k: int, e: Event, p: str) -> None:
+    key = ("healed_support" if e.get("support") else
+           "healed_by" if e.get("by") else "healed")  # older logs do not name the healer
+    st.add(key, p=p, square=e["square"], card=st.n(e.get("card")), hp=s_hp(e, st.lang),
+           healer=st.n(e.get("by")), **{"from": e.get("from", "?")})
+
+
+def _game_over(st: _Story, k: int, e: Event, p: str) -> None:
+    key = ("game_over_loss" if not e["winners"] else
+           "game_over_draw" if e["draw"] else "game_over_win")
+    st.add(key, winners=st.join(st.names[w] for w in e["winners"]), reason=reason(e, st.lang))
+
+
+def _gold(st: _Story, k: int, e: Event, p: str) -> None:
+    if e["amount"]:
+        st.add("gold", p=p, amount=e["amount"], total=e["total"])
+
+
+def _rolls(st: _Story, k: int, e: Event, p: str) -> None:
+    if e.get("mode") in ("miss", "always"):
+        st.add(f"rolls_{e['mode']}", p=p)  # what the setting now changes
+
+
+def _fields(st: _Story, k: int, e: Event, p: str) -> None:
+    """An event whose fields are the line's parameters as they are."""
+    st.add(e["type"], p=p, **{k2: v for k2, v in e.items() if k2 not in ("type", "player")})
+
+
+_TELLERS: dict[str, _Teller] = {
+    "phase": _phase,
+    "card": _card,
+    "picked": lambda st, k, e, p: st.add("picked", p=p, card=st.n(e["card"])),
+    "rolled": _rolled,
+    "damaged": _damaged,
+    "moved": lambda st, k, e, p: st.add("moved", p=p, card=st.n(e["card"]),
+                                        path="→".join(e["path"])),
+    "monster_attacked": _monster_attacked,
+    "summoned": _summoned,
+    **dict.fromkeys(("defeated", "fainted", "recruited", "placed"), _on_square),
+    "queued": lambda st, k, e, p: st.add("queued", p=p, card=st.n(e["card"]), lane=e["lane"]),
+    "invaded": _invaded,
+    "levelup": lambda st, k, e, p: st.add("levelup", p=p, square=e["square"],
+                                          card=st.n(e["card"]), price=e["price"]),
+    "command": lambda st, k, e, p: st.add("command", p=p, target=e["target"],
+                                          **{"from": e["from"]}),
+    "area": lambda st, k, e, p: st.add("area", p=p, squares=st.join(e["squares"]) or "—",
+                                       **{"from": e["from"]}),
+    "fullmove": lambda st, k, e, p: st.add("fullmove", p=p, square=e["square"]),
+    "declared": lambda st, k, e, p: st.add(
+        "declared", players=st.join(st.names[w] for w in e["players"])),
+    "readied": lambda st, k, e, p: st.add("readied", p=p, squares=st.join(e["squares"])),
+    "healed": _healed,
+    "gold": _gold,
+    "mercenaries": lambda st, k, e, p: st.add(
+        "mercenaries", cards=st.join(st.n(c) if c else "—" for c in e["cards"])),
+    "rolls": _rolls,
+    "medal_value": lambda st, k, e, p: st.add("medal_value", value=e["value"]),
+    "final_round": lambda st, k, e, p: st.add("final_round", round=e["round"]),
+    "game_over": _game_over,
+    **dict.fromkeys(("honor", "eliminated", "medal", "merc_taken", "willpower", "timeout",
+                     "undo", "passed"), _fields),
+}
+"""How each kind of event is told (engine.types.Event); a kind not here is not told."""
+
+
 # ---- prompts: what a player can do now ------------------------------------------------------
 
-def _mercenaries(game: Game, lang: str) -> str:
-    """" or a mercenary: Knight (3 gold), …": what is on offer and what it costs, so a new
-    player need not open the table image to choose (R7.1)."""
-    cs = game.cards
-    offer = [i18n.t(lang, "prompt.mercenary_cost", card=cs.name(m["card"], lang),
-                    cost=cs.units[m["card"]].cost)
-             for m in game.state["mercenaries"] if m is not None]
-    if not offer:
-        return ""
-    return i18n.t(lang, "prompt.or_mercenary", offer=sep(lang).join(offer))
+def _word(lang: str, value: Any) -> Any:
+    """A prompt's parameter in `lang`: the engine gives card names in both languages
+    (`Name`), catalogue pieces (`Phrase`) and lists (`Items`), never words of its own."""
+    if isinstance(value, Name):
+        return value._asdict().get(lang, value.en)
+    if isinstance(value, Phrase):
+        return i18n.t(lang, value.code, **{k: _word(lang, v) for k, v in value.params.items()})
+    if isinstance(value, Items):
+        return sep(lang).join(str(_word(lang, v)) for v in value.items)
+    return value
 
 
 def prompt(game: Game, seat: int, lang: str = "en") -> Line | None:
-    """What `seat` is asked now, or None when nothing is asked."""
-    dec = game.decision(seat)
-    if dec is None:
+    """What `seat` is asked now, or None when nothing is asked: the decision kind declares
+    its prompt (engine/decisions.py); the words are the catalogue's."""
+    ask = game.prompt(seat)
+    if ask is None:
         return None
-    kind = dec["kind"]
-    mid = f"prompt.{kind}"
-    cs = game.cards
-    if dec["kind"] == "actions" or dec["kind"] == "ready":
-        card = cs.name(dec["card"], lang) if dec["card"] in cs.commands else (
-            i18n.t(lang, "prompt.fatigue"))
-        n = dec["left"] if dec["kind"] == "actions" else dec["n"]
-        return parse(i18n.plural_template(lang, mid, n), card=card, n=n)
-    template = i18n.template(lang, mid)
-    if dec["kind"] == "recruit":
-        return parse(template, mercs=_mercenaries(game, lang) if dec["mercenaries"] else "")
-    if dec["kind"] == "roll":
-        res = result(dec["result"], lang)
-        # offer only the boons that could raise the damage (engine/combat.py roll_options)
-        boons = "both" if dec["can_reroll"] and dec["can_levelup"] else (
-            "reroll" if dec["can_reroll"] else "levelup")
-        return parse(template, d1=dec["dice"][0], d2=dec["dice"][1], total=dec["total"], result=res,
-                     mod=_mod(dec["total"] - sum(dec["dice"])), **{"def": dec.get("def", "?")},
-                     choices=i18n.t(lang, f"prompt.roll_{boons}"))
-    if dec["kind"] == "pick":
-        opts = sep(lang).join(cs.name(c, lang) for c in dec["options"])
-        return parse(template) + i18n.t(lang, "prompt.pick_options", options=opts)
-    return parse(template)
+    template = (i18n.template(lang, ask.key) if ask.count is None
+                else i18n.plural_template(lang, ask.key, ask.count))
+    return parse(template, **{k: _word(lang, v) for k, v in ask.params.items()})

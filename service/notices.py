@@ -17,59 +17,36 @@ Bodies:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from engine import Event, Game, View
+from engine import Event, Game
 from store import Notice
 
-from .games import Outcome, Reminder, Told, _stage_hook
-
-if TYPE_CHECKING:
-    from .games import GameService
+from .outcomes import Outcome, Reminder, Stage, Told, deadlines_of, stage_hook
+from .tables import Tables
 
 
-async def rebuild(service: GameService, notice: Notice) -> Outcome | Reminder | None:
+async def rebuild(tables: Tables, notice: Notice) -> Outcome | Reminder | None:
     """The Outcome (or Reminder) a notice stands for, as of its move; None when there is
     nothing left to tell (the game is gone, or the move was undone since)."""
-    row = await service.store.get(notice.game_id)
+    row = await tables.store.get(notice.game_id)
     if row is None or row.setup is None or row.status not in ("active", "over"):
         return None
     body = notice.body
-    now = await service.load(row)  # the game as it stands: who is still being asked
+    now = await tables.load(row)  # the game as it stands: who is still being asked
     if body["kind"] == "remind":
         dec = now.decision(body["seat"])
         if dec is None or dec["opened"] != body["decision"]:
             return None  # answered since: no reminder needed
         return Reminder(row, body["seat"], body["deadline"], notice.id)
-    log = await service.store.log(row.id)
+    log = await tables.store.log(row.id)
     end = int(body["to"])
     if end > len(log):
         return None
-    ev: list[Told] = []
-    stages: list[tuple[str, int, View]] = []
-    if body["kind"] == "start":
-        setup = row.setup
-        setup_ev: list[Event] = []
-        g = Game.start(setup, events=setup_ev)  # with the game's own cards (issue 17)
-        ev = list(setup_ev)
-        first = 0
-    elif body["kind"] == "undo":
-        g, first = Game.replay(row.setup, log[:end]), end
-        ev = [{"type": "undo", "player": body["actor"]}]
-    else:
-        first = int(body["from"])
-        g = Game.replay(row.setup, log[:first])
-    if body["kind"] != "undo":
-        for k, (seat, text) in enumerate(log[first:end]):
-            hook = _stage_hook(g, stages, len(ev)) if body["kind"] == "move" else None
-            new = g.apply(int(seat), text, on_resolved=hook)
-            auto = body["kind"] == "start" or k > 0  # as the service marked them
-            ev += [dict(e, auto=True) for e in new] if auto else new
+    g, ev, stages, first = _replayed(row.setup, log, body)
     # Questions answered since are not asked again; the others keep their stored deadline.
-    deadlines = {int(t["seat"]): float(t["deadline"]) for t in await service.store.timers(row.id)}
-    prompts = [s for s in body.get("prompts", [])
-               if (d := g.decision(s)) is not None and now.decision(s) is not None
-               and now.decision(s)["id"] == d["id"]]  # type: ignore[index]
+    deadlines = deadlines_of(await tables.store.timers(row.id))
+    prompts = [s for s in body.get("prompts", []) if _still_asked(g, now, s)]
     text = {"start": "start", "undo": "undo"}.get(body["kind"], log[first][1] if end > first
                                                    else "")
     finished = ["setup"] if body["kind"] == "start" else \
@@ -77,3 +54,34 @@ async def rebuild(service: GameService, notice: Notice) -> Outcome | Reminder | 
     return Outcome(row, g, ev, body.get("actor"), text, prompts=prompts, finished=finished,
                    notes=list(body.get("notes", [])), stages=stages, deadlines=deadlines,
                    notice=notice.id)
+
+
+def _replayed(setup: dict[str, Any], log: list[list[Any]],
+              body: dict[str, Any]) -> tuple[Game, list[Told], list[Stage], int]:
+    """The game as the notice's move left it, with the events and per-phase views that move
+    told, and where in the log the move began."""
+    kind, end = body["kind"], int(body["to"])
+    ev: list[Told] = []
+    stages: list[Stage] = []
+    if kind == "undo":
+        return Game.replay(setup, log[:end]), [{"type": "undo", "player": body["actor"]}], \
+            stages, end
+    if kind == "start":
+        setup_ev: list[Event] = []
+        g = Game.start(setup, events=setup_ev)  # with the game's own cards (issue 17)
+        ev, first = list(setup_ev), 0
+    else:
+        first = int(body["from"])
+        g = Game.replay(setup, log[:first])
+    for k, (seat, text) in enumerate(log[first:end]):
+        hook = stage_hook(g, stages, len(ev)) if kind == "move" else None
+        new = g.apply(int(seat), text, on_resolved=hook)
+        auto = kind == "start" or k > 0  # as the service marked them
+        ev += [dict(e, auto=True) for e in new] if auto else new
+    return g, ev, stages, first
+
+
+def _still_asked(then: Game, now: Game, seat: int) -> bool:
+    """The question the move asked `seat` is the one the game asks it now."""
+    asked, current = then.decision(seat), now.decision(seat)
+    return asked is not None and current is not None and current["id"] == asked["id"]

@@ -4,7 +4,11 @@ The engine's refusals (`engine/messages.py`) and the service's own (`ServiceErro
 code plus parameters; this turns one into words through the catalogue (`refusal.<code>` in
 i18n/*.po). Card names come in both languages with the refusal (`Name`), nested pieces
 (`Phrase`) are translated the same way, lists (`Items`) are joined as the language joins
-them. Nothing here reads the English back.
+them (the catalogue's separators). Nothing here reads the English back.
+
+A refusal that names a command marks it as narration does (`<cmd>abandon</cmd>`), so each
+interface words it its own way: `line` gives the marked pieces (the console shows its own
+command), `words` the text with `/rr` commands as Discord shows them.
 """
 
 from __future__ import annotations
@@ -14,35 +18,48 @@ from typing import Any
 
 import i18n
 from engine import ActionError
-from engine.messages import Items, Name, Phrase
+from engine.messages import REASONS, Items, Name, Phrase
 
-from .errors import ServiceError
+from .lines import COMMAND, Line, Piece, parse
 
 PREFIX = "refusal."
+SEPARATORS = {" or ": "story.or_sep"}  # an `Items` separator → its catalogue entry
+SLASH = "`/rr {}`"  # a marked command as Discord shows it (cogs/text.markdown's form)
+
+
+def say_line(lang: str, key: str, params: dict[str, Any]) -> Line:
+    """The refusal `key` with `params`, in `lang` (English when the language lacks it)."""
+    return parse(i18n.template(lang, PREFIX + key),
+                 **{k: _param(lang, v) for k, v in params.items()})
 
 
 def say(lang: str, key: str, params: dict[str, Any]) -> str:
-    """The refusal `key` with `params`, in `lang` (English when the language lacks it)."""
-    return i18n.t(lang, PREFIX + key, **{k: _param(lang, v) for k, v in params.items()})
+    return str(say_line(lang, key, params))
 
 
 def _param(lang: str, value: Any) -> Any:
     if isinstance(value, Name):
-        return value.ja if lang == "ja" else value.en
+        return i18n.named(lang, value._asdict())
     if isinstance(value, Phrase):
         return say(lang, value.code, value.params)
     if isinstance(value, Items):
-        sep = value.sep if lang == "en" else i18n.t(lang, "story.list_sep")
+        sep = i18n.template(lang, SEPARATORS.get(value.sep, "story.list_sep"))
         return sep.join(str(_param(lang, v)) for v in value.items)
     return value
 
 
-def words(e: ServiceError | ActionError, lang: str) -> str:
-    """What a refusal says to a reader of `lang`."""
-    key = getattr(e, "key", None)
-    if key is None:
-        return e.message
-    return say(lang, key, e.params)
+def line(e: ActionError, lang: str) -> Line:
+    """What a refusal says to a reader of `lang`, its commands marked (one with no catalogue
+    key, only in English: its message)."""
+    if not e.key:
+        return Line((Piece(e.message),))
+    return say_line(lang, e.key, e.params)
+
+
+def words(e: ActionError, lang: str) -> str:
+    """What a refusal says to a reader of `lang`, commands as Discord shows them."""
+    return "".join(SLASH.format(p.text) if p.mark == COMMAND else p.text
+                   for p in line(e, lang))
 
 
 def end_phrase(result: Mapping[str, Any]) -> Phrase | str:
@@ -58,7 +75,6 @@ def reason(result: Mapping[str, Any], lang: str) -> str:
 
 
 def _codes() -> dict[str, str]:
-    from engine.messages import REASONS
     return {en: code for code, en in REASONS.items()}
 
 

@@ -73,9 +73,9 @@ class Replay:
         last: Mapping[str, Any] = self.frames[-1].view.get("result") or {}
         winners = [self.names[int(s)] for s in last.get("winners", [])
                    if 0 <= int(s) < len(self.names)]
-        title = [i18n.t(lang, "recap.title", game=game), ", ".join(self.names)]
+        title = [i18n.t(lang, "recap.title", game=game), i18n.join(lang, self.names)]
         if winners:
-            title.append(i18n.t(lang, "recap.winners", names=", ".join(winners)))
+            title.append(i18n.t(lang, "recap.winners", names=i18n.join(lang, winners)))
         elif self.over:
             title.append(i18n.t(lang, "recap.no_winner"))
         return steps, title
@@ -109,7 +109,7 @@ def replay(setup: Mapping[str, Any], log: Sequence[LogEntry],
 
     def cut(what: str, n: int) -> None:
         # as a card or phase ends, with n of this answer's events so far; the state is
-        # already in the next phase, so the view carries `after` (service/games.py)
+        # already in the next phase, so the view carries `after` (service/outcomes.py, stage_hook)
         view = g.view(None)
         view["after"] = what
         cuts.append((what, n, view))

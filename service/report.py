@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine import View, visible
 
-from .games import Outcome, Told
+from .outcomes import Outcome, Told
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from typing import Any
 import ai.review
 import i18n
 from engine import ActionError, Game, View, parse
-from store import GameRow
+from store import GameRow, ReviewStore
 
 from .errors import ServiceError
 
@@ -150,21 +150,21 @@ def check_reviewable(row: GameRow | None, *, channel_id: int, user_id: int,
     asked = game if game is not None else (row.id if row is not None else 0)
     if row is None:
         raise ServiceError.of("svc.review_none" if game is None else "svc.review_not_here",
-                              game=asked, code="review")
+                              game=asked)
     info = row.settings.get("daily") or {}
     if info:
         if row.seat_of(user_id) is None:
-            raise ServiceError.of("svc.review_not_yours", game=row.id, code="review")
+            raise ServiceError.of("svc.review_not_yours", game=row.id)
         day = dt.date.fromisoformat(str(info.get("day")))
         if day_open is None or day_open(day):
             raise ServiceError.of("svc.review_day_open", game=row.id, day=day.isoformat(),
-                                  code="review")
+                                  code="daily_review_open")
     elif row.channel_id != channel_id:
-        raise ServiceError.of("svc.review_not_here", game=asked, code="review")
+        raise ServiceError.of("svc.review_not_here", game=asked)
     if row.status != "over" or row.setup is None:
-        raise ServiceError.of("svc.review_not_over", game=row.id, code="review")
+        raise ServiceError.of("svc.review_not_over", game=row.id)
     if not people(row):
-        raise ServiceError.of("svc.review_no_people", game=row.id, code="review")
+        raise ServiceError.of("svc.review_no_people", game=row.id)
     return row
 
 
@@ -240,7 +240,7 @@ class Reviewer:
     """Reviews on a store (`store/review.py`): the stored one, or computed once off the
     event loop and stored."""
 
-    def __init__(self, reviews: Any, processes: bool = False,
+    def __init__(self, reviews: ReviewStore, processes: bool = False,
                  samples: int | None = None) -> None:
         self.reviews = reviews
         self.processes = processes

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-FILES = {"en": DOCS / "rules.md", "ja": DOCS / "rules.ja.md"}
+# one file per language (`rules.md` English, `rules.<lang>.md`); a language without one reads English
+FILES = {"en": DOCS / "rules.md", **{p.name.split(".")[1]: p for p in DOCS.glob("rules.*.md")}}
 
 RULE_ID = re.compile(r"\bR(\d{1,2})(?:\.(\d{1,2}))?\b")
 """A rule id as messages cite it: R11, R11.1 (RULES.md's numbering)."""
@@ -36,7 +37,7 @@ class Section(NamedTuple):
 @cache
 def sections(lang: str) -> dict[str, Section]:
     """key → section, in file order (`## key | Title | R11 R11.1` headings)."""
-    text = FILES["ja" if lang == "ja" else "en"].read_text(encoding="utf-8")
+    text = FILES.get(lang, FILES["en"]).read_text(encoding="utf-8")
     out: dict[str, Section] = {}
     head: list[str] | None = None
     body: list[str] = []
@@ -77,8 +78,8 @@ def find(words: str, lang: str) -> Section | None:
         return None
     asked = _plain(words)
     for k, sec in secs.items():
-        other = sections("en" if lang == "ja" else "ja").get(k)
-        titles = {_plain(sec.title), _plain(other.title) if other else k}
+        titles = {_plain(sec.title)} | {_plain(o[k].title) if k in o else k
+                                         for o in map(sections, FILES)}
         if asked == k or asked in titles or asked in {t.lstrip("0123456789 ") for t in titles}:
             return sec
     return None

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from store import GameRow
 
 from .errors import ServiceError
+from .refusals import say
 
 log = logging.getLogger("rr.shards")
 
@@ -82,7 +83,6 @@ class Shards:
 
 class NotOwner(ServiceError):
     def __init__(self, shard: int, count: int) -> None:
-        from .refusals import say
         params = {"shard": shard, "count": count}
         super().__init__(say("en", "svc.not_owner", params), code="not_owner",
                          key="svc.not_owner", params=params)

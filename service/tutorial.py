@@ -34,7 +34,7 @@ import i18n
 from engine import ActionError, CardSet, Game, View
 
 if TYPE_CHECKING:
-    from store.tutorial import Progress, TutorialStore
+    from store import Progress, TutorialStore
 
 DATA_FILE = Path(__file__).with_name("data") / "tutorial.json"
 SEAT = 0  # a lesson is a one-player puzzle: the learner is seat 0
@@ -65,13 +65,18 @@ class Lesson:
     rules: tuple[str, ...]
     position: Mapping[str, Any]
     steps: tuple[Step, ...]
+    # the released card set (engine/data/cards/vN.json) the lessons' positions and words are
+    # written for (the data file's `cards_version`): a newer default set does not change a
+    # lesson under the learner's feet
+    cards_version: int = 7
 
     def title(self, lang: str) -> str:
         return i18n.t(lang, f"tutorial.title.{self.id}")
 
     def start(self, name: str = "") -> Game:
         """The lesson's prepared position as a fresh puzzle game (the same every time)."""
-        return Game.from_json(json.dumps(puzzle_state(self.position, name)))
+        return Game.from_json(json.dumps(puzzle_state(self.position, name,
+                                                      self.cards_version)))
 
     def game_at(self, step: int, name: str = "") -> Game:
         """The position at `step` (0-based): the start with the steps before it answered."""
@@ -88,7 +93,8 @@ def _cards(keys: Sequence[Any], prefix: str) -> list[Any]:
             for i, k in enumerate(keys)]
 
 
-def puzzle_state(position: Mapping[str, Any], name: str = "") -> dict[str, Any]:
+def puzzle_state(position: Mapping[str, Any], name: str = "", cards_version: int = 7
+                 ) -> dict[str, Any]:
     """A lesson's `position` as a puzzle state for `Game.from_json` (docs/state.md).
 
     Conveniences for the designer: player keys at the top level, card lists as plain keys,
@@ -105,7 +111,8 @@ def puzzle_state(position: Mapping[str, Any], name: str = "") -> dict[str, Any]:
             player[k] = _cards(player[k], f"t{k[0]}")
     decision = pos.pop("decision", None)
     state: dict[str, Any] = {
-        "setup": {"players": [player["name"]], "seed": int(pos.pop("seed", 23))},
+        "setup": {"players": [player["name"]], "seed": int(pos.pop("seed", 23)),
+                  "cards_version": cards_version},
         "round": 1, "phase": "main", "players": [player],
         "levelup_piles": {j: [{"id": f"l{j}{k}", "card": j} for k in range(4)] for j in JOBS},
         "monster_deck": ["goblin", "goblin"],
@@ -129,12 +136,14 @@ def lessons() -> tuple[Lesson, ...]:
 
 def load(data: Mapping[str, Any]) -> tuple[Lesson, ...]:
     out = []
+    cards_version = int(data.get("cards_version", 7))
     for d in data["lessons"]:
         steps = tuple(Step(str(s["say"]), str(s["accept"]), tuple(s.get("highlight", ())),
                            tuple(s.get("buttons", (s["accept"],))),
                            dict(s.get("explain", {})), str(s["other"]),
                            tuple(s.get("then", ()))) for s in d["steps"])
-        out.append(Lesson(str(d["id"]), tuple(d.get("rules", ())), d["position"], steps))
+        out.append(Lesson(str(d["id"]), tuple(d.get("rules", ())), d["position"], steps,
+                          cards_version))
     return tuple(out)
 
 
@@ -218,10 +227,6 @@ def label(action: str, cards: CardSet, lang: str) -> str:
     return " ".join(out)
 
 
-def rule_list(rules: Sequence[str], lang: str) -> str:
-    """Rule ids as a list in the reader's language: `R2, R4` / `R2、R4`."""
-    return ("、" if lang == "ja" else ", ").join(rules)
-
 
 def screen(index: int, step: int, lang: str, name: str = "",
            events: list[Any] | None = None) -> Screen:
@@ -230,7 +235,7 @@ def screen(index: int, step: int, lang: str, name: str = "",
     lesson = all_lessons[index]
     g = lesson.game_at(min(step, len(lesson.steps)), name)
     finished = step >= len(lesson.steps)
-    rules = rule_list(lesson.rules, lang)
+    rules = i18n.join(lang, lesson.rules)
     if finished:
         last = index + 1 >= len(all_lessons)
         text = i18n.t(lang, "tutorial.all_done" if last else "tutorial.lesson_done",

@@ -16,64 +16,27 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import logging
 import sqlite3
 import time
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from .db import Commit, GameRow, NewGame, Store, VersionConflict
-
-EVERY_DAY = "0001-01-01"  # `keyed_from` of a database no daily was played on
-
-log = logging.getLogger("rr.store")
-
-
-@dataclass(slots=True)
-class Attempt:
-    user_id: int
-    day: str
-    ranked: bool
-    game_id: int | None
-    name: str
-    status: str
-    score: dict[str, Any] | None
-    share: str | None
-    started_at: float
-    finished_at: float | None
-    # columns that could not be read ("score"): the attempt is then left out of rankings
-    damage: list[str] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class DailyNotice:
-    """One `daily_outbox` row: a server's daily news or a player's streak reminder still to
-    be told. It holds no text: the words are written at delivery, in `lang` (a reminder
-    queued without one finds the player's language then)."""
-
-    id: int
-    kind: str  # "news" | "reminder" | "time_up"
-    day: str
-    target: int  # news: the guild; reminder: the user
-    channel_id: int
-    lang: str | None
-    attempts: int
-
-
-@dataclass(frozen=True, slots=True)
-class Tell:
-    """A daily outbox row written with another change, in its transaction (e.g. the "your
-    day ended unfinished" DM with the attempt's end): its kind, where it goes, in which
-    language, and from when (the host's clock) it may be sent."""
-
-    kind: str
-    channel_id: int
-    lang: str | None
-    at: float
-
-
-DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes
-HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
+from .contract import AttemptTaken, DailyStore, VersionConflict
+from .db import Store
+from .rows import (
+    DEFAULT_REMIND_HOUR,
+    EVERY_DAY,
+    HOLD_S,
+    Attempt,
+    AttemptStatus,
+    Commit,
+    DailyNotice,
+    GameRow,
+    NewGame,
+    Tell,
+    attempt_of,
+    daily_notice,
+    par_of,
+)
 
 # Opted-in users not yet reminded that day, whose streak is alive (they finished the day
 # before) and whose ranked attempt of that day is not over, once their hour has come.
@@ -86,64 +49,12 @@ _DUE = ("SELECT r.user_id, r.channel_id, r.lang FROM daily_reminders r"
         "   AND a.ranked=1 AND a.day=:day AND a.status<>'playing')")
 
 
-def _notice(r: sqlite3.Row) -> DailyNotice:
-    return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
-                       r["attempts"])
-
-
-class AttemptTaken(Exception):
-    """The day's ranked attempt is someone else's already (another request or process
-    claimed it first, or it is over): nothing was written."""
-
-
-def json_object(raw: str | None) -> dict[str, Any] | None:
-    """A stored JSON object, or None when the text is not one (damaged rows are read, not
-    raised: one bad row must stay its own problem)."""
-    try:
-        value = json.loads(raw) if raw else None
-    except (TypeError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
-class Columns(Protocol):
-    """A row read by column name: an sqlite3.Row here, an asyncpg Record in daily_pg.py."""
-
-    def __getitem__(self, key: str, /) -> Any: ...
-
-
-def attempt_of(r: Columns) -> Attempt:
-    """An attempt row (sqlite3.Row or asyncpg Record); a score that is not a JSON object is
-    read as None, named in `damage` and reported, so the attempt is left out of rankings
-    instead of failing every read of its day."""
-    score = json_object(r["score"])
-    if score is None and r["score"]:
-        log.warning("daily_attempts row of user %s on %s: its score could not be read; "
-                    "left out", r["user_id"], r["day"])
-    return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
-                   r["status"], score, r["share"], r["started_at"], r["finished_at"],
-                   ["score"] if score is None and r["score"] else [])
-
-
-def par_of(raw: str | None, day: str) -> dict[str, Any] | None:
-    """A day's stored par; an unreadable one is reported and read as unknown, so it is
-    computed again (and stored over the damaged text) instead of stopping the day job."""
-    par = json_object(raw)
-    if par is None and raw:
-        log.warning("daily_days row %s: par could not be read; computing it again", day)
-    return par
-
-
-class DailyStore:
-    """The daily tables, as jobs on the game store's one connection (one round trip each)."""
+class SqliteDailyStore(DailyStore):
+    """The daily tables (store.contract.DailyStore) as jobs on the SQLite game store's
+    threads: one round trip each."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-
-    async def open(self) -> DailyStore:
-        """The tables exist already: the game store's migrations made them when it opened
-        (store/migrations.py, step 2)."""
-        return self
 
     # ---- the bot's secret ------------------------------------------------------------------------
     async def secret(self, generate: bytes) -> bytes:
@@ -154,7 +65,7 @@ class DailyStore:
                         (generate.hex(),))
             return bytes.fromhex(con.execute(
                 "SELECT value FROM kv WHERE key='daily_secret'").fetchone()[0])
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def fingerprint(self, mine: str) -> str:
         """The daily secret's fingerprint the database was first started with; the first
@@ -164,7 +75,7 @@ class DailyStore:
                         " ('daily_secret_fingerprint', ?)", (mine,))
             return str(con.execute(
                 "SELECT value FROM kv WHERE key='daily_secret_fingerprint'").fetchone()[0])
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def keyed_from(self, today: str) -> str:
         """The first day dealt by the keyed generator (issue 18), stored the first time a
@@ -182,7 +93,7 @@ class DailyStore:
                 (dt.date.fromisoformat(today) + dt.timedelta(days=1)).isoformat()
             con.execute("INSERT INTO kv (key, value) VALUES ('daily_keyed_from', ?)", (first,))
             return first
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def stored_secret(self) -> tuple[bytes | None, str | None]:
         """The generated secret and the fingerprint the database keeps (None: not yet), read
@@ -194,7 +105,7 @@ class DailyStore:
             secret = kept.get("daily_secret")
             return (bytes.fromhex(secret) if secret else None,
                     kept.get("daily_secret_fingerprint"))
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     # ---- attempts ----------------------------------------------------------------------------
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
@@ -202,7 +113,7 @@ class DailyStore:
             r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
                             (user_id, day, int(ranked))).fetchone()
             return attempt_of(r) if r else None
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def claim(self, user_id: int, day: str, ranked: bool, name: str,
                     guild_id: int | None) -> Attempt | None:
@@ -222,7 +133,7 @@ class DailyStore:
             r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
                             (user_id, day, int(ranked))).fetchone()
             return attempt_of(r)
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def start_daily(self, user_id: int, day: str, ranked: bool, name: str,
                           guild_id: int | None, game: NewGame, *,
@@ -255,7 +166,7 @@ class DailyStore:
             return attempt_of(r)
         return await self.store.create_started(game, claim, replace=replace)
 
-    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
+    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: AttemptStatus,
                           score: dict[str, Any] | None, share: str | None, *,
                           game_id: int | None = None, version: int | None = None,
                           tell: Tell | None = None) -> bool:
@@ -291,22 +202,16 @@ class DailyStore:
                             (tell.kind, day, user_id, tell.channel_id, tell.lang, tell.at,
                              tell.at))
             return True
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def seen_in(self, guild_id: int, user_id: int) -> None:
-        await self.store._write(lambda con: con.execute(
+        await self.store.run_write(lambda con: con.execute(
             "INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id)).close())
 
     async def set_game(self, user_id: int, day: str, ranked: bool, game_id: int) -> None:
-        await self.store._write(lambda con: con.execute(
+        await self.store.run_write(lambda con: con.execute(
             "UPDATE daily_attempts SET game_id=? WHERE user_id=? AND day=? AND ranked=?",
             (game_id, user_id, day, int(ranked))).close())
-
-    async def finish(self, user_id: int, day: str, ranked: bool, status: str,
-                     score: dict[str, Any] | None, share: str | None) -> bool:
-        """Close a playing attempt once (finished with its score, or unfinished at the day's
-        end); False if it was already closed. `end_attempt` without a game or a notice."""
-        return await self.end_attempt(user_id, day, ranked, status, score, share)
 
     async def playing(self, day: str | None = None) -> list[Attempt]:
         """Attempts still being played (of one day, or of any day)."""
@@ -316,7 +221,7 @@ class DailyStore:
             if day is not None:
                 sql, args = sql + " AND day=?", (day,)
             return [attempt_of(r) for r in con.execute(sql, args)]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def results(self, day: str, guild_id: int | None = None) -> list[Attempt]:
         """A day's finished ranked attempts (of this server's members, or of everyone)."""
@@ -329,14 +234,14 @@ class DailyStore:
                         " WHERE guild_id=?)")
                 args += (guild_id,)
             return [attempt_of(r) for r in con.execute(sql, args)]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def members(self, guild_id: int) -> set[int]:
         """Users known to be members of a server (seen there, or confirmed by Discord)."""
         def read(con: sqlite3.Connection) -> set[int]:
             return {r[0] for r in con.execute(
                 "SELECT user_id FROM daily_members WHERE guild_id=?", (guild_id,))}
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def old_scores(self) -> list[Attempt]:
         """Finished attempts whose score was stored by the older formula (no version key:
@@ -352,7 +257,7 @@ class DailyStore:
                 except ValueError:
                     continue
             return out
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def rescore(self, user_id: int, day: str, ranked: bool,
                       score: dict[str, Any]) -> bool:
@@ -362,7 +267,7 @@ class DailyStore:
                 "UPDATE daily_attempts SET score=? WHERE user_id=? AND day=? AND ranked=?"
                 " AND status='finished' AND score NOT LIKE '%\"v\":%'",
                 (json.dumps(score), user_id, day, int(ranked))).rowcount == 1
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def history(self, user_id: int) -> list[Attempt]:
         """Every ranked attempt of a user (for stats and streaks)."""
@@ -370,17 +275,17 @@ class DailyStore:
             return [attempt_of(r) for r in con.execute(
                 "SELECT * FROM daily_attempts WHERE user_id=? AND ranked=1 ORDER BY day",
                 (user_id,))]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     # ---- days -----------------------------------------------------------------------------------
     async def par(self, day: str) -> dict[str, Any] | None:
         def read(con: sqlite3.Connection) -> dict[str, Any] | None:
             r = con.execute("SELECT par FROM daily_days WHERE day=?", (day,)).fetchone()
             return par_of(r[0], day) if r else None
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def set_par(self, day: str, par: dict[str, Any]) -> None:
-        await self.store._write(lambda con: con.execute(
+        await self.store.run_write(lambda con: con.execute(
             "INSERT INTO daily_days (day, par) VALUES (?,?) ON CONFLICT (day)"
             " DO UPDATE SET par=excluded.par", (day, json.dumps(par))).close())
 
@@ -391,7 +296,7 @@ class DailyStore:
         def read(con: sqlite3.Connection) -> bool:
             r = con.execute(f"SELECT {flag} FROM daily_days WHERE day=?", (day,)).fetchone()
             return bool(r and r[0])
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def take_day_flag(self, day: str, flag: str) -> bool:
         """Set `announced` or `closed` for a day once: True only for the caller that set it,
@@ -402,11 +307,11 @@ class DailyStore:
             con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
             cur = con.execute(f"UPDATE daily_days SET {flag}=1 WHERE day=? AND {flag}=0", (day,))
             return cur.rowcount == 1
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     # ---- server settings and reminders ------------------------------------------------------
     async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:
-        await self.store._write(lambda con: con.execute(
+        await self.store.run_write(lambda con: con.execute(
             "INSERT INTO daily_guilds VALUES (?,?,?) ON CONFLICT (guild_id) DO UPDATE SET"
             " channel_id=excluded.channel_id, lang=excluded.lang",
             (guild_id, channel_id, lang)).close())
@@ -415,7 +320,7 @@ class DailyStore:
         def read(con: sqlite3.Connection) -> list[tuple[int, int, str]]:
             return [(r[0], r[1], r[2]) for r in con.execute(
                 "SELECT guild_id, channel_id, lang FROM daily_guilds WHERE channel_id IS NOT NULL")]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def set_reminder(self, user_id: int, channel_id: int | None, lang: str | None = None,
                            hour: int | None = None) -> None:
@@ -431,7 +336,7 @@ class DailyStore:
                             " lang=COALESCE(excluded.lang, daily_reminders.lang),"
                             " hour=COALESCE(excluded.hour, daily_reminders.hour)",
                             (user_id, channel_id, lang, hour))
-        await self.store._write(write)
+        await self.store.run_write(write)
 
     async def reminder(self, user_id: int) -> tuple[int, str | None, int] | None:
         """A user's reminder setting: (DM channel, language, UTC hour); None when off."""
@@ -439,7 +344,7 @@ class DailyStore:
             r = con.execute("SELECT channel_id, lang, hour FROM daily_reminders WHERE user_id=?",
                             (user_id,)).fetchone()
             return (r[0], r[1], DEFAULT_REMIND_HOUR if r[2] is None else r[2]) if r else None
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def reminders_due(self, day: str, hour: int = 23) -> list[tuple[int, int]]:
         """Reminders due (`_DUE`) at `hour` UTC, marked as sent for the day: (user, DM
@@ -450,7 +355,7 @@ class DailyStore:
             con.executemany("UPDATE daily_reminders SET last_day=? WHERE user_id=?",
                             [(day, r[0]) for r in rows])
             return [(r[0], r[1]) for r in rows]
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     # ---- the daily outbox -------------------------------------------------------------------
     async def queue_news(self, day: str, now: float) -> int:
@@ -466,7 +371,7 @@ class DailyStore:
                 "INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id, lang,"
                 " not_before, created_at) SELECT 'news', ?, guild_id, channel_id, lang, ?, ?"
                 " FROM daily_guilds WHERE channel_id IS NOT NULL", (day, now, now)).rowcount
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def queue_reminders(self, day: str, hour: int, now: float) -> int:
         """The reminders due at `hour` UTC (`_DUE`), each marked sent for the day and queued
@@ -481,44 +386,44 @@ class DailyStore:
                 " not_before, created_at) VALUES ('reminder',?,?,?,?,?,?)",
                 [(day, r[0], r[1], r[2], now, now) for r in rows])
             return len(rows)
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def daily_notices(self, now: float) -> list[DailyNotice]:
         """Rows due for delivery (new, past a retry's time, or held by a delivery that never
         finished), oldest first."""
         def read(con: sqlite3.Connection) -> list[DailyNotice]:
-            return [_notice(r) for r in con.execute(
+            return [daily_notice(r) for r in con.execute(
                 "SELECT * FROM daily_outbox WHERE not_before<=? ORDER BY id", (now,))]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def take_notices(self, now: float) -> list[DailyNotice]:
         """The rows due (new, past a retry's time, or held by a delivery that never
         finished), oldest first, each now held `HOLD_S` for the caller: one statement, so
         two passes never take one row."""
         def write(con: sqlite3.Connection) -> list[DailyNotice]:
-            rows = [_notice(r) for r in con.execute(
+            rows = [daily_notice(r) for r in con.execute(
                 "UPDATE daily_outbox SET not_before=? WHERE not_before<=? RETURNING *",
                 (now + HOLD_S, now))]
             return sorted(rows, key=lambda n: n.id)
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def notice_sent(self, notice_id: int) -> None:
         """Discord took it (or refused it for good): the row goes. Bookkeeping (no sync of
         its own, like the game outbox's): a power cut may undo it, and then the row is told
         again, never lost."""
-        await self.store._write(lambda con: con.execute(
+        await self.store.run_write(lambda con: con.execute(
             "DELETE FROM daily_outbox WHERE id=?", (notice_id,)).close(), bookkeeping=True)
 
     async def notice_retry(self, notice_id: int, not_before: float) -> None:
         """Discord could not take it now: tried again at `not_before`."""
-        await self.store._write(lambda con: con.execute(
+        await self.store.run_write(lambda con: con.execute(
             "UPDATE daily_outbox SET attempts=attempts+1, not_before=? WHERE id=?",
             (not_before, notice_id)).close(), bookkeeping=True)
 
     async def touch(self, game_id: int) -> None:
         """The player took this open game up again (`/rr daily play|practice` resumed it):
         their typed commands in the DM go to it from now on (`last_game_at`)."""
-        await self.store._write(lambda con: con.execute(
+        await self.store.run_write(lambda con: con.execute(
             "UPDATE games SET updated_at=? WHERE id=? AND status='active'",
             (time.time(), game_id)).close())
 
@@ -530,13 +435,5 @@ class DailyStore:
             return {r[0]: r[1] for r in con.execute(
                 f"SELECT channel_id, updated_at FROM games WHERE channel_id IN ({marks})"
                 " AND status='active'", slots)}
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
-
-def daily_store(store: Any) -> DailyStore:
-    """The daily tables in the game store's own database, whichever backend it is."""
-    if getattr(store, "backend", "sqlite") == "postgresql":
-        from .daily_pg import PgDailyStore
-
-        return PgDailyStore(store)
-    return DailyStore(store)

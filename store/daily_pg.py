@@ -13,36 +13,36 @@ from typing import Any
 
 import asyncpg
 
-from .daily import (
+from .contract import AttemptTaken, DailyStore, VersionConflict
+from .pg import Con, PgStore, rows_touched
+from .rows import (
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
     HOLD_S,
     Attempt,
-    AttemptTaken,
+    AttemptStatus,
+    Commit,
     DailyNotice,
-    DailyStore,
+    GameRow,
+    NewGame,
     Tell,
     attempt_of,
+    daily_notice,
     par_of,
 )
-from .db import Commit, GameRow, NewGame, VersionConflict
-from .pg import Con, PgStore, _count
-
-
-def _notice(r: asyncpg.Record) -> DailyNotice:
-    return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
-                       r["attempts"])
 
 
 class PgDailyStore(DailyStore):
-    """daily.py's DailyStore, written for asyncpg (see there for what each method means)."""
+    """The daily tables (store.contract.DailyStore) on PostgreSQL: daily.py's SQL written
+    for asyncpg (see there for what each method means)."""
 
-    store: PgStore  # type: ignore[assignment]
+    def __init__(self, store: PgStore) -> None:
+        self.store = store
 
     async def _run(self, sql: str, *args: Any) -> str:
         async def write(con: Con) -> str:
             return await con.execute(sql, *args)
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def secret(self, generate: bytes) -> bytes:
         async def write(con: Con) -> bytes:
@@ -50,7 +50,7 @@ class PgDailyStore(DailyStore):
                               " ON CONFLICT DO NOTHING", generate.hex())
             return bytes.fromhex(await con.fetchval(
                 "SELECT value FROM kv WHERE key='daily_secret'"))
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def fingerprint(self, mine: str) -> str:
         async def write(con: Con) -> str:
@@ -58,7 +58,7 @@ class PgDailyStore(DailyStore):
                               " ('daily_secret_fingerprint', $1) ON CONFLICT DO NOTHING", mine)
             return str(await con.fetchval(
                 "SELECT value FROM kv WHERE key='daily_secret_fingerprint'"))
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def keyed_from(self, today: str) -> str:
         async def write(con: Con) -> str:
@@ -74,7 +74,7 @@ class PgDailyStore(DailyStore):
             await con.execute("INSERT INTO kv (key, value) VALUES ('daily_keyed_from', $1)",
                               first)
             return first
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def stored_secret(self) -> tuple[bytes | None, str | None]:
         async def read(con: Con) -> tuple[bytes | None, str | None]:
@@ -84,14 +84,14 @@ class PgDailyStore(DailyStore):
             secret = kept.get("daily_secret")
             return (bytes.fromhex(secret) if secret else None,
                     kept.get("daily_secret_fingerprint"))
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
         async def read(con: Con) -> Attempt | None:
             r = await con.fetchrow("SELECT * FROM daily_attempts WHERE user_id=$1 AND day=$2"
                                    " AND ranked=$3", user_id, day, int(ranked))
             return attempt_of(r) if r else None
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def claim(self, user_id: int, day: str, ranked: bool, name: str,
                     guild_id: int | None) -> Attempt | None:
@@ -110,7 +110,7 @@ class PgDailyStore(DailyStore):
                 f" VALUES ($1,$2,$3,$4,'playing',$5) ON CONFLICT (user_id, day, ranked)"
                 f" {on_conflict} RETURNING *", user_id, day, int(ranked), name, now)
             return attempt_of(r) if r else None
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def start_daily(self, user_id: int, day: str, ranked: bool, name: str,
                           guild_id: int | None, game: NewGame, *,
@@ -141,7 +141,7 @@ class PgDailyStore(DailyStore):
             return attempt_of(r)
         return await self.store.create_started(game, claim, replace=replace)
 
-    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: str,
+    async def end_attempt(self, user_id: int, day: str, ranked: bool, status: AttemptStatus,
                           score: dict[str, Any] | None, share: str | None, *,
                           game_id: int | None = None, version: int | None = None,
                           tell: Tell | None = None) -> bool:
@@ -150,7 +150,7 @@ class PgDailyStore(DailyStore):
         now = time.time()
 
         async def write(con: Con) -> bool:
-            n = _count(await con.execute(
+            n = rows_touched(await con.execute(
                 "UPDATE daily_attempts SET status=$1, score=$2, share=$3, finished_at=$4"
                 " WHERE user_id=$5 AND day=$6 AND ranked=$7 AND status='playing'",
                 status, json.dumps(score) if score else None, share, now, user_id, day,
@@ -162,7 +162,7 @@ class PgDailyStore(DailyStore):
                        " AND status IN ('lobby','active')")
                 if version is None:
                     await con.execute(sql, now, game_id)
-                elif _count(await con.execute(sql + " AND version=$3", now, game_id,
+                elif rows_touched(await con.execute(sql + " AND version=$3", now, game_id,
                                               version)) != 1:
                     raise VersionConflict("the game moved on")
                 await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
@@ -172,7 +172,7 @@ class PgDailyStore(DailyStore):
                     " created_at) VALUES ($1,$2,$3,$4,$5,$6,$6) ON CONFLICT DO NOTHING",
                     tell.kind, day, user_id, tell.channel_id, tell.lang, tell.at)
             return True
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def seen_in(self, guild_id: int, user_id: int) -> None:
         await self._run("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT DO NOTHING",
@@ -190,7 +190,7 @@ class PgDailyStore(DailyStore):
                 rows = await con.fetch("SELECT * FROM daily_attempts WHERE status='playing'"
                                        " AND day=$1", day)
             return [attempt_of(r) for r in rows]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def results(self, day: str, guild_id: int | None = None) -> list[Attempt]:
         async def read(con: Con) -> list[Attempt]:
@@ -200,13 +200,13 @@ class PgDailyStore(DailyStore):
                 return [attempt_of(r) for r in await con.fetch(sql, day)]
             sql += " AND a.user_id IN (SELECT user_id FROM daily_members WHERE guild_id=$2)"
             return [attempt_of(r) for r in await con.fetch(sql, day, guild_id)]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def members(self, guild_id: int) -> set[int]:
         async def read(con: Con) -> set[int]:
             return {r[0] for r in await con.fetch(
                 "SELECT user_id FROM daily_members WHERE guild_id=$1", guild_id)}
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def old_scores(self) -> list[Attempt]:
         async def read(con: Con) -> list[Attempt]:
@@ -219,11 +219,11 @@ class PgDailyStore(DailyStore):
                 except ValueError:
                     continue
             return out
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def rescore(self, user_id: int, day: str, ranked: bool,
                       score: dict[str, Any]) -> bool:
-        return _count(await self._run(
+        return rows_touched(await self._run(
             "UPDATE daily_attempts SET score=$1 WHERE user_id=$2 AND day=$3 AND ranked=$4"
             " AND status='finished' AND score NOT LIKE '%\"v\":%'",
             json.dumps(score), user_id, day, int(ranked))) == 1
@@ -233,13 +233,13 @@ class PgDailyStore(DailyStore):
             return [attempt_of(r) for r in await con.fetch(
                 "SELECT * FROM daily_attempts WHERE user_id=$1 AND ranked=1 ORDER BY day",
                 user_id)]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def par(self, day: str) -> dict[str, Any] | None:
         async def read(con: Con) -> dict[str, Any] | None:
             raw = await con.fetchval("SELECT par FROM daily_days WHERE day=$1", day)
             return par_of(raw, day)
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def set_par(self, day: str, par: dict[str, Any]) -> None:
         await self._run("INSERT INTO daily_days (day, par) VALUES ($1,$2) ON CONFLICT (day)"
@@ -250,7 +250,7 @@ class PgDailyStore(DailyStore):
 
         async def read(con: Con) -> bool:
             return bool(await con.fetchval(f"SELECT {flag} FROM daily_days WHERE day=$1", day))
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def take_day_flag(self, day: str, flag: str) -> bool:
         assert flag in ("announced", "closed")
@@ -258,9 +258,9 @@ class PgDailyStore(DailyStore):
         async def write(con: Con) -> bool:
             await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
                               day)
-            return _count(await con.execute(
+            return rows_touched(await con.execute(
                 f"UPDATE daily_days SET {flag}=1 WHERE day=$1 AND {flag}=0", day)) == 1
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:
         await self._run("INSERT INTO daily_guilds VALUES ($1,$2,$3) ON CONFLICT (guild_id)"
@@ -272,7 +272,7 @@ class PgDailyStore(DailyStore):
             return [(r[0], r[1], r[2]) for r in await con.fetch(
                 "SELECT guild_id, channel_id, lang FROM daily_guilds"
                 " WHERE channel_id IS NOT NULL")]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def set_reminder(self, user_id: int, channel_id: int | None, lang: str | None = None,
                            hour: int | None = None) -> None:
@@ -291,28 +291,28 @@ class PgDailyStore(DailyStore):
             r = await con.fetchrow("SELECT channel_id, lang, hour FROM daily_reminders"
                                    " WHERE user_id=$1", user_id)
             return (r[0], r[1], DEFAULT_REMIND_HOUR if r[2] is None else r[2]) if r else None
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def reminders_due(self, day: str, hour: int = 23) -> list[tuple[int, int]]:
         """As daily.py; the UPDATE … RETURNING marks and lists in one statement, so two
         processes running the day job cannot both remind one user."""
         async def write(con: Con) -> list[tuple[int, int]]:
             return [(r[0], r[1]) for r in await _mark_due(con, day, hour)]
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def queue_news(self, day: str, now: float) -> int:
         async def write(con: Con) -> int:
             await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
                               day)
-            if _count(await con.execute(
+            if rows_touched(await con.execute(
                     "UPDATE daily_days SET announced=1 WHERE day=$1 AND announced=0", day)) != 1:
                 return 0
-            return _count(await con.execute(
+            return rows_touched(await con.execute(
                 "INSERT INTO daily_outbox (kind, day, target, channel_id, lang, not_before,"
                 " created_at) SELECT 'news', $1, guild_id, channel_id, lang, $2, $2"
                 " FROM daily_guilds WHERE channel_id IS NOT NULL ON CONFLICT DO NOTHING",
                 day, now))
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def queue_reminders(self, day: str, hour: int, now: float) -> int:
         async def write(con: Con) -> int:
@@ -322,31 +322,31 @@ class PgDailyStore(DailyStore):
                 " created_at) VALUES ('reminder',$1,$2,$3,$4,$5,$5) ON CONFLICT DO NOTHING",
                 [(day, r[0], r[1], r[2], now) for r in rows])
             return len(rows)
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def daily_notices(self, now: float) -> list[DailyNotice]:
         async def read(con: Con) -> list[DailyNotice]:
-            return [_notice(r) for r in await con.fetch(
+            return [daily_notice(r) for r in await con.fetch(
                 "SELECT * FROM daily_outbox WHERE not_before<=$1 ORDER BY id", now)]
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def take_notices(self, now: float) -> list[DailyNotice]:
         async def write(con: Con) -> list[DailyNotice]:
             rows = await con.fetch("UPDATE daily_outbox SET not_before=$1 WHERE not_before<=$2"
                                    " RETURNING *", now + HOLD_S, now)
-            return sorted((_notice(r) for r in rows), key=lambda n: n.id)
-        return await self.store._write(write)
+            return sorted((daily_notice(r) for r in rows), key=lambda n: n.id)
+        return await self.store.run_write(write)
 
     async def notice_sent(self, notice_id: int) -> None:
         async def write(con: Con) -> None:
             await con.execute("DELETE FROM daily_outbox WHERE id=$1", notice_id)
-        await self.store._write(write, bookkeeping=True)
+        await self.store.run_write(write, bookkeeping=True)
 
     async def notice_retry(self, notice_id: int, not_before: float) -> None:
         async def write(con: Con) -> None:
             await con.execute("UPDATE daily_outbox SET attempts=attempts+1, not_before=$1"
                               " WHERE id=$2", not_before, notice_id)
-        await self.store._write(write, bookkeeping=True)
+        await self.store.run_write(write, bookkeeping=True)
 
     async def touch(self, game_id: int) -> None:
         await self._run("UPDATE games SET updated_at=$1 WHERE id=$2 AND status='active'",
@@ -357,7 +357,7 @@ class PgDailyStore(DailyStore):
             return {r[0]: r[1] for r in await con.fetch(
                 "SELECT channel_id, updated_at FROM games WHERE channel_id = ANY($1::bigint[])"
                 " AND status='active'", slots)}
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
 
 async def _mark_due(con: Con, day: str, hour: int) -> list[asyncpg.Record]:

@@ -53,213 +53,60 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import sqlite3
 import time
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
+from .contract import (
+    BUSY_S,
+    LEASE_S,
+    AlreadyApplied,
+    GameStore,
+    StoreBusy,
+    StoreUnavailable,
+    StoreUncertain,
+    VersionConflict,
+)
 from .migrations import migrate_sqlite
+from .rows import (
+    ENDED,
+    NOT_A_NOTICE,
+    Commit,
+    Entry,
+    GameRow,
+    GameStatus,
+    Marked,
+    MetaChange,
+    NewGame,
+    Notice,
+    Seat,
+    Settings,
+    Timer,
+    TimerRow,
+    changed_meta,
+    decode_notice,
+    game_row,
+    new_key,
+    report_set_aside,
+    set_aside_row,
+    timer_row,
+)
 
 log = logging.getLogger("rr.store")
 
-BUSY_S = 0.5  # how long a write waits for a lock whose holder commits nothing meanwhile
 CONTENDED_S = 10.0  # how long it waits while other processes' commits keep landing (shards)
-LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
 APPLIED_KEEP_S = 7 * 24 * 3600  # Discord redelivers within minutes; keys are kept a week
-Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
 T = TypeVar("T")
-MetaChange = Callable[[dict[str, Any]], bool | None]
-"""A change to a game's `meta`, made in place on the meta as stored at the moment of the
-write (see "Two writers" above). Returning False says there was nothing to do (another
-writer already made the change): then nothing is written. It runs inside the transaction,
-so it must be quick and pure (no I/O)."""
-
 
 # A lease row whose expiry is a time: anything else is damage, and the lease is free.
 _LEASE_READABLE = "typeof(leases.expires) IN ('integer', 'real')"
 
 
-class VersionConflict(Exception):
-    """Someone else's answer landed first; the caller's view of the game is out of date."""
-
-
-class StoreBusy(Exception):
-    """Another process held the database's write lock for longer than `BUSY_S` without
-    committing anything (or the lock changed hands for `CONTENDED_S` without this write
-    getting it); nothing was written (the caller may try again)."""
-
-
-class AlreadyApplied(Exception):
-    """This key (an interaction) was applied before: nothing was written this time."""
-
-    def __init__(self, game_id: int, version: int, text: str) -> None:
-        super().__init__(f"already applied to game {game_id} (version {version})")
-        self.game_id, self.version, self.text = game_id, version, text
-
-
-@dataclass(slots=True)
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    status: str
-    host_id: int
-    seats: list[dict[str, Any]]
-    settings: dict[str, Any]
-    setup: dict[str, Any] | None
-    state: str | None
-    version: int
-    meta: dict[str, Any]
-    # JSON columns that could not be read (the row is then only good for abandoning it)
-    damage: list[str] = field(default_factory=list)
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s["user"] == user_id:
-                return i
-        return None
-
-
-@dataclass(slots=True)
-class Commit:
-    """What a committed move left in the database: the game's row, its timers, and the id
-    of the outbox row that announces it (None when nothing was to be told)."""
-
-    row: GameRow
-    timers: list[dict[str, Any]]
-    notice: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Marked:
-    """A reminder this pass claimed (`mark_reminded`): it alone tells it. `notice` is the
-    outbox row queued with it (None when the caller asked for none)."""
-
-    notice: int | None
-
-
-@dataclass(slots=True)
-class Notice:
-    """One outbox row: something that must still be told about a game (see
-    service.notices for the body)."""
-
-    id: int
-    game_id: int
-    version: int
-    body: dict[str, Any]
-    parts_done: int = 0
-    attempts: int = 0
-
-
-@dataclass(slots=True)
-class NewGame:
-    """A game that starts at once, without a lobby: what `create_started` writes. Hosts that
-    prepare their games themselves (the daily challenge) open them this way, so no crash
-    can leave a lobby missing the settings it was opened for."""
-
-    guild_id: int | None
-    channel_id: int
-    host_id: int
-    seats: list[dict[str, Any]]
-    settings: dict[str, Any]
-    setup: Mapping[str, Any]
-    state: str
-    entries: list[tuple[int, int | None, str]]  # the answers resolved on their own at the start
-    timers: list[Timer]
-    notice: dict[str, Any] | None = None
-
-
-class _Columns(Protocol):
-    """A row read by column name: an sqlite3.Row here, an asyncpg Record in store/pg.py."""
-
-    def __getitem__(self, key: str, /) -> Any: ...
-
-
-# Settings a game can do without: one of the wrong type is dropped (with a WARNING), so the
-# readers' defaults apply (the time limit, the language, zombie mode) and the game plays on.
-OPTIONAL_SETTINGS: dict[str, tuple[type, ...]] = {
-    "time_limit_s": (int, float), "lang": (str,), "difficulty": (str, type(None)),
-    "zombie": (str, type(None))}
-
-
-def _seats_whole(seats: list[Any]) -> bool:
-    return all(isinstance(s, dict) and isinstance(s.get("user"), int)
-               and isinstance(s.get("name"), str) for s in seats)
-
-
-def _meta_whole(meta: dict[str, Any]) -> bool:
-    """Per-seat records (time-outs, removal votes, zombie seats) are objects."""
-    return all(isinstance(meta.get(k, {}), dict) for k in ("timeouts", "kick", "zombie"))
-
-
-def _settings_whole(settings: dict[str, Any], game_id: Any) -> bool:
-    """The seat count (and a daily game's record) must be read; an optional setting of the
-    wrong type is dropped here, reported, and its default applies."""
-    for key, kinds in OPTIONAL_SETTINGS.items():
-        value = settings.get(key)
-        if key in settings and (not isinstance(value, kinds) or isinstance(value, bool) or (
-                isinstance(value, float | int) and not 0 < value < math.inf)):
-            log.warning("game %s: setting %s could not be read (%r); its default applies",
-                        game_id, key, value)
-            del settings[key]
-    return isinstance(settings.get("players", 0), int) and \
-        isinstance(settings.get("daily", {}), dict)
-
-
-def _row(r: _Columns) -> GameRow:
-    """A game row; a JSON column that does not parse (or has the wrong shape) is replaced by
-    an empty value and named in `damage`, so one damaged game never breaks a read of others
-    (and can still be found, reported and abandoned)."""
-    damage: list[str] = []
-
-    def load(column: str, kind: type, empty: Any,
-             whole: Callable[[Any], bool] = lambda _: True) -> Any:
-        raw = r[column]
-        if raw is None and empty is None:
-            return None
-        try:
-            value = json.loads(raw)
-        except (TypeError, ValueError):
-            value = None
-        if not isinstance(value, kind) or not whole(value):
-            damage.append(column)
-            return empty
-        return value
-
-    return GameRow(
-        id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], status=r["status"],
-        host_id=r["host_id"], seats=load("seats", list, [], _seats_whole),
-        settings=load("settings", dict, {}, lambda v: _settings_whole(v, r["id"])),
-        setup=load("setup", dict, None) if r["setup"] else None, state=r["state"],
-        version=r["version"], meta=load("meta", dict, {}, _meta_whole), damage=damage,
-    )
-
-
 def _one(con: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> GameRow | None:
     rows = con.execute(sql, args).fetchall()
-    return _row(rows[0]) if rows else None
-
-
-def changed_meta(raw: str | None, change: MetaChange) -> dict[str, Any] | None:
-    """The stored meta `raw` after `change`, or None when the change found nothing to do.
-    A meta that cannot be read is not overwritten (that would erase what it held): the
-    game is left for loading to find and set aside (service/games.py, quarantine)."""
-    try:
-        meta = json.loads(raw) if raw is not None else None
-    except ValueError:
-        meta = None
-    if not isinstance(meta, dict):
-        raise ValueError("the game's stored meta cannot be read; it is left as it is")
-    return None if change(meta) is False else meta
-
-
-def new_key() -> str:
-    """A transaction key for a write no interaction caused (time limits, the console)."""
-    return f"w:{uuid.uuid4().hex}"
+    return game_row(rows[0]) if rows else None
 
 
 def _busy(e: sqlite3.OperationalError) -> bool:
@@ -267,11 +114,7 @@ def _busy(e: sqlite3.OperationalError) -> bool:
         or "database is locked" in str(e)
 
 
-class StoreUncertain(Exception):
-    """COMMIT failed and the store could not read back whether it had landed."""
-
-
-class Store:
+class Store(GameStore):
     """Two threads, one connection each: writes on one, reads on the other (see above).
 
     `factory` is the sqlite3 connection class (tests pass one that fails on demand);
@@ -309,7 +152,10 @@ class Store:
             if self.path != ":memory:":  # a memory database is private to its one connection
                 self._reader = ThreadPoolExecutor(1, thread_name_prefix="rr-store-read")
                 await self._on(self._reader, self._open_reader)
-        except BaseException:  # an unusable file: no thread is left behind
+        except (sqlite3.Error, OSError) as e:  # an unusable file: no thread is left behind
+            await self.close()
+            raise StoreUnavailable(str(e)) from e
+        except BaseException:
             await self.close()
             raise
         return self
@@ -356,7 +202,7 @@ class Store:
         """Run `fn(*args)` on one of the store's threads: one round trip for a whole job."""
         return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
-    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run_read(self, fn: Callable[..., T], *args: Any) -> T:
         if self._writer is None:
             raise RuntimeError("Store.open() first")
         if self._reader is None:
@@ -368,7 +214,7 @@ class Store:
         assert con is not None, "Store.open() first"
         return fn(con, *args)
 
-    async def _write(self, fn: Callable[..., T], *args: Any, key: str | None = None,
+    async def run_write(self, fn: Callable[..., T], *args: Any, key: str | None = None,
                      bookkeeping: bool = False) -> T:
         if self._writer is None:
             raise RuntimeError("Store.open() first")
@@ -468,26 +314,26 @@ class Store:
     # ---- games -----------------------------------------------------------------------------
     async def open_game(self, channel_id: int) -> GameRow | None:
         """The lobby or active game of a channel, if any."""
-        return await self._read(
+        return await self.run_read(
             _one, "SELECT * FROM games WHERE channel_id=? AND status IN ('lobby','active')",
             (channel_id,))
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The channel's newest game whatever its status (lobby, active, over, abandoned)."""
-        return await self._read(
+        return await self.run_read(
             _one, "SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1",
             (channel_id,))
 
     async def get(self, game_id: int) -> GameRow | None:
-        return await self._read(_one, "SELECT * FROM games WHERE id=?", (game_id,))
+        return await self.run_read(_one, "SELECT * FROM games WHERE id=?", (game_id,))
 
     async def active_games(self) -> list[GameRow]:
         def read(con: sqlite3.Connection) -> list[GameRow]:
-            return [_row(r) for r in con.execute("SELECT * FROM games WHERE status='active'")]
-        return await self._read(read)
+            return [game_row(r) for r in con.execute("SELECT * FROM games WHERE status='active'")]
+        return await self.run_read(read)
 
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
-                           host_name: str, settings: dict[str, Any]) -> GameRow:
+                           host_name: str, settings: Settings) -> GameRow:
         now = time.time()
         seats = [{"user": host_id, "name": host_name}]
 
@@ -503,11 +349,11 @@ class Store:
                 raise VersionConflict("this channel already has a game") from e
             assert row is not None
             return row
-        return await self._write(write)
+        return await self.run_write(write)
 
     async def _execute(self, sql: str, args: tuple[Any, ...], *,
                        bookkeeping: bool = False) -> None:
-        await self._write(lambda con: con.execute(sql, args).close(), bookkeeping=bookkeeping)
+        await self.run_write(lambda con: con.execute(sql, args).close(), bookkeeping=bookkeeping)
 
     async def update_lobby(self, row: GameRow) -> None:
         await self._execute(
@@ -527,23 +373,22 @@ class Store:
                 return dict(json.loads(r[0]))
             con.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
             return meta
-        return await self._write(write)
+        return await self.run_write(write)
 
-    async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
+    async def set_settings(self, game_id: int, settings: Settings) -> None:
         await self._execute("UPDATE games SET settings=?, updated_at=? WHERE id=?",
                             (json.dumps(settings), time.time(), game_id))
 
-    async def set_status(self, game_id: int, status: str) -> None:
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
         def write(con: sqlite3.Connection) -> None:
             con.execute("UPDATE games SET status=?, updated_at=? WHERE id=?",
                         (status, time.time(), game_id))
-            if status in ("over", "abandoned"):
+            if status in ENDED:
                 con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
-        await self._write(write)
+        await self.run_write(write)
 
-    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: Mapping[str, Any],
-                    state: str, entries: list[tuple[int, int | None, str]] = (),  # type: ignore[assignment]
-                    timers: list[Timer] = (),  # type: ignore[assignment]
+    async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
+                    state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),
                     *, key: str | None = None, notice: dict[str, Any] | None = None) -> Commit:
         """The lobby becomes a game in one transaction: setup, the answers resolved on their
         own at the start (`entries`), the resulting state, its timers and its announcement
@@ -562,7 +407,7 @@ class Store:
             _append(con, game_id, 0, entries, now)
             return Commit(row, _put_timers(con, game_id, list(timers)),
                           _notify(con, row, notice, len(entries), now))
-        return await self._write(write, key=key)
+        return await self.run_write(write, key=key)
 
     async def create_started(self, game: NewGame, within: Callable[[sqlite3.Connection, GameRow], T],
                              *, replace: int | None = None,
@@ -595,12 +440,12 @@ class Store:
             done = Commit(row, _put_timers(con, row.id, list(game.timers)),
                           _notify(con, row, game.notice, len(game.entries), now))
             return done, within(con, row)
-        return await self._write(write, key=key)
+        return await self.run_write(write, key=key)
 
     # ---- actions: the one write path for a move ---------------------------------------------
     async def commit_actions(self, game_id: int, expected_version: int,
-                             entries: list[tuple[int, int | None, str]], state: str, status: str,
-                             timers: list[Timer], meta: MetaChange | None = None, *,
+                             entries: Sequence[Entry], state: str, status: GameStatus,
+                             timers: Sequence[Timer], meta: MetaChange | None = None, *,
                              key: str | None = None,
                              notice: dict[str, Any] | None = None) -> Commit:
         """Append actions (seat, user, text) and the resulting state in one transaction, and
@@ -636,13 +481,13 @@ class Store:
             base = con.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=?",
                                (game_id,)).fetchone()[0]
             _append(con, game_id, base, entries, now)
-            done = status in ("over", "abandoned")
+            done = status in ENDED
             return Commit(row, _put_timers(con, game_id, [] if done else timers),
                           _notify(con, row, notice, base + len(entries), now))
-        return await self._write(write, key=key)
+        return await self.run_write(write, key=key)
 
     async def rewrite_log(self, game_id: int, expected_version: int, log: list[list[Any]],
-                          state: str, timers: list[Timer], *, key: str | None = None,
+                          state: str, timers: Sequence[Timer], *, key: str | None = None,
                           notice: dict[str, Any] | None = None) -> Commit:
         """Undo: the log loses an entry; stored atomically like any other move. Every entry
         that stays keeps who made it and when; announcements still waiting about entries
@@ -679,20 +524,20 @@ class Store:
             con.execute("DELETE FROM outbox WHERE game_id=? AND log_end>?", (game_id, same))
             return Commit(row, _put_timers(con, game_id, timers),
                           _notify(con, row, notice, len(log), now))
-        return await self._write(write, key=key)
+        return await self.run_write(write, key=key)
 
     async def log(self, game_id: int) -> list[list[Any]]:
         def read(con: sqlite3.Connection) -> list[list[Any]]:
             return [[r["seat"], r["text"]] for r in con.execute(
                 "SELECT seat, text FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def authors(self, game_id: int) -> list[int | None]:
         """Who made each logged action (None: an automatic answer or a time limit)."""
         def read(con: sqlite3.Connection) -> list[int | None]:
             return [r[0] for r in con.execute(
                 "SELECT user_id FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def applied(self, key: str) -> AlreadyApplied | None:
         """What an interaction key did, if it was applied (for a redelivery's answer)."""
@@ -700,7 +545,7 @@ class Store:
             r = con.execute("SELECT game_id, version, text FROM applied WHERE key=?",
                             (key,)).fetchone()
             return AlreadyApplied(r[0], r[1], r[2]) if r else None
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def forget_applied(self, before: float) -> None:
         """Drop keys older than `before`: no interaction is redelivered that late."""
@@ -715,7 +560,7 @@ class Store:
                                (game_id,)).fetchall()
             return ([[r["seat"], r["text"]] for r in rows], [r["seq"] for r in rows],
                     _quarantine(con, game_id))
-        return await self._read(read)
+        return await self.run_read(read)
 
     # ---- quarantine: damaged games, set aside (survives restarts) ---------------------------
     async def quarantine(self, game_id: int, reason: dict[str, Any]) -> bool:
@@ -724,43 +569,43 @@ class Store:
             cur = con.execute("INSERT OR IGNORE INTO quarantine (game_id, reason, at) "
                               "VALUES (?,?,?)", (game_id, json.dumps(reason), time.time()))
             return cur.rowcount > 0
-        return await self._write(write)
+        return await self.run_write(write)
 
     async def quarantined(self, game_id: int) -> dict[str, Any] | None:
-        return await self._read(_quarantine, game_id)
+        return await self.run_read(_quarantine, game_id)
 
     async def release(self, game_id: int) -> None:
         """The game verified again (its rows were restored or repaired): back in play."""
         await self._execute("DELETE FROM quarantine WHERE game_id=?", (game_id,))
 
     # ---- timers ----------------------------------------------------------------------------
-    async def timers(self, game_id: int) -> list[dict[str, Any]]:
-        return await self._read(_timers, game_id)
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        return await self.run_read(_timers, game_id)
 
-    async def repair_timers(self, game_id: int, version: int, drop: list[Any],
-                            timers: list[Timer]) -> list[dict[str, Any]] | None:
+    async def repair_timers(self, game_id: int, version: int, drop: Sequence[int],
+                            timers: Sequence[Timer]) -> list[TimerRow] | None:
         """Rebuild a game's timers from the game (service/games.py found them disagreeing):
         the rows of seats `drop` go, then the timers become `timers` as after a move. None,
         writing nothing, when the game is no longer at `version` (its last move wrote its
         timers since)."""
-        def write(con: sqlite3.Connection) -> list[dict[str, Any]] | None:
+        def write(con: sqlite3.Connection) -> list[TimerRow] | None:
             r = con.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
             if r is None or r[0] != version:
                 return None
             con.executemany("DELETE FROM timers WHERE game_id=? AND seat=?",
                             [(game_id, seat) for seat in drop])
             return _put_timers(con, game_id, timers)
-        return await self._write(write)
+        return await self.run_write(write)
 
-    async def due_timers(self, now: float) -> list[dict[str, Any]]:
+    async def due_timers(self, now: float) -> list[TimerRow]:
         """Timers whose deadline passed or whose reminder is due, in seat order per game (every
         process goes through a game's time limits in the same order)."""
-        def read(con: sqlite3.Connection) -> list[dict[str, Any]]:
-            return [dict(r) for r in con.execute(
+        def read(con: sqlite3.Connection) -> list[TimerRow]:
+            return [timer_row(r) for r in con.execute(
                 "SELECT * FROM timers WHERE (deadline<=? OR (reminded=0 AND remind_at<=?))"
                 " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
                 (now, now))]
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,
                             notice: dict[str, Any] | None = None) -> Marked | None:
@@ -777,7 +622,7 @@ class Store:
             row = _one(con, "SELECT * FROM games WHERE id=?", (game_id,))
             assert row is not None
             return Marked(_notify(con, row, notice, None, time.time()))
-        return await self._write(write)
+        return await self.run_write(write)
 
     async def next_deadline(self) -> float | None:
         def read(con: sqlite3.Connection) -> float | None:
@@ -785,7 +630,7 @@ class Store:
                 "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND "
                 "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers").fetchone()
             return r[0] if r else None
-        return await self._read(read)
+        return await self.run_read(read)
 
     # ---- leases: one holder of a named job across processes --------------------------------
     async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool:
@@ -803,7 +648,7 @@ class Store:
                 " expires=excluded.expires WHERE leases.holder=excluded.holder"
                 f" OR leases.expires<=? OR NOT {_LEASE_READABLE} RETURNING holder",
                 (name, holder, now + ttl_s, now)).fetchone() is not None
-        return await self._write(write)
+        return await self.run_write(write)
 
     async def release_lease(self, name: str, holder: str) -> None:
         """Give the lease up at once (a clean shutdown), so another process need not wait
@@ -818,7 +663,7 @@ class Store:
             r = con.execute(f"SELECT holder FROM leases WHERE name=? AND expires>?"
                             f" AND {_LEASE_READABLE}", (name, now)).fetchone()
             return r[0] if r else None
-        return await self._read(read)
+        return await self.run_read(read)
 
     # ---- the outbox --------------------------------------------------------------------------
     async def notices(self, now: float | None = None, limit: int = 1000, *,
@@ -834,11 +679,11 @@ class Store:
                 (float("inf") if now is None else now,
                  float("inf") if created_before is None else created_before, limit))
             return [decode_notice(r) for r in rows]
-        found = await self._read(read)
+        found = await self.run_read(read)
         bad = [n for n in found if isinstance(n, int)]
         if bad:
             try:
-                report_set_aside("outbox", await self._write(_set_aside_notices, bad),
+                report_set_aside("outbox", await self.run_write(_set_aside_notices, bad),
                                  NOT_A_NOTICE)
             except Exception:  # still in the outbox: skipped again, moved at a later pass
                 log.warning("outbox: could not set rows %s aside", bad, exc_info=True)
@@ -881,7 +726,7 @@ def _landed(con: sqlite3.Connection, key: str) -> bool:
 
 
 def _append(con: sqlite3.Connection, game_id: int, base: int,
-            entries: list[tuple[int, int | None, str]], now: float) -> None:
+            entries: Sequence[Entry], now: float) -> None:
     con.executemany(
         "INSERT INTO actions (game_id, seq, seat, user_id, text, at) VALUES (?,?,?,?,?,?)",
         [(game_id, base + k, seat, user, text, now)
@@ -898,33 +743,6 @@ def _notify(con: sqlite3.Connection, row: GameRow, notice: dict[str, Any] | None
                       " created_at) VALUES (?,?,?,?,?,?)",
                       (row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now))
     return cur.lastrowid
-
-
-def decode_notice(r: _Columns) -> Notice | int:
-    """An outbox row read on its own: its Notice, or its id when its body is not a JSON
-    object (then nothing could be told from it, and it must not stop the others)."""
-    try:
-        body = json.loads(r["body"])
-    except (TypeError, ValueError):
-        body = None
-    if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
-        return int(r["id"])
-    return Notice(r["id"], r["game_id"], r["version"], body, r["parts_done"], r["attempts"])
-
-
-NOT_A_NOTICE = "its body is not a JSON object with a kind"
-
-
-def set_aside_row(source: str, r: Mapping[str, Any], reason: str) -> tuple[Any, ...]:
-    """The `set_aside` values keeping a damaged row as it was (damaged text stays text)."""
-    return (source, r.get("game_id"), json.dumps(dict(r), default=str), reason, time.time())
-
-
-def report_set_aside(source: str, rows: Sequence[Mapping[str, Any]], reason: str) -> None:
-    """The WARNING an operator reads: which rows, of which games, and where they went."""
-    for r in rows:
-        log.warning("%s row %s (game %s) set aside in table set_aside: %s", source,
-                    r.get("id"), r.get("game_id"), reason)
 
 
 def _set_aside_notices(con: sqlite3.Connection, ids: list[int]) -> list[dict[str, Any]]:
@@ -951,13 +769,13 @@ def _quarantine(con: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
     return reason if isinstance(reason, dict) else {"kind": "error"}
 
 
-def _timers(con: sqlite3.Connection, game_id: int) -> list[dict[str, Any]]:
-    return [dict(r) for r in con.execute("SELECT * FROM timers WHERE game_id=? ORDER BY seat",
+def _timers(con: sqlite3.Connection, game_id: int) -> list[TimerRow]:
+    return [timer_row(r) for r in con.execute("SELECT * FROM timers WHERE game_id=? ORDER BY seat",
                                          (game_id,))]
 
 
 def _put_timers(con: sqlite3.Connection, game_id: int,
-                timers: list[Timer]) -> list[dict[str, Any]]:
+                timers: Sequence[Timer]) -> list[TimerRow]:
     """The game's timers become `timers`: seats not listed lose theirs; a seat already timed
     for the same decision keeps its deadline and reminder (a decision keeps the deadline it
     got when it was first asked); others get the one given. Returns the timers as stored."""

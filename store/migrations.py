@@ -359,7 +359,95 @@ CREATE TABLE tutorial_progress (
     updated_at DOUBLE PRECISION NOT NULL
 );
 """),
-    # 12 is the ratings' step (issue 24, branch `ratings`): merged, it goes above this one
+    Step(12, "ratings, profiles and history of finished games (issue 24, docs/ratings.md)", """
+CREATE TABLE finished_games (         -- a finished channel game, settled once (its game id)
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    guild_id INTEGER,
+    channel_id INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    unrated TEXT,                     -- null: rated; else why not (docs/ratings.md)
+    ended_at REAL NOT NULL
+);
+CREATE INDEX finished_by_channel ON finished_games(channel_id, game_id);
+CREATE TABLE finished_seats (         -- each seat's place in it (profiles, history)
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,         -- an AI seat's id is negative
+    place INTEGER NOT NULL,           -- 1 = first (winners share 1)
+    won INTEGER NOT NULL,
+    units TEXT NOT NULL,              -- JSON {"card": n, "merc:card": n}: units it brought in
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX finished_by_user ON finished_seats(user_id, game_id);
+CREATE TABLE ratings (                -- a player's rating now; scope 0: across the bot
+    scope INTEGER NOT NULL,           -- 0, or the server's id
+    user_id INTEGER NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (scope, user_id)
+);
+CREATE TABLE rating_changes (         -- what one rated game did to one rating (charts)
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    scope INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    games_before INTEGER NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, scope, user_id)
+);
+CREATE INDEX rating_changes_by_user ON rating_changes(user_id, scope, at);
+CREATE TABLE stats_hidden (user_id INTEGER PRIMARY KEY, at REAL NOT NULL);
+CREATE TABLE stats_servers (guild_id INTEGER PRIMARY KEY, ratings_off INTEGER NOT NULL);
+""", """
+CREATE TABLE finished_games (
+    game_id BIGINT PRIMARY KEY REFERENCES games(id),
+    guild_id BIGINT,
+    channel_id BIGINT NOT NULL,
+    players INTEGER NOT NULL,
+    unrated TEXT,
+    ended_at DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX finished_by_channel ON finished_games(channel_id, game_id);
+CREATE TABLE finished_seats (
+    game_id BIGINT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    user_id BIGINT NOT NULL,
+    place INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    units TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX finished_by_user ON finished_seats(user_id, game_id);
+CREATE TABLE ratings (
+    scope BIGINT NOT NULL,
+    user_id BIGINT NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    games INTEGER NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (scope, user_id)
+);
+CREATE TABLE rating_changes (
+    game_id BIGINT NOT NULL REFERENCES games(id),
+    scope BIGINT NOT NULL,
+    user_id BIGINT NOT NULL,
+    mu_before DOUBLE PRECISION NOT NULL,
+    sigma_before DOUBLE PRECISION NOT NULL,
+    games_before INTEGER NOT NULL,
+    mu_after DOUBLE PRECISION NOT NULL,
+    sigma_after DOUBLE PRECISION NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game_id, scope, user_id)
+);
+CREATE INDEX rating_changes_by_user ON rating_changes(user_id, scope, at);
+CREATE TABLE stats_hidden (user_id BIGINT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
+CREATE TABLE stats_servers (guild_id BIGINT PRIMARY KEY, ratings_off INTEGER NOT NULL);
+"""),
     Step(13, "game_reviews: each finished game's review by the expert, computed once (issue 23)", """
 CREATE TABLE game_reviews (           -- one row per reviewed game (service/review.py)
     game_id INTEGER PRIMARY KEY,

@@ -27,34 +27,44 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from .db import (
+from .contract import (
     BUSY_S,
     LEASE_S,
-    NOT_A_NOTICE,
     AlreadyApplied,
+    GameStore,
+    StoreBusy,
+    StoreUncertain,
+    VersionConflict,
+)
+from .migrations import migrate_postgresql
+from .rows import (
+    ENDED,
+    NOT_A_NOTICE,
     Commit,
+    Entry,
     GameRow,
+    GameStatus,
     Marked,
     MetaChange,
     NewGame,
     Notice,
-    StoreBusy,
-    StoreUncertain,
+    Seat,
+    Settings,
     Timer,
-    VersionConflict,
-    _row,
+    TimerRow,
     changed_meta,
     decode_notice,
+    game_row,
     new_key,
     report_set_aside,
     set_aside_row,
+    timer_row,
 )
-from .migrations import migrate_postgresql
 
 T = TypeVar("T")
 log = logging.getLogger("rr.store")
@@ -72,17 +82,17 @@ LOST = (OSError, TimeoutError, asyncpg.ConnectionDoesNotExistError, asyncpg.Inte
 COMMAND_S = 30.0  # a statement the server has not answered by then: the network is gone
 
 
-def _count(status: str) -> int:
+def rows_touched(status: str) -> int:
     """Rows touched, from a command tag such as 'UPDATE 1' or 'INSERT 0 1'."""
     return int(status.rsplit(" ", 1)[-1])
 
 
 async def _one(con: Con, sql: str, *args: Any) -> GameRow | None:
     r = await con.fetchrow(sql, *args)
-    return _row(r) if r is not None else None
+    return game_row(r) if r is not None else None
 
 
-class PgStore:
+class PgStore(GameStore):
     """A pool of asyncpg connections; every write is one transaction on one of them.
 
     `connection_class` lets tests inject failures (as db.py's `factory` does)."""
@@ -132,7 +142,7 @@ class PgStore:
             raise RuntimeError("Store.open() first")
         return self._pool
 
-    async def _read(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    async def run_read(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         pool = self._need()
         self.in_flight += 1
         try:
@@ -141,7 +151,7 @@ class PgStore:
         finally:
             self.in_flight -= 1
 
-    async def _write(self, fn: Callable[..., Awaitable[T]], *args: Any, key: str | None = None,
+    async def run_write(self, fn: Callable[..., Awaitable[T]], *args: Any, key: str | None = None,
                      bookkeeping: bool = False) -> T:
         """`fn(con, *args)` in one transaction: committed whole or not at all (see db.py's
         `_transaction`). A move's `key` resolves a COMMIT that raised."""
@@ -218,29 +228,29 @@ class PgStore:
     async def _execute(self, sql: str, *args: Any, bookkeeping: bool = False) -> None:
         async def write(con: Con) -> None:
             await con.execute(sql, *args)
-        await self._write(write, bookkeeping=bookkeeping)
+        await self.run_write(write, bookkeeping=bookkeeping)
 
     # ---- games ---------------------------------------------------------------------------------
     async def open_game(self, channel_id: int) -> GameRow | None:
-        return await self._read(
+        return await self.run_read(
             _one, "SELECT * FROM games WHERE channel_id=$1 AND status IN ('lobby','active')",
             channel_id)
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
-        return await self._read(
+        return await self.run_read(
             _one, "SELECT * FROM games WHERE channel_id=$1 ORDER BY id DESC LIMIT 1", channel_id)
 
     async def get(self, game_id: int) -> GameRow | None:
-        return await self._read(_one, "SELECT * FROM games WHERE id=$1", game_id)
+        return await self.run_read(_one, "SELECT * FROM games WHERE id=$1", game_id)
 
     async def active_games(self) -> list[GameRow]:
         async def read(con: Con) -> list[GameRow]:
-            return [_row(r) for r in await con.fetch(
+            return [game_row(r) for r in await con.fetch(
                 "SELECT * FROM games WHERE status='active' ORDER BY id")]
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
-                           host_name: str, settings: dict[str, Any]) -> GameRow:
+                           host_name: str, settings: Settings) -> GameRow:
         now = time.time()
         seats = [{"user": host_id, "name": host_name}]
 
@@ -255,7 +265,7 @@ class PgStore:
                 raise VersionConflict("this channel already has a game") from e
             assert row is not None
             return row
-        return await self._write(write)
+        return await self.run_write(write)
 
     async def update_lobby(self, row: GameRow) -> None:
         await self._execute(
@@ -273,23 +283,22 @@ class PgStore:
                 return dict(json.loads(raw[0]))
             await con.execute("UPDATE games SET meta=$1 WHERE id=$2", json.dumps(meta), game_id)
             return meta
-        return await self._write(write)
+        return await self.run_write(write)
 
-    async def set_settings(self, game_id: int, settings: dict[str, Any]) -> None:
+    async def set_settings(self, game_id: int, settings: Settings) -> None:
         await self._execute("UPDATE games SET settings=$1, updated_at=$2 WHERE id=$3",
                             json.dumps(settings), time.time(), game_id)
 
-    async def set_status(self, game_id: int, status: str) -> None:
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
         async def write(con: Con) -> None:
             await con.execute("UPDATE games SET status=$1, updated_at=$2 WHERE id=$3",
                               status, time.time(), game_id)
-            if status in ("over", "abandoned"):
+            if status in ENDED:
                 await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
-        await self._write(write)
+        await self.run_write(write)
 
-    async def start(self, game_id: int, seats: list[dict[str, Any]], setup: Mapping[str, Any],
-                    state: str, entries: list[tuple[int, int | None, str]] = (),  # type: ignore[assignment]
-                    timers: list[Timer] = (),  # type: ignore[assignment]
+    async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
+                    state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),
                     *, key: str | None = None, notice: dict[str, Any] | None = None) -> Commit:
         """The lobby becomes a game in one transaction (see db.py)."""
         now, key = time.time(), key or new_key()
@@ -305,7 +314,7 @@ class PgStore:
             await _append(con, game_id, 0, entries, now)
             return Commit(row, await _put_timers(con, game_id, list(timers)),
                           await _notify(con, row, notice, len(entries), now))
-        return await self._write(write, key=key)
+        return await self.run_write(write, key=key)
 
     async def create_started(self, game: NewGame, within: Callable[[Con, GameRow], Awaitable[T]],
                              *, replace: int | None = None,
@@ -334,12 +343,12 @@ class PgStore:
             done = Commit(row, await _put_timers(con, row.id, list(game.timers)),
                           await _notify(con, row, game.notice, len(game.entries), now))
             return done, await within(con, row)
-        return await self._write(write, key=key)
+        return await self.run_write(write, key=key)
 
     # ---- actions: the one write path for a move -------------------------------------------------
     async def commit_actions(self, game_id: int, expected_version: int,
-                             entries: list[tuple[int, int | None, str]], state: str, status: str,
-                             timers: list[Timer], meta: MetaChange | None = None, *,
+                             entries: Sequence[Entry], state: str, status: GameStatus,
+                             timers: Sequence[Timer], meta: MetaChange | None = None, *,
                              key: str | None = None,
                              notice: dict[str, Any] | None = None) -> Commit:
         """Append actions and the resulting state in one transaction (see db.py)."""
@@ -364,16 +373,16 @@ class PgStore:
                 expected_version)
             if r is None:
                 raise VersionConflict("the game moved on")
-            row, base = _row(r), r["next_seq"]
+            row, base = game_row(r), r["next_seq"]
             await _claim(con, key, game_id, row.version, entries[0][2] if entries else "", now)
             await _append(con, game_id, base, entries, now)
-            done = status in ("over", "abandoned")
+            done = status in ENDED
             return Commit(row, await _put_timers(con, game_id, [] if done else timers),
                           await _notify(con, row, notice, base + len(entries), now))
-        return await self._write(write, key=key)
+        return await self.run_write(write, key=key)
 
     async def rewrite_log(self, game_id: int, expected_version: int, log: list[list[Any]],
-                          state: str, timers: list[Timer], *, key: str | None = None,
+                          state: str, timers: Sequence[Timer], *, key: str | None = None,
                           notice: dict[str, Any] | None = None) -> Commit:
         """Undo: the log loses an entry; every entry that stays keeps its author (db.py)."""
         now, key = time.time(), key or new_key()
@@ -408,26 +417,26 @@ class PgStore:
             await con.execute("DELETE FROM outbox WHERE game_id=$1 AND log_end>$2", game_id, same)
             return Commit(row, await _put_timers(con, game_id, timers),
                           await _notify(con, row, notice, len(log), now))
-        return await self._write(write, key=key)
+        return await self.run_write(write, key=key)
 
     async def log(self, game_id: int) -> list[list[Any]]:
         async def read(con: Con) -> list[list[Any]]:
             return [[r["seat"], r["text"]] for r in await con.fetch(
                 "SELECT seat, text FROM actions WHERE game_id=$1 ORDER BY seq", game_id)]
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def authors(self, game_id: int) -> list[int | None]:
         async def read(con: Con) -> list[int | None]:
             return [r[0] for r in await con.fetch(
                 "SELECT user_id FROM actions WHERE game_id=$1 ORDER BY seq", game_id)]
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def applied(self, key: str) -> AlreadyApplied | None:
         async def read(con: Con) -> AlreadyApplied | None:
             r = await con.fetchrow("SELECT game_id, version, text FROM applied WHERE key=$1",
                                    key)
             return AlreadyApplied(r[0], r[1], r[2]) if r else None
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def forget_applied(self, before: float) -> None:
         await self._execute("DELETE FROM applied WHERE at<$1", before, bookkeeping=True)
@@ -439,30 +448,30 @@ class PgStore:
                                    " ORDER BY seq", game_id)
             return ([[r["seat"], r["text"]] for r in rows], [r["seq"] for r in rows],
                     await _quarantine(con, game_id))
-        return await self._read(read)
+        return await self.run_read(read)
 
     # ---- quarantine --------------------------------------------------------------------------
     async def quarantine(self, game_id: int, reason: dict[str, Any]) -> bool:
         async def write(con: Con) -> bool:
-            return _count(await con.execute(
+            return rows_touched(await con.execute(
                 "INSERT INTO quarantine (game_id, reason, at) VALUES ($1,$2,$3)"
                 " ON CONFLICT DO NOTHING", game_id, json.dumps(reason), time.time())) > 0
-        return await self._write(write)
+        return await self.run_write(write)
 
     async def quarantined(self, game_id: int) -> dict[str, Any] | None:
-        return await self._read(_quarantine, game_id)
+        return await self.run_read(_quarantine, game_id)
 
     async def release(self, game_id: int) -> None:
         await self._execute("DELETE FROM quarantine WHERE game_id=$1", game_id)
 
     # ---- timers --------------------------------------------------------------------------------
-    async def timers(self, game_id: int) -> list[dict[str, Any]]:
-        return await self._read(_timers, game_id)
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        return await self.run_read(_timers, game_id)
 
-    async def repair_timers(self, game_id: int, version: int, drop: list[Any],
-                            timers: list[Timer]) -> list[dict[str, Any]] | None:
+    async def repair_timers(self, game_id: int, version: int, drop: Sequence[int],
+                            timers: Sequence[Timer]) -> list[TimerRow] | None:
         """As db.py: rebuilt in one transaction, unless the game moved on (None)."""
-        async def write(con: Con) -> list[dict[str, Any]] | None:
+        async def write(con: Con) -> list[TimerRow] | None:
             got = await con.fetchval("SELECT version FROM games WHERE id=$1 FOR UPDATE",
                                      game_id)
             if got != version:
@@ -470,21 +479,21 @@ class PgStore:
             await con.execute("DELETE FROM timers WHERE game_id=$1 AND seat = ANY($2::int[])",
                               game_id, [int(seat) for seat in drop])
             return await _put_timers(con, game_id, timers)
-        return await self._write(write)
+        return await self.run_write(write)
 
-    async def due_timers(self, now: float) -> list[dict[str, Any]]:
-        async def read(con: Con) -> list[dict[str, Any]]:
-            return [dict(r) for r in await con.fetch(
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        async def read(con: Con) -> list[TimerRow]:
+            return [timer_row(r) for r in await con.fetch(
                 "SELECT * FROM timers WHERE (deadline<=$1 OR (reminded=0 AND remind_at<=$1))"
                 " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
                 now)]
-        return await self._read(read)
+        return await self.run_read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,
                             notice: dict[str, Any] | None = None) -> Marked | None:
         """Claimed by this pass (Marked) or by another first (None); see db.py."""
         async def write(con: Con) -> Marked | None:
-            n = _count(await con.execute(
+            n = rows_touched(await con.execute(
                 "UPDATE timers SET reminded=1 WHERE game_id=$1 AND seat=$2 AND decision_id=$3"
                 " AND reminded=0", game_id, seat, decision_id))
             if n != 1:
@@ -494,14 +503,15 @@ class PgStore:
             row = await _one(con, "SELECT * FROM games WHERE id=$1", game_id)
             assert row is not None
             return Marked(await _notify(con, row, notice, None, time.time()))
-        return await self._write(write)
+        return await self.run_write(write)
 
     async def next_deadline(self) -> float | None:
         async def read(con: Con) -> float | None:
-            return await con.fetchval(
+            soonest: float | None = await con.fetchval(
                 "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND "
                 "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers")
-        return await self._read(read)
+            return soonest
+        return await self.run_read(read)
 
     # ---- leases ------------------------------------------------------------------------------
     async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool:
@@ -517,17 +527,18 @@ class PgStore:
                 " expires=excluded.expires WHERE leases.holder=excluded.holder"
                 " OR leases.expires<=now() OR NOT isfinite(leases.expires) RETURNING holder",
                 name, holder, ttl_s) is not None
-        return await self._write(write)
+        return await self.run_write(write)
 
     async def release_lease(self, name: str, holder: str) -> None:
         await self._execute("DELETE FROM leases WHERE name=$1 AND holder=$2", name, holder)
 
     async def lease_holder(self, name: str) -> str | None:
         async def read(con: Con) -> str | None:
-            return await con.fetchval(
+            holder: str | None = await con.fetchval(
                 "SELECT holder FROM leases WHERE name=$1 AND expires>now()"
                 " AND isfinite(expires)", name)
-        return await self._read(read)
+            return holder
+        return await self.run_read(read)
 
     # ---- the outbox --------------------------------------------------------------------------
     async def notices(self, now: float | None = None, limit: int = 1000, *,
@@ -539,7 +550,7 @@ class PgStore:
                 " LIMIT $3", float("inf") if now is None else now,
                 float("inf") if created_before is None else created_before, limit)
             return [decode_notice(r) for r in rows]
-        found = await self._read(read)
+        found = await self.run_read(read)
         bad = [n for n in found if isinstance(n, int)]
         if bad:
             async def move(con: Con) -> list[dict[str, Any]]:
@@ -551,7 +562,7 @@ class PgStore:
                     [set_aside_row("outbox", r, NOT_A_NOTICE) for r in moved])
                 return moved
             try:
-                report_set_aside("outbox", await self._write(move), NOT_A_NOTICE)
+                report_set_aside("outbox", await self.run_write(move), NOT_A_NOTICE)
             except Exception:  # still in the outbox: skipped again, moved at a later pass
                 log.warning("outbox: could not set rows %s aside", bad, exc_info=True)
         return [n for n in found if isinstance(n, Notice)]
@@ -586,7 +597,7 @@ async def _abandon(con: Con, game_id: int, now: float) -> None:
 
 
 async def _append(con: Con, game_id: int, base: int,
-                  entries: list[tuple[int, int | None, str]], now: float) -> None:
+                  entries: Sequence[Entry], now: float) -> None:
     if entries:
         await con.executemany(
             "INSERT INTO actions (game_id, seq, seat, user_id, text, at)"
@@ -599,10 +610,11 @@ async def _notify(con: Con, row: GameRow, notice: dict[str, Any] | None,
                   log_end: int | None, now: float) -> int | None:
     if notice is None:
         return None
-    return await con.fetchval(
+    notice_id: int = await con.fetchval(
         "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
         " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
         row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now)
+    return notice_id
 
 
 async def _quarantine(con: Con, game_id: int) -> dict[str, Any] | None:
@@ -616,12 +628,12 @@ async def _quarantine(con: Con, game_id: int) -> dict[str, Any] | None:
     return reason if isinstance(reason, dict) else {"kind": "error"}
 
 
-async def _timers(con: Con, game_id: int) -> list[dict[str, Any]]:
-    return [dict(r) for r in await con.fetch(
+async def _timers(con: Con, game_id: int) -> list[TimerRow]:
+    return [timer_row(r) for r in await con.fetch(
         "SELECT * FROM timers WHERE game_id=$1 ORDER BY seat", game_id)]
 
 
-async def _put_timers(con: Con, game_id: int, timers: list[Timer]) -> list[dict[str, Any]]:
+async def _put_timers(con: Con, game_id: int, timers: Sequence[Timer]) -> list[TimerRow]:
     """The game's timers become `timers`; a seat already timed for the same decision keeps
     its deadline and reminder (see db.py). One statement, so one round trip: the rows it
     wrote come from RETURNING, the ones it kept from the statement's own snapshot."""
@@ -636,4 +648,4 @@ async def _put_timers(con: Con, game_id: int, timers: list[Timer]) -> list[dict[
         " SELECT * FROM put UNION ALL SELECT * FROM timers WHERE game_id=$1"
         " AND seat = ANY($2::int[]) AND seat NOT IN (SELECT seat FROM put) ORDER BY seat",
         game_id, *(list(c) for c in cols))
-    return [dict(r) for r in rows]
+    return [timer_row(r) for r in rows]

@@ -3,35 +3,29 @@ every bot process of a deployment reads the same stored review."""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
+from .contract import ReviewStore
 from .pg import Con, PgStore
-from .review import ReviewStore
+from .review import dumps, loads
 
 
 class PgReviewStore(ReviewStore):
-    store: PgStore  # type: ignore[assignment]
+    def __init__(self, store: PgStore) -> None:
+        self.store = store
 
     async def get(self, game_id: int) -> dict[str, Any] | None:
         async def read(con: Con) -> str | None:
             r = await con.fetchval("SELECT review FROM game_reviews WHERE game_id=$1", game_id)
             return None if r is None else str(r)
-        text = await self.store._read(read)
-        if text is None:
-            return None
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
+        return loads(await self.store.run_read(read))
 
     async def save(self, game_id: int, review: dict[str, Any]) -> None:
-        text = json.dumps(review, separators=(",", ":"))
+        text = dumps(review)
 
         async def write(con: Con) -> None:
             await con.execute("INSERT INTO game_reviews (game_id, review, created_at)"
                               " VALUES ($1,$2,$3) ON CONFLICT (game_id) DO NOTHING",
                               game_id, text, time.time())
-        await self.store._write(write)
+        await self.store.run_write(write)

@@ -4,27 +4,20 @@ Why only two values: a step's position is rebuilt from the lesson's prepared sta
 accepted actions before it (service/tutorial.py), so nothing else needs keeping, and one
 row written in one statement cannot be left half-written by a crash. The table lives in the
 game store's own database (migration 11, store/migrations.py) so both backends keep it the
-same way; `tutorial_store` picks the class for the store's backend.
+same way; `store.tutorial_store` picks the class for the store's backend.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
-from typing import Any
 
+from .contract import TutorialStore
 from .db import Store
+from .rows import Progress
 
 
-@dataclass(frozen=True, slots=True)
-class Progress:
-    user_id: int
-    lesson: str
-    step: int
-
-
-class TutorialStore:
+class SqliteTutorialStore(TutorialStore):
     """The progress table on SQLite, as jobs on the game store's one connection."""
 
     def __init__(self, store: Store) -> None:
@@ -35,7 +28,7 @@ class TutorialStore:
             r = con.execute("SELECT lesson, step FROM tutorial_progress WHERE user_id=?",
                             (user_id,)).fetchone()
             return None if r is None else Progress(user_id, str(r[0]), int(r[1]))
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def save(self, user_id: int, lesson: str, step: int) -> None:
         def write(con: sqlite3.Connection) -> None:
@@ -43,7 +36,7 @@ class TutorialStore:
                         " VALUES (?,?,?,?) ON CONFLICT (user_id) DO UPDATE SET"
                         " lesson=excluded.lesson, step=excluded.step,"
                         " updated_at=excluded.updated_at", (user_id, lesson, step, time.time()))
-        await self.store._write(write)
+        await self.store.run_write(write)
 
     async def advance(self, user_id: int, lesson: str, step: int) -> bool:
         """Step on from (lesson, step) to step + 1 only if the user still stands there: of two
@@ -54,18 +47,10 @@ class TutorialStore:
                               " WHERE user_id=? AND lesson=? AND step=?",
                               (step + 1, time.time(), user_id, lesson, step))
             return cur.rowcount == 1
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def forget(self, user_id: int) -> None:
         def write(con: sqlite3.Connection) -> None:
             con.execute("DELETE FROM tutorial_progress WHERE user_id=?", (user_id,))
-        await self.store._write(write)
+        await self.store.run_write(write)
 
-
-def tutorial_store(store: Any) -> TutorialStore:
-    """The progress table in the game store's own database, whichever backend it is."""
-    if getattr(store, "backend", "sqlite") == "postgresql":
-        from .tutorial_pg import PgTutorialStore
-
-        return PgTutorialStore(store)
-    return TutorialStore(store)

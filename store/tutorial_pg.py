@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import time
 
+from .contract import TutorialStore
 from .pg import Con, PgStore
-from .tutorial import Progress, TutorialStore
+from .rows import Progress
 
 
 class PgTutorialStore(TutorialStore):
-    store: PgStore  # type: ignore[assignment]
+    def __init__(self, store: PgStore) -> None:
+        self.store = store
 
     async def progress(self, user_id: int) -> Progress | None:
         async def read(con: Con) -> Progress | None:
             r = await con.fetchrow("SELECT lesson, step FROM tutorial_progress"
                                    " WHERE user_id=$1", user_id)
             return None if r is None else Progress(user_id, str(r["lesson"]), int(r["step"]))
-        return await self.store._read(read)
+        return await self.store.run_read(read)
 
     async def save(self, user_id: int, lesson: str, step: int) -> None:
         async def write(con: Con) -> None:
@@ -26,7 +28,7 @@ class PgTutorialStore(TutorialStore):
                               " lesson=excluded.lesson, step=excluded.step,"
                               " updated_at=excluded.updated_at",
                               user_id, lesson, step, time.time())
-        await self.store._write(write)
+        await self.store.run_write(write)
 
     async def advance(self, user_id: int, lesson: str, step: int) -> bool:
         async def write(con: Con) -> bool:
@@ -34,9 +36,9 @@ class PgTutorialStore(TutorialStore):
                                      " WHERE user_id=$3 AND lesson=$4 AND step=$5",
                                      step + 1, time.time(), user_id, lesson, step)
             return bool(done == "UPDATE 1")
-        return await self.store._write(write)
+        return await self.store.run_write(write)
 
     async def forget(self, user_id: int) -> None:
         async def write(con: Con) -> None:
             await con.execute("DELETE FROM tutorial_progress WHERE user_id=$1", user_id)
-        await self.store._write(write)
+        await self.store.run_write(write)

@@ -80,7 +80,7 @@ class Table:
                 joined.text
         started = await self.h.click(host, message=self.lobby_message(), label="Start")
         assert started.ephemeral and "started" in started.text, started.text
-        row, _ = await self.bot.service.current(self.channel.id)
+        row, _ = await self.bot.service.tables.current(self.channel.id)
         self.game_id = row.id
         return row
 
@@ -95,7 +95,7 @@ class Table:
         assert self.game_id is not None
         row = await self.bot.store.get(self.game_id)
         assert row is not None
-        return row, await self.bot.service.load(row)
+        return row, await self.bot.service.tables.load(row)
 
     def user(self, row: GameRow, seat: int) -> FakeUser:
         return self.h.server.users[int(row.seats[seat]["user"])]

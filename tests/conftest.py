@@ -1,16 +1,25 @@
 """Fixtures shared by the tests. `db`: one test, run once per store backend — an SQLite file,
 and a schema of its own on the session's real PostgreSQL server (tests/pg_server.py). Where
-PostgreSQL cannot be started, its half of the tests skips and the summary says why."""
+PostgreSQL cannot be started, its half of the tests skips and the summary says why.
+
+Parallel runs (`bash rr test --fast` runs pytest-xdist, one worker per core): every worker is
+a pytest session of its own, so `postgres` starts one server per worker (its own temporary
+folder and free loopback port, tests/pg_server.py), and `tmp_path` is per test; nothing else
+is shared between workers. The hypothesis profile `fast` (tests/profiles.py; `--fast` passes
+`--hypothesis-profile=fast`) plays a quarter of the random examples; CI's full run keeps all.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import sqlite3
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pg_server
+import profiles  # noqa: F401  (registers the `fast` hypothesis profile before it is loaded)
 import pytest
 
 _pg: pg_server.PgServer | str | None = None
@@ -96,5 +105,22 @@ def pg_url(postgres: pg_server.PgServer | str) -> str:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if isinstance(_pg, str):
-        terminalreporter.write_sep("!", f"PostgreSQL tests SKIPPED: {_pg}", red=True, bold=True)
+    """Say loudly when the PostgreSQL half did not run. Under xdist the server lives in the
+    workers, so the reason is read back from the skipped reports."""
+    reason = _pg if isinstance(_pg, str) else None
+    for rep in terminalreporter.stats.get("skipped", []):
+        text = str(getattr(rep, "longrepr", ""))
+        if reason is None and "PostgreSQL: " in text:
+            reason = text.split("PostgreSQL: ", 1)[1].rstrip("')\n")
+    if reason:
+        terminalreporter.write_sep("!", f"PostgreSQL tests SKIPPED: {reason}", red=True, bold=True)
+
+
+@pytest.fixture(autouse=True)
+def _recursion_limit() -> Iterator[None]:
+    """Each test starts with the interpreter's own recursion limit: mypy's API (run in-process
+    by the code-shape and refusal-root tests) raises it for good, and the engine's "nested too
+    deeply" refusal (tests/test_engine_input.py) depends on it."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import ActionError, Game, GameOver, NotYourDecision, StaleDecision, parse, visible
+from engine import ActionError, Game, GameFinished, NotYourDecision, StaleDecision, parse, visible
 from engine.board import NAMES, SIZE, index
 from engine.notation import Action, SkillUse
 from engine.state import monster_threat, monsters_left
@@ -548,7 +548,7 @@ def play_checked(players: int, seed: int, illegal_per_step: float = 1.0,
         for t in ("done", "pick advance", "timeout", "autosave on", "rolls always", "resign"):
             try:
                 g.apply(s, t)
-            except GameOver:
+            except GameFinished:
                 pass
             else:
                 raise AssertionError(f"{t!r} accepted after the game ended")

@@ -25,7 +25,6 @@ import subprocess
 import sys
 import threading
 import time
-import types
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,7 @@ from bot_driver import Table, accepted  # noqa: E402
 from harness import FakeChannel, FakeUser, Harness  # noqa: E402
 
 from cogs.bot import RookBot  # noqa: E402
+from cogs.config import Config  # noqa: E402
 
 
 class OffsetClock:
@@ -311,9 +311,9 @@ class Worker:
         for k in range(games):
             ch = self.h.text_channel(f"table-{k}")
             user = self.user(names[k % len(names)])
-            await svc.new_lobby(self.h.guild_id, ch.id, user.id, user.global_name or "",
-                                players=1)
-            out = await svc.start(ch.id, user.id)
+            await svc.lobby.new_lobby(self.h.guild_id, ch.id, user.id, user.global_name or "",
+                                      players=1)
+            out = await svc.lobby.start(ch.id, user.id)
             table = Table(self.h, ch)
             table.game_id = out.row.id
             self.tables.append(table)
@@ -341,7 +341,7 @@ async def main(spec: dict[str, Any], worker_type: type[Worker] = Worker) -> None
     (tests/daily_worker.py adds the daily challenge's)."""
     clock = OffsetClock()
     clock.offset = float(spec.get("offset", 0.0))  # a restarted process keeps the test's day
-    config = types.SimpleNamespace(
+    config = Config(
         token=None, db_path=spec["db"], tick_seconds=float(spec.get("tick_seconds", 3600)),
         day_seconds=float(spec.get("day_seconds", 3600)),
         lease_seconds=float(spec.get("lease_seconds", 60)),

@@ -11,7 +11,11 @@ from __future__ import annotations
 import ai.greedy
 from ai.greedy import STALEMATE, idle_rounds, stalemate
 from engine import Game, board, view
-from sim.runner import Config, play_game
+from engine.cards import RELEASED_DIR
+from sim.runner import Config, cards_in_use, play_game
+
+# the frozen game was dealt with card set v7 (seed 64 froze there; v8's bosses play differently)
+V7 = str(RELEASED_DIR / "v7.json")  # the released card set this test was written on
 
 WRAITH = {"id": "m99", "card": "wraith", "dmg": 0}
 
@@ -22,7 +26,8 @@ def test_the_frozen_solo_game_now_ends_with_the_monsters_defeated(monkeypatch):
     broke = []
     real = ai.greedy.breaking
     monkeypatch.setattr(ai.greedy, "breaking", lambda w: broke.append(1) or real(w))
-    rec = play_game(Config(players=1, ai=("greedy",)), 64)
+    with cards_in_use(V7):
+        rec = play_game(Config(players=1, ai=("greedy",), cards=V7), 64)
     assert rec.reason == "all_defeated" and rec.winners == [0]
     assert rec.rounds <= 20  # the cap is 30
     assert broke, "the stalemate was never noticed: the game ended for another reason"

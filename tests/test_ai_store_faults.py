@@ -18,6 +18,7 @@ import asyncpg
 import pytest
 
 from service import GameService
+from service import ai_seats as A
 from service import seats as S
 
 
@@ -71,10 +72,10 @@ async def _game_with_a_bot(db, clock: FastClock, **store: Any):
     options = {"connection_class": CutPg} if db.pg else {"factory": Locked}
     st = await db.open(**options, **store)
     svc = GameService(st, clock=clock, seed_source=lambda: 5)
-    svc.ai_sleep = clock.sleep
-    await svc.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="random")
-    await svc.start(7, 11)
-    row, g = await svc.current(7)
+    svc.ai.sleep = clock.sleep
+    await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="random")
+    await svc.lobby.start(7, 11)
+    row, g = await svc.tables.current(7)
     assert 1 in g.waiting_for() and S.ai_level(row, 1) == "random"
     return st, svc
 
@@ -88,13 +89,13 @@ def _told(into: list):
 def _spy_commits(svc: GameService) -> list[int | None]:
     """The decision ids the service committed an answer to, in order."""
     applied: list[int | None] = []
-    real_apply = svc._apply
+    real_apply = svc.play.commit
 
     async def spy(row, g, seat, user_id, text, decision_id, *a, **kw):
         out = await real_apply(row, g, seat, user_id, text, decision_id, *a, **kw)
         applied.append(decision_id)
         return out
-    svc._apply = spy  # type: ignore[method-assign]
+    svc.play.commit = spy  # type: ignore[method-assign]
     return applied
 
 
@@ -111,16 +112,16 @@ def test_the_ais_answer_is_retried_through_store_faults_and_lands_once(db, caplo
     async def main():
         clock = FastClock()
         st, svc = await _game_with_a_bot(db, clock)
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         before, decision = len(g.log), g.decision_id(1)
         applied = _spy_commits(svc)
         Locked.fail = faults
         told: list = []
         started = time.monotonic()
-        answered = await svc.play_ai(7, _told(told))
+        answered = await svc.ai.play_ai(7, _told(told))
         assert time.monotonic() - started < 10  # real time: seconds, not a reminder's hours
         assert Locked.met == faults and answered >= 1
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         log = await st.log(row.id)
         ai_rows = [e for e in log[before:] if int(e[0]) == 1]
         assert g.decision_id(1) != decision and ai_rows, "the AI's answer landed"
@@ -130,9 +131,9 @@ def test_the_ais_answer_is_retried_through_store_faults_and_lands_once(db, caplo
         assert [list(e) for e in g.log] == log
         assert told[0].text != "timeout"  # its own answer, not the fallback
         # bounded, growing, jittered waits; all in the fast clock, a few seconds at most
-        assert len(clock.waits) == faults and sum(clock.waits) < 2 * S.AI_RETRY_FIRST_S * 2**faults
+        assert len(clock.waits) == faults and sum(clock.waits) < 2 * A.AI_RETRY_FIRST_S * 2**faults
         for k, w in enumerate(clock.waits):
-            step = min(S.AI_RETRY_MAX_S, S.AI_RETRY_FIRST_S * 2**k)
+            step = min(A.AI_RETRY_MAX_S, A.AI_RETRY_FIRST_S * 2**k)
             assert step / 2 <= w <= step
         # each retry a WARNING without a traceback; nothing logged as an ERROR
         retries = _retries(caplog)
@@ -150,7 +151,7 @@ def test_a_question_that_moved_on_while_the_store_failed_is_not_answered_twice(d
     async def main():
         clock = FastClock()
         st, svc = await _game_with_a_bot(db, clock)
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         decision = g.decision_id(1)
         landed: list = []
 
@@ -158,13 +159,13 @@ def test_a_question_that_moved_on_while_the_store_failed_is_not_answered_twice(d
             await clock.sleep(seconds)
             if not landed:  # another process, another path: answers the AI's decision
                 other = GameService(st, clock=clock, seed_source=lambda: 5)
-                r, g2 = await other.current(7)
-                landed.append(await other._apply(r, g2, 1, None, "timeout", decision))
-        svc.ai_sleep = sleep_and_let_another_answer
+                r, g2 = await other.tables.current(7)
+                landed.append(await other.play.commit(r, g2, 1, None, "timeout", decision))
+        svc.ai.sleep = sleep_and_let_another_answer
         applied = _spy_commits(svc)
         Locked.fail = 1
-        await svc.play_ai(7, _told([]))
-        row, g = await svc.current(7)
+        await svc.ai.play_ai(7, _told([]))
+        row, g = await svc.tables.current(7)
         assert landed and Locked.met == 1
         # the decision got exactly one answer, the other one: the AI's retry saw that it
         # had moved on and committed nothing for it
@@ -183,25 +184,25 @@ def test_a_store_down_for_longer_than_the_retry_budget_leaves_the_seat_to_the_ti
     async def main():
         clock = FastClock()
         st, svc = await _game_with_a_bot(db, clock)
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         timers = {t["seat"]: t for t in await st.timers(row.id)}
         assert timers[1]["remind_at"] <= clock.now  # the AI seat: due at once
         assert timers[0]["remind_at"] > clock.now + 3600  # the person: at 75 % of the limit
         Locked.fail = 10**6
-        assert await svc.play_ai(7, _told([])) == 0
-        assert S.AI_RETRY_FOR_S <= sum(clock.waits) <= S.AI_RETRY_FOR_S + S.AI_RETRY_MAX_S
-        assert max(clock.waits) <= S.AI_RETRY_MAX_S
+        assert await svc.ai.play_ai(7, _told([])) == 0
+        assert A.AI_RETRY_FOR_S <= sum(clock.waits) <= A.AI_RETRY_FOR_S + A.AI_RETRY_MAX_S
+        assert max(clock.waits) <= A.AI_RETRY_MAX_S
         gave_up = [r for r in caplog.records if "still fails" in r.message]
         assert len(gave_up) == 1 and gave_up[0].levelno == logging.WARNING
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         # the outage ends; the time-limit pass (no time has to pass) resumes the AI
         Locked.fail = 0
-        outcomes, reminders = await svc.tick()
+        outcomes, reminders = await svc.limits.tick()
         assert [o.text for o in outcomes] == ["ai"] and reminders == []
         told: list = []
-        await svc.play_ai(7, _told(told))
+        await svc.ai.play_ai(7, _told(told))
         assert told and told[0].actor == 1
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         assert 1 not in g.waiting_for()
         await st.close()
     asyncio.run(main())
@@ -219,7 +220,7 @@ def test_another_program_holding_the_games_row_lock_only_delays_the_ai(pg_url, c
         db = Db("postgresql", pg_url)
         clock = FastClock()
         st, svc = await _game_with_a_bot(db, clock, busy_s=0.05)
-        row, _g = await svc.current(7)
+        row, _g = await svc.tables.current(7)
         holder = await asyncpg.connect(pg_url)
         await holder.execute("BEGIN")
         await holder.execute("SELECT 1 FROM games WHERE id=$1 FOR UPDATE", row.id)
@@ -230,9 +231,9 @@ def test_another_program_holding_the_games_row_lock_only_delays_the_ai(pg_url, c
             if len(clock.waits) == 2 and not released:
                 await holder.execute("ROLLBACK")
                 released.append(clock.now)
-        svc.ai_sleep = sleep_then_release
+        svc.ai.sleep = sleep_then_release
         told: list = []
-        await svc.play_ai(7, _told(told))
+        await svc.ai.play_ai(7, _told(told))
         await holder.close()
         assert released and len(clock.waits) == 2
         assert told and told[0].actor == 1

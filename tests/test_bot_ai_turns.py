@@ -80,7 +80,7 @@ def test_an_ais_answer_meeting_a_locked_database_is_posted_once_it_lands(tmp_pat
             async def fast(seconds: float) -> None:
                 waits.append(seconds)
                 await asyncio.sleep(0)
-            h.bot.service.ai_sleep = fast
+            h.bot.service.ai.sleep = fast
             store = h.bot.store
             real_commit = store.commit_actions
             ai_commits: list[str] = []
@@ -106,7 +106,7 @@ def test_an_ais_answer_meeting_a_locked_database_is_posted_once_it_lands(tmp_pat
             await h.settle()
             assert ai_commits[:4] == ["StoreBusy"] * 3 + ["landed"] and Locked.met == 3
             assert len(waits) == 3
-            row, g = await table.bot.service.current(h.channel.id)
+            row, g = await table.bot.service.tables.current(h.channel.id)
             assert g.waiting_for() == [0]  # the AI placed; Ann is asked
             placed = [m for m in public(h) if "🤖 Bot 1 (random) placed" in m.content]
             assert len(placed) == 1
@@ -130,7 +130,7 @@ def test_the_time_limit_pass_resumes_an_ai_seat_left_waiting(tmp_path, monkeypat
             with monkeypatch.context() as m:
                 m.setattr("cogs.seats.AiRunner.kick", lambda self, channel_id: None)
                 await h.click(ann, message=table.lobby_message(), label="Start")
-                row, g = await table.bot.service.current(h.channel.id)
+                row, g = await table.bot.service.tables.current(h.channel.id)
                 table.game_id = row.id
                 assert 1 in g.waiting_for()  # the AI's placement was never asked for
             await table.bot.tick_once()

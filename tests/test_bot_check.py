@@ -21,8 +21,7 @@ from typing import Any
 import pytest
 
 from service.daily import fingerprint
-from store import make_store
-from store.daily import daily_store
+from store import daily_store, make_store
 from store.migrations import LATEST
 
 pytestmark = pytest.mark.slow  # real processes: `bash rr test -m 'not slow'` skips them

@@ -308,7 +308,7 @@ def test_a_bug_still_gets_an_answer_and_is_logged(tmp_path):
             async def broken(*args, **kwargs):
                 raise RuntimeError("disk on fire")
 
-            h.bot.service.act = broken
+            h.bot.service.play.act = broken
             res = await h.slash(user, "rr done", expect_error=RuntimeError)
             assert res.ephemeral and "Something went wrong" in res.text
             res = await h.click(user, found[1], message=found[0], expect_error=RuntimeError)

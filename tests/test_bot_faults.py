@@ -180,14 +180,14 @@ def test_damage_found_by_the_time_limit_pass_and_a_failing_game_job_skip_only_th
             damaged, buggy, fine = tables
             with sqlite3.connect(db) as con:
                 con.execute("UPDATE games SET meta='{' WHERE id=?", (damaged.game_id,))
-            real = bot.service.tick_game
+            real = bot.service.limits.tick_game
 
             async def tick_game(game_id, timers, now):
                 if game_id == buggy.game_id:
                     raise RuntimeError("a bug in one game's job")
                 return await real(game_id, timers, now)
 
-            monkeypatch.setattr(bot.service, "tick_game", tick_game)
+            monkeypatch.setattr(bot.service.limits, "tick_game", tick_game)
             log_before = rows(db, damaged.game_id)
             await times_out(h, clock, [fine])
             notice = public(h, damaged.channel)[-1]
@@ -197,7 +197,7 @@ def test_damage_found_by_the_time_limit_pass_and_a_failing_game_job_skip_only_th
             assert not any("ran out of time" in m.text for m in public(h, buggy.channel))
             # the bug is gone; the announcer now fails for `fine` only: `buggy` still times
             # out, and `fine`'s answer is committed even though nobody could be told
-            monkeypatch.setattr(bot.service, "tick_game", real)
+            monkeypatch.setattr(bot.service.limits, "tick_game", real)
             publish = bot.announcer.publish
 
             async def failing(ann, **kw):
@@ -219,7 +219,7 @@ def test_damage_found_by_the_time_limit_pass_and_a_failing_game_job_skip_only_th
             res = await damaged.slash(host, "rr new", players=2)
             assert "Players (1/2)" in res.text, res.text
             # a pass that fails as a whole is logged, and the loop keeps running
-            monkeypatch.setattr(bot.service, "due", None)
+            monkeypatch.setattr(bot.service.limits, "due", None)
             await bot._tick_pass()
             assert bot.ticker.is_running() and bot.tick_passes == 2
         assert not bot.ticker.is_running()
@@ -238,7 +238,7 @@ def test_a_busy_store_in_the_time_limit_pass_is_a_warning_and_the_next_pass_does
         async with Harness(lambda: make_bot(db, clock, seed=6)) as h:
             bot = h.bot
             tables = await three_games(h)
-            real = bot.service.tick_game
+            real = bot.service.limits.tick_game
             busy = {"left": 1}
 
             async def tick_game(game_id, timers, now):
@@ -247,7 +247,7 @@ def test_a_busy_store_in_the_time_limit_pass_is_a_warning_and_the_next_pass_does
                     raise StoreBusy("database is locked")
                 return await real(game_id, timers, now)
 
-            monkeypatch.setattr(bot.service, "tick_game", tick_game)
+            monkeypatch.setattr(bot.service.limits, "tick_game", tick_game)
             caplog.clear()
             clock.now += 2 * HOUR
             with caplog.at_level(logging.WARNING):

@@ -62,7 +62,7 @@ def test_the_end_of_the_game_tells_who_used_hints(tmp_path):
             table = Table(h)
             await h.slash(ann, "rr new", bots=1, bot_level="random")
             await h.click(ann, message=table.lobby_message(), label="Start")
-            row, _ = await table.bot.service.current(h.channel.id)
+            row, _ = await table.bot.service.tables.current(h.channel.id)
             table.game_id = row.id
             res = await h.slash(ann, "rr bot hint")
             assert res.text.startswith("Hint (the expert AI)"), res.text

@@ -17,7 +17,7 @@ from PIL import Image
 from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
 
 import service.review
-from store.review import review_store
+from store import review_store
 
 PNG = b"\x89PNG"
 

@@ -47,7 +47,7 @@ def test_solo_with_ai_opponents_plays_to_the_end(tmp_path):
             assert "🤖 Bot 2 (random)" in table.lobby_message().content
             started = await h.click(ann, message=table.lobby_message(), label="Start")
             assert "started" in started.text
-            row, _ = await table.bot.service.current(h.channel.id)
+            row, _ = await table.bot.service.tables.current(h.channel.id)
             table.game_id = row.id
             assert any("2. 🤖 Bot 1 (random)" in m.content for m in public(h))
             g = await play_people(table, random.Random(2))
@@ -186,7 +186,7 @@ def test_an_ai_answer_lost_in_a_restart_is_given_by_the_next_process(tmp_path, m
                 await h.slash(ann, "rr new", bots=1)
                 table = Table(h)
                 await h.click(ann, message=table.lobby_message(), label="Start")
-                row, g = await table.bot.service.current(h.channel.id)
+                row, g = await table.bot.service.tables.current(h.channel.id)
                 assert 1 in g.waiting_for()  # the bot's placement was never given
                 kept.update(server=h.server, game=row.id)
 
@@ -216,7 +216,7 @@ def test_every_ai_level_is_offered_and_plays_its_seat(tmp_path, level):
             assert f"🤖 Bot 1 ({level})" in res.text
             table = Table(h)
             await h.click(ann, message=table.lobby_message(), label="Start")
-            row, g = await table.bot.service.current(h.channel.id)
+            row, g = await table.bot.service.tables.current(h.channel.id)
             assert row.seats[1]["ai"] == level and g.waiting_for() == [0]
             assert any(f"🤖 Bot 1 ({level}) placed" in m.content for m in public(h))
     asyncio.run(scenario())
@@ -227,7 +227,7 @@ def test_ai_seat_texts_in_japanese(tmp_path):
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
             yui = h.user("yui", locale="ja")
             res = await h.slash(yui, "rr new", bots=1)
-            assert "参加者（2/2）: Yui, 🤖 Bot 1 (random)" in res.text
+            assert "参加者（2/2）: Yui、🤖 Bot 1 (random)" in res.text  # a Japanese list (story.list_sep)
             res = await h.slash(yui, "rr settings", zombie="random")
             assert "時間切れのプレイヤーがいると: AI（気まぐれ）が `/rr back` まで代わりに遊びます" \
                 in res.text

@@ -103,7 +103,7 @@ async def play_for_medals(h: Harness, clock: Clock) -> tuple[Table, tuple]:
             attacks = [a for a in legal if a.verb == "act" and a.skill
                        and a.skill.kind in ("attack", "area")]
             if attacks and seat in (1, 2) and seat not in direct:
-                out = await bot.service.act(row.channel_id, user.id, str(rng.choice(attacks)))
+                out = await bot.service.play.act(row.channel_id, user.id, str(rng.choice(attacks)))
                 assert any(e["type"] == "medal_value" for e in out.events)
                 await bot.announcer.publish(bot.announcer.capture(out))
                 await h.settle()

@@ -13,7 +13,7 @@ from harness import Harness, RecordedMessage
 
 import i18n
 from service.tutorial import lessons
-from store.tutorial import tutorial_store
+from store import tutorial_store
 
 PNG = b"\x89PNG"
 

@@ -40,8 +40,7 @@ from engine.cards import (
     released_cards,
     released_versions,
 )
-from service import GameService
-from service.games import GameOver
+from service import GameOver, GameService
 from sim.runner import cards_in_use
 from store import Store, make_store, migrations
 from store.copy import copy
@@ -62,6 +61,7 @@ RELEASED = {
     5: "0854c41cbe6cc60ca67566c811fa976955e0f3e6f7b41e3a9c6657ab26785ca1",
     6: "97ec93167b22229f10e303fad2077dfc507ef600f4c5187b1d1a8342b227ccd4",
     7: "596a93ded5528524b40a94d47f2c40d30363d95ce648cdcbd1d29955acf937e1",
+    8: "9ce53d2d6070b8e5bd710c92f71f7c3eb9c9827e4fd083befeea355e7e39f5f9",
 }
 
 
@@ -193,13 +193,13 @@ async def _play_to_the_end(svc: GameService, channel: int, seed: int) -> Game:
     """Ann and Bob play random legal answers; AI seats answer through the service."""
     pick = random.Random(seed)
     for _ in range(MAX_MOVES):
-        await svc.play_ai(channel, _told)
+        await svc.ai.play_ai(channel, _told)
         try:
-            row, g = await svc.current(channel)
+            row, g = await svc.tables.current(channel)
         except GameOver as over:
             return over.game
         seat = next(s for s in g.waiting_for() if row.seats[s]["user"] in USERS)
-        await svc.act(channel, row.seats[seat]["user"], str(pick.choice(g.legal_actions(seat))))
+        await svc.play.act(channel, row.seats[seat]["user"], str(pick.choice(g.legal_actions(seat))))
     raise AssertionError(f"channel {channel}: not over after {MAX_MOVES} moves")
 
 
@@ -210,11 +210,11 @@ async def _release_games_play_on(store: Any, release: Release) -> None:
         lobby = await store.latest_game(1)
         assert lobby.status == "lobby" and lobby.setup is None
         for channel in (*release.active, release.finished):
-            row, g = await svc.viewable(channel)
+            row, g = await svc.tables.viewable(channel)
             assert g.setup["cards_version"] == release.cards_version
             assert g.cards.units["lancer"].cost == 3  # today's Lancer costs 4
             assert Game.replay(row.setup, await store.log(row.id)).to_json() == g.to_json()
-        row, finished = await svc.viewable(release.finished)
+        row, finished = await svc.tables.viewable(release.finished)
         assert row.status == "over" and finished.result is not None
         assert finished.view(0)["result"] == finished.result
         for channel in release.active:
@@ -224,10 +224,10 @@ async def _release_games_play_on(store: Any, release: Release) -> None:
         for channel in (*release.active, release.finished):
             row = await store.latest_game(channel)
             assert row.status == "over"
-            await fresh.load(row)
+            await fresh.tables.load(row)
             assert await store.quarantined(row.id) is None
     finally:
-        svc.close_ai()
+        svc.ai.close()
 
 
 def _release_copy(tmp_path: Path, release: Release) -> str:
@@ -333,15 +333,15 @@ def test_migration_4_reaches_games_stored_before_it_on_both_backends(db):
     async def main() -> None:
         store = await db.open()
         svc = GameService(store, seed_source=lambda: 9)
-        await svc.new_lobby(1, 100, USERS[0], "Ann", players=2)
-        await svc.join(100, USERS[1], "Bob")
-        await svc.start(100, USERS[0])
+        await svc.lobby.new_lobby(1, 100, USERS[0], "Ann", players=2)
+        await svc.lobby.join(100, USERS[1], "Bob")
+        await svc.lobby.start(100, USERS[0])
         pick = random.Random(9)
         for _ in range(30):
-            row, g = await svc.current(100)
+            row, g = await svc.tables.current(100)
             seat = g.waiting_for()[0]
-            await svc.act(100, USERS[seat], str(pick.choice(g.legal_actions(seat))))
-        row, g = await svc.current(100)
+            await svc.play.act(100, USERS[seat], str(pick.choice(g.legal_actions(seat))))
+        row, g = await svc.tables.current(100)
         played = g.to_json()
         assert row.setup["cards_version"] == max(RELEASED)  # a lobby starts on today's set
         await store.close()
@@ -352,7 +352,7 @@ def test_migration_4_reaches_games_stored_before_it_on_both_backends(db):
         try:
             again = await store.get(row.id)
             assert again.setup["cards_version"] == max(RELEASED) and again.state == played
-            assert (await GameService(store).load(again)).to_json() == played
+            assert (await GameService(store).tables.load(again)).to_json() == played
             assert await db.sql("SELECT count(*) FROM schema_version WHERE version=4") == [(1,)]
         finally:
             await store.close()
@@ -400,7 +400,7 @@ def test_the_bot_plays_on_an_older_release_game_with_an_ai_seat(tmp_path):
                                          3: finished.id})
         async with h:
             table = Table(h)
-            row, g = await h.bot.service.current(h.channel.id)
+            row, g = await h.bot.service.tables.current(h.channel.id)
             table.game_id = row.id
             assert g.setup["cards_version"] == release.cards_version
             status = await table.slash(ann, "rr status")

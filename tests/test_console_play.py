@@ -49,7 +49,7 @@ class Table:
         await self.con.start(self.table)
 
     async def game(self) -> Game:
-        return (await self.con.service.viewable(CHANNEL))[1]
+        return (await self.con.service.tables.viewable(CHANNEL))[1]
 
     async def type(self, line: str) -> str:
         """What the console answers to one typed line."""

@@ -33,7 +33,7 @@ def test_console_game_with_two_ai_players_to_the_end(tmp_path):
             assert "! No player called 'Bot 1 (random)'" in out.getvalue()  # not typed for
             rng = random.Random(2)
             for _ in range(400):
-                row, g = await con.service.viewable(CHANNEL)
+                row, g = await con.service.tables.viewable(CHANNEL)
                 if g.over:
                     break
                 assert g.waiting_for() == [0], "the AI players had answered everything else"

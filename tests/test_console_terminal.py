@@ -275,16 +275,16 @@ def test_a_second_ctrl_c_stops_an_answer_that_hangs(tmp_path: Path, capsys,
     import os
 
     from console.run import run
-    from service.games import GameService
+    from service.play import Play
     from store import Store
 
-    async def hang(self: GameService, *args: object, **kwargs: object) -> None:
+    async def hang(self: Play, *args: object, **kwargs: object) -> None:
         loop = asyncio.get_running_loop()
         loop.call_later(0.1, os.kill, os.getpid(), signal.SIGINT)
         loop.call_later(0.4, os.kill, os.getpid(), signal.SIGINT)
         await asyncio.sleep(3600)
 
-    monkeypatch.setattr(GameService, "act", hang)
+    monkeypatch.setattr(Play, "act", hang)
     read, write = os.pipe()
     os.write(write, b"place thief 2B\n")  # stdin stays open: no end of input comes
     saved = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)]

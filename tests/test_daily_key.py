@@ -25,7 +25,7 @@ from harness import Harness
 import bot as entry
 from ai import make_player
 from ai.expert import ExpertPlayer
-from engine import Game, view
+from engine import Game, find_cards_version, view
 from engine import rng as engine_rng
 from service import GameService, daily
 from service.daily import SecretError
@@ -123,6 +123,11 @@ def test_an_old_stored_daily_game_still_replays():
     The file was written by the code of main before this change."""
     old = json.loads(OLD_GAME.read_text())
     assert "rng" not in old["setup"] and old["setup"]["seed"] < 2**48
+    # stored before card set versions: the store names its set first (migration 4, issue 17)
+    old["setup"]["cards_version"] = find_cards_version(old["setup"], old["log"], old["state"])
+    assert old["setup"]["cards_version"] is not None
+    if "setup" in old["state"]:
+        old["state"]["setup"]["cards_version"] = old["setup"]["cards_version"]
     g = Game.replay(old["setup"], old["log"])
     assert json.loads(g.to_json()) == old["state"]
     assert daily.replay_score(old["setup"], old["log"]).score.rounds == old["state"]["round"]
@@ -366,11 +371,11 @@ def test_a_daily_start_announcement_is_rebuilt_from_its_keyed_setup(tmp_path):
         store = await Store(str(tmp_path / "n.db")).open()
         try:
             games = GameService(store, clock=lambda: NOON)
-            games.notify = True
+            games.tables.notify = True
             h = await DailyHost.open(games, secret=SECRET.decode())
             started = await h.play(1, "Ann", None, 9001)
             (start,) = await store.notices()
-            again = await rebuild(games, start)
+            again = await rebuild(games.tables, start)
             assert started.game.setup["rng"] == "hmac-ctr"
             assert started.outcome is not None and again is not None
             assert again.events == started.outcome.events

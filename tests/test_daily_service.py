@@ -44,10 +44,10 @@ async def finish(h: DailyHost, user: int, seed: int = 0) -> None:
     bot = make_player("random", seed)
     key = await h.active_slot(user)
     for _ in range(3000):
-        row, g = await h.games.current(key)
+        row, g = await h.games.tables.current(key)
         if g.over:
             return
-        out = await h.games.act(key, user, bot.choose(view(g.state, 0), 0))
+        out = await h.games.play.act(key, user, bot.choose(view(g.state, 0), 0))
         if out.over:
             return
 

@@ -30,7 +30,7 @@ from test_daily_service import finish
 from service import GameService, ServiceError
 from service.daily import day_end
 from service.daily_play import DailyHost, slot
-from store.daily import daily_store
+from store import daily_store
 
 DAY = dt.date(2026, 11, 23)
 NOON = day_end(DAY) - 12 * 3600
@@ -48,7 +48,7 @@ class Process:
     def __init__(self, store: Any, host: DailyHost) -> None:
         self.store, self.host, self.writes = store, host, 0
         self.left: int | None = None
-        real = store._write  # fault injection at the store's one write path
+        real = store.run_write  # fault injection at the store's one write path
 
         async def write(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
             if self.left is not None:
@@ -58,7 +58,7 @@ class Process:
             out = await real(fn, *args, **kw)
             self.writes += 1
             return out
-        store._write = write
+        store.run_write = write
 
     def kill_after(self, n: int) -> None:
         self.left = n
@@ -292,15 +292,15 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
         ch = h.challenge(dt.date.fromisoformat(day))
         await h.store.claim(user, day, True, "Ann", None)
         if left != "claimed":
-            lobby = await h.games.new_lobby(None, key, user, "Ann", players=1,
-                                            difficulty=ch.difficulty)
+            lobby = await h.games.lobby.new_lobby(None, key, user, "Ann", players=1,
+                                                  difficulty=ch.difficulty)
             if left == "lobby_with_settings":
                 lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
                                            "post_channel": DM}
                 await h.games.store.set_settings(lobby.id, lobby.settings)
             if left in ("started_without_settings", "resign_cut_short",
                         "yesterdays_game_without_settings"):
-                await h.games.start(key, user, seed=0, rng_key=ch.key, options=ch.options)
+                await h.games.lobby.start(key, user, seed=0, rng_key=ch.key, options=ch.options)
             if left == "resign_cut_short":
                 lobby.settings["daily"] = {"day": day, "ranked": True, "number": ch.number,
                                            "post_channel": DM}

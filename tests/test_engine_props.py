@@ -22,9 +22,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from engine import ActionError, Game, NotationError, parse
 from engine.cards import DATA_FILE
+from engine.decisions import match_card
 from engine.notation import Action
 from tests.engine_invariants import (
     Universe,
@@ -110,7 +112,7 @@ _TOKENS = st.sampled_from([
 TEXTS = st.one_of(st.text(max_size=30), st.lists(_TOKENS, max_size=7).map(" ".join))
 
 
-@settings(max_examples=300 if GAMES <= 300 else GAMES, deadline=None)
+@settings(max_examples=examples(300 if GAMES <= 300 else GAMES), deadline=None)
 @given(text=TEXTS, which=st.integers(0, 5), seat=st.integers(-1, 4))
 def test_any_text_is_a_typed_error_or_a_listed_answer(text: str, which: int, seat: int) -> None:
     """Arbitrary text never crashes the engine: a typed error leaves the state byte-identical;
@@ -130,7 +132,7 @@ def test_any_text_is_a_typed_error_or_a_listed_answer(text: str, which: int, sea
     assert verb in ("timeout", "autosave", "rolls", "resign") or action_key(logged) in keys, logged
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(text=TEXTS)
 def test_parse_round_trips_or_raises_notation_error(text: str) -> None:
     """The printed form of a parsed action parses back to the same action."""
@@ -142,7 +144,7 @@ def test_parse_round_trips_or_raises_notation_error(text: str) -> None:
     assert str(parse(str(a))) == str(a)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(players=st.integers(1, 4), seed=SEEDS)
 def test_setup_state_and_views(players: int, seed: int) -> None:
     """A new game already satisfies every invariant; every seat's view hides the secrets;
@@ -176,11 +178,11 @@ def test_levelled_card_in_hand_is_named_by_its_key() -> None:
     g = Game.new(["Ann", "Bob"], seed=3)
     g.state["players"][0]["hand"].append({"id": "l99", "card": "warrior"})
     hand = g.state["players"][0]["hand"]
-    assert g._match(hand, "warrior", "")["card"] == "warrior"
-    assert g._match(hand, "ウォーリア", "")["card"] == "warrior"
-    assert g._match(hand, "Warrior★", "")["card"] == "warrior_star"
-    assert g._match(hand, "warrior_star", "")["card"] == "warrior_star"
-    assert g._match(hand, "thief", "")["card"] == "thief_star"
+    assert match_card(g.cards, hand, "warrior", "where.hand")["card"] == "warrior"
+    assert match_card(g.cards, hand, "ウォーリア", "where.hand")["card"] == "warrior"
+    assert match_card(g.cards, hand, "Warrior★", "where.hand")["card"] == "warrior_star"
+    assert match_card(g.cards, hand, "warrior_star", "where.hand")["card"] == "warrior_star"
+    assert match_card(g.cards, hand, "thief", "where.hand")["card"] == "thief_star"
     placed = Game.from_json(g.to_json())
     placed.apply(0, "place warrior 1A")
     assert placed.state["players"][0]["board"][0]["card"] == "warrior"

@@ -32,9 +32,9 @@ SECRET = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 async def _two_player(db):
     store = await db.open()
     svc = GameService(store, clock=lambda: 1_000_000.0, seed_source=lambda: 11)
-    await svc.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
-    await svc.join(100, 22, "Bob")
-    out = await svc.start(100, 11)
+    await svc.lobby.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
+    await svc.lobby.join(100, 22, "Bob")
+    out = await svc.lobby.start(100, 11)
     return store, svc, out
 
 
@@ -47,7 +47,7 @@ def test_a_hint_is_a_listed_legal_action_with_a_reason_and_everyone_sees_it_was_
         seat = out.game.waiting_for()[0]
         user = out.row.seats[seat]["user"]
         before = await store.get(out.row.id)
-        got = await svc.hint(100, user)
+        got = await svc.hints.hint(100, user)
         legal = [str(a) for a in out.game.legal_actions(seat)]
         assert got.advice.action in legal
         assert 0.0 <= got.advice.p_before <= 1.0 and 0.0 <= got.advice.p_after <= 1.0
@@ -59,21 +59,21 @@ def test_a_hint_is_a_listed_legal_action_with_a_reason_and_everyone_sees_it_was_
         assert after.state == before.state and after.version == before.version
         assert await store.log(out.row.id) == await store.log(before.id)
         # another player reads the game: the hint is told with its user's name
-        row, _g = await svc.viewable(100)
+        row, _g = await svc.tables.viewable(100)
         names = [s["name"] for s in row.seats]
         assert used_lines(row, names, "en") == [f"{names[seat]} used 1 hint"]
-        await svc.hint(100, user)
-        row, _g = await svc.viewable(100)
+        await svc.hints.hint(100, user)
+        row, _g = await svc.tables.viewable(100)
         assert used_lines(row, names, "en") == [f"{names[seat]} used 2 hints"]
         # a watcher (not seated) gets a clear refusal, nothing counted
         with pytest.raises(ServiceError) as e:
-            await svc.hint(100, 999)
+            await svc.hints.hint(100, 999)
         assert e.value.code == "not_player"
         other = 1 - seat
         if out.game.decision(other) is None:
             with pytest.raises(ServiceError, match="nothing to decide"):
-                await svc.hint(100, out.row.seats[other]["user"])
-        row, _g = await svc.viewable(100)
+                await svc.hints.hint(100, out.row.seats[other]["user"])
+        row, _g = await svc.tables.viewable(100)
         assert row.meta["hints"] == {str(seat): 2}
         await store.close()
     asyncio.run(main())
@@ -103,13 +103,13 @@ def test_no_hint_in_a_ranked_daily_attempt_but_in_practice(db):
         started = await h.play(1, "Ann", 100, 9001)
         key = started.row.channel_id
         with pytest.raises(ServiceError, match="ranked daily attempt") as e:
-            await h.games.hint(key, 1)
+            await h.games.hints.hint(key, 1)
         assert e.value.code == "hints"
-        row, _g = await h.games.viewable(key)
+        row, _g = await h.games.tables.viewable(key)
         assert "hints" not in row.meta
         # a practice (here: yesterday's) allows them
         past = await h.practice(1, "Ann", 100, 9001)
-        got = await h.games.hint(past.row.channel_id, 1)
+        got = await h.games.hints.hint(past.row.channel_id, 1)
         assert got.row.meta["hints"] == {"0": 1}
         await store.close()
     asyncio.run(main())
@@ -123,18 +123,18 @@ def test_a_host_turns_hints_off_for_the_channel_and_its_next_games(db):
         seat = out.game.waiting_for()[0]
         user = out.row.seats[seat]["user"]
         with pytest.raises(ServiceError, match="Only the host"):
-            await svc.set_hints(100, 22, False, can_manage=False)
-        await svc.set_hints(100, 11, False, can_manage=False)
+            await svc.hints.set_hints(100, 22, False, can_manage=False)
+        await svc.hints.set_hints(100, 11, False, can_manage=False)
         with pytest.raises(ServiceError, match="turned hints off"):
-            await svc.hint(100, user)
-        row, _g = await svc.viewable(100)
+            await svc.hints.hint(100, user)
+        row, _g = await svc.tables.viewable(100)
         assert "hints" not in row.meta
-        await svc.abandon(100, 11, can_manage=False)
-        lobby = await svc.new_lobby(1, 100, 11, "Ann", players=1)
+        await svc.lobby.abandon(100, 11, can_manage=False)
+        lobby = await svc.lobby.new_lobby(1, 100, 11, "Ann", players=1)
         assert lobby.settings["hints"] is False
-        await svc.set_hints(100, 33, True, can_manage=True)  # Manage Channels
-        await svc.start(100, 11)
-        got = await svc.hint(100, 11)
+        await svc.hints.set_hints(100, 33, True, can_manage=True)  # Manage Channels
+        await svc.lobby.start(100, 11)
+        got = await svc.hints.hint(100, 11)
         assert got.row.meta["hints"] == {"0": 1}
         await store.close()
     asyncio.run(main())

@@ -27,13 +27,13 @@ def test_rebuilt_announcements_equal_the_live_ones(tmp_path):
         clock = [1_700_000_000.0]
         store = await Store(str(tmp_path / "n.db")).open()
         svc = GameService(store, clock=lambda: clock[0], seed_source=lambda: 21)
-        svc.notify = True
-        await svc.new_lobby(None, 9, 1, "Ann", players=3, time_limit_s=3600)
-        await svc.join(9, 2, "Bob")
-        await svc.join(9, 3, "Cat")
-        out = await svc.start(9, 1)
+        svc.tables.notify = True
+        await svc.lobby.new_lobby(None, 9, 1, "Ann", players=3, time_limit_s=3600)
+        await svc.lobby.join(9, 2, "Bob")
+        await svc.lobby.join(9, 3, "Cat")
+        out = await svc.lobby.start(9, 1)
         (start,) = await store.notices()
-        _same(out, await rebuild(svc, start))
+        _same(out, await rebuild(svc.tables, start))
         await store.delivered(start.id)
         rng = random.Random(5)
         checked = {"move": 0, "timeout": 0, "undo": 0}
@@ -44,24 +44,24 @@ def test_rebuilt_announcements_equal_the_live_ones(tmp_path):
             seat = rng.choice(g.waiting_for())
             if step % 37 == 36:  # a time limit runs out
                 clock[0] += 2 * 3600
-                outs, _ = await svc.tick()
+                outs, _ = await svc.limits.tick()
                 if not outs:
                     continue
                 out = outs[-1]
                 checked["timeout"] += 1
             elif g.can_undo(seat) and rng.random() < 0.5:
                 authors = [a for a in await store.authors(out.row.id) if a is not None]
-                out = await svc.undo(9, seat + 1)
+                out = await svc.play.undo(9, seat + 1)
                 checked["undo"] += 1
                 # the undo keeps who made every other action (one player action less)
                 kept = [a for a in await store.authors(out.row.id) if a is not None]
                 assert len(kept) == len(authors) - 1 and set(kept) <= {1, 2, 3}
             else:
-                out = await svc.act(9, seat + 1, str(rng.choice(g.legal_actions(seat))))
+                out = await svc.play.act(9, seat + 1, str(rng.choice(g.legal_actions(seat))))
                 checked["move"] += 1
             pending = {n.id: n for n in await store.notices()}
             assert out.notice in pending, "every accepted answer queues its announcement"
-            again = await rebuild(svc, pending[out.notice])
+            again = await rebuild(svc.tables, pending[out.notice])
             if out.text == "undo":
                 assert again.events == out.events and again.game.state == out.game.state
             else:

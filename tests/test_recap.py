@@ -8,10 +8,15 @@ import io
 
 from PIL import Image
 
+import render.recap
 from ai import make_player
 from engine import Game, view
+from engine.cards import RELEASED_DIR
 from render.recap import LAST_MS, LIMIT, STEP_MS, TITLE_MS, encode_gif, frames, recap_gif
 from service.replay import replay
+from sim.runner import cards_in_use
+
+V7 = str(RELEASED_DIR / "v7.json")  # the released card set this test was written on
 
 
 def ai_game(players: int, seed: int) -> Game:
@@ -27,7 +32,8 @@ def ai_game(players: int, seed: int) -> Game:
 
 
 def test_long_four_player_recap_one_frame_per_phase_under_the_limit():
-    g = ai_game(4, 6)  # 11 rounds, 74 phases: the longest of seeds 1–8 (bench/recap.py)
+    with cards_in_use(V7):  # card set v7: 11 rounds, 74 phases, the longest of seeds 1–8
+        g = ai_game(4, 6)  # (bench/recap.py); v8's games of four end sooner
     rp = replay(g.setup, g.state["log"])
     assert g.round >= 10 and len(rp.frames) > 60
     steps, title = rp.recap(7, "en")
@@ -55,10 +61,13 @@ def test_long_four_player_recap_one_frame_per_phase_under_the_limit():
     assert ja_steps[-1][2] == f"ラウンド{g.round}・ゲーム終了" and "ゲーム7" in ja_title[0]
 
 
-def test_an_oversized_recap_is_drawn_smaller_not_dropped():
+def test_an_oversized_recap_is_drawn_smaller_not_dropped(monkeypatch):
     g = ai_game(1, 3)  # a short solo game: the point is the fallback, not the size
     steps, title = replay(g.setup, g.state["log"]).recap(1, "en")
-    full = encode_gif(frames(steps, title))
+    drawn = frames(steps, title)
+    full = encode_gif(drawn)
+    # the same frames, not drawn a second time (the drawing is the other tests' subject)
+    monkeypatch.setattr(render.recap, "frames", lambda s, t, lang="en": drawn)
     small = recap_gif(steps, title, limit=len(full) - 1)
     assert len(small) < len(full)
     big, shrunk = Image.open(io.BytesIO(full)), Image.open(io.BytesIO(small))

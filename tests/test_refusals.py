@@ -19,7 +19,7 @@ from service import ServiceError
 from service.refusals import reason, words
 
 ROOT = Path(__file__).resolve().parents[1]
-ERRORS = {"IllegalAction", "NotationError", "GameOver", "NotYourDecision", "StaleDecision",
+ERRORS = {"IllegalAction", "NotationError", "GameFinished", "NotYourDecision", "StaleDecision",
           "phrase"}
 
 

@@ -8,13 +8,13 @@ import random
 from typing import Any
 
 from engine import Game, visible
-from service.games import Outcome, _stage_hook
+from service.outcomes import Outcome, stage_hook
 from service.report import phase_reports
 
 
 def _outcome(g: Game, seat: int, action: str) -> Outcome:
     stages: list[tuple[str, int, dict[str, Any]]] = []
-    events = g.apply(seat, action, on_resolved=_stage_hook(g, stages, 0))
+    events = g.apply(seat, action, on_resolved=stage_hook(g, stages, 0))
     finished = [what for what, _end, _view in stages]
     return Outcome(None, g, events, seat, action, finished=finished,  # type: ignore[arg-type]
                    stages=stages)

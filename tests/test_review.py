@@ -28,6 +28,7 @@ from ai import make_player
 from engine import Game
 from render.review import Panel, review_png
 from service import ServiceError
+from service.refusals import words
 from service.review import (
     GOOD,
     Point,
@@ -38,8 +39,7 @@ from service.review import (
     review_game,
     review_lines,
 )
-from store import GameRow
-from store.review import review_store
+from store import GameRow, review_store
 
 DATA = Path(__file__).parent / "data"
 GAMES = [g for f in sorted(DATA.glob("review_games*.json")) for g in json.loads(f.read_text())]
@@ -125,7 +125,6 @@ def test_refusals_say_why_a_game_cannot_be_reviewed() -> None:
     assert refused(daily, user=2, day_open=lambda d: False).key == "svc.review_not_yours"
     assert check_reviewable(daily, channel_id=77, user_id=1, day_open=lambda d: False) is daily
     assert check_reviewable(_row(), channel_id=10, user_id=3) is not None  # any watcher
-    from service.refusals import words
     assert "has not ended yet" in words(refused(_row(status="playing")), "en")
     assert "まだ終わっていません" in words(refused(_row(status="playing")), "ja")
 

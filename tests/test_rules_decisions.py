@@ -25,7 +25,7 @@ from rules_helpers import (
 
 from engine import (
     Game,
-    GameOver,
+    GameFinished,
     IllegalAction,
     NotationError,
     NotYourDecision,
@@ -226,14 +226,14 @@ def test_stale_decision_after_the_prompt_changed():
 
 
 def test_game_over_refuses_every_action():
-    """Errors: once the game is over every action raises GameOver."""
+    """Errors: once the game is over every action raises GameFinished."""
     g = puzzle([{"1A": monster("goblin")}], phase="invasion")
     from rules_helpers import settle
 
     settle(g)
     assert g.over
-    expect_error(g, 0, "done", GameOver, "over")
-    with pytest.raises(GameOver):
+    expect_error(g, 0, "done", GameFinished, "over")
+    with pytest.raises(GameFinished):
         g.undo(0)
 
 

@@ -77,19 +77,6 @@ def test_r13_2_difficulty_discards_from_the_unit_deck_before_the_first_reveal():
         assert len(g.state["unit_deck"]) == 34 - 4 - n - 3
 
 
-def test_r13_2_very_hard_continues_the_table_one_round_sooner():
-    """R13.2's table continued one step (issue 19's top level): very hard discards 9 from the
-    top, like the printed levels. The mercenary reset takes 3 cards a round (R11.3), so the
-    deck of 30 − 9 − 3 = 18 cards runs out in round 6 and round 7 is the final round — one
-    round before Hard (21 cards, round 8); the reset's own rule is checked below."""
-    hard = Game.new(["solo"], seed=21, options={"difficulty": "hard"})
-    very = Game.new(["solo"], seed=21, options={"difficulty": "very_hard"})
-    assert [c["id"] for c in very.state["discard"]][:6] == [c["id"] for c in hard.state["discard"]]
-    assert len(very.state["discard"]) == 9
-    assert (len(hard.state["unit_deck"]), len(very.state["unit_deck"])) == (21, 18)
-    assert [len(g.state["unit_deck"]) // 3 + 1 for g in (hard, very)] == [8, 7]
-
-
 def test_r13_2_difficulty_is_a_solo_option():
     """R13.2: the difficulty option is for 1 player only."""
     with pytest.raises(ValueError, match="only for 1 player"):

@@ -30,9 +30,9 @@ class Clock:
 async def _two_player(db, clock: Clock | None = None, seed: int = 11):
     store = await db.open()
     svc = GameService(store, clock=clock or Clock(), seed_source=lambda: seed)
-    await svc.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
-    await svc.join(100, 22, "Bob")
-    out = await svc.start(100, 11)
+    await svc.lobby.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
+    await svc.lobby.join(100, 22, "Bob")
+    out = await svc.lobby.start(100, 11)
     return store, svc, out
 
 
@@ -41,16 +41,16 @@ def test_lobby_refusals_are_specific(db):
         store = await db.open()
         svc = GameService(store)
         with pytest.raises(ServiceError, match="1 to 4 players"):
-            await svc.new_lobby(1, 5, 1, "A", players=5)
+            await svc.lobby.new_lobby(1, 5, 1, "A", players=5)
         with pytest.raises(ServiceError, match="solo"):
-            await svc.new_lobby(1, 5, 1, "A", players=2, difficulty="hard")
-        await svc.new_lobby(1, 5, 1, "A", players=2)
+            await svc.lobby.new_lobby(1, 5, 1, "A", players=2, difficulty="hard")
+        await svc.lobby.new_lobby(1, 5, 1, "A", players=2)
         with pytest.raises(ServiceError, match="already has a game"):
-            await svc.new_lobby(1, 5, 2, "B", players=2)
+            await svc.lobby.new_lobby(1, 5, 2, "B", players=2)
         with pytest.raises(ServiceError, match="Only the host"):
-            await svc.join(5, 2, "B") and await svc.start(5, 2)
+            await svc.lobby.join(5, 2, "B") and await svc.lobby.start(5, 2)
         with pytest.raises(ServiceError, match="full"):
-            await svc.join(5, 3, "C")
+            await svc.lobby.join(5, 3, "C")
         await store.close()
     asyncio.run(main())
 
@@ -65,8 +65,8 @@ def test_two_answers_at_once_only_one_lands(db):
         dec_id = g.decision(seat)["id"]
         action = str(g.legal_actions(seat)[0])
         user = out.row.seats[seat]["user"]
-        results = await asyncio.gather(svc.act(100, user, action, dec_id),
-                                       svc.act(100, user, action, dec_id),
+        results = await asyncio.gather(svc.play.act(100, user, action, dec_id),
+                                       svc.play.act(100, user, action, dec_id),
                                        return_exceptions=True)
         ok = [r for r in results if not isinstance(r, Exception)]
         refused = [r for r in results if isinstance(r, ServiceError)]
@@ -86,10 +86,10 @@ def test_illegal_answer_changes_nothing_stored(db):
         for bad, code in (("place thief 6B", "illegal"), ("fly 2B", "syntax"),
                           ("place dragon 2B", "illegal")):
             with pytest.raises(ServiceError) as e:
-                await svc.act(100, user, bad)
+                await svc.play.act(100, user, bad)
             assert e.value.code == code and e.value.message
         with pytest.raises(ServiceError) as e:
-            await svc.act(100, 999, "place thief 2B")
+            await svc.play.act(100, 999, "place thief 2B")
         assert e.value.code == "not_player"
         assert (await store.get(out.row.id)).state == before
         await store.close()
@@ -116,15 +116,15 @@ def test_restart_resumes_and_replay_verifies(db):
             if out.game.over or out.game.state["round"] >= 2:  # mid-game: stop in round 2
                 break
             seat = rng.choice(out.game.waiting_for())
-            out = await svc.act(100, out.row.seats[seat]["user"],
-                                str(rng.choice(out.game.legal_actions(seat))))
+            out = await svc.play.act(100, out.row.seats[seat]["user"],
+                                     str(rng.choice(out.game.legal_actions(seat))))
         assert not out.game.over  # killed mid-game
         state = out.game.to_json()
         timers = await store.timers(out.row.id)
         await store.close()
         store2 = await db.open()
         svc2 = GameService(store2)
-        row, g = await svc2.current(100)
+        row, g = await svc2.tables.current(100)
         assert g.to_json() == state
         assert await store2.timers(row.id) == timers
         assert sorted(t["seat"] for t in timers) == g.waiting_for()
@@ -138,14 +138,14 @@ def test_time_limit_reminds_then_passes(db):
         clock = Clock()
         store, svc, out = await _two_player(db, clock)
         assert out.game.waiting_for() == [0, 1]  # initial placement, both at once
-        await svc.act(100, 11, "place thief 2B")
+        await svc.play.act(100, 11, "place thief 2B")
         clock.now += 3600 * 0.8
-        outcomes, reminders = await svc.tick()
+        outcomes, reminders = await svc.limits.tick()
         assert outcomes == [] and [r.seat for r in reminders] == [1]
-        outcomes, reminders = await svc.tick()
+        outcomes, reminders = await svc.limits.tick()
         assert reminders == []  # one reminder only
         clock.now += 3600 * 0.3
-        outcomes, _ = await svc.tick()
+        outcomes, _ = await svc.limits.tick()
         assert len(outcomes) == 1
         g = outcomes[0].game
         bob = g.state["players"][1]
@@ -161,16 +161,16 @@ def test_absent_player_can_be_removed_after_repeated_timeouts(db):
         clock = Clock()
         store, svc, out = await _two_player(db, clock)
         with pytest.raises(ServiceError, match="after 2 timeouts"):
-            await svc.remove_player(100, 11, 1)
+            await svc.play.remove_player(100, 11, 1)
         for _ in range(30):
-            row, g = await svc.current(100)
+            row, g = await svc.tables.current(100)
             if row.meta.get("timeouts", {}).get("1", 0) >= 2:
                 break
             if 0 in g.waiting_for():
-                await svc.act(100, 11, str(g.trivial_action(0) or g.legal_actions(0)[0]))
+                await svc.play.act(100, 11, str(g.trivial_action(0) or g.legal_actions(0)[0]))
             clock.now += 7200
-            await svc.tick()
-        out = await svc.remove_player(100, 11, 1)
+            await svc.limits.tick()
+        out = await svc.play.remove_player(100, 11, 1)
         assert out.game.over and out.game.state["result"]["winners"] == [0]
         await store.close()
     asyncio.run(main())
@@ -182,7 +182,7 @@ def test_undo_takes_back_a_quiet_action_only(db):
     async def main():
         store, svc, out = await _two_player(db)
         with pytest.raises(ServiceError, match="Nothing to undo"):
-            await svc.undo(100, 11)
+            await svc.play.undo(100, 11)
         rng = random.Random(5)
         for _ in range(2000):
             g = out.game
@@ -193,15 +193,15 @@ def test_undo_takes_back_a_quiet_action_only(db):
                 seat, move = moves[0]
                 user = out.row.seats[seat]["user"]
                 before = out.game.to_json()
-                out = await svc.act(100, user, str(move))
+                out = await svc.play.act(100, user, str(move))
                 if out.game.can_undo(seat):  # the decision stayed open: undo is offered
                     break
                 continue
             seat = rng.choice(g.waiting_for())
             acts = [a for a in g.legal_actions(seat) if a.verb != "levelup"]
-            out = await svc.act(100, out.row.seats[seat]["user"], str(rng.choice(acts)))
+            out = await svc.play.act(100, out.row.seats[seat]["user"], str(rng.choice(acts)))
         assert out.game.can_undo(seat)
-        out = await svc.undo(100, user)
+        out = await svc.play.undo(100, user)
         assert out.game.to_json() == before
         row = await store.get(out.row.id)
         assert row.state == before and json.loads(before)["log"] == await store.log(row.id)
@@ -214,10 +214,10 @@ def _console_script(seed: int, names: list[str], limit: int = 3000) -> list[str]
     async def main():
         store = await Store(":memory:").open()
         svc = GameService(store, seed_source=lambda: seed)
-        await svc.new_lobby(None, 1, 1, names[0], players=len(names))
+        await svc.lobby.new_lobby(None, 1, 1, names[0], players=len(names))
         for k, n in enumerate(names[1:], start=2):
-            await svc.join(1, k, n)
-        out = await svc.start(1, 1)
+            await svc.lobby.join(1, k, n)
+        out = await svc.lobby.start(1, 1)
         rng = random.Random(seed)
         lines = []
         for _ in range(limit):
@@ -226,7 +226,7 @@ def _console_script(seed: int, names: list[str], limit: int = 3000) -> list[str]
             seat = rng.choice(out.game.waiting_for())
             action = str(rng.choice(out.game.legal_actions(seat)))
             lines.append(f"{names[seat]}: {action}")
-            out = await svc.act(1, seat + 1, action)
+            out = await svc.play.act(1, seat + 1, action)
         await store.close()
         return lines, out.game.over
     lines, over = asyncio.run(main())

@@ -14,7 +14,9 @@ import pytest
 import ai
 from engine import Game
 from service import GameService, ServiceError
+from service import ai_seats as A
 from service import seats as S
+from service.refusals import words
 from store import Store
 
 
@@ -37,14 +39,14 @@ async def _play_people(svc: GameService, channel: int, told: list, max_steps: in
     theirs after each move, until the game ends (or `until(g)`)."""
     player = ai.make_player("random", 1)
     for _ in range(max_steps):
-        await svc.play_ai(channel, _collect(told))
-        row, g = await svc.viewable(channel)
+        await svc.ai.play_ai(channel, _collect(told))
+        row, g = await svc.tables.viewable(channel)
         if g.over or (until and until(g)):
             return g
         waiting = [s for s in g.waiting_for() if not S.ai_level(row, s)]
         assert waiting, "only AI seats are asked something after play_ai"
         seat = waiting[0]
-        await svc.act(channel, row.seats[seat]["user"], player.choose(g.view(seat), seat))
+        await svc.play.act(channel, row.seats[seat]["user"], player.choose(g.view(seat), seat))
     raise AssertionError("game did not end")
 
 
@@ -57,10 +59,10 @@ def _collect(told: list):
 def test_solo_with_two_bots_plays_to_the_end_and_every_ai_answer_is_logged(tmp_path):
     async def main():
         store, svc = await _service(tmp_path)
-        row = await svc.new_lobby(1, 7, 11, "Ann", players=3, bots=2, bot_level="random")
+        row = await svc.lobby.new_lobby(1, 7, 11, "Ann", players=3, bots=2, bot_level="random")
         assert [s["name"] for s in row.seats] == ["Ann", "Bot 1 (random)", "Bot 2 (random)"]
         assert [s.get("ai") for s in row.seats] == [None, "random", "random"]
-        await svc.start(7, 11)
+        await svc.lobby.start(7, 11)
         told: list = []
         g = await _play_people(svc, 7, told)
         assert g.over
@@ -78,25 +80,25 @@ def test_lobby_bots_are_checked_and_seated_by_the_host_only(tmp_path):
     async def main():
         store, svc = await _service(tmp_path)
         with pytest.raises(ServiceError, match="room for at most 1 AI"):
-            await svc.new_lobby(1, 7, 11, "Ann", players=2, bots=2)
+            await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2, bots=2)
         with pytest.raises(ServiceError, match="Unknown AI level 'godlike'"):
-            await svc.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="godlike")
+            await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="godlike")
         with pytest.raises(ServiceError, match="not solo"):
-            await svc.new_lobby(1, 7, 11, "Ann", players=2, bots=1, difficulty="hard")
-        await svc.new_lobby(1, 7, 11, "Ann", players=4)
-        await svc.join(7, 22, "Bob")
+            await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2, bots=1, difficulty="hard")
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=4)
+        await svc.lobby.join(7, 22, "Bob")
         with pytest.raises(ServiceError, match="Only the host"):
-            await svc.add_bot(7, 22, "random")
+            await svc.lobby.add_bot(7, 22, "random")
         with pytest.raises(ServiceError, match="no AI player"):
-            await svc.remove_bot(7, 11)
-        row = await svc.add_bot(7, 11, "random", 2)
+            await svc.lobby.remove_bot(7, 11)
+        row = await svc.lobby.add_bot(7, 11, "random", 2)
         assert [s["name"] for s in row.seats][2:] == ["Bot 1 (random)", "Bot 2 (random)"]
         with pytest.raises(ServiceError, match="room for 0 more"):
-            await svc.add_bot(7, 11, "random")
+            await svc.lobby.add_bot(7, 11, "random")
         with pytest.raises(ServiceError, match="full"):
-            await svc.join(7, 33, "Cid")
-        row = await svc.remove_bot(7, 11)
-        row = await svc.add_bot(7, 11, "random")  # the freed number is used again
+            await svc.lobby.join(7, 33, "Cid")
+        row = await svc.lobby.remove_bot(7, 11)
+        row = await svc.lobby.add_bot(7, 11, "random")  # the freed number is used again
         assert [s["name"] for s in row.seats][2:] == ["Bot 1 (random)", "Bot 2 (random)"]
         assert len({s["user"] for s in row.seats}) == 4
         await store.close()
@@ -140,12 +142,12 @@ def test_a_broken_ai_gives_the_default_answer_and_the_game_goes_on(tmp_path, mon
 
     async def main():
         store, svc = await _service(tmp_path)
-        await svc.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="broken")
-        await svc.start(7, 11)
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="broken")
+        await svc.lobby.start(7, 11)
         told: list = []
-        await svc.play_ai(7, _collect(told))
+        await svc.ai.play_ai(7, _collect(told))
         assert told and all(o.text == "timeout" for o in told)  # the engine's default
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         assert g.waiting_for() and all(not S.ai_level(row, s) for s in g.waiting_for())
         await store.close()
     asyncio.run(main())
@@ -162,11 +164,11 @@ def test_the_ai_sees_only_its_own_view_r3_and_thinks_off_the_event_loop(tmp_path
     async def main():
         Spy.loop = asyncio.get_running_loop()
         store, svc = await _service(tmp_path)
-        await svc.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="spy")
-        await svc.start(7, 11)
-        _row, g = await svc.current(7)
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2, bots=1, bot_level="spy")
+        await svc.lobby.start(7, 11)
+        _row, g = await svc.tables.current(7)
         expected = json.dumps(g.view(1), sort_keys=True)
-        await svc.play_ai(7, _collect([]))
+        await svc.ai.play_ai(7, _collect([]))
         assert Spy.seen[0] == (expected, 1)
         assert Spy.threads == [False]  # not on the event loop's (main) thread
         assert Spy.loop_answers == ["alive"]
@@ -177,12 +179,12 @@ def test_the_ai_sees_only_its_own_view_r3_and_thinks_off_the_event_loop(tmp_path
 def test_two_triggers_at_once_answer_each_ai_decision_once(tmp_path):
     async def main():
         store, svc = await _service(tmp_path)
-        await svc.new_lobby(1, 7, 11, "Ann", players=4, bots=3)
-        await svc.start(7, 11)
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=4, bots=3)
+        await svc.lobby.start(7, 11)
         told: list = []
-        counts = await asyncio.gather(*(svc.play_ai(7, _collect(told)) for _ in range(3)))
+        counts = await asyncio.gather(*(svc.ai.play_ai(7, _collect(told)) for _ in range(3)))
         assert sum(counts) == len(told) == 3  # the three bots place (R7.1), once each
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         assert g.waiting_for() == [0]
         log_ = await store.log(row.id)
         assert sorted(s for s, _t in log_) == [1, 2, 3]
@@ -194,38 +196,38 @@ def test_zombie_mode_ai_takes_a_timed_out_seat_until_back(tmp_path):
     async def main():
         clock = Clock()
         store, svc = await _service(tmp_path, clock)
-        await svc.new_lobby(1, 7, 11, "Ann", players=2, time_limit_s=3600)
-        await svc.join(7, 22, "Bob")
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2, time_limit_s=3600)
+        await svc.lobby.join(7, 22, "Bob")
         with pytest.raises(ServiceError, match="Only the host or a member"):
-            await svc.set_zombie(7, 22, "random", can_manage=False)
-        await svc.set_zombie(7, 22, "random", can_manage=True)  # a manager may
-        await svc.start(7, 11)
-        row, g = await svc.current(7)
-        await svc.act(7, 11, ai.make_player("random", 0).choose(g.view(0), 0))
+            await svc.ai.set_zombie(7, 22, "random", can_manage=False)
+        await svc.ai.set_zombie(7, 22, "random", can_manage=True)  # a manager may
+        await svc.lobby.start(7, 11)
+        row, g = await svc.tables.current(7)
+        await svc.play.act(7, 11, ai.make_player("random", 0).choose(g.view(0), 0))
         clock.now += 3601
-        outcomes, _ = await svc.tick()
+        outcomes, _ = await svc.limits.tick()
         assert [o.notes for o in outcomes] == [["zombie"]] and outcomes[0].actor == 1
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         assert S.zombie_level(row, 1) == "random" and row.meta["timeouts"] == {"1": 1}
         assert S.seat_names(row) == ["Ann", "Bob 🤖"]
         assert S.seat_names(row, image=True) == ["Ann", "Bob (AI)"]
         # Bob's own answers are refused while the AI plays for him
-        with pytest.raises(ServiceError, match="/rr back") as e:
-            await svc.act(7, 22, "done")
-        assert e.value.code == "ai_seat"
+        with pytest.raises(ServiceError) as e:
+            await svc.play.act(7, 22, "done")
+        assert e.value.code == "ai_seat" and "`/rr back`" in words(e.value, "en")
         told: list = []
         g = await _play_people(svc, 7, told, until=lambda g: g.state["round"] >= 2)
         assert any(o.actor == 1 for o in told)  # the AI answered Bob's decisions
         # the time-out that made the AI take over is counted once; the AI's are not
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         assert row.meta["timeouts"] == {"1": 1}
         with pytest.raises(ServiceError, match="already playing your own"):
-            await svc.reclaim(7, 11)
-        row = await svc.reclaim(7, 22)
+            await svc.ai.reclaim(7, 11)
+        row = await svc.ai.reclaim(7, 22)
         assert S.zombie_level(row, 1) is None and S.seat_names(row) == ["Ann", "Bob"]
-        await svc.play_ai(7, _collect(told := []))
+        await svc.ai.play_ai(7, _collect(told := []))
         assert told == []  # nobody plays for Bob any more
-        row, g = await svc.current(7)
+        row, g = await svc.tables.current(7)
         if not g.over:
             assert 1 in g.waiting_for() or 0 in g.waiting_for()
         await store.close()
@@ -235,16 +237,16 @@ def test_zombie_mode_ai_takes_a_timed_out_seat_until_back(tmp_path):
 def test_zombie_setting_is_kept_by_the_channels_next_lobby(tmp_path):
     async def main():
         store, svc = await _service(tmp_path)
-        await svc.new_lobby(1, 7, 11, "Ann", players=2)
-        await svc.set_zombie(7, 11, "random", can_manage=False)  # the host may
-        await svc.abandon(7, 11, False)
-        row = await svc.new_lobby(1, 7, 22, "Bob", players=2)
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2)
+        await svc.ai.set_zombie(7, 11, "random", can_manage=False)  # the host may
+        await svc.lobby.abandon(7, 11, False)
+        row = await svc.lobby.new_lobby(1, 7, 22, "Bob", players=2)
         assert row.settings["zombie"] == "random"
         with pytest.raises(ServiceError, match="Unknown AI level"):
-            await svc.set_zombie(7, 22, "godlike", can_manage=False)
-        await svc.set_zombie(7, 22, None, can_manage=False)
-        await svc.abandon(7, 22, False)
-        row = await svc.new_lobby(1, 7, 22, "Bob", players=2)
+            await svc.ai.set_zombie(7, 22, "godlike", can_manage=False)
+        await svc.ai.set_zombie(7, 22, None, can_manage=False)
+        await svc.lobby.abandon(7, 22, False)
+        row = await svc.lobby.new_lobby(1, 7, 22, "Bob", players=2)
         assert not row.settings.get("zombie")
         await store.close()
     asyncio.run(main())
@@ -255,22 +257,22 @@ def test_removal_vote_counts_people_not_ai_seats(tmp_path):
     async def main():
         clock = Clock()
         store, svc = await _service(tmp_path, clock)
-        await svc.new_lobby(1, 7, 11, "Ann", players=4, bots=2, time_limit_s=3600)
-        await svc.join(7, 22, "Bob")
-        await svc.start(7, 11)
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=4, bots=2, time_limit_s=3600)
+        await svc.lobby.join(7, 22, "Bob")
+        await svc.lobby.start(7, 11)
         for _ in range(40):
-            await svc.play_ai(7, _collect([]))
-            row, g = await svc.current(7)
+            await svc.ai.play_ai(7, _collect([]))
+            row, g = await svc.tables.current(7)
             if row.meta.get("timeouts", {}).get("3", 0) >= 2:
                 break
             waiting = [s for s in g.waiting_for() if not S.ai_level(row, s)]
             if 0 in waiting:
-                await svc.act(7, 11, ai.make_player("random", 0).choose(g.view(0), 0))
+                await svc.play.act(7, 11, ai.make_player("random", 0).choose(g.view(0), 0))
             else:
                 clock.now += 3601
-                await svc.tick()
+                await svc.limits.tick()
         assert row.seats[3]["name"] == "Bob" and row.meta["timeouts"]["3"] >= 2
-        out = await svc.remove_player(7, 11, 3)  # 1 vote of 1 person: removed (R9.3)
+        out = await svc.play.remove_player(7, 11, 3)  # 1 vote of 1 person: removed (R9.3)
         assert out.game.state["players"][3]["eliminated"]
         await store.close()
     asyncio.run(main())
@@ -292,22 +294,22 @@ def test_ai_choices_in_worker_processes_and_a_dead_worker_is_replaced(tmp_path, 
     async def answers(pool) -> list[str]:
         store = await Store(str(tmp_path / f"{id(pool)}.db")).open()
         svc = GameService(store, seed_source=lambda: 5)
-        svc.ai_pool = pool
-        await svc.new_lobby(1, 7, 11, "Ann", players=3, bots=2)
-        await svc.start(7, 11)
+        svc.ai.pool = pool
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=3, bots=2)
+        await svc.lobby.start(7, 11)
         told: list = []
-        await svc.play_ai(7, _collect(told))
-        svc.close_ai()
+        await svc.ai.play_ai(7, _collect(told))
+        svc.ai.close()
         await store.close()
         return [o.text for o in told]
 
     threads = asyncio.run(answers(None))
     assert len(threads) == 2 and "timeout" not in threads
-    assert asyncio.run(answers(S.process_pool)) == threads  # same seeds, same choices
+    assert asyncio.run(answers(A.process_pool)) == threads  # same seeds, same choices
     pools: list = []
 
     def dying() -> Executor:
-        pools.append(Dead() if not pools else S.process_pool())
+        pools.append(Dead() if not pools else A.process_pool())
         return pools[-1]
 
     got = asyncio.run(answers(dying))
@@ -318,7 +320,7 @@ def test_ai_choices_in_worker_processes_and_a_dead_worker_is_replaced(tmp_path, 
 def test_japanese_lobby_names_its_bots_in_japanese(tmp_path):
     async def main():
         store, svc = await _service(tmp_path)
-        row = await svc.new_lobby(1, 7, 11, "結衣", players=3, bots=2, lang="ja")
+        row = await svc.lobby.new_lobby(1, 7, 11, "結衣", players=3, bots=2, lang="ja")
         assert [s["name"] for s in row.seats][1:] == ["ボット1（気まぐれ）", "ボット2（気まぐれ）"]
         row.meta["zombie"] = {"0": "random"}
         assert S.seat_names(row, image=True)[0] == "結衣（AI）"
@@ -328,16 +330,16 @@ def test_japanese_lobby_names_its_bots_in_japanese(tmp_path):
 
 
 def test_one_run_is_bounded_and_the_next_trigger_goes_on(tmp_path, monkeypatch, caplog):
-    monkeypatch.setattr(S, "MAX_AI_ANSWERS", 2)
+    monkeypatch.setattr(A, "MAX_AI_ANSWERS", 2)
 
     async def main():
         store, svc = await _service(tmp_path)
-        await svc.new_lobby(1, 7, 11, "Ann", players=4, bots=3)
-        await svc.start(7, 11)
-        assert await svc.play_ai(7, _collect([])) == 2  # three bots are asked; two answer
-        row, g = await svc.current(7)
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=4, bots=3)
+        await svc.lobby.start(7, 11)
+        assert await svc.ai.play_ai(7, _collect([])) == 2  # three bots are asked; two answer
+        row, g = await svc.tables.current(7)
         assert sum(1 for s in g.waiting_for() if S.ai_level(row, s)) == 1
-        assert await svc.play_ai(7, _collect([])) == 1
+        assert await svc.ai.play_ai(7, _collect([])) == 1
         await store.close()
     asyncio.run(main())
     assert "2 AI answers in one run" in caplog.text

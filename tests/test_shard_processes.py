@@ -62,7 +62,7 @@ def wait_for(check: Any, timeout: float, what: str) -> float:
 async def news_channels(db: Any, channels: dict[int, int], days: list[str]) -> None:
     """Before any process starts: each server's daily news channel, and the days' par
     known (the AIs' par games are another test's subject, and slow)."""
-    from store.daily import daily_store
+    from store import daily_store
 
     store = await db.open()
     try:

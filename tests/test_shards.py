@@ -23,7 +23,7 @@ from cogs.leases import SAFETY, JobLease
 from service import GameService, Quarantined
 from service.refusals import words
 from service.shards import NotOwner, Shards, parse_shards, shard_of
-from store import GameRow
+from store import GameRow, Store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -178,14 +178,14 @@ def test_a_game_read_while_another_process_commits_is_read_again_not_quarantined
             await Store(str(tmp_path / "g.db")).open()
         a, b = GameService(a_store, seed_source=lambda: 3), GameService(b_store)
         try:
-            await a.new_lobby(None, 5, 1, "Ann", players=1)
-            await a.start(5, 1)
+            await a.lobby.new_lobby(None, 5, 1, "Ann", players=1)
+            await a.lobby.start(5, 1)
             stale = await b_store.latest_game(5)
             assert stale is not None
-            _, g = await a.current(5)
+            _, g = await a.tables.current(5)
             seat = g.waiting_for()[0]
-            await a.act(5, 1, str(g.legal_actions(seat)[0]))  # a's move lands
-            game = await b.load(stale)  # b read the row before it, the log after
+            await a.play.act(5, 1, str(g.legal_actions(seat)[0]))  # a's move lands
+            game = await b.tables.load(stale)  # b read the row before it, the log after
             fresh = await b_store.get(stale.id)
             assert fresh is not None and game.to_json() == fresh.state
             assert await b_store.quarantined(stale.id) is None
@@ -195,10 +195,42 @@ def test_a_game_read_while_another_process_commits_is_read_again_not_quarantined
                 con.execute("DELETE FROM actions WHERE game_id=? AND seq=(SELECT MAX(seq) "
                             "FROM actions WHERE game_id=?)", (stale.id, stale.id))
             con.close()
-            b._cache.clear()
+            b.tables.forget(stale.id)
             with pytest.raises(Quarantined):
-                await b.load(fresh)
+                await b.tables.load(fresh)
         finally:
             await a_store.close()
             await b_store.close()
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("command", ["abandon", "time limit", "zombie", "hints"])
+def test_every_host_command_is_refused_by_a_process_not_hosting_the_server(tmp_path, command):
+    """The host's commands pass one gate (`Tables.hosted`: the open game, hosted here, the
+    caller its host or a manager): a process whose shards do not include the server
+    refuses each of them and changes nothing — the hints switch included, which was once
+    written by any process."""
+    async def main() -> None:
+        guild = 5 << 22  # shard 1 of 2
+        owner_store, other_store = await Store(str(tmp_path / "g.db")).open(), \
+            await Store(str(tmp_path / "g.db")).open()
+        owner, other = GameService(owner_store), GameService(other_store)
+        owner.tables.shards = Shards(2, (shard_of(guild, 2),))
+        other.tables.shards = Shards(2, (1 - shard_of(guild, 2),))
+        try:
+            row = await owner.lobby.new_lobby(guild, 9, 1, "Ann", players=2)
+            calls = {
+                "abandon": lambda: other.lobby.abandon(9, 1, can_manage=True),
+                "time limit": lambda: other.limits.set_time_limit(9, 1, 3600, can_manage=True),
+                "zombie": lambda: other.ai.set_zombie(9, 1, "random", can_manage=True),
+                "hints": lambda: other.hints.set_hints(9, 1, False, can_manage=True),
+            }
+            with pytest.raises(NotOwner):
+                await calls[command]()
+            after = await owner_store.get(row.id)
+            assert after is not None and after.status == "lobby"
+            assert after.settings == row.settings and after.version == row.version
+        finally:
+            await owner_store.close()
+            await other_store.close()
     asyncio.run(main())

@@ -62,7 +62,7 @@ def test_a_write_queued_behind_other_processes_commits_lands_instead_of_busy(tmp
     async def main() -> tuple[int, float]:
         store = await Store(path).open()
         gid = await _game(store)
-        await store._write(lambda con: con.execute(
+        await store.run_write(lambda con: con.execute(
             "INSERT INTO kv (key, value) VALUES ('other', '')"))
         holding = threading.Event()
         others = threading.Thread(target=_writers_in_turn, args=(path, 3, holding))

@@ -12,9 +12,8 @@ import sys
 from pathlib import Path
 
 from service import GameService
-from store import Store, make_store
+from store import Store, daily_store, make_store
 from store.copy import main as copy_main
-from store.daily import daily_store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,13 +45,13 @@ def test_copy_sqlite_into_postgresql_keeps_every_game_playable(tmp_path, pg_url,
     async def build() -> dict:
         store = await Store(path).open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
-        svc.notify = True  # moves leave notices in the outbox
+        svc.tables.notify = True  # moves leave notices in the outbox
         for channel, host, guest in ((100, 11, 22), (200, 33, 44)):
-            await svc.new_lobby(1, channel, host, f"h{host}", players=2, time_limit_s=3600)
-            await svc.join(channel, guest, f"g{guest}")
-            await svc.start(channel, host)
-        await svc.act(100, 11, "place thief 2B", key="i:42")
-        await svc.new_lobby(1, 300, 55, "lobby host", players=3)  # a lobby, not started
+            await svc.lobby.new_lobby(1, channel, host, f"h{host}", players=2, time_limit_s=3600)
+            await svc.lobby.join(channel, guest, f"g{guest}")
+            await svc.lobby.start(channel, host)
+        await svc.play.act(100, 11, "place thief 2B", key="i:42")
+        await svc.lobby.new_lobby(1, 300, 55, "lobby host", players=3)  # a lobby, not started
         await store.quarantine(2, {"kind": "test"})
         daily = await daily_store(store).open()
         await daily.claim(7, "2026-11-23", True, "Ann", 1)
@@ -78,12 +77,12 @@ def test_copy_sqlite_into_postgresql_keeps_every_game_playable(tmp_path, pg_url,
         assert await _everything(store) == before
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         # R15: the copied game replays from setup + log to its stored state, and plays on
-        row, g = await svc.current(100)
+        row, g = await svc.tables.current(100)
         assert len(g.state["log"]) == len(before[1][8])
-        out = await svc.act(100, 22, "place thief 2B")
+        out = await svc.play.act(100, 22, "place thief 2B")
         assert out.actor == 1
         # new rows get new ids after the copied ones
-        fresh = await svc.new_lobby(1, 400, 66, "new", players=2)
+        fresh = await svc.lobby.new_lobby(1, 400, 66, "new", players=2)
         assert fresh.id == 4
         await store.close()
     asyncio.run(check())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from store.daily import daily_store
+from store import daily_store
 
 EVER = float("inf")
 

@@ -28,10 +28,10 @@ async def two_games(db, clock: Clock) -> tuple[Store, GameService]:
     store = await db.open()
     svc = GameService(store, clock=clock, seed_source=lambda: 3)
     for channel, host, guest in ((100, 11, 22), (200, 33, 44)):
-        await svc.new_lobby(1, channel, host, f"host{host}", players=2, time_limit_s=3600)
-        await svc.join(channel, guest, f"guest{guest}")
-        await svc.start(channel, host)
-        await svc.act(channel, host, "place thief 2B")
+        await svc.lobby.new_lobby(1, channel, host, f"host{host}", players=2, time_limit_s=3600)
+        await svc.lobby.join(channel, guest, f"guest{guest}")
+        await svc.lobby.start(channel, host)
+        await svc.play.act(channel, host, "place thief 2B")
     return store, svc
 
 
@@ -48,11 +48,11 @@ def test_damaged_rows_are_read_quarantined_and_freed(db):
         rows = {r.id: r for r in await store.active_games()}  # no exception
         assert rows[1].damage == ["meta"] and rows[2].damage == []
         with pytest.raises(Quarantined, match="meta could not be read"):
-            await svc.current(100)
+            await svc.tables.current(100)
         assert (await store.quarantined(1)) == {"kind": "unreadable", "what": ["meta"]}
         # R15: past the limit, only the healthy game gets its default answer
         clock.now += 2 * 3600
-        outcomes, _ = await svc.tick()
+        outcomes, _ = await svc.limits.tick()
         assert [o.row.id for o in outcomes] == [2]
         assert all(t["game_id"] == 2 for t in await store.due_timers(clock.now + 10**6))
         await store.close()
@@ -60,13 +60,13 @@ def test_damaged_rows_are_read_quarantined_and_freed(db):
         store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         with pytest.raises(Quarantined):
-            await svc.act(100, 22, "place thief 2B")
+            await svc.play.act(100, 22, "place thief 2B")
         with pytest.raises(Quarantined, match="abandon"):
-            await svc.new_lobby(1, 100, 11, "host11")
+            await svc.lobby.new_lobby(1, 100, 11, "host11")
         with pytest.raises(Exception, match="Only the host"):
-            await svc.abandon(100, 22, can_manage=False)
-        await svc.abandon(100, 11, can_manage=False)
-        row = await svc.new_lobby(1, 100, 11, "host11", players=2)
+            await svc.lobby.abandon(100, 22, can_manage=False)
+        await svc.lobby.abandon(100, 11, can_manage=False)
+        row = await svc.lobby.new_lobby(1, 100, 11, "host11", players=2)
         assert row.status == "lobby"
         await store.close()
     asyncio.run(main())
@@ -89,20 +89,20 @@ def test_a_repaired_log_lifts_the_quarantine(db):
         async def tell(row, reason):
             told.append((row.id, reason))
 
-        svc.on_quarantine = tell
+        svc.tables.on_quarantine = tell
         with pytest.raises(Quarantined, match="records"):
-            await svc.current(200)
+            await svc.tables.current(200)
         assert told == [(2, {"kind": "log_mismatch", "rows": lost[1], "recorded": lost[1] + 1})]
-        await svc.current(100)  # the other game is untouched
+        await svc.tables.current(100)  # the other game is untouched
         await db.sql("INSERT INTO actions VALUES (?,?,?,?,?,?)", *lost)
         row = await store.get(2)
         assert row is not None
         with pytest.raises(Quarantined):  # held until verified again (at startup)
-            await svc.load(row)
-        g = await svc.load(row, recheck=True)
+            await svc.tables.load(row)
+        g = await svc.tables.load(row, recheck=True)
         assert told[-1] == (2, None) and await store.quarantined(2) is None
         assert len(g.state["log"]) == lost[1] + 1  # nothing was rewound
-        out = await svc.act(200, 44, "place thief 2B")
+        out = await svc.play.act(200, 44, "place thief 2B")
         assert out.actor == 1 and out.text.startswith("place thief")
         await store.close()
     asyncio.run(main())
@@ -121,8 +121,8 @@ def test_console_resuming_a_damaged_game_explains_instead_of_crashing(tmp_path):
     async def main():
         store = await Store(path).open()
         svc = GameService(store, seed_source=lambda: 3)
-        await svc.new_lobby(None, CHANNEL, 1, "Ann", players=1)
-        await svc.start(CHANNEL, 1)
+        await svc.lobby.new_lobby(None, CHANNEL, 1, "Ann", players=1)
+        await svc.lobby.start(CHANNEL, 1)
         await store.close()
     asyncio.run(main())
     with sqlite3.connect(path) as con:
@@ -149,11 +149,11 @@ def test_an_unreadable_outbox_row_is_set_aside_and_the_others_are_told(db, caplo
     async def main():
         store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
-        svc.notify = True
+        svc.tables.notify = True
         for channel, host, guest in ((100, 11, 22), (200, 33, 44)):
-            await svc.new_lobby(1, channel, host, f"host{host}", players=2)
-            await svc.join(channel, guest, f"guest{guest}")
-            await svc.start(channel, host)
+            await svc.lobby.new_lobby(1, channel, host, f"host{host}", players=2)
+            await svc.lobby.join(channel, guest, f"guest{guest}")
+            await svc.lobby.start(channel, host)
         before = {n.game_id: n for n in await store.notices()}
         assert set(before) == {1, 2}
         await db.sql("UPDATE outbox SET body='{\"kind\": \"sta' WHERE game_id=1")
@@ -188,10 +188,10 @@ def test_timers_that_disagree_with_the_game_are_rebuilt_and_the_player_times_out
         await db.sql(f"UPDATE timers SET {damage} WHERE game_id=1")
         store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
-        row, g = await svc.current(100)
+        row, g = await svc.tables.current(100)
         waiting = g.waiting_for()
         assert waiting
-        deadlines = await svc.deadlines(row)
+        deadlines = await svc.tables.deadlines(row)
         assert sorted(deadlines) == waiting
         assert all(clock.now < d <= clock.now + 3600 for d in deadlines.values()), deadlines
         assert {(t["seat"], t["decision_id"]) for t in await store.timers(1)} == \
@@ -199,7 +199,7 @@ def test_timers_that_disagree_with_the_game_are_rebuilt_and_the_player_times_out
         assert await store.quarantined(1) is None
         assert await store.timers(2) == healthy  # untouched
         clock.now += 2 * 3600  # past the limit: both games' waiting players time out
-        outcomes, _ = await svc.tick()
+        outcomes, _ = await svc.limits.tick()
         assert {o.row.id for o in outcomes} == {1, 2}
         assert any(o.text == "timeout" for o in outcomes if o.row.id == 1)
         await store.close()
@@ -216,13 +216,13 @@ def test_a_timer_damaged_under_a_running_process_is_rebuilt_at_its_next_pass(db)
         store, svc = await two_games(db, clock)
         await db.sql("UPDATE timers SET decision_id=decision_id+999, deadline=? WHERE game_id=1",
                      clock.now - 1)
-        outcomes, _ = await svc.tick()  # meets the bad row: rebuilt, a whole limit from now
+        outcomes, _ = await svc.limits.tick()  # meets the bad row: rebuilt, a whole limit from now
         assert outcomes == []
-        (row, g) = await svc.current(100)
+        (row, g) = await svc.tables.current(100)
         assert {t["decision_id"] for t in await store.timers(1)} == \
             {g.decision(s)["opened"] for s in g.waiting_for()}
         clock.now += 2 * 3600
-        outcomes, _ = await svc.tick()
+        outcomes, _ = await svc.limits.tick()
         assert {o.row.id for o in outcomes} == {1, 2}
         await store.close()
     asyncio.run(main())
@@ -247,12 +247,12 @@ def test_game_json_of_the_wrong_shape_quarantines_that_game_only(db, column, val
         store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         with pytest.raises(Quarantined, match=f"{what} could not be read"):
-            await svc.act(100, 22, "place thief 2B")
+            await svc.play.act(100, 22, "place thief 2B")
         assert await store.quarantined(1) == {"kind": "unreadable", "what": [what]}
         clock.now += 2 * 3600
-        outcomes, _ = await svc.tick()
+        outcomes, _ = await svc.limits.tick()
         assert [o.row.id for o in outcomes] == [2]
-        await svc.abandon(100, 11, can_manage=True)  # the channel can be freed
+        await svc.lobby.abandon(100, 11, can_manage=True)  # the channel can be freed
         await store.close()
     asyncio.run(main())
 
@@ -271,7 +271,7 @@ def test_a_time_limit_that_cannot_be_read_falls_back_to_the_default(db, caplog):
         store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         with caplog.at_level("WARNING", logger="rr.store"):
-            out = await svc.act(100, 22, "place thief 2B")
+            out = await svc.play.act(100, 22, "place thief 2B")
         assert "setting time_limit_s could not be read ('abc')" in caplog.text
         assert out.text.startswith("place thief") and await store.quarantined(1) is None
         assert all(d <= clock.now + 24 * 3600 for d in out.deadlines.values())
@@ -287,14 +287,14 @@ def test_a_new_game_after_one_whose_settings_cannot_be_read_starts_with_defaults
 
     async def main():
         store, svc = await two_games(db, clock)
-        await svc.abandon(100, 11, can_manage=True)
-        await svc.abandon(200, 33, can_manage=True)
+        await svc.lobby.abandon(100, 11, can_manage=True)
+        await svc.lobby.abandon(200, 33, can_manage=True)
         await db.sql("UPDATE games SET settings='{\"players\": 2, \"zom' WHERE id=1")
         await db.sql("UPDATE games SET settings=? WHERE id=2",
                      '{"players": 2, "zombie": "nonsense"}')
         with caplog.at_level("WARNING", logger="rr.service"):
-            first = await svc.new_lobby(1, 100, 11, "host11", players=2)
-            second = await svc.new_lobby(1, 200, 33, "host33", players=2)
+            first = await svc.lobby.new_lobby(1, 100, 11, "host11", players=2)
+            second = await svc.lobby.new_lobby(1, 200, 33, "host33", players=2)
         assert "zombie" not in first.settings and "zombie" not in second.settings
         assert "settings of its last game (#1) could not be read" in caplog.text
         assert "zombie level 'nonsense' of its last game (#2) is unknown" in caplog.text
@@ -320,9 +320,9 @@ def test_a_damaged_action_row_quarantines_its_game_only(db, damage):
         store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         with pytest.raises(Quarantined, match="no longer replays"):
-            await svc.current(100)
+            await svc.tables.current(100)
         clock.now += 2 * 3600
-        outcomes, _ = await svc.tick()
+        outcomes, _ = await svc.limits.tick()
         assert [o.row.id for o in outcomes] == [2]
         await store.close()
     asyncio.run(main())

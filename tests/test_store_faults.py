@@ -232,22 +232,22 @@ def test_durability_is_full_and_stated(db):
         if db.pg:  # a commit returns once the server has it on disk; bookkeeping's own
             async def show(con):  # SET LOCAL ends with its transaction
                 return await con.fetchval("SHOW synchronous_commit")
-            assert await store._read(show) == "on"
+            assert await store.run_read(show) == "on"
             (gid,) = await _games(store, 1)
             done = await _move(store, gid, 0, "x")
             await store.delivered(done.notice)
-            assert await store._write(show) == "on" and await store.notices() == []
+            assert await store.run_write(show) == "on" and await store.notices() == []
             await store.close()
             return
-        assert await store._read(lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) \
+        assert await store.run_read(lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) \
             == 2  # FULL: the WAL is synced at every commit (a power cut loses no move)
-        assert await store._read(
+        assert await store.run_read(
             lambda con: con.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
         # the outbox's bookkeeping skips its own sync; moves after it are FULL again
         (gid,) = await _games(store, 1)
         done = await _move(store, gid, 0, "x")
         await store.delivered(done.notice)
-        assert await store._write(
+        assert await store.run_write(
             lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) == 2
         assert await store.notices() == []
         await store.close()
@@ -273,7 +273,7 @@ def test_a_connection_lost_mid_move_refuses_it_cleanly_and_the_store_goes_on(pg_
             await con.execute("UPDATE games SET updated_at=0 WHERE id=$1", b)
             await con.execute("SELECT pg_terminate_backend(pg_backend_pid())")
         with pytest.raises(StoreBusy):
-            await store._write(killed)
+            await store.run_write(killed)
         assert await db.sql("SELECT updated_at FROM games WHERE id=?", b) != [(0.0,)]
         done = await _move(store, a, 0, "after")
         assert done.row.version == 1 and await store.log(a) == [[0, "after"]]

@@ -19,7 +19,7 @@ from render.focus import FOCUS, focus_image
 from render.layout import BOARD_SQUARE, board_geom
 from service import tutorial as tut
 from service.tutorial import SEAT, Tutorial, judge, lessons, screen
-from store.tutorial import tutorial_store
+from store import tutorial_store
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = lessons()

@@ -74,20 +74,20 @@ def test_two_processes_ticking_one_game_post_its_reminder_once(db):
             res = await table.slash(ann, "rr place", card="thief", square="2B")
             assert res.text.startswith("✅"), res.text
             other = GameService(await db.open(), clock=clock)
-            other.notify = True  # the other process queues its announcements like this one
+            other.tables.notify = True  # the other process queues its announcements like this one
             try:
                 mine = h.bot.service  # type: ignore[attr-defined]
-                read_due = mine.due
+                read_due = mine.limits.due
                 claimed: list[Any] = []
 
                 async def due_then_the_other_ticks(now: float) -> Any:
                     due = await read_due(now)  # this pass has read the timers …
-                    claimed.extend((await other.tick())[1])  # … the other's pass is faster
+                    claimed.extend((await other.limits.tick())[1])  # … the other's pass is faster
                     return due
-                mine.due = due_then_the_other_ticks
+                mine.limits.due = due_then_the_other_ticks
                 clock.now += 0.8 * HOUR  # Bob's reminder is due
                 await h.bot.tick_once()  # type: ignore[attr-defined]
-                mine.due = read_due
+                mine.limits.due = read_due
                 assert len(claimed) == 1 and claimed[0].notice is not None
                 # the other process tells what it claimed (its outbox row; the same Discord)
                 for notice in await other.store.notices():
@@ -108,10 +108,10 @@ async def _three_players(db: Any, clock: Clock, absent: int = 2) -> tuple[Any, G
     already timed out `absent` times — a removal vote is open against her."""
     store = await db.open()
     svc = GameService(store, clock=clock, seed_source=lambda: 11)
-    await svc.new_lobby(1, CHANNEL, ANN, "Ann", players=3, time_limit_s=HOUR)
-    await svc.join(CHANNEL, BOB, "Bob")
-    await svc.join(CHANNEL, CAT, "Cat")
-    out = await svc.start(CHANNEL, ANN)
+    await svc.lobby.new_lobby(1, CHANNEL, ANN, "Ann", players=3, time_limit_s=HOUR)
+    await svc.lobby.join(CHANNEL, BOB, "Bob")
+    await svc.lobby.join(CHANNEL, CAT, "Cat")
+    out = await svc.lobby.start(CHANNEL, ANN)
     assert out.game.waiting_for() == [0, 1, 2]
     if absent:
         await db.sql("UPDATE games SET meta=? WHERE id=?",
@@ -128,21 +128,21 @@ def test_a_vote_in_one_process_survives_a_time_out_counted_in_the_other(db):
 
     async def scenario() -> None:
         store, mine = await _three_players(db, clock)
-        await mine.act(CHANNEL, ANN, "place thief 2B")
+        await mine.play.act(CHANNEL, ANN, "place thief 2B")
         other_store = await db.open()
         try:
             async def ann_votes() -> None:
                 with pytest.raises(ServiceError, match=r"Vote recorded \(1/2\)"):
-                    await mine.remove_player(CHANNEL, ANN, 2)
+                    await mine.play.remove_player(CHANNEL, ANN, 2)
             between = Between(other_store, ann_votes)
             other = GameService(between, clock=clock)  # type: ignore[arg-type]
             clock.now += 1.1 * HOUR
-            outcomes, _ = await other.tick()
+            outcomes, _ = await other.limits.tick()
             assert between.ran and len(outcomes) == 2  # Bob's and Cat's default answers
             row = await store.get(outcomes[-1].row.id)
             assert row.meta["kick"] == {"2": [0]}, row.meta  # Ann's vote survived
             assert row.meta["timeouts"] == {"1": 1, "2": 3}
-            out = await mine.remove_player(CHANNEL, BOB, 2)
+            out = await mine.play.remove_player(CHANNEL, BOB, 2)
             assert out.game.player(2)["eliminated"]
         finally:
             await other_store.close()
@@ -162,10 +162,10 @@ def test_two_votes_cast_at_once_in_two_processes_both_count(db):
         try:
             async def ann_votes() -> None:
                 with pytest.raises(ServiceError, match=r"Vote recorded \(1/2\)"):
-                    await mine.remove_player(CHANNEL, ANN, 2)
+                    await mine.play.remove_player(CHANNEL, ANN, 2)
             between = Between(other_store, ann_votes)
             other = GameService(between, clock=clock)  # type: ignore[arg-type]
-            out = await other.remove_player(CHANNEL, BOB, 2)
+            out = await other.play.remove_player(CHANNEL, BOB, 2)
             assert between.ran
             assert out.game.player(2)["eliminated"]
             row = await store.get(out.row.id)
@@ -216,24 +216,24 @@ def test_a_tick_that_loses_a_race_logs_no_error_and_each_time_limit_is_answered_
 
     async def scenario() -> None:
         store, mine = await _three_players(db, clock, absent=0)
-        await mine.act(CHANNEL, ANN, "place thief 2B")
-        await mine.act(CHANNEL, CAT, "place thief 2B")
+        await mine.play.act(CHANNEL, ANN, "place thief 2B")
+        await mine.play.act(CHANNEL, CAT, "place thief 2B")
         clock.now += 1.1 * HOUR
         other_store = await db.open()
         try:
             theirs: list[Any] = []
 
             async def the_other_ticks() -> None:
-                theirs.extend((await mine.tick())[0])
+                theirs.extend((await mine.limits.tick())[0])
             between = Between(other_store, the_other_ticks)
             other = GameService(between, clock=clock)  # type: ignore[arg-type]
-            outcomes, reminders = await other.tick()
+            outcomes, reminders = await other.limits.tick()
             assert between.ran and outcomes == [] and reminders == []
             assert [o.actor for o in theirs] == [1]
             row = await store.get(theirs[0].row.id)
             assert row.version == theirs[0].row.version  # nothing else was committed
             assert row.meta["timeouts"] == {"1": 1}
-            assert await mine.tick() == ([], [])  # nothing left to do
+            assert await mine.limits.tick() == ([], [])  # nothing left to do
         finally:
             await other_store.close()
             await store.close()
@@ -251,15 +251,15 @@ def test_a_tick_that_loses_a_race_to_another_move_still_answers_the_rest(db, cap
 
     async def scenario() -> None:
         store, mine = await _three_players(db, clock, absent=0)
-        await mine.act(CHANNEL, CAT, "place thief 2B")
+        await mine.play.act(CHANNEL, CAT, "place thief 2B")
         clock.now += 1.1 * HOUR
         other_store = await db.open()
         try:
             async def ann_answers() -> None:
-                await mine.act(CHANNEL, ANN, "place thief 2B")
+                await mine.play.act(CHANNEL, ANN, "place thief 2B")
             between = Between(other_store, ann_answers)
             other = GameService(between, clock=clock)  # type: ignore[arg-type]
-            outcomes, _ = await other.tick()
+            outcomes, _ = await other.limits.tick()
             assert between.ran and [o.actor for o in outcomes] == [1]
             row = await store.get(outcomes[0].row.id)
             assert row.meta["timeouts"] == {"1": 1}  # Ann answered: no time-out of hers
@@ -280,21 +280,21 @@ def test_a_seat_handed_to_the_ai_by_two_processes_is_handed_and_counted_once(db)
     async def scenario() -> None:
         store = await db.open()
         mine = GameService(store, clock=clock, seed_source=lambda: 11)
-        await mine.new_lobby(1, CHANNEL, ANN, "Ann", players=2, time_limit_s=HOUR)
-        await mine.join(CHANNEL, BOB, "Bob")
-        await mine.set_zombie(CHANNEL, ANN, "random", can_manage=False)
-        await mine.start(CHANNEL, ANN)
-        await mine.act(CHANNEL, ANN, "place thief 2B")
+        await mine.lobby.new_lobby(1, CHANNEL, ANN, "Ann", players=2, time_limit_s=HOUR)
+        await mine.lobby.join(CHANNEL, BOB, "Bob")
+        await mine.ai.set_zombie(CHANNEL, ANN, "random", can_manage=False)
+        await mine.lobby.start(CHANNEL, ANN)
+        await mine.play.act(CHANNEL, ANN, "place thief 2B")
         clock.now += 1.1 * HOUR
         other_store = await db.open()
         try:
             theirs: list[Any] = []
 
             async def the_other_ticks() -> None:
-                theirs.extend((await mine.tick())[0])
+                theirs.extend((await mine.limits.tick())[0])
             between = Between(other_store, the_other_ticks)
             other = GameService(between, clock=clock)  # type: ignore[arg-type]
-            outcomes, _ = await other.tick()
+            outcomes, _ = await other.limits.tick()
             assert between.ran
             assert [o.notes for o in theirs] == [["zombie"]]  # told once, by the winner
             assert all("zombie" not in o.notes for o in outcomes)

@@ -24,6 +24,8 @@ from discord.ui.modal import Modal
 from discord.ui.view import BaseView
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from engine.errors import ActionError
+
 from .http_edge import (
     RecordedHTTP,
 )
@@ -523,7 +525,10 @@ class HarnessCore:
             async def tree_on_error(
                 interaction: discord.Interaction, error: app_commands.AppCommandError
             ) -> None:
-                self._record_error(error, "CommandTree.on_error")
+                # A refusal (the engine's `ActionError` root, issue 21) reaches the tree by
+                # design: the bot's one handler answers it there. Anything else is a bug.
+                if not isinstance(_unwrap(error), ActionError):
+                    self._record_error(error, "CommandTree.on_error")
                 await current(interaction, error)
 
             tree_on_error.__harness__ = self  # type: ignore[attr-defined]

@@ -1,0 +1,145 @@
+"""The daily challenge's words: its par, a score, a standing, and the result post.
+
+Shared by the `/rr daily` commands (cogs/daily.py), their history (cogs/daily_review.py) and
+the answer path (cogs/actions.py: a daily game's last move posts its result; a ranked
+attempt cut off at 00:00 UTC says so), which the daily cog itself builds on — so they live
+below all three.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any, Literal
+
+import discord
+
+from engine import ActionError
+from service import daily as core
+
+from .announce import deliver
+from .host import Host
+from .i18n import difficulty_name, t
+
+log = logging.getLogger("rr.daily")
+
+
+class DmUnreachable(ActionError):
+    """The player's DM could not be opened or written to (issue 18): nothing was claimed or
+    changed; worded by `dm_refusal` (closed DMs say how to allow them)."""
+
+    code = "refused"
+
+    def __init__(self, cause: BaseException, what: Literal["attempt", "reminder"]) -> None:
+        super().__init__("", f"the DM could not be reached ({what}): {cause!r}")
+        self.cause, self.what = cause, what
+
+
+def difficulty_words(name: str, lang: str) -> str:
+    return difficulty_name(name, lang)
+
+
+def par_words(par: dict[str, Any] | None, lang: str) -> str:
+    """The bot's real result and score: 'the bot fell in round 10 (1,100,352 points)', and
+    once the par AIs have played the day many times, how hard it is on a line of its own
+    (`odds_line`)."""
+    best = core.par_score(par)
+    if best is None:
+        return t("daily_par_unknown", lang)
+    words = t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds,
+              points=core.points_text(best.points))
+    odds = odds_line(par, lang)
+    return f"{words}\n{odds}" if odds else words
+
+
+def odds_line(par: dict[str, Any] | None, lang: str) -> str | None:
+    """'🤖 the expert bot wins this day 3 times in 10; greedy 1 in 10' (issue 19): on the
+    day's card, the news and the result post; None until the day job has measured it."""
+    odds = core.odds_words(par, lang)
+    return f"🤖 {odds}" if odds else None
+
+
+def score_words(score: core.Score, lang: str) -> str:
+    """'won in 9 rounds · 2,331,452 points': the outcome in the share line's words, then
+    the one number everybody is ranked by."""
+    return t("daily_score", lang, outcome=core.outcome_words(score, lang),
+             points=core.points_text(score.points))
+
+
+def breakdown_words(score: core.Score, lang: str) -> str:
+    """Where the number comes from, term by term (docs/daily.md): 'won 2,000,000 + 21
+    rounds to spare 210,000 + …'."""
+    parts = [t(f"daily_term_{score.outcome if term == 'outcome' else term}", lang, n=count,
+               points=core.points_text(points))
+             for term, count, points in score.breakdown() if term == "outcome" or count]
+    return t("daily_breakdown", lang, points=core.points_text(score.points),
+             terms=" + ".join(parts))
+
+
+def standing_words(st: core.Standing, lang: str) -> str:
+    """'#37 of 1,204 — top 3 %'."""
+    return t("daily_standing", lang, rank=st.rank, total=f"{st.total:,}", pct=st.top_percent)
+
+
+def next_challenge(day: dt.date) -> int:
+    """When the challenge after `day` opens (its 00:00 UTC), for a `<t:…:R>` countdown."""
+    return int(core.day_end(day))
+
+
+def result_text(score: core.Score, share: str, versus: str | None,
+                standing: core.Standing | None, ranked: bool, lang: str, *,
+                next_ts: int | None = None, odds: str | None = None) -> str:
+    """A finished attempt's post: the share line to copy, the score's breakdown and, for
+    the ranked attempt, its rank among the day's finishers so far and the countdown to the
+    next challenge (Discord shows `<t:…:R>` as "in 5 hours", in the reader's time)."""
+    key = "daily_result_ranked" if ranked else "daily_result_practice"
+    lines = [t(key, lang, share=share, versus=f" — {versus}" if versus else ""),
+             breakdown_words(score, lang)]
+    if odds is not None:  # how hard the day was for the par AIs (`odds_line`)
+        lines.append(odds)
+    if standing is not None:
+        lines.append(standing_words(standing, lang))
+    if ranked and next_ts is not None:
+        lines.append(t("daily_next", lang, ts=next_ts))
+    return "\n".join(lines)
+
+
+def time_up_text(day: str, lang: str) -> str:
+    """A ranked attempt cut off by 00:00 UTC: unfinished, which breaks the streak and is no
+    loss; today's challenge is open."""
+    return t("daily_time_up", lang, n=core.number_of(dt.date.fromisoformat(day)))
+
+
+async def tell_settled(bot: Host, game_id: int) -> None:
+    """A daily game just ended: score it from its log (once) and post the result with the
+    copyable share line and how it compares with the bot's par. Never raises."""
+    try:
+        row = await bot.store.get(game_id)
+        host = getattr(bot, "daily", None)
+        if row is None or host is None:
+            return
+        settled = await host.settle(row)
+        if settled is None:
+            return
+        info = row.settings["daily"]
+        lang = row.settings.get("lang", "en")
+        stored = await host.par(dt.date.fromisoformat(info["day"]))
+        par = core.par_score(stored)
+        text = result_text(settled.score, settled.share_in(lang),
+                           core.versus_par(settled.score, par, lang), settled.standing,
+                           bool(info.get("ranked")), lang,
+                           next_ts=next_challenge(dt.date.fromisoformat(info["day"])),
+                           odds=odds_line(stored, lang))
+        channel = bot.get_partial_messageable(int(info["post_channel"]))
+        await deliver(f"daily result game {game_id}", lambda: channel.send(text))
+    except Exception:
+        log.exception("daily game %s: its result could not be settled or told", game_id)
+
+
+def dm_refusal(e: BaseException, lang: str, what: str = "attempt") -> str:
+    """Why the DM could not be opened, for an `attempt` or a `reminder`, in words: closed
+    DMs (403, e.g. 50007 "Cannot send messages to this user") say how to allow them;
+    anything else is Discord's trouble now (try again)."""
+    if isinstance(e, discord.Forbidden):
+        return t(f"daily_no_dm_{what}", lang) + " " + t("daily_allow_dms", lang)
+    return t(f"daily_dm_unreachable_{what}", lang)

@@ -1,0 +1,67 @@
+"""What a channel is told about ratings (issue 24): whether a game counts, said when it
+starts, and each player's rating before → after with the change in its game-over post.
+
+The game-over post settles the game (service/ratings.py, once per game id): a retried or
+redelivered post — by this process or another — reads back the same changes, so the lines
+are the same whoever posts them. A store failure costs these lines, never the post.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from engine import Game
+from service.ratings import Ratings, delta, shown
+from store import GameRow, GameStore
+from store.ratings import EVERYWHERE
+
+from .i18n import t
+from .mentions import safe
+
+log = logging.getLogger("rr.ratings")
+
+
+def reason_text(reason: str, lang: str) -> str:
+    return t(f"rating_why_{reason}", lang)
+
+
+async def start_line(store: GameStore, game_id: int, lang: str) -> str | None:
+    """"This game is rated" or why not, for a channel game's start post (None: a solo or
+    daily game, which is never rated — the daily has its own leaderboard)."""
+    try:
+        row = await store.get(game_id)
+        if row is None or row.settings.get("daily"):
+            return None
+        reason = await Ratings(store).unrated(row)
+    except Exception:
+        log.exception("game %s: could not tell whether it is rated", game_id)
+        return None
+    if reason == "solo":  # never rated, and nobody expects it to be: nothing to say
+        return None
+    return t("rating_start_rated", lang) if reason is None \
+        else t("rating_start_unrated", lang, why=reason_text(reason, lang))
+
+
+async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: Sequence[Sequence[Any]],
+                    lang: str) -> list[str]:
+    """Settle the finished game and word its rating changes (the server's ratings; the
+    bot-wide one where the game was played outside a server)."""
+    try:
+        reason, changes = await Ratings(store).settle(row, g, log_, now)
+    except Exception:
+        log.exception("game %s: ratings not settled now (the next post of it tries again)",
+                      row.id)
+        return []
+    if reason == "solo":
+        return []
+    if reason is not None:
+        return [t("rating_end_unrated", lang, why=reason_text(reason, lang))]
+    scope = row.guild_id or EVERYWHERE
+    names = {int(s["user"]): safe(str(s["name"])) for s in row.seats}
+    mine = [c for c in changes if c.scope == scope]
+    return [t("rating_end_head", lang)] + [
+        t("rating_end_line", lang, name=names.get(c.user_id, "?"), before=shown(c.before),
+          after=shown(c.after), change=delta(c)) for c in mine]
+

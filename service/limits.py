@@ -1,0 +1,134 @@
+"""Time limits (R15): the default answer at a deadline, a reminder before it.
+
+Each waiting seat has a timer (service/tables.py, `Tables.timers`); the interface runs
+`tick` on every pass of its ticker. A seat an AI plays is handed to the AI seats room
+instead of timing out, and a person's time-out in a channel with zombie mode hands their
+seat to the AI (service/ai_seats.py, `AiSeats.on_timer`).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from store import GameRow, TimerRow
+
+from .ai_seats import AiSeats
+from .errors import ServiceError
+from .outcomes import Outcome, Reminder
+from .play import Play
+from .tables import MAX_LIMIT_S, MIN_LIMIT_S, Quarantined, Tables
+
+log = logging.getLogger("rr.service")
+
+
+class TimeLimits:
+    """`tick` (every game's due timers), `tick_game` (one game's), `set_time_limit`."""
+
+    def __init__(self, tables: Tables, play: Play, ai: AiSeats) -> None:
+        self.tables, self.play, self.ai = tables, play, ai
+
+    async def tick(self) -> tuple[list[Outcome], list[Reminder]]:
+        """Apply the default answer (R15: pass) to every expired decision; list reminders due
+        (each claimed by this pass: only those are to be told). Each game is its own job: one
+        that fails (damaged, quarantined) is logged and skipped, and every other game still
+        gets its time limits."""
+        now = self.tables.clock()
+        outcomes: list[Outcome] = []
+        reminders: list[Reminder] = []
+        for game_id, timers in (await self.due(now)).items():
+            try:
+                done, due = await self.tick_game(game_id, timers, now)
+            except Quarantined:
+                continue
+            except self.tables.store.faults as e:  # busy or cut off: the next pass retries
+                log.warning("game %s: time limits wait for the next pass (store: %s)",
+                            game_id, e)
+                continue
+            except Exception:
+                log.exception("game %s: time limits failed; the other games go on", game_id)
+                continue
+            outcomes += done
+            reminders += due
+        return outcomes, reminders
+
+    async def due(self, now: float) -> dict[int, list[TimerRow]]:
+        """Timers due at `now` (quarantined games have none), grouped by game."""
+        by_game: dict[int, list[TimerRow]] = {}
+        for t in await self.tables.store.due_timers(now):
+            by_game.setdefault(int(t["game_id"]), []).append(t)
+        return by_game
+
+    async def tick_game(self, game_id: int, timers: list[TimerRow],
+                        now: float) -> tuple[list[Outcome], list[Reminder]]:
+        """One game's due timers: default answers past the deadline, reminders before.
+
+        Another process may run the same game's timers at the same moment (two processes on
+        one shard: a rolling deploy, a mistaken setting). Losing that race is normal and
+        costs nothing: a default answer the other committed first leaves this one out of
+        date (logged at INFO, no outcome — the winner told it, or, if the winner's move left
+        the question open, the next pass answers it), and a reminder the other claimed
+        first is the other's to tell."""
+        outcomes: list[Outcome] = []
+        reminders: list[Reminder] = []
+        for t in timers:
+            try:
+                done = await self._tick_timer(game_id, t, now)
+            except ServiceError as e:
+                if e.code != "stale":
+                    raise
+                log.info("game %s seat %s: another process moved the game first; its time "
+                         "limit is left to it, or to the next pass", game_id, t["seat"])
+                continue
+            if isinstance(done, Reminder):
+                reminders.append(done)
+            elif done is not None:
+                outcomes.append(done)
+        return outcomes, reminders
+
+    async def _tick_timer(self, game_id: int, t: TimerRow,
+                          now: float) -> Outcome | Reminder | None:
+        """One due timer: a default answer, an AI's turn, a reminder this pass claimed, or
+        nothing (the question moved on, or another process has it)."""
+        tables = self.tables
+        row = await tables.store.get(game_id)
+        if row is None or row.status != "active" or not tables.shards.runs_jobs(row):
+            return None  # another process hosts it (service/shards.py): its job, not ours
+        async with tables.lock(row.channel_id):
+            row = await tables.store.get(t["game_id"])
+            if row is None or row.status != "active":
+                return None
+            g = await tables.load(row)
+            dec = g.decision(t["seat"])
+            if dec is None or dec["opened"] != t["decision_id"]:
+                await tables.check_timers(row, g)  # damaged, not only stale: rebuilt
+                return None
+            if (seated := await self.ai.on_timer(row, g, t, now)) is not None:
+                return seated  # an AI answers this seat (service/ai_seats.py)
+            if t["deadline"] <= now:
+                return await self.play.timeout(row, g, t["seat"])
+            if t["reminded"]:
+                return None
+            notice = {"kind": "remind", "seat": t["seat"], "decision": t["decision_id"],
+                      "deadline": t["deadline"]} if tables.notify else None
+            marked = await tables.store.mark_reminded(row.id, t["seat"], t["decision_id"],
+                                                      notice)
+            if marked is None:  # another pass (another process) claimed it: it tells it
+                log.debug("game %s seat %s: reminder claimed by another pass", game_id,
+                          t["seat"])
+                return None
+            return Reminder(row, t["seat"], t["deadline"], marked.notice)
+
+    async def set_time_limit(self, channel_id: int, user_id: int, seconds: int,
+                             can_manage: bool) -> GameRow:
+        """Change the turn time limit of a channel's game; decisions already asked keep
+        their deadline, new ones get the new limit."""
+        if not MIN_LIMIT_S <= seconds <= MAX_LIMIT_S:
+            raise ServiceError.of("svc.time_limit")
+        async with self.tables.lock(channel_id):
+            row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_time")
+            held = await self.tables.held(row)
+            if held is not None:  # writing settings would paper over the damage
+                raise Quarantined(row, held)
+            row.settings["time_limit_s"] = seconds
+            await self.tables.store.set_settings(row.id, row.settings)
+        return row

@@ -1,0 +1,208 @@
+"""The lobby: a channel's game from `/rr new` to its start, and its end by abandon.
+
+A lobby seats its host, the people who join and the AI players the host adds (bot seats,
+service/seats.py); the host starts it: the setup, the answers resolved on their own, the
+timers and the opening announcement are one store transaction. A host that prepares its
+games itself (the daily challenge, service/daily_play.py) builds the same `opening` and
+commits it in a transaction of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from engine import DIFFICULTY_DISCARDS, Event, Game
+from store import Commit, GameRow, Settings, StoreBusy, StoreUncertain, VersionConflict
+
+from .errors import ServiceError
+from .outcomes import Opening, Outcome, Told, auto_answers, deadlines_of
+from .seats import add_bots, ai_played, channel_settings, check_bots, check_level
+from .tables import DEFAULT_LIMIT_S, MAX_LIMIT_S, MIN_LIMIT_S, Quarantined, Tables, store_refusal
+
+log = logging.getLogger("rr.service")
+
+
+class Lobby:
+    """`new_lobby`, `join`, `leave`, `add_bot`, `remove_bot`, `start` (or `opening` then
+    `opened`), `abandon`."""
+
+    def __init__(self, tables: Tables, seed_source: Callable[[], int] | None = None,
+                 cards_data: dict[str, Any] | None = None) -> None:
+        self.tables = tables
+        self.cards_data = cards_data  # a custom card set for new games (kept in their setup)
+        self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**31))
+
+    async def new_lobby(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
+                        players: int = 4, difficulty: str | None = None,
+                        time_limit_s: int = DEFAULT_LIMIT_S, lang: str = "en",
+                        bots: int = 0, bot_level: str = "random") -> GameRow:
+        """A lobby with the host seated, and `bots` AI players of `bot_level` (seats.py)."""
+        tables = self.tables
+        if not 1 <= players <= 4:
+            raise ServiceError.of("svc.players")
+        if difficulty is not None and difficulty not in DIFFICULTY_DISCARDS:
+            raise ServiceError.of("svc.difficulty")
+        check_bots(players, difficulty, bots, bot_level)
+        tables.shards.check(guild_id)
+        if difficulty is not None and players != 1:
+            raise ServiceError.of("svc.difficulty_solo")
+        if not MIN_LIMIT_S <= time_limit_s <= MAX_LIMIT_S:
+            raise ServiceError.of("svc.time_limit")
+        latest = await tables.store.latest_game(channel_id)
+        if latest is not None and latest.status == "active":
+            held = await tables.store.quarantined(latest.id)
+            if held is not None:  # say why, and that abandoning it frees the channel
+                raise Quarantined(latest, held)
+        if latest is not None and latest.status in ("lobby", "active"):
+            raise ServiceError.of("svc.has_game")
+        if latest is not None:  # a finished game stops being the channel's game: forget it
+            tables.forget(latest.id)
+        settings: Settings = {"players": players, "difficulty": difficulty,
+                              "time_limit_s": time_limit_s, "lang": lang}
+        settings.update(_kept_settings(latest))
+        try:
+            row = await tables.store.create_lobby(guild_id, channel_id, user_id, name, settings)
+        except VersionConflict as e:
+            raise ServiceError.of("svc.has_game_short") from e
+        if bots:
+            add_bots(row, bots, bot_level)
+            await tables.store.update_lobby(row)
+        return row
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:
+        async with self.tables.lock(channel_id):
+            row = await self.tables.lobby(channel_id)
+            if row.seat_of(user_id) is not None:
+                raise ServiceError.of("svc.already_in")
+            if len(row.seats) >= row.settings["players"]:
+                raise ServiceError.of("svc.full", n=row.settings["players"])
+            row.seats.append({"user": user_id, "name": name})
+            await self.tables.store.update_lobby(row)
+            return row
+
+    async def leave(self, channel_id: int, user_id: int) -> GameRow:
+        async with self.tables.lock(channel_id):
+            row = await self.tables.lobby(channel_id)
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise ServiceError.of("svc.not_in")
+            if user_id == row.host_id:
+                raise ServiceError.of("svc.host_leave")
+            row.seats.pop(seat)
+            await self.tables.store.update_lobby(row)
+            return row
+
+    async def add_bot(self, channel_id: int, user_id: int, level: str,
+                      count: int = 1) -> GameRow:
+        """The host seats AI players in the lobby."""
+        async with self.tables.lock(channel_id):
+            row = await self.tables.lobby(channel_id)
+            if user_id != row.host_id:
+                raise ServiceError.of("svc.host_ai")
+            if row.settings.get("difficulty") is not None:
+                raise ServiceError.of("svc.solo_host")
+            add_bots(row, count, level)
+            await self.tables.store.update_lobby(row)
+            return row
+
+    async def remove_bot(self, channel_id: int, user_id: int) -> GameRow:
+        """The host takes the last AI player out of the lobby."""
+        async with self.tables.lock(channel_id):
+            row = await self.tables.lobby(channel_id)
+            if user_id != row.host_id:
+                raise ServiceError.of("svc.host_ai")
+            bots = [k for k, s in enumerate(row.seats) if s.get("ai")]
+            if not bots:
+                raise ServiceError.of("svc.no_ai")
+            row.seats.pop(bots[-1])
+            await self.tables.store.update_lobby(row)
+            return row
+
+    async def start(self, channel_id: int, user_id: int, *, seed: int | None = None,
+                    options: dict[str, Any] | None = None,
+                    rng_key: bytes | None = None) -> Outcome:
+        """Start the lobby's game; `seed` and `options` (engine setup options) are given by
+        hosts that prepare the game themselves (the daily challenge), else drawn fresh.
+        `rng_key`: the game draws with the engine's keyed generator (the daily challenge)."""
+        async with self.tables.lock(channel_id):
+            row = await self.tables.lobby(channel_id)
+            if user_id != row.host_id:
+                raise ServiceError.of("svc.host_start")
+            if row.settings.get("difficulty") is not None and len(row.seats) != 1:
+                raise ServiceError.of("svc.solo_host")
+            op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
+                              options=options, rng_key=rng_key, ai_seats=ai_played(row))
+            # The setup, the answers resolved on their own (logged like any others), the
+            # timers and the announcement: one transaction.
+            try:
+                done = await self.tables.store.start(row.id, row.seats, op.game.setup,
+                                                     op.game.to_json(), op.entries, op.timers,
+                                                     notice=op.notice)
+            except VersionConflict as e:
+                raise ServiceError.of("svc.started") from e
+            except (StoreBusy, StoreUncertain) as e:
+                raise store_refusal(e) from e  # type: ignore[misc]
+            return self.opened(done, op)
+
+    def opening(self, names: list[str], settings: Mapping[str, Any], *,
+                seed: int | None = None, options: dict[str, Any] | None = None,
+                rng_key: bytes | None = None, ai_seats: Collection[int] = ()) -> Opening:
+        """A new game set up and its first trivial answers resolved, in memory only: what
+        `start` commits from a lobby, and what a host that prepares its games itself (the
+        daily challenge) commits in a transaction of its own, then hands to `opened`.
+        `rng_key`: the game draws with the engine's keyed generator (the daily challenge);
+        `ai_seats`: the seats an AI plays (their reminders are due at once,
+        `Tables.timers_for`)."""
+        options = dict(options or {})
+        if len(names) == 1:
+            options.setdefault("difficulty", settings.get("difficulty"))
+        setup_ev: list[Event] = []
+        g = Game.new(names, seed=self.seed_source() if seed is None else seed,
+                     options=options, cards_data=self.cards_data, events=setup_ev, key=rng_key)
+        ev: list[Told] = list(setup_ev)
+        auto_answers(g, ev)
+        entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.log]
+        prompts = g.waiting_for()
+        notice = {"kind": "start", "to": len(entries), "prompts": prompts} \
+            if self.tables.notify else None
+        return Opening(g, ev, entries, prompts, self.tables.timers_for(settings, g, ai_seats),
+                       notice)
+
+    def opened(self, done: Commit, op: Opening) -> Outcome:
+        """The game `op` as committed (`done`): kept in memory, and what to announce."""
+        self.tables.remember(done.row, op.game, done.timers)
+        return Outcome(done.row, op.game, op.events, None, "start", prompts=op.prompts,
+                       finished=["setup"], deadlines=deadlines_of(done.timers),
+                       notice=done.notice)
+
+    async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
+        """The host (or a manager) ends the channel's lobby or game; nobody wins."""
+        async with self.tables.lock(channel_id):
+            row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_abandon")
+            await self.tables.store.set_status(row.id, "abandoned")
+            self.tables.forget(row.id)
+        return row
+
+
+def _kept_settings(latest: GameRow | None) -> Settings:
+    """What a new lobby keeps from the channel's last game (seats.channel_settings); when
+    that game's settings cannot be read, or name an AI level that does not exist, the new
+    game starts with the defaults and the operator is told."""
+    if latest is None:
+        return {}
+    if "settings" in latest.damage:
+        log.warning("channel %s: the settings of its last game (#%s) could not be read; a new "
+                    "game starts with the defaults", latest.channel_id, latest.id)
+    kept = channel_settings(latest)
+    if "zombie" in kept:
+        try:
+            check_level(str(kept["zombie"]))
+        except ServiceError:
+            log.warning("channel %s: zombie level %r of its last game (#%s) is unknown; a new "
+                        "game starts without zombie mode", latest.channel_id, kept["zombie"],
+                        latest.id)
+            del kept["zombie"]
+    return kept

@@ -1,0 +1,185 @@
+"""Play: a player's answer applied, committed and reported (R15: the log is the game).
+
+The one path of every move — a person's (`act`), the default answer at a time-out
+(service/limits.py), an AI's (service/ai_seats.py), a removal (`remove_player`) — is
+`commit`: the engine judges the answer, the trivial follow-ups are resolved, and the log
+entries, state, timers, outbox notice and interaction key are one store job, version-checked
+(an action is committed before anyone is told). A refusal changes nothing, in memory or in
+the database.
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine import ActionError, Game, StaleDecision
+from store import (
+    AlreadyApplied,
+    GameRow,
+    MetaChange,
+    StoreBusy,
+    StoreUncertain,
+    VersionConflict,
+)
+
+from .errors import ServiceError
+from .meta import count_timeout, timeouts, vote_to_remove, votes_to_remove
+from .outcomes import Outcome, Stage, Told, auto_answers, deadlines_of, duplicate, stage_hook
+from .seats import ai_level
+from .tables import Tables, stale_other, store_refusal
+
+KICK_AFTER_TIMEOUTS = 2
+
+
+class Play:
+    """Answers of the seated players: `act`, `undo`, `remove_player`; and `commit`, the
+    path every other room's answer takes too."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    async def act(self, channel_id: int, user_id: int, text: str,
+                  decision_id: int | None = None, key: str | None = None) -> Outcome:
+        """Apply one answer of a player; commit; resolve trivial follow-ups; report.
+
+        `key` names the interaction that asked (`i:<id>`): it is stored with the move, so a
+        second delivery of it applies nothing and gets the first one's answer."""
+        async with self.tables.lock(channel_id):
+            row, g = await self.tables.current(channel_id)
+            seat = self.tables.seat(row, user_id)
+            return await self.commit(row, g, seat, user_id, text, decision_id, key=key)
+
+    async def _again(self, key: str | None, row: GameRow, g: Game, seat: int) -> Outcome | None:
+        """A redelivered interaction: the answer it got the first time, nothing applied
+        (one read, only on a refusal's path)."""
+        if key is None:
+            return None
+        done = await self.tables.store.applied(key)
+        if done is None or done.game_id != row.id:
+            return None
+        return duplicate(row, g, seat, done, await self.tables.deadlines(row))
+
+    async def commit(self, row: GameRow, g: Game, seat: int, user_id: int | None, text: str,
+                     decision_id: int | None, meta: MetaChange | None = None, *,
+                     key: str | None = None, notes: list[str] | None = None) -> Outcome:
+        """`seat` answers `text` in the loaded game `g` (the caller holds the channel's lock):
+        judged, committed with its follow-ups and `meta` change, reported. `user_id` None:
+        nobody typed it (a default or an AI's answer)."""
+        tables = self.tables
+        waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
+        log_start = len(g.log)
+        backup = g.to_json()
+        stages: list[Stage] = []
+        try:
+            ev: list[Told] = list(g.apply(seat, text, decision_id,
+                                          on_resolved=stage_hook(g, stages, 0)))
+        except StaleDecision as e:
+            if (again := await self._again(key, row, g, seat)) is not None:
+                return again
+            raise ServiceError.of("svc.stale", code="stale") from e
+        except ActionError as e:
+            if (again := await self._again(key, row, g, seat)) is not None:
+                return again
+            raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
+        canonical = g.log[log_start][1]
+        auto_answers(g, ev, stages)
+        entries = [(s, user_id if k == 0 else None, t)
+                   for k, (s, t) in enumerate(g.log[log_start:])]
+        prompts = [s for s in g.waiting_for()
+                   if waiting_before.get(s) != g.decision_id(s)]
+        notes = list(notes or [])
+        notice = {"kind": "move", "from": log_start, "to": len(g.log), "actor": seat,
+                  "prompts": prompts, "notes": notes} if tables.notify else None
+        try:
+            done = await tables.store.commit_actions(
+                row.id, row.version, entries, g.to_json(), "over" if g.over else "active",
+                tables.timers(row, g), meta, key=key, notice=notice)
+        except BaseException as e:
+            # Nothing was stored: forget the in-memory change so the next load is the truth.
+            tables.forget(row.id)
+            g.state = json.loads(backup)
+            if isinstance(e, VersionConflict):
+                # another process got there first — maybe with this very interaction
+                if (again := await self._again(key, row, g, seat)) is not None:
+                    return again
+                raise stale_other() from e
+            if isinstance(e, AlreadyApplied):
+                return duplicate(row, g, seat, e, await tables.deadlines(row))
+            if (refusal := store_refusal(e)) is not None:
+                raise refusal from e
+            raise
+        new = done.row
+        tables.remember(new, g, done.timers)
+        finished = [e["what"] for e in ev if e["type"] == "resolved"]
+        return Outcome(new, g, ev, seat, canonical, prompts=prompts, finished=finished,
+                       notes=notes, stages=stages, deadlines=deadlines_of(done.timers),
+                       notice=done.notice)
+
+    async def timeout(self, row: GameRow, g: Game, seat: int) -> Outcome:
+        """R15: the default answer for a seat past its deadline (the time-out counts)."""
+        return await self.commit(row, g, seat, None, "timeout", None, count_timeout(seat),
+                                 notes=["timeout"])
+
+    async def undo(self, channel_id: int, user_id: int, key: str | None = None) -> Outcome:
+        tables = self.tables
+        async with tables.lock(channel_id):
+            row, g = await tables.current(channel_id)
+            seat = tables.seat(row, user_id)
+            try:
+                g2 = Game(json.loads(g.to_json()), g.cards)
+                g2.undo(seat)
+            except ActionError as e:
+                if (again := await self._again(key, row, g, seat)) is not None:
+                    return again
+                raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
+            notice = {"kind": "undo", "actor": seat, "to": len(g2.log),
+                      "prompts": [seat]} if tables.notify else None
+            try:
+                done = await tables.store.rewrite_log(row.id, row.version, g2.log,
+                                                      g2.to_json(), tables.timers(row, g2),
+                                                      key=key, notice=notice)
+            except VersionConflict as e:
+                tables.forget(row.id)
+                raise stale_other() from e
+            except AlreadyApplied as e:
+                return duplicate(row, g, seat, e, await tables.deadlines(row))
+            except (StoreBusy, StoreUncertain) as e:
+                tables.forget(row.id)
+                raise store_refusal(e) from e  # type: ignore[misc]
+            row = done.row
+            tables.remember(row, g2, done.timers)
+            return Outcome(row, g2, [{"type": "undo", "player": seat}], seat, "undo",
+                           prompts=[seat], deadlines=deadlines_of(done.timers),
+                           notice=done.notice)
+
+    async def remove_player(self, channel_id: int, user_id: int, target_seat: int) -> Outcome:
+        """Seated players vote to remove one who timed out repeatedly; a majority of the
+        others removes them (they resign: eliminated, R9.3)."""
+        tables = self.tables
+        async with tables.lock(channel_id):
+            row, g = await tables.current(channel_id)
+            voter = tables.seat(row, user_id)
+            if not 0 <= target_seat < len(row.seats) or target_seat == voter:
+                raise ServiceError.of("svc.kick_other")
+            if g.player(target_seat)["eliminated"]:
+                raise ServiceError.of("svc.kick_out")
+            k = timeouts(row.meta, target_seat)
+            if k < KICK_AFTER_TIMEOUTS:
+                raise ServiceError.of("svc.kick_early", n=KICK_AFTER_TIMEOUTS,
+                                      name=row.seats[target_seat]["name"], k=k)
+            # Added to the votes as stored, so a vote another process recorded meanwhile
+            # counts too; a vote is kept even if the removal it completes loses a race.
+            try:
+                row.meta = await tables.store.update_meta(row.id,
+                                                          vote_to_remove(target_seat, voter))
+            except StoreBusy as e:
+                raise store_refusal(e) from e  # type: ignore[misc]
+            votes = votes_to_remove(row.meta, target_seat)
+            # the electorate: the other seats still in play that their person plays (AIs
+            # do not vote)
+            others = [s for s in range(len(row.seats)) if s != target_seat
+                      and not g.player(s)["eliminated"] and not ai_level(row, s)]
+            need = len(set(others)) // 2 + 1
+            if len(votes) < need:
+                raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)
+            return await self.commit(row, g, target_seat, None, "resign", None)

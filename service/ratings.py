@@ -1,0 +1,204 @@
+"""Ratings, profiles and the history of finished channel games (issue 24; docs/ratings.md).
+
+The model is OpenSkill's Plackett-Luce: it rates a free-for-all of any size from the order
+the players finished in, and players who share a place (a draw between winners) are tied,
+which is exactly a Rook & Raiders result — two to four players, the engine's `ranking`,
+winners sharing first. (Bradley-Terry models compare pairs and Thurstone-Mosteller ones
+suit teams; Plackett-Luce is the one OpenSkill recommends for ranked free-for-all.)
+
+A rating is (mu, sigma) — the skill and how unsure the model still is of it. It is shown as
+mu with one decimal, marked "?" while *provisional*: fewer than `PROVISIONAL_GAMES` rated
+games. Why five: Plackett-Luce's update to mu is proportional to sigma², and sigma starts at
+25/3 ≈ 8.33; after five 2–4 player games it is about 7.1–7.6, below 7.5 — 90 % of where it
+started — so one more result moves the rating at most about 80 % as much as a newcomer's
+first game did: from then on it no longer jumps with each result (measured with
+openskill 6.2.0, docs/ratings.md).
+
+Rated: a finished channel game of two or more people, every seat a person's from start to
+end. AI seats from the lobby, an AI standing in for a player who ran out of time (zombie
+mode, even if they came back), a solo game, a daily game or a server that turned ratings
+off make it unrated — said when the game starts. It is settled when its game-over post is
+made (store/ratings.py: once per game id, whichever process makes it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from engine import Game
+from store import GameRow, ratings_store
+from store.ratings import (
+    EVERYWHERE,
+    Change,
+    Finished,
+    Point,
+    Rate,
+    Rating,
+    RatingStore,
+    SeatResult,
+)
+
+from .replay import replay
+
+MODEL = PlackettLuce()
+FRESH = Rating(MODEL.mu, MODEL.sigma, 0)
+PROVISIONAL_GAMES = 5
+BOARD_PAGE = 10
+HISTORY_PAGE = 5
+FAVOURITES = 3  # units and mercenaries named on a profile
+
+
+def provisional(r: Rating) -> bool:
+    return r.games < PROVISIONAL_GAMES
+
+
+def shown(r: Rating) -> str:
+    """A rating as players read it: mu, one decimal, "?" while provisional."""
+    return f"{r.mu:.1f}{'?' if provisional(r) else ''}"
+
+
+def delta(c: Change) -> str:
+    d = c.after.mu - c.before.mu
+    return f"{'+' if d >= 0 else '−'}{abs(d):.1f}"
+
+
+def unrated_reason(row: GameRow, ratings_off: bool) -> str | None:
+    """Why a channel game does not count for ratings, or None when it does."""
+    if row.settings.get("daily") or len(row.seats) < 2:
+        return "solo"
+    if row.guild_id is None:  # a console game: one terminal types for every seat
+        return "local"
+    if any(int(s["user"]) <= 0 or s.get("ai") for s in row.seats):
+        return "ai"
+    if row.meta.get("zombie") or row.meta.get("ai_stood_in"):
+        return "zombie"
+    if ratings_off:
+        return "off"
+    return None
+
+
+def places(result: Mapping[str, Any], seats: int) -> list[int]:
+    """Each seat's place (1 = first): winners share first, the others follow the engine's
+    ranking. A game nobody won (the monsters did) is a draw between all: no player beat
+    another."""
+    winners = {int(s) for s in result.get("winners", [])}
+    if not winners:
+        return [1] * seats
+    out = [0] * seats
+    ranking = [int(s) for s in result.get("ranking", range(seats))]
+    for s in ranking:
+        if s in winners:
+            out[s] = 1
+    place = 1 + len(winners)
+    for s in ranking:
+        if s not in winners and 0 <= s < seats:
+            out[s] = place
+            place += 1
+    return [p or seats for p in out]
+
+
+def units_brought(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
+                  seats: int) -> list[dict[str, int]]:
+    """Per seat, the units it put on its board (placed or recruited) and the mercenaries
+    it hired ("merc:card"), from the game's public events (a profile's favourites)."""
+    out: list[dict[str, int]] = [{} for _ in range(seats)]
+    for frame in replay(setup, log).frames:
+        for event in frame.events:
+            e: Mapping[str, Any] = event
+            if e.get("type") in ("placed", "recruited") and 0 <= int(e["player"]) < seats:
+                key = f"merc:{e['card']}" if e.get("mercenary") else str(e["card"])
+                out[int(e["player"])][key] = out[int(e["player"])].get(key, 0) + 1
+    return out
+
+
+def finished_of(row: GameRow, g: Game, log: Sequence[Sequence[Any]], unrated: str | None,
+                now: float) -> Finished:
+    result: Mapping[str, Any] = g.result or {}
+    n = len(row.seats)
+    where = places(result, n)
+    winners = {int(s) for s in result.get("winners", [])}
+    assert row.setup is not None
+    units = units_brought(row.setup, log, n)
+    return Finished(row.id, row.guild_id, row.channel_id, unrated, now, tuple(
+        SeatResult(s, int(row.seats[s]["user"]), where[s], s in winners, units[s])
+        for s in range(n)))
+
+
+def rate_by(game: Finished) -> Rate:
+    """The model's update for `game`'s places, as a function of the ratings before it."""
+    place = {s.user_id: s.place for s in game.seats}
+
+    def rate(before: dict[int, Rating]) -> dict[int, Rating]:
+        users = sorted(before)
+        teams = [[MODEL.rating(mu=before[u].mu, sigma=before[u].sigma)] for u in users]
+        after = MODEL.rate(teams, ranks=[float(place[u]) for u in users])
+        return {u: Rating(t[0].mu, t[0].sigma, before[u].games + 1)
+                for u, t in zip(users, after, strict=True)}
+    return rate
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    games: int
+    wins: int
+    by_players: dict[int, tuple[int, int]]  # players at the table → (games, wins)
+    units: list[tuple[str, int]]  # favourite units (card key, times brought in)
+    mercenaries: list[tuple[str, int]]
+    server: Rating | None
+    everywhere: Rating | None
+    points: list[Point] = field(default_factory=list)  # the server's (else the bot's) chart
+
+
+class Ratings:
+    """The ratings of one store (either backend), for every interface."""
+
+    def __init__(self, store: Any) -> None:
+        self.tables: RatingStore = ratings_store(store)
+
+    async def unrated(self, row: GameRow) -> str | None:
+        off = row.guild_id is not None and await self.tables.ratings_off(row.guild_id)
+        return unrated_reason(row, off)
+
+    async def settle(self, row: GameRow, g: Game, log: Sequence[Sequence[Any]],
+                     now: float) -> tuple[str | None, list[Change]]:
+        """Settle a finished channel game once (whoever asks first) and return why it is
+        unrated (None: rated) and its rating changes — the same to every caller."""
+        # the replay behind the favourites runs off the event loop
+        game = await asyncio.to_thread(finished_of, row, g, log, await self.unrated(row), now)
+        scopes = [EVERYWHERE] + ([row.guild_id] if row.guild_id else [])
+        changes = await self.tables.settle(game, scopes, FRESH, rate_by(game))
+        # as it was settled (by this call or an earlier one: the server's switch may have
+        # moved since), so every post of the game says the same
+        stored = await self.tables.finished(row.id)
+        return (stored.unrated if stored is not None else game.unrated), changes
+
+    async def profile(self, user_id: int, guild_id: int | None) -> Profile:
+        seats = await self.tables.seats_of(user_id)
+        by_players: dict[int, tuple[int, int]] = {}
+        units: dict[str, int] = {}
+        for players, s in seats:
+            g, w = by_players.get(players, (0, 0))
+            by_players[players] = (g + 1, w + int(s.won))
+            for k, n in s.units.items():
+                units[k] = units.get(k, 0) + n
+        best = sorted(units.items(), key=lambda kv: (-kv[1], kv[0]))
+        server = await self.tables.rating(guild_id, user_id) if guild_id else None
+        everywhere = await self.tables.rating(EVERYWHERE, user_id)
+        points = await self.tables.points(guild_id if server is not None and guild_id
+                                          else EVERYWHERE, user_id)
+        return Profile(len(seats), sum(int(s.won) for _, s in seats), dict(sorted(
+            by_players.items())),
+            [(k, n) for k, n in best if not k.startswith("merc:")][:FAVOURITES],
+            [(k.removeprefix("merc:"), n) for k, n in best if k.startswith("merc:")]
+            [:FAVOURITES], server, everywhere, points)
+
+    async def board(self, guild_id: int) -> list[tuple[int, Rating]]:
+        """A server's ratings, best first: established ratings by mu, then provisional
+        ones (a lucky first game does not top the board)."""
+        return sorted(await self.tables.board(guild_id),
+                      key=lambda ur: (provisional(ur[1]), -ur[1].mu, ur[0]))

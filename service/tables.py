@@ -1,0 +1,346 @@
+"""The tables: every room of the service (service/games.py) reaches a channel's game here.
+
+A channel's newest game is its game: a lobby or a game in progress is played; a finished
+game can still be looked at (`viewable`) until a new lobby is opened in that channel. This
+room owns what all the others share: one lock per channel (so one game, one lock), the games
+as this process last verified or committed them (one read per action), the check that a
+stored game is whole before anyone plays it (else it is quarantined), the timers a game
+implies, and the gate every host's command passes ("the open game, hosted here, and the
+caller its host or a manager": `hosted`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any
+
+from engine import ActionError, Game
+from engine.messages import Items, phrase
+from store import GameRow, GameStore, StoreBusy, StoreUncertain, TimerRow
+
+from .errors import ServiceError
+from .outcomes import Timer, deadlines_of
+from .refusals import end_phrase, say
+from .seats import ai_played, refuse_ai_seat
+from .shards import Shards
+
+log = logging.getLogger("rr.service")
+
+DEFAULT_LIMIT_S = 24 * 3600
+MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
+
+
+class Quarantined(ServiceError):
+    """The game is damaged in storage and set aside: nothing can be played in it (its log,
+    the source of truth, R15, cannot be trusted), but it can be abandoned. `reason` says
+    what was found: {"kind": "unreadable"|"log_gap"|"log_mismatch"|"replay"|"error", …}."""
+
+    def __init__(self, row: GameRow, reason: dict[str, Any]) -> None:
+        self.row, self.reason = row, reason
+        super().__init__(f"Game #{row.id} is damaged and set aside: {damage_words(reason)}. "
+                         "Nothing can be played in it; it can be abandoned, or the database "
+                         "restored from a backup.", code="quarantined")
+
+
+class _Damage(Exception):
+    def __init__(self, **reason: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def damage_words(reason: dict[str, Any]) -> str:
+    """What was found, in English (for the log and the console)."""
+    kind = reason.get("kind")
+    if kind == "unreadable":
+        return f"its stored {', '.join(reason.get('what', []))} could not be read"
+    if kind == "log_gap":
+        return f"action {reason.get('seq')} of its action log is missing"
+    if kind == "log_mismatch":
+        return (f"its action log has {reason.get('rows')} actions but its stored state records "
+                f"{reason.get('recorded')}")
+    if kind == "replay":
+        return f"its action log no longer replays ({reason.get('error', '?')})"
+    return "it could not be loaded"
+
+
+class GameOver(ServiceError):
+    """A play command in a channel whose game has ended; the game is still viewable."""
+
+    def __init__(self, row: GameRow, game: Game) -> None:
+        self.row, self.game = row, game
+        self.result: Mapping[str, Any] = game.result or {}
+        self.names = [s["name"] for s in row.seats]
+        who = tuple(self.names[s] for s in self.result.get("winners", []))
+        key = ("svc.over_loss" if not who else "svc.over_draw" if self.result.get("draw")
+               else "svc.over_win")
+        params = {"who": Items(who), "reason": end_phrase(self.result)}
+        super().__init__(say("en", key, params), code="over", key=key, params=params)
+
+
+def store_refusal(e: BaseException) -> ServiceError | None:
+    """Store failures a player should hear about in words (nothing, or maybe, was saved)."""
+    if isinstance(e, StoreBusy):
+        return ServiceError.of("svc.busy", code="busy")
+    if isinstance(e, StoreUncertain):
+        return ServiceError.of("svc.uncertain", code="uncertain")
+    return None
+
+
+def stale_other() -> ServiceError:
+    """Another process (or interaction) moved the game first: this answer is out of date."""
+    return ServiceError.of("svc.stale_other", code="stale")
+
+
+class Tables:
+    """The channels' games as this process sees them; shared by every room."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Game]] = {}
+        self._deadlines: dict[int, tuple[int, dict[int, float]]] = {}
+        # Write what must be told into the outbox with every move (the bot delivers it and
+        # marks it delivered); an interface that tells synchronously (the console) leaves
+        # this off.
+        self.notify = False
+        # Told when a game is set aside (reason) or verified again after a repair (None);
+        # the bot posts it in the game's channel. Failures there are logged, not raised.
+        self.on_quarantine: Callable[[GameRow, dict[str, Any] | None],
+                                     Awaitable[None]] | None = None
+        # This process's shards (service/shards.py): which games it may answer and time.
+        # The default, one process alone, hosts every game.
+        self.shards = Shards()
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """One lock per channel: a channel has at most one open game, so this is also that
+        game's lock. Taken before the game is read, so one read per action suffices."""
+        return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    # ---- the gates of the host's commands ------------------------------------------------
+    async def hosted(self, channel_id: int, user_id: int, can_manage: bool,
+                     refusal: str) -> GameRow:
+        """The channel's open game (lobby or in play), hosted by this process, for its host
+        or someone who may manage the channel; else `refusal` (a `svc.*` key) for anyone
+        else. Called under the channel's lock."""
+        row = await self.store.open_game(channel_id)
+        if row is None:
+            raise ServiceError.of("svc.no_game")
+        self.shards.check(row.guild_id)
+        if user_id != row.host_id and not can_manage:
+            raise ServiceError.of(refusal)
+        return row
+
+    async def lobby(self, channel_id: int) -> GameRow:
+        """The channel's lobby, hosted by this process (a game already started is refused)."""
+        row = await self.store.open_game(channel_id)
+        if row is None:
+            raise ServiceError.of("svc.no_game_new")
+        self.shards.check(row.guild_id)
+        if row.damage:
+            raise Quarantined(row, {"kind": "unreadable", "what": row.damage})
+        if row.status != "lobby":
+            raise ServiceError.of("svc.started")
+        return row
+
+    def seat(self, row: GameRow, user_id: int) -> int:
+        """The caller's seat, which they play themselves (not one an AI plays for them)."""
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise ServiceError.of("svc.not_player", code="not_player")
+        refuse_ai_seat(row, seat)
+        return seat
+
+    # ---- loading -------------------------------------------------------------------------
+    async def current(self, channel_id: int, *, mine: bool = True) -> tuple[GameRow, Game]:
+        """The channel's game in progress (one read). A finished one raises `GameOver`.
+        `mine`: it is about to be answered, so it must be a game this process hosts."""
+        row = await self.store.latest_game(channel_id)
+        if row is not None and mine:
+            self.shards.check(row.guild_id)
+        if row is not None and row.status == "active":
+            return row, await self.load(row)
+        if row is not None and row.status == "over":
+            raise GameOver(row, await self.load(row))
+        raise ServiceError.of("svc.not_started", lobby=phrase("svc.lobby_open")
+                              if row and row.status == "lobby" else "")
+
+    async def viewable(self, channel_id: int) -> tuple[GameRow, Game]:
+        """The game to look at: the one in progress, else the last one if it has ended
+        (until a new lobby is opened in the channel)."""
+        try:
+            return await self.current(channel_id, mine=False)
+        except GameOver as e:
+            return e.row, e.game
+
+    async def load(self, row: GameRow, *, recheck: bool = False) -> Game:
+        """The game of a row, verified once per process: replay of setup + log must equal
+        the stored state (the log wins if only the states differ).
+
+        A game that cannot be verified — unreadable JSON, a lost log row (a gap, or fewer
+        rows than the stored state records), a log that no longer replays — is quarantined
+        (stored, so it stays set aside across restarts) and `Quarantined` is raised: playing
+        on would silently rewind or corrupt it. `recheck` (startup) verifies a quarantined
+        game again and lifts the quarantine when its rows were restored or repaired."""
+        cached = self._cache.get(row.id)
+        if cached and cached[0] == row.version and not row.damage and not recheck:
+            return cached[1]
+        g: Game | None = None
+        damage: _Damage | None = None
+        for _attempt in range(3):
+            log_, seqs, held = await self.store.log_check(row.id)
+            if held is not None and not recheck:
+                raise Quarantined(row, held)
+            try:
+                g = _verified(row, log_, seqs)
+                break
+            except _Damage as found:
+                damage = found
+            # Another process sharing the database (service/shards.py) may have committed
+            # a move between the row's read and the log's: then the row is only stale, not
+            # damaged — read both again. The same version twice is real damage.
+            fresh = await self.store.get(row.id)
+            if fresh is None or fresh.version == row.version:
+                break
+            row = fresh
+        else:  # it moved on at every read: busy, not damaged
+            raise ServiceError("This prompt is out of date: the game has moved on.",
+                               code="stale")
+        if g is None:
+            assert damage is not None
+            self.forget(row.id)
+            if row.status == "active" and await self.store.quarantine(row.id, damage.reason):
+                log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "
+                          "its channel can `/rr abandon` it, or restore the database from a "
+                          "backup (or repair the game's rows) and restart the bot to resume it",
+                          row.id, row.channel_id, damage_words(damage.reason))
+                await self._tell(row, damage.reason)
+            raise Quarantined(row, damage.reason) from damage
+        if held is not None:
+            await self.store.release(row.id)
+            log.warning("game %s verified again: quarantine lifted", row.id)
+            await self._tell(row, None)
+        if row.status == "active":
+            await self.check_timers(row, g)
+        self._cache[row.id] = (row.version, g)
+        return g
+
+    async def held(self, row: GameRow) -> dict[str, Any] | None:
+        """Why the game is set aside (its rows unreadable, or quarantined), else None."""
+        if row.damage:
+            return {"kind": "unreadable", "what": row.damage}
+        return await self.store.quarantined(row.id)
+
+    async def _tell(self, row: GameRow, reason: dict[str, Any] | None) -> None:
+        if self.on_quarantine is None:
+            return
+        try:
+            await self.on_quarantine(row, reason)
+        except Exception:
+            log.exception("game %s: telling its channel about its quarantine failed", row.id)
+
+    # ---- in memory -----------------------------------------------------------------------
+    def remember(self, row: GameRow, g: Game, timers: list[TimerRow]) -> None:
+        """The game and its deadlines as just committed (valid while the version holds)."""
+        self._cache[row.id] = (row.version, g)
+        self._deadlines[row.id] = (row.version, deadlines_of(timers))
+
+    def forget(self, game_id: int) -> None:
+        """Drop what this process keeps in memory of a game: one closed or replaced by a
+        write (an abandon, a new lobby, the daily host's resign or day end), or one whose
+        move was not stored (the next load reads the truth)."""
+        self._cache.pop(game_id, None)
+        self._deadlines.pop(game_id, None)
+
+    def peek(self, game_id: int) -> Game | None:
+        """The game as this process last committed it, without touching the database (for
+        suggestions that must be instant); None when it is not in memory."""
+        cached = self._cache.get(game_id)
+        return cached[1] if cached else None
+
+    async def deadlines(self, row: GameRow) -> dict[int, float]:
+        """Deadline per waiting seat: from memory when this process committed that version."""
+        known = self._deadlines.get(row.id)
+        if known and known[0] == row.version:
+            return known[1]
+        return deadlines_of(await self.store.timers(row.id))
+
+    # ---- timers (R15) --------------------------------------------------------------------
+    def timers(self, row: GameRow, g: Game) -> list[Timer]:
+        """A timer for every decision asked now, with the deadline a new question gets; the
+        store keeps the deadline (and reminder) of a decision it already timed, so a
+        decision keeps the deadline it got when it was first asked."""
+        return self.timers_for(row.settings, g, ai_played(row))
+
+    def timers_for(self, settings: Mapping[str, Any], g: Game,
+                   ai_seats: Collection[int]) -> list[Timer]:
+        """A person's reminder is due at 75 % of the time limit; an AI-played seat's at
+        once, so that every time-limit pass (and the first one after a restart) hands a seat
+        whose AI has not answered yet back to `AiSeats.play_ai` — an AI never waits for a
+        reminder (`AiSeats.on_timer`)."""
+        limit = float(settings.get("time_limit_s", DEFAULT_LIMIT_S))
+        now = self.clock()
+        return [(s, g.decision(s)["opened"], now + limit,  # type: ignore[index]
+                 now if s in ai_seats else now + limit * 0.75) for s in g.waiting_for()]
+
+    async def check_timers(self, row: GameRow, g: Game) -> None:
+        """The stored timers must be those the game implies: one per waiting seat, for the
+        decision it is asked now, with a deadline that is a time. A row that disagrees (a
+        partial restore, a hand edit) would show no deadline and never time its seat out,
+        so the timers are rebuilt from the game: rows that agree keep their deadline, the
+        others get a whole time limit from now; the repair is logged."""
+        stored = await self.store.timers(row.id)
+        asked = {s: g.decision(s)["opened"] for s in g.waiting_for()}  # type: ignore[index]
+        latest = self.clock() + MAX_LIMIT_S
+        bad = [t for t in stored if not _timer_agrees(t, asked, latest)]
+        missing = sorted(set(asked) - {t["seat"] for t in stored})
+        if not bad and not missing:
+            return
+        timers = await self.store.repair_timers(row.id, row.version, [t["seat"] for t in bad],
+                                                self.timers(row, g))
+        if timers is None:  # the game moved on meanwhile: that move wrote its timers
+            return
+        log.warning("game %s: timers disagreed with the game (%d wrong row(s), seat(s) %s "
+                    "untimed); rebuilt from it", row.id, len(bad), missing)
+        self._deadlines[row.id] = (row.version, deadlines_of(timers))
+
+
+def _verified(row: GameRow, log_: list[list[Any]], seqs: list[int]) -> Game:
+    """Replay setup + log, checking first that nothing is missing; raises `_Damage`."""
+    if row.damage or row.setup is None:
+        raise _Damage(kind="unreadable", what=row.damage or ["setup"])
+    gap = next((k for k, seq in enumerate(seqs) if seq != k), None)
+    if gap is not None:
+        raise _Damage(kind="log_gap", seq=gap)
+    try:
+        g = Game.replay(row.setup, log_)
+    except ActionError as e:
+        raise _Damage(kind="replay", error=e.message) from e
+    except Exception as e:  # a damaged setup can fail anywhere in the engine
+        raise _Damage(kind="replay", error=type(e).__name__) from e
+    if row.state is not None and g.to_json() != row.state:
+        try:
+            recorded = json.loads(row.state)["log"]
+        except (ValueError, TypeError, KeyError) as e:
+            raise _Damage(kind="unreadable", what=["state"]) from e
+        if [list(x) for x in recorded] != log_:  # rows lost at the end (or changed)
+            raise _Damage(kind="log_mismatch", rows=len(log_), recorded=len(recorded))
+        # The state is a cache of setup + log (R15): an older release wrote it (a state
+        # format or a rule fixed since), the log is the game. Worth a look, not an alarm.
+        log.warning("game %s: stored state differs from its replayed log; using the log",
+                    row.id)
+    return g
+
+
+def _timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) -> bool:
+    """A stored timer that times a question the game asks now, with a deadline that is a
+    time no later than the longest limit from now (`latest`)."""
+    deadline, remind = t["deadline"], t["remind_at"]
+    return (isinstance(t["seat"], int) and asked.get(t["seat"]) == t["decision_id"]
+            and isinstance(deadline, int | float) and math.isfinite(deadline)
+            and 0 < deadline <= latest
+            and (remind is None or isinstance(remind, int | float) and math.isfinite(remind)))

@@ -1,0 +1,324 @@
+"""Tables of finished channel games, ratings, and the players' and servers' choices about
+them (issue 24; what is kept and why: docs/ratings.md).
+
+A finished game is *settled* once: its `finished_games` row (primary key: the game id), a
+`finished_seats` row per seat, and — for a rated game — every rating it moves and a
+`rating_changes` row per change, all in one transaction (`settle`). Whoever settles second
+(a second process delivering the same game-over post, a retried announcement) inserts
+nothing, changes no rating and reads back the changes the first one stored, so a rating is
+moved exactly once and everyone is shown the same before → after.
+
+The rating arithmetic is not here: the caller passes it (`Rate`, a pure function of the
+ratings as stored inside the transaction), as `MetaChange` is passed to the game writes,
+so the store stays free of the model and the model sees the ratings under the write lock.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .db import Store
+from .rows import Columns
+
+EVERYWHERE = 0  # the scope of the bot-wide rating (a server's scope is its id)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+    games: int  # rated games behind it
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    user_id: int
+    place: int  # 1 = first; winners share 1
+    won: bool
+    units: dict[str, int]  # units it brought in: "card" (hand) or "merc:card" (mercenary)
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished channel game as settled: who sat where and how they placed."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    unrated: str | None  # None: rated; else why ("ai", "zombie", "solo", "off", "local")
+    ended_at: float
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    scope: int
+    user_id: int
+    before: Rating
+    after: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One finished game as a history lists it (names as they sat, from the game row)."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    unrated: str | None
+    ended_at: float
+    names: list[str]
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A rating after one rated game (a profile's chart)."""
+
+    at: float
+    game_id: int
+    rating: Rating
+
+
+Rate = Callable[[dict[int, Rating]], dict[int, Rating]]
+"""The ratings of a game's players (user → as stored, or fresh) → their ratings after it.
+Run inside the settling transaction, so it must be quick and pure."""
+
+
+def rating_of(r: Columns, prefix: str = "") -> Rating:
+    return Rating(float(r[f"mu{prefix}"]), float(r[f"sigma{prefix}"]), int(r[f"games{prefix}"]))
+
+
+def seat_of(r: Columns) -> SeatResult:
+    try:
+        units = {str(k): int(v) for k, v in json.loads(r["units"]).items()}
+    except (ValueError, TypeError, AttributeError):  # a damaged row: the result still counts
+        units = {}
+    return SeatResult(int(r["seat"]), int(r["user_id"]), int(r["place"]), bool(r["won"]),
+                      units)
+
+
+def _names(raw: str | None, n: int) -> list[str]:
+    try:
+        seats = json.loads(raw or "[]")
+        names = [str(s.get("name", "?")) for s in seats]
+    except (ValueError, TypeError, AttributeError):
+        names = []
+    return names + ["?"] * (n - len(names))
+
+
+def change_of(r: Columns) -> Change:
+    return Change(int(r["scope"]), int(r["user_id"]),
+                  Rating(float(r["mu_before"]), float(r["sigma_before"]),
+                         int(r["games_before"])),
+                  Rating(float(r["mu_after"]), float(r["sigma_after"]),
+                         int(r["games_before"]) + 1))
+
+
+HISTORY_COLUMNS = ("f.game_id, f.guild_id, f.channel_id, f.unrated, f.ended_at, g.seats"
+                   " AS names")
+
+
+class RatingStore:
+    """The ratings tables in the game store's own database (SQLite; ratings_pg.py for
+    PostgreSQL). Stateless: made on demand from the store (`ratings_store`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ---- settling a finished game (once) ------------------------------------------------
+    async def settle(self, game: Finished, scopes: Sequence[int], fresh: Rating,
+                     rate: Rate) -> list[Change]:
+        """Record `game` and, when it is rated, move its players' ratings in every scope of
+        `scopes` — all in one transaction, once per game id: a second call writes nothing
+        and returns the changes the first one stored."""
+        def write(con: sqlite3.Connection) -> list[Change]:
+            cur = con.execute(
+                "INSERT INTO finished_games (game_id, guild_id, channel_id, players, unrated,"
+                " ended_at) VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                (game.game_id, game.guild_id, game.channel_id, len(game.seats), game.unrated,
+                 game.ended_at))
+            if cur.rowcount == 0:  # settled before (another process, an earlier attempt)
+                return _changes(con, game.game_id)
+            con.executemany(
+                "INSERT INTO finished_seats (game_id, seat, user_id, place, won, units)"
+                " VALUES (?,?,?,?,?,?)",
+                [(game.game_id, s.seat, s.user_id, s.place, int(s.won), json.dumps(s.units))
+                 for s in game.seats])
+            if game.unrated is not None:
+                return []
+            users = sorted({s.user_id for s in game.seats})
+            out: list[Change] = []
+            for scope in scopes:
+                marks = ",".join("?" * len(users))
+                stored = {int(r["user_id"]): rating_of(r) for r in con.execute(
+                    f"SELECT user_id, mu, sigma, games FROM ratings WHERE scope=?"  # noqa: S608
+                    f" AND user_id IN ({marks})", (scope, *users))}
+                before = {u: stored.get(u, fresh) for u in users}
+                out += changes_for(scope, before, rate(dict(before)))
+            _write_changes(con, out, game)
+            return out
+        return await self.store.run_write(write)
+
+    async def changes(self, game_id: int) -> list[Change]:
+        return await self.store.run_read(_changes, game_id)
+
+    # ---- reading ---------------------------------------------------------------------------
+    async def rating(self, scope: int, user_id: int) -> Rating | None:
+        def read(con: sqlite3.Connection) -> Rating | None:
+            r = con.execute("SELECT mu, sigma, games FROM ratings WHERE scope=? AND user_id=?",
+                            (scope, user_id)).fetchone()
+            return rating_of(r) if r is not None else None
+        return await self.store.run_read(read)
+
+    async def board(self, scope: int) -> list[tuple[int, Rating]]:
+        """Every rating of a scope (a server's board; the caller sorts and pages it)."""
+        def read(con: sqlite3.Connection) -> list[tuple[int, Rating]]:
+            return [(int(r["user_id"]), rating_of(r)) for r in con.execute(
+                "SELECT user_id, mu, sigma, games FROM ratings WHERE scope=?", (scope,))]
+        return await self.store.run_read(read)
+
+    async def points(self, scope: int, user_id: int) -> list[Point]:
+        """A rating after each rated game, oldest first (the profile's chart)."""
+        def read(con: sqlite3.Connection) -> list[Point]:
+            return [Point(float(r["at"]), int(r["game_id"]),
+                          Rating(float(r["mu_after"]), float(r["sigma_after"]),
+                                 int(r["games_before"]) + 1)) for r in con.execute(
+                "SELECT game_id, at, mu_after, sigma_after, games_before FROM rating_changes"
+                " WHERE scope=? AND user_id=? ORDER BY at, game_id", (scope, user_id))]
+        return await self.store.run_read(read)
+
+    async def seats_of(self, user_id: int) -> list[tuple[int, SeatResult]]:
+        """Every finished game of a user: (players at the table, their seat's result)."""
+        def read(con: sqlite3.Connection) -> list[tuple[int, SeatResult]]:
+            return [(int(r["players"]), seat_of(r)) for r in con.execute(
+                "SELECT f.players, s.* FROM finished_seats s JOIN finished_games f"
+                " ON f.game_id=s.game_id WHERE s.user_id=? ORDER BY s.game_id", (user_id,))]
+        return await self.store.run_read(read)
+
+    async def history(self, *, user_id: int | None = None, channel_id: int | None = None,
+                      guild_id: int | None = None, limit: int = 10,
+                      offset: int = 0) -> tuple[list[Played], int]:
+        """Finished games, newest first: a user's (in one server, or all) or a channel's;
+        one page of them and how many there are."""
+        where, args = history_filter(user_id, channel_id, guild_id, "?")
+
+        def read(con: sqlite3.Connection) -> tuple[list[Played], int]:
+            total = con.execute(f"SELECT COUNT(*) FROM finished_games f WHERE {where}",  # noqa: S608
+                                args).fetchone()[0]
+            rows = con.execute(
+                f"SELECT {HISTORY_COLUMNS} FROM finished_games f JOIN games g"  # noqa: S608
+                f" ON g.id=f.game_id WHERE {where} ORDER BY f.game_id DESC LIMIT ? OFFSET ?",
+                (*args, limit, offset)).fetchall()
+            out = []
+            for r in rows:
+                seats = tuple(seat_of(s) for s in con.execute(
+                    "SELECT * FROM finished_seats WHERE game_id=? ORDER BY seat",
+                    (r["game_id"],)))
+                out.append(played_of(r, seats))
+            return out, int(total)
+        return await self.store.run_read(read)
+
+    async def finished(self, game_id: int) -> Played | None:
+        def read(con: sqlite3.Connection) -> Played | None:
+            r = con.execute(f"SELECT {HISTORY_COLUMNS} FROM finished_games f JOIN games g"  # noqa: S608
+                            " ON g.id=f.game_id WHERE f.game_id=?", (game_id,)).fetchone()
+            if r is None:
+                return None
+            return played_of(r, tuple(seat_of(s) for s in con.execute(
+                "SELECT * FROM finished_seats WHERE game_id=? ORDER BY seat", (game_id,))))
+        return await self.store.run_read(read)
+
+    # ---- choices: a hidden profile, a server without ratings ------------------------------
+    async def hidden(self, user_id: int) -> bool:
+        def read(con: sqlite3.Connection) -> bool:
+            return con.execute("SELECT 1 FROM stats_hidden WHERE user_id=?",
+                               (user_id,)).fetchone() is not None
+        return await self.store.run_read(read)
+
+    async def hidden_users(self) -> set[int]:
+        """Everyone who hid their profile (left off leaderboards)."""
+        def read(con: sqlite3.Connection) -> set[int]:
+            return {int(r[0]) for r in con.execute("SELECT user_id FROM stats_hidden")}
+        return await self.store.run_read(read)
+
+    async def hide(self, user_id: int, hidden: bool) -> None:
+        def write(con: sqlite3.Connection) -> None:
+            if hidden:
+                con.execute("INSERT INTO stats_hidden (user_id, at) VALUES (?, ?)"
+                            " ON CONFLICT DO NOTHING", (user_id, time.time()))
+            else:
+                con.execute("DELETE FROM stats_hidden WHERE user_id=?", (user_id,))
+        await self.store.run_write(write)
+
+    async def ratings_off(self, guild_id: int) -> bool:
+        def read(con: sqlite3.Connection) -> bool:
+            r = con.execute("SELECT ratings_off FROM stats_servers WHERE guild_id=?",
+                            (guild_id,)).fetchone()
+            return bool(r and r[0])
+        return await self.store.run_read(read)
+
+    async def set_ratings_off(self, guild_id: int, off: bool) -> None:
+        await self.store.run_write(lambda con: con.execute(
+            "INSERT INTO stats_servers (guild_id, ratings_off) VALUES (?, ?) ON CONFLICT"
+            " (guild_id) DO UPDATE SET ratings_off=excluded.ratings_off",
+            (guild_id, int(off))).close())
+
+
+def changes_for(scope: int, before: dict[int, Rating],
+                after: dict[int, Rating]) -> list[Change]:
+    return [Change(scope, u, before[u], after[u]) for u in sorted(before)]
+
+
+def _write_changes(con: sqlite3.Connection, changes: list[Change], game: Finished) -> None:
+    now = game.ended_at
+    for c in changes:
+        con.execute(
+            "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at)"
+            " VALUES (?,?,?,?,?,?) ON CONFLICT (scope, user_id) DO UPDATE SET mu=excluded.mu,"
+            " sigma=excluded.sigma, games=excluded.games, updated_at=excluded.updated_at",
+            (c.scope, c.user_id, c.after.mu, c.after.sigma, c.before.games + 1, now))
+        con.execute(
+            "INSERT INTO rating_changes (game_id, scope, user_id, mu_before, sigma_before,"
+            " games_before, mu_after, sigma_after, at) VALUES (?,?,?,?,?,?,?,?,?)",
+            (game.game_id, c.scope, c.user_id, c.before.mu, c.before.sigma, c.before.games,
+             c.after.mu, c.after.sigma, now))
+
+
+def _changes(con: sqlite3.Connection, game_id: int) -> list[Change]:
+    return [change_of(r) for r in con.execute(
+        "SELECT * FROM rating_changes WHERE game_id=? ORDER BY scope, user_id", (game_id,))]
+
+
+def history_filter(user_id: int | None, channel_id: int | None, guild_id: int | None,
+                    mark: str) -> tuple[str, tuple[Any, ...]]:
+    """The WHERE of a history (`mark`: the placeholder, `?` or `$`)."""
+    conds, args = [], []
+    k = 0
+
+    def ph() -> str:
+        nonlocal k
+        k += 1
+        return "?" if mark == "?" else f"${k}"
+    if user_id is not None:
+        conds.append(f"f.game_id IN (SELECT game_id FROM finished_seats WHERE user_id={ph()})")
+        args.append(user_id)
+    if channel_id is not None:
+        conds.append(f"f.channel_id={ph()}")
+        args.append(channel_id)
+    if guild_id is not None:
+        conds.append(f"f.guild_id={ph()}")
+        args.append(guild_id)
+    return " AND ".join(conds) or "1=1", tuple(args)
+
+
+def played_of(r: Columns, seats: tuple[SeatResult, ...]) -> Played:
+    return Played(int(r["game_id"]), r["guild_id"], int(r["channel_id"]), r["unrated"],
+                  float(r["ended_at"]), _names(r["names"], len(seats)), seats)
+

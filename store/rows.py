@@ -1,0 +1,363 @@
+"""What the store hands out, for both backends: a game's row with typed seats and settings,
+what a committed move left behind, outbox and daily rows — and the decoding of stored JSON
+into them, written once (SQL-neutral) so SQLite and PostgreSQL read a damaged row the same
+way: one damaged row is its own problem, never every read's.
+
+Seats and settings are TypedDicts rather than dataclasses: they are stored as JSON objects
+and handed on as such (to the engine's opening, to the console's tables), and mypy checks
+every key read against them."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, NotRequired, Protocol, TypedDict
+
+log = logging.getLogger("rr.store")
+
+GameStatus = Literal["lobby", "active", "over", "abandoned"]
+"""A game's life: a lobby seating players, an active game, and its two ends (played out;
+abandoned by a vote, its host, a replacing practice or the operator)."""
+ENDED: tuple[GameStatus, ...] = ("over", "abandoned")
+
+Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
+Entry = tuple[int, int | None, str]  # a logged answer: (seat, who gave it or None, its text)
+MetaChange = Callable[[dict[str, Any]], bool | None]
+"""A change to a game's `meta`, made in place on the meta as stored at the moment of the
+write (db.py, "Two writers"). Returning False says there was nothing to do (another writer
+already made the change): then nothing is written. It runs inside the transaction, so it
+must be quick and pure (no I/O)."""
+
+
+class Seat(TypedDict):
+    """One seat of a game (R2: up to four players)."""
+
+    user: int  # the player's Discord user id; an AI seat's is negative (service/seats.py)
+    name: str
+    ai: NotRequired[str]  # the AI level playing this seat (ai.LEVELS)
+
+
+class DailyInfo(TypedDict, total=False):
+    """A daily challenge game's record: which day, ranked or practice, the day's number and
+    where its channel posts go (the player's DM)."""
+
+    day: str  # ISO date
+    ranked: bool
+    number: int
+    post_channel: int
+
+
+class Settings(TypedDict, total=False):
+    """A game's settings. Only `players` must be readable (the store checks it); an
+    optional one of the wrong type is dropped on reading and its default applies."""
+
+    players: int  # seats (R2), 1 = solo (R13)
+    difficulty: str | None  # R13.2 solo option: easy | normal | hard
+    time_limit_s: float  # per decision (README "Time limits")
+    lang: str  # the channel's language (i18n)
+    zombie: str | None  # the AI level that plays a removed player's seat, or None
+    hints: bool
+    daily: DailyInfo
+
+
+class TimerRow(TypedDict):
+    """A stored time limit: one per seat waiting on a decision."""
+
+    game_id: int
+    seat: int
+    decision_id: int
+    deadline: float
+    remind_at: float | None
+    reminded: int  # 1 once the reminder was claimed (`mark_reminded`)
+
+
+class Columns(Protocol):
+    """A row read by column name: an sqlite3.Row or an asyncpg Record."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+@dataclass(slots=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: GameStatus
+    host_id: int
+    seats: list[Seat]
+    settings: Settings
+    setup: dict[str, Any] | None
+    state: str | None
+    version: int
+    meta: dict[str, Any]
+    # JSON columns that could not be read (the row is then only good for abandoning it)
+    damage: list[str] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s["user"] == user_id:
+                return i
+        return None
+
+
+@dataclass(slots=True)
+class Commit:
+    """What a committed move left in the database: the game's row, its timers, and the id
+    of the outbox row that announces it (None when nothing was to be told)."""
+
+    row: GameRow
+    timers: list[TimerRow]
+    notice: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """A reminder this pass claimed (`mark_reminded`): it alone tells it. `notice` is the
+    outbox row queued with it (None when the caller asked for none)."""
+
+    notice: int | None
+
+
+@dataclass(slots=True)
+class Notice:
+    """One outbox row: something that must still be told about a game (see
+    service.notices for the body)."""
+
+    id: int
+    game_id: int
+    version: int
+    body: dict[str, Any]
+    parts_done: int = 0
+    attempts: int = 0
+
+
+@dataclass(slots=True)
+class NewGame:
+    """A game that starts at once, without a lobby: what `create_started` writes. Hosts that
+    prepare their games themselves (the daily challenge) open them this way, so no crash
+    can leave a lobby missing the settings it was opened for."""
+
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    seats: list[Seat]
+    settings: Settings
+    setup: Mapping[str, Any]
+    state: str
+    entries: list[Entry]  # the answers resolved on their own at the start
+    timers: list[Timer]
+    notice: dict[str, Any] | None = None
+
+
+# Settings a game can do without: one of the wrong type is dropped (with a WARNING), so the
+# readers' defaults apply (the time limit, the language, zombie mode) and the game plays on.
+OPTIONAL_SETTINGS: dict[str, tuple[type, ...]] = {
+    "time_limit_s": (int, float), "lang": (str,), "difficulty": (str, type(None)),
+    "zombie": (str, type(None))}
+
+
+def _seats_whole(seats: list[Any]) -> bool:
+    return all(isinstance(s, dict) and isinstance(s.get("user"), int)
+               and isinstance(s.get("name"), str) for s in seats)
+
+
+def _meta_whole(meta: dict[str, Any]) -> bool:
+    """Per-seat records (time-outs, removal votes, zombie seats) are objects."""
+    return all(isinstance(meta.get(k, {}), dict) for k in ("timeouts", "kick", "zombie"))
+
+
+def _settings_whole(settings: dict[str, Any], game_id: object) -> bool:
+    """The seat count (and a daily game's record) must be read; an optional setting of the
+    wrong type is dropped here, reported, and its default applies."""
+    for key, kinds in OPTIONAL_SETTINGS.items():
+        value = settings.get(key)
+        if key in settings and (not isinstance(value, kinds) or isinstance(value, bool) or (
+                isinstance(value, float | int) and not 0 < value < math.inf)):
+            log.warning("game %s: setting %s could not be read (%r); its default applies",
+                        game_id, key, value)
+            del settings[key]
+    return isinstance(settings.get("players", 0), int) and \
+        isinstance(settings.get("daily", {}), dict)
+
+
+def game_row(r: Columns) -> GameRow:
+    """A game row; a JSON column that does not parse (or has the wrong shape) is replaced by
+    an empty value and named in `damage`, so one damaged game never breaks a read of others
+    (and can still be found, reported and abandoned)."""
+    damage: list[str] = []
+
+    def load(column: str, kind: type, empty: Any,
+             whole: Callable[[Any], bool] = lambda _: True) -> Any:
+        raw = r[column]
+        if raw is None and empty is None:
+            return None
+        try:
+            value = json.loads(raw)
+        except (TypeError, ValueError):
+            value = None
+        if not isinstance(value, kind) or not whole(value):
+            damage.append(column)
+            return empty
+        return value
+
+    return GameRow(
+        id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], status=r["status"],
+        host_id=r["host_id"], seats=load("seats", list, [], _seats_whole),
+        settings=load("settings", dict, {}, lambda v: _settings_whole(v, r["id"])),
+        setup=load("setup", dict, None) if r["setup"] else None, state=r["state"],
+        version=r["version"], meta=load("meta", dict, {}, _meta_whole), damage=damage,
+    )
+
+
+def timer_row(r: Columns) -> TimerRow:
+    return TimerRow(game_id=r["game_id"], seat=r["seat"], decision_id=r["decision_id"],
+                    deadline=r["deadline"], remind_at=r["remind_at"], reminded=r["reminded"])
+
+
+def changed_meta(raw: str | None, change: MetaChange) -> dict[str, Any] | None:
+    """The stored meta `raw` after `change`, or None when the change found nothing to do.
+    A meta that cannot be read is not overwritten (that would erase what it held): the
+    game is left for loading to find and set aside (service/games.py, quarantine)."""
+    try:
+        meta = json.loads(raw) if raw is not None else None
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict):
+        raise ValueError("the game's stored meta cannot be read; it is left as it is")
+    return None if change(meta) is False else meta
+
+
+def new_key() -> str:
+    """A transaction key for a write no interaction caused (time limits, the console)."""
+    return f"w:{uuid.uuid4().hex}"
+
+
+def decode_notice(r: Columns) -> Notice | int:
+    """An outbox row read on its own: its Notice, or its id when its body is not a JSON
+    object (then nothing could be told from it, and it must not stop the others)."""
+    try:
+        body = json.loads(r["body"])
+    except (TypeError, ValueError):
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
+        return int(r["id"])
+    return Notice(r["id"], r["game_id"], r["version"], body, r["parts_done"], r["attempts"])
+
+
+NOT_A_NOTICE = "its body is not a JSON object with a kind"
+
+
+def set_aside_row(source: str, r: Mapping[str, Any], reason: str) -> tuple[object, ...]:
+    """The `set_aside` values keeping a damaged row as it was (damaged text stays text)."""
+    return (source, r.get("game_id"), json.dumps(dict(r), default=str), reason, time.time())
+
+
+def report_set_aside(source: str, rows: Sequence[Mapping[str, Any]], reason: str) -> None:
+    """The WARNING an operator reads: which rows, of which games, and where they went."""
+    for r in rows:
+        log.warning("%s row %s (game %s) set aside in table set_aside: %s", source,
+                    r.get("id"), r.get("game_id"), reason)
+
+
+def json_object(raw: str | None) -> dict[str, Any] | None:
+    """A stored JSON object, or None when the text is not one (damaged rows are read, not
+    raised: one bad row must stay its own problem)."""
+    try:
+        value = json.loads(raw) if raw else None
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+# ---- the daily challenge ------------------------------------------------------------------------
+EVERY_DAY = "0001-01-01"  # `keyed_from` of a database no daily was played on
+DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes
+HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
+
+AttemptStatus = Literal["playing", "finished", "unfinished"]
+DailyNoticeKind = Literal["news", "reminder", "time_up"]
+
+
+@dataclass(slots=True)
+class Attempt:
+    user_id: int
+    day: str
+    ranked: bool
+    game_id: int | None
+    name: str
+    status: AttemptStatus
+    score: dict[str, Any] | None
+    share: str | None
+    started_at: float
+    finished_at: float | None
+    # columns that could not be read ("score"): the attempt is then left out of rankings
+    damage: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DailyNotice:
+    """One `daily_outbox` row: a server's daily news or a player's streak reminder still to
+    be told. It holds no text: the words are written at delivery, in `lang` (a reminder
+    queued without one finds the player's language then)."""
+
+    id: int
+    kind: DailyNoticeKind
+    day: str
+    target: int  # news: the guild; reminder: the user
+    channel_id: int
+    lang: str | None
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tell:
+    """A daily outbox row written with another change, in its transaction (e.g. the "your
+    day ended unfinished" DM with the attempt's end): its kind, where it goes, in which
+    language, and from when (the host's clock) it may be sent."""
+
+    kind: DailyNoticeKind
+    channel_id: int
+    lang: str | None
+    at: float
+
+
+def attempt_of(r: Columns) -> Attempt:
+    """An attempt row; a score that is not a JSON object is read as None, named in `damage`
+    and reported, so the attempt is left out of rankings instead of failing every read of
+    its day."""
+    score = json_object(r["score"])
+    if score is None and r["score"]:
+        log.warning("daily_attempts row of user %s on %s: its score could not be read; "
+                    "left out", r["user_id"], r["day"])
+    return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
+                   r["status"], score, r["share"], r["started_at"], r["finished_at"],
+                   ["score"] if score is None and r["score"] else [])
+
+
+def daily_notice(r: Columns) -> DailyNotice:
+    return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
+                       r["attempts"])
+
+
+def par_of(raw: str | None, day: str) -> dict[str, Any] | None:
+    """A day's stored par; an unreadable one is reported and read as unknown, so it is
+    computed again (and stored over the damaged text) instead of stopping the day job."""
+    par = json_object(raw)
+    if par is None and raw:
+        log.warning("daily_days row %s: par could not be read; computing it again", day)
+    return par
+
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A learner's place in the tutorial (store/contract.py `TutorialStore`)."""
+
+    user_id: int
+    lesson: str
+    step: int

@@ -1,0 +1,195 @@
+"""Issue 24 through the harness, on both backends: a game of people is said to be rated
+when it starts and its game-over post shows each rating before → after with the change
+(provisional "?"), applied once even when a second process settles the same game;
+`/rr-stats profile|leaderboard|history|privacy|server` in English and Japanese; a hidden
+profile is refused to others with a clear private answer; any listed game opens in the
+step-through viewer; AI seats and a server with ratings off make a game unrated (said at
+its start)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import discord
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+
+from service.ratings import FRESH, PROVISIONAL_GAMES, Ratings, rate_by
+from service.replay import replay
+from store.ratings import EVERYWHERE, Finished, SeatResult
+
+PNG = b"\x89PNG"
+
+
+def public(h):
+    return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+def test_rated_game_profile_board_history_privacy(db):
+    async def scenario():
+        async with Harness(lambda: make_bot(db.url, Clock(), seed=11), settle_timeout=60) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            yui = h.user("yui", locale="ja")
+            guild = h.channel.guild_id
+            before = await h.slash(ann, "rr-stats profile")
+            assert before.ephemeral and "Rating on this server: none yet" in before.text
+            assert not before.files
+
+            table = Table(h)
+            await table.open(ann, [bob], players=2)
+            start = next(m for m in public(h) if "This game is rated" in m.text)
+            assert "every seat is a person's" in start.text
+            await table.play(random.Random(5))
+            row, g = await table.game()
+            assert g.over
+            post = "\n".join(m.text for m in public(h)[-3:])
+            assert "📈 Ratings on this server (before → after):" in post, post
+            store = table.bot.store
+            ratings = Ratings(store)
+            for scope in (EVERYWHERE, guild):
+                for user in (ann, bob):
+                    r = await ratings.tables.rating(scope, user.id)
+                    assert r is not None and r.games == 1, (scope, user.name, r)
+            a = await ratings.tables.rating(guild, ann.id)
+            assert a is not None
+            sign = "+" if a.mu >= FRESH.mu else "−"
+            assert f"Ann: {FRESH.mu:.1f}? → {a.mu:.1f}? ({sign}" in post, post
+
+            # a second process seeing the same game end: nothing moves again, same answer
+            # (even after the server turned ratings off meanwhile: the game was rated)
+            await ratings.tables.set_ratings_off(guild, True)
+            other = await db.open()
+            try:
+                again = await Ratings(other).settle(row, g, await other.log(row.id), 1.0)
+            finally:
+                await other.close()
+            await ratings.tables.set_ratings_off(guild, False)
+            assert again[0] is None and sorted(again[1], key=repr) == sorted(
+                await ratings.tables.changes(row.id), key=repr)
+            assert (await ratings.tables.rating(guild, ann.id)) == a
+
+            # profile: counts, win % by player count, provisional rating, chart
+            won = g.state["result"]["winners"] == [row.seat_of(ann.id)]
+            prof = await h.slash(bob, "rr-stats profile", player=ann)
+            assert prof.ephemeral, prof.text
+            assert f"Finished games: 1 · wins: {int(won)} ({100 * int(won)}%)" in prof.text
+            assert f"· 2 players: 1 games, {int(won)} wins" in prof.text
+            assert f"Rating on this server: **{a.mu:.1f}?** (provisional: 1 of 5" in prof.text
+            assert "Favourite units:" in prof.text and "Daily streak: 0 days" in prof.text
+            assert prof.files[0].filename == "rating.png"
+            assert prof.files[0].data.startswith(PNG)
+            ja = await h.slash(yui, "rr-stats profile", player=ann)
+            assert "暫定" in ja.text and "終了したゲーム：1" in ja.text, ja.text
+
+            # leaderboard: both, provisional marked and explained
+            board = await h.slash(yui, "rr-stats leaderboard")
+            assert "🏆" in board.text and f"<@{ann.id}>" in board.text
+            assert f"<@{bob.id}>" in board.text and "暫定" in board.text
+            board_en = await h.slash(ann, "rr-stats leaderboard")
+            assert "? = provisional: fewer than 5 rated games" in board_en.text
+
+            # history: the game with players, result and rating change; it opens in the viewer
+            hist = await h.slash(ann, "rr-stats history")
+            assert f"**#{row.id}**" in hist.text and f"{FRESH.mu:.1f}? →" in hist.text
+            assert "Ann (" in hist.text and "Bob (" in hist.text
+            msg = hist.last
+            assert msg is not None
+            opened = await h.click(ann, message=msg, label=f"🎬 #{row.id}")
+            assert opened.errors == []
+            frames = replay(row.setup, await store.log(row.id)).frames
+            assert f"Game {row.id} — step 1 of {len(frames)}" in msg.text, msg.text
+            assert msg.files and msg.files[0].data.startswith(PNG)
+            ch = await h.slash(yui, "rr-stats history", options={"channel": h.channel})
+            assert f"**#{row.id}**" in ch.text and "終了したゲーム" in ch.text
+
+            # outside a server: one's own games only (another's span servers not shared)
+            dm = await h.slash(ann, "rr-stats history", channel=h.dm_channel(ann))
+            assert f"**#{row.id}**" in dm.text, dm.text
+            dm = await h.slash(ann, "rr-stats history", player=bob, channel=h.dm_channel(ann))
+            assert "Outside a server you can list only your own games" in dm.text, dm.text
+
+            # privacy: hidden from others (clear, private), still visible to oneself
+            hid = await h.slash(bob, "rr-stats privacy", hidden=True)
+            assert "🔒 Your profile and history are hidden" in hid.text
+            posts = len(public(h))
+            for command, options in (("rr-stats profile", {"player": bob}),
+                                     ("rr-stats history", {"player": bob})):
+                res = await h.slash(ann, command, **options)
+                assert res.ephemeral and not res.files
+                assert "🔒 Bob has hidden their profile and history" in res.text, res.text
+            res = await h.slash(yui, "rr-stats profile", player=bob)
+            assert "非公開" in res.text
+            assert len(public(h)) == posts
+            own = await h.slash(bob, "rr-stats profile")
+            assert "Finished games: 1" in own.text
+            board = await h.slash(ann, "rr-stats leaderboard")
+            assert f"<@{bob.id}>" not in board.text and f"<@{ann.id}>" in board.text
+    asyncio.run(scenario())
+
+
+def test_unrated_games_are_said_so_at_start(tmp_path):
+    """AI seats and a server that turned ratings off: said when the game starts; only a
+    server manager may turn them off."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "u.db", Clock(), seed=3)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            mod = h.user("mod", permissions=discord.Permissions(manage_guild=True))
+            res = await h.slash(ann, "rr new", players=2, bots=1)
+            assert res.ephemeral, res.text
+            started = await h.slash(ann, "rr start")
+            assert started.ephemeral, started.text
+            assert any("This game is not rated: it has AI players." in m.text
+                       for m in public(h)), [m.text for m in public(h)]
+            await h.slash(ann, "rr abandon")
+
+            # a solo game is never rated, and its posts do not go on about it
+            solo = h.text_channel("solo")
+            await Table(h, solo).open(bob, players=1, difficulty="easy")
+            posts = [m.text for m in h.messages(solo) if not m.ephemeral]
+            assert posts and not any("rated" in p for p in posts), posts
+
+            refused = await h.slash(ann, "rr-stats server", ratings=False)
+            assert "Only members who can manage the server" in refused.text
+            yui = h.user("yui", locale="ja")
+            ja = await h.slash(yui, "rr-stats server", ratings=False)
+            assert "サーバーの管理権限" in ja.text
+            ok = await h.slash(mod, "rr-stats server", ratings=False)
+            assert "Ratings are off" in ok.text
+            table = Table(h)
+            await table.open(ann, [bob], players=2)
+            assert any("This game is not rated: this server has turned ratings off." in m.text
+                       for m in public(h))
+            board = await h.slash(ann, "rr-stats leaderboard")
+            assert "Ratings are turned off on this server." in board.text
+    asyncio.run(scenario())
+
+
+def test_leaderboard_pages_and_lists_provisional_ratings_last(tmp_path):
+    """Ten a page with ◀ ▶; an established rating (5 rated games) ranks above provisional
+    ones even when a newcomer's single win put them higher."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "b.db", Clock(), seed=3)) as h:
+            people = [h.user(f"p{k}") for k in range(12)]
+            guild = h.channel.guild_id
+            tables = Ratings(h.bot.store).tables
+            pairs = [(0, 1)] * PROVISIONAL_GAMES + [(k, k + 1) for k in range(2, 12, 2)]
+            for n, (w, lo) in enumerate(pairs):
+                lobby = await h.bot.store.create_lobby(guild, 900 + n, people[w].id, "x", {})
+                game = Finished(lobby.id, guild, 900 + n, None, 1.0 + n, (
+                    SeatResult(0, people[w].id, 1, True, {}),
+                    SeatResult(1, people[lo].id, 2, False, {})))
+                await tables.settle(game, [EVERYWHERE, guild], FRESH, rate_by(game))
+            res = await h.slash(people[5], "rr-stats leaderboard")
+            lines = res.text.splitlines()
+            assert lines[0] == "🏆 Ratings on this server (page 1/2):", res.text
+            assert lines[1].startswith(f"1. <@{people[0].id}> **") and "?" not in lines[1]
+            assert lines[2].startswith(f"2. <@{people[1].id}> **") and "?" not in lines[2]
+            assert "?**" in lines[3]  # the provisional ones after them
+            msg = res.last
+            assert msg is not None
+            await h.click(people[5], message=msg, label="▶")
+            assert "(page 2/2)" in msg.text and "11. <@" in msg.text, msg.text
+            await h.click(people[5], message=msg, label="◀")
+            assert "(page 1/2)" in msg.text
+    asyncio.run(scenario())

@@ -1,0 +1,121 @@
+"""Issue 24: a finished game moves its players' ratings exactly once, even when two bot
+processes (two stores on one database) both see it end at the same moment; both are told
+the same before → after. Both backends."""
+
+from __future__ import annotations
+
+import asyncio
+
+from service.ratings import FRESH, PROVISIONAL_GAMES, places, rate_by, shown
+from store import ratings_store
+from store.ratings import EVERYWHERE, Finished, SeatResult
+
+GUILD = 4242
+
+
+def finished(game_id: int, users: list[int], won: int = 0) -> Finished:
+    return Finished(game_id, GUILD, 77, None, 1_700_000_000.0 + game_id, tuple(
+        SeatResult(k, u, 1 if k == won else 2 + k, k == won, {"thief": 1})
+        for k, u in enumerate(users)))
+
+
+def test_rating_applied_once_when_two_processes_settle_the_same_game(db):
+    async def main():
+        a, b = await db.open(), await db.open()
+        try:
+            lobby = await a.create_lobby(GUILD, 77, 1, "Ann", {"players": 2})
+            game = finished(lobby.id, [1, 2])
+            ra, rb = ratings_store(a), ratings_store(b)
+            got = await asyncio.gather(*(r.settle(game, [EVERYWHERE, GUILD], FRESH,
+                                                  rate_by(game))
+                                         for r in (ra, rb, ra, rb)))
+            # every caller is told the same changes: 2 players x 2 scopes
+            assert all(sorted(g, key=repr) == sorted(got[0], key=repr) for g in got)
+            assert len(got[0]) == 4
+            for scope in (EVERYWHERE, GUILD):
+                ann, bob = await rb.rating(scope, 1), await rb.rating(scope, 2)
+                assert ann is not None and bob is not None
+                assert ann.games == bob.games == 1  # once, not four times
+                assert ann.mu > FRESH.mu > bob.mu
+            rows = await db.sql("SELECT COUNT(*) FROM rating_changes WHERE game_id=?",
+                                lobby.id)
+            assert rows[0][0] == 4
+            seats = await db.sql("SELECT COUNT(*) FROM finished_seats WHERE game_id=?",
+                                 lobby.id)
+            assert seats[0][0] == 2
+            # a history and a profile's counts read what was settled
+            played, total = await ra.history(user_id=2)
+            assert total == 1 and played[0].game_id == lobby.id and played[0].names[0] == "Ann"
+            assert [s.won for _, s in await rb.seats_of(1)] == [True]
+        finally:
+            await a.close()
+            await b.close()
+    asyncio.run(main())
+
+
+def test_unrated_game_is_kept_without_moving_ratings(db):
+    async def main():
+        s = await db.open()
+        try:
+            lobby = await s.create_lobby(GUILD, 78, 1, "Ann", {"players": 2})
+            game = Finished(lobby.id, GUILD, 78, "ai", 1.0, finished(lobby.id, [1, -1]).seats)
+            r = ratings_store(s)
+            assert await r.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game)) == []
+            assert await r.rating(EVERYWHERE, 1) is None
+            assert (await r.finished(lobby.id)).unrated == "ai"  # type: ignore[union-attr]
+            # the player's and the server's choices
+            assert not await r.hidden(1)
+            await r.hide(1, True)
+            assert await r.hidden(1) and await r.hidden_users() == {1}
+            await r.hide(1, False)
+            assert not await r.hidden(1)
+            assert not await r.ratings_off(GUILD)
+            await r.set_ratings_off(GUILD, True)
+            assert await r.ratings_off(GUILD)
+        finally:
+            await s.close()
+    asyncio.run(main())
+
+
+def test_places_and_provisional_marker():
+    """Winners share first; a game the monsters won is a draw between all players."""
+    assert places({"winners": [1], "ranking": [1, 0, 2]}, 3) == [2, 1, 3]
+    assert places({"winners": [0, 2], "draw": True, "ranking": [2, 0, 1]}, 3) == [1, 3, 1]
+    assert places({"winners": [], "ranking": [0, 1]}, 2) == [1, 1]
+    assert shown(FRESH).endswith("?")
+    from store.ratings import Rating
+    assert shown(Rating(27.26, 7.0, PROVISIONAL_GAMES)) == "27.3"
+
+
+def test_ai_seats_zombie_takeovers_and_switched_off_servers_are_unrated():
+    """Issue 24: every seat a person's from start to end, or the game is unrated — an AI
+    that stood in for a timed-out player leaves the game unrated after `/rr back` too."""
+    from service.meta import SeatToAi, seat_back
+    from service.ratings import unrated_reason
+    from store import GameRow
+
+    def row(seats, meta=None, guild=GUILD):
+        return GameRow(1, guild, 77, "over", 1, seats, {"players": len(seats)}, {}, None, 0,
+                       meta or {})
+    people = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
+    assert unrated_reason(row(people), False) is None
+    assert unrated_reason(row(people), True) == "off"
+    assert unrated_reason(row([people[0], {"user": -1, "name": "Bot", "ai": "greedy"}]),
+                          False) == "ai"
+    assert unrated_reason(row(people[:1]), False) == "solo"
+    assert unrated_reason(row(people, guild=None), False) == "local"
+    meta: dict = {}
+    SeatToAi(1, "greedy")(meta)
+    assert unrated_reason(row(people, meta), False) == "zombie"
+    seat_back(1)(meta)  # the player took the seat back: still unrated
+    assert not meta.get("zombie") and unrated_reason(row(people, meta), False) == "zombie"
+
+
+def test_rating_chart_is_a_png_in_both_languages():
+    from render.rating_chart import rating_chart_png
+
+    points = [(26.0, 8.0), (27.5, 7.6), (25.1, 7.3)]
+    for lang in ("en", "ja"):
+        data = rating_chart_png(points, start=(FRESH.mu, FRESH.sigma),
+                                provisional_games=PROVISIONAL_GAMES, lang=lang)
+        assert data.startswith(b"\x89PNG") and len(data) < 200_000
