@@ -26,8 +26,15 @@ from engine import Action, CardSet, Game, parse
 
 from .advise import SCALE
 from .determinize import determinize
+from .evaluate import rounds_left
 from .expert import ExpertPlayer
 from .model import View, cards_of
+
+# How far each answer is played out: until the seat's command card ROUNDS rounds later, so
+# the next round's Invasion is always seen (a castle lost a round after the answer, R9,
+# R13.1; tests/test_review.py); to the game's end where the expert itself searches to it
+# (the last rounds before a solo deadline, R13.2). docs/review.md, "How a decision is judged".
+ROUNDS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +81,14 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int) -> Judged
     by_text = {str(a): a for a in legal}
     rng = random.Random(seed)
     totals = dict.fromkeys(cands, 0.0)
+    left = rounds_left(view)
+    to_end = left is not None and left <= expert.finish
     for _ in range(samples):
         sample = determinize(cs, view, seat, rng)
         dice = rng.getrandbits(32)
         for text in cands:
             out = expert.rollout(cs, sample, seat, by_text.get(text) or parse(text),
-                                 dice, math.inf)
+                                 dice, math.inf, to_end, ROUNDS)
             assert out is not None  # no deadline: a rollout always finishes
             totals[text] += chance(out[0])
     means = {t: v / samples for t, v in totals.items()}

@@ -24,6 +24,7 @@ import pytest
 from ja_style import GLOSSARY, SPACE_AT_PARTICLE
 from PIL import Image
 
+import ai.review
 from ai import make_player
 from engine import Game
 from render.review import Panel, review_png
@@ -57,8 +58,33 @@ def test_a_planted_blunder_is_the_costliest_decision(planted: dict[str, Any]) ->
     top = worst[0]
     assert top.index == planted["blunder"], (top, planted["blunder"], planted["played"])
     assert top.played == planted["played"] and top.best != planted["played"]
-    assert top.cost >= 0.2, top  # the castle fell: a large share of the chance to win
+    assert top.cost >= GOOD, top  # the castle fell: the decision scores no accuracy at all
     assert rev.seats[0].accuracy < 100
+
+
+def _fall_round(planted: dict[str, Any]) -> tuple[int, ai.review.Judged]:
+    """The round the planted blunder was made in, the round the castle fell, and the
+    blunder judged on its own (the same samples as the review's)."""
+    blunder = next(d for d in decisions(planted["setup"], planted["log"], [0])
+                   if d.index == planted["blunder"])
+    g = Game.start(planted["setup"])
+    for seat, text in planted["log"]:
+        g.apply(int(seat), str(text))
+    assert g.result is not None and g.result["code"] == "end.castle_invaded"
+    return g.round - blunder.round, ai.review.judge(blunder.view, 0, blunder.played, 5,
+                                                    SAMPLES)
+
+
+@pytest.mark.parametrize("planted", GAMES, ids=[g["kind"] for g in GAMES])
+def test_the_rollouts_see_a_castle_fall_in_the_next_round(planted: dict[str, Any]) -> None:
+    """Issue 23 (the planted blunder): in both planted games the castle falls in the round
+    AFTER the blunder's, past the seat's next command card, where the expert's own rollouts
+    stop (ai/expert.py). The review plays every answer out through the next full round
+    (ai/review.py ROUNDS), so it sees the fall: cut the horizon back and the blunder costs
+    nothing."""
+    later, judged = _fall_round(planted)
+    assert later == 1
+    assert judged.best != planted["played"] and judged.cost >= GOOD, judged
 
 
 def _solo(level: str, seed: int) -> tuple[dict[str, Any], list[list[Any]]]:
