@@ -1,8 +1,8 @@
 """The game review (issue 23): how long a 2-player game takes, and how stable its top three
 mistakes are run to run.
 
-    .venv/bin/python bench/review.py time [--rounds 10] [--samples N] [--workers 2]
-    .venv/bin/python bench/review.py stability [--games 10] [--samples N ...]
+    .venv/bin/python bench/review.py time [--rounds 10] [--samples N] [--recheck N] [--workers 2]
+    .venv/bin/python bench/review.py stability [--games 10] [--samples N ...] [--recheck N]
 
 `time` plays 2-player greedy games (seeds 1, 2, …) until one lasts at least `--rounds`
 rounds, then reviews both seats as people in `--workers` worker processes (as the bot
@@ -12,7 +12,8 @@ figure for an idle 2-core machine.
 
 `stability` reviews each of `--games` 2-player greedy games twice with two different search
 seeds and counts the games where every seat's three costliest decisions are the same three
-(in any order), for each `--samples`.
+(in any order), for each `--samples`; `--recheck` is how many of each seat's costliest
+decisions are judged again with RECHECK_FACTOR times the samples (0: none; service/review.py).
 """
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai import make_player  # noqa: E402
 from engine import Game, view  # noqa: E402
-from service.review import SAMPLES, review_game, review_pool  # noqa: E402
+from service.review import (  # noqa: E402
+    RECHECK,
+    SAMPLES,
+    SeatReview,
+    review_game,
+    review_pool,
+)
 
 MAX_ANSWERS = 20_000
 
@@ -50,7 +57,7 @@ def children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def timing(rounds: int, samples: int, workers: int) -> None:
+def timing(rounds: int, samples: int, recheck: int, workers: int) -> None:
     seed = 1
     setup, log, n = game(seed)
     while n < rounds and seed < 40:
@@ -62,13 +69,14 @@ def timing(rounds: int, samples: int, workers: int) -> None:
     pool = review_pool(True)
     pool.submit(int, 0).result()  # the workers started (as in a running bot)
     cpu0, t0 = children_cpu(), time.perf_counter()
-    rev = review_game(seed, setup, log, [0, 1], seed=7, samples=samples, pool=pool)
+    rev = review_game(seed, setup, log, [0, 1], seed=7, samples=samples, recheck=recheck,
+                      pool=pool)
     wall = time.perf_counter() - t0
     pool.shutdown(wait=True)
     cpu = children_cpu() - cpu0
     count = sum(len(s.points) for s in rev.seats)
     print(f"game seed {seed}: {n} rounds, {len(log)} answers, {count} decisions judged, "
-          f"{samples} samples")
+          f"{samples} samples, {recheck} rechecked per seat")
     print(f"wall {wall:.1f} s with {workers} workers; workers' CPU {cpu:.1f} s "
           f"(an idle 2-core machine: about {cpu / 2:.1f} s)")
     for s in rev.seats:
@@ -77,7 +85,13 @@ def timing(rounds: int, samples: int, workers: int) -> None:
                           for p in s.mistakes()))
 
 
-def stability(games: int, samples_list: list[int], workers: int) -> None:
+def costs(s: SeatReview) -> str:
+    """A seat's costliest decisions as `index:points`, in log order."""
+    return "[" + " ".join(f"{p.index}:{100 * p.cost:.1f}"
+                          for p in sorted(s.mistakes(), key=lambda p: p.index)) + "]"
+
+
+def stability(games: int, samples_list: list[int], recheck: int, workers: int) -> None:
     import service.review as R
 
     R.WORKERS = workers
@@ -85,19 +99,21 @@ def stability(games: int, samples_list: list[int], workers: int) -> None:
     played = [game(seed) for seed in range(1, games + 1)]
     for samples in samples_list:
         same = 0
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), children_cpu()
         for seed, (setup, log, _n) in enumerate(played, 1):
-            a = review_game(seed, setup, log, [0, 1], seed=1, samples=samples, pool=pool)
-            b = review_game(seed, setup, log, [0, 1], seed=2, samples=samples, pool=pool)
+            a = review_game(seed, setup, log, [0, 1], seed=1, samples=samples, recheck=recheck,
+                            pool=pool)
+            b = review_game(seed, setup, log, [0, 1], seed=2, samples=samples, recheck=recheck,
+                            pool=pool)
             agree = all({p.index for p in x.mistakes()} == {p.index for p in y.mistakes()}
                         for x, y in zip(a.seats, b.seats, strict=True))
             same += agree
             print(f"  samples {samples} game {seed}: {'same' if agree else 'differs'} "
-                  + " | ".join(f"{sorted(p.index for p in x.mistakes())} "
-                               f"{sorted(p.index for p in y.mistakes())}"
+                  + " | ".join(f"{costs(x)} {costs(y)}"
                                for x, y in zip(a.seats, b.seats, strict=True)), flush=True)
-        print(f"samples {samples}: top three the same in {same} of {games} games "
-              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        print(f"samples {samples}, recheck {recheck}: top three the same in {same} of "
+              f"{games} games ({time.perf_counter() - t0:.0f} s wall, "
+              f"{children_cpu() - cpu0:.0f} s of the workers' CPU)", flush=True)
     pool.shutdown(wait=True)
 
 
@@ -107,6 +123,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--samples", type=int, nargs="+", default=[SAMPLES])
+    ap.add_argument("--recheck", type=int, default=RECHECK)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--niceness", type=int, default=None,
                     help="the workers' niceness (default: the bot's, service/review.py)")
@@ -116,9 +133,9 @@ def main() -> None:
 
         R.NICENESS = ns.niceness
     if ns.what == "time":
-        timing(ns.rounds, ns.samples[0], ns.workers)
+        timing(ns.rounds, ns.samples[0], ns.recheck, ns.workers)
     else:
-        stability(ns.games, ns.samples, ns.workers)
+        stability(ns.games, ns.samples, ns.recheck, ns.workers)
 
 
 if __name__ == "__main__":

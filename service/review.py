@@ -27,7 +27,7 @@ import datetime as dt
 import multiprocessing
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +38,9 @@ from store import GameRow, ReviewStore
 
 from .errors import ServiceError
 
-SAMPLES = 6  # rollouts per candidate per decision: docs/review.md, "Stability"
+SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
+RECHECK = 6  # each seat's costliest decisions judged again with more samples …
+RECHECK_FACTOR = 4  # … this many times SAMPLES (docs/review.md, "Stability")
 WORKERS = 2  # one per core of the target machine (bench/review.py)
 NICENESS = 10  # like the image workers: players' answers come first
 GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 accuracy
@@ -202,27 +204,65 @@ def judge(d: Decision, seed: int, samples: int) -> Point:
     return Point(d.index, d.round, d.kind, d.played, j.p_played, j.best, j.p_best)
 
 
+def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
+               n: int) -> list[int]:
+    """Which decisions to judge again with more samples: each seat's `n` costliest (costing
+    at least MIN_COST), as positions in `ds`.
+
+    Why two passes: the costliest three are what a player reads, and in a game without a
+    blunder they are a few points apart, within one pass's noise; judging every decision
+    with enough samples to order them would cost several times as much. A first pass finds
+    the few that matter, a second one orders them (docs/review.md, "Stability")."""
+    out: list[int] = []
+    for s in seats:
+        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].cost >= MIN_COST]
+        out += sorted(mine, key=lambda k: (-points[k].cost, k))[:n]
+    return sorted(out)
+
+
+def most_work(ds: Sequence[Decision], seats: Sequence[int], n: int) -> int:
+    """The jobs of a review at most (the progress shown counts up to it)."""
+    return len(ds) + sum(min(n, sum(d.seat == s for d in ds)) for s in seats)
+
+
+def seat_reviews(ds: Sequence[Decision], points: Sequence[Point],
+                 seats: Sequence[int]) -> list[SeatReview]:
+    return [SeatReview(s, [p for d, p in zip(ds, points, strict=True) if d.seat == s])
+            for s in seats]
+
+
 def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
-                seats: Sequence[int], *, seed: int = 0, samples: int = SAMPLES,
-                pool: Executor | None = None,
+                seats: Sequence[int], *, seed: int = 0, samples: int | None = None,
+                recheck: int | None = None, pool: Executor | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """The review of one game, synchronously: in `pool` when given (each decision a job),
-    else here. `progress(done, total)` after each decision judged."""
+    else here; the costliest `recheck` decisions of each seat judged twice (`to_recheck`).
+    `progress(done, total)` after each job."""
+    samples = SAMPLES if samples is None else samples
+    recheck = RECHECK if recheck is None else recheck
     ds = decisions(setup, log, seats)
-    points: list[Point] = []
-    if pool is None:
-        for k, d in enumerate(ds):
-            points.append(judge(d, seed, samples))
+    total = most_work(ds, seats, recheck)
+    done = 0
+
+    def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
+        nonlocal done
+        out: list[Point] = []
+        futures = [pool.submit(judge, d, seed, n) for d, n in jobs] if pool else []
+        for k, (d, n) in enumerate(jobs):
+            out.append(futures[k].result() if futures else judge(d, seed, n))
+            done += 1
             if progress:
-                progress(k + 1, len(ds))
-    else:
-        futures: list[Future[Point]] = [pool.submit(judge, d, seed, samples) for d in ds]
-        for k, f in enumerate(futures):
-            points.append(f.result())
-            if progress:
-                progress(k + 1, len(ds))
-    by_seat = {s: [p for d, p in zip(ds, points, strict=True) if d.seat == s] for s in seats}
-    return Review(game, [SeatReview(s, by_seat[s]) for s in seats], samples, seed)
+                progress(done, total)
+        return out
+
+    points = run([(d, samples) for d in ds])
+    again = to_recheck(ds, points, seats, recheck)
+    for k, p in zip(again, run([(ds[k], samples * RECHECK_FACTOR) for k in again]),
+                    strict=True):
+        points[k] = p
+    if progress and done < total:
+        progress(total, total)
+    return Review(game, seat_reviews(ds, points, seats), samples, seed)
 
 
 def review_pool(processes: bool) -> Executor:
@@ -289,20 +329,31 @@ class Reviewer:
         ds = await asyncio.to_thread(decisions, row.setup, log, people(row))
         if self._pool is None:
             self._pool = review_pool(self.processes)
+        pool = self._pool
         seed = row.id
         samples = self.samples if self.samples is not None else SAMPLES
-        jobs = [loop.run_in_executor(self._pool, judge, d, seed, samples) for d in ds]
-        done = 0
-        for job in asyncio.as_completed(jobs):
-            await job
-            done += 1
-            if progress:
-                progress(done, len(ds))
-        points = [j.result() for j in jobs]
         seats = people(row)
-        return Review(row.id, [SeatReview(s, [p for d, p in zip(ds, points, strict=True)
-                                              if d.seat == s]) for s in seats],
-                      samples, seed)
+        total = most_work(ds, seats, RECHECK)
+        done = 0
+
+        async def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
+            nonlocal done
+            futures = [loop.run_in_executor(pool, judge, d, seed, n) for d, n in jobs]
+            for job in asyncio.as_completed(futures):
+                await job
+                done += 1
+                if progress:
+                    progress(done, total)
+            return [f.result() for f in futures]
+
+        points = await run([(d, samples) for d in ds])
+        again = to_recheck(ds, points, seats, RECHECK)
+        for k, p in zip(again, await run([(ds[k], samples * RECHECK_FACTOR) for k in again]),
+                        strict=True):
+            points[k] = p
+        if progress and done < total:
+            progress(total, total)
+        return Review(row.id, seat_reviews(ds, points, seats), samples, seed)
 
     def close(self) -> None:
         if self._pool is not None:
