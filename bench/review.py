@@ -2,7 +2,7 @@
 mistakes are run to run.
 
     .venv/bin/python bench/review.py time [--rounds 10] [--samples N] [--recheck N] [--workers 2]
-    .venv/bin/python bench/review.py stability [--games 10] [--samples N ...] [--recheck N]
+    .venv/bin/python bench/review.py stability [--games 10] [--first 1] [--samples N ...] [--recheck N]
 
 `time` plays 2-player greedy games (seeds 1, 2, …) until one lasts at least `--rounds`
 rounds, then reviews both seats as people in `--workers` worker processes (as the bot
@@ -91,16 +91,17 @@ def costs(s: SeatReview) -> str:
                           for p in sorted(s.mistakes(), key=lambda p: p.index)) + "]"
 
 
-def stability(games: int, samples_list: list[int], recheck: int, workers: int) -> None:
+def stability(games: int, samples_list: list[int], recheck: int, workers: int,
+              first: int = 1) -> None:
     import service.review as R
 
     R.WORKERS = workers
     pool = review_pool(True)
-    played = [game(seed) for seed in range(1, games + 1)]
+    played = [game(seed) for seed in range(first, first + games)]
     for samples in samples_list:
         same = 0
         t0, cpu0 = time.perf_counter(), children_cpu()
-        for seed, (setup, log, _n) in enumerate(played, 1):
+        for seed, (setup, log, _n) in enumerate(played, first):
             a = review_game(seed, setup, log, [0, 1], seed=1, samples=samples, recheck=recheck,
                             pool=pool)
             b = review_game(seed, setup, log, [0, 1], seed=2, samples=samples, recheck=recheck,
@@ -122,6 +123,7 @@ def main() -> None:
     ap.add_argument("what", choices=("time", "stability"))
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--first", type=int, default=1, help="the first game's seed")
     ap.add_argument("--samples", type=int, nargs="+", default=[SAMPLES])
     ap.add_argument("--recheck", type=int, default=RECHECK)
     ap.add_argument("--workers", type=int, default=2)
@@ -135,7 +137,7 @@ def main() -> None:
     if ns.what == "time":
         timing(ns.rounds, ns.samples[0], ns.recheck, ns.workers)
     else:
-        stability(ns.games, ns.samples, ns.recheck, ns.workers)
+        stability(ns.games, ns.samples, ns.recheck, ns.workers, ns.first)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """`/rr-learn tutorial`: the tutorial you play (issue 23), in one private message.
 
-A top-level group of its own: `/rr` already has Discord's maximum of 25 subcommands, and a
-group keeps room for `/rr-learn review` later.
+A top-level group of its own: `/rr` already has Discord's maximum of 25 subcommands; the
+group also holds `/rr-learn review` (the game review, cogs/review.py).
 
 Where it is played: an **ephemeral** message where the command was typed — in a server
 channel, a DM with the bot or a user-install context alike — rather than the player's DMs.
@@ -104,7 +104,7 @@ async def screen_message(sc: Screen, lang: str, before: str = "") -> dict[str, A
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class LearnCommands(commands.GroupCog, group_name="rr-learn",
                     group_description=_("Learn Rook & Raiders")):
-    """`/rr-learn`: learning the game (the tutorial; room for a game review)."""
+    """`/rr-learn`: learning the game (the tutorial, the game review)."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -45,6 +45,7 @@ from store import GameRow, review_store
 DATA = Path(__file__).parent / "data"
 GAMES = [g for f in sorted(DATA.glob("review_games*.json")) for g in json.loads(f.read_text())]
 SAMPLES = 4  # enough to tell a castle lost from one kept (docs/review.md)
+LOST = 0.05  # the least cost of a planted blunder (a cut-back horizon gives it about 0)
 
 
 @pytest.mark.slow
@@ -58,7 +59,9 @@ def test_a_planted_blunder_is_the_costliest_decision(planted: dict[str, Any]) ->
     top = worst[0]
     assert top.index == planted["blunder"], (top, planted["blunder"], planted["played"])
     assert top.played == planted["played"] and top.best != planted["played"]
-    assert top.cost >= GOOD, top  # the castle fell: the decision scores no accuracy at all
+    # the castle fell: at least five points of chance to win lost (from a position already
+    # close to a fall the kept line still loses often, so the difference is not larger)
+    assert top.cost >= LOST, top
     assert rev.seats[0].accuracy < 100
 
 
@@ -84,7 +87,7 @@ def test_the_rollouts_see_a_castle_fall_in_the_next_round(planted: dict[str, Any
     nothing."""
     later, judged = _fall_round(planted)
     assert later == 1
-    assert judged.best != planted["played"] and judged.cost >= GOOD, judged
+    assert judged.best != planted["played"] and judged.cost >= LOST, judged
 
 
 def _solo(level: str, seed: int) -> tuple[dict[str, Any], list[list[Any]]]:
