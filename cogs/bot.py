@@ -34,6 +34,7 @@ from discord.ext import commands, tasks
 from service import GameService, Quarantined
 from service.ai_seats import process_pool
 from service.daily_play import DailyHost
+from service.ratings import Ratings
 from service.seats import ai_waiting
 from service.shards import Shards
 from store import GameStore, TimerRow, make_store
@@ -263,7 +264,22 @@ class RookBot(Host):
             await asyncio.sleep(0)
         log.info("%d active game(s) loaded and verified; %d quarantined", count, held)
         await self.settle_daily()
+        await self.settle_games()
         return count
+
+    async def settle_games(self) -> int:
+        """Finished games still unsettled — their game-over post was never delivered, or
+        its settling failed, or the process died first — settled now: a rating never
+        depends on Discord taking a post (service/ratings.py `settle_due`; any process may
+        do it, once per game). Never raises: the next pass tries again."""
+        try:
+            return await Ratings(self.store).settle_due(self.service.tables.load,
+                                                        self.service.clock())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("ratings: unsettled games wait for the next pass", exc_info=True)
+            return 0
 
     async def deliver_notices(self, *, startup: bool = False) -> int:
         """Announcements still in the outbox. At startup: everything the last process
@@ -322,6 +338,7 @@ class RookBot(Host):
         for game_id, timers in (await self.service.limits.due(now)).items():
             made += await self._tick_game(game_id, timers, now)
         await self.deliver_notices()  # announcements Discord did not take, retried
+        await self.settle_games()  # games whose game-over post did not settle them
         try:
             await self.store.forget_applied(time.time() - APPLIED_KEEP_S)
         except Exception:

@@ -14,7 +14,6 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import aiohttp
@@ -44,6 +43,7 @@ from .daily_words import (
 from .i18n import guild_lang, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
+from .recap_image import RECAP_LIMIT, Recap, recap_file, recap_gif_of
 
 if TYPE_CHECKING:
     from .host import Host
@@ -440,7 +440,7 @@ DAILY_ITEMS: Sequence[type[discord.ui.DynamicItem[Any]]] = (BoardPageButton,)
 async def day_once(bot: Host) -> dict[str, int]:
     """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par and its
     odds (once a day, about a minute of one worker thread, `PAR_ODDS_BUDGET_S` at most), closing
-    yesterday, then the servers' news, the streak reminders and the "your day ended" notes
+    yesterday (and queueing each of its players' recap), then the servers' news, the streak reminders and the "your day ended" notes
     through the daily outbox (`deliver_daily`). Each is queued once (a stored flag set in the transaction that
     queues it) and marked sent only after Discord took it, so a restart or an outage
     neither repeats nor loses one; each server and each user is delivered on its own (a
@@ -455,9 +455,13 @@ async def day_once(bot: Host) -> dict[str, int]:
         raise
     except Exception:  # the odds are extra: closing the day and the news go on without
         log.exception("par odds of %s failed; the next pass tries again", today)
-    closed = await host.close_day(today - dt.timedelta(days=1))  # their notices: queued
+    yesterday = today - dt.timedelta(days=1)
+    closed = await host.close_day(yesterday)  # their notices: queued
     sent["closed"] = len(closed)
     now = host.clock()
+    if await host.store.day_flag(yesterday.isoformat(), "closed"):
+        # every ranked game of the closed day is final: each player's recap, once
+        await host.store.queue_recaps(yesterday.isoformat(), now)
     await host.store.queue_news(today.isoformat(), now)
     hour = int((now - core.day_start(today)) // 3600)
     await host.store.queue_reminders(today.isoformat(), hour, now)
@@ -474,7 +478,7 @@ async def deliver_daily(bot: Host) -> dict[str, int]:
     404: the channel is gone, DMs closed since) or no longer true (a past day's news, a
     streak kept since): dropped, logged. Returns how many of each kind were sent."""
     host = bot.daily
-    sent = {"news": 0, "reminder": 0, "time_up": 0}
+    sent = {"news": 0, "reminder": 0, "time_up": 0, "recap": 0}
     for notice in await host.store.take_notices(host.clock()):  # held: no other pass sends it
         told = await _tell_notice(bot, notice)
         if told is not None:  # sent, refused for good, or no longer true: it goes
@@ -495,8 +499,13 @@ async def _tell_notice(bot: Host, notice: DailyNotice) -> bool | None:
     """One row told: True (Discord took it), False (it goes untold: refused for good, or
     no longer true), None (Discord could not take it now, or its words could not be
     written: try again later). Never raises."""
+    recap: tuple[int, bytes] | None = None
     try:
         text = await notice_text(bot, notice)
+        if notice.kind == "recap" and text is not None:
+            recap = await recap_of(bot, notice)
+            if recap is None:
+                text = None
     except Exception:
         log.exception("daily %s %s of %s: its text could not be written", notice.kind,
                       notice.target, notice.day)
@@ -512,13 +521,33 @@ async def _tell_notice(bot: Host, notice: DailyNotice) -> bool | None:
     ch = bot.get_partial_messageable(notice.channel_id)
     took = False
 
+    async def post() -> discord.Message:
+        if recap is None:
+            return await ch.send(text)
+        game_id, data = recap  # a new File each try: a sent one is consumed
+        return await ch.send(text, file=recap_file(game_id, data, notice.lang or "en"))
+
     async def send() -> None:
         nonlocal took
-        took = await deliver(f"daily {notice.kind} {notice.target}",
-                             partial(ch.send, text)) is not None
+        took = await deliver(f"daily {notice.kind} {notice.target}", post) is not None
     if not await bot.announcer.tell(None, send):
         return None
     return took
+
+
+async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
+    """The animated recap of a "recap" row's player's ranked game of its day (game id, GIF
+    bytes), drawn in the announcer's workers like a channel game's; None when there is no
+    such game any more. Under `RECAP_LIMIT`: smaller frames are drawn for a long game
+    (render/recap.py), so the DM takes it without a boost."""
+    att = await bot.daily.store.attempt(notice.target, notice.day, True)
+    row = await bot.store.get(att.game_id) if att is not None and att.game_id else None
+    if row is None or row.setup is None:
+        return None
+    source = Recap(row.setup, await bot.store.log(row.id), [str(s["name"]) for s in row.seats])
+    data = await bot.announcer.draw(recap_gif_of, row.id, source, notice.lang or "en",
+                                    limit=RECAP_LIMIT)
+    return row.id, data
 
 
 def _snowflake(value: object) -> bool:
@@ -533,6 +562,10 @@ async def notice_text(bot: Host, notice: DailyNotice) -> str | None:
     host = bot.daily
     if notice.kind == "time_up":  # true whenever it is read
         return time_up_text(notice.day, notice.lang or "en")
+    if notice.kind == "recap":  # the day closed: true from then on
+        day = dt.date.fromisoformat(notice.day)
+        return t("daily_recap_post", notice.lang or "en", n=core.number_of(day),
+                 day=notice.day)
     day = dt.date.fromisoformat(notice.day)
     if day != host.today():
         return None

@@ -3,7 +3,9 @@ starts, and each player's rating before → after with the change in its game-ov
 
 The game-over post settles the game (service/ratings.py, once per game id): a retried or
 redelivered post — by this process or another — reads back the same changes, so the lines
-are the same whoever posts them. A store failure costs these lines, never the post.
+are the same whoever posts them. A store failure costs these lines, never the post, and
+never the rating: the game's last move claimed its settling, and the bot's next pass
+settles whatever a post did not (`RookBot.settle_games`).
 """
 
 from __future__ import annotations
@@ -40,8 +42,10 @@ async def start_line(store: GameStore, game_id: int, lang: str) -> str | None:
         return None
     if reason == "solo":  # never rated, and nobody expects it to be: nothing to say
         return None
-    return t("rating_start_rated", lang) if reason is None \
-        else t("rating_start_unrated", lang, why=reason_text(reason, lang))
+    if reason is None:  # zombie mode may still make it unrated: said now, not only at the end
+        return t("rating_start_zombie" if row.settings.get("zombie") else "rating_start_rated",
+                 lang)
+    return t("rating_start_unrated", lang, why=reason_text(reason, lang))
 
 
 async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: Sequence[Sequence[Any]],

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from render.recap import recap_gif
+from render.recap import LIMIT, recap_gif
 from service.replay import replay
 
 from .i18n import t
@@ -26,11 +26,17 @@ class Recap:
     names: list[str]
 
 
-def recap_gif_of(game_id: int, source: Recap, lang: str) -> bytes:
+# What a recap may weigh: under the issue's 8 MB (decimal; render's LIMIT is 8 MiB), which
+# every upload limit Discord has had without a boost takes.
+RECAP_LIMIT = min(LIMIT, 8_000_000)
+
+
+def recap_gif_of(game_id: int, source: Recap, lang: str, limit: int = RECAP_LIMIT) -> bytes:
     """The animated recap of a game (a title, then one captioned table per phase, the
-    board's changes highlighted). Slow (seconds): run on a worker thread."""
+    board's changes highlighted), drawn smaller when it would weigh more than `limit`.
+    Slow (seconds): run on a worker thread."""
     steps, title = replay(source.setup, source.log, source.names).recap(game_id, lang)
-    return recap_gif(steps, title, lang=lang)
+    return recap_gif(steps, title, lang=lang, limit=limit)
 
 
 def recap_file(game_id: int, data: bytes, lang: str) -> discord.File:

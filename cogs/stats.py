@@ -153,9 +153,12 @@ async def board_message(interaction: discord.Interaction, page: int,
     if off:
         lines.append(t("stats_board_off", lang))
     shown_here = board[(page - 1) * BOARD_PAGE:page * BOARD_PAGE]
+    # the names they played under, as text: a mention of a member the reader's client has
+    # not cached shows as a bare id, and a name is never a ping
+    names = await ratings.tables.names(guild, [u for u, _ in shown_here])
     for k, (user, r) in enumerate(shown_here, start=(page - 1) * BOARD_PAGE + 1):
-        lines.append(t("stats_board_line", lang, rank=k, who=f"<@{user}>", rating=shown(r),
-                       games=r.games))
+        lines.append(t("stats_board_line", lang, rank=k, who=safe(names.get(user, "?")),
+                       rating=shown(r), games=r.games))
     if any(provisional(r) for _, r in shown_here):
         lines.append(t("stats_board_note", lang, n=PROVISIONAL_GAMES))
     view = None

@@ -17,21 +17,25 @@ openskill 6.2.0, docs/ratings.md).
 Rated: a finished channel game of two or more people, every seat a person's from start to
 end. AI seats from the lobby, an AI standing in for a player who ran out of time (zombie
 mode, even if they came back), a solo game, a daily game or a server that turned ratings
-off make it unrated — said when the game starts. It is settled when its game-over post is
-made (store/ratings.py: once per game id, whichever process makes it).
+off make it unrated — said when the game starts. The move that ends a game claims its
+settling in the same transaction (`unsettled_games`); the game-over post settles it to show
+the changes, and `settle_due` (every time-limit pass, and at startup) settles any claim
+left — a post Discord never took, a store fault, a crash — so a game's rating never hangs
+on its delivery (store/ratings.py: once per game id, whichever process gets there first).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from engine import Game
-from store import GameRow, ratings_store
+from store import GameRow, GameStore, ratings_store
 from store.ratings import (
     EVERYWHERE,
     Change,
@@ -44,13 +48,16 @@ from store.ratings import (
 )
 
 from .replay import replay
+from .tables import Quarantined
 
+log = logging.getLogger("rr.ratings")
 MODEL = PlackettLuce()
 FRESH = Rating(MODEL.mu, MODEL.sigma, 0)
 PROVISIONAL_GAMES = 5
 BOARD_PAGE = 10
 HISTORY_PAGE = 5
 FAVOURITES = 3  # units and mercenaries named on a profile
+SETTLE_BATCH = 20  # unsettled games taken by one pass (the rest: the next pass)
 
 
 def provisional(r: Rating) -> bool:
@@ -125,7 +132,8 @@ def finished_of(row: GameRow, g: Game, log: Sequence[Sequence[Any]], unrated: st
     assert row.setup is not None
     units = units_brought(row.setup, log, n)
     return Finished(row.id, row.guild_id, row.channel_id, unrated, now, tuple(
-        SeatResult(s, int(row.seats[s]["user"]), where[s], s in winners, units[s])
+        SeatResult(s, int(row.seats[s]["user"]), where[s], s in winners, units[s],
+                   str(row.seats[s].get("name", "")))
         for s in range(n)))
 
 
@@ -157,7 +165,8 @@ class Profile:
 class Ratings:
     """The ratings of one store (either backend), for every interface."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
         self.tables: RatingStore = ratings_store(store)
 
     async def unrated(self, row: GameRow) -> str | None:
@@ -176,6 +185,31 @@ class Ratings:
         # moved since), so every post of the game says the same
         stored = await self.tables.finished(row.id)
         return (stored.unrated if stored is not None else game.unrated), changes
+
+    async def settle_due(self, load: Callable[[GameRow], Awaitable[Game]], now: float,
+                         limit: int = SETTLE_BATCH) -> int:
+        """Settle the games that ended and are still unsettled (the claim their last move
+        wrote), whatever became of their game-over post. `load` verifies a stored game
+        (service/tables.py); a damaged one cannot be replayed and is left unsettled, logged.
+        A store fault stops the pass: the claims stay for the next one. Returns how many
+        were settled."""
+        done = 0
+        for game_id in await self.tables.unsettled(limit):
+            row = await self.store.get(game_id)
+            if row is None or row.status != "over" or row.setup is None:
+                log.warning("game %s: ended but no longer a finished game; not settled",
+                            game_id)
+                await self.tables.drop_unsettled(game_id)
+                continue
+            try:
+                g = await load(row)
+            except Quarantined:  # damaged: its result cannot be trusted (nor replayed)
+                log.warning("game %s: damaged, so not settled", game_id)
+                await self.tables.drop_unsettled(game_id)
+                continue
+            await self.settle(row, g, g.state["log"], now)
+            done += 1
+        return done
 
     async def profile(self, user_id: int, guild_id: int | None) -> Profile:
         seats = await self.tables.seats_of(user_id)

@@ -17,11 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from ai import LEVELS
-from engine import DIFFICULTY_DISCARDS
+from engine import DIFFICULTY_DISCARDS, Game
 from engine.cards import parse_cardset
 
 from .chart import draw_chart
-from .runner import EXPERT_BUDGET, Config, StderrProgress, card_identity, run
+from .runner import (
+    EXPERT_BUDGET,
+    NAMES,
+    Config,
+    StderrProgress,
+    card_identity,
+    cards_in_use,
+    run,
+)
 from .stats import summarize
 
 
@@ -34,6 +42,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          f"(levels: {', '.join(LEVELS)})")
     ap.add_argument("--difficulty", choices=list(DIFFICULTY_DISCARDS),
                     help="solo option rule (R13.2); omit for the standard game")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a setup variant (the daily modifiers' options, e.g. "
+                         "opening_monster=golem, start_gold=0, omit_commands=[\"rest\"]); "
+                         "VALUE is JSON, or a bare word; repeat for several")
     ap.add_argument("--cards", help="card data file (default: engine/data/cards.json)")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1, help="first game seed; games use seed, seed+1, …")
@@ -68,9 +80,37 @@ def config_from(ns: argparse.Namespace) -> Config:
         raise SystemExit(f"--round-cap must be at least 1 (R15), not {ns.round_cap}")
     if ns.budget < 1:
         raise SystemExit(f"--budget must be at least 1 simulated answer, not {ns.budget}")
-    return Config(players=ns.players, ai=levels, difficulty=ns.difficulty,
-                  cards=str(Path(ns.cards).resolve()) if ns.cards else None,
-                  round_cap=ns.round_cap, budget=ns.budget)
+    cfg = Config(players=ns.players, ai=levels, difficulty=ns.difficulty,
+                 cards=str(Path(ns.cards).resolve()) if ns.cards else None,
+                 round_cap=ns.round_cap, budget=ns.budget, variants=parse_options(ns.option))
+    check_options(cfg)
+    return cfg
+
+
+def parse_options(pairs: list[str]) -> tuple[tuple[str, Any], ...]:
+    """`KEY=VALUE` pairs as setup options: JSON values, so a list or a number reads as one,
+    and a bare word (a monster's key) needs no quotes on a shell line."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise SystemExit(f"--option {pair!r}: write KEY=VALUE, e.g. opening_monster=golem")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        out[key.strip()] = value
+    return tuple(out.items())
+
+
+def check_options(cfg: Config) -> None:
+    """Refuse a misspelt variant before any game runs: the engine would refuse it in every
+    worker, and a silent standard game would measure the wrong thing."""
+    try:
+        with cards_in_use(cfg.cards):
+            Game.new(list(NAMES[:cfg.players]), seed=0, options=cfg.options())
+    except ValueError as e:
+        raise SystemExit(f"--option: {e}") from None
 
 
 def check_cards(path: str) -> None:
@@ -94,6 +134,8 @@ def describe(cfg: Config) -> str:
     ai = ",".join(cfg.ai)
     mode = f"solo {cfg.difficulty}" if cfg.difficulty else (
         "solo standard" if cfg.players == 1 else f"{cfg.players} players")
+    if cfg.variants:
+        mode += " + " + ", ".join(f"{k}={json.dumps(v)}" for k, v in cfg.variants)
     return f"{mode}, AI {ai}, cards {Path(cfg.cards).name if cfg.cards else 'default'}"
 
 
@@ -147,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     if ns.json:
         config: dict[str, Any] = {
             "players": cfg.players, "ai": list(cfg.ai), "difficulty": cfg.difficulty,
-            "cards": card_identity(cfg.cards), "round_cap": cfg.round_cap,
+            "options": dict(cfg.variants), "cards": card_identity(cfg.cards), "round_cap": cfg.round_cap,
             "seeds": [seeds.start, seeds.stop - 1]}
         if "expert" in cfg.ai:
             config["budget"] = cfg.budget

@@ -48,6 +48,7 @@ class Config:
     cards: str | None = None  # a card data file; None = engine/data/cards.json
     round_cap: int = 30  # R15
     budget: int = EXPERT_BUDGET  # the expert's simulated answers per decision (no wall cap)
+    variants: tuple[tuple[str, Any], ...] = ()  # setup variants (engine setup_variants)
 
     def level(self, seat: int) -> str:
         return self.ai[seat] if len(self.ai) > 1 else self.ai[0]
@@ -56,6 +57,7 @@ class Config:
         opts: dict[str, Any] = {"round_cap": self.round_cap}
         if self.difficulty:
             opts["difficulty"] = self.difficulty
+        opts.update(self.variants)
         return opts
 
 

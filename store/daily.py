@@ -36,7 +36,13 @@ from .rows import (
     attempt_of,
     daily_notice,
     par_of,
+    recap_rows,
 )
+
+# A closed day's ranked games that were played (their recaps: `queue_recaps`)
+RECAPPED_GAMES = ("SELECT a.user_id, g.settings FROM daily_attempts a JOIN games g"
+                  " ON g.id=a.game_id WHERE a.day={} AND a.ranked={} AND g.setup IS NOT NULL"
+                  " AND g.status IN ('over', 'abandoned') ORDER BY a.user_id")
 
 # Opted-in users not yet reminded that day, whose streak is alive (they finished the day
 # before) and whose ranked attempt of that day is not over, once their hour has come.
@@ -385,6 +391,21 @@ class SqliteDailyStore(DailyStore):
                 "INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id, lang,"
                 " not_before, created_at) VALUES ('reminder',?,?,?,?,?,?)",
                 [(day, r[0], r[1], r[2], now, now) for r in rows])
+            return len(rows)
+        return await self.store.run_write(write)
+
+    async def queue_recaps(self, day: str, now: float) -> int:
+        def write(con: sqlite3.Connection) -> int:
+            con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
+            if con.execute("UPDATE daily_days SET recapped=1 WHERE day=? AND recapped=0",
+                           (day,)).rowcount != 1:
+                return 0
+            games = [(int(r[0]), r[1]) for r in con.execute(RECAPPED_GAMES.format("?", 1),
+                                                             (day,))]
+            rows = recap_rows(day, games, now)
+            con.executemany(
+                "INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id, lang,"
+                " not_before, created_at) VALUES (?,?,?,?,?,?,?)", rows)
             return len(rows)
         return await self.store.run_write(write)
 

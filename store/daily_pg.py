@@ -14,6 +14,7 @@ from typing import Any
 import asyncpg
 
 from .contract import AttemptTaken, DailyStore, VersionConflict
+from .daily import RECAPPED_GAMES
 from .pg import Con, PgStore, rows_touched
 from .rows import (
     DEFAULT_REMIND_HOUR,
@@ -29,6 +30,7 @@ from .rows import (
     attempt_of,
     daily_notice,
     par_of,
+    recap_rows,
 )
 
 
@@ -312,6 +314,22 @@ class PgDailyStore(DailyStore):
                 " created_at) SELECT 'news', $1, guild_id, channel_id, lang, $2, $2"
                 " FROM daily_guilds WHERE channel_id IS NOT NULL ON CONFLICT DO NOTHING",
                 day, now))
+        return await self.store.run_write(write)
+
+    async def queue_recaps(self, day: str, now: float) -> int:
+        async def write(con: Con) -> int:
+            await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
+                              day)
+            if rows_touched(await con.execute(
+                    "UPDATE daily_days SET recapped=1 WHERE day=$1 AND recapped=0", day)) != 1:
+                return 0
+            games = [(int(r[0]), r[1]) for r in await con.fetch(
+                RECAPPED_GAMES.format("$1", 1), day)]
+            rows = recap_rows(day, games, now)
+            await con.executemany(
+                "INSERT INTO daily_outbox (kind, day, target, channel_id, lang, not_before,"
+                " created_at) VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT DO NOTHING", rows)
+            return len(rows)
         return await self.store.run_write(write)
 
     async def queue_reminders(self, day: str, hour: int, now: float) -> int:

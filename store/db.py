@@ -87,6 +87,7 @@ from .rows import (
     TimerRow,
     changed_meta,
     decode_notice,
+    ends_unsettled,
     game_row,
     new_key,
     report_set_aside,
@@ -482,6 +483,9 @@ class Store(GameStore):
                                (game_id,)).fetchone()[0]
             _append(con, game_id, base, entries, now)
             done = status in ENDED
+            if ends_unsettled(row, status):  # its ratings: settled apart from any post
+                con.execute("INSERT INTO unsettled_games (game_id, ended_at) VALUES (?, ?)"
+                            " ON CONFLICT DO NOTHING", (game_id, now))
             return Commit(row, _put_timers(con, game_id, [] if done else timers),
                           _notify(con, row, notice, base + len(entries), now))
         return await self.run_write(write, key=key)

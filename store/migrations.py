@@ -461,6 +461,21 @@ CREATE TABLE game_reviews (
     created_at DOUBLE PRECISION NOT NULL
 );
 """),
+    Step(14, "games still to settle, leaderboard names, the daily recap's flag (issue 24)", """
+CREATE TABLE unsettled_games (        -- a channel game that ended and is not yet settled
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    ended_at REAL NOT NULL            -- written by the move that ended it (same transaction)
+);
+ALTER TABLE ratings ADD COLUMN name TEXT;  -- the display name the player last played as
+ALTER TABLE daily_days ADD COLUMN recapped INTEGER NOT NULL DEFAULT 0;  -- recaps queued
+""", """
+CREATE TABLE unsettled_games (
+    game_id BIGINT PRIMARY KEY REFERENCES games(id),
+    ended_at DOUBLE PRECISION NOT NULL
+);
+ALTER TABLE ratings ADD COLUMN name TEXT;
+ALTER TABLE daily_days ADD COLUMN recapped INTEGER NOT NULL DEFAULT 0;
+"""),
 )
 
 LATEST = STEPS[-1].version

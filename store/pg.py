@@ -59,6 +59,7 @@ from .rows import (
     TimerRow,
     changed_meta,
     decode_notice,
+    ends_unsettled,
     game_row,
     new_key,
     report_set_aside,
@@ -377,6 +378,9 @@ class PgStore(GameStore):
             await _claim(con, key, game_id, row.version, entries[0][2] if entries else "", now)
             await _append(con, game_id, base, entries, now)
             done = status in ENDED
+            if ends_unsettled(row, status):  # its ratings: settled apart from any post
+                await con.execute("INSERT INTO unsettled_games (game_id, ended_at)"
+                                  " VALUES ($1, $2) ON CONFLICT DO NOTHING", game_id, now)
             return Commit(row, await _put_timers(con, game_id, [] if done else timers),
                           await _notify(con, row, notice, base + len(entries), now))
         return await self.run_write(write, key=key)

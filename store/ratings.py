@@ -42,6 +42,7 @@ class SeatResult:
     place: int  # 1 = first; winners share 1
     won: bool
     units: dict[str, int]  # units it brought in: "card" (hand) or "merc:card" (mercenary)
+    name: str = ""  # the display name it played under (kept with the rating: leaderboards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +145,7 @@ class RatingStore:
                 " ended_at) VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
                 (game.game_id, game.guild_id, game.channel_id, len(game.seats), game.unrated,
                  game.ended_at))
+            con.execute("DELETE FROM unsettled_games WHERE game_id=?", (game.game_id,))
             if cur.rowcount == 0:  # settled before (another process, an earlier attempt)
                 return _changes(con, game.game_id)
             con.executemany(
@@ -169,6 +171,21 @@ class RatingStore:
     async def changes(self, game_id: int) -> list[Change]:
         return await self.store.run_read(_changes, game_id)
 
+    async def unsettled(self, limit: int) -> list[int]:
+        """Games that ended and are not settled yet (their claim, written by the move that
+        ended them), oldest first: a settling pass takes them whatever became of their
+        game-over post."""
+        def read(con: sqlite3.Connection) -> list[int]:
+            return [int(r[0]) for r in con.execute(
+                "SELECT game_id FROM unsettled_games ORDER BY ended_at, game_id LIMIT ?",
+                (limit,))]
+        return await self.store.run_read(read)
+
+    async def drop_unsettled(self, game_id: int) -> None:
+        """A claim that can never be settled (its game is gone or no longer finished)."""
+        await self.store.run_write(lambda con: con.execute(
+            "DELETE FROM unsettled_games WHERE game_id=?", (game_id,)).close())
+
     # ---- reading ---------------------------------------------------------------------------
     async def rating(self, scope: int, user_id: int) -> Rating | None:
         def read(con: sqlite3.Connection) -> Rating | None:
@@ -192,6 +209,27 @@ class RatingStore:
                                  int(r["games_before"]) + 1)) for r in con.execute(
                 "SELECT game_id, at, mu_after, sigma_after, games_before FROM rating_changes"
                 " WHERE scope=? AND user_id=? ORDER BY at, game_id", (scope, user_id))]
+        return await self.store.run_read(read)
+
+    async def names(self, scope: int, users: Sequence[int]) -> dict[int, str]:
+        """The name each user last played a rated game of `scope` under (a leaderboard shows
+        names, not mentions: a mention of someone the reader's client has not cached shows
+        as an id). A rating from before names were kept: the name of their latest seat."""
+        def read(con: sqlite3.Connection) -> dict[int, str]:
+            out: dict[int, str] = {}
+            for u in users:
+                r = con.execute("SELECT name FROM ratings WHERE scope=? AND user_id=?",
+                                (scope, u)).fetchone()
+                if r is not None and r[0]:
+                    out[u] = str(r[0])
+                    continue
+                last = con.execute(
+                    "SELECT s.seat, g.seats FROM finished_seats s JOIN games g"
+                    " ON g.id=s.game_id WHERE s.user_id=? ORDER BY s.game_id DESC LIMIT 1",
+                    (u,)).fetchone()
+                if last is not None:
+                    out[u] = seat_name(last["seats"], int(last["seat"]))
+            return out
         return await self.store.run_read(read)
 
     async def seats_of(self, user_id: int) -> list[tuple[int, SeatResult]]:
@@ -276,14 +314,32 @@ def changes_for(scope: int, before: dict[int, Rating],
     return [Change(scope, u, before[u], after[u]) for u in sorted(before)]
 
 
+def names_of(game: Finished) -> dict[int, str | None]:
+    """The name each player sat under (None: not known, the stored one stays)."""
+    return {s.user_id: s.name or None for s in game.seats}
+
+
+def seat_name(raw: str | None, seat: int) -> str:
+    """The name a game row's seats JSON gives a seat ("?" for a damaged row)."""
+    names = _names(raw, seat + 1)
+    return names[seat]
+
+
+RATING_UPSERT = (
+    "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at, name)"
+    " VALUES ({}) ON CONFLICT (scope, user_id) DO UPDATE SET mu=excluded.mu,"
+    " sigma=excluded.sigma, games=excluded.games, updated_at=excluded.updated_at,"
+    " name=COALESCE(excluded.name, ratings.name)")
+
+
 def _write_changes(con: sqlite3.Connection, changes: list[Change], game: Finished) -> None:
     now = game.ended_at
+    names = names_of(game)
     for c in changes:
         con.execute(
-            "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at)"
-            " VALUES (?,?,?,?,?,?) ON CONFLICT (scope, user_id) DO UPDATE SET mu=excluded.mu,"
-            " sigma=excluded.sigma, games=excluded.games, updated_at=excluded.updated_at",
-            (c.scope, c.user_id, c.after.mu, c.after.sigma, c.before.games + 1, now))
+            RATING_UPSERT.format("?,?,?,?,?,?,?"),
+            (c.scope, c.user_id, c.after.mu, c.after.sigma, c.before.games + 1, now,
+             names.get(c.user_id)))
         con.execute(
             "INSERT INTO rating_changes (game_id, scope, user_id, mu_before, sigma_before,"
             " games_before, mu_after, sigma_after, at) VALUES (?,?,?,?,?,?,?,?,?)",

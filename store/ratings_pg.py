@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from .pg import Con, PgStore
 from .ratings import (
     HISTORY_COLUMNS,
+    RATING_UPSERT,
     Change,
     Finished,
     Played,
@@ -24,8 +25,10 @@ from .ratings import (
     change_of,
     changes_for,
     history_filter,
+    names_of,
     played_of,
     rating_of,
+    seat_name,
     seat_of,
 )
 
@@ -54,6 +57,7 @@ class PgRatingStore(RatingStore):
                 " ended_at) VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING RETURNING 1",
                 game.game_id, game.guild_id, game.channel_id, len(game.seats), game.unrated,
                 game.ended_at)
+            await con.execute("DELETE FROM unsettled_games WHERE game_id=$1", game.game_id)
             if done is None:
                 return await _changes(con, game.game_id)
             await con.executemany(
@@ -78,14 +82,12 @@ class PgRatingStore(RatingStore):
                     scope, users)}
                 before = {u: stored.get(u, fresh) for u in users}
                 out += changes_for(scope, before, rate(dict(before)))
+            names = names_of(game)
             for c in out:
                 await con.execute(
-                    "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at)"
-                    " VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (scope, user_id) DO UPDATE SET"
-                    " mu=excluded.mu, sigma=excluded.sigma, games=excluded.games,"
-                    " updated_at=excluded.updated_at",
+                    RATING_UPSERT.format("$1,$2,$3,$4,$5,$6,$7"),
                     c.scope, c.user_id, c.after.mu, c.after.sigma, c.before.games + 1,
-                    game.ended_at)
+                    game.ended_at, names.get(c.user_id))
                 await con.execute(
                     "INSERT INTO rating_changes (game_id, scope, user_id, mu_before,"
                     " sigma_before, games_before, mu_after, sigma_after, at)"
@@ -97,6 +99,35 @@ class PgRatingStore(RatingStore):
 
     async def changes(self, game_id: int) -> list[Change]:
         return await self.pg.run_read(_changes, game_id)
+
+    async def unsettled(self, limit: int) -> list[int]:
+        async def read(con: Con) -> list[int]:
+            return [int(r[0]) for r in await con.fetch(
+                "SELECT game_id FROM unsettled_games ORDER BY ended_at, game_id LIMIT $1",
+                limit)]
+        return await self.pg.run_read(read)
+
+    async def drop_unsettled(self, game_id: int) -> None:
+        async def write(con: Con) -> None:
+            await con.execute("DELETE FROM unsettled_games WHERE game_id=$1", game_id)
+        await self.pg.run_write(write)
+
+    async def names(self, scope: int, users: Sequence[int]) -> dict[int, str]:
+        async def read(con: Con) -> dict[int, str]:
+            out: dict[int, str] = {}
+            for u in users:
+                name = await con.fetchval("SELECT name FROM ratings WHERE scope=$1"
+                                          " AND user_id=$2", scope, u)
+                if name:
+                    out[u] = str(name)
+                    continue
+                last = await con.fetchrow(
+                    "SELECT s.seat, g.seats FROM finished_seats s JOIN games g"
+                    " ON g.id=s.game_id WHERE s.user_id=$1 ORDER BY s.game_id DESC LIMIT 1", u)
+                if last is not None:
+                    out[u] = seat_name(last["seats"], int(last["seat"]))
+            return out
+        return await self.pg.run_read(read)
 
     async def rating(self, scope: int, user_id: int) -> Rating | None:
         async def read(con: Con) -> Rating | None:

@@ -25,6 +25,13 @@ GameStatus = Literal["lobby", "active", "over", "abandoned"]
 abandoned by a vote, its host, a replacing practice or the operator)."""
 ENDED: tuple[GameStatus, ...] = ("over", "abandoned")
 
+
+def ends_unsettled(row: GameRow, status: GameStatus) -> bool:
+    """A move that ends a channel (or console) game claims its settling in its own
+    transaction (`unsettled_games`): ratings and history no longer hang on its game-over
+    post being delivered (issue 24). A daily game has its own scoring and board."""
+    return status == "over" and not row.settings.get("daily")
+
 Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
 Entry = tuple[int, int | None, str]  # a logged answer: (seat, who gave it or None, its text)
 MetaChange = Callable[[dict[str, Any]], bool | None]
@@ -280,7 +287,9 @@ DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes
 HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
 
 AttemptStatus = Literal["playing", "finished", "unfinished"]
-DailyNoticeKind = Literal["news", "reminder", "time_up"]
+DailyNoticeKind = Literal["news", "reminder", "time_up", "recap"]
+"""A daily outbox row's kind: a server's news, a streak reminder, "your ranked day ended
+unfinished", and the animated recap of a player's ranked game once its day closed."""
 
 
 @dataclass(slots=True)
@@ -308,7 +317,7 @@ class DailyNotice:
     id: int
     kind: DailyNoticeKind
     day: str
-    target: int  # news: the guild; reminder: the user
+    target: int  # news: the guild; reminder, time_up, recap: the user
     channel_id: int
     lang: str | None
     attempts: int
@@ -342,6 +351,27 @@ def attempt_of(r: Columns) -> Attempt:
 def daily_notice(r: Columns) -> DailyNotice:
     return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
                        r["attempts"])
+
+
+def recap_rows(day: str, games: Sequence[tuple[int, str | None]],
+               now: float) -> list[tuple[Any, ...]]:
+    """The daily outbox rows of a closed day's recaps: (user, their ranked game's settings
+    JSON) → one "recap" row to the DM the game was played in, in its language. A game
+    whose settings cannot be read names no DM: it is skipped (its player still has
+    `/rr-recap`)."""
+    out: list[tuple[Any, ...]] = []
+    for user_id, raw in games:
+        settings = json_object(raw) or {}
+        daily = settings.get("daily")
+        channel = daily.get("post_channel") if isinstance(daily, dict) else None
+        if not isinstance(channel, int) or isinstance(channel, bool) or channel <= 0:
+            log.warning("daily recap of %s for user %s: no DM recorded; not queued", day,
+                        user_id)
+            continue
+        lang = settings.get("lang")
+        out.append(("recap", day, user_id, channel, lang if isinstance(lang, str) else None,
+                    now, now))
+    return out
 
 
 def par_of(raw: str | None, day: str) -> dict[str, Any] | None:

@@ -75,14 +75,23 @@ class Table:
         assert res.ephemeral, res.text
         lobby = self.lobby_message()
         for user in others:
-            joined = await self.h.click(user, message=lobby, label="Join")
+            joined = await self.h.click(user, self.lobby_button(lobby, "join"), message=lobby)
             assert joined.ephemeral and ("joined" in joined.text or "参加" in joined.text), \
                 joined.text
-        started = await self.h.click(host, message=self.lobby_message(), label="Start")
-        assert started.ephemeral and "started" in started.text, started.text
+        lobby = self.lobby_message()
+        started = await self.h.click(host, self.lobby_button(lobby, "start"), message=lobby)
+        assert started.ephemeral and ("started" in started.text or "開始" in started.text), \
+            started.text
         row, _ = await self.bot.service.tables.current(self.channel.id)
         self.game_id = row.id
         return row
+
+    @staticmethod
+    def lobby_button(lobby: RecordedMessage, op: str) -> str:
+        """The lobby's Join/Leave/Start button by its id (its label is in the server's
+        language)."""
+        return next(c.custom_id for c in lobby.buttons
+                    if c.custom_id and c.custom_id.endswith(f":{op}"))
 
     def lobby_message(self) -> RecordedMessage:
         for m in reversed(self.h.messages(self.channel)):

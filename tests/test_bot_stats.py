@@ -82,10 +82,12 @@ def test_rated_game_profile_board_history_privacy(db):
             ja = await h.slash(yui, "rr-stats profile", player=ann)
             assert "暫定" in ja.text and "終了したゲーム：1" in ja.text, ja.text
 
-            # leaderboard: both, provisional marked and explained
+            # leaderboard: both, by the names they played under (never a mention: issue 24),
+            # provisional marked and explained
             board = await h.slash(yui, "rr-stats leaderboard")
-            assert "🏆" in board.text and f"<@{ann.id}>" in board.text
-            assert f"<@{bob.id}>" in board.text and "暫定" in board.text
+            assert "🏆" in board.text and "<@" not in board.text, board.text
+            assert ". Ann **" in board.text and ". Bob **" in board.text, board.text
+            assert "暫定" in board.text
             board_en = await h.slash(ann, "rr-stats leaderboard")
             assert "? = provisional: fewer than 5 rated games" in board_en.text
 
@@ -124,7 +126,7 @@ def test_rated_game_profile_board_history_privacy(db):
             own = await h.slash(bob, "rr-stats profile")
             assert "Finished games: 1" in own.text
             board = await h.slash(ann, "rr-stats leaderboard")
-            assert f"<@{bob.id}>" not in board.text and f"<@{ann.id}>" in board.text
+            assert ". Bob **" not in board.text and ". Ann **" in board.text, board.text
     asyncio.run(scenario())
 
 
@@ -177,19 +179,19 @@ def test_leaderboard_pages_and_lists_provisional_ratings_last(tmp_path):
             for n, (w, lo) in enumerate(pairs):
                 lobby = await h.bot.store.create_lobby(guild, 900 + n, people[w].id, "x", {})
                 game = Finished(lobby.id, guild, 900 + n, None, 1.0 + n, (
-                    SeatResult(0, people[w].id, 1, True, {}),
-                    SeatResult(1, people[lo].id, 2, False, {})))
+                    SeatResult(0, people[w].id, 1, True, {}, f"P{w}"),
+                    SeatResult(1, people[lo].id, 2, False, {}, f"P{lo}")))
                 await tables.settle(game, [EVERYWHERE, guild], FRESH, rate_by(game))
             res = await h.slash(people[5], "rr-stats leaderboard")
             lines = res.text.splitlines()
             assert lines[0] == "🏆 Ratings on this server (page 1/2):", res.text
-            assert lines[1].startswith(f"1. <@{people[0].id}> **") and "?" not in lines[1]
-            assert lines[2].startswith(f"2. <@{people[1].id}> **") and "?" not in lines[2]
+            assert lines[1].startswith("1. P0 **") and "?" not in lines[1]
+            assert lines[2].startswith("2. P1 **") and "?" not in lines[2]
             assert "?**" in lines[3]  # the provisional ones after them
             msg = res.last
             assert msg is not None
             await h.click(people[5], message=msg, label="▶")
-            assert "(page 2/2)" in msg.text and "11. <@" in msg.text, msg.text
+            assert "(page 2/2)" in msg.text and "11. P" in msg.text, msg.text
             await h.click(people[5], message=msg, label="◀")
             assert "(page 1/2)" in msg.text
     asyncio.run(scenario())

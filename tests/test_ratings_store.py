@@ -119,3 +119,48 @@ def test_rating_chart_is_a_png_in_both_languages():
         data = rating_chart_png(points, start=(FRESH.mu, FRESH.sigma),
                                 provisional_games=PROVISIONAL_GAMES, lang=lang)
         assert data.startswith(b"\x89PNG") and len(data) < 200_000
+
+
+def test_the_move_that_ends_a_game_claims_its_settling_and_settling_takes_it(db):
+    """Issue 24: the last move of a channel game writes its claim to be settled in its own
+    transaction (so a rating never hangs on the game-over post), a daily game's does not
+    (the daily scores its own), settling takes the claim, and the rating row keeps the
+    name its player last played under — both backends."""
+    async def main():
+        s = await db.open()
+        try:
+            tables = ratings_store(s)
+            ids = []
+            for channel, settings in ((80, {"players": 2}),
+                                      (81, {"players": 1, "daily": {"day": "2026-11-23"}})):
+                lobby = await s.create_lobby(GUILD, channel, 1, "Ann", settings)
+                seats = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
+                started = await s.start(lobby.id, seats, {"seed": 1}, "{}")
+                await s.commit_actions(lobby.id, started.row.version, [(0, 1, "pass")], "{}",
+                                       "active", [])
+                row = await s.get(lobby.id)
+                assert await tables.unsettled(10) == ids  # not over yet
+                await s.commit_actions(lobby.id, row.version, [(1, 2, "pass")], "{}", "over",
+                                       [])
+                ids.append(lobby.id)
+            channel_game, daily_game = ids
+            assert await tables.unsettled(10) == [channel_game]  # the daily is not claimed
+            game = Finished(channel_game, GUILD, 80, None, 1.0, (
+                SeatResult(0, 1, 1, True, {}, "Ann"), SeatResult(1, 2, 2, False, {}, "Bob")))
+            other = await db.open()  # another process settles it: the claim goes with it
+            try:
+                await ratings_store(other).settle(game, [EVERYWHERE, GUILD], FRESH,
+                                                  rate_by(game))
+            finally:
+                await other.close()
+            assert await tables.unsettled(10) == []
+            assert await tables.names(GUILD, [1, 2, 3]) == {1: "Ann", 2: "Bob"}
+            # a later game under a new name renames the row; a seat without one keeps it
+            later = await s.create_lobby(GUILD, 82, 1, "Ann", {"players": 2})
+            game = Finished(later.id, GUILD, 82, None, 2.0, (
+                SeatResult(0, 1, 1, True, {}, "Annie"), SeatResult(1, 2, 2, False, {})))
+            await tables.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
+            assert await tables.names(GUILD, [1, 2]) == {1: "Annie", 2: "Bob"}
+        finally:
+            await s.close()
+    asyncio.run(main())

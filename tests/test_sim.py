@@ -41,6 +41,9 @@ def test_cli_prints_and_writes_the_same_numbers_twice(tmp_path, capsys):
     (["--players", "2", "--ai", "random,random,random"], "one per seat"),
     (["--players", "2", "--difficulty", "easy"], "only with --players 1"),
     (["--cards", "/nonexistent/cards.json"], "not found"),
+    (["--option", "opening_monster=gollem"], "opening_monster names a monster"),
+    (["--option", "start_gold"], "write KEY=VALUE"),
+    (["--option", "deadline=3"], "unknown setup option"),
 ])
 def test_bad_command_lines_get_a_clear_answer(args, message):
     with pytest.raises(SystemExit, match=message):
@@ -246,3 +249,22 @@ def test_no_progress_bar_updates_into_a_log_file(capsys):
     err = capsys.readouterr().err
     assert "\r" not in err and "#" not in err
     assert err.count("\n") == 1 and "6 games" in err
+
+
+def test_a_setup_variant_reaches_every_game_and_the_json(tmp_path):
+    """`--option` plays the daily's modifiers (here R7's opening summon with a Golem in it)
+    so a level built from them is measured by the same command as the rulebook's levels."""
+    from engine import Game
+    args = ["--ai", "random", "--games", "2", "--quiet", "--workers", "1",
+            "--difficulty", "hard", "--option", "opening_monster=golem",
+            "--option", "start_gold=0", "--json", str(tmp_path / "v.json")]
+    assert main(args) == 0
+    config = json.loads((tmp_path / "v.json").read_text())["config"]
+    assert config["options"] == {"opening_monster": "golem", "start_gold": 0}
+    cfg = Config(difficulty="hard", variants=(("opening_monster", "golem"),))
+    g = Game.new(["P1"], seed=1, options=cfg.options())
+    summoned = [sq["card"] for sq in g.state["players"][0]["board"] if sq and "owner" not in sq]
+    assert "golem" in summoned  # R7: the opening summon brought it onto the board
+    plain = Game.new(["P1"], seed=1, options=Config(difficulty="hard").options())
+    assert "golem" not in [sq["card"] for sq in plain.state["players"][0]["board"]
+                           if sq and "owner" not in sq]

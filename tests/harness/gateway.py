@@ -105,8 +105,9 @@ class GatewayMixin:
                 raise SchemaViolation(f"{user.name} is not a member of the harness guild")
             perms = self.server.permissions_of(user)
             payload["guild_id"] = str(self.server.guild_id)
-            payload["guild_locale"] = "en-US"
-            payload["guild"] = {"id": str(self.server.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = self.server.guild_locale
+            payload["guild"] = {"id": str(self.server.guild_id),
+                                "locale": self.server.guild_locale, "features": []}
             payload["channel"] = channel.payload(permissions=perms)
             payload["member"] = user.member_payload(permissions=perms)
             payload["context"] = 0

@@ -143,6 +143,9 @@ class FakeDiscord:
         # interactions name the user as the authorizing owner and the bot is no member of
         # the guild, so its own posts to guild channels answer 403 Missing Access.
         self.user_install_only = False
+        # the server's community locale (`guild_locale` of its interactions: the language
+        # of a server's public posts); "ja" for a Japanese server
+        self.guild_locale = "en-US"
         self.clock: Callable[[], float] = lambda: 0.0
         self.response_deadline: float | None = RESPONSE_DEADLINE
         self.custom_routes: dict[tuple[str, str], Handler] = {}
@@ -253,7 +256,7 @@ class FakeDiscord:
             "explicit_content_filter": 0,
             "mfa_level": 0,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "system_channel_id": str(self.default_channel.id),
             "system_channel_flags": 0,
             "rules_channel_id": None,
