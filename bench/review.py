@@ -96,9 +96,9 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
     import service.review as R
 
     R.WORKERS = workers
-    pool = review_pool(True)
     played = [game(seed) for seed in range(first, first + games)]
     for samples in samples_list:
+        pool = review_pool(True)  # its own workers: their CPU is counted once they exit
         same = 0
         t0, cpu0 = time.perf_counter(), children_cpu()
         for seed, (setup, log, _n) in enumerate(played, first):
@@ -112,10 +112,10 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
             print(f"  samples {samples} game {seed}: {'same' if agree else 'differs'} "
                   + " | ".join(f"{costs(x)} {costs(y)}"
                                for x, y in zip(a.seats, b.seats, strict=True)), flush=True)
+        pool.shutdown(wait=True)
         print(f"samples {samples}, recheck {recheck}: top three the same in {same} of "
               f"{games} games ({time.perf_counter() - t0:.0f} s wall, "
               f"{children_cpu() - cpu0:.0f} s of the workers' CPU)", flush=True)
-    pool.shutdown(wait=True)
 
 
 def main() -> None:
