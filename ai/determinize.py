@@ -56,6 +56,38 @@ def _seen_ids(x: Any, out: set[str]) -> None:
             stack.extend(v for v in y if isinstance(v, (dict, list)))
 
 
+def _monster_deck(monsters: dict[str, tuple[str, int]], seen: set[str], size: int,
+                  rng: random.Random) -> list[dict[str, str]]:
+    """The `size` monsters nobody has seen, as the deck holds them (R3): level 1 on top,
+    then 2, then 3, each level shuffled; the deck's bottom is what is left of it."""
+    by_level: dict[int, list[dict[str, str]]] = {}
+    for i, (card, lvl) in monsters.items():
+        if i not in seen:
+            by_level.setdefault(lvl, []).append({"id": i, "card": card})
+    deck: list[dict[str, str]] = []
+    for lvl in sorted(by_level):
+        pile = by_level[lvl]
+        rng.shuffle(pile)
+        deck += pile
+    return deck[len(deck) - size:] if size <= len(deck) else deck
+
+
+def _deal_medals(cs: CardSet, view: View, st: dict[str, Any], seat: int,
+                 rng: random.Random) -> None:
+    """The face-down medals (R14.1): the others' and the pool's drawn from the medals that
+    are not `seat`'s own (the only ones it has seen); none in a solo game."""
+    medals = list(cs.medals) if len(view["players"]) > 1 else []
+    for v in view["players"][seat].get("medals", []):
+        if v in medals:
+            medals.remove(v)
+    rng.shuffle(medals)
+    for n, p in enumerate(st["players"]):
+        if n != seat:
+            k = p.get("medal_count", 0)
+            p["medals"], medals = medals[:k], medals[k:]
+    st["medal_pool"] = medals[: view["medal_pool_size"]]
+
+
 def determinize(cs: CardSet, view: View, seat: int, rng: random.Random) -> dict[str, Any]:
     """A full state that `seat` cannot tell apart from the real one, sampled with `rng`."""
     st = copy.deepcopy({k: v for k, v in view.items() if k != "log"})
@@ -63,18 +95,7 @@ def determinize(cs: CardSet, view: View, seat: int, rng: random.Random) -> dict[
     seen: set[str] = set()
     _seen_ids({k: v for k, v in view.items() if k != "log"}, seen)
     monsters, units = _universe(cs)
-
-    left = [(lvl, i, card) for i, (card, lvl) in monsters.items() if i not in seen]
-    by_level: dict[int, list[dict[str, str]]] = {}
-    for lvl, i, card in left:
-        by_level.setdefault(lvl, []).append({"id": i, "card": card})
-    deck: list[dict[str, str]] = []
-    for lvl in sorted(by_level):
-        pile = by_level[lvl]
-        rng.shuffle(pile)
-        deck += pile
-    st["monster_deck"] = deck[len(deck) - view["monster_deck_size"]:] if \
-        view["monster_deck_size"] <= len(deck) else deck
+    st["monster_deck"] = _monster_deck(monsters, seen, view["monster_deck_size"], rng)
 
     pool = [{"id": i, "card": c} for i, c in units.items() if i not in seen]
     rng.shuffle(pool)
@@ -87,16 +108,7 @@ def determinize(cs: CardSet, view: View, seat: int, rng: random.Random) -> dict[
             down.remove(c)
     st["chips"] = {"down": down[: view["chips"]["down"]], "up": up}
 
-    medals = list(cs.medals) if len(view["players"]) > 1 else []
-    for v in view["players"][seat].get("medals", []):
-        if v in medals:
-            medals.remove(v)
-    rng.shuffle(medals)
-    for n, p in enumerate(st["players"]):
-        if n != seat:
-            k = p.get("medal_count", 0)
-            p["medals"], medals = medals[:k], medals[k:]
-    st["medal_pool"] = medals[: view["medal_pool_size"]]
+    _deal_medals(cs, view, st, seat, rng)
 
     st["rng"] = {k: rng.getrandbits(64) for k in STREAMS}
     for n in range(len(view["players"])):

@@ -16,7 +16,7 @@ from typing import Any
 from engine import CardSet, board
 from engine.board import col
 
-from .model import View, board_key, dice_odds, facts, near, skill_masks, skill_table
+from .model import UnitFacts, View, board_key, dice_odds, facts, near, skill_masks, skill_table
 from .preview import Outcome, invade_board
 
 LOSS = -1000.0
@@ -56,9 +56,11 @@ def rounds_left(st: View) -> int | None:
     final round is foreseen: each End phase reveals 3 mercenaries from it (R11.3)."""
     if len(st["players"]) != 1 or st["options"].get("difficulty") is None:
         return None
-    if st["final_round"] is not None:
-        return max(0, st["final_round"] - st["round"])
-    left = st.get("unit_deck_size", len(st.get("unit_deck", [])))
+    final: int | None = st["final_round"]
+    if final is not None:
+        now: int = st["round"]
+        return max(0, final - now)
+    left: int = st.get("unit_deck_size", len(st.get("unit_deck", [])))
     return max(1, -(-left // 3))
 
 
@@ -76,7 +78,7 @@ def evaluate(cs: CardSet, st: View, seat: int, w: Weights = W) -> float:
     b = p["board"]
     castle = len(p["castle"])
     key = (board_key(b), castle, solo, w)
-    ahead = f.seen.get(key)
+    ahead: Ahead | None = f.seen.get(key)
     if ahead is None:
         ahead = _ahead(cs, b, castle, solo, w)
         f.seen.put(key, ahead)
@@ -145,14 +147,15 @@ def _final(cs: CardSet, st: View, seat: int, w: Weights) -> float:
     deck = st.get("monster_deck_size", len(st.get("monster_deck", [])))
     if count == 0 and deck == 0:
         return FINAL_WIN
-    marks = p["honor"] + len(p["defeated"])
+    marks: int = p["honor"] + len(p["defeated"])
+    gold: int = p["gold"]
     seen = facts(cs).seen
     key = (board_key(b), "final", w.command)
-    pot = seen.get(key)
+    pot: float | None = seen.get(key)
     if pot is None:
         pot = potential(cs, b, unacted_only=True, command=w.command)
         seen.put(key, pot)
-    return -60.0 * count - 12.0 * hp + 4.0 * pot + 0.5 * marks + 0.2 * p["gold"]
+    return -60.0 * count - 12.0 * hp + 4.0 * pot + 0.5 * marks + 0.2 * gold
 
 
 def _penalty(cs: CardSet, o: Outcome, w: Weights) -> float:
@@ -168,9 +171,9 @@ def gold_value(gold: int, w: Weights = W) -> float:
 
 def _holdings(cs: CardSet, p: dict[str, Any], w: Weights) -> float:
     g = gold_value(p["gold"], w)
-    marks = p["honor"] + len(p["defeated"])
+    marks: int = p["honor"] + len(p["defeated"])
     hand = w.hand * sum(cs.units[c["card"]].cost for c in p["hand"])
-    medals = sum(p.get("medals", []))  # negative values lower threat (R14.2)
+    medals: int = sum(p.get("medals", []))  # negative values lower threat (R14.2)
     castle = sum(cs.monsters[m["card"]].threat for m in p["castle"])
     return g + w.mark * marks + hand - w.threat * (medals + castle)
 
@@ -241,23 +244,30 @@ def potential(cs: CardSet, b: list[Any], unacted_only: bool = False, command: fl
                     v = values[hit] = _hit_value(cs, b, kind, u.skill, hit)
                 if v > here:
                     here = v
-        if unacted_only and x["acted"]:
-            continue
-        best = 0.0
-        for pos in u.reach[i]:
-            if pos != i and b[pos] is not None:
-                continue
-            hit = masks[pos] & mask
-            if hit:
-                v = values.get(hit)
-                if v is None:
-                    v = values[hit] = _hit_value(cs, b, kind, u.skill, hit)
-                if v > best:
-                    best = v
-        total += best
+        if not (unacted_only and x["acted"]):
+            total += _best_reach(cs, b, u, i, mask, values)
     if bards and here > COMMAND_COST:
         total += command * bards * (here - COMMAND_COST)
     return total
+
+
+def _best_reach(cs: CardSet, b: list[Any], u: UnitFacts, i: int, mask: int,
+                values: dict[int, float]) -> float:
+    """The best hit unit `u` on square `i` could make from a square it can reach (one
+    within MOV that is free, or its own), each set of monsters hit valued once (`values`)."""
+    best = 0.0
+    masks = u.masks
+    for pos in u.reach[i]:
+        if pos != i and b[pos] is not None:
+            continue
+        hit = masks[pos] & mask
+        if hit:
+            v = values.get(hit)
+            if v is None:
+                v = values[hit] = _hit_value(cs, b, u.kind, u.skill, hit)
+            if v > best:
+                best = v
+    return best
 
 
 APPROACH_DECAY = 0.5  # each further move's worth of distance halves what a unit may deal

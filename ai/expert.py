@@ -196,7 +196,7 @@ def _short(cs: CardSet, st: State, seat: int) -> float:
     # monsters on the board (pieces) and in the waiting queues (cards): both name a card
     mons: list[Any] = [x for x in p["board"] if x is not None and "owner" not in x]
     mons += [x for q in p["queues"].values() for x in q]
-    hp = sum(cs.monsters[x["card"]].hp - x.get("dmg", 0) for x in mons)
+    hp: int = sum(cs.monsters[x["card"]].hp - x.get("dmg", 0) for x in mons)
     return 60.0 * (len(mons) + len(st.get("monster_deck", []))) + 12.0 * hp
 
 

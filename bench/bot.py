@@ -23,7 +23,15 @@ of a burst arrives at the burst's start):
 * answer: until the player's answer was recorded (the first followup after a defer, else
   the callback itself: autocomplete choices are their own answer).
 
-Throughput is interactions answered per second of wall time. A missed window is an
+Throughput is interactions answered per second of wall time. CPU per interaction is the
+CPU the measured part (rounds, or the open-loop run; setup not counted) took in the bot's
+own process (`time.process_time`: its event loop, the store's threads — and the fake
+Discord, which runs there too) plus its drawing worker processes (/proc/<pid>/stat), so
+1000 / (that sum) is interactions served per CPU-second; the last column is the event loop's
+thread alone (`time.thread_time`: what bounds one process, whose loop acknowledges and
+answers; an older bot's drawing threads are not in it). `--profile` adds the share of the
+event loop thread's busy time by stage (cProfile own time grouped by module, idle waits left
+out; the store's threads and the drawing processes are not in it). A missed window is an
 interaction without an accepted callback within the harness's RESPONSE_DEADLINE (3 s): a
 late one — autocomplete too — is refused by the fake Discord like the real one and counted,
 never a crash. Percentiles are nearest-rank; run twice on a shared machine and expect noise.
@@ -33,13 +41,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
+import multiprocessing
 import os
 import platform
+import pstats
 import random
 import sys
 import tempfile
 import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +81,93 @@ from engine import Action, Game  # noqa: E402
 
 TARGET_P99_MS = 100.0  # at 50 games
 ANSWER, READ = "answer", "read"
+# Stages of the loop thread's CPU, by where a function lives (first match wins).
+STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("fake Discord (harness)", ("/tests/harness/", "/tests/bot_driver", "/bench/",
+                                "copy.py")),
+    ("discord.py objects + HTTP", ("/discord/",)),
+    ("narration + catalogue (service/lines, i18n)", ("/service/lines", "/i18n/", "gettext",
+                                                      "/cogs/text", "/cogs/i18n")),
+    ("engine", ("/engine/",)),
+    ("images (render/)", ("/render/", "/PIL/")),
+    ("JSON", ("/json/", "_json")),
+    ("store (loop side)", ("/store/", "sqlite3", "aiosqlite")),
+    ("service (other)", ("/service/",)),
+    ("cogs (answer path, announcements)", ("/cogs/",)),
+    ("asyncio + threads hand-off", ("/asyncio/", "threading.py", "queue.py", "selectors",
+                                     "<method 'put' of '_queue", "<method 'acquire'")),
+    ("PNG bytes handed over (Pillow, zlib)", ("/PIL/", "zlib")),
+)
+
+
+class Cpu:
+    """CPU of the bot's process and of its drawing workers, summed over measured spans."""
+
+    def __init__(self) -> None:
+        self.own = 0.0
+        self.loop = 0.0  # the event loop's thread alone (not the store's or drawing threads)
+        self.workers = 0.0
+        self.profile: cProfile.Profile | None = None
+
+    @contextmanager
+    def span(self) -> Iterator[None]:
+        own, loop, workers = time.process_time(), time.thread_time(), workers_cpu()
+        if self.profile:
+            self.profile.enable()
+        try:
+            yield
+        finally:
+            if self.profile:
+                self.profile.disable()
+            self.own += time.process_time() - own
+            self.loop += time.thread_time() - loop
+            self.workers += workers_cpu() - workers
+
+    def stages(self) -> list[tuple[str, float]]:
+        """Share of the profiled loop thread's busy time by stage, largest first. Wall-clock
+        timer (cheap per call; a CPU timer's system call per event inflated the small
+        functions' share); waiting in `epoll` is idle and left out. A built-in or standard
+        library function of no stage of its own (dict.get, a socket write) counts for the
+        stage of whoever called it."""
+        if not self.profile:
+            return []
+        table = pstats.Stats(self.profile).stats  # type: ignore[attr-defined]
+        shares: dict[str, float] = defaultdict(float)
+        for func, (_, _, tottime, _, callers) in table.items():
+            stage = stage_of(func)
+            if stage == "idle":
+                continue
+            if stage != "other" or not callers:
+                shares[stage] += tottime
+                continue
+            for caller, row in callers.items():  # (cc, nc, tottime, cumtime) per caller
+                shares[stage_of(caller)] += row[2]
+        shares.pop("idle", None)
+        total = sum(shares.values()) or 1.0
+        return sorted(((s, v / total) for s, v in shares.items()), key=lambda x: -x[1])
+
+
+def stage_of(func: tuple[str, int, str]) -> str:
+    """The stage (STAGES) a profiled function belongs to: "idle" for the loop's wait."""
+    path, _, name = func
+    where = f"{path}:{name}"
+    if "<method 'poll' of 'select" in where:
+        return "idle"
+    return next((s for s, keys in STAGES if any(k in where for k in keys)), "other")
+
+
+def workers_cpu() -> float:
+    """User + system seconds of this process's live worker processes (the drawing pool)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for p in multiprocessing.active_children():
+        try:
+            with open(f"/proc/{p.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except OSError:
+            pass
+    return total
 
 
 def newest_button(h: Harness, user: FakeUser, channel: FakeChannel, marker: str
@@ -169,17 +270,22 @@ def production_bot(db: Path, seed: int) -> Any:
     return bot
 
 
-def summary(outcomes: list[Any], n: int, wall: float, extra: dict[str, Any]) -> dict[str, Any]:
+def summary(outcomes: list[Any], n: int, wall: float, cpu: Cpu, extra: dict[str, Any]
+            ) -> dict[str, Any]:
     acks = [o.ack * 1000 for o in outcomes if o.ack is not None]
     answers = [o.answer * 1000 for o in outcomes if o.answer is not None]
     return {"games": n, "interactions": len(outcomes), "per_s": len(answers) / wall if wall else 0,
             "ack_p50": quantile(acks, 0.5), "ack_p99": quantile(acks, 0.99),
             "ack_max": max(acks, default=0), "ans_p50": quantile(answers, 0.5),
             "ans_p99": quantile(answers, 0.99), "missed": sum(o.missed for o in outcomes),
-            "reads_missed": stats(outcomes, READ).missed, **extra}
+            "reads_missed": stats(outcomes, READ).missed,
+            "cpu_own": 1000 * cpu.own / max(1, len(outcomes)),
+            "cpu_loop": 1000 * cpu.loop / max(1, len(outcomes)),
+            "cpu_workers": 1000 * cpu.workers / max(1, len(outcomes)),
+            "stages": cpu.stages(), **extra}
 
 
-async def measure(n: int, rounds: int, seed: int) -> dict[str, Any]:
+async def measure(n: int, rounds: int, seed: int, cpu: Cpu) -> dict[str, Any]:
     """Rounds: each a burst of every game's answer and read, then quiet (closed loop)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -193,7 +299,7 @@ async def measure(n: int, rounds: int, seed: int) -> dict[str, Any]:
             for r in range(rounds):
                 items: list[tuple[str, Delivery]] = []
                 for c in channels:
-                    row, g = await bot.service.tables.current(c.id) if await _active(bot, c) else \
+                    row, g = await _tables(bot).current(c.id) if await _active(bot, c) else \
                         (None, None)
                     if g is None:
                         continue
@@ -203,17 +309,19 @@ async def measure(n: int, rounds: int, seed: int) -> dict[str, Any]:
                     break
                 biggest = max(biggest, len(items))
                 t = time.perf_counter()
-                feed = Feeder(h)
-                for label, item in items:
-                    feed.deliver(label, 0.0, item)
-                await feed.drain(timeout=h.settle_timeout)
+                with cpu.span():
+                    feed = Feeder(h)
+                    for label, item in items:
+                        feed.deliver(label, 0.0, item)
+                    await feed.drain(timeout=h.settle_timeout)
                 wall += time.perf_counter() - t
                 outcomes += feed.outcomes
             games_over = sum([not await _active(bot, c) for c in channels])
-            return summary(outcomes, n, wall, {"burst": biggest, "over": games_over})
+            return summary(outcomes, n, wall, cpu, {"burst": biggest, "over": games_over})
 
 
-async def measure_open(n: int, rate: float, duration: float, seed: int) -> dict[str, Any]:
+async def measure_open(n: int, rate: float, duration: float, seed: int, cpu: Cpu
+                       ) -> dict[str, Any]:
     """Open loop: `rate` interactions a second by the clock, whatever the bot is doing.
 
     Payloads are built from snapshots of the games that one background reader keeps fresh
@@ -255,24 +363,31 @@ async def measure_open(n: int, rate: float, duration: float, seed: int) -> dict[
             reader = asyncio.create_task(refresh())
             feed = Feeder(h)
             t = time.perf_counter()
-            try:
-                await feed.run((at, ANSWER if k % 2 == 0 else READ, arrival(k))
-                               for k, at in enumerate(times))
-            finally:
-                done.set()
-                await reader
-            await feed.drain(timeout=h.settle_timeout)
+            with cpu.span():
+                try:
+                    await feed.run((at, ANSWER if k % 2 == 0 else READ, arrival(k))
+                                   for k, at in enumerate(times))
+                finally:
+                    done.set()
+                    await reader
+                await feed.drain(timeout=h.settle_timeout)
             wall = time.perf_counter() - t
             games_over = sum([not await _active(bot, c) for c in channels])
-            return summary(feed.outcomes, n, wall, {"burst": 0, "over": games_over,
-                                                    "late_feeds": feed.late_feeds})
+            return summary(feed.outcomes, n, wall, cpu, {"burst": 0, "over": games_over,
+                                                         "late_feeds": feed.late_feeds})
 
 
 async def _snapshot(bot: Any, channel: FakeChannel) -> tuple[Any, Game] | None:
     if not await _active(bot, channel):
         return None
-    row, game = await bot.service.tables.current(channel.id)
+    row, game = await _tables(bot).current(channel.id)
     return (row, game) if game is not None and game.waiting_for() else None
+
+
+def _tables(bot: Any) -> Any:
+    """The service's tables room (an older checkout, e.g. 1d6ad38, has no rooms: the service
+    itself), so this script runs unchanged against it (README, "Bot")."""
+    return getattr(bot.service, "tables", bot.service)
 
 
 async def _active(bot: Any, channel: FakeChannel) -> bool:
@@ -288,6 +403,10 @@ def main(argv: list[str]) -> int:
                     help="open loop: interactions a second (0: rounds of bursts)")
     ap.add_argument("--duration", type=float, default=30.0, help="open loop: seconds")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", action="store_true",
+                    help="share of the event loop thread's CPU by stage (cProfile; slower)")
+    ap.add_argument("--profile-out", type=Path, default=None,
+                    help="with --profile: also write the last run's cProfile data there")
     args = ap.parse_args(argv)
     log_errors_but_misses()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -298,18 +417,28 @@ def main(argv: list[str]) -> int:
     print(f"bot bench: Python {platform.python_version()}, {os.cpu_count()} CPUs, load "
           f"average {load}; {mode}")
     print(f"{'games':>6} {'inter.':>7} {'burst':>6} {'inter/s':>8} {'ack p50':>8} {'ack p99':>8} "
-          f"{'ack max':>8} {'ans p50':>8} {'ans p99':>8} {'missed':>6} {'(reads)':>7}")
+          f"{'ack max':>8} {'ans p50':>8} {'ans p99':>8} {'missed':>6} {'(reads)':>7} "
+          f"{'CPU ms/inter: bot + drawing':>28} {'inter/CPU-s':>11} {'(loop thread)':>11}")
     results = []
     for n in args.games:
         gc.collect()
-        res = asyncio.run(measure_open(n, args.rate, args.duration, args.seed) if args.rate
-                          else measure(n, args.rounds, args.seed))
+        cpu = Cpu()
+        if args.profile:
+            cpu.profile = cProfile.Profile()
+        res = asyncio.run(measure_open(n, args.rate, args.duration, args.seed, cpu) if args.rate
+                          else measure(n, args.rounds, args.seed, cpu))
         gc.unfreeze()  # that bot is gone: let its frozen objects be collected
         results.append(res)
         print(f"{res['games']:>6} {res['interactions']:>7} {res['burst']:>6} {res['per_s']:>8.0f} "
               f"{res['ack_p50']:>7.1f}ms {res['ack_p99']:>7.1f}ms {res['ack_max']:>7.1f}ms "
               f"{res['ans_p50']:>7.1f}ms {res['ans_p99']:>7.1f}ms {res['missed']:>6} "
-              f"{res['reads_missed']:>7}", flush=True)
+              f"{res['reads_missed']:>7} {res['cpu_own']:>17.2f} + {res['cpu_workers']:>5.2f} ms "
+              f"{1000 / max(1e-9, res['cpu_own'] + res['cpu_workers']):>11.0f} "
+              f"{res['cpu_loop']:>8.2f} ms", flush=True)
+        for stage, share in res["stages"]:
+            print(f"        {share:6.1%}  {stage}")
+        if cpu.profile and args.profile_out:
+            cpu.profile.dump_stats(args.profile_out)
     at50 = [r for r in results if r["games"] == 50]
     if at50:
         ok = at50[0]["ack_p99"] < TARGET_P99_MS
@@ -318,7 +447,8 @@ def main(argv: list[str]) -> int:
               f"missed {RESPONSE_DEADLINE:g}-second windows: {sum(r['missed'] for r in results)}")
     print("ack = arrival → interaction callback reached Discord (defer / choices); "
           "ans = arrival → the player's answer (p50/p99 nearest rank); missed = no accepted "
-          f"callback within {RESPONSE_DEADLINE:g} s (reads: autocomplete and /rr status).")
+          f"callback within {RESPONSE_DEADLINE:g} s (reads: autocomplete and /rr status); CPU "
+          "of the measured part: the bot's process (fake Discord included) + drawing workers.")
     return 0
 
 

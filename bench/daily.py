@@ -63,7 +63,7 @@ async def rush(rate_per_min: float, duration: float, probes: float, servers: int
         async with Harness(lambda: make_bot(Path(tmp) / "d.db", clock), settle_timeout=1800) as h:
             host = h.bot.daily  # type: ignore[attr-defined]
             if not par:
-                await host.store.set_par(host.today().isoformat(), PAR)
+                await host.store.set_par(host.days.today().isoformat(), PAR)
             users = [h.user(f"p{k}") for k in range(len(starts))]
             prober = h.user("prober")
             # Payloads built before the clock starts: the load generator's own work stays
@@ -85,7 +85,7 @@ async def rush(rate_per_min: float, duration: float, probes: float, servers: int
             expired = await feed.drain(timeout=1800)
             wall = time.perf_counter() - t0
             started = len([u for u in users
-                           if await host.store.attempt(u.id, host.today().isoformat(), True)])
+                           if await host.store.attempt(u.id, host.days.today().isoformat(), True)])
             out: dict[str, Any] = {
                 "play": feed.stats(PLAY), "board": feed.stats(BOARD), "fed": fed, "wall": wall,
                 "started": started, "players": len(users), "late_feeds": feed.late_feeds,
@@ -96,9 +96,9 @@ async def rush(rate_per_min: float, duration: float, probes: float, servers: int
                 await host.store.set_guild_channel(10_000 + k, ch.id, "en")
             clock.now += 24 * 3600
             if par:  # the production AIs (greedy, expert), not the test bot's random one
-                host.par_levels = None
+                host.par.levels = None
             else:
-                await host.store.set_par(host.today().isoformat(), PAR)
+                await host.store.set_par(host.days.today().isoformat(), PAR)
             job_feed = Feeder(h)
             t1 = time.perf_counter()
             job = asyncio.create_task(day_once(h.bot))  # type: ignore[arg-type]

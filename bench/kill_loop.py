@@ -78,7 +78,7 @@ sys.path.insert(0, str(ROOT))
 import i18n  # noqa: E402
 from engine import Game  # noqa: E402
 from service import daily  # noqa: E402
-from service.daily_play import slot  # noqa: E402
+from service.daily_slots import slot  # noqa: E402
 
 WAIT_S = 20.0  # the longest an action or a start may take before the run is called stuck
 QUIET_S = 5.0  # an answer is over when the console said its `>` line (or this long silence)

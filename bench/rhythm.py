@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import view  # noqa: E402
 from service.daily import RHYTHM, RHYTHM_FROM, challenge_from_key, day_key  # noqa: E402
-from service.daily_play import par_seed  # noqa: E402
+from service.daily_par import par_seed  # noqa: E402
 from sim.runner import EXPERT_BUDGET, make_bot  # noqa: E402
 from sim.stats import wilson  # noqa: E402
 

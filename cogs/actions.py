@@ -24,6 +24,7 @@ from discord import app_commands
 from engine import ActionError
 from service import GameOver, Outcome, Quarantined, ServiceError
 from service.daily import number_of
+from service.daily_play import DailyHost
 from service.refusals import words
 
 from .announce import Announcement, clip, deliver
@@ -72,20 +73,20 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False,
                    game: int | None = None) -> int:
     """The one place a play command finds its game: the channel's game in a server, else
     the caller's own daily game — the one a button names (`game`: a practice game's
-    buttons while the ranked one is open), else `DailyHost.active_slot` — so nobody can
+    buttons while the ranked one is open), else `DailySlots.active_slot` — so nobody can
     ever reach someone else's daily game. `quiet` (autocomplete): 0 instead of a refusal."""
     if in_server(interaction):
         return interaction.channel_id or 0
-    host = getattr(rook(interaction), "daily", None)
+    host: DailyHost | None = getattr(rook(interaction), "daily", None)  # None before setup_hook
     if host is not None and not quiet:
-        ended = await host.expire_overdue(interaction.user.id)
+        ended = await host.attempts.expire_overdue(interaction.user.id)
         if ended is not None:  # 00:00 UTC passed and the day job has not run yet
             raise Refusal("daily_time_up", n=number_of(dt.date.fromisoformat(ended.day)))
     key = None
     if host is not None and game is not None:
-        key = await host.slot_of_game(interaction.user.id, game)
+        key = await host.slots.slot_of_game(interaction.user.id, game)
     if host is not None and key is None:
-        key = await host.active_slot(interaction.user.id)
+        key = await host.slots.active_slot(interaction.user.id)
     if key is None:
         if quiet:
             return 0

@@ -32,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import aiohttp
 import discord
@@ -104,7 +104,7 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
     if progress is not None:
         index, progress.count = progress.count, progress.count + 1
         if index < progress.skip:
-            return SENT_BEFORE
+            return cast(T, SENT_BEFORE)  # a stand-in: callers only tell it from None
         if progress.stopped is not None:
             return None
         call = _watched(call, progress, index)
@@ -232,9 +232,32 @@ def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
 
 def post_channel(row: GameRow) -> int:
     """Where a game's posts go: its channel, or for a daily game (kept under a slot key,
-    not a channel) the player's DM recorded when it started (service/daily_play.py)."""
+    not a channel) the player's DM recorded when it started (service/daily_attempts.py)."""
     daily = row.settings.get("daily") or {}
     return int(daily.get("post_channel") or row.channel_id)
+
+
+def secrets_by_seat(events: Sequence[Told], users: list[int]) -> dict[int, list[Told]]:
+    """The events each seated person may see alone (their draws, their hand), told to them
+    privately; a bot seat has nobody to tell its secrets to."""
+    private: dict[int, list[Told]] = {}
+    for e in events:
+        for s in e.get("vis", []):
+            if is_person(users[int(s)]):
+                private.setdefault(int(s), []).append(e)
+    return private
+
+
+def zombie_notice(out: Outcome, lang: str) -> tuple[list[str], list[int]]:
+    """When an AI took a timed-out seat (zombie mode): the line that says so and the ping
+    of its person (`/rr back` is theirs); else nothing."""
+    if "zombie" not in out.notes or out.actor is None:
+        return [], []
+    row, seat = out.row, out.actor
+    user = int(row.seats[seat]["user"])
+    level = zombie_level(row, seat) or ""
+    return [t("zombie_took", lang, name=safe(row.seats[seat]["name"]),
+              level=pair(LEVELS, level, lang), mention=f"<@{user}>")], [user]
 
 
 @dataclass(slots=True)
@@ -335,23 +358,13 @@ class Announcer:
         asks = [a for s in out.prompts if not ai_level(row, s)
                 and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
                               None if s == out.actor else (lang,))) is not None]
-        private: dict[int, list[Told]] = {}
-        for e in out.events:
-            for s in e.get("vis", []):
-                if is_person(users[int(s)]):  # a bot seat has nobody to tell its secrets to
-                    private.setdefault(int(s), []).append(e)
+        private = secrets_by_seat(out.events, users)
         timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
             if "timeout" in out.notes else {}
         # every table image is a report's (the final table too: service/report.py)
         reports = [replace(r, view=marked_view(row, r.view)) if r.view is not None else r
                    for r in phase_reports(out)]
-        extra, extra_pings = [], []
-        if "zombie" in out.notes and out.actor is not None:
-            extra_pings.append(users[out.actor])  # told with a ping: `/rr back` is theirs
-            level = zombie_level(row, out.actor) or ""
-            extra.append(t("zombie_took", lang, name=safe(row.seats[out.actor]["name"]),
-                           level=pair(LEVELS, level, lang),
-                           mention=f"<@{users[out.actor]}>"))
+        extra, extra_pings = zombie_notice(out, lang)
         if g.over:  # issue 23: who used hints, told with the game's end
             extra.extend(used_lines(row, names, lang))
         return Announcement(
@@ -403,21 +416,7 @@ class Announcer:
             row, g = ann.ended
             hints += await end_lines(self.bot.store, self.bot.service.clock(), row, g, g.state["log"], ann.lang)
         if ann.reports:  # every card or phase that ended: its lines and its own image
-            # all its images are drawn at once, each posted as soon as it and the ones
-            # before it are ready
-            images = [None if r.view is None else asyncio.ensure_future(self.table_file(
-                ann, r.view, r.events, [r.what] if r.what else None)) for r in ann.reports]
-            try:
-                for k, (r, drawing) in enumerate(zip(ann.reports, images, strict=True)):
-                    lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
-                    image = None if drawing is None else await drawing
-                    last = k == len(ann.reports) - 1
-                    await self._post(ch, ann, lines + (hints if last else []), image,
-                                     ann.extra_pings if last else [])
-            finally:
-                for drawing in images:
-                    if drawing is not None and not drawing.done():
-                        drawing.cancel()
+            await self._post_reports(ch, ann, hints)
         else:
             await self._post(ch, ann, ann.lines(ann.lang) + hints, await self.table_file(ann),
                              ann.extra_pings)
@@ -431,6 +430,25 @@ class Announcer:
             self.bot.ai.kick(ann.channel_id)
         if ann.recap is not None:
             await self.post_recap(ann, ann.recap)
+
+    async def _post_reports(self, ch: discord.PartialMessageable, ann: Announcement,
+                            hints: list[str]) -> None:
+        """Each card or phase that ended, its lines and its own image, in order; `hints`
+        (and the extra pings) with the last. All the images are drawn at once, each posted
+        as soon as it and the ones before it are ready."""
+        images = [None if r.view is None else asyncio.ensure_future(self.table_file(
+            ann, r.view, r.events, [r.what] if r.what else None)) for r in ann.reports]
+        try:
+            for k, (r, drawing) in enumerate(zip(ann.reports, images, strict=True)):
+                lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
+                image = None if drawing is None else await drawing
+                last = k == len(ann.reports) - 1
+                await self._post(ch, ann, lines + (hints if last else []), image,
+                                 ann.extra_pings if last else [])
+        finally:
+            for drawing in images:
+                if drawing is not None and not drawing.done():
+                    drawing.cancel()
 
     async def post_recap(self, ann: Announcement, source: Recap) -> None:
         """The ended game's animated recap, after its game-over post: one more message of

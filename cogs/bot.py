@@ -155,7 +155,7 @@ class RookBot(Host):
             # started mid-day: today's par, in the background (by the DM host, shard 0's
             # process, where the daily games are played; other processes on demand only)
             if self.daily_par_at_start and self.hosting.dm_host:
-                self.daily.ensure_par(self.daily.today())
+                self.daily.par.ensure(self.daily.days.today())
             return
         if not self.day_lease.held:  # another process runs it (or nobody can reach the db)
             return
@@ -202,9 +202,9 @@ class RookBot(Host):
         # RR_DAILY_SECRET, else a secret generated once and stored (service/daily_play.py);
         # a weak one, or one the database was not started with, stops here (SecretError)
         self.daily = await DailyHost.open(self.service)
-        self.daily.par_levels = self.config.daily_par_levels
+        self.daily.par.levels = self.config.daily_par_levels
         if plays := self.config.daily_par_plays:
-            self.daily.par_plays = plays
+            self.daily.par.plays = plays
         self.service.tables.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
         if self.ai_processes:
             self.service.ai.pool = process_pool

@@ -1,9 +1,9 @@
 """`/rr daily …`: the daily solo challenge in Discord (issue 10), and its day job.
 
-Thin on purpose: who may play what, once a day, is `service/daily_play.py`'s. A daily game
-is played in the player's DMs with the bot (cogs/README.md says why): from a server,
-`/rr daily play` answers privately and posts the game to the DM; in the DM it plays right
-there. The play commands and buttons find it through `actions.game_key`.
+Thin on purpose: who may play what, once a day, is the daily host's (service/daily_play.py
+and its rooms). A daily game is played in the player's DMs with the bot (cogs/README.md says
+why): from a server, `/rr daily play` answers privately and posts the game to the DM; in
+the DM it plays right there. The play commands and buttons find it through `actions.game_key`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from render.stats import stats_png
 from service import ServiceError
 from service import daily as core
 from service.daily import Entry
-from service.daily_play import DailyHost, MemberCheck, Started
+from service.daily_attempts import Started
+from service.daily_board import MemberCheck
+from service.daily_play import DailyHost
 from store import DailyNotice
 
 from .actions import ack, in_server, reply, rook
@@ -59,7 +61,7 @@ def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | No
     """The day's challenge in the reader's language: number, difficulty, modifiers, par,
     and when it ends (a relative timestamp every client shows in local time)."""
     mods = "\n".join(f"• {m.name(lang)}" for m in ch.modifiers)
-    key = "daily_card" if ch.day >= host.today() else "daily_card_past"  # no "ends" for a past day
+    key = "daily_card" if ch.day >= host.days.today() else "daily_card_past"  # no "ends" for a past day
     return t(key, lang, n=ch.number, day=ch.day.isoformat(),
              difficulty=difficulty_words(ch.difficulty, lang), mods=mods,
              par=par_words(par, lang), ts=int(core.day_end(ch.day)))
@@ -74,7 +76,7 @@ async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost 
 
 
 def host_of(bot: Host) -> DailyHost:
-    host = getattr(bot, "daily", None)
+    host: DailyHost | None = getattr(bot, "daily", None)  # None until setup_hook opened it
     if host is None:
         raise ServiceError.of("svc.daily_closed",
                            code="daily_closed")
@@ -97,7 +99,7 @@ async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: St
              "daily_running" if st.raced else "daily_resumed", lang)
     where = "" if in_bot_dm(interaction) or st.raced else " " + t("daily_in_dm", lang)
     kind = "" if st.ranked else " " + t("daily_practice_note", lang)
-    if await host.both_open(st.row.host_id):  # two games in one DM: say which commands mean
+    if await host.slots.both_open(st.row.host_id):  # two games in one DM: say which commands mean
         kind += " " + t("daily_focus_ranked" if st.ranked else "daily_focus_practice", lang)
     lead = f"{head}{kind}{where}\n"
     await reply(interaction, lead + challenge_text(host, st.challenge, st.par, lang))
@@ -110,7 +112,7 @@ async def _show_par_when_known(interaction: discord.Interaction, host: DailyHost
     """The par is computed off the event loop (worker threads) after the answer was sent;
     once known it replaces 'still playing' in that answer. Never raises."""
     try:
-        par = await host.compute_par(ch.day)
+        par = await host.par.compute(ch.day)
         text = lead + challenge_text(host, ch, par, lang)
         await deliver(f"daily par for interaction {interaction.id}",
                       lambda: interaction.edit_original_response(content=text))
@@ -186,7 +188,7 @@ class DailyCommands(CommandsMixin):
         if not await ack(interaction):
             return
         await open_attempt(interaction, lang,
-                           lambda host, *who, reach: host.play(*who, lang, reach))
+                           lambda host, *who, reach: host.attempts.play(*who, lang, reach))
 
     @daily.command(name=_("practice", id="command.daily.practice"), description=_(
         "Replay a past day unranked (today's once your ranked try is over)"))
@@ -202,7 +204,7 @@ class DailyCommands(CommandsMixin):
             await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
             return
         await open_attempt(interaction, lang,
-                           lambda host, *who, reach: host.practice(*who, lang, day, reach))
+                           lambda host, *who, reach: host.attempts.practice(*who, lang, day, reach))
 
     @daily.command(name=_("leaderboard", id="command.daily.leaderboard"), description=_(
         "The day's best results (this server or everyone)"))
@@ -219,7 +221,7 @@ class DailyCommands(CommandsMixin):
         if (host := await _acked_host(interaction, lang)) is None:
             return
         try:
-            day = dt.date.fromisoformat(date.strip()) if date else host.today()
+            day = dt.date.fromisoformat(date.strip()) if date else host.days.today()
         except ValueError:
             await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
             return
@@ -240,12 +242,12 @@ class DailyCommands(CommandsMixin):
         if not confirm:
             await reply(interaction, t("daily_resign_kept", lang))
             return
-        settled = await host.resign(interaction.user.id)
-        stored = await host.par(host.today())
+        settled = await host.attempts.resign(interaction.user.id)
+        stored = await host.par.get(host.days.today())
         par = core.par_score(stored)
         await reply(interaction, t("daily_resigned", lang) + "\n" + result_text(
             settled.score, settled.share_in(lang), core.versus_par(settled.score, par, lang),
-            settled.standing, True, lang, next_ts=next_challenge(host.today()),
+            settled.standing, True, lang, next_ts=next_challenge(host.days.today()),
             odds=odds_line(stored, lang)))
 
     @daily.command(name=_("stats", id="command.daily.stats"), description=_(
@@ -254,8 +256,8 @@ class DailyCommands(CommandsMixin):
         lang = lang_of(interaction)
         if (host := await _acked_host(interaction, lang)) is None:
             return
-        s = await host.stats(interaction.user.id)
-        today = await host.store.attempt(interaction.user.id, host.today().isoformat(), True)
+        s = await host.board.stats(interaction.user.id)
+        today = await host.store.attempt(interaction.user.id, host.days.today().isoformat(), True)
         try:
             score = core.Score.from_json(today.score) if today and today.score else None
         except ValueError:
@@ -322,7 +324,7 @@ class DailyCommands(CommandsMixin):
             setting = await host.store.reminder(interaction.user.id)
             hour = setting[2] if setting else reminder_hour or 0
             said.append(t("daily_remind_on", lang, hour=hour,
-                          ts=int(core.day_start(host.today()) + hour * 3600)))
+                          ts=int(core.day_start(host.days.today()) + hour * 3600)))
         await reply(interaction, "\n".join(said) or t("daily_settings_none", lang))
 
 
@@ -368,7 +370,7 @@ async def board_page(interaction: discord.Interaction, host: DailyHost, day: dt.
     guild_id = interaction.guild_id if server else None
     if guild_id is not None:  # the caller is a member: the interaction says so
         await host.store.seen_in(guild_id, interaction.user.id)
-    rows = await host.leaderboard(day, guild_id, member_check(rook(interaction), guild_id)
+    rows = await host.board.leaderboard(day, guild_id, member_check(rook(interaction), guild_id)
                                   if guild_id is not None else None)
     pages = max(1, -(-len(rows) // BOARD_SIZE))
     page = min(max(page, 0), pages - 1)
@@ -446,19 +448,19 @@ async def day_once(bot: Host) -> dict[str, int]:
     neither repeats nor loses one; each server and each user is delivered on its own (a
     failure is theirs alone). Returns what was sent (tests, bench)."""
     host = bot.daily
-    today = host.today()
+    today = host.days.today()
     sent = {"announced": 0, "reminded": 0, "closed": 0}
-    await host.compute_par(today)  # worker threads: the event loop stays free
+    await host.par.compute(today)  # worker threads: the event loop stays free
     try:  # the same, many games (bounded): the news carries them
-        await host.compute_odds(today)
+        await host.par.odds(today)
     except asyncio.CancelledError:
         raise
     except Exception:  # the odds are extra: closing the day and the news go on without
         log.exception("par odds of %s failed; the next pass tries again", today)
     yesterday = today - dt.timedelta(days=1)
-    closed = await host.close_day(yesterday)  # their notices: queued
+    closed = await host.results.close_day(yesterday)  # their notices: queued
     sent["closed"] = len(closed)
-    now = host.clock()
+    now = host.days.clock()
     if await host.store.day_flag(yesterday.isoformat(), "closed"):
         # every ranked game of the closed day is final: each player's recap, once
         await host.store.queue_recaps(yesterday.isoformat(), now)
@@ -479,7 +481,7 @@ async def deliver_daily(bot: Host) -> dict[str, int]:
     streak kept since): dropped, logged. Returns how many of each kind were sent."""
     host = bot.daily
     sent = {"news": 0, "reminder": 0, "time_up": 0, "recap": 0}
-    for notice in await host.store.take_notices(host.clock()):  # held: no other pass sends it
+    for notice in await host.store.take_notices(host.days.clock()):  # held: no other pass sends it
         told = await _tell_notice(bot, notice)
         if told is not None:  # sent, refused for good, or no longer true: it goes
             await host.store.notice_sent(notice.id)
@@ -490,7 +492,7 @@ async def deliver_daily(bot: Host) -> dict[str, int]:
             await host.store.notice_sent(notice.id)
         else:
             delay = NOTICE_RETRY_S[min(notice.attempts, len(NOTICE_RETRY_S) - 1)]
-            await host.store.notice_retry(notice.id, host.clock() + delay)
+            await host.store.notice_retry(notice.id, host.days.clock() + delay)
         await asyncio.sleep(0)
     return sent
 
@@ -567,7 +569,7 @@ async def notice_text(bot: Host, notice: DailyNotice) -> str | None:
         return t("daily_recap_post", notice.lang or "en", n=core.number_of(day),
                  day=notice.day)
     day = dt.date.fromisoformat(notice.day)
-    if day != host.today():
+    if day != host.days.today():
         return None
     if notice.kind == "news":
         return await news_text(bot, host, notice.target, notice.lang or "en", day)
@@ -591,12 +593,12 @@ async def news_text(bot: Host, host: DailyHost, guild_id: int, lang: str,
     """A server's daily news: today's challenge card, yesterday's podium among its members,
     yesterday's published key."""
     yesterday = today - dt.timedelta(days=1)
-    lines = [challenge_text(host, host.challenge(today), await host.par(today), lang)]
-    podium = (await host.leaderboard(yesterday, guild_id, member_check(bot, guild_id)))[:3]
+    lines = [challenge_text(host, host.days.challenge(today), await host.par.get(today), lang)]
+    podium = (await host.board.leaderboard(yesterday, guild_id, member_check(bot, guild_id)))[:3]
     if podium:
         lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
         lines += [board_line(rank, e, lang, False) for rank, e in podium]
-    key = core.published_key(host.secret, yesterday, host.clock())
+    key = core.published_key(host.days.secret, yesterday, host.days.clock())
     if key is not None:
         lines.append(t("daily_key", lang, n=core.number_of(yesterday), day_key=key,
                        day=yesterday.isoformat()))

@@ -174,10 +174,10 @@ async def history_page(host: DailyHost, user_id: int, page: int,
     lines = [t("history_head", lang, page=page + 1, pages=pages)]
     lines += [history_line(d, lang) for d in days]
     view = discord.ui.View(timeout=None)
-    closed = [d for d in days if host.clock() >= core.day_end(d.day)]
+    closed = [d for d in days if host.days.clock() >= core.day_end(d.day)]
     if closed:
         view.add_item(HistoryPick("review", closed, lang))
-    practice = [d for d in days if d.day < host.today() or d.status != "playing"]
+    practice = [d for d in days if d.day < host.days.today() or d.status != "playing"]
     if practice:
         view.add_item(HistoryPick("practice", practice, lang))
     if pages > 1:
@@ -219,7 +219,7 @@ class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]],
             await send_review(interaction, host, day, lang)
         else:
             await open_attempt(interaction, lang,
-                               lambda host, *who, reach: host.practice(*who, lang, day, reach))
+                               lambda host, *who, reach: host.attempts.practice(*who, lang, day, reach))
 
 
 class HistoryPage(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -118,12 +118,12 @@ async def tell_settled(bot: Host, game_id: int) -> None:
         host = getattr(bot, "daily", None)
         if row is None or host is None:
             return
-        settled = await host.settle(row)
+        settled = await host.results.settle(row)
         if settled is None:
             return
         info = row.settings["daily"]
         lang = row.settings.get("lang", "en")
-        stored = await host.par(dt.date.fromisoformat(info["day"]))
+        stored = await host.par.get(dt.date.fromisoformat(info["day"]))
         par = core.par_score(stored)
         text = result_text(settled.score, settled.share_in(lang),
                            core.versus_par(settled.score, par, lang), settled.standing,

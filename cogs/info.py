@@ -286,40 +286,47 @@ class InfoCommands(CommandsMixin):
             await perform(interaction, f"rolls {rolls.value}")
         if not await ack(interaction):
             return
-        bot = rook(interaction)
-        if hours is not None:
-            perms: Any = interaction.permissions
-            await bot.service.limits.set_time_limit(interaction.channel_id or 0,
-                                             interaction.user.id, hours * 3600,
-                                             bool(perms.manage_channels))
-            await reply(interaction, t("limit_set", lang, hours=hours))
-        if zombie is not None:
-            perms = interaction.permissions
-            level = None if zombie.value == "off" else zombie.value
-            await bot.service.ai.set_zombie(interaction.channel_id or 0, interaction.user.id,
-                                         level, bool(perms.manage_channels))
-            await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
-        if hints is not None:
-            await bot.service.hints.set_hints(interaction.channel_id or 0, interaction.user.id,
-                                        hints, bool(interaction.permissions.manage_channels))
-            await reply(interaction, t("hints_set", lang,
-                                       what=t("hints_on" if hints else "hints_off", lang)))
         if autosave is None and rolls is None and hours is None and zombie is None \
                 and hints is None:
-            if (found := await self._game(interaction)) is None:
-                return
-            row, g = found
-            seat = row.seat_of(interaction.user.id)
-            auto = seat is not None and g.player(seat)["autosave"]
-            asks = g.player(seat).get("rolls", "miss") if seat is not None else "miss"
-            limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
-            await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off",
-                                                                    lang),
-                                       rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}")
-                        + "\n" + t("settings_zombie", lang,
-                                    what=zombie_words(row.settings.get("zombie"), lang))
-                        + "\n" + t("settings_hints", lang, what=t(
-                            "hints_on" if hints_allowed(row) else "hints_off", lang)))
+            await self._show_settings(interaction, lang)
+        else:
+            await _set_table_settings(interaction, lang, hours, zombie, hints)
+
+    async def _show_settings(self, interaction: discord.Interaction, lang: str) -> None:
+        """`/rr settings` with no option: the caller's own and the table's, as they are."""
+        if (found := await self._game(interaction)) is None:
+            return
+        row, g = found
+        seat = row.seat_of(interaction.user.id)
+        auto = seat is not None and g.player(seat)["autosave"]
+        asks = g.player(seat).get("rolls", "miss") if seat is not None else "miss"
+        limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
+        await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off", lang),
+                                   rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}")
+                    + "\n" + t("settings_zombie", lang,
+                                what=zombie_words(row.settings.get("zombie"), lang))
+                    + "\n" + t("settings_hints", lang, what=t(
+                        "hints_on" if hints_allowed(row) else "hints_off", lang)))
+
+
+async def _set_table_settings(interaction: discord.Interaction, lang: str, hours: int | None,
+                              zombie: app_commands.Choice[str] | None,
+                              hints: bool | None) -> None:
+    """The table's settings given (the host's, or a manager's: the service decides), each
+    answered on its own."""
+    bot, channel, user = rook(interaction), interaction.channel_id or 0, interaction.user.id
+    manager = bool(interaction.permissions.manage_channels)
+    if hours is not None:
+        await bot.service.limits.set_time_limit(channel, user, hours * 3600, manager)
+        await reply(interaction, t("limit_set", lang, hours=hours))
+    if zombie is not None:
+        level = None if zombie.value == "off" else zombie.value
+        await bot.service.ai.set_zombie(channel, user, level, manager)
+        await reply(interaction, t("zombie_set", lang, what=zombie_words(level, lang)))
+    if hints is not None:
+        await bot.service.hints.set_hints(channel, user, hints, manager)
+        await reply(interaction, t("hints_set", lang,
+                                   what=t("hints_on" if hints else "hints_off", lang)))
 
 
 def _hints_used(row: GameRow, lang: str) -> str:

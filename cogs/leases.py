@@ -20,7 +20,8 @@ import os
 import secrets
 import socket
 import time
-from typing import Any
+
+from store import GameStore
 
 log = logging.getLogger("rr.lease")
 
@@ -28,7 +29,7 @@ SAFETY = 0.75  # believe in a lease for this share of its time to live
 
 
 class JobLease:
-    def __init__(self, store: Any, name: str, ttl_s: float) -> None:
+    def __init__(self, store: GameStore, name: str, ttl_s: float) -> None:
         self.store, self.name, self.ttl_s = store, name, ttl_s
         # unique per process run: a restarted process is a new holder (it waits for the
         # dead one's lease to expire rather than trusting a job it might be half-way in)

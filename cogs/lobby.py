@@ -31,7 +31,8 @@ _ = app_commands.locale_str
 
 DIFFICULTIES = [app_commands.Choice(name=_("easy"), value="easy"),
                 app_commands.Choice(name=_("normal"), value="normal"),
-                app_commands.Choice(name=_("hard"), value="hard")]
+                app_commands.Choice(name=_("hard"), value="hard"),
+                app_commands.Choice(name=_("nightmare"), value="nightmare")]  # service/levels.py
 
 
 def level_choices(*, off: bool = False) -> list[app_commands.Choice[str]]:
@@ -110,7 +111,8 @@ class LobbyCommands(CommandsMixin):
         "Open a game lobby in this channel (one game per channel or thread)"))
     @app_commands.describe(players=_("Number of players (1–4, default 4; start early to play "
                                      "with fewer)"),
-                           difficulty=_("Solo only: easy, normal or hard (R13.2)"),
+                           difficulty=_("Solo only: easy, normal, hard (R13.2), or nightmare (hard + a "
+                                        "Skeleton in the first summon)"),
                            hours=_("Turn time limit in hours (default 24)"),
                            bots=_("AI players to seat with you (0–3); the game then has you + "
                                   "them"),

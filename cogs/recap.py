@@ -67,7 +67,7 @@ class RecapCommands(commands.Cog):
             if host is None:
                 raise LookupError
             if game is None:  # today's game once the day closes, else yesterday's
-                today = host.today()
+                today = host.days.today()
                 if await host.store.attempt(user, today.isoformat(), True) is not None:
                     closed_day(host, today)  # refused while the day is open
                 day = closed_day(host, None)

@@ -52,14 +52,14 @@ async def chosen_game(interaction: discord.Interaction, game: int | None) -> Gam
     host = getattr(bot, "daily", None)
 
     def day_open(day: dt.date) -> bool:
-        return host is None or host.clock() < daily_rules.day_end(day)
+        return host is None or host.days.clock() < daily_rules.day_end(day)
 
     if in_server(interaction):
         row = await bot.store.latest_game(channel) if game is None else await bot.store.get(game)
         return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open,
                                 game=game)
     if game is None and host is not None:  # the caller's ranked game of the last closed day
-        today = host.today()
+        today = host.days.today()
         if await host.store.attempt(user, today.isoformat(), True) is not None:
             closed_day(host, today)  # played today: refused, saying when the day closes
         day = closed_day(host, None)

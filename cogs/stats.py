@@ -92,6 +92,45 @@ def place_words(place: int, lang: str) -> str:
     return t("stats_first", lang) if place == 1 else t("stats_place", lang, n=place)
 
 
+async def history_page(ratings: Ratings, page: int, guild: int | None,
+                       target: discord.abc.User | None, channel_id: int,
+                       lang: str) -> tuple[str, discord.ui.View | None]:
+    """One page of finished games: `target`'s, with what each did to their rating in this
+    server (everywhere, outside one), else channel `channel_id`'s; and their buttons."""
+    offset = (page - 1) * HISTORY_PAGE
+    if target is None:
+        games, total = await ratings.tables.history(channel_id=channel_id, guild_id=guild,
+                                                    limit=HISTORY_PAGE, offset=offset)
+        head = t("stats_history_channel", lang, channel=f"<#{channel_id}>")
+    else:
+        games, total = await ratings.tables.history(user_id=target.id, guild_id=guild,
+                                                    limit=HISTORY_PAGE, offset=offset)
+        head = t("stats_history_user", lang, name=safe(target.display_name))
+    pages = -(-total // HISTORY_PAGE)
+    if not games:
+        return (t("stats_history_empty", lang) if page == 1 or not total
+                else t("stats_history_past", lang, pages=pages)), None
+    lines = [head + " " + t("stats_page", lang, page=page, pages=pages)]
+    for g in games:
+        change = "" if target is None else \
+            await rating_change(ratings, g.game_id, target.id, guild or EVERYWHERE)
+        lines.append(game_line(g, target.id if target else None, change, lang))
+    lines.append(t("stats_history_open", lang))
+    return "\n".join(lines), open_buttons(games)
+
+
+async def rating_change(ratings: Ratings, game_id: int, user_id: int, scope: int) -> str:
+    """What game `game_id` did to the user's rating in `scope` ("1510 → 1524 (+14.2)"), or
+    nothing (unrated, or not theirs)."""
+    mine = [c for c in await ratings.tables.changes(game_id)
+            if c.user_id == user_id and c.scope == scope]
+    if not mine:
+        return ""
+    c = mine[0]
+    d = c.after.mu - c.before.mu
+    return f"{shown(c.before)} → {shown(c.after)} ({'+' if d >= 0 else '−'}{abs(d):.1f})"
+
+
 def game_line(g: Played, user_id: int | None, change: str, lang: str) -> str:
     """One finished game: number, date, players (their places), the result for `user_id`
     (or the winners), and the rating change."""
@@ -239,7 +278,7 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
         host = getattr(bot, "daily", None)
         if host is not None:
             try:
-                s = await host.stats(target.id)
+                s = await host.board.stats(target.id)
                 streak = (s.played_streak, s.best_played_streak)
             except Exception:  # the daily tables unreadable: the rest of the profile stands
                 log.exception("profile: daily streak of %s", target.id)
@@ -292,37 +331,9 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
             return
         if target is not None and await self._hidden_from(interaction, target, lang):
             return
-        offset = (page - 1) * HISTORY_PAGE
-        if channel is not None:
-            games, total = await ratings.tables.history(channel_id=channel.id, guild_id=guild,
-                                                        limit=HISTORY_PAGE, offset=offset)
-            head = t("stats_history_channel", lang, channel=f"<#{channel.id}>")
-        else:
-            assert target is not None
-            games, total = await ratings.tables.history(
-                user_id=target.id, guild_id=guild, limit=HISTORY_PAGE, offset=offset)
-            head = t("stats_history_user", lang, name=safe(target.display_name))
-        if not games:
-            await reply(interaction, t("stats_history_empty", lang) if page == 1 or not total
-                        else t("stats_history_past", lang, pages=-(-total // HISTORY_PAGE)))
-            return
-        scope = guild or EVERYWHERE
-        lines = [head + " " + t("stats_page", lang, page=page,
-                                pages=-(-total // HISTORY_PAGE))]
-        for g in games:
-            change = ""
-            if target is not None:
-                mine = [c for c in await ratings.tables.changes(g.game_id)
-                        if c.user_id == target.id and c.scope == scope]
-                if mine:
-                    c = mine[0]
-                    d = c.after.mu - c.before.mu
-                    change = f"{shown(c.before)} → {shown(c.after)} " \
-                             f"({'+' if d >= 0 else '−'}{abs(d):.1f})"
-            lines.append(game_line(g, target.id if target else None, change, lang))
-        lines.append(t("stats_history_open", lang))
-        view = open_buttons(games)
-        await reply(interaction, "\n".join(lines), **({"view": view} if view else {}))
+        text, view = await history_page(ratings, page, guild, target,
+                                        channel.id if channel is not None else 0, lang)
+        await reply(interaction, text, **({"view": view} if view else {}))
 
     @app_commands.command(name="privacy", description=_(
         "Hide your profile and history from other players (or show them again)"))

@@ -28,6 +28,7 @@ from engine.types import Decision
 from service import rules as rules_ref
 from service.games import GameService
 from service.hints import advice_lines, used_lines
+from service.levels import level_of
 from service.narrate import narrate, prompt
 from service.outcomes import Outcome
 from service.ratings import Ratings
@@ -237,10 +238,10 @@ class Console:
         self._seat_row(row)
         if not typed:  # `new` then means: the same table again, with a fresh deal
             self.table = Table(tuple(Seat(s["name"], s.get("ai")) for s in row.seats),
-                               (row.setup or {}).get("options", {}).get("difficulty"))
+                               level_of((row.setup or {}).get("options", {})))
         row, g = await self.service.tables.current(CHANNEL)
         setup = row.setup or {}
-        difficulty = setup.get("options", {}).get("difficulty")
+        difficulty = level_of(setup.get("options", {}))
         self.say(self.t("resuming", db=self.db, names=self.join(self.names),
                         extra=self.solo(difficulty),
                         round=g.round))
@@ -476,12 +477,7 @@ class Console:
 
     async def _handle(self, raw: str, truncated: bool) -> bool:
         raw = raw.rstrip("\r\n")
-        if truncated or len(raw) > MAX_LINE:
-            self.say("! " + self.t("too_long", n=f"{len(raw):,}" + ("+" if truncated else ""),
-                                   max=MAX_LINE))
-            return True
-        if has_control(raw):
-            self.say("! " + self.t("control"))
+        if self._unreadable(raw, truncated):
             return True
         line = normalise(raw)
         confirm, self.confirm_new = self.confirm_new, None
@@ -517,34 +513,55 @@ class Console:
         if command is not None:
             await self.command(command, words[1:], g)
             return True
-        if ":" in line:
-            name, action = (part.strip() for part in line.split(":", 1))
-            seat = self.who(name)
-            if not name:
-                self.say("! " + self.t("name_first", example=self.example(g, None)))
-                return True
-            if seat is None:
-                self.no_player(name)
-                return True
-            if not action:
-                self.say("! " + self.t("empty_action", name=self.names[seat],
-                                       example=self.example(g, seat)))
-                return True
-        else:
-            if words[0].casefold() not in VERBS:
-                self.say("! " + self.t("unknown", word=excerpt(words[0], self.lang)))
-                return True
-            waiting = self.people(g.waiting_for())
-            if len(waiting) > 1:
-                self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
-                                       example=self.example(g, waiting[0])))
-                return True
-            if not waiting:
-                self.show_status(g)
-                return True
-            seat, action = waiting[0], line
-        await self.act(g, seat, action)
+        answer = self._named(g, line) if ":" in line else self._unnamed(g, line)
+        if answer is not None:
+            await self.act(g, *answer)
         return True
+
+    def _unreadable(self, raw: str, truncated: bool) -> bool:
+        """A line too long or with control characters: refused (True) before it is read."""
+        if truncated or len(raw) > MAX_LINE:
+            self.say("! " + self.t("too_long", n=f"{len(raw):,}" + ("+" if truncated else ""),
+                                   max=MAX_LINE))
+            return True
+        if has_control(raw):
+            self.say("! " + self.t("control"))
+            return True
+        return False
+
+    def _named(self, g: Game, line: str) -> tuple[int, str] | None:
+        """`NAME: ACTION`: the seat and its answer, or None (refused: no name, nobody of that
+        name, nothing after the colon)."""
+        name, action = (part.strip() for part in line.split(":", 1))
+        seat = self.who(name)
+        if not name:
+            self.say("! " + self.t("name_first", example=self.example(g, None)))
+            return None
+        if seat is None:
+            self.no_player(name)
+            return None
+        if not action:
+            self.say("! " + self.t("empty_action", name=self.names[seat],
+                                   example=self.example(g, seat)))
+            return None
+        return seat, action
+
+    def _unnamed(self, g: Game, line: str) -> tuple[int, str] | None:
+        """An answer without a name: the one person deciding gives it; None when the first
+        word is no verb, several are deciding (say whose) or nobody is (the status)."""
+        word = line.split(" ")[0]
+        if word.casefold() not in VERBS:
+            self.say("! " + self.t("unknown", word=excerpt(word, self.lang)))
+            return None
+        waiting = self.people(g.waiting_for())
+        if len(waiting) > 1:
+            self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
+                                   example=self.example(g, waiting[0])))
+            return None
+        if not waiting:
+            self.show_status(g)
+            return None
+        return waiting[0], line
 
     def example(self, g: Game, seat: int | None) -> str:
         """A line the user could type now, as an example (`'Ann: pick advance'`)."""
@@ -624,31 +641,40 @@ class Console:
         elif command == "review" and self.row is not None:
             await self.write_review(self.row)
         elif command == "board":
-            if arg.casefold() in ("on", "off"):
-                self.auto_board = arg.casefold() == "on"
-                self.last_board = []
-                self.say(self.t("boards_on" if self.auto_board else "boards_off"))
-            else:
-                self.say_lines(board.full(g.cards, g.view(None), self.lang))
-        elif command == "legal" and args and args[0].casefold() in VERBS:
+            self.board_command(arg, g)
+        elif command in ("legal", "hint", "hand", "undo"):
+            await self.seat_command(command, args, g)
+
+    def board_command(self, arg: str, g: Game) -> None:
+        """`board`: the whole board now; `board on|off`: the compact board after each phase."""
+        if arg.casefold() in ("on", "off"):
+            self.auto_board = arg.casefold() == "on"
+            self.last_board = []
+            self.say(self.t("boards_on" if self.auto_board else "boards_off"))
+        else:
+            self.say_lines(board.full(g.cards, g.view(None), self.lang))
+
+    async def seat_command(self, command: str, args: list[str], g: Game) -> None:
+        """`legal`, `hint`, `hand`, `undo`: about the player named, else the ones it means
+        (`seats_for`); `legal [NAME] BEGINNING` lists only the answers that begin so."""
+        arg = " ".join(args)
+        if command == "legal" and args and args[0].casefold() in VERBS:
             for seat in self.seats_for(command, "", g) or []:
-                self.legal(g, seat, " ".join(args))
-        elif command == "legal" and len(args) > 1 and self.who(args[0]) is not None:
-            self.legal(g, self.who(args[0]) or 0, " ".join(args[1:]))
-        elif command == "hint":
-            for seat in self.seats_for(command, arg, g) or []:
+                self.legal(g, seat, arg)
+            return
+        named = self.who(args[0]) if len(args) > 1 else None
+        if command == "legal" and named is not None:
+            self.legal(g, named, " ".join(args[1:]))
+            return
+        for seat in self.seats_for(command, arg, g) or []:
+            if command == "hint":
                 await self.for_seat(seat, self.hint)
-        elif command in ("hand", "legal", "undo"):
-            seats = self.seats_for(command, arg, g)
-            if seats is None:
-                return
-            for seat in seats:
-                if command == "hand":
-                    self.say(self.hand_line(g, seat))
-                elif command == "legal":
-                    self.legal(g, seat)
-                else:
-                    await self.for_seat(seat, self.undo)
+            elif command == "hand":
+                self.say(self.hand_line(g, seat))
+            elif command == "legal":
+                self.legal(g, seat)
+            else:
+                await self.for_seat(seat, self.undo)
 
     def seats_for(self, command: str, arg: str, g: Game) -> list[int] | None:
         """Whom `hand` / `legal` / `undo` is about: the named player, else (undo) the last

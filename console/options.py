@@ -17,13 +17,14 @@ from typing import Any, TypedDict
 
 import ai
 import i18n
-from engine import DIFFICULTY_DISCARDS, ActionError
+from engine import ActionError
 from service import daily
+from service.levels import SOLO_LEVELS
 
 from .text import has_control, name_key, normalise
 
 MAX_NAME = 24
-DIFFICULTIES = tuple(DIFFICULTY_DISCARDS)  # R13.2 and the top level, engine/state.py
+DIFFICULTIES = tuple(SOLO_LEVELS)  # R13.2 and the top level, service/levels.py
 
 
 class UsageError(ActionError):
@@ -231,22 +232,28 @@ def check_name(name: str) -> str:
     return clean
 
 
+def _names(ns: argparse.Namespace) -> list[str]:
+    """The people's names (`--names`, each a name, 1 to 4, told apart however typed, as many
+    as `--players`), else P1, P2… for `--players`."""
+    if not ns.names:
+        return [f"P{k + 1}" for k in range(ns.players or 1)]
+    names = [check_name(n) for n in ns.names]
+    if not 1 <= len(names) <= 4:
+        raise UsageError.of("names_count", n=len(names))
+    keys = [name_key(n) for n in names]
+    if len(set(keys)) != len(keys):
+        raise UsageError.of("names_differ")
+    if ns.players is not None and ns.players != len(names):
+        raise UsageError.of("players_names", players=ns.players, n=len(names))
+    return names
+
+
 def table_from(ns: argparse.Namespace) -> Table:
     """Check the combination of table options; the defaults fill what was not given."""
     challenge = _daily(ns)
     if ns.difficulty is not None and ns.difficulty not in DIFFICULTIES:
         raise UsageError.of("difficulty", given=repr(ns.difficulty[:20]))
-    if ns.names:
-        names = [check_name(n) for n in ns.names]
-        if not 1 <= len(names) <= 4:
-            raise UsageError.of("names_count", n=len(names))
-        keys = [name_key(n) for n in names]
-        if len(set(keys)) != len(keys):
-            raise UsageError.of("names_differ")
-        if ns.players is not None and ns.players != len(names):
-            raise UsageError.of("players_names", players=ns.players, n=len(names))
-    else:
-        names = [f"P{k + 1}" for k in range(ns.players or 1)]
+    names = _names(ns)
     bots = list(ns.ai or [])
     if bots and len(names) + len(bots) > 4:
         raise UsageError.of("too_many", n=len(names), bots=len(bots))

@@ -28,7 +28,7 @@ from types import ModuleType
 import i18n
 from service.errors import ServiceError
 from service.refusals import line as refusal_line
-from store import StoreUnavailable, is_postgres, make_store
+from store import GameStore, StoreUnavailable, is_postgres, make_store
 
 from .app import CHANNEL, Console
 from .options import Table, UsageError, given, parse_command_line
@@ -233,9 +233,9 @@ async def run(argv: list[str], fd: int = 0) -> int:
                 signal.signal(sig, signal.SIG_IGN)
 
 
-async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
+def _out_dir(ns: argparse.Namespace) -> Path:
+    """The folder for images and the log (created); the log goes there, not to the screen."""
     out_dir = Path(ns.out)
-    lang = ns.lang or "en"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -243,6 +243,12 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s",
                         handlers=[logging.FileHandler(out_dir / "console.log", delay=True,
                                                       encoding="utf-8")])
+    return out_dir
+
+
+async def _open_store(ns: argparse.Namespace) -> GameStore:
+    """The store `--db` names, open; one that cannot be opened is a usage error naming it
+    (a PostgreSQL URL without its password)."""
     if not is_postgres(ns.db):  # a postgresql:// URL plays on that database (RR_DB's choice)
         where = Path(ns.db).resolve().parent
         if not where.is_dir() or Path(ns.db).is_dir():  # (aiosqlite would leave its thread behind)
@@ -259,14 +265,23 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
         if not isinstance(e, StoreUnavailable):
             raise
         raise UsageError.of("db_open", db=ns.db, error=e) from None
+    return store
+
+
+async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
+    out_dir = _out_dir(ns)
+    store = await _open_store(ns)
+    shown = shown_db(ns.db)  # a postgresql:// URL without its password
     try:
         existing = await store.open_game(CHANNEL)
-        if existing is not None and existing.status == "active" and not ns.new:
+        resuming = existing is not None and existing.status == "active" and not ns.new
+        lang = ns.lang or "en"
+        if existing is not None and resuming:
             lang = ns.lang or existing.settings.get("lang") or "en"  # the game keeps its own
         con = Console(store, out_dir, lang, sys.stdout, shown, table)
         if ns.tutorial:  # the lessons first; a game waits (issue 23)
             await con.tutorial()
-        elif existing is not None and existing.status == "active" and not ns.new:
+        elif existing is not None and resuming:
             try:
                 await con.resume(existing, given(ns))
             except ServiceError as e:  # (not only wording: a damaged game ends the console)
@@ -276,37 +291,43 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
             await con.start(table)
             con.show_status((await con.service.tables.current(CHANNEL))[1])
         lines.start()
-        for _ in range(10_000_000):  # bounded: ends at end of input, quit or Ctrl-C
-            if con.row is not None:
-                lines.use_history(history_file(out_dir, shown, con.row.id))
-            line = await lines.next()
-            if line is False:
-                await con.farewell(lines.cut() + t("interrupted", lang))
-                return 130
-            if line is None:
-                await con.farewell(t("eof", lang))
-                return 0
-            assert isinstance(line, Line)
-            answer = lines.answering = asyncio.ensure_future(con.handle(line.text,
-                                                                       line.truncated))
-            try:
-                go_on = await answer
-            except asyncio.CancelledError:
-                me = asyncio.current_task()
-                if not answer.cancelled() or (me is not None and me.cancelling()):
-                    raise  # (the console itself is being cancelled, not the answer)
-                try:  # the store may still be busy with the stopped answer: bounded, and
-                    await asyncio.wait_for(con.farewell(t("interrupted", lang)), 10)
-                except Exception:  # then at least the goodbye (every move is saved)
-                    con.say(t("interrupted", lang).strip())
-                return 130
-            finally:
-                lines.answering = None
-            if not go_on:
-                return 0
-        return 0
+        return await _answer_lines(con, lines, out_dir, shown, lang)
     finally:
         await store.close()
+
+
+async def _answer_lines(con: Console, lines: Lines, out_dir: Path, shown: str,
+                        lang: str) -> int:
+    """Each line typed answered in turn, until the end of input (0), `quit` (0) or Ctrl-C
+    (130: an answer under way is stopped, the goodbye still said; every move is saved)."""
+    for _ in range(10_000_000):  # bounded: ends at end of input, quit or Ctrl-C
+        if con.row is not None:
+            lines.use_history(history_file(out_dir, shown, con.row.id))
+        line = await lines.next()
+        if line is False:
+            await con.farewell(lines.cut() + t("interrupted", lang))
+            return 130
+        if line is None:
+            await con.farewell(t("eof", lang))
+            return 0
+        assert isinstance(line, Line)
+        answer = lines.answering = asyncio.ensure_future(con.handle(line.text, line.truncated))
+        try:
+            go_on = await answer
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if not answer.cancelled() or (me is not None and me.cancelling()):
+                raise  # (the console itself is being cancelled, not the answer)
+            try:  # the store may still be busy with the stopped answer: bounded, and
+                await asyncio.wait_for(con.farewell(t("interrupted", lang)), 10)
+            except Exception:  # then at least the goodbye (every move is saved)
+                con.say(t("interrupted", lang).strip())
+            return 130
+        finally:
+            lines.answering = None
+        if not go_on:
+            return 0
+    return 0
 
 
 def _lang(argv: list[str]) -> str:

@@ -11,7 +11,7 @@ because it changes with every image and supersampling it would cost more than th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image
@@ -96,6 +96,40 @@ def _offsets(s: float, sh: float) -> list[tuple[float, float]]:
     out = [(i * s / 4, j * sh / 4) for i in range(-7, 8) for j in range(-6, 7)]
     out.sort(key=lambda d: (d[0] / s) ** 2 + (d[1] / sh) ** 2)
     return out
+
+
+def _overlapping(found: Iterable[Box], area: Box) -> list[Box]:
+    """The boxes of `found` that reach into `area` (a tag's search looks at those only)."""
+    lx, ly, hx, hy = area
+    return [k for k in found if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
+
+
+Run = tuple[str, list[tuple[float, float]]]  # "h" or "v", and the centres it passes
+
+
+def _runs(cs: list[tuple[float, float]]) -> list[Run]:
+    """The square centres of a path cut into its straight runs (each turn starts a run
+    at the square it turns in)."""
+    runs: list[Run] = []
+    for a, b in zip(cs, cs[1:], strict=False):
+        d = "h" if a[1] == b[1] else "v"
+        if runs and runs[-1][0] == d:
+            runs[-1][1].append(b)
+        else:
+            runs.append((d, [a, b]))
+    return runs
+
+
+def _clear(b: Box, near: list[Box], names: list[Box], gap: float) -> bool:
+    """Box `b` keeps a `gap` from every box of `near` and cuts none of `names` (a name
+    wholly under it is fine)."""
+    b0, b1, b2, b3 = b
+    if any(k0 < b2 + gap and b0 - gap < k2 and k1 < b3 + gap and b1 - gap < k3
+           for k0, k1, k2, k3 in near):
+        return False
+    return not any(k0 < b2 and b0 < k2 and k1 < b3 and b1 < k3
+                   and not (b0 <= k0 and k2 <= b2 and b1 <= k1 and k3 <= b3)
+                   for k0, k1, k2, k3 in names)
 
 
 class _Highlighter:
@@ -205,6 +239,47 @@ class _Highlighter:
         square's. Its text stays readable: one or two lines, squeezed to fit `max_w`, never
         shrunk below MIN_TEXT. False if nowhere fits (counted as dropped unless `quiet`:
         the caller tries another form)."""
+        lines, sz = self._tag_lines(text, max_w)
+        w = max(text_w(t, sz, bold=True) * sx for t, sx in lines) + self.tag_size * 0.6
+        h = sz * 1.35 + (len(lines) - 1) * sz * 1.05
+        ax, ay = anchor
+        if toward is not None:  # start the search a third of the way to `toward`
+            ax, ay = ax + (toward[0] - ax) / 3, ay + (toward[1] - ay) / 3
+        spot = self._free_spot(ax, ay, w / 2, h / 2, self._tag_tiers(home, within, w / 2, h / 2))
+        if spot is not None:
+            self._pill(spot, lines, sz, color)
+            return True
+        if not quiet:
+            boxes.add((ax, ay, ax, ay), "dropped")  # counted by the tests: rare is fine
+        return False
+
+    def _free_spot(self, ax: float, ay: float, hw: float, hh: float,
+                   tiers: list[Box]) -> Box | None:
+        """The first box of half-size (hw, hh) about (ax, ay) + one of `offsets` (nearest
+        first) whose centre is in a tier (the tiers in order), inside the drawing, a gap away
+        from all ink and tags, and cutting no square name (hiding one whole is fine)."""
+        x0a, y0a, x1a, y1a = self.area
+        rx, ry = self.g.s * 1.8 + hw, self.g.sh * 1.6 + hh  # the search's reach
+        reach = (ax - rx, ay - ry, ax + rx, ay + ry)
+        near = _overlapping((*self.ink, *self.placed), reach)
+        # a square name is background: a tag may hide one whole, never cut one ("5E")
+        names = _overlapping(self.names, reach)
+        # (checked in drawing order: a square's name comes before its small numbers)
+        gap = self.gap
+        for cx0, cy0, cx1, cy1 in tiers:
+            for dx, dy in self.offsets:
+                cx, cy = ax + dx, ay + dy
+                if not (cx0 <= cx <= cx1 and cy0 <= cy <= cy1):
+                    continue
+                b = (cx - hw, cy - hh, cx + hw, cy + hh)
+                if x0a <= b[0] and b[2] <= x1a and y0a <= b[1] and b[3] <= y1a \
+                        and _clear(b, near, names, gap):
+                    return b
+        return None
+
+    def _tag_lines(self, text: str, max_w: float | None) -> tuple[list[tuple[str, float]], float]:
+        """A tag's lines, each with its horizontal squeeze to fit `max_w`, and their size:
+        a two-line tag is set at MIN_TEXT, never smaller."""
         sz, pad = self.tag_size if "\n" not in text else MIN_TEXT, self.tag_size * 0.6
         lines: list[tuple[str, float]] = []
         for line in text.split("\n"):
@@ -213,58 +288,19 @@ class _Highlighter:
                 line, _sz, sx = fit_condensed(line, max_w - pad, sz, sz, bold=True,
                                               tight=True, condense=0.62)
             lines.append((line, sx))
-        tw = max(text_w(t, sz, bold=True) * sx for t, sx in lines)
-        w, h = tw + pad, sz * 1.35 + (len(lines) - 1) * sz * 1.05
-        ax, ay = anchor
-        if toward is not None:  # start the search a third of the way to `toward`
-            ax, ay = ax + (toward[0] - ax) / 3, ay + (toward[1] - ay) / 3
-        x0a, y0a, x1a, y1a = self.area
-        rx, ry = self.g.s * 1.8 + w / 2, self.g.sh * 1.6 + h / 2  # the search's reach
-        lx, hx, ly, hy = ax - rx, ax + rx, ay - ry, ay + ry
-        gap = self.gap
-        near = [k for k in (*self.ink, *self.placed)
-                if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
-        # a square name is background: a tag may hide one whole, never cut one ("5E")
-        names = [k for k in self.names if k[2] > lx and k[0] < hx and k[3] > ly and k[1] < hy]
-        # (checked in drawing order: a square's name comes before its small numbers)
-        hw, hh = w / 2, h / 2
-        # where the centre may be: inside `home` (the pill wholly in it, when asked), or on
-        # it or off its edge by a fifth, then by half (the pill still straddles its edge)
-        tiers: list[Box] = []
+        return lines, sz
+
+    def _tag_tiers(self, home: Box | None, within: bool, hw: float, hh: float) -> list[Box]:
+        """Where a tag's centre may be, tried in order: inside `home` (the pill wholly in it,
+        when asked), or on it or off its edge by a fifth, then by half (the pill still
+        straddles its edge); anywhere in the drawing without a home."""
         if home is None:
-            tiers.append((x0a, y0a, x1a, y1a))
-        else:
-            hx0, hy0, hx1, hy1 = home
-            sw, shh = hx1 - hx0, hy1 - hy0
-            if within:
-                tiers.append((hx0 + hw, hy0 + hh, hx1 - hw, hy1 - hh))
-            else:
-                tiers += [(hx0 + f * sw, hy0 + f * shh, hx1 - f * sw, hy1 - f * shh)
-                          for f in (-0.2, -0.5)]
-        for cx0, cy0, cx1, cy1 in tiers:
-            for dx, dy in self.offsets:
-                cx, cy = ax + dx, ay + dy
-                if not (cx0 <= cx <= cx1 and cy0 <= cy <= cy1):
-                    continue
-                b0, b2 = cx - hw, cx + hw
-                if b0 < x0a or b2 > x1a:
-                    continue
-                b1, b3 = cy - hh, cy + hh
-                if b1 < y0a or b3 > y1a:
-                    continue
-                for k0, k1, k2, k3 in near:
-                    if k0 < b2 + gap and b0 - gap < k2 and k1 < b3 + gap and b1 - gap < k3:
-                        break
-                else:
-                    if any(k0 < b2 and b0 < k2 and k1 < b3 and b1 < k3
-                           and not (b0 <= k0 and k2 <= b2 and b1 <= k1 and k3 <= b3)
-                           for k0, k1, k2, k3 in names):
-                        continue
-                    self._pill((b0, b1, b2, b3), lines, sz, color)
-                    return True
-        if not quiet:
-            boxes.add((ax, ay, ax, ay), "dropped")  # counted by the tests: rare is fine
-        return False
+            return [self.area]
+        hx0, hy0, hx1, hy1 = home
+        if within:
+            return [(hx0 + hw, hy0 + hh, hx1 - hw, hy1 - hh)]
+        sw, shh = hx1 - hx0, hy1 - hy0
+        return [(hx0 + f * sw, hy0 + f * shh, hx1 - f * sw, hy1 - f * shh) for f in (-0.2, -0.5)]
 
     def _pill(self, b: Box, lines: list[tuple[str, float]], sz: float, color: th.RGB) -> None:
         self.c.rect(b, fill=(*color, 240), outline=(255, 255, 255, 255), width=1.2,
@@ -294,35 +330,18 @@ class _Highlighter:
         (left empty by the move) to the edge of the last (where the piece now stands): its
         straight runs go where no name or number is (a free strip of a lane, a free column of
         a square). None when there is no such way."""
-        g = self.g
         cs = [c for c in (self.center(q) for q in squares) if c]
         if len(cs) < 2:
             return None
-        runs: list[tuple[str, list[tuple[float, float]]]] = []
-        for a, b in zip(cs, cs[1:], strict=False):
-            d = "h" if a[1] == b[1] else "v"
-            if runs and runs[-1][0] == d:
-                runs[-1][1].append(b)
-            else:
-                runs.append((d, [a, b]))
+        runs = _runs(cs)
         last = runs[-1][1]
         (ax, ay), (bx, by) = last[-2], last[-1]
         sx = (bx > ax) - (bx < ax)
         sy = (by > ay) - (by < ay)
-        last[-1] = (bx - sx * (g.s / 2 - 2), by - sy * (g.sh / 2 - 2))  # stop at its edge
-        ys: dict[int, float] = {}
-        for k, (d, pts) in enumerate(runs):
-            if d != "h":
-                continue
-            xs = [p[0] for p in pts]
-            for j in (k - 1, k + 1):  # a turn may happen anywhere in that column
-                if 0 <= j < len(runs):
-                    c = runs[j][1][0][0]
-                    xs += [c - g.s / 2, c + g.s / 2]
-            y = self.hline(xs, pts[0][1], w)
-            if y is None:
-                return None
-            ys[k] = y
+        last[-1] = (bx - sx * (self.g.s / 2 - 2), by - sy * (self.g.sh / 2 - 2))  # its edge
+        ys = self._lane_ys(runs, w)
+        if ys is None:
+            return None
         out: list[tuple[float, float]] = []
         for k, (d, pts) in enumerate(runs):
             if d == "h":
@@ -336,6 +355,25 @@ class _Highlighter:
                 return None
             out += [(x, y0), (x, y1)]
         return [p for i, p in enumerate(out) if i == 0 or p != out[i - 1]]
+
+    def _lane_ys(self, runs: list[Run], w: float) -> dict[int, float] | None:
+        """The y of each horizontal run (by its index), on a free strip of its lane wide
+        enough for the turns at its ends; None when one has no such strip."""
+        g = self.g
+        ys: dict[int, float] = {}
+        for k, (d, pts) in enumerate(runs):
+            if d != "h":
+                continue
+            xs = [p[0] for p in pts]
+            for j in (k - 1, k + 1):  # a turn may happen anywhere in that column
+                if 0 <= j < len(runs):
+                    c = runs[j][1][0][0]
+                    xs += [c - g.s / 2, c + g.s / 2]
+            y = self.hline(xs, pts[0][1], w)
+            if y is None:
+                return None
+            ys[k] = y
+        return ys
 
     def path_arrow(self, squares: list[object], color: th.RGB) -> list[tuple[float, float]] | None:
         """Draw a move: a dot where it started, an arrow into the square it reached."""

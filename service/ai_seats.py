@@ -65,7 +65,7 @@ def retry_delay(attempt: int) -> float:
     """The wait before retry number `attempt` (0, 1, …): doubling from AI_RETRY_FIRST_S up
     to AI_RETRY_MAX_S, with half of it random ("equal jitter"), so AI runs that met the
     same fault do not all come back at the same instant."""
-    step = min(AI_RETRY_MAX_S, AI_RETRY_FIRST_S * 2 ** min(attempt, 30))
+    step = min(AI_RETRY_MAX_S, AI_RETRY_FIRST_S * 2.0 ** min(attempt, 30))
     return step / 2 + random.uniform(0, step / 2)
 
 

@@ -50,7 +50,8 @@ DAY_SECONDS = 24 * 3600
 @cache
 def catalogue() -> dict[str, Any]:
     """The modifier list and difficulty weights, read once."""
-    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    return data
 
 
 def day_of(now: float) -> dt.date:
@@ -231,21 +232,27 @@ class Band:
 
 
 GENTLE = frozenset({"rich", "honored"})  # more gold or honor to start with
-MILD = frozenset({"no_cleric", "no_warrior", "no_thief"})  # one job's level-ups missing
-HARSH = frozenset({"poor", "no_rest", "no_reward", "golem", "skeleton"})  # less, or sooner
+# one job's level-ups missing, or a Golem first: measured no harder than the plain level
+# (docs/daily.md), so never a weekend's weight
+MILD = frozenset({"no_cleric", "no_warrior", "no_thief", "golem"})
+HARSH = frozenset({"poor", "skeleton"})  # nothing to start with, or a Skeleton at once
+# Three commands a round (no Rest or no Reward card): worth about two levels on its own (the
+# expert wins Easy with it ~4 times in 10, Hard with it 0 of 42 days), so the rhythm never
+# deals it; it stays in the catalogue for the days dealt before the rhythm.
+THREE_COMMANDS = frozenset({"no_rest", "no_reward"})
 RHYTHM_FROM = dt.date(2026, 11, 30)  # a Monday: the first day of the weekly rhythm
 RHYTHM: dict[int, Band] = {  # date.weekday(): Monday 0 … Sunday 6; frozen once shipped
     0: Band("easy", GENTLE, False),
     1: Band("easy", GENTLE | MILD, None),
     2: Band("normal", GENTLE | MILD, None),
-    3: Band("normal", None, None),
-    4: Band("hard", None, None),
+    3: Band("normal", GENTLE | MILD | HARSH, None),
+    4: Band("hard", GENTLE | MILD, None),
     5: Band("hard", HARSH, False),
-    6: Band("hard", HARSH, None),
+    6: Band("hard", HARSH, True),  # both: the top level (service/levels.py) with no gold
 }
 """The weekly rhythm people know from newspaper puzzles: easiest on Monday, harder through
-the week, hardest at the weekend (Hard with a harsh modifier; Sunday about every other
-week with two). The win rates it gives are measured in docs/daily.md.
+the week, hardest at the weekend (Hard with a harsh modifier; Sunday with both, the top level
+without gold). The win rates it gives are measured in docs/daily.md (`bench/rhythm.py`).
 Past days must rebuild as they were played, so this table is never edited for days already
 out: a new rhythm would get a new cutover date of its own."""
 

@@ -30,7 +30,8 @@ from store import Attempt
 
 from . import daily
 from .daily import Challenge, Score, Standing
-from .daily_play import PAR_LEVELS, DailyHost, ai_play
+from .daily_par import PAR_LEVELS, ai_play
+from .daily_play import DailyHost
 from .errors import ServiceError
 
 log = logging.getLogger("rr.daily")
@@ -79,11 +80,11 @@ class Day:
 def closed_day(host: DailyHost, day: dt.date | None) -> dt.date:
     """The day to review (default: yesterday); a refusal for one still open — today's
     review would give the day away — or before the first challenge."""
-    today = host.today()
+    today = host.days.today()
     day = day or today - dt.timedelta(days=1)
     if day < daily.EPOCH:
         raise ServiceError.of("svc.daily_past", day=daily.EPOCH.isoformat(), code="daily_past")
-    if host.clock() < daily.day_end(day):
+    if host.days.clock() < daily.day_end(day):
         raise ServiceError.of("svc.daily_review_open", n=daily.number_of(day),
                               ts=int(daily.day_end(day)), code="daily_review_open")
     return day
@@ -122,7 +123,7 @@ async def par_logs(host: DailyHost, day: dt.date) -> dict[str, list[list[Any]] |
     are recomputed in worker threads, once per day per process at a time, and kept when
     they match (module docstring); a replay that did not match is remembered in the par
     (`"replay": "differs"`), so no later review plays it again."""
-    par = await host.par(day) or {}
+    par = await host.par.get(day) or {}
     if any(isinstance(e, dict) and "log" not in e and "replay" not in e for e in par.values()):
         locks = _replaying.setdefault(host, {})
         async with locks.setdefault(day.isoformat(), asyncio.Lock()):
@@ -136,13 +137,13 @@ async def par_logs(host: DailyHost, day: dt.date) -> dict[str, list[list[Any]] |
 
 
 async def _replay_par(host: DailyHost, day: dt.date) -> dict[str, Any]:
-    par = await host.par(day) or {}  # again: another review may have done it meanwhile
+    par = await host.par.get(day) or {}  # again: another review may have done it meanwhile
     changed = False
     for level, entry in par.items():
         if not isinstance(entry, dict) or "log" in entry or "replay" in entry:
             continue
         try:
-            again = await asyncio.to_thread(ai_play, host.challenge(day), level)
+            again = await asyncio.to_thread(ai_play, host.days.challenge(day), level)
         except Exception:
             log.exception("par of %s: the %s game could not be replayed", day, level)
             again = {}
@@ -173,8 +174,8 @@ async def _par_game(host: DailyHost, day: dt.date, level: str,
                     got: list[list[Any]] | None) -> Played | None:
     if got is None:
         return None
-    par = await host.par(day) or {}
-    setup = host.challenge(day).new_game(bot_name(level)).setup
+    par = await host.par.get(day) or {}
+    setup = host.days.challenge(day).new_game(bot_name(level)).setup
     try:
         score: Score | None = Score.from_json(par[level]["score"])
     except (KeyError, TypeError, ValueError):
@@ -210,15 +211,15 @@ async def review(host: DailyHost, user_id: int, day: dt.date | None) -> Review:
     """Everything the review of a closed day shows the caller."""
     day = closed_day(host, day)
     games, missing = await games_of(host, user_id, day)
-    board = await host.leaderboard(day, None)
+    board = await host.board.leaderboard(day, None)
     att = await host.store.attempt(user_id, day.isoformat(), True)
     par: dict[str, Score] = {}
-    for level, entry in (await host.par(day) or {}).items():
+    for level, entry in (await host.par.get(day) or {}).items():
         try:
             par[level] = Score.from_json(entry["score"])
         except (KeyError, TypeError, ValueError):
             continue
-    return Review(host.challenge(day), games, missing, [e.score.points for _, e in board],
+    return Review(host.days.challenge(day), games, missing, [e.score.points for _, e in board],
                   _score(att) if att is not None and att.status == "finished" else None,
                   att.status if att is not None else None, daily.standing(board, user_id),
                   par)
@@ -235,9 +236,9 @@ async def history(host: DailyHost, user_id: int, page: int = 0,
     for att in days[page * size:(page + 1) * size]:
         day = dt.date.fromisoformat(att.day)
         score = _score(att) if att.status == "finished" else None
-        standing = daily.standing(await host.leaderboard(day, None), user_id) \
+        standing = daily.standing(await host.board.leaderboard(day, None), user_id) \
             if score is not None else None
-        status = att.status if att.status != "playing" or host.clock() < daily.day_end(day) \
+        status = att.status if att.status != "playing" or host.days.clock() < daily.day_end(day) \
             else "unfinished"  # a closed day the day job has not closed yet
         out.append(Day(day, status, score, standing))
     return out, page, pages

@@ -18,12 +18,11 @@ import asyncio
 import logging
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
 
 import ai.advise
 import i18n
 from engine import CardSet, View
-from store import GameRow, MetaChange
+from store import GameMeta, GameRow, MetaChange
 
 from .ai_seats import AiSeats
 from .errors import ServiceError
@@ -58,13 +57,13 @@ def hint_seed(row: GameRow, log_len: int) -> int:
 
 def count_hint(seat: int) -> MetaChange:
     """One more hint used by `seat`, added to the count as stored (another process's too)."""
-    def change(meta: dict[str, Any]) -> None:
+    def change(meta: GameMeta) -> None:
         used = meta.setdefault("hints", {})
         used[str(seat)] = used.get(str(seat), 0) + 1
     return change
 
 
-def hints_used(meta: dict[str, Any]) -> dict[int, int]:
+def hints_used(meta: GameMeta) -> dict[int, int]:
     """Hints used per seat (seats that used none are left out)."""
     return {int(k): int(v) for k, v in (meta.get("hints") or {}).items() if int(v) > 0}
 

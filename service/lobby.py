@@ -3,7 +3,7 @@
 A lobby seats its host, the people who join and the AI players the host adds (bot seats,
 service/seats.py); the host starts it: the setup, the answers resolved on their own, the
 timers and the opening announcement are one store transaction. A host that prepares its
-games itself (the daily challenge, service/daily_play.py) builds the same `opening` and
+games itself (the daily challenge, service/daily_attempts.py) builds the same `opening` and
 commits it in a transaction of its own.
 """
 
@@ -14,10 +14,11 @@ import random
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from engine import DIFFICULTY_DISCARDS, Event, Game
+from engine import Event, Game
 from store import Commit, GameRow, Settings, StoreBusy, StoreUncertain, VersionConflict
 
 from .errors import ServiceError
+from .levels import SOLO_LEVELS, level_options
 from .outcomes import Opening, Outcome, Told, auto_answers, deadlines_of
 from .seats import add_bots, ai_played, channel_settings, check_bots, check_level
 from .tables import DEFAULT_LIMIT_S, MAX_LIMIT_S, MIN_LIMIT_S, Quarantined, Tables, store_refusal
@@ -43,7 +44,7 @@ class Lobby:
         tables = self.tables
         if not 1 <= players <= 4:
             raise ServiceError.of("svc.players")
-        if difficulty is not None and difficulty not in DIFFICULTY_DISCARDS:
+        if difficulty is not None and difficulty not in SOLO_LEVELS:
             raise ServiceError.of("svc.difficulty")
         check_bots(players, difficulty, bots, bot_level)
         tables.shards.check(guild_id)
@@ -157,8 +158,10 @@ class Lobby:
         `ai_seats`: the seats an AI plays (their reminders are due at once,
         `Tables.timers_for`)."""
         options = dict(options or {})
-        if len(names) == 1:
-            options.setdefault("difficulty", settings.get("difficulty"))
+        level = settings.get("difficulty")
+        if len(names) == 1 and level is not None:  # a solo level is its setup options
+            for key, value in level_options(level).items():
+                options.setdefault(key, value)
         setup_ev: list[Event] = []
         g = Game.new(names, seed=self.seed_source() if seed is None else seed,
                      options=options, cards_data=self.cards_data, events=setup_ev, key=rng_key)

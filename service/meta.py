@@ -11,34 +11,33 @@ writers"), so a vote cast in one process and a time-out counted in the other bot
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from store import MetaChange
+from store import GameMeta, MetaChange
 
 
 def count_timeout(seat: int) -> MetaChange:
     """One more time-out of `seat` (R15's default answer was given for them); two make the
     removal vote possible (`/rr remove`)."""
-    def change(meta: dict[str, Any]) -> None:
+    def change(meta: GameMeta) -> None:
         counts = meta.setdefault("timeouts", {})
         counts[str(seat)] = counts.get(str(seat), 0) + 1
     return change
 
 
-def timeouts(meta: dict[str, Any], seat: int) -> int:
+def timeouts(meta: GameMeta, seat: int) -> int:
     return int(meta.get("timeouts", {}).get(str(seat), 0))
 
 
 def vote_to_remove(target: int, voter: int) -> MetaChange:
     """`voter`'s vote to remove `target`, added to the votes already cast (a second vote
     by the same person counts once)."""
-    def change(meta: dict[str, Any]) -> None:
+    def change(meta: GameMeta) -> None:
         votes = meta.setdefault("kick", {})
         votes[str(target)] = sorted({*votes.get(str(target), []), voter})
     return change
 
 
-def votes_to_remove(meta: dict[str, Any], target: int) -> list[int]:
+def votes_to_remove(meta: GameMeta, target: int) -> list[int]:
     return list(meta.get("kick", {}).get(str(target), []))
 
 
@@ -52,7 +51,7 @@ class SeatToAi:
     level: str
     made: bool = False
 
-    def __call__(self, meta: dict[str, Any]) -> bool:
+    def __call__(self, meta: GameMeta) -> bool:
         if str(self.seat) in meta.get("zombie", {}):
             return False
         count_timeout(self.seat)(meta)
@@ -64,7 +63,7 @@ class SeatToAi:
 
 def seat_back(seat: int) -> MetaChange:
     """`/rr back`: the person plays their own seat again."""
-    def change(meta: dict[str, Any]) -> bool:
+    def change(meta: GameMeta) -> bool:
         zombie = meta.get("zombie", {})
         if str(seat) not in zombie:
             return False
@@ -75,6 +74,6 @@ def seat_back(seat: int) -> MetaChange:
 
 def lobby_message(message_id: int) -> MetaChange:
     """The lobby's message, so a typed `/rr lobby join` can update it (cogs/lobby.py)."""
-    def change(meta: dict[str, Any]) -> None:
+    def change(meta: GameMeta) -> None:
         meta["lobby_message"] = message_id
     return change

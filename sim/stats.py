@@ -48,35 +48,44 @@ def phi(a: int, b: int, c: int, d: int) -> float:
 
 def summarize(records: list[dict[str, Any]], players: int) -> dict[str, Any]:
     n = len(records)
-    rounds = sorted(r["rounds"] for r in records)
-    q = statistics.quantiles(rounds, n=10, method="inclusive") if n > 1 else rounds * 9
     out: dict[str, Any] = {"games": n}
     if players == 1:
         out["win_rate"] = rate(sum(1 for r in records if r["winners"]), n)
     else:
         out["draws"] = sum(1 for r in records if r["draw"])
-    out["rounds"] = {
+    out["rounds"] = _rounds(sorted(r["rounds"] for r in records))
+    out["ended_by"] = {k: sum(1 for r in records if r["reason"] == k) for k in REASONS}
+    out["round_cap_share"] = round(out["ended_by"]["round_cap"] / n, 6) if n else 0.0
+    out["invasions"] = _per_game([r["invasions"] for r in records])
+    out["eliminations"] = _per_game([r["eliminations"] for r in records])
+    if players > 1:
+        out.update(_fairness(records, players))
+    out["cards"] = card_stats(records, players)
+    return out
+
+
+def _rounds(rounds: list[int]) -> dict[str, Any]:
+    """How long the games (`rounds`, sorted) lasted: middle, spread, and every length."""
+    q = statistics.quantiles(rounds, n=10, method="inclusive") if len(rounds) > 1 else rounds * 9
+    return {
         "median": statistics.median(rounds) if rounds else 0,
         "mean": round(statistics.fmean(rounds), 3) if rounds else 0,
         "p10": q[0], "p90": q[-1], "min": rounds[0] if rounds else 0,
         "max": rounds[-1] if rounds else 0,
         "histogram": {str(k): rounds.count(k) for k in sorted(set(rounds))},
     }
-    out["ended_by"] = {k: sum(1 for r in records if r["reason"] == k) for k in REASONS}
-    out["round_cap_share"] = round(out["ended_by"]["round_cap"] / n, 6) if n else 0.0
-    out["invasions"] = _per_game([r["invasions"] for r in records])
-    out["eliminations"] = _per_game([r["eliminations"] for r in records])
-    if players > 1:
-        fair = 1 / players
-        by_seat = [rate(sum(share(r, s) for r in records), n) for s in range(players)]
-        by_pos = [rate(sum(share(r, (r["start_player"] + k) % players) for r in records), n)
-                  for k in range(players)]
-        out["fair_share"] = round(fair, 6)
-        out["win_by_seat"] = by_seat
-        out["win_by_turn_position"] = by_pos
-        out["max_position_excess"] = round(max(p["rate"] for p in by_pos) - fair, 6)
-    out["cards"] = card_stats(records, players)
-    return out
+
+
+def _fairness(records: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """Wins by seat and by turn position against the fair share (1 / players): the first
+    player's advantage is the largest excess."""
+    n, fair = len(records), 1 / players
+    by_pos = [rate(sum(share(r, (r["start_player"] + k) % players) for r in records), n)
+              for k in range(players)]
+    return {"fair_share": round(fair, 6),
+            "win_by_seat": [rate(sum(share(r, s) for r in records), n) for s in range(players)],
+            "win_by_turn_position": by_pos,
+            "max_position_excess": round(max(p["rate"] for p in by_pos) - fair, 6)}
 
 
 def _per_game(values: list[int]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from .rows import (
     Commit,
     DailyInfo,
     DailyNotice,
+    GameMeta,
     GameRow,
     GameStatus,
     Marked,
@@ -118,7 +119,7 @@ def ratings_store(store: GameStore) -> RatingStore:
 
 
 __all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice",
-           "DailyStore", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
+           "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
            "NewGame", "Notice", "Progress", "ReviewStore", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",
            "make_store", "new_key", "ratings_store", "review_store", "tutorial_store"]

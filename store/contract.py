@@ -30,6 +30,7 @@ from .rows import (
     Commit,
     DailyNotice,
     Entry,
+    GameMeta,
     GameRow,
     GameStatus,
     Marked,
@@ -114,7 +115,7 @@ class GameStore(Protocol):
     async def update_lobby(self, row: GameRow) -> None:
         """The lobby's seats and settings become `row`'s (a started game is left alone)."""
 
-    async def update_meta(self, game_id: int, change: MetaChange) -> dict[str, Any]:
+    async def update_meta(self, game_id: int, change: MetaChange) -> GameMeta:
         """`change` on the meta as stored now, in one transaction; the meta after it."""
 
     async def set_settings(self, game_id: int, settings: Settings) -> None: ...

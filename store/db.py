@@ -75,6 +75,7 @@ from .rows import (
     NOT_A_NOTICE,
     Commit,
     Entry,
+    GameMeta,
     GameRow,
     GameStatus,
     Marked,
@@ -92,6 +93,7 @@ from .rows import (
     new_key,
     report_set_aside,
     set_aside_row,
+    stored_meta,
     timer_row,
 )
 
@@ -361,17 +363,17 @@ class Store(GameStore):
             "UPDATE games SET seats=?, settings=?, updated_at=? WHERE id=? AND status='lobby'",
             (json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id))
 
-    async def update_meta(self, game_id: int, change: MetaChange) -> dict[str, Any]:
+    async def update_meta(self, game_id: int, change: MetaChange) -> GameMeta:
         """Apply `change` to the game's meta as stored now, in one transaction: a change
         made meanwhile by another process is kept, never overwritten. Returns the meta as
         it stands after it (unchanged when `change` found nothing to do)."""
-        def write(con: sqlite3.Connection) -> dict[str, Any]:
+        def write(con: sqlite3.Connection) -> GameMeta:
             r = con.execute("SELECT meta FROM games WHERE id=?", (game_id,)).fetchone()
             if r is None:
                 raise LookupError(f"no game {game_id}")
             meta = changed_meta(r[0], change)
             if meta is None:
-                return dict(json.loads(r[0]))
+                return stored_meta(r[0])
             con.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
             return meta
         return await self.run_write(write)

@@ -47,6 +47,7 @@ from .rows import (
     NOT_A_NOTICE,
     Commit,
     Entry,
+    GameMeta,
     GameRow,
     GameStatus,
     Marked,
@@ -64,6 +65,7 @@ from .rows import (
     new_key,
     report_set_aside,
     set_aside_row,
+    stored_meta,
     timer_row,
 )
 
@@ -273,15 +275,15 @@ class PgStore(GameStore):
             "UPDATE games SET seats=$1, settings=$2, updated_at=$3 WHERE id=$4 AND status='lobby'",
             json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id)
 
-    async def update_meta(self, game_id: int, change: MetaChange) -> dict[str, Any]:
+    async def update_meta(self, game_id: int, change: MetaChange) -> GameMeta:
         """`change` on the meta as stored now, under the row's lock (see db.py)."""
-        async def write(con: Con) -> dict[str, Any]:
+        async def write(con: Con) -> GameMeta:
             raw = await con.fetchrow("SELECT meta FROM games WHERE id=$1 FOR UPDATE", game_id)
             if raw is None:
                 raise LookupError(f"no game {game_id}")
             meta = changed_meta(raw[0], change)
             if meta is None:
-                return dict(json.loads(raw[0]))
+                return stored_meta(raw[0])
             await con.execute("UPDATE games SET meta=$1 WHERE id=$2", json.dumps(meta), game_id)
             return meta
         return await self.run_write(write)

@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast
 
 log = logging.getLogger("rr.store")
 
@@ -34,7 +34,22 @@ def ends_unsettled(row: GameRow, status: GameStatus) -> bool:
 
 Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
 Entry = tuple[int, int | None, str]  # a logged answer: (seat, who gave it or None, its text)
-MetaChange = Callable[[dict[str, Any]], bool | None]
+
+
+class GameMeta(TypedDict, total=False):
+    """The hosting facts kept beside a game's state (service/meta.py and service/hints.py
+    change them), each key absent until its first change. Seats are the JSON object's keys,
+    so they are strings ("0"…"3")."""
+
+    timeouts: dict[str, int]  # seat → R15 default answers given for it (two allow removal)
+    kick: dict[str, list[int]]  # seat → the user ids who voted to remove it (`/rr remove`)
+    zombie: dict[str, str]  # seat → the AI level playing it since its time-out (zombie mode)
+    ai_stood_in: bool  # an AI ever stood in, kept after `/rr back`: unrated (issue 24)
+    hints: dict[str, int]  # seat → hints used (`/rr hint`)
+    lobby_message: int  # the lobby's Discord message, updated by a typed `/rr lobby join`
+
+
+MetaChange = Callable[[GameMeta], bool | None]
 """A change to a game's `meta`, made in place on the meta as stored at the moment of the
 write (db.py, "Two writers"). Returning False says there was nothing to do (another writer
 already made the change): then nothing is written. It runs inside the transaction, so it
@@ -101,7 +116,7 @@ class GameRow:
     setup: dict[str, Any] | None
     state: str | None
     version: int
-    meta: dict[str, Any]
+    meta: GameMeta
     # JSON columns that could not be read (the row is then only good for abandoning it)
     damage: list[str] = field(default_factory=list)
 
@@ -226,16 +241,23 @@ def timer_row(r: Columns) -> TimerRow:
                     deadline=r["deadline"], remind_at=r["remind_at"], reminded=r["reminded"])
 
 
-def changed_meta(raw: str | None, change: MetaChange) -> dict[str, Any] | None:
-    """The stored meta `raw` after `change`, or None when the change found nothing to do.
-    A meta that cannot be read is not overwritten (that would erase what it held): the
-    game is left for loading to find and set aside (service/games.py, quarantine)."""
+def stored_meta(raw: str | None) -> GameMeta:
+    """The stored meta `raw`, read for a change. One that cannot be read raises ValueError
+    and is not overwritten (that would erase what it held): the game is left for loading to
+    find and set aside (service/games.py, quarantine)."""
     try:
         meta = json.loads(raw) if raw is not None else None
     except ValueError:
         meta = None
     if not isinstance(meta, dict):
         raise ValueError("the game's stored meta cannot be read; it is left as it is")
+    # JSON has no TypedDict: the object is taken as the meta its writers (MetaChange) made
+    return cast(GameMeta, meta)
+
+
+def changed_meta(raw: str | None, change: MetaChange) -> GameMeta | None:
+    """The stored meta `raw` after `change`, or None when the change found nothing to do."""
+    meta = stored_meta(raw)
     return None if change(meta) is False else meta
 
 

@@ -27,7 +27,7 @@ from harness import FakeChannel, Harness  # noqa: E402
 from shard_worker import OffsetClock, Worker, main  # noqa: E402
 
 from cogs.i18n import t  # noqa: E402
-from service.daily_play import slot  # noqa: E402
+from service.daily_slots import slot  # noqa: E402
 
 DM_BASE = 1 << 40  # a player's DM with the bot: DM_BASE + their user id (any fixed id will do)
 

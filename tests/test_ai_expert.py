@@ -163,7 +163,7 @@ def test_without_time_for_one_sample_the_expert_answers_like_greedy():
 
 
 def test_daily_par_budget_reaches_the_expert():
-    """The daily par job sets `budget_s` (service/daily_play.py); it is the same cap."""
+    """The daily par job sets `budget_s` (service/daily_par.py); it is the same cap."""
     bot = ExpertPlayer(0)
     bot.budget_s = 0.25  # type: ignore[misc]
     assert bot.budget == 0.25

@@ -128,3 +128,17 @@ def test_a_late_autocomplete_is_counted_as_missed_not_a_crash() -> None:
         assert outcomes[-1].ack > WINDOW
 
     run(scenario)
+
+
+def test_the_bot_bench_counts_the_cpu_of_its_rounds() -> None:
+    """Issue 22: bench/bot.py reports the CPU its measured rounds took — the bot's process,
+    its event loop thread within it, and the drawing worker processes — per interaction
+    (bench/bot_cpu.py, which wrapped `burst`, counted nothing once the rounds stopped
+    going through it)."""
+    bench = bench_bot()
+    cpu = bench.Cpu()
+    res = asyncio.run(bench.measure(2, 3, 1, cpu))
+    assert res["interactions"] >= 8
+    assert res["cpu_own"] > 0 and 0 < res["cpu_loop"] <= res["cpu_own"] + 1e-6
+    assert res["cpu_workers"] >= 0  # the drawing processes (0 if no phase ended)
+    assert cpu.own > 0 and cpu.loop > 0

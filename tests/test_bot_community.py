@@ -19,7 +19,7 @@ from test_bot_daily_review import DAY, NEXT_NOON, NOON
 
 import cogs.announce
 from cogs.daily import day_once
-from service.daily_play import slot
+from service.daily_slots import slot
 from service.ratings import FRESH, Ratings
 from service.replay import replay
 from store import StoreBusy, daily_store, ratings_store

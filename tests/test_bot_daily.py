@@ -16,7 +16,7 @@ from harness import Harness
 
 from cogs.daily import day_once
 from service.daily import day_key
-from service.daily_play import slot
+from service.daily_slots import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 PAR = {"greedy": {"score": {"won": True, "rounds": 9, "fainted": 0, "marks": 1}, "trace": []}}
@@ -36,7 +36,7 @@ def test_daily_from_a_server_is_played_in_dms_to_the_end_and_once(tmp_path):
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
             ann, bob = h.user("ann"), h.user("bob")
-            await with_par(h, h.bot.daily.today())
+            await with_par(h, h.bot.daily.days.today())
             res = await h.slash(ann, "rr daily play")
             assert res.ephemeral and "Daily challenge #23" in res.text, res.text
             assert "the bot won in 9 rounds" in res.text and "<t:" in res.text
@@ -119,7 +119,7 @@ def test_day_job_announces_once_and_reminds_once_across_a_restart(tmp_path):
         async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
             ann = h.user("ann")
             host = h.bot.daily
-            y = host.today()
+            y = host.days.today()
             await host.store.claim(ann.id, y.isoformat(), True, "ann", h.guild_id)
             await host.store.finish(ann.id, y.isoformat(), True, "finished",
                                     PAR["greedy"]["score"], "share")
@@ -132,14 +132,14 @@ def test_day_job_announces_once_and_reminds_once_across_a_restart(tmp_path):
             ok = await h.slash(mod, "rr daily settings", options={"channel": news})
             assert f"<#{news.id}>" in ok.text, ok.text
             clock.now = NOON + 9 * 3600  # today, 21:00 UTC: within the reminder window
-            await with_par(h, host.today())
+            await with_par(h, host.days.today())
             first = await day_once(h.bot)
             assert first == {"announced": 1, "reminded": 1, "closed": 0}
             posts = [m.text for m in h.messages(news) if not m.ephemeral]
             assert len(posts) == 1 and "Daily challenge #23" in posts[0]
             assert "🥇 ann" in posts[0] and "<@" not in posts[0]  # yesterday's podium
             # yesterday's whole key, published (issue 18), and how to replay that day
-            key = day_key(h.bot.daily.secret, dt.date(2026, 11, 22)).hex()
+            key = day_key(h.bot.daily.days.secret, dt.date(2026, 11, 22)).hex()
             assert f"key, now published: `{key}`" in posts[0], posts[0]
             assert "the bot won in 9 rounds" in posts[0]
             reminders = [m.text for m in h.messages(h.dm_channel(ann))

@@ -26,7 +26,7 @@ from harness import Harness
 from cogs import announce
 from cogs.daily import day_once
 from service.daily import day_end
-from service.daily_play import slot
+from service.daily_slots import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 MIDNIGHT = dt.datetime(2026, 11, 23, tzinfo=dt.UTC).timestamp()

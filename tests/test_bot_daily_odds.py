@@ -16,10 +16,10 @@ import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
-import service.daily_play as daily_play
+import service.daily_par as daily_par
 from cogs.daily import day_once
 from service.daily import par_odds
-from service.daily_play import slot
+from service.daily_slots import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 TODAY = "2026-11-23"
@@ -28,8 +28,8 @@ PLAYS = 4
 
 @pytest.fixture(autouse=True)
 def fast_par(monkeypatch):
-    monkeypatch.setattr(daily_play, "PAR_LEVELS", ("random",))
-    monkeypatch.setattr(daily_play, "PAR_PLAYS", PLAYS)
+    monkeypatch.setattr(daily_par, "PAR_LEVELS", ("random",))
+    monkeypatch.setattr(daily_par, "PAR_PLAYS", PLAYS)
 
 
 def odds_of(text: str) -> str:
@@ -95,7 +95,7 @@ def test_odds_that_fail_hold_back_neither_the_news_nor_the_day(tmp_path, monkeyp
     async def broken(self, day):
         raise RuntimeError("odds")
 
-    monkeypatch.setattr(daily_play.DailyHost, "compute_odds", broken)
+    monkeypatch.setattr(daily_par.DailyPar, "odds", broken)
 
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:

@@ -14,7 +14,7 @@ from bot_driver import Clock, make_bot
 from harness import Harness
 
 import bot as entry
-import service.daily_play as daily_play
+import service.daily_par as daily_par
 from cogs.bot import RookBot
 from service.daily import Score
 
@@ -23,7 +23,7 @@ NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 
 @pytest.fixture(autouse=True)
 def fast_par(monkeypatch):
-    monkeypatch.setattr(daily_play, "PAR_LEVELS", ("random",))
+    monkeypatch.setattr(daily_par, "PAR_LEVELS", ("random",))
 
 
 def par_line(text: str) -> str:
@@ -34,7 +34,7 @@ def test_a_player_before_the_par_sees_it_computed_then_shown(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:
             ann = h.user("ann")
-            day = h.bot.daily.today().isoformat()
+            day = h.bot.daily.days.today().isoformat()
             assert await h.bot.daily.store.par(day) is None
             res = await h.slash(ann, "rr daily play")
             assert res.deferred, "acknowledged at once, before any par work"
@@ -68,7 +68,7 @@ def test_a_bot_started_mid_day_computes_todays_par_at_once(tmp_path):
     async def scenario():
         async with Harness(live_bot) as h:
             await h.settle()
-            day = h.bot.daily.today().isoformat()
+            day = h.bot.daily.days.today().isoformat()
             par = await h.bot.daily.store.par(day)
             assert par is not None, "computed at startup, not at the next 00:00 UTC"
             ann = h.user("ann", locale="ja")

@@ -14,7 +14,8 @@ from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness, RecordedMessage
 
 from service.daily import Score
-from service.daily_play import ai_play, slot
+from service.daily_par import ai_play
+from service.daily_slots import slot
 from service.replay import replay
 
 DAY = dt.date(2026, 11, 23)
@@ -148,7 +149,7 @@ def test_par_games_are_kept_with_their_logs_and_older_ones_replayed_or_said_unav
             assert par is not None and par["random"]["log"], par  # kept with the par
             # an older day: its par stored before logs were kept
             old = DAY - dt.timedelta(days=1)
-            played = ai_play(h.bot.daily.challenge(old), "random")
+            played = ai_play(h.bot.daily.days.challenge(old), "random")
             await store.set_par(old.isoformat(), {"random": {
                 "score": played["score"], "trace": played["trace"]}})
             clock.now = NEXT_NOON

@@ -14,7 +14,7 @@ from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness
 
 from cogs.daily import day_once
-from service.daily_play import slot
+from service.daily_slots import slot
 
 LATE = dt.datetime(2026, 11, 22, 23, 0, tzinfo=dt.UTC).timestamp()  # challenge #22, 23:00
 AFTER = dt.datetime(2026, 11, 23, 0, 1, tzinfo=dt.UTC).timestamp()  # #23, a minute in

@@ -13,7 +13,7 @@ import random
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
-from service.daily_play import slot
+from service.daily_slots import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 

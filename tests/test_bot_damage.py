@@ -49,7 +49,7 @@ async def yesterday_of(h: Harness, clock: Clock, players: dict[str, int]) -> dic
     """Yesterday's ranked results of `players` (name → rounds won in), and a news channel."""
     users = {name: h.user(name) for name in players}
     host = h.bot.daily
-    y = host.today().isoformat()
+    y = host.days.today().isoformat()
     for name, rounds in players.items():
         await host.store.claim(users[name].id, y, True, name, h.guild_id)
         await host.store.finish(users[name].id, y, True, "finished", WON_IN[rounds], None)
@@ -57,7 +57,7 @@ async def yesterday_of(h: Harness, clock: Clock, players: dict[str, int]) -> dic
     mod = h.user("mod", permissions=discord.Permissions(manage_guild=True))
     await h.slash(mod, "rr daily settings", options={"channel": news})
     clock.now += DAY
-    await host.store.set_par(host.today().isoformat(), PAR)
+    await host.store.set_par(host.days.today().isoformat(), PAR)
     return {"news": news, **users}
 
 
@@ -96,7 +96,7 @@ def test_an_announcement_that_could_not_be_built_is_tried_again(db):
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             got = await yesterday_of(h, clock, {"ann": 7})
             host = h.bot.daily
-            real = host.leaderboard
+            real = host.board.leaderboard
             calls = {"n": 0}
 
             async def flaky(day, guild_id, *more):
@@ -105,7 +105,7 @@ def test_an_announcement_that_could_not_be_built_is_tried_again(db):
                     raise ConnectionError("the database cannot be reached")
                 return await real(day, guild_id, *more)
 
-            host.leaderboard = flaky  # type: ignore[method-assign]
+            host.board.leaderboard = flaky  # type: ignore[method-assign]
             assert (await day_once(h.bot))["announced"] == 0
             assert public(h, got["news"]) == []
             clock.now += 60  # past the first retry's wait (cogs/daily.py NOTICE_RETRY_S)
@@ -125,7 +125,7 @@ def test_an_unreadable_par_is_computed_again_and_the_day_job_runs(db):
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             got = await yesterday_of(h, clock, {"ann": 7})
-            today = h.bot.daily.today().isoformat()
+            today = h.bot.daily.days.today().isoformat()
             await db.sql("UPDATE daily_days SET par='{\"greedy\": {\"sco' WHERE day=?", today)
             assert (await day_once(h.bot))["announced"] == 1
             (post,) = public(h, got["news"])
@@ -227,7 +227,7 @@ def test_a_damaged_share_line_is_left_out_of_stats(db):
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann = h.user("ann")
-            day = h.bot.daily.today().isoformat()
+            day = h.bot.daily.days.today().isoformat()
             await h.bot.daily.store.claim(ann.id, day, True, "ann", h.guild_id)
             await h.bot.daily.store.finish(ann.id, day, True, "finished", WON_IN[7], '{"no": 1}')
             stats = await h.slash(ann, "rr daily stats")

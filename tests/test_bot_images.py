@@ -161,3 +161,68 @@ def test_images_drawn_in_worker_processes_come_in_phase_order(tmp_path):
         assert not multiprocessing.active_children()  # closed with the bot
 
     asyncio.run(scenario())
+
+
+def _phase_ender(setup: dict, log: list) -> Action | None:
+    """An answer of seat 0 that ends a phase (its announcement carries a table image)."""
+    probe = Game.replay(setup, log)
+    for action in probe.legal_actions(0):
+        if action.verb == "levelup":
+            continue
+        copy = Game.replay(setup, log)
+        ended: list[str] = []
+        copy.apply(0, str(action), on_resolved=lambda what, n, ended=ended: ended.append(what))
+        if ended:
+            return action
+    return None
+
+
+def test_the_players_answer_is_sent_before_a_slow_image(tmp_path, monkeypatch):
+    """Issue 22: a player's own answer never waits for an image. The table image of the
+    phase their answer ended takes a while to draw; their private answer reaches Discord
+    before any of the move's channel posts, the image's included. (A guard: 1d6ad38 and
+    main already answer first; what made answers late there was drawing threads holding
+    the GIL, bench/bot.py.)"""
+    drawing = threading.Event()  # set while an image is being drawn
+    real = render.table_png
+
+    def table_png(view: Any, **kw: Any) -> bytes:
+        drawing.set()
+        time.sleep(0.5)  # bounded: the harness waits for it
+        return real(view, **kw)
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await table.open(ann, [], players=1)
+            monkeypatch.setattr(render, "table_png", table_png)
+            rng = random.Random(5)
+            for _ in range(80):
+                row, g = await table.game()
+                assert not g.over, "no phase-ending answer found"
+                found = _phase_ender(row.setup, await table.bot.store.log(row.id)) \
+                    if g.waiting_for() == [0] else None
+                if found is None:
+                    await table.step(rng)
+                    continue
+                before = len(h.http.requests)
+                drawing.clear()
+                command, options = _slash(found)
+                res = await h.slash(ann, command, channel=table.channel, **options)
+                assert res.text.startswith("✅"), res.text
+                assert drawing.is_set()  # this answer's announcement drew a table image
+                sent = h.http.requests[before:]
+                answer = next(r.seq for r in sent if r.via == "webhook" and r.method == "POST"
+                              and r.ok)  # the first followup: the player's answer
+                image = next(r.seq for r in sent if r.files and r.route.endswith("/messages")
+                             and r.ok)
+                assert answer < image, sent
+                channel_posts = [r.seq for r in sent
+                                 if r.route == "/channels/{channel_id}/messages" and r.ok]
+                assert channel_posts and answer < min(channel_posts), sent
+                return
+            raise AssertionError("no phase-ending answer found in 80 steps")
+
+    asyncio.run(scenario())

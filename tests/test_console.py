@@ -151,7 +151,7 @@ def test_ctrl_c_exits_at_once_and_cleanly(tmp_path: Path) -> None:
     (["--names", "Ann", "ANN"], "player names must differ"),
     (["--names", "Ann:x"], "cannot contain ':'"),
     (["--players", "3", "--names", "A", "B"], "--players 3 but 2 names"),
-    (["--difficulty", "extreme"], "easy, normal or hard, not 'extreme'"),
+    (["--difficulty", "extreme"], "easy, normal, hard or nightmare, not 'extreme'"),
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["--lang", "ja", "--players", "2", "--difficulty", "hard"], "ソロ用のルール"),
 ])

@@ -238,7 +238,7 @@ def test_processes_on_one_database_must_share_the_secret(db, monkeypatch):
 
     async def main() -> None:
         h = await start(first)
-        assert (await start(first)).secret == h.secret  # a restart, or a second process
+        assert (await start(first)).days.secret == h.days.secret  # a restart, or a second process
         with pytest.raises(SecretError, match="same secret"):
             await start(other)
         with pytest.raises(SecretError, match="same secret"):
@@ -259,7 +259,7 @@ def test_a_generated_secret_is_shared_and_a_new_one_then_refused(db, monkeypatch
             games = GameService(store, clock=lambda: NOON)
             a = await DailyHost.open(games)
             b = await DailyHost.open(games)
-            assert a.secret == b.secret and len(a.secret) == 32
+            assert a.days.secret == b.days.secret and len(a.days.secret) == 32
             with pytest.raises(SecretError):
                 await DailyHost.open(games, secret="0f1e2d3c4b5a69788796a5b4c3d2e1f0")
         finally:
@@ -278,14 +278,14 @@ def test_todays_ranked_game_is_keyed_and_its_practice_replays_from_the_published
         clock = Clock(NOON)
         try:
             h = await DailyHost.open(GameService(store, clock=clock), secret=secret)
-            st = await h.play(1, "Ann", 100, 9001)
+            st = await h.attempts.play(1, "Ann", 100, 9001)
             key = daily.day_key(secret.encode(), DAY)
             assert st.game.setup["rng"] == "hmac-ctr" and st.game.setup["key"] == key.hex()
-            assert daily.published_key(h.secret, DAY, clock()) is None
+            assert daily.published_key(h.days.secret, DAY, clock()) is None
             clock.now = daily.day_end(DAY) + 60
-            published = daily.published_key(h.secret, DAY, clock())
+            published = daily.published_key(h.days.secret, DAY, clock())
             assert published == key.hex()
-            practice = await h.practice(1, "Ann", 100, 9001, day=DAY)
+            practice = await h.attempts.practice(1, "Ann", 100, 9001, day=DAY)
             offline = daily.challenge_from_key(DAY, bytes.fromhex(published)).new_game("Ann")
             for k in ("setup", "monster_deck", "unit_deck", "chips", "row", "rng"):
                 assert practice.game.state[k] == offline.state[k], k
@@ -303,7 +303,7 @@ def test_a_bot_with_another_secret_than_its_database_does_not_start(tmp_path, mo
     async def run(secret: str) -> None:
         monkeypatch.setenv("RR_DAILY_SECRET", secret)
         async with Harness(lambda: make_bot(db_path, Clock(NOON))) as h:
-            assert h.bot.daily.secret == secret.encode()
+            assert h.bot.daily.days.secret == secret.encode()
 
     asyncio.run(run("0f1e2d3c4b5a69788796a5b4c3d2e1f0"))
     asyncio.run(run("0f1e2d3c4b5a69788796a5b4c3d2e1f0"))
@@ -373,7 +373,7 @@ def test_a_daily_start_announcement_is_rebuilt_from_its_keyed_setup(tmp_path):
             games = GameService(store, clock=lambda: NOON)
             games.tables.notify = True
             h = await DailyHost.open(games, secret=SECRET.decode())
-            started = await h.play(1, "Ann", None, 9001)
+            started = await h.attempts.play(1, "Ann", None, 9001)
             (start,) = await store.notices()
             again = await rebuild(games.tables, start)
             assert started.game.setup["rng"] == "hmac-ctr"
@@ -418,7 +418,7 @@ def test_days_an_older_release_dealt_are_rebuilt_as_they_were_played(db):
         store = await db.open()
         try:
             h = await DailyHost.open(GameService(store, clock=Clock(NOON)), secret=secret)
-            assert h.challenge(DAY - dt.timedelta(days=30)).rng_key is not None  # new: keyed
+            assert h.days.challenge(DAY - dt.timedelta(days=30)).rng_key is not None  # new: keyed
         finally:
             await store.close()
         await db.sql("DELETE FROM kv WHERE key='daily_keyed_from'")  # as before this release
@@ -427,21 +427,21 @@ def test_days_an_older_release_dealt_are_rebuilt_as_they_were_played(db):
             ds = h.store.__class__(store)
             await ds.claim(7, DAY.isoformat(), True, "Old", None)  # played on the old release
             h = await DailyHost.open(GameService(store, clock=Clock(NOON)), secret=secret)
-            assert h.keyed_from == tomorrow
+            assert h.days.keyed_from == tomorrow
             key = daily.day_key(secret.encode(), DAY)
-            old = h.challenge(DAY)
+            old = h.days.challenge(DAY)
             assert old.legacy_seed == int.from_bytes(key[:6], "big") and old.rng_key is None
             g = old.new_game("Ann")
             assert "rng" not in g.setup and g.setup["seed"] == old.legacy_seed
-            st = await h.play(1, "Ann", 100, 9001)  # today's next player gets the same deal
+            st = await h.attempts.play(1, "Ann", 100, 9001)  # today's next player gets the same deal
             assert "rng" not in st.game.setup and st.game.setup["seed"] == old.legacy_seed
             assert st.game.state["monster_deck"] == g.state["monster_deck"]
-            new = h.challenge(tomorrow)
+            new = h.days.challenge(tomorrow)
             assert new.legacy_seed is None and new.rng_key == daily.day_key(secret.encode(),
                                                                             tomorrow)
             again = await DailyHost.open(GameService(store, clock=Clock(NOON + 86400)),
                                          secret=secret)
-            assert again.keyed_from == tomorrow  # kept, not moved by later starts
+            assert again.days.keyed_from == tomorrow  # kept, not moved by later starts
         finally:
             await store.close()
     asyncio.run(main())

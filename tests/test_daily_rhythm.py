@@ -19,10 +19,21 @@ from typing import Any
 import pytest
 
 import bot as entry
-import service.daily_play as daily_play
+import service.daily_par as daily_par
 from service import GameService, daily
-from service.daily import GENTLE, HARSH, RHYTHM_FROM, Score, day_end, odds_words, par_odds
-from service.daily_play import DailyHost, ai_play
+from service.daily import (
+    GENTLE,
+    HARSH,
+    RHYTHM_FROM,
+    THREE_COMMANDS,
+    Score,
+    day_end,
+    odds_words,
+    par_odds,
+)
+from service.daily_par import ai_play
+from service.daily_play import DailyHost
+from service.levels import level_of
 
 SECRET = b"0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 DAY = dt.date(2026, 11, 23)
@@ -56,19 +67,21 @@ def test_after_the_cutover_the_weekday_sets_the_difficulty_band():
         seen[day.weekday()].add((difficulty, mods))
         assert difficulty == {0: "easy", 1: "easy", 2: "normal", 3: "normal", 4: "hard",
                               5: "hard", 6: "hard"}[day.weekday()], day
+        assert not set(mods) & THREE_COMMANDS, (day, mods)  # worth two levels: never dealt
         if day.weekday() == 0:  # Monday: one gentle modifier, nothing harsh
             assert len(mods) == 1 and set(mods) <= GENTLE, (day, mods)
-        if day.weekday() in (1, 2):  # Tuesday, Wednesday: nothing harsh yet
+        if day.weekday() in (1, 2, 4):  # Tuesday, Wednesday, Friday: nothing harsh
             assert not set(mods) & HARSH, (day, mods)
-        if day.weekday() in (5, 6):  # the weekend: Hard with harsh modifiers only
-            assert set(mods) <= HARSH, (day, mods)
-        if day.weekday() == 5:  # Saturday: one of them; Sunday one or two
-            assert len(mods) == 1, (day, mods)
+        if day.weekday() == 5:  # Saturday: Hard with one harsh modifier
+            assert len(mods) == 1 and set(mods) <= HARSH, (day, mods)
+        if day.weekday() == 6:  # Sunday: Hard with both, the top level without gold
+            assert set(mods) == HARSH, (day, mods)
+            assert level_of(c.options) == "nightmare"
         opts = [set(m.options) for m in c.modifiers]
         assert len(opts) == 1 or not opts[0] & opts[1]  # never one cancelling the other
         c.new_game("x")  # a valid engine setup
     for weekday, kinds in seen.items():  # the digest still varies the day within its band
-        assert len(kinds) > 1, weekday
+        assert len(kinds) > 1 or weekday == 6, weekday  # Sunday's band is one set of rules
 
 
 def test_days_before_the_cutover_rebuild_exactly_as_they_were_played():
@@ -111,8 +124,8 @@ async def _host(db: Any) -> tuple[Any, DailyHost]:
     store = await db.open()
     h = await DailyHost.open(GameService(store, clock=lambda: day_end(DAY) - 3600),
                              secret=SECRET.decode())
-    h.par_levels = ("random",)  # the fast AI (the real ones' cost: docs/daily.md)
-    h.par_plays = 6
+    h.par.levels = ("random",)  # the fast AI (the real ones' cost: docs/daily.md)
+    h.par.plays = 6
     return store, h
 
 
@@ -123,20 +136,20 @@ def test_the_par_plays_the_day_many_times_and_stores_the_counts(db):
     async def main() -> None:
         store, h = await _host(db)
         try:
-            par = await h.compute_par(DAY)
+            par = await h.par.compute(DAY)
             assert par_odds(par) == []  # the par game alone: no odds yet
             game = dict(par["random"])
-            odds = await h.compute_odds(DAY)
+            odds = await h.par.odds(DAY)
             stored = await h.store.par(DAY.isoformat())
             assert stored == odds
             ((level, wins, plays),) = par_odds(stored)
             assert (level, plays) == ("random", 6) and 0 <= wins <= 6
-            expected = sum(Score.from_json(ai_play(h.challenge(DAY), "random", run)["score"]).won
+            expected = sum(Score.from_json(ai_play(h.days.challenge(DAY), "random", run)["score"]).won
                            for run in range(6))  # the random AI replays its seeds exactly
             assert wins == expected
             for k in ("score", "trace", "log"):  # the par game shown and reviewed is kept
                 assert stored["random"][k] == game[k]
-            assert await h.compute_odds(DAY) == stored  # once a day
+            assert await h.par.odds(DAY) == stored  # once a day
         finally:
             h.close()
             await store.close()
@@ -147,11 +160,11 @@ def test_an_old_par_row_gains_its_odds_and_keeps_its_game(db):
     async def main() -> None:
         store, h = await _host(db)
         try:
-            played = ai_play(h.challenge(DAY), "random")
+            played = ai_play(h.days.challenge(DAY), "random")
             old = {"random": {"score": played["score"], "trace": played["trace"]}}
             await h.store.set_par(DAY.isoformat(), old)
-            assert par_odds(await h.par(DAY)) == []
-            odds = await h.compute_odds(DAY)
+            assert par_odds(await h.par.get(DAY)) == []
+            odds = await h.par.odds(DAY)
             assert [(lv, n) for lv, _, n in par_odds(odds)] == [("random", 6)]
             assert odds["random"]["score"] == played["score"] and "log" not in odds["random"]
         finally:
@@ -164,12 +177,12 @@ def test_an_old_par_row_gains_its_odds_and_keeps_its_game(db):
 def test_the_odds_stop_at_their_budget_and_count_what_was_played(db, monkeypatch):
     """Bounded in time: no odds game starts after `PAR_ODDS_BUDGET_S`; the counts say how
     many were played (the par game at least)."""
-    monkeypatch.setattr(daily_play, "PAR_ODDS_BUDGET_S", 0.0)
+    monkeypatch.setattr(daily_par, "PAR_ODDS_BUDGET_S", 0.0)
 
     async def main() -> None:
         store, h = await _host(db)
         try:
-            odds = await h.compute_odds(DAY)
+            odds = await h.par.odds(DAY)
             assert [(lv, n) for lv, _, n in par_odds(odds)] == [("random", 1)]
         finally:
             h.close()

@@ -14,7 +14,8 @@ from ai import make_player
 from engine import view
 from service import GameService, ServiceError, daily
 from service.daily import Score, day_end
-from service.daily_play import DailyHost, slot
+from service.daily_play import DailyHost
+from service.daily_slots import slot
 from store import Store
 
 DAY = dt.date(2026, 11, 23)
@@ -35,14 +36,14 @@ SECRET = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"  # 128 bits: the least a secret may 
 async def host(db, clock: Clock) -> tuple[Store, DailyHost]:
     store = await db.open()
     h = await DailyHost.open(GameService(store, clock=clock), secret=SECRET)
-    h.par_levels = ("random",)  # a result waits for its par: the fast AI plays it here
+    h.par.levels = ("random",)  # a result waits for its par: the fast AI plays it here
     return store, h
 
 
 async def finish(h: DailyHost, user: int, seed: int = 0) -> None:
     """Play the user's active daily game to its end through the service, as a player would."""
     bot = make_player("random", seed)
-    key = await h.active_slot(user)
+    key = await h.slots.active_slot(user)
     for _ in range(3000):
         row, g = await h.games.tables.current(key)
         if g.over:
@@ -55,8 +56,8 @@ async def finish(h: DailyHost, user: int, seed: int = 0) -> None:
 def test_two_users_in_two_servers_get_identical_games(db):
     async def main():
         store, h = await host(db, Clock())
-        a = await h.play(1, "Ann", 100, 9001)
-        b = await h.play(2, "Bob", 200, 9002)
+        a = await h.attempts.play(1, "Ann", 100, 9001)
+        b = await h.attempts.play(2, "Bob", 200, 9002)
         sa, sb = a.game.state, b.game.state
         for k in ("setup", "monster_deck", "unit_deck", "chips", "mercenaries", "row"):
             if k == "setup":
@@ -72,16 +73,16 @@ def test_one_ranked_attempt_per_day_across_servers_and_restarts(db):
     async def main():
         clock = Clock()
         store, h = await host(db, clock)
-        first = await h.play(1, "Ann", 100, 9001)
-        again = await h.play(1, "Ann", 200, 9001)  # another server: the same game resumes
+        first = await h.attempts.play(1, "Ann", 100, 9001)
+        again = await h.attempts.play(1, "Ann", 200, 9001)  # another server: the same game resumes
         assert again.outcome is None and again.row.id == first.row.id
         await finish(h, 1)
-        settled = await h.settle_all() or []
+        settled = await h.results.settle_all() or []
         assert len(settled) == 1 and settled[0].attempt.status == "finished"
         await store.close()
         store, h = await host(db, clock)  # a restart
         with pytest.raises(ServiceError, match="one attempt a day"):
-            await h.play(1, "Ann", 300, 9001)
+            await h.attempts.play(1, "Ann", 300, 9001)
         await store.close()
     asyncio.run(main())
 
@@ -90,17 +91,17 @@ def test_practice_of_today_waits_for_the_ranked_attempt(db):
     async def main():
         store, h = await host(db, Clock())
         with pytest.raises(ServiceError, match="only after your ranked"):
-            await h.practice(1, "Ann", 100, 9001, day=DAY)
-        await h.play(1, "Ann", 100, 9001)
+            await h.attempts.practice(1, "Ann", 100, 9001, day=DAY)
+        await h.attempts.play(1, "Ann", 100, 9001)
         with pytest.raises(ServiceError, match="only after your ranked"):
-            await h.practice(1, "Ann", 100, 9001, day=DAY)
+            await h.attempts.practice(1, "Ann", 100, 9001, day=DAY)
         await finish(h, 1)
-        await h.settle_all()
-        p = await h.practice(1, "Ann", 100, 9001, day=DAY)
+        await h.results.settle_all()
+        p = await h.attempts.practice(1, "Ann", 100, 9001, day=DAY)
         assert not p.ranked and p.row.channel_id == slot(1, False)
         with pytest.raises(ServiceError, match="not begun"):
-            await h.practice(1, "Ann", 100, 9001, day=DAY + dt.timedelta(days=1))
-        past = await h.practice(1, "Ann", 100, 9001)  # yesterday by default
+            await h.attempts.practice(1, "Ann", 100, 9001, day=DAY + dt.timedelta(days=1))
+        past = await h.attempts.practice(1, "Ann", 100, 9001)  # yesterday by default
         assert past.challenge.day == DAY - dt.timedelta(days=1)
         await store.close()
     asyncio.run(main())
@@ -112,30 +113,30 @@ def test_the_score_is_the_replayed_logs_and_equal_scores_rank_by_the_earlier_fin
         store, h = await host(db, clock)
         settled = {}
         for user in (3, 2, 1):  # 3 finishes first, and plays exactly as 1 does
-            await h.play(user, f"P{user}", 100, 9000 + user)
+            await h.attempts.play(user, f"P{user}", 100, 9000 + user)
             await finish(h, user, seed=user if user != 3 else 1)
             row = await store.latest_game(slot(user, True))
             assert row is not None
-            settled[user] = await h.settle(row)
+            settled[user] = await h.results.settle(row)
             clock.now += 60
         assert settled[1].score == settled[3].score
-        board = await h.leaderboard(DAY, 100)
+        board = await h.board.leaderboard(DAY, 100)
         ranks = {e.user: r for r, e in board}
         assert ranks[3] < ranks[1]  # the same score: the earlier finish ranks first
         assert sorted(ranks.values()) == [1, 2, 3]  # one rank each
         assert [e.score.points for _, e in board] == sorted(
             (s.score.points for s in settled.values()), reverse=True)
         assert settled[1].standing == daily.Standing(ranks[1], 3)  # told after finishing
-        assert await h.leaderboard(DAY, 999) == []  # nobody of that server played
-        assert len(await h.leaderboard(DAY, None)) == 3
+        assert await h.board.leaderboard(DAY, 999) == []  # nobody of that server played
+        assert len(await h.board.leaderboard(DAY, None)) == 3
         for s in settled.values():
-            assert s.share.startswith(f"Rook & Raiders #{h.challenge().number} — ")
+            assert s.share.startswith(f"Rook & Raiders #{h.days.challenge().number} — ")
             # stored as parameters: told in either language from the store, not the words
             att = await h.store.attempt(s.attempt.user_id, DAY.isoformat(), True)
             assert att is not None and "Rook" not in (att.share or "")
             assert s.share_in("en") == s.share
             ja = s.share_in("ja")
-            assert ja.startswith(f"ルーク&レイダース #{h.challenge().number} — "), ja
+            assert ja.startswith(f"ルーク&レイダース #{h.days.challenge().number} — "), ja
             assert ja.endswith(s.share.split(" ")[-1])  # the same spoiler-free marks
             assert "(bot: " in s.share  # finished before any par: the result waited for it
         await store.close()
@@ -146,19 +147,19 @@ def test_an_unfinished_attempt_ends_at_midnight_and_breaks_the_streak(db):
     async def main():
         clock = Clock(NOON - 2 * 86400)
         store, h = await host(db, clock)
-        await h.play(1, "Ann", 100, 9001)  # day -2: finished
+        await h.attempts.play(1, "Ann", 100, 9001)  # day -2: finished
         await finish(h, 1)
-        await h.settle_all()
+        await h.results.settle_all()
         clock.now += 86400  # day -1: started, never finished
-        await h.play(1, "Ann", 100, 9001)
-        assert await h.close_day(DAY - dt.timedelta(days=1)) == []  # not over yet
+        await h.attempts.play(1, "Ann", 100, 9001)
+        assert await h.results.close_day(DAY - dt.timedelta(days=1)) == []  # not over yet
         clock.now += 86400  # today
-        closed = await h.close_day(DAY - dt.timedelta(days=1))
+        closed = await h.results.close_day(DAY - dt.timedelta(days=1))
         assert [a.user_id for a in closed] == [1]
-        assert await h.close_day(DAY - dt.timedelta(days=1)) == []  # once
-        st = await h.stats(1)
+        assert await h.results.close_day(DAY - dt.timedelta(days=1)) == []  # once
+        st = await h.board.stats(1)
         assert st.played == 1 and st.played_streak == 0 and st.best_played_streak == 1
-        played = await h.play(1, "Ann", 100, 9001)  # today is a new attempt
+        played = await h.attempts.play(1, "Ann", 100, 9001)  # today is a new attempt
         assert played.outcome is not None
         await store.close()
     asyncio.run(main())
@@ -168,16 +169,16 @@ def test_an_unfinished_attempt_ends_at_midnight_and_breaks_the_streak(db):
 def test_par_is_computed_once_and_shown_in_the_share_line(db):  # tested on both backends
     async def main():
         store, h = await host(db, Clock())
-        h.par_levels = None  # the real par AIs: greedy and expert
+        h.par.levels = None  # the real par AIs: greedy and expert
         import ai.base
         if "greedy" not in ai.base.LEVELS:  # until the greedy AI lands, par uses what exists
             ai.base.LEVELS["greedy"] = ai.base.LEVELS["random"]
-        par = await h.compute_par(DAY)
+        par = await h.par.compute(DAY)
         assert "greedy" in par and par["greedy"]["score"]["rounds"] >= 1
-        assert await h.compute_par(DAY) == par
-        await h.play(1, "Ann", 100, 9001)
+        assert await h.par.compute(DAY) == par
+        await h.attempts.play(1, "Ann", 100, 9001)
         await finish(h, 1)
-        (s,) = await h.settle_all()
+        (s,) = await h.results.settle_all()
         assert f"(bot: {par['greedy']['score']['rounds']})" in s.share or \
             "expert" in par
         await store.close()
@@ -190,24 +191,24 @@ def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1_and_breaks_both_strea
     async def main():
         clock = Clock(NOON - 86400)
         store, h = await host(db, clock)
-        await h.play(1, "Ann", 100, 9001)  # yesterday: won or lost, played out
+        await h.attempts.play(1, "Ann", 100, 9001)  # yesterday: won or lost, played out
         await finish(h, 1)
-        await h.settle_all()
+        await h.results.settle_all()
         clock.now += 86400
-        before = await h.stats(1)
+        before = await h.board.stats(1)
         assert before.played_streak == 1
         await h.store.claim(2, DAY.isoformat(), True, "Bob", 100)  # a loss in round 1
         await h.store.finish(2, DAY.isoformat(), True, "finished",
                              {"won": False, "rounds": 1, "fainted": 0, "marks": 0}, None)
         clock.now += 60
-        await h.play(1, "Ann", 100, 9001)
-        quit_ = await h.resign(1)  # at once: round 0
+        await h.attempts.play(1, "Ann", 100, 9001)
+        quit_ = await h.attempts.resign(1)  # at once: round 0
         assert quit_.score.outcome == "resigned" and quit_.score.rounds == 0
         assert "resigned in round 0" in quit_.share and quit_.share.endswith("🏳️")
-        board = await h.leaderboard(DAY, None)
+        board = await h.board.leaderboard(DAY, None)
         assert [e.user for _, e in board] == [2, 1]
         assert quit_.standing == daily.Standing(2, 2)
-        after = await h.stats(1)
+        after = await h.board.stats(1)
         assert after.played_streak == 0 and after.win_streak == 0
         assert after.played == 2 and after.best_played_streak == 1
         await store.close()
@@ -232,12 +233,12 @@ def test_a_servers_board_lists_its_members_asked_of_discord_not_only_who_played_
             asked.append(user)
             return members[user]
 
-        assert [e.user for _, e in await h.leaderboard(DAY, 100)] == [1]  # not asked
-        board = await h.leaderboard(DAY, 100, is_member)
+        assert [e.user for _, e in await h.board.leaderboard(DAY, 100)] == [1]  # not asked
+        board = await h.board.leaderboard(DAY, 100, is_member)
         assert [(r, e.user) for r, e in board] == [(1, 2), (2, 1)]  # ranks within the server
         assert sorted(asked) == [2, 3, 4]
         asked.clear()
-        assert [e.user for _, e in await h.leaderboard(DAY, 100, is_member)] == [2, 1]
+        assert [e.user for _, e in await h.board.leaderboard(DAY, 100, is_member)] == [2, 1]
         assert asked == [4]  # 2 is stored as a member, 3 known not to be one today
         assert 2 in await h.store.members(100)
         await store.close()
@@ -251,7 +252,7 @@ def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
     async def main():
         clock = Clock()
         store, h = await host(db, clock)
-        await h.play(1, "Ann", 100, 9001)
+        await h.attempts.play(1, "Ann", 100, 9001)
         await finish(h, 1)
         row = await store.latest_game(slot(1, True))
         assert row is not None and row.setup is not None
@@ -269,7 +270,7 @@ def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
         att = await h.store.attempt(1, DAY.isoformat(), True)
         assert att is not None and att.score is not None
         assert Score.from_json(att.score) == s.score  # the replayed log's, current formula
-        board = await h.leaderboard(DAY, None)
+        board = await h.board.leaderboard(DAY, None)
         assert [e.user for _, e in board] == [1, 2] or s.score.outcome != "won"
         assert {e.user: e.score.version for _, e in board} == {1: 2, 2: 1}
         await store.close()

@@ -29,7 +29,8 @@ from test_daily_service import finish
 
 from service import GameService, ServiceError
 from service.daily import day_end
-from service.daily_play import DailyHost, slot
+from service.daily_play import DailyHost
+from service.daily_slots import slot
 from store import daily_store
 
 DAY = dt.date(2026, 11, 23)
@@ -70,7 +71,7 @@ _copies = itertools.count()
 async def start(db: Any, clock: Clock | None = None, path: str | None = None) -> Process:
     store = await (db.make() if path is None else type(db.make())(path)).open()
     h = await DailyHost.open(GameService(store, clock=clock or Clock(NOON)), secret="0f1e2d3c4b5a69788796a5b4c3d2e1f0")
-    h.par_levels = ("random",)
+    h.par.levels = ("random",)
     return Process(store, h)
 
 
@@ -123,7 +124,7 @@ def test_a_crash_at_any_point_of_daily_play_leaves_no_game_or_a_complete_one(db,
     gives one ranked game of the day (its announcements reach the DM, it is scored)."""
     async def main():
         probe = await start(db)
-        await probe.host.play(1, "Ann", 100, DM)
+        await probe.host.attempts.play(1, "Ann", 100, DM)
         writes = probe.writes  # how many writes a start makes (1 when it is one transaction)
         await probe.store.close()
         seen = set()
@@ -132,14 +133,14 @@ def test_a_crash_at_any_point_of_daily_play_leaves_no_game_or_a_complete_one(db,
             dead = await start(db)
             dead.kill_after(n)
             try:
-                await dead.host.play(user, "Ann", 100, DM)
+                await dead.host.attempts.play(user, "Ann", 100, DM)
             except Killed:
                 pass
             back = await restart(db, dead, tmp_path)
             seen.add(await check_day(db, back, user))
-            st = await back.host.play(user, "Ann", 100, DM)
+            st = await back.host.attempts.play(user, "Ann", 100, DM)
             assert st.row.settings["daily"]["post_channel"] == DM
-            again = await back.host.play(user, "Ann", 200, DM)
+            again = await back.host.attempts.play(user, "Ann", 200, DM)
             assert again.outcome is None and again.row.id == st.row.id
             assert [s for _, s in await all_games(db, back, user)] == ["active"], \
                 f"crash after write {n}: a second ranked game of the day"
@@ -155,19 +156,19 @@ def test_a_crash_inside_daily_resign_never_reopens_the_day(db, tmp_path):
     `/rr daily play` never starts a second ranked game."""
     async def main():
         probe = await start(db)
-        await probe.host.play(1, "Ann", None, DM)
+        await probe.host.attempts.play(1, "Ann", None, DM)
         before = probe.writes
-        await probe.host.resign(1)
+        await probe.host.attempts.resign(1)
         writes = probe.writes - before
         await probe.store.close()
         outcomes = set()
         for n in range(writes + 1):
             user = 20 + n
             dead = await start(db)
-            first = await dead.host.play(user, "Ann", None, DM)
+            first = await dead.host.attempts.play(user, "Ann", None, DM)
             dead.kill_after(n)
             try:
-                await dead.host.resign(user)
+                await dead.host.attempts.resign(user)
             except Killed:
                 pass
             back = await restart(db, dead, tmp_path)
@@ -177,7 +178,7 @@ def test_a_crash_inside_daily_resign_never_reopens_the_day(db, tmp_path):
             if att.status == "playing":
                 assert row.status == "active", f"crash after write {n}: the game is " \
                     f"{row.status} while the attempt is still in play (the day reopens)"
-                again = await back.host.play(user, "Ann", None, DM)
+                again = await back.host.attempts.play(user, "Ann", None, DM)
                 assert again.row.id == first.row.id and again.outcome is None
                 outcomes.add("in play")
             else:
@@ -185,7 +186,7 @@ def test_a_crash_inside_daily_resign_never_reopens_the_day(db, tmp_path):
                 assert not att.score["won"]
                 assert row.status == "abandoned" and await back.store.timers(row.id) == []
                 with pytest.raises(ServiceError, match="one attempt a day"):
-                    await back.host.play(user, "Ann", None, DM)
+                    await back.host.attempts.play(user, "Ann", None, DM)
                 outcomes.add("resigned")
             assert len(await all_games(db, back, user)) == 1
             for p in (dead, back):
@@ -200,14 +201,14 @@ def test_a_game_that_ended_before_its_score_was_written_is_scored_once(db, tmp_p
     score is written once however often it is asked for."""
     async def main():
         dead = await start(db)
-        await dead.host.play(5, "Ann", None, DM)
+        await dead.host.attempts.play(5, "Ann", None, DM)
         await finish(dead.host, 5)  # the game is over; nobody scored it
         back = await restart(db, dead, tmp_path)
         with pytest.raises(ServiceError, match="one attempt a day"):
-            await back.host.play(5, "Ann", None, DM)
+            await back.host.attempts.play(5, "Ann", None, DM)
         assert [s for _, s in await all_games(db, back, 5)] == ["over"]
-        assert len(await back.host.settle_all()) == 1
-        assert await back.host.settle_all() == []
+        assert len(await back.host.results.settle_all()) == 1
+        assert await back.host.results.settle_all() == []
         att = await back.host.store.attempt(5, DAY.isoformat(), True)
         assert att is not None and att.status == "finished" and att.score is not None
         for p in (dead, back):
@@ -222,7 +223,7 @@ def test_two_processes_starting_one_users_daily_at_once_give_one_game(db):
     async def main():
         a, b = await start(db), await start(db)
         users = range(30, 38)
-        got = await asyncio.gather(*(p.host.play(u, "Ann", None, DM)
+        got = await asyncio.gather(*(p.host.attempts.play(u, "Ann", None, DM)
                                      for u in users for p in (a, b)),
                                    return_exceptions=True)
         errors = [g for g in got if isinstance(g, BaseException)]
@@ -249,7 +250,7 @@ def test_the_process_that_loses_the_start_tells_the_player_the_truth(tmp_path):
             ann = h.user("ann")
             other_store = await type(h.bot.store)(str(path)).open()
             other = await DailyHost.open(GameService(other_store, clock=clock))
-            other.par_levels = ("random",)
+            other.par.levels = ("random",)
             here = h.bot.daily.store
             real = here.attempt
             raced: list[int] = []
@@ -258,7 +259,7 @@ def test_the_process_that_loses_the_start_tells_the_player_the_truth(tmp_path):
                 found = await real(*args)
                 if not raced:  # the other process starts it right after this read
                     raced.append(1)
-                    await other.play(ann.id, "ann", None, h.dm_channel(ann).id)
+                    await other.attempts.play(ann.id, "ann", None, h.dm_channel(ann).id)
                 return found
             here.attempt = attempt  # type: ignore[method-assign]
             res = await h.slash(ann, "rr daily play")
@@ -289,7 +290,7 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
         p = await start(db, clock)
         h, day, user = p.host, h_day(clock), 40
         key = slot(user, True)
-        ch = h.challenge(dt.date.fromisoformat(day))
+        ch = h.days.challenge(dt.date.fromisoformat(day))
         await h.store.claim(user, day, True, "Ann", None)
         if left != "claimed":
             lobby = await h.games.lobby.new_lobby(None, key, user, "Ann", players=1,
@@ -312,12 +313,12 @@ def test_a_day_an_older_bot_left_half_written_is_repaired_on_the_next_play(db, l
         back = await start(db, clock)
         if left == "resign_cut_short":
             with pytest.raises(ServiceError, match="one attempt a day"):
-                await back.host.play(user, "Ann", None, DM)
+                await back.host.attempts.play(user, "Ann", None, DM)
             att = await back.host.store.attempt(user, day, True)
             assert att is not None and att.status == "finished" and att.score is not None
             assert [s for _, s in await all_games(db, back, user)] == ["abandoned"]
         else:
-            st = await back.host.play(user, "Ann", None, DM)
+            st = await back.host.attempts.play(user, "Ann", None, DM)
             assert await check_day(db, back, user) == "started"
             assert st.row.settings["daily"]["post_channel"] == DM
             assert [s for _, s in await all_games(db, back, user)].count("active") == 1
@@ -335,14 +336,14 @@ def test_a_crash_while_closing_the_day_loses_no_attempt(db, tmp_path):
         async def two_playing(p: Process, first: int, day: dt.date) -> list[int]:
             clock.now = day_end(day) - 12 * 3600
             for u in (first, first + 1):
-                await p.host.play(u, "Ann", None, DM)
+                await p.host.attempts.play(u, "Ann", None, DM)
             clock.now = day_end(day) + 60  # 00:01 UTC the next day
             return [first, first + 1]
 
         probe = await start(db, clock)
         await two_playing(probe, 50, DAY)
         before = probe.writes
-        await probe.host.close_day(DAY)
+        await probe.host.results.close_day(DAY)
         writes = probe.writes - before  # the flag, then each attempt
         await probe.store.close()
         for n in range(writes + 1):
@@ -351,7 +352,7 @@ def test_a_crash_while_closing_the_day_loses_no_attempt(db, tmp_path):
             users = await two_playing(dead, 60 + 2 * n, day)
             dead.kill_after(n)
             try:
-                await dead.host.close_day(day)
+                await dead.host.results.close_day(day)
             except Killed:
                 pass
             back = await restart(db, dead, tmp_path, clock)
@@ -361,15 +362,15 @@ def test_a_crash_while_closing_the_day_loses_no_attempt(db, tmp_path):
                 assert (att.status, row.status) in (("playing", "active"),
                                                     ("unfinished", "abandoned")), \
                     f"crash after write {n}: attempt {att.status}, game {row.status}"
-            await back.host.close_day(day)  # the day job's next pass
+            await back.host.results.close_day(day)  # the day job's next pass
             for u in users:
                 att = await back.host.store.attempt(u, day.isoformat(), True)
                 row = await back.store.get(att.game_id)
                 assert (att.status, row.status) == ("unfinished", "abandoned"), \
                     f"crash after write {n}: the next pass left {att.status}/{row.status}"
             # the day closed, its challenge is practised now: later passes leave that alone
-            st = await back.host.practice(users[0], "Ann", None, DM, day=day)
-            assert await back.host.close_day(day) == []
+            st = await back.host.attempts.practice(users[0], "Ann", None, DM, day=day)
+            assert await back.host.results.close_day(day) == []
             assert (await back.store.get(st.row.id)).status == "active"
             for p in (dead, back):
                 await p.store.close()
@@ -400,25 +401,25 @@ def test_a_crash_while_a_practice_replaces_another_leaves_one_or_the_other(db, t
     async def main():
         yesterday, before = DAY - dt.timedelta(days=1), DAY - dt.timedelta(days=2)
         probe = await start(db)
-        await probe.host.practice(1, "Ann", None, DM, day=yesterday)
+        await probe.host.attempts.practice(1, "Ann", None, DM, day=yesterday)
         n0 = probe.writes
-        await probe.host.practice(1, "Ann", None, DM, day=before)
+        await probe.host.attempts.practice(1, "Ann", None, DM, day=before)
         writes = probe.writes - n0
         await probe.store.close()
         for n in range(writes + 1):
             user = 70 + n
             dead = await start(db)
-            await dead.host.practice(user, "Ann", None, DM, day=yesterday)
+            await dead.host.attempts.practice(user, "Ann", None, DM, day=yesterday)
             dead.kill_after(n)
             try:
-                await dead.host.practice(user, "Ann", None, DM, day=before)
+                await dead.host.attempts.practice(user, "Ann", None, DM, day=before)
             except Killed:
                 pass
             back = await restart(db, dead, tmp_path)
             await check_practice(db, back, user)
-            st = await back.host.practice(user, "Ann", None, DM, day=before)
+            st = await back.host.attempts.practice(user, "Ann", None, DM, day=before)
             assert st.row.settings["daily"]["day"] == before.isoformat()
-            again = await back.host.practice(user, "Ann", None, DM, day=before)
+            again = await back.host.attempts.practice(user, "Ann", None, DM, day=before)
             assert again.outcome is None and again.row.id == st.row.id
             await check_practice(db, back, user)
             for p in (dead, back):

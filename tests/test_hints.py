@@ -100,7 +100,7 @@ def test_no_hint_in_a_ranked_daily_attempt_but_in_practice(db):
         store = await db.open()
         clock = lambda: day_end(DAY) - 12 * 3600  # noqa: E731
         h = await DailyHost.open(GameService(store, clock=clock), secret=SECRET)
-        started = await h.play(1, "Ann", 100, 9001)
+        started = await h.attempts.play(1, "Ann", 100, 9001)
         key = started.row.channel_id
         with pytest.raises(ServiceError, match="ranked daily attempt") as e:
             await h.games.hints.hint(key, 1)
@@ -108,7 +108,7 @@ def test_no_hint_in_a_ranked_daily_attempt_but_in_practice(db):
         row, _g = await h.games.tables.viewable(key)
         assert "hints" not in row.meta
         # a practice (here: yesterday's) allows them
-        past = await h.practice(1, "Ann", 100, 9001)
+        past = await h.attempts.practice(1, "Ann", 100, 9001)
         got = await h.games.hints.hint(past.row.channel_id, 1)
         assert got.row.meta["hints"] == {"0": 1}
         await store.close()

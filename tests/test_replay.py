@@ -7,7 +7,7 @@ import datetime as dt
 
 from render.scores import BIN, bins, scores_png
 from service import daily
-from service.daily_play import ai_play
+from service.daily_par import ai_play
 from service.replay import replay
 
 

@@ -15,7 +15,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SERVICE = ROOT / "service"
 PRODUCT = [SERVICE, ROOT / "cogs", ROOT / "console", ROOT / "bot.py"]
-ROOMS = {"tables", "lobby", "play", "ai", "limits", "hints", "games", "service"}
+# the game service's rooms, then the daily host's (DailyHost: `host.par`, `bot.daily.board`)
+ROOMS = {"tables", "lobby", "play", "ai", "limits", "hints", "games", "service",
+         "days", "par", "board", "results", "attempts", "slots", "daily", "host"}
+DAILY_ROOMS = {"days": "daily_calendar", "par": "daily_par", "board": "daily_board",
+               "results": "daily_results", "attempts": "daily_attempts", "slots": "daily_slots"}
+SITTING_LINES = 300  # a room's module, read in one sitting
+SITTING_METHODS = 10  # a room's public surface
 
 # One import inside a function is known and left to the refusal work of issue 21 ("one
 # refusal root"): `ServiceError.of` words itself through refusals.py, which names the
@@ -137,3 +143,59 @@ def test_the_loop_check_sees_a_loop():
     assert _cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": {"c"}}) is None
+
+
+def _classes(path: Path) -> dict[str, ast.ClassDef]:
+    return {node.name: node for node in ast.parse(path.read_text()).body
+            if isinstance(node, ast.ClassDef)}
+
+
+def _public_methods(cls: ast.ClassDef) -> set[str]:
+    return {node.name for node in cls.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and not node.name.startswith("_")}
+
+
+def test_the_daily_host_is_rooms_each_read_in_one_sitting():
+    """Issue 21, "`GameService` split into rooms that each fit in one sitting (lobby, play,
+    clock, AI seats, daily host), each with one public surface": `DailyHost` was one class
+    of 35 methods over 700 lines (attempts, par and odds, the board, results, the day's
+    close, slots). It now only builds its rooms and hands them out (`host.attempts.play`,
+    `host.par.odds`, …); each room is a module of its own, short, with a small public
+    surface, built once by the host over the same store and days."""
+    host = _classes(SERVICE / "daily_play.py")["DailyHost"]
+    assert _public_methods(host) == {"open", "watch", "close"}
+    init = next(n for n in host.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    built = {target.attr: node.value.func.id for node in init.body
+             if isinstance(node, ast.Assign | ast.AnnAssign)
+             for target in ([node.target] if isinstance(node, ast.AnnAssign) else node.targets)
+             if isinstance(target, ast.Attribute) and isinstance(node.value, ast.Call)
+             and isinstance(node.value.func, ast.Name)}
+    for attr, module in DAILY_ROOMS.items():
+        path = SERVICE / f"{module}.py"
+        assert len(path.read_text().splitlines()) <= SITTING_LINES, module
+        room = _classes(path)[built[attr]]  # the host builds the room its module declares
+        assert 0 < len(_public_methods(room)) <= SITTING_METHODS, (module, _public_methods(room))
+    surfaces = [_public_methods(_classes(SERVICE / f"{m}.py")[built[a]])
+                for a, m in DAILY_ROOMS.items()]
+    everything = [name for s in surfaces for name in s]
+    assert len(everything) == len(set(everything)), "a room re-offers another's method"
+
+
+def test_the_interfaces_reach_the_daily_host_through_its_rooms():
+    """The cogs and the console call a room's method (`bot.daily.attempts.play`), never a
+    method the host would have to forward: every attribute read on a DailyHost in product
+    code is one of its rooms, `store`, `games`, `rescoring` or its own three methods."""
+    allowed = {*DAILY_ROOMS, "store", "games", "rescoring", "open", "watch", "close"}
+    stray = []
+    for path in [p for d in PRODUCT for p in ([d] if d.is_file() else sorted(d.rglob("*.py")))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and (
+                    isinstance(node.value, ast.Name) and node.value.id == "host"
+                    and path.parent.name != "service" or
+                    isinstance(node.value, ast.Attribute) and node.value.attr == "daily"
+                    and isinstance(node.value.value, ast.Name)
+                    and node.value.value.id in {"bot", "self"}) \
+                    and node.attr not in allowed:
+                stray.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+    assert stray == []

@@ -129,7 +129,7 @@ def test_the_day_job_runs_only_in_the_process_holding_its_lease(tmp_path):
             await h.slash(mod, "rr daily settings", options={"channel": news})
             await bot.day_lease.release()  # as if another process had come first
             assert await bot.store.try_lease(bot.day_lease.name, "another-process", 60)
-            await bot.daily.store.set_par(bot.daily.today().isoformat(), {})
+            await bot.daily.store.set_par(bot.daily.days.today().isoformat(), {})
             assert not await bot.day_lease.renew()
             for _ in range(3):  # its first pass only counts; the others find no lease
                 await bot._day_pass()

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import textwrap
 from pathlib import Path
 
 import pytest
+from mypy import api as mypy_api
 
 from cogs.bot import RookBot
 from cogs.config import Config
@@ -123,3 +125,33 @@ def test_the_bot_runs_by_every_setting_of_its_config():
     assert bot.lease_loop.seconds == 4.0  # renewed every third of the lease
     assert (bot.hosting.count, bot.hosting.ids) == (2, (1,))
     assert Config(token=None).day_seconds == 300.0  # the interval it always ran at
+
+
+def test_a_games_meta_is_typed_so_a_misspelt_key_is_a_type_error(tmp_path: Path) -> None:
+    """Issue 21, "typed rows": `GameRow.meta` (time-outs, removal votes, zombie seats, hints,
+    the lobby's message) is a `GameMeta` TypedDict, so a read of a key nobody writes — here
+    "zombies" for "zombie", which would quietly find no AI seat — fails `mypy --strict`, and
+    a change (`MetaChange`) can only write the declared keys with their declared types."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(textwrap.dedent("""
+        from store import GameMeta, GameRow, MetaChange
+
+        def level(row: GameRow, seat: int) -> str | None:
+            return row.meta.get("zombie", {}).get(str(seat))
+
+        def typo(row: GameRow) -> dict[str, str]:
+            return row.meta["zombies"]
+
+        def vote(meta: GameMeta) -> None:
+            meta["kick"] = {"0": ["someone"]}
+
+        CHANGE: MetaChange = vote
+    """))
+    out, err, status = mypy_api.run([
+        "--strict", "--follow-imports=silent", "--no-error-summary",
+        "--cache-dir", str(ROOT / ".mypy_cache"), str(probe)])
+    assert status == 1, (out, err)
+    assert "probe.py:8: error:" in out and 'has no key "zombies"' in out, out
+    assert "probe.py:11: error:" in out, out
+    assert {line.split(":")[1] for line in out.splitlines() if ": error:" in line} == \
+        {"8", "11"}, out  # the correct read (line 5) passes

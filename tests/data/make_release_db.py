@@ -8,6 +8,8 @@ across upgrades):
     python tests/data/make_release_db.py /tmp/old tests/data/release-2bca11e.sqlite
     git archive 46992e5 | tar -x -C /tmp/old3
     python tests/data/make_release_db.py /tmp/old3 tests/data/release-46992e5.sqlite ai
+    git archive de9c003 | tar -x -C /tmp/old26
+    python tests/data/make_release_db.py /tmp/old26 tests/data/release-de9c003.sqlite ai
 
 Games of 2bca11e (card set v1), in channels 1 to 4 (players are user ids 11, 12): a lobby; an
 active 2-player game in which a Lancer was recruited with 3 gold (that release's price;
@@ -29,10 +31,43 @@ from typing import Any
 MAX_MOVES = 3000
 
 
+class Rooms:
+    """A release whose service is split into rooms (de9c003 on: `svc.lobby.start`,
+    `svc.play.act` …) behind the flat names this script calls, so one script makes every
+    release's database with that release's own code."""
+
+    def __init__(self, svc: Any) -> None:
+        self.svc = svc
+
+    @property
+    def ai_pool(self) -> Any:
+        return self.svc.ai.pool
+
+    @ai_pool.setter
+    def ai_pool(self, value: Any) -> None:
+        self.svc.ai.pool = value
+
+    async def close(self) -> None:
+        self.svc.ai.close()
+
+    def __getattr__(self, name: str) -> Any:
+        for room in ("lobby", "play", "tables", "ai"):
+            if hasattr(getattr(self.svc, room), name):
+                return getattr(getattr(self.svc, room), name)
+        return getattr(self.svc, name)
+
+
 def main(old_tree: str, out: str, scenario: str = "") -> None:
     sys.path.insert(0, old_tree)
-    from service.games import GameOver, GameService  # the old release's own code
+    import service.games  # the old release's own code
     from store.db import Store
+    GameOver = getattr(service.games, "GameOver", None)
+    if GameOver is None:  # from de9c003 the service is rooms (service/tables.py has it)
+        from service.tables import GameOver
+
+    def GameService(store: Any, seed_source: Any) -> Any:  # noqa: N802 - the old class's name
+        svc = service.games.GameService(store, seed_source=seed_source)
+        return svc if not hasattr(svc, "tables") else Rooms(svc)
 
     Path(out).unlink(missing_ok=True)
 

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 from collections.abc import Awaitable
 from typing import Any
 
@@ -22,6 +21,7 @@ from .model import (
     InteractionResult,
     RecordedMessage,
     SchemaViolation,
+    wire_copy,
 )
 from .server import (
     _Interaction,
@@ -181,7 +181,7 @@ class GatewayMixin:
         self.server.interactions[iid] = rec
         self.server._by_token[result.token] = rec
         self._wrap_error_hooks()
-        self._state.parsers["INTERACTION_CREATE"](copy.deepcopy(payload))
+        self._state.parsers["INTERACTION_CREATE"](wire_copy(payload))
         return result
 
     async def gather(self, *calls: Awaitable[InteractionResult]) -> list[InteractionResult]:

@@ -5,7 +5,6 @@ request recorded (RecordedHTTP), with scripted failures (fail()) and extra route
 from __future__ import annotations
 
 import asyncio
-import copy
 import fnmatch
 import json
 import re
@@ -24,6 +23,7 @@ from .model import (
     RecordedFile,
     Request,
     _discord_exception,
+    wire_copy,
 )
 from .server import (
     FailureRule,
@@ -198,7 +198,7 @@ class RecordedHTTP:
                 path=path,
                 params=params,
                 query=query,
-                json=copy.deepcopy(body),
+                json=wire_copy(body),
                 files=files,
                 reason=reason,
             )
@@ -233,7 +233,7 @@ class RecordedHTTP:
                 self.on_unhandled(exc)
                 raise
             request.status = 204 if result is None else 200
-            request.response = copy.deepcopy(result)
+            request.response = wire_copy(result)
             return result
         assert last_error is not None
         raise _discord_exception(last_error.status, last_error.body())

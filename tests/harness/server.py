@@ -39,6 +39,7 @@ from .model import (
     Request,
     _iso,
     _Snowflakes,
+    wire_copy,
 )
 
 # --------------------------------------------------------------------------- server model
@@ -354,11 +355,11 @@ class FakeDiscord:
             guild_id=channel.guild_id,
             author=self.bot_user,
             content=str(body.get("content") or ""),
-            embeds=copy.deepcopy(list(body.get("embeds") or [])),
-            components=copy.deepcopy(list(body.get("components") or [])),
+            embeds=wire_copy(list(body.get("embeds") or [])),
+            components=wire_copy(list(body.get("components") or [])),
             flags=msg_flags,
             dm_user_id=channel.recipient.id if channel.recipient else None,
-            message_reference=copy.deepcopy(body.get("message_reference")),
+            message_reference=wire_copy(body.get("message_reference")),
         )
         if interaction is not None:
             msg.interaction_id = interaction.result.interaction_id
@@ -384,9 +385,9 @@ class FakeDiscord:
         if "content" in body:
             msg.content = str(body["content"] or "")
         if "embeds" in body:
-            msg.embeds = copy.deepcopy(list(body["embeds"] or []))
+            msg.embeds = wire_copy(list(body["embeds"] or []))
         if "components" in body:
-            msg.components = copy.deepcopy(list(body["components"] or []))
+            msg.components = wire_copy(list(body["components"] or []))
         if "flags" in body and body["flags"] is not None:
             keep = msg.flags & (EPHEMERAL | COMPONENTS_V2)
             msg.flags = keep | (int(body["flags"]) & ~(EPHEMERAL | LOADING))
@@ -428,7 +429,7 @@ class FakeDiscord:
         result = handler(request)
         if inspect.isawaitable(result):
             result = await result
-        return copy.deepcopy(result)
+        return wire_copy(result)
 
     def _builtin_routes(self) -> dict[tuple[str, str], Handler]:
         r: dict[tuple[str, str], Handler] = {
@@ -659,7 +660,7 @@ class FakeDiscord:
                     code=50035,
                     errors={"data": "modal needs custom_id and title"},
                 )
-            res.modal = copy.deepcopy(data)
+            res.modal = wire_copy(data)
             self.last_modal = res.modal
         res.response_type = rtype
         res.callback = request

@@ -1,0 +1,103 @@
+"""The day's board and a player's record: finished ranked attempts ranked best first (the
+whole world's, or one server's members), a player's standing in it, and their streaks.
+Read-only over the daily store, except that a server's membership learnt from Discord is
+remembered (`seen_in`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+
+from store import Attempt, DailyStore
+
+from . import daily
+from .daily import Entry, Score, Standing
+from .daily_calendar import Calendar
+
+log = logging.getLogger("rr.daily")
+MEMBER_CHECKS = 50  # a server board asks Discord about at most this many players per look
+
+MemberCheck = Callable[[int], Awaitable[bool | None]]
+"""Is this user a member of the board's server? True/False as Discord answered; None when
+it could not tell (an error): not listed this time, asked again next time."""
+
+
+class DailyBoard:
+    def __init__(self, store: DailyStore, days: Calendar) -> None:
+        self.store = store
+        self.days = days
+        self._not_members: dict[tuple[str, int], set[int]] = {}  # (day, guild) → asked: no
+
+    async def leaderboard(self, day: dt.date, guild_id: int | None,
+                          is_member: MemberCheck | None = None) -> list[tuple[int, Entry]]:
+        """Finished ranked attempts, best first, one rank each (`daily.ranked`: the earlier
+        finish breaks a tie); a day not yet over shows only what is finished.
+
+        A server's board lists that server's members. Membership is known from the
+        interactions a player made there (`seen_in`) and, for everyone else who finished
+        the day, asked of Discord one player at a time (`is_member`: the REST member
+        lookup, which needs no privileged intent), best first and at most
+        `MEMBER_CHECKS` per look; a yes is stored, a no is remembered for the day."""
+        board = daily.ranked(self._entries(await self.store.results(day.isoformat(), None)))
+        if guild_id is None:
+            return board
+        known = await self.store.members(guild_id)
+        if is_member is not None:
+            known |= await self._check_members(day, guild_id, [e.user for _, e in board
+                                                                if e.user not in known],
+                                               is_member)
+        return daily.ranked(e for _, e in board if e.user in known)
+
+    async def standing(self, day: dt.date, user_id: int) -> Standing | None:
+        """The user's rank among everyone who finished the day so far (the global board)."""
+        return daily.standing(await self.leaderboard(day, None), user_id)
+
+    async def _check_members(self, day: dt.date, guild_id: int, users: list[int],
+                             is_member: MemberCheck) -> set[int]:
+        for old in [k for k in self._not_members if k[0] != day.isoformat()]:
+            del self._not_members[old]  # a "no" is remembered for one day's board only
+        strangers = self._not_members.setdefault((day.isoformat(), guild_id), set())
+        found: set[int] = set()
+        asked = 0
+        for user in users:
+            if user in strangers:
+                continue
+            if asked == MEMBER_CHECKS:
+                break
+            asked += 1
+            answer = await is_member(user)
+            if answer:
+                await self.store.seen_in(guild_id, user)
+                found.add(user)
+            elif answer is False:
+                strangers.add(user)
+        return found
+
+    @staticmethod
+    def _entries(attempts: list[Attempt]) -> list[Entry]:
+        """The board's rows; a stored score that cannot be read is left out (and logged),
+        never fatal to the board."""
+        out = []
+        for a in attempts:
+            if a.score is None:
+                continue
+            try:
+                score = Score.from_json(a.score)
+            except ValueError:
+                log.warning("daily %s user %s: unreadable score skipped", a.day, a.user_id)
+                continue
+            out.append(Entry(a.user_id, score, a.finished_at or a.started_at, a.name))
+        return out
+
+    async def stats(self, user_id: int) -> daily.Stats:
+        results: dict[dt.date, Score | None] = {}
+        for a in await self.store.history(user_id):
+            if a.status == "finished" and a.score is not None:
+                try:
+                    results[dt.date.fromisoformat(a.day)] = Score.from_json(a.score)
+                except ValueError:
+                    log.warning("daily %s user %s: unreadable score skipped", a.day, user_id)
+            elif a.status == "unfinished":
+                results[dt.date.fromisoformat(a.day)] = None
+        return daily.stats(results, self.days.today())

@@ -1,0 +1,31 @@
+"""The days of the daily challenge as one deployment deals them: today by the host's clock,
+and each day's challenge drawn from the deployment's secret (service/daily.py). Every room
+of the daily host reads the days here, so all of them agree on what "today" is."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from . import daily
+from .daily import Challenge
+
+
+class Calendar:
+    """`keyed_from`: the first day this release deals with the keyed generator (read from
+    the database by `DailyHost.open`; None before that)."""
+
+    def __init__(self, secret: bytes, clock: Callable[[], float],
+                 keyed_from: dt.date | None = None) -> None:
+        self.secret = secret
+        self.clock = clock
+        self.keyed_from = keyed_from
+
+    def today(self) -> dt.date:
+        return daily.day_of(self.clock())
+
+    def challenge(self, day: dt.date | None = None) -> Challenge:
+        return daily.challenge_for(self.secret, day or self.today(), self.keyed_from)
+
+    def seconds_left(self) -> float:
+        return daily.day_end(self.today()) - self.clock()

@@ -1,0 +1,150 @@
+"""A daily attempt's result and the day's end: a finished game is scored from its stored log,
+once (`settle`; `settle_all` at startup for a crash between the two), the day's unfinished
+attempts end at 00:00 UTC (`close_day`), and scores of an older formula are recomputed from
+their logs (`rescore_old`)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from dataclasses import dataclass
+
+from store import Attempt, DailyStore, GameRow, Tell
+
+from . import daily
+from .daily import Score, Standing
+from .daily_board import DailyBoard
+from .daily_calendar import Calendar
+from .daily_par import DailyPar
+from .games import GameService
+
+log = logging.getLogger("rr.daily")
+
+
+@dataclass(slots=True)
+class Settled:
+    attempt: Attempt
+    score: Score
+    share: str  # in English; `share_in` for the reader's language
+    versus: str | None
+    standing: Standing | None = None  # ranked attempts: the rank among today's finishers
+
+    def share_in(self, lang: str) -> str:
+        return daily.render_share(self.attempt.share, self.score, lang) or self.share
+
+
+class DailyResults:
+    def __init__(self, games: GameService, store: DailyStore, days: Calendar, par: DailyPar,
+                 board: DailyBoard) -> None:
+        self.games = games
+        self.store = store
+        self.days = days
+        self.par = par
+        self.board = board
+
+    async def settle(self, row: GameRow) -> Settled | None:
+        """Score a finished daily game from its stored log, once. None if not a daily game,
+        not over, or already settled."""
+        info = row.settings.get("daily")
+        if not info or row.status != "over" or row.setup is None:
+            return None
+        log_ = await self.games.store.log(row.id)
+        r = daily.replay_score(row.setup, log_)
+        day = dt.date.fromisoformat(info["day"])
+        par = await self.par.get(day)
+        if par is None:  # faster than the par: wait for it (worker threads, off the loop)
+            try:
+                par = await self.par.compute(day)
+            except Exception:
+                log.exception("par of %s: the result is told without it", day)
+        par_score = daily.par_score(par)
+        share = daily.share_line(info["number"], r.score, par_score, r.defeats_per_round)
+        user = row.host_id
+        stored = daily.share_params(info["number"], par_score, r.defeats_per_round)
+        if not await self.store.finish(user, info["day"], bool(info["ranked"]), "finished",
+                                       r.score.to_json(), stored):
+            return None
+        att = await self.store.attempt(user, info["day"], bool(info["ranked"]))
+        assert att is not None
+        rank = await self.board.standing(day, user) if info["ranked"] else None
+        return Settled(att, r.score, share, daily.versus_par(r.score, par_score), rank)
+
+    async def settle_all(self) -> list[Settled]:
+        """Attempts whose game ended but were not scored (a crash between the two)."""
+        out = []
+        for att in await self.store.playing():
+            if att.game_id is None:
+                continue
+            row = await self.games.store.get(att.game_id)
+            if row is not None and row.status == "over":
+                s = await self.settle(row)
+                if s is not None:
+                    out.append(s)
+        return out
+
+    async def close_day(self, day: dt.date) -> list[Attempt]:
+        """At 00:00 UTC: the day's unfinished attempts end unfinished (R15 has no say: a
+        hosting rule) and their games are closed, each attempt with its game and its
+        player's notice (the daily outbox) in one transaction. Runs once per day: the stored flag is set after the last attempt is
+        closed, so a crash in the middle of the list leaves the rest to the next pass
+        (an attempt ends once however often it is closed); once set, a practice of that
+        day's challenge started later is left alone."""
+        if self.days.clock() < daily.day_end(day):
+            return []
+        await self.settle_all()
+        if await self.store.day_flag(day.isoformat(), "closed"):
+            return []
+        closed = []
+        for att in await self.store.playing(day.isoformat()):
+            row = await self.games.store.get(att.game_id) if att.game_id is not None else None
+            if row is not None and row.status in ("active", "lobby"):
+                info = row.settings.get("daily") or {}
+                # the ranked player is told in their DM, through the daily outbox (a
+                # practice is no attempt of the day: nothing to tell)
+                tell = Tell("time_up", int(info["post_channel"]), row.settings.get("lang"),
+                            self.days.clock()) if att.ranked and info.get("post_channel") else None
+                async with self.games.tables.lock(row.channel_id):
+                    ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
+                                                         "unfinished", None, None,
+                                                         game_id=row.id, tell=tell)
+                    self.games.tables.forget(row.id)
+            else:
+                ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
+                                                     "unfinished", None, None)
+            if ended:
+                closed.append(att)
+        await self.store.take_day_flag(day.isoformat(), "closed")
+        return closed
+
+    async def rescore_old(self) -> int:
+        """Scores stored by an older formula (v1: no single number) are recomputed from
+        their games' stored logs, so every day's board compares like with like. Started by
+        `DailyHost.open` in the background, newest days first, each replay in a worker thread (a
+        deployment may hold thousands: the bot must not wait for them); idempotent, so a
+        restart carries on (a rescored row is current and is not read again). Until then,
+        and for a row whose game or log is gone, the v1 terms are read (`Score.from_json`:
+        only the outcome, round and marks count). Returns how many were rescored."""
+        done = 0
+        try:
+            for att in await self.store.old_scores():
+                if att.game_id is None:
+                    continue
+                row = await self.games.store.get(att.game_id)
+                if row is None or row.setup is None:
+                    continue
+                try:
+                    r = await asyncio.to_thread(
+                        daily.replay_score, row.setup, await self.games.store.log(row.id),
+                        resigned=row.status != "over")
+                except Exception:  # a damaged log is that row's problem, never the start's
+                    log.warning("daily %s user %s: old score kept (log not replayable)",
+                                att.day, att.user_id, exc_info=True)
+                    continue
+                if await self.store.rescore(att.user_id, att.day, att.ranked, r.score.to_json()):
+                    done += 1
+        except Exception:  # the start goes on: the rest is rescored at the next one
+            log.exception("daily: rescoring older scores stopped after %d", done)
+        if done:
+            log.info("daily: %d scores of the older formula recomputed from their logs", done)
+        return done
