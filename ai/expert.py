@@ -139,16 +139,18 @@ class ExpertPlayer:
         return cands[best]
 
     def rollout(self, cs: CardSet, sample: dict[str, Any], seat: int, a: Action,
-                seed: int, deadline: float, to_end: bool = False
+                seed: int, deadline: float, to_end: bool = False, rounds: int = 1
                 ) -> tuple[float, int] | None:
-        """Play `a`, then greedy for everyone until `seat` must choose a command card in a
-        later round, or (`to_end`) until the game ends; the value reached, from `seat`'s
-        point of view, and the work it took (greedy answers, a command card counting
-        `PICK_WORK`: it weighs every card). None when the clock ran out first."""
+        """Play `a`, then greedy for everyone until `seat` must choose a command card
+        `rounds` rounds after the one `a` leaves it in (1: the next round's; the game
+        review looks further, ai/review.py), or (`to_end`) until the game ends; the value
+        reached, from `seat`'s point of view, and the work it took (greedy answers, a
+        command card counting `PICK_WORK`: it weighs every card). None when the clock ran
+        out first."""
         g = Game(_copy(sample), cs)
         g.apply(seat, a)
         self.policy.rng.seed(seed)
-        rounds = g.state["round"]
+        started = g.state["round"]
         work = 0
         for _ in range(400):
             if g.over:
@@ -158,7 +160,7 @@ class ExpertPlayer:
             dec = g.state["decisions"]
             mine = dec.get(str(seat))
             if (not to_end and mine is not None and mine["kind"] == "pick"
-                    and g.state["round"] > rounds):
+                    and g.state["round"] >= started + rounds):
                 break
             who = int(next(iter(dec)))
             text, cost = self._rollout_answer(g, who, seat)

@@ -25,5 +25,6 @@ class Host(commands.AutoShardedBot):
     # the daily challenge's host (None until `setup_hook` opened the daily store)
     daily: DailyHost
     announcer: Announcer
+    ai_processes: bool  # AI work (and game reviews) in worker processes; threads in tests
     # channel → (game id, user id per seat): lets autocomplete skip the database
     seating: dict[int, tuple[int, list[int]]]

@@ -1,7 +1,7 @@
 """`/rr-learn tutorial`: the tutorial you play (issue 23), in one private message.
 
-A top-level group of its own: `/rr` already has Discord's maximum of 25 subcommands, and a
-group keeps room for `/rr-learn review` later.
+A top-level group of its own: `/rr` already has Discord's maximum of 25 subcommands; the
+group also holds `/rr-learn review` (the game review, cogs/review.py).
 
 Where it is played: an **ephemeral** message where the command was typed — in a server
 channel, a DM with the bot or a user-install context alike — rather than the player's DMs.
@@ -34,12 +34,14 @@ from discord.ext import commands
 
 import i18n
 from render import focus_png
+from service.review import Reviewer
 from service.tutorial import Screen, Tutorial, lessons
 from store import tutorial_store
 
 from .actions import ack, guarded, reply, rook
 from .announce import clip, deliver
 from .i18n import lang_of
+from .review import new_reviewer, review_command
 
 _ = app_commands.locale_str
 log = logging.getLogger("rr.tutorial")
@@ -102,11 +104,16 @@ async def screen_message(sc: Screen, lang: str, before: str = "") -> dict[str, A
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class LearnCommands(commands.GroupCog, group_name="rr-learn",
                     group_description=_("Learn Rook & Raiders")):
-    """`/rr-learn`: learning the game (the tutorial; room for a game review)."""
+    """`/rr-learn`: learning the game (the tutorial, the game review)."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.reviewer: Reviewer | None = None  # made on the first review asked
         super().__init__()
+
+    async def cog_unload(self) -> None:
+        if self.reviewer is not None:
+            self.reviewer.close()
 
     @app_commands.command(name="tutorial", description=_(
         "Play the tutorial: short lessons on prepared positions (only you see it)"))
@@ -120,6 +127,19 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
             lang, "tutorial.resumed" if resumed else "tutorial.welcome"))
         await reply(interaction, parts.pop("content"), **parts)
 
+    @app_commands.command(name="review", description=_(
+        "The expert's review of a finished game: your costliest decisions and a chart "
+        "(only you see it)"))
+    @app_commands.describe(game=_("The game's number (default: this channel's last game)"))
+    async def review(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1] | None = None) -> None:
+        """The expert's review (cogs/review.py): computed once, then stored."""
+        lang = lang_of(interaction)
+        if not await ack(interaction):
+            return
+        if self.reviewer is None:
+            self.reviewer = new_reviewer(rook(interaction))
+        await review_command(interaction, self.reviewer, game, lang)
 
 
 class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -35,8 +35,9 @@ from service.ratings import Ratings
 from service.refusals import line as refusal_line
 from service.replay import replay
 from service.report import phase_reports
+from service.review import Reviewer, check_reviewable, review_lines
 from service.seats import ai_level, seat_names
-from store import GameRow, GameStore, tutorial_store
+from store import GameRow, GameStore, review_store, tutorial_store
 
 from . import board
 from .options import Seat, Table, UsageError, parse_new
@@ -68,6 +69,7 @@ COMMANDS = {
     "画像": "image", "rules": "rules", "ルール": "rules",
     "hint": "hint", "ヒント": "hint",
     "recap": "recap", "振り返り": "recap",
+    "review": "review", "講評": "review",
     "tutorial": "tutorial", "チュートリアル": "tutorial",
     "history": "history", "履歴": "history",
 }
@@ -107,6 +109,7 @@ class Console:
         self.moves: dict[int, tuple[str, str]] = {}
         self.learning: Learning | None = None  # the tutorial, while the user is in it
         self.answering = Answering()  # set anew by each line (`handle`) and seat (`for_seat`)
+        self.review_processes = True  # the review's workers: processes (tests: threads)
 
     def _service(self) -> GameService:
         return GameService(self.store, seed_source=self._next_seed)
@@ -333,6 +336,42 @@ class Console:
             self.say("  " + self.t("image_failed", err=excerpt(str(e) or type(e).__name__, self.lang, 60)))
             return
         self.say("  " + self.t("recap", path=path))
+
+    async def write_review(self, row: GameRow) -> None:
+        """`review`: the expert's review of the finished game (issue 23), its words printed
+        and its chart written to `review-<game>.png`; computed once, then read back from the
+        database (service/review.py). A daily game here is a past day's, its key published."""
+        row = check_reviewable(await self.store.get(row.id), channel_id=row.channel_id,
+                               user_id=0, day_open=lambda day: False)
+        shown = -1
+
+        def progress(done: int, total: int) -> None:
+            nonlocal shown
+            tenth = done * 10 // max(total, 1)
+            if tenth > shown:  # one line per tenth of the decisions
+                shown = tenth
+                self.say(self.t("review_progress", done=done, total=total))
+
+        reviewer = Reviewer(review_store(self.store), processes=self.review_processes)
+        try:
+            review = await reviewer.review(row, await self.store.log(row.id), progress)
+        except Exception:  # a log that no longer replays, a dead worker: words, not a traceback
+            log.exception("review of game %s", row.id)
+            self.say("! " + i18n.t(self.lang, "review.failed", game=row.id))
+            return
+        finally:
+            reviewer.close()
+        names = [str(x["name"]) for x in row.seats]
+        self.say_lines(review_lines(review, names, self.lang))
+        path = self.out_dir / f"review-{row.id}.png"
+        try:
+            from render.review import Panel, review_png
+        except ImportError:  # the renderer is optional for the console
+            return
+        panels = [Panel(names[s.seat], s.seat, [(p.round, p.p) for p in s.points],
+                        [s.points.index(p) for p in s.mistakes()]) for s in review.seats]
+        path.write_bytes(await asyncio.to_thread(review_png, panels, lang=self.lang))
+        self.say("  " + self.t("review_written", path=path))
 
     def phase_board(self, g: Game, view: View, what: str | None) -> None:
         """The compact board after a phase; one line when nothing on it changed."""
@@ -599,6 +638,8 @@ class Console:
             await self.write_image(g.view(None), [])
         elif command == "recap" and self.row is not None:
             await self.write_recap(self.row, g)
+        elif command == "review" and self.row is not None:
+            await self.write_review(self.row)
         elif command == "board":
             self.board_command(arg, g)
         elif command in ("legal", "hint", "hand", "undo"):

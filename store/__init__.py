@@ -3,7 +3,8 @@ leases, and the daily challenge's tables. Two backends behind one contract
 (store/contract.py: `GameStore`, `DailyStore`): SQLite (db.py and daily.py, the default — a
 file, nothing to install) and PostgreSQL (pg.py and daily_pg.py, for several processes
 sharing one database); `make_store` picks one from the single setting `RR_DB`, and
-`daily_store` gives the daily tables of the same database. Callers type against the
+`daily_store` gives the daily tables of the same database (and `tutorial_store`,
+`ratings_store`, `review_store` their own tables there). Callers type against the
 contract, never against one backend."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .contract import (
     AttemptTaken,
     DailyStore,
     GameStore,
+    ReviewStore,
     StoreBusy,
     StoreUnavailable,
     StoreUncertain,
@@ -24,6 +26,7 @@ from .contract import (
 from .daily import SqliteDailyStore
 from .db import Store
 from .ratings import RatingStore
+from .review import SqliteReviewStore
 from .rows import (
     Attempt,
     AttemptStatus,
@@ -90,6 +93,19 @@ def tutorial_store(store: GameStore) -> TutorialStore:
     raise TypeError(f"no tutorial table for a {type(store).__name__}")
 
 
+def review_store(store: GameStore) -> ReviewStore:
+    """The game reviews' table (issue 23) in the game store's own database, whichever
+    backend it is."""
+    if isinstance(store, Store):
+        return SqliteReviewStore(store)
+    from .pg import PgStore
+    from .review_pg import PgReviewStore
+
+    if isinstance(store, PgStore):
+        return PgReviewStore(store)
+    raise TypeError(f"no reviews table for a {type(store).__name__}")
+
+
 def ratings_store(store: GameStore) -> RatingStore:
     """The ratings tables (issue 24) in the game store's own database, whichever backend."""
     if isinstance(store, Store):
@@ -104,6 +120,6 @@ def ratings_store(store: GameStore) -> RatingStore:
 
 __all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice",
            "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
-           "NewGame", "Notice", "Progress", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
+           "NewGame", "Notice", "Progress", "ReviewStore", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",
-           "make_store", "new_key", "ratings_store", "tutorial_store"]
+           "make_store", "new_key", "ratings_store", "review_store", "tutorial_store"]

@@ -314,3 +314,17 @@ class TutorialStore(Protocol):
         ...
 
     async def forget(self, user_id: int) -> None: ...
+
+
+class ReviewStore(Protocol):
+    """Each finished game's review by the expert (issue 23), as JSON: one row per game, in
+    the game store's own database (migration 13). The first review stored for a game stays:
+    two processes that computed one at once both read back the same."""
+
+    async def get(self, game_id: int) -> dict[str, Any] | None:
+        """The stored review, or None (none yet, or unreadable: computed again)."""
+        ...
+
+    async def save(self, game_id: int, review: dict[str, Any]) -> None:
+        """Keep `review` unless one is stored already (then nothing is written)."""
+        ...

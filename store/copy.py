@@ -29,7 +29,7 @@ from .migrations import STEPS, data_postgresql
 TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "set_aside", "kv",
           "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders",
           "daily_outbox", "tutorial_progress", "finished_games", "finished_seats", "ratings", "rating_changes",
-          "stats_hidden", "stats_servers", "unsettled_games")
+          "stats_hidden", "stats_servers", "unsettled_games", "game_reviews")
 IDENTITY = (("games", "id"), ("outbox", "id"), ("set_aside", "id"), ("daily_outbox", "id"))
 CHUNK = 5000
 

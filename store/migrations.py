@@ -448,6 +448,19 @@ CREATE INDEX rating_changes_by_user ON rating_changes(user_id, scope, at);
 CREATE TABLE stats_hidden (user_id BIGINT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
 CREATE TABLE stats_servers (guild_id BIGINT PRIMARY KEY, ratings_off INTEGER NOT NULL);
 """),
+    Step(13, "game_reviews: each finished game's review by the expert, computed once (issue 23)", """
+CREATE TABLE game_reviews (           -- one row per reviewed game (service/review.py)
+    game_id INTEGER PRIMARY KEY,
+    review TEXT NOT NULL,             -- JSON: per person's seat, each decision judged
+    created_at REAL NOT NULL
+);
+""", """
+CREATE TABLE game_reviews (
+    game_id BIGINT PRIMARY KEY,
+    review TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL
+);
+"""),
     Step(14, "games still to settle, leaderboard names, the daily recap's flag (issue 24)", """
 CREATE TABLE unsettled_games (        -- a channel game that ended and is not yet settled
     game_id INTEGER PRIMARY KEY REFERENCES games(id),

@@ -32,11 +32,12 @@ LAZY: set[tuple[str, str]] = {
     ("bot", "cogs.bot"), ("bot", "console"),
     # asyncpg is optional: the PostgreSQL backend is imported only for a postgresql:// url
     ("store", "store.pg"), ("store.copy", "store.pg"), ("store", "store.daily_pg"),
-    ("store", "store.tutorial_pg"), ("store", "store.ratings_pg"),
+    ("store", "store.tutorial_pg"), ("store", "store.ratings_pg"), ("store", "store.review_pg"),
     # `python -m store.copy` asks the package for `is_postgres` only when run as a script
     ("store.copy", "store"),
     # the renderer is optional for the console (ImportError: it plays without images)
     ("console.app", "render"), ("console.app", "render.recap"), ("console.tutorial", "render"),
+    ("console.app", "render.review"),
     # render/api.py: each drawing module (fonts, Pillow) loads with the first image of its kind
     ("render.api", "render.table"), ("render.api", "render.reach"), ("render.api", "render.card"),
     ("render.api", "render.focus"),

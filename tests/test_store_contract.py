@@ -19,6 +19,8 @@ from store.daily import SqliteDailyStore
 from store.daily_pg import PgDailyStore
 from store.db import Store
 from store.pg import PgStore
+from store.review import SqliteReviewStore
+from store.review_pg import PgReviewStore
 
 ROOT = Path(__file__).resolve().parent.parent
 # A backend's own job runners: its daily tables (same backend) run their SQL through them.
@@ -37,7 +39,8 @@ def _declared(proto: type) -> dict[str, inspect.Signature]:
 
 @pytest.mark.parametrize(("backend", "proto"), [
     (Store, contract.GameStore), (PgStore, contract.GameStore),
-    (SqliteDailyStore, contract.DailyStore), (PgDailyStore, contract.DailyStore)])
+    (SqliteDailyStore, contract.DailyStore), (PgDailyStore, contract.DailyStore),
+    (SqliteReviewStore, contract.ReviewStore), (PgReviewStore, contract.ReviewStore)])
 def test_each_backend_offers_exactly_the_contract_with_the_same_parameters(backend, proto):
     """Issue 21: "a GameStore protocol (and a daily one) that both backends implement". A
     method one backend grows without the contract, or a parameter it names differently

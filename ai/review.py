@@ -1,0 +1,97 @@
+"""One decision of a finished game judged by the expert's own rollouts (issue 23, the game
+review; service/review.py reviews a whole game with it).
+
+From the position the player answered in — their own view only, as an AI sees a game —
+the expert's candidates (ai/expert.py `ExpertPlayer.candidates`: greedy's best few where the
+expert searches, greedy's single best where it does not) and the answer the player actually
+gave are each played out by `ExpertPlayer.rollout` on the SAME sampled hidden parts
+(ai/determinize.py) and the SAME dice (common random numbers), so the differences between
+them are the choices', not the luck's. A rollout's value is squashed to a chance to win as
+the hints squash theirs (ai/advise.py `SCALE`): a won rollout counts 1, a lost one 0.
+
+What the expert "would have done" is the candidate with the best mean chance on these
+samples, i.e. the expert's search answer given this review's samples; it is its greedy
+answer outright where the expert does not search (readying, rolls, early unit actions).
+The player's cost is how far their answer's mean chance falls short of that one's (0 when
+they chose it, never negative). Nothing here reads a secret: the view and the card set only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from engine import Action, CardSet, Game, parse
+
+from .advise import SCALE
+from .determinize import determinize
+from .evaluate import rounds_left
+from .expert import ExpertPlayer
+from .model import View, cards_of
+
+# How far each answer is played out: until the seat's command card ROUNDS rounds later, so
+# the next round's Invasion is always seen (a castle lost a round after the answer, R9,
+# R13.1; tests/test_review.py); to the game's end where the expert itself searches to it
+# (the last rounds before a solo deadline, R13.2). docs/review.md, "How a decision is judged".
+ROUNDS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """One decision judged: the answer given and its estimated chance to win afterwards,
+    the expert's answer and its chance, and the cost (best − played, ≥ 0)."""
+
+    played: str
+    p_played: float
+    best: str
+    p_best: float
+
+    @property
+    def cost(self) -> float:
+        return max(0.0, self.p_best - self.p_played)
+
+
+def chance(value: float) -> float:
+    """A rollout's value (ai/expert.py: WIN, LOSS − shortfall, or the evaluation) as a
+    chance to win, squashed as ai/advise.py squashes its evaluation."""
+    return 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -value / SCALE))))
+
+
+def candidates(expert: ExpertPlayer, cs: CardSet, view: View, seat: int,
+               legal: list[Action]) -> list[Action]:
+    """The answers the expert would weigh here: its searched candidates, or greedy's one
+    best answer where it does not search (that IS its answer there)."""
+    dec = view["decisions"][str(seat)]
+    cands = expert.candidates(cs, view, seat, dec, legal)
+    if not expert.searched(view, dec["kind"]):
+        cands = cands[:1]
+    return cands
+
+
+def judge(view: View, seat: int, played: str, seed: int, samples: int) -> Judged:
+    """`played` (a legal answer of `seat` in its own `view`) against the expert's answer,
+    each played out `samples` times on shared samples and dice. Deterministic per seed."""
+    cs = cards_of(view)
+    legal = Game(view, cs).legal_actions(seat)
+    expert = ExpertPlayer(seed)
+    cands = [str(a) for a in candidates(expert, cs, view, seat, legal)]
+    if played not in cands:
+        cands.append(played)
+    by_text = {str(a): a for a in legal}
+    rng = random.Random(seed)
+    totals = dict.fromkeys(cands, 0.0)
+    left = rounds_left(view)
+    to_end = left is not None and left <= expert.finish
+    for _ in range(samples):
+        sample = determinize(cs, view, seat, rng)
+        dice = rng.getrandbits(32)
+        for text in cands:
+            out = expert.rollout(cs, sample, seat, by_text.get(text) or parse(text),
+                                 dice, math.inf, to_end, ROUNDS)
+            assert out is not None  # no deadline: a rollout always finishes
+            totals[text] += chance(out[0])
+    means = {t: v / samples for t, v in totals.items()}
+    # ties go to the expert's own order (its first candidate is greedy's best)
+    best = max(cands, key=lambda t: (means[t], -cands.index(t)))
+    return Judged(played, means[played], best, means[best])

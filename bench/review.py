@@ -1,0 +1,144 @@
+"""The game review (issue 23): how long a 2-player game takes, and how stable its top three
+mistakes are run to run.
+
+    .venv/bin/python bench/review.py time [--rounds 10] [--samples N] [--recheck N] [--workers 2]
+    .venv/bin/python bench/review.py stability [--games 10] [--first 1] [--samples N ...] [--recheck N]
+
+`time` plays 2-player greedy games (seeds 1, 2, …) until one lasts at least `--rounds`
+rounds, then reviews both seats as people in `--workers` worker processes (as the bot
+does: service/review.py `review_pool`), printing the wall time, the workers' CPU time and
+the decisions judged. On a loaded machine the wall time says little: CPU time ÷ cores is the
+figure for an idle 2-core machine.
+
+`stability` reviews each of `--games` 2-player greedy games twice with two different search
+seeds and counts the games where every seat's three costliest decisions are the same three
+(in any order), for each `--samples`; `--recheck` is how many of each seat's costliest
+decisions are judged again with RECHECK_FACTOR times the samples (0: none; service/review.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai import make_player  # noqa: E402
+from engine import Game, view  # noqa: E402
+from service.review import (  # noqa: E402
+    RECHECK,
+    SAMPLES,
+    SeatReview,
+    review_game,
+    review_pool,
+)
+
+MAX_ANSWERS = 20_000
+
+
+def game(seed: int) -> tuple[dict[str, Any], list[list[Any]], int]:
+    """A 2-player game greedy plays against itself: setup, log, rounds."""
+    g = Game.new(["Ann", "Bob"], seed=seed)
+    bots = [make_player("greedy", seed * 8 + s) for s in range(2)]
+    for _ in range(MAX_ANSWERS):
+        if g.over:
+            break
+        s = g.waiting_for()[0]
+        g.apply(s, bots[s].choose(view(g.state, s), s))
+    return dict(g.setup), [list(e) for e in g.state["log"]], g.round
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timing(rounds: int, samples: int, recheck: int, workers: int) -> None:
+    seed = 1
+    setup, log, n = game(seed)
+    while n < rounds and seed < 40:
+        seed += 1
+        setup, log, n = game(seed)
+    import service.review as R
+
+    R.WORKERS = workers
+    pool = review_pool(True)
+    pool.submit(int, 0).result()  # the workers started (as in a running bot)
+    cpu0, t0 = children_cpu(), time.perf_counter()
+    rev = review_game(seed, setup, log, [0, 1], seed=7, samples=samples, recheck=recheck,
+                      pool=pool)
+    wall = time.perf_counter() - t0
+    pool.shutdown(wait=True)
+    cpu = children_cpu() - cpu0
+    count = sum(len(s.points) for s in rev.seats)
+    print(f"game seed {seed}: {n} rounds, {len(log)} answers, {count} decisions judged, "
+          f"{samples} samples, {recheck} rechecked per seat")
+    print(f"wall {wall:.1f} s with {workers} workers; workers' CPU {cpu:.1f} s "
+          f"(an idle 2-core machine: about {cpu / 2:.1f} s)")
+    for s in rev.seats:
+        print(f"  seat {s.seat}: accuracy {s.accuracy:.0f}, top "
+              + ", ".join(f"#{p.index} {p.kind} {p.played}→{p.best} {100 * p.cost:.1f}"
+                          for p in s.mistakes()))
+
+
+def costs(s: SeatReview) -> str:
+    """A seat's costliest decisions as `index:points`, in log order."""
+    return "[" + " ".join(f"{p.index}:{100 * p.cost:.1f}"
+                          for p in sorted(s.mistakes(), key=lambda p: p.index)) + "]"
+
+
+def stability(games: int, samples_list: list[int], recheck: int, workers: int,
+              first: int = 1) -> None:
+    import service.review as R
+
+    R.WORKERS = workers
+    played = [game(seed) for seed in range(first, first + games)]
+    for samples in samples_list:
+        pool = review_pool(True)  # its own workers: their CPU is counted once they exit
+        same = 0
+        t0, cpu0 = time.perf_counter(), children_cpu()
+        for seed, (setup, log, _n) in enumerate(played, first):
+            a = review_game(seed, setup, log, [0, 1], seed=1, samples=samples, recheck=recheck,
+                            pool=pool)
+            b = review_game(seed, setup, log, [0, 1], seed=2, samples=samples, recheck=recheck,
+                            pool=pool)
+            agree = all({p.index for p in x.mistakes()} == {p.index for p in y.mistakes()}
+                        for x, y in zip(a.seats, b.seats, strict=True))
+            same += agree
+            print(f"  samples {samples} game {seed}: {'same' if agree else 'differs'} "
+                  + " | ".join(f"{costs(x)} {costs(y)}"
+                               for x, y in zip(a.seats, b.seats, strict=True)), flush=True)
+        pool.shutdown(wait=True)
+        print(f"samples {samples}, recheck {recheck}: top three the same in {same} of "
+              f"{games} games ({time.perf_counter() - t0:.0f} s wall, "
+              f"{children_cpu() - cpu0:.0f} s of the workers' CPU)", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=("time", "stability"))
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--first", type=int, default=1, help="the first game's seed")
+    ap.add_argument("--samples", type=int, nargs="+", default=[SAMPLES])
+    ap.add_argument("--recheck", type=int, default=RECHECK)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--niceness", type=int, default=None,
+                    help="the workers' niceness (default: the bot's, service/review.py)")
+    ns = ap.parse_args()
+    if ns.niceness is not None:
+        import service.review as R
+
+        R.NICENESS = ns.niceness
+    if ns.what == "time":
+        timing(ns.rounds, ns.samples[0], ns.recheck, ns.workers)
+    else:
+        stability(ns.games, ns.samples, ns.recheck, ns.workers, ns.first)
+
+
+if __name__ == "__main__":
+    main()

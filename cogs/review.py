@@ -1,0 +1,123 @@
+"""`/rr-learn review [game]`: the expert's review of a finished game (issue 23), privately.
+
+Which game: in a server channel, a game of this channel that is over (default: the
+channel's last); in DMs, the caller's own daily game once its day has closed (default: their
+ranked game of the last closed day) — exactly the games `/rr-recap` shows, for the same
+reasons (a daily game's review during its day would give the day away).
+
+The first ask computes the review in worker processes (service/review.py), which takes tens
+of seconds: the deferred answer is edited with the count of decisions judged as they come
+back (at most every `PROGRESS_S`, well inside Discord's edit rate limits), then replaced by
+the review's words and its chart. The review is stored, so every later ask is instant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import io
+import logging
+import time
+from typing import Any
+
+import discord
+
+import i18n
+from render.review import Panel, review_png
+from service import ServiceError
+from service import daily as daily_rules
+from service.daily_review import closed_day
+from service.review import Review, Reviewer, check_reviewable, review_lines
+from service.seats import seat_names
+from store import GameRow, review_store
+
+from .actions import in_server, reply, rook
+from .announce import clip, deliver
+from .host import Host
+
+log = logging.getLogger("rr.review")
+PROGRESS_S = 2.0  # the least time between two edits of the progress message
+
+
+def new_reviewer(bot: Host) -> Reviewer:
+    """The cog's reviewer (its worker pool, the games being reviewed): worker processes
+    where the bot thinks its AI in processes (bot.py), threads in tests."""
+    return Reviewer(review_store(bot.store), processes=bot.ai_processes)
+
+
+async def chosen_game(interaction: discord.Interaction, game: int | None) -> GameRow:
+    """The game asked for, if the caller may review it here; else a refusal."""
+    bot = rook(interaction)
+    user, channel = interaction.user.id, interaction.channel_id or 0
+    host = getattr(bot, "daily", None)
+
+    def day_open(day: dt.date) -> bool:
+        return host is None or host.days.clock() < daily_rules.day_end(day)
+
+    if in_server(interaction):
+        row = await bot.store.latest_game(channel) if game is None else await bot.store.get(game)
+        return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open,
+                                game=game)
+    if game is None and host is not None:  # the caller's ranked game of the last closed day
+        today = host.days.today()
+        if await host.store.attempt(user, today.isoformat(), True) is not None:
+            closed_day(host, today)  # played today: refused, saying when the day closes
+        day = closed_day(host, None)
+        att = await host.store.attempt(user, day.isoformat(), True)
+        row = await bot.store.get(att.game_id) if att and att.game_id else None
+        if row is None:
+            raise ServiceError.of("svc.review_no_daily", day=day.isoformat(),
+                                  code="daily_review_none")
+        return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open)
+    row = await bot.store.get(game) if game is not None else None
+    if row is not None and not row.settings.get("daily"):
+        row = None  # in DMs only daily games: a channel game is reviewed in its channel
+    return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open, game=game)
+
+
+def chart_file(review: Review, row: GameRow, lang: str) -> discord.File:
+    names = seat_names(row, image=True)
+    panels = [Panel(names[s.seat] if s.seat < len(names) else "?", s.seat,
+                    [(p.round, p.p) for p in s.points],
+                    [s.points.index(p) for p in s.mistakes()]) for s in review.seats]
+    data = review_png(panels, lang=lang)
+    return discord.File(io.BytesIO(data), filename=f"review-{row.id}.png",
+                        description=i18n.t(lang, "review.image", game=row.id)[:1000])
+
+
+async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
+                         game: int | None, lang: str) -> None:
+    """After `ack`: the review in the deferred (ephemeral) answer; a refusal (which game
+    may not be reviewed here, and why) goes to the command tree's one handler."""
+    bot = rook(interaction)
+    row = await chosen_game(interaction, game)
+    await bot.service.tables.load(row)  # a damaged game is set aside, not reviewed
+    last = 0.0
+    edits: list[asyncio.Task[Any]] = []
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < PROGRESS_S and done < total:
+            return
+        last = now
+        text = i18n.t(lang, "review.progress", game=row.id, done=done, total=total)
+        edits.append(asyncio.create_task(deliver(
+            f"review progress {interaction.id}",
+            lambda: interaction.edit_original_response(content=text))))
+
+    if await reviewer.stored(row.id) is None:
+        await deliver(f"review start {interaction.id}", lambda: interaction.edit_original_response(
+            content=i18n.t(lang, "review.starting", game=row.id)))
+    try:
+        review = await reviewer.review(row, await bot.store.log(row.id), progress)
+    except Exception:  # a dead worker, a log that no longer replays: words, not a traceback
+        log.exception("game %s: no review", row.id)
+        await asyncio.gather(*edits)
+        await reply(interaction, i18n.t(lang, "review.failed", game=row.id))
+        return
+    await asyncio.gather(*edits)  # no progress edit lands after the review itself
+    lines = review_lines(review, seat_names(row), lang)
+    image = chart_file(review, row, lang)
+    await deliver(f"review of game {row.id}", lambda: interaction.edit_original_response(
+        content=clip(lines), attachments=[image]))

@@ -1,0 +1,396 @@
+"""The game review (issue 23): every human player's decisions judged by the expert AI.
+
+For a finished game — or a daily attempt once its day has closed — each person's seat gets:
+the estimated chance to win after each of their decisions (the chart), the three decisions
+that cost the most with what the expert would have done instead and by how much, and an
+accuracy figure. How each decision is judged is ai/review.py; how the figures are defined
+and how stable they are run to run is docs/review.md.
+
+Why the shape:
+- The game is its setup plus its log (R15): replaying it gives the exact position of every
+  answer, so nothing needs to have been kept while it was played. Each decision is judged
+  from the answering seat's own view only, as an AI sees a game.
+- The judging is CPU work (about a hundred decisions, each a few dozen short rollouts), so
+  it runs in worker processes at low priority, like the channel images (cogs/announce.py
+  `draw_pool`), never on the event loop; `progress` is called as decisions come back so an
+  interface can edit a progress message.
+- A review is computed once per game and stored (`game_reviews`, migration 13): asking
+  again, from any process, reads it back. Two asking at once in one process share one
+  computation; two processes at once both compute it and the first stored one stays.
+- Only people's seats are reviewed: an AI seat's decisions are its level's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import multiprocessing
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import ai.review
+import i18n
+from engine import ActionError, Game, View, parse
+from store import GameRow, ReviewStore
+
+from .errors import ServiceError
+
+SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
+RECHECK = 6  # each seat's costliest decisions judged again with more samples …
+RECHECK_FACTOR = 4  # … this many times SAMPLES (docs/review.md, "Stability")
+WORKERS = 2  # one per core of the target machine (bench/review.py)
+NICENESS = 10  # like the image workers: players' answers come first
+GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 accuracy
+TOP = 3  # the costliest decisions shown
+MIN_COST = 0.005  # below half a point of chance a decision is no mistake worth showing
+FORMAT = 1  # the stored review's layout
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One answer of a person's seat to review: where it is in the log, the round, the kind
+    of decision (engine decision kinds), the seat's own view before it and the answer."""
+
+    index: int
+    seat: int
+    round: int
+    kind: str
+    view: View
+    played: str
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A decision judged: the chance to win after the answer given and after the expert's."""
+
+    index: int
+    round: int
+    kind: str
+    played: str
+    p: float
+    best: str
+    p_best: float
+
+    @property
+    def cost(self) -> float:
+        return max(0.0, self.p_best - self.p)
+
+    def to_json(self) -> list[Any]:
+        return [self.index, self.round, self.kind, self.played, round(self.p, 4), self.best,
+                round(self.p_best, 4)]
+
+    @classmethod
+    def from_json(cls, x: Sequence[Any]) -> Point:
+        return cls(int(x[0]), int(x[1]), str(x[2]), str(x[3]), float(x[4]), str(x[5]),
+                   float(x[6]))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReview:
+    """One person's decisions judged, in the order they were made."""
+
+    seat: int
+    points: list[Point]
+
+    @property
+    def accuracy(self) -> float:
+        """0–100: the mean over the decisions of 1 − cost ÷ GOOD (at least 0); 100 for a
+        player who always chose as the expert would, or as well (docs/review.md)."""
+        if not self.points:
+            return 100.0
+        return 100.0 * sum(max(0.0, 1.0 - p.cost / GOOD) for p in self.points) / len(self.points)
+
+    def mistakes(self, n: int = TOP) -> list[Point]:
+        """The `n` costliest decisions (costing at least MIN_COST), costliest first; the
+        earlier one first among equal costs."""
+        worst = sorted((p for p in self.points if p.cost >= MIN_COST),
+                       key=lambda p: (-p.cost, p.index))
+        return worst[:n]
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A game's review: one SeatReview per person's seat, and how it was computed."""
+
+    game: int
+    seats: list[SeatReview]
+    samples: int = SAMPLES
+    seed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "game": self.game, "samples": self.samples, "seed": self.seed,
+                "seats": {str(s.seat): [p.to_json() for p in s.points] for s in self.seats}}
+
+    @classmethod
+    def from_json(cls, x: Mapping[str, Any]) -> Review:
+        if x.get("format") != FORMAT:
+            raise ValueError(f"unknown review format {x.get('format')!r}")
+        seats = [SeatReview(int(k), [Point.from_json(p) for p in v])
+                 for k, v in sorted(x["seats"].items(), key=lambda kv: int(kv[0]))]
+        return cls(int(x["game"]), seats, int(x["samples"]), int(x["seed"]))
+
+
+# ---- which games, which seats -------------------------------------------------------------
+
+def people(row: GameRow) -> list[int]:
+    """The seats people played (AI seats are left out)."""
+    return [s for s, seat in enumerate(row.seats) if not seat.get("ai")]
+
+
+def check_reviewable(row: GameRow | None, *, channel_id: int, user_id: int,
+                     today: dt.date | None = None, day_open: Callable[[dt.date], bool]
+                     | None = None, game: int | None = None) -> GameRow:
+    """The game asked for, if it may be reviewed here; else a refusal saying why.
+
+    A channel game: it must be this channel's and over. A daily game: it must be the caller's
+    own, and its day closed (`day_open` says whether a day still is): its review would give
+    the day away."""
+    asked = game if game is not None else (row.id if row is not None else 0)
+    if row is None:
+        raise ServiceError.of("svc.review_none" if game is None else "svc.review_not_here",
+                              game=asked)
+    info = row.settings.get("daily") or {}
+    if info:
+        if row.seat_of(user_id) is None:
+            raise ServiceError.of("svc.review_not_yours", game=row.id)
+        day = dt.date.fromisoformat(str(info.get("day")))
+        if day_open is None or day_open(day):
+            raise ServiceError.of("svc.review_day_open", game=row.id, day=day.isoformat(),
+                                  code="daily_review_open")
+    elif row.channel_id != channel_id:
+        raise ServiceError.of("svc.review_not_here", game=asked)
+    if row.status != "over" or row.setup is None:
+        raise ServiceError.of("svc.review_not_over", game=row.id)
+    if not people(row):
+        raise ServiceError.of("svc.review_no_people", game=row.id)
+    return row
+
+
+def decisions(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
+              seats: Sequence[int]) -> list[Decision]:
+    """Every answer of `seats` that had a real choice (two or more legal answers, the one
+    given among them), with the seat's view before it. Standing orders, time-outs and
+    resignations are not choices between moves and are left out."""
+    g = Game.start(setup)
+    out: list[Decision] = []
+    wanted = set(seats)
+    for k, (seat_raw, text_raw) in enumerate(log):
+        seat, text = int(seat_raw), str(text_raw)
+        dec = g.decision(seat)
+        if seat in wanted and dec is not None:
+            legal = {str(a) for a in g.legal_actions(seat)}
+            try:
+                played = str(parse(text))
+            except ActionError:  # not an answer in the notation (a standing order)
+                played = text
+            if len(legal) > 1 and played in legal:
+                out.append(Decision(k, seat, g.round, str(dec["kind"]), g.view(seat), played))
+        g.apply(seat, text)
+    return out
+
+
+def decision_seed(seed: int, d: Decision) -> int:
+    """Each decision's own search seed, from the review's seed and its place in the log."""
+    return (seed * 1_000_003 + d.index * 7_919 + d.seat) % 2**31
+
+
+def judge(d: Decision, seed: int, samples: int) -> Point:
+    """In a worker: one decision judged (ai/review.py)."""
+    j = ai.review.judge(d.view, d.seat, d.played, decision_seed(seed, d), samples)
+    return Point(d.index, d.round, d.kind, d.played, j.p_played, j.best, j.p_best)
+
+
+def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
+               n: int) -> list[int]:
+    """Which decisions to judge again with more samples: each seat's `n` costliest (costing
+    at least MIN_COST), as positions in `ds`.
+
+    Why two passes: the costliest three are what a player reads, and in a game without a
+    blunder they are a few points apart, within one pass's noise; judging every decision
+    with enough samples to order them would cost several times as much. A first pass finds
+    the few that matter, a second one orders them (docs/review.md, "Stability")."""
+    out: list[int] = []
+    for s in seats:
+        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].cost >= MIN_COST]
+        out += sorted(mine, key=lambda k: (-points[k].cost, k))[:n]
+    return sorted(out)
+
+
+def most_work(ds: Sequence[Decision], seats: Sequence[int], n: int) -> int:
+    """The jobs of a review at most (the progress shown counts up to it)."""
+    return len(ds) + sum(min(n, sum(d.seat == s for d in ds)) for s in seats)
+
+
+def seat_reviews(ds: Sequence[Decision], points: Sequence[Point],
+                 seats: Sequence[int]) -> list[SeatReview]:
+    return [SeatReview(s, [p for d, p in zip(ds, points, strict=True) if d.seat == s])
+            for s in seats]
+
+
+def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
+                seats: Sequence[int], *, seed: int = 0, samples: int | None = None,
+                recheck: int | None = None, pool: Executor | None = None,
+                progress: Callable[[int, int], None] | None = None) -> Review:
+    """The review of one game, synchronously: in `pool` when given (each decision a job),
+    else here; the costliest `recheck` decisions of each seat judged twice (`to_recheck`).
+    `progress(done, total)` after each job."""
+    samples = SAMPLES if samples is None else samples
+    recheck = RECHECK if recheck is None else recheck
+    ds = decisions(setup, log, seats)
+    total = most_work(ds, seats, recheck)
+    done = 0
+
+    def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
+        nonlocal done
+        out: list[Point] = []
+        futures = [pool.submit(judge, d, seed, n) for d, n in jobs] if pool else []
+        for k, (d, n) in enumerate(jobs):
+            out.append(futures[k].result() if futures else judge(d, seed, n))
+            done += 1
+            if progress:
+                progress(done, total)
+        return out
+
+    points = run([(d, samples) for d in ds])
+    again = to_recheck(ds, points, seats, recheck)
+    for k, p in zip(again, run([(ds[k], samples * RECHECK_FACTOR) for k in again]),
+                    strict=True):
+        points[k] = p
+    if progress and done < total:
+        progress(total, total)
+    return Review(game, seat_reviews(ds, points, seats), samples, seed)
+
+
+def review_pool(processes: bool) -> Executor:
+    """Where reviews are computed: WORKERS processes ("spawn": the bot's threads must not be
+    forked) at NICENESS in the bot; threads in tests."""
+    if processes:
+        return ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=os.nice, initargs=(NICENESS,))
+    return ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="rr-review")
+
+
+# ---- hosting: computed once, stored -------------------------------------------------------
+
+class Reviewer:
+    """Reviews on a store (`store/review.py`): the stored one, or computed once off the
+    event loop and stored."""
+
+    def __init__(self, reviews: ReviewStore, processes: bool = False,
+                 samples: int | None = None) -> None:
+        self.reviews = reviews
+        self.processes = processes
+        self.samples = samples
+        self._pool: Executor | None = None
+        self._running: dict[int, asyncio.Future[Review]] = {}
+
+    async def stored(self, game: int) -> Review | None:
+        data = await self.reviews.get(game)
+        if data is None:
+            return None
+        try:
+            return Review.from_json(data)
+        except (ValueError, KeyError, TypeError, IndexError):
+            return None  # an unreadable stored review is computed again
+
+    async def review(self, row: GameRow, log: Sequence[Sequence[Any]],
+                     progress: Callable[[int, int], None] | None = None) -> Review:
+        """The game's review: stored, being computed (wait for it), or computed now."""
+        done = await self.stored(row.id)
+        if done is not None:
+            return done
+        running = self._running.get(row.id)
+        if running is not None:
+            return await asyncio.shield(running)
+        fut: asyncio.Future[Review] = asyncio.get_running_loop().create_future()
+        self._running[row.id] = fut
+        try:
+            result = await self._compute(row, log, progress)
+            await self.reviews.save(row.id, result.to_json())
+            stored = await self.stored(row.id)  # another process's, if it stored first
+            result = stored or result
+            fut.set_result(result)
+            return result
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: a waiter may not exist
+            raise
+        finally:
+            del self._running[row.id]
+
+    async def _compute(self, row: GameRow, log: Sequence[Sequence[Any]],
+                       progress: Callable[[int, int], None] | None) -> Review:
+        assert row.setup is not None
+        loop = asyncio.get_running_loop()
+        ds = await asyncio.to_thread(decisions, row.setup, log, people(row))
+        if self._pool is None:
+            self._pool = review_pool(self.processes)
+        pool = self._pool
+        seed = row.id
+        samples = self.samples if self.samples is not None else SAMPLES
+        seats = people(row)
+        total = most_work(ds, seats, RECHECK)
+        done = 0
+
+        async def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
+            nonlocal done
+            futures = [loop.run_in_executor(pool, judge, d, seed, n) for d, n in jobs]
+            for job in asyncio.as_completed(futures):
+                await job
+                done += 1
+                if progress:
+                    progress(done, total)
+            return [f.result() for f in futures]
+
+        points = await run([(d, samples) for d in ds])
+        again = to_recheck(ds, points, seats, RECHECK)
+        for k, p in zip(again, await run([(ds[k], samples * RECHECK_FACTOR) for k in again]),
+                        strict=True):
+            points[k] = p
+        if progress and done < total:
+            progress(total, total)
+        return Review(row.id, seat_reviews(ds, points, seats), samples, seed)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=self.processes, cancel_futures=True)
+            self._pool = None
+
+
+# ---- words --------------------------------------------------------------------------------
+
+def pct(p: float) -> str:
+    return f"{round(100 * p)}%"
+
+
+def points_word(cost: float) -> str:
+    return f"{100 * cost:.0f}"
+
+
+def seat_lines(review: SeatReview, name: str, lang: str) -> list[str]:
+    """One person's review in words: accuracy, then the costliest decisions."""
+    lines = [i18n.t(lang, "review.seat", name=name, accuracy=f"{review.accuracy:.0f}",
+                    n=len(review.points))]
+    worst = review.mistakes()
+    if not worst:
+        lines.append(i18n.t(lang, "review.no_mistakes"))
+    for k, p in enumerate(worst, 1):
+        lines.append(i18n.t(lang, "review.mistake", k=k, round=p.round,
+                            kind=i18n.t(lang, f"decision.{p.kind}"), played=p.played,
+                            best=p.best, before=pct(p.p), after=pct(p.p_best),
+                            cost=points_word(p.cost)))
+    return lines
+
+
+def review_lines(review: Review, names: Sequence[str], lang: str) -> list[str]:
+    """The whole review in words (the chart shows the same chances)."""
+    out = [i18n.t(lang, "review.title", game=review.game)]
+    for s in review.seats:
+        name = names[s.seat] if s.seat < len(names) else "?"
+        out += seat_lines(s, name, lang)
+    out.append(i18n.t(lang, "review.footer", samples=review.samples))
+    return out

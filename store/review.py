@@ -1,0 +1,57 @@
+"""Each finished game's review by the expert (issue 23): computed once, kept as JSON.
+
+Why a table of its own and not the game's meta: a review is derived data (the setup and
+log rebuild it, service/review.py), several kilobytes, written once after the game ended;
+it must never share a write with the game's own row, whose version guards every move. The
+first review stored for a game stays (`INSERT … ON CONFLICT DO NOTHING`): two processes
+that computed one at once keep the same answer. The table lives in the game store's own
+database (migration 13, store/migrations.py); `store.review_store` picks the class for the
+store's backend.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Any
+
+from .contract import ReviewStore
+from .db import Store
+
+
+class SqliteReviewStore(ReviewStore):
+    """The reviews table on SQLite, as jobs on the game store's one connection."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def get(self, game_id: int) -> dict[str, Any] | None:
+        def read(con: sqlite3.Connection) -> str | None:
+            r = con.execute("SELECT review FROM game_reviews WHERE game_id=?",
+                            (game_id,)).fetchone()
+            return None if r is None else str(r[0])
+        return loads(await self.store.run_read(read))
+
+    async def save(self, game_id: int, review: dict[str, Any]) -> None:
+        text = dumps(review)
+
+        def write(con: sqlite3.Connection) -> None:
+            con.execute("INSERT INTO game_reviews (game_id, review, created_at) VALUES (?,?,?)"
+                        " ON CONFLICT (game_id) DO NOTHING", (game_id, text, time.time()))
+        await self.store.run_write(write)
+
+
+def dumps(review: dict[str, Any]) -> str:
+    return json.dumps(review, separators=(",", ":"))
+
+
+def loads(text: str | None) -> dict[str, Any] | None:
+    """A stored review, or None (none yet, or unreadable: it is then computed again)."""
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None

@@ -1,0 +1,31 @@
+"""review.py's table on PostgreSQL: the same methods and answers (one statement each), so
+every bot process of a deployment reads the same stored review."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .contract import ReviewStore
+from .pg import Con, PgStore
+from .review import dumps, loads
+
+
+class PgReviewStore(ReviewStore):
+    def __init__(self, store: PgStore) -> None:
+        self.store = store
+
+    async def get(self, game_id: int) -> dict[str, Any] | None:
+        async def read(con: Con) -> str | None:
+            r = await con.fetchval("SELECT review FROM game_reviews WHERE game_id=$1", game_id)
+            return None if r is None else str(r)
+        return loads(await self.store.run_read(read))
+
+    async def save(self, game_id: int, review: dict[str, Any]) -> None:
+        text = dumps(review)
+
+        async def write(con: Con) -> None:
+            await con.execute("INSERT INTO game_reviews (game_id, review, created_at)"
+                              " VALUES ($1,$2,$3) ON CONFLICT (game_id) DO NOTHING",
+                              game_id, text, time.time())
+        await self.store.run_write(write)

@@ -1,0 +1,91 @@
+"""`/rr-learn review [game]` through the Discord harness (issue 23, "Game review"): refused
+with a clear answer for an unfinished game, a game not in this channel and a daily game
+whose day is open; for a finished game the private answer is edited with the progress, then
+carries the review's words and its chart; asking again is instant (stored, no progress);
+Japanese readers get Japanese."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+
+import pytest
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+from PIL import Image
+from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
+
+import service.review
+from store import review_store
+
+PNG = b"\x89PNG"
+
+
+@pytest.fixture(autouse=True)
+def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One sample per choice: these tests are about the interface, not the estimate."""
+    monkeypatch.setattr(service.review, "SAMPLES", 1)
+
+
+def test_review_refuses_then_edits_progress_and_attaches_the_chart(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=600) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, players=1, difficulty="easy")
+            row, _g = await table.game()
+            early = await h.slash(ann, "rr-learn review")
+            assert early.ephemeral and not early.files
+            assert f"Game {row.id} has not ended yet" in early.text, early.text
+            await table.play(random.Random(1))
+            row, g = await table.game()
+            assert g.over
+            wrong = await h.slash(bob, "rr-learn review", game=row.id + 50)
+            assert not wrong.files and f"There is no game {row.id + 50} in this channel" \
+                in wrong.text
+            res = await h.slash(bob, "rr-learn review")
+            msg = res.message
+            assert res.ephemeral and msg is not None
+            # the same message was edited while the expert worked, then became the review
+            shown = [str(v.get("content", "")) for v in msg.history]
+            assert any(f"The expert is reviewing game {row.id}" in c for c in shown), shown
+            assert f"Game {row.id}: the expert's review" in msg.text, msg.text
+            assert "accuracy" in msg.text and "Ann" in msg.text
+            chart = msg.files[0]
+            assert chart.filename == f"review-{row.id}.png" and chart.data.startswith(PNG)
+            assert Image.open(io.BytesIO(chart.data)).width == 800
+            stored = await service.review.Reviewer(review_store(h.bot.store)).stored(row.id)
+            assert stored is not None and stored.seats[0].seat == 0
+            # again: instant, from the store, no progress edits
+            again = await h.slash(ann, "rr-learn review", game=row.id)
+            assert not [v for v in again.message.history  # only the deferred "thinking…"
+                        if "reviewing" in str(v.get("content", ""))], again.message.history
+            assert again.text == msg.text and again.files[0].data == chart.data
+            yui = h.user("yui", locale="ja")
+            ja = await h.slash(yui, "rr-learn review", game=row.id)
+            assert "熟練AIの講評" in ja.text and "正確度" in ja.text
+            assert ja.files[0].data != chart.data  # the chart's words in Japanese
+    asyncio.run(scenario())
+
+
+def test_a_daily_game_is_reviewed_only_once_its_day_has_closed(tmp_path):
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock),
+                           settle_timeout=600) as h:
+            ann = h.user("ann")
+            await play_ranked(h, ann)
+            day = "2026-11-23"
+            att = await h.bot.daily.store.attempt(ann.id, day, True)
+            assert att is not None and att.game_id is not None
+            early = await h.slash(ann, "rr-learn review", channel=h.dm_channel(ann))
+            assert not early.files and "Daily #23 is still open" in early.text, early.text
+            named = await h.slash(ann, "rr-learn review", game=att.game_id,
+                                  channel=h.dm_channel(ann))
+            assert not named.files and "which is still open" in named.text, named.text
+            clock.now = NEXT_NOON
+            res = await h.slash(ann, "rr-learn review", channel=h.dm_channel(ann))
+            assert res.files and res.files[0].filename == f"review-{att.game_id}.png", res.text
+    asyncio.run(scenario())

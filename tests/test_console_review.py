@@ -1,0 +1,29 @@
+"""Issue 23 in the console: `review` (講評) prints the expert's review of the finished game
+and writes its chart to the output folder as `review-<game>.png`; before the end it says
+the game is still on and writes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_console import console
+
+PNG = b"\x89PNG"
+
+
+def test_console_review_before_and_after_the_end(tmp_path: Path) -> None:
+    out = console(tmp_path, "--names", "Ann", lines=["review", "resign", "review", "quit"]).stdout
+    assert "Game 1 has not ended yet: it can be reviewed once it is over." in out, out
+    path = tmp_path / "out" / "review-1.png"
+    assert "Game 1: the expert's review" in out and "Ann: accuracy" in out, out
+    assert f"The review chart is in {path}." in out
+    assert out.index("has not ended yet") < out.index("resigned") < out.index("expert's review")
+    assert path.read_bytes().startswith(PNG)
+
+
+def test_console_review_in_japanese(tmp_path: Path) -> None:
+    out = console(tmp_path, "--names", "Ann", "--lang", "ja",
+                  lines=["講評", "resign", "講評", "quit"]).stdout
+    assert "ゲーム1はまだ終わっていません。講評は終了後に見られます。" in out, out
+    assert "ゲーム1: 熟練AIの講評" in out and "正確度" in out, out
+    assert (tmp_path / "out" / "review-1.png").read_bytes().startswith(PNG)
