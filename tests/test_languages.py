@@ -150,3 +150,16 @@ def test_catalogue_languages_are_the_files_in_i18n() -> None:
 if False:  # what the scan must catch (never run)
     lang = "en"
     assert lang == "ja"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "i18n").glob("*.po")), ids=lambda p: p.name)
+def test_every_translation_belongs_to_a_message_id(path: Path) -> None:
+    """A `msgstr` left without its `msgid` (a merge's leftover) is a syntax error to GNU
+    msgfmt, which a translator's tools run, though Babel reads past it silently: every
+    msgstr directly follows its msgid (or a continuation line of it)."""
+    previous = ""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("msgstr"):
+            assert previous.startswith(("msgid", "msgstr[", '"')), f"{path.name}:{number}"
+        if line.strip():
+            previous = line
