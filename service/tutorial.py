@@ -66,17 +66,18 @@ class Lesson:
     position: Mapping[str, Any]
     steps: tuple[Step, ...]
     # the released card set (engine/data/cards/vN.json) the lessons' positions and words are
-    # written for (the data file's `cards_version`): a newer default set does not change a
-    # lesson under the learner's feet
-    cards_version: int = 7
+    # written for (the data file's `cards_version`): named, not taken from the default, so a
+    # new default set never changes a lesson's numbers under its words; tests/test_tutorial.py
+    # fails until the lessons are re-authored for it (a learner is taught the game they play)
+    cards_version: int
 
     def title(self, lang: str) -> str:
         return i18n.t(lang, f"tutorial.title.{self.id}")
 
     def start(self, name: str = "") -> Game:
         """The lesson's prepared position as a fresh puzzle game (the same every time)."""
-        return Game.from_json(json.dumps(puzzle_state(self.position, name,
-                                                      self.cards_version)))
+        return Game.from_json(json.dumps(puzzle_state(self.position, self.cards_version,
+                                                      name)))
 
     def game_at(self, step: int, name: str = "") -> Game:
         """The position at `step` (0-based): the start with the steps before it answered."""
@@ -93,7 +94,7 @@ def _cards(keys: Sequence[Any], prefix: str) -> list[Any]:
             for i, k in enumerate(keys)]
 
 
-def puzzle_state(position: Mapping[str, Any], name: str = "", cards_version: int = 7
+def puzzle_state(position: Mapping[str, Any], cards_version: int, name: str = ""
                  ) -> dict[str, Any]:
     """A lesson's `position` as a puzzle state for `Game.from_json` (docs/state.md).
 
@@ -136,7 +137,7 @@ def lessons() -> tuple[Lesson, ...]:
 
 def load(data: Mapping[str, Any]) -> tuple[Lesson, ...]:
     out = []
-    cards_version = int(data.get("cards_version", 7))
+    cards_version = int(data["cards_version"])
     for d in data["lessons"]:
         steps = tuple(Step(str(s["say"]), str(s["accept"]), tuple(s.get("highlight", ())),
                            tuple(s.get("buttons", (s["accept"],))),

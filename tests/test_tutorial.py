@@ -15,6 +15,7 @@ from PIL import Image
 import i18n
 import render
 from engine import Game
+from engine.cards import default_version
 from render.focus import FOCUS, focus_image
 from render.layout import BOARD_SQUARE, board_geom
 from service import tutorial as tut
@@ -240,6 +241,7 @@ def test_what_the_lessons_say_happens_is_what_the_engine_does() -> None:
     learner (R8.2 dice and DEF, R9 Invasion, R10.2 adjacent summon, R12.1 Level Up)."""
     cs = LESSONS[0].start().cards
     assert (cs.monsters["goblin"].defense, cs.monsters["skeleton"].defense) == (6, 7)
+    assert (cs.monsters["goblin"].hp, cs.monsters["skeleton"].hp) == (1, 3)
     assert (cs.units["thief_star"].mov, cs.units["sorcerer_star"].mov) == (2, 1)
     assert (cs.units["archer"].cost, cs.units["knight"].cost) == (3, 5)
     assert (cs.units["warrior_star"].skill.mod, cs.units["warrior"].skill.mod) == (1, 2)
@@ -249,8 +251,14 @@ def test_what_the_lessons_say_happens_is_what_the_engine_does() -> None:
     def rolled(evs: list[dict[str, object]]) -> list[tuple[object, object]]:
         return [(e["total"], e["result"]) for e in evs if e["type"] == "rolled"]
 
-    assert rolled(_events("dice", 0)) == [(4, "miss")]  # "below DEF 6: only 1 damage"
-    dice2 = _events("dice", 1)
+    # "The Goblin had 1 HP and is defeated; the Skeleton took 1 damage: 2 HP left"
+    area = _events("actions", 0)
+    assert [e["square"] for e in area if e["type"] == "defeated"] == ["6A"]
+    assert {e["square"]: e["hp_left"] for e in area if e["type"] == "damaged"} == {"6A": 0, "6B": 2}
+    dice1 = _events("dice", 0)  # "below DEF 7: only 1 damage, the Skeleton has 2 HP left"
+    assert rolled(dice1) == [(4, "miss")]
+    assert [(e["card"], e["hp_left"]) for e in dice1 if e["type"] == "damaged"] == [("skeleton", 2)]
+    dice2 = _events("dice", 1)  # "7 reaches DEF 7: 2 damage, the Skeleton is defeated"
     assert rolled(dice2) == [(7, "hit")] and any(e["type"] == "defeated" for e in dice2)
     assert rolled(_events("boons", 0)) == [(6, "miss")]  # "5 + 1 = 6: below DEF 7"
     assert rolled(_events("boons", 1)) == [(7, "hit")]  # "the same dice make 7 — a hit"
@@ -261,3 +269,20 @@ def test_what_the_lessons_say_happens_is_what_the_engine_does() -> None:
     assert [e["square"] for e in summon if e["type"] == "damaged"] == ["1C"]
     assert [e["square"] for e in summon if e["type"] == "summoned"] == ["6B", "4B"]
     assert not any(e["type"] == "invaded" for e in summon)
+
+
+def test_the_tutorial_plays_the_card_set_new_games_are_dealt() -> None:
+    """Issue 23 (new-player polish): the lessons play the default card set
+    (engine.cards.default_version), so the numbers a learner is taught — a Goblin's 1 HP, a
+    Skeleton's DEF 7 — are those of their first game; the next card set cannot leave the
+    tutorial behind silently. No lesson starts with a monster wounded past its HP."""
+    want = default_version()
+    assert want is not None
+    for lesson in LESSONS:
+        assert lesson.cards_version == want, lesson.id
+        g = lesson.start()
+        assert g.setup["cards_version"] == want, lesson.id
+        for square, piece in lesson.position.get("board", {}).items():
+            monster = g.cards.monsters.get(piece["card"])
+            if monster is not None:
+                assert piece.get("dmg", 0) < monster.hp, (lesson.id, square)
