@@ -35,7 +35,14 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from engine import Game
-from store import GameRow, GameStore, ratings_store
+from store import (
+    GameRow,
+    GameStore,
+    StoreBusy,
+    StoreUnavailable,
+    StoreUncertain,
+    ratings_store,
+)
 from store.ratings import (
     EVERYWHERE,
     Change,
@@ -203,11 +210,17 @@ class Ratings:
                 continue
             try:
                 g = await load(row)
+                await self.settle(row, g, g.state["log"], now)
             except Quarantined:  # damaged: its result cannot be trusted (nor replayed)
                 log.warning("game %s: damaged, so not settled", game_id)
                 await self.tables.drop_unsettled(game_id)
                 continue
-            await self.settle(row, g, g.state["log"], now)
+            except (StoreBusy, StoreUncertain, StoreUnavailable, asyncio.CancelledError):
+                raise  # the store's trouble, not this game's: the claims wait
+            except Exception:  # this game's own fault: never a queue stuck behind one row
+                log.exception("game %s: could not be settled; its claim is dropped", game_id)
+                await self.tables.drop_unsettled(game_id)
+                continue
             done += 1
         return done
 

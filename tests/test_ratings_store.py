@@ -5,6 +5,7 @@ the same before → after. Both backends."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 from service.ratings import FRESH, PROVISIONAL_GAMES, places, rate_by, shown
 from store import ratings_store
@@ -161,6 +162,59 @@ def test_the_move_that_ends_a_game_claims_its_settling_and_settling_takes_it(db)
                 SeatResult(0, 1, 1, True, {}, "Annie"), SeatResult(1, 2, 2, False, {})))
             await tables.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
             assert await tables.names(GUILD, [1, 2]) == {1: "Annie", 2: "Bob"}
+        finally:
+            await s.close()
+    asyncio.run(main())
+
+
+def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
+    """Reliability (issue 24): a game whose settling fails for a reason of its own (here its
+    replay raises) is logged and its claim dropped, and the games after it in the queue are
+    still settled in the same pass — before, every pass stopped at the first such row, so
+    one bad game left every later game unrated for good. A store fault still stops the
+    pass with every claim kept. Both backends."""
+    from service.ratings import Ratings
+    from store import StoreBusy
+
+    async def main():
+        s = await db.open()
+        try:
+            tables = ratings_store(s)
+            ids = []
+            for channel in (90, 91, 92):
+                lobby = await s.create_lobby(GUILD, channel, 1, "Ann", {"players": 2})
+                seats = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
+                started = await s.start(lobby.id, seats, {"seed": 1}, "{}")
+                await s.commit_actions(lobby.id, started.row.version, [(0, 1, "pass")], "{}",
+                                       "over", [])
+                ids.append(lobby.id)
+            bad, good, later = ids
+            ratings = Ratings(s)
+            settled: list[int] = []
+
+            async def settle(row, g, log, now):
+                settled.append(row.id)
+                await tables.drop_unsettled(row.id)
+
+            ratings.settle = settle  # type: ignore[method-assign]
+
+            async def busy(row):
+                raise StoreBusy("locked")
+
+            try:
+                await ratings.settle_due(busy, 1.0)
+            except StoreBusy:
+                pass
+            assert await tables.unsettled(10) == ids and settled == []  # all kept
+
+            async def load(row):
+                if row.id == bad:
+                    raise ValueError("a replay that fails")
+                return SimpleNamespace(state={"log": []})
+
+            assert await ratings.settle_due(load, 2.0) == 2
+            assert settled == [good, later]
+            assert await tables.unsettled(10) == []
         finally:
             await s.close()
     asyncio.run(main())
