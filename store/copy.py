@@ -12,7 +12,8 @@ afterwards. Leases are not copied: they belong to running processes.
 
 The SQLite file is only read, so data migrations it has not had yet (`schema_version`) are
 applied to the copied rows in the same transaction: games stored before card set versions
-arrive in PostgreSQL with theirs (issue 17), as the bot would have given them in SQLite.
+arrive in PostgreSQL with theirs (issue 17), as the bot would have given them in SQLite, and
+a game that ended after ratings existed but was never settled is claimed (step 14).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .migrations import STEPS, data_postgresql
+from .migrations import CLAIM_UNSETTLED_SINCE, STEPS, data_postgresql
 
 TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "set_aside", "kv",
           "daily_attempts", "daily_members", "daily_days", "daily_guilds", "daily_reminders",
@@ -98,6 +99,10 @@ async def copy(sqlite_path: str, url: str) -> Report:
                 got = await con.fetchval(f"SELECT COUNT(*) FROM {table}")
                 if got != n:
                     raise CopyError(f"{table}: {n} rows read but {got} in the target")
+            if 12 in applied and 14 not in applied:  # ended once rated, never settled
+                (since,) = src.execute(
+                    "SELECT applied_at FROM schema_version WHERE version=12").fetchone()
+                await con.execute(CLAIM_UNSETTLED_SINCE, float(since))
     except (sqlite3.Error, asyncpg.PostgresError, ValueError, TypeError) as e:
         raise CopyError(f"copy failed, nothing was written: {e}") from None
     finally:

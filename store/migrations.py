@@ -468,6 +468,13 @@ CREATE TABLE unsettled_games (        -- a channel game that ended and is not ye
 );
 ALTER TABLE ratings ADD COLUMN name TEXT;  -- the display name the player last played as
 ALTER TABLE daily_days ADD COLUMN recapped INTEGER NOT NULL DEFAULT 0;  -- recaps queued
+-- a channel game that ended after ratings existed (step 12) but was never settled (its
+-- game-over post, which settled it then, never went through): claimed now, so it is rated
+INSERT INTO unsettled_games (game_id, ended_at)
+    SELECT id, updated_at FROM games
+    WHERE status = 'over' AND json_extract(settings, '$.daily') IS NULL
+      AND id NOT IN (SELECT game_id FROM finished_games)
+      AND updated_at >= (SELECT applied_at FROM schema_version WHERE version = 12);
 """, """
 CREATE TABLE unsettled_games (
     game_id BIGINT PRIMARY KEY REFERENCES games(id),
@@ -475,8 +482,23 @@ CREATE TABLE unsettled_games (
 );
 ALTER TABLE ratings ADD COLUMN name TEXT;
 ALTER TABLE daily_days ADD COLUMN recapped INTEGER NOT NULL DEFAULT 0;
+INSERT INTO unsettled_games (game_id, ended_at)
+    SELECT id, updated_at FROM games
+    WHERE status = 'over' AND (settings::jsonb -> 'daily') IS NULL
+      AND id NOT IN (SELECT game_id FROM finished_games)
+      AND updated_at >= (SELECT EXTRACT(EPOCH FROM applied_at) FROM schema_version
+                         WHERE version = 12);
 """),
 )
+
+# Step 14's claims for a database `store.copy` takes from an SQLite file that has had step 12
+# but not 14: the file's own time of step 12 ($1), since the target's is the copy's.
+CLAIM_UNSETTLED_SINCE = """
+INSERT INTO unsettled_games (game_id, ended_at)
+    SELECT id, updated_at FROM games
+    WHERE status = 'over' AND (settings::jsonb -> 'daily') IS NULL
+      AND id NOT IN (SELECT game_id FROM finished_games) AND updated_at >= $1
+"""
 
 LATEST = STEPS[-1].version
 ADVISORY_KEY = 0x52524442  # "RRDB": the PostgreSQL advisory lock that serialises migrations
