@@ -57,11 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--secret", default="rhythm-bench", help="the test secret the days are dealt with")
     ap.add_argument("--budget", type=int, default=EXPERT_BUDGET, help="expert: simulated answers a decision")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--weekdays", default="0123456",
+                    help="which weekdays to play (Monday 0 … Sunday 6), e.g. 45")
     ap.add_argument("--json", help="write every day's record here")
     ns = ap.parse_args(argv)
     if ns.weeks < 1 or ns.workers < 1:
         raise SystemExit("--weeks and --workers are at least 1")
-    tasks = [(ns.secret.encode(), off, ns.ai, ns.budget) for off in range(7 * ns.weeks)]
+    days = {int(c) for c in ns.weekdays if c.isdigit() and int(c) < 7}
+    tasks = [(ns.secret.encode(), off, ns.ai, ns.budget) for off in range(7 * ns.weeks)
+             if off % 7 in days]  # RHYTHM_FROM is a Monday
     if ns.workers == 1:
         records = list(map(play_day, tasks))
     else:
@@ -70,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{ns.ai}, {ns.weeks} weeks from {RHYTHM_FROM}, secret {ns.secret!r}")
     for wd, name in enumerate(DAYS):
         recs = [r for r in records if r["weekday"] == wd]
+        if not recs:
+            continue
         wins = sum(r["won"] for r in recs)
         lo, hi = wilson(wins, len(recs))
         mods = Counter("+".join(r["modifiers"]) for r in recs)

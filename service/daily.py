@@ -232,9 +232,8 @@ class Band:
 
 
 GENTLE = frozenset({"rich", "honored"})  # more gold or honor to start with
-# one job's level-ups missing, or a Golem first: measured no harder than the plain level
-# (docs/daily.md), so never a weekend's weight
-MILD = frozenset({"no_cleric", "no_warrior", "no_thief", "golem"})
+EVEN = frozenset({"golem"})  # a Golem first: measured no harder than the plain level
+SCARCE = frozenset({"no_cleric", "no_warrior", "no_thief"})  # one job's level-ups missing
 HARSH = frozenset({"poor", "skeleton"})  # nothing to start with, or a Skeleton at once
 # Three commands a round (no Rest or no Reward card): worth about two levels on its own (the
 # expert wins Easy with it ~4 times in 10, Hard with it 0 of 42 days), so the rhythm never
@@ -243,15 +242,16 @@ THREE_COMMANDS = frozenset({"no_rest", "no_reward"})
 RHYTHM_FROM = dt.date(2026, 11, 30)  # a Monday: the first day of the weekly rhythm
 RHYTHM: dict[int, Band] = {  # date.weekday(): Monday 0 … Sunday 6; frozen once shipped
     0: Band("easy", GENTLE, False),
-    1: Band("easy", GENTLE | MILD, None),
-    2: Band("normal", GENTLE | MILD, None),
-    3: Band("normal", GENTLE | MILD | HARSH, None),
-    4: Band("hard", GENTLE | MILD, None),
-    5: Band("hard", HARSH, False),
+    1: Band("easy", GENTLE | EVEN | SCARCE, None),
+    2: Band("normal", GENTLE | EVEN | SCARCE, None),
+    3: Band("normal", GENTLE | EVEN | SCARCE | HARSH, None),
+    4: Band("hard", GENTLE | EVEN, False),
+    5: Band("hard", SCARCE | HARSH, False),
     6: Band("hard", HARSH, True),  # both: the top level, Nightmare (service/levels.py)
 }
 """The weekly rhythm people know from newspaper puzzles: easiest on Monday, harder through
-the week, hardest at the weekend (Hard with a harsh modifier; Sunday with both, the top level). The win rates it gives are measured in docs/daily.md (`bench/rhythm.py`).
+the week, hardest at the weekend (Saturday: Hard with one scarce or harsh modifier; Sunday
+with both harsh ones, the top level). The win rates it gives are measured in docs/daily.md (`bench/rhythm.py`).
 Past days must rebuild as they were played, so this table is never edited for days already
 out: a new rhythm would get a new cutover date of its own."""
 

@@ -22,9 +22,11 @@ import bot as entry
 import service.daily_par as daily_par
 from service import GameService, daily
 from service.daily import (
+    EVEN,
     GENTLE,
     HARSH,
     RHYTHM_FROM,
+    SCARCE,
     THREE_COMMANDS,
     Score,
     day_end,
@@ -68,13 +70,15 @@ def test_after_the_cutover_the_weekday_sets_the_difficulty_band():
         assert difficulty == {0: "easy", 1: "easy", 2: "normal", 3: "normal", 4: "hard",
                               5: "hard", 6: "hard"}[day.weekday()], day
         assert not set(mods) & THREE_COMMANDS, (day, mods)  # worth two levels: never dealt
-        if day.weekday() == 0:  # Monday: one gentle modifier, nothing harsh
+        if day.weekday() == 0:  # Monday: one gentle modifier
             assert len(mods) == 1 and set(mods) <= GENTLE, (day, mods)
-        if day.weekday() in (1, 2, 4):  # Tuesday, Wednesday, Friday: nothing harsh
+        if day.weekday() in (1, 2):  # Tuesday, Wednesday: nothing harsh
             assert not set(mods) & HARSH, (day, mods)
-        if day.weekday() == 5:  # Saturday: Hard with one harsh modifier
-            assert len(mods) == 1 and set(mods) <= HARSH, (day, mods)
-        if day.weekday() == 6:  # Sunday: Hard with both, the top level without gold
+        if day.weekday() == 4:  # Friday: Hard with one modifier that takes nothing away
+            assert len(mods) == 1 and set(mods) <= GENTLE | EVEN, (day, mods)
+        if day.weekday() == 5:  # Saturday: Hard with one scarce or harsh modifier
+            assert len(mods) == 1 and set(mods) <= SCARCE | HARSH, (day, mods)
+        if day.weekday() == 6:  # Sunday: Hard with both harsh ones, the top level
             assert set(mods) == HARSH, (day, mods)
             assert level_of(c.options) == "nightmare"
         opts = [set(m.options) for m in c.modifiers]
