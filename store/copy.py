@@ -82,33 +82,40 @@ async def copy(sqlite_path: str, url: str) -> Report:
     report = Report()
     try:
         async with target._need().acquire() as con, con.transaction():
-            for table in ("games", "daily_attempts", "kv"):
-                if await con.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
-                    raise CopyError(f"{url} already holds data ({table}); copy only into an "
-                                    "empty database")
-            for table in TABLES:
-                report.rows[table] = await _table(src, con, table) if table in have else 0
-            for step in STEPS:
-                if step.data is not None and step.version not in applied:
-                    await data_postgresql(con, step.data)
-            for table, column in IDENTITY:
-                await con.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
-                    f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
-            for table, n in report.rows.items():
-                got = await con.fetchval(f"SELECT COUNT(*) FROM {table}")
-                if got != n:
-                    raise CopyError(f"{table}: {n} rows read but {got} in the target")
-            if 12 in applied and 14 not in applied:  # ended once rated, never settled
-                (since,) = src.execute(
-                    "SELECT applied_at FROM schema_version WHERE version=12").fetchone()
-                await con.execute(CLAIM_UNSETTLED_SINCE, float(since))
+            await _into(src, con, url, have, applied, report)
     except (sqlite3.Error, asyncpg.PostgresError, ValueError, TypeError) as e:
         raise CopyError(f"copy failed, nothing was written: {e}") from None
     finally:
         src.close()
         await target.close()
     return report
+
+
+async def _into(src: sqlite3.Connection, con: Any, url: str, have: set[str], applied: set[int],
+                report: Report) -> None:
+    """Everything a copy writes, inside its one transaction: the rows, the data steps the
+    file has not had, the identity counters, the row counts checked, step 14's claims."""
+    for table in ("games", "daily_attempts", "kv"):
+        if await con.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
+            raise CopyError(f"{url} already holds data ({table}); copy only into an "
+                            "empty database")
+    for table in TABLES:
+        report.rows[table] = await _table(src, con, table) if table in have else 0
+    for step in STEPS:
+        if step.data is not None and step.version not in applied:
+            await data_postgresql(con, step.data)
+    for table, column in IDENTITY:
+        await con.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+            f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
+    for table, n in report.rows.items():
+        got = await con.fetchval(f"SELECT COUNT(*) FROM {table}")
+        if got != n:
+            raise CopyError(f"{table}: {n} rows read but {got} in the target")
+    if 12 in applied and 14 not in applied:  # ended once rated, never settled
+        (since,) = src.execute(
+            "SELECT applied_at FROM schema_version WHERE version=12").fetchone()
+        await con.execute(CLAIM_UNSETTLED_SINCE, float(since))
 
 
 async def _table(src: sqlite3.Connection, con: Any, table: str) -> int:
