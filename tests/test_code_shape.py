@@ -13,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import get_args
 
@@ -31,16 +32,20 @@ PRODUCT = ("engine", "render", "service", "cogs", "console", "ai", "sim", "store
            "bot.py")
 
 
+def graded_d_or_worse(paths: Iterable[Path]) -> list[str]:
+    """Every function of `paths` that radon grades D or worse, as `file:line name grade`."""
+    return [f"{path.relative_to(ROOT)}:{block.lineno} {block.fullname} "
+            f"{cc_rank(block.complexity)} ({block.complexity})"
+            for path in paths
+            for block in cc_visit(path.read_text(encoding="utf-8"))
+            if cc_rank(block.complexity) >= "D"]
+
+
 def test_no_function_in_the_rules_or_the_story_is_graded_d_or_worse() -> None:
     """Issue 21: `legal_actions` (E), `parse` (E), `check_skill` (E) and `narrate` (F) were
     each one long branch per kind; radon grades every function of engine/ and
     service/narrate.py C or better (cyclomatic complexity 20 at most)."""
-    worst = [f"{path.relative_to(ROOT)}:{block.lineno} {block.fullname} "
-             f"{cc_rank(block.complexity)} ({block.complexity})"
-             for path in SHAPED
-             for block in cc_visit(path.read_text(encoding="utf-8"))
-             if cc_rank(block.complexity) >= "D"]
-    assert worst == []
+    assert graded_d_or_worse(SHAPED) == []
 
 
 def test_no_product_function_is_graded_d_or_worse() -> None:
@@ -51,12 +56,7 @@ def test_no_product_function_is_graded_d_or_worse() -> None:
     package (cogs, console, service, store, render, ai, sim, i18n, bot.py) is C or better."""
     paths = [p for name in PRODUCT for p in
              ([ROOT / name] if name.endswith(".py") else sorted((ROOT / name).rglob("*.py")))]
-    worst = [f"{path.relative_to(ROOT)}:{block.lineno} {block.fullname} "
-             f"{cc_rank(block.complexity)} ({block.complexity})"
-             for path in paths
-             for block in cc_visit(path.read_text(encoding="utf-8"))
-             if cc_rank(block.complexity) >= "D"]
-    assert worst == []
+    assert graded_d_or_worse(paths) == []
 
 
 def test_every_decision_kind_is_declared_once() -> None:

@@ -6,7 +6,6 @@ as setup options."""
 from __future__ import annotations
 
 import asyncio
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +22,6 @@ from service.levels import SOLO_LEVELS, level_of, level_options
 from store.db import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-MODIFIERS = ROOT / "service" / "data" / "daily_modifiers.json"
 
 
 def opening_monsters(g: Game) -> list[str]:
@@ -34,8 +32,7 @@ def opening_monsters(g: Game) -> list[str]:
 def test_nightmare_is_hard_with_the_dailys_two_harsh_modifiers():
     """The top level invents nothing: Hard's R13.2 discards plus the catalogue's own
     "skeleton" and "poor" modifiers — the daily's Sunday band."""
-    mods = {m["id"]: m["options"]
-            for m in json.loads(MODIFIERS.read_text(encoding="utf-8"))["modifiers"]}
+    mods = {m["id"]: m["options"] for m in daily.catalogue()["modifiers"]}
     assert level_options("nightmare") == {**level_options("hard"), **mods["skeleton"],
                                           **mods["poor"]}
     assert {"skeleton", "poor"} == set(daily.HARSH)
