@@ -23,9 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import view  # noqa: E402
 from service.daily import RHYTHM, RHYTHM_FROM, challenge_from_key, day_key  # noqa: E402
-from service.daily_par import par_seed  # noqa: E402
+from service.daily_par import par_seed, play_out  # noqa: E402
 from sim.runner import EXPERT_BUDGET, make_bot  # noqa: E402
 from sim.stats import wilson  # noqa: E402
 
@@ -37,12 +36,7 @@ def play_day(args: tuple[bytes, int, str, int]) -> dict[str, Any]:
     secret, offset, level, budget = args
     day = RHYTHM_FROM + dt.timedelta(days=offset)
     challenge = challenge_from_key(day, day_key(secret, day))
-    bot = make_bot(level, par_seed(challenge, 0), budget)
-    g = challenge.new_game(f"bot ({level})")
-    for _ in range(20_000):  # bounded: a solo game has a few hundred decisions
-        if g.over:
-            break
-        g.apply(0, bot.choose(view(g.state, 0), 0))
+    g = play_out(challenge, level, make_bot(level, par_seed(challenge, 0), budget))
     assert g.result is not None, f"{day} did not end"
     return {"day": day.isoformat(), "weekday": day.weekday(),
             "difficulty": challenge.difficulty,

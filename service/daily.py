@@ -54,6 +54,26 @@ def catalogue() -> dict[str, Any]:
     return data
 
 
+def catalogue_modifiers() -> list[Modifier]:
+    """Every modifier of the catalogue, in its order: the days deal from these, and the top
+    solo level (service/levels.py) is built from two of them, so a modifier's text and its
+    options live in one file."""
+    return [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in catalogue()["modifiers"]]
+
+
+def setup_options(difficulty: str, modifiers: Iterable[Modifier]) -> dict[str, Any]:
+    """The engine setup options of a difficulty (R13.2) with modifiers on top; two modifiers
+    that both list cards (e.g. two empty level-up piles) add up rather than overwrite."""
+    opts: dict[str, Any] = {"difficulty": difficulty}
+    for m in modifiers:
+        for k, v in m.options.items():
+            if isinstance(v, list):
+                opts[k] = sorted({*opts.get(k, []), *v})
+            else:
+                opts[k] = v
+    return opts
+
+
 def day_of(now: float) -> dt.date:
     """The UTC day a timestamp falls in: a challenge runs 00:00–24:00 UTC."""
     return dt.datetime.fromtimestamp(now, dt.UTC).date()
@@ -206,14 +226,7 @@ class Challenge:
     @property
     def options(self) -> dict[str, Any]:
         """The engine setup options: the difficulty (R13.2) plus each modifier's options."""
-        opts: dict[str, Any] = {"difficulty": self.difficulty}
-        for m in self.modifiers:
-            for k, v in m.options.items():
-                if isinstance(v, list):
-                    opts[k] = sorted({*opts.get(k, []), *v})
-                else:
-                    opts[k] = v
-        return opts
+        return setup_options(self.difficulty, self.modifiers)
 
     def new_game(self, name: str, cards_data: dict[str, Any] | None = None) -> Game:
         return Game.new([name], seed=self.seed, options=self.options, cards_data=cards_data,
@@ -287,8 +300,7 @@ def challenge_from_key(day: dt.date, key: bytes) -> Challenge:
         return _unbanded(day, key)
     band = RHYTHM[day.weekday()]
     cat = catalogue()
-    mods = [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in cat["modifiers"]
-            if band.pool is None or m["id"] in band.pool]
+    mods = [m for m in catalogue_modifiers() if band.pool is None or m.id in band.pool]
     weights = {m["id"]: int(m.get("weight", 1)) for m in cat["modifiers"]}
     chosen = _pick_modifiers(key, mods, weights, band.second)
     return Challenge(day, number_of(day), key, band.difficulty, chosen)
@@ -300,7 +312,7 @@ def _unbanded(day: dt.date, key: bytes) -> Challenge:
     d = key
     cat = catalogue()
     difficulty = _weighted(sorted(cat["difficulties"].items()), int.from_bytes(d[6:8], "big"))
-    mods = [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in cat["modifiers"]]
+    mods = catalogue_modifiers()
     weights = {m["id"]: int(m.get("weight", 1)) for m in cat["modifiers"]}
     return Challenge(day, number_of(day), key, difficulty,
                      _pick_modifiers(key, mods, weights, None))

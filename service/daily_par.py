@@ -12,8 +12,8 @@ import logging
 import time
 from typing import Any
 
-from ai import LEVELS, make_player
-from engine import view
+from ai import LEVELS, Player, make_player
+from engine import Game, view
 from store import DailyStore
 
 from . import daily
@@ -37,14 +37,10 @@ def par_seed(challenge: Challenge, run: int) -> int:
     return challenge.number + run * 1_000_003
 
 
-def ai_play(challenge: Challenge, level: str, run: int = 0) -> dict[str, Any]:
-    """One AI's game of the challenge (run in a worker thread): its score, trace and action
-    log (the review replays it phase by phase; service/daily_review.py). `run` picks the
-    AI's search seed (`par_seed`): the odds are several runs of the same day."""
-
-    bot = make_player(level, par_seed(challenge, run))
-    if hasattr(bot, "budget_s"):
-        bot.budget_s = PAR_BUDGET_S
+def play_out(challenge: Challenge, level: str, bot: Player) -> Game:
+    """`bot`'s whole game of the challenge, as par plays it. The par passes its clock-capped
+    AI, bench/rhythm.py a count-budget one: both must play the same bounded loop, or the
+    bench would measure a different game from the one players are shown."""
     g = challenge.new_game(f"bot ({level})")
     for _ in range(20_000):  # bounded: a solo game has a few hundred decisions
         if g.over:
@@ -55,6 +51,18 @@ def ai_play(challenge: Challenge, level: str, run: int = 0) -> dict[str, Any]:
         except Exception:  # an AI bug must not stop the day: it passes instead
             log.exception("par: %s failed on %s", level, challenge.day)
             g.apply(seat, "timeout")
+    return g
+
+
+def ai_play(challenge: Challenge, level: str, run: int = 0) -> dict[str, Any]:
+    """One AI's game of the challenge (run in a worker thread): its score, trace and action
+    log (the review replays it phase by phase; service/daily_review.py). `run` picks the
+    AI's search seed (`par_seed`): the odds are several runs of the same day."""
+
+    bot = make_player(level, par_seed(challenge, run))
+    if hasattr(bot, "budget_s"):
+        bot.budget_s = PAR_BUDGET_S
+    g = play_out(challenge, level, bot)
     r = daily.replay_score(g.setup, g.log)
     return {"score": r.score.to_json(), "trace": r.defeats_per_round,
             "log": [[int(seat), str(text)] for seat, text in g.log]}

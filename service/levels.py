@@ -18,12 +18,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from .daily import catalogue_modifiers, setup_options
+
+
+def _with_modifiers(difficulty: str, *ids: str) -> dict[str, Any]:
+    """A difficulty with catalogue modifiers on top, read from the catalogue itself so the
+    level and the daily's days that share its modifiers cannot drift apart."""
+    known = {m.id: m for m in catalogue_modifiers()}
+    return setup_options(difficulty, [known[i] for i in ids])
+
+
 SOLO_LEVELS: Final[Mapping[str, Mapping[str, Any]]] = {
     "easy": {"difficulty": "easy"},
     "normal": {"difficulty": "normal"},
     "hard": {"difficulty": "hard"},
-    # Hard + Bone march + Empty coffers
-    "nightmare": {"difficulty": "hard", "opening_monster": "skeleton", "start_gold": 0},
+    "nightmare": _with_modifiers("hard", "skeleton", "poor"),  # Bone march + Empty coffers
 }
 
 
