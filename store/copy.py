@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .contract import StoreBusy, StoreUncertain
 from .migrations import CLAIM_UNSETTLED_SINCE, STEPS, data_postgresql
 
 TABLES = ("games", "actions", "timers", "applied", "outbox", "quarantine", "set_aside", "kv",
@@ -81,9 +82,9 @@ async def copy(sqlite_path: str, url: str) -> Report:
         raise CopyError(f"cannot open {url}: {e}") from None
     report = Report()
     try:
-        async with target._need().acquire() as con, con.transaction():
-            await _into(src, con, url, have, applied, report)
-    except (sqlite3.Error, asyncpg.PostgresError, ValueError, TypeError) as e:
+        await target.run_write(_into, src, url, have, applied, report)
+    except (sqlite3.Error, asyncpg.PostgresError, StoreBusy, StoreUncertain, ValueError,
+            TypeError) as e:
         raise CopyError(f"copy failed, nothing was written: {e}") from None
     finally:
         src.close()
@@ -91,7 +92,7 @@ async def copy(sqlite_path: str, url: str) -> Report:
     return report
 
 
-async def _into(src: sqlite3.Connection, con: Any, url: str, have: set[str], applied: set[int],
+async def _into(con: Any, src: sqlite3.Connection, url: str, have: set[str], applied: set[int],
                 report: Report) -> None:
     """Everything a copy writes, inside its one transaction: the rows, the data steps the
     file has not had, the identity counters, the row counts checked, step 14's claims."""
