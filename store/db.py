@@ -69,7 +69,6 @@ from .contract import (
     StoreUncertain,
     VersionConflict,
 )
-from .marks import Marks
 from .migrations import migrate_sqlite
 from .rows import (
     ENDED,
@@ -147,7 +146,6 @@ class Store(GameStore):
         self._reader: ThreadPoolExecutor | None = None
         self._con: sqlite3.Connection | None = None  # touched only on the writer thread
         self._rcon: sqlite3.Connection | None = None  # touched only on the reader thread
-        self.marks = Marks(self._delivered)  # the outbox's delivered marks, gathered
 
     # ---- the threads -------------------------------------------------------------------------
     async def open(self) -> Store:
@@ -186,9 +184,6 @@ class Store(GameStore):
         self._rcon = con
 
     async def close(self) -> None:
-        if self._writer is None:
-            return
-        await self.marks.drain()  # a mark handed in is written, not dropped at the door
         writer, reader = self._writer, self._reader
         if writer is None:
             return
@@ -701,14 +696,8 @@ class Store(GameStore):
         return [n for n in found if isinstance(n, Notice)]
 
     async def delivered(self, notice_id: int) -> None:
-        """Told: the notice leaves the outbox (a restart will not send it again). Written
-        with the other marks handed in meanwhile, in one job (store/marks.py)."""
-        await self.marks.add(notice_id)
-
-    async def _delivered(self, notice_ids: list[int]) -> None:
-        await self.run_write(lambda con: con.executemany(
-            "DELETE FROM outbox WHERE id=?", [(n,) for n in notice_ids]).close(),
-            bookkeeping=True)
+        """Told: the notice leaves the outbox (a restart will not send it again)."""
+        await self._execute("DELETE FROM outbox WHERE id=?", (notice_id,), bookkeeping=True)
 
     async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
         """Delivery stopped at message `parts_done` (Discord unreachable): try again later

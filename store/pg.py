@@ -41,7 +41,6 @@ from .contract import (
     StoreUncertain,
     VersionConflict,
 )
-from .marks import Marks
 from .migrations import migrate_postgresql
 from .rows import (
     ENDED,
@@ -119,7 +118,6 @@ class PgStore(GameStore):
         # settled in the middle of a move (SQLite's jobs show as executor futures instead).
         self.in_flight = 0
         self._pool: asyncpg.Pool | None = None
-        self.marks = Marks(self._delivered)  # the outbox's delivered marks, gathered
 
     # ---- the pool ------------------------------------------------------------------------------
     async def open(self) -> PgStore:
@@ -138,8 +136,6 @@ class PgStore(GameStore):
         return self
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self.marks.drain()  # a mark handed in is written, not dropped at the door
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -578,12 +574,7 @@ class PgStore(GameStore):
         return [n for n in found if isinstance(n, Notice)]
 
     async def delivered(self, notice_id: int) -> None:
-        """Gathered with the other marks handed in meanwhile (store/marks.py)."""
-        await self.marks.add(notice_id)
-
-    async def _delivered(self, notice_ids: list[int]) -> None:
-        await self._execute("DELETE FROM outbox WHERE id = ANY($1::bigint[])", notice_ids,
-                            bookkeeping=True)
+        await self._execute("DELETE FROM outbox WHERE id=$1", notice_id, bookkeeping=True)
 
     async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
         await self._execute("UPDATE outbox SET parts_done=$1, attempts=attempts+1,"
