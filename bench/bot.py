@@ -31,7 +31,10 @@ Discord, which runs there too) plus its drawing worker processes (/proc/<pid>/st
 thread alone (`time.thread_time`: what bounds one process, whose loop acknowledges and
 answers; an older bot's drawing threads are not in it). `--profile` adds the share of the
 event loop thread's busy time by stage (cProfile own time grouped by module, idle waits left
-out; the store's threads and the drawing processes are not in it). A missed window is an
+out; the store's threads and the drawing processes are not in it). Also per interaction:
+the jobs handed to an executor (the store's threads, the drawing pool) and the store's read
+and write jobs (each write one transaction; an old checkout's store without
+`run_read`/`run_write` shows executor jobs only). A missed window is an
 interaction without an accepted callback within the harness's RESPONSE_DEADLINE (3 s): a
 late one — autocomplete too — is refused by the fake Discord like the real one and counted,
 never a crash. Percentiles are nearest-rank; run twice on a shared machine and expect noise.
@@ -108,15 +111,40 @@ class Cpu:
         self.loop = 0.0  # the event loop's thread alone (not the store's or drawing threads)
         self.workers = 0.0
         self.profile: cProfile.Profile | None = None
+        # hand-offs counted inside spans: jobs sent to an executor (store threads, drawing
+        # pool), and the store's read and write jobs (each write one transaction)
+        self.counts: dict[str, int] = defaultdict(int)
+        self.active = False
+
+    def count(self, bot: Any) -> None:
+        """Count `bot`'s executor jobs and store jobs while a span is open (wrappers on this
+        loop and this bot's store only; a store without `run_read`/`run_write`, as in
+        an old checkout, counts executor jobs alone)."""
+        loop = asyncio.get_running_loop()
+        counted = self
+
+        def wrap(name: str, fn: Any) -> Any:
+            def counting(*args: Any, **kwargs: Any) -> Any:
+                if counted.active:
+                    counted.counts[name] += 1
+                return fn(*args, **kwargs)
+            return counting
+
+        loop.run_in_executor = wrap("executor jobs", loop.run_in_executor)  # type: ignore[method-assign]
+        for name, what in (("run_read", "store reads"), ("run_write", "store writes")):
+            if hasattr(bot.store, name):
+                setattr(bot.store, name, wrap(what, getattr(bot.store, name)))
 
     @contextmanager
     def span(self) -> Iterator[None]:
         own, loop, workers = time.process_time(), time.thread_time(), workers_cpu()
         if self.profile:
             self.profile.enable()
+        self.active = True
         try:
             yield
         finally:
+            self.active = False
             if self.profile:
                 self.profile.disable()
             self.own += time.process_time() - own
@@ -282,7 +310,9 @@ def summary(outcomes: list[Any], n: int, wall: float, cpu: Cpu, extra: dict[str,
             "cpu_own": 1000 * cpu.own / max(1, len(outcomes)),
             "cpu_loop": 1000 * cpu.loop / max(1, len(outcomes)),
             "cpu_workers": 1000 * cpu.workers / max(1, len(outcomes)),
-            "stages": cpu.stages(), **extra}
+            "stages": cpu.stages(),
+            "hops": {k: v / max(1, len(outcomes)) for k, v in sorted(cpu.counts.items())},
+            **extra}
 
 
 async def measure(n: int, rounds: int, seed: int, cpu: Cpu) -> dict[str, Any]:
@@ -293,6 +323,7 @@ async def measure(n: int, rounds: int, seed: int, cpu: Cpu) -> dict[str, Any]:
         async with Harness(lambda: production_bot(db, seed), settle_timeout=600.0) as h:
             channels = await setup_games(h, n)
             bot = h.bot
+            cpu.count(bot)
             outcomes = []
             biggest = 0
             wall = 0.0
@@ -334,6 +365,7 @@ async def measure_open(n: int, rate: float, duration: float, seed: int, cpu: Cpu
         async with Harness(lambda: production_bot(db, seed), settle_timeout=600.0) as h:
             channels = await setup_games(h, n)
             bot = h.bot
+            cpu.count(bot)
             snapshots: dict[int, tuple[Any, Game] | None] = {}
             for c in channels:
                 snapshots[c.id] = await _snapshot(bot, c)
@@ -435,6 +467,9 @@ def main(argv: list[str]) -> int:
               f"{res['reads_missed']:>7} {res['cpu_own']:>17.2f} + {res['cpu_workers']:>5.2f} ms "
               f"{1000 / max(1e-9, res['cpu_own'] + res['cpu_workers']):>11.0f} "
               f"{res['cpu_loop']:>8.2f} ms", flush=True)
+        if res["hops"]:
+            print("        per interaction: " + ", ".join(
+                f"{v:.2f} {k}" for k, v in res["hops"].items()))
         for stage, share in res["stages"]:
             print(f"        {share:6.1%}  {stage}")
         if cpu.profile and args.profile_out:

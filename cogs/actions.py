@@ -266,7 +266,7 @@ async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) ->
     """After an accepted answer: the actor's reply, then the channel's announcement (the
     outbox notice the move committed; a redelivered interaction only gets its reply)."""
     bot = rook(interaction)
-    ann = bot.announcer.capture(out)
+    ann = bot.announcer.capture(out, lang)
     if out.duplicate:
         log.info("game %s: interaction %s delivered again; applied once", out.row.id,
                  interaction.id)

@@ -344,7 +344,10 @@ class Announcer:
             self._drawing = None
 
     # ---- capture (synchronous: the game as the outcome left it) -----------------------------
-    def capture(self, out: Outcome) -> Announcement:
+    def capture(self, out: Outcome, actor_lang: str | None = None) -> Announcement:
+        """The announcement of `out`, worded now. `actor_lang`: the language the actor is
+        answered in (their interaction's), when known — then their question is worded in
+        it and the game's only, not in every language."""
         g, row = out.game, out.row
         names = [safe(n) for n in seat_names(row)]  # defused; AI-played seats marked 🤖
         users = [int(s["user"]) for s in row.seats]
@@ -352,12 +355,14 @@ class Announcer:
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
         deadline = self.bot.service.clock() + limit
         # nobody is pinged for a seat an AI plays: it answers at once. Worded in the game's
-        # language for the ping, and the actor's in both (their reply is in their own): this
-        # runs before the actor is answered, so only what is needed (issue 22)
+        # language for the ping, and the actor's also in theirs (their reply is in their
+        # own; every language when that is not known): this runs before the actor is
+        # answered, so only what is needed (issue 22)
         lang = row.settings.get("lang", "en")
+        mine = None if actor_lang is None else tuple(dict.fromkeys((lang, actor_lang)))
         asks = [a for s in out.prompts if not ai_level(row, s)
                 and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
-                              None if s == out.actor else (lang,))) is not None]
+                              mine if s == out.actor else (lang,))) is not None]
         private = secrets_by_seat(out.events, users)
         timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
             if "timeout" in out.notes else {}

@@ -11,6 +11,7 @@ the database.
 from __future__ import annotations
 
 import json
+import marshal
 
 from engine import ActionError, Game, StaleDecision
 from store import (
@@ -68,7 +69,10 @@ class Play:
         tables = self.tables
         waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
         log_start = len(g.log)
-        backup = g.to_json()
+        # the state as it was, to put back if the commit fails; marshal copies the plain
+        # values of a state ~9× faster than JSON (bench/bot.py: two JSON texts per move were
+        # ~5 % of the event loop; the stored one is the only one needed)
+        backup = marshal.dumps(dict(g.state))
         stages: list[Stage] = []
         try:
             ev: list[Told] = list(g.apply(seat, text, decision_id,
@@ -97,7 +101,7 @@ class Play:
         except BaseException as e:
             # Nothing was stored: forget the in-memory change so the next load is the truth.
             tables.forget(row.id)
-            g.state = json.loads(backup)
+            g.state = marshal.loads(backup)
             if isinstance(e, VersionConflict):
                 # another process got there first — maybe with this very interaction
                 if (again := await self._again(key, row, g, seat)) is not None:
