@@ -37,10 +37,16 @@ def _bindir() -> str | None:
     return dirs[-1] if dirs else None
 
 
+MEMORY_FREE_MIN = 1 << 30  # a container's /dev/shm can be 64 MB: then the disk it is
+
+
 def _memory_dir() -> str | None:
     """A tmpfs folder for a throwaway data directory, or None (the system's temp folder)."""
     shm = "/dev/shm"
-    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+    if not (os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK)):
+        return None
+    free = os.statvfs(shm)
+    return shm if free.f_bavail * free.f_frsize >= MEMORY_FREE_MIN else None
 
 
 def _free_port() -> int:
