@@ -118,7 +118,7 @@ class RookBot(Host):
         # The daily challenge (cogs/daily.py): its host, and the day job every few minutes
         # (par, closing yesterday, server announcements, streak reminders; each once a day,
         # by stored flags, so a restart neither repeats nor loses them).
-        self.daily = None  # type: ignore[assignment]
+        self.daily = None
         self.day_passes = 0
         # Today's par at startup (a bot started mid-day): bot.load_config turns it on.
         self.daily_par_at_start = config.daily_par_at_start
@@ -154,7 +154,7 @@ class RookBot(Host):
         if self.day_passes == 1:
             # started mid-day: today's par, in the background (by the DM host, shard 0's
             # process, where the daily games are played; other processes on demand only)
-            if self.daily_par_at_start and self.hosting.dm_host:
+            if self.daily_par_at_start and self.hosting.dm_host and self.daily is not None:
                 self.daily.par.ensure(self.daily.days.today())
             return
         if not self.day_lease.held:  # another process runs it (or nobody can reach the db)
@@ -168,8 +168,8 @@ class RookBot(Host):
 
     async def settle_daily(self) -> int:
         """At startup: daily games that ended while their result was not yet scored."""
-        if not self.hosting.dm_host:  # daily games are timed and told by shard 0's process
-            return 0
+        if not self.hosting.dm_host or self.daily is None:  # daily games are timed and told
+            return 0  # by shard 0's process, once its daily host is open
         try:
             rows = [a.game_id for a in await self.daily.store.playing() if a.game_id]
         except Exception:

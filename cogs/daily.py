@@ -447,7 +447,7 @@ async def day_once(bot: Host) -> dict[str, int]:
     queues it) and marked sent only after Discord took it, so a restart or an outage
     neither repeats nor loses one; each server and each user is delivered on its own (a
     failure is theirs alone). Returns what was sent (tests, bench)."""
-    host = bot.daily
+    host = host_of(bot)
     today = host.days.today()
     sent = {"announced": 0, "reminded": 0, "closed": 0}
     await host.par.compute(today)  # worker threads: the event loop stays free
@@ -479,7 +479,7 @@ async def deliver_daily(bot: Host) -> dict[str, int]:
     hourly; dropped after 12 tries, logged), also after a restart. Refused for good (403,
     404: the channel is gone, DMs closed since) or no longer true (a past day's news, a
     streak kept since): dropped, logged. Returns how many of each kind were sent."""
-    host = bot.daily
+    host = host_of(bot)
     sent = {"news": 0, "reminder": 0, "time_up": 0, "recap": 0}
     for notice in await host.store.take_notices(host.days.clock()):  # held: no other pass sends it
         told = await _tell_notice(bot, notice)
@@ -542,7 +542,7 @@ async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
     bytes), drawn in the announcer's workers like a channel game's; None when there is no
     such game any more. Under `RECAP_LIMIT`: smaller frames are drawn for a long game
     (render/recap.py), so the DM takes it without a boost."""
-    att = await bot.daily.store.attempt(notice.target, notice.day, True)
+    att = await host_of(bot).store.attempt(notice.target, notice.day, True)
     row = await bot.store.get(att.game_id) if att is not None and att.game_id else None
     if row is None or row.setup is None:
         return None
@@ -561,7 +561,7 @@ async def notice_text(bot: Host, notice: DailyNotice) -> str | None:
     """The words of a daily outbox row, as of now; None when it is no longer true: a day
     already over (yesterday's news or reminder, after an outage), or a reminded streak the
     player has kept since. A day that ended unfinished stays true."""
-    host = bot.daily
+    host = host_of(bot)
     if notice.kind == "time_up":  # true whenever it is read
         return time_up_text(notice.day, notice.lang or "en")
     if notice.kind == "recap":  # the day closed: true from then on
@@ -583,7 +583,7 @@ async def notice_text(bot: Host, notice: DailyNotice) -> str | None:
 async def _lang_of_player(bot: Host, user_id: int, day: dt.date) -> str:
     """A reminder set before its language was stored: the language of the game that keeps
     the streak alive (yesterday's ranked attempt), else English."""
-    att = await bot.daily.store.attempt(user_id, (day - dt.timedelta(days=1)).isoformat(), True)
+    att = await host_of(bot).store.attempt(user_id, (day - dt.timedelta(days=1)).isoformat(), True)
     row = await bot.store.get(att.game_id) if att is not None and att.game_id else None
     return str(row.settings.get("lang", "en")) if row is not None else "en"
 

@@ -22,8 +22,9 @@ class Host(commands.AutoShardedBot):
 
     store: GameStore
     service: GameService
-    # the daily challenge's host (None until `setup_hook` opened the daily store)
-    daily: DailyHost
+    # the daily challenge's host: None until `setup_hook` opened the daily store (a command
+    # reaches it through cogs/daily.py `host_of`, which refuses while there is none)
+    daily: DailyHost | None
     announcer: Announcer
     ai_processes: bool  # AI work (and game reviews) in worker processes; threads in tests
     # channel → (game id, user id per seat): lets autocomplete skip the database

@@ -2,10 +2,10 @@
 and a schema of its own on the session's real PostgreSQL server (tests/pg_server.py). Where
 PostgreSQL cannot be started, its half of the tests skips and the summary says why.
 
-Parallel runs (`bash rr test --fast` runs pytest-xdist, one worker per core): every worker is
-a pytest session of its own, so `postgres` starts one server per worker (its own temporary
-folder and free loopback port, tests/pg_server.py), and `tmp_path` is per test; nothing else
-is shared between workers. The hypothesis profile `fast` (tests/profiles.py; `--fast` passes
+Parallel runs (`bash rr test --fast` runs pytest-xdist, one worker per core, each taking the
+next test as it frees up, `--dist worksteal`): every worker is a pytest session of its own,
+so `postgres` starts one server per worker (its own folder in memory and free loopback port,
+tests/pg_server.py), and `tmp_path` is per test; nothing else is shared between workers. The hypothesis profile `fast` (tests/profiles.py; `--fast` passes
 `--hypothesis-profile=fast`) plays a quarter of the random examples; CI's full run keeps all.
 """
 

@@ -9,6 +9,7 @@ result with an unknown reason, is a type error), and each error name means one t
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -130,9 +131,10 @@ def test_mypy_rejects_an_unchecked_square_and_an_unknown_end_reason(tmp_path: Pa
     `mypy --strict` both are now type errors."""
     probe = tmp_path / "probe.py"
     probe.write_text(textwrap.dedent(_UNCHECKED), encoding="utf-8")
+    # no cache written: it would replace what `bash rr test`'s mypy keeps (issue 21)
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
-         "--config-file=", str(probe)],
+         "--config-file=", "--cache-dir", os.devnull, str(probe)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     out = done.stdout
     assert 'probe.py:4: error: Value of type "Piece | None" is not indexable' in out, out

@@ -14,6 +14,10 @@ from mypy import api as mypy_api
 
 from cogs.bot import RookBot
 from cogs.config import Config
+from cogs.daily import host_of
+from cogs.host import Host
+from service import ServiceError
+from service.daily_play import DailyHost
 from store import contract
 from store.daily import SqliteDailyStore
 from store.daily_pg import PgDailyStore
@@ -147,11 +151,27 @@ def test_a_games_meta_is_typed_so_a_misspelt_key_is_a_type_error(tmp_path: Path)
 
         CHANGE: MetaChange = vote
     """))
+    # A cache of its own: mypy's cache holds one set of options, and sharing the one
+    # `bash rr test` keeps made each of them check everything again (issue 21).
     out, err, status = mypy_api.run([
         "--strict", "--follow-imports=silent", "--no-error-summary",
-        "--cache-dir", str(ROOT / ".mypy_cache"), str(probe)])
+        "--cache-dir", str(ROOT / ".mypy_cache" / "probe-typed-meta"), str(probe)])
     assert status == 1, (out, err)
     assert "probe.py:8: error:" in out and 'has no key "zombies"' in out, out
     assert "probe.py:11: error:" in out, out
     assert {line.split(":")[1] for line in out.splitlines() if ": error:" in line} == \
         {"8", "11"}, out  # the correct read (line 5) passes
+
+
+def test_the_daily_host_is_none_until_setup_hook_and_typed_so(tmp_path: Path) -> None:
+    """Issue 21 (no `type: ignore`): `RookBot.daily` is None until `setup_hook` opened the
+    daily store, and its declared type says so (`DailyHost | None`, no longer a `DailyHost`
+    set to None under a `type: ignore`), so `mypy --strict` (`bash rr test`) makes every
+    caller ask whether it is open; `host_of` is the way in, and before setup it refuses
+    with the daily-closed answer instead of an AttributeError."""
+    assert inspect.get_annotations(Host, eval_str=True)["daily"] == DailyHost | None
+    bot = RookBot(Config(token=None, db_path=str(tmp_path / "g.db")))
+    assert bot.daily is None
+    with pytest.raises(ServiceError) as refused:
+        host_of(bot)
+    assert refused.value.code == "daily_closed"
