@@ -19,7 +19,9 @@ process's own) is what is compared, since the wall time is mostly other processe
 `same-sim` compares `python -m sim --json` files game by game, timing fields stripped.
 
 Settings (NAME): greedy-hard (solo Hard, 40 games), greedy-4p (4 greedy seats, 10 games),
-expert-hard (solo Hard, 4 games), expert-2p (expert against greedy, 2 games).
+expert-hard (solo Hard, 4 games), expert-2p / expert-3p / expert-4p (the expert against one,
+two or three greedy seats, 2 games each; its rollouts play every seat's board, so a searched
+decision costs more the more players there are).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ SETTINGS: dict[str, tuple[tuple[str, ...], str | None, int]] = {
     "greedy-4p": (("greedy",) * 4, None, 10),
     "expert-hard": (("expert",), "hard", 4),
     "expert-2p": (("expert", "greedy"), None, 2),
+    "expert-3p": (("expert", "greedy", "greedy"), None, 2),
+    "expert-4p": (("expert", "greedy", "greedy", "greedy"), None, 2),
 }
 
 
