@@ -54,11 +54,12 @@ def catalogue() -> dict[str, Any]:
     return data
 
 
-def catalogue_modifiers() -> list[Modifier]:
-    """Every modifier of the catalogue, in its order: the days deal from these, and the top
-    solo level (service/levels.py) is built from two of them, so a modifier's text and its
-    options live in one file."""
-    return [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in catalogue()["modifiers"]]
+def modifiers_of(cat: Mapping[str, Any]) -> list[Modifier]:
+    """Every modifier of a catalogue (`catalogue()`, read once by the caller, which also
+    reads its weights), in its order: the days deal from these, and the top solo level
+    (service/levels.py) is built from two of them, so a modifier's text and its options
+    live in one file."""
+    return [Modifier(m["id"], m["en"], m["ja"], m["options"]) for m in cat["modifiers"]]
 
 
 def setup_options(difficulty: str, modifiers: Iterable[Modifier]) -> dict[str, Any]:
@@ -300,7 +301,7 @@ def challenge_from_key(day: dt.date, key: bytes) -> Challenge:
         return _unbanded(day, key)
     band = RHYTHM[day.weekday()]
     cat = catalogue()
-    mods = [m for m in catalogue_modifiers() if band.pool is None or m.id in band.pool]
+    mods = [m for m in modifiers_of(cat) if band.pool is None or m.id in band.pool]
     weights = {m["id"]: int(m.get("weight", 1)) for m in cat["modifiers"]}
     chosen = _pick_modifiers(key, mods, weights, band.second)
     return Challenge(day, number_of(day), key, band.difficulty, chosen)
@@ -312,7 +313,7 @@ def _unbanded(day: dt.date, key: bytes) -> Challenge:
     d = key
     cat = catalogue()
     difficulty = _weighted(sorted(cat["difficulties"].items()), int.from_bytes(d[6:8], "big"))
-    mods = catalogue_modifiers()
+    mods = modifiers_of(cat)
     weights = {m["id"]: int(m.get("weight", 1)) for m in cat["modifiers"]}
     return Challenge(day, number_of(day), key, difficulty,
                      _pick_modifiers(key, mods, weights, None))

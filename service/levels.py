@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .daily import catalogue_modifiers, setup_options
+from .daily import catalogue, modifiers_of, setup_options
 
 
 def _with_modifiers(difficulty: str, *ids: str) -> dict[str, Any]:
     """A difficulty with catalogue modifiers on top, read from the catalogue itself so the
     level and the daily's days that share its modifiers cannot drift apart."""
-    known = {m.id: m for m in catalogue_modifiers()}
+    known = {m.id: m for m in modifiers_of(catalogue())}
     return setup_options(difficulty, [known[i] for i in ids])
 
 

@@ -11,6 +11,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bot_driver import Clock, Table, make_bot
@@ -49,6 +50,20 @@ def _slash(action: Action) -> tuple[str, dict[str, Any]]:
 
 def _public(h: Harness, table: Table) -> list[Any]:
     return [m for m in h.messages(table.channel) if not m.ephemeral]
+
+
+async def _walk_to(table: Table, rng: random.Random, find: Callable[[dict, list], Any]) -> Any:
+    """Play on (random legal answers) until the solo seat is asked and `find(setup, log)`
+    names what to answer there; that answer, or AssertionError after 80 steps."""
+    for _ in range(80):
+        row, g = await table.game()
+        assert not g.over, "no phase-ending answer found"
+        if g.waiting_for() == [0]:
+            found = find(row.setup, await table.bot.store.log(row.id))
+            if found is not None:
+                return found
+        await table.step(rng)
+    raise AssertionError("no phase-ending answer found in 80 steps")
 
 
 def _two_answers(setup: dict, log: list) -> tuple[Action, Action] | None:
@@ -98,34 +113,24 @@ def test_a_slow_image_keeps_the_channels_posts_in_move_order(tmp_path, monkeypat
                 await delivered(notice)
 
             table.bot.store.delivered = spy  # type: ignore[method-assign]
-            rng = random.Random(5)
-            for _ in range(80):
-                row, g = await table.game()
-                assert not g.over, "no phase-ending answer found"
-                found = _two_answers(row.setup, await table.bot.store.log(row.id)) \
-                    if g.waiting_for() == [0] else None
-                if found is None:
-                    await table.step(rng)
-                    continue
-                before = len(_public(h, table))
-                told.clear()
-                slow.set()
-                (c1, o1), (c2, o2) = _slash(found[0]), _slash(found[1])
-                first, second = await h.gather(
-                    h.slash(ann, c1, channel=table.channel, **o1),
-                    h.slash(ann, c2, channel=table.channel, **o2))
-                assert first.text.startswith("✅") and second.text.startswith("✅"), \
-                    (first.text, second.text)
-                new = _public(h, table)[before:]
-                assert any(m.files for m in new)  # the first move ended a phase
-                assert len(told) == 2 and told == sorted(told), told  # told in move order
-                # the first move's first phase, with its image, is the first post
-                assert new[0].files, [m.content for m in new]
-                rounds = [int(f.filename.split("-r")[1].split(".")[0])
-                          for m in new for f in m.files]
-                assert rounds == sorted(rounds)
-                return
-            raise AssertionError("no phase-ending answer found in 80 steps")
+            found = await _walk_to(table, random.Random(5), _two_answers)
+            before = len(_public(h, table))
+            told.clear()
+            slow.set()
+            (c1, o1), (c2, o2) = _slash(found[0]), _slash(found[1])
+            first, second = await h.gather(
+                h.slash(ann, c1, channel=table.channel, **o1),
+                h.slash(ann, c2, channel=table.channel, **o2))
+            assert first.text.startswith("✅") and second.text.startswith("✅"), \
+                (first.text, second.text)
+            new = _public(h, table)[before:]
+            assert any(m.files for m in new)  # the first move ended a phase
+            assert len(told) == 2 and told == sorted(told), told  # told in move order
+            # the first move's first phase, with its image, is the first post
+            assert new[0].files, [m.content for m in new]
+            rounds = [int(f.filename.split("-r")[1].split(".")[0])
+                      for m in new for f in m.files]
+            assert rounds == sorted(rounds)
 
     asyncio.run(scenario())
 
@@ -198,31 +203,21 @@ def test_the_players_answer_is_sent_before_a_slow_image(tmp_path, monkeypatch):
             table = Table(h)
             await table.open(ann, [], players=1)
             monkeypatch.setattr(render, "table_png", table_png)
-            rng = random.Random(5)
-            for _ in range(80):
-                row, g = await table.game()
-                assert not g.over, "no phase-ending answer found"
-                found = _phase_ender(row.setup, await table.bot.store.log(row.id)) \
-                    if g.waiting_for() == [0] else None
-                if found is None:
-                    await table.step(rng)
-                    continue
-                before = len(h.http.requests)
-                drawing.clear()
-                command, options = _slash(found)
-                res = await h.slash(ann, command, channel=table.channel, **options)
-                assert res.text.startswith("✅"), res.text
-                assert drawing.is_set()  # this answer's announcement drew a table image
-                sent = h.http.requests[before:]
-                answer = next(r.seq for r in sent if r.via == "webhook" and r.method == "POST"
-                              and r.ok)  # the first followup: the player's answer
-                image = next(r.seq for r in sent if r.files and r.route.endswith("/messages")
-                             and r.ok)
-                assert answer < image, sent
-                channel_posts = [r.seq for r in sent
-                                 if r.route == "/channels/{channel_id}/messages" and r.ok]
-                assert channel_posts and answer < min(channel_posts), sent
-                return
-            raise AssertionError("no phase-ending answer found in 80 steps")
+            found = await _walk_to(table, random.Random(5), _phase_ender)
+            before = len(h.http.requests)
+            drawing.clear()
+            command, options = _slash(found)
+            res = await h.slash(ann, command, channel=table.channel, **options)
+            assert res.text.startswith("✅"), res.text
+            assert drawing.is_set()  # this answer's announcement drew a table image
+            sent = h.http.requests[before:]
+            answer = next(r.seq for r in sent if r.via == "webhook" and r.method == "POST"
+                          and r.ok)  # the first followup: the player's answer
+            image = next(r.seq for r in sent if r.files and r.route.endswith("/messages")
+                         and r.ok)
+            assert answer < image, sent
+            channel_posts = [r.seq for r in sent
+                             if r.route == "/channels/{channel_id}/messages" and r.ok]
+            assert channel_posts and answer < min(channel_posts), sent
 
     asyncio.run(scenario())
