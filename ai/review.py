@@ -82,13 +82,14 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int) -> Judged
     rng = random.Random(seed)
     totals = dict.fromkeys(cands, 0.0)
     left = rounds_left(view)
-    to_end = left is not None and left <= expert.finish
+    race = expert.racing(view)  # 2 players near the end: both boards played out (ai/expert.py)
+    to_end = (left is not None and left <= expert.finish) or race
     for _ in range(samples):
         sample = determinize(cs, view, seat, rng)
         dice = rng.getrandbits(32)
         for text in cands:
             out = expert.rollout(cs, sample, seat, by_text.get(text) or parse(text),
-                                 dice, math.inf, to_end, ROUNDS)
+                                 dice, math.inf, to_end, ROUNDS, full=race)
             assert out is not None  # no deadline: a rollout always finishes
             totals[text] += chance(out[0])
     means = {t: v / samples for t, v in totals.items()}

@@ -80,6 +80,54 @@ def test_unit_actions_are_searched_only_near_the_solo_deadline():
     assert bot.searched(view(plain.state, 0), "pick")
 
 
+def test_at_two_players_unit_actions_are_searched_in_the_race_to_a_declaration():
+    """R14.3: at 2 players the game is won by the first to bring their threat to 8 or less
+    once the monster deck is empty, so from the last summon's two cards (R10.1) the expert
+    searches its unit actions too, with rollouts to the end (ai/expert.py `racing`);
+    earlier greedy acts alone, and at 3 players (rollouts of every board to the end cost
+    too much there) never."""
+    bot = small(0)
+    g = until(Game.new(NAMES[:2], seed=3),
+              lambda g: pending(g)[1] == "actions" and len(g.state["monster_deck"]) > 2
+              and g.state["round"] >= 3)
+    assert not bot.searched(view(g.state, pending(g)[0]), "actions")
+    g = until(g, lambda g: pending(g)[1] == "actions" and len(g.state["monster_deck"]) <= 2)
+    assert bot.searched(view(g.state, pending(g)[0]), "actions")
+    three = until(Game.new(NAMES[:3], seed=3),
+                  lambda g: pending(g)[1] == "actions" and not g.state["monster_deck"])
+    assert not bot.searched(view(three.state, pending(three)[0]), "actions")
+
+
+def test_a_race_rollout_plays_the_other_board_too():
+    """In the race the other seat's unit actions decide who declares first (R14.3), so a
+    race rollout lets it fight on its own board (greedy), where the cheaper rollouts of the
+    rest of the game let it do nothing there."""
+    g = until(Game.new(NAMES[:2], seed=3),
+              lambda g: pending(g)[1] == "actions" and len(g.state["monster_deck"]) <= 2)
+    seat = pending(g)[0]
+    other = 1 - seat
+    bot = small(0)
+    acted: dict[bool, int] = {}
+    for full in (False, True):
+        played: list[str] = []
+        real = bot.policy.choose
+
+        def spy(st, who, real=real, played=played):  # noqa: ANN001, ANN202
+            text = real(st, who)
+            if who == other:
+                played.append(text)
+            return text
+
+        bot.policy.choose = spy  # type: ignore[method-assign]
+        legal = g.legal_actions(seat)
+        bot.rollout(g.cards, copy.deepcopy(g.state), seat, legal[0], 1, time.perf_counter() + 60,
+                    to_end=True, full=full)
+        bot.policy.choose = real  # type: ignore[method-assign]
+        acted[full] = sum(t.startswith("act ") for t in played)
+    assert acted[False] == 0
+    assert acted[True] > 0
+
+
 def _secret_twin(st: dict) -> dict:
     """The same position with every secret changed: deck orders, face-down chips, the
     medal pool's order, the RNG (R3, R10.3, R14.1)."""
@@ -95,6 +143,7 @@ def _secret_twin(st: dict) -> dict:
 @pytest.mark.parametrize("players, options, kind, rnd", [
     (3, None, "pick", 2),  # a command card with rivals whose medals are hidden
     (1, HARD, "actions", 7),  # a unit action searched to the game's end
+    (2, None, "actions", 6),  # a unit action in the race, both boards played out (R14.3)
 ])
 def test_expert_never_reads_a_secret(players, options, kind, rnd):
     """Two states that differ only in what the seat cannot see give the same view, and the
