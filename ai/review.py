@@ -82,8 +82,10 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int) -> Judged
     rng = random.Random(seed)
     totals = dict.fromkeys(cands, 0.0)
     left = rounds_left(view)
-    race = expert.racing(view)  # 2 players near the end: both boards played out (ai/expert.py)
-    to_end = (left is not None and left <= expert.finish) or race
+    # 2 players near the end: both boards played (ai/expert.py `racing`), through the
+    # next round as elsewhere (to the end would double a review's time, docs/review.md)
+    race = expert.racing(view)
+    to_end = left is not None and left <= expert.finish
     for _ in range(samples):
         sample = determinize(cs, view, seat, rng)
         dice = rng.getrandbits(32)
