@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from engine.cards import default_cards
 from render.rating_chart import rating_chart_png
 from service import ServiceError
@@ -79,8 +80,9 @@ def profile_lines(name: str, p: Profile, streak: tuple[int, int] | None, in_guil
     lines.append(t("stats_rating_everywhere", lang, rating=rating_words(p.everywhere, lang)))
 
     def names(items: list[tuple[str, int]]) -> str:
-        return ", ".join(f"{cards.name(k, lang) if k in cards.units else k} ×{n}"
-                         for k, n in items) or t("stats_none", lang)
+        return i18n.join(lang, (t("stats_unit_count", lang, n=n,
+                                  unit=cards.name(k, lang) if k in cards.units else k)
+                                for k, n in items)) or t("stats_none", lang)
     lines.append(t("stats_units", lang, units=names(p.units)))
     lines.append(t("stats_mercs", lang, units=names(p.mercenaries)))
     if streak is not None:
@@ -135,13 +137,14 @@ def game_line(g: Played, user_id: int | None, change: str, lang: str) -> str:
     """One finished game: number, date, players (their places), the result for `user_id`
     (or the winners), and the rating change."""
     day = dt.datetime.fromtimestamp(g.ended_at, dt.UTC).date().isoformat()
-    players = ", ".join(f"{safe(g.names[s.seat])} ({s.place})" for s in g.seats)
+    players = i18n.join(lang, (t("stats_player_place", lang, name=safe(g.names[s.seat]),
+                                 place=s.place) for s in g.seats))
     me = next((s for s in g.seats if s.user_id == user_id), None)
     if me is not None:
         result = place_words(me.place, lang)
     else:
         won = [safe(g.names[s.seat]) for s in g.seats if s.won]
-        result = t("stats_won_by", lang, names=", ".join(won)) if won \
+        result = t("stats_won_by", lang, names=i18n.join(lang, won)) if won \
             else t("stats_no_winner", lang)
     rated = change if g.unrated is None else t("stats_unrated_game", lang,
                                               why=reason_text(g.unrated, lang))

@@ -104,6 +104,8 @@ def test_rated_game_profile_board_history_privacy(db):
             assert msg.files and msg.files[0].data.startswith(PNG)
             ch = await h.slash(yui, "rr-stats history", options={"channel": h.channel})
             assert f"**#{row.id}**" in ch.text and "終了したゲーム" in ch.text
+            # the players and their places as Japanese writes a list (i18n, issue 21)
+            assert "位）、" in ch.text and "Ann（" in ch.text and ", " not in ch.text, ch.text
 
             # outside a server: one's own games only (another's span servers not shared)
             dm = await h.slash(ann, "rr-stats history", channel=h.dm_channel(ann))

@@ -22,4 +22,4 @@ def test_console_history_in_japanese(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "--lang", "ja",
                   lines=["履歴", "resign", "履歴", "quit"]).stdout
     assert "このデータベースで終了したゲームはまだありません。" in out
-    assert "Ann (1)  モンスターの勝利" in out, out
+    assert "Ann（1位）  モンスターの勝利" in out, out
