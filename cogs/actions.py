@@ -22,9 +22,10 @@ import discord
 from discord import app_commands
 
 from engine import ActionError
-from service import GameOver, Outcome, Quarantined, ServiceError
+from service import GameOver, Outcome, Quarantined
 from service.daily import number_of
 from service.daily_play import DailyHost
+from service.play import Aim
 from service.refusals import words
 
 from .announce import Announcement, clip, deliver
@@ -169,6 +170,10 @@ def refusal(e: ActionError, lang: str, *, from_button: bool = False) -> str:
         return t("stale", lang)
     if e.code == "not_player":
         return t("not_player", lang)
+    if e.code == "wrong_game":  # a button of a game no longer running here
+        return t("wrong_game", lang)
+    if e.code == "not_yours":  # a button made for another seat
+        return t("not_yours", lang, name=safe(str(e.params["name"])))
     if isinstance(e, GameOver):
         return t("over_refusal", lang, result=result_text(e.result, e.names, lang))
     if e.code == "daily_none":  # `/rr daily resign` with no ranked attempt in play
@@ -205,31 +210,6 @@ class AnsweringTree(app_commands.CommandTree[Any]):
             log.error("command %s failed", command and command.qualified_name, exc_info=error)
 
 
-async def check_target(bot: Host, interaction: discord.Interaction, target: Target,
-                       lang: str) -> int:
-    """A button answers for one seat of one game: refuse anyone else, and old games.
-    Returns the key of the game it answers."""
-    key = await game_key(interaction, game=target.game)
-    try:
-        row, _ = await bot.service.tables.current(key)
-    except GameOver as e:  # (not wording: a button of the game that just ended says how it ended)
-        if e.row.id != target.game:
-            raise Refusal("wrong_game") from e
-        raise
-    except Quarantined:  # (not wording: says what happened to the game and what can be done)
-        raise
-    except ServiceError as e:  # (not wording: a button of another game is refused as such)
-        raise Refusal("wrong_game") from e
-    if row.id != target.game or not 0 <= target.seat < len(row.seats):
-        raise Refusal("wrong_game")
-    seat = row.seat_of(interaction.user.id)
-    if seat is None:
-        raise Refusal("not_player")
-    if seat != target.seat:
-        raise Refusal("not_yours", name=safe(row.seats[target.seat]["name"]))
-    return key
-
-
 async def guarded(interaction: discord.Interaction, work: Awaitable[None]) -> None:
     """Every button's, select's and modal's work runs in here, the one handler of clicks:
     a refusal is answered privately (`answer_error`); on a bug, the clicker still gets an
@@ -248,11 +228,11 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
     if not await ack(interaction):
         return
     bot = rook(interaction)
-    key = await check_target(bot, interaction, target, lang) if target is not None \
-        else await game_key(interaction)
+    key = await game_key(interaction, game=target.game if target else None)
     out = await bot.service.play.act(key, interaction.user.id, text,
-                                target.decision if target else None,
-                                key=interaction_key(interaction, text))
+                                     target.decision if target else None,
+                                     key=interaction_key(interaction, text),
+                                     aim=Aim(target.game, target.seat) if target else None)
     await conclude(interaction, out, lang)
 
 

@@ -22,6 +22,7 @@ Code = Literal[
     "error", "syntax", "illegal", "not_your_decision", "stale", "game_over",
     # service/*.py (`ServiceError`)
     "refused", "busy", "uncertain", "over", "quarantined", "not_player", "not_owner", "vote",
+    "wrong_game", "not_yours",
     "hints", "ai_seat", "daily_closed", "daily_done", "daily_future", "daily_none",
     "daily_past", "daily_practice_early", "daily_resign_moved", "daily_review_none",
     "daily_review_open", "daily_starting",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import marshal
+from dataclasses import dataclass
 
 from engine import ActionError, Game, StaleDecision
 from store import (
@@ -27,9 +28,18 @@ from .errors import ServiceError
 from .meta import count_timeout, timeouts, vote_to_remove, votes_to_remove
 from .outcomes import Outcome, Stage, Told, auto_answers, deadlines_of, duplicate, stage_hook
 from .seats import ai_level
-from .tables import Tables, stale_other, store_refusal
+from .tables import GameOver, Quarantined, Tables, stale_other, store_refusal
 
 KICK_AFTER_TIMEOUTS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """What a button was made for: one seat of one game (its custom id says which). Only
+    that seat's player may press it, and only while that game runs."""
+
+    game: int
+    seat: int
 
 
 class Play:
@@ -40,15 +50,46 @@ class Play:
         self.tables = tables
 
     async def act(self, channel_id: int, user_id: int, text: str,
-                  decision_id: int | None = None, key: str | None = None) -> Outcome:
+                  decision_id: int | None = None, key: str | None = None,
+                  aim: Aim | None = None) -> Outcome:
         """Apply one answer of a player; commit; resolve trivial follow-ups; report.
 
         `key` names the interaction that asked (`i:<id>`): it is stored with the move, so a
-        second delivery of it applies nothing and gets the first one's answer."""
+        second delivery of it applies nothing and gets the first one's answer. `aim`: the
+        answer comes from a button made for that seat of that game."""
         async with self.tables.lock(channel_id):
-            row, g = await self.tables.current(channel_id)
-            seat = self.tables.seat(row, user_id)
+            if aim is None:
+                row, g = await self.tables.current(channel_id)
+                seat = self.tables.seat(row, user_id)
+            else:
+                row, g, seat = await self._aimed(channel_id, user_id, aim)
             return await self.commit(row, g, seat, user_id, text, decision_id, key=key)
+
+    async def _aimed(self, channel_id: int, user_id: int, aim: Aim) -> tuple[GameRow, Game, int]:
+        """The game a button answers, read once with the answer (issue 22: a click used to
+        read the game a second time just to check its target): refused for anyone but the
+        seat's player and for a button of another game; a button of the game that has just
+        ended is told how it ended (`GameOver`)."""
+        wrong = ServiceError.of("svc.wrong_game", code="wrong_game")
+        try:
+            row, g = await self.tables.current(channel_id)
+        except GameOver as e:
+            if e.row.id != aim.game:
+                raise wrong from e
+            raise
+        except Quarantined:  # says what happened to the game and what can be done
+            raise
+        except ServiceError as e:  # no game here now
+            raise wrong from e
+        if row.id != aim.game or not 0 <= aim.seat < len(row.seats):
+            raise wrong
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise ServiceError.of("svc.not_player", code="not_player")
+        if seat != aim.seat:
+            raise ServiceError.of("svc.not_yours", code="not_yours",
+                                  name=row.seats[aim.seat]["name"])
+        return row, g, seat
 
     async def _again(self, key: str | None, row: GameRow, g: Game, seat: int) -> Outcome | None:
         """A redelivered interaction: the answer it got the first time, nothing applied
