@@ -17,8 +17,8 @@ summon, the first player to bring their threat to 8 or less wins. There the expe
 searches its unit actions, and every rollout plays BOTH boards with greedy to the game's
 end, so it sees who declares first (and the tie-break of honor marks and gold, R14.4).
 Before this, its rollouts let the other seat do nothing on its own board, and it won
-56.5 % of 200 paired seeds against greedy's 53.2 % in the same seat (docs/balance.md,
-pass 7). At 3–4 players a rollout to the end with every board played costs one to two
+56.5 % of 200 paired seeds where greedy in the same seat won 53.2 %; with it, 85.5 %
+(docs/balance.md, pass 7). At 3–4 players a rollout to the end with every board played costs one to two
 seconds of CPU per decision, past the time goal, so there it keeps the cheaper rollouts
 (and already beats greedy, pass 6).
 
