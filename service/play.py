@@ -42,6 +42,10 @@ class Aim:
     seat: int
 
 
+def _wrong_game() -> ServiceError:
+    return ServiceError.of("svc.wrong_game", code="wrong_game")
+
+
 class Play:
     """Answers of the seated players: `act`, `undo`, `remove_player`; and `commit`, the
     path every other room's answer takes too."""
@@ -69,27 +73,25 @@ class Play:
         """The game a button answers, read once with the answer (issue 22: a click used to
         read the game a second time just to check its target): refused for anyone but the
         seat's player and for a button of another game; a button of the game that has just
-        ended is told how it ended (`GameOver`)."""
-        wrong = ServiceError.of("svc.wrong_game", code="wrong_game")
+        ended is told how it ended (`GameOver`); then the seat as `Tables.seat` refuses it
+        (not a player, or an AI plays it)."""
         try:
             row, g = await self.tables.current(channel_id)
         except GameOver as e:
             if e.row.id != aim.game:
-                raise wrong from e
+                raise _wrong_game() from e
             raise
         except Quarantined:  # says what happened to the game and what can be done
             raise
         except ServiceError as e:  # no game here now
-            raise wrong from e
+            raise _wrong_game() from e
         if row.id != aim.game or not 0 <= aim.seat < len(row.seats):
-            raise wrong
-        seat = row.seat_of(user_id)
-        if seat is None:
-            raise ServiceError.of("svc.not_player", code="not_player")
-        if seat != aim.seat:
+            raise _wrong_game()
+        mine = row.seat_of(user_id)
+        if mine is not None and mine != aim.seat:
             raise ServiceError.of("svc.not_yours", code="not_yours",
                                   name=row.seats[aim.seat]["name"])
-        return row, g, seat
+        return row, g, self.tables.seat(row, user_id)
 
     async def _again(self, key: str | None, row: GameRow, g: Game, seat: int) -> Outcome | None:
         """A redelivered interaction: the answer it got the first time, nothing applied

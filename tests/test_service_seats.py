@@ -16,6 +16,7 @@ from engine import Game
 from service import GameService, ServiceError
 from service import ai_seats as A
 from service import seats as S
+from service.play import Aim
 from service.refusals import words
 from store import Store
 
@@ -215,6 +216,10 @@ def test_zombie_mode_ai_takes_a_timed_out_seat_until_back(tmp_path):
         with pytest.raises(ServiceError) as e:
             await svc.play.act(7, 22, "done")
         assert e.value.code == "ai_seat" and "`/rr back`" in words(e.value, "en")
+        # … and so are the buttons left on his earlier prompts, made for his seat
+        with pytest.raises(ServiceError) as e:
+            await svc.play.act(7, 22, "done", aim=Aim(row.id, 1))
+        assert e.value.code == "ai_seat"
         told: list = []
         g = await _play_people(svc, 7, told, until=lambda g: g.state["round"] >= 2)
         assert any(o.actor == 1 for o in told)  # the AI answered Bob's decisions
