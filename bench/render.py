@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import render  # noqa: E402
 from render import api as render_api  # noqa: E402
+from render import palette  # noqa: E402
 from render import samples as S  # noqa: E402
 
 
@@ -42,9 +43,9 @@ def median_ms(fn: Callable[[], object], runs: int,
 def blank_png(size: tuple[int, int], mode: str) -> bytes:
     im = Image.new("RGB", size, (244, 239, 228))
     if mode == "P":
-        im = im.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        im = palette.quantized(im)
     buf = io.BytesIO()
-    im.save(buf, "PNG")
+    im.save(buf, "PNG", compress_level=render_api.PNG_LEVEL)
     return buf.getvalue()
 
 

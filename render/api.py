@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image
 
+from render import palette
 from render import theme as th
 from render.board import draw_board
 from render.layout import BOARD_SQUARE, board_geom
@@ -17,19 +18,18 @@ PNG_LEVEL = 3  # zlib level of every PNG (see encode)
 
 
 def encode(im: Image.Image) -> bytes:
-    """PNG at zlib level 3, as a 256-colour palette image.
+    """PNG at zlib level 3, as a 256-colour image in the renderer's fixed palette.
 
-    The images are flat colours plus anti-aliased text, so a fast octree palette is visually
-    lossless here, while it makes the PNG about 3× smaller and encoding twice as fast as RGB
-    (zlib dominates and sees a third of the bytes). Level 3 rather than the default 6: the
-    bot draws an image for most answers, and zlib at 6 was half of an image's CPU; at 3 it
-    takes 40–45 % of that time for files ~13 % bigger (2-player table 13.9 → 5.8 ms, 64 →
-    73 KB; one board 6.3 → 3.0 ms, 29 → 33 KB; issue 22). Level 9 / `optimize` would cost
-    about 4× for ~3 % smaller files. Deterministic: same image, same bytes.
+    The images are flat colours plus anti-aliased text, so a palette is visually lossless
+    here, while it makes the PNG about 3× smaller and zlib's work a third (zlib sees a third
+    of the bytes). The palette is fixed (render/palette.py): choosing one per image cost more
+    than drawing the image. Level 3 rather than the default 6: the bot draws an image for
+    most answers, and zlib at 6 was half of an image's CPU; at 3 it takes 40–45 % of that
+    time for files ~13 % bigger (issue 22). Level 9 / `optimize` would cost about 4× for ~3 %
+    smaller files. Deterministic: same image, same bytes.
     """
-    pal = im.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    pal.save(buf, "PNG", compress_level=PNG_LEVEL)
+    palette.quantized(im).save(buf, "PNG", compress_level=PNG_LEVEL)
     return buf.getvalue()
 
 

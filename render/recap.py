@@ -23,6 +23,7 @@ from typing import Any
 
 from PIL import Image
 
+from render import palette
 from render import text as tx
 from render import theme as th
 from render.table import table_image
@@ -37,7 +38,6 @@ CAPTION_H = 48
 CAPTION_SIZE = 28
 TITLE_SIZE = 40
 SHRINK = (1.0, 0.8, 0.64, 0.5)  # tried in order until the recap is under LIMIT
-PALETTE_SAMPLES = 6  # frames the shared palette is built from
 
 
 Step = tuple[Mapping[str, Any], Sequence[Mapping[str, Any]], str]
@@ -85,20 +85,13 @@ def durations(n: int) -> list[int]:
 
 
 def encode_gif(images: Sequence[Image.Image], scale: float = 1.0) -> bytes:
-    """An endlessly looping GIF of `images`, all quantized to one palette (taken from a few
-    frames spread over the game), so unchanged areas stay identical between frames and the
-    writer stores only what changed."""
+    """An endlessly looping GIF of `images`, all in the renderer's one fixed palette
+    (render/palette.py), so unchanged areas stay identical between frames and the writer
+    stores only what changed."""
     if scale != 1.0:
         images = [im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))),
                             Image.Resampling.LANCZOS) for im in images]
-    w, h = images[0].size
-    picks = sorted({round(k * (len(images) - 1) / max(1, PALETTE_SAMPLES - 1))
-                    for k in range(PALETTE_SAMPLES)})
-    sample = Image.new("RGB", (w, h * len(picks)))
-    for k, i in enumerate(picks):
-        sample.paste(images[i], (0, h * k))
-    palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    pal = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in images]
+    pal = [palette.quantized(im) for im in images]
     buf = io.BytesIO()
     pal[0].save(buf, "GIF", save_all=True, append_images=pal[1:],
                 duration=durations(len(pal)), loop=0)

@@ -448,3 +448,50 @@ def test_custom_card_set_in_the_view_is_used():
     broken = copy.deepcopy(plain)
     broken["setup"] = {"cards": {"monsters": "nope"}}
     assert render.board_png(broken, 0) == render.board_png(plain, 0)
+
+
+def _chart_images(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Image.Image]]:
+    """The charts' drawn images (before encoding), in both languages."""
+    from render import rating_chart, review, scores, stats
+
+    drawn: list[tuple[str, Image.Image]] = []
+    for mod in (rating_chart, review, scores, stats):
+        monkeypatch.setattr(mod, "encode", lambda im, m=mod: drawn.append((m.__name__, im)) or b"")
+    for lang in ("en", "ja"):
+        rating_chart.rating_chart_png([(27.0, 7.5), (29.0, 6.0), (31.5, 5.1)], start=(25.0, 8.3),
+                                      provisional_games=2, lang=lang)
+        review.review_png([review.Panel("Ann", 0, [(1, 0.5), (2, 0.7), (3, 0.2)], [2]),
+                           review.Panel("Bob", 1, [(1, 0.5), (2, 0.3), (3, 0.8)], [1])],
+                          lang=lang)
+        scores.scores_png([900_000, 1_043_000, 1_500_000, 2_250_000], number=23,
+                          mine=1_043_000, bots={"greedy": 2_250_000}, lang=lang)
+        stats.stats_png(played=10, won=7, win_percent=70, win_streak=3, best_win_streak=5,
+                        played_streak=4, best_played_streak=6, best_points=2_331_452,
+                        rounds_to_win={8: 1, 10: 6}, highlight=10, lang=lang)
+    return drawn
+
+
+def test_the_fixed_palette_draws_every_sample_and_chart_as_faithfully_as_its_own_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: every image is written in one palette learned once (render/palette.py), not
+    one chosen per image. A player must not see the difference: against the drawn colours,
+    each image's mean error stays within 0.5 of what a palette of its own gives, and no pixel
+    is off by more than its own palette's worst. A new colour the palette serves badly fails
+    here; `python -m render --palette` learns it again."""
+    from render import palette
+    from render.__main__ import gallery
+
+    images = [(name, draw()) for name, _, draw in gallery()[::3]]
+    images += _chart_images(monkeypatch)
+
+    def error(im: Image.Image, pal: Image.Image) -> tuple[float, int]:
+        d = ImageChops.difference(im.convert("RGB"), pal.convert("RGB"))
+        return sum(ImageStat.Stat(d).mean) / 3, max(hi for _, hi in d.getextrema())
+
+    for name, im in images:
+        own = im.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE,
+                                         dither=Image.Dither.NONE)
+        own_mean, own_max = error(im, own)
+        mean, worst = error(im, palette.quantized(im))
+        assert mean <= own_mean + 0.5, (name, mean, own_mean)
+        assert worst <= max(own_max, 48), (name, worst, own_max)
