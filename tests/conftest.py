@@ -5,15 +5,24 @@ PostgreSQL cannot be started, its half of the tests skips and the summary says w
 Parallel runs (`bash rr test --fast` runs pytest-xdist, one worker per core, each taking the
 next test as it frees up, `--dist worksteal`): every worker is a pytest session of its own,
 so `postgres` starts one server per worker (its own folder in memory and free loopback port,
-tests/pg_server.py), and `tmp_path` is per test; nothing else is shared between workers. The hypothesis profile `fast` (tests/profiles.py; `--fast` passes
-`--hypothesis-profile=fast`) plays a quarter of the random examples; CI's full run keeps all.
+tests/pg_server.py), and `tmp_path` is per test; nothing else is shared between workers.
+The hypothesis profile `fast` (tests/profiles.py; `--fast` passes `--hypothesis-profile=fast`)
+plays a quarter of the random examples; CI's full run keeps all.
+
+`--fast` also leaves out the tests marked `process` (issue 21: "everything but the slow
+process tests"): those that start a real process — the console or a CLI as a person runs it,
+a shard, a worker pool, mypy, the PostgreSQL server (every test using it is marked here).
+A test that starts a process without the mark fails (`_processes_are_marked`), so the fast
+loop cannot quietly grow them again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import multiprocessing.process
 import sqlite3
+import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -114,6 +123,49 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             reason = text.split("PostgreSQL: ", 1)[1].rstrip("')\n")
     if reason:
         terminalreporter.write_sep("!", f"PostgreSQL tests SKIPPED: {reason}", red=True, bold=True)
+
+
+PG_FIXTURES = {"postgres", "pg_url"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test on the PostgreSQL server is a process test (the server is a real process)."""
+    for item in items:
+        params = getattr(item, "callspec", None)
+        uses_pg = PG_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if uses_pg or (params is not None and params.params.get("db") == "postgresql"):
+            item.add_marker(pytest.mark.process)
+
+
+@pytest.fixture(autouse=True)
+def _processes_are_marked(request: pytest.FixtureRequest,
+                          monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test that starts a process must be marked `process` (or `slow`): the fast loop runs
+    without them. The start goes ahead (the test's own result stays meaningful); the test
+    fails at its end, naming what it started."""
+    node = request.node
+    if node.get_closest_marker("process") or node.get_closest_marker("slow"):
+        yield
+        return
+    started: list[str] = []
+    popen_child = subprocess.Popen._execute_child  # type: ignore[attr-defined]
+    process_start = multiprocessing.process.BaseProcess.start
+
+    def child(self: subprocess.Popen[Any], args: Any, *rest: Any) -> Any:
+        started.append(str(args)[:120])
+        return popen_child(self, args, *rest)
+
+    def start(self: multiprocessing.process.BaseProcess) -> None:
+        started.append(f"multiprocessing {self.name}")
+        process_start(self)
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", child)
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", start)
+    yield
+    if started:
+        pytest.fail(f"this test started a process ({started[0]}): mark it "
+                    "@pytest.mark.process, or `bash rr test --fast` slows down unseen")
 
 
 @pytest.fixture(autouse=True)

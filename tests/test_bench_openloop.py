@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 from discord import app_commands
 from discord.ext import commands
 from harness import RESPONSE_DEADLINE, Harness
@@ -130,6 +131,7 @@ def test_a_late_autocomplete_is_counted_as_missed_not_a_crash() -> None:
     run(scenario)
 
 
+@pytest.mark.process
 def test_the_bot_bench_counts_the_cpu_of_its_rounds() -> None:
     """Issue 22: bench/bot.py reports the CPU its measured rounds took — the bot's process,
     its event loop thread within it, and the drawing worker processes — per interaction

@@ -271,6 +271,7 @@ def test_discord_http_trouble_never_breaks_a_game(tmp_path, monkeypatch):
     run(scenario)
 
 
+@pytest.mark.process
 def test_bot_py_explains_a_missing_token_in_one_line():
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     proc = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, env=env, capture_output=True,

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
@@ -135,6 +136,7 @@ def test_a_slow_image_keeps_the_channels_posts_in_move_order(tmp_path, monkeypat
     asyncio.run(scenario())
 
 
+@pytest.mark.process
 def test_images_drawn_in_worker_processes_come_in_phase_order(tmp_path):
     """The bot's configuration (bot.py: draw_processes): every phase's image is drawn in a
     worker process — not this one, whose event loop answers players — posted in phase order,

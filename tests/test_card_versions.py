@@ -135,6 +135,7 @@ def test_a_puzzle_undo_replays_with_the_puzzles_cards():
     assert Game.replay(g.setup, g.log).to_json() == after_first
 
 
+@pytest.mark.process
 def test_engine_replay_check_takes_a_puzzle(tmp_path):
     """`python -m engine replay puzzle.json --check` replays a puzzle from its own start,
     before and after moves applied to it on the command line (R15)."""
@@ -283,6 +284,7 @@ def _stored_state(release: Release, channel: int) -> str:
     return str(state)
 
 
+@pytest.mark.process
 def test_a_state_file_saved_before_versions_loads_with_its_set(tmp_path):
     """`python -m engine` on a state saved by an older release: loading finds the set it was
     played with (v1's, v3's), so it replays (`replay --check`) and plays on with those values."""

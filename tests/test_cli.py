@@ -19,6 +19,8 @@ from engine import Game, parse
 from engine.cards import default_version
 from engine.notation import MAX_COMMANDS
 
+pytestmark = pytest.mark.process  # each test starts the console or CLI as a process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -125,6 +125,7 @@ def ended() -> Result:
 """
 
 
+@pytest.mark.process
 def test_mypy_rejects_an_unchecked_square_and_an_unknown_end_reason(tmp_path: Path) -> None:
     """Issue 21: `Board = list[Any]` let about 20 rule functions read a square without the
     check that says what stands there, and a result's `code` was any string. Under
@@ -143,6 +144,7 @@ def test_mypy_rejects_an_unchecked_square_and_an_unknown_end_reason(tmp_path: Pa
 
 
 
+@pytest.mark.process
 def test_mypy_checks_the_whole_product_strict() -> None:
     """Issue 21, "`mypy --strict` on the whole product code, in `bash rr test`": the one
     mypy configuration (pyproject.toml, which `bash rr test` and CI run) is strict and

@@ -51,6 +51,7 @@ def two_player_start(seed: int) -> tuple[Game, list[str]]:
 
 # ---- which game: new, resume, --new ----------------------------------------------------------
 
+@pytest.mark.process
 def test_resume_says_what_is_resumed_and_how_to_start_anew(tmp_path: Path) -> None:
     first = console(tmp_path, "--names", "Ann", "Bob", "--seed", "3",
                     lines=["Ann: place thief 2B"])
@@ -75,6 +76,7 @@ def test_resume_says_what_is_resumed_and_how_to_start_anew(tmp_path: Path) -> No
     assert "New game: Cy." in fresh.stdout and "> Cy: Place one unit" in fresh.stdout
 
 
+@pytest.mark.process
 def test_new_command_asks_before_abandoning_and_takes_options(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "Bob", lines=[
         "new", "status",  # anything else in between cancels
@@ -91,6 +93,7 @@ def test_new_command_asks_before_abandoning_and_takes_options(tmp_path: Path) ->
     assert "Resuming the unfinished game" in after and ": Cy, round 0" in after
 
 
+@pytest.mark.process
 def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", lines=["resign", "quit"]).stdout
     assert "resigned" in out  # the story of the end (service/narrate.py's words)
@@ -103,6 +106,7 @@ def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
 
 # ---- leaving ------------------------------------------------------------------------------
 
+@pytest.mark.process
 def test_quit_says_saved(tmp_path: Path) -> None:
     r = console(tmp_path, lines=["quit", "status"])
     assert r.returncode == 0
@@ -111,6 +115,7 @@ def test_quit_says_saved(tmp_path: Path) -> None:
     assert "> P1" not in r.stdout.split("Saved in")[1]  # nothing read after quit
 
 
+@pytest.mark.process
 def test_ctrl_c_exits_at_once_and_cleanly(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, str(ROOT / "bot.py"), "--console", "--db",
                              str(tmp_path / "c.db"), "--out", str(tmp_path / "out")],
@@ -155,6 +160,7 @@ def test_ctrl_c_exits_at_once_and_cleanly(tmp_path: Path) -> None:
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["--lang", "ja", "--players", "2", "--difficulty", "hard"], "ソロ用のルール"),
 ])
+@pytest.mark.process
 def test_impossible_options_are_one_line(tmp_path: Path, args: list[str], words: str) -> None:
     r = console(tmp_path, *args)
     assert r.returncode == 2 and r.stdout == ""
@@ -162,6 +168,7 @@ def test_impossible_options_are_one_line(tmp_path: Path, args: list[str], words:
     assert not (tmp_path / "c.db").exists()  # nothing was started
 
 
+@pytest.mark.process
 def test_an_unusable_game_file_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "junk.db").write_text("not a database")
     (tmp_path / "folder.db").mkdir()
@@ -173,6 +180,7 @@ def test_an_unusable_game_file_is_one_line(tmp_path: Path) -> None:
 
 # ---- seeing the table -------------------------------------------------------------------------
 
+@pytest.mark.process
 def test_board_hand_and_a_board_after_each_phase(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "--seed", "4", lines=[
         "hand", "place thief 2B", "board", "hand Ann", "board off", "pick rest", "board on",
@@ -196,6 +204,7 @@ def test_board_hand_and_a_board_after_each_phase(tmp_path: Path) -> None:
     assert "**" not in out and "`" not in out and "/rr" not in out  # plain text only
 
 
+@pytest.mark.process
 def test_image_numbers_continue_after_a_resume(tmp_path: Path) -> None:
     console(tmp_path, "--seed", "5", lines=["place thief 2B"])
     first = sorted(p.name for p in (tmp_path / "out").glob("table-*.png"))
@@ -235,6 +244,7 @@ ODD_INPUTS: list[str | bytes] = [
 ]
 
 
+@pytest.mark.process
 def test_every_input_gets_a_short_answer(tmp_path: Path) -> None:
     lines: list[str | bytes] = []
     for k, text in enumerate(ODD_INPUTS):
@@ -268,6 +278,7 @@ def test_every_input_gets_a_short_answer(tmp_path: Path) -> None:
     assert "'dance' is neither" in answers["dance"]
 
 
+@pytest.mark.process
 def test_pick_banana_is_not_a_command_card(tmp_path: Path) -> None:
     out = console(tmp_path, "--seed", "7", lines=["place thief 2B", "pick banana",
                                                   "pick rest"]).stdout
@@ -277,6 +288,7 @@ def test_pick_banana_is_not_a_command_card(tmp_path: Path) -> None:
     assert "── Round 1 · after Rest ──" in out  # the refusal changed nothing
 
 
+@pytest.mark.process
 def test_an_answer_kept_secret_until_the_others_answer_is_acknowledged(tmp_path: Path) -> None:
     """R7.1: mercenary choices are granted only when every player has chosen; the console
     still answers the first one at once."""
@@ -299,6 +311,7 @@ def test_an_answer_kept_secret_until_the_others_answer_is_acknowledged(tmp_path:
 
 # ---- Japanese -------------------------------------------------------------------------------
 
+@pytest.mark.process
 def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
     g, _ = two_player_start(8)
     out = console(tmp_path, "--names", "Ann", "Bob", "--seed", "8", "--lang", "ja", lines=[
@@ -326,6 +339,7 @@ def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
         assert english not in out, english
 
 
+@pytest.mark.process
 def test_japanese_resume_and_goodbye(tmp_path: Path) -> None:
     console(tmp_path, "--lang", "ja", lines=["place thief 2B"])
     out = console(tmp_path, "--lang", "ja", "--names", "Ann", lines=["終了"]).stdout
@@ -334,6 +348,7 @@ def test_japanese_resume_and_goodbye(tmp_path: Path) -> None:
     assert out.rstrip().splitlines()[-1].endswith("起動すると続きから再開します。")
 
 
+@pytest.mark.process
 def test_a_whole_japanese_two_player_game(tmp_path: Path) -> None:
     """A full game typed as `名前：行動` in full-width, to the end (R13 ends it)."""
     import random

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_console import console
+
+pytestmark = pytest.mark.process  # each test starts the console or CLI as a process
 
 
 def test_console_history_lists_finished_games(tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from console.app import CHANNEL, Console
 from console.options import parse_command_line
 from engine import Game
@@ -60,6 +62,7 @@ class Table:
 
 # ---- refusals keep the game's own words whole --------------------------------------------------
 
+@pytest.mark.process
 def test_a_bare_verb_gets_its_whole_usage_line(tmp_path: Path) -> None:
     """Issue 20: `act` and `rolls` alone were answered with a usage line cut mid-word
     ("Use 'act SQUARE [fullmove…' (62 characters)"); only what the player typed is cut."""
@@ -71,6 +74,7 @@ def test_a_bare_verb_gets_its_whole_usage_line(tmp_path: Path) -> None:
     assert "(100 characters)" in out  # a long typed token is still quoted short
 
 
+@pytest.mark.process
 def test_legal_for_another_verb_lists_what_can_be_done(tmp_path: Path) -> None:
     """Issue 20: `legal act` during placement said "nothing now" to a player who can place."""
     out = console(tmp_path, "--seed", "3", lines=["legal act"]).stdout
@@ -124,6 +128,7 @@ def test_a_new_question_is_not_called_still_deciding() -> None:
 
 # ---- undo says why not -----------------------------------------------------------------------
 
+@pytest.mark.process
 def test_undo_refused_says_why_and_help_tells_the_rule(tmp_path: Path) -> None:
     """Issue 20: `undo` was refused after most actions with a reason the help never
     explained. The refusal names the move and why it cannot be taken back; `help` states
@@ -188,6 +193,7 @@ def _roll_without_levelup() -> tuple[int, list[str]]:
     raise AssertionError("no seed in 0..199 reaches a roll where no level-up helps")
 
 
+@pytest.mark.process
 def test_roll_prompt_offers_level_up_only_when_it_can_help(tmp_path: Path) -> None:
     """Issue 20: the roll prompt offered "level up" when no level-up could raise the damage
     (engine/combat.py `roll_options`)."""

@@ -7,8 +7,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from PIL import Image
 from test_console import console
+
+pytestmark = pytest.mark.process  # each test starts the console or CLI as a process
 
 
 def test_console_writes_the_recap_at_the_end_and_on_request(tmp_path: Path) -> None:

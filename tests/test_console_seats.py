@@ -56,6 +56,7 @@ def test_console_game_with_two_ai_players_to_the_end(tmp_path):
     (["--ai", "random", "--difficulty", "hard"], "solo option rule (R13.2)"),
     (["--lang", "ja", "--ai", "random", "--difficulty", "hard"], "AIプレイヤーとは使えません"),
 ])
+@pytest.mark.process
 def test_console_ai_options_are_checked_in_one_line(tmp_path, argv, why):
     proc = subprocess.run(
         [sys.executable, str(ROOT / "bot.py"), "--console", "--db", str(tmp_path / "c.db"),
@@ -66,6 +67,7 @@ def test_console_ai_options_are_checked_in_one_line(tmp_path, argv, why):
     assert not (tmp_path / "c.db").exists()
 
 
+@pytest.mark.process
 def test_console_process_with_ai_players_and_resume(tmp_path):
     """A real `bot.py --console --ai …` process: the AI players place at once, Ann is asked;
     resumed, the AI seats stay AI (still not typed for, still not asked)."""

@@ -55,6 +55,7 @@ def _ctrl_c_twice(tmp: Path, gap: float) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("gap", [0.0, 0.01, 0.02, 0.04, 0.06, 0.08])
+@pytest.mark.process
 def test_a_second_ctrl_c_soon_after_the_first_exits_cleanly(tmp_path: Path, gap: float) -> None:
     """Issue 20: a second Ctrl-C 10–80 ms after the first, stdin a pipe, killed the process
     by the signal or printed "RuntimeError: Event loop is closed". It now ends as one
@@ -70,6 +71,7 @@ def test_a_second_ctrl_c_soon_after_the_first_exits_cleanly(tmp_path: Path, gap:
 # ---- the language a game keeps ----------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_a_japanese_game_resumes_in_japanese_without_lang(tmp_path: Path) -> None:
     """Issue 20: resuming without --lang switched a Japanese game to English; the game keeps
     its language (an explicit --lang still chooses)."""
@@ -81,6 +83,7 @@ def test_a_japanese_game_resumes_in_japanese_without_lang(tmp_path: Path) -> Non
     assert "Resuming the unfinished game" in english
 
 
+@pytest.mark.process
 def test_lang_has_help_text(tmp_path: Path) -> None:
     """Issue 20: `--lang` had no help text."""
     r = subprocess.run([sys.executable, str(ROOT / "bot.py"), "--console", "--help"],
@@ -100,6 +103,7 @@ def _refused_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.process
 def test_a_refused_database_is_named_so_without_its_password(tmp_path: Path) -> None:
     """Issue 20: the password of a postgresql:// URL was printed back in errors, and a
     refused connection was called "the game file"."""
@@ -114,6 +118,7 @@ def test_a_refused_database_is_named_so_without_its_password(tmp_path: Path) -> 
     assert "game file" not in r.stderr
 
 
+@pytest.mark.process
 def test_saved_in_never_shows_the_password(tmp_path: Path, pg_url: str) -> None:
     """Issue 20: "Saved in …" and "Run the console again with --db …" printed the URL's
     password (the test server trusts loopback, so any password is accepted)."""
@@ -138,6 +143,7 @@ def test_saved_in_never_shows_the_password(tmp_path: Path, pg_url: str) -> None:
 # ---- Japanese: no English outside names and notation ------------------------------------------
 
 
+@pytest.mark.process
 def test_japanese_usage_lines_lengths_and_difficulty(tmp_path: Path) -> None:
     """Issue 20 (Japanese section): usage lines ("使い方: 'pick CARD'"), the difficulty
     name and "(62 characters)" were English in `--lang ja` output."""
@@ -163,6 +169,7 @@ def test_japanese_usage_lines_lengths_and_difficulty(tmp_path: Path) -> None:
     (["--players", "5"], "ゲームは1〜4人です（R1）"),
     (["--seed", "x"], "--seed は整数です（'x' は使えません）"),
 ])
+@pytest.mark.process
 def test_japanese_command_line_errors(tmp_path: Path, args: list[str], words: str) -> None:
     """Issue 20 (Japanese section): command-line errors were argparse's own English words;
     argparse is asked for its messages in Japanese (options.py `argparse_speaks`)."""
@@ -173,6 +180,7 @@ def test_japanese_command_line_errors(tmp_path: Path, args: list[str], words: st
         assert english not in r.stderr, english
 
 
+@pytest.mark.process
 def test_japanese_help(tmp_path: Path) -> None:
     """`--lang ja --help`: argparse's headings and every option's help in Japanese."""
     r = subprocess.run([sys.executable, str(ROOT / "bot.py"), "--console", "--lang", "ja",
@@ -185,6 +193,7 @@ def test_japanese_help(tmp_path: Path) -> None:
         assert english not in r.stdout, english
 
 
+@pytest.mark.process
 def test_japanese_new_command_errors(tmp_path: Path) -> None:
     """The `new` command's options are refused in Japanese too."""
     out = console(tmp_path, "--lang", "ja", lines=["new --names", "new --bogus"]).stdout
@@ -231,6 +240,7 @@ class Tmux:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.process
 def test_line_editing_and_history_per_game_at_a_terminal(tmp_path: Path) -> None:
     """Issue 20: at a terminal ↑/← were refused as control characters. With readline, ←
     moves in the line, ↑ brings back an earlier line, and each game keeps its history: a

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_console import console
 
 import i18n
+
+pytestmark = pytest.mark.process  # each test starts the console or CLI as a process
 
 
 def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path) -> None:

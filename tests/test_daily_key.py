@@ -88,6 +88,7 @@ def test_each_output_is_an_hmac_of_the_stream_name_and_counter():
 
 
 @pytest.mark.parametrize("byte", range(32))
+@pytest.mark.process
 def test_a_key_differing_in_any_byte_gives_another_game(byte):
     """Issue 18: the key is used whole — a change in any byte (also past byte 6, where the
     old seed ended) changes the deal and the dice."""
@@ -335,6 +336,7 @@ def console(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return r
 
 
+@pytest.mark.process
 def test_the_console_replays_a_past_day_from_its_published_key(tmp_path):
     """Issue 18: with the key the bot published and the day's date, the offline console
     deals that day's very game (key, difficulty, modifiers) — the one the bot dealt."""
@@ -356,6 +358,7 @@ def test_the_console_replays_a_past_day_from_its_published_key(tmp_path):
     (["--daily-key", "00" * 32, "--date", "2026-13-40"], "--date is the key's day"),
     (["--daily-key", "00" * 32, "--date", "2026-11-23", "--ai", "greedy"], "one player"),
 ])
+@pytest.mark.process
 def test_a_wrong_daily_key_option_is_one_line(tmp_path, args, words):
     """Bad input gets a clear, specific answer in one line, and no game is made."""
     r = console(tmp_path, *args)
@@ -385,6 +388,7 @@ def test_a_daily_start_announcement_is_rebuilt_from_its_keyed_setup(tmp_path):
     asyncio.run(main())
 
 
+@pytest.mark.process
 def test_the_engine_cli_replays_a_daily_game_file(tmp_path):
     """R15 / issue 18: `python -m engine replay FILE --check` rebuilds a keyed (daily)
     game with its own generator: exit 0, not a mismatch; a bad key is one refused line."""

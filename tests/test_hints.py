@@ -140,6 +140,7 @@ def test_a_host_turns_hints_off_for_the_channel_and_its_next_games(db):
     asyncio.run(main())
 
 
+@pytest.mark.process
 def test_console_hint_names_a_legal_action_and_status_tells_who_used_it(tmp_path: Path):
     """Issue 23, console: `hint` answers with a listed action, a reason and the chances;
     `status` then shows the use."""

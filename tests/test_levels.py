@@ -109,6 +109,7 @@ def test_rr_new_offers_nightmare_in_both_languages(tmp_path):
     asyncio.run(scenario())
 
 
+@pytest.mark.process
 def test_the_console_plays_nightmare(tmp_path):
     """`--difficulty nightmare` (any case) starts the top level; the banner names it."""
     table = table_from(table_parser().parse_args(["--difficulty", "Nightmare"]))

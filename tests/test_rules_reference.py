@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 from bot_driver import Clock, make_bot
 from harness import Harness
@@ -72,6 +73,7 @@ def test_rr_rules_opens_a_cited_rule_id_and_explains_a_wrong_topic(tmp_path: Pat
     _run(scenario())
 
 
+@pytest.mark.process
 def test_console_rules_opens_a_cited_rule_id(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "--seed", "1",
                   lines=["rules R11.1", "rules banana", "rules"]).stdout

@@ -234,6 +234,7 @@ def _console_script(seed: int, names: list[str], limit: int = 3000) -> list[str]
     return lines
 
 
+@pytest.mark.process
 def test_console_process_plays_a_game_to_the_end(tmp_path):
     """The offline console mode: a real `bot.py --console` process over stdin, to the end."""
     names = ["Ann", "Bob"]

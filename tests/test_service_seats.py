@@ -283,6 +283,7 @@ def test_removal_vote_counts_people_not_ai_seats(tmp_path):
     asyncio.run(main())
 
 
+@pytest.mark.process
 def test_ai_choices_in_worker_processes_and_a_dead_worker_is_replaced(tmp_path, caplog):
     """The bot computes AI choices in processes (no GIL shared with the event loop): the
     same answers as in threads; a worker that died gives the default answer once, and the

@@ -51,6 +51,7 @@ def test_discords_formula_puts_a_server_on_one_shard_and_only_its_process_hosts_
     assert alone.runs_jobs(row(None))
 
 
+@pytest.mark.process
 def test_shard_settings_are_checked_and_a_bad_one_stops_the_bot_with_one_line():
     assert parse_shards(None, None) == Shards()
     assert parse_shards("4", None) == Shards(4, (0, 1, 2, 3))

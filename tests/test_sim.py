@@ -11,6 +11,7 @@ from sim.runner import Config, run
 from sim.stats import phi, summarize, wilson
 
 
+@pytest.mark.process
 def test_same_seeds_same_records_whatever_the_number_of_workers():
     cfg = Config(players=2, ai=("random",))
     one = run(cfg, range(5, 11), workers=1)
@@ -21,6 +22,7 @@ def test_same_seeds_same_records_whatever_the_number_of_workers():
     assert other != one  # the seeds matter: not one game played six times
 
 
+@pytest.mark.process
 def test_cli_prints_and_writes_the_same_numbers_twice(tmp_path, capsys):
     args = ["--players", "2", "--ai", "random", "--games", "6", "--seed", "3", "--quiet",
             "--workers", "2"]

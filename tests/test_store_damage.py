@@ -108,6 +108,7 @@ def test_a_repaired_log_lifts_the_quarantine(db):
     asyncio.run(main())
 
 
+@pytest.mark.process
 def test_console_resuming_a_damaged_game_explains_instead_of_crashing(tmp_path):
     """A real console process on a --db whose game is damaged: one line saying so and what
     to do, a clean exit, no traceback."""
