@@ -12,7 +12,11 @@ from PIL import Image
 from render import palette
 from render import theme as th
 from render.board import draw_board
+from render.card import card_image
+from render.focus import focus_image
 from render.layout import BOARD_SQUARE, board_geom
+from render.reach import reach_image
+from render.table import table_image
 
 PNG_LEVEL = 3  # zlib level of every PNG (see encode)
 
@@ -54,24 +58,18 @@ def board_png(view: Mapping[str, Any], seat: int, *, lang: str = "en",
 def table_png(view: Mapping[str, Any], *, lang: str = "en",
               highlights: Sequence[Mapping[str, Any]] | None = None) -> bytes:
     """Every player's board plus the central row, as PNG bytes."""
-    from render.table import table_image
-
     return encode(table_image(view, lang=_lang(lang), highlights=highlights))
 
 
 def reach_png(view: Mapping[str, Any], seat: int, square: str, move: list[str], skill: list[str],
               *, lang: str = "en") -> bytes:
     """A board with one unit's movement and skill squares overlaid (computed by the engine)."""
-    from render.reach import reach_image
-
     return encode(reach_image(view, seat, square, move, skill, lang=_lang(lang)))
 
 
 def focus_png(view: Mapping[str, Any], seat: int, squares: Sequence[str], *, lang: str = "en",
               highlights: Sequence[Mapping[str, Any]] | None = None) -> bytes:
     """A board with the squares a tutorial step is about framed (render/focus.py)."""
-    from render.focus import focus_image
-
     return encode(focus_image(view, seat, squares, lang=_lang(lang), highlights=highlights))
 
 
@@ -83,6 +81,4 @@ def card_png(card_key: str, *, lang: str = "en") -> bytes:
 @lru_cache(maxsize=128)
 def _card_png(card_key: str, lang: str) -> bytes:
     """Cards never change during a process, so their PNG bytes (immutable) are cached."""
-    from render.card import card_image
-
     return encode(card_image(card_key, lang=lang))

@@ -12,7 +12,7 @@ from PIL import Image
 import i18n
 from render import theme as th
 from render import view as V
-from render.draw import Canvas, arrow_head, fit, threat_badge
+from render.draw import Canvas, arrow_head, fit, text_w, threat_badge
 
 W, H = 720, 405
 UNIT_RANGE: th.RGB = (245, 150, 60)
@@ -128,8 +128,6 @@ def _command(c: Canvas, key: str, lang: str) -> None:
 
 def _wrap(text: str, width: float, size: float) -> list[str]:
     """Greedy wrap on spaces (Japanese: anywhere), for the few sentences cards carry."""
-    from render.draw import text_w
-
     words = text.split(" ") if " " in text else list(text)
     sep = " " if " " in text else ""
     lines: list[str] = []

@@ -38,10 +38,6 @@ LAZY: set[tuple[str, str]] = {
     # the renderer is optional for the console (ImportError: it plays without images)
     ("console.app", "render"), ("console.app", "render.recap"), ("console.tutorial", "render"),
     ("console.app", "render.review"),
-    # render/api.py: each drawing module (fonts, Pillow) loads with the first image of its kind
-    ("render.api", "render.table"), ("render.api", "render.reach"), ("render.api", "render.card"),
-    ("render.api", "render.focus"),
-    ("render.card", "render.draw"),
     # the stronger AI levels import ai.base themselves; it registers them on first use
     ("ai.base", "ai.expert"), ("ai.base", "ai.greedy"),
 }
