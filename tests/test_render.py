@@ -2,8 +2,9 @@
 
 Images are checked by sampling pixels of the decoded PNG in regions computed from the
 renderer's own layout (render.layout), comparing a view with and without an element. The
-palette encoder may shift a colour by a step between two images, so comparisons use mean
-differences with a tolerance, never exact pixels.
+encoder maps every colour to the nearest of one fixed palette's (render/palette.py), so a
+pixel is a step off what was drawn; comparisons use mean differences with a tolerance,
+never exact pixels.
 """
 
 from __future__ import annotations
