@@ -136,7 +136,7 @@ def test_the_bot_bench_counts_the_cpu_of_its_rounds() -> None:
     """Issue 22: bench/bot.py reports the CPU its measured rounds took — the bot's process,
     its event loop thread within it, and the drawing worker processes — per interaction
     (bench/bot_cpu.py, which wrapped `burst`, counted nothing once the rounds stopped
-    going through it)."""
+    going through it), less the fake Discord's own CPU, which is no cost of the real bot."""
     bench = bench_bot()
     cpu = bench.Cpu()
     res = asyncio.run(bench.measure(2, 3, 1, cpu))
@@ -144,3 +144,7 @@ def test_the_bot_bench_counts_the_cpu_of_its_rounds() -> None:
     assert res["cpu_own"] > 0 and 0 < res["cpu_loop"] <= res["cpu_own"] + 1e-6
     assert res["cpu_workers"] >= 0  # the drawing processes (0 if no phase ended)
     assert cpu.own > 0 and cpu.loop > 0
+    # the fake Discord runs in the bot's process; its own CPU is counted apart and left
+    # out of the bot's, never more than the loop thread it ran on
+    assert res["cpu_fake"] > 0 and 0 < cpu.fake < cpu.loop
+    assert res["cpu_own"] == pytest.approx(1000 * (cpu.own - cpu.fake) / res["interactions"])

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable
 from typing import Any
 
@@ -167,6 +168,7 @@ class GatewayMixin:
         when the user acted: Discord's response window (``server.response_deadline``) runs
         from then, so an arrival the bot's busy loop let in late has less of it left.
         """
+        started = time.thread_time()  # the fake's own part; discord.py's parsing is the bot's
         iid = int(payload["id"])
         result = InteractionResult(
             iid, payload["token"], int(payload["type"]), user, channel, payload
@@ -181,7 +183,9 @@ class GatewayMixin:
         self.server.interactions[iid] = rec
         self.server._by_token[result.token] = rec
         self._wrap_error_hooks()
-        self._state.parsers["INTERACTION_CREATE"](wire_copy(payload))
+        copied = wire_copy(payload)
+        self.server.cpu += time.thread_time() - started
+        self._state.parsers["INTERACTION_CREATE"](copied)
         return result
 
     async def gather(self, *calls: Awaitable[InteractionResult]) -> list[InteractionResult]:

@@ -149,6 +149,10 @@ class FakeDiscord:
         self.guild_locale = "en-US"
         self.clock: Callable[[], float] = lambda: 0.0
         self.response_deadline: float | None = RESPONSE_DEADLINE
+        # CPU seconds the event loop's thread spent in the fake Discord itself: answering
+        # the bot's HTTP requests (handlers, checks, copies) and preparing the interactions
+        # it delivers. It runs in the bot's process, so bench/bot.py subtracts it (issue 22).
+        self.cpu = 0.0
         self.custom_routes: dict[tuple[str, str], Handler] = {}
         self._routes: dict[tuple[str, str], Handler] = self._builtin_routes()
         self._add_user(self.bot_user, role_name="Harness Bot")
