@@ -11,6 +11,7 @@ import logging
 import mimetypes
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Any, Self
@@ -656,7 +657,9 @@ class HarnessCore:
         reason = "not started"
         for _ in range(self.max_settle_iterations):
             await asyncio.sleep(0)
+            looked = time.thread_time()  # looking for quiet is the harness's CPU, not the bot's
             busy = self._busy_reason(loop)
+            self.server.cpu += time.thread_time() - looked
             if busy is None:
                 quiet += 1
                 if quiet >= 3:

@@ -150,8 +150,9 @@ class FakeDiscord:
         self.clock: Callable[[], float] = lambda: 0.0
         self.response_deadline: float | None = RESPONSE_DEADLINE
         # CPU seconds the event loop's thread spent in the fake Discord itself: answering
-        # the bot's HTTP requests (handlers, checks, copies) and preparing the interactions
-        # it delivers. It runs in the bot's process, so bench/bot.py subtracts it (issue 22).
+        # the bot's HTTP requests (handlers, checks, copies), preparing the interactions it
+        # delivers, and looking for quiet (`settle`). It runs in the bot's process, so
+        # bench/bot.py subtracts it (issue 22).
         self.cpu = 0.0
         self.custom_routes: dict[tuple[str, str], Handler] = {}
         self._routes: dict[tuple[str, str], Handler] = self._builtin_routes()
