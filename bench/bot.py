@@ -27,8 +27,9 @@ Throughput is interactions answered per second of wall time. CPU per interaction
 CPU the measured part (rounds, or the open-loop run; setup not counted) took in the bot's
 own process (`time.process_time`: its event loop, the store's threads) plus its drawing
 worker processes (/proc/<pid>/stat), less what the fake Discord took on the loop's thread
-(`FakeDiscord.cpu`: answering the bot's HTTP requests and preparing the delivered
-interactions; it runs in the bot's process but is no cost of the real bot; shown in the
+(`FakeDiscord.cpu`: answering the bot's HTTP requests, preparing the delivered
+interactions, looking for quiet; it runs in the bot's process but is no cost of the real
+bot; shown in the
 last column, and subtracted only where the harness counts it), so 1000 / (that sum) is
 interactions served per CPU-second; "loop thread" is the event loop's thread alone, the
 fake's part left out too (`time.thread_time`: what bounds one process, whose loop
