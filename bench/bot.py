@@ -29,16 +29,15 @@ own process (`time.process_time`: its event loop, the store's threads) plus its 
 worker processes (/proc/<pid>/stat), less what the fake Discord took on the loop's thread
 (`FakeDiscord.cpu`: answering the bot's HTTP requests, preparing the delivered
 interactions, looking for quiet; it runs in the bot's process but is no cost of the real
-bot; shown in the
-last column, and subtracted only where the harness counts it), so 1000 / (that sum) is
-interactions served per CPU-second; "loop thread" is the event loop's thread alone, the
-fake's part left out too (`time.thread_time`: what bounds one process, whose loop
-acknowledges and answers; an older bot's drawing threads are not in it). `--profile` adds the share of the
-event loop thread's busy time by stage (cProfile own time grouped by module, idle waits left
-out; the store's threads and the drawing processes are not in it). Also per interaction:
-the jobs handed to an executor (the store's threads, the drawing pool) and the store's read
-and write jobs (each write one transaction; an old checkout's store without
-`run_read`/`run_write` shows executor jobs only). A missed window is an
+bot; shown in the last column, and subtracted only where the harness counts it), so
+1000 / (that sum) is interactions served per CPU-second; "loop thread" is the event loop's
+thread alone, the fake's part left out too (`time.thread_time`: what bounds one process,
+whose loop acknowledges and answers; an older bot's drawing threads are not in it).
+`--profile` adds the share of the event loop thread's busy time by stage (cProfile own
+time grouped by module, idle waits left out; the store's threads and the drawing processes
+are not in it). Also per interaction: the jobs handed to an executor (the store's threads,
+the drawing pool) and the store's read and write jobs (each write one transaction; an old
+checkout's store without `run_read`/`run_write` shows executor jobs only). A missed window is an
 interaction without an accepted callback within the harness's RESPONSE_DEADLINE (3 s): a
 late one — autocomplete too — is refused by the fake Discord like the real one and counted,
 never a crash. Percentiles are nearest-rank; run twice on a shared machine and expect noise.
@@ -496,7 +495,8 @@ def main(argv: list[str]) -> int:
           "ans = arrival → the player's answer (p50/p99 nearest rank); missed = no accepted "
           f"callback within {RESPONSE_DEADLINE:g} s (reads: autocomplete and /rr status); CPU "
           "of the measured part: the bot's process + drawing workers, less the fake Discord's own "
-          "(its HTTP handlers and delivered payloads, on the loop thread: shown apart).")
+          "(its HTTP handlers, delivered payloads and search for quiet, on the loop thread: shown "
+          "apart).")
     return 0
 
 
