@@ -33,6 +33,7 @@ is dropped whole, and only then can two runs differ.
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from typing import Any
@@ -49,6 +50,7 @@ SEARCHED = ("pick", "place", "recruit")
 ENDGAME = ("actions",)  # searched only in the last `endgame` rounds before a solo deadline
 PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers
 RACE_PLAYERS = 2  # the table size where the race search runs (module docstring)
+EFFORT_PER_WORK = 20  # positions the rollouts may score per unit of `work` (`search`)
 
 
 class ExpertPlayer:
@@ -58,7 +60,8 @@ class ExpertPlayer:
 
     def __init__(self, seed: int = 0, budget: float = 0.9, samples: int = 8, width: int = 4,
                  picks: int = 4, endgame: int = 2, endgame_width: int = 5, finish: int = 2,
-                 work: int = 200, race: int = 2, race_width: int = 3) -> None:
+                 work: int = 200, race: int = 2, race_width: int = 3,
+                 effort: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.greedy = GreedyPlayer(seed)
         self.policy = GreedyPlayer(seed + 1)
@@ -70,6 +73,7 @@ class ExpertPlayer:
         self.endgame_width = endgame_width
         self.finish = finish
         self.work = work
+        self.effort = EFFORT_PER_WORK * work if effort is None else effort
         self.race = race  # the race search starts with this many monster cards left (R10.1)
         self.race_width = race_width
         self.capped = 0  # decisions where the wall-clock cap cut the sample count short
@@ -131,8 +135,15 @@ class ExpertPlayer:
                ) -> Action:
         """Mean rollout value per candidate over up to `samples` samples, fewer when the
         next sample would take the rollouts' work past `work` (rollouts to the game's end
-        cost several rounds each) or when the wall-clock cap strikes (a sample cut short is
-        dropped whole, so every candidate is judged on the same samples)."""
+        cost several rounds each) or the positions they score past `effort`, or when the
+        wall-clock cap strikes (a sample cut short is dropped whole, so every candidate is
+        judged on the same samples).
+
+        `work` counts greedy's answers, but an answer's CPU grows with the choices it
+        weighs: a full board in the last rounds before a solo deadline offers a hundred
+        unit actions, and there 200 answers took up to 0.87 s. `effort` counts what the CPU
+        follows (ai/greedy.py `Effort`), and it binds only in those decisions, so it caps
+        their time (issue 19: p99 ≤ 0.5 s of CPU) and leaves every other choice as it was."""
         deadline = time.perf_counter() + self.budget
         cs = cards_of(view)
         cands = self.candidates(cs, view, seat, dec, legal)
@@ -143,12 +154,15 @@ class ExpertPlayer:
         to_end = (left is not None and left <= self.finish) or race
         totals = [0.0] * len(cands)
         n = used = 0
-        while n < self.samples and (n == 0 or used + used / n <= self.work):
+        start = self.policy.effort.scored
+        while n < self.samples and (n == 0 or self.affords(n, used,
+                                                           self.policy.effort.scored - start)):
             sample = determinize(cs, view, seat, self.rng)
             seed = self.rng.getrandbits(32)
             values = []
             for a in cands:
-                out = self.rollout(cs, sample, seat, a, seed, deadline, to_end, full=race)
+                out = self.rollout(cs, sample, seat, a, seed, deadline, to_end, full=race,
+                                   limit=self.effort // len(cands))
                 if out is None:
                     break
                 values.append(out[0])
@@ -163,23 +177,31 @@ class ExpertPlayer:
         best = max(range(len(cands)), key=lambda k: (totals[k], -k))
         return cands[best]
 
+    def affords(self, n: int, used: int, scored: int) -> bool:
+        """Whether one more sample, as costly as the mean of the `n` so far, keeps the
+        search within both budgets."""
+        return used + used / n <= self.work and scored + scored / n <= self.effort
+
     def rollout(self, cs: CardSet, sample: dict[str, Any], seat: int, a: Action,
                 seed: int, deadline: float, to_end: bool = False, rounds: int = 1,
-                full: bool = False) -> tuple[float, int] | None:
+                full: bool = False, limit: float = math.inf) -> tuple[float, int] | None:
         """Play `a`, then greedy for everyone until `seat` must choose a command card
         `rounds` rounds after the one `a` leaves it in (1: the next round's; the game
         review looks further, ai/review.py), or (`to_end`) until the game ends; the value
         reached, from `seat`'s point of view, and the work it took (greedy answers, a
         command card counting `PICK_WORK`: it weighs every card). None when the clock ran
         out first. `full`: the other seats play their unit actions with greedy too (the
-        race, `racing`)."""
+        race, `racing`). `limit`: past this many scored positions the rollout stops where
+        it is and the evaluation judges it, so that even the race's first sample (both
+        boards played to the end) fits the search's `effort`."""
         g = Game(_copy(sample), cs)
         g.apply(seat, a)
         self.policy.rng.seed(seed)
         started = g.state["round"]
         work = 0
+        scored = self.policy.effort.scored
         for _ in range(400):
-            if g.over:
+            if g.over or self.policy.effort.scored - scored > limit:
                 break
             if time.perf_counter() > deadline:
                 return None

@@ -19,7 +19,7 @@ they can strike (ai/evaluate.py `approach`) over gold that piles up with nothing
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Action, CardSet, NotationError, board, combat, parse
@@ -75,8 +75,14 @@ def skill_branches(cs: CardSet, s: View, seat: int, pos: int, use: SkillUse) -> 
     return [(1.0, s)]
 
 
-def expected(cs: CardSet, branches: Branches, seat: int, w: Weights) -> float:
-    return sum(p * evaluate(cs, s, seat, w) for p, s in branches)
+@dataclass
+class Effort:
+    """How many positions a player has scored with the static evaluation. Its CPU follows
+    this count (about 0.1 ms a position here, whatever the position), so the expert budgets
+    its search in it (ai/expert.py `effort`): a count, unlike a clock, makes the same choices
+    on a quiet machine and a busy one."""
+
+    scored: int = 0
 
 
 def position_key(view: View, seat: int) -> tuple[Any, ...]:
@@ -167,6 +173,7 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0, weights: Weights = W) -> None:
         self.rng = random.Random(seed)  # breaks exact ties only
         self.w = weights
+        self.effort = Effort()
 
     def choose(self, view: View, seat: int) -> str:
         dec = view["decisions"].get(str(seat))
@@ -187,6 +194,7 @@ class GreedyPlayer:
             return self
         other = GreedyPlayer(0, breaking(self.w))
         other.rng = self.rng
+        other.effort = self.effort
         return other
 
     def answer(self, view: View, seat: int, dec: Decision, legal: list[Action]) -> Action:
@@ -210,19 +218,26 @@ class GreedyPlayer:
         """`value` of each answer in `legal`. A unit action's or a "done"'s value depends on
         nothing but `position_key`, and the expert's rollouts reach the same positions again
         and again (its candidates and samples converge), so those values are remembered per
-        position (ai/model.py `Recent`); the others are worked out afresh."""
+        position (ai/model.py `Recent`); the others are worked out afresh. A remembered
+        value still counts the positions it scored in `effort`: what happens to be remembered
+        depends on what was asked before, and the expert's choices must not."""
         seen = facts(cs).seen
         key = ("values", position_key(view, seat), self.w)
-        known: dict[Action, float] | None = seen.get(key)
+        known: dict[Action, tuple[float, int]] | None = seen.get(key)
         if known is None:
             known = {}
             seen.put(key, known)
         out = []
         for a in legal:
             if a.verb in ("act", "done"):
-                v = known.get(a)
-                if v is None:
-                    v = known[a] = self.value(cs, view, seat, a)
+                hit = known.get(a)
+                if hit is None:
+                    before = self.effort.scored
+                    v = self.value(cs, view, seat, a)
+                    known[a] = (v, self.effort.scored - before)
+                else:
+                    v, scored = hit
+                    self.effort.scored += scored
             else:
                 v = self.value(cs, view, seat, a)
             out.append(v)
@@ -231,7 +246,17 @@ class GreedyPlayer:
     def value(self, cs: CardSet, view: View, seat: int, a: Action) -> float:
         """The expected evaluation after answer `a` (place, act, recruit, support, levelup,
         done)."""
-        return expected(cs, self.outcomes(cs, view, seat, a), seat, self.w)
+        return self.expected(cs, self.outcomes(cs, view, seat, a), seat)
+
+    def expected(self, cs: CardSet, branches: Branches, seat: int) -> float:
+        """The mean evaluation over the branches, weighed by their chances."""
+        self.effort.scored += len(branches)
+        return sum(p * evaluate(cs, s, seat, self.w) for p, s in branches)
+
+    def score(self, cs: CardSet, st: View, seat: int) -> float:
+        """The static evaluation of one position, counted in `effort`."""
+        self.effort.scored += 1
+        return evaluate(cs, st, seat, self.w)
 
     def outcomes(self, cs: CardSet, view: View, seat: int, a: Action) -> Branches:
         """Answer `a` applied to a scratch copy (only the seat's own things change)."""
@@ -289,14 +314,14 @@ class GreedyPlayer:
                     t = scratch(s, seat)
                     combat.damage_monster(cs, t, seat, target, dmg, [])
                     branches.append((prob, t))
-                scored.append((expected(cs, branches, seat, self.w), a))
+                scored.append((self.expected(cs, branches, seat), a))
                 continue
             if a.verb == "levelup":
                 combat.do_levelup(cs, s, seat, unit, [])
             roll = combat.roll_of(dec)
             _, _, dmg = combat.roll_outcome(cs, s, seat, roll)
             combat.damage_monster(cs, s, seat, target, dmg, [])
-            scored.append((evaluate(cs, s, seat, self.w), a))
+            scored.append((self.score(cs, s, seat), a))
         return self._top(scored)
 
     # ---- choosing a command card (R6, R7) ---------------------------------------------------
@@ -332,7 +357,7 @@ class GreedyPlayer:
         """What each command card is worth now to `seat` as LEADER and as FOLLOWER/AUTO
         (R7), each estimated on the current position."""
         w = self.w
-        base = evaluate(cs, view, seat, w)
+        base = self.score(cs, view, seat)
         one, two = self._actions_gain(cs, view, seat, base)
         ready = self._ready_gain(cs, view, seat)
         lead_recruit = self._recruit_gain(cs, view, seat, True, 1, base)
@@ -395,7 +420,7 @@ class GreedyPlayer:
                 break
             gains.append(best)
             st = max(act_branches(cs, st, seat, best_a), key=lambda x: x[0])[1]
-            base = evaluate(cs, st, seat, self.w)
+            base = self.score(cs, st, seat)
         one = gains[0] if gains else 0.0
         return one, sum(gains)
 
@@ -420,6 +445,6 @@ class GreedyPlayer:
                 s = scratch(view, seat)
                 s["players"][seat]["gold"] = gold
                 br = self.outcomes(cs, s, seat, a)
-                best = max(best, expected(cs, br, seat, self.w) - base - bonus * self.w.gold)
+                best = max(best, self.expected(cs, br, seat) - base - bonus * self.w.gold)
         return best
 

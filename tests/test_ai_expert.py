@@ -14,6 +14,7 @@ import pytest
 
 from ai import make_player
 from ai.expert import ExpertPlayer
+from ai.model import facts
 from engine import Game, view
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -183,6 +184,43 @@ def test_same_seed_and_count_budget_make_the_same_choices():
         made += a.searched(v, kind)
         g.apply(seat, first)
     assert made >= 12 and a.capped == b.capped == 0
+
+
+def _deadline_decision() -> tuple[Game, dict]:
+    """A unit action in solo Hard's last rounds (R13.2): searched, every rollout played to
+    the game's end, the costliest kind of decision."""
+    g = until(Game.new(["Ann"], seed=7, options=HARD),
+              lambda g: pending(g)[1] == "actions" and g.state["round"] >= 7)
+    return g, view(g.state, 0)
+
+
+def test_the_effort_budget_bounds_the_positions_a_search_scores():
+    """Issue 19's time goal: where rollouts run to the deadline, 200 greedy answers scored
+    ten thousand positions; `effort` stops the search near its count, whatever `work`
+    would allow, and the answer is still a listed one."""
+    g, v = _deadline_decision()
+    free = ExpertPlayer(5, budget=60.0, work=10**6, effort=10**9)
+    free.choose(v, 0)
+    bound = ExpertPlayer(5, budget=60.0, work=10**6, effort=2000)
+    text = bound.choose(v, 0)
+    assert free.policy.effort.scored > 4 * 2000
+    assert 2000 <= bound.policy.effort.scored <= 1.5 * 2000
+    assert text in {str(a) for a in g.legal_actions(0)}
+
+
+def test_what_is_remembered_never_changes_a_choice():
+    """The effort budget counts a remembered value's positions as if it were worked out
+    afresh (ai/greedy.py `Effort`): an expert meeting a position with an empty memory and
+    one meeting it right after the same search filled the memory count the same effort
+    and choose the same — so a seed replays the same game in any process."""
+    g, v = _deadline_decision()
+    seen = facts(g.cards).seen
+    seen.new.clear()
+    seen.old.clear()
+    cold, warm = small(5, effort=600), small(5, effort=600)
+    first = cold.choose(v, 0)
+    assert warm.choose(v, 0) == first
+    assert warm.policy.effort.scored == cold.policy.effort.scored > 600
 
 
 def test_the_wall_clock_cap_holds_however_large_the_count_budget():

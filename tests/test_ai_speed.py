@@ -1,9 +1,11 @@
 """Issue 19, "the expert stays fast": a searched decision within the goal's CPU time, and the
-speed-up (positions remembered, ai/model.py `Recent`) changed no choice of any AI.
+speed-up (positions remembered, ai/model.py `Recent`) changed no choice of greedy's.
 
 The game digests below were recorded with the code before the speed-up (`python
 bench/ai_speed.py record`: sha256 of the whole game log, every answer of every seat); a
 player who replays a seed sees the same game. bench/ai_speed.py `ab` checks many more games.
+The expert's own choices changed later on purpose (its `effort` budget, docs/balance.md pass
+8); that what it remembers never changes them is tests/test_ai_expert.py's to check.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ BEFORE = {  # (setting, seed): digest of the game log, recorded before the speed
     ("greedy-hard", 2): "96fc77fc250fc6b9d3a07d52ec49f39ae8f977b0d237720410ad90de62781612",
     ("greedy-hard", 3): "fc041e94efec144783eaabd54f9393181f53447d37d9cdc0a0aab0236cbecf0f",
     ("greedy-4p", 1): "fe69dbfec21535cca1a8368a7c684923205d2810145696d189fa6c1ad378871f",
-    ("expert-hard", 1): "5bebe8c4e996a0bd56ea1ab978868296efdd0c0e8f21da26b94ac534aa2300dc",
 }
 SETTINGS = {"greedy-hard": Config(ai=("greedy",), difficulty="hard"),
             "greedy-4p": Config(players=4, ai=("greedy",)),
@@ -70,12 +71,6 @@ def test_issue19_every_searched_decision_of_a_hard_game_within_half_a_second_of_
     _, searched = expert_game
     assert len(searched) >= 10
     assert max(searched) <= SEARCHED_CPU, [round(x, 2) for x in searched]
-
-
-def test_issue19_the_expert_plays_the_same_game_as_before_the_speed_up(
-        expert_game: tuple[str, list[float]]) -> None:
-    digest, _ = expert_game
-    assert digest == BEFORE[("expert-hard", 1)]
 
 
 @pytest.mark.parametrize("setting,seed", [k for k in BEFORE if k[0].startswith("greedy")])
