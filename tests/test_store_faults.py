@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 import time
 from typing import Any, ClassVar
 
 import asyncpg
 import pytest
 
-from store import AlreadyApplied, Store, StoreBusy
+from store import AlreadyApplied, Store, StoreBusy, VersionConflict
 
 
 class Flaky(sqlite3.Connection):
@@ -24,15 +25,22 @@ class Flaky(sqlite3.Connection):
     "after" (the data is stored, yet COMMIT raises); `plan["rollback"]` fails ROLLBACK."""
 
     plan: ClassVar[dict[str, Any]] = {}
+    commits: ClassVar[int] = 0  # COMMITs that reached the file
 
     def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
-        if sql == "COMMIT" and (mode := self.plan.pop("commit", None)):
+        if sql == "COMMIT" and self.plan.get("pass", 0):  # let this many through first
+            self.plan["pass"] -= 1
+        elif sql == "COMMIT" and (mode := self.plan.pop("commit", None)):
             if mode == "after":
                 super().execute(sql, *args)
             raise sqlite3.OperationalError("disk I/O error (injected)")
         if sql == "ROLLBACK" and self.plan.pop("rollback", False):
             raise sqlite3.OperationalError("disk I/O error (injected)")
-        return super().execute(sql, *args)
+        if sql == "ROLLBACK TO job" and self.plan.pop("savepoint", False):
+            raise sqlite3.OperationalError("disk I/O error (injected)")
+        out = super().execute(sql, *args)
+        Flaky.commits += sql == "COMMIT"
+        return out
 
 
 class FlakyPg(asyncpg.Connection):
@@ -250,6 +258,76 @@ def test_durability_is_full_and_stated(db):
         assert await store.run_write(
             lambda con: con.execute("PRAGMA synchronous").fetchone()[0]) == 2
         assert await store.notices() == []
+        await store.close()
+    asyncio.run(main())
+
+
+async def _queued_together(store: Store, moves: list[Any]) -> list[Any]:
+    """Run `moves` while the writer thread is busy with another write, so that they all
+    wait for it together, as fifty games answering at once do; that write commits first,
+    alone."""
+    running, release = threading.Event(), threading.Event()
+
+    def busy(con: sqlite3.Connection) -> None:
+        running.set()
+        release.wait(5)
+
+    first = asyncio.ensure_future(store.run_write(busy))
+    assert await asyncio.to_thread(running.wait, 5)
+    waiting = asyncio.gather(*moves, return_exceptions=True)
+    await asyncio.sleep(0.05)  # every move is queued
+    release.set()
+    await first
+    return await waiting
+
+
+def test_writes_waiting_together_share_one_commit_and_each_stays_whole(tmp_path):
+    """SQLite (issue 22): with the WAL synced at every commit, fifty games answering at
+    once waited for fifty fsyncs one after another. Writes that wait together now share
+    one COMMIT, and each is still all or nothing: a stale move (its version taken) is
+    undone alone, every other move lands with its log, its notice and its key."""
+    async def main():
+        Flaky.plan = {}
+        store = await Store(str(tmp_path / "g.db"), factory=Flaky).open()
+        games = await _games(store, 8)
+        Flaky.commits = 0
+        moves = [_move(store, g, 0, f"move {g}", key=f"i:{g}") for g in games]
+        out = await _queued_together(store, [*moves[:4], _move(store, games[0], 0, "stale"),
+                                             *moves[4:]])
+        assert isinstance(out[4], VersionConflict)
+        assert Flaky.commits == 2  # the write they waited for, then all of them
+        for g in games:
+            assert (await store.get(g)).version == 1
+            assert await store.log(g) == [[0, f"move {g}"]]
+            assert (await store.applied(f"i:{g}")).text == f"move {g}"
+        assert len(await store.notices()) == len(games)
+        await store.close()
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("fault", ["commit", "savepoint"])
+def test_a_group_whose_commit_or_savepoint_fails_tells_each_write_the_truth(tmp_path, fault):
+    """SQLite: the shared COMMIT fails before reaching the file — every write of the group
+    is refused and none is stored, and the next writes work; a savepoint that cannot be
+    undone (as when SQLite gives up a whole transaction) — each write runs again alone,
+    and the good ones land."""
+    async def main():
+        Flaky.plan = {}
+        store = await Store(str(tmp_path / "g.db"), factory=Flaky).open()
+        games = await _games(store, 4)
+        Flaky.plan = {"pass": 1, "commit": "before"} if fault == "commit" else {"savepoint": True}
+        out = await _queued_together(
+            store, [_move(store, g, 0, f"move {g}") for g in games[:2]]
+            + [_move(store, games[1], 5, "stale")]  # rolled back to its savepoint
+            + [_move(store, g, 0, f"move {g}") for g in games[2:]])
+        assert isinstance(out[2], VersionConflict) and not Flaky.plan.get(fault)
+        refused = [isinstance(r, sqlite3.OperationalError) for r in out[:2] + out[3:]]
+        assert refused == [fault == "commit"] * len(games)
+        for g in games:
+            assert await store.log(g) == ([] if fault == "commit" else [[0, f"move {g}"]])
+            if fault == "commit":  # and every game goes on
+                await _move(store, g, 0, f"again {g}")
+            assert (await store.get(g)).version == 1
         await store.close()
     asyncio.run(main())
 
