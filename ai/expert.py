@@ -43,14 +43,14 @@ from engine import Action, CardSet, Game, State
 from .determinize import determinize
 from .evaluate import LOSS, evaluate, rounds_left
 from .greedy import GreedyPlayer
-from .model import View, cards_of, game_of
+from .model import View, cards_of, facts, game_of
 
 WIN = 500.0
 SEARCHED = ("pick", "place", "recruit")
 ENDGAME = ("actions",)  # searched only in the last `endgame` rounds before a solo deadline
 PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers
 RACE_PLAYERS = 2  # the table size where the race search runs (module docstring)
-EFFORT_PER_WORK = 20  # positions the rollouts may score per unit of `work` (`search`)
+EFFORT_PER_WORK = 22  # positions the rollouts may score per unit of `work` (`search`)
 
 
 class ExpertPlayer:
@@ -141,11 +141,16 @@ class ExpertPlayer:
 
         `work` counts greedy's answers, but an answer's CPU grows with the choices it
         weighs: a full board in the last rounds before a solo deadline offers a hundred
-        unit actions, and there 200 answers took up to 0.87 s. `effort` counts what the CPU
-        follows (ai/greedy.py `Effort`), and it binds only in those decisions, so it caps
-        their time (issue 19: p99 ≤ 0.5 s of CPU) and leaves every other choice as it was."""
+        unit actions, and there 200 answers took up to 0.87 s, and the race's rollouts play
+        both boards to the end (0.9 s). `effort` counts what the CPU follows, the positions
+        scored (ai/greedy.py `Effort`), and binds only in those decisions (about one in ten
+        of solo Hard's searched ones, one in fifty at 2 players, none at 3), so it caps
+        their time (issue 19: p99 ≤ 0.5 s of CPU) and leaves the other choices as they were.
+        The memo is emptied first, so the count is this decision's alone: the same seed
+        makes the same choices in any process, whatever it decided before."""
         deadline = time.perf_counter() + self.budget
         cs = cards_of(view)
+        facts(cs).seen.clear()  # what is remembered, and so `effort`, is this decision's own
         cands = self.candidates(cs, view, seat, dec, legal)
         if len(cands) == 1:
             return cands[0]

@@ -77,10 +77,10 @@ def skill_branches(cs: CardSet, s: View, seat: int, pos: int, use: SkillUse) -> 
 
 @dataclass
 class Effort:
-    """How many positions a player has scored with the static evaluation. Its CPU follows
-    this count (about 0.1 ms a position here, whatever the position), so the expert budgets
-    its search in it (ai/expert.py `effort`): a count, unlike a clock, makes the same choices
-    on a quiet machine and a busy one."""
+    """How many positions a player has scored with the static evaluation (a value it
+    remembered costs nothing). The CPU follows this count (about 0.1 ms a position on the
+    development machine), so the expert budgets its search in it (ai/expert.py `effort`):
+    a count, unlike a clock, makes the same choices on a quiet machine and a busy one."""
 
     scored: int = 0
 
@@ -218,26 +218,19 @@ class GreedyPlayer:
         """`value` of each answer in `legal`. A unit action's or a "done"'s value depends on
         nothing but `position_key`, and the expert's rollouts reach the same positions again
         and again (its candidates and samples converge), so those values are remembered per
-        position (ai/model.py `Recent`); the others are worked out afresh. A remembered
-        value still counts the positions it scored in `effort`: what happens to be remembered
-        depends on what was asked before, and the expert's choices must not."""
+        position (ai/model.py `Recent`); the others are worked out afresh."""
         seen = facts(cs).seen
         key = ("values", position_key(view, seat), self.w)
-        known: dict[Action, tuple[float, int]] | None = seen.get(key)
+        known: dict[Action, float] | None = seen.get(key)
         if known is None:
             known = {}
             seen.put(key, known)
         out = []
         for a in legal:
             if a.verb in ("act", "done"):
-                hit = known.get(a)
-                if hit is None:
-                    before = self.effort.scored
-                    v = self.value(cs, view, seat, a)
-                    known[a] = (v, self.effort.scored - before)
-                else:
-                    v, scored = hit
-                    self.effort.scored += scored
+                v = known.get(a)
+                if v is None:
+                    v = known[a] = self.value(cs, view, seat, a)
             else:
                 v = self.value(cs, view, seat, a)
             out.append(v)

@@ -188,6 +188,11 @@ class Recent:
                 self.put(key, v)
         return v
 
+    def clear(self) -> None:
+        """Forget everything: the expert's search starts from an empty memo, so what it
+        finds remembered is what the same decision worked out itself (ai/expert.py)."""
+        self.new, self.old = {}, {}
+
     def put(self, key: Any, value: Any) -> None:
         if len(self.new) >= self.size:
             self.old = self.new
