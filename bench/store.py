@@ -16,8 +16,8 @@
    do it (tests/pg_server.py), but with fsync on, as in production — so both figures
    include the flush to disk; pass `--pg postgresql://…` to measure a server of your own.
 5. Many games committing at once (`--games`, each its moves one after another, all games
-   in parallel from one process): moves per second on SQLite FULL (its writes are one at a
-   time) and PostgreSQL (row locks: games commit side by side, and the server flushes
+   in parallel from one process): moves per second on SQLite FULL (one writer thread; the
+   writes waiting for it share one commit, store/db.py "Group commit") and PostgreSQL (row locks: games commit side by side, and the server flushes
    several commits with one fsync).
 
 Medians on a shared 2-core machine; run twice and expect noise of a few percent.
@@ -97,28 +97,32 @@ async def burst(path: str, games: int, moves: int) -> float:
 
 
 async def round_trips(path: str, moves: int) -> tuple[float, float]:
-    """(reads, writes) per accepted move, counted at the store's two thread pools."""
+    """(reads, writes) per accepted move: the jobs `Play.act` hands the store."""
     store = await Store(path).open()
     svc = GameService(store, seed_source=lambda: 3)
     svc.tables.notify = True
     counts = {"read": 0, "write": 0}
-    real = store._on
+    read, write = store.run_read, store.run_write
 
-    async def counted(pool: Any, fn: Any, *args: Any) -> Any:
-        counts["write" if pool is store._writer else "read"] += 1
-        return await real(pool, fn, *args)
+    async def counted_read(fn: Any, *args: Any, **kw: Any) -> Any:
+        counts["read"] += 1
+        return await read(fn, *args, **kw)
+
+    async def counted_write(fn: Any, *args: Any, **kw: Any) -> Any:
+        counts["write"] += 1
+        return await write(fn, *args, **kw)
 
     n, channel = 0, 0
     while n < moves:
         channel += 1
         await svc.lobby.new_lobby(None, channel, 1, "Ann", players=1)
         g = (await svc.lobby.start(channel, 1)).game
-        store._on = counted  # type: ignore[method-assign]
+        store.run_read, store.run_write = counted_read, counted_write  # type: ignore[method-assign]
         while not g.over and n < moves:
             seat = g.waiting_for()[0]
             g = (await svc.play.act(channel, seat + 1, str(g.legal_actions(seat)[0]))).game
             n += 1
-        store._on = real  # type: ignore[method-assign]
+        store.run_read, store.run_write = read, write  # type: ignore[method-assign]
     await store.close()
     return counts["read"] / n, counts["write"] / n
 
@@ -174,8 +178,8 @@ def main(argv: list[str]) -> int:
         waits, refused = asyncio.run(competing(f"{d}/busy.db"))
         print(f"competing writer holds the lock: reads of another game {ms(waits)}; "
               f"the blocked write refused after {refused * 1000:.0f} ms")
+    print(f"{args.games} games committing at once, SQLite FULL: {medians['burst']:.0f} moves/s")
     if not args.no_pg:
-        print(f"{args.games} games committing at once, SQLite FULL: {medians['burst']:.0f} moves/s")
         postgres(args.pg, args.moves, medians["FULL"], args.games, medians["burst"])
     return 0
 
