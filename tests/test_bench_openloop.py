@@ -50,6 +50,12 @@ class SlowBot(commands.Bot):
             time.sleep(WORK)  # holds the loop like CPU-bound work
             await interaction.response.send_message("done", ephemeral=True)
 
+        @self.tree.command(name="think", description="Defers, then answers after WORK seconds")
+        async def think(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            time.sleep(WORK)
+            await interaction.followup.send("done", ephemeral=True)
+
         @slow.autocomplete("what")
         async def what_choices(interaction: discord.Interaction,
                                current: str) -> list[app_commands.Choice[str]]:
@@ -107,6 +113,27 @@ def test_open_loop_latency_counts_the_queue_from_the_scheduled_arrival() -> None
         assert feed.stats("slow").missed == sum(missed) >= 2
         # the fake Discord refused the late ones, as Discord would: no answer shown
         assert not feed.outcomes[-1].result.responded
+
+    run(scenario)
+
+
+def test_a_burst_is_acknowledged_before_any_of_it_is_answered() -> None:
+    """Issue 22: a request to Discord takes a network round trip, and the bot's other tasks
+    run meanwhile, so five interactions arriving at once are all acknowledged (deferred)
+    before the first one's slow work is answered. The fake Discord used to answer a request
+    without letting other tasks run: the last ack then waited for four whole interactions'
+    work (~0.4 s), which no real connection does — and the benches' ack figures with it."""
+    bench = bench_bot()
+
+    async def scenario(h: Harness) -> None:
+        users = [h.user(f"u{k}") for k in range(5)]
+        feed = await bench.burst(h, [(h.slash_payload(u, "think"), u, h.channel, None)
+                                     for u in users])
+        acks = [o.ack for o in feed.outcomes]
+        answers = [o.answer for o in feed.outcomes]
+        assert None not in acks and None not in answers
+        assert max(acks) < min(answers), (acks, answers)  # type: ignore[type-var]
+        assert max(acks) < WORK  # no ack waited for another interaction's work
 
     run(scenario)
 
