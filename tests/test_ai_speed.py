@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 
 import pytest
 
@@ -31,16 +30,20 @@ BEFORE = {  # (setting, seed): digest of the game log, recorded before the speed
 SETTINGS = {"greedy-hard": Config(ai=("greedy",), difficulty="hard"),
             "greedy-4p": Config(players=4, ai=("greedy",)),
             "expert-hard": Config(ai=("expert",), difficulty="hard")}
-SEARCHED_CPU = 0.5  # issue 19: p99 CPU per searched decision at the default budget
 DIGEST_CARDS = 7  # the released card set the digests were recorded with (the speed-up's check)
 
 
-def play(cfg: Config, seed: int) -> tuple[str, list[float]]:
+def play(cfg: Config, seed: int, effort: int | None = None,
+         cards: int | None = DIGEST_CARDS) -> tuple[str, list[int]]:
     """One game as `python -m sim` plays it (count budget, no wall cap): the log's digest
-    and the CPU seconds of each decision the expert searched."""
+    and the positions each decision the expert searched scored (ai/greedy.py `Effort`:
+    what its CPU follows; `effort` overrides the expert's budget)."""
     g = Game.new(list(NAMES[:cfg.players]), seed=seed, options=cfg.options(),
-                 cards_version=DIGEST_CARDS)
+                 cards_version=cards)
     bots = [make_bot(cfg.level(s), seed * 8 + s, cfg.budget) for s in range(cfg.players)]
+    for bot in bots:
+        if isinstance(bot, ExpertPlayer) and effort is not None:
+            bot.effort = effort
     searched = []
     for _ in range(5000):
         if g.over:
@@ -48,29 +51,30 @@ def play(cfg: Config, seed: int) -> tuple[str, list[float]]:
         seat = g.waiting_for()[0]
         v = view(g.state, seat)
         bot = bots[seat]
-        t = time.process_time()
+        before = bot.policy.effort.scored if isinstance(bot, ExpertPlayer) else 0
         text = bot.choose(v, seat)
         if isinstance(bot, ExpertPlayer) and bot.searched(v, v["decisions"][str(seat)]["kind"]):
-            searched.append(time.process_time() - t)
+            searched.append(bot.policy.effort.scored - before)
         g.apply(seat, text)
     assert g.over
     digest = hashlib.sha256(json.dumps(g.state["log"], sort_keys=True).encode()).hexdigest()
     return digest, searched
 
 
-@pytest.fixture(scope="module")
-def expert_game() -> tuple[str, list[float]]:
-    return play(SETTINGS["expert-hard"], 1)
-
-
-def test_issue19_every_searched_decision_of_a_hard_game_within_half_a_second_of_cpu(
-        expert_game: tuple[str, list[float]]) -> None:
-    """The expert at its default count budget (200 simulated answers, no wall cap) never
-    thinks longer than the goal's 0.5 s of CPU on a decision it searches (before: 0.69 s on
-    this game, 1.4 s on others); CPU, not wall time, so other processes matter less."""
-    _, searched = expert_game
-    assert len(searched) >= 10
-    assert max(searched) <= SEARCHED_CPU, [round(x, 2) for x in searched]
+def test_issue19_every_searched_decision_of_a_hard_game_stays_within_its_effort_budget(
+        ) -> None:
+    """Issue 19's time goal (p99 ≤ 0.5 s of CPU per searched decision; measured by
+    bench/ai_speed.py, README "AI thinking time with the effort budget"): the expert stops
+    searching near its `effort` budget of scored positions, which is what its CPU follows
+    (about 0.1 ms a position), so no decision of this Hard game (seed 4, today's cards),
+    whose endgame scored up
+    to 1.7× the budget without it, goes past it by more than one rollout's answer. Counts,
+    not time: exact on a busy machine."""
+    default = ExpertPlayer().effort
+    _, free = play(SETTINGS["expert-hard"], 4, effort=10**9, cards=None)
+    _, bound = play(SETTINGS["expert-hard"], 4, cards=None)
+    assert max(free) > 1.25 * default
+    assert len(bound) >= 10 and max(bound) <= 1.25 * default, bound
 
 
 @pytest.mark.parametrize("setting,seed", [k for k in BEFORE if k[0].startswith("greedy")])
