@@ -67,9 +67,8 @@ def test_issue19_every_searched_decision_of_a_hard_game_stays_within_its_effort_
     bench/ai_speed.py, README "AI thinking time with the effort budget"): the expert stops
     searching near its `effort` budget of scored positions, which is what its CPU follows
     (about 0.1 ms a position), so no decision of this Hard game (seed 4, today's cards),
-    whose endgame scored up
-    to 1.7× the budget without it, goes past it by more than one rollout's answer. Counts,
-    not time: exact on a busy machine."""
+    whose endgame scored up to 1.7× the budget without it, goes past it by more than one
+    rollout's answer. Counts, not time: exact on a busy machine."""
     default = ExpertPlayer().effort
     _, free = play(SETTINGS["expert-hard"], 4, effort=10**9, cards=None)
     _, bound = play(SETTINGS["expert-hard"], 4, cards=None)
