@@ -301,19 +301,15 @@ class Store(GameStore):
         try:
             con.execute("COMMIT")
         except Exception as e:
-            self._rollback(con)
             key = next((j.key for j, (ok, _) in zip(jobs, results, strict=True)
                         if ok and j.key is not None), None)
-            outcome: BaseException | None = e
+            failure: BaseException = e
             try:
-                if key is not None and _landed(self._reset(), key):
-                    outcome = None
-            except Exception as lookup:
-                outcome = StoreUncertain(f"COMMIT failed ({e}); could not read back ({lookup})")
-            if key is None:
-                self._reset()
-            if outcome is not None:
-                results = [(False, outcome) if ok else (ok, r) for ok, r in results]
+                landed = self._landed_after(con, e, key)
+            except StoreUncertain as uncertain:
+                landed, failure = False, uncertain
+            if not landed:
+                results = [(False, failure) if ok else (ok, r) for ok, r in results]
         for job, (ok, result) in zip(jobs, results, strict=True):
             job.settle(result, ok)
 
@@ -350,19 +346,23 @@ class Store(GameStore):
         try:
             con.execute("COMMIT")
         except Exception as e:
-            # The commit may or may not have reached the file: look on a fresh connection.
-            self._rollback(con)
-            if key is None:
-                self._reset()
-                raise
-            try:
-                landed = _landed(self._reset(), key)
-            except Exception as lookup:
-                raise StoreUncertain(f"COMMIT failed ({e}); could not read back ({lookup})") \
-                    from e
-            if not landed:
+            if not self._landed_after(con, e, key):
                 raise
         return out
+
+    def _landed_after(self, con: sqlite3.Connection, e: Exception, key: str | None) -> bool:
+        """After a COMMIT that raised `e`: whether it reached the file after all, read back
+        by `key` (one of its writes' interaction keys) on a fresh connection; without a key
+        there is no telling, so False. StoreUncertain when the reading back fails too."""
+        self._rollback(con)
+        if key is None:
+            self._reset()
+            return False
+        try:
+            return _landed(self._reset(), key)
+        except Exception as lookup:
+            raise StoreUncertain(f"COMMIT failed ({e}); could not read back ({lookup})") \
+                from e
 
     def _begin(self, con: sqlite3.Connection) -> None:
         """BEGIN IMMEDIATE: take the database's write lock, waiting `busy_s` at a time. Other
