@@ -24,8 +24,10 @@ PNG = b"\x89PNG"
 
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One sample per choice: these tests are about the interface, not the estimate."""
+    """One sample per choice, and one decision a seat judged again: these tests are about
+    the interface (both passes still run), not the estimate."""
     monkeypatch.setattr(service.review, "SAMPLES", 1)
+    monkeypatch.setattr(service.review, "RECHECK", 1)
 
 
 def test_review_refuses_then_edits_progress_and_attaches_the_chart(tmp_path):
