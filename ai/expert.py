@@ -42,8 +42,8 @@ from engine import Action, CardSet, Game, State
 
 from .determinize import determinize
 from .evaluate import LOSS, evaluate, rounds_left
-from .greedy import GreedyPlayer
-from .model import View, cards_of, facts, game_of
+from .greedy import GreedyPlayer, legal_actions
+from .model import View, cards_of, facts
 
 WIN = 500.0
 SEARCHED = ("pick", "place", "recruit")
@@ -89,7 +89,7 @@ class ExpertPlayer:
 
     def choose(self, view: View, seat: int) -> str:
         dec = view["decisions"].get(str(seat))
-        legal = game_of(view).legal_actions(seat)
+        legal = legal_actions(view, seat)
         if dec is None or not legal:
             raise ValueError(f"seat {seat} has no pending decision in this view")
         if not self.searched(view, dec["kind"]):

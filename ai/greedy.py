@@ -116,6 +116,23 @@ def act_options(cs: CardSet, view: View, seat: int) -> list[Action]:
     return out
 
 
+def legal_actions(view: View, seat: int) -> list[Action]:
+    """The engine's legal answers (engine `Game.legal_actions`), the same list in the same
+    order. For unit actions (R8) it is "done", every unit action and the Level Ups
+    (R12.1); the unit actions are remembered per board (`act_options`): a rollout asks for
+    them at every answer, and listing every unit's moves and skill uses afresh was a fifth
+    of the expert's thinking time. tests/test_ai_players.py holds the two lists equal."""
+    dec = view["decisions"].get(str(seat))
+    if dec is None or dec["kind"] != "actions" or view.get("result") is not None:
+        return game_of(view).legal_actions(seat)
+    cs = cards_of(view)
+    levelups = [Action("levelup", square=board.NAMES[i])
+                for i, u in enumerate(view["players"][seat]["board"])
+                if u is not None and "owner" in u
+                and combat.levelup_problem(cs, view, seat, i) is None]
+    return [Action("done"), *act_options(cs, view, seat), *levelups]
+
+
 STALEMATE = 3  # rounds of the seat's own play without an attack on a monster
 
 
@@ -177,7 +194,7 @@ class GreedyPlayer:
 
     def choose(self, view: View, seat: int) -> str:
         dec = view["decisions"].get(str(seat))
-        legal = game_of(view).legal_actions(seat)
+        legal = legal_actions(view, seat)
         if dec is None or not legal:
             raise ValueError(f"seat {seat} has no pending decision in this view")
         return str(self.best(view, seat, dec, legal))
