@@ -24,6 +24,7 @@ from typing import Any
 
 from engine import Action, CardSet, NotationError, board, combat, parse
 from engine.decisions import act_options as engine_act_options
+from engine.decisions import levelup_options
 from engine.notation import SkillUse
 from engine.state import marks, spend_marks
 from engine.types import Decision, ReadyDecision, RollDecision
@@ -127,11 +128,7 @@ def legal_actions(view: View, seat: int) -> list[Action]:
     if dec is None or dec["kind"] != "actions" or view.get("result") is not None:
         return game_of(view).legal_actions(seat)
     cs = cards_of(view)
-    levelups = [Action("levelup", square=board.NAMES[i])
-                for i, u in enumerate(view["players"][seat]["board"])
-                if u is not None and "owner" in u
-                and combat.levelup_problem(cs, view, seat, i) is None]
-    return [Action("done"), *act_options(cs, view, seat), *levelups]
+    return [Action("done"), *act_options(cs, view, seat), *levelup_options(cs, view, seat)]
 
 
 STALEMATE = 3  # rounds of the seat's own play without an attack on a monster

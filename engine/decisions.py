@@ -502,10 +502,14 @@ def answer(r: Reply, dec: Decision, a: Action) -> str:
 
 def legal(cs: CardSet, st: State, seat: int, dec: Decision) -> list[Action]:
     """Every answer to `dec` (Level Up included, R12.1)."""
+    return RULES[dec["kind"]].legal(cs, st, seat, dec) + levelup_options(cs, st, seat)
+
+
+def levelup_options(cs: CardSet, st: State, seat: int) -> list[Action]:
+    """The Level Ups `seat` may declare now, at any decision (R12.1, R12.2)."""
     b = st["players"][seat]["board"]
-    levelups = [Action("levelup", square=sq(i)) for i, u in enumerate(b)
-                if is_unit(u) and combat.levelup_problem(cs, st, seat, i) is None]
-    return RULES[dec["kind"]].legal(cs, st, seat, dec) + levelups
+    return [Action("levelup", square=sq(i)) for i, u in enumerate(b)
+            if is_unit(u) and combat.levelup_problem(cs, st, seat, i) is None]
 
 
 def prompt(cs: CardSet, st: State, dec: Decision) -> Prompt:
