@@ -36,6 +36,7 @@ import json
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from engine import Action, CardSet, Game, State
@@ -51,6 +52,32 @@ ENDGAME = ("actions",)  # searched only in the last `endgame` rounds before a so
 PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers
 RACE_PLAYERS = 2  # the table size where the race search runs (module docstring)
 EFFORT_PER_WORK = 22  # positions the rollouts may score per unit of `work` (`search`)
+
+
+@dataclass(frozen=True, slots=True)
+class Weighing:
+    """A decision as the expert weighed it: its candidates, greedy's best first, and each
+    one's rollout values, one per complete sample (all on the same samples and dice).
+    Unsearched, or with no sample complete within the clock, there are no values and the
+    choice is the first candidate, greedy's."""
+
+    candidates: list[Action]
+    values: list[list[float]]
+
+    @property
+    def best(self) -> int:
+        """The candidate with the best total; a tie goes to the earlier one (greedy's
+        order). The totals add the samples in order, as the search always has."""
+        totals = [sum(v, 0.0) for v in self.values]
+        return max(range(len(self.candidates)), key=lambda k: (totals[k], -k))
+
+    @property
+    def choice(self) -> Action:
+        return self.candidates[self.best]
+
+    @property
+    def samples(self) -> int:
+        return len(self.values[0])
 
 
 class ExpertPlayer:
@@ -88,13 +115,19 @@ class ExpertPlayer:
         self.budget = seconds
 
     def choose(self, view: View, seat: int) -> str:
+        return str(self.weighing(view, seat).choice)
+
+    def weighing(self, view: View, seat: int) -> Weighing:
+        """The decision as the expert weighs it: its candidates and their rollout values
+        where it searches; greedy's one answer, unweighed, where it does not. The hints
+        read their chances from it (ai/advise.py), so what they say matches the choice."""
         dec = view["decisions"].get(str(seat))
         legal = legal_actions(view, seat)
         if dec is None or not legal:
             raise ValueError(f"seat {seat} has no pending decision in this view")
         if not self.searched(view, dec["kind"]):
-            return str(self.greedy.best(view, seat, dec, legal))
-        return str(self.search(view, seat, dec, legal))
+            return Weighing([self.greedy.best(view, seat, dec, legal)], [[]])
+        return self.weigh(view, seat, dec, legal)
 
     def searched(self, view: View, kind: str) -> bool:
         """Search the round-shaping choices always, unit actions only near a solo deadline
@@ -133,6 +166,11 @@ class ExpertPlayer:
 
     def search(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]
                ) -> Action:
+        """The candidate with the best mean rollout value (`weigh`)."""
+        return self.weigh(view, seat, dec, legal).choice
+
+    def weigh(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]
+              ) -> Weighing:
         """Mean rollout value per candidate over up to `samples` samples, fewer when the
         next sample would take the rollouts' work past `work` (rollouts to the game's end
         cost several rounds each) or the positions they score past `effort`, or when the
@@ -153,12 +191,12 @@ class ExpertPlayer:
         cs = cards_of(view)
         facts(cs).seen.clear()  # what is remembered, and so `effort`, is this decision's own
         cands = self.candidates(cs, view, seat, dec, legal)
+        weighed: list[list[float]] = [[] for _ in cands]
         if len(cands) == 1:
-            return cands[0]
+            return Weighing(cands, weighed)
         left = rounds_left(view)
         race = self.racing(view)
         to_end = (left is not None and left <= self.finish) or race
-        totals = [0.0] * len(cands)
         n = used = 0
         start = self.policy.effort.scored
         while n < self.samples and (n == 0 or self.affords(n, used,
@@ -176,12 +214,10 @@ class ExpertPlayer:
             if len(values) < len(cands):
                 self.capped += 1
                 break
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
+            for k, v in enumerate(values):
+                weighed[k].append(v)
             n += 1
-        if n == 0:  # no complete sample within the cap: greedy's own choice
-            return cands[0]
-        best = max(range(len(cands)), key=lambda k: (totals[k], -k))
-        return cands[best]
+        return Weighing(cands, weighed)
 
     def affords(self, n: int, used: int, scored: int) -> bool:
         """Whether one more sample, as costly as the mean of the `n` so far, keeps the

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from engine import Action, CardSet, Game, parse
 
-from .advise import SCALE
+from .advise import chance
 from .determinize import determinize
 from .evaluate import rounds_left
 from .expert import ExpertPlayer
@@ -50,12 +50,6 @@ class Judged:
     @property
     def cost(self) -> float:
         return max(0.0, self.p_best - self.p_played)
-
-
-def chance(value: float) -> float:
-    """A rollout's value (ai/expert.py: WIN, LOSS − shortfall, or the evaluation) as a
-    chance to win, squashed as ai/advise.py squashes its evaluation."""
-    return 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -value / SCALE))))
 
 
 def candidates(expert: ExpertPlayer, cs: CardSet, view: View, seat: int,
