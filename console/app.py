@@ -494,8 +494,8 @@ class Console:
         if command == "tutorial":
             await self.tutorial()
             return True
-        if command == "help":
-            self.say(t("help", self.lang))
+        if command == "help":  # in the tutorial, its own moves: the game's do not apply there
+            self.say(t("tutorial_help" if self.learning is not None else "help", self.lang))
             return True
         if command == "rules":  # needs no game: the rules, or the rule a message cited
             self.rules(" ".join(words[1:]))

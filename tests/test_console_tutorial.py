@@ -38,9 +38,14 @@ def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path
 
 def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: Path) -> None:
     r = console(tmp_path, "--names", "Ann", "Bob", "--seed", "3",
-                lines=["tutorial", "restart", "lesson 12", "lesson 9", "1", "leave", "status"])
+                lines=["tutorial", "help", "restart", "lesson 12", "lesson 9", "1", "leave",
+                       "status", "help"])
     out = r.stdout
     assert "Welcome to Rook & Raiders! Nine short lessons" in out
+    # help in the tutorial lists the tutorial's own moves, not the game's commands
+    learning = out[out.index("In the tutorial:"):out.index("You left the tutorial")]
+    assert "lesson N" in learning and "leave" in learning and "undo NAME" not in learning
+    assert "undo NAME" in out[out.index("You left the tutorial"):]  # back in the game
     assert "Give a lesson number from 1 to 9, e.g. lesson 3." in out
     assert "lesson 9/9: Winning and losing" in out and "You finished the last lesson" in out
     tail = out[out.index("You left the tutorial"):]
