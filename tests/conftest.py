@@ -19,6 +19,7 @@ loop cannot quietly grow them again.
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import multiprocessing.process
 import sqlite3
@@ -166,6 +167,17 @@ def _processes_are_marked(request: pytest.FixtureRequest,
     if started:
         pytest.fail(f"this test started a process ({started[0]}): mark it "
                     "@pytest.mark.process, or `bash rr test --fast` slows down unseen")
+
+
+@pytest.fixture(autouse=True)
+def _collector() -> Iterator[None]:
+    """Each test starts with the garbage collector as Python sets it: a production bot
+    (`freeze_gc`: bench/bot.py's, tests/test_bot_runtime.py's) freezes what is loaded and
+    raises the thresholds for the rest of its process, which here is every later test."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 @pytest.fixture(autouse=True)
