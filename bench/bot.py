@@ -86,6 +86,7 @@ from openloop import (  # noqa: E402
 from engine import Action, Game  # noqa: E402
 
 TARGET_P99_MS = 100.0  # at 50 games
+DEFAULT_GC = gc.get_threshold()  # Python's own, restored between runs (the production bot sets its own)
 ANSWER, READ = "answer", "read"
 # Stages of the loop thread's CPU, by where a function lives (first match wins).
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -104,6 +105,31 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
                                      "<method 'put' of '_queue", "<method 'acquire'")),
     ("PNG bytes handed over (Pillow, zlib)", ("/PIL/", "zlib")),
 )
+
+
+class Collector:
+    """Python's garbage collector passes inside the measured spans (a `gc.callbacks` hook):
+    each pass stops the event loop, so the acknowledgements and answers behind it wait.
+    Counted per generation (0 young, 1 middle, 2 full) with their wall time."""
+
+    def __init__(self, cpu: Cpu) -> None:
+        self.cpu = cpu
+        self.passes = [0, 0, 0]
+        self.seconds = [0.0, 0.0, 0.0]
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self.cpu.active:
+            g = info["generation"]
+            self.passes[g] += 1
+            self.seconds[g] += time.perf_counter() - self._started
+
+    def line(self) -> str:
+        return "collector: " + ", ".join(
+            f"{n} {name} passes {1000 * t:.0f} ms" for name, n, t in
+            zip(("young", "middle", "full"), self.passes, self.seconds, strict=True))
 
 
 class Cpu:
@@ -468,9 +494,15 @@ def main(argv: list[str]) -> int:
         cpu = Cpu()
         if args.profile:
             cpu.profile = cProfile.Profile()
-        res = asyncio.run(measure_open(n, args.rate, args.duration, args.seed, cpu) if args.rate
-                          else measure(n, args.rounds, args.seed, cpu))
+        collector = Collector(cpu)
+        gc.callbacks.append(collector)
+        try:
+            res = asyncio.run(measure_open(n, args.rate, args.duration, args.seed, cpu)
+                              if args.rate else measure(n, args.rounds, args.seed, cpu))
+        finally:
+            gc.callbacks.remove(collector)
         gc.unfreeze()  # that bot is gone: let its frozen objects be collected
+        gc.set_threshold(*DEFAULT_GC)  # and its collector settings (the production bot's)
         results.append(res)
         print(f"{res['games']:>6} {res['interactions']:>7} {res['burst']:>6} {res['per_s']:>8.0f} "
               f"{res['ack_p50']:>7.1f}ms {res['ack_p99']:>7.1f}ms {res['ack_max']:>7.1f}ms "
@@ -478,6 +510,7 @@ def main(argv: list[str]) -> int:
               f"{res['reads_missed']:>7} {res['cpu_own']:>17.2f} + {res['cpu_workers']:>5.2f} ms "
               f"{1000 / max(1e-9, res['cpu_own'] + res['cpu_workers']):>11.0f} "
               f"{res['cpu_loop']:>8.2f} ms {res['cpu_fake']:>11.2f} ms", flush=True)
+        print("        " + collector.line())
         if res["hops"]:
             print("        per interaction: " + ", ".join(
                 f"{v:.2f} {k}" for k, v in res["hops"].items()))
