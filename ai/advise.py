@@ -16,7 +16,8 @@ obvious answer, greedy's; "after" the chance with the suggestion. Where the expe
 (command cards, placement, recruits, the last rounds), both come from the very rollouts its
 choice was made on (`ExpertPlayer.weighing`: the same samples and dice for every
 candidate), so a hint never says its own move lowers the chance: with separate play-outs
-of three samples, a third of the hints on searched decisions did (ai/advise.py tests).
+of three samples, a third of the hints on searched decisions did (bench/hints.py;
+tests/test_hints.py holds it).
 Elsewhere the suggestion IS greedy's answer, so "now" and "after" are one figure, played
 out `samples` times.
 """

@@ -228,8 +228,8 @@ class RookBot(Host):
             gc.collect()
             gc.freeze()
             # What comes later (every open game's state, discord.py's caches) still made
-            # the collector's passes the loop's largest stall: at 500 busy games, 15 full
-            # passes of ~250 ms each over half a million objects. The bot allocates
+            # the collector's passes the loop's largest stall: at 500 busy games, full
+            # passes of ~360 ms each over half a million objects. The bot allocates
             # containers by the thousand per interaction and makes few cycles, so it
             # collects less often (README "Bot": the collector's time and the answers).
             gc.set_threshold(*GC_THRESHOLDS)
