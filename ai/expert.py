@@ -51,7 +51,7 @@ SEARCHED = ("pick", "place", "recruit")
 ENDGAME = ("actions",)  # searched only in the last `endgame` rounds before a solo deadline
 PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers
 RACE_PLAYERS = 2  # the table size where the race search runs (module docstring)
-EFFORT_PER_WORK = 22  # positions the rollouts may score per unit of `work` (`search`)
+EFFORT_PER_WORK = 22  # positions the rollouts may score per unit of `work` (`weigh`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,11 +163,6 @@ class ExpertPlayer:
             if self.racing(view):  # each candidate's rollouts run to the end: fewer of them
                 width = min(width, self.race_width)
         return [a for _, _, a in sorted(scored, key=lambda x: (x[0], x[1]), reverse=True)[:width]]
-
-    def search(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]
-               ) -> Action:
-        """The candidate with the best mean rollout value (`weigh`)."""
-        return self.weigh(view, seat, dec, legal).choice
 
     def weigh(self, view: View, seat: int, dec: dict[str, Any], legal: list[Action]
               ) -> Weighing:
