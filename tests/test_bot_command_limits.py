@@ -20,6 +20,10 @@ from cogs.i18n import RookTranslator
 
 MAX_CHILDREN = 25  # subcommands + subcommand groups per group, options per command
 MAX_CHOICES = 25
+# The combined name, description and value characters of one command, its options
+# (subcommands and groups included) and choices; of a localized field only its longest
+# version counts. Discord's documentation says 8000 (it said 4000 before).
+MAX_COMMAND_SIZE = 8000
 # Discord's name rule: 1–32 letters, digits, '-' or '_' (any script), lowercase.
 NAME = re.compile(r"^[-_\w]{1,32}$")
 SUBCOMMAND, GROUP = 1, 2
@@ -42,9 +46,25 @@ def _nodes(node: dict[str, Any], path: str) -> Iterator[tuple[str, dict[str, Any
         yield from _nodes(child, f"{path} {child['name']}")
 
 
+def _longest(node: dict[str, Any], field: str) -> int:
+    versions = [node.get(field) or "", *(node.get(f"{field}_localizations") or {}).values()]
+    return max(len(v or "") for v in versions)
+
+
+def command_size(node: dict[str, Any]) -> int:
+    """The characters Discord counts against MAX_COMMAND_SIZE for `node` and all below it."""
+    size = _longest(node, "name") + _longest(node, "description")
+    for choice in node.get("choices") or []:
+        size += _longest(choice, "name")
+        size += len(choice["value"]) if isinstance(choice["value"], str) else 0
+    return size + sum(command_size(child) for child in node.get("options") or [])
+
+
 def _check(payload: dict[str, Any]) -> int:
     """Every limit on one top-level command's payload; returns how many nodes were checked."""
     seen = 0
+    size = command_size(payload)
+    assert size <= MAX_COMMAND_SIZE, f"/{payload['name']}: {size} characters in all"
     for path, node in _nodes(payload, "/" + payload["name"]):
         seen += 1
         for lang, name, desc in (
@@ -102,6 +122,11 @@ def test_checker_catches_what_discord_refuses():
         {**ok, "options": [dict(ok, name=f"o{i}") for i in range(26)]},
         {**ok, "choices": [{"name": "c", "value": i, "name_localizations": {"ja": "c"}}
                            for i in range(26)]},
+        # 4 subcommands of 25 options each, every longest description (the Japanese) full:
+        # over 10,000 characters, though each name and description is within its own limit
+        {**ok, "options": [dict(ok, name=f"s{i}", type=SUBCOMMAND, options=[
+            dict(ok, name=f"o{k}", description_localizations={"ja": "説" * 100})
+            for k in range(25)]) for i in range(4)]},
     ]
     for bad in bad_cases:
         try:
