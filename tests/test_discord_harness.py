@@ -13,6 +13,7 @@ import asyncio
 import io
 import re
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -246,6 +247,22 @@ class RRCog(commands.Cog):
                 row = await cursor.fetchone()
         await interaction.followup.send(f"rows={row[0] if row else None}")
 
+    @rr.command(name="grind", description="Work on a thread of its own, outside executors")
+    async def grind(self, interaction: discord.Interaction) -> None:
+        # Like the store's group commit (handed to its writer with `submit`, not
+        # `run_in_executor`): only the thread's frame says that work is under way.
+        await interaction.response.defer()
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+
+        def work() -> None:
+            _work_on_a_line_that_reads_like_a_wait()
+            loop.call_soon_threadsafe(done.set_result, None)
+
+        threading.Thread(target=work, name="grinder", daemon=True).start()
+        await done
+        await interaction.followup.send("ground")
+
     @rr.command(name="leak", description="Fire-and-forget task that fails")
     async def leak(self, interaction: discord.Interaction) -> None:
         async def background() -> None:
@@ -295,6 +312,10 @@ class RRBot(commands.Bot):
 
     async def on_ready(self) -> None:
         self.ready_seen = True
+
+
+def _work_on_a_line_that_reads_like_a_wait() -> None:
+    time.sleep(0.1)  # project code (a SQLite statement, a retry's pause): busy, not parked
 
 
 def run(scenario: Callable[[Harness], Awaitable[None]], **options: Any) -> None:
@@ -661,6 +682,17 @@ def test_work_on_threads_is_awaited() -> None:
     async def scenario(h: Harness) -> None:
         res = await h.slash(h.user("alice"), "rr stats")
         assert [m.content for m in res.followups] == ["rows=300000"]
+
+    run(scenario)
+
+
+def test_a_thread_in_project_code_is_awaited_whatever_its_line_says() -> None:
+    """A worker thread counts as idle only when it waits in the standard library or an
+    installed package (a queue's `get`): one stopped on a line of the project's own code
+    is working, even where that line holds `sleep(` or `.join(` (issue 21)."""
+    async def scenario(h: Harness) -> None:
+        res = await h.slash(h.user("alice"), "rr grind")
+        assert [m.content for m in res.followups] == ["ground"]
 
     run(scenario)
 
