@@ -83,11 +83,12 @@ def advise(view: View, seat: int, seed: int, samples: int = 3, budget: float = 1
     wall-clock cap, strikes on an overloaded machine); ValueError when the seat has nothing
     to decide."""
     weighing = ExpertPlayer(seed, budget=budget).weighing(view, seat)
-    text = str(weighing.choice)
+    best = weighing.best
+    text = str(weighing.candidates[best])
     cs = cards_of(view)
     reason = explain(cs, view, seat, parse(text))
     if weighing.samples:
-        after = mean_chance(weighing.values[weighing.best])
+        after = mean_chance(weighing.values[best])
         # The expert ranks by the mean value, a chance is the mean of squashed values: the
         # two orders can differ only where the candidates tie within a fraction of a point
         # (1 hint in 504 measured, by 0.3 points), and the hint keeps to its ranking.
