@@ -179,10 +179,10 @@ class DailyCommands(CommandsMixin):
 
     daily = app_commands.Group(
         name=_("daily", id="command.daily"),
-        description=_("The daily solo challenge: one ranked try a day, ends 00:00 UTC"))
+        description=_("The daily solo challenge: one ranked try a day"))
 
     @daily.command(name=_("play", id="command.daily.play"), description=_(
-        "Start or resume today's challenge (in your DMs with the bot)"))
+        "Start or resume today's challenge (in your DMs)"))
     async def daily_play(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
         if not await ack(interaction):
@@ -191,7 +191,7 @@ class DailyCommands(CommandsMixin):
                            lambda host, *who, reach: host.attempts.play(*who, lang, reach))
 
     @daily.command(name=_("practice", id="command.daily.practice"), description=_(
-        "Replay a past day unranked (today's once your ranked try is over)"))
+        "Replay a past day unranked (today's after your ranked try)"))
     @app_commands.describe(date=_("The day, YYYY-MM-DD (default: yesterday)"))
     async def daily_practice(self, interaction: discord.Interaction,
                              date: str | None = None) -> None:
@@ -230,7 +230,7 @@ class DailyCommands(CommandsMixin):
         await reply(interaction, text, **({"view": view} if view else {}))
 
     @daily.command(name=_("resign", id="command.daily.resign"), description=_(
-        "Give up today's ranked challenge (a loss at the round reached)",
+        "Give up today's ranked challenge (a loss)",
         id="command.help.daily_resign"))
     @app_commands.describe(confirm=_("True: yes, give it up (it cannot be undone)",
                                      id="command.help.daily_resign_confirm"))
@@ -251,7 +251,7 @@ class DailyCommands(CommandsMixin):
             odds=odds_line(stored, lang)))
 
     @daily.command(name=_("stats", id="command.daily.stats"), description=_(
-        "Your daily challenge stats: played, win %, streaks"))
+        "Your daily stats: played, win %, streaks"))
     async def daily_stats(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
         if (host := await _acked_host(interaction, lang)) is None:
@@ -281,11 +281,11 @@ class DailyCommands(CommandsMixin):
                                                         description=alt[:1000]))
 
     @daily.command(name=_("settings", id="command.daily.settings"), description=_(
-        "Daily announcements channel (Manage Server) and your DM streak reminder"))
-    @app_commands.describe(channel=_("Where this server's daily news is posted (Manage Server)"),
+        "Daily news channel (Manage Server) and your streak reminder"))
+    @app_commands.describe(channel=_("Channel for this server's daily news (Manage Server)"),
                            announcements=_("Post the daily news in this server (Manage Server)"),
                            reminder=_("DM me before 00:00 UTC when my streak is about to break"),
-                           reminder_hour=_("The hour (UTC, 0-23) of my streak reminder; turns it on",
+                           reminder_hour=_("Hour (UTC, 0–23) of my streak reminder; turns it on",
                                            id="command.help.daily_reminder_hour"))
     async def daily_settings(self, interaction: discord.Interaction,
                              channel: discord.TextChannel | None = None,

@@ -259,7 +259,7 @@ class DailyReviewCommands(CommandsMixin):
     (children of DailyCommands' `daily` group)."""
 
     @DailyCommands.daily.command(name=_("review", id="command.daily.review"), description=_(
-        "Step through a closed day: your game, the bots' games, everyone's scores"))
+        "Step through a closed day: every game and score"))
     @app_commands.describe(date=_("The day, YYYY-MM-DD (default: yesterday)"))
     async def daily_review(self, interaction: discord.Interaction,
                            date: str | None = None) -> None:
@@ -275,7 +275,7 @@ class DailyReviewCommands(CommandsMixin):
         await send_review(interaction, host, day, lang)
 
     @DailyCommands.daily.command(name=_("history", id="command.daily.history"), description=_(
-        "Your past daily challenges: result, score, rank; review or practise one"))
+        "Your past daily challenges: result, score and rank"))
     async def daily_history(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
         if not await ack(interaction):

@@ -34,8 +34,8 @@ class RR(LobbyCommands, PlayCommands, InfoCommands, SeatCommands, DailyCommands,
          DailyReviewCommands,
          commands.GroupCog, group_name="rr",
          group_description=app_commands.locale_str(
-             "Rook & Raiders: play the board game in this channel")):
-    """Rook & Raiders: play the board game in this channel."""
+             "Rook & Raiders: the board game in this channel")):
+    """Rook & Raiders: the board game in this channel."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

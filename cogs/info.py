@@ -174,7 +174,7 @@ class InfoCommands(CommandsMixin):
                     + _hints_used(row, lang))
 
     @app_commands.command(name="reach", description=_(
-        "Show where a unit can move and what its skill reaches"))
+        "Where a unit can move and what its skill reaches"))
     @app_commands.describe(unit=_("Your unit (its square)"))
     async def reach(self, interaction: discord.Interaction, unit: str) -> None:
         lang = lang_of(interaction)
@@ -241,7 +241,7 @@ class InfoCommands(CommandsMixin):
             return []
 
     @app_commands.command(name="rules", description=_("Short rules help"))
-    @app_commands.describe(topic=_("Which part of the rules, or a rule id such as R11"))
+    @app_commands.describe(topic=_("A part of the rules, or a rule id such as R11"))
     async def rules(self, interaction: discord.Interaction, topic: str) -> None:
         """A topic from the suggestions, or a rule id a message cited ("(R11.1)" → R11)."""
         lang = lang_of(interaction)
@@ -267,12 +267,11 @@ class InfoCommands(CommandsMixin):
     @app_commands.command(name="settings", description=_(
         "Your standing order and the game's time limit"))
     @app_commands.describe(autosave=_(
-        "Level up a ★ unit automatically when that saves it in the Enemy phase (R12.1)"),
-        rolls=_("When to ask 'reroll, level up or keep?' after a dice roll (R12.1)"),
+        "Level up a ★ unit automatically when that saves it (R12.1)"),
+        rolls=_("When to offer a reroll or level-up after a dice roll (R12.1)"),
         hours=_("New turn time limit in hours (host only)"),
-        zombie=_("When a player runs out of time, an AI of this level takes their seat "
-                 "(host or manager)"),
-        hints=_("Whether players may ask the expert AI for hints (host or manager)"))
+        zombie=_("AI that plays for a player out of time (host or manager)"),
+        hints=_("Allow hints from the expert AI (host or manager)"))
     @app_commands.choices(rolls=ROLL_PROMPTS, zombie=level_choices(off=True))
     async def settings(self, interaction: discord.Interaction, autosave: bool | None = None,
                        rolls: app_commands.Choice[str] | None = None,

@@ -108,14 +108,11 @@ class LobbyCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
     @app_commands.command(name="new", description=_(
-        "Open a game lobby in this channel (one game per channel or thread)"))
-    @app_commands.describe(players=_("Number of players (1–4, default 4; start early to play "
-                                     "with fewer)"),
-                           difficulty=_("Solo only: easy, normal, hard (R13.2), or nightmare (hard, 0 "
-                                        "gold, a Skeleton in the first summon)"),
+        "Open a game lobby in this channel or thread"))
+    @app_commands.describe(players=_("Players, 1–4 (default 4; start early to play with fewer)"),
+                           difficulty=_("Solo only (R13.2); nightmare is hard, 0 gold and a Skeleton"),
                            hours=_("Turn time limit in hours (default 24)"),
-                           bots=_("AI players to seat with you (0–3); the game then has you + "
-                                  "them"),
+                           bots=_("AI players to seat with you (0–3)"),
                            bot_level=_("How the AI players play (default: random)"))
     @app_commands.choices(difficulty=DIFFICULTIES, bot_level=level_choices())
     async def new(self, interaction: discord.Interaction,

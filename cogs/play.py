@@ -95,7 +95,7 @@ class PlayCommands(CommandsMixin):
         await perform(interaction, f"pick {card.value}")
 
     @app_commands.command(name="place", description=_(
-        "Initial placement: put a unit from your hand on your home area"))
+        "Place a unit from your hand (initial placement)"))
     @app_commands.describe(card=_("A unit card in your hand"),
                            square=_("An empty square of your home area (1A–2C)"))
     async def place(self, interaction: discord.Interaction, card: str, square: str) -> None:
@@ -199,9 +199,8 @@ class PlayCommands(CommandsMixin):
                              lambda g, s, lang, ns: C.levelup_units(g, s, lang))
 
     @app_commands.command(name="roll", description=_(
-        "After a roll: keep it or reroll it (the same as its buttons)"))
-    @app_commands.describe(choice=_("Keep the result, or pay 1 honor mark to roll again "
-                                    "(R12.3)"))
+        "After a roll: keep it or reroll it"))
+    @app_commands.describe(choice=_("Keep the result, or pay 1 honor mark to reroll (R12.3)"))
     @app_commands.choices(choice=ROLL_CHOICES)
     async def roll(self, interaction: discord.Interaction, choice: Choice[str]) -> None:
         """The typed answer to a roll decision, so a lost Keep/Reroll prompt never leaves a
@@ -213,7 +212,7 @@ class PlayCommands(CommandsMixin):
         await perform(interaction, "done")
 
     @app_commands.command(name="undo", description=_(
-        "Take back your last action (when nothing random was revealed)"))
+        "Undo your last action if nothing random was revealed"))
     async def undo(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
         if not await ack(interaction):

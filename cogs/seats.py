@@ -71,8 +71,7 @@ class SeatCommands(CommandsMixin):
     # `/rr bot add|remove|hint`: one child of `/rr` for all (Discord allows 25 per group).
     ai_seats = app_commands.Group(
         name=_("bot", id="command.bot"),
-        description=_("AI players: seat them in the lobby or take them out (host only), "
-                      "or ask the expert for a hint"))
+        description=_("AI players: seat or remove them (host), or get a hint"))
 
     @ai_seats.command(name=_("add", id="command.bot.add"),
                        description=_("Seat an AI player in the lobby (host only)"))
@@ -83,7 +82,7 @@ class SeatCommands(CommandsMixin):
         await self._bots(interaction, level.value, count)
 
     @ai_seats.command(name=_("remove", id="command.bot.remove"), description=_(
-        "Take the last AI player out of the lobby (host only)"))
+        "Take the last AI player out of the lobby (host)"))
     async def remove_ai(self, interaction: discord.Interaction) -> None:
         await self._bots(interaction, None, 0)
 
@@ -102,7 +101,7 @@ class SeatCommands(CommandsMixin):
         await reply(interaction, lobby_text(row, lang))
 
     @ai_seats.command(name=_("hint", id="command.bot.hint"), description=_(
-        "The expert AI's suggestion for your decision (only you see it)"))
+        "A hint from the expert AI (only you see it)"))
     async def hint(self, interaction: discord.Interaction) -> None:
         """`/rr bot hint` (issue 23; `/rr` holds Discord's 25 children already): acknowledged at once, thought off the event loop, answered privately;
         every use is counted for `/rr log` and `/rr status`."""
