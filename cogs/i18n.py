@@ -41,9 +41,16 @@ class RookTranslator(app_commands.Translator):
     A text is found by the id its decorator names (`_("remove", id="command.bot.remove")`,
     where one English word needs two translations) or else by its English text."""
 
+    def __init__(self) -> None:
+        # A sync asks for every text in each of Discord's ~30 locales (7,000 calls), nearly
+        # all of them English: each locale's catalogue is looked up once per translator.
+        self._langs: dict[discord.Locale, str] = {}
+
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
-        lang = i18n.lang_of_locale(locale.value)
+        lang = self._langs.get(locale)
+        if lang is None:
+            lang = self._langs[locale] = i18n.lang_of_locale(locale.value)
         if lang == i18n.DEFAULT:  # the decorators' own text
             return None
         extra = string.extras.get(lang)
