@@ -11,7 +11,7 @@ fainting — and the interfaces word them in i18n (`hint.*`).
 
 The chances to win are the share of sampled games won (hidden parts guessed by
 ai/determinize.py, everyone played on by greedy; a game still running at the horizon is
-scored by the static evaluation, squashed to a chance). "Now" is the chance with the
+scored by the static evaluation, made a chance by ai/chance.py's fit to how games end). "Now" is the chance with the
 obvious answer, greedy's; "after" the chance with the suggestion. Where the expert searches
 (command cards, placement, recruits, the last rounds), both come from the very rollouts its
 choice was made on (`ExpertPlayer.weighing`: the same samples and dice for every
@@ -25,13 +25,13 @@ out `samples` times.
 from __future__ import annotations
 
 import json
-import math
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from engine import Action, CardSet, Game, board, parse
 
+from .chance import Chance
 from .determinize import determinize
 from .evaluate import evaluate
 from .expert import ExpertPlayer
@@ -40,7 +40,7 @@ from .model import View, cards_of
 from .preview import invade_board
 
 HORIZON = 2  # rounds each sampled game is played on; a game still running is scored by
-SCALE = 40.0  # the static evaluation, squashed to a chance: 1 / (1 + e^(−value / SCALE))
+# the static evaluation, made a chance to win (ai/chance.py)
 ROLLOUT_STEPS = 600  # a bound on the answers per sampled game, whatever the horizon
 
 
@@ -87,26 +87,16 @@ def advise(view: View, seat: int, seed: int, samples: int = 3, budget: float = 1
     text = str(weighing.candidates[best])
     cs = cards_of(view)
     reason = explain(cs, view, seat, parse(text))
+    chance = Chance(view)
     if weighing.samples:
-        after = mean_chance(weighing.values[best])
+        after = chance.mean(weighing.values[best])
         # The expert ranks by the mean value, a chance is the mean of squashed values: the
         # two orders can differ only where the candidates tie within a fraction of a point
         # (1 hint in 504 measured, by 0.3 points), and the hint keeps to its ranking.
-        before = min(after, mean_chance(weighing.values[0]))
+        before = min(after, chance.mean(weighing.values[0]))
     else:  # greedy's own answer (unsearched, or the clock left no sample)
         before = after = chances(cs, view, seat, text, random.Random(seed), samples)
     return Advice(text, reason, before, after)
-
-
-def chance(value: float) -> float:
-    """A rollout's value (ai/expert.py: WIN, LOSS − shortfall, or the evaluation) as a
-    chance to win: 1 / (1 + e^(−value / SCALE)), so a won rollout counts 1 and a lost one 0."""
-    return 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -value / SCALE))))
-
-
-def mean_chance(values: list[float]) -> float:
-    """The share of a candidate's sampled rollouts won, a running one counted by its chance."""
-    return sum(chance(v) for v in values) / len(values)
 
 
 def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
@@ -143,17 +133,19 @@ def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
 def chances(cs: CardSet, view: View, seat: int, text: str, rng: random.Random,
             samples: int) -> float:
     """Share of `samples` sampled games `seat` wins after answering `text`."""
+    chance = Chance(view)
     won = 0.0
     for _ in range(samples):
         sample = determinize(cs, view, seat, rng)
-        won += _play_out(cs, sample, seat, text, rng.getrandbits(32))
+        won += _play_out(cs, sample, seat, text, rng.getrandbits(32), chance)
     return won / samples
 
 
-def _play_out(cs: CardSet, sample: dict[str, Any], seat: int, first: str, dice: int) -> float:
+def _play_out(cs: CardSet, sample: dict[str, Any], seat: int, first: str, dice: int,
+              chance: Chance) -> float:
     """1 for a win, a share for a shared win (a draw), 0 for a loss: the sampled game played
     on by greedy for every seat after `first` for `HORIZON` rounds; a game still running
-    then is scored by the evaluation, squashed to 0–1."""
+    then is scored by the evaluation, made a chance."""
     g = Game(json.loads(json.dumps(sample)), cs)
     policy = GreedyPlayer(dice)
     g.apply(seat, first)

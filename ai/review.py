@@ -6,8 +6,8 @@ the expert's candidates (ai/expert.py `ExpertPlayer.candidates`: greedy's best f
 expert searches, greedy's single best where it does not) and the answer the player actually
 gave are each played out by `ExpertPlayer.rollout` on the SAME sampled hidden parts
 (ai/determinize.py) and the SAME dice (common random numbers), so the differences between
-them are the choices', not the luck's. A rollout's value is squashed to a chance to win as
-the hints squash theirs (ai/advise.py `SCALE`): a won rollout counts 1, a lost one 0.
+them are the choices', not the luck's. A rollout's value becomes a chance to win as the
+hints' do (ai/chance.py, fitted to how games end): a won rollout counts 1, a lost one 0.
 
 What the expert "would have done" is the candidate with the best mean chance on these
 samples, i.e. the expert's search answer given this review's samples; it is its greedy
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from engine import Action, CardSet, Game, parse
 
-from .advise import chance
+from .chance import Chance
 from .determinize import determinize
 from .evaluate import rounds_left
 from .expert import ExpertPlayer
@@ -74,6 +74,7 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int) -> Judged
         cands.append(played)
     by_text = {str(a): a for a in legal}
     rng = random.Random(seed)
+    chance = Chance(view)
     totals = dict.fromkeys(cands, 0.0)
     left = rounds_left(view)
     # 2 players near the end: both boards played (ai/expert.py `racing`), through the

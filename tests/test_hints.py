@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from ai import make_player
-from ai.advise import Advice, advise, explain, mean_chance
+from ai.advise import Advice, advise, explain
+from ai.chance import Chance
 from ai.expert import ExpertPlayer
 from ai.model import cards_of
 from engine import Game, board, view
@@ -114,7 +115,7 @@ def test_a_hint_never_says_its_own_move_lowers_the_chance_to_win():
                 assert a.p_after >= a.p_before, (kind, a)
                 if checked == 0:  # the figures are the expert's own, not a second guess
                     w = ExpertPlayer(hint_seed, budget=60.0).weighing(v, who)
-                    assert a.p_after == mean_chance(w.values[w.best])
+                    assert a.p_after == Chance(v).mean(w.values[w.best])
                 checked += 1
                 disagreed += a.p_after > a.p_before
             elif kind == "actions" and not unsearched and len(names) == 2:
