@@ -195,8 +195,13 @@ def main(argv: list[str] | None = None) -> int:
         print("--games and --workers must be at least 1", file=sys.stderr)
         return 2
     if args.points is not None and args.points.exists():
-        data = {s: [(t, z, y) for t, z, y in pts]
-                for s, pts in json.loads(args.points.read_text(encoding="utf-8")).items()}
+        try:
+            data = {s: [(float(t), float(z), float(y)) for t, z, y in pts]
+                    for s, pts in json.loads(args.points.read_text(encoding="utf-8")).items()
+                    if s in SETTINGS}
+        except (OSError, ValueError, TypeError, AttributeError) as e:
+            print(f"{args.points} holds no calibration points: {e}", file=sys.stderr)
+            return 2
     else:
         data = collect(args.games, args.seed, args.workers)
         if args.points is not None:
@@ -204,6 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         check(data)
         return 0
+    missing = sorted(set(SETTINGS) - {s for s, pts in data.items() if pts})
+    if missing:
+        print(f"no calibration points for {', '.join(missing)}: nothing written",
+              file=sys.stderr)
+        return 1
     fits = {s: [round(w, 4) for w in fit(pts)] for s, pts in data.items()}
     if any(w[1] <= 0 for w in fits.values()):
         print(f"a fit falls with the evaluation, not written: {fits}", file=sys.stderr)

@@ -4,6 +4,7 @@ games end, so a player is not told 10 % in a game greedy wins 19 times in 20."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ from ai.advise import advise
 from ai.chance import FITS, LOSS, WON, Chance, fitted
 from ai.greedy import GreedyPlayer
 from engine import Game
-from sim.calibrate import SETTINGS, points
+from sim.calibrate import SETTINGS, main, points
 
 
 @pytest.mark.parametrize("setting", sorted(SETTINGS))
@@ -54,3 +55,17 @@ def test_a_hint_at_the_start_of_a_standard_solo_game_is_not_gloomy():
     a = advise(g.view(0), 0, seed=3, budget=60.0)
     assert a.p_before >= 0.7 and a.p_after >= a.p_before, a
     assert Chance(g.view(0)).setting == "solo-standard"
+
+
+def test_calibrate_answers_bad_input_in_one_line_and_writes_nothing(tmp_path, capsys):
+    """`python -m sim.calibrate`: a points file that is not one, or lacks a setting, is a
+    one-line refusal; ai/chance.json is left as it was."""
+    before = (Path(__file__).parents[1] / "ai" / "chance.json").read_bytes()
+    bad = tmp_path / "points.json"
+    for text, code in (('{"2p": ', 2), ('{"2p": [1, 2]}', 2), ('{"2p": [[0.1, -1.0, 1.0]]}', 1)):
+        bad.write_text(text)
+        assert main(["--points", str(bad)]) == code
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert main(["--games", "0"]) == 2
+    assert (Path(__file__).parents[1] / "ai" / "chance.json").read_bytes() == before
