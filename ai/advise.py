@@ -11,8 +11,9 @@ fainting — and the interfaces word them in i18n (`hint.*`).
 
 The chances to win are the share of sampled games won (hidden parts guessed by
 ai/determinize.py, everyone played on by greedy; a game still running at the horizon is
-scored by the static evaluation, made a chance by ai/chance.py's fit to how games end). "Now" is the chance with the
-obvious answer, greedy's; "after" the chance with the suggestion. Where the expert searches
+scored by the static evaluation, made a chance by ai/chance.py's fit to how games end).
+"Now" is the chance with the obvious answer, greedy's; "after" the chance with the
+suggestion. Where the expert searches
 (command cards, placement, recruits, the last rounds), both come from the very rollouts its
 choice was made on (`ExpertPlayer.weighing`: the same samples and dice for every
 candidate), so a hint never says its own move lowers the chance: with separate play-outs
@@ -90,9 +91,10 @@ def advise(view: View, seat: int, seed: int, samples: int = 3, budget: float = 1
     chance = Chance(view)
     if weighing.samples:
         after = chance.mean(weighing.values[best])
-        # The expert ranks by the mean value, a chance is the mean of squashed values: the
-        # two orders can differ only where the candidates tie within a fraction of a point
-        # (1 hint in 504 measured, by 0.3 points), and the hint keeps to its ranking.
+        # The expert ranks by the mean value, a chance is the mean of the values made
+        # chances: the two orders can differ only where candidates nearly tie (with the
+        # squash before ai/chance.py: 1 hint in 504, by 0.3 points); the hint keeps to
+        # the expert's ranking.
         before = min(after, chance.mean(weighing.values[0]))
     else:  # greedy's own answer (unsearched, or the clock left no sample)
         before = after = chances(cs, view, seat, text, random.Random(seed), samples)
