@@ -1,4 +1,4 @@
-"""A sampled game's value as a chance to win, fitted to how games end (issues 23).
+"""A sampled game's value as a chance to win, fitted to how games end (issue 23).
 
 The hints and the review play each answer on for a round or two and score a game still
 running by the static evaluation (ai/evaluate.py). That evaluation reads the seat's own
@@ -11,9 +11,10 @@ number of players — on the evaluation and the game's time (rounds left to the 
 deadline, else the round), from greedy games played on to their end
 (`python -m sim.calibrate` writes `chance.json`).
 
-For one decision every candidate has the same setting and time, so the fitted chance keeps
-the evaluation's order (its slope is checked positive): a hint's suggestion never reads
-worse than the obvious answer, and the review's costs rank as before within a decision.
+For one decision every candidate has the same setting and time, so a better rollout is
+never a lower chance (the slope is checked positive). The expert still chooses by its mean
+value; a hint keeps to its ranking (ai/advise.py), and the review's means over samples, as
+after any change of scale, may order two near-equal candidates the other way.
 Values outside the evaluation's range are the rollouts' own results: a won game (ai/expert.py
 `WIN`, or its share of a shared win) is 1, a lost one (`LOSS` less its shortfall) is 0.
 """
