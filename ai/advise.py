@@ -88,8 +88,8 @@ def advise(view: View, seat: int, seed: int, samples: int = 3, budget: float = 1
     text = str(weighing.candidates[best])
     cs = cards_of(view)
     reason = explain(cs, view, seat, parse(text))
-    chance = Chance(view)
     if weighing.samples:
+        chance = Chance(view)
         after = chance.mean(weighing.values[best])
         # The expert ranks by the mean value, a chance is the mean of the values made
         # chances: the two orders can differ only where candidates nearly tie (with the
@@ -151,16 +151,29 @@ def _play_out(cs: CardSet, sample: dict[str, Any], seat: int, first: str, dice: 
     g = Game(json.loads(json.dumps(sample)), cs)
     policy = GreedyPlayer(dice)
     g.apply(seat, first)
-    last = g.state["round"] + HORIZON
-    for _ in range(ROLLOUT_STEPS):
-        if g.over or g.state["round"] > last:
-            break
+    play_on(g, policy, g.state["round"] + HORIZON)
+    if g.result is None:
+        return chance(evaluate(cs, g.state, seat))
+    return share_won(g, seat)
+
+
+def play_on(g: Game, policy: GreedyPlayer, last_round: int | None,
+            steps: int = ROLLOUT_STEPS) -> None:
+    """`policy` answers every seat's decisions until the game ends or passes `last_round`
+    (None: until it ends), `steps` answers at most. A hint's play-out, and the calibration
+    of its chance (sim/calibrate.py), which must play on exactly as a hint does."""
+    for _ in range(steps):
+        if g.over or (last_round is not None and g.state["round"] > last_round):
+            return
         who = int(next(iter(g.state["decisions"])))
         g.apply(who, policy.choose(g.state, who))
+
+
+def share_won(g: Game, seat: int) -> float:
+    """`seat`'s share of the game's win: 1, 1/n of a draw between n winners, else 0 (a loss,
+    or a game not over)."""
     res = g.result
-    if res is None:
-        return chance(evaluate(cs, g.state, seat))
-    if seat not in res["winners"]:
+    if res is None or seat not in res["winners"]:
         return 0.0
     return 1.0 / len(res["winners"]) if res["draw"] else 1.0
 

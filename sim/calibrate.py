@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, cast
 
-from ai.advise import HORIZON
+from ai.advise import HORIZON, play_on, share_won
 from ai.chance import DATA_FILE, SCALE, fitted, time_of
 from ai.determinize import determinize
 from ai.evaluate import evaluate
@@ -49,21 +49,6 @@ MAX_ANSWERS = 5000  # a bound on one game's answers (greedy ends a game in a few
 Point = tuple[float, float, float]  # time, evaluation / SCALE, the share of the game won
 
 
-def _won(g: Game, seat: int) -> float:
-    res = g.result
-    if res is None or seat not in res["winners"]:
-        return 0.0
-    return 1.0 / len(res["winners"]) if res["draw"] else 1.0
-
-
-def _play(g: Game, policy: GreedyPlayer, until_round: int | None) -> None:
-    for _ in range(MAX_ANSWERS):
-        if g.over or (until_round is not None and g.state["round"] > until_round):
-            return
-        who = int(next(iter(g.state["decisions"])))
-        g.apply(who, policy.choose(g.state, who))
-
-
 def points(setting: str, seeds: range) -> list[Point]:
     """The calibration points of greedy games of `setting` with `seeds`."""
     players, options = SETTINGS[setting]
@@ -83,12 +68,13 @@ def points(setting: str, seeds: range) -> list[Point]:
                 sample = Game(cast(State, determinize(cs, v, seat, rng)), cs)
                 policy = GreedyPlayer(rng.getrandbits(32))
                 sample.apply(seat, text)
-                _play(sample, policy, sample.state["round"] + HORIZON)
+                play_on(sample, policy, sample.state["round"] + HORIZON)
                 if not sample.over:
                     z = evaluate(cs, sample.state, seat) / SCALE
-                    _play(sample, policy, None)
+                    play_on(sample, policy, None, MAX_ANSWERS)
                     if sample.over:
-                        out.append((time_of(v), max(-15.0, min(15.0, z)), _won(sample, seat)))
+                        out.append((time_of(v), max(-15.0, min(15.0, z)),
+                                    share_won(sample, seat)))
             g.apply(seat, text)
     return out
 
