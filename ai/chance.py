@@ -60,6 +60,11 @@ def time_of(view: View) -> float:
     return (left if left is not None else int(view["round"])) / 10
 
 
+def scaled(value: float) -> float:
+    """An evaluation in units of `SCALE`, bounded as the fit saw it (sim/calibrate.py)."""
+    return max(-15.0, min(15.0, value / SCALE))
+
+
 def fitted(setting: str, time: float, value: float) -> float:
     """The chance to win of a rollout worth `value`, in `setting` at `time` (see above)."""
     if value >= WON:
@@ -67,7 +72,7 @@ def fitted(setting: str, time: float, value: float) -> float:
     if value <= LOSS:
         return 0.0
     a, b, c, d = FITS.get(setting, FITS["solo-standard"])
-    z = max(-15.0, min(15.0, value / SCALE))
+    z = scaled(value)
     return 1.0 / (1.0 + math.exp(-(a + b * z + c * time + d * time * time)))
 
 

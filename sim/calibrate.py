@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ai.advise import HORIZON, play_on, share_won
-from ai.chance import DATA_FILE, SCALE, fitted, time_of
+from ai.chance import DATA_FILE, SCALE, fitted, scaled, time_of
 from ai.determinize import determinize
 from ai.evaluate import evaluate
 from ai.greedy import GreedyPlayer
@@ -70,11 +70,10 @@ def points(setting: str, seeds: range) -> list[Point]:
                 sample.apply(seat, text)
                 play_on(sample, policy, sample.state["round"] + HORIZON)
                 if not sample.over:
-                    z = evaluate(cs, sample.state, seat) / SCALE
+                    z = scaled(evaluate(cs, sample.state, seat))
                     play_on(sample, policy, None, MAX_ANSWERS)
                     if sample.over:
-                        out.append((time_of(v), max(-15.0, min(15.0, z)),
-                                    share_won(sample, seat)))
+                        out.append((time_of(v), z, share_won(sample, seat)))
             g.apply(seat, text)
     return out
 

@@ -2,7 +2,7 @@
 and a schema of its own on the session's real PostgreSQL server (tests/pg_server.py). Where
 PostgreSQL cannot be started, its half of the tests skips and the summary says why.
 
-Parallel runs (`bash rr test --fast` runs pytest-xdist, one worker per core, each taking the
+Parallel runs (`bash rr test --fast` runs pytest-xdist, a worker per core and one more, each taking the
 next test as it frees up, `--dist worksteal`): every worker is a pytest session of its own,
 so `postgres` starts one server per worker (its own folder in memory and free loopback port,
 tests/pg_server.py), and `tmp_path` is per test; nothing else is shared between workers.
