@@ -87,6 +87,12 @@ class Chance:
     def __call__(self, value: float) -> float:
         return fitted(self.setting, self.time, value)
 
+    @staticmethod
+    def decided(value: float) -> bool:
+        """A rollout value that is a game's end (or a position the evaluation already
+        calls won or lost): a chance of exactly 0 or 1, the noisiest kind of sample."""
+        return value >= WON or value <= LOSS
+
     def mean(self, values: list[float]) -> float:
         """The share of sampled rollouts won, a running one counted by its chance."""
         return sum(self(v) for v in values) / len(values)

@@ -39,6 +39,7 @@ from store import GameRow, ReviewStore
 from .errors import ServiceError
 
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
+DECIDED_FACTOR = 4  # … this many times a pass's samples where one of them ended the game
 RECHECK = 6  # each seat's costliest decisions judged again with more samples …
 RECHECK_FACTOR = 4  # … this many times SAMPLES (docs/review.md, "Stability")
 WORKERS = 2  # one per core of the target machine (bench/review.py)
@@ -198,9 +199,10 @@ def decision_seed(seed: int, d: Decision) -> int:
     return (seed * 1_000_003 + d.index * 7_919 + d.seat) % 2**31
 
 
-def judge(d: Decision, seed: int, samples: int) -> Point:
+def judge(d: Decision, seed: int, samples: int, decided_samples: int = 0) -> Point:
     """In a worker: one decision judged (ai/review.py)."""
-    j = ai.review.judge(d.view, d.seat, d.played, decision_seed(seed, d), samples)
+    j = ai.review.judge(d.view, d.seat, d.played, decision_seed(seed, d), samples,
+                        decided_samples)
     return Point(d.index, d.round, d.kind, d.played, j.p_played, j.best, j.p_best)
 
 
@@ -247,9 +249,10 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
         nonlocal done
         out: list[Point] = []
-        futures = [pool.submit(judge, d, seed, n) for d, n in jobs] if pool else []
+        futures = [pool.submit(judge, d, seed, n, n * DECIDED_FACTOR) for d, n in jobs] \
+            if pool else []
         for k, (d, n) in enumerate(jobs):
-            out.append(futures[k].result() if futures else judge(d, seed, n))
+            out.append(futures[k].result() if futures else judge(d, seed, n, n * DECIDED_FACTOR))
             done += 1
             if progress:
                 progress(done, total)
@@ -338,7 +341,8 @@ class Reviewer:
 
         async def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
             nonlocal done
-            futures = [loop.run_in_executor(pool, judge, d, seed, n) for d, n in jobs]
+            futures = [loop.run_in_executor(pool, judge, d, seed, n, n * DECIDED_FACTOR)
+                       for d, n in jobs]
             for job in asyncio.as_completed(futures):
                 await job
                 done += 1

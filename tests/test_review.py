@@ -90,6 +90,45 @@ def test_the_rollouts_see_a_castle_fall_in_the_next_round(planted: dict[str, Any
     assert judged.best != planted["played"] and judged.cost >= LOST, judged
 
 
+def _rollouts(monkeypatch: pytest.MonkeyPatch, d: Any, samples: int,
+              decided: int) -> tuple[int, ai.review.Judged]:
+    """How many rollouts judging decision `d` took, and its judgement."""
+    calls = 0
+    real = ai.review.ExpertPlayer.rollout
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ai.review.ExpertPlayer, "rollout", counted)
+    judged = ai.review.judge(d.view, d.seat, d.played, 5, samples, decided)
+    monkeypatch.setattr(ai.review.ExpertPlayer, "rollout", real)
+    return calls, judged
+
+
+def test_a_decision_whose_rollouts_end_the_game_gets_more_samples(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23 (stability): a rollout that reaches the game's end scores 0 or 1, so four
+    samples of a late mistake often show no difference at all and the first pass never
+    looks at it again. Where one of the first samples ended the game (the planted lane:
+    the castle falls, R9/R13.1) the decision is judged with the larger count — the same
+    judgement as asking for that count outright —, and a first-round decision, whose
+    rollouts end nowhere near the game's end, keeps the small one."""
+    planted = next(g for g in GAMES if g["kind"] == "lane")
+    ds = decisions(planted["setup"], planted["log"], [0])
+    late = next(d for d in ds if d.index == planted["blunder"])
+    calls, judged = _rollouts(monkeypatch, late, 4, 16)
+    cands = calls // 16
+    assert calls == 16 * cands and cands >= 2, calls
+    assert judged == _rollouts(monkeypatch, late, 16, 0)[1]
+    early = ds[0]
+    assert early.round <= 1
+    calls, judged = _rollouts(monkeypatch, early, 4, 16)
+    assert calls % 4 == 0 and calls < 16 * 2, calls
+    assert judged == _rollouts(monkeypatch, early, 4, 0)[1]
+
+
 def _solo(level: str, seed: int) -> tuple[dict[str, Any], list[list[Any]]]:
     g = Game.new(["Ann"], seed=seed, options={"difficulty": "easy"})
     bot = make_player(level, seed)
