@@ -3,6 +3,7 @@ mistakes are run to run.
 
     .venv/bin/python bench/review.py time [--rounds 10] [--samples N] [--recheck N] [--workers 2]
     .venv/bin/python bench/review.py stability [--games 10] [--first 1] [--samples N ...] [--recheck N]
+                                               [--slips P]
 
 `time` plays 2-player greedy games (seeds 1, 2, …) until one lasts at least `--rounds`
 rounds, then reviews both seats as people in `--workers` worker processes (as the bot
@@ -14,11 +15,15 @@ figure for an idle 2-core machine.
 seeds and counts the games where every seat's three costliest decisions are the same three
 (in any order), for each `--samples`; `--recheck` is how many of each seat's costliest
 decisions are judged again with RECHECK_FACTOR times the samples (0: none; service/review.py).
+`--slips P`: each answer of those games is, with probability P, a random legal one instead
+of greedy's — a player who makes a few clear mistakes, where greedy alone makes many
+middling ones of one size (docs/review.md, "Stability").
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import resource
 import sys
 import time
@@ -40,15 +45,20 @@ from service.review import (  # noqa: E402
 MAX_ANSWERS = 20_000
 
 
-def game(seed: int) -> tuple[dict[str, Any], list[list[Any]], int]:
-    """A 2-player game greedy plays against itself: setup, log, rounds."""
+def game(seed: int, slips: float = 0.0) -> tuple[dict[str, Any], list[list[Any]], int]:
+    """A 2-player game greedy plays against itself (each answer, with probability `slips`,
+    a random legal one instead): setup, log, rounds."""
     g = Game.new(["Ann", "Bob"], seed=seed)
     bots = [make_player("greedy", seed * 8 + s) for s in range(2)]
+    rng = random.Random(seed)
     for _ in range(MAX_ANSWERS):
         if g.over:
             break
         s = g.waiting_for()[0]
-        g.apply(s, bots[s].choose(view(g.state, s), s))
+        if slips and rng.random() < slips:
+            g.apply(s, str(rng.choice(g.legal_actions(s))))
+        else:
+            g.apply(s, bots[s].choose(view(g.state, s), s))
     return dict(g.setup), [list(e) for e in g.state["log"]], g.round
 
 
@@ -92,11 +102,11 @@ def costs(s: SeatReview) -> str:
 
 
 def stability(games: int, samples_list: list[int], recheck: int, workers: int,
-              first: int = 1) -> None:
+              first: int = 1, slips: float = 0.0) -> None:
     import service.review as R
 
     R.WORKERS = workers
-    played = [game(seed) for seed in range(first, first + games)]
+    played = [game(seed, slips) for seed in range(first, first + games)]
     for samples in samples_list:
         pool = review_pool(True)  # its own workers: their CPU is counted once they exit
         same = 0
@@ -127,6 +137,8 @@ def main() -> None:
     ap.add_argument("--samples", type=int, nargs="+", default=[SAMPLES])
     ap.add_argument("--recheck", type=int, default=RECHECK)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--slips", type=float, default=0.0,
+                    help="stability: the share of random answers in the games reviewed")
     ap.add_argument("--niceness", type=int, default=None,
                     help="the workers' niceness (default: the bot's, service/review.py)")
     ns = ap.parse_args()
@@ -137,7 +149,7 @@ def main() -> None:
     if ns.what == "time":
         timing(ns.rounds, ns.samples[0], ns.recheck, ns.workers)
     else:
-        stability(ns.games, ns.samples, ns.recheck, ns.workers, ns.first)
+        stability(ns.games, ns.samples, ns.recheck, ns.workers, ns.first, ns.slips)
 
 
 if __name__ == "__main__":
