@@ -13,7 +13,8 @@ figure for an idle 2-core machine.
 
 `stability` reviews each of `--games` 2-player greedy games twice with two different search
 seeds and counts the games where every seat's three costliest decisions are the same three
-(in any order), for each `--samples`; `--recheck` is how many of each seat's costliest
+(in any order), and the large mistakes (10 points or more) one review shows and the other
+puts under 2 points, for each `--samples`; `--recheck` is how many of each seat's costliest
 decisions are judged again with RECHECK_FACTOR times the samples (0: none; service/review.py).
 `--slips P`: each answer of those games is, with probability P, a random legal one instead
 of greedy's — a player who makes a few clear mistakes, where greedy alone makes many
@@ -101,6 +102,19 @@ def costs(s: SeatReview) -> str:
                           for p in sorted(s.mistakes(), key=lambda p: p.index)) + "]"
 
 
+LARGE = 0.10  # a mistake of this many points of chance or more …
+NOTHING = 0.02  # … that the other review puts under this is a miss
+
+
+def misses(x: SeatReview, y: SeatReview) -> tuple[int, int]:
+    """Of one seat's two reviews: the decisions that cost at least LARGE in either, and
+    those of them the other puts under NOTHING — a mistake a player would be shown by one
+    review and not by the other (docs/review.md, "Stability")."""
+    cx, cy = ({p.index: p.cost for p in r.points} for r in (x, y))
+    large = [i for i in cx if max(cx[i], cy[i]) >= LARGE]
+    return len(large), sum(min(cx[i], cy[i]) < NOTHING for i in large)
+
+
 def stability(games: int, samples_list: list[int], recheck: int, workers: int,
               first: int = 1, slips: float = 0.0) -> None:
     import service.review as R
@@ -109,7 +123,7 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
     played = [game(seed, slips) for seed in range(first, first + games)]
     for samples in samples_list:
         pool = review_pool(True)  # its own workers: their CPU is counted once they exit
-        same = 0
+        same = large = missed = 0
         t0, cpu0 = time.perf_counter(), children_cpu()
         for seed, (setup, log, _n) in enumerate(played, first):
             a = review_game(seed, setup, log, [0, 1], seed=1, samples=samples, recheck=recheck,
@@ -119,12 +133,17 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
             agree = all({p.index for p in x.mistakes()} == {p.index for p in y.mistakes()}
                         for x, y in zip(a.seats, b.seats, strict=True))
             same += agree
+            for x, y in zip(a.seats, b.seats, strict=True):
+                n, m = misses(x, y)
+                large, missed = large + n, missed + m
             print(f"  samples {samples} game {seed}: {'same' if agree else 'differs'} "
                   + " | ".join(f"{costs(x)} {costs(y)}"
                                for x, y in zip(a.seats, b.seats, strict=True)), flush=True)
         pool.shutdown(wait=True)
         print(f"samples {samples}, recheck {recheck}: top three the same in {same} of "
-              f"{games} games ({time.perf_counter() - t0:.0f} s wall, "
+              f"{games} games; of {large} decisions costing {100 * LARGE:.0f} points or more "
+              f"in one review, {missed} under {100 * NOTHING:.0f} in the other "
+              f"({time.perf_counter() - t0:.0f} s wall, "
               f"{children_cpu() - cpu0:.0f} s of the workers' CPU)", flush=True)
 
 
