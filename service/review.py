@@ -199,10 +199,11 @@ def decision_seed(seed: int, d: Decision) -> int:
     return (seed * 1_000_003 + d.index * 7_919 + d.seat) % 2**31
 
 
-def judge(d: Decision, seed: int, samples: int, decided_samples: int = 0) -> Point:
-    """In a worker: one decision judged (ai/review.py)."""
+def judge(d: Decision, seed: int, samples: int) -> Point:
+    """In a worker: one decision judged (ai/review.py), with DECIDED_FACTOR times
+    `samples` where a rollout ends the game."""
     j = ai.review.judge(d.view, d.seat, d.played, decision_seed(seed, d), samples,
-                        decided_samples)
+                        samples * DECIDED_FACTOR)
     return Point(d.index, d.round, d.kind, d.played, j.p_played, j.best, j.p_best)
 
 
@@ -249,10 +250,9 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
         nonlocal done
         out: list[Point] = []
-        futures = [pool.submit(judge, d, seed, n, n * DECIDED_FACTOR) for d, n in jobs] \
-            if pool else []
+        futures = [pool.submit(judge, d, seed, n) for d, n in jobs] if pool else []
         for k, (d, n) in enumerate(jobs):
-            out.append(futures[k].result() if futures else judge(d, seed, n, n * DECIDED_FACTOR))
+            out.append(futures[k].result() if futures else judge(d, seed, n))
             done += 1
             if progress:
                 progress(done, total)
@@ -341,8 +341,7 @@ class Reviewer:
 
         async def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
             nonlocal done
-            futures = [loop.run_in_executor(pool, judge, d, seed, n, n * DECIDED_FACTOR)
-                       for d, n in jobs]
+            futures = [loop.run_in_executor(pool, judge, d, seed, n) for d, n in jobs]
             for job in asyncio.as_completed(futures):
                 await job
                 done += 1
