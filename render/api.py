@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -15,26 +14,23 @@ from render.board import draw_board
 from render.card import card_image
 from render.focus import focus_image
 from render.layout import BOARD_SQUARE, board_geom
+from render.png import palette_png
 from render.reach import reach_image
 from render.table import table_image
 
-PNG_LEVEL = 3  # zlib level of every PNG (see encode)
-
 
 def encode(im: Image.Image) -> bytes:
-    """PNG at zlib level 3, as a 256-colour image in the renderer's fixed palette.
+    """PNG of a 256-colour image in the renderer's fixed palette, compressed by ISA-L.
 
     The images are flat colours plus anti-aliased text, so a palette is visually lossless
-    here, while it makes the PNG about 3× smaller and zlib's work a third (zlib sees a third
-    of the bytes). The palette is fixed (render/palette.py): choosing one per image cost more
-    than drawing the image. Level 3 rather than the default 6: the bot draws an image for
-    most answers, and zlib at 6 was half of an image's CPU; at 3 it takes 40–45 % of that
-    time for files ~13 % bigger (issue 22). Level 9 / `optimize` would cost about 4× for ~3 %
-    smaller files. Deterministic: same image, same bytes.
+    here, while it makes the PNG about 3× smaller and the compressor's work a third (it sees
+    a third of the bytes). The palette is fixed (render/palette.py): choosing one per image
+    cost more than drawing the image. The bot draws an image for most answers, and Pillow's
+    zlib (level 3) was two thirds of an image's CPU; ISA-L does it in a quarter of the time
+    for a file of the same size (render/png.py, issue 22). Deterministic: same image, same
+    bytes.
     """
-    buf = io.BytesIO()
-    palette.quantized(im).save(buf, "PNG", compress_level=PNG_LEVEL)
-    return buf.getvalue()
+    return palette_png(palette.quantized(im))
 
 
 def _lang(lang: str) -> str:
