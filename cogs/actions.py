@@ -11,6 +11,7 @@ it twice, or two processes receiving it, applies it once — the second gets the
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import logging
@@ -95,8 +96,45 @@ async def game_key(interaction: discord.Interaction, *, quiet: bool = False,
     return key
 
 
+QUICK_S = 0.5  # a read answered this soon after the user acted needs no deferral first
+
+
+class _Held:
+    """A read's acknowledgement held back (`ack(..., quick=True)`): when its answer is ready
+    within QUICK_S of the user's action, the answer is the interaction's response — one
+    request to Discord instead of two, and in a burst the reader waits for one turn of the
+    event loop fewer (issue 22: `/rr status` in a burst of moves was answered about twice as
+    late as in 1d6ad38). Otherwise the deferral goes out at QUICK_S, well inside Discord's
+    3 s, and the answer follows it. Only for reads: a move acknowledges at once, since that
+    acknowledgement is what tells a second delivery of it to stand down."""
+
+    def __init__(self, interaction: discord.Interaction, ephemeral: bool, thinking: bool) -> None:
+        self.interaction = interaction
+        self.ephemeral, self.thinking = ephemeral, thinking
+        # Discord's window runs from the user's action (the id's time), not from when this
+        # process got to it: a late start defers at once
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(min(QUICK_S, max(0.0, QUICK_S - age)), self.defer)
+        self.deferral: asyncio.Task[bool] | None = None
+
+    def defer(self) -> None:
+        self.deferral = asyncio.get_running_loop().create_task(
+            _defer(self.interaction, self.ephemeral, self.thinking))
+        self.deferral.add_done_callback(lambda _: _held.pop(self.interaction.id, None))
+
+    async def settle(self) -> None:
+        """Before the first answer: no deferral any more, or the one under way finished."""
+        self.timer.cancel()
+        if self.deferral is not None:
+            await asyncio.shield(self.deferral)
+
+
+_held: dict[int, _Held] = {}  # interaction id → its held acknowledgement, until answered
+
+
 async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
-              thinking: bool = True) -> bool:
+              thinking: bool = True, quick: bool = False) -> bool:
     """Defer at once so slow work (database, images) never misses Discord's 3 s window.
 
     False means: stop here, do nothing with this interaction. That is the case when it
@@ -104,9 +142,18 @@ async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
     delivered twice, or to a second process — that copy does the work; doing it here too
     would apply the answer twice), and when Discord failed or did not answer in time
     (5xx, timeout, network): nothing has been done, and the player is asked to try again
-    if the acknowledgement did land after all. No traceback, no "something went wrong"."""
-    if interaction.response.is_done():
+    if the acknowledgement did land after all. No traceback, no "something went wrong".
+
+    `quick` (reads only): the deferral is held back, see `_Held`."""
+    if interaction.response.is_done() or interaction.id in _held:
         return True
+    if quick:
+        _held[interaction.id] = _Held(interaction, ephemeral, thinking)
+        return True
+    return await _defer(interaction, ephemeral, thinking)
+
+
+async def _defer(interaction: discord.Interaction, ephemeral: bool, thinking: bool) -> bool:
     try:
         await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
     except discord.NotFound:  # the interaction expired before we saw it: nothing to answer
@@ -147,7 +194,10 @@ async def announce(bot: Host, ann: Announcement, *, skip_seat: int | None = None
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
     """An ephemeral answer: after `ack` a followup (the first replaces 'thinking…'),
-    otherwise the interaction's response itself."""
+    otherwise the interaction's response itself (a held acknowledgement is settled first)."""
+    if (held := _held.pop(interaction.id, None)) is not None:
+        await held.settle()
+
     async def send() -> Any:
         if not interaction.response.is_done():
             return await interaction.response.send_message(clip([content]), ephemeral=True,

@@ -110,7 +110,7 @@ class InfoCommands(CommandsMixin):
     async def board(self, interaction: discord.Interaction,
                     player: discord.Member | None = None) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction) or \
+        if not await ack(interaction, quick=True) or \
                 (found := await self._game(interaction, finished=True)) is None:
             return
         row, g = found
@@ -134,7 +134,7 @@ class InfoCommands(CommandsMixin):
     @app_commands.command(name="status", description=_("Round, phase, and who we are waiting for"))
     async def status(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction) or \
+        if not await ack(interaction, quick=True) or \
                 (found := await self._game(interaction, finished=True)) is None:
             return
         row, g = found
@@ -161,7 +161,7 @@ class InfoCommands(CommandsMixin):
     @app_commands.command(name="log", description=_("Recent events in words"))
     async def log(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction) or \
+        if not await ack(interaction, quick=True) or \
                 (found := await self._game(interaction, finished=True)) is None:
             return
         row, _g = found
@@ -178,7 +178,7 @@ class InfoCommands(CommandsMixin):
     @app_commands.describe(unit=_("Your unit (its square)"))
     async def reach(self, interaction: discord.Interaction, unit: str) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction) or (found := await self._game(interaction)) is None:
+        if not await ack(interaction, quick=True) or (found := await self._game(interaction)) is None:
             return
         row, g = found
         seat = row.seat_of(interaction.user.id)
@@ -214,7 +214,7 @@ class InfoCommands(CommandsMixin):
     @app_commands.describe(name=_("Card name (English or Japanese)"))
     async def card(self, interaction: discord.Interaction, name: str) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction, quick=True):
             return
         cs = default_cards()
         key = name if name in cs.units or name in cs.monsters or name in cs.commands \
@@ -245,7 +245,7 @@ class InfoCommands(CommandsMixin):
     async def rules(self, interaction: discord.Interaction, topic: str) -> None:
         """A topic from the suggestions, or a rule id a message cited ("(R11.1)" → R11)."""
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction, quick=True):
             return
         found = rules_ref.find(topic[:50], lang)
         if found is None:

@@ -269,7 +269,7 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
     async def profile(self, interaction: discord.Interaction,
                       player: discord.User | None = None) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction, quick=True):
             return
         target = player or interaction.user
         if await self._hidden_from(interaction, target, lang):
@@ -303,7 +303,7 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
     async def leaderboard(self, interaction: discord.Interaction,
                           page: app_commands.Range[int, 1] = 1) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction, quick=True):
             return
         if not in_server(interaction):
             await reply(interaction, t("stats_server_only", lang))
@@ -321,7 +321,7 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
                       channel: app_commands.AppCommandChannel | None = None,
                       page: app_commands.Range[int, 1] = 1) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction):
+        if not await ack(interaction, quick=True):
             return
         bot = rook(interaction)
         ratings = Ratings(bot.store)

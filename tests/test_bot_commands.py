@@ -213,22 +213,60 @@ def test_autocomplete_is_safe_and_only_offers_legal_squares(tmp_path):
     run(scenario)
 
 
-def test_every_interaction_is_acknowledged_first(tmp_path):
+def test_every_interaction_is_acknowledged_first(tmp_path, monkeypatch):
     """Discord's 3-second window: the first request of every command or click is its
-    acknowledgement (a defer), before any database or image work is awaited."""
+    interaction callback. A move's is a deferral, sent before any database or image work is
+    awaited (it is also what tells a second delivery of the move to stand down); a read
+    answered within `QUICK_S` of the user's action is answered by the callback itself, one
+    request instead of two (issue 22)."""
+    import cogs.actions
+
+    monkeypatch.setattr(cogs.actions, "QUICK_S", 2.5)  # no read here takes that long
+
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
             table, (ann, bob) = await placed_game(h)
-            results = [await h.slash(ann, "rr board"), await h.slash(ann, "rr status"),
-                       await h.slash(ann, "rr log"), await h.slash(bob, "rr card", name="lich")]
+            reads = [await h.slash(ann, "rr board"), await h.slash(ann, "rr status"),
+                     await h.slash(ann, "rr log"), await h.slash(bob, "rr card", name="lich")]
+            for res in reads:
+                assert res.kind == "message" and not res.followups, res.kind
+                assert res.requests[0].route.endswith("/callback"), res.requests[0]
+                assert res.text and res.message is not None and res.message.ephemeral
+            assert "Round" in reads[1].text
             row, g = await table.game()
             seat = g.waiting_for()[0]
             found = table.find_button(table.user(row, seat), row.id, seat,
                                       g.decision(seat)["id"], "pick")
-            results.append(await table.click(table.user(row, seat), found))
-            for res in results:
-                assert res.deferred, res.kind
-                assert res.requests[0].route.endswith("/callback"), res.requests[0]
+            move = await table.click(table.user(row, seat), found)
+            assert move.deferred, move.kind
+            assert move.requests[0].route.endswith("/callback"), move.requests[0]
+            assert move.text.startswith("✅")
+    run(scenario)
+
+
+def test_a_slow_read_is_deferred_in_time_then_answered(tmp_path, monkeypatch):
+    """A read whose answer is not ready `QUICK_S` after the user acted is deferred then —
+    well inside Discord's 3 s — and answered by a followup: the player sees "thinking…",
+    never "the application did not respond" (issue 22)."""
+    import cogs.actions
+    from service.tables import Tables
+
+    monkeypatch.setattr(cogs.actions, "QUICK_S", 0.05)
+    viewable = Tables.viewable
+
+    async def slow(self, channel_id):
+        await asyncio.sleep(0.3)
+        return await viewable(self, channel_id)
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            _table, (ann, _bob) = await placed_game(h)
+            monkeypatch.setattr(Tables, "viewable", slow)
+            res = await h.slash(ann, "rr status")
+            assert res.deferred and res.requests[0].route.endswith("/callback")
+            assert res.callback_at is not None and res.followup_at is not None
+            assert res.callback_at - res.arrived < 0.25 < res.followup_at - res.arrived
+            assert "Round" in res.text and res.followups[0].ephemeral
     run(scenario)
 
 
@@ -261,11 +299,17 @@ def test_discord_http_trouble_never_breaks_a_game(tmp_path, monkeypatch):
             failed = [r for r in res.requests if r.status == 503]
             posts = {r.json.get("content", "")[:30] for r in failed}
             assert failed and len(failed) <= 3 * 5 * len(posts)  # bounded retries per post
-            # the reply itself failing (5xx) is absorbed too
+            # the reply itself failing (5xx) is absorbed too: a followup after a deferral,
+            # and a read's answer in its callback (QUICK_S)
             h.http.failures.clear()
             h.http.fail("POST", "/webhooks/{webhook_id}/{webhook_token}", status=500, times=None)
-            res = await h.slash(ann, "rr status")
-            assert res.deferred
+            res = await table.slash(user, "rr pick", card="raid")
+            assert res.deferred and not res.text
+            h.http.failures.clear()
+            h.http.fail("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
+                        status=500, times=None)
+            res = await h.slash(ann, "rr status", expect_response=False)
+            assert not res.responded and not res.errors
             h.http.failures.clear()
             assert (await h.slash(ann, "rr status")).text
     run(scenario)
