@@ -37,7 +37,9 @@ whose loop acknowledges and answers; an older bot's drawing threads are not in i
 time grouped by module, idle waits left out; the store's threads and the drawing processes
 are not in it). Also per interaction: the jobs handed to an executor (the store's threads,
 the drawing pool) and the store's read and write jobs (each write one transaction; an old
-checkout's store without `run_read`/`run_write` shows executor jobs only). A missed window is an
+checkout's store without `run_read`/`run_write` shows executor jobs only), and the CPU of each
+of the bot process's threads by name (from /proc; the loop's "MainThread" includes the
+fake Discord's share). A missed window is an
 interaction without an accepted callback within the harness's RESPONSE_DEADLINE (3 s): a
 late one — autocomplete too — is refused by the fake Discord like the real one and counted,
 never a crash. Percentiles are nearest-rank; run twice on a shared machine and expect noise.
@@ -54,8 +56,10 @@ import os
 import platform
 import pstats
 import random
+import re
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -145,6 +149,9 @@ class Cpu:
         # hand-offs counted inside spans: jobs sent to an executor (store threads, drawing
         # pool), and the store's read and write jobs (each write one transaction)
         self.counts: dict[str, int] = defaultdict(int)
+        # CPU of each of the bot process's threads by name (the fake's share stays in the
+        # loop's): which of the store's threads, the drawing pool's own, the loop, cost what
+        self.threads: dict[str, float] = defaultdict(float)
         self.active = False
 
     def count(self, bot: Any) -> None:
@@ -169,6 +176,7 @@ class Cpu:
     @contextmanager
     def span(self) -> Iterator[None]:
         own, loop, workers = time.process_time(), time.thread_time(), workers_cpu()
+        threads = threads_cpu()
         fake = getattr(self.server, "cpu", 0.0)  # (an older harness does not count it)
         if self.profile:
             self.profile.enable()
@@ -183,6 +191,8 @@ class Cpu:
             self.loop += time.thread_time() - loop
             self.workers += workers_cpu() - workers
             self.fake += getattr(self.server, "cpu", 0.0) - fake
+            for tid, (name, seconds) in threads_cpu().items():
+                self.threads[name] += seconds - threads.get(tid, (name, 0.0))[1]
 
     def stages(self) -> list[tuple[str, float]]:
         """Share of the profiled loop thread's busy time by stage, largest first. Wall-clock
@@ -215,6 +225,22 @@ def stage_of(func: tuple[str, int, str]) -> str:
     if "<method 'poll' of 'select" in where:
         return "idle"
     return next((s for s, keys in STAGES if any(k in where for k in keys)), "other")
+
+
+def threads_cpu() -> dict[str, tuple[str, float]]:
+    """User + system seconds of each live thread of this process, by native id: (its name
+    with a pool's "_N" suffix dropped, seconds)."""
+    names = {t.native_id: re.sub(r"_\d+$", "", t.name) for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, tuple[str, float]] = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[tid] = (names.get(int(tid), "other"), (int(fields[11]) + int(fields[12])) / tick)
+    return out
 
 
 def workers_cpu() -> float:
@@ -346,6 +372,8 @@ def summary(outcomes: list[Any], n: int, wall: float, cpu: Cpu, extra: dict[str,
             "cpu_workers": 1000 * cpu.workers / max(1, len(outcomes)),
             "stages": cpu.stages(),
             "hops": {k: v / max(1, len(outcomes)) for k, v in sorted(cpu.counts.items())},
+            "threads": {k: 1000 * v / max(1, len(outcomes))
+                        for k, v in sorted(cpu.threads.items(), key=lambda kv: -kv[1]) if v},
             **extra}
 
 
@@ -514,6 +542,9 @@ def main(argv: list[str]) -> int:
         if res["hops"]:
             print("        per interaction: " + ", ".join(
                 f"{v:.2f} {k}" for k, v in res["hops"].items()))
+        if res["threads"]:
+            print("        CPU ms per interaction by thread: " + ", ".join(
+                f"{k} {v:.2f}" for k, v in res["threads"].items()))
         for stage, share in res["stages"]:
             print(f"        {share:6.1%}  {stage}")
         if cpu.profile and args.profile_out:
