@@ -63,7 +63,8 @@ RETRY_DELAYS = (0.25, 1.0)
 # Channel images drawn at once: one worker process for every core but the event loop's. On
 # the 2-core machine a second drawing process cost 20 % more CPU per image (the two shared the
 # loop's core and its caches) for no answer sooner (bench/bot.py, 500 games, issue 22).
-DRAWING = max(1, (os.cpu_count() or 2) - 1)
+DRAWING = max(1, len(os.sched_getaffinity(0)) - 1 if hasattr(os, "sched_getaffinity")
+              else (os.cpu_count() or 2) - 1)  # the cores this process may run on
 # Drawing processes yield the CPU to the event loop's: on a busy machine an image waits, not
 # a player's acknowledgement or answer (bench/bot.py at 500 games: 288 missed 3 s windows
 # with the workers at the loop's priority)
