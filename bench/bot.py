@@ -81,6 +81,7 @@ from harness import (  # noqa: E402
 from openloop import (  # noqa: E402
     Delivery,
     Feeder,
+    Outcome,
     log_errors_but_misses,
     quantile,
     schedule,
@@ -92,6 +93,7 @@ from engine import Action, Game  # noqa: E402
 TARGET_P99_MS = 100.0  # at 50 games
 DEFAULT_GC = gc.get_threshold()  # Python's own, restored between runs (the production bot sets its own)
 ANSWER, READ = "answer", "read"
+REFRESH_S = 0.02  # open loop: how often the snapshot reader looks for answered moves
 # Stages of the loop thread's CPU, by where a function lives (first match wins).
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("fake Discord (harness)", ("/tests/harness/", "/tests/bot_driver", "/bench/",
@@ -418,10 +420,12 @@ async def measure_open(n: int, rate: float, duration: float, seed: int, cpu: Cpu
                        ) -> dict[str, Any]:
     """Open loop: `rate` interactions a second by the clock, whatever the bot is doing.
 
-    Payloads are built from snapshots of the games that one background reader keeps fresh
-    (one store read in flight at a time): the feeder itself never waits for the bot, and a
-    player may answer from a post that is already out of date, as people do (the bot then
-    refuses the stale answer, which is an answer too)."""
+    Payloads are built from snapshots of the games that one background reader keeps fresh:
+    a game is read again once an answer to it was answered, as a player sees the game move
+    on in the channel (one store read per answer: reading every game over and over put
+    hundreds of the harness's reads on the bot's store per interaction). The feeder itself
+    never waits for the bot, and a player may answer from a post that is already out of
+    date, as people do (the bot then refuses the stale answer, which is an answer too)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
@@ -435,13 +439,19 @@ async def measure_open(n: int, rate: float, duration: float, seed: int, cpu: Cpu
                 snapshots[c.id] = await _snapshot(bot, c)
             done = asyncio.Event()
 
+            by_id = {c.id: c for c in channels}
+            pending: list[Outcome] = []  # answers delivered and not answered yet
+
             async def refresh() -> None:
+                seen = 0
                 while not done.is_set():
-                    for c in channels:
-                        snapshots[c.id] = await _snapshot(bot, c)
-                        if done.is_set():
-                            return
-                    await asyncio.sleep(0)
+                    pending.extend(o for o in feed.outcomes[seen:] if o.label == ANSWER)
+                    seen = len(feed.outcomes)
+                    moved = {o.result.channel.id for o in pending if o.answer is not None}
+                    pending[:] = [o for o in pending if o.answer is None]
+                    for cid in moved:
+                        snapshots[cid] = await _snapshot(bot, by_id[cid])
+                    await asyncio.sleep(REFRESH_S)
 
             def arrival(k: int) -> Any:
                 def make() -> Delivery | None:
@@ -456,8 +466,8 @@ async def measure_open(n: int, rate: float, duration: float, seed: int, cpu: Cpu
                 return make
 
             times = schedule(rate, duration, poisson=True, rng=rng)
-            reader = asyncio.create_task(refresh())
             feed = Feeder(h)
+            reader = asyncio.create_task(refresh())
             t = time.perf_counter()
             with cpu.span():
                 try:
