@@ -229,34 +229,31 @@ def stage_of(func: tuple[str, int, str]) -> str:
     return next((s for s, keys in STAGES if any(k in where for k in keys)), "other")
 
 
+def proc_cpu(stat: str) -> float | None:
+    """User + system seconds of the process or thread whose /proc `stat` file this is
+    (None when it is gone)."""
+    try:
+        with open(stat) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def threads_cpu() -> dict[str, tuple[str, float]]:
     """User + system seconds of each live thread of this process, by native id: (its name
     with a pool's "_N" suffix dropped, seconds)."""
     names = {t.native_id: re.sub(r"_\d+$", "", t.name) for t in threading.enumerate()}
-    tick = os.sysconf("SC_CLK_TCK")
     out: dict[str, tuple[str, float]] = {}
     for tid in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{tid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        out[tid] = (names.get(int(tid), "other"), (int(fields[11]) + int(fields[12])) / tick)
+        if (seconds := proc_cpu(f"/proc/self/task/{tid}/stat")) is not None:
+            out[tid] = (names.get(int(tid), "other"), seconds)
     return out
 
 
 def workers_cpu() -> float:
     """User + system seconds of this process's live worker processes (the drawing pool)."""
-    total = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    for p in multiprocessing.active_children():
-        try:
-            with open(f"/proc/{p.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-        except OSError:
-            pass
-    return total
+    return sum(proc_cpu(f"/proc/{p.pid}/stat") or 0.0 for p in multiprocessing.active_children())
 
 
 def newest_button(h: Harness, user: FakeUser, channel: FakeChannel, marker: str
