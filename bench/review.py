@@ -12,10 +12,12 @@ the decisions judged. On a loaded machine the wall time says little: CPU time ÷
 figure for an idle 2-core machine.
 
 `stability` reviews each of `--games` 2-player greedy games twice with two different search
-seeds and counts the games where every seat's three costliest decisions are the same three
-(in any order), and the large mistakes (10 points or more) one review shows and the other
-puts under 2 points, for each `--samples`; `--recheck` is how many of each seat's costliest
-decisions are judged again with RECHECK_FACTOR times the samples (0: none; service/review.py).
+seeds and counts the games where every seat's named mistakes (`SeatReview.mistakes`: the
+costliest decision of each of the three costliest rounds) are the same decisions (in any
+order), the games where they are of the same rounds, and the large mistakes (10 points or
+more) one review shows and the other puts under 2 points, for each `--samples`;
+`--recheck` is how many of each seat's costliest decisions are judged again with
+RECHECK_FACTOR times the samples (0: none; service/review.py).
 `--slips P`: each answer of those games is, with probability P, a random legal one instead
 of greedy's — a player who makes a few clear mistakes, where greedy alone makes many
 middling ones of one size (docs/review.md, "Stability").
@@ -123,7 +125,7 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
     played = [game(seed, slips) for seed in range(first, first + games)]
     for samples in samples_list:
         pool = review_pool(True)  # its own workers: their CPU is counted once they exit
-        same = large = missed = 0
+        same = rounds = large = missed = 0
         t0, cpu0 = time.perf_counter(), children_cpu()
         for seed, (setup, log, _n) in enumerate(played, first):
             a = review_game(seed, setup, log, [0, 1], seed=1, samples=samples, recheck=recheck,
@@ -133,6 +135,8 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
             agree = all({p.index for p in x.mistakes()} == {p.index for p in y.mistakes()}
                         for x, y in zip(a.seats, b.seats, strict=True))
             same += agree
+            rounds += all({p.round for p in x.mistakes()} == {p.round for p in y.mistakes()}
+                          for x, y in zip(a.seats, b.seats, strict=True))
             for x, y in zip(a.seats, b.seats, strict=True):
                 n, m = misses(x, y)
                 large, missed = large + n, missed + m
@@ -141,7 +145,7 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
                                for x, y in zip(a.seats, b.seats, strict=True)), flush=True)
         pool.shutdown(wait=True)
         print(f"samples {samples}, recheck {recheck}: top three the same in {same} of "
-              f"{games} games; of {large} decisions costing {100 * LARGE:.0f} points or more "
+              f"{games} games (the same rounds in {rounds}); of {large} decisions costing {100 * LARGE:.0f} points or more "
               f"in one review, {missed} under {100 * NOTHING:.0f} in the other "
               f"({time.perf_counter() - t0:.0f} s wall, "
               f"{children_cpu() - cpu0:.0f} s of the workers' CPU)", flush=True)

@@ -40,13 +40,15 @@ from .errors import ServiceError
 
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
 DECIDED_FACTOR = 4  # … this many times a pass's samples where one of them ended the game
-RECHECK = 6  # each seat's costliest decisions judged again with more samples …
-RECHECK_FACTOR = 4  # … this many times SAMPLES (docs/review.md, "Stability")
+RECHECK = 6  # each seat's costliest decisions (from RECHECK_FROM) judged again …
+RECHECK_FACTOR = 4  # … with this many times the samples (docs/review.md, "Stability")
+RECHECK_FROM = 0.005  # half a point: what cost nothing gets no second look
 WORKERS = 2  # one per core of the target machine (bench/review.py)
 NICENESS = 10  # like the image workers: players' answers come first
 GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 accuracy
 TOP = 3  # the costliest decisions shown
-MIN_COST = 0.005  # below half a point of chance a decision is no mistake worth showing
+MISTAKE = 0.05  # a decision that costs less is no mistake worth naming (an "inaccuracy"
+# on lichess: 5 points of chance to win)
 FORMAT = 1  # the stored review's layout
 
 
@@ -105,11 +107,18 @@ class SeatReview:
         return 100.0 * sum(max(0.0, 1.0 - p.cost / GOOD) for p in self.points) / len(self.points)
 
     def mistakes(self, n: int = TOP) -> list[Point]:
-        """The `n` costliest decisions (costing at least MIN_COST), costliest first; the
-        earlier one first among equal costs."""
-        worst = sorted((p for p in self.points if p.cost >= MIN_COST),
-                       key=lambda p: (-p.cost, p.index))
-        return worst[:n]
+        """The costliest decision of each of the `n` rounds that cost the most (a decision
+        costing at least MISTAKE), costliest first; the earlier one first among equal costs.
+
+        Why one a round: a seat's answers in one round are one plan, and when it fails they
+        often cost alike (each alone would have saved the castle); three of them would say
+        one thing three times, in an order the noise decides, and hide the round that went
+        wrong elsewhere (docs/review.md, "Stability")."""
+        worst: dict[int, Point] = {}
+        for p in self.points:
+            if p.cost >= MISTAKE and (p.round not in worst or p.cost > worst[p.round].cost):
+                worst[p.round] = p
+        return sorted(worst.values(), key=lambda p: (-p.cost, p.index))[:n]
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +219,7 @@ def judge(d: Decision, seed: int, samples: int) -> Point:
 def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
                n: int) -> list[int]:
     """Which decisions to judge again with more samples: each seat's `n` costliest (costing
-    at least MIN_COST), as positions in `ds`.
+    at least RECHECK_FROM), as positions in `ds`.
 
     Why two passes: the costliest three are what a player reads, and in a game without a
     blunder they are a few points apart, within one pass's noise; judging every decision
@@ -218,7 +227,7 @@ def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[
     the few that matter, a second one orders them (docs/review.md, "Stability")."""
     out: list[int] = []
     for s in seats:
-        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].cost >= MIN_COST]
+        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].cost >= RECHECK_FROM]
         out += sorted(mine, key=lambda k: (-points[k].cost, k))[:n]
     return sorted(out)
 
@@ -380,7 +389,7 @@ def seat_lines(review: SeatReview, name: str, lang: str) -> list[str]:
                     n=len(review.points))]
     worst = review.mistakes()
     if not worst:
-        lines.append(i18n.t(lang, "review.no_mistakes"))
+        lines.append(i18n.t(lang, "review.no_mistakes", points=points_word(MISTAKE)))
     for k, p in enumerate(worst, 1):
         lines.append(i18n.t(lang, "review.mistake", k=k, round=p.round,
                             kind=i18n.t(lang, f"decision.{p.kind}"), played=p.played,

@@ -224,6 +224,24 @@ def test_words_and_chart_in_both_languages() -> None:
         [Panel("Ann", 0, [(1, 0.5)], [0])], lang="ja")
 
 
+def test_a_round_is_named_once_and_a_small_cost_is_no_mistake() -> None:
+    """Issue 23 ("the three decisions that cost the most"; docs/review.md, "Stability"):
+    when a round's answers fail together they cost alike, so the round is named once, by its
+    costliest answer, and the costly rounds elsewhere are not crowded out; a decision that
+    cost under 5 points of chance to win (lichess's "inaccuracy") is named nowhere, and a
+    player with none is told so in both languages."""
+    def pt(k: int, rnd: int, cost: float) -> Point:
+        return Point(k, rnd, "actions", f"act {k}", 0.5 - cost, "done", 0.5)
+
+    seat = SeatReview(0, [pt(1, 2, 0.12), pt(5, 4, 0.30), pt(6, 4, 0.31), pt(7, 4, 0.29),
+                          pt(9, 6, 0.04), pt(11, 7, 0.06)])
+    assert [p.index for p in seat.mistakes()] == [6, 1, 11]
+    calm = Review(5, [SeatReview(0, [pt(2, 1, 0.049), pt(3, 2, 0.0)])])
+    assert calm.seats[0].mistakes() == []
+    assert "No decision cost 5 points" in review_lines(calm, ["Ann"], "en")[2]
+    assert "5ポイント以上" in review_lines(calm, ["Ann"], "ja")[2]
+
+
 def test_a_review_is_stored_once_and_read_back_on_both_backends(db: Any) -> None:
     """Issue 23: "the result stored … so asking again is instant"; the first one stays when
     two processes computed one (migration 13, both backends)."""
