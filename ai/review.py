@@ -46,10 +46,33 @@ class Judged:
     p_played: float
     best: str
     p_best: float
+    upper: float = 0.0  # how large the cost may be: `doubt`
 
     @property
     def cost(self) -> float:
         return max(0.0, self.p_best - self.p_played)
+
+
+def doubt(played: list[float], others: list[list[float]]) -> float:
+    """How costly the answer given may still be after these samples: over the other
+    candidates, the largest mean paired difference plus two standard errors (0 with one
+    sample or none).
+
+    Why: a first pass of a few samples often scores a late mistake as no mistake at all —
+    the answer given happens to do best on those samples — and then never looks again
+    (docs/review.md, "Stability"). Where the samples disagree that much, the paired
+    differences vary widely, so the bound stays high and the second pass looks again; where
+    every sample agrees, it is the cost itself."""
+    n = len(played)
+    if n < 2:
+        return 0.0
+    best = 0.0
+    for xs in others:
+        d = [x - y for x, y in zip(xs, played, strict=True)]
+        mean = sum(d) / n
+        var = sum((v - mean) ** 2 for v in d) / (n - 1)
+        best = max(best, mean + 2.0 * math.sqrt(var / n))
+    return best
 
 
 def candidates(expert: ExpertPlayer, cs: CardSet, view: View, seat: int,
@@ -83,7 +106,7 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int,
     by_text = {str(a): a for a in legal}
     rng = random.Random(seed)
     chance = Chance(view)
-    totals = dict.fromkeys(cands, 0.0)
+    values: dict[str, list[float]] = {t: [] for t in cands}
     left = rounds_left(view)
     # 2 players near the end: both boards played (ai/expert.py `racing`), through the
     # next round as elsewhere (to the end would double a review's time, docs/review.md)
@@ -98,11 +121,12 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int,
                                  dice, math.inf, to_end, ROUNDS, full=race)
             assert out is not None  # no deadline: a rollout always finishes
             decided = decided or chance.decided(out[0])
-            totals[text] += chance(out[0])
+            values[text].append(chance(out[0]))
         n += 1
         if n == samples and decided:
             target = max(samples, decided_samples)
-    means = {t: v / n for t, v in totals.items()}
+    means = {t: sum(v) / n for t, v in values.items()}
     # ties go to the expert's own order (its first candidate is greedy's best)
     best = max(cands, key=lambda t: (means[t], -cands.index(t)))
-    return Judged(played, means[played], best, means[best])
+    upper = doubt(values[played], [v for t, v in values.items() if t != played])
+    return Judged(played, means[played], best, means[best], upper)

@@ -40,9 +40,9 @@ from .errors import ServiceError
 
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
 DECIDED_FACTOR = 4  # … this many times a pass's samples where one of them ended the game
-RECHECK = 6  # each seat's costliest decisions (from RECHECK_FROM) judged again …
+RECHECK = 10  # each seat's decisions that may cost the most (`Point.upper`) judged again …
 RECHECK_FACTOR = 4  # … with this many times the samples (docs/review.md, "Stability")
-RECHECK_FROM = 0.005  # half a point: what cost nothing gets no second look
+RECHECK_FROM = 0.05  # … if they may cost a MISTAKE
 WORKERS = 2  # one per core of the target machine (bench/review.py)
 NICENESS = 10  # like the image workers: players' answers come first
 GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 accuracy
@@ -76,6 +76,7 @@ class Point:
     p: float
     best: str
     p_best: float
+    upper: float = 0.0  # how large the cost may be (ai/review.py `doubt`); not stored
 
     @property
     def cost(self) -> float:
@@ -213,22 +214,23 @@ def judge(d: Decision, seed: int, samples: int) -> Point:
     `samples` where a rollout ends the game."""
     j = ai.review.judge(d.view, d.seat, d.played, decision_seed(seed, d), samples,
                         samples * DECIDED_FACTOR)
-    return Point(d.index, d.round, d.kind, d.played, j.p_played, j.best, j.p_best)
+    return Point(d.index, d.round, d.kind, d.played, j.p_played, j.best, j.p_best, j.upper)
 
 
 def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
                n: int) -> list[int]:
-    """Which decisions to judge again with more samples: each seat's `n` costliest (costing
-    at least RECHECK_FROM), as positions in `ds`.
+    """Which decisions to judge again with more samples: each seat's `n` that may cost the
+    most (`Point.upper`, at least RECHECK_FROM), as positions in `ds`.
 
-    Why two passes: the costliest three are what a player reads, and in a game without a
-    blunder they are a few points apart, within one pass's noise; judging every decision
-    with enough samples to order them would cost several times as much. A first pass finds
-    the few that matter, a second one orders them (docs/review.md, "Stability")."""
+    Why two passes: the named mistakes are what a player reads, and judging every decision
+    with enough samples to find and order them would cost several times as much. A first
+    pass finds the few that matter, a second one measures them. Why by the bound, not the
+    cost: a first pass of a few samples scores many a late mistake at no cost at all, and
+    only the spread of its samples shows it (docs/review.md, "Stability")."""
     out: list[int] = []
     for s in seats:
-        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].cost >= RECHECK_FROM]
-        out += sorted(mine, key=lambda k: (-points[k].cost, k))[:n]
+        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].upper >= RECHECK_FROM]
+        out += sorted(mine, key=lambda k: (-points[k].upper, k))[:n]
     return sorted(out)
 
 

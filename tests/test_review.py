@@ -32,6 +32,7 @@ from service import ServiceError
 from service.refusals import words
 from service.review import (
     GOOD,
+    Decision,
     Point,
     Review,
     SeatReview,
@@ -39,6 +40,7 @@ from service.review import (
     decisions,
     review_game,
     review_lines,
+    to_recheck,
 )
 from store import GameRow, review_store
 
@@ -240,6 +242,26 @@ def test_a_round_is_named_once_and_a_small_cost_is_no_mistake() -> None:
     assert calm.seats[0].mistakes() == []
     assert "No decision cost 5 points" in review_lines(calm, ["Ann"], "en")[2]
     assert "5ポイント以上" in review_lines(calm, ["Ann"], "ja")[2]
+
+
+def test_a_decision_whose_samples_disagree_gets_a_second_look_even_at_no_cost() -> None:
+    """Issue 23 (stability; docs/review.md): a first pass of a few samples can score a late
+    mistake as none — the answer given happened to do best on them — and a second pass that
+    looked only at the measured costs never saw it again. The second look goes by how
+    costly a decision may still be: samples that disagree (won one way, lost the other)
+    keep that bound high at no measured cost; samples that all agree leave it at the cost."""
+    split = ai.review.doubt([1.0, 0.0, 1.0, 0.0], [[0.0, 1.0, 1.0, 0.0]])  # even on average
+    assert split > 0.5
+    assert ai.review.doubt([0.6] * 4, [[0.6] * 4, [0.61] * 4]) == pytest.approx(0.01)
+    assert ai.review.doubt([1.0] * 4, [[0.0] * 4]) == 0.0  # the answer given was the best
+
+    def pt(k: int, cost: float, upper: float) -> Point:
+        return Point(k, 1, "pick", "pick rest", 0.5 - cost, "pick advance", 0.5, upper)
+
+    ds = [Decision(k, 0, 1, "pick", {}, "pick rest") for k in range(4)]
+    pts = [pt(0, 0.0, split), pt(1, 0.03, 0.04), pt(2, 0.20, 0.25), pt(3, 0.0, 0.0)]
+    assert to_recheck(ds, pts, [0], 10) == [0, 2]  # the disputed one and the costly one
+    assert to_recheck(ds, pts, [0], 1) == [0]  # the most in doubt first
 
 
 def test_a_review_is_stored_once_and_read_back_on_both_backends(db: Any) -> None:
