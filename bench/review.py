@@ -144,9 +144,10 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
                   + " | ".join(f"{costs(x)} {costs(y)}"
                                for x, y in zip(a.seats, b.seats, strict=True)), flush=True)
         pool.shutdown(wait=True)
-        print(f"samples {samples}, recheck {recheck}: top three the same in {same} of "
-              f"{games} games (the same rounds in {rounds}); of {large} decisions costing {100 * LARGE:.0f} points or more "
-              f"in one review, {missed} under {100 * NOTHING:.0f} in the other "
+        print(f"samples {samples}, recheck {recheck}: named mistakes the same in {same} of "
+              f"{games} games (the same rounds in {rounds}); of {large} decisions costing "
+              f"{100 * LARGE:.0f} points or more in one review, {missed} under "
+              f"{100 * NOTHING:.0f} in the other "
               f"({time.perf_counter() - t0:.0f} s wall, "
               f"{children_cpu() - cpu0:.0f} s of the workers' CPU)", flush=True)
 
