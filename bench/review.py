@@ -3,7 +3,7 @@ mistakes are run to run.
 
     .venv/bin/python bench/review.py time [--rounds 10] [--samples N] [--recheck N] [--workers 2]
     .venv/bin/python bench/review.py stability [--games 10] [--first 1] [--samples N ...] [--recheck N]
-                                               [--slips P]
+                                               [--slips P] [--dump FILE]
 
 `time` plays 2-player greedy games (seeds 1, 2, …) until one lasts at least `--rounds`
 rounds, then reviews both seats as people in `--workers` worker processes (as the bot
@@ -20,12 +20,15 @@ more) one review shows and the other puts under 2 points, for each `--samples`;
 RECHECK_FACTOR times the samples (0: none; service/review.py).
 `--slips P`: each answer of those games is, with probability P, a random legal one instead
 of greedy's — a player who makes a few clear mistakes, where greedy alone makes many
-middling ones of one size (docs/review.md, "Stability").
+middling ones of one size (docs/review.md, "Stability"). `--dump FILE`: every review (of the
+last `--samples`) as JSON (`"game-seed"`: the stored review), to try other ways of naming
+mistakes on the same judgements without judging again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import resource
 import sys
@@ -118,7 +121,7 @@ def misses(x: SeatReview, y: SeatReview) -> tuple[int, int]:
 
 
 def stability(games: int, samples_list: list[int], recheck: int, workers: int,
-              first: int = 1, slips: float = 0.0) -> None:
+              first: int = 1, slips: float = 0.0, dump: Path | None = None) -> None:
     import service.review as R
 
     R.WORKERS = workers
@@ -126,12 +129,14 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
     for samples in samples_list:
         pool = review_pool(True)  # its own workers: their CPU is counted once they exit
         same = rounds = large = missed = 0
+        kept: dict[str, Any] = {}
         t0, cpu0 = time.perf_counter(), children_cpu()
         for seed, (setup, log, _n) in enumerate(played, first):
             a = review_game(seed, setup, log, [0, 1], seed=1, samples=samples, recheck=recheck,
                             pool=pool)
             b = review_game(seed, setup, log, [0, 1], seed=2, samples=samples, recheck=recheck,
                             pool=pool)
+            kept[f"{seed}-1"], kept[f"{seed}-2"] = a.to_json(), b.to_json()
             agree = all({p.index for p in x.mistakes()} == {p.index for p in y.mistakes()}
                         for x, y in zip(a.seats, b.seats, strict=True))
             same += agree
@@ -144,6 +149,8 @@ def stability(games: int, samples_list: list[int], recheck: int, workers: int,
                   + " | ".join(f"{costs(x)} {costs(y)}"
                                for x, y in zip(a.seats, b.seats, strict=True)), flush=True)
         pool.shutdown(wait=True)
+        if dump is not None:
+            dump.write_text(json.dumps(kept))
         print(f"samples {samples}, recheck {recheck}: named mistakes the same in {same} of "
               f"{games} games (the same rounds in {rounds}); of {large} decisions costing "
               f"{100 * LARGE:.0f} points or more in one review, {missed} under "
@@ -163,6 +170,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--slips", type=float, default=0.0,
                     help="stability: the share of random answers in the games reviewed")
+    ap.add_argument("--dump", type=Path, default=None,
+                    help="stability: write every review to this JSON file")
     ap.add_argument("--niceness", type=int, default=None,
                     help="the workers' niceness (default: the bot's, service/review.py)")
     ns = ap.parse_args()
@@ -173,7 +182,7 @@ def main() -> None:
     if ns.what == "time":
         timing(ns.rounds, ns.samples[0], ns.recheck, ns.workers)
     else:
-        stability(ns.games, ns.samples, ns.recheck, ns.workers, ns.first, ns.slips)
+        stability(ns.games, ns.samples, ns.recheck, ns.workers, ns.first, ns.slips, ns.dump)
 
 
 if __name__ == "__main__":
