@@ -241,7 +241,11 @@ def test_a_round_is_named_once_and_a_small_cost_is_no_mistake() -> None:
     calm = Review(5, [SeatReview(0, [pt(2, 1, 0.049), pt(3, 2, 0.0)])])
     assert calm.seats[0].mistakes() == []
     assert "No decision cost 5 points" in review_lines(calm, ["Ann"], "en")[2]
-    assert "5ポイント以上" in review_lines(calm, ["Ann"], "ja")[2]
+    ja = review_lines(calm, ["Ann"], "ja")
+    assert "5ポイント以上" in ja[2]
+    for line in ja:
+        assert not SPACE_AT_PARTICLE.search(line), line
+        assert not [w for w in GLOSSARY if w in line], line
 
 
 def test_a_decision_whose_samples_disagree_gets_a_second_look_even_at_no_cost() -> None:
