@@ -41,8 +41,7 @@ from .errors import ServiceError
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
 DECIDED_FACTOR = 4  # … this many times a pass's samples where one of them ended the game
 RECHECK = 10  # each seat's decisions that may cost the most (`Point.upper`) judged again …
-RECHECK_FACTOR = 4  # … with this many times the samples (docs/review.md, "Stability")
-RECHECK_FROM = 0.05  # … if they may cost a MISTAKE
+RECHECK_FACTOR = 4  # … with this many times the samples, if they may cost a MISTAKE
 WORKERS = 2  # one per core of the target machine (bench/review.py)
 NICENESS = 10  # like the image workers: players' answers come first
 GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 accuracy
@@ -220,7 +219,7 @@ def judge(d: Decision, seed: int, samples: int) -> Point:
 def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
                n: int) -> list[int]:
     """Which decisions to judge again with more samples: each seat's `n` that may cost the
-    most (`Point.upper`, at least RECHECK_FROM), as positions in `ds`.
+    most (`Point.upper`, at least a MISTAKE), as positions in `ds`.
 
     Why two passes: the named mistakes are what a player reads, and judging every decision
     with enough samples to find and order them would cost several times as much. A first
@@ -229,7 +228,7 @@ def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[
     only the spread of its samples shows it (docs/review.md, "Stability")."""
     out: list[int] = []
     for s in seats:
-        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].upper >= RECHECK_FROM]
+        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].upper >= MISTAKE]
         out += sorted(mine, key=lambda k: (-points[k].upper, k))[:n]
     return sorted(out)
 
