@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from dataclasses import dataclass
 
 from engine import Action, CardSet, Game, parse
@@ -69,9 +70,7 @@ def doubt(played: list[float], others: list[list[float]]) -> float:
     best = 0.0
     for xs in others:
         d = [x - y for x, y in zip(xs, played, strict=True)]
-        mean = sum(d) / n
-        var = sum((v - mean) ** 2 for v in d) / (n - 1)
-        best = max(best, mean + 2.0 * math.sqrt(var / n))
+        best = max(best, statistics.fmean(d) + 2.0 * statistics.stdev(d) / math.sqrt(n))
     return best
 
 
