@@ -68,6 +68,8 @@ def screen_text(sc: Screen, lang: str, before: str = "") -> str:
     if before:
         lines.append(before)
     lines.append(sc.text)
+    if sc.all_done:  # how a game starts is the interface's to say (the console: `new`)
+        lines.append(i18n.t(lang, "tutorial.start_solo"))
     return clip(lines)
 
 

@@ -71,7 +71,10 @@ class Learning:
         for k, (_, words) in enumerate(sc.buttons, 1):
             self.say(f"  {k}. {words}")
         await self.image(sc)
-        self.say(self.t("tutorial_moves_done" if sc.finished else "tutorial_moves"))
+        # the last lesson done: no "next" to offer, and a game starts with `new` here
+        moves = ("tutorial_moves_all_done" if sc.all_done else
+                 "tutorial_moves_done" if sc.finished else "tutorial_moves")
+        self.say(self.t(moves))
 
     async def image(self, sc: Screen) -> None:
         try:

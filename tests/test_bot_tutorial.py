@@ -121,6 +121,7 @@ def test_every_lesson_can_be_finished_with_its_buttons(tmp_path):
                 if k + 1 < len(lessons()):
                     await h.click(ann, message=msg, label="Next lesson")
             assert "You finished the last lesson" in msg.text
+            assert "/rr new players:1" in msg.text  # how a game starts, in Discord
             assert next(b for b in msg.buttons if b.label == "Next lesson").disabled
     asyncio.run(scenario())
 

@@ -48,6 +48,11 @@ def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: P
     assert "undo NAME" in out[out.index("You left the tutorial"):]  # back in the game
     assert "Give a lesson number from 1 to 9, e.g. lesson 3." in out
     assert "lesson 9/9: Winning and losing" in out and "You finished the last lesson" in out
+    # the ending says how a game starts HERE, not with a Discord command, and offers no
+    # next lesson after the last
+    ending = out[out.index("You finished the last lesson"):out.index("You left the tutorial")]
+    assert "/rr" not in ending and "then new for a solo game" in ending
+    assert "Type next" not in ending
     tail = out[out.index("You left the tutorial"):]
     assert "Ann" in tail and "Bob" in tail  # back in the game, which waited
     assert "No game in progress" not in tail
