@@ -38,7 +38,7 @@ def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path
 
 def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: Path) -> None:
     r = console(tmp_path, "--names", "Ann", "Bob", "--seed", "3",
-                lines=["tutorial", "help", "restart", "lesson 12", "lesson 9", "1", "leave",
+                lines=["tutorial", "help", "restart", "lesson 12", "lesson 9", "2", "leave",
                        "status", "help"])
     out = r.stdout
     assert "Welcome to Rook & Raiders! Nine short lessons" in out

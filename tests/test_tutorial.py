@@ -89,6 +89,13 @@ def test_any_other_answer_gets_its_explanation_and_changes_nothing(index: int, s
         assert lesson.game_at(step).to_json() == before
 
 
+def test_the_taught_action_is_not_always_the_first_choice() -> None:
+    """A learner who finds the answer always in one place learns where to click, not the
+    rule the step teaches (issue 23: each step says what to do and WHY)."""
+    places = {step.buttons.index(step.accept) for lesson in LESSONS for step in lesson.steps}
+    assert len(places) >= 3, places
+
+
 def test_a_wrong_placement_is_explained_in_rulebook_terms() -> None:
     """R2: a unit placed outside the home area is explained (columns 1–2), in both languages."""
     out = judge(0, 0, "place thief 3B", "en")
