@@ -117,7 +117,7 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
         await reply(interaction, i18n.t(lang, "review.failed", game=row.id))
         return
     await asyncio.gather(*edits)  # no progress edit lands after the review itself
-    lines = review_lines(review, seat_names(row), lang)
+    lines = review_lines(review, seat_names(row), row.setup or {}, lang)
     image = chart_file(review, row, lang)
     await deliver(f"review of game {row.id}", lambda: interaction.edit_original_response(
         content=clip(lines), attachments=[image]))

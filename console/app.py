@@ -363,7 +363,7 @@ class Console:
         finally:
             reviewer.close()
         names = [str(x["name"]) for x in row.seats]
-        self.say_lines(review_lines(review, names, self.lang))
+        self.say_lines(review_lines(review, names, row.setup or {}, self.lang))
         path = self.out_dir / f"review-{row.id}.png"
         try:
             from render.review import Panel, review_png

@@ -26,6 +26,7 @@ from store import GameMeta, GameRow, MetaChange
 
 from .ai_seats import AiSeats
 from .errors import ServiceError
+from .notation import action_words
 from .tables import Tables
 
 log = logging.getLogger("rr.service")
@@ -97,7 +98,7 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[str]:
         why = i18n.t(lang, "hint.other")
     if r.saved:
         why += i18n.tn(lang, "hint.saved", r.saved, n=r.saved)
-    return [i18n.t(lang, "hint.action", action=advice.action), why,
+    return [i18n.t(lang, "hint.action", action=action_words(advice.action, cs, lang)), why,
             i18n.t(lang, "hint.chance", before=_pct(advice.p_before), after=_pct(advice.p_after))]
 
 

@@ -33,10 +33,11 @@ from typing import Any
 
 import ai.review
 import i18n
-from engine import ActionError, Game, View, parse
+from engine import ActionError, CardSet, Game, View, cards_for, parse
 from store import GameRow, ReviewStore
 
 from .errors import ServiceError
+from .notation import action_words
 
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
 DECIDED_FACTOR = 4  # … this many times a pass's samples where one of them ended the game
@@ -384,7 +385,7 @@ def points_word(cost: float) -> str:
     return f"{100 * cost:.0f}"
 
 
-def seat_lines(review: SeatReview, name: str, lang: str) -> list[str]:
+def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list[str]:
     """One person's review in words: accuracy, then the costliest decisions."""
     lines = [i18n.t(lang, "review.seat", name=name, accuracy=f"{review.accuracy:.0f}",
                     n=len(review.points))]
@@ -393,17 +394,21 @@ def seat_lines(review: SeatReview, name: str, lang: str) -> list[str]:
         lines.append(i18n.t(lang, "review.no_mistakes", points=points_word(MISTAKE)))
     for k, p in enumerate(worst, 1):
         lines.append(i18n.t(lang, "review.mistake", k=k, round=p.round,
-                            kind=i18n.t(lang, f"decision.{p.kind}"), played=p.played,
-                            best=p.best, before=pct(p.p), after=pct(p.p_best),
+                            kind=i18n.t(lang, f"decision.{p.kind}"),
+                            played=action_words(p.played, cards, lang),
+                            best=action_words(p.best, cards, lang), before=pct(p.p), after=pct(p.p_best),
                             cost=points_word(p.cost)))
     return lines
 
 
-def review_lines(review: Review, names: Sequence[str], lang: str) -> list[str]:
-    """The whole review in words (the chart shows the same chances)."""
+def review_lines(review: Review, names: Sequence[str], setup: Mapping[str, Any], lang: str
+                 ) -> list[str]:
+    """The whole review in words (the chart shows the same chances); the answers name the
+    cards of the game's own set (its `setup`), in the reader's language."""
+    cards = cards_for(setup)
     out = [i18n.t(lang, "review.title", game=review.game)]
     for s in review.seats:
         name = names[s.seat] if s.seat < len(names) else "?"
-        out += seat_lines(s, name, lang)
+        out += seat_lines(s, name, cards, lang)
     out.append(i18n.t(lang, "review.footer", samples=review.samples))
     return out

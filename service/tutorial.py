@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 import i18n
 from engine import ActionError, CardSet, Game, View
 
+from .notation import action_words
+
 if TYPE_CHECKING:
     from store import Progress, TutorialStore
 
@@ -218,16 +220,6 @@ class Answer:
     screen: Screen
 
 
-def label(action: str, cards: CardSet, lang: str) -> str:
-    """A button's words: the action as typed, with card names (units, monsters, command
-    cards) in the reader's language — the notation accepts them in either (docs/notation.md)."""
-    out = []
-    for word in action.split():
-        key = cards.resolve(word)
-        out.append(cards.name(key, lang) if key else word)
-    return " ".join(out)
-
-
 
 def screen(index: int, step: int, lang: str, name: str = "",
            events: list[Any] | None = None) -> Screen:
@@ -247,7 +239,7 @@ def screen(index: int, step: int, lang: str, name: str = "",
         s = lesson.steps[step]
         text = i18n.t(lang, s.say)
         highlight = s.highlight
-        buttons = tuple((a, label(a, g.cards, lang)) for a in s.buttons)
+        buttons = tuple((a, action_words(a, g.cards, lang)) for a in s.buttons)
     return Screen(index, step, len(all_lessons), len(lesson.steps), lesson.title(lang),
                   lesson.rules, text, highlight, buttons, g.view(SEAT), g.cards, finished,
                   finished and index + 1 >= len(all_lessons), list(events or []))

@@ -11,6 +11,8 @@ import random
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
+from service.notation import action_words
+
 
 def test_hint_is_private_legal_and_shown_to_the_others_then_a_host_turns_hints_off(tmp_path):
     async def scenario():
@@ -24,7 +26,7 @@ def test_hint_is_private_legal_and_shown_to_the_others_then_a_host_turns_hints_o
             asker, other = (ann, bob) if row.seat_of(ann.id) == seat else (bob, ann)
             res = await h.slash(asker, "rr bot hint")
             assert res.ephemeral, res.text
-            legal = {str(a) for a in g.legal_actions(seat)}
+            legal = {action_words(str(a), g.cards, "en") for a in g.legal_actions(seat)}
             first = res.text.splitlines()[0]
             assert first.startswith("Hint (the expert AI): `"), res.text
             assert first.split("`")[1] in legal

@@ -24,6 +24,7 @@ from service import GameService, ServiceError
 from service.daily import day_end
 from service.daily_play import DailyHost
 from service.hints import advice_lines, used_lines
+from service.notation import action_words
 
 ROOT = Path(__file__).resolve().parents[1]
 DAY = dt.date(2026, 11, 23)
@@ -53,7 +54,8 @@ def test_a_hint_is_a_listed_legal_action_with_a_reason_and_everyone_sees_it_was_
         assert got.advice.action in legal
         assert 0.0 <= got.advice.p_before <= 1.0 and 0.0 <= got.advice.p_after <= 1.0
         text = advice_lines(got.advice, out.game.cards, "en")
-        assert got.advice.action in text[0] and text[1]
+        # the answer to type, with the cards' names (typed back, the same answer)
+        assert action_words(got.advice.action, out.game.cards, "en") in text[0] and text[1]
         assert text[2].startswith("Estimated chance to win:")
         assert advice_lines(got.advice, out.game.cards, "ja")[2].startswith("推定勝率")
         after = await store.get(out.row.id)
@@ -184,9 +186,10 @@ def test_console_hint_names_a_legal_action_and_status_tells_who_used_it(tmp_path
                        input=lines, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert "Traceback" not in r.stdout + r.stderr
     g = Game.new(["Ann"], seed=3, options={"difficulty": "normal"})
-    legal = {str(a) for a in g.legal_actions(0)}
+    legal = {action_words(str(a), g.cards, "en") for a in g.legal_actions(0)}
     shown = [line.split("`")[1] for line in r.stdout.splitlines() if "Hint (the expert AI)" in line]
     assert len(shown) == 1 and shown[0] in legal, r.stdout[-2000:]
+    assert "_star" not in shown[0]  # a card's name, not its key
     assert "Estimated chance to win:" in r.stdout
     assert "Ann used 1 hint" in r.stdout
 

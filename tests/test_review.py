@@ -209,8 +209,8 @@ def test_words_and_chart_in_both_languages() -> None:
     s = rev.seats[0]
     assert [p.index for p in s.mistakes()] == [12]
     assert s.accuracy == pytest.approx(100 * (39 + max(0, 1 - 0.3 / GOOD)) / 40)
-    en = review_lines(rev, ["Ann", "Bot"], "en")
-    ja = review_lines(rev, ["Ann", "Bot"], "ja")
+    en = review_lines(rev, ["Ann", "Bot"], {}, "en")
+    ja = review_lines(rev, ["Ann", "Bot"], {}, "ja")
     assert "Game 5: the expert's review" in en[0] and "accuracy" in en[1]
     assert "Round 3, choosing a card: you played `pick rest12`" in en[2]
     assert "−30 points" in en[2]
@@ -240,8 +240,8 @@ def test_a_round_is_named_once_and_a_small_cost_is_no_mistake() -> None:
     assert [p.index for p in seat.mistakes()] == [6, 1, 11]
     calm = Review(5, [SeatReview(0, [pt(2, 1, 0.049), pt(3, 2, 0.0)])])
     assert calm.seats[0].mistakes() == []
-    assert "No decision cost 5 points" in review_lines(calm, ["Ann"], "en")[2]
-    ja = review_lines(calm, ["Ann"], "ja")
+    assert "No decision cost 5 points" in review_lines(calm, ["Ann"], {}, "en")[2]
+    ja = review_lines(calm, ["Ann"], {}, "ja")
     assert "5ポイント以上" in ja[2]
     for line in ja:
         assert not SPACE_AT_PARTICLE.search(line), line
