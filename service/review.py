@@ -410,5 +410,7 @@ def review_lines(review: Review, names: Sequence[str], setup: Mapping[str, Any],
     for s in review.seats:
         name = names[s.seat] if s.seat < len(names) else "?"
         out += seat_lines(s, name, cards, lang)
-    out.append(i18n.t(lang, "review.footer", samples=review.samples))
+    # the second look and a rollout that ends the game each multiply the samples
+    out.append(i18n.t(lang, "review.footer", samples=review.samples,
+                      most=review.samples * RECHECK_FACTOR * DECIDED_FACTOR))
     return out

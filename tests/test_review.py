@@ -214,6 +214,9 @@ def test_words_and_chart_in_both_languages() -> None:
     assert "Game 5: the expert's review" in en[0] and "accuracy" in en[1]
     assert "Round 3, choosing a card: you played `pick rest12`" in en[2]
     assert "−30 points" in en[2]
+    # the footer says how many samples a chance rests on: the first pass's, and the most
+    # any decision got (a second look, a rollout that ended the game)
+    assert "6 sampled games per choice, up to 96 where" in en[-1] and "最大96回" in ja[-1]
     assert "熟練AI" in ja[0] and "正確度" in ja[1] and "ラウンド3・カード選択" in ja[2]
     for line in ja:
         assert not SPACE_AT_PARTICLE.search(line), line
