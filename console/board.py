@@ -181,8 +181,10 @@ def _token(cs: CardSet, text: str, lang: str) -> str:
 
 
 def typed(cs: CardSet, action: Action | str, lang: str) -> str:
-    """An action as the reader would type it (card names in Japanese for `ja`)."""
-    return " ".join(_token(cs, x, lang) for x in str(action).split(" "))
+    """An action as the reader would type it (card names in Japanese for `ja`). The verb
+    stays: `recruit` is also a command card (募兵), and `募兵 …` is no action."""
+    verb, *rest = str(action).split(" ")
+    return " ".join([verb] + [_token(cs, x, lang) for x in rest])
 
 
 def legal_lines(game: Game, seat: int, lang: str, start: str = "",

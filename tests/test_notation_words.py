@@ -1,6 +1,7 @@
 """An answer shown to a person (a hint, the review's "the expert would have", a tutorial
 button) names cards as the rulebook does, in the reader's language — and typed back, it is
-the same answer (docs/notation.md: a card's key or its name in either language)."""
+the same answer (docs/notation.md: a card's key or its name in either language). So does
+what the console lists as answers to type (`legal`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import random
 import pytest
 
 from ai import make_player
+from console.board import typed
 from engine import Game, parse
 from service.notation import action_words
 
@@ -36,9 +38,11 @@ def test_every_shown_answer_names_its_cards_and_plays_back_as_itself(players: in
                         g.cards.name(a.card, lang) == a.card
                     assert g.cards.name(a.card, lang) in shown
                     seen_names += 1
-                trial = Game(copy.deepcopy(g.state), g.cards)
-                trial.apply(seat, shown)
-                assert trial.state["log"][-1][1] == text, (shown, text)
+                # what the console lists (`legal`, its examples) plays back too
+                for back in (shown, typed(g.cards, text, lang)):
+                    trial = Game(copy.deepcopy(g.state), g.cards)
+                    trial.apply(seat, back)
+                    assert trial.state["log"][-1][1] == text, (back, text)
         g.apply(seat, bots[seat].choose(g.view(seat), seat))
     assert seen_names > 20  # the games offered cards to name (place, recruit, pick)
 
