@@ -80,6 +80,9 @@ def test_ai_level_names_share_one_register() -> None:
     """The three AI levels are plain Japanese words, not a loanword beside a grade."""
     names = [i18n.t("ja", f"level.{k}") for k in ("random", "greedy", "expert")]
     assert all(JAPANESE.search(n) and not re.search(r"[\u30a0-\u30ff]", n) for n in names), names
+    # the expert of hints and the review is the same player as the AI level: one name
+    assert [k for k, text in _texts() if "エキスパート" in text] == []
+    assert i18n.t("ja", "level.expert") in i18n.t("ja", "review.title", game=1)
 
 
 def test_the_text_board_names_its_latin_codes_in_japanese_under_every_board() -> None:
