@@ -253,7 +253,7 @@ class InfoCommands(CommandsMixin):
                 (sec.title for sec in rules_ref.sections(lang).values()), lang)))
             return
         await reply(interaction, "", embed=discord.Embed(title=found.title,
-                                                         description=found.body[:4000]))
+                                                         description=found.read("Discord")[:4000]))
 
     @rules.autocomplete("topic")
     async def _rules_topic(self, interaction: discord.Interaction,

@@ -134,7 +134,7 @@ class Console:
         if found is None:
             self.say("! " + self.t("no_rules", topic=topic[:50], topics=topics))
             return
-        self.say(f"{found.title}\n" + plain_markdown(found.body))
+        self.say(f"{found.title}\n" + plain_markdown(found.read("Console")))
 
     def t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)

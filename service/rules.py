@@ -27,11 +27,29 @@ RULE_ID = re.compile(r"\bR(\d{1,2})(?:\.(\d{1,2}))?\b")
 """A rule id as messages cite it: R11, R11.1 (RULES.md's numbering)."""
 
 
+INTERFACES = ("Discord", "Console")
+"""A body line that starts "Discord: " or "Console: " is for that interface only: the rules
+are one, how a player types an answer is not (`/rr pick` in Discord, `pick advance` at the
+console)."""
+
+
 class Section(NamedTuple):
     key: str  # the topic's key: "end"
     title: str  # in the file's language: "⑦ End phase"
     rules: tuple[str, ...]  # the ids it explains: ("R11",), ("R8.2",)
-    body: str  # Discord markdown, also read as plain text by the console
+    body: str  # Discord markdown, every interface's lines (`INTERFACES`) marked
+
+    def read(self, where: str) -> str:
+        """The body as `where` ("Discord" or "Console") shows it: its own lines unmarked,
+        the other interface's left out."""
+        out = []
+        for line in self.body.splitlines():
+            mark, _, rest = line.partition(": ")
+            if mark not in INTERFACES:
+                out.append(line)
+            elif mark == where:
+                out.append(rest)
+        return "\n".join(out)
 
 
 @cache

@@ -51,6 +51,22 @@ def test_both_languages_have_the_same_sections_and_ids() -> None:
     assert rules.find("（Ｒ１２．３）", "ja").key == "boons"  # as a Japanese IME types it
 
 
+def test_each_interface_reads_its_own_way_of_answering() -> None:
+    """The rules are one; how a player types an answer is not: Discord's sections name slash
+    commands and never a console command line, the console's the reverse — in every section
+    where either says how, in both languages."""
+    for lang in ("en", "ja"):
+        for sec in rules.sections(lang).values():
+            discord, console_ = sec.read("Discord"), sec.read("Console")
+            assert "Console:" not in discord and "Discord:" not in console_
+            assert "/rr" not in console_, (lang, sec.key)
+            if "/rr" in sec.body:  # a way to answer in Discord: the console's too
+                assert console_ != discord, (lang, sec.key)
+    end = rules.find("R11", "en")
+    assert "`/rr ready`" in end.read("Discord") and "`ready SQUARE [SQUARE]`" in end.read("Console")
+    assert "`undo NAME`" in rules.find("R15", "en").read("Console")
+
+
 def _run(coro) -> None:
     asyncio.run(coro)
 
@@ -61,6 +77,8 @@ def test_rr_rules_opens_a_cited_rule_id_and_explains_a_wrong_topic(tmp_path: Pat
             ann, yui = h.user("ann"), h.user("yui", locale="ja")
             res = await h.slash(ann, "rr rules", topic="R11.1")
             assert res.embed["title"] == "⑦ End phase" and "Support" in res.embed["description"]
+            assert "`/rr support`" in res.embed["description"]
+            assert "Console" not in res.embed["description"]
             res = await h.slash(yui, "rr rules", topic="R11")
             assert res.embed["title"] == "⑦終了処理"
             res = await h.slash(ann, "rr rules", topic="boons")  # a suggested topic still works
@@ -78,6 +96,7 @@ def test_console_rules_opens_a_cited_rule_id(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "--seed", "1",
                   lines=["rules R11.1", "rules banana", "rules"]).stdout
     assert "⑦ End phase\n1. Support" in out
+    assert "support SQUARE" in out and "/rr support" not in out  # the console's own words
     assert "There is no rules topic 'banana'" in out
     assert re.search(r"end\s+⑦ End phase \(R11\)", out)
     ja = console(tmp_path, "--names", "Ann", "--seed", "1", "--lang", "ja", "--new",
