@@ -30,6 +30,7 @@ from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.levels import level_of
 from service.narrate import narrate, prompt
+from service.notation import action_words
 from service.outcomes import Outcome
 from service.ratings import Ratings
 from service.refusals import line as refusal_line
@@ -569,7 +570,7 @@ class Console:
         if seat is None:
             seat = (self.people(g.waiting_for()) or [0])[0]
         acts = g.legal_actions(seat) if not g.over else []
-        text = f"{self.names[seat]}: {board.typed(g.cards, acts[0], self.lang) if acts else 'done'}"
+        text = f"{self.names[seat]}: {action_words(str(acts[0]), g.cards, self.lang) if acts else 'done'}"
         return quote(text, self.lang)
 
     async def act(self, g: Game, seat: int, action: str) -> None:
@@ -613,7 +614,7 @@ class Console:
         if not g.can_undo(seat):
             dec = g.decision(seat)
             why = "closed" if dec is None or dec["opened"] != before["opened"] else "revealed"
-        self.moves[seat] = (board.typed(g.cards, out.text, self.lang), why)
+        self.moves[seat] = (action_words(out.text, g.cards, self.lang), why)
 
     def not_a_command_card(self, g: Game, seat: int, action: str) -> bool:
         """`pick banana`: say that it is not a command card (the engine would only say it

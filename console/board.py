@@ -19,6 +19,7 @@ from engine import Action, Game, View
 from engine.board import COLUMNS, LANES
 from engine.cards import CardSet
 from engine.textboard import abbreviations, piece_text
+from service.notation import action_words
 
 CELL = 8
 
@@ -172,31 +173,16 @@ def hand(cs: CardSet, v: View, seat: int, lang: str) -> dict[str, str]:
             "threat": str(p.get("threat", p["threat_public"]))}
 
 
-def _token(cs: CardSet, text: str, lang: str) -> str:
-    """A card key as the player would type it: the key where the card's name is English,
-    else the name in the reader's language (Japanese)."""
-    if (text in cs.units or text in cs.commands) and cs.name(text, lang) != cs.name(text):
-        return cs.name(text, lang)
-    return text
-
-
-def typed(cs: CardSet, action: Action | str, lang: str) -> str:
-    """An action as the reader would type it (card names in Japanese for `ja`). The verb
-    stays: `recruit` is also a command card (募兵), and `募兵 …` is no action."""
-    verb, *rest = str(action).split(" ")
-    return " ".join([verb] + [_token(cs, x, lang) for x in rest])
-
-
 def legal_lines(game: Game, seat: int, lang: str, start: str = "",
                 limit: int = 40) -> tuple[list[str], int]:
     """The seat's legal actions that begin with `start`, those differing only in their last
-    word on one line (`place thief_star 1A/1B/2C`); returns (lines, how many were left out)."""
+    word on one line (`place Thief★ 1A/1B/2C`); returns (lines, how many were left out)."""
     groups: dict[str, list[str]] = {}
     acts: list[Action] = game.legal_actions(seat)
     for a in acts:
         if start and not (str(a) + " ").casefold().startswith(start.casefold() + " "):
             continue
-        words = typed(game.cards, a, lang).split(" ")
+        words = action_words(str(a), game.cards, lang).split(" ")
         head = " ".join(words[:-1]) if len(words) > 1 else words[0]
         tail = words[-1] if len(words) > 1 else ""
         groups.setdefault(head, [])

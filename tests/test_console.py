@@ -271,7 +271,7 @@ def test_every_input_gets_a_short_answer(tmp_path: Path) -> None:
     assert "Write an action after P1:, e.g. 'P1: place" in answers["P1:"]
     assert "(100 characters)" in answers["P1: " + "🙂" * 100]
     assert answers["undo"].startswith("! ")  # the engine says why nothing can be undone
-    assert "P1 may:" in answers["legal P1"] and "place thief_star 1A/1B/1C/2A/2B/2C" in \
+    assert "P1 may:" in answers["legal P1"] and "place Thief★ 1A/1B/1C/2A/2B/2C" in \
         answers["legal P1"]
     assert "> P1: Place one unit" in answers["ｓｔａｔｕｓ"] and "> P1" in answers[""]
     assert answers["place thief 9Z"].startswith("! ") and "9Z" in answers["place thief 9Z"]

@@ -81,7 +81,7 @@ def test_legal_for_another_verb_lists_what_can_be_done(tmp_path: Path) -> None:
     answer = out.split("P1's hand: ", 1)[1]  # what follows the first question
     assert "nothing now" not in answer
     assert "Nothing begins with 'act' now. P1 may:" in answer
-    assert "  place thief_star 1A/1B/1C/2A/2B/2C" in answer
+    assert "  place Thief★ 1A/1B/1C/2A/2B/2C" in answer
 
 
 # ---- who is still deciding --------------------------------------------------------------------
@@ -136,7 +136,7 @@ def test_undo_refused_says_why_and_help_tells_the_rule(tmp_path: Path) -> None:
     out = console(tmp_path, "--seed", "3", lines=["help", "place thief 2B", "undo"]).stdout
     assert ("take back NAME's last action while its question is still open and nothing\n"
             "                  random (dice, a drawn card) was revealed") in out
-    assert ("! P1: 'place thief_star 2B' cannot be undone: it closed the question it answered. "
+    assert ("! P1: 'place Thief★ 2B' cannot be undone: it closed the question it answered. "
             "Undo takes back a move only while that question is still open") in out
 
 
