@@ -26,7 +26,7 @@ import asyncio
 import datetime as dt
 import multiprocessing
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -234,6 +234,21 @@ def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[
     return sorted(out)
 
 
+async def two_passes(ds: Sequence[Decision], seats: Sequence[int], samples: int, recheck: int,
+                     run: Callable[[list[tuple[Decision, int]]], Awaitable[list[Point]]]
+                     ) -> list[Point]:
+    """Every decision judged at `samples`, then those `to_recheck` picks judged again at
+    RECHECK_FACTOR times that, by `run` (jobs in, points out, in order). The one place the
+    passes are decided: the bot runs its jobs in worker processes off the event loop, the
+    bench and tests in a pool or in line, and the two cannot drift apart."""
+    points = await run([(d, samples) for d in ds])
+    again = to_recheck(ds, points, seats, recheck)
+    for k, p in zip(again, await run([(ds[k], samples * RECHECK_FACTOR) for k in again]),
+                    strict=True):
+        points[k] = p
+    return points
+
+
 def most_work(ds: Sequence[Decision], seats: Sequence[int], n: int) -> int:
     """The jobs of a review at most (the progress shown counts up to it)."""
     return len(ds) + sum(min(n, sum(d.seat == s for d in ds)) for s in seats)
@@ -249,16 +264,16 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
                 seats: Sequence[int], *, seed: int = 0, samples: int | None = None,
                 recheck: int | None = None, pool: Executor | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Review:
-    """The review of one game, synchronously: in `pool` when given (each decision a job),
-    else here; the costliest `recheck` decisions of each seat judged twice (`to_recheck`).
-    `progress(done, total)` after each job."""
+    """The review of one game, synchronously (the bench, tests; never inside a running event
+    loop): in `pool` when given (each decision a job), else here; the passes as the bot's
+    (`two_passes`). `progress(done, total)` after each job."""
     samples = SAMPLES if samples is None else samples
     recheck = RECHECK if recheck is None else recheck
     ds = decisions(setup, log, seats)
     total = most_work(ds, seats, recheck)
     done = 0
 
-    def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
+    async def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
         nonlocal done
         out: list[Point] = []
         futures = [pool.submit(judge, d, seed, n) for d, n in jobs] if pool else []
@@ -269,11 +284,7 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
                 progress(done, total)
         return out
 
-    points = run([(d, samples) for d in ds])
-    again = to_recheck(ds, points, seats, recheck)
-    for k, p in zip(again, run([(ds[k], samples * RECHECK_FACTOR) for k in again]),
-                    strict=True):
-        points[k] = p
+    points = asyncio.run(two_passes(ds, seats, samples, recheck, run))
     if progress and done < total:
         progress(total, total)
     return Review(game, seat_reviews(ds, points, seats), samples, seed)
@@ -360,11 +371,7 @@ class Reviewer:
                     progress(done, total)
             return [f.result() for f in futures]
 
-        points = await run([(d, samples) for d in ds])
-        again = to_recheck(ds, points, seats, RECHECK)
-        for k, p in zip(again, await run([(ds[k], samples * RECHECK_FACTOR) for k in again]),
-                        strict=True):
-            points[k] = p
+        points = await two_passes(ds, seats, samples, RECHECK, run)
         if progress and done < total:
             progress(total, total)
         return Review(row.id, seat_reviews(ds, points, seats), samples, seed)
