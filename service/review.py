@@ -49,6 +49,7 @@ GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 
 TOP = 3  # the costliest decisions shown
 MISTAKE = 0.05  # a decision that costs less is no mistake worth naming (an "inaccuracy"
 # on lichess: 5 points of chance to win)
+TIE = 0.05  # two costs closer than this are one size: within one review's noise (Stability)
 FORMAT = 1  # the stored review's layout
 
 
@@ -108,18 +109,33 @@ class SeatReview:
         return 100.0 * sum(max(0.0, 1.0 - p.cost / GOOD) for p in self.points) / len(self.points)
 
     def mistakes(self, n: int = TOP) -> list[Point]:
-        """The costliest decision of each of the `n` rounds that cost the most (a decision
-        costing at least MISTAKE), costliest first; the earlier one first among equal costs.
+        """One decision of each of the `n` rounds that cost the most (decisions costing at
+        least MISTAKE): the round's first answer that cost about as much as its costliest
+        (within TIE). Costliest rounds first; among rounds of about one cost, the earlier.
 
         Why one a round: a seat's answers in one round are one plan, and when it fails they
         often cost alike (each alone would have saved the castle); three of them would say
         one thing three times, in an order the noise decides, and hide the round that went
-        wrong elsewhere (docs/review.md, "Stability")."""
-        worst: dict[int, Point] = {}
+        wrong elsewhere. Why the first among about equals: two costs closer than TIE are
+        inside one review's noise, so "the costliest" of them is a coin the next review
+        tosses again; the first chance to avoid the loss is the one to learn from, and it is
+        the same in every review (docs/review.md, "Stability")."""
+        by_round: dict[int, list[Point]] = {}
         for p in self.points:
-            if p.cost >= MISTAKE and (p.round not in worst or p.cost > worst[p.round].cost):
-                worst[p.round] = p
-        return sorted(worst.values(), key=lambda p: (-p.cost, p.index))[:n]
+            if p.cost >= MISTAKE:
+                by_round.setdefault(p.round, []).append(p)
+        rounds: list[tuple[float, int, Point]] = []
+        for r, pts in by_round.items():
+            top = max(p.cost for p in pts)
+            first = min((p for p in pts if p.cost >= top - TIE), key=lambda p: p.index)
+            rounds.append((top, r, first))
+        rounds.sort(key=lambda t: (-t[0], t[1]))
+        named: list[Point] = []
+        while rounds and len(named) < n:
+            tied = [t for t in rounds if t[0] >= rounds[0][0] - TIE]  # sorted by round
+            named += [p for _, _, p in sorted(tied, key=lambda t: t[1])][:n - len(named)]
+            rounds = [t for t in rounds if t[0] < rounds[0][0] - TIE]
+        return named
 
 
 @dataclass(frozen=True, slots=True)
