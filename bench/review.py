@@ -12,8 +12,8 @@ the decisions judged. On a loaded machine the wall time says little: CPU time ÷
 figure for an idle 2-core machine.
 
 `stability` reviews each of `--games` 2-player greedy games twice with two different search
-seeds and counts the games where every seat's named mistakes (`SeatReview.mistakes`: the
-costliest decision of each of the three costliest rounds) are the same decisions (in any
+seeds and counts the games where every seat's named mistakes (`SeatReview.mistakes`: one
+decision of each of the three costliest rounds) are the same decisions (in any
 order), the games where they are of the same rounds, and the large mistakes (10 points or
 more) one review shows and the other puts under 2 points, for each `--samples`;
 `--recheck` is how many of each seat's costliest decisions are judged again with
