@@ -26,6 +26,7 @@ from engine import ActionError
 from service import GameOver, Outcome, Quarantined
 from service.daily import number_of
 from service.daily_play import DailyHost
+from service.notation import action_words
 from service.play import Aim
 from service.refusals import words
 
@@ -312,7 +313,7 @@ async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) ->
 async def answer_actor(interaction: discord.Interaction, ann: Announcement, text: str,
                        lang: str) -> None:
     """The actor's private reply: what was done, their secrets, their next question."""
-    lines = [t("accepted", lang, text=text)]
+    lines = [t("accepted", lang, text=action_words(text, ann.cards, lang))]
     private = ann.private_lines(ann.actor, lang) if ann.actor is not None else []
     if private:
         lines.append(t("private", lang, lines=" ".join(private)))

@@ -31,7 +31,8 @@ async def placed_game(h: Harness, players: int = 2) -> tuple[Table, list]:
     await table.open(users[0], users[1:], players=players)
     for user in users:
         res = await table.slash(user, "rr place", card="thief", square="2B")
-        assert res.text.startswith("✅"), res.text
+        # what was done, with the card's name (as the hand shows it), not its key
+        assert res.text.startswith("✅ `place Thief★ 2B`"), res.text
     return table, users
 
 
