@@ -596,7 +596,8 @@ class Console:
                 quiet = not out.prompts  # that line already named who is still deciding
             else:
                 self.say("  " + self.t("accepted", p=self.names[seat],
-                                       action=quote(out.text, self.lang)))
+                                       action=quote(action_words(out.text, out.game.cards, self.lang),
+                                                    self.lang)))
         if await self.ai_turns():  # the AI seats answered: everyone's question anew
             self.show_status((await self.service.tables.viewable(CHANNEL))[1], told=True)
         elif not quiet:
