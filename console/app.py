@@ -570,8 +570,8 @@ class Console:
         if seat is None:
             seat = (self.people(g.waiting_for()) or [0])[0]
         acts = g.legal_actions(seat) if not g.over else []
-        text = f"{self.names[seat]}: {action_words(str(acts[0]), g.cards, self.lang) if acts else 'done'}"
-        return quote(text, self.lang)
+        answer = action_words(str(acts[0]), g.cards, self.lang) if acts else "done"
+        return quote(f"{self.names[seat]}: {answer}", self.lang)
 
     async def act(self, g: Game, seat: int, action: str) -> None:
         if self.not_a_command_card(g, seat, action):
@@ -595,9 +595,9 @@ class Console:
                 self.say("  " + self.t("recorded", p=self.names[seat], names=self.join(others)))
                 quiet = not out.prompts  # that line already named who is still deciding
             else:
+                done = action_words(out.text, out.game.cards, self.lang)
                 self.say("  " + self.t("accepted", p=self.names[seat],
-                                       action=quote(action_words(out.text, out.game.cards, self.lang),
-                                                    self.lang)))
+                                       action=quote(done, self.lang)))
         if await self.ai_turns():  # the AI seats answered: everyone's question anew
             self.show_status((await self.service.tables.viewable(CHANNEL))[1], told=True)
         elif not quiet:

@@ -132,9 +132,10 @@ class SeatReview:
         rounds.sort(key=lambda t: (-t[0], t[1]))
         named: list[Point] = []
         while rounds and len(named) < n:
-            tied = [t for t in rounds if t[0] >= rounds[0][0] - TIE]  # sorted by round
-            named += [p for _, _, p in sorted(tied, key=lambda t: t[1])][:n - len(named)]
-            rounds = [t for t in rounds if t[0] < rounds[0][0] - TIE]
+            cut = rounds[0][0] - TIE  # the costliest left, and every round about as costly
+            tied = sorted((t for t in rounds if t[0] >= cut), key=lambda t: t[1])
+            named += [p for _, _, p in tied][:n - len(named)]
+            rounds = [t for t in rounds if t[0] < cut]
         return named
 
 

@@ -220,7 +220,6 @@ class Answer:
     screen: Screen
 
 
-
 def screen(index: int, step: int, lang: str, name: str = "",
            events: list[Any] | None = None) -> Screen:
     """The learner's screen at (lesson `index`, `step`)."""
