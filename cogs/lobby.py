@@ -54,6 +54,9 @@ def lobby_text(row: GameRow, lang: str) -> str:
     host = next((safe(s["name"]) for s in row.seats if s["user"] == row.host_id), "?")
     text = t("lobby", lang, host=host, n=len(row.seats), max=n,
              names=join((safe(x) for x in seat_names(row)), lang), mode=mode, hours=f"{hours:g}")
+    # a full table has nobody left to press Join; a solo one is full from the start
+    how = "lobby_solo" if n == 1 else "lobby_join" if len(row.seats) < n else "lobby_full"
+    text += "\n" + t(how, lang)
     if n > 1 and len(row.seats) < n:  # room left: say AI players can fill it
         text += "\n" + t("lobby_bots", lang)
     return text

@@ -44,12 +44,15 @@ def test_lobby_join_leave_start_refusals(tmp_path):
             assert res.ephemeral and "Players (1/2): Ann" in res.text
             lobby = next(m for m in h.messages() if not m.ephemeral)
             assert lobby.custom_ids == ["rr:lobby:1:join", "rr:lobby:1:leave", "rr:lobby:1:start"]
-            assert "turn time limit 6 h" in lobby.text
+            assert "turn time limit 6 h" in lobby.text and "Press **Join**" in lobby.text
             again = await h.slash(bob, "rr new")
             assert "already has a game" in again.text
             assert "already in this game" in (await h.click(ann, message=lobby, label="Join")).text
             assert "joined" in (await h.slash(bob, "rr lobby join")).text
             assert "Players (2/2): Ann, Bob" in h.server.messages[lobby.id].text
+            # a full table asks nobody to press Join (with room left it did, above)
+            full = h.server.messages[lobby.id].text
+            assert "Press **Join**" not in full and "the host presses **Start**" in full
             assert "full" in (await h.click(cat, message=lobby, label="Join")).text
             assert "host cannot leave" in (await h.click(ann, message=lobby, label="Leave")).text
             assert "Only the host" in (await h.click(bob, message=lobby, label="Start")).text
@@ -207,7 +210,9 @@ def test_autocomplete_is_safe_and_only_offers_legal_squares(tmp_path):
             await h.slash(ann, "rr abandon")
             assert await table.choices(ann, "rr place", "card") == []
             cat = h.user("cat")
-            await h.slash(cat, "rr new", players=1)
+            solo = await h.slash(cat, "rr new", players=1)
+            # a solo table is full from the start: nobody is asked to Join
+            assert "Press **Start** to begin." in solo.text and "Join**" not in solo.text
             await h.slash(cat, "rr start")
             assert await table.choices(ann, "rr place", "card") == []
             assert "thief_star" in await table.choices(cat, "rr place", "card")
