@@ -77,7 +77,7 @@ def breakdown_words(score: core.Score, lang: str) -> str:
 
 
 def standing_words(st: core.Standing, lang: str) -> str:
-    """'#37 of 1,204 — top 3 %'."""
+    """'#37 of 1,204 — top 3%'."""
     return t("daily_standing", lang, rank=st.rank, total=f"{st.total:,}", pct=st.top_percent)
 
 

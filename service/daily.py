@@ -617,7 +617,7 @@ def ranked(entries: Iterable[Entry]) -> list[tuple[int, Entry]]:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """'#37 of 1,204 — top 3 %' after finishing."""
+    """'#37 of 1,204 — top 3%' after finishing."""
 
     rank: int
     total: int

@@ -75,7 +75,7 @@ def test_a_finished_attempt_tells_its_score_breakdown_rank_and_the_bots_true_res
             assert "rounds fought" in result or "rounds to spare" in result
             rank = 1 + sum(Score.from_json(o).points >= score.points  # a tie: they were
                            for o in others)  # first
-            assert f"🏅 #{rank} of 4 — top {round(100 * rank / 4)} %" in result, result
+            assert f"🏅 #{rank} of 4 — top {round(100 * rank / 4)}%" in result, result
     run(scenario)
 
 
@@ -175,7 +175,7 @@ def test_the_callers_own_row_is_always_shown_and_pages_turn_past_the_top_10(tmp_
             lines = board.text.splitlines()
             assert "page 1/3" in lines[0] and len(lines) == 12, board.text
             assert lines[-1].startswith("… you: 18. Ann — fell in round 14"), lines[-1]
-            assert "#18 of 25 — top 72 %" in lines[-1]
+            assert "#18 of 25 — top 72%" in lines[-1]
             labels = {b.label: b for b in board.buttons}
             assert set(labels) == {"◀", "▶"} and labels["◀"].disabled
             nxt = await h.click(ann, labels["▶"].custom_id, message=board.message)

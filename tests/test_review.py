@@ -211,7 +211,7 @@ def test_words_and_chart_in_both_languages() -> None:
     assert s.accuracy == pytest.approx(100 * (39 + max(0, 1 - 0.3 / GOOD)) / 40)
     en = review_lines(rev, ["Ann", "Bot"], {}, "en")
     ja = review_lines(rev, ["Ann", "Bot"], {}, "ja")
-    assert "Game 5: the expert's review" in en[0] and "accuracy" in en[1]
+    assert "Game 5: the expert's review" in en[0] and "accuracy 98% over 40" in en[1]
     assert "Round 3, choosing a card: you played `pick rest12`" in en[2]
     assert "−30 points" in en[2]
     # the footer says how many samples a chance rests on: the first pass's, and the most
