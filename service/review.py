@@ -111,7 +111,8 @@ class SeatReview:
     def mistakes(self, n: int = TOP) -> list[Point]:
         """One decision of each of the `n` rounds that cost the most (decisions costing at
         least MISTAKE): the round's first answer that cost about as much as its costliest
-        (within TIE). Costliest rounds first; among rounds of about one cost, the earlier.
+        (within TIE); among rounds of about one cost, the earlier ones. Shown costliest
+        first (the chart numbers them so).
 
         Why one a round: a seat's answers in one round are one plan, and when it fails they
         often cost alike (each alone would have saved the castle); three of them would say
@@ -136,7 +137,7 @@ class SeatReview:
             tied = sorted((t for t in rounds if t[0] >= cut), key=lambda t: t[1])
             named += [p for _, _, p in tied][:n - len(named)]
             rounds = [t for t in rounds if t[0] < cut]
-        return named
+        return sorted(named, key=lambda p: (-p.cost, p.index))
 
 
 @dataclass(frozen=True, slots=True)
