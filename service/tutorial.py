@@ -170,6 +170,13 @@ def canonical(g: Game, action: str) -> str | None:
     return str(trial.log[-1][1])
 
 
+def button_words(action: str, cards: CardSet, lang: str) -> str:
+    """A button's words: the lesson's action as a designer wrote it (`place thief 2B`, a
+    name meaning the card in the hand) with its cards named in the reader's language."""
+    return action_words(" ".join(cards.resolve(w) or w for w in action.split(" ")), cards,
+                        lang)
+
+
 def written(action: str, cards: CardSet) -> str:
     """An answer the engine refuses, folded for comparison: case, width and card names in
     either language ('place シーフ 3B' is 'place thief 3B')."""
@@ -238,7 +245,7 @@ def screen(index: int, step: int, lang: str, name: str = "",
         s = lesson.steps[step]
         text = i18n.t(lang, s.say)
         highlight = s.highlight
-        buttons = tuple((a, action_words(a, g.cards, lang)) for a in s.buttons)
+        buttons = tuple((a, button_words(a, g.cards, lang)) for a in s.buttons)
     return Screen(index, step, len(all_lessons), len(lesson.steps), lesson.title(lang),
                   lesson.rules, text, highlight, buttons, g.view(SEAT), g.cards, finished,
                   finished and index + 1 >= len(all_lessons), list(events or []))

@@ -52,3 +52,26 @@ def test_the_verb_recruit_is_not_the_command_card_recruit() -> None:
     assert action_words("pick recruit", cs, "ja") == "pick 募兵"
     assert action_words("place thief_star 2A", cs, "en") == "place Thief★ 2A"
     assert str(parse("recruit アーチャー 2C").verb) == "recruit"
+
+
+def test_a_level_up_card_in_hand_is_shown_and_typed_back_as_itself() -> None:
+    """A level-up card that fainted goes back to the hand (R9.1, R12.2) and is named
+    `Warrior`, where the starting card is `Warrior★`: the name alone would fit both, so the
+    game decides by what the hand holds — the shown answer recruits the level-up card."""
+    g = Game.new(["Ann", "Bob"], seed=9)
+    bots = [make_player("greedy", s) for s in range(2)]
+    levelled = {"warrior", "cleric", "sorcerer", "thief"}
+    for _ in range(400):
+        seat = g.waiting_for()[0]
+        offers = [a for a in g.legal_actions(seat) if a.card in levelled]
+        if offers:
+            break
+        g.apply(seat, bots[seat].choose(g.view(seat), seat))
+    assert offers, "no level-up card came back to a hand in this game"
+    for a in offers:
+        for lang in ("en", "ja"):
+            shown = action_words(str(a), g.cards, lang)
+            assert g.cards.name(str(a.card), lang) in shown and "★" not in shown
+            trial = Game(copy.deepcopy(g.state), g.cards)
+            trial.apply(seat, shown)
+            assert trial.state["log"][-1][1] == str(a), (shown, str(a))
