@@ -13,8 +13,10 @@ EVER = float("inf")
 
 
 async def _two(db):
-    """Two bot processes: each its own store on the same database."""
-    a, b = await db.open(), await db.open()
+    """Two bot processes: each its own store on the same database. The writes race for the
+    lock on purpose; what is checked is that each is taken once, not how soon a busy lock
+    is refused (tests/test_sqlite_processes.py), so a loaded machine's slow holder waits."""
+    a, b = await db.open(busy_s=5.0), await db.open(busy_s=5.0)
     return a, b, await daily_store(a).open(), await daily_store(b).open()
 
 
