@@ -421,8 +421,8 @@ def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list
         lines.append(i18n.t(lang, "review.mistake", k=k, round=p.round,
                             kind=i18n.t(lang, f"decision.{p.kind}"),
                             played=action_words(p.played, cards, lang),
-                            best=action_words(p.best, cards, lang), before=pct(p.p), after=pct(p.p_best),
-                            cost=points_word(p.cost)))
+                            best=action_words(p.best, cards, lang),
+                            before=pct(p.p), after=pct(p.p_best), cost=points_word(p.cost)))
     return lines
 
 

@@ -170,17 +170,22 @@ def canonical(g: Game, action: str) -> str | None:
     return str(trial.log[-1][1])
 
 
+def keyed(action: str, cards: CardSet) -> str:
+    """An action as written (by a designer or a learner) with each card name in either
+    language as its key: 'place シーフ 3B' is 'place thief_star 3B'."""
+    return " ".join(cards.resolve(w) or w for w in action.split())
+
+
 def button_words(action: str, cards: CardSet, lang: str) -> str:
     """A button's words: the lesson's action as a designer wrote it (`place thief 2B`, a
     name meaning the card in the hand) with its cards named in the reader's language."""
-    return action_words(" ".join(cards.resolve(w) or w for w in action.split(" ")), cards,
-                        lang)
+    return action_words(keyed(action, cards), cards, lang)
 
 
 def written(action: str, cards: CardSet) -> str:
-    """An answer the engine refuses, folded for comparison: case, width and card names in
-    either language ('place シーフ 3B' is 'place thief 3B')."""
-    return " ".join(cards.resolve(w) or w.casefold() for w in action.split())
+    """An answer the engine refuses, folded for comparison: card names as `keyed`, then
+    case (keys are lower case already)."""
+    return keyed(action, cards).casefold()
 
 
 def explanation_key(step: Step, g: Game, answer: str) -> str:
