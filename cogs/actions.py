@@ -245,6 +245,12 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, *
     if isinstance(error, ActionError):
         await reply(interaction, refusal(error, lang, from_button=from_button))
         return True
+    if isinstance(error, app_commands.TransformerError):
+        # Discord sent an option its own code cannot turn into the declared type (a channel
+        # the bot cannot see, a value from an older command list): the user's input, not a bug
+        value = safe(str(error.value))[:100]
+        await reply(interaction, t("unreadable_option", lang, value=value))
+        return True
     with contextlib.suppress(Exception):
         await reply(interaction, t("internal", lang))
     return False

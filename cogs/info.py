@@ -31,7 +31,7 @@ from .actions import ack, game_key, perform, reply, rook
 from .announce import MAX_CONTENT
 from .i18n import KINDS, LEVELS, PHASES, join, lang_of, pair, result_text, t
 from .lobby import level_choices
-from .mentions import safe
+from .mentions import safe, user_name
 from .mixin import CommandsMixin
 from .play import squeeze, suggest
 from .text import markdowns
@@ -108,7 +108,7 @@ class InfoCommands(CommandsMixin):
     @app_commands.command(name="board", description=_("Show a board (only you see it)"))
     @app_commands.describe(player=_("Whose board (default: yours)"))
     async def board(self, interaction: discord.Interaction,
-                    player: discord.Member | None = None) -> None:
+                    player: discord.User | None = None) -> None:
         lang = lang_of(interaction)
         if not await ack(interaction, quick=True) or \
                 (found := await self._game(interaction, finished=True)) is None:
@@ -117,7 +117,7 @@ class InfoCommands(CommandsMixin):
         viewer = row.seat_of(interaction.user.id)
         target = viewer if player is None else row.seat_of(player.id)
         if player is not None and target is None:
-            await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
+            await reply(interaction, t("not_seated", lang, name=user_name(player)))
             return
         if target is None:  # a spectator without a choice sees the first seat
             target = 0

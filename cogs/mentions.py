@@ -27,6 +27,14 @@ def safe(name: object) -> str:
     return discord.utils.escape_markdown(text)
 
 
+def user_name(user: discord.abc.Snowflake) -> str:
+    """A user named in a command option, as literal text: their display name, or — when
+    Discord sent only the id (a user the bot has never seen) — their mention, which each
+    reader's client renders as the name it knows (the bot's messages ping nobody)."""
+    name = getattr(user, "display_name", None)
+    return safe(name) if name is not None else f"<@{int(user.id)}>"
+
+
 def only(*user_ids: int) -> discord.AllowedMentions:
     """Allowed mentions for a message meant to ping exactly these users (never @everyone,
     never a role, never the author of a replied-to message).

@@ -28,7 +28,7 @@ from .actions import (
     rook,
 )
 from .i18n import lang_of, t
-from .mentions import safe
+from .mentions import user_name
 from .mixin import CommandsMixin
 
 log = logging.getLogger("rr.play")
@@ -225,7 +225,7 @@ class PlayCommands(CommandsMixin):
     @app_commands.command(name="remove", description=_(
         "Vote to remove a player who keeps running out of time"))
     @app_commands.describe(player=_("A seated player"))
-    async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
+    async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
         lang = lang_of(interaction)
         if not await ack(interaction) or not await channel_only(interaction):
             return
@@ -233,13 +233,13 @@ class PlayCommands(CommandsMixin):
         row, _g = await bot.service.tables.current(interaction.channel_id or 0)
         seat = row.seat_of(player.id)
         if seat is None:
-            await reply(interaction, t("not_seated", lang, name=safe(player.display_name)))
+            await reply(interaction, t("not_seated", lang, name=user_name(player)))
             return
         out = await bot.service.play.remove_player(interaction.channel_id or 0,
                                               interaction.user.id, seat)
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)
-        await reply(interaction, t("accepted", lang, text=f"remove {safe(player.display_name)}"))
+        await reply(interaction, t("accepted", lang, text=f"remove {user_name(player)}"))
         await announce(bot, ann)
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 import pytest
 from bot_driver import Clock, Table, make_bot
+from discord import app_commands
 from harness import Harness, SchemaViolation
 
 
@@ -195,4 +197,37 @@ def test_a_japanese_player_reads_refusals_in_japanese(tmp_path):
             res = await table.slash(bob, "rr place", card="dragon", square="1A")
             await refused(table, res, "「dragon」はありません")
             assert await stored(table) == before
+    asyncio.run(scenario())
+
+
+def test_naming_someone_outside_the_server_or_a_stale_option_is_a_clear_refusal(tmp_path):
+    """A player option naming someone Discord sends without server membership (they left
+    the server) is read as that user: a specific answer, not "something went wrong"; an
+    option naming a user the bot has never seen (no resolved data) names them by mention,
+    and one its library cannot read at all gets a refusal of its own. Nothing changes."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await two_player_table(h)
+            before = await stored(table)
+            gone = h.user("gone", in_guild=False)
+            res = await table.slash(ann, "rr board", player=gone)
+            await refused(table, res, "Gone is not playing")
+            res = await table.slash(ann, "rr remove", player=gone)
+            await refused(table, res, "Gone is not playing")
+            payload = h.slash_payload(ann, "rr board", player=bob)
+            del payload["data"]["resolved"]  # and a user this bot has never seen
+            payload["data"]["options"][0]["options"][0]["value"] = "999999999999999999"
+            res = await h.interact(payload, ann, h.channel)
+            await refused(table, res, "<@999999999999999999> is not playing")
+            assert await stored(table) == before
+            # a channel option Discord's library cannot turn into a channel (a stale id, no
+            # resolved data): the library's own TransformerError, answered as bad input
+            host = h.user("hal", permissions=discord.Permissions(manage_guild=True))
+            payload = h.slash_payload(host, "rr daily settings", channel=h.channel,
+                                      options={"channel": h.channel})
+            del payload["data"]["resolved"]
+            payload["data"]["options"][0]["options"][0]["options"][0]["value"] = "99999999999"
+            res = await h.interact(payload, host, h.channel,
+                                   expect_error=app_commands.TransformerError)
+            await refused(table, res, "could not read the option", "99999999999")
     asyncio.run(scenario())
