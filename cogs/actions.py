@@ -231,7 +231,7 @@ def refusal(e: ActionError, lang: str, *, from_button: bool = False) -> str:
         return t("daily_resign_none", lang)
     if e.code == "vote":  # a vote counted toward removing a player: not a refusal's "⛔"
         return words(e, lang)
-    return t("refused", lang, msg=words(e, lang))
+    return t("refused", lang, msg=words(e, lang, safe))
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, *,

@@ -34,6 +34,7 @@ from store import GameRow, review_store
 from .actions import in_server, reply, rook
 from .announce import clip, deliver
 from .host import Host
+from .mentions import safe
 
 log = logging.getLogger("rr.review")
 PROGRESS_S = 2.0  # the least time between two edits of the progress message
@@ -117,7 +118,8 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
         await reply(interaction, i18n.t(lang, "review.failed", game=row.id))
         return
     await asyncio.gather(*edits)  # no progress edit lands after the review itself
-    lines = review_lines(review, seat_names(row), row.setup or {}, lang)
+    names = [safe(n) for n in seat_names(row)]  # typed names, printed as literal text
+    lines = review_lines(review, names, row.setup or {}, lang)
     image = chart_file(review, row, lang)
     await deliver(f"review of game {row.id}", lambda: interaction.edit_original_response(
         content=clip(lines), attachments=[image]))

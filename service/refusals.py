@@ -13,7 +13,7 @@ command), `words` the text with `/rr` commands as Discord shows them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import i18n
@@ -56,10 +56,15 @@ def line(e: ActionError, lang: str) -> Line:
     return say_line(lang, e.key, e.params)
 
 
-def words(e: ActionError, lang: str) -> str:
-    """What a refusal says to a reader of `lang`, commands as Discord shows them."""
-    return "".join(SLASH.format(p.text) if p.mark == COMMAND else p.text
-                   for p in line(e, lang))
+def words(e: ActionError, lang: str, literal: Callable[[str], str] | None = None) -> str:
+    """What a refusal says to a reader of `lang`, commands as Discord shows them; a
+    person's display name (the `name` parameter) through `literal`, the interface's way
+    to print typed text as it is (Discord: markdown and mentions defused)."""
+    if literal is not None and e.key and "name" in e.params:
+        said = say_line(lang, e.key, {**e.params, "name": literal(str(e.params["name"]))})
+    else:
+        said = line(e, lang)
+    return "".join(SLASH.format(p.text) if p.mark == COMMAND else p.text for p in said)
 
 
 def end_phrase(result: Mapping[str, Any]) -> Phrase | str:

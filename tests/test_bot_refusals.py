@@ -231,3 +231,21 @@ def test_naming_someone_outside_the_server_or_a_stale_option_is_a_clear_refusal(
                                    expect_error=app_commands.TransformerError)
             await refused(table, res, "could not read the option", "99999999999")
     asyncio.run(scenario())
+
+
+def test_a_refusal_prints_a_player_name_as_literal_text(tmp_path):
+    """A refusal that names a player (too early to remove them) shows
+    their display name as typed: markdown and mentions defused, as everywhere else."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            bob.global_name = bob.nick = "**Bob**<@&1234567890123456789>`"
+            table = Table(h)
+            await table.open(ann, [bob], players=2)
+            before = await stored(table)
+            res = await table.slash(ann, "rr remove", player=bob)
+            await refused(table, res, "can be removed after 2 timeouts",
+                          "\\*\\*Bob\\*\\*<\u200b@")
+            assert "**Bob**" not in res.text
+            assert await stored(table) == before
+    asyncio.run(scenario())

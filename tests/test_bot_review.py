@@ -35,6 +35,7 @@ def test_review_refuses_then_edits_progress_and_attaches_the_chart(tmp_path):
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
                            settle_timeout=600) as h:
             ann, bob = h.user("ann"), h.user("bob")
+            ann.global_name = ann.nick = "**Ann**<@&1234567890123456789>"  # typed markdown
             table = Table(h)
             await table.open(ann, players=1, difficulty="easy")
             row, _g = await table.game()
@@ -55,6 +56,8 @@ def test_review_refuses_then_edits_progress_and_attaches_the_chart(tmp_path):
             assert any(f"The expert is reviewing game {row.id}" in c for c in shown), shown
             assert f"Game {row.id}: the expert's review" in msg.text, msg.text
             assert "accuracy" in msg.text and "Ann" in msg.text
+            # a name is literal text: no bold, no role pill
+            assert "\\*\\*Ann\\*\\*<\u200b@" in msg.text and "**Ann**" not in msg.text
             chart = msg.files[0]
             assert chart.filename == f"review-{row.id}.png" and chart.data.startswith(PNG)
             assert Image.open(io.BytesIO(chart.data)).width == 800
