@@ -49,9 +49,10 @@ ROLL_PROMPTS = [app_commands.Choice(name=_("after a miss only"), value="miss"),
 
 
 def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
-                 names: list[str], lang: str) -> list[str]:
+                 names: list[str], lang: str, room: int = 0) -> list[str]:
     """Replay the game up to a few actions ago, then narrate those actions' events for
-    `seat` (their own private lines included, nobody else's). Runs in a worker thread."""
+    `seat` (their own private lines included, nobody else's), leaving `room` characters of
+    the message for what follows them. Runs in a worker thread."""
     cut = max(0, len(log_) - LOG_ACTIONS)
     g = Game.replay(setup, log_[:cut])
     events: list[Event] = []
@@ -62,7 +63,7 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
     kept: list[str] = []
     size = 20  # room for the "… (+n)" line
     for line in reversed(lines):
-        if len(kept) == LOG_LINES - 1 or size + len(line) + 1 > MAX_CONTENT:
+        if len(kept) == LOG_LINES - 1 or size + len(line) + 1 > MAX_CONTENT - room:
             break
         kept.append(line)
         size += len(line) + 1
@@ -168,10 +169,11 @@ class InfoCommands(CommandsMixin):
         actions = await rook(interaction).store.log(row.id)
         names = [safe(n) for n in seat_names(row)]
         assert row.setup is not None
+        hints = _hints_used(row, lang)  # who used hints: never crowded out by events
         lines = await asyncio.to_thread(recent_lines, row.setup, actions,
-                                        row.seat_of(interaction.user.id), names, lang)
-        await reply(interaction, ("\n".join(lines) or t("log_empty", lang))
-                    + _hints_used(row, lang))
+                                        row.seat_of(interaction.user.id), names, lang,
+                                        len(hints))
+        await reply(interaction, ("\n".join(lines) or t("log_empty", lang)) + hints)
 
     @app_commands.command(name="reach", description=_(
         "Where a unit can move and what its skill reaches"))

@@ -76,3 +76,30 @@ def test_the_end_of_the_game_tells_who_used_hints(tmp_path):
             name = row.seats[0]["name"]
             assert any(f"{name} used 1 hint" in p for p in posts[-6:]), posts[-6:]
     asyncio.run(scenario())
+
+
+def test_a_full_log_still_ends_with_who_used_hints(tmp_path):
+    """Issue 23: who used hints is part of `/rr log` however many events fill it — the
+    events make room for those lines, not the other way round (4 players with long names
+    whose every character is escaped)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=9),
+                           settle_timeout=120) as h:
+            users = [h.user(f"p{k}") for k in range(4)]
+            for k, u in enumerate(users):
+                u.global_name = u.nick = f"_*~|`>{k}" * 4  # 28 typed, 52 shown escaped
+            table = Table(h)
+            await table.open(users[0], users[1:], players=4)
+            row, g = await table.game()
+            asker = table.user(row, g.waiting_for()[0])
+            assert "Estimated chance to win:" in (await h.slash(asker, "rr bot hint")).text
+            rng = random.Random(3)
+            longest = 0
+            for _ in range(80):
+                await table.step(rng)
+                log = await h.slash(users[1], "rr log")
+                assert len(log.text) <= 1900
+                assert log.text.splitlines()[-1].endswith("used 1 hint"), log.text[-300:]
+                longest = max(longest, len(log.text))
+            assert longest > 1700  # the events did fill the message
+    asyncio.run(scenario())
