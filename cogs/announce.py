@@ -161,6 +161,28 @@ def clip(lines: list[str], limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def pages(lines: list[str], limit: int = MAX_CONTENT) -> list[str]:
+    """Lines packed in order into as few message bodies under `limit` as they fit in, each
+    line whole (one longer than a whole message is clipped alone).
+
+    Why: a channel post is the table's record of what happened; clipping one would lose
+    the last knock-outs of a busy Invasion for every player (4 players, long names). The
+    split depends on the lines only, so a retried notice numbers its messages the same."""
+    out: list[str] = []
+    body: list[str] = []
+    size = -1
+    for line in lines:
+        line = clip([line], limit)
+        if body and size + 1 + len(line) > limit:
+            out.append("\n".join(body))
+            body, size = [], -1
+        body.append(line)
+        size += 1 + len(line)
+    if body:
+        out.append("\n".join(body))
+    return out
+
+
 @dataclass(slots=True)
 class Ask:
     """A question put to one seat at the moment of the outcome (texts in both languages)."""
@@ -474,22 +496,27 @@ class Announcer:
 
     async def _post(self, ch: discord.PartialMessageable, ann: Announcement, lines: list[str],
                     image: discord.File | None, pings: Sequence[int] = ()) -> None:
-        """One channel message: lines and/or an image (nothing when both are empty); it
-        pings exactly `pings` (the bot's default pings nobody)."""
+        """Lines and/or an image (nothing when both are empty), in as many channel
+        messages as the lines need (`pages`), the image with the last; they ping exactly
+        `pings` (the bot's default pings nobody)."""
         if not lines and image is None:
             return
         data = image.fp.getvalue() if image else None  # type: ignore[attr-defined]
+        bodies = pages(lines, MAX_CONTENT) or [""]
 
-        async def post() -> discord.Message:
-            kwargs: dict[str, Any] = {"content": clip(lines) or None}
-            if pings:
-                kwargs["allowed_mentions"] = only(*pings)
-            if data is not None and image is not None:
-                kwargs["file"] = discord.File(io.BytesIO(data), filename=image.filename,
-                                              description=image.description)
-            return await ch.send(**kwargs)
+        def post(body: str, last: bool) -> Callable[[], Awaitable[discord.Message]]:
+            async def send() -> discord.Message:
+                kwargs: dict[str, Any] = {"content": body or None}
+                if pings:  # whichever message holds a mention may ping
+                    kwargs["allowed_mentions"] = only(*pings)
+                if last and data is not None and image is not None:
+                    kwargs["file"] = discord.File(io.BytesIO(data), filename=image.filename,
+                                                  description=image.description)
+                return await ch.send(**kwargs)
+            return send
 
-        await deliver(f"game {ann.game_id} announcement", post)
+        for k, body in enumerate(bodies):
+            await deliver(f"game {ann.game_id} announcement", post(body, k == len(bodies) - 1))
 
     async def ping(self, ann: Announcement, a: Ask, *, reminder: bool = False) -> None:
         """A new message mentioning the player (so Discord notifies them), with buttons.
