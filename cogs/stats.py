@@ -45,7 +45,7 @@ from store.ratings import EVERYWHERE, Played, Rating
 
 from . import viewer
 from .actions import ack, guarded, in_server, reply, rook
-from .announce import deliver
+from .announce import MAX_CONTENT, deliver
 from .i18n import lang_of, t
 from .mentions import safe
 from .rating_lines import reason_text
@@ -53,6 +53,7 @@ from .rating_lines import reason_text
 _ = app_commands.locale_str
 log = logging.getLogger("rr.stats")
 SOURCE = "h"  # a finished channel game in the viewer (cogs/viewer.py)
+SHORT_NAME = 12  # a name on a history page too full for whole names (4 players, long names)
 
 
 def percent(wins: int, games: int) -> int:
@@ -112,13 +113,18 @@ async def history_page(ratings: Ratings, page: int, guild: int | None,
     if not games:
         return (t("stats_history_empty", lang) if page == 1 or not total
                 else t("stats_history_past", lang, pages=pages)), None
-    lines = [head + " " + t("stats_page", lang, page=page, pages=pages)]
-    for g in games:
-        change = "" if target is None else \
-            await rating_change(ratings, g.game_id, target.id, guild or EVERYWHERE)
-        lines.append(game_line(g, target.id if target else None, change, lang))
-    lines.append(t("stats_history_open", lang))
-    return "\n".join(lines), open_buttons(games)
+    changes = ["" if target is None else
+               await rating_change(ratings, g.game_id, target.id, guild or EVERYWHERE)
+               for g in games]
+    for width in (None, SHORT_NAME):  # long names shortened only where the page needs it
+        lines = [head + " " + t("stats_page", lang, page=page, pages=pages)]
+        lines += [game_line(g, target.id if target else None, c, lang, width)
+                  for g, c in zip(games, changes, strict=True)]
+        lines.append(t("stats_history_open", lang))
+        text = "\n".join(lines)
+        if len(text) <= MAX_CONTENT:
+            break
+    return text, open_buttons(games)
 
 
 async def rating_change(ratings: Ratings, game_id: int, user_id: int, scope: int) -> str:
@@ -133,17 +139,22 @@ async def rating_change(ratings: Ratings, game_id: int, user_id: int, scope: int
     return f"{shown(c.before)} → {shown(c.after)} ({'+' if d >= 0 else '−'}{abs(d):.1f})"
 
 
-def game_line(g: Played, user_id: int | None, change: str, lang: str) -> str:
+def game_line(g: Played, user_id: int | None, change: str, lang: str,
+              width: int | None = None) -> str:
     """One finished game: number, date, players (their places), the result for `user_id`
-    (or the winners), and the rating change."""
+    (or the winners), and the rating change; names cut to `width` characters if given."""
+    def name(seat: int) -> str:
+        typed = g.names[seat]
+        return safe(typed if width is None or len(typed) <= width else typed[:width - 1] + "…")
+
     day = dt.datetime.fromtimestamp(g.ended_at, dt.UTC).date().isoformat()
-    players = i18n.join(lang, (t("stats_player_place", lang, name=safe(g.names[s.seat]),
+    players = i18n.join(lang, (t("stats_player_place", lang, name=name(s.seat),
                                  place=s.place) for s in g.seats))
     me = next((s for s in g.seats if s.user_id == user_id), None)
     if me is not None:
         result = place_words(me.place, lang)
     else:
-        won = [safe(g.names[s.seat]) for s in g.seats if s.won]
+        won = [name(s.seat) for s in g.seats if s.won]
         result = t("stats_won_by", lang, names=i18n.join(lang, won)) if won \
             else t("stats_no_winner", lang)
     rated = change if g.unrated is None else t("stats_unrated_game", lang,

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import random
+from types import SimpleNamespace
 
 import discord
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
+from cogs.i18n import t
+from cogs.stats import history_page
 from service.ratings import FRESH, PROVISIONAL_GAMES, Ratings, rate_by
 from service.replay import replay
-from store.ratings import EVERYWHERE, Finished, SeatResult
+from store.ratings import EVERYWHERE, Finished, Played, SeatResult
 
 PNG = b"\x89PNG"
 
@@ -197,3 +200,32 @@ def test_leaderboard_pages_and_lists_provisional_ratings_last(tmp_path):
             await h.click(people[5], message=msg, label="◀")
             assert "(page 1/2)" in msg.text
     asyncio.run(scenario())
+
+
+def test_a_history_page_of_long_names_fits_one_message_whole():
+    """A page of five 4-player games whose players chose 32-character names of markdown
+    characters (64 once escaped), each game unrated, would pass Discord's limit: the names are
+    shortened, every game keeps its line, and the page still ends by saying how to open one."""
+    name = "_*~|`>" * 5 + "__"
+
+    class Tables:  # the page's two reads of the store
+        async def history(self, **_kw: object) -> tuple[list[Played], int]:
+            return [Played(g, 1, 2, "zombie", 1_700_000_000.0 + g, [f"{name[:31]}{s}" for s in range(4)],
+                           tuple(SeatResult(s, 100 + s, s + 1, s == 0, {}) for s in range(4)))
+                    for g in range(9, 4, -1)], 9
+
+        async def changes(self, _game: int) -> list[object]:
+            return []
+
+    class Stand:
+        tables = Tables()
+
+    for lang in ("en", "ja"):
+        for target in (None, SimpleNamespace(id=100, display_name=name)):
+            text, view = asyncio.run(history_page(Stand(), 1, 1, target, 2, lang))  # type: ignore[arg-type]
+            assert len(text) <= 1900, (lang, len(text))
+            assert all(f"#{g}" in text for g in range(5, 10)), text
+            assert text.endswith(t("stats_history_open", lang))
+            assert view is not None and len(view.children) == 5
+    whole, _ = asyncio.run(history_page(Stand(), 1, 1, None, 2, "en"))  # type: ignore[arg-type]
+    assert "\\_\\*" in whole  # still escaped
