@@ -769,6 +769,7 @@ class Console:
         """Back from the tutorial: the game in progress, else how to start one."""
         row = await self.store.open_game(CHANNEL)
         if row is not None and row.status == "active":
+            self._seat_row(row)  # `--tutorial` began before the waiting game was read
             self.show_status((await self.service.tables.viewable(CHANNEL))[1])
         else:
             self.say(self.t("tutorial_no_game"))

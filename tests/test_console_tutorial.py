@@ -58,6 +58,16 @@ def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: P
     assert "No game in progress" not in tail
 
 
+def test_tutorial_flag_over_a_waiting_game_leaves_back_to_it(tmp_path: Path) -> None:
+    """`--tutorial` on a database whose game waits: `leave` shows that game, its players
+    named (it used to fail with an internal error, the players never read)."""
+    console(tmp_path, "--names", "Ann", "Bob", "--seed", "3", lines=["quit"])
+    r = console(tmp_path, "--tutorial", lines=["leave", "status"])
+    tail = r.stdout[r.stdout.index("You left the tutorial"):]
+    assert "Ann" in tail and "Bob" in tail, tail
+    assert "went wrong" not in r.stdout and "Error" not in r.stdout
+
+
 def test_tutorial_in_japanese(tmp_path: Path) -> None:
     r = console(tmp_path, "--tutorial", "--lang", "ja", lines=["2", "place シーフ 2B"])
     out = r.stdout
