@@ -317,6 +317,20 @@ class Console:
                             result=self.t("history_won", names=self.join(won)) if won
                             else self.t("history_nobody")))
 
+    async def past_game(self, command: str, number: str) -> None:
+        """`review N` / `recap N`: a game of this database by the number `history` shows,
+        so a finished game stays within reach after a new one has begun."""
+        digits = number.removeprefix("#")
+        row = await self.store.get(int(digits)) if digits.isdecimal() and len(digits) < 10 \
+            else None
+        if row is None or row.channel_id != CHANNEL or row.setup is None:
+            self.say("! " + self.t("no_such_game", game=excerpt(number, self.lang, 20)))
+            return
+        if command == "review":
+            await self.write_review(row)
+        else:
+            await self.write_recap(row, await self.service.tables.load(row))
+
     async def write_recap(self, row: GameRow, g: Game) -> None:
         """`recap-<game>.gif` in the output folder: the whole game as one animation (the
         image the bot posts when a game ends, issue 24)."""
@@ -503,6 +517,9 @@ class Console:
             return True
         if command == "history":  # needs no game: the finished ones of this database
             await self.history()
+            return True
+        if command in ("review", "recap") and len(words) > 1:  # a past game, by its number
+            await self.past_game(command, words[1])
             return True
         if command == "quit":
             await self.farewell("")

@@ -30,3 +30,16 @@ def test_console_review_in_japanese(tmp_path: Path) -> None:
     assert "ゲーム1はまだ終わっていません。講評は終了後に見られます。" in out, out
     assert "ゲーム1: 熟練AIの講評" in out and "正確度" in out, out
     assert (tmp_path / "out" / "review-1.png").read_bytes().startswith(PNG)
+
+
+def test_a_finished_game_is_reviewed_by_its_number_after_a_new_one_began(tmp_path: Path) -> None:
+    """The next start deals a new game; the finished one stays within reach: `review 1`
+    and `recap 1` (the numbers `history` shows), and the end of a game says so."""
+    first = console(tmp_path, "--names", "Ann", lines=["resign", "quit"]).stdout
+    assert "Type review for the expert's review" in first, first
+    out = console(tmp_path, "--names", "Ann", lines=["history", "review 1", "recap 1",
+                                                      "review 7", "quit"]).stdout
+    assert "#1" in out and "Game 1: the expert's review" in out and "Ann: accuracy" in out
+    assert (tmp_path / "out" / "review-1.png").read_bytes().startswith(PNG)
+    assert (tmp_path / "out" / "recap-1.gif").read_bytes().startswith(b"GIF8")
+    assert "There is no game '7' in this database: history lists the finished ones" in out
