@@ -797,7 +797,10 @@ class Console:
             self.say(why + self.t("tutorial_saved", db=self.db))
             return
         row = await self.store.latest_game(CHANNEL)
-        if row is None or row.status != "active":
+        if row is None:
+            self.say(why + self.t("bye_none", db=self.db))
+            return
+        if row.status != "active":
             self.say(why + self.t("bye_over", db=self.db))
             return
         same = "" if self.db == DEFAULT_DB else self.t("same_db", db=self.db)

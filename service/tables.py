@@ -129,7 +129,7 @@ class Tables:
         else. Called under the channel's lock."""
         row = await self.store.open_game(channel_id)
         if row is None:
-            raise ServiceError.of("svc.no_game")
+            raise ServiceError.of("svc.no_game_new")
         self.shards.check(row.guild_id)
         if user_id != row.host_id and not can_manage:
             raise ServiceError.of(refusal)
@@ -166,8 +166,9 @@ class Tables:
             return row, await self.load(row)
         if row is not None and row.status == "over":
             raise GameOver(row, await self.load(row))
-        raise ServiceError.of("svc.not_started", lobby=phrase("svc.lobby_open")
-                              if row and row.status == "lobby" else "")
+        if row is not None and row.status == "lobby":
+            raise ServiceError.of("svc.not_started", lobby=phrase("svc.lobby_open"))
+        raise ServiceError.of("svc.no_game_new")
 
     async def viewable(self, channel_id: int) -> tuple[GameRow, Game]:
         """The game to look at: the one in progress, else the last one if it has ended

@@ -93,7 +93,7 @@ def test_finished_game_is_viewable_and_refuses_play(tmp_path):
             assert "abandoned" in (await h.slash(bob, "rr abandon")).text
             for command in ("rr board", "rr status", "rr log", "rr done"):
                 res = await h.slash(ann, command)
-                assert "no game in progress" in res.text, (command, res.text)
+                assert "There is no game here. Start one with `/rr new`." in res.text, (command, res.text)
     asyncio.run(scenario())
 
 

@@ -180,7 +180,7 @@ def test_abandon_needs_host_or_manage_channels(tmp_path):
             assert res.ephemeral and "abandoned" in res.text
             assert "abandoned by Mod" in [m for m in h.messages() if not m.ephemeral][-1].text
             res = await h.slash(ann, "rr status")
-            await refused(table, res, "no game in progress")
+            await refused(table, res, "There is no game here")
     asyncio.run(scenario())
 
 

@@ -68,6 +68,15 @@ def test_tutorial_flag_over_a_waiting_game_leaves_back_to_it(tmp_path: Path) -> 
     assert "went wrong" not in r.stdout and "Error" not in r.stdout
 
 
+def test_tutorial_alone_then_no_game_says_how_to_start_one(tmp_path: Path) -> None:
+    """Leaving the tutorial on a fresh database: a game command says how a game starts
+    here (not "in this channel"), and the goodbye mentions no finished game."""
+    out = console(tmp_path, "--tutorial", lines=["leave", "board", "quit"]).stdout
+    assert "! There is no game here. Start one with 'new'." in out
+    assert "channel" not in out and "finished game" not in out
+    assert out.rstrip().splitlines()[-1].startswith("Bye. No game was started in ")
+
+
 def test_tutorial_in_japanese(tmp_path: Path) -> None:
     r = console(tmp_path, "--tutorial", "--lang", "ja", lines=["2", "place シーフ 2B"])
     out = r.stdout

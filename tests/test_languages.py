@@ -110,7 +110,7 @@ def test_a_discord_player_with_that_locale_reads_it(pseudo_lang: str, tmp_path: 
             return res.text
 
     text = asyncio.run(scenario())
-    assert text == pseudo("⛔ " + pseudo(i18n.t("en", "refusal.svc.not_started", lobby=""))), text
+    assert text == pseudo("⛔ " + pseudo(words(ServiceError.of("svc.no_game_new"), "en"))), text
 
 
 def _language_branches(path: Path) -> list[str]:
