@@ -186,6 +186,12 @@ class Console:
                       if not ai_level(row, k)}
         self.names = seat_names(row)
 
+    def seat_names(self, seat: int) -> tuple[str, ...]:
+        """Every name a seat may be typed by: as shown, as it sat down, and an AI seat's
+        without its level ("🤖 Bot 1 (greedy)", "Bot 1 (greedy)", "Bot 1")."""
+        name = str(self.row.seats[seat]["name"]) if self.row is not None else self.names[seat]
+        return self.names[seat], name, LEVEL_SUFFIX.sub("", name)
+
     def is_ai(self, seat: int) -> bool:
         return self.row is not None and ai_level(self.row, seat) is not None
 
@@ -701,6 +707,9 @@ class Console:
         one who acted, else the ones deciding, else everyone (hand)."""
         if arg:
             seat = self.who(arg)
+            if seat is None and command == "hand":  # a hand is public (R3, p.16): AI's too
+                seat = next((k for k in range(len(self.names))
+                             if name_key(arg) in map(name_key, self.seat_names(k))), None)
             if seat is None:
                 self.no_player(arg)
                 return None
@@ -715,7 +724,8 @@ class Console:
         if command in ("legal", "hint") and not waiting:
             self.show_status(g)
             return None
-        return waiting or self.people(list(range(len(self.names))))
+        everyone = list(range(len(self.names)))
+        return waiting or (everyone if command == "hand" else self.people(everyone))
 
     def legal(self, g: Game, seat: int, start: str = "") -> None:
         """`legal [NAME] [BEGINNING]`: what the seat may type now (`legal act 2B`: only the
@@ -808,6 +818,7 @@ class Console:
 
 
 DEFAULT_DB = "rr-console.db"
+LEVEL_SUFFIX = re.compile(r"\s*[(（][^()（）]*[)）]$")  # "Bot 1 (greedy)" → "Bot 1"
 
 
 def question(g: Game, seat: int) -> int | None:

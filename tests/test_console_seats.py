@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_console import console
 
 from console.app import CHANNEL, Console
 from console.options import parse_command_line
@@ -85,3 +86,14 @@ def test_console_process_with_ai_players_and_resume(tmp_path):
     assert again.returncode == 0, again.stderr
     assert "Resuming the unfinished game" in again.stdout and "> Ann:" in again.stdout
     assert "No player called 'Bot 1 (random)'" in again.stdout and "> 🤖" not in again.stdout
+
+
+@pytest.mark.process
+def test_an_ai_players_hand_is_public_by_any_of_its_names(tmp_path):
+    """R3 (p.16): a hand is public information — an AI seat's too, by the name it is shown
+    with, the one it sat down with, or that name without its level."""
+    out = console(tmp_path, "--names", "Ann", "--ai", "greedy",
+                  lines=["hand Bot 1", "hand bot 1 (greedy)", "hand 🤖 Bot 1 (greedy)",
+                         "hand Zed"]).stdout
+    assert out.count("Bot 1 (greedy)'s hand: ") == 3, out
+    assert "! No player called 'Zed'." in out
