@@ -75,6 +75,9 @@ COMMANDS = {
     "history": "history", "履歴": "history",
 }
 
+GAME_ONLY = {"new", "board", "hand", "legal", "undo", "image", "hint", "recap", "review",
+             "history"}  # console commands about a game, which the tutorial's steps are not
+
 
 class Answering(NamedTuple):
     """What a line is answering, for wording a refusal: for whom (a name), what was typed
@@ -507,8 +510,11 @@ class Console:
             return True
         words = line.split(" ")
         command = COMMANDS.get(words[0].casefold()) if line else "status"
+        if self.learning is not None and command in GAME_ONLY:  # not a wrong answer: say so
+            self.say("! " + self.t("tutorial_not_here", command=words[0]))
+            return True
         if self.learning is not None and command not in ("help", "rules", "quit"):
-            if not await self.learning.handle(line):
+            if not await self.learning.handle("" if command == "status" else line):
                 self.learning = None
                 await self.after_tutorial()
             return True

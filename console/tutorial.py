@@ -115,9 +115,10 @@ class Learning:
                 await self.show(await self.tutorial.goto(LEARNER, int(number) - 1, self.lang))
         elif sc.finished:
             self.say("! " + _t(self.lang, "tutorial.nothing_open"))
+        elif line.isdigit() and not 1 <= int(line) <= len(sc.buttons):
+            self.say("! " + self.t("tutorial_choose", n=len(sc.buttons)))
         else:
-            action = sc.buttons[int(line) - 1][0] if line.isdigit() and \
-                1 <= int(line) <= len(sc.buttons) else line
+            action = sc.buttons[int(line) - 1][0] if line.isdigit() else line
             await self.answer(sc, action)
         return True
 

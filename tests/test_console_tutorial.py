@@ -77,6 +77,15 @@ def test_tutorial_alone_then_no_game_says_how_to_start_one(tmp_path: Path) -> No
     assert out.rstrip().splitlines()[-1].startswith("Bye. No game was started in ")
 
 
+def test_game_commands_and_numbers_out_of_range_are_not_wrong_answers(tmp_path: Path) -> None:
+    """A console command about a game, typed in a lesson, is told it belongs to a game (not
+    judged a wrong move), and a choice number that is not on the list asks for one that is."""
+    out = console(tmp_path, "--tutorial", lines=["board", "hint", "new", "4", "0"]).stdout
+    assert out.count("is for a game, not the tutorial") == 3, out
+    assert out.count("! Choose a number from 1 to 3, or type the action.") == 2
+    assert "Not this time" not in out
+
+
 def test_tutorial_in_japanese(tmp_path: Path) -> None:
     r = console(tmp_path, "--tutorial", "--lang", "ja", lines=["2", "place シーフ 2B"])
     out = r.stdout
