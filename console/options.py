@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import datetime as dt
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -215,6 +216,8 @@ def _daily(ns: argparse.Namespace) -> daily.Challenge | None:
         day = None
     if day is None or day < daily.EPOCH:
         raise UsageError.of("daily_date", given=repr(ns.date[:20]), epoch=daily.EPOCH.isoformat())
+    if time.time() < daily.day_end(day):  # no key of an open day has been published
+        raise UsageError.of("daily_open", day=day.isoformat())
     return daily.challenge_from_key(day, key)
 
 

@@ -357,6 +357,8 @@ def test_the_console_replays_a_past_day_from_its_published_key(tmp_path):
     (["--daily-key", "00" * 32], "--daily-key and --date go together"),
     (["--daily-key", "00" * 32, "--date", "2026-13-40"], "--date is the key's day"),
     (["--daily-key", "00" * 32, "--date", "2026-11-23", "--ai", "greedy"], "one player"),
+    (["--daily-key", "00" * 32, "--date", "2999-01-01"],
+     "the daily challenge of 2999-01-01 has not closed yet: a day's key is published only"),
 ])
 @pytest.mark.process
 def test_a_wrong_daily_key_option_is_one_line(tmp_path, args, words):
