@@ -237,6 +237,7 @@ def screen(index: int, step: int, lang: str, name: str = "",
     """The learner's screen at (lesson `index`, `step`)."""
     all_lessons = lessons()
     lesson = all_lessons[index]
+    name = name or i18n.t(lang, "tutorial.learner")
     g = lesson.game_at(min(step, len(lesson.steps)), name)
     finished = step >= len(lesson.steps)
     rules = i18n.join(lang, lesson.rules)
@@ -260,6 +261,7 @@ def judge(index: int, step: int, answer: str, lang: str, name: str = "") -> Answ
     """Judge `answer` at (lesson, step): the taught action moves on to the next step; any
     other answer, legal or not, gets the step's explanation and changes nothing."""
     lesson = lessons()[index]
+    name = name or i18n.t(lang, "tutorial.learner")
     if step >= len(lesson.steps):
         return Answer(False, i18n.t(lang, "tutorial.nothing_open"), screen(index, step, lang, name))
     s = lesson.steps[step]

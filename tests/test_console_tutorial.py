@@ -93,4 +93,5 @@ def test_tutorial_in_japanese(tmp_path: Path) -> None:
     assert "  1. place シーフ★ 2B" in out
     assert "💡 今回は違います: " + i18n.t("ja", "tutorial.placement.1.warrior") in out
     assert "✅ よくできました。" in out
+    assert "  あなた: 金2" in out and "You" not in out  # the learner's seat, in Japanese
     assert out.rstrip().splitlines()[-1].endswith("--tutorialで再開できます。")
