@@ -37,7 +37,7 @@ from service.refusals import line as refusal_line
 from service.replay import replay
 from service.report import phase_reports
 from service.review import Reviewer, check_reviewable, review_lines
-from service.seats import ai_level, seat_names
+from service.seats import ai_level, level_name, seat_names
 from store import GameRow, GameStore, review_store, tutorial_store
 
 from . import board
@@ -225,7 +225,8 @@ class Console:
         names, bots = table.names, table.bots
         extra = self.solo(table.difficulty)
         if bots:
-            extra += self.t("with_ai", n=len(bots), levels=self.join(bots))
+            extra += self.t("with_ai", n=len(bots),
+                            levels=self.join(level_name(b, self.lang) for b in bots))
         self.say(self.t("new_game", names=self.join(names), extra=extra, out=self.out_dir))
         await self.service.lobby.new_lobby(None, CHANNEL, 1, names[0], players=len(names) + len(bots),
                                      difficulty=table.difficulty, lang=self.lang)

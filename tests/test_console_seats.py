@@ -97,3 +97,11 @@ def test_an_ai_players_hand_is_public_by_any_of_its_names(tmp_path):
                          "hand Zed"]).stdout
     assert out.count("Bot 1 (greedy)'s hand: ") == 3, out
     assert "! No player called 'Zed'." in out
+
+
+@pytest.mark.process
+def test_ai_levels_are_named_in_the_readers_language(tmp_path):
+    """The new-game line names an AI seat's level as its seat does (熟練, not expert)."""
+    out = console(tmp_path, "--names", "花子", "--ai", "expert", "--lang", "ja").stdout
+    assert "新しいゲーム: 花子とAIプレイヤー1人（熟練）" in out, out
+    assert "expert" not in out
