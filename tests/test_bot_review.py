@@ -53,7 +53,8 @@ def test_review_refuses_then_edits_progress_and_attaches_the_chart(tmp_path):
             assert res.ephemeral and msg is not None
             # the same message was edited while the expert worked, then became the review
             shown = [str(v.get("content", "")) for v in msg.history]
-            assert any(f"The expert is reviewing game {row.id}" in c for c in shown), shown
+            assert any(f"The expert is reviewing game {row.id}" in c and "judgements (every decision "
+                       "once, the close calls again)" in c for c in shown), shown
             assert f"Game {row.id}: the expert's review" in msg.text, msg.text
             assert "accuracy" in msg.text and "Ann" in msg.text
             # a name is literal text: no bold, no role pill
