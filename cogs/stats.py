@@ -148,8 +148,9 @@ def game_line(g: Played, user_id: int | None, change: str, lang: str,
         return safe(typed if width is None or len(typed) <= width else typed[:width - 1] + "…")
 
     day = dt.datetime.fromtimestamp(g.ended_at, dt.UTC).date().isoformat()
-    players = i18n.join(lang, (t("stats_player_place", lang, name=name(s.seat),
-                                 place=s.place) for s in g.seats))
+    players = i18n.join(lang, (  # a place only among several players (solo: won or lost)
+        name(s.seat) if len(g.seats) == 1 else
+        t("stats_player_place", lang, name=name(s.seat), place=s.place) for s in g.seats))
     me = next((s for s in g.seats if s.user_id == user_id), None)
     if me is not None:
         result = place_words(me.place, lang)

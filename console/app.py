@@ -318,8 +318,10 @@ class Console:
             return
         self.say(self.t("history_head"))
         for p in games:
-            players = self.join(self.t("history_player_place", name=p.names[s.seat],
-                                       place=s.place) for s in p.seats)
+            players = self.join(  # a place only among several players (solo: won or lost)
+                p.names[s.seat] if len(p.seats) == 1 else
+                self.t("history_player_place", name=p.names[s.seat], place=s.place)
+                for s in p.seats)
             won = [p.names[s.seat] for s in p.seats if s.won]
             self.say(self.t("history_line", game=p.game_id,
                             day=dt.datetime.fromtimestamp(p.ended_at, dt.UTC).date().isoformat(),

@@ -17,7 +17,7 @@ def test_console_history_lists_finished_games(tmp_path: Path) -> None:
                                                      "quit"]).stdout
     assert "No game has finished in this database yet." in out
     assert "never rated: one terminal plays every seat" in out
-    assert "#1  " in out and "Ann (1)  the monsters won" in out, out
+    assert "#1  " in out and "Ann  the monsters won" in out, out  # solo: no place
     assert out.index("No game has finished") < out.index("resigned") < out.index("#1  ")
 
 
@@ -25,4 +25,4 @@ def test_console_history_in_japanese(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "--lang", "ja",
                   lines=["履歴", "resign", "履歴", "quit"]).stdout
     assert "このデータベースで終了したゲームはまだありません。" in out
-    assert "Ann（1位）  モンスターの勝利" in out, out
+    assert "Ann  モンスターの勝利" in out, out
