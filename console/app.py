@@ -51,6 +51,7 @@ from .text import (
     plain,
     plain_markdown,
     quote,
+    requoted,
     t,
     tidy_message,
     whole_tokens,
@@ -390,7 +391,8 @@ class Console:
         finally:
             reviewer.close()
         names = [str(x["name"]) for x in row.seats]
-        self.say_lines(review_lines(review, names, row.setup or {}, self.lang))
+        self.say_lines([requoted(x, self.lang)
+                        for x in review_lines(review, names, row.setup or {}, self.lang)])
         path = self.out_dir / f"review-{row.id}.png"
         try:
             from render.review import Panel, review_png
@@ -769,7 +771,7 @@ class Console:
         self.row = got.row
         cards = (await self.service.tables.viewable(CHANNEL))[1].cards
         self.say(f"{self.names[seat]}:")
-        self.say_lines(advice_lines(got.advice, cards, self.lang))
+        self.say_lines([requoted(x, self.lang) for x in advice_lines(got.advice, cards, self.lang)])
 
     async def undo(self, seat: int) -> None:
         out = await self.service.play.undo(CHANNEL, seat + 1)

@@ -84,6 +84,12 @@ def plain_markdown(text: str) -> str:
                   lambda m: next(g for g in m.groups() if g is not None), text)
 
 
+def requoted(text: str, lang: str) -> str:
+    """Text shared with Discord, where an answer stands in backticks (`pick Recruit`), as
+    the console quotes one ('pick Recruit' / 「pick 募兵」)."""
+    return re.sub(r"`([^`]*)`", lambda m: quote(m.group(1), lang), text)
+
+
 def tidy_message(message: str, typed: str = "", lang: str = "en") -> str:
     """A refusal from the service or the engine, safe for a terminal. Only what the user
     typed is cut short (a quoted piece of `typed`): the game's own words, such as a usage
