@@ -785,7 +785,12 @@ class Console:
     async def new(self, words: list[str], confirm: Table | None) -> None:
         """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is
         typed twice in a row."""
-        table = parse_new(words, self.lang) or self.table
+        try:
+            table = parse_new(words, self.lang) or self.table
+        except UsageError as e:  # an option of `new` itself, not of the console's start-up
+            said = e.message if e.msgid is None else e.text(self.lang)
+            self.say("! " + self.t("new_options", message=said.rstrip("。.")))
+            return
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None and open_row.status == "active" and confirm != table:
             g = await self.service.tables.load(open_row)

@@ -198,8 +198,16 @@ def test_japanese_new_command_errors(tmp_path: Path) -> None:
     """The `new` command's options are refused in Japanese too."""
     out = console(tmp_path, "--lang", "ja", lines=["new --names", "new --bogus"]).stdout
     assert "引数 --names: 値を1つ以上指定してください" in out
-    assert "認識できない引数です: --bogus" in out
+    assert "認識できない引数です: --bogus。newに付けられるのは --names" in out
     assert "expected" not in out and "unrecognized" not in out
+    assert "起動オプション" not in out  # typed in the game, not given at start-up
+
+
+@pytest.mark.process
+def test_a_new_command_option_mistake_says_what_new_takes(tmp_path: Path) -> None:
+    out = console(tmp_path, lines=["new --tutorial"]).stdout
+    assert "! unrecognized arguments: --tutorial. new takes --names, --players, --difficulty, " \
+           "--ai and --seed" in out
 
 
 # ---- line editing and history at a terminal ---------------------------------------------------
