@@ -468,8 +468,8 @@ class Console:
         if dec["kind"] == "pick":
             words = [self.t("hint.pick")]
         elif dec["kind"] == "roll":
-            words = ["keep"] + ["reroll"] * dec["can_reroll"] + [
-                self.t("hint.levelup")] * dec["can_levelup"]
+            words = ["reroll"] * dec["can_reroll"] + [  # in the prompt's order
+                self.t("hint.levelup")] * dec["can_levelup"] + ["keep"]
         else:
             return ""
         return " — " + " / ".join(quote(x, self.lang) for x in words)

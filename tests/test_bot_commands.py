@@ -409,7 +409,7 @@ def test_missed_roll_offers_reroll_and_keep_buttons(tmp_path):
             msg, cid = table.find_button(user, row.id, seat, dec["id"], "roll")
             labels = {c.custom_id.split(":")[5]: c.label for c in msg.buttons
                       if c.custom_id and f":{dec['id']}:" in c.custom_id}
-            assert labels["reroll"] == "Reroll (1 honor)" and labels["keep"] == "Keep"
+            assert labels["reroll"] == "Reroll (1 honor mark)" and labels["keep"] == "Keep"
             assert msg.ephemeral and "Reroll with Willpower" in msg.text
             res = await h.click(user, f"rr:roll:{row.id}:{seat}:{dec['id']}:reroll", message=msg)
             assert res.text.startswith("✅ `reroll`"), res.text

@@ -200,7 +200,7 @@ def test_roll_prompt_offers_level_up_only_when_it_can_help(tmp_path: Path) -> No
     seed, lines = _roll_without_levelup()
     out = console(tmp_path, "--seed", str(seed), lines=lines).stdout
     prompt = [x for x in out.splitlines() if x.startswith("> P1: Your roll")][-1]
-    assert "Reroll with Willpower (1 honor), or keep?" in prompt
+    assert "Reroll with Willpower (1 honor mark), or keep?" in prompt
     assert "level up" not in prompt.casefold() and "levelup" not in prompt
 
 
