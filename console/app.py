@@ -159,6 +159,10 @@ class Console:
         """Every refusal in the reader's language, in one line: the one place the console
         words them (issue 21). `self.answering` says for whom and what was typed (quoted
         words are kept whole); an option mistake says itself (`UsageError`)."""
+        if isinstance(e, UsageError) and self.answering.typed == "new":  # typed in a game
+            said = e.message if e.msgid is None else e.text(self.lang)
+            self.say("! " + self.t("new_options", message=said.rstrip("。.")))
+            return
         if isinstance(e, UsageError):
             self.say("! " + e.text(self.lang))
             return
@@ -612,7 +616,8 @@ class Console:
             return
         asked = {s: question(g, s) for s in range(len(self.names))}
         before = g.decision(seat)
-        self.answering = Answering("", action)
+        several = len(self.people(list(range(len(self.names))))) > 1  # whose refusal it is
+        self.answering = Answering(self.names[seat] if several else "", action)
         out = await self.service.play.act(CHANNEL, seat + 1, action)
         self.last_actor = seat
         self.remember_move(seat, before, out)
@@ -785,12 +790,8 @@ class Console:
     async def new(self, words: list[str], confirm: Table | None) -> None:
         """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is
         typed twice in a row."""
-        try:
-            table = parse_new(words, self.lang) or self.table
-        except UsageError as e:  # an option of `new` itself, not of the console's start-up
-            said = e.message if e.msgid is None else e.text(self.lang)
-            self.say("! " + self.t("new_options", message=said.rstrip("。.")))
-            return
+        self.answering = Answering("", "new")  # an option mistake is new's, not start-up's
+        table = parse_new(words, self.lang) or self.table
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None and open_row.status == "active" and confirm != table:
             g = await self.service.tables.load(open_row)

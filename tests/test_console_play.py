@@ -247,3 +247,13 @@ def test_an_eliminated_players_board_is_not_reprinted() -> None:
     for k in rows:
         assert "ELIMINATED" in later[k]
         assert not re.match(r"\s+A\s", later[k + 1]), later[k:k + 3]
+
+
+@pytest.mark.process
+def test_a_refusal_among_several_players_says_whose_it_is(tmp_path: Path) -> None:
+    """Several people share one keyboard: a refusal names the player it answers (R6: the
+    Advance's leader and followers act with their units, not with another card)."""
+    out = console(tmp_path, "--names", "Ann", "Bob", "--seed", "3",
+                  lines=["Ann: place warrior 2A", "Bob: place warrior 2A", "Bob: pick advance",
+                         "Ann: pick advance", "Bob: pick rest"]).stdout
+    assert "! Ann: Now you take unit actions" in out and "! Bob: Now you take unit actions" in out
