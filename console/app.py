@@ -519,35 +519,12 @@ class Console:
             return True
         words = line.split(" ")
         command = COMMANDS.get(words[0].casefold()) if line else "status"
-        if self.learning is not None and command in GAME_ONLY:  # not a wrong answer: say so
-            self.say("! " + self.t("tutorial_not_here", command=words[0]))
-            return True
         if self.learning is not None and command not in ("help", "rules", "quit"):
-            if not await self.learning.handle("" if command == "status" else line):
-                self.learning = None
-                await self.after_tutorial()
+            await self._tutorial_line(command, words[0], line)
             return True
-        if command == "tutorial":
-            await self.tutorial()
-            return True
-        if command == "help":  # in the tutorial, its own moves: the game's do not apply there
-            self.say(t("tutorial_help" if self.learning is not None else "help", self.lang))
-            return True
-        if command == "rules":  # needs no game: the rules, or the rule a message cited
-            self.rules(" ".join(words[1:]))
-            return True
-        if command == "history":  # needs no game: the finished ones of this database
-            await self.history()
-            return True
-        if command in ("review", "recap") and len(words) > 1:  # a past game, by its number
-            await self.past_game(command, words[1])
-            return True
-        if command == "quit":
-            await self.farewell("")
-            return False
-        if command == "new":
-            await self.new(words[1:], confirm)
-            return True
+        went = await self._without_game(command, words, confirm)
+        if went is not None:
+            return went
         row, g = await self.service.tables.viewable(CHANNEL)
         self._seat_row(row)
         if command is not None:
@@ -556,6 +533,39 @@ class Console:
         answer = self._named(g, line) if ":" in line else self._unnamed(g, line)
         if answer is not None:
             await self.act(g, *answer)
+        return True
+
+    async def _tutorial_line(self, command: str | None, first: str, line: str) -> None:
+        """A line typed in the tutorial: the step's answer or a tutorial move; a console
+        command about a game is told it is one, not judged a wrong answer."""
+        assert self.learning is not None
+        if command in GAME_ONLY:
+            self.say("! " + self.t("tutorial_not_here", command=first))
+        elif not await self.learning.handle("" if command == "status" else line):
+            self.learning = None
+            await self.after_tutorial()
+
+    async def _without_game(self, command: str | None, words: list[str],
+                            confirm: Table | None) -> bool | None:
+        """The commands that need no game in progress (whether to go on: False after quit);
+        None for any other line."""
+        if command == "tutorial":
+            await self.tutorial()
+        elif command == "help":  # in the tutorial, its own moves: the game's do not apply there
+            self.say(t("tutorial_help" if self.learning is not None else "help", self.lang))
+        elif command == "rules":  # the rules, or the rule a message cited
+            self.rules(" ".join(words[1:]))
+        elif command == "history":  # the finished games of this database
+            await self.history()
+        elif command in ("review", "recap") and len(words) > 1:  # a past game, by its number
+            await self.past_game(command, words[1])
+        elif command == "quit":
+            await self.farewell("")
+            return False
+        elif command == "new":
+            await self.new(words[1:], confirm)
+        else:
+            return None
         return True
 
     def _unreadable(self, raw: str, truncated: bool) -> bool:

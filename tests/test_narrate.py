@@ -163,3 +163,26 @@ def test_japanese_lists_use_the_ideographic_comma():
     assert "ナイト、シーフ★" in ja and ", " not in ja
     (en,) = narrate(ev, ["Ann"], default_cards(), "en")
     assert "Knight, Thief★" in en
+
+
+def test_every_question_that_may_be_declined_says_how():
+    """A prompt whose decision accepts `done` names it (fatigue recovery R11.2, support
+    R11.1, recruit R7…): a newcomer must not be left guessing how to pass. Random 2- and
+    4-player games, every question asked along the way, in both languages."""
+    seen: set[str] = set()
+    for seed, players in ((1, 2), (2, 4), (3, 2)):
+        g = Game.new([f"P{k}" for k in range(players)], seed=seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if g.over:
+                break
+            seat = g.waiting_for()[0]
+            legal = [str(a) for a in g.legal_actions(seat)]
+            kind = g.decision_kind(seat)
+            for lang in ("en", "ja"):  # the command is typed as it is in every language
+                line = _narrate.prompt(g, seat, lang)
+                if "done" in legal and line is not None:
+                    assert "done" in str(line), (kind, lang, str(line))
+                    seen.add(str(kind))
+            g.apply(seat, rng.choice(legal))
+    assert {"ready", "support", "recruit"} <= seen, seen
