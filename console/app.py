@@ -444,7 +444,7 @@ class Console:
             end = {"type": "game_over", "winners": res["winners"] if res else [],
                    "draw": bool(res and res["draw"]), "reason": res["reason"] if res else ""}
             self.say_lines(self.story([end], g.cards), "")
-        if self.row is not None:
+        if self.row is not None and (focus is None or g.over):  # not under every move
             self.say_lines(used_lines(self.row, self.names, self.lang), "")
         if g.over:
             self.say(self.t("game_over"))
