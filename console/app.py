@@ -296,11 +296,13 @@ class Console:
             if r.view is not None:
                 self.phase_board(out.game, r.view, r.what)
                 await self.write_image(r.view, r.events)
-        for seat in self.people(list(range(len(self.names)))):  # private lines to their owner
+        people = self.people(list(range(len(self.names))))
+        for seat in people:  # private lines to their owner (named when others share the keys)
             private = [e for e in out.events if e.get("vis") == [seat]]
+            mark = self.t("to_only", p=self.names[seat]) if len(people) > 1 else ""
             for line in self.story(private, out.game.cards):
                 told += 1
-                self.say("  " + self.t("to_only", p=self.names[seat]) + line)
+                self.say("  " + mark + line)
         if out.over:  # the game just ended: its animated recap beside the table images
             await self.write_recap(out.row, out.game)
             await self.settle(out.row, out.game)

@@ -257,3 +257,15 @@ def test_a_refusal_among_several_players_says_whose_it_is(tmp_path: Path) -> Non
                   lines=["Ann: place warrior 2A", "Bob: place warrior 2A", "Bob: pick advance",
                          "Ann: pick advance", "Bob: pick rest"]).stdout
     assert "! Ann: Now you take unit actions" in out and "! Bob: Now you take unit actions" in out
+
+
+@pytest.mark.process
+def test_a_private_line_is_marked_only_when_others_share_the_keyboard(tmp_path: Path) -> None:
+    """A standing order is told to its owner alone: among several players marked so, in a
+    solo game (nobody else to hide it from) without the mark."""
+    solo = console(tmp_path, "--names", "P1", lines=["P1: rolls always"], db="a.db").stdout
+    two = console(tmp_path, "--names", "Ann", "Bob", lines=["Ann: rolls always"],
+                  db="b.db").stdout
+    assert "after every dice roll a boon could still improve" in solo
+    assert "(to P1 only)" not in solo
+    assert "(to Ann only) Ann: after every dice roll" in two
