@@ -97,8 +97,9 @@ def test_new_command_asks_before_abandoning_and_takes_options(tmp_path: Path) ->
 def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", lines=["resign", "quit"]).stdout
     assert "resigned" in out  # the story of the end (service/narrate.py's words)
-    assert "Game over. Type review for the expert's review of your decisions, recap for the " \
+    assert "Type review for the expert's review of your decisions, recap for the " \
            "whole game as an animation, new for another game, or quit." in out
+    assert out.count("Game over") == 1  # the result once, then what to do next
     assert out.rstrip().splitlines()[-1] == (f"Bye. The finished game stays in "
                                              f"{tmp_path / 'c.db'}; next time a new game "
                                              f"starts.")
@@ -333,7 +334,7 @@ def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
     assert "ができること:" in out and "pick 進撃/" in out
     assert "凡例: " in out and "コマンド列: " in out
     assert "Annの手札: ウォーリア★（2金）、クレリック★（1金）、ソーサラー★（3金）" in out
-    assert "ゲーム終了。熟練AIの講評は review、ゲーム全体のアニメーションは recap、もう一度遊ぶには new" in out
+    assert "熟練AIの講評は review、ゲーム全体のアニメーションは recap、もう一度遊ぶには new" in out
     assert "入力が終わりました。" in out.splitlines()[-1] or "終わったゲーム" in out
     for english in ("Several players", " may:", "Game over", "New game", "Resuming",
                     "Images go", "[image]", "Round ", "hand:", "**", "`"):
