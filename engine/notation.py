@@ -202,6 +202,7 @@ def _act(verb: str, args: list[str]) -> Action:
         raise NotationError("syntax.use_act")
     unit = _square(args[0], "what.actor")
     toks = [a.lower() for a in args[1:]]
+    typed = args[1:]  # as typed, for quoting back: `toks[k]` is `typed[-len(toks) + k]`
     fullmove = bool(toks) and toks[0] == "fullmove"
     toks = toks[1:] if fullmove else toks
     to = None
@@ -212,10 +213,10 @@ def _act(verb: str, args: list[str]) -> Action:
     skill = None
     if toks:
         if toks[0] not in _SKILL_WORDS:
-            raise NotationError("syntax.after_move", text=excerpt(toks[0]))
+            raise NotationError("syntax.after_move", text=excerpt(typed[-len(toks)]))
         skill, toks = _skill(toks)
     if toks:
-        raise NotationError("syntax.trailing", text=excerpt(" ".join(toks)))
+        raise NotationError("syntax.trailing", text=excerpt(" ".join(typed[-len(toks):])))
     if fullmove and to is None:
         raise NotationError("syntax.fullmove_to")
     return Action("act", square=unit, to=to, fullmove=fullmove, skill=skill)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from ja_style import restyle
+from test_refusal_corpus import as_typed
 
 from service.refusals import words
 from sim.runner import cards_in_use
@@ -92,10 +93,10 @@ def _check(by_seed: dict[int, list[dict]], walk, english: list, japanese: list) 
         for r in want:
             text, e = got[(r["step"], r["probe"])]
             assert text == r["text"], "the walk must replay the same probes"
-            if e.message != r["en"]:
+            if e.message != as_typed(r["en"], e):
                 english.append((r["en"], e.message))
             ja = words(e, "ja")
-            if not _better(r["en"], r["ja"], ja):
+            if not _better(r["en"], as_typed(r["ja"], e), ja):
                 japanese.append((r["ja"], ja))
 
 

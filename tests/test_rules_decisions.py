@@ -187,6 +187,8 @@ def fresh() -> Game:
     ("act 9Z to 3B", "'9Z' is not a square"),
     ("act 2B to", "'to' needs a square"),
     ("act 2B jump 3B", "Unexpected 'jump'"),
+    ("act 2B Jump 3B", "Unexpected 'Jump'"),  # quoted as typed
+    ("act 2B attack 6A 6B", "Unexpected '6B' at the end"),
     ("done now", "'done' takes nothing after it"),
     ("recruit archer", "Use 'recruit CARD SQUARE'"),
     ("autosave maybe", "autosave on"),
