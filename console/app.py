@@ -241,8 +241,8 @@ class Console:
             await self.service.lobby.add_bot(CHANNEL, 1, level)
         ch = table.daily
         if ch is not None:  # the day as it was dealt: its key, difficulty and modifiers
-            self.say(self.t("daily_replay", no=ch.number, day=ch.day.isoformat(),
-                            mods=self.join(m.name(self.lang) for m in ch.modifiers)))
+            self.say(self.t("daily_replay", no=ch.number, day=ch.day.isoformat()))
+            self.say_lines([f"• {m.name(self.lang)}" for m in ch.modifiers])  # "Name: what"
         out = await self.service.lobby.start(CHANNEL, 1, seed=ch.seed if ch else None,
                                        rng_key=ch.rng_key if ch else None,
                                        options=ch.options if ch else None)

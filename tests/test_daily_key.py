@@ -343,6 +343,8 @@ def test_the_console_replays_a_past_day_from_its_published_key(tmp_path):
     key = daily.day_key(SECRET, DAY)
     r = console(tmp_path, "--daily-key", key.hex(), "--date", DAY.isoformat(), "--names", "Ann")
     assert r.returncode == 0 and "Daily challenge #23 (2026-11-23)" in r.stdout, r.stdout
+    mods = daily.challenge_for(SECRET, DAY).modifiers  # one a line: each says "Name: what"
+    assert all(f"  • {m.name('en')}\n" in r.stdout for m in mods), r.stdout
     con = sqlite3.connect(tmp_path / "c.db")
     setup, state = con.execute("SELECT setup, state FROM games").fetchone()
     con.close()
