@@ -41,7 +41,7 @@ from service.ratings import (
     shown,
 )
 from service.replay import replay
-from store.ratings import EVERYWHERE, Played, Rating
+from store.ratings import EVERYWHERE, Played, Rating, Seen
 
 from . import viewer
 from .actions import ack, guarded, in_server, reply, rook
@@ -95,19 +95,38 @@ def place_words(place: int, lang: str) -> str:
     return t("stats_first", lang) if place == 1 else t("stats_place", lang, n=place)
 
 
+def seen_by(interaction: discord.Interaction) -> Seen:
+    """What the caller may see of a server's finished games: those they played, and those
+    of the channels they can see (this one, and in a server the bot knows, every channel
+    their permissions open; a private thread only to those who manage threads) — a game
+    in a private channel must not be listed or replayed to the rest of the server."""
+    channels = {interaction.channel_id or 0}
+    guild, member = interaction.guild, interaction.user
+    if guild is not None and isinstance(member, discord.Member):
+        for ch in (*guild.channels, *guild.threads):
+            can = ch.permissions_for(member)
+            private = isinstance(ch, discord.Thread) and ch.is_private()
+            if can.view_channel and (not private or can.manage_threads):
+                channels.add(ch.id)
+    return Seen(interaction.user.id, frozenset(channels))
+
+
 async def history_page(ratings: Ratings, page: int, guild: int | None,
                        target: discord.abc.User | None, channel_id: int,
-                       lang: str) -> tuple[str, discord.ui.View | None]:
+                       lang: str, seen: Seen | None = None) -> tuple[str, discord.ui.View | None]:
     """One page of finished games: `target`'s, with what each did to their rating in this
-    server (everywhere, outside one), else channel `channel_id`'s; and their buttons."""
+    server (everywhere, outside one), else channel `channel_id`'s — of them, those `seen`
+    allows; and their buttons."""
     offset = (page - 1) * HISTORY_PAGE
     if target is None:
         games, total = await ratings.tables.history(channel_id=channel_id, guild_id=guild,
-                                                    limit=HISTORY_PAGE, offset=offset)
+                                                    limit=HISTORY_PAGE, offset=offset,
+                                                    seen_by=seen)
         head = t("stats_history_channel", lang, channel=f"<#{channel_id}>")
     else:
         games, total = await ratings.tables.history(user_id=target.id, guild_id=guild,
-                                                    limit=HISTORY_PAGE, offset=offset)
+                                                    limit=HISTORY_PAGE, offset=offset,
+                                                    seen_by=seen)
         head = t("stats_history_user", lang, name=safe(target.display_name))
     pages = -(-total // HISTORY_PAGE)
     if not games:
@@ -229,9 +248,11 @@ async def history_story(interaction: discord.Interaction, key: str, tab: str,
     through; anything else is refused without saying what it holds."""
     bot = rook(interaction)
     row = await bot.store.get(int(key)) if key.isdigit() else None
+    played = row is not None and row.seat_of(interaction.user.id) is not None
     if row is None or row.status != "over" or row.setup is None or \
-            row.settings.get("daily") or (
-                row.guild_id != interaction.guild_id and row.seat_of(interaction.user.id) is None):
+            row.settings.get("daily") or not played and (
+                row.guild_id != interaction.guild_id
+                or row.channel_id not in seen_by(interaction).channels):
         raise ServiceError.of("svc.history_closed", game=key)
     await bot.service.tables.load(row)  # a damaged game is set aside, not shown
     log_ = await bot.store.log(row.id)
@@ -347,7 +368,8 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
         if target is not None and await self._hidden_from(interaction, target, lang):
             return
         text, view = await history_page(ratings, page, guild, target,
-                                        channel.id if channel is not None else 0, lang)
+                                        channel.id if channel is not None else 0, lang,
+                                        seen_by(interaction) if guild is not None else None)
         await reply(interaction, text, **({"view": view} if view else {}))
 
     @app_commands.command(name="privacy", description=_(

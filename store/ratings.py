@@ -241,11 +241,11 @@ class RatingStore:
         return await self.store.run_read(read)
 
     async def history(self, *, user_id: int | None = None, channel_id: int | None = None,
-                      guild_id: int | None = None, limit: int = 10,
-                      offset: int = 0) -> tuple[list[Played], int]:
-        """Finished games, newest first: a user's (in one server, or all) or a channel's;
-        one page of them and how many there are."""
-        where, args = history_filter(user_id, channel_id, guild_id, "?")
+                      guild_id: int | None = None, limit: int = 10, offset: int = 0,
+                      seen_by: Seen | None = None) -> tuple[list[Played], int]:
+        """Finished games, newest first: a user's (in one server, or all) or a channel's,
+        only those `seen_by` may see if given; one page of them and how many there are."""
+        where, args = history_filter(user_id, channel_id, guild_id, "?", seen_by)
 
         def read(con: sqlite3.Connection) -> tuple[list[Played], int]:
             total = con.execute(f"SELECT COUNT(*) FROM finished_games f WHERE {where}",  # noqa: S608
@@ -352,8 +352,17 @@ def _changes(con: sqlite3.Connection, game_id: int) -> list[Change]:
         "SELECT * FROM rating_changes WHERE game_id=? ORDER BY scope, user_id", (game_id,))]
 
 
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Who is reading a history: a game is theirs to see if they played in it or can see
+    the channel it was played in (a private channel's games stay in it)."""
+
+    viewer: int
+    channels: frozenset[int]
+
+
 def history_filter(user_id: int | None, channel_id: int | None, guild_id: int | None,
-                    mark: str) -> tuple[str, tuple[Any, ...]]:
+                   mark: str, seen_by: Seen | None = None) -> tuple[str, tuple[Any, ...]]:
     """The WHERE of a history (`mark`: the placeholder, `?` or `$`)."""
     conds, args = [], []
     k = 0
@@ -371,6 +380,13 @@ def history_filter(user_id: int | None, channel_id: int | None, guild_id: int | 
     if guild_id is not None:
         conds.append(f"f.guild_id={ph()}")
         args.append(guild_id)
+    if seen_by is not None:
+        either = [f"f.game_id IN (SELECT game_id FROM finished_seats WHERE user_id={ph()})"]
+        args.append(seen_by.viewer)
+        if seen_by.channels:
+            either.append(f"f.channel_id IN ({', '.join(ph() for _ in seen_by.channels)})")
+            args += sorted(seen_by.channels)
+        conds.append("(" + " OR ".join(either) + ")")
     return " AND ".join(conds) or "1=1", tuple(args)
 
 

@@ -22,6 +22,7 @@ from .ratings import (
     Rating,
     RatingStore,
     SeatResult,
+    Seen,
     change_of,
     changes_for,
     history_filter,
@@ -159,9 +160,9 @@ class PgRatingStore(RatingStore):
         return await self.pg.run_read(read)
 
     async def history(self, *, user_id: int | None = None, channel_id: int | None = None,
-                      guild_id: int | None = None, limit: int = 10,
-                      offset: int = 0) -> tuple[list[Played], int]:
-        where, args = history_filter(user_id, channel_id, guild_id, "$")
+                      guild_id: int | None = None, limit: int = 10, offset: int = 0,
+                      seen_by: Seen | None = None) -> tuple[list[Played], int]:
+        where, args = history_filter(user_id, channel_id, guild_id, "$", seen_by)
         n = len(args)
 
         async def read(con: Con) -> tuple[list[Played], int]:

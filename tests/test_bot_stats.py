@@ -229,3 +229,29 @@ def test_a_history_page_of_long_names_fits_one_message_whole():
             assert view is not None and len(view.children) == 5
     whole, _ = asyncio.run(history_page(Stand(), 1, 1, None, 2, "en"))  # type: ignore[arg-type]
     assert "\\_\\*" in whole  # still escaped
+
+
+def test_a_private_channels_games_stay_in_it(db):
+    """A game played in a channel most members cannot see is listed to its players and to
+    those who can see that channel — not to the rest of the server, by a player's history
+    or by naming the channel."""
+    async def scenario():
+        async with Harness(lambda: make_bot(db.url, Clock(), seed=11), settle_timeout=60) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            secret = h.text_channel("secret", hidden_from_all_but=(ann.id, bob.id,
+                                                                     h.bot.user.id))
+            table = Table(h, secret)
+            await table.open(ann, [bob], players=2)
+            await table.play(random.Random(5))
+            row, g = await table.game()
+            assert g.over
+            mine = await h.slash(ann, "rr-stats history")
+            assert f"**#{row.id}**" in mine.text
+            theirs = await h.slash(cat, "rr-stats history", player=ann)
+            assert f"#{row.id}" not in theirs.text and not theirs.buttons, theirs.text
+            named = await h.slash(cat, "rr-stats history", options={"channel": secret})
+            assert f"#{row.id}" not in named.text and not named.buttons, named.text
+            inside = await h.slash(bob, "rr-stats history", options={"channel": secret},
+                                   channel=secret)
+            assert f"**#{row.id}**" in inside.text
+    asyncio.run(scenario())

@@ -251,9 +251,17 @@ class HarnessCore:
             )  # type: ignore[arg-type]
         return role
 
-    def text_channel(self, name: str) -> FakeChannel:
-        """Create a guild text channel (delivered as CHANNEL_CREATE)."""
+    def text_channel(self, name: str, *, hidden_from_all_but: tuple[int, ...] | None = None
+                     ) -> FakeChannel:
+        """Create a guild text channel (delivered as CHANNEL_CREATE); `hidden_from_all_but`:
+        a private channel, VIEW_CHANNEL denied to @everyone and allowed to those user ids."""
         channel = self.server.add_channel(name)
+        if hidden_from_all_but is not None:
+            view = str(discord.Permissions(view_channel=True).value)
+            guild = self.server.guild_id
+            channel.overwrites[guild] = {"id": str(guild), "type": 0, "allow": "0", "deny": view}
+            for uid in hidden_from_all_but:
+                channel.overwrites[uid] = {"id": str(uid), "type": 1, "allow": view, "deny": "0"}
         if self._bot is not None:
             self._state.parsers["CHANNEL_CREATE"](channel.payload())
         return channel
