@@ -86,6 +86,15 @@ def test_game_commands_and_numbers_out_of_range_are_not_wrong_answers(tmp_path: 
     assert "Not this time" not in out
 
 
+def test_game_options_with_the_tutorial_wait_for_new(tmp_path: Path) -> None:
+    """`--tutorial --names Zed --difficulty hard`: said to be kept, and `new` after the
+    tutorial uses them (they were dropped without a word)."""
+    out = console(tmp_path, "--tutorial", "--names", "Zed", "--difficulty", "hard",
+                  lines=["leave", "new"]).stdout
+    assert "The tutorial comes first; --names Zed --difficulty hard will be used by new" in out
+    assert "New game: Zed (solo, hard)" in out
+
+
 def test_tutorial_in_japanese(tmp_path: Path) -> None:
     r = console(tmp_path, "--tutorial", "--lang", "ja", lines=["2", "place シーフ 2B"])
     out = r.stdout
