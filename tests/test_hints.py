@@ -7,7 +7,9 @@ is shown to everyone."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import datetime as dt
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -19,12 +21,13 @@ from ai.advise import Advice, advise, explain
 from ai.chance import Chance
 from ai.expert import ExpertPlayer
 from ai.model import cards_of
-from engine import Game, board, view
+from engine import Game, board, parse, view
 from service import GameService, ServiceError
 from service.daily import day_end
 from service.daily_play import DailyHost
 from service.hints import advice_lines, used_lines
 from service.notation import action_words
+from service.tutorial import lesson_index, lessons, puzzle_state
 
 ROOT = Path(__file__).resolve().parents[1]
 DAY = dt.date(2026, 11, 23)
@@ -224,3 +227,23 @@ def test_an_attack_hint_says_who_hits_what_and_how_hard_in_english_and_japanese(
     assert en[2] == "Estimated chance to win: 25% now, 50% after this move"
     ja = advice_lines(advice, g.cards, "ja")
     assert g.cards.name(r.monster, "ja") in ja[1] and "期待ダメージ" in ja[1]
+
+
+def test_a_monster_at_the_castle_door_is_said_to_get_in_this_rounds_invasion():
+    """R5/R9: the Invasion follows the Main phase of the same round, so a Goblin on 2C
+    that nobody stops gets into the castle before the round ends (solo: the game is lost,
+    R13.1) — the hint says "in the coming Invasion", not "next round"."""
+    lesson = lessons()[lesson_index("summon")]
+    pos = copy.deepcopy(dict(lesson.position))
+    pos["board"] = {"1A": {"kind": "unit", "card": "thief_star"},
+                    "2B": {"kind": "unit", "card": "warrior_star"}, "2C": {"card": "goblin"}}
+    g = Game.from_json(json.dumps(puzzle_state(pos, lesson.cards_version)))
+    r = explain(g.cards, g.view(0), 0, parse("act 2B attack 2C"))
+    assert r.castle
+    advice = Advice("act 2B attack 2C", r, 0.5, 0.6)
+    assert advice_lines(advice, g.cards, "en")[1].endswith(
+        ", and in the coming Invasion it would reach your castle")
+    assert "この後の侵略で城に到達します" in advice_lines(advice, g.cards, "ja")[1]
+    round_ = g.round
+    g.apply(0, "done")  # nobody stops it
+    assert g.over and g.result["code"] == "end.castle_invaded" and g.round == round_
