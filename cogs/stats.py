@@ -171,7 +171,9 @@ def game_line(g: Played, user_id: int | None, change: str, lang: str,
         name(s.seat) if len(g.seats) == 1 else
         t("stats_player_place", lang, name=name(s.seat), place=s.place) for s in g.seats))
     me = next((s for s in g.seats if s.user_id == user_id), None)
-    if me is not None:
+    if me is not None and len(g.seats) == 1 and not me.won:  # alone, first even when lost
+        result = t("stats_no_winner", lang)
+    elif me is not None:
         result = place_words(me.place, lang)
     else:
         won = [name(s.seat) for s in g.seats if s.won]

@@ -418,7 +418,7 @@ def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list
     if not worst:
         lines.append(i18n.t(lang, "review.no_mistakes", points=points_word(MISTAKE)))
     for k, p in enumerate(worst, 1):
-        lines.append(i18n.t(lang, "review.mistake", k=k, round=p.round,
+        lines.append(i18n.t(lang, "review.mistake", k=k, round=p.round, name=name,
                             kind=i18n.t(lang, f"decision.{p.kind}"),
                             played=action_words(p.played, cards, lang),
                             best=action_words(p.best, cards, lang),

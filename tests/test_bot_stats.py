@@ -255,3 +255,26 @@ def test_a_private_channels_games_stay_in_it(db):
                                    channel=secret)
             assert f"**#{row.id}**" in inside.text
     asyncio.run(scenario())
+
+
+def test_a_lost_solo_game_is_not_listed_as_won():
+    """R13.1: a solo game the monsters won reads so in the player's own history — a lone
+    player is first by place even when they lost, which listed it as "won"."""
+    def page(won: bool, lang: str) -> str:
+        class Tables:
+            async def history(self, **_kw: object) -> tuple[list[Played], int]:
+                return [Played(1, 1, 2, "solo", 1_700_000_000.0, ["Ann"],
+                               (SeatResult(0, 100, 1, won, {}),))], 1
+
+            async def changes(self, _game: int) -> list[object]:
+                return []
+
+        class Stand:
+            tables = Tables()
+
+        me = SimpleNamespace(id=100, display_name="Ann")
+        return asyncio.run(history_page(Stand(), 1, 1, me, 2, lang))[0]  # type: ignore[arg-type]
+
+    assert " · won · " not in page(False, "en") and "the monsters won" in page(False, "en")
+    assert " · won · " in page(True, "en")
+    assert "Ann · モンスターの勝利 ·" in page(False, "ja") and "Ann · 勝利 ·" in page(True, "ja")

@@ -212,12 +212,12 @@ def test_words_and_chart_in_both_languages() -> None:
     en = review_lines(rev, ["Ann", "Bot"], {}, "en")
     ja = review_lines(rev, ["Ann", "Bot"], {}, "ja")
     assert "Game 5: the expert's review" in en[0] and "accuracy 98% over 40" in en[1]
-    assert "Round 3, choosing a card: you played `pick rest12`" in en[2]
+    assert "Round 3, choosing a card: Ann played `pick rest12`" in en[2]  # whose answer
     assert "−30 points" in en[2]
     # the footer says how many samples a chance rests on: the first pass's, and the most
     # any decision got (a second look, a rollout that ended the game)
     assert "6 sampled games per choice, up to 96 where" in en[-1] and "最大96回" in ja[-1]
-    assert "熟練AI" in ja[0] and "正確度" in ja[1] and "ラウンド3・カード選択" in ja[2]
+    assert "熟練AI" in ja[0] and "正確度" in ja[1] and "ラウンド3・カード選択: Annは「" in ja[2]
     for line in ja:
         assert not SPACE_AT_PARTICLE.search(line), line
         assert not [w for w in GLOSSARY if w in line], line
