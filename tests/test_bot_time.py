@@ -114,7 +114,7 @@ def test_roll_question_setting(tmp_path):
             res = await h.slash(ann, "rr settings")
             assert "**after any roll that could improve**" in res.text
             res = await h.slash(yui, "rr settings")
-            assert "**ミスのときだけ**" in res.text
+            assert "**外れのときだけ**" in res.text
             row, g = await table.game()
             seat = row.seat_of(ann.id)
             assert g.state["players"][seat]["rolls"] == "always"

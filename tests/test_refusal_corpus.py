@@ -45,6 +45,7 @@ IMPROVED = {
     "not_found": "'nothing' is now なし; 'nor among what you may recruit' is now said, "
                  "not dropped",
     "not_your_decision": "'nobody' is now （なし）",
+    "syntax.use_rolls": "a roll below DEF is 外れ, as the roll lines and the images say, not ミス",
     **dict.fromkeys(["syntax.use_pick", "syntax.use_place", "syntax.use_recruit",
                      "syntax.use_square", "syntax.use_act", "syntax.empty"],
                     "issue 20: the usage line's CARD/SQUARE are カード/マス and its example "
