@@ -102,6 +102,16 @@ async def screen_message(sc: Screen, lang: str, before: str = "") -> dict[str, A
             "file": await screen_file(sc, lang)}
 
 
+def lesson_choices() -> list[app_commands.Choice[int]]:
+    """Every lesson by its number and title, in the reader's language (Discord shows a
+    command's choices in the client's locale)."""
+    return [app_commands.Choice(name=_(f"{k}. {lesson.title(i18n.DEFAULT)}",
+                                       **{lang: f"{k}. {lesson.title(lang)}"
+                                          for lang in i18n.LANGS if lang != i18n.DEFAULT}),
+                                value=k)
+            for k, lesson in enumerate(lessons(), 1)]
+
+
 @app_commands.allowed_installs(guilds=True, users=True)
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class LearnCommands(commands.GroupCog, group_name="rr-learn",
@@ -119,12 +129,20 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
 
     @app_commands.command(name="tutorial", description=_(
         "Play the tutorial: short lessons on prepared positions (only you see it)"))
-    async def tutorial(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(lesson=_("Go to a lesson from its start (default: where you left off)"))
+    @app_commands.choices(lesson=lesson_choices())
+    async def tutorial(self, interaction: discord.Interaction,
+                       lesson: app_commands.Choice[int] | None = None) -> None:
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        sc, resumed = await host(interaction).current(interaction.user.id, lang,
-                                                      learner_name(interaction))
+        name = learner_name(interaction)
+        if lesson is not None:  # any lesson again, by its number (`Tutorial.goto`)
+            sc = await host(interaction).goto(interaction.user.id, lesson.value - 1, lang, name)
+            parts = await screen_message(sc, lang)
+            await reply(interaction, parts.pop("content"), **parts)
+            return
+        sc, resumed = await host(interaction).current(interaction.user.id, lang, name)
         parts = await screen_message(sc, lang, i18n.t(
             lang, "tutorial.resumed" if resumed else "tutorial.welcome"))
         await reply(interaction, parts.pop("content"), **parts)

@@ -140,3 +140,31 @@ def test_the_same_tutorial_in_a_dm_and_a_user_install_context(tmp_path):
             res = await h.slash(ann, "rr-learn tutorial", channel=h.private_channel(ann, bob))
             assert res.ephemeral and "Welcome back" in res.text and "· done" in res.text
     asyncio.run(scenario())
+
+
+def test_any_lesson_is_chosen_by_its_title_and_starts_from_its_first_step(tmp_path):
+    """Issue 23: a learner may replay any lesson — `lesson:` lists them by number and title
+    (in Japanese for a Japanese client) and opens the chosen one at its first step; the
+    place is kept, so the next `/rr-learn tutorial` resumes there."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            ann = h.user("ann")
+            res = await h.slash(ann, "rr-learn tutorial", lesson=4)
+            assert res.ephemeral and "lesson 4/9" in res.text and "step 1/" in res.text
+            assert "Welcome" not in res.text
+            again = await h.slash(ann, "rr-learn tutorial")
+            assert "lesson 4/9" in again.text
+            kept = await tutorial_store(h.bot.store).progress(ann.id)
+            assert kept is not None and kept.lesson == lessons()[3].id and kept.step == 0
+            tree = h.bot.tree
+            learn = tree.get_command("rr-learn")
+            assert learn is not None and tree.translator is not None
+            payload = await learn.get_translated_payload(tree, tree.translator)  # as synced
+            tut = next(o for o in payload["options"] if o["name"] == "tutorial")
+            lesson = next(o for o in tut["options"] if o["name"] == "lesson")
+            assert [c["name"] for c in lesson["choices"]][:2] == ["1. Placement",
+                                                                   "2. Command cards and the LEADER"]
+            assert len(lesson["choices"]) == len(lessons())
+            ja = lesson["choices"][0]["name_localizations"]["ja"]
+            assert ja == "1. " + lessons()[0].title("ja") and ja != "1. Placement"
+    asyncio.run(scenario())
