@@ -59,7 +59,7 @@ def lobby_text(row: GameRow, lang: str) -> str:
     text += "\n" + t(how, lang)
     if n > 1 and len(row.seats) < n:  # room left: say AI players can fill it
         text += "\n" + t("lobby_bots", lang)
-    return text
+    return text + "\n" + t("lobby_learn", lang)  # where a newcomer learns the game
 
 
 async def refresh_lobby(interaction: discord.Interaction, row: GameRow, *,

@@ -213,6 +213,7 @@ def test_autocomplete_is_safe_and_only_offers_legal_squares(tmp_path):
             solo = await h.slash(cat, "rr new", players=1)
             # a solo table is full from the start: nobody is asked to Join
             assert "Press **Start** to begin." in solo.text and "Join**" not in solo.text
+            assert "New to the game? `/rr-learn tutorial` teaches it" in solo.text  # issue 23
             await h.slash(cat, "rr start")
             assert await table.choices(ann, "rr place", "card") == []
             assert "thief_star" in await table.choices(cat, "rr place", "card")
