@@ -51,13 +51,21 @@ def draw_axis(c: Canvas, g: BoardGeom, y: float, lang: str) -> None:
 def axis_strip(g: BoardGeom, h: int, lang: str, bg: th.RGB) -> Image.Image:
     """The axis row alone: the table draws it once above boards that have none."""
     c = Canvas(g.width, h, bg)
-    draw_axis(c, g, h / 2, lang)
+    with boxes.background():  # cached: its marks would exist in the first image only
+        draw_axis(c, g, h / 2, lang)
     return c.image()
 
 
 @lru_cache(maxsize=16)
 def static_layer(g: BoardGeom, lang: str) -> Image.Image:
-    """Everything on a board that does not depend on the game state."""
+    """Everything on a board that does not depend on the game state. Background to the
+    labels' checks (`boxes.background`): the square names are kept separately
+    (`square_names`)."""
+    with boxes.background():
+        return _static_layer(g, lang)
+
+
+def _static_layer(g: BoardGeom, lang: str) -> Image.Image:
     c = Canvas(g.width, g.height, th.PAPER)
     s = min(g.s, g.sh)
     c.rect((0, 0, g.width, g.header_h), fill=th.HEADER)

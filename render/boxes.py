@@ -39,6 +39,19 @@ def capture() -> Iterator[list[Mark]]:
 
 
 @contextmanager
+def background() -> Iterator[None]:
+    """What is drawn inside the block is background, not ink: a cached layer (the board's
+    square names, axis and castle) is drawn once per process, so marks taken from it would
+    exist only in the first image drawn — a label's check would depend on what was drawn
+    before. Its texts are still `written` (their sizes must be readable)."""
+    token = _SINK.set(None)
+    try:
+        yield
+    finally:
+        _SINK.reset(token)
+
+
+@contextmanager
 def labelling() -> Iterator[None]:
     """Text drawn inside the block belongs to a label (a badge's own text is not ink)."""
     token = _KIND.set("label")
