@@ -124,7 +124,7 @@ def test_no_review_of_a_day_still_open(tmp_path):
                     assert "You did not play this day's ranked challenge." in res.text
                     continue
                 assert len(res.replies()) == 1 and not res.files and not res.buttons
-                assert "is still open: its review opens when it closes" in res.text \
+                assert "is still open: its review and recap open when it closes" in res.text \
                     or "has not begun yet" in res.text, res.text
             today = await h.slash(ann, "rr daily review", date=DAY.isoformat())
             assert "Daily #23 is still open" in today.text

@@ -46,6 +46,7 @@ IMPROVED = [
     ("'act SQUARE [fullmove] [to SQUARE]", "'act マス [fullmove] [to マス]"),
     (" SQUARE'（例: '", " マス'（例: '"),  # 'VERB SQUARE'
     ("例: 'pick advance'、", "例: 'pick 進撃'、"),  # an empty action
+    ("（ミスのときだけ", "（外れのときだけ"),  # a roll below DEF is 外れ, as everywhere else
 ]
 
 
