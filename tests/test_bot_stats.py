@@ -77,7 +77,7 @@ def test_rated_game_profile_board_history_privacy(db):
             prof = await h.slash(bob, "rr-stats profile", player=ann)
             assert prof.ephemeral, prof.text
             assert f"Finished games: 1 · wins: {int(won)} ({100 * int(won)}%)" in prof.text
-            assert f"· 2 players: 1 games, {int(won)} wins" in prof.text
+            assert f"· 2-player games: 1, wins: {int(won)}" in prof.text
             assert f"Rating on this server: **{a.mu:.1f}?** (provisional: 1 of 5" in prof.text
             assert "Favourite units:" in prof.text and "Daily streak: 0 days" in prof.text
             assert prof.files[0].filename == "rating.png"
