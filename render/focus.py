@@ -37,7 +37,10 @@ def focus_image(view: Mapping[str, Any], seat: int, squares: Iterable[str], *,
         b = g.box_of(q)
         if b is None:
             continue
-        ov.rect((b[0] + 2, b[1] + 2, b[2] - 2, b[3] - 2), fill=(*FOCUS, 40),
-                outline=(*FOCUS, 255), width=s * 0.07, radius=s * 0.07)
+        w = s * 0.07  # on the square's edge, mostly outside it: the piece's stats are
+        out = w * 0.75  # drawn down to its bottom edge, and a frame inside would cover them
+        ov.rect((b[0] + 2, b[1] + 2, b[2] - 2, b[3] - 2), fill=(*FOCUS, 40))
+        ov.rect((b[0] - out, b[1] - out, b[2] + out, b[3] + out), outline=(*FOCUS, 255),
+                width=w, radius=s * 0.07)
     composite(im, ov, 0, 0)
     return im

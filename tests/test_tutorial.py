@@ -196,20 +196,22 @@ def test_the_image_frames_the_steps_squares_and_nothing_else() -> None:
     plain = focus_image(sc.view, SEAT, ()).convert("RGB")
     g = board_geom(BOARD_SQUARE, False)
 
-    def edge(im: Image.Image, square: str) -> tuple[int, int, int]:
+    def edge(im: Image.Image, square: str, inside: int) -> tuple[int, int, int]:
+        """The pixel `inside` pixels in from the square's left edge, half way down."""
         b = g.box_of(square)
         assert b is not None
-        px = im.getpixel((int(b[0]) + 5, int((b[1] + b[3]) / 2)))
+        px = im.getpixel((int(b[0]) + inside, int((b[1] + b[3]) / 2)))
         assert isinstance(px, tuple)
         return (int(px[0]), int(px[1]), int(px[2]))
 
     def near(a: tuple[int, int, int], b: tuple[int, ...]) -> bool:
         return sum(abs(x - y) for x, y in zip(a, b, strict=False)) < 60
 
-    for q in sc.highlight:
-        assert near(edge(framed, q), FOCUS) and not near(edge(plain, q), FOCUS), q
-    for q in ("1A", "3C", "4B"):
-        assert edge(framed, q) == edge(plain, q), q
+    for q in sc.highlight:  # framed on its edge, its inside left to its piece's numbers
+        assert near(edge(framed, q, 0), FOCUS) and not near(edge(plain, q, 0), FOCUS), q
+        assert not near(edge(framed, q, 8), FOCUS), q
+    for q in ("1A", "3C", "4B"):  # 4B beside the framed 5B: its piece untouched too
+        assert edge(framed, q, 5) == edge(plain, q, 5), q
     png = render.focus_png(sc.view, SEAT, sc.highlight, lang="ja")
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
