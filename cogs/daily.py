@@ -325,7 +325,9 @@ class DailyCommands(CommandsMixin):
             hour = setting[2] if setting else reminder_hour or 0
             said.append(t("daily_remind_on", lang, hour=hour,
                           ts=int(core.day_start(host.days.today()) + hour * 3600)))
-        await reply(interaction, "\n".join(said) or t("daily_settings_none", lang))
+        if not said:  # no option given: what is set now, and how to change it
+            said = await _daily_settings_now(interaction, host, lang)
+        await reply(interaction, "\n".join(said))
 
 
 def guild_lang_of(interaction: discord.Interaction) -> str:
@@ -603,3 +605,24 @@ async def news_text(bot: Host, host: DailyHost, guild_id: int, lang: str,
         lines.append(t("daily_key", lang, n=core.number_of(yesterday), day_key=key,
                        day=yesterday.isoformat()))
     return "\n".join(lines)
+
+
+async def _daily_settings_now(interaction: discord.Interaction, host: DailyHost,
+                              lang: str) -> list[str]:
+    """`/rr daily settings` with no option: the server's news channel (in a server) and
+    the caller's streak reminder as they are, then which options change them."""
+    said = []
+    if in_server(interaction) and interaction.guild_id is not None:
+        news = next((c for g, c, _ in await host.store.guild_channels()
+                     if g == interaction.guild_id), None)
+        said.append(t("daily_news_on", lang, channel=f"<#{news}>") if news is not None
+                    else t("daily_news_none", lang))
+    setting = await host.store.reminder(interaction.user.id)
+    if setting is None:
+        said.append(t("daily_remind_off", lang))
+    else:
+        hour = setting[2]
+        said.append(t("daily_remind_on", lang, hour=hour,
+                      ts=int(core.day_start(host.days.today()) + hour * 3600)))
+    return [*said, t("daily_settings_none", lang)]
+

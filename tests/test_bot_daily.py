@@ -123,14 +123,20 @@ def test_day_job_announces_once_and_reminds_once_across_a_restart(tmp_path):
             await host.store.claim(ann.id, y.isoformat(), True, "ann", h.guild_id)
             await host.store.finish(ann.id, y.isoformat(), True, "finished",
                                     PAR["greedy"]["score"], "share")
+            before = await h.slash(ann, "rr daily settings")  # no option: what is set now
+            assert "No daily news is posted in this server" in before.text
+            assert "No streak reminders" in before.text and "To change them" in before.text
             on = await h.slash(ann, "rr daily settings", reminder=True)
             assert "DM you" in on.text
+            now = await h.slash(ann, "rr daily settings")
+            assert "DM you" in now.text and "No streak reminders" not in now.text
             news = h.text_channel("daily-news")
             refused = await h.slash(ann, "rr daily settings", options={"channel": news})
             assert "Manage Server" in refused.text
             mod = h.user("mod", permissions=discord.Permissions(manage_guild=True))
             ok = await h.slash(mod, "rr daily settings", options={"channel": news})
             assert f"<#{news.id}>" in ok.text, ok.text
+            assert f"posted in <#{news.id}>" in (await h.slash(ann, "rr daily settings")).text
             clock.now = NOON + 9 * 3600  # today, 21:00 UTC: within the reminder window
             await with_par(h, host.days.today())
             first = await day_once(h.bot)
