@@ -473,6 +473,10 @@ class Announcer:
             for k, (r, drawing) in enumerate(zip(ann.reports, images, strict=True)):
                 lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
                 image = None if drawing is None else await drawing
+                if not lines and image is not None and r.what:  # an image needs its title
+                    name = ann.cards.name(r.what, ann.lang) if r.what in ann.cards.commands \
+                        else pair(PHASES, r.what, ann.lang)
+                    lines = [t("report_quiet", ann.lang, what=name)]
                 last = k == len(ann.reports) - 1
                 await self._post(ch, ann, lines + (hints if last else []), image,
                                  ann.extra_pings if last else [])
@@ -491,7 +495,8 @@ class Announcer:
             log.exception("game %s: recap failed", ann.game_id)
             hold_slot()  # keep the numbering of the notice's messages the same
             return
-        await self._post(self.channel(ann.channel_id), ann, [],
+        await self._post(self.channel(ann.channel_id), ann,
+                         [t("recap_caption", ann.lang, game=ann.game_id)],
                          recap_file(ann.game_id, data, ann.lang))
 
     async def _post(self, ch: discord.PartialMessageable, ann: Announcement, lines: list[str],

@@ -30,15 +30,16 @@ def test_pages_keep_every_line_whole_and_in_order():
     assert pages([], 100) == []
 
 
-def posted(tmp_path: Path, name: str) -> list[tuple[str, int]]:
-    """Every channel message of one seeded 2-player game: its text and how many files."""
+def posted(tmp_path: Path, name: str, solo: bool = False) -> list[tuple[str, int]]:
+    """Every channel message of one seeded 2-player (or solo) game: its text and how many
+    files."""
     async def scenario() -> list[tuple[str, int]]:
-        async with Harness(lambda: make_bot(tmp_path / name, Clock(), seed=5),
+        async with Harness(lambda: make_bot(tmp_path / name, Clock(), seed=1 if solo else 5),
                            settle_timeout=120) as h:
             ann, bob = h.user("ann"), h.user("bob")
             table = Table(h)
-            await table.open(ann, [bob], players=2)
-            rng = random.Random(2)
+            await table.open(ann, [] if solo else [bob], players=1 if solo else 2)
+            rng = random.Random(1 if solo else 2)
             for _ in range(150):  # some rounds, enough for a few long reports
                 if await table.step(rng) is None:
                     break
@@ -62,3 +63,14 @@ def test_a_long_post_is_split_between_whole_lines(tmp_path, monkeypatch: pytest.
                 for text, _ in msgs for line in text.split("\n") if text]
     assert lines(split) == lines(whole)
     assert sum(n for _, n in split) == sum(n for _, n in whole)
+
+
+def test_every_table_image_comes_with_words(tmp_path):
+    """A card or phase that changed nothing a story tells (an AUTO card nobody could use)
+    still gets a line naming what the image shows after, not an image alone."""
+    msgs = posted(tmp_path, "c.db") + posted(tmp_path, "d.db", solo=True)
+    images = [text for text, files in msgs if files]
+    assert images and all(text.strip() for text in images), images
+    assert any(text.startswith("After **") and text.endswith("**: the table as it stands.")
+               for text in images)  # (the solo game has such a card)
+    assert any(text.startswith("The recap of game ") for text in images)
