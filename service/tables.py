@@ -129,7 +129,7 @@ class Tables:
         else. Called under the channel's lock."""
         row = await self.store.open_game(channel_id)
         if row is None:
-            raise ServiceError.of("svc.no_game_new")
+            raise ServiceError.of("svc.no_game")
         self.shards.check(row.guild_id)
         if user_id != row.host_id and not can_manage:
             raise ServiceError.of(refusal)
