@@ -42,6 +42,7 @@ from .actions import ack, guarded, reply, rook
 from .announce import clip, deliver
 from .i18n import lang_of
 from .review import new_reviewer, review_command
+from .text import markdowns
 
 _ = app_commands.locale_str
 log = logging.getLogger("rr.tutorial")
@@ -67,6 +68,7 @@ def screen_text(sc: Screen, lang: str, before: str = "") -> str:
                     steps=sc.steps)]
     if before:
         lines.append(before)
+        lines += markdowns(sc.story(lang))  # what the answer did, before what comes next
     lines.append(sc.text)
     if sc.all_done:  # how a game starts is the interface's to say (the console: `new`)
         lines.append(i18n.t(lang, "tutorial.start_solo"))

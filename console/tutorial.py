@@ -20,7 +20,7 @@ from service.tutorial import Screen, Tutorial, lessons
 from store import TutorialStore
 
 from . import board
-from .text import excerpt, plain_markdown, t
+from .text import excerpt, plain, plain_markdown, t
 
 log = logging.getLogger("rr.console")
 
@@ -61,6 +61,8 @@ class Learning:
         self.screen = sc
         if before:
             self.say(before)
+            for told in sc.story(self.lang):  # what the answer did, before what comes next
+                self.say("  " + plain(told, self.lang))
         head = "tutorial.header_done" if sc.finished else "tutorial.header"
         self.say(plain_markdown(_t(self.lang, head, n=sc.lesson + 1, total=sc.total,
                                    title=sc.title, rules=i18n.join(self.lang, sc.rules),

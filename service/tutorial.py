@@ -31,8 +31,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import i18n
-from engine import ActionError, CardSet, Game, View
+from engine import ActionError, CardSet, Game, View, visible
 
+from .lines import Line
+from .narrate import narrate
 from .notation import action_words
 
 if TYPE_CHECKING:
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
 DATA_FILE = Path(__file__).with_name("data") / "tutorial.json"
 SEAT = 0  # a lesson is a one-player puzzle: the learner is seat 0
+STORY = 12  # the lines of an answer's story shown with the next step (then "… n more")
 # Player keys a lesson's position may give directly (the rest are top-level state keys).
 PLAYER_KEYS = ("board", "gold", "honor", "hand", "defeated", "medals", "castle", "levelups",
                "queues", "rolls", "autosave")
@@ -221,6 +224,12 @@ class Screen:
     finished: bool = False  # the lesson is done (its last step answered)
     all_done: bool = False  # every lesson is done
     events: list[Any] = field(default_factory=list)  # what the last accepted answer caused
+
+    def story(self, lang: str) -> list[Line]:
+        """What the last accepted answer did, as a game's story tells it (the Skeleton
+        defeated, the roll a hit): a lesson's outcome in words, not only in the image."""
+        names = [str(p.get("name", "")) for p in self.view.get("players", [])]
+        return narrate(visible(self.events, SEAT), names, self.cards, lang, limit=STORY)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ import pytest
 from test_console import console
 
 import i18n
+from cogs.tutorial import screen_text
+from service.tutorial import judge, lesson_index
 
 pytestmark = pytest.mark.process  # each test starts the console or CLI as a process
 
@@ -93,6 +95,21 @@ def test_game_options_with_the_tutorial_wait_for_new(tmp_path: Path) -> None:
                   lines=["leave", "new"]).stdout
     assert "The tutorial comes first; --names Zed --difficulty hard will be used by new" in out
     assert "New game: Zed (solo, hard)" in out
+
+
+def test_an_accepted_answer_is_told_as_a_games_story(tmp_path: Path) -> None:
+    """A lesson's outcome in words, not only in the image: the roll that missed (R8.2), the
+    Skeleton defeated and the honor mark it gave (R12) — in the console and in Discord."""
+    out = console(tmp_path, "--tutorial", lines=["lesson 4", "act 2B to 4B attack 6B",
+                                                 "act 5A to 5B attack 6B"]).stdout
+    assert "  You: Thief★ on 4B attacks Skeleton on 6B: 2+2+0 = 4 vs DEF 7: miss (1)." in out
+    assert "  You defeated the Skeleton on 6B (+1 honor mark)." in out
+    lesson = lesson_index("dice")
+    done = judge(lesson, 1, "act 5A to 5B attack 6B", "en")
+    assert done.accepted
+    text = screen_text(done.screen, "en", "✅ Well done.")
+    assert "You defeated the Skeleton on 6B (+1 honor mark)." in text
+    assert text.index("✅ Well done.") < text.index("defeated") < text.index(done.screen.text)
 
 
 def test_tutorial_in_japanese(tmp_path: Path) -> None:
