@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 from . import board, combat, flow
 from .cards import CardSet, normalize_name
 from .errors import IllegalAction, excerpt
-from .messages import Items, Name, Phrase, phrase
+from .messages import Commands, Items, Name, Phrase, phrase
 from .notation import Action, Verb
 from .state import close_decision, is_unit, marks, sq
 from .types import (
@@ -495,7 +495,7 @@ def answer(r: Reply, dec: Decision, a: Action) -> str:
         return "timeout"
     if a.verb not in rule.verbs:
         raise IllegalAction("wrong_verb", prompt=phrase(rule.prompt_key),
-                            verbs=" / ".join(rule.verbs),
+                            verbs=Commands(tuple(rule.verbs)),
                             levelup=phrase("or_levelup") if rule.levelup_hint else "")
     return rule.answer(r, dec, a)
 

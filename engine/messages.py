@@ -40,6 +40,15 @@ class Items(NamedTuple):
     sep: str = ", "
 
 
+class Commands(NamedTuple):
+    """Command verbs inside a message ("use place / done"): each is marked, so an interface
+    shows it as its players type it (`/rr place` in Discord); English joins them with
+    `sep`."""
+
+    verbs: tuple[str, ...]
+    sep: str = " / "
+
+
 def phrase(code: str, /, **params: Any) -> Phrase:
     return Phrase(code, params)
 
@@ -56,6 +65,8 @@ def _en(value: Any) -> Any:
         return english(value.code, value.params)
     if isinstance(value, Items):
         return value.sep.join(str(_en(v)) for v in value.items)
+    if isinstance(value, Commands):
+        return value.sep.join(value.verbs)
     return value
 
 

@@ -13,12 +13,13 @@ command), `words` the text with `/rr` commands as Discord shows them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import i18n
 from engine import ActionError
-from engine.messages import REASONS, Items, Name, Phrase
+from engine.messages import REASONS, Commands, Items, Name, Phrase
 
 from .lines import COMMAND, Line, Piece, parse
 
@@ -28,9 +29,29 @@ SLASH = "`/rr {}`"  # a marked command as Discord shows it (cogs/text.markdown's
 
 
 def say_line(lang: str, key: str, params: dict[str, Any]) -> Line:
-    """The refusal `key` with `params`, in `lang` (English when the language lacks it)."""
-    return parse(i18n.template(lang, PREFIX + key),
-                 **{k: _param(lang, v) for k, v in params.items()})
+    """The refusal `key` with `params`, in `lang` (English when the language lacks it);
+    `Commands` parameters come out as marked commands, as the catalogue's own `<cmd>`s."""
+    slots = {k: f"\x00{k}\x00" for k, v in params.items() if isinstance(v, Commands)}
+    line = parse(i18n.template(lang, PREFIX + key),
+                 **{k: slots.get(k) or _param(lang, v) for k, v in params.items()})
+    return _commands(line, {slots[k]: params[k] for k in slots}) if slots else line
+
+
+def _commands(line: Line, at: dict[str, Commands]) -> Line:
+    """`line` with each slot of `at` replaced by its verbs, each a marked command."""
+    slot = re.compile("|".join(re.escape(s) for s in at))
+    pieces: list[Piece] = []
+    for p in line:
+        k = 0
+        for m in slot.finditer(p.text):
+            pieces.append(Piece(p.text[k:m.start()], p.mark))
+            cmds = at[m.group()]
+            for i, verb in enumerate(cmds.verbs):
+                pieces += [Piece(cmds.sep, p.mark)] if i else []
+                pieces.append(Piece(verb, COMMAND))
+            k = m.end()
+        pieces.append(Piece(p.text[k:], p.mark))
+    return Line(q for q in pieces if q.text)
 
 
 def say(lang: str, key: str, params: dict[str, Any]) -> str:
@@ -45,6 +66,8 @@ def _param(lang: str, value: Any) -> Any:
     if isinstance(value, Items):
         sep = i18n.template(lang, SEPARATORS.get(value.sep, "story.list_sep"))
         return sep.join(str(_param(lang, v)) for v in value.items)
+    if isinstance(value, Commands):  # inside a phrase: plain words
+        return value.sep.join(value.verbs)
     return value
 
 

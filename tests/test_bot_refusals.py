@@ -249,3 +249,18 @@ def test_a_refusal_prints_a_player_name_as_literal_text(tmp_path):
             assert "**Bob**" not in res.text
             assert await stored(table) == before
     asyncio.run(scenario())
+
+
+def test_a_wrong_kind_of_answer_names_the_command_to_use(tmp_path):
+    """R4.4: during placement `/rr done` is no answer; the refusal names `/rr place`, the
+    command a Discord player types (it said "use place"). Nothing changes."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await two_player_table(h)
+            before = await stored(table)
+            row, g = await table.game()
+            who = table.user(row, g.waiting_for()[0])
+            res = await table.slash(who, "rr done")
+            await refused(table, res, "use `/rr place`")
+            assert await stored(table) == before
+    asyncio.run(scenario())

@@ -26,6 +26,7 @@ from engine import Game, GameFinished, decisions
 from engine.messages import REASONS
 from engine.notation import VERBS
 from engine.types import DecisionKind, Termination
+from service.refusals import words
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPED = sorted((ROOT / "engine").glob("*.py")) + [ROOT / "service" / "narrate.py"]
@@ -91,7 +92,8 @@ def test_a_wrong_verb_is_refused_with_the_declared_verbs() -> None:
     with pytest.raises(engine.IllegalAction) as refused:
         g.apply(seat, "done")
     assert refused.value.key == "wrong_verb"
-    assert refused.value.params["verbs"] == " / ".join(decisions.RULES["pick"].verbs)
+    assert refused.value.params["verbs"].verbs == decisions.RULES["pick"].verbs
+    assert "use `/rr pick`" in words(refused.value, "en")  # Discord: the command as typed there
     assert g.to_json() == before
 
 

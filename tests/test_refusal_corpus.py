@@ -56,6 +56,16 @@ AS_TYPED = {"syntax.after_move", "syntax.trailing"}
 LATIN = re.compile(r"[A-Za-z]{4,}")
 
 
+# refusals that now mark their commands, so Discord shows `/rr place` where it said "place"
+MARKED = {"wrong_verb"}
+
+
+def unmarked(e: ActionError, lang: str) -> str:
+    """`words` as it read before `MARKED` refusals marked their commands."""
+    said = words(e, lang)
+    return re.sub(r"`/rr ([^`]*)`", r"\1", said) if e.key in MARKED else said
+
+
 def as_typed(old: str, e: ActionError) -> str:
     """A harvested text as it reads now that `AS_TYPED` refusals keep the typed case."""
     if e.key not in AS_TYPED:
@@ -100,8 +110,8 @@ def test_refusal_reads_the_same(entry: dict[str, Any]) -> None:
     assert e.key not in AS_TYPED or str(e.params["text"]) in entry["input"]
     entry = {**entry, "en": as_typed(entry["en"], e), "ja": as_typed(entry["ja"], e)}
     assert e.message == entry["en"]
-    assert words(e, "en") == entry["en"]  # the catalogue's English is the engine's
-    ja = words(e, "ja")
+    assert unmarked(e, "en") == entry["en"]  # the catalogue's English is the engine's
+    ja = unmarked(e, "ja")
     if ja != entry["ja"] and ja != restyle(entry["ja"]):  # the house style (issue 20)
         assert e.key in IMPROVED and _better(restyle(entry["ja"]), ja), (entry["ja"], ja)
 

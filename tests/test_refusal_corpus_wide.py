@@ -20,9 +20,8 @@ from pathlib import Path
 
 import pytest
 from ja_style import restyle
-from test_refusal_corpus import as_typed
+from test_refusal_corpus import as_typed, unmarked
 
-from service.refusals import words
 from sim.runner import cards_in_use
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +95,7 @@ def _check(by_seed: dict[int, list[dict]], walk, english: list, japanese: list) 
             assert text == r["text"], "the walk must replay the same probes"
             if e.message != as_typed(r["en"], e):
                 english.append((r["en"], e.message))
-            ja = words(e, "ja")
+            ja = unmarked(e, "ja")
             if not _better(r["en"], as_typed(r["ja"], e), ja):
                 japanese.append((r["ja"], ja))
 
