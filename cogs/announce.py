@@ -229,6 +229,11 @@ class Announcement:
     def private_lines(self, seat: int, lang: str) -> list[str]:
         return markdowns(narrate(self.private.get(seat, []), self.names, self.cards, lang))
 
+    def stage(self, key: str) -> str:
+        """A card or phase that ended (a report's `what`), named in the post's language."""
+        return self.cards.name(key, self.lang) if key in self.cards.commands \
+            else pair(PHASES, key, self.lang)
+
     def ask_for(self, seat: int | None) -> Ask | None:
         return next((a for a in self.asks if a.seat == seat), None)
 
@@ -428,9 +433,8 @@ class Announcer:
         except Exception:  # a drawing bug must not stop the game's announcements
             log.exception("game %s: table image failed", ann.game_id)
             return None
-        what = join((ann.cards.name(k, ann.lang) if k in ann.cards.commands
-                     else pair(PHASES, k, ann.lang)
-                     for k in (ann.finished if finished is None else finished)), ann.lang)
+        what = join((ann.stage(k) for k in (ann.finished if finished is None else finished)),
+                    ann.lang)
         return discord.File(io.BytesIO(data), filename=f"table-{ann.game_id}-r"
                             f"{view.get('round', 0)}.png",
                             description=table_alt(view, what, ann.lang))
@@ -474,9 +478,7 @@ class Announcer:
                 lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
                 image = None if drawing is None else await drawing
                 if not lines and image is not None and r.what:  # an image needs its title
-                    name = ann.cards.name(r.what, ann.lang) if r.what in ann.cards.commands \
-                        else pair(PHASES, r.what, ann.lang)
-                    lines = [t("report_quiet", ann.lang, what=name)]
+                    lines = [t("report_quiet", ann.lang, what=ann.stage(r.what))]
                 last = k == len(ann.reports) - 1
                 await self._post(ch, ann, lines + (hints if last else []), image,
                                  ann.extra_pings if last else [])

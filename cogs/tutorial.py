@@ -138,15 +138,13 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
         lang = lang_of(interaction)
         if not await ack(interaction):
             return
-        name = learner_name(interaction)
-        if lesson is not None:  # any lesson again, by its number (`Tutorial.goto`)
-            sc = await host(interaction).goto(interaction.user.id, lesson.value - 1, lang, name)
-            parts = await screen_message(sc, lang)
-            await reply(interaction, parts.pop("content"), **parts)
-            return
-        sc, resumed = await host(interaction).current(interaction.user.id, lang, name)
-        parts = await screen_message(sc, lang, i18n.t(
-            lang, "tutorial.resumed" if resumed else "tutorial.welcome"))
+        name, tut = learner_name(interaction), host(interaction)
+        if lesson is not None:  # any lesson again, by its number, without a greeting
+            sc, before = await tut.goto(interaction.user.id, lesson.value - 1, lang, name), ""
+        else:
+            sc, resumed = await tut.current(interaction.user.id, lang, name)
+            before = i18n.t(lang, "tutorial.resumed" if resumed else "tutorial.welcome")
+        parts = await screen_message(sc, lang, before)
         await reply(interaction, parts.pop("content"), **parts)
 
     @app_commands.command(name="review", description=_(
