@@ -59,9 +59,9 @@ def main() -> None:
         n = 0
         for lang in ("en", "ja"):
             for ev in stories:
-                n += sum(len(markdown(x)) for x in narrate(ev, names, cards, lang, limit=10**6))
+                n += sum(len(markdown(x, lang)) for x in narrate(ev, names, cards, lang, limit=10**6))
             for g, seat in asked:
-                n += len(markdown(prompt(g, seat, lang)))
+                n += len(markdown(prompt(g, seat, lang), lang))
         return n
 
     if a.dump:
@@ -69,9 +69,9 @@ def main() -> None:
             for lang in ("en", "ja"):
                 for ev in stories:
                     for x in narrate(ev, names, cards, lang, limit=10**6):
-                        print(markdown(x), file=f)
+                        print(markdown(x, lang), file=f)
                 for g, seat in asked:
-                    print(markdown(prompt(g, seat, lang)), file=f)
+                    print(markdown(prompt(g, seat, lang), lang), file=f)
     run()  # warm caches
     times = []
     for _ in range(a.repeat):

@@ -224,10 +224,10 @@ class Announcement:
     ended: tuple[GameRow, Game] | None = None
 
     def lines(self, lang: str) -> list[str]:
-        return markdowns(narrate(self.public, self.names, self.cards, lang))
+        return markdowns(narrate(self.public, self.names, self.cards, lang), lang)
 
     def private_lines(self, seat: int, lang: str) -> list[str]:
-        return markdowns(narrate(self.private.get(seat, []), self.names, self.cards, lang))
+        return markdowns(narrate(self.private.get(seat, []), self.names, self.cards, lang), lang)
 
     def stage(self, key: str) -> str:
         """A card or phase that ended (a report's `what`), named in the post's language."""
@@ -245,7 +245,7 @@ def ask(g: Game, seat: int, user_id: int, deadline: float,
     dec = g.decision(seat)
     if dec is None:
         return None
-    texts = {lang: markdown(prompt(g, seat, lang)) for lang in langs or languages()}
+    texts = {lang: markdown(prompt(g, seat, lang), lang) for lang in langs or languages()}
     return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
 
 
@@ -475,7 +475,7 @@ class Announcer:
             ann, r.view, r.events, [r.what] if r.what else None)) for r in ann.reports]
         try:
             for k, (r, drawing) in enumerate(zip(ann.reports, images, strict=True)):
-                lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang))
+                lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang), ann.lang)
                 image = None if drawing is None else await drawing
                 if not lines and image is not None and r.what:  # an image needs its title
                     lines = [t("report_quiet", ann.lang, what=ann.stage(r.what))]

@@ -17,22 +17,13 @@ from discord import app_commands
 
 import i18n
 from render.central import PHASE_MARKS
+from service.lines import parse
 from service.refusals import reason
 
 from .mentions import safe
+from .text import markdown
 
 # ---- command names, descriptions, choice names (uploaded to Discord) --------------------------
-
-def _command_ids() -> dict[str, str]:
-    """English command text → its catalogue id (`command.*`): discord.py hands the
-    Translator the English text each decorator was given."""
-    en = i18n.CATALOGUES["en"].singular
-    return {text: mid for mid, text in reversed(list(en.items()))
-            if mid.startswith("command.")}
-
-
-COMMAND_IDS = _command_ids()
-
 
 class RookTranslator(app_commands.Translator):
     """Command names/descriptions for Discord's client in every catalogue's language
@@ -56,7 +47,7 @@ class RookTranslator(app_commands.Translator):
         extra = string.extras.get(lang)
         if isinstance(extra, str):  # a text given with its own translation (`ja=…`)
             return extra
-        mid = string.extras.get("id") or COMMAND_IDS.get(string.message)
+        mid = string.extras.get("id") or i18n.command_id(string.message)
         if not isinstance(mid, str) or mid not in i18n.CATALOGUES[lang].singular:
             return None
         return i18n.t(lang, mid)
@@ -93,10 +84,20 @@ def join(items: Any, lang: str) -> str:
 
 def t(key: str, lang: str, **kw: Any) -> str:
     """The bot's message `bot.<key>` (a counted one when the catalogue has plural forms)."""
-    mid = f"bot.{key}"
+    return text(lang, f"bot.{key}", **kw)
+
+
+def text(lang: str, mid: str, **kw: Any) -> str:
+    """A catalogue message as Discord shows it: a command it names (`<cmd>new</cmd>`) as
+    the reader's client lists it (`` `/rr 新規` ``). The template is split into its marked
+    pieces before it is filled, so a name that looks like a mark stays a name."""
     if "n" in kw and i18n.is_plural(mid):
-        return i18n.tn(lang, mid, kw.pop("n"), **kw)
-    return i18n.t(lang, mid, **kw)
+        template = i18n.plural_template(lang, mid, kw["n"])
+    else:
+        template = i18n.template(lang, mid)
+    if "<cmd>" not in template:
+        return template.format(**i18n.params(lang, kw))
+    return markdown(parse(template, **i18n.params(lang, kw)), lang)
 
 
 def result_text(result: Mapping[str, Any], names: list[str], lang: str) -> str:

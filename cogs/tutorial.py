@@ -40,7 +40,7 @@ from store import tutorial_store
 
 from .actions import ack, guarded, reply, rook
 from .announce import clip, deliver
-from .i18n import lang_of
+from .i18n import lang_of, text
 from .review import new_reviewer, review_command
 from .text import markdowns
 
@@ -63,15 +63,15 @@ def learner_name(interaction: discord.Interaction) -> str:
 
 def screen_text(sc: Screen, lang: str, before: str = "") -> str:
     head = "tutorial.header_done" if sc.finished else "tutorial.header"
-    lines = [i18n.t(lang, head, n=sc.lesson + 1, total=sc.total, title=sc.title,
+    lines = [text(lang, head, n=sc.lesson + 1, total=sc.total, title=sc.title,
                     rules=i18n.join(lang, sc.rules), step=min(sc.step + 1, sc.steps),
                     steps=sc.steps)]
     if before:
         lines.append(before)
-        lines += markdowns(sc.story(lang))  # what the answer did, before what comes next
+        lines += markdowns(sc.story(lang), lang)  # what the answer did, before what comes next
     lines.append(sc.text)
     if sc.all_done:  # how a game starts is the interface's to say (the console: `new`)
-        lines.append(i18n.t(lang, "tutorial.start_solo"))
+        lines.append(text(lang, "tutorial.start_solo"))
     return clip(lines)
 
 
@@ -84,7 +84,7 @@ def screen_view(sc: Screen, lang: str) -> discord.ui.View:
     skip = "tutorial.button.next" if sc.finished else "tutorial.button.skip"
     for choice, key in (("s", skip), ("r", "tutorial.button.restart"),
                         ("l", "tutorial.button.leave")):
-        view.add_item(LearnButton(sc.lesson, sc.step, choice, label=i18n.t(lang, key), row=1,
+        view.add_item(LearnButton(sc.lesson, sc.step, choice, label=text(lang, key), row=1,
                                   style=discord.ButtonStyle.success if choice == "s"
                                   and sc.finished else discord.ButtonStyle.secondary,
                                   disabled=choice == "s" and sc.all_done))
@@ -96,7 +96,7 @@ async def screen_file(sc: Screen, lang: str) -> discord.File:
     data = await asyncio.to_thread(focus_png, sc.view, 0, sc.highlight, lang=lang,
                                    highlights=sc.events)
     return discord.File(io.BytesIO(data), filename="tutorial.png",
-                        description=i18n.t(lang, "tutorial.image"))
+                        description=text(lang, "tutorial.image"))
 
 
 async def screen_message(sc: Screen, lang: str, before: str = "") -> dict[str, Any]:
@@ -143,7 +143,7 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
             sc, before = await tut.goto(interaction.user.id, lesson.value - 1, lang, name), ""
         else:
             sc, resumed = await tut.current(interaction.user.id, lang, name)
-            before = i18n.t(lang, "tutorial.resumed" if resumed else "tutorial.welcome")
+            before = text(lang, "tutorial.resumed" if resumed else "tutorial.welcome")
         parts = await screen_message(sc, lang, before)
         await reply(interaction, parts.pop("content"), **parts)
 
@@ -190,7 +190,7 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         move = MOVES.get(self.choice)
         before = ""
         if move == "leave":
-            await self.edit(interaction, {"content": i18n.t(lang, "tutorial.left"),
+            await self.edit(interaction, {"content": text(lang, "tutorial.left"),
                                           "view": None}, None)
             return
         if move == "skip":
@@ -210,14 +210,14 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         all_lessons = lessons()
         if (self.lesson >= len(all_lessons) or (now.lesson, now.step) != (self.lesson, self.step)
                 or now.finished or int(self.choice) >= len(now.buttons)):
-            return now, i18n.t(lang, "tutorial.old_button")
+            return now, text(lang, "tutorial.old_button")
         action = now.buttons[int(self.choice)][0]
         out = await tut.answer(user, all_lessons[self.lesson].id, self.step, action, lang, name)
         if out is None:  # moved on meanwhile (another click, another process)
-            return (await tut.current(user, lang, name))[0], i18n.t(lang, "tutorial.old_button")
+            return (await tut.current(user, lang, name))[0], text(lang, "tutorial.old_button")
         if out.accepted:
-            return out.screen, i18n.t(lang, "tutorial.good")
-        return out.screen, f"{i18n.t(lang, 'tutorial.not_this')} {out.explanation}"
+            return out.screen, text(lang, "tutorial.good")
+        return out.screen, f"{text(lang, 'tutorial.not_this')} {out.explanation}"
 
     async def edit(self, interaction: discord.Interaction, parts: dict[str, Any],
                    image: discord.File | None) -> None:

@@ -69,7 +69,7 @@ def frame_text(story: Story, k: int, lang: str) -> str:
     frame = story.replay.frames[k]
     head = t("view_step", lang, title=story.title, k=k + 1, total=len(story.replay.frames),
              round=frame.round, what=phase_name(frame, story.replay, lang))
-    lines = markdowns(frame.lines(story.replay.names, story.replay.cards, lang))
+    lines = markdowns(frame.lines(story.replay.names, story.replay.cards, lang), lang)
     return clip([head, *story.notes, *lines])
 
 

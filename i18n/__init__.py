@@ -91,7 +91,9 @@ def lang_or_default(lang: str | None) -> str:
     return lang if lang in CATALOGUES else DEFAULT
 
 
-def _params(lang: str, params: dict[str, Any]) -> dict[str, Any]:
+def params(lang: str, params: Mapping[str, Any], /) -> dict[str, Any]:
+    """`params` with each `Msg` put in `lang`, ready to fill a template (`t` does this; an
+    interface that splits a template into marked pieces first fills them with these)."""
     return {k: t(lang, v.msgid, **v.params) if isinstance(v, Msg) else v
             for k, v in params.items()}
 
@@ -117,15 +119,15 @@ def plural_template(lang: str, msgid: str, n: int, /) -> str:
     return msgid
 
 
-def t(lang: str, msgid: str, /, **params: Any) -> str:
+def t(lang: str, msgid: str, /, **kw: Any) -> str:
     """The message `msgid` in `lang` (unknown languages get English), filled in."""
-    return template(lang, msgid).format(**_params(lang_or_default(lang), params))
+    return template(lang, msgid).format(**params(lang_or_default(lang), kw))
 
 
-def tn(lang: str, msgid: str, n: int, /, **params: Any) -> str:
+def tn(lang: str, msgid: str, n: int, /, **kw: Any) -> str:
     """A counted message: the plural form `n` takes in `lang`; `{n}` is filled with n."""
     lang = lang_or_default(lang)
-    return plural_template(lang, msgid, n).format(**_params(lang, {"n": n, **params}))
+    return plural_template(lang, msgid, n).format(**params(lang, {"n": n, **kw}))
 
 
 def join(lang: str, items: Iterable[object], /) -> str:
@@ -138,3 +140,46 @@ def named(lang: str, names: Mapping[str, str], /) -> str:
     """A name kept with its data (a card, a daily modifier: `{"en": …, "ja": …}`) in the
     reader's language, English where the data has none for it."""
     return names.get(lang_or_default(lang)) or names[DEFAULT]
+
+
+def slash(lang: str, command: str, /) -> str:
+    """A Discord command as a reader of `lang` finds it in their client: `daily play` →
+    `/rr デイリー プレイ`, `settings hints:` → `/rr 設定 ヒント許可:`, `rr-learn tutorial` →
+    `/rr-学ぶ チュートリアル`. Discord shows each client the names uploaded for its locale
+    (`command.*`, cogs/i18n.RookTranslator), so a text that named the English command would
+    send a Japanese player looking for a name their list does not show.
+
+    `command` is the path after `/rr ` (or a whole path from an `rr-…` group) with any
+    `option:` or `option:value`; a word the catalogue does not name stays as it is."""
+    words = command.split()
+    root = words.pop(0) if words and words[0].startswith("rr-") else "rr"
+    scope = [] if root == "rr" else [root]
+    out = [_command_word(lang, [], root)]
+    for word in words:
+        name, colon, value = word.partition(":")
+        out.append(_command_word(lang, scope, name) + colon + value)
+        if not colon:
+            scope.append(name)
+    return "/" + " ".join(out)
+
+
+def _command_word(lang: str, scope: list[str], word: str) -> str:
+    """One command or option name in `lang`, found as the Translator finds it: the id its
+    group gives it (`command.bot.remove`), else the word's own (`command.remove`), else the
+    first command entry whose English is the word; else the word."""
+    singular = CATALOGUES[lang_or_default(lang)].singular
+    for mid in (".".join(["command", *scope, word]), f"command.{word}", command_id(word)):
+        if mid and mid in singular:
+            return singular[mid] or word
+    return word
+
+
+def command_id(english: str, /) -> str | None:
+    """The catalogue id of a command name, option or choice by its English text (the first
+    such `command.*` entry): discord.py hands the Translator the English each decorator was
+    given, and where one English word needs two translations the decorator names its id."""
+    return _COMMAND_IDS.get(english)
+
+
+_COMMAND_IDS = {text: mid for mid, text in reversed(list(CATALOGUES[DEFAULT].singular.items()))
+                if mid.startswith("command.")}

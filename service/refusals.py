@@ -8,7 +8,7 @@ them (the catalogue's separators). Nothing here reads the English back.
 
 A refusal that names a command marks it as narration does (`<cmd>abandon</cmd>`), so each
 interface words it its own way: `line` gives the marked pieces (the console shows its own
-command), `words` the text with `/rr` commands as Discord shows them.
+command), `words` the text with `/rr` commands as Discord shows them (`i18n.slash`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from .lines import COMMAND, Line, Piece, parse
 
 PREFIX = "refusal."
 SEPARATORS = {" or ": "story.or_sep"}  # an `Items` separator → its catalogue entry
-SLASH = "`/rr {}`"  # a marked command as Discord shows it (cogs/text.markdown's form)
 
 
 def say_line(lang: str, key: str, params: dict[str, Any]) -> Line:
@@ -87,7 +86,9 @@ def words(e: ActionError, lang: str, literal: Callable[[str], str] | None = None
         said = say_line(lang, e.key, {**e.params, "name": literal(str(e.params["name"]))})
     else:
         said = line(e, lang)
-    return "".join(SLASH.format(p.text) if p.mark == COMMAND else p.text for p in said)
+    # cogs/text.markdown's form: the command as the reader's client lists it
+    return "".join(f"`{i18n.slash(lang, p.text)}`" if p.mark == COMMAND else p.text
+                   for p in said)
 
 
 def end_phrase(result: Mapping[str, Any]) -> Phrase | str:

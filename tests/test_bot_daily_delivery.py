@@ -167,7 +167,7 @@ def test_reminder_in_the_players_language_at_their_hour_kept_until_discord_takes
             assert (await day_once(h.bot))["reminded"] == 1
             told = reminders(h, dm_ann)
             assert len(told) == 1 and "連続記録が途切れます" in told[0], told
-            assert "`/rr daily play`" in told[0] and "streak" not in told[0]
+            assert "`/rr デイリー プレイ`" in told[0] and "streak" not in told[0]
             assert not reminders(h, dm_bob)
             clock.now = MIDNIGHT + 20 * 3600 + 30  # bob's hour (the default, 20:00 UTC)
             assert (await day_once(h.bot))["reminded"] == 1

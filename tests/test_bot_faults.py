@@ -211,7 +211,7 @@ def test_damage_found_by_the_time_limit_pass_and_a_failing_game_job_skip_only_th
             assert len(rows(db, fine.game_id)) > len(fine_log)
             # told in the reader's language
             res = await damaged.slash(h.user("jun", locale="ja"), "rr status")
-            assert "保存データが壊れているため保留中" in res.text and "/rr abandon" in res.text
+            assert "保存データが壊れているため保留中" in res.text and "`/rr 中止`" in res.text
             # the damaged game's channel is still usable: abandon, then a new game
             host = named(h, PAIRS[0][0])
             res = await damaged.slash(host, "rr abandon")

@@ -68,7 +68,7 @@ def test_finished_game_is_viewable_and_refuses_play(tmp_path):
                     (command, res.text)
                 assert "/rr new" in res.text
             res = await table.slash(yui, "rr done")
-            assert "ゲームは終了しました" in res.text and "/rr new" in res.text
+            assert "ゲームは終了しました" in res.text and "`/rr 新規`" in res.text
             # a button of the finished game answers the same way
             old = [(m, c.custom_id) for m in h.messages() for c in m.buttons
                    if c.custom_id and c.custom_id.startswith(f"rr:pick:{row.id}:")]

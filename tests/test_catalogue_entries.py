@@ -1,5 +1,5 @@
 """The catalogue (i18n/en.po, i18n/ja.po) holds every text a person reads: each id has its
-Japanese, both languages fill the same placeholders and mark the same commands, and every id
+Japanese, both languages fill the same placeholders and mark the same commands (in the order each language's sentence takes), and every id
 the code names literally exists — so a new message can never reach a Japanese player as a
 raw id or as English."""
 
@@ -44,8 +44,8 @@ def problems(en_po: bytes, ja_po: bytes) -> list[str]:
         fields = {frozenset(_fields(x)) for x in en[mid] + ja[mid] if x}
         if len(fields) > 1:
             out.append(f"{mid}: placeholders differ {sorted(map(sorted, fields))}")
-        cmds = {tuple(p.text for p in parse(x.replace("{", "{{").replace("}", "}}"))
-                      if p.mark == "cmd") for x in en[mid] + ja[mid] if x}
+        cmds = {tuple(sorted(p.text for p in parse(x.replace("{", "{{").replace("}", "}}"))
+                             if p.mark == "cmd")) for x in en[mid] + ja[mid] if x}
         if len(cmds) > 1:
             out.append(f"{mid}: commands differ {sorted(cmds)}")
     return out

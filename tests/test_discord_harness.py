@@ -381,6 +381,19 @@ def test_slash_round_trip_is_recorded() -> None:
     run(scenario)
 
 
+def test_an_unrendered_catalogue_mark_fails_the_test() -> None:
+    """A `<cmd>…</cmd>` mark (i18n/README.md) is the interface's to render: one that reaches
+    a message would be shown to players as it is."""
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        await h.slash(alice, "rr new", players=3, mode="blitz", name="<cmd>new</cmd>",
+                      expect_error=HarnessError)
+        res = await h.slash(alice, "rr new", players=3, mode="blitz", name="<b>Dawn</b>")
+        assert res.content == "New blitz game <b>Dawn</b> for 3 players"  # only `cmd` marks
+
+    run(scenario)
+
+
 def test_typed_options_resolve_to_discord_objects() -> None:
     async def scenario(h: Harness) -> None:
         alice = h.user("alice")

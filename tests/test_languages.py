@@ -92,7 +92,9 @@ def test_refusals_and_discord_words_come_from_the_new_catalogue(pseudo_lang: str
     """A service refusal (its command marked for each interface), the slash commands'
     names as Discord's client shows them, a word on the images."""
     text = words(ServiceError.of("svc.no_game_new"), pseudo_lang)
-    assert text.startswith("⟦") and "`/rr new`" in text, text
+    # the command as that client lists it: its names uploaded in the new language
+    assert text.startswith("⟦") and "`/⟦rr⟧ ⟦new⟧`" in text, text
+    assert i18n.slash(pseudo_lang, "new") == "/⟦rr⟧ ⟦new⟧"
     translated = asyncio.run(RookTranslator().translate(
         app_commands.locale_str("new"), discord.Locale.french, None))  # type: ignore[arg-type]
     assert translated == pseudo(i18n.t("en", "command.new")), translated
@@ -110,7 +112,10 @@ def test_a_discord_player_with_that_locale_reads_it(pseudo_lang: str, tmp_path: 
             return res.text
 
     text = asyncio.run(scenario())
-    assert text == pseudo("⛔ " + pseudo(words(ServiceError.of("svc.no_game_new"), "en"))), text
+    said = words(ServiceError.of("svc.no_game_new"), pseudo_lang)
+    assert said == pseudo(words(ServiceError.of("svc.no_game_new"), "en").replace(
+        "/rr new", "/⟦rr⟧ ⟦new⟧"))
+    assert text == pseudo("⛔ " + said), text
 
 
 def _language_branches(path: Path) -> list[str]:

@@ -18,11 +18,11 @@ def test_a_prompt_reads_as_markdown_in_discord_and_as_console_commands_in_the_co
     g = puzzle([{"1A": unit("knight")}], decisions={0: decision("actions", card="advance",
                                                                   left=2)})
     line = prompt(g, 0, "en")
-    assert markdown(line) == "**Advance**: 2 unit actions left — `/rr act`, then `/rr done`."
+    assert markdown(line, "en") == "**Advance**: 2 unit actions left — `/rr act`, then `/rr done`."
     assert plain(line, "en") == ("Advance: 2 unit actions left — 'act SQUARE [to SQUARE] "
                                  "[attack/area/heal …]', then 'done'.")
     ja = prompt(g, 0, "ja")
-    assert markdown(ja) == "**進撃**: 残り2回のユニット行動 — `/rr act`、終わったら `/rr done`"
+    assert markdown(ja, "ja") == "**進撃**: 残り2回のユニット行動 — `/rr 行動`、終わったら `/rr 終了`"
     # Japanese brackets take no spaces around them
     assert plain(ja, "ja") == ("進撃: 残り2回のユニット行動 —「act マス [to マス] "
                                "[attack/area/heal …]」、終わったら「done」")
@@ -40,7 +40,7 @@ def test_a_count_takes_its_plural_form():
 def test_a_story_line_is_bold_in_discord_and_plain_in_the_console():
     ev = [{"type": "phase", "phase": "main", "round": 3, "start_player": 1}]
     (line,) = narrate(ev, ["Ann", "Bob"], default_cards(), "en")
-    assert markdown(line) == "**Round 3** begins. Start player: Bob."
+    assert markdown(line, "en") == "**Round 3** begins. Start player: Bob."
     assert plain(line, "en") == "Round 3 begins. Start player: Bob."
     (ja,) = narrate(ev, ["Ann", "Bob"], default_cards(), "ja")
     assert plain(ja, "ja") == "ラウンド3 開始。スタートプレイヤー: Bob"

@@ -22,7 +22,7 @@ from ja_style import restyle
 import i18n
 from engine import ActionError, Game
 from engine.messages import ENGLISH, REASONS
-from service.refusals import reason, words
+from service.refusals import line, reason, words
 from sim.runner import cards_in_use
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "refusals.json").read_text())
@@ -61,9 +61,9 @@ MARKED = {"wrong_verb"}
 
 
 def unmarked(e: ActionError, lang: str) -> str:
-    """`words` as it read before `MARKED` refusals marked their commands."""
-    said = words(e, lang)
-    return re.sub(r"`/rr ([^`]*)`", r"\1", said) if e.key in MARKED else said
+    """`words` as it read before `MARKED` refusals marked their commands (and Discord named
+    them as the reader's client lists them: `/rr 準備`): the commands' plain verbs."""
+    return str(line(e, lang)) if e.key in MARKED else words(e, lang)
 
 
 def as_typed(old: str, e: ActionError) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .model import (
     COMPONENTS_V2,
+    HarnessError,
     HTTPError,
     RecordedFile,
     Request,
@@ -19,6 +20,29 @@ from .model import (
 )
 
 # --------------------------------------------------------------------------- payload validation
+
+# A catalogue's marks (i18n/README.md: `<b>…</b>`, `<cmd>…</cmd>`) are the interfaces' to
+# render; one that reaches Discord is shown to a player as it is. Not an API error: a bug.
+_MARK = re.compile(r"</?cmd>")
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _raise_for_marks(body: Mapping[str, Any]) -> None:
+    for part in ("content", "embeds", "components"):
+        for text in _strings(body.get(part)):
+            if _MARK.search(text):
+                raise HarnessError(f"an unrendered catalogue mark in the message's {part}: "
+                                   f"{text[:200]!r}")
+
 
 
 def _validate_message_payload(
@@ -29,6 +53,7 @@ def _validate_message_payload(
     Real Discord answers 400 / 50035 for these, so a bug like a 120-char custom_id or
     a 2001-char content shows up in tests instead of in production.
     """
+    _raise_for_marks(body)
     errors: dict[str, Any] = {}
 
     def err(key: str, message: str) -> None:
