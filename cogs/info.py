@@ -299,11 +299,14 @@ class InfoCommands(CommandsMixin):
             return
         row, g = found
         seat = row.seat_of(interaction.user.id)
-        auto = seat is not None and g.player(seat)["autosave"]
-        asks = g.player(seat).get("rolls", "miss") if seat is not None else "miss"
+        if seat is None:  # a spectator has no standing orders: the table's settings only
+            own = t("settings_watching", lang)
+        else:
+            player = g.player(seat)
+            own = t("settings_show", lang, auto=t("on" if player["autosave"] else "off", lang),
+                    rolls=t(f"rolls_{player.get('rolls', 'miss')}", lang))
         limit = row.settings.get("time_limit_s", 24 * 3600) / 3600
-        await reply(interaction, t("settings_show", lang, auto=t("on" if auto else "off", lang),
-                                   rolls=t(f"rolls_{asks}", lang), hours=f"{limit:g}")
+        await reply(interaction, own + "\n" + t("settings_limit", lang, hours=f"{limit:g}")
                     + "\n" + t("settings_zombie", lang,
                                 what=zombie_words(row.settings.get("zombie"), lang))
                     + "\n" + t("settings_hints", lang, what=t(

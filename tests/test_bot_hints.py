@@ -50,6 +50,11 @@ def test_hint_is_private_legal_and_shown_to_the_others_then_a_host_turns_hints_o
             assert res.ephemeral and "turned hints off" in res.text, res.text
             res = await h.slash(guest, "rr settings")
             assert "Hints (`/rr bot hint`): off." in res.text, res.text
+            assert "Standing order" in res.text and "watching" not in res.text
+            # a spectator reads the table's settings, not standing orders as if theirs (R12.1)
+            res = await h.slash(h.user("eve"), "rr settings")
+            assert "Hints (`/rr bot hint`): off." in res.text and "Turn time limit" in res.text
+            assert "You are watching" in res.text and "Standing order" not in res.text, res.text
             status = await h.slash(other, "rr status")
             assert f"{name} used 1 hint" in status.text  # the refused one is not counted
     asyncio.run(scenario())
