@@ -22,6 +22,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+import i18n
 from engine import ActionError
 from service import GameOver, Outcome, Quarantined
 from service.daily import number_of
@@ -322,7 +323,7 @@ async def answer_actor(interaction: discord.Interaction, ann: Announcement, text
     lines = [t("accepted", lang, text=action_words(text, ann.cards, lang))]
     private = ann.private_lines(ann.actor, lang) if ann.actor is not None else []
     if private:
-        lines.append(t("private", lang, lines=" ".join(private)))
+        lines.append(t("private", lang, lines=i18n.sentences(lang, *private)))
     a = ann.ask_for(ann.actor)
     view = None
     if a is not None:

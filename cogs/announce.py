@@ -37,6 +37,7 @@ from typing import Any, Protocol, TypeVar, cast
 import aiohttp
 import discord
 
+import i18n
 import render
 from engine import Game, visible
 from engine.cards import CardSet
@@ -535,8 +536,9 @@ class Announcer:
         if reminder:
             text = t("reminder", ann.lang, mention=mention, prompt=a.text[ann.lang], ts=ts)
         else:
-            text = t("ping", ann.lang, mention=mention, prompt=a.text[ann.lang]) + " " + \
-                t("until", ann.lang, ts=ts)
+            text = i18n.sentences(ann.lang, t("ping", ann.lang, mention=mention,
+                                                prompt=a.text[ann.lang]),
+                                  t("until", ann.lang, ts=ts))
         view = prompt_view(ann.game_id, a.seat, a.decision, ann.cards, ann.lang)
         ch = self.channel(ann.channel_id)
 

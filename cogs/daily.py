@@ -20,6 +20,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+import i18n
 from render.stats import stats_png
 from service import ServiceError
 from service import daily as core
@@ -97,11 +98,12 @@ async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: St
         await bot.announcer.repost(st.row, st.game)
     head = t("daily_started" if st.outcome is not None else
              "daily_running" if st.raced else "daily_resumed", lang)
-    where = "" if in_bot_dm(interaction) or st.raced else " " + t("daily_in_dm", lang)
-    kind = "" if st.ranked else " " + t("daily_practice_note", lang)
+    where = "" if in_bot_dm(interaction) or st.raced else t("daily_in_dm", lang)
+    kind = "" if st.ranked else t("daily_practice_note", lang)
+    focus = ""
     if await host.slots.both_open(st.row.host_id):  # two games in one DM: say which commands mean
-        kind += " " + t("daily_focus_ranked" if st.ranked else "daily_focus_practice", lang)
-    lead = f"{head}{kind}{where}\n"
+        focus = t("daily_focus_ranked" if st.ranked else "daily_focus_practice", lang)
+    lead = i18n.sentences(lang, head, kind, focus, where) + "\n"
     await reply(interaction, lead + challenge_text(host, st.challenge, st.par, lang))
     if st.par is None:  # "the bot is still playing it" until the par is known, then the par
         host.watch(_show_par_when_known(interaction, host, st.challenge, lead, lang))

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import discord
 
+import i18n
 from engine import ActionError
 from service import daily as core
 
@@ -141,5 +142,5 @@ def dm_refusal(e: BaseException, lang: str, what: str = "attempt") -> str:
     DMs (403, e.g. 50007 "Cannot send messages to this user") say how to allow them;
     anything else is Discord's trouble now (try again)."""
     if isinstance(e, discord.Forbidden):
-        return t(f"daily_no_dm_{what}", lang) + " " + t("daily_allow_dms", lang)
+        return i18n.sentences(lang, t(f"daily_no_dm_{what}", lang), t("daily_allow_dms", lang))
     return t(f"daily_dm_unreachable_{what}", lang)

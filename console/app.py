@@ -415,7 +415,7 @@ class Console:
             return
         lines = board.compact(g.cards, view, self.lang, what)
         if lines[1:] == self.last_board:
-            self.say("    " + lines[0] + " " + self.t("unchanged"))
+            self.say("    " + i18n.sentences(self.lang, lines[0], self.t("unchanged")))
             return
         self.last_board = lines[1:]
         self.say_lines(lines, "    ")

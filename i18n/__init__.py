@@ -136,6 +136,18 @@ def join(lang: str, items: Iterable[object], /) -> str:
     return template(lang, "story.list_sep").join(str(x) for x in items)
 
 
+def sentences(lang: str, *parts: str) -> str:
+    """Sentences one after the other as the language writes them (`story.sentences`: a space
+    in English, none in Japanese after 。 or before （); empty parts are left out."""
+    said = [p for p in parts if p]
+    if not said:
+        return ""
+    out = said[0]
+    for part in said[1:]:
+        out = template(lang, "story.sentences").format(first=out, then=part)
+    return out
+
+
 def named(lang: str, names: Mapping[str, str], /) -> str:
     """A name kept with its data (a card, a daily modifier: `{"en": …, "ja": …}`) in the
     reader's language, English where the data has none for it."""

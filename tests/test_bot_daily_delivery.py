@@ -78,7 +78,9 @@ def test_closed_dms_leave_the_attempt_unclaimed_and_say_how_to_allow_them(tmp_pa
             assert "Allow DMs" in practice.text and "has started" not in practice.text
             assert await h.bot.store.open_game(slot(ann.id, False)) is None
             ja = h.user("jun", dms_open=False, locale="ja")
-            assert "DMを許可" in (await h.slash(ja, "rr daily play")).text
+            said = (await h.slash(ja, "rr daily play")).text
+            # Japanese puts no space between two sentences (story.sentences)
+            assert "DMを許可" in said and "。DMを許可" in said and "。 " not in said, said
             # a streak reminder is not set up to bounce either
             remind = await h.slash(ann, "rr daily settings", reminder=True)
             assert "no reminder was set" in remind.text and "Allow DMs" in remind.text
