@@ -613,8 +613,7 @@ async def _daily_settings_now(interaction: discord.Interaction, host: DailyHost,
     the caller's streak reminder as they are, then which options change them."""
     said = []
     if in_server(interaction) and interaction.guild_id is not None:
-        news = next((c for g, c, _ in await host.store.guild_channels()
-                     if g == interaction.guild_id), None)
+        news = await host.store.guild_channel(interaction.guild_id)
         said.append(t("daily_news_on", lang, channel=f"<#{news}>") if news is not None
                     else t("daily_news_none", lang))
     setting = await host.store.reminder(interaction.user.id)

@@ -322,10 +322,12 @@ class SqliteDailyStore(DailyStore):
             " channel_id=excluded.channel_id, lang=excluded.lang",
             (guild_id, channel_id, lang)).close())
 
-    async def guild_channels(self) -> list[tuple[int, int, str]]:
-        def read(con: sqlite3.Connection) -> list[tuple[int, int, str]]:
-            return [(r[0], r[1], r[2]) for r in con.execute(
-                "SELECT guild_id, channel_id, lang FROM daily_guilds WHERE channel_id IS NOT NULL")]
+    async def guild_channel(self, guild_id: int) -> int | None:
+        """One server's news channel (`/rr daily settings` asks for its own server's)."""
+        def read(con: sqlite3.Connection) -> int | None:
+            row = con.execute("SELECT channel_id FROM daily_guilds WHERE guild_id=?",
+                              (guild_id,)).fetchone()
+            return None if row is None or row[0] is None else int(row[0])
         return await self.store.run_read(read)
 
     async def set_reminder(self, user_id: int, channel_id: int | None, lang: str | None = None,

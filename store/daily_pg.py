@@ -269,11 +269,11 @@ class PgDailyStore(DailyStore):
                         " DO UPDATE SET channel_id=excluded.channel_id, lang=excluded.lang",
                         guild_id, channel_id, lang)
 
-    async def guild_channels(self) -> list[tuple[int, int, str]]:
-        async def read(con: Con) -> list[tuple[int, int, str]]:
-            return [(r[0], r[1], r[2]) for r in await con.fetch(
-                "SELECT guild_id, channel_id, lang FROM daily_guilds"
-                " WHERE channel_id IS NOT NULL")]
+    async def guild_channel(self, guild_id: int) -> int | None:
+        async def read(con: Con) -> int | None:
+            found = await con.fetchval("SELECT channel_id FROM daily_guilds WHERE guild_id=$1",
+                                       guild_id)
+            return None if found is None else int(found)
         return await self.store.run_read(read)
 
     async def set_reminder(self, user_id: int, channel_id: int | None, lang: str | None = None,

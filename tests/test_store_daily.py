@@ -72,7 +72,9 @@ def test_day_flags_par_settings_secret_and_reminders_once_across_processes(db):
         await da.set_guild_channel(100, 555, "ja")
         await dbb.set_guild_channel(100, 556, "en")
         await da.set_guild_channel(200, None, "en")
-        assert await da.guild_channels() == [(100, 556, "en")]
+        # one server's channel, as the other process set it last; none set or unset: None
+        assert await da.guild_channel(100) == 556
+        assert await dbb.guild_channel(200) is None and await da.guild_channel(300) is None
         # user 1 finished yesterday (streak alive), user 2 did not, user 3 opted out again
         for user in (1, 2, 3):
             await da.set_reminder(user, 900 + user)
