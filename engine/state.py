@@ -209,11 +209,19 @@ VARIANTS = ("start_gold", "start_honor", "omit_commands", "opening_monster", "em
 def setup_variants(cs: CardSet, options: Mapping[str, Any], players: int) -> Options:
     """The variant options of `options`, checked; anything unknown is refused so a typo in a
     modifier list cannot silently give the standard game."""
-    known = {"difficulty", "round_cap", *VARIANTS}
+    known = {"difficulty", "round_cap", "rolls", *VARIANTS}
     unknown = sorted(set(options) - known)
     if unknown:
         raise ValueError(f"unknown setup option(s): {', '.join(unknown)}")
     out: dict[str, Any] = {}
+    rolls = options.get("rolls")
+    if rolls is not None:
+        # the standing order everyone starts with: a game stored before the order existed
+        # was asked after every roll a boon could improve, so it replays with `always`
+        # (store migration 15); a new game starts at `miss`
+        if rolls not in ("miss", "always"):
+            raise ValueError("rolls is miss or always (R12.1)")
+        out["rolls"] = rolls
     for key in ("start_gold", "start_honor"):
         if options.get(key) is not None:
             value = options[key]
@@ -245,6 +253,7 @@ def _apply_variants(st: State, opts: Options) -> None:
     for p in st["players"]:
         p["gold"] = opts.get("start_gold", p["gold"])
         p["honor"] = opts.get("start_honor", p["honor"])
+        p["rolls"] = opts.get("rolls", p["rolls"])
     st["row"] = [c for c in st["row"] if c not in opts.get("omit_commands", [])]
     monster = opts.get("opening_monster")
     if monster is not None:  # one copy leaves its level and is drawn by the first summon

@@ -70,6 +70,7 @@ class Options(TypedDict, total=False):
 
     difficulty: str | None
     round_cap: int
+    rolls: Literal["miss", "always"]  # every player's 'rolls' standing order at the start (R12.1); absent: miss
     start_gold: int
     start_honor: int
     omit_commands: list[str]

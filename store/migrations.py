@@ -92,6 +92,47 @@ def version_cards(game: StoredGame) -> Versioned | None:
     return json.dumps(setup), state_text
 
 
+def ask_every_roll_as_then(game: StoredGame) -> Versioned | None:
+    """Step 15: a game stored before the 'rolls' standing order (R12.1) replays as it was
+    played.
+
+    That engine asked after every roll a boon could improve, where today's asks only after a
+    miss (the order's default, `miss`): a log holding an answer given after a hit failed to
+    replay (the game was set aside), and a game waiting on such a question lost it. Such a
+    game is known by its stored state, written by the engine that played it: no player in it
+    has the order. Its setup gains `options.rolls = always`, the order everyone then had,
+    and its card set version is found again with it (step 4 looked under the wrong rule, and
+    left these games without one or chose by a replay that differed). A game the old rule
+    does not replay either is left as it was."""
+    try:
+        setup = json.loads(game.setup)
+        state = json.loads(game.state) if game.state else None
+    except ValueError:
+        return None
+    if not isinstance(setup, dict) or not isinstance(state, dict) or "cards" in setup:
+        return None
+    options, players = setup.get("options"), state.get("players")
+    if not isinstance(options, dict) or "rolls" in options or not isinstance(players, list) \
+            or not players or any(not isinstance(p, dict) or "rolls" in p for p in players):
+        return None  # played with the order, or not a game this step can read
+    then = {k: v for k, v in setup.items() if k != "cards_version"}
+    then["options"] = {**options, "rolls": "always"}
+    try:
+        version = find_cards_version(then, game.log, state, game.created_at)
+    except Exception:  # a damaged setup can fail anywhere: one game must not stop the upgrade
+        log.exception("game %s: not replayed with the rolls asked then; left as it was",
+                      game.id)
+        return None
+    if version is None:
+        log.warning("game %s: the rule of its time does not replay it either; left as it was",
+                    game.id)
+        return None
+    then["cards_version"] = version
+    state["setup"] = then
+    return json.dumps(then), json.dumps(state, ensure_ascii=False, sort_keys=True,
+                                        separators=(",", ":"))
+
+
 STEPS: tuple[Step, ...] = (
     Step(1, "games, action logs, timers, applied keys, outbox, quarantine", """
 CREATE TABLE IF NOT EXISTS games (
@@ -489,6 +530,8 @@ INSERT INTO unsettled_games (game_id, ended_at)
       AND updated_at >= (SELECT EXTRACT(EPOCH FROM applied_at) FROM schema_version
                          WHERE version = 12);
 """),
+    Step(15, "games stored before the 'rolls' standing order replay as they were played", "",
+         "", data=ask_every_roll_as_then),
 )
 
 # Step 14's claims for a database `store.copy` takes from an SQLite file that has had step 12
