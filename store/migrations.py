@@ -117,8 +117,11 @@ def ask_every_roll_as_then(game: StoredGame) -> Versioned | None:
         return None  # played with the order, or not a game this step can read
     then = {k: v for k, v in setup.items() if k != "cards_version"}
     then["options"] = {**options, "rolls": "always"}
+    # the state as today's engine writes it: with the order every player then had
+    as_then = {**state, "options": then["options"],
+               "players": [{**p, "rolls": "always"} for p in players]}
     try:
-        version = find_cards_version(then, game.log, state, game.created_at)
+        version = find_cards_version(then, game.log, as_then, game.created_at)
     except Exception:  # a damaged setup can fail anywhere: one game must not stop the upgrade
         log.exception("game %s: not replayed with the rolls asked then; left as it was",
                       game.id)

@@ -187,6 +187,10 @@ RELEASES = [
     # card set v8, the release before migrations 13 and 14 (the last stop's commit): its
     # games carry ratings' and the tutorial's schema (migrations 11, 12) into today's
     Release("de9c003", 8, active=(2,), finished=3, ratings=True),
+    # card set v1, before the 'rolls' standing order (R12.1): that engine asked after every
+    # roll a boon could improve, so its logs answer questions today's default never asks
+    # (migration 15 replays them with the order everyone then had)
+    Release("1d6ad38", 1, active=(2, 3), finished=4),
 ]
 
 
@@ -394,6 +398,32 @@ def _into_the_harness(path: str, h: Harness, ann: FakeUser, channels: dict[int, 
                                             json.dumps(seats), game_id))
     finally:
         con.close()
+
+
+def test_a_game_from_before_the_rolls_order_keeps_its_question_after_a_hit(tmp_path):
+    """R12.1: that release asked after every roll a boon could improve, so its solo game was
+    left waiting on a question after a hit (Willpower could still raise the damage). Loaded
+    today, the question is still open, answered as then (`keep`), and the game plays on; a
+    new game starts at `miss` (asked only after a miss or fumble)."""
+    release = next(r for r in RELEASES if r.commit == "1d6ad38")
+
+    async def main() -> None:
+        store = await Store(_release_copy(tmp_path, release)).open()
+        svc = GameService(store)
+        try:
+            row, g = await svc.tables.viewable(3)
+            asked = g.decision(0)
+            assert asked is not None and asked["kind"] == "roll" and asked["result"] == "hit"
+            assert g.setup["options"]["rolls"] == "always" and g.player(0)["rolls"] == "always"
+            assert "keep" in [str(a) for a in g.legal_actions(0)]
+            await svc.play.act(3, row.seats[0]["user"], "keep")
+            _, g = await svc.tables.viewable(3)
+            assert g.decision(0) is None or g.decision(0)["kind"] != "roll"
+        finally:
+            svc.ai.close()
+            await store.close()
+    asyncio.run(main())
+    assert Game.new(["Ann"], seed=3).player(0)["rolls"] == "miss"
 
 
 def test_the_bot_plays_on_an_older_release_game_with_an_ai_seat(tmp_path):

@@ -10,21 +10,30 @@ across upgrades):
     python tests/data/make_release_db.py /tmp/old3 tests/data/release-46992e5.sqlite ai
     git archive de9c003 | tar -x -C /tmp/old26
     python tests/data/make_release_db.py /tmp/old26 tests/data/release-de9c003.sqlite ai
+    git archive 1d6ad38 | tar -x -C /tmp/old1d
+    python tests/data/make_release_db.py /tmp/old1d tests/data/release-1d6ad38.sqlite rolls \
+        2026-11-22T01:17:52+00:00
 
 Games of 2bca11e (card set v1), in channels 1 to 4 (players are user ids 11, 12): a lobby; an
 active 2-player game in which a Lancer was recruited with 3 gold (that release's price;
 today's is 4); an active solo game; a finished solo game. With `ai`, for a release with AI
 seats (46992e5, card set v3): a lobby with an AI seat; an active game of Ann and a greedy AI;
-a finished game of Ann and a random AI. Ann's moves are the old engine's legal actions chosen
+a finished game of Ann and a random AI. With `rolls`, for a release from before the 'rolls'
+standing order (1d6ad38, card set v1), whose engine asked after every roll a boon could
+improve: the games of 2bca11e's kind, Ann answering `keep` to every such question after a
+hit, the active solo game left waiting on one; its times are then moved to the given moment
+(the release's), as its games were stored then. Ann's moves are the old engine's legal actions chosen
 by a seeded random generator, preferring a Lancer recruit; the AIs are seeded by the game:
-the file is the same on every run.
+the games are the same on every run (their clock times are not).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +66,7 @@ class Rooms:
         return getattr(self.svc, name)
 
 
-def main(old_tree: str, out: str, scenario: str = "") -> None:
+def main(old_tree: str, out: str, scenario: str = "", at: str = "") -> None:
     sys.path.insert(0, old_tree)
     import service.games  # the old release's own code
     from store.db import Store
@@ -70,6 +79,13 @@ def main(old_tree: str, out: str, scenario: str = "") -> None:
         return svc if not hasattr(svc, "tables") else Rooms(svc)
 
     Path(out).unlink(missing_ok=True)
+
+    keep_hits = scenario == "rolls"
+    kept: dict[int, int] = {}  # channel → where in its log the first kept hit is
+
+    def asked_after_a_hit(g: Any, seat: int) -> bool:
+        dec = g.state["decisions"].get(str(seat)) or {}
+        return dec.get("kind") == "roll" and dec.get("result") not in ("miss", "fumble")
 
     async def play(svc: Any, channel: int, users: list[int], pick: random.Random,
                    stop: Any) -> None:
@@ -84,6 +100,9 @@ def main(old_tree: str, out: str, scenario: str = "") -> None:
             legal = [str(a) for a in g.legal_actions(seat)]
             lancer = [a for a in legal if a.startswith("recruit lancer")]
             text = lancer[0] if lancer else pick.choice(legal)
+            if keep_hits and asked_after_a_hit(g, seat) and "keep" in legal:
+                text = "keep"
+                kept.setdefault(channel, len(g.state["log"]))
             await svc.act(channel, users[seat], text)
         raise SystemExit(f"channel {channel}: no end after {MAX_MOVES} moves")
 
@@ -92,21 +111,30 @@ def main(old_tree: str, out: str, scenario: str = "") -> None:
 
     async def run() -> None:
         store = await Store(out).open()
-        seeds = iter([101, 202, 303, 404])
+        # `rolls`: seeds and picks found to meet a roll question after a hit (rare in random
+        # play): in the 2-player game, in the finished one, and pending in the active solo one
+        seeds = iter([101, 303, 404] if keep_hits else [101, 202, 303, 404])
+        picks = (20, 18, 8) if keep_hits else (7, 8, 9)
         svc = GameService(store, seed_source=lambda: next(seeds))
         await svc.new_lobby(1, 1, 11, "Ann", players=2)  # stays a lobby
         await svc.join(1, 12, "Bob")
-        for channel, players, rnd in ((2, 2, 7), (3, 1, 8), (4, 1, 9)):
+        for channel, players, rnd in zip((2, 3, 4), (2, 1, 1), picks, strict=True):
             await svc.new_lobby(1, channel, 11, "Ann", players=players)
             if players == 2:
                 await svc.join(channel, 12, "Bob")
             await svc.start(channel, 11)
             pick = random.Random(rnd)
-            if channel == 2:  # active: a Lancer bought with exactly 3 gold, then a few moves
+            if channel == 2 and keep_hits:  # active: a few moves after a kept hit
+                await play(svc, channel, [11, 12], pick, lambda g: 2 in kept
+                           and len(g.state["log"]) >= kept[2] + 4)
+            elif channel == 2:  # active: a Lancer bought with exactly 3 gold, then a few moves
                 await play(svc, channel, [11, 12], pick, lancer_bought_with_3)
                 row, g = await svc.current(channel)
                 n = len(g.state["log"]) + 6
                 await play(svc, channel, [11, 12], pick, lambda g, n=n: len(g.state["log"]) >= n)
+            elif channel == 3 and keep_hits:  # active solo, asked about a roll that hit
+                await play(svc, channel, [11], pick, lambda g: g.state["round"] >= 2
+                           and asked_after_a_hit(g, 0))
             elif channel == 3:  # active solo, a few rounds in
                 await play(svc, channel, [11], pick, lambda g: g.state["round"] >= 3)
             else:  # finished
@@ -150,7 +178,26 @@ def main(old_tree: str, out: str, scenario: str = "") -> None:
         await store.close()
 
     asyncio.run(with_ai() if scenario == "ai" else run())
+    if at:
+        stored_at(out, datetime.fromisoformat(at).timestamp())
+
+
+def stored_at(out: str, when: float) -> None:
+    """Move every time in the file so its first game was created at `when`: a release's
+    games carry the clock of when they were played (store migration 4 reads it)."""
+    con = sqlite3.connect(out)
+    try:
+        (first,) = con.execute("SELECT min(created_at) FROM games").fetchone()
+        shift = first - when
+        for table, column in (("games", "created_at"), ("games", "updated_at"),
+                              ("actions", "at"), ("timers", "deadline"),
+                              ("timers", "remind_at")):
+            con.execute(f"UPDATE {table} SET {column} = {column} - ? "
+                        f"WHERE {column} IS NOT NULL", (shift,))
+        con.commit()
+    finally:
+        con.close()
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])
