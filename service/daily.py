@@ -634,8 +634,10 @@ def standing(board: Sequence[tuple[int, Entry]], user: int) -> Standing | None:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """A player's ranked days. `played` counts finished attempts (a resign is a loss);
-    an attempt left unfinished at 00:00 UTC is not played but breaks both streaks."""
+    """A player's ranked days. `played` counts every ranked attempt of a closed day or a
+    finished one: a resign, and an attempt left unfinished at 00:00 UTC, are losses (had
+    walking away not counted, it would keep a win % that resigning lowers); either breaks
+    both streaks."""
 
     played: int
     won: int
@@ -685,6 +687,6 @@ def stats(results: dict[dt.date, Score | None], today: dt.date) -> Stats:
     for s in scores:
         if s.won:
             dist[s.rounds] = dist.get(s.rounds, 0) + 1
-    return Stats(len(scores), sum(s.won for s in scores), *win, *played,
+    return Stats(len(results), sum(s.won for s in scores), *win, *played,
                  max(scores, key=lambda s: s.points) if scores else None,
                  dict(sorted(dist.items())))

@@ -52,7 +52,7 @@ def test_the_days_end_cuts_off_a_ranked_attempt_unfinished(tmp_path):
             before = len(g.state["log"])
             late = await h.slash(ann, "rr done", channel=h.dm_channel(ann))
             assert late.ephemeral and "#22 ended at 00:00 UTC" in late.text, late.text
-            assert "not a loss" in late.text
+            assert "counts as a played loss" in late.text  # as a resign does
             _, g = await tables[ann.id].game()
             assert len(g.state["log"]) == before, "no move recorded after the day's end"
             att = await daily.store.attempt(ann.id, "2026-11-22", True)
@@ -73,9 +73,9 @@ def test_the_days_end_cuts_off_a_ranked_attempt_unfinished(tmp_path):
             assert (await day_once(h.bot))["closed"] == 0
             old = await h.bot.store.get(tables[bob.id].game_id)
             assert old is not None and old.status == "abandoned"
-            # the streak is broken, and the unfinished day is no loss
+            # the streak is broken, and the unfinished day is a played loss (as a resign)
             stats = await h.slash(ann, "rr daily stats")
-            assert "1 played" in stats.text and "100%" in stats.text, stats.text
+            assert "2 played, 1 won (50%)" in stats.text, stats.text
             assert stats.files[0].description and "streak 0" in stats.files[0].description
             # today is a fresh ranked attempt
             fresh = await h.slash(bob, "rr daily play", channel=h.dm_channel(bob))
