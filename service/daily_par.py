@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
+import hmac
 import logging
 import time
 from typing import Any
@@ -30,11 +32,20 @@ of the day takes about 1.3 s, an expert one (0.25 s a decision) 5–7 s, so ten 
 about 75 s of one core, in one worker thread, once a day; the budget bounds a slow day."""
 
 
-def par_seed(challenge: Challenge, run: int) -> int:
+def par_seed(challenge: Challenge, run: int, *, secret: bool = True) -> int:
     """The AI's own seed for its `run`-th game of the day: run 0 is the par game shown and
-    reviewed (the day's number, so a review can play it again), the others only count
-    towards the odds. Public, like the AI's tie-breaks: never the day's key."""
-    return challenge.number + run * 1_000_003
+    reviewed, the others only count towards the odds.
+
+    Secret until the day closes: drawn from the day's key (a separate HMAC of it, so the
+    seed tells nothing of the game's draws), which is published once the day is over. A
+    seed anyone could compute (the day's number, as it was) let a player feed each view to
+    the public greedy AI with the par's own tie-breaks and play the par game move for move:
+    its very score, with no skill, on any day the card says greedy wins. Pars stored before
+    their logs were kept replay with that public seed (`secret=False`, service/daily_review)."""
+    if not secret:
+        return challenge.number + run * 1_000_003
+    digest = hmac.new(challenge.key, f"par {run}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def play_out(challenge: Challenge, level: str, bot: Player) -> Game:
@@ -54,12 +65,13 @@ def play_out(challenge: Challenge, level: str, bot: Player) -> Game:
     return g
 
 
-def ai_play(challenge: Challenge, level: str, run: int = 0) -> dict[str, Any]:
+def ai_play(challenge: Challenge, level: str, run: int = 0, *,
+            secret: bool = True) -> dict[str, Any]:
     """One AI's game of the challenge (run in a worker thread): its score, trace and action
     log (the review replays it phase by phase; service/daily_review.py). `run` picks the
     AI's search seed (`par_seed`): the odds are several runs of the same day."""
 
-    bot = make_player(level, par_seed(challenge, run))
+    bot = make_player(level, par_seed(challenge, run, secret=secret))
     if hasattr(bot, "budget_s"):
         bot.budget_s = PAR_BUDGET_S
     g = play_out(challenge, level, bot)

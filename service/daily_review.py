@@ -143,7 +143,9 @@ async def _replay_par(host: DailyHost, day: dt.date) -> dict[str, Any]:
         if not isinstance(entry, dict) or "log" in entry or "replay" in entry:
             continue
         try:
-            again = await asyncio.to_thread(ai_play, host.days.challenge(day), level)
+            # stored before logs were kept, so before the par seed was secret: the public one
+            again = await asyncio.to_thread(ai_play, host.days.challenge(day), level, 0,
+                                            secret=False)
         except Exception:
             log.exception("par of %s: the %s game could not be replayed", day, level)
             again = {}

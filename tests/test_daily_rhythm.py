@@ -200,3 +200,24 @@ def test_the_number_of_odds_games_is_an_operator_setting():
     assert entry.load_config({"RR_DAILY_PAR_PLAYS": "0"}).daily_par_plays == 1
     assert entry.load_config({"RR_DAILY_PAR_PLAYS": "ten"}).daily_par_plays is None
     assert entry.load_config({}).daily_par_plays is None
+
+
+def test_the_par_game_cannot_be_played_move_for_move_before_the_day_closes():
+    """Daily audit: the greedy par's search seed was the day's number, so anyone could run
+    the public greedy AI with the par's own tie-breaks, play the par game move for move and
+    tie its score without skill. The seed now comes from the day's key (published when the
+    day closes): greedy seeded with anything a player can compute plays other games, and the
+    par seed differs between two secrets for the same day."""
+    from ai import make_player
+    for k in range(4):
+        day = DAY + dt.timedelta(days=k)
+        challenge = daily.challenge_from_key(day, daily.day_key(SECRET, day))
+        par = ai_play(challenge, "greedy")
+        guessed = daily_par.play_out(challenge, "greedy", make_player(
+            "greedy", daily_par.par_seed(challenge, 0, secret=False)))
+        assert [list(x) for x in guessed.log] != par["log"], day
+        other = daily.challenge_from_key(day, daily.day_key(b"another server's secret", day))
+        assert daily_par.par_seed(other, 0) != daily_par.par_seed(challenge, 0)
+        # with the key (once published) the par game is played again exactly
+        again = ai_play(daily.challenge_from_key(day, daily.day_key(SECRET, day)), "greedy")
+        assert again["log"] == par["log"]
