@@ -71,7 +71,7 @@ def test_issue19_every_searched_decision_of_a_hard_game_stays_within_its_effort_
     _, bound = play(SETTINGS["expert-hard"], 4, cards=None)
     assert len(bound) >= 10 and max(n for n, _ in bound) <= 1.25 * default, bound
     _, costliest = max(bound, key=lambda x: x[0])
-    free = ExpertPlayer(seed=1, effort=10**9)
+    free = ExpertPlayer(seed=1, effort=10**9, budget=float("inf"))  # no wall cap: counts only
     free.choose(costliest, 0)
     assert free.policy.effort.scored > 1.25 * default
 
