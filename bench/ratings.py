@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recap import long_game  # noqa: E402
 
 from service.ratings import FRESH, rate_by, units_brought  # noqa: E402
+from service.replay import replay  # noqa: E402
 from store import (
     make_store,  # noqa: E402
     ratings_store,
@@ -61,7 +62,7 @@ def main() -> None:
     replays = []
     for _ in range(3):
         start = time.perf_counter()
-        units_brought(setup, log, 4)
+        units_brought(replay(setup, log).frames, 4)
         replays.append(time.perf_counter() - start)
     print(f"favourites: replay of a {len(log)}-answer 4-player game (seed {seed}): "
           f"best {min(replays) * 1000:.0f} ms of 3")

@@ -1,17 +1,19 @@
 """Ratings, profiles and the history of finished channel games (issue 24; docs/ratings.md).
 
-The model is OpenSkill's Plackett-Luce: it rates a free-for-all of any size from the order
-the players finished in, and players who share a place (a draw between winners) are tied,
-which is exactly a Rook & Raiders result — two to four players, the engine's `ranking`,
-winners sharing first. (Bradley-Terry models compare pairs and Thurstone-Mosteller ones
-suit teams; Plackett-Luce is the one OpenSkill recommends for ranked free-for-all.)
+The model is OpenSkill's Bradley-Terry with partial pairing: a free-for-all of any size is
+rated from the order the players finished in, each player against the ones placed next to
+it, and players who share a place are tied — a Rook & Raiders result: two to four players,
+winners sharing first, the others by `places`. Plackett-Luce, which OpenSkill recommends
+for free-for-all, was the first choice; in openskill 6.2.0 it treats every player tied at
+a rank as "itself", so a shared result moved the wrong way (places 1, 1, 3, 4: the third
+gained as much as the winners), and its fix is not released (docs/ratings.md).
 
 A rating is (mu, sigma) — the skill and how unsure the model still is of it. It is shown as
 mu with one decimal, marked "?" while *provisional*: fewer than `PROVISIONAL_GAMES` rated
-games. Why five: Plackett-Luce's update to mu is proportional to sigma², and sigma starts at
-25/3 ≈ 8.33; after five 2–4 player games it is about 7.1–7.6, below 7.5 — 90 % of where it
-started — so one more result moves the rating at most about 80 % as much as a newcomer's
-first game did: from then on it no longer jumps with each result (measured with
+games. Why five: the update to mu is proportional to sigma², and sigma starts at 25/3 ≈
+8.33; after five 2–4 player games between newcomers it is 7.1–7.3, below 7.5 — 90 % of
+where it started — so one more result moves the rating at most about 80 % as much as a
+newcomer's first game did: from then on it no longer jumps with each result (measured with
 openskill 6.2.0, docs/ratings.md).
 
 Rated: a finished channel game of two or more people, every seat a person's from start to
@@ -32,7 +34,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryPart
 
 from engine import Game
 from store import (
@@ -54,11 +56,11 @@ from store.ratings import (
     SeatResult,
 )
 
-from .replay import replay
+from .replay import Frame, replay
 from .tables import Quarantined
 
 log = logging.getLogger("rr.ratings")
-MODEL = PlackettLuce()
+MODEL = BradleyTerryPart()
 FRESH = Rating(MODEL.mu, MODEL.sigma, 0)
 PROVISIONAL_GAMES = 5
 BOARD_PAGE = 10
@@ -96,32 +98,35 @@ def unrated_reason(row: GameRow, ratings_off: bool) -> str | None:
     return None
 
 
-def places(result: Mapping[str, Any], seats: int) -> list[int]:
-    """Each seat's place (1 = first): winners share first, the others follow the engine's
-    ranking. A game nobody won (the monsters did) is a draw between all: no player beat
-    another."""
+def places(result: Mapping[str, Any], seats: int,
+           out_at: Mapping[int, int] | None = None) -> list[int]:
+    """Each seat's place (1 = first): winners share first; then the players still standing,
+    in the engine's ranking; then those knocked out (R9.3) or gone (a resign, a removal),
+    the last out first — `out_at` says when each went (the step of the game; one step, one
+    shared place). The engine's ranking orders the knocked-out by seat alone, and a player
+    out in round 1 must not be placed above one who held on to round 6. A game nobody won
+    (the monsters did) is a draw between all: no player beat another."""
     winners = {int(s) for s in result.get("winners", [])}
     if not winners:
         return [1] * seats
-    out = [0] * seats
+    out_at = out_at or {}
     ranking = [int(s) for s in result.get("ranking", range(seats))]
-    for s in ranking:
-        if s in winners:
-            out[s] = 1
-    place = 1 + len(winners)
-    for s in ranking:
-        if s not in winners and 0 <= s < seats:
-            out[s] = place
-            place += 1
+    others = [s for s in ranking if s not in winners and 0 <= s < seats]
+    order = {s: (0, k) if s not in out_at else (1, -out_at[s]) for k, s in enumerate(others)}
+    others.sort(key=order.__getitem__)
+    out = [1 if s in winners else 0 for s in range(seats)]
+    for k, s in enumerate(others):
+        before = others[k - 1] if k else None
+        shared = before is not None and order[s][0] == 1 and order[before] == order[s]
+        out[s] = out[before] if shared and before is not None else len(winners) + k + 1
     return [p or seats for p in out]
 
 
-def units_brought(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
-                  seats: int) -> list[dict[str, int]]:
+def units_brought(frames: Sequence[Frame], seats: int) -> list[dict[str, int]]:
     """Per seat, the units it put on its board (placed or recruited) and the mercenaries
     it hired ("merc:card"), from the game's public events (a profile's favourites)."""
     out: list[dict[str, int]] = [{} for _ in range(seats)]
-    for frame in replay(setup, log).frames:
+    for frame in frames:
         for event in frame.events:
             e: Mapping[str, Any] = event
             if e.get("type") in ("placed", "recruited") and 0 <= int(e["player"]) < seats:
@@ -130,14 +135,26 @@ def units_brought(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
     return out
 
 
+def out_at(frames: Sequence[Frame]) -> dict[int, int]:
+    """When each player left the game: the step (card or phase) of its elimination event."""
+    out: dict[int, int] = {}
+    for k, frame in enumerate(frames):
+        for event in frame.events:
+            e: Mapping[str, Any] = event
+            if e.get("type") == "eliminated":
+                out[int(e["player"])] = k
+    return out
+
+
 def finished_of(row: GameRow, g: Game, log: Sequence[Sequence[Any]], unrated: str | None,
                 now: float) -> Finished:
     result: Mapping[str, Any] = g.result or {}
     n = len(row.seats)
-    where = places(result, n)
-    winners = {int(s) for s in result.get("winners", [])}
     assert row.setup is not None
-    units = units_brought(row.setup, log, n)
+    frames = replay(row.setup, log).frames
+    where = places(result, n, out_at(frames))
+    winners = {int(s) for s in result.get("winners", [])}
+    units = units_brought(frames, n)
     return Finished(row.id, row.guild_id, row.channel_id, unrated, now, tuple(
         SeatResult(s, int(row.seats[s]["user"]), where[s], s in winners, units[s],
                    str(row.seats[s].get("name", "")))

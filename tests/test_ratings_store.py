@@ -83,9 +83,61 @@ def test_places_and_provisional_marker():
     assert places({"winners": [1], "ranking": [1, 0, 2]}, 3) == [2, 1, 3]
     assert places({"winners": [0, 2], "draw": True, "ranking": [2, 0, 1]}, 3) == [1, 3, 1]
     assert places({"winners": [], "ranking": [0, 1]}, 2) == [1, 1]
+    # R9.3: those knocked out are placed by when they went, the last out first; out in one
+    # step, they share the place (competition ranking), whatever their seats
+    ranked = {"winners": [3], "ranking": [3, 0, 1, 2]}
+    assert places(ranked, 4, {0: 2, 1: 9, 2: 5}) == [4, 2, 3, 1]
+    assert places(ranked, 4, {0: 5, 1: 5, 2: 9}) == [3, 3, 2, 1]
+    assert places({"winners": [2], "ranking": [2, 1, 0]}, 3, {0: 4}) == [3, 2, 1]  # 1 stands
     assert shown(FRESH).endswith("?")
     from store.ratings import Rating
     assert shown(Rating(27.26, 7.0, PROVISIONAL_GAMES)) == "27.3"
+
+
+def test_the_first_out_of_a_three_player_game_is_placed_last():
+    """R9.3, the ratings audit: seat 0 resigns in round 1, seat 1 holds on until a later
+    card and resigns too, seat 2 is the last standing. The engine's ranking lists the two
+    losers by seat (0, then 1), which rated the first out second; by when they went, seat 1
+    is second and seat 0 third."""
+    from engine import Game
+    from service.ratings import out_at
+    from service.replay import replay
+    g = Game.new(["Ann", "Bob", "Cy"], seed=5)
+    g.apply(0, "resign")
+    steps = len(replay(g.setup, g.log).frames)
+    for _ in range(400):  # on to the end of a card or phase (a new step of the story)
+        if len(replay(g.setup, g.log).frames) > steps:
+            break
+        seat = g.waiting_for()[0]
+        g.apply(seat, str(g.legal_actions(seat)[0]))
+    g.apply(1, "resign")
+    assert g.over and g.result is not None and g.result["winners"] == [2]
+    assert g.result["ranking"] == [2, 0, 1]  # the engine's, by seat
+    went = out_at(replay(g.setup, g.log).frames)
+    assert went[0] < went[1]
+    assert places(g.result, 3, went) == [3, 2, 1]
+
+
+def test_a_shared_place_never_rates_a_loser_like_a_winner():
+    """The ratings audit: with openskill 6.2.0's Plackett-Luce, places 1, 1, 3, 4 gave the
+    third as much as the winners (+0.9 each) and places 1, 1 moved both. Now each player
+    gains more the better it placed, a tie between equals moves nobody, and the order of
+    gains follows the order of places."""
+    from service.ratings import FRESH, rate_by
+    from store.ratings import Finished, SeatResult
+
+    def moved(where: list[int]) -> list[float]:
+        game = Finished(1, GUILD, 5, None, 0.0, tuple(
+            SeatResult(s, 100 + s, p, p == 1, {}, f"P{s}") for s, p in enumerate(where)))
+        after = rate_by(game)({100 + s: FRESH for s in range(len(where))})
+        return [after[100 + s].mu - FRESH.mu for s in range(len(where))]
+
+    shared = moved([1, 1, 3, 4])
+    assert shared[0] == shared[1] > 0 > shared[2] > shared[3]
+    assert moved([1, 1]) == [0.0, 0.0]
+    ranked = moved([1, 2, 3, 4])
+    assert ranked == sorted(ranked, reverse=True) and ranked[0] > 0 > ranked[3]
+    assert abs(sum(ranked)) < 1e-9  # what the winners gain, the losers lose
 
 
 def test_ai_seats_zombie_takeovers_and_switched_off_servers_are_unrated():
