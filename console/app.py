@@ -303,9 +303,9 @@ class Console:
             for line in self.story(private, out.game.cards):
                 told += 1
                 self.say("  " + mark + line)
-        if out.over:  # the game just ended: its animated recap beside the table images
+        if out.over:  # the game just ended: kept for the history first (one transaction),
+            await self.settle(out.row, out.game)  # then its animated recap (seconds)
             await self.write_recap(out.row, out.game)
-            await self.settle(out.row, out.game)
         return told
 
     async def settle(self, row: GameRow, g: Game) -> None:
@@ -315,6 +315,15 @@ class Console:
             await Ratings(self.store).settle(row, g, g.state["log"], time.time())
         except Exception:
             log.exception("game %s: not kept for the history", row.id)
+
+    async def settle_left(self) -> None:
+        """Keep the finished games whose ending move claimed it and whose settling never
+        ran: the console was stopped (or killed) between the move and the settle. The bot
+        does the same at every time-limit pass and at startup."""
+        try:
+            await Ratings(self.store).settle_due(self.service.tables.load, time.time())
+        except Exception:
+            log.exception("finished games not kept for the history now (next start tries)")
 
     async def history(self) -> None:
         """`history`: the finished games of this database, newest first (date, players and

@@ -279,6 +279,7 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
         if existing is not None and resuming:
             lang = ns.lang or existing.settings.get("lang") or "en"  # the game keeps its own
         con = Console(store, out_dir, lang, sys.stdout, shown, table)
+        await con.settle_left()  # a game that ended as the last run was killed: kept now
         if ns.tutorial:  # the lessons first; a game waits (issue 23)
             if given(ns):  # kept for the game after it, not dropped without a word
                 con.say(con.t("tutorial_first", opts=" ".join(given(ns))))

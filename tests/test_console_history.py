@@ -4,6 +4,7 @@ players, places and result, in English or Japanese."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,25 @@ def test_console_history_in_japanese(tmp_path: Path) -> None:
                   lines=["履歴", "resign", "履歴", "quit"]).stdout
     assert "このデータベースで終了したゲームはまだありません。" in out
     assert "Ann  モンスターの勝利" in out, out
+
+
+def test_a_game_that_ended_as_the_console_was_killed_is_kept_at_the_next_start(
+        tmp_path: Path) -> None:
+    """The crash audit: the move that ends a game claims its settling in its own
+    transaction, and the console settled it only after drawing the recap (seconds); killed
+    in between, the game never reached the history, and no console ever settled the claim.
+    Here the database is left exactly as such a kill leaves it (the claim, no finished
+    game); the next start keeps the game."""
+    console(tmp_path, "--names", "Ann", lines=["resign", "quit"])
+    con = sqlite3.connect(tmp_path / "c.db")
+    with con:
+        con.execute("DELETE FROM finished_seats")
+        con.execute("DELETE FROM finished_games")
+        con.execute("INSERT INTO unsettled_games (game_id, ended_at) SELECT id, updated_at"
+                    " FROM games WHERE status = 'over'")
+    con.close()
+    out = console(tmp_path, "--names", "Bob", lines=["history", "quit"]).stdout
+    assert "#1  " in out and "Ann  the monsters won" in out, out
+    con = sqlite3.connect(tmp_path / "c.db")
+    assert con.execute("SELECT count(*) FROM unsettled_games").fetchone() == (0,)
+    con.close()
