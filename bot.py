@@ -44,8 +44,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from cogs.config import Config
 from service.daily import SecretError, check_fingerprint, check_secret
 from service.shards import parse_shards
-from store import daily_store, make_store
+from store import DamagedSecret, daily_store, make_store
 from store.migrations import LATEST
+from store.rows import kept_secret
 
 CHECK_OPEN_S = 20.0  # `--check`: a database that has not answered by then is unreachable
 
@@ -114,7 +115,7 @@ async def check(config: Config, raw_secret: str | None) -> str:
     try:
         await asyncio.wait_for(store.open(), CHECK_OPEN_S)
         try:
-            generated, stored = await daily_store(store).stored_secret()
+            kept, stored = await daily_store(store).stored_secret()
         finally:
             await store.close()
     except TimeoutError:
@@ -122,6 +123,12 @@ async def check(config: Config, raw_secret: str | None) -> str:
             from None
     except Exception as e:  # unreachable, refused, not a database, no schema to create in
         raise NotReady(f"the database {where} cannot be used: {first_line(e)}") from None
+    try:
+        generated = kept_secret(kept)
+    except DamagedSecret as e:
+        if not raw_secret:
+            raise NotReady(str(e)) from None
+        generated = None  # RR_DAILY_SECRET is compared with the fingerprint below
     key = check_secret(raw_secret) if raw_secret else generated
     if stored is None:
         secret = ("RR_DAILY_SECRET (the database has no fingerprint yet: the first start "

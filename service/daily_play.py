@@ -30,7 +30,7 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from store import DailyStore, daily_store
+from store import DailyStore, DamagedSecret, daily_store
 
 from . import daily
 from .daily_attempts import DailyAttempts
@@ -69,7 +69,10 @@ class DailyHost:
         daily.SecretError: the bot must not start (it would give away or change the days)."""
         ds = await daily_store(games.store).open()
         raw = secret if secret is not None else os.environ.get("RR_DAILY_SECRET")
-        key = daily.check_secret(raw) if raw else await ds.secret(secrets.token_bytes(32))
+        try:
+            key = daily.check_secret(raw) if raw else await ds.secret(secrets.token_bytes(32))
+        except DamagedSecret as e:
+            raise daily.SecretError(str(e)) from None
         daily.check_fingerprint(key, await ds.fingerprint(daily.fingerprint(key)))
         host = cls(games, ds, key, clock)
         # The first day this release deals (keyed generator, weekly rhythm): today on a new

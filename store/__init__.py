@@ -33,6 +33,7 @@ from .rows import (
     Commit,
     DailyInfo,
     DailyNotice,
+    DamagedSecret,
     GameMeta,
     GameRow,
     GameStatus,
@@ -118,7 +119,7 @@ def ratings_store(store: GameStore) -> RatingStore:
     raise TypeError(f"no ratings tables for a {type(store).__name__}")
 
 
-__all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice",
+__all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice", "DamagedSecret",
            "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
            "NewGame", "Notice", "Progress", "ReviewStore", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",

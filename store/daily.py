@@ -23,6 +23,7 @@ from typing import Any
 from .contract import AttemptTaken, DailyStore, VersionConflict
 from .db import Store
 from .rows import (
+    DAMAGED_SECRET,
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
     HOLD_S,
@@ -30,11 +31,13 @@ from .rows import (
     AttemptStatus,
     Commit,
     DailyNotice,
+    DamagedSecret,
     GameRow,
     NewGame,
     Tell,
     attempt_of,
     daily_notice,
+    kept_secret,
     par_of,
     recap_rows,
 )
@@ -69,8 +72,11 @@ class SqliteDailyStore(DailyStore):
         def write(con: sqlite3.Connection) -> bytes:
             con.execute("INSERT OR IGNORE INTO kv (key, value) VALUES ('daily_secret', ?)",
                         (generate.hex(),))
-            return bytes.fromhex(con.execute(
+            key = kept_secret(con.execute(
                 "SELECT value FROM kv WHERE key='daily_secret'").fetchone()[0])
+            if key is None:
+                raise DamagedSecret(DAMAGED_SECRET)
+            return key
         return await self.store.run_write(write)
 
     async def fingerprint(self, mine: str) -> str:
@@ -101,15 +107,15 @@ class SqliteDailyStore(DailyStore):
             return first
         return await self.store.run_write(write)
 
-    async def stored_secret(self) -> tuple[bytes | None, str | None]:
-        """The generated secret and the fingerprint the database keeps (None: not yet), read
-        without storing anything: `bot.py --check` compares them with this process's
+    async def stored_secret(self) -> tuple[str | None, str | None]:
+        """The generated secret (its stored text) and the fingerprint the database keeps
+        (None: not yet), read without storing anything: `bot.py --check` compares them with this process's
         settings and leaves the first start to store them."""
-        def read(con: sqlite3.Connection) -> tuple[bytes | None, str | None]:
+        def read(con: sqlite3.Connection) -> tuple[str | None, str | None]:
             kept = dict(con.execute("SELECT key, value FROM kv WHERE key IN"
                                     " ('daily_secret', 'daily_secret_fingerprint')").fetchall())
             secret = kept.get("daily_secret")
-            return (bytes.fromhex(secret) if secret else None,
+            return (secret or None,
                     kept.get("daily_secret_fingerprint"))
         return await self.store.run_read(read)
 

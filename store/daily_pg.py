@@ -17,6 +17,7 @@ from .contract import AttemptTaken, DailyStore, VersionConflict
 from .daily import RECAPPED_GAMES
 from .pg import Con, PgStore, rows_touched
 from .rows import (
+    DAMAGED_SECRET,
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
     HOLD_S,
@@ -24,11 +25,13 @@ from .rows import (
     AttemptStatus,
     Commit,
     DailyNotice,
+    DamagedSecret,
     GameRow,
     NewGame,
     Tell,
     attempt_of,
     daily_notice,
+    kept_secret,
     par_of,
     recap_rows,
 )
@@ -50,8 +53,11 @@ class PgDailyStore(DailyStore):
         async def write(con: Con) -> bytes:
             await con.execute("INSERT INTO kv (key, value) VALUES ('daily_secret', $1)"
                               " ON CONFLICT DO NOTHING", generate.hex())
-            return bytes.fromhex(await con.fetchval(
+            key = kept_secret(await con.fetchval(
                 "SELECT value FROM kv WHERE key='daily_secret'"))
+            if key is None:
+                raise DamagedSecret(DAMAGED_SECRET)
+            return key
         return await self.store.run_write(write)
 
     async def fingerprint(self, mine: str) -> str:
@@ -78,13 +84,13 @@ class PgDailyStore(DailyStore):
             return first
         return await self.store.run_write(write)
 
-    async def stored_secret(self) -> tuple[bytes | None, str | None]:
-        async def read(con: Con) -> tuple[bytes | None, str | None]:
+    async def stored_secret(self) -> tuple[str | None, str | None]:
+        async def read(con: Con) -> tuple[str | None, str | None]:
             kept = {r["key"]: r["value"] for r in await con.fetch(
                 "SELECT key, value FROM kv WHERE key IN"
                 " ('daily_secret', 'daily_secret_fingerprint')")}
             secret = kept.get("daily_secret")
-            return (bytes.fromhex(secret) if secret else None,
+            return (secret or None,
                     kept.get("daily_secret_fingerprint"))
         return await self.store.run_read(read)
 

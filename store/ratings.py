@@ -15,17 +15,26 @@ so the store stays free of the model and the model sees the ratings under the wr
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
+import math
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .db import Store
-from .rows import Columns
+from .rows import Columns, report_set_aside, set_aside_row
 
 EVERYWHERE = 0  # the scope of the bot-wide rating (a server's scope is its id)
+log = logging.getLogger("rr.store")
+T = TypeVar("T")
+UNREADABLE = (ValueError, TypeError, KeyError, OverflowError)
+"""What parsing a damaged row raises (SQLite keeps any text in any column: a hand edit, a
+restore gone wrong). Such a row is logged and left out of what it was read for, so it
+stays its own problem: one player's profile, not every history that would list it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +102,36 @@ Run inside the settling transaction, so it must be quick and pure."""
 
 
 def rating_of(r: Columns, prefix: str = "") -> Rating:
-    return Rating(float(r[f"mu{prefix}"]), float(r[f"sigma{prefix}"]), int(r[f"games{prefix}"]))
+    rating = Rating(float(r[f"mu{prefix}"]), float(r[f"sigma{prefix}"]),
+                    int(r[f"games{prefix}"]))
+    if not (math.isfinite(rating.mu) and math.isfinite(rating.sigma) and rating.sigma > 0
+            and rating.games >= 0):
+        raise ValueError(f"not a rating: {rating}")
+    return rating
+
+
+def user_rating(r: Columns) -> tuple[int, Rating]:
+    return int(r["user_id"]), rating_of(r)
+
+
+def point_of(r: Columns) -> Point:
+    return Point(float(r["at"]), int(r["game_id"]),
+                 Rating(float(r["mu_after"]), float(r["sigma_after"]), int(r["games_before"]) + 1))
+
+
+def players_seat(r: Columns) -> tuple[int, SeatResult]:
+    return int(r["players"]), seat_of(r)
+
+
+def readable(rows: Iterable[Columns], parse: Callable[[Columns], T], what: str) -> list[T]:
+    """Each row parsed; a damaged one logged and left out (`UNREADABLE`)."""
+    out: list[T] = []
+    for r in rows:
+        try:
+            out.append(parse(r))
+        except UNREADABLE as e:
+            log.warning("%s: an unreadable row left out (%s)", what, e)
+    return out
 
 
 def seat_of(r: Columns) -> SeatResult:
@@ -124,6 +162,10 @@ def change_of(r: Columns) -> Change:
 
 HISTORY_COLUMNS = ("f.game_id, f.guild_id, f.channel_id, f.unrated, f.ended_at, g.seats"
                    " AS names")
+
+
+DAMAGED_RATING = ("an unreadable rating: kept here, and the player rated afresh from this game"
+                  " on (the game is still settled for everyone in it)")
 
 
 class RatingStore:
@@ -159,9 +201,16 @@ class RatingStore:
             out: list[Change] = []
             for scope in scopes:
                 marks = ",".join("?" * len(users))
-                stored = {int(r["user_id"]): rating_of(r) for r in con.execute(
-                    f"SELECT user_id, mu, sigma, games FROM ratings WHERE scope=?"  # noqa: S608
-                    f" AND user_id IN ({marks})", (scope, *users))}
+                rows = con.execute(
+                    f"SELECT * FROM ratings WHERE scope=?"  # noqa: S608
+                    f" AND user_id IN ({marks})", (scope, *users)).fetchall()
+                stored = dict(readable(rows, user_rating, "ratings"))
+                damaged = [r for r in rows if int(r["user_id"]) not in stored]
+                con.executemany("INSERT INTO set_aside (source, game_id, data, reason, at)"
+                                " VALUES (?,?,?,?,?)",
+                                [set_aside_row("ratings", dict(r), DAMAGED_RATING)
+                                 for r in damaged])
+                report_set_aside("ratings", [dict(r) for r in damaged], DAMAGED_RATING)
                 before = {u: stored.get(u, fresh) for u in users}
                 out += changes_for(scope, before, rate(dict(before)))
             _write_changes(con, out, game)
@@ -191,24 +240,25 @@ class RatingStore:
         def read(con: sqlite3.Connection) -> Rating | None:
             r = con.execute("SELECT mu, sigma, games FROM ratings WHERE scope=? AND user_id=?",
                             (scope, user_id)).fetchone()
-            return rating_of(r) if r is not None else None
+            found = readable([r] if r is not None else [], rating_of, "ratings")
+            return found[0] if found else None
         return await self.store.run_read(read)
 
     async def board(self, scope: int) -> list[tuple[int, Rating]]:
         """Every rating of a scope (a server's board; the caller sorts and pages it)."""
         def read(con: sqlite3.Connection) -> list[tuple[int, Rating]]:
-            return [(int(r["user_id"]), rating_of(r)) for r in con.execute(
-                "SELECT user_id, mu, sigma, games FROM ratings WHERE scope=?", (scope,))]
+            return readable(con.execute(
+                "SELECT user_id, mu, sigma, games FROM ratings WHERE scope=?", (scope,)),
+                user_rating, "ratings")
         return await self.store.run_read(read)
 
     async def points(self, scope: int, user_id: int) -> list[Point]:
         """A rating after each rated game, oldest first (the profile's chart)."""
         def read(con: sqlite3.Connection) -> list[Point]:
-            return [Point(float(r["at"]), int(r["game_id"]),
-                          Rating(float(r["mu_after"]), float(r["sigma_after"]),
-                                 int(r["games_before"]) + 1)) for r in con.execute(
+            return readable(con.execute(
                 "SELECT game_id, at, mu_after, sigma_after, games_before FROM rating_changes"
-                " WHERE scope=? AND user_id=? ORDER BY at, game_id", (scope, user_id))]
+                " WHERE scope=? AND user_id=? ORDER BY at, game_id", (scope, user_id)),
+                point_of, "rating_changes")
         return await self.store.run_read(read)
 
     async def names(self, scope: int, users: Sequence[int]) -> dict[int, str]:
@@ -235,9 +285,10 @@ class RatingStore:
     async def seats_of(self, user_id: int) -> list[tuple[int, SeatResult]]:
         """Every finished game of a user: (players at the table, their seat's result)."""
         def read(con: sqlite3.Connection) -> list[tuple[int, SeatResult]]:
-            return [(int(r["players"]), seat_of(r)) for r in con.execute(
+            return readable(con.execute(
                 "SELECT f.players, s.* FROM finished_seats s JOIN finished_games f"
-                " ON f.game_id=s.game_id WHERE s.user_id=? ORDER BY s.game_id", (user_id,))]
+                " ON f.game_id=s.game_id WHERE s.user_id=? ORDER BY s.game_id", (user_id,)),
+                players_seat, "finished_seats")
         return await self.store.run_read(read)
 
     async def history(self, *, user_id: int | None = None, channel_id: int | None = None,
@@ -254,12 +305,13 @@ class RatingStore:
                 f"SELECT {HISTORY_COLUMNS} FROM finished_games f JOIN games g"  # noqa: S608
                 f" ON g.id=f.game_id WHERE {where} ORDER BY f.game_id DESC LIMIT ? OFFSET ?",
                 (*args, limit, offset)).fetchall()
-            out = []
+            out: list[Played] = []
             for r in rows:
-                seats = tuple(seat_of(s) for s in con.execute(
+                seats = tuple(readable(con.execute(
                     "SELECT * FROM finished_seats WHERE game_id=? ORDER BY seat",
-                    (r["game_id"],)))
-                out.append(played_of(r, seats))
+                    (r["game_id"],)), seat_of, "finished_seats"))
+                out += readable([r], functools.partial(played_of, seats=seats),
+                                "finished_games")
             return out, int(total)
         return await self.store.run_read(read)
 
@@ -269,8 +321,11 @@ class RatingStore:
                             " ON g.id=f.game_id WHERE f.game_id=?", (game_id,)).fetchone()
             if r is None:
                 return None
-            return played_of(r, tuple(seat_of(s) for s in con.execute(
-                "SELECT * FROM finished_seats WHERE game_id=? ORDER BY seat", (game_id,))))
+            seats = tuple(readable(con.execute(
+                "SELECT * FROM finished_seats WHERE game_id=? ORDER BY seat", (game_id,)),
+                seat_of, "finished_seats"))
+            found = readable([r], functools.partial(played_of, seats=seats), "finished_games")
+            return found[0] if found else None
         return await self.store.run_read(read)
 
     # ---- choices: a hidden profile, a server without ratings ------------------------------
@@ -348,8 +403,9 @@ def _write_changes(con: sqlite3.Connection, changes: list[Change], game: Finishe
 
 
 def _changes(con: sqlite3.Connection, game_id: int) -> list[Change]:
-    return [change_of(r) for r in con.execute(
-        "SELECT * FROM rating_changes WHERE game_id=? ORDER BY scope, user_id", (game_id,))]
+    return readable(con.execute(
+        "SELECT * FROM rating_changes WHERE game_id=? ORDER BY scope, user_id", (game_id,)),
+        change_of, "rating_changes")
 
 
 @dataclass(frozen=True, slots=True)

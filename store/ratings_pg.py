@@ -6,12 +6,14 @@ ending at once with a player in common both count, one after the other."""
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Sequence
 
 from .pg import Con, PgStore
 from .ratings import (
+    DAMAGED_RATING,
     HISTORY_COLUMNS,
     RATING_UPSERT,
     Change,
@@ -28,20 +30,27 @@ from .ratings import (
     history_filter,
     names_of,
     played_of,
+    players_seat,
+    point_of,
     rating_of,
+    readable,
     seat_name,
     seat_of,
+    user_rating,
 )
+from .rows import report_set_aside, set_aside_row
 
 
 async def _changes(con: Con, game_id: int) -> list[Change]:
-    return [change_of(r) for r in await con.fetch(
-        "SELECT * FROM rating_changes WHERE game_id=$1 ORDER BY scope, user_id", game_id)]
+    return readable(await con.fetch(
+        "SELECT * FROM rating_changes WHERE game_id=$1 ORDER BY scope, user_id", game_id),
+        change_of, "rating_changes")
 
 
 async def _seats(con: Con, game_id: int) -> tuple[SeatResult, ...]:
-    return tuple(seat_of(s) for s in await con.fetch(
-        "SELECT * FROM finished_seats WHERE game_id=$1 ORDER BY seat", game_id))
+    return tuple(readable(await con.fetch(
+        "SELECT * FROM finished_seats WHERE game_id=$1 ORDER BY seat", game_id),
+        seat_of, "finished_seats"))
 
 
 class PgRatingStore(RatingStore):
@@ -77,10 +86,17 @@ class PgRatingStore(RatingStore):
                     "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at)"
                     " VALUES ($1,$2,$3,$4,0,$5) ON CONFLICT DO NOTHING",
                     [(scope, u, fresh.mu, fresh.sigma, game.ended_at) for u in users])
-                stored = {int(r["user_id"]): rating_of(r) for r in await con.fetch(
-                    "SELECT user_id, mu, sigma, games FROM ratings WHERE scope=$1"
+                rows = await con.fetch(
+                    "SELECT * FROM ratings WHERE scope=$1"
                     " AND user_id = ANY($2::bigint[]) ORDER BY user_id FOR UPDATE",
-                    scope, users)}
+                    scope, users)
+                stored = dict(readable(rows, user_rating, "ratings"))
+                damaged = [dict(r) for r in rows if int(r["user_id"]) not in stored]
+                await con.executemany(
+                    "INSERT INTO set_aside (source, game_id, data, reason, at)"
+                    " VALUES ($1,$2,$3,$4,$5)",
+                    [set_aside_row("ratings", r, DAMAGED_RATING) for r in damaged])
+                report_set_aside("ratings", damaged, DAMAGED_RATING)
                 before = {u: stored.get(u, fresh) for u in users}
                 out += changes_for(scope, before, rate(dict(before)))
             names = names_of(game)
@@ -134,29 +150,31 @@ class PgRatingStore(RatingStore):
         async def read(con: Con) -> Rating | None:
             r = await con.fetchrow("SELECT mu, sigma, games FROM ratings WHERE scope=$1"
                                    " AND user_id=$2", scope, user_id)
-            return rating_of(r) if r is not None else None
+            found = readable([r] if r is not None else [], rating_of, "ratings")
+            return found[0] if found else None
         return await self.pg.run_read(read)
 
     async def board(self, scope: int) -> list[tuple[int, Rating]]:
         async def read(con: Con) -> list[tuple[int, Rating]]:
-            return [(int(r["user_id"]), rating_of(r)) for r in await con.fetch(
-                "SELECT user_id, mu, sigma, games FROM ratings WHERE scope=$1", scope)]
+            return readable(await con.fetch(
+                "SELECT user_id, mu, sigma, games FROM ratings WHERE scope=$1", scope),
+                user_rating, "ratings")
         return await self.pg.run_read(read)
 
     async def points(self, scope: int, user_id: int) -> list[Point]:
         async def read(con: Con) -> list[Point]:
-            return [Point(float(r["at"]), int(r["game_id"]),
-                          Rating(float(r["mu_after"]), float(r["sigma_after"]),
-                                 int(r["games_before"]) + 1)) for r in await con.fetch(
+            return readable(await con.fetch(
                 "SELECT game_id, at, mu_after, sigma_after, games_before FROM rating_changes"
-                " WHERE scope=$1 AND user_id=$2 ORDER BY at, game_id", scope, user_id)]
+                " WHERE scope=$1 AND user_id=$2 ORDER BY at, game_id", scope, user_id),
+                point_of, "rating_changes")
         return await self.pg.run_read(read)
 
     async def seats_of(self, user_id: int) -> list[tuple[int, SeatResult]]:
         async def read(con: Con) -> list[tuple[int, SeatResult]]:
-            return [(int(r["players"]), seat_of(r)) for r in await con.fetch(
+            return readable(await con.fetch(
                 "SELECT f.players, s.* FROM finished_seats s JOIN finished_games f"
-                " ON f.game_id=s.game_id WHERE s.user_id=$1 ORDER BY s.game_id", user_id)]
+                " ON f.game_id=s.game_id WHERE s.user_id=$1 ORDER BY s.game_id", user_id),
+                players_seat, "finished_seats")
         return await self.pg.run_read(read)
 
     async def history(self, *, user_id: int | None = None, channel_id: int | None = None,
@@ -172,7 +190,12 @@ class PgRatingStore(RatingStore):
                 f"SELECT {HISTORY_COLUMNS} FROM finished_games f JOIN games g"  # noqa: S608
                 f" ON g.id=f.game_id WHERE {where} ORDER BY f.game_id DESC"
                 f" LIMIT ${n + 1} OFFSET ${n + 2}", *args, limit, offset)
-            return [played_of(r, await _seats(con, r["game_id"])) for r in rows], int(total)
+            out: list[Played] = []
+            for r in rows:
+                seats = await _seats(con, r["game_id"])
+                out += readable([r], functools.partial(played_of, seats=seats),
+                                "finished_games")
+            return out, int(total)
         return await self.pg.run_read(read)
 
     async def finished(self, game_id: int) -> Played | None:
@@ -180,7 +203,11 @@ class PgRatingStore(RatingStore):
             r = await con.fetchrow(f"SELECT {HISTORY_COLUMNS} FROM finished_games f"  # noqa: S608
                                    " JOIN games g ON g.id=f.game_id WHERE f.game_id=$1",
                                    game_id)
-            return None if r is None else played_of(r, await _seats(con, game_id))
+            if r is None:
+                return None
+            found = readable([r], functools.partial(played_of, seats=await _seats(con, game_id)),
+                             "finished_games")
+            return found[0] if found else None
         return await self.pg.run_read(read)
 
     async def hidden(self, user_id: int) -> bool:

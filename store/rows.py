@@ -413,3 +413,25 @@ class Progress:
     user_id: int
     lesson: str
     step: int
+
+
+class DamagedSecret(ValueError):
+    """The daily secret kept in the database cannot be read (a hand edit, a bad restore): a
+    process must not start on it, nor make up another (the days would change)."""
+
+
+DAMAGED_SECRET = ("the daily secret generated and kept in the database (table kv, key "
+                  "daily_secret) is damaged: restore that row, or the database, from a backup "
+                  "(docs/deploy.md, \"The daily secret\"); a new secret would change every "
+                  "day's game")
+
+
+def kept_secret(text: object) -> bytes | None:
+    """The stored daily secret's bytes (None: none kept); DamagedSecret when the text is not
+    the hex of a secret."""
+    if text is None or text == "":
+        return None
+    try:
+        return bytes.fromhex(str(text))
+    except ValueError:
+        raise DamagedSecret(DAMAGED_SECRET) from None

@@ -9,12 +9,15 @@ same way; `store.tutorial_store` picks the class for the store's backend.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 
 from .contract import TutorialStore
 from .db import Store
 from .rows import Progress
+
+log = logging.getLogger("rr.store")
 
 
 class SqliteTutorialStore(TutorialStore):
@@ -27,7 +30,15 @@ class SqliteTutorialStore(TutorialStore):
         def read(con: sqlite3.Connection) -> Progress | None:
             r = con.execute("SELECT lesson, step FROM tutorial_progress WHERE user_id=?",
                             (user_id,)).fetchone()
-            return None if r is None else Progress(user_id, str(r[0]), int(r[1]))
+            if r is None:
+                return None
+            try:
+                step = int(r[1])
+            except (ValueError, TypeError):  # a damaged row (SQLite keeps any text): the
+                log.warning("tutorial progress of user %s: step %r unreadable; the lesson "
+                            "starts again", user_id, r[1])
+                step = 0  # learner starts the lesson again rather than never again
+            return Progress(user_id, str(r[0]), step)
         return await self.store.run_read(read)
 
     async def save(self, user_id: int, lesson: str, step: int) -> None:

@@ -92,6 +92,30 @@ def test_a_secret_the_database_was_not_started_with_is_one_line(db):
     assert out.returncode != 0 and "is not the secret" in one_line(out)
 
 
+def test_a_damaged_stored_secret_is_one_line(db):
+    """The crash audit: an unreadable stored daily secret made `--check` (and a start) end
+    in the store's own message. It is one line saying what it is and what to do; restored,
+    the bot is ready."""
+    key = secrets.token_bytes(32)
+
+    async def store_it() -> None:
+        store = await make_store(db.url).open()
+        try:
+            await daily_store(store).secret(key)
+            await daily_store(store).fingerprint(fingerprint(key))
+        finally:
+            await store.close()
+    asyncio.run(store_it())
+    asyncio.run(db.sql("UPDATE kv SET value='not hex' WHERE key='daily_secret'"))
+    out = check(RR_DB=db.url)
+    said = one_line(out)
+    assert out.returncode != 0 and "daily secret generated and kept" in said, said
+    assert "restore that row" in said
+    asyncio.run(db.sql("UPDATE kv SET value=? WHERE key='daily_secret'", key.hex()))
+    ready = check(RR_DB=db.url)
+    assert ready.returncode == 0, one_line(ready)
+
+
 def test_shard_ids_outside_the_count_are_one_line(db):
     out = check(RR_DB=db.url, RR_DAILY_SECRET=SECRET, RR_SHARD_COUNT="2", RR_SHARD_IDS="1,2")
     said = one_line(out)

@@ -453,3 +453,26 @@ def test_days_an_older_release_dealt_are_rebuilt_as_they_were_played(db):
         finally:
             await store.close()
     asyncio.run(main())
+
+
+def test_a_damaged_stored_secret_stops_the_start_in_one_clear_line(db, monkeypatch):
+    """The crash audit: an unreadable stored secret (a hand edit, a bad restore) ended the
+    start in a bare traceback from the store. It is the daily's SecretError now (bot.py
+    prints it as one line and stops: generating another would change every day); the row
+    restored from a backup, the bot starts with the same days."""
+    monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
+
+    async def main() -> None:
+        store = await db.open()
+        try:
+            games = GameService(store, clock=lambda: NOON)
+            first = await DailyHost.open(games)
+            kept = first.days.secret
+            await db.sql("UPDATE kv SET value='short' WHERE key='daily_secret'")
+            with pytest.raises(SecretError, match="damaged: restore that row"):
+                await DailyHost.open(games)
+            await db.sql("UPDATE kv SET value=? WHERE key='daily_secret'", kept.hex())
+            assert (await DailyHost.open(games)).days.secret == kept
+        finally:
+            await store.close()
+    asyncio.run(main())

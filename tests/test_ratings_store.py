@@ -270,3 +270,49 @@ def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
         finally:
             await s.close()
     asyncio.run(main())
+
+
+def test_a_damaged_rating_row_blocks_no_game_and_no_page(db):
+    """The crash audit: one unreadable rating row (SQLite keeps any text in a REAL column;
+    PostgreSQL any NaN) made every later game of that player unsettled for everyone at the
+    table — the game lost from history, the others' ratings never moved — and broke the
+    server's leaderboard. Now the row is set aside (kept for an operator) and the player
+    rated afresh; the game is settled for all; the board and pages leave the row out."""
+    async def main():
+        s = await db.open()
+        try:
+            r = ratings_store(s)
+            first = await s.create_lobby(GUILD, 79, 1, "Ann", {"players": 2})
+            game = finished(first.id, [1, 2])
+            await r.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
+            await db.sql("UPDATE ratings SET mu=? WHERE user_id=1 AND scope=?",
+                         float("nan") if db.pg else "abc", GUILD)
+            assert [u for u, _ in await r.board(GUILD)] == [2]  # the board still shows
+            assert await r.rating(GUILD, 1) is None
+            bob_before = await r.rating(GUILD, 2)
+            second = await s.create_lobby(GUILD, 80, 1, "Ann", {"players": 2})
+            game = finished(second.id, [1, 2], won=1)
+            changes = await r.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
+            assert {(c.scope, c.user_id) for c in changes} == {
+                (EVERYWHERE, 1), (EVERYWHERE, 2), (GUILD, 1), (GUILD, 2)}
+            ann = next(c for c in changes if c.scope == GUILD and c.user_id == 1)
+            assert ann.before == FRESH  # rated afresh from this game on
+            bob = await r.rating(GUILD, 2)
+            assert bob is not None and bob_before is not None and bob.mu > bob_before.mu
+            assert (await r.finished(second.id)) is not None
+            played, total = await r.history(user_id=2)
+            assert total == 2 and [p.game_id for p in played] == [second.id, first.id]
+            kept = await db.sql("SELECT source, reason FROM set_aside")
+            assert len(kept) == 1 and kept[0][0] == "ratings"
+            # a damaged finished seat or game row leaves only itself out of a history
+            if not db.pg:
+                await db.sql("UPDATE finished_seats SET place='x' WHERE game_id=?", first.id)
+                await db.sql("UPDATE finished_games SET ended_at='y' WHERE game_id=?",
+                             second.id)
+                played, _ = await r.history(user_id=2)
+                assert [p.game_id for p in played] == [first.id]
+                assert [len(p.seats) for p in played] == [0]
+                assert len(await r.seats_of(2)) == 1
+        finally:
+            await s.close()
+    asyncio.run(main())

@@ -185,6 +185,11 @@ def test_a_place_in_a_lesson_no_longer_in_the_file_starts_over(db) -> None:
         await store.save(9, "placement", 99)  # a lesson shortened since: its end
         sc, _ = await Tutorial(store).current(9, "en")
         assert sc.finished
+        if not db.pg:  # an unreadable step (SQLite keeps any text): that lesson from its start
+            await store.save(9, "commands", 2)
+            await db.sql("UPDATE tutorial_progress SET step='two' WHERE user_id=9")
+            sc, resumed = await Tutorial(store).current(9, "en")
+            assert (sc.lesson, sc.step, resumed) == (1, 0, True)
         await s.close()
     asyncio.run(main())
 
