@@ -12,7 +12,6 @@ subcommands and `/rr` has them all. The name keeps it next to `/rr` in the comma
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 
@@ -105,7 +104,10 @@ class RecapCommands(commands.Cog):
         assert row.setup is not None  # a finished game was started
         source = Recap(row.setup, await bot.store.log(row.id),
                        [str(s["name"]) for s in row.seats])
-        data = await asyncio.to_thread(recap_gif_of, row.id, source, lang)
+        # in the announcer's drawing workers, one recap at a time per worker (a process in
+        # the bot): a long game's recap takes a few hundred MB while it is drawn, and any
+        # number of them at once on threads of the bot outgrew its memory (the audit)
+        data = await bot.announcer.draw(recap_gif_of, row.id, source, lang)
         await reply(interaction, t("recap_caption", lang, game=row.id),
                     file=recap_file(row.id, data, lang))
 

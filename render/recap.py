@@ -76,6 +76,20 @@ def frames(steps: Sequence[Step], title: Sequence[str], *,
     return [_title(size, title), *tables]
 
 
+def paletted_frames(steps: Sequence[Step], title: Sequence[str], *,
+                    lang: str = "en") -> list[Image.Image]:
+    """`frames`, each put in the fixed palette as soon as it is drawn: the same GIF, a third
+    of the memory. A 30-round solo game has some 210 frames; held as full-size RGB images
+    they took 700 MB at once, so two `/rr-recap`s of long games together outgrew the bot's
+    1 GB (docs/deploy.md); one byte a pixel keeps them near 250 MB."""
+    lang = th.language(lang)
+    tables = [palette.quantized(_captioned(table_image(view, lang=lang, highlights=events),
+                                           caption))
+              for view, events, caption in steps]
+    size = tables[0].size if tables else (769, 400)
+    return [palette.quantized(_title(size, title)), *tables]
+
+
 def durations(n: int) -> list[int]:
     """Milliseconds each of `n` frames shows: the title, the phases, the final table."""
     out = [TITLE_MS] + [STEP_MS] * max(0, n - 1)
@@ -87,11 +101,16 @@ def durations(n: int) -> list[int]:
 def encode_gif(images: Sequence[Image.Image], scale: float = 1.0) -> bytes:
     """An endlessly looping GIF of `images`, all in the renderer's one fixed palette
     (render/palette.py), so unchanged areas stay identical between frames and the writer
-    stores only what changed."""
-    if scale != 1.0:
-        images = [im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))),
-                            Image.Resampling.LANCZOS) for im in images]
-    pal = [palette.quantized(im) for im in images]
+    stores only what changed. Images already in that palette (`paletted_frames`) are used
+    as they are; made smaller, each is drawn again from its colours one at a time."""
+    def fitted(im: Image.Image) -> Image.Image:
+        if scale == 1.0:
+            return im if im.mode == "P" else palette.quantized(im)
+        rgb = im.convert("RGB")
+        return palette.quantized(rgb.resize((max(1, round(im.width * scale)),
+                                             max(1, round(im.height * scale))),
+                                            Image.Resampling.LANCZOS))
+    pal = [fitted(im) for im in images]
     buf = io.BytesIO()
     pal[0].save(buf, "GIF", save_all=True, append_images=pal[1:],
                 duration=durations(len(pal)), loop=0)
@@ -101,7 +120,7 @@ def encode_gif(images: Sequence[Image.Image], scale: float = 1.0) -> bytes:
 def recap_gif(steps: Sequence[Step], title: Sequence[str], *, lang: str = "en",
               limit: int = LIMIT) -> bytes:
     """The recap as GIF bytes under `limit` (smaller frames when the full size is not)."""
-    images = frames(steps, title, lang=lang)
+    images = paletted_frames(steps, title, lang=lang)
     data = b""
     for scale in SHRINK:
         data = encode_gif(images, scale)

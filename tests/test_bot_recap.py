@@ -8,12 +8,15 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import time
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 from PIL import Image
 from test_bot_daily_review import DAY, NEXT_NOON, NOON, play_ranked
 
+from cogs import recap
+from cogs.announce import DRAWING
 from render.recap import LIMIT
 from service.replay import replay
 
@@ -72,6 +75,28 @@ def test_recap_posted_once_at_game_end_and_on_demand(tmp_path):
             assert len(public(h)) == posts
             after, _ = await table.game()
             assert (after.version, after.state) == (row.version, row.state)
+            # many asked at once: drawn in the announcer's workers, DRAWING at a time (a
+            # long game's recap takes a few hundred MB while drawn; the audit's four at once
+            # on the bot's own threads took 2.5 GB)
+            drawing = {"now": 0, "most": 0}
+            real = recap.recap_gif_of
+
+            def counted(*args, **kwargs):
+                drawing["now"] += 1
+                drawing["most"] = max(drawing["most"], drawing["now"])
+                try:
+                    time.sleep(0.05)  # long enough for the others to start, were they free
+                    return real(*args, **kwargs)
+                finally:
+                    drawing["now"] -= 1
+            recap.recap_gif_of = counted
+            try:
+                users = [h.user(f"fan{k}") for k in range(DRAWING + 2)]
+                got = await h.gather(*(h.slash(u, "rr-recap", game=row.id) for u in users))
+            finally:
+                recap.recap_gif_of = real
+            assert all(r.files and r.files[0].data == f.data for r in got)
+            assert 1 <= drawing["most"] <= DRAWING < len(users), drawing
     asyncio.run(scenario())
 
 

@@ -12,7 +12,16 @@ import render.recap
 from ai import make_player
 from engine import Game, view
 from engine.cards import RELEASED_DIR
-from render.recap import LAST_MS, LIMIT, STEP_MS, TITLE_MS, encode_gif, frames, recap_gif
+from render.recap import (
+    LAST_MS,
+    LIMIT,
+    STEP_MS,
+    TITLE_MS,
+    encode_gif,
+    frames,
+    paletted_frames,
+    recap_gif,
+)
 from service.replay import replay
 from sim.runner import cards_in_use
 
@@ -65,10 +74,11 @@ def test_an_oversized_recap_is_drawn_smaller_not_dropped(monkeypatch):
     g = ai_game(1, 3)  # a solo game's first phases: the point is the fallback, not the size
     steps, title = replay(g.setup, g.state["log"]).recap(1, "en")
     steps = steps[:8]
-    drawn = frames(steps, title)
+    drawn = paletted_frames(steps, title)
     full = encode_gif(drawn)
+    assert full == encode_gif(frames(steps, title))  # quantized as drawn: the same GIF
     # the same frames, not drawn a second time (the drawing is the other tests' subject)
-    monkeypatch.setattr(render.recap, "frames", lambda s, t, lang="en": drawn)
+    monkeypatch.setattr(render.recap, "paletted_frames", lambda s, t, lang="en": drawn)
     small = recap_gif(steps, title, limit=len(full) - 1)
     assert len(small) < len(full)
     big, shrunk = Image.open(io.BytesIO(full)), Image.open(io.BytesIO(small))
