@@ -15,7 +15,15 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from engine import Event, Game
-from store import Commit, GameRow, Settings, StoreBusy, StoreUncertain, VersionConflict
+from store import (
+    Commit,
+    GameRow,
+    Settings,
+    StoreBusy,
+    StoreUncertain,
+    VersionConflict,
+    ratings_store,
+)
 
 from .errors import ServiceError
 from .levels import SOLO_LEVELS, level_options
@@ -136,12 +144,18 @@ class Lobby:
                 raise ServiceError.of("svc.solo_host")
             op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
                               options=options, rng_key=rng_key, ai_seats=ai_played(row))
+            # A server with ratings off when the game starts: its start post says it is
+            # not rated, and it stays so (the switch turned on later moves nothing)
+            off = row.guild_id is not None and \
+                await ratings_store(self.tables.store).ratings_off(row.guild_id)
             # The setup, the answers resolved on their own (logged like any others), the
             # timers and the announcement: one transaction.
             try:
                 done = await self.tables.store.start(row.id, row.seats, op.game.setup,
                                                      op.game.to_json(), op.entries, op.timers,
-                                                     notice=op.notice)
+                                                     notice=op.notice,
+                                                     meta={**row.meta, "ratings_off": True}
+                                                     if off else None)
             except VersionConflict as e:
                 raise ServiceError.of("svc.started") from e
             except (StoreBusy, StoreUncertain) as e:

@@ -93,7 +93,7 @@ def unrated_reason(row: GameRow, ratings_off: bool) -> str | None:
         return "ai"
     if row.meta.get("zombie") or row.meta.get("ai_stood_in"):
         return "zombie"
-    if ratings_off:
+    if ratings_off or row.meta.get("ratings_off"):  # off now, or when it started
         return "off"
     return None
 

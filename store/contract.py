@@ -126,7 +126,8 @@ class GameStore(Protocol):
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
                     state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),
                     *, key: str | None = None,
-                    notice: dict[str, Any] | None = None) -> Commit:
+                    notice: dict[str, Any] | None = None,
+                    meta: GameMeta | None = None) -> Commit:
         """The lobby becomes a game in one transaction (setup, first answers, timers,
         announcement); VersionConflict when it has started already."""
 

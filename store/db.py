@@ -484,18 +484,21 @@ class Store(GameStore):
 
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
                     state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),
-                    *, key: str | None = None, notice: dict[str, Any] | None = None) -> Commit:
+                    *, key: str | None = None, notice: dict[str, Any] | None = None,
+                    meta: GameMeta | None = None) -> Commit:
         """The lobby becomes a game in one transaction: setup, the answers resolved on their
         own at the start (`entries`), the resulting state, its timers and its announcement
-        — a crash can no longer leave a started game without timers or pings."""
+        — a crash can no longer leave a started game without timers or pings. `meta`
+        (given: the whole new meta) records what the start promised (rated or not)."""
         now, key = time.time(), key or new_key()
 
         def write(con: sqlite3.Connection) -> Commit:
             row = _one(con,
                        "UPDATE games SET status='active', seats=?, setup=?, state=?, version=?,"
-                       " updated_at=? WHERE id=? AND status='lobby' RETURNING *",
+                       " updated_at=?, meta=COALESCE(?, meta) WHERE id=? AND status='lobby'"
+                       " RETURNING *",
                        (json.dumps(seats), json.dumps(setup), state, len(entries), now,
-                        game_id))
+                        None if meta is None else json.dumps(meta), game_id))
             if row is None:
                 raise VersionConflict("the game has already started")
             _claim(con, key, game_id, row.version, "start", now)

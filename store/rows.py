@@ -47,6 +47,8 @@ class GameMeta(TypedDict, total=False):
     ai_stood_in: bool  # an AI ever stood in, kept after `/rr back`: unrated (issue 24)
     hints: dict[str, int]  # seat → hints used (`/rr hint`)
     lobby_message: int  # the lobby's Discord message, updated by a typed `/rr lobby join`
+    ratings_off: bool  # the server had ratings off when the game started: its start post
+    # said "not rated", so it stays unrated whatever the switch says at its end (issue 24)
 
 
 MetaChange = Callable[[GameMeta], bool | None]

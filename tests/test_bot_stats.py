@@ -169,6 +169,17 @@ def test_unrated_games_are_said_so_at_start(tmp_path):
                        for m in public(h))
             board = await h.slash(ann, "rr-stats leaderboard")
             assert "Ratings are turned off on this server." in board.text
+            # turned on again before that game ends: it stays unrated, as its start said
+            # (the community audit: it was rated at its end after all)
+            await h.slash(mod, "rr-stats server", ratings=True)
+            await table.play(random.Random(2))
+            row, g = await table.game()
+            assert g.over
+            over = "\n".join(m.text for m in public(h)[-4:])
+            assert "not rated: this server has turned ratings off" in over, over
+            kept = await Ratings(h.bot.store).tables.finished(row.id)
+            assert kept is not None and kept.unrated == "off"
+            assert await Ratings(h.bot.store).tables.rating(h.channel.guild_id, ann.id) is None
     asyncio.run(scenario())
 
 
