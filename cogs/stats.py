@@ -20,6 +20,7 @@ import datetime as dt
 import io
 import logging
 import re
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -112,26 +113,31 @@ def seen_by(interaction: discord.Interaction) -> Seen:
 
 
 async def history_page(ratings: Ratings, page: int, guild: int | None,
-                       target: discord.abc.User | None, channel_id: int,
+                       target: discord.abc.User | None, channel_id: int | None,
                        lang: str, seen: Seen | None = None) -> tuple[str, discord.ui.View | None]:
     """One page of finished games: `target`'s, with what each did to their rating in this
-    server (everywhere, outside one), else channel `channel_id`'s — of them, those `seen`
-    allows; and their buttons."""
-    offset = (page - 1) * HISTORY_PAGE
-    if target is None:
-        games, total = await ratings.tables.history(channel_id=channel_id, guild_id=guild,
-                                                    limit=HISTORY_PAGE, offset=offset,
-                                                    seen_by=seen)
-        head = t("stats_history_channel", lang, channel=f"<#{channel_id}>")
-    else:
-        games, total = await ratings.tables.history(user_id=target.id, guild_id=guild,
-                                                    limit=HISTORY_PAGE, offset=offset,
-                                                    seen_by=seen)
-        head = t("stats_history_user", lang, name=safe(target.display_name))
+    server (everywhere, outside one), of channel `channel_id` when given — of them, those
+    `seen` allows; and their buttons. A page past the last shows the last (as the
+    leaderboard does): the reader asked for the oldest games, and those are them."""
+    def read(page: int) -> Awaitable[tuple[list[Played], int]]:
+        return ratings.tables.history(
+            channel_id=channel_id, user_id=None if target is None else target.id,
+            guild_id=guild, limit=HISTORY_PAGE, offset=(page - 1) * HISTORY_PAGE,
+            seen_by=seen)
+    games, total = await read(page)
     pages = -(-total // HISTORY_PAGE)
+    if not games and total:
+        page = pages
+        games, total = await read(page)
+    if target is None:
+        head = t("stats_history_channel", lang, channel=f"<#{channel_id}>")
+    elif channel_id is None:
+        head = t("stats_history_user", lang, name=safe(target.display_name))
+    else:
+        head = t("stats_history_user_in", lang, name=safe(target.display_name),
+                 channel=f"<#{channel_id}>")
     if not games:
-        return (t("stats_history_empty", lang) if page == 1 or not total
-                else t("stats_history_past", lang, pages=pages)), None
+        return t("stats_history_empty", lang), None
     changes = ["" if target is None else
                await rating_change(ratings, g.game_id, target.id, guild or EVERYWHERE)
                for g in games]
@@ -349,7 +355,7 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
     @app_commands.command(name="history", description=_(
         "Finished games of a player or a channel; open any of them phase by phase"))
     @app_commands.describe(player=_("Whose games (default: yours)"),
-                           channel=_("A channel's games instead"),
+                           channel=_("A channel's games (with player: theirs in it)"),
                            page=_("Which page (5 games a page)"))
     async def history(self, interaction: discord.Interaction,
                       player: discord.User | None = None,
@@ -361,7 +367,8 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
         bot = rook(interaction)
         ratings = Ratings(bot.store)
         guild = interaction.guild_id if in_server(interaction) else None
-        target = None if channel is not None else (player or interaction.user)
+        # a player's games (yours by default), or a channel's; both: theirs in that channel
+        target = player or (interaction.user if channel is None else None)
         if guild is None and (target is None or target.id != interaction.user.id):
             # outside a server only one's own games: another's span servers the caller
             # may not share
@@ -370,7 +377,7 @@ class StatsCommands(commands.GroupCog, group_name="rr-stats",
         if target is not None and await self._hidden_from(interaction, target, lang):
             return
         text, view = await history_page(ratings, page, guild, target,
-                                        channel.id if channel is not None else 0, lang,
+                                        channel.id if channel is not None else None, lang,
                                         seen_by(interaction) if guild is not None else None)
         await reply(interaction, text, **({"view": view} if view else {}))
 

@@ -109,6 +109,17 @@ def test_rated_game_profile_board_history_privacy(db):
             assert f"**#{row.id}**" in ch.text and "終了したゲーム" in ch.text
             # the players and their places as Japanese writes a list (i18n, issue 21)
             assert "位）、" in ch.text and "Ann（" in ch.text and ", " not in ch.text, ch.text
+            # a player and a channel: their games in it (the player was ignored before)
+            both = await h.slash(ann, "rr-stats history", player=bob,
+                                 options={"channel": h.channel})
+            assert f"**#{row.id}**" in both.text and "Finished games of Bob in" in both.text
+            other = h.text_channel("other")
+            elsewhere = await h.slash(ann, "rr-stats history", player=bob,
+                                      options={"channel": other})
+            assert f"#{row.id}" not in elsewhere.text, elsewhere.text
+            # a page past the last shows the last (it said "There are only 1 pages")
+            far = await h.slash(ann, "rr-stats history", page=99)
+            assert f"**#{row.id}**" in far.text and "1/1" in far.text, far.text
 
             # outside a server: one's own games only (another's span servers not shared)
             dm = await h.slash(ann, "rr-stats history", channel=h.dm_channel(ann))
