@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from store import GameRow
 
 from .announce import deliver
@@ -33,17 +35,34 @@ def damage_text(reason: dict[str, Any], lang: str) -> str:
     return t("damage_other", lang)
 
 
+def is_daily(row: GameRow) -> bool:
+    """A daily attempt's game: its key is a slot (service/daily_slots.py, negative), not a
+    channel, and its player alone plays it — in their DMs, with no host to abandon it. Known
+    by the key even when the row's settings are the damaged part."""
+    return row.channel_id < 0
+
+
 def quarantine_refusal(row: GameRow, reason: dict[str, Any], lang: str) -> str:
     """The answer to anyone who tries to play (or open a game) in a quarantined channel."""
-    return t("quarantined", lang, id=row.id, damage=damage_text(reason, lang))
+    key = "quarantined_daily" if is_daily(row) else "quarantined"
+    return t(key, lang, id=row.id, damage=damage_text(reason, lang))
 
 
 async def tell_channel(bot: Host, row: GameRow, reason: dict[str, Any] | None) -> None:
-    """Post once in the game's channel: set aside (with what to do), or resumed (None)."""
+    """Post once where the game is played: set aside (with what to do), or resumed (None).
+    A daily game is told in its player's DMs (its key is no channel: posting there was
+    refused by Discord, and the player never heard)."""
     lang = row.settings.get("lang", "en")
     if reason is None:
         text = t("quarantine_lifted", lang, id=row.id)
+    elif is_daily(row):
+        text = t("quarantined_daily", lang, id=row.id, damage=damage_text(reason, lang))
     else:
         text = t("quarantine_notice", lang, id=row.id, damage=damage_text(reason, lang))
-    await deliver(f"game {row.id} quarantine notice",
-                  lambda: bot.get_partial_messageable(row.channel_id).send(text))
+
+    async def send() -> Any:
+        if is_daily(row):
+            dm = await bot.create_dm(discord.Object(id=row.host_id))
+            return await dm.send(text)
+        return await bot.get_partial_messageable(row.channel_id).send(text)
+    await deliver(f"game {row.id} quarantine notice", send)

@@ -12,6 +12,7 @@ keep timing out. A quarantine survives restarts and lifts once the rows are repa
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import random
 import sqlite3
@@ -21,6 +22,7 @@ import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import FakeChannel, Harness
 
+from service.daily_slots import slot
 from store import StoreBusy
 
 HOUR = 3600
@@ -264,3 +266,35 @@ def test_a_busy_store_in_the_time_limit_pass_is_a_warning_and_the_next_pass_does
             assert len(warned) == 1 and warned[0].exc_info is None
 
     asyncio.run(scenario())
+
+
+def test_a_damaged_daily_game_is_told_in_its_players_dms(tmp_path):
+    """The crash audit: a damaged daily game was set aside at startup, but the notice went
+    to its slot (a negative key, no channel: Discord refused it) and the player, asking in
+    their DMs, read of a channel, its host and `/rr abandon`. Now they are told in their
+    DMs, in words about their daily game."""
+    db, kept = tmp_path / "d.db", {}
+    clock = Clock(dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp())
+
+    async def first_life():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            ann = h.user("ann")
+            res = await h.slash(ann, "rr daily play", channel=h.dm_channel(ann))
+            assert "has started" in res.text, res.text
+            row = await h.bot.store.open_game(slot(ann.id, True))
+            kept.update(server=h.server, ann=ann, game=row.id)
+
+    async def second_life():
+        async with Harness(lambda: make_bot(db, clock, seed=6), server=kept["server"]) as h:
+            ann = kept["ann"]
+            await h.bot._verifier
+            told = [m.text for m in h.dms(ann) if "set aside" in m.text]
+            assert told and "Your daily challenge game" in told[-1], told
+            res = await h.slash(ann, "rr status", channel=h.dm_channel(ann))
+            assert res.ephemeral and "Your daily challenge game" in res.text, res.text
+            assert "/rr abandon" not in res.text and "host" not in res.text
+
+    asyncio.run(first_life())
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET setup='[\"oops\"' WHERE id=?", (kept["game"],))
+    asyncio.run(second_life())
