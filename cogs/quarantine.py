@@ -44,7 +44,8 @@ def is_daily(row: GameRow) -> bool:
 
 def quarantine_refusal(row: GameRow, reason: dict[str, Any], lang: str) -> str:
     """The answer to anyone who tries to play (or open a game) in a quarantined channel."""
-    key = "quarantined_daily" if is_daily(row) else "quarantined"
+    key = "quarantined_over" if row.status == "over" else \
+        "quarantined_daily" if is_daily(row) else "quarantined"
     return t(key, lang, id=row.id, damage=damage_text(reason, lang))
 
 

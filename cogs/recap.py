@@ -100,10 +100,11 @@ class RecapCommands(commands.Cog):
         if row is None:
             return
         bot = rook(interaction)
-        await bot.service.tables.load(row)  # a damaged game is set aside, not drawn
+        g = await bot.service.tables.load(row)  # a damaged game is set aside, not drawn
         assert row.setup is not None  # a finished game was started
-        source = Recap(row.setup, await bot.store.log(row.id),
-                       [str(s["name"]) for s in row.seats])
+        # the log as verified: rows damaged since are not drawn (nor their engine refusal
+        # shown to the player, as the audit saw); the next start finds and reports them
+        source = Recap(row.setup, [list(x) for x in g.log], [str(s["name"]) for s in row.seats])
         # in the announcer's drawing workers, one recap at a time per worker (a process in
         # the bot): a long game's recap takes a few hundred MB while it is drawn, and any
         # number of them at once on threads of the bot outgrew its memory (the audit)

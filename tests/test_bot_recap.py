@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import sqlite3
 import time
 
 from bot_driver import Clock, Table, make_bot
@@ -132,3 +133,37 @@ def test_daily_recap_never_before_the_day_closes(tmp_path):
                 in none.text
             assert not recaps(m for m in h.messages() if not m.ephemeral)
     asyncio.run(scenario())
+
+
+def test_a_finished_game_whose_record_is_damaged_says_so(tmp_path):
+    """The community audit: a finished game's log damaged while the bot had the game in
+    memory answered `/rr-recap` with the engine's refusal of the damaged row ("You cannot
+    pick 'nonsense' now"); after a restart, with the channel's words for a game in play
+    (abandon it, open a new one). Now the recap is drawn from the log as verified, and
+    after a restart the player reads that the finished game's record is damaged."""
+    db, clock, kept = tmp_path / "g.db", Clock(), {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(db, clock, seed=3)) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await table.open(ann, players=1, difficulty="easy")
+            await table.play(random.Random(1))
+            row, g = await table.game()
+            assert g.over
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
+                            (row.id,))
+            res = await h.slash(ann, "rr-recap")
+            assert res.files and "cannot pick" not in res.text, res.text
+            kept.update(server=h.server, ann=ann)
+
+    async def second_life():
+        async with Harness(lambda: make_bot(db, clock, seed=4), server=kept["server"]) as h:
+            res = await h.slash(kept["ann"], "rr-recap")
+            assert res.ephemeral and not res.files
+            assert "is over, and its saved record is damaged" in res.text, res.text
+            assert "abandon" not in res.text and "cannot pick" not in res.text
+
+    asyncio.run(first_life())
+    asyncio.run(second_life())
