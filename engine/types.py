@@ -70,7 +70,8 @@ class Options(TypedDict, total=False):
 
     difficulty: str | None
     round_cap: int
-    rolls: Literal["miss", "always"]  # every player's 'rolls' standing order at the start (R12.1); absent: miss
+    # every player's 'rolls' standing order at the start (R12.1); absent: miss
+    rolls: Literal["miss", "always"]
     start_gold: int
     start_honor: int
     omit_commands: list[str]

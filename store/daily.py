@@ -108,9 +108,10 @@ class SqliteDailyStore(DailyStore):
         return await self.store.run_write(write)
 
     async def stored_secret(self) -> tuple[str | None, str | None]:
-        """The generated secret (its stored text) and the fingerprint the database keeps
-        (None: not yet), read without storing anything: `bot.py --check` compares them with this process's
-        settings and leaves the first start to store them."""
+        """The generated secret (its stored text: `rows.kept_secret` reads it) and the
+        fingerprint the database keeps (None: not yet), read without storing anything:
+        `bot.py --check` compares them with this process's settings and leaves the first
+        start to store them."""
         def read(con: sqlite3.Connection) -> tuple[str | None, str | None]:
             kept = dict(con.execute("SELECT key, value FROM kv WHERE key IN"
                                     " ('daily_secret', 'daily_secret_fingerprint')").fetchall())
