@@ -133,8 +133,9 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any
     if result:
         winners = [V.name(V.player(view, s), s) for s in V.as_list(result.get("winners"))
                    if isinstance(s, int)]
-        right_text = (th.word("draw", lang) + ": " if result.get("draw") else
-                      th.word("winner", lang) + ": ") + th.listing(winners, lang)
+        right_text = th.word("monsters_won", lang) if not winners else \
+            (th.word("draw", lang) + ": " if result.get("draw") else
+             th.word("winner", lang) + ": ") + th.listing(winners, lang)
     elif len(V.players(view)) > 1 and isinstance(view.get("start_player"), int):
         sp = view["start_player"]
         right_text = f"{th.word('start', lang)}: {sp + 1} {V.name(V.player(view, sp), sp)}"

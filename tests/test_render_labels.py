@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from engine import Game, visible
+from engine import view as player_view
 from engine.cards import default_cards
 from render import boxes
 from render import samples as S
@@ -186,3 +187,16 @@ def test_each_phase_image_is_titled_by_the_phase_that_ended():
         seen.add(after)
     assert {"invasion", "summon", "end"} <= seen
     assert stage_name({"phase": "summon", "after": "invasion", "players": []}, "ja") == "⑤ 侵略"
+
+
+def test_a_lost_solo_game_says_the_monsters_won_not_an_empty_winner():
+    """R13.1, the Japanese audit: a lost solo game's last table (and the recap's last
+    frame) read "Winner:" (勝者:) with nothing after it."""
+    g = Game.new(["Ann"], seed=2)
+    g.apply(0, "resign")
+    assert g.over and g.result is not None and g.result["winners"] == []
+    for lang, said in (("en", "The monsters won"), ("ja", "モンスターの勝利")):
+        with boxes.writing() as written:
+            table_image(dict(player_view(g.state, None)), lang=lang)
+        texts = [w[0] for w in written]
+        assert said in texts and not any(t.rstrip().endswith(":") for t in texts), texts
