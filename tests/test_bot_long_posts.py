@@ -19,6 +19,9 @@ from harness import Harness
 
 import cogs.announce
 from cogs.announce import pages
+from cogs.text import markdown
+from service.narrate import narrate
+from service.replay import replay
 
 
 def test_pages_keep_every_line_whole_and_in_order():
@@ -74,3 +77,27 @@ def test_every_table_image_comes_with_words(tmp_path):
     assert any(text.startswith("After **") and text.endswith("**: the table as it stands.")
                for text in images)  # (the solo game has such a card)
     assert any(text.startswith("The recap of game ") for text in images)
+
+
+def test_a_busy_four_player_invasion_is_posted_whole(tmp_path):
+    """R9, the group audit: narration stopped at 25 lines ("… (+11)"), so a busy
+    4-player Invasion's last knock-outs and castle invasions were never posted. Seed 2's
+    game has such a phase; every line of every phase now reaches the channel."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "four.db", Clock(), seed=2),
+                           settle_timeout=120) as h:
+            users = [h.user(n) for n in ("ann", "bob", "cat", "dan")]
+            table = Table(h)
+            await table.open(users[0], users[1:], players=4)
+            await table.play(random.Random(2))
+            posts = [m.content or "" for m in h.messages(h.channel)]
+            assert not [p for p in posts if re.search(r"… \(\+\d+\)", p)]
+            row, g = await table.game()
+            told = "\n".join(posts)
+            # every line of every phase, as the game's own replay tells it, was posted
+            names = [str(s["name"]) for s in row.seats]
+            lines = [markdown(line, "en") for frame in replay(row.setup, g.log, names).frames
+                     for line in narrate(frame.events, names, g.cards, "en", limit=10**6)]
+            assert len(lines) > 300
+            assert [line for line in lines if line not in told] == []
+    asyncio.run(scenario())
