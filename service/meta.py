@@ -37,6 +37,21 @@ def vote_to_remove(target: int, voter: int) -> MetaChange:
     return change
 
 
+def came_back(seat: int) -> MetaChange:
+    """The person answered a question of their own: the time-outs counted against them and
+    the votes to remove them are cleared. A removal is for a player who is gone; one who
+    plays again is not, and old votes (with a second voter days later) removed a player
+    right after their own answer (the group audit). Nothing to clear: nothing written."""
+    def change(meta: GameMeta) -> bool:
+        held = {k: v for k, v in meta.get("timeouts", {}).items() if k != str(seat)}
+        votes = {k: v for k, v in meta.get("kick", {}).items() if k != str(seat)}
+        if held == meta.get("timeouts", {}) and votes == meta.get("kick", {}):
+            return False
+        meta["timeouts"], meta["kick"] = held, votes
+        return True
+    return change
+
+
 def votes_to_remove(meta: GameMeta, target: int) -> list[int]:
     return list(meta.get("kick", {}).get(str(target), []))
 

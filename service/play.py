@@ -25,7 +25,7 @@ from store import (
 )
 
 from .errors import ServiceError
-from .meta import count_timeout, timeouts, vote_to_remove, votes_to_remove
+from .meta import came_back, count_timeout, timeouts, vote_to_remove, votes_to_remove
 from .outcomes import Outcome, Stage, Told, auto_answers, deadlines_of, duplicate, stage_hook
 from .seats import ai_level
 from .tables import GameOver, Quarantined, Tables, stale_other, store_refusal
@@ -67,7 +67,9 @@ class Play:
                 seat = self.tables.seat(row, user_id)
             else:
                 row, g, seat = await self._aimed(channel_id, user_id, aim)
-            return await self.commit(row, g, seat, user_id, text, decision_id, key=key)
+            back = came_back(seat) if timeouts(row.meta, seat) or \
+                votes_to_remove(row.meta, seat) else None
+            return await self.commit(row, g, seat, user_id, text, decision_id, back, key=key)
 
     async def _aimed(self, channel_id: int, user_id: int, aim: Aim) -> tuple[GameRow, Game, int]:
         """The game a button answers, read once with the answer (issue 22: a click used to

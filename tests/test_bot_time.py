@@ -4,6 +4,7 @@ channel, removal of a player who keeps timing out, and the time limit setting.""
 from __future__ import annotations
 
 import asyncio
+import random
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
@@ -126,4 +127,39 @@ def test_roll_question_setting(tmp_path):
             assert g.state["players"][seat]["autosave"] is True
             res = await h.slash(h.user("spec"), "rr settings", rolls="always")
             assert "not playing" in res.text
+    asyncio.run(scenario())
+
+
+def test_a_player_who_answers_again_is_no_longer_up_for_removal(tmp_path):
+    """The group audit: Cat timed out twice and Ann voted to remove her; Cat then played on
+    time for two rounds, and Bob's vote days later removed her right after her own answer.
+    A removal is for a player who is gone: an answer of her own clears her time-outs and the
+    votes against her, so a vote now waits for her to time out twice again."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3, hours=1)
+            for _ in range(40):  # Cat never answers: two time-outs
+                row, g = await table.game()
+                if row.meta.get("timeouts", {}).get("2", 0) >= 2 or g.over:
+                    break
+                clock.now += 1.1 * HOUR
+                await table.bot.tick_once()
+            assert row.meta["timeouts"]["2"] >= 2
+            res = await h.slash(ann, "rr remove", player=cat)
+            assert "Vote recorded (1/2)" in res.text
+            rng = random.Random(3)
+            for _ in range(200):  # play on until Cat herself has answered
+                step = await table.step(rng)
+                assert step is not None
+                if step.seat == 2 and step.result.text.startswith("✅"):
+                    break
+            row, _ = await table.game()
+            assert "2" not in row.meta.get("timeouts", {}) and "2" not in row.meta.get("kick", {})
+            res = await h.slash(bob, "rr remove", player=cat)
+            assert res.ephemeral and "Vote recorded" not in res.text, res.text
+            row, g = await table.game()
+            assert not g.player(2)["eliminated"]
     asyncio.run(scenario())
