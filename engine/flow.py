@@ -534,7 +534,12 @@ def check_victory(cs: CardSet, st: State, ev: list[Event]) -> None:
     best = max((marks(st["players"][s]), st["players"][s]["gold"]) for s in declarers)
     winners = [s for s in declarers
                if (marks(st["players"][s]), st["players"][s]["gold"]) == best]
-    ev.append({"type": "declared", "players": declarers})
+    # a declarer reveals its medal tokens (p.26): the threat it declares with, and what
+    # decides between several (R14.4), told to everyone
+    ps = [st["players"][s] for s in declarers]
+    ev.append({"type": "declared", "players": declarers,
+               "threat": [threat(cs, p) for p in ps], "medals": [sum(p["medals"]) for p in ps],
+               "marks": [marks(p) for p in ps], "gold": [p["gold"] for p in ps]})
     _finish(st, ev, winners=winners, code="end.threat_low",
             draw=len(winners) > 1, cs=cs)
 

@@ -535,6 +535,11 @@ class RollsEvent(TypedDict):  # always private
 class DeclaredEvent(_EventBase):
     type: Literal["declared"]
     players: list[int]
+    # each declarer's, in `players` order (R14.3: medals revealed; R14.4: what decides)
+    threat: NotRequired[list[int]]
+    medals: NotRequired[list[int]]
+    marks: NotRequired[list[int]]
+    gold: NotRequired[list[int]]
 
 
 class GameOverEvent(_EventBase):

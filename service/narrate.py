@@ -212,6 +212,23 @@ def _on_square(st: _Story, k: int, e: Event, p: str) -> None:
     st.add(e["type"], p=p, card=st.n(e["card"]), square=e["square"])
 
 
+def _declared(st: _Story, k: int, e: Event, p: str) -> None:
+    """R14.3: who declared, with the medals each reveals and the threat it makes; several:
+    what decides between them (R14.4), so the table can check the winner."""
+    d: Mapping[str, Any] = e
+    players = [int(w) for w in d["players"]]
+    st.add("declared", players=st.join(st.names[w] for w in players))
+    facts: list[list[Any]] = [f for f in (d.get(key) for key in ("threat", "medals", "marks", "gold"))
+                              if isinstance(f, list) and len(f) == len(players)]
+    if len(facts) < 4:
+        return  # told as it was before the event carried them
+    for w, threat, medals, marks, gold in zip(players, *facts, strict=True):
+        st.add("declared_by", p=st.names[w], threat=threat, medals=medals, marks=marks,
+               gold=gold)
+    if len(players) > 1:
+        st.add("declared_several")
+
+
 def _invaded(st: _Story, k: int, e: Event, p: str) -> None:
     st.add("invaded", p=p, card=st.n(e["card"]))
     if e.get("first"):  # a new player must learn the cost before the second one
@@ -266,8 +283,7 @@ _TELLERS: dict[str, _Teller] = {
     "area": lambda st, k, e, p: st.add("area", p=p, squares=st.join(e["squares"]) or "—",
                                        **{"from": e["from"]}),
     "fullmove": lambda st, k, e, p: st.add("fullmove", p=p, square=e["square"]),
-    "declared": lambda st, k, e, p: st.add(
-        "declared", players=st.join(st.names[w] for w in e["players"])),
+    "declared": _declared,
     "readied": lambda st, k, e, p: st.add("readied", p=p, squares=st.join(e["squares"])),
     "healed": _healed,
     "gold": _gold,

@@ -18,8 +18,10 @@ from rules_helpers import (
     unit,
 )
 
-from engine import Game
+from engine import Game, visible
+from engine.cards import default_cards
 from engine.flow import SOLO_FINAL
+from service.narrate import narrate
 
 
 def result(g: Game) -> dict[str, Any]:
@@ -256,3 +258,19 @@ def test_r15_round_cap_solo_is_a_loss():
     g = puzzle([{"5A": monster("goblin")}], phase="end", step="reset", round=30)
     settle(g)
     assert result(g)["winners"] == []
+
+
+def test_r14_3_several_declarers_are_told_with_their_medals_and_what_decided():
+    """R14.3 (p.26: a declarer reveals its medal tokens) and R14.4, the group audit: the
+    game-over post named the declarers and the winner, never the medals revealed, the
+    threat declared, nor the honor marks and gold that chose between them."""
+    base = [{}, {}, {"5A": monster("dragon"), "5B": monster("golem")}]
+    players = {0: {"honor": 2, "gold": 5, "medals": [-2]}, 1: {"honor": 2, "gold": 6}, 2: {}}
+    g = puzzle(base, player=players, monster_deck=[], decisions={0: actions()},
+               **main_card("advance", 0, 3))
+    events = g.apply(0, "done")
+    assert result(g)["winners"] == [1]  # the same honor marks: more gold (R14.4)
+    told = [str(x) for x in narrate(visible(events, None), ["Ann", "Bob", "Cy"], default_cards())]
+    assert "Ann: threat -2 (medals -2), 2 honor marks, 5 gold." in told, told
+    assert "Bob: threat 0 (medals 0), 2 honor marks, 6 gold." in told, told
+    assert any("the most honor marks win, then the most gold (R14.4)" in x for x in told)
