@@ -187,8 +187,10 @@ def game_line(g: Played, user_id: int | None, change: str, lang: str,
             else t("stats_no_winner", lang)
     rated = change if g.unrated is None else t("stats_unrated_game", lang,
                                               why=reason_text(g.unrated, lang))
-    return t("stats_history_line", lang, game=g.game_id, day=day, players=players,
-             result=result, rating=rated)
+    line = t("stats_history_line", lang, game=g.game_id, day=day, players=players,
+             result=result)
+    # a rated game of a channel's history has no one's change to show: no dangling " · "
+    return f"{line} · {rated}" if rated else line
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -109,6 +109,8 @@ def test_rated_game_profile_board_history_privacy(db):
             assert f"**#{row.id}**" in ch.text and "終了したゲーム" in ch.text
             # the players and their places as Japanese writes a list (i18n, issue 21)
             assert "位）、" in ch.text and "Ann（" in ch.text and ", " not in ch.text, ch.text
+            # a channel's history has no one's rating change to show: no dangling separator
+            assert not [x for x in ch.text.splitlines() if x.rstrip().endswith("·")], ch.text
             # a player and a channel: their games in it (the player was ignored before)
             both = await h.slash(ann, "rr-stats history", player=bob,
                                  options={"channel": h.channel})
