@@ -45,6 +45,17 @@ def make_bot(db_path: Path | str, clock: Clock | None = None, seed: int = 7,
                    cards_data=cards_data)
 
 
+async def finished_solo(h: Harness, user: FakeUser, seed: int = 1) -> tuple[Table, GameRow, Game]:
+    """An easy solo game of `user`'s in #general, played to its end with random legal
+    answers: a finished game to look at."""
+    table = Table(h)
+    await table.open(user, players=1, difficulty="easy")
+    await table.play(random.Random(seed))
+    row, g = await table.game()
+    assert g.over
+    return table, row, g
+
+
 def accepted(res: InteractionResult) -> bool:
     return res.ephemeral and res.text.startswith("✅")
 

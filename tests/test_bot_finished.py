@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot_driver import Clock, Table, make_bot
+from bot_driver import Clock, Table, finished_solo, make_bot
 from harness import Harness
 
 
@@ -104,11 +104,7 @@ def test_finished_game_is_still_viewable_after_a_restart(tmp_path):
     async def first_life():
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=3)) as h:
             ann = h.user("ann")
-            table = Table(h)
-            await table.open(ann, players=1, difficulty="easy")
-            await table.play(random.Random(1))
-            row, g = await table.game()
-            assert g.over
+            _table, row, g = await finished_solo(h, ann)
             kept.update(server=h.server, result=result_words(row, g), round=g.state["round"],
                         status=(await h.slash(ann, "rr status")).text)
 

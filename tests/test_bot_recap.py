@@ -11,7 +11,7 @@ import random
 import sqlite3
 import time
 
-from bot_driver import Clock, Table, make_bot
+from bot_driver import Clock, Table, finished_solo, make_bot
 from harness import Harness
 from PIL import Image
 from test_bot_daily_review import DAY, NEXT_NOON, NOON, play_ranked
@@ -146,11 +146,7 @@ def test_a_finished_game_whose_record_is_damaged_says_so(tmp_path):
     async def first_life():
         async with Harness(lambda: make_bot(db, clock, seed=3)) as h:
             ann = h.user("ann")
-            table = Table(h)
-            await table.open(ann, players=1, difficulty="easy")
-            await table.play(random.Random(1))
-            row, g = await table.game()
-            assert g.over
+            _table, row, _g = await finished_solo(h, ann)
             with sqlite3.connect(db) as con:
                 con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
                             (row.id,))

@@ -7,7 +7,7 @@ import asyncio
 import random
 
 from bot_driver import Clock, Table, make_bot
-from harness import Harness
+from harness import FakeUser, Harness
 
 HOUR = 3600
 
@@ -16,13 +16,19 @@ def public(h):
     return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
 
 
+async def three_at_a_table(h: Harness) -> tuple[Table, FakeUser, FakeUser, FakeUser]:
+    """Ann, Bob and Cat at a 3-player game of one-hour time limits."""
+    ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+    table = Table(h)
+    await table.open(ann, [bob, cat], players=3, hours=1)
+    return table, ann, bob, cat
+
+
 def test_reminder_timeout_and_removal_of_an_absent_player(tmp_path):
     async def scenario():
         clock = Clock()
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
-            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
-            table = Table(h)
-            await table.open(ann, [bob, cat], players=3, hours=1)
+            table, ann, bob, cat = await three_at_a_table(h)
             # the start pinged everyone with a new message (so Discord notifies them)
             for user in (ann, bob, cat):
                 assert any(m.content.startswith(user.mention) for m in public(h))
@@ -138,9 +144,7 @@ def test_a_player_who_answers_again_is_no_longer_up_for_removal(tmp_path):
     async def scenario():
         clock = Clock()
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
-            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
-            table = Table(h)
-            await table.open(ann, [bob, cat], players=3, hours=1)
+            table, ann, bob, cat = await three_at_a_table(h)
             for _ in range(40):  # Cat never answers: two time-outs
                 row, g = await table.game()
                 if row.meta.get("timeouts", {}).get("2", 0) >= 2 or g.over:

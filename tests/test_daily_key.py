@@ -263,6 +263,15 @@ def test_a_generated_secret_is_shared_and_a_new_one_then_refused(db, monkeypatch
             assert a.days.secret == b.days.secret and len(a.days.secret) == 32
             with pytest.raises(SecretError):
                 await DailyHost.open(games, secret="0f1e2d3c4b5a69788796a5b4c3d2e1f0")
+            # the crash audit: the stored secret damaged (a hand edit, a bad restore) ended
+            # the start in a bare traceback from the store; it is one line now (bot.py
+            # prints a SecretError and stops: generating another would change every day),
+            # and the row restored from a backup starts the bot with the same days
+            await db.sql("UPDATE kv SET value='short' WHERE key='daily_secret'")
+            with pytest.raises(SecretError, match="damaged: restore that row"):
+                await DailyHost.open(games)
+            await db.sql("UPDATE kv SET value=? WHERE key='daily_secret'", a.days.secret.hex())
+            assert (await DailyHost.open(games)).days.secret == a.days.secret
         finally:
             await store.close()
     asyncio.run(main())
@@ -450,29 +459,6 @@ def test_days_an_older_release_dealt_are_rebuilt_as_they_were_played(db):
             again = await DailyHost.open(GameService(store, clock=Clock(NOON + 86400)),
                                          secret=secret)
             assert again.days.keyed_from == tomorrow  # kept, not moved by later starts
-        finally:
-            await store.close()
-    asyncio.run(main())
-
-
-def test_a_damaged_stored_secret_stops_the_start_in_one_clear_line(db, monkeypatch):
-    """The crash audit: an unreadable stored secret (a hand edit, a bad restore) ended the
-    start in a bare traceback from the store. It is the daily's SecretError now (bot.py
-    prints it as one line and stops: generating another would change every day); the row
-    restored from a backup, the bot starts with the same days."""
-    monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
-
-    async def main() -> None:
-        store = await db.open()
-        try:
-            games = GameService(store, clock=lambda: NOON)
-            first = await DailyHost.open(games)
-            kept = first.days.secret
-            await db.sql("UPDATE kv SET value='short' WHERE key='daily_secret'")
-            with pytest.raises(SecretError, match="damaged: restore that row"):
-                await DailyHost.open(games)
-            await db.sql("UPDATE kv SET value=? WHERE key='daily_secret'", kept.hex())
-            assert (await DailyHost.open(games)).days.secret == kept
         finally:
             await store.close()
     asyncio.run(main())
