@@ -263,6 +263,16 @@ def _fields(st: _Story, k: int, e: Event, p: str) -> None:
     st.add(e["type"], p=p, **{k2: v for k2, v in e.items() if k2 not in ("type", "player")})
 
 
+def _timeout(st: _Story, k: int, e: Event, p: str) -> None:
+    """A time-out's default answer; when it is a chooser's pass, the pass line that follows
+    says both ("ran out of time and chose no card"), so it is told once (the group audit
+    read it twice in one post)."""
+    after: Mapping[str, Any] = st.events[k + 1] if k + 1 < len(st.events) else {}
+    if after.get("type") == "passed" and after.get("player") == e.get("player"):
+        return
+    _fields(st, k, e, p)
+
+
 _TELLERS: dict[str, _Teller] = {
     "phase": _phase,
     "card": _card,
@@ -293,8 +303,9 @@ _TELLERS: dict[str, _Teller] = {
     "medal_value": lambda st, k, e, p: st.add("medal_value", value=e["value"]),
     "final_round": lambda st, k, e, p: st.add("final_round", round=e["round"]),
     "game_over": _game_over,
-    **dict.fromkeys(("honor", "eliminated", "medal", "merc_taken", "willpower", "timeout",
-                     "undo", "passed"), _fields),
+    "timeout": _timeout,
+    **dict.fromkeys(("honor", "eliminated", "medal", "merc_taken", "willpower", "undo",
+                     "passed"), _fields),
 }
 """How each kind of event is told (engine.types.Event); a kind not here is not told."""
 

@@ -186,3 +186,17 @@ def test_every_question_that_may_be_declined_says_how():
                     seen.add(str(kind))
             g.apply(seat, rng.choice(legal))
     assert {"ready", "support", "recruit"} <= seen, seen
+
+
+def test_a_choosers_time_out_is_told_once():
+    """R15 default answer, the group audit: a chooser who ran out of time read "Cat ran out
+    of time (default answer)." and then "Cat ran out of time and chose no card." in one
+    post; the pass says both. Any other time-out keeps its own line."""
+    names = ["Ann", "Bob", "Cat"]
+    cs = default_cards()
+    told = [str(x) for x in narrate([{"type": "timeout", "player": 2, "decision": "pick"},
+                                     {"type": "passed", "player": 2}], names, cs)]
+    assert told == ["Cat ran out of time and chose no card."]
+    told = [str(x) for x in narrate([{"type": "timeout", "player": 1, "decision": "actions"}],
+                                    names, cs)]
+    assert told == ["Bob ran out of time (default answer)."]
