@@ -142,7 +142,7 @@ async def history_page(ratings: Ratings, page: int, guild: int | None,
                await rating_change(ratings, g.game_id, target.id, guild or EVERYWHERE)
                for g in games]
     for width in (None, SHORT_NAME):  # long names shortened only where the page needs it
-        lines = [head + " " + t("stats_page", lang, page=page, pages=pages)]
+        lines = [i18n.sentences(lang, head, t("stats_page", lang, page=page, pages=pages))]
         lines += [game_line(g, target.id if target else None, c, lang, width)
                   for g, c in zip(games, changes, strict=True)]
         lines.append(t("stats_history_open", lang))

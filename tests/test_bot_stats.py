@@ -107,6 +107,7 @@ def test_rated_game_profile_board_history_privacy(db):
             assert msg.files and msg.files[0].data.startswith(PNG)
             ch = await h.slash(yui, "rr-stats history", options={"channel": h.channel})
             assert f"**#{row.id}**" in ch.text and "終了したゲーム" in ch.text
+            assert "終了したゲーム（1/1ページ）" in ch.text, ch.text  # no half-width space
             # the players and their places as Japanese writes a list (i18n, issue 21)
             assert "位）、" in ch.text and "Ann（" in ch.text and ", " not in ch.text, ch.text
             # a channel's history has no one's rating change to show: no dangling separator
