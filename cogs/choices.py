@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
+import i18n
 from engine import Action, Game, default_cards
 from engine.board import NAMES, index
 from engine.notation import Verb
@@ -103,7 +104,9 @@ def act_targets(g: Game, seat: int, unit: str | None, to: str | None, fullmove: 
 
 
 def _describe_skill(g: Game, seat: int, text: str, lang: str) -> str:
-    """`attack 5B` → `attack 5B (Goblin)`: the target's name helps; the value stays notation."""
+    """`attack 5B` → `attack 5B (Goblin)`, `攻撃 5B（ゴブリン）`: the skill in the reader's
+    words (a Japanese player was offered "area") and the target's name; the value the
+    client sends stays notation."""
     names = []
     for tok in text.replace(",", " ").split():
         i = index(tok)
@@ -111,7 +114,11 @@ def _describe_skill(g: Game, seat: int, text: str, lang: str) -> str:
             piece = _board(g, seat)[i]
             if piece is not None:
                 names.append(g.cards.name(piece["card"], lang))
-    return f"{text} ({', '.join(dict.fromkeys(names))})" if names else text
+    verb, _, rest = text.partition(" ")
+    said = i18n.t(lang, f"choice.skill.{verb}")
+    skill = " ".join(w for w in ((verb if said == f"choice.skill.{verb}" else said), rest) if w)
+    return i18n.t(lang, "choice.skill_target", skill=skill,
+                  names=i18n.join(lang, dict.fromkeys(names))) if names else skill
 
 
 # ---- placement, recruit, ready, support, level up ------------------------------------------------
