@@ -147,7 +147,7 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
         parts = await screen_message(sc, lang, before)
         await reply(interaction, parts.pop("content"), **parts)
 
-    @app_commands.command(name="review", description=_(
+    @app_commands.command(name=_("review", id="command.rr-learn.review"), description=_(
         "The expert's review of a finished game: your costliest decisions and a chart "
         "(only you see it)"))
     @app_commands.describe(game=_("The game's number (default: this channel's last game)"))
