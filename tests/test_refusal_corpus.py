@@ -46,6 +46,9 @@ IMPROVED = {
                  "not dropped",
     "not_your_decision": "'nobody' is now （なし）",
     "syntax.use_rolls": "a roll below DEF is 外れ, as the roll lines and the images say, not ミス",
+    "unreachable": "移動力 says it: the English 'MOV' in brackets is gone (the Japanese audit)",
+    "home_only": "rule ids listed with 、 as in every other Japanese text",
+    "ready_max": "rule ids listed with 、 as in every other Japanese text",
     **dict.fromkeys(["syntax.use_pick", "syntax.use_place", "syntax.use_recruit",
                      "syntax.use_square", "syntax.use_act", "syntax.empty"],
                     "issue 20: the usage line's CARD/SQUARE are カード/マス and its example "

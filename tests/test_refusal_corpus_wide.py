@@ -46,6 +46,8 @@ IMPROVED = [
     (" SQUARE'（例: '", " マス'（例: '"),  # 'VERB SQUARE'
     ("例: 'pick advance'、", "例: 'pick 進撃'、"),  # an empty action
     ("（ミスのときだけ", "（外れのときだけ"),  # a roll below DEF is 外れ, as everywhere else
+    ("（MOV 1）", ""), ("（MOV 2）", ""), ("（MOV 3）", ""),  # 移動力 says it (the Japanese audit)
+    ("（R2, R7.1）", "（R2、R7.1）"), ("（R7, R11.2）", "（R7、R11.2）"),  # 、 between rule ids
 ]
 
 
