@@ -223,11 +223,12 @@ class Play:
                                                           vote_to_remove(target_seat, voter))
             except StoreBusy as e:
                 raise store_refusal(e) from e  # type: ignore[misc]
-            votes = votes_to_remove(row.meta, target_seat)
             # the electorate: the other seats still in play that their person plays (AIs
-            # do not vote)
+            # do not vote); a vote counts while its voter is one of them (a voter since
+            # eliminated, or whose seat an AI now plays, no longer decides)
             others = [s for s in range(len(row.seats)) if s != target_seat
                       and not g.player(s)["eliminated"] and not ai_level(row, s)]
+            votes = [v for v in votes_to_remove(row.meta, target_seat) if v in others]
             need = len(set(others)) // 2 + 1
             if len(votes) < need:
                 raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)

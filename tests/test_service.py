@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from service import GameService, ServiceError
+from service.meta import count_timeout
 from store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,6 +173,38 @@ def test_absent_player_can_be_removed_after_repeated_timeouts(db):
             await svc.limits.tick()
         out = await svc.play.remove_player(100, 11, 1)
         assert out.game.over and out.game.state["result"]["winners"] == [0]
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_vote_counts_only_while_its_voter_still_votes(db):
+    """The group audit: a vote to remove stayed counted after its voter was removed, while
+    the majority needed was taken over the players left — so one live vote could remove a
+    player. Cat votes against Dan, Cat is removed, then Ann's vote alone is not enough."""
+    async def main():
+        store = await db.open()
+        svc = GameService(store, clock=Clock(), seed_source=lambda: 11)
+        await svc.lobby.new_lobby(1, 101, 11, "Ann", players=4, time_limit_s=3600)
+        for user, name in ((12, "Bob"), (13, "Cat"), (14, "Dan")):
+            await svc.lobby.join(101, user, name)
+        out = await svc.lobby.start(101, 11)
+        for seat in (2, 3):  # Cat and Dan ran out of time twice
+            for _ in range(2):
+                await store.update_meta(out.row.id, count_timeout(seat))
+        with pytest.raises(ServiceError, match="1/2"):
+            await svc.play.remove_player(101, 13, 3)  # Cat votes against Dan
+        with pytest.raises(ServiceError, match="1/2"):
+            await svc.play.remove_player(101, 11, 2)
+        await svc.play.remove_player(101, 12, 2)  # Ann and Bob remove Cat
+        _, g = await svc.tables.current(101)
+        assert g.player(2)["eliminated"] and not g.player(3)["eliminated"]
+        with pytest.raises(ServiceError, match="1/2"):  # Cat's vote no longer counts
+            await svc.play.remove_player(101, 11, 3)
+        _, g = await svc.tables.current(101)
+        assert not g.player(3)["eliminated"]
+        await svc.play.remove_player(101, 12, 3)  # with Bob's, the two left agree
+        _, g = await svc.tables.current(101)
+        assert g.player(3)["eliminated"]
         await store.close()
     asyncio.run(main())
 
