@@ -14,6 +14,7 @@ Medians because this runs on a shared 2-core machine; expect a few percent of no
 from __future__ import annotations
 
 import argparse
+import inspect
 import random
 import statistics
 import sys
@@ -35,10 +36,15 @@ def main() -> None:
     from service.narrate import narrate, prompt
 
     try:
-        from cogs.text import markdown  # after: marked lines, formatted by the interface
+        from cogs.text import markdown as formatted  # after: marked lines, by the interface
     except ImportError:
-        def markdown(line: Any) -> str:  # before: narration was Discord text already
+        def formatted(line: Any) -> str:  # before: narration was Discord text already
             return line or ""
+    # before 2026-11-28 the format took no language (commands were named in English only)
+    takes_lang = len(inspect.signature(formatted).parameters) > 1
+
+    def markdown(line: Any, lang: str) -> str:
+        return formatted(line, lang) if takes_lang else formatted(line)
 
     cards = default_cards()
     names = ["Ann", "Bob", "Cy", "Di"]
