@@ -272,9 +272,24 @@ class RookBot(Host):
                               row.id)
             await asyncio.sleep(0)
         log.info("%d active game(s) loaded and verified; %d quarantined", count, held)
+        await self.name_unknown_status()
         await self.settle_daily()
         await self.settle_games()
         return count
+
+    async def name_unknown_status(self) -> None:
+        """A game row whose status is none of the four is read by no query: its channel
+        says "no game here" and a new one may open there. The operator is told at every
+        start which rows those are (the crash audit found one vanish without a word)."""
+        try:
+            odd = await self.store.unknown_status()
+        except Exception:
+            log.exception("startup could not look for games of an unknown status")
+            return
+        for game_id, channel_id, status in odd:
+            log.warning("game %s (channel %s) has an unknown status %r: no command reaches "
+                        "it; restore its row (status active, over or abandoned) from a "
+                        "backup", game_id, channel_id, status[:40])
 
     async def settle_games(self) -> int:
         """Finished games still unsettled — their game-over post was never delivered, or

@@ -108,6 +108,12 @@ class GameStore(Protocol):
 
     async def active_games(self) -> list[GameRow]: ...
 
+    async def unknown_status(self) -> list[tuple[int, int, str]]:
+        """(game id, channel id, status) of rows whose status is none of the four: no
+        query of a game reads them (a hand edit, a bad restore), so they would vanish
+        without a word; the bot names them at startup."""
+        ...
+
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
                            host_name: str, settings: Settings) -> GameRow:
         """VersionConflict when the channel has an open game already."""

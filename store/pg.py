@@ -252,6 +252,13 @@ class PgStore(GameStore):
                 "SELECT * FROM games WHERE status='active' ORDER BY id")]
         return await self.run_read(read)
 
+    async def unknown_status(self) -> list[tuple[int, int, str]]:
+        async def read(con: Con) -> list[tuple[int, int, str]]:
+            return [(int(r[0]), int(r[1]), str(r[2])) for r in await con.fetch(
+                "SELECT id, channel_id, status FROM games WHERE status NOT IN"
+                " ('lobby', 'active', 'over', 'abandoned') ORDER BY id")]
+        return await self.run_read(read)
+
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
                            host_name: str, settings: Settings) -> GameRow:
         now = time.time()

@@ -298,3 +298,31 @@ def test_a_damaged_daily_game_is_told_in_its_players_dms(tmp_path):
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET setup='[\"oops\"' WHERE id=?", (kept["game"],))
     asyncio.run(second_life())
+
+
+def test_a_game_of_an_unknown_status_is_named_at_startup(tmp_path, caplog):
+    """The crash audit: a game row whose status a hand edit made 'weird' is read by no query
+    (its channel says there is no game), and nothing said so. Every start now names it to
+    the operator, with what to do; the bot starts and the channel can still be used."""
+    db, clock, kept = tmp_path / "g.db", Clock(), {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2)
+            kept.update(server=h.server, game=table.game_id, ann=ann)
+
+    async def second_life():
+        async with Harness(lambda: make_bot(db, clock, seed=6), server=kept["server"]) as h:
+            await h.bot._verifier
+            res = await h.slash(kept["ann"], "rr status")
+            assert res.ephemeral and "There is no game here" in res.text, res.text
+
+    asyncio.run(first_life())
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET status='weird' WHERE id=?", (kept["game"],))
+    with caplog.at_level(logging.WARNING, logger="rr"):
+        asyncio.run(second_life())
+    named = [r.getMessage() for r in caplog.records if "unknown status" in r.getMessage()]
+    assert named and f"game {kept['game']}" in named[0] and "'weird'" in named[0], named

@@ -327,3 +327,20 @@ def test_a_damaged_action_row_quarantines_its_game_only(db, damage):
         assert [o.row.id for o in outcomes] == [2]
         await store.close()
     asyncio.run(main())
+
+
+def test_rows_of_an_unknown_status_are_listed_on_both_backends(db):
+    """A status no query reads (a hand edit): `unknown_status` names the row, so the bot can
+    tell the operator at startup; the others are not listed."""
+    async def main():
+        store, _svc = await two_games(db, Clock())
+        await store.close()
+        await db.sql("UPDATE games SET status='weird' WHERE id=2")
+        store = await db.open()
+        try:
+            assert await store.unknown_status() == [(2, (await store.get(2)).channel_id,
+                                                    "weird")]
+            assert [r.id for r in await store.active_games()] == [1]
+        finally:
+            await store.close()
+    asyncio.run(main())
