@@ -126,7 +126,7 @@ def _title(im: Image.Image, ox: int, oy: int, width: int, view: Mapping[str, Any
     big = max(math.ceil(MIN_TEXT), round(u * 0.2))
     # kept as placement ended, the state is in round 1 already; placement is round 0 (R4)
     rnd = 0 if view.get("after") == "placement" else V.as_int(view.get("round"))
-    title = f"{th.word('round', lang)} {rnd} · {stage_name(view, lang)}"
+    title = th.round_title(rnd, stage_name(view, lang), lang)
     x = ox + pad + T.draw(im, (ox + pad, ty), title, big, th.INK, weight=T.BOLD)
     result = V.as_dict(view.get("result"))
     right_text = ""

@@ -84,6 +84,12 @@ def word(key: str, lang: str) -> str:
     return key if text == mid else text
 
 
+def round_title(rnd: int, what: str, lang: str) -> str:
+    """A table's title, "Round 4 · Raid" (`image.round_title`: Japanese writes it
+    ラウンド4・奇襲, no spaces, as the recap's captions do)."""
+    return i18n.t(lang, "image.round_title", round=rnd, what=what)
+
+
 def phase_name(phase: object, lang: str) -> str:
     """A phase's name (`phase.<key>`: the one table the bot and the console use too)."""
     mid = f"phase.{phase}"

@@ -120,7 +120,7 @@ def test_the_placement_image_is_titled_round_0():
     view, events = placement_view()
     assert view["round"] == 1
     for lang, want, wrong in (("en", "Round 0 · Placement", "Round 1"),
-                              ("ja", "ラウンド 0", "ラウンド 1")):
+                              ("ja", "ラウンド0・", "ラウンド1")):  # no spaces in Japanese
         with boxes.writing() as written:
             table_image(view, lang=lang, highlights=events)
         texts = [t for t, _cap, _kind, _box in written]
