@@ -72,10 +72,6 @@ DRAWING = max(1, len(os.sched_getaffinity(0)) - 1 if hasattr(os, "sched_getaffin
 DRAW_NICENESS = 10
 TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 500 games)
 MAX_CONTENT = 1900
-# A post is the table's record: told whole, in as many messages as it takes (`pages`). The
-# narration's own cut (25 lines, "… (+11)") lost a busy 4-player Invasion's last knock-outs
-# and invasions for good (the group audit).
-WHOLE = 1_000_000
 NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
 NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
 
@@ -229,11 +225,10 @@ class Announcement:
     ended: tuple[GameRow, Game] | None = None
 
     def lines(self, lang: str) -> list[str]:
-        return markdowns(narrate(self.public, self.names, self.cards, lang, limit=WHOLE), lang)
+        return markdowns(narrate(self.public, self.names, self.cards, lang), lang)
 
     def private_lines(self, seat: int, lang: str) -> list[str]:
-        return markdowns(narrate(self.private.get(seat, []), self.names, self.cards, lang,
-                                 limit=WHOLE), lang)
+        return markdowns(narrate(self.private.get(seat, []), self.names, self.cards, lang), lang)
 
     def stage(self, key: str) -> str:
         """A card or phase that ended (a report's `what`), named in the post's language."""
@@ -481,8 +476,7 @@ class Announcer:
             ann, r.view, r.events, [r.what] if r.what else None)) for r in ann.reports]
         try:
             for k, (r, drawing) in enumerate(zip(ann.reports, images, strict=True)):
-                lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang,
-                                          limit=WHOLE), ann.lang)
+                lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang), ann.lang)
                 image = None if drawing is None else await drawing
                 if not lines and image is not None and r.what:  # an image needs its title
                     lines = [t("report_quiet", ann.lang, what=ann.stage(r.what))]

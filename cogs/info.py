@@ -58,7 +58,7 @@ def recent_lines(setup: dict[str, Any], log_: list[list[Any]], seat: int | None,
     events: list[Event] = []
     for s, text in log_[cut:]:
         events += g.apply(int(s), text)
-    lines = markdowns(narrate(visible(events, seat), names, g.cards, lang, limit=1_000_000), lang)
+    lines = markdowns(narrate(visible(events, seat), names, g.cards, lang), lang)
     # keep the end (the latest events, e.g. how a game ended), within one message
     kept: list[str] = []
     size = 20  # room for the "… (+n)" line

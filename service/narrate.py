@@ -75,8 +75,10 @@ def _hp(e: Event, cs: CardSet, lang: str) -> str:
 
 
 def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = "en",
-            limit: int = 25) -> list[Line]:
-    """Readable lines for already-filtered events; long stories end with a count.
+            limit: int | None = None) -> list[Line]:
+    """Readable lines for already-filtered events; every line, unless `limit` asks for a
+    cut (a story longer ends with a count). A channel's posts are its record and are told
+    whole, in as many messages as they take (cogs/announce.py `pages`).
 
     A monster's attack is told with the damage it did and the HP left ("Lich on 6A attacks
     Knight on 3A: 1 damage (HP 3/6)"), so the `damaged` events it caused are folded into
@@ -87,7 +89,7 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
         story.tell(k, e)
     story.flush_moves()
     lines = story.lines
-    if len(lines) > limit:
+    if limit is not None and len(lines) > limit:
         lines = lines[:limit - 1] + [text(f"… (+{len(lines) - limit + 1})")]
     return lines
 

@@ -25,6 +25,7 @@ from .lines import Line
 from .narrate import narrate
 
 LogEntry = Sequence[Any]  # (seat, action text), as the store keeps it
+FRAME_LINES = 25  # a frame's lines in a step-through viewer: one message with its image
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +41,9 @@ class Frame:
     view: View
 
     def lines(self, names: list[str], cards: CardSet, lang: str) -> list[Line]:
-        """The frame's narration in `lang` (the same words as the live posts)."""
-        return narrate(self.events, names, cards, lang)
+        """The frame's narration in `lang` (the same words as the live posts), cut to what
+        one step of a viewer shows."""
+        return narrate(self.events, names, cards, lang, limit=FRAME_LINES)
 
 
 @dataclass(slots=True)
