@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from service.daily_slots import is_slot
 from store import GameRow
 
 from .announce import deliver
@@ -39,7 +40,7 @@ def is_daily(row: GameRow) -> bool:
     """A daily attempt's game: its key is a slot (service/daily_slots.py, negative), not a
     channel, and its player alone plays it — in their DMs, with no host to abandon it. Known
     by the key even when the row's settings are the damaged part."""
-    return row.channel_id < 0
+    return is_slot(row.channel_id)
 
 
 def quarantine_refusal(row: GameRow, reason: dict[str, Any], lang: str) -> str:

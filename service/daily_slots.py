@@ -15,6 +15,11 @@ def slot(user_id: int, ranked: bool) -> int:
     return -(2 * user_id + (0 if ranked else 1))
 
 
+def is_slot(key: int) -> bool:
+    """A game key that is a daily attempt's slot, not a channel (`slot`)."""
+    return key < 0
+
+
 class DailySlots:
     def __init__(self, games: GameService, store: DailyStore) -> None:
         self.games = games
