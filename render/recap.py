@@ -18,7 +18,7 @@ Pure function of its input, safe on a worker thread (like the rest of render/).
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from PIL import Image
@@ -66,14 +66,23 @@ def _title(size: tuple[int, int], lines: Sequence[str]) -> Image.Image:
     return im
 
 
+def _drawn(steps: Sequence[Step], title: Sequence[str], lang: str) -> Iterator[Image.Image]:
+    """The title (as large as the tables), then one captioned table per step, each drawn
+    when it is asked for."""
+    lang = th.language(lang)
+    tables = (_captioned(table_image(view, lang=lang, highlights=events), caption)
+              for view, events, caption in steps)
+    first = next(tables, None)
+    yield _title(first.size if first is not None else (769, 400), title)
+    if first is not None:
+        yield first
+        yield from tables
+
+
 def frames(steps: Sequence[Step], title: Sequence[str], *,
            lang: str = "en") -> list[Image.Image]:
     """The recap's full-size frames: the title, then one per step (RGB images)."""
-    lang = th.language(lang)
-    tables = [_captioned(table_image(view, lang=lang, highlights=events), caption)
-              for view, events, caption in steps]
-    size = tables[0].size if tables else (769, 400)
-    return [_title(size, title), *tables]
+    return list(_drawn(steps, title, lang))
 
 
 def paletted_frames(steps: Sequence[Step], title: Sequence[str], *,
@@ -82,12 +91,7 @@ def paletted_frames(steps: Sequence[Step], title: Sequence[str], *,
     of the memory. A 30-round solo game has some 210 frames; held as full-size RGB images
     they took 700 MB at once, so two `/rr-recap`s of long games together outgrew the bot's
     1 GB (docs/deploy.md); one byte a pixel keeps them near 250 MB."""
-    lang = th.language(lang)
-    tables = [palette.quantized(_captioned(table_image(view, lang=lang, highlights=events),
-                                           caption))
-              for view, events, caption in steps]
-    size = tables[0].size if tables else (769, 400)
-    return [palette.quantized(_title(size, title)), *tables]
+    return [palette.quantized(im) for im in _drawn(steps, title, lang)]
 
 
 def durations(n: int) -> list[int]:
