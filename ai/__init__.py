@@ -7,6 +7,7 @@ the engine judges it like any other answer. Nothing in `engine/` imports this pa
 The one entry point every interface uses: `make_player(level, seed).choose(view, seat)`.
 """
 
-from .base import LEVELS, Player, make_player
+from .base import Player
+from .levels import LEVELS, make_player
 
 __all__ = ["LEVELS", "Player", "make_player"]

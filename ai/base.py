@@ -1,14 +1,13 @@
 """The AI player contract and the `random` level.
 
 `choose` takes the seat's view (engine.view) and returns canonical action text for that
-seat's pending decision. Levels are registered in `LEVELS` by name so interfaces can offer
-them ("random", "greedy", "expert").
+seat's pending decision. The levels are named in ai/levels.py, which imports every player
+(the stronger ones import this module for the contract).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Protocol
 
 from engine import Game
@@ -44,26 +43,3 @@ class RandomPlayer:
         if not options:
             raise ValueError(f"seat {seat} has no pending decision in this view")
         return self.rng.choice(options)
-
-
-LEVELS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer}
-
-
-def _register() -> None:
-    """The stronger levels live in their own modules (they import this one)."""
-    from .expert import ExpertPlayer
-    from .greedy import GreedyPlayer
-
-    LEVELS["greedy"] = GreedyPlayer
-    LEVELS["expert"] = ExpertPlayer
-
-
-_register()
-
-
-def make_player(level: str, seed: int = 0) -> Player:
-    """A player of `level` (a key of LEVELS); `seed` makes its own choices reproducible."""
-    try:
-        return LEVELS[level](seed)
-    except KeyError:
-        raise ValueError(f"unknown AI level {level!r}: choose from {', '.join(LEVELS)}") from None

@@ -38,8 +38,6 @@ LAZY: set[tuple[str, str]] = {
     # the renderer is optional for the console (ImportError: it plays without images)
     ("console.app", "render"), ("console.app", "render.recap"), ("console.tutorial", "render"),
     ("console.app", "render.review"),
-    # the stronger AI levels import ai.base themselves; it registers them on first use
-    ("ai.base", "ai.expert"), ("ai.base", "ai.greedy"),
 }
 
 
