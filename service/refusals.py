@@ -29,25 +29,37 @@ SEPARATORS = {" or ": "story.or_sep"}  # an `Items` separator → its catalogue 
 
 def say_line(lang: str, key: str, params: dict[str, Any]) -> Line:
     """The refusal `key` with `params`, in `lang` (English when the language lacks it);
-    `Commands` parameters come out as marked commands, as the catalogue's own `<cmd>`s."""
-    slots = {k: f"\x00{k}\x00" for k, v in params.items() if isinstance(v, Commands)}
+    `Commands` parameters come out as marked commands, as the catalogue's own `<cmd>`s, and
+    a nested `Phrase` keeps its own marks (" (or <cmd>levelup</cmd> SQUARE)")."""
+    slots = {k: f"\x00{k}\x00" for k, v in params.items() if isinstance(v, Commands | Phrase)}
     line = parse(i18n.template(lang, PREFIX + key),
                  **{k: slots.get(k) or _param(lang, v) for k, v in params.items()})
-    return _commands(line, {slots[k]: params[k] for k in slots}) if slots else line
+    if not slots:
+        return line
+    return _expand(line, {slots[k]: _pieces(lang, params[k]) for k in slots})
 
 
-def _commands(line: Line, at: dict[str, Commands]) -> Line:
-    """`line` with each slot of `at` replaced by its verbs, each a marked command."""
+def _pieces(lang: str, value: Commands | Phrase) -> list[Piece]:
+    """What a slot stands for: a phrase's own line, or each verb a marked command."""
+    if isinstance(value, Phrase):
+        return list(say_line(lang, value.code, value.params))
+    pieces: list[Piece] = []
+    for i, verb in enumerate(value.verbs):
+        pieces += [Piece(value.sep)] if i else []
+        pieces.append(Piece(verb, COMMAND))
+    return pieces
+
+
+def _expand(line: Line, at: dict[str, list[Piece]]) -> Line:
+    """`line` with each slot of `at` replaced by its pieces (plain ones take the mark of the
+    text they stand in)."""
     slot = re.compile("|".join(re.escape(s) for s in at))
     pieces: list[Piece] = []
     for p in line:
         k = 0
         for m in slot.finditer(p.text):
             pieces.append(Piece(p.text[k:m.start()], p.mark))
-            cmds = at[m.group()]
-            for i, verb in enumerate(cmds.verbs):
-                pieces += [Piece(cmds.sep, p.mark)] if i else []
-                pieces.append(Piece(verb, COMMAND))
+            pieces += [Piece(q.text, q.mark or p.mark) for q in at[m.group()]]
             k = m.end()
         pieces.append(Piece(p.text[k:], p.mark))
     return Line(q for q in pieces if q.text)

@@ -9,6 +9,7 @@ action log are byte-identical to before.
 from __future__ import annotations
 
 import asyncio
+import random
 
 import discord
 import pytest
@@ -263,4 +264,35 @@ def test_a_wrong_kind_of_answer_names_the_command_to_use(tmp_path):
             res = await table.slash(who, "rr done")
             await refused(table, res, "use `/rr place`")
             assert await stored(table) == before
+    asyncio.run(scenario())
+
+
+def test_an_action_that_does_nothing_names_the_command_that_ends_actions(tmp_path):
+    """R8: a unit action must move or use a skill; `/rr act unit:` alone is refused with
+    the way out a Discord player has (`/rr done`, `/rr 終了` in a Japanese client), not the
+    console's word 'done'. Nothing changes."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, ken = h.user("ann"), h.user("ken", locale="ja")
+            table = Table(h)
+            await table.open(ann, [ken], players=2)
+            rng = random.Random(3)
+            told = {}
+            for _ in range(200):
+                row, g = await table.game()
+                acting = [s for s in g.waiting_for() if g.decision(s)["kind"] == "actions"
+                          and await table.choices(table.user(row, s), "rr act", "unit")]
+                for seat in acting:
+                    user = table.user(row, seat)
+                    unit = (await table.choices(user, "rr act", "unit"))[0]
+                    before = await stored(table)
+                    res = await table.slash(user, "rr act", unit=unit)
+                    await refused(table, res)
+                    told[user.name] = res.text
+                    assert await stored(table) == before
+                if len(told) == 2:
+                    break
+                await table.step(rng)
+            assert "`/rr done`" in told["ann"] and "'done'" not in told["ann"], told
+            assert "`/rr 終了`" in told["ken"] and "done" not in told["ken"], told
     asyncio.run(scenario())

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from ja_style import restyle
-from test_refusal_corpus import as_typed, unmarked
+from test_refusal_corpus import as_marked, as_typed, unmarked
 
 from sim.runner import cards_in_use
 
@@ -98,7 +98,7 @@ def _check(by_seed: dict[int, list[dict]], walk, english: list, japanese: list) 
             if e.message != as_typed(r["en"], e):
                 english.append((r["en"], e.message))
             ja = unmarked(e, "ja")
-            if not _better(r["en"], as_typed(r["ja"], e), ja):
+            if not _better(r["en"], as_marked(as_typed(r["ja"], e), e.key), ja):
                 japanese.append((r["ja"], ja))
 
 
