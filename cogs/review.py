@@ -35,6 +35,7 @@ from .actions import in_server, reply, rook
 from .announce import clip, deliver
 from .host import Host
 from .mentions import safe
+from .text import markdowns
 
 log = logging.getLogger("rr.review")
 PROGRESS_S = 2.0  # the least time between two edits of the progress message
@@ -119,7 +120,7 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
         return
     await asyncio.gather(*edits)  # no progress edit lands after the review itself
     names = [safe(n) for n in seat_names(row)]  # typed names, printed as literal text
-    lines = review_lines(review, names, row.setup or {}, lang)
+    lines = markdowns(review_lines(review, names, row.setup or {}, lang), lang)
     image = chart_file(review, row, lang)
     await deliver(f"review of game {row.id}", lambda: interaction.edit_original_response(
         content=clip(lines), attachments=[image]))

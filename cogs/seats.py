@@ -24,6 +24,7 @@ from .i18n import lang_of, t
 from .lobby import level_choices, lobby_text, refresh_lobby
 from .mentions import safe
 from .mixin import CommandsMixin
+from .text import markdowns
 from .views import prompt_view
 
 if TYPE_CHECKING:
@@ -111,7 +112,8 @@ class SeatCommands(CommandsMixin):
         service = rook(interaction).service
         got = await service.hints.hint(await game_key(interaction), interaction.user.id)
         _row, g = await service.tables.viewable(got.row.channel_id)
-        await reply(interaction, "\n".join(advice_lines(got.advice, g.cards, lang)))
+        await reply(interaction, "\n".join(markdowns(advice_lines(got.advice, g.cards, lang),
+                                                      lang)))
 
     @app_commands.command(name="back", description=_(
         "Play your seat again after an AI took it over"))

@@ -9,7 +9,7 @@ escaped here: names were defused once, where they enter a story (`mentions.safe`
 from __future__ import annotations
 
 import i18n
-from service.lines import COMMAND, STRONG, Line
+from service.lines import ANSWER, COMMAND, STRONG, Line
 
 
 def markdown(line: Line | None, lang: str) -> str:
@@ -20,6 +20,8 @@ def markdown(line: Line | None, lang: str) -> str:
             out.append(f"**{piece.text}**")
         elif piece.mark == COMMAND:
             out.append(f"`{i18n.slash(lang, piece.text)}`")
+        elif piece.mark == ANSWER:
+            out.append(f"`{piece.text}`")
         else:
             out.append(piece.text)
     return "".join(out)

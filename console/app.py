@@ -51,7 +51,6 @@ from .text import (
     plain,
     plain_markdown,
     quote,
-    requoted,
     t,
     tidy_message,
     whole_tokens,
@@ -406,7 +405,7 @@ class Console:
         finally:
             reviewer.close()
         names = [str(x["name"]) for x in row.seats]
-        self.say_lines([requoted(x, self.lang)
+        self.say_lines([plain(x, self.lang)
                         for x in review_lines(review, names, row.setup or {}, self.lang)])
         path = self.out_dir / f"review-{row.id}.png"
         try:
@@ -797,7 +796,7 @@ class Console:
         self.row = got.row
         cards = (await self.service.tables.viewable(CHANNEL))[1].cards
         self.say(f"{self.names[seat]}:")
-        self.say_lines([requoted(x, self.lang) for x in advice_lines(got.advice, cards, self.lang)])
+        self.say_lines([plain(x, self.lang) for x in advice_lines(got.advice, cards, self.lang)])
 
     async def undo(self, seat: int) -> None:
         out = await self.service.play.undo(CHANNEL, seat + 1)

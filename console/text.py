@@ -2,7 +2,7 @@
 
 The story and the questions come from the service as marked lines (`service/lines.py`);
 `plain` formats them for a terminal: emphasis is dropped, a command verb becomes the console
-command to type ('place CARD SQUARE'). Refusals mark their commands the same way
+command to type ('place CARD SQUARE'), an answer in the notation is quoted as typed. Refusals mark their commands the same way
 (`service.refusals.line`), so they are told through `plain` too.
 Everything a user typed and the console quotes back goes through `excerpt`, so a 5,000-emoji
 token or an escape code can never flood or garble the terminal. Input is folded with NFKC
@@ -18,7 +18,7 @@ import urllib.parse
 from typing import Any
 
 import i18n
-from service.lines import COMMAND, Line
+from service.lines import ANSWER, COMMAND, Line
 
 MAX_LINE = 300  # the longest real action (a Bard chain) is ~60 characters
 EXCERPT = 20  # characters of a bad token quoted back
@@ -57,8 +57,8 @@ def plain(line: Line | None, lang: str) -> str:
     glue = False  # the last piece was a command in full-width brackets
     tight = not spaced_quotes(lang)
     for piece in line or ():
-        if piece.mark == COMMAND:
-            text = command(piece.text, lang)
+        if piece.mark in (COMMAND, ANSWER):
+            text = command(piece.text, lang) if piece.mark == COMMAND else quote(piece.text, lang)
             if tight and out.rstrip(" "):
                 out = out.rstrip(" ")
             glue = tight
@@ -82,12 +82,6 @@ def plain_markdown(text: str) -> str:
     """Discord markdown (the rules summaries) as a terminal shows it: no `**`, `*`, backticks."""
     return re.sub(r"\*\*(.+?)\*\*|\*(\S.*?)\*|`([^`]*)`",
                   lambda m: next(g for g in m.groups() if g is not None), text)
-
-
-def requoted(text: str, lang: str) -> str:
-    """Text shared with Discord, where an answer stands in backticks (`pick Recruit`), as
-    the console quotes one ('pick Recruit' / 「pick 募兵」)."""
-    return re.sub(r"`([^`]*)`", lambda m: quote(m.group(1), lang), text)
 
 
 def tidy_message(message: str, typed: str = "", lang: str = "en") -> str:

@@ -26,6 +26,7 @@ from store import GameMeta, GameRow, MetaChange
 
 from .ai_seats import AiSeats
 from .errors import ServiceError
+from .lines import Line, parse
 from .notation import action_words
 from .tables import Tables
 
@@ -75,8 +76,9 @@ def used_lines(row: GameRow, names: list[str], lang: str) -> list[str]:
             for seat, n in sorted(hints_used(row.meta).items()) if seat < len(names)]
 
 
-def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[str]:
-    """The hint in words: the action to type, the reason, the chance to win before → after."""
+def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[Line]:
+    """The hint in words: the action to type (marked, as each interface shows an answer),
+    the reason, the chance to win before → after."""
     r = advice.reason
 
     def name(key: str | None) -> str:
@@ -98,8 +100,10 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[str]:
         why = i18n.t(lang, "hint.other")
     if r.saved:
         why += i18n.tn(lang, "hint.saved", r.saved, n=r.saved)
-    return [i18n.t(lang, "hint.action", action=action_words(advice.action, cs, lang)), why,
-            i18n.t(lang, "hint.chance", before=_pct(advice.p_before), after=_pct(advice.p_after))]
+    action = parse(i18n.template(lang, "hint.action"), action=action_words(advice.action, cs, lang))
+    return [action, Line() + why,
+            Line() + i18n.t(lang, "hint.chance", before=_pct(advice.p_before),
+                            after=_pct(advice.p_after))]
 
 
 def _pct(p: float) -> str:

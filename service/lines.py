@@ -7,8 +7,10 @@ instead (`'place CARD SQUARE'`). So the service writes a `Line` — pieces of te
 its mark — and the interface formats it (`cogs/text.py`, `console/text.py`); nobody turns
 formatted text back into words.
 
-Templates (catalogue entries) mark pieces with two tags a translator can move around:
-`<b>…</b>` (emphasis) and `<cmd>…</cmd>` (a command verb: `<cmd>place</cmd>`). The template
+Templates (catalogue entries) mark pieces with tags a translator can move around:
+`<b>…</b>` (emphasis), `<cmd>…</cmd>` (a command verb: `<cmd>place</cmd>`) and
+`<code>…</code>` (an answer in the game's notation, `act 2B to 3B`: code in Discord, quoted
+in a terminal). The template
 is split into pieces *before* its placeholders are filled, so a player named `<b>x</b>` or
 `**x**` stays literal text.
 """
@@ -22,8 +24,9 @@ from typing import Any, NamedTuple
 PLAIN = ""
 STRONG = "b"  # emphasis: a round's number, a card being played
 COMMAND = "cmd"  # a command verb the player types (`/rr place` in Discord, `place …` here)
+ANSWER = "code"  # an answer in the game's notation (`pick advance`; 'pick advance' in a terminal)
 
-_TAG = re.compile(r"<(b|cmd)>(.*?)</\1>", re.S)
+_TAG = re.compile(r"<(b|cmd|code)>(.*?)</\1>", re.S)
 
 
 class Piece(NamedTuple):

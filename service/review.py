@@ -37,6 +37,8 @@ from engine import ActionError, CardSet, Game, View, cards_for, parse
 from store import GameRow, ReviewStore
 
 from .errors import ServiceError
+from .lines import Line
+from .lines import parse as fill
 from .notation import action_words
 
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
@@ -410,32 +412,38 @@ def points_word(cost: float) -> str:
     return f"{100 * cost:.0f}"
 
 
-def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list[str]:
-    """One person's review in words: accuracy, then the costliest decisions."""
-    lines = [i18n.t(lang, "review.seat", name=name, accuracy=f"{review.accuracy:.0f}",
-                    n=len(review.points))]
+def said(lang: str, key: str, **params: Any) -> Line:
+    """A catalogue entry as a marked line (filled after it is split: a name stays a name)."""
+    return fill(i18n.template(lang, key), **params)
+
+
+def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list[Line]:
+    """One person's review in words: accuracy, then the costliest decisions (their answers
+    marked, as each interface shows an answer)."""
+    lines = [said(lang, "review.seat", name=name, accuracy=f"{review.accuracy:.0f}",
+                             n=len(review.points))]
     worst = review.mistakes()
     if not worst:
-        lines.append(i18n.t(lang, "review.no_mistakes", points=points_word(MISTAKE)))
+        lines.append(said(lang, "review.no_mistakes", points=points_word(MISTAKE)))
     for k, p in enumerate(worst, 1):
-        lines.append(i18n.t(lang, "review.mistake", k=k, round=p.round, name=name,
-                            kind=i18n.t(lang, f"decision.{p.kind}"),
-                            played=action_words(p.played, cards, lang),
-                            best=action_words(p.best, cards, lang),
-                            before=pct(p.p), after=pct(p.p_best), cost=points_word(p.cost)))
+        lines.append(said(lang, "review.mistake", k=k, round=p.round, name=name,
+                          kind=i18n.t(lang, f"decision.{p.kind}"),
+                          played=action_words(p.played, cards, lang),
+                          best=action_words(p.best, cards, lang),
+                          before=pct(p.p), after=pct(p.p_best), cost=points_word(p.cost)))
     return lines
 
 
 def review_lines(review: Review, names: Sequence[str], setup: Mapping[str, Any], lang: str
-                 ) -> list[str]:
+                 ) -> list[Line]:
     """The whole review in words (the chart shows the same chances); the answers name the
     cards of the game's own set (its `setup`), in the reader's language."""
     cards = cards_for(setup)
-    out = [i18n.t(lang, "review.title", game=review.game)]
+    out = [said(lang, "review.title", game=review.game)]
     for s in review.seats:
         name = names[s.seat] if s.seat < len(names) else "?"
         out += seat_lines(s, name, cards, lang)
     # the second look and a rollout that ends the game each multiply the samples
-    out.append(i18n.t(lang, "review.footer", samples=review.samples,
-                      most=review.samples * RECHECK_FACTOR * DECIDED_FACTOR))
+    out.append(said(lang, "review.footer", samples=review.samples,
+                               most=review.samples * RECHECK_FACTOR * DECIDED_FACTOR))
     return out

@@ -21,6 +21,8 @@ from ai.advise import Advice, advise, explain
 from ai.chance import Chance
 from ai.expert import ExpertPlayer
 from ai.model import cards_of
+from cogs.text import markdown
+from console.text import plain
 from engine import Game, board, parse, view
 from service import GameService, ServiceError
 from service.daily import day_end
@@ -58,9 +60,14 @@ def test_a_hint_is_a_listed_legal_action_with_a_reason_and_everyone_sees_it_was_
         assert 0.0 <= got.advice.p_before <= 1.0 and 0.0 <= got.advice.p_after <= 1.0
         text = advice_lines(got.advice, out.game.cards, "en")
         # the answer to type, with the cards' names (typed back, the same answer)
-        assert action_words(got.advice.action, out.game.cards, "en") in text[0] and text[1]
-        assert text[2].startswith("Estimated chance to win:")
-        assert advice_lines(got.advice, out.game.cards, "ja")[2].startswith("推定勝率")
+        typed = action_words(got.advice.action, out.game.cards, "en")
+        assert typed in text[0] and text[1]
+        # the answer as each interface shows one: code in Discord, quoted in a terminal
+        assert markdown(text[0], "en").endswith(f"`{typed}`")
+        ja = advice_lines(got.advice, out.game.cards, "ja")
+        assert plain(ja[0], "ja").endswith(f"「{action_words(got.advice.action, out.game.cards, 'ja')}」")
+        assert str(text[2]).startswith("Estimated chance to win:")
+        assert str(ja[2]).startswith("推定勝率")
         after = await store.get(out.row.id)
         assert after.state == before.state and after.version == before.version
         assert await store.log(out.row.id) == await store.log(before.id)
@@ -224,7 +231,7 @@ def test_an_attack_hint_says_who_hits_what_and_how_hard_in_english_and_japanese(
     en = advice_lines(advice, g.cards, "en")
     assert f"attacks the {g.cards.name(r.monster, 'en')} on {r.target}" in en[1]
     assert f"{r.damage:g} damage expected" in en[1]
-    assert en[2] == "Estimated chance to win: 25% now, 50% after this move"
+    assert str(en[2]) == "Estimated chance to win: 25% now, 50% after this move"
     ja = advice_lines(advice, g.cards, "ja")
     assert g.cards.name(r.monster, "ja") in ja[1] and "期待ダメージ" in ja[1]
 
@@ -241,7 +248,7 @@ def test_a_monster_at_the_castle_door_is_said_to_get_in_this_rounds_invasion():
     r = explain(g.cards, g.view(0), 0, parse("act 2B attack 2C"))
     assert r.castle
     advice = Advice("act 2B attack 2C", r, 0.5, 0.6)
-    assert advice_lines(advice, g.cards, "en")[1].endswith(
+    assert str(advice_lines(advice, g.cards, "en")[1]).endswith(
         ", and in the coming Invasion it would reach your castle")
     assert "この後の侵略で城に到達します" in advice_lines(advice, g.cards, "ja")[1]
     round_ = g.round

@@ -26,6 +26,8 @@ from PIL import Image
 
 import ai.review
 from ai import make_player
+from cogs.text import markdowns
+from console.text import plain
 from engine import Game
 from render.review import Panel, review_png
 from service import ServiceError
@@ -209,15 +211,18 @@ def test_words_and_chart_in_both_languages() -> None:
     s = rev.seats[0]
     assert [p.index for p in s.mistakes()] == [12]
     assert s.accuracy == pytest.approx(100 * (39 + max(0, 1 - 0.3 / GOOD)) / 40)
-    en = review_lines(rev, ["Ann", "Bot"], {}, "en")
-    ja = review_lines(rev, ["Ann", "Bot"], {}, "ja")
+    en = markdowns(review_lines(rev, ["Ann", "Bot"], {}, "en"), "en")  # as Discord shows them
+    ja = markdowns(review_lines(rev, ["Ann", "Bot"], {}, "ja"), "ja")
     assert "Game 5: the expert's review" in en[0] and "accuracy 98% over 40" in en[1]
     assert "Round 3, choosing a card: Ann played `pick rest12`" in en[2]  # whose answer
     assert "−30 points" in en[2]
     # the footer says how many samples a chance rests on: the first pass's, and the most
     # any decision got (a second look, a rollout that ended the game)
     assert "6 sampled games per choice, up to 96 where" in en[-1] and "最大96回" in ja[-1]
-    assert "熟練AI" in ja[0] and "正確度" in ja[1] and "ラウンド3・カード選択: Annは「" in ja[2]
+    assert "熟練AI" in ja[0] and "正確度" in ja[1] and "ラウンド3・カード選択: Annは`pick " in ja[2]
+    # a terminal quotes the answers as the console's own words do
+    console = [plain(x, "ja") for x in review_lines(rev, ["Ann", "Bot"], {}, "ja")]
+    assert "Annは「pick " in console[2] and "`" not in console[2]
     for line in ja:
         assert not SPACE_AT_PARTICLE.search(line), line
         assert not [w for w in GLOSSARY if w in line], line
@@ -254,7 +259,7 @@ def test_a_round_is_named_once_and_a_small_cost_is_no_mistake() -> None:
     calm = Review(5, [SeatReview(0, [pt(2, 1, 0.049), pt(3, 2, 0.0)])])
     assert calm.seats[0].mistakes() == []
     assert "No decision cost 5 points" in review_lines(calm, ["Ann"], {}, "en")[2]
-    ja = review_lines(calm, ["Ann"], {}, "ja")
+    ja = [str(x) for x in review_lines(calm, ["Ann"], {}, "ja")]
     assert "5ポイント以上" in ja[2]
     for line in ja:
         assert not SPACE_AT_PARTICLE.search(line), line
