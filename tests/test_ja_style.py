@@ -68,6 +68,18 @@ def test_gold_is_kin_everywhere_not_g() -> None:
     assert [where for where, text in _texts() if re.search(r"(\d|\})G\b", text)] == []
 
 
+def test_a_range_is_written_with_a_wave_dash() -> None:
+    """1A〜2C, 1〜4 as Japanese writes a range (the rulebook: 2〜4人), not the English dash."""
+    assert [where for where, text in _texts() if re.search(r"\w–\w", text)] == []
+
+
+def test_emphasis_sits_in_the_sentence_without_spaces() -> None:
+    """ホストが**開始**を押します: Discord bolds inside a Japanese sentence, so no half-width
+    space opens the emphasis after a Japanese word ("ホストが **開始**を")."""
+    ja = r"[\u3040-\u30ff\u4e00-\u9fff]"
+    assert [where for where, text in _texts() if re.search(ja + r" \*\*\S", text)] == []
+
+
 def test_one_spacing_and_punctuation_style() -> None:
     """No space around particles or between Japanese words and a placeholder; full-width
     parentheses and 「」 in Japanese sentences (the house style, i18n/README.md)."""

@@ -47,7 +47,7 @@ IMPROVED = {
     "not_your_decision": "'nobody' is now （なし）",
     "syntax.use_rolls": "a roll below DEF is 外れ, as the roll lines and the images say, not ミス",
     "unreachable": "移動力 says it: the English 'MOV' in brackets is gone (the Japanese audit)",
-    "home_only": "rule ids listed with 、 as in every other Japanese text",
+    "home_only": "rule ids listed with 、 as in every other Japanese text; the range 1A〜2C",
     "ready_max": "rule ids listed with 、 as in every other Japanese text",
     **dict.fromkeys(["syntax.use_pick", "syntax.use_place", "syntax.use_recruit",
                      "syntax.use_square", "syntax.use_act", "syntax.empty"],

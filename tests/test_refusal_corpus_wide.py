@@ -48,6 +48,7 @@ IMPROVED = [
     ("（ミスのときだけ", "（外れのときだけ"),  # a roll below DEF is 外れ, as everywhere else
     ("（MOV 1）", ""), ("（MOV 2）", ""), ("（MOV 3）", ""),  # 移動力 says it (the Japanese audit)
     ("（R2, R7.1）", "（R2、R7.1）"), ("（R7, R11.2）", "（R7、R11.2）"),  # 、 between rule ids
+    ("1A–2C", "1A〜2C"),  # a range with Japanese's wave dash (1〜4人)
 ]
 
 
