@@ -89,13 +89,13 @@ def t(key: str, lang: str, **kw: Any) -> str:
 
 def text(lang: str, mid: str, **kw: Any) -> str:
     """A catalogue message as Discord shows it: a command it names (`<cmd>new</cmd>`) as
-    the reader's client lists it (`` `/rr 新規` ``). The template is split into its marked
+    the reader's client lists it (`` `/rr 新規` ``), an answer (`<code>…</code>`) as code. The template is split into its marked
     pieces before it is filled, so a name that looks like a mark stays a name."""
     if "n" in kw and i18n.is_plural(mid):
         template = i18n.plural_template(lang, mid, kw["n"])
     else:
         template = i18n.template(lang, mid)
-    if "<cmd>" not in template:
+    if "<cmd>" not in template and "<code>" not in template:
         return template.format(**i18n.params(lang, kw))
     return markdown(parse(template, **i18n.params(lang, kw)), lang)
 

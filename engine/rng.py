@@ -5,11 +5,13 @@ per player's dice) so that the order in which simultaneous actions arrive never 
 anyone's rolls. A stream's state is plain JSON, so a game replays bit-for-bit. Two
 generators, recorded in the setup (`setup.rng`, absent in games stored before it existed):
 
-- `splitmix64` (ordinary games, and every game stored before the keyed one existed): a
-  stream is one 64-bit integer derived from the game's seed. Fast, but its outputs reveal
-  its state, so a seed can be searched from a dozen observed rolls — fine when the seed is
-  chosen at random and nothing is at stake.
-- `hmac-ctr` (the daily challenge, whose game must not be learnable early): a stream is
+- `splitmix64` (games dealt from a chosen seed — tests, the simulator, the console — and
+  every game stored before the keyed one existed): a stream is one 64-bit integer derived
+  from the game's seed. Fast, but its outputs reveal its state, so a seed can be searched
+  from a dozen observed rolls — fine only where the seed is public anyway.
+- `hmac-ctr` (the daily challenge, whose game must not be learnable early, and every game the
+  bot deals without a chosen seed, service/lobby.py: a 31-bit seed was searched from a
+  table's first two rounds): a stream is
   `{"key": 64 hex digits, "n": counter}` and its n-th output is HMAC-SHA256(key, name ‖ n).
   The key is a whole 256-bit digest, never a slice, and an HMAC output says nothing usable
   about its key, so no number of observed rolls narrows a search below 2^256.

@@ -10,11 +10,12 @@ commits it in a transaction of its own.
 from __future__ import annotations
 
 import logging
-import random
+import secrets
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from engine import Event, Game
+from engine.rng import KEY_BYTES
 from store import (
     Commit,
     GameRow,
@@ -42,7 +43,11 @@ class Lobby:
                  cards_data: dict[str, Any] | None = None) -> None:
         self.tables = tables
         self.cards_data = cards_data  # a custom card set for new games (kept in their setup)
-        self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**31))
+        # Seeds chosen by hand (tests, the console's --seed) deal with splitmix64 from that
+        # seed: it is public anyway. Without one, every game gets a fresh 256-bit key for the
+        # keyed generator: a 31-bit seed could be searched from the first rounds' public
+        # table, and with it every deck order, face-down chip, secret medal and die to come.
+        self.seed_source = seed_source
 
     async def new_lobby(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                         players: int = 4, difficulty: str | None = None,
@@ -177,8 +182,12 @@ class Lobby:
             for key, value in level_options(level).items():
                 options.setdefault(key, value)
         setup_ev: list[Event] = []
-        g = Game.new(names, seed=self.seed_source() if seed is None else seed,
-                     options=options, cards_data=self.cards_data, events=setup_ev, key=rng_key)
+        if seed is None and self.seed_source is not None:
+            seed = self.seed_source()
+        elif seed is None and rng_key is None:  # a game nobody chose a seed for: keyed
+            seed, rng_key = 0, secrets.token_bytes(KEY_BYTES)  # (the seed plays no part)
+        g = Game.new(names, seed=seed or 0, options=options, cards_data=self.cards_data,
+                     events=setup_ev, key=rng_key)
         ev: list[Told] = list(setup_ev)
         auto_answers(g, ev)
         entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.log]

@@ -67,12 +67,12 @@ def test_the_check_fails_on_a_missing_or_mismatched_japanese_entry():
 
 
 def test_marks_are_balanced_in_every_message():
-    """Only <b> and <cmd>, each closed: a stray tag would be shown to players as text."""
+    """Only <b>, <cmd> and <code>, each closed: a stray tag would be shown to players as text."""
     for lang in i18n.LANGS:
         cat = i18n.CATALOGUES[lang]
         texts = list(cat.singular.items()) + [(k, f) for k, fs in cat.plural.items() for f in fs]
         for mid, text in texts:
-            stripped = re.sub(r"<(b|cmd)>.*?</\1>", "", text, flags=re.S)
+            stripped = re.sub(r"<(b|cmd|code)>.*?</\1>", "", text, flags=re.S)
             assert not _TAG.search(stripped.replace("<t:", "")), (lang, mid, text)
 
 

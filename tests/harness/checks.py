@@ -23,7 +23,7 @@ from .model import (
 
 # A catalogue's marks (i18n/README.md: `<b>…</b>`, `<cmd>…</cmd>`) are the interfaces' to
 # render; one that reaches Discord is shown to a player as it is. Not an API error: a bug.
-_MARK = re.compile(r"</?cmd>")
+_MARK = re.compile(r"</?(cmd|code)>")
 
 
 def _strings(value: Any) -> list[str]:
