@@ -30,6 +30,7 @@ from service.daily_play import DailyHost
 from service.notation import action_words
 from service.play import Aim
 from service.refusals import words
+from service.tables import fault_refusal
 
 from .announce import Announcement, clip, deliver
 from .daily_words import DmUnreachable, dm_refusal, tell_settled
@@ -246,6 +247,14 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, *
     if isinstance(error, ActionError):
         await reply(interaction, refusal(error, lang, from_button=from_button))
         return True
+    store = getattr(interaction.client, "store", None)
+    if store is not None and isinstance(error, store.faults):
+        # the database busy, restarting or full: a refusal in words, not "something went
+        # wrong" — every command, not only the moves that map it themselves
+        log.warning("%s: the store failed (%s: %s); answered that nothing changed",
+                    _what(interaction), type(error).__name__, error)
+        await reply(interaction, refusal(fault_refusal(error), lang, from_button=from_button))
+        return True
     if isinstance(error, app_commands.TransformerError):
         # Discord sent an option its own code cannot turn into the declared type (a channel
         # the bot cannot see, a value from an older command list): the user's input, not a bug
@@ -255,6 +264,15 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, *
     with contextlib.suppress(Exception):
         await reply(interaction, t("internal", lang))
     return False
+
+
+def _what(interaction: discord.Interaction) -> str:
+    """The command or the button an interaction was, for the log."""
+    command = interaction.command
+    if command is not None:
+        return f"command {command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return f"component {data.get('custom_id', '?')}"
 
 
 class AnsweringTree(app_commands.CommandTree[Any]):

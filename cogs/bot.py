@@ -31,12 +31,13 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
-from service import GameService, Quarantined
+from service import GameService, Quarantined, ServiceError
 from service.ai_seats import process_pool
 from service.daily_play import DailyHost
 from service.ratings import Ratings
 from service.seats import ai_waiting
 from service.shards import Shards
+from service.tables import STORE_REFUSALS
 from store import GameStore, TimerRow, make_store
 
 from .actions import AnsweringTree, guarded, perform
@@ -350,6 +351,9 @@ class RookBot(Host):
             await asyncio.wait_for(self.tick_once(), timeout=PASS_BUDGET_S)
         except asyncio.CancelledError:
             raise
+        except self.store.faults as e:  # the database restarting or busy: expected, one line
+            log.warning("time-limit pass waits for the next tick (store: %s: %s)",
+                        type(e).__name__, e)
         except Exception:
             log.exception("time-limit pass failed; retrying at the next tick")
 
@@ -380,7 +384,12 @@ class RookBot(Host):
         except self.store.faults as e:  # busy or cut off: expected, and the next pass retries
             log.warning("game %s: time limits wait for the next pass (store: %s)", game_id, e)
             return 0
-        except Exception:
+        except Exception as e:
+            if isinstance(e, ServiceError) and e.code in STORE_REFUSALS:
+                # the store's refusal (service/tables.store_refusal), as a move would get it
+                log.warning("game %s: time limits wait for the next pass (store: %s)",
+                            game_id, e.code)
+                return 0
             log.exception("game %s: time limits failed; the other games go on", game_id)
             return 0
         try:  # the answers are committed; their outbox notices are told (or retried)

@@ -81,6 +81,9 @@ class GameOver(ServiceError):
         super().__init__(say("en", key, params), code="over", key=key, params=params)
 
 
+STORE_REFUSALS = ("busy", "uncertain")  # the codes `store_refusal` and `fault_refusal` give
+
+
 def store_refusal(e: BaseException) -> ServiceError | None:
     """Store failures a player should hear about in words (nothing, or maybe, was saved)."""
     if isinstance(e, StoreBusy):
@@ -88,6 +91,13 @@ def store_refusal(e: BaseException) -> ServiceError | None:
     if isinstance(e, StoreUncertain):
         return ServiceError.of("svc.uncertain", code="uncertain")
     return None
+
+
+def fault_refusal(e: BaseException) -> ServiceError:
+    """Any of the store's `faults` in words: busy or uncertain as above, else (a connection
+    lost, a disk full, a read cut off) that the database cannot be reached just now —
+    nothing was changed, since a fault that is no StoreUncertain left no write behind."""
+    return store_refusal(e) or ServiceError.of("svc.unreachable", code="busy")
 
 
 def stale_other() -> ServiceError:

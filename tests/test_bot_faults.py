@@ -240,16 +240,16 @@ def test_a_busy_store_in_the_time_limit_pass_is_a_warning_and_the_next_pass_does
         async with Harness(lambda: make_bot(db, clock, seed=6)) as h:
             bot = h.bot
             tables = await three_games(h)
-            real = bot.service.limits.tick_game
+            real = bot.store.commit_actions
             busy = {"left": 1}
 
-            async def tick_game(game_id, timers, now):
+            async def commit_actions(*args, **kw):  # the time-out's own write meets it
                 if busy["left"]:
                     busy["left"] -= 1
                     raise StoreBusy("database is locked")
-                return await real(game_id, timers, now)
+                return await real(*args, **kw)
 
-            monkeypatch.setattr(bot.service.limits, "tick_game", tick_game)
+            monkeypatch.setattr(bot.store, "commit_actions", commit_actions)
             caplog.clear()
             clock.now += 2 * HOUR
             with caplog.at_level(logging.WARNING):
@@ -326,3 +326,40 @@ def test_a_game_of_an_unknown_status_is_named_at_startup(tmp_path, caplog):
         asyncio.run(second_life())
     named = [r.getMessage() for r in caplog.records if "unknown status" in r.getMessage()]
     assert named and f"game {kept['game']}" in named[0] and "'weird'" in named[0], named
+
+
+def test_a_busy_or_unreachable_store_is_a_refusal_in_words_for_every_command(
+        tmp_path, monkeypatch, caplog):
+    """Fault injection (the database-fault audit): `/rr new` and the lobby's Join met a
+    busy database with "Something went wrong" and an ERROR traceback, where a move got the
+    busy refusal. Every command now says that nothing was changed and to try again, in the
+    reader's words, ephemeral; the operator reads one WARNING line; nothing is stored."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            bot = h.bot
+            ann, ken = h.user("ann"), h.user("ken", locale="ja")
+            table = Table(h)
+            real = bot.store.create_lobby
+
+            async def busy(*args, **kw):
+                raise StoreBusy("database is locked")
+
+            async def gone(*args, **kw):
+                raise ConnectionRefusedError(111, "Connection refused")
+
+            monkeypatch.setattr(bot.store, "faults", (*bot.store.faults, ConnectionRefusedError))
+            for fault, user, words in ((busy, ann, "database is busy"),
+                                       (gone, ken, "データベースに今つながりません")):
+                monkeypatch.setattr(bot.store, "create_lobby", fault)
+                caplog.clear()
+                with caplog.at_level(logging.WARNING):
+                    res = await table.slash(user, "rr new", players=2,
+                                            expect_error=(StoreBusy, ConnectionRefusedError))
+                assert res.ephemeral and words in res.text and "went wrong" not in res.text
+                assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+                assert any("store failed" in r.getMessage() for r in caplog.records)
+                assert await bot.store.latest_game(table.channel.id) is None
+            monkeypatch.setattr(bot.store, "create_lobby", real)
+            res = await table.slash(ann, "rr new", players=2)
+            assert not res.text.startswith("⛔"), res.text  # once it clears, it works
+    asyncio.run(scenario())
