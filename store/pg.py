@@ -80,8 +80,20 @@ else:
 # Failures after which nothing was written and the caller may simply try again.
 RETRYABLE = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
              asyncpg.SerializationError)
+# asyncpg's InternalClientError ("cannot switch to state …") is what a connection the server
+# killed in the middle of a transaction raises next: it is as lost as the others.
 LOST = (OSError, TimeoutError, asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
-        asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError)
+        asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, asyncpg.InternalClientError)
+# A pooled connection the server dropped while it sat idle (a restart, a killed backend): a
+# read on it fails at once, and the same read on a fresh connection may well succeed.
+DROPPED = (ConnectionResetError, BrokenPipeError, asyncpg.ConnectionDoesNotExistError,
+           asyncpg.InterfaceError, asyncpg.AdminShutdownError, asyncpg.InternalClientError)
+
+
+class NotBegun(Exception):
+    """BEGIN failed on a dropped connection: nothing of the transaction reached the server."""
+
+
 COMMAND_S = 30.0  # a statement the server has not answered by then: the network is gone
 
 
@@ -146,11 +158,19 @@ class PgStore(GameStore):
         return self._pool
 
     async def run_read(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """`fn(con, *args)` on a pooled connection; one that turns out to have been dropped
+        is retried once on a fresh one (a read changes nothing), so the first command after
+        a server restart is answered instead of failing on a dead idle connection."""
         pool = self._need()
         self.in_flight += 1
         try:
-            async with pool.acquire() as con:
-                return await fn(con, *args)
+            try:
+                async with pool.acquire() as con:
+                    return await fn(con, *args)
+            except DROPPED:
+                self.resets += 1
+                async with pool.acquire() as con:
+                    return await fn(con, *args)
         finally:
             self.in_flight -= 1
 
@@ -161,14 +181,22 @@ class PgStore(GameStore):
         pool = self._need()
         self.in_flight += 1
         try:
-            try:
-                con = await pool.acquire()
-            except LOST as e:
-                raise StoreBusy(f"the database cannot be reached: {e}") from e
-            try:
-                return await self._transaction(con, fn, args, key, bookkeeping)
-            finally:
-                await pool.release(con)
+            for attempt in (1, 2):
+                try:
+                    con = await pool.acquire()
+                except LOST as e:
+                    raise StoreBusy(f"the database cannot be reached: {e}") from e
+                try:
+                    return await self._transaction(con, fn, args, key, bookkeeping)
+                except NotBegun:
+                    # a pooled connection the server dropped while idle: nothing was sent,
+                    # so the whole transaction is tried once on a fresh one
+                    self.resets += 1
+                    if attempt == 2:
+                        raise StoreBusy("the database connection was lost") from None
+                finally:
+                    await pool.release(con)
+            raise AssertionError("unreachable")
         finally:
             self.in_flight -= 1
 
@@ -176,6 +204,10 @@ class PgStore(GameStore):
                            args: tuple[Any, ...], key: str | None, bookkeeping: bool) -> T:
         try:
             await con.execute("BEGIN")
+        except DROPPED as e:
+            await self._rollback(con)
+            raise NotBegun from e
+        try:
             if bookkeeping:
                 await con.execute("SET LOCAL synchronous_commit = off")
             out = await fn(con, *args)

@@ -358,3 +358,46 @@ def test_a_connection_lost_mid_move_refuses_it_cleanly_and_the_store_goes_on(pg_
         assert store.resets >= 1
         await store.close()
     asyncio.run(main())
+
+
+def _terminate_blocking(url: str, pid: int) -> None:
+    """pg_terminate_backend(pid) from another connection, in another thread, while this
+    event loop waits: the dropped connection's notice stays unread, as after a restart."""
+    async def go() -> None:
+        admin = await asyncpg.connect(url)
+        try:
+            assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+        finally:
+            await admin.close()
+    worker = threading.Thread(target=asyncio.run, args=(go(),))
+    worker.start()
+    worker.join(timeout=30)
+    time.sleep(0.2)  # the server has closed the socket
+
+
+def test_a_read_on_a_connection_the_server_dropped_is_answered_on_a_fresh_one(pg_url):
+    """PostgreSQL only (the database-fault audit): after a server restart or a killed
+    backend the pool still holds the dead idle connection, and the first command's read
+    failed on it (the player got an error, the next command worked). A read changes nothing,
+    so it is tried once more on a fresh connection, and so is a transaction whose BEGIN never
+    reached the server; the player never sees the drop."""
+    from conftest import Db
+
+    async def main():
+        db = Db("postgresql", pg_url)
+        store = await db.open()
+        (a,) = await _games(store, 1)
+        for _ in range(2):  # twice: the pool's fresh connection can be dropped in turn
+            pid = await store.run_read(lambda con: con.fetchval("SELECT pg_backend_pid()"))
+            _terminate_blocking(pg_url, pid)  # as an operator's psql does, the loop not running
+            row = await store.get(a)  # the pool has not noticed the drop yet
+            assert row is not None and row.version == 0
+        # a move's transaction too: its BEGIN fails on the dead connection, nothing was sent,
+        # so it runs once more on a fresh one and lands (once)
+        pid = await store.run_read(lambda con: con.fetchval("SELECT pg_backend_pid()"))
+        _terminate_blocking(pg_url, pid)
+        done = await _move(store, a, 0, "after the drop")
+        assert done.row.version == 1 and await store.log(a) == [[0, "after the drop"]]
+        assert store.resets >= 2
+        await store.close()
+    asyncio.run(main())
