@@ -44,7 +44,7 @@ from engine.cards import CardSet
 from service import GameService, Outcome, Reminder
 from service.hints import used_lines
 from service.narrate import narrate, prompt
-from service.notices import rebuild
+from service.notices import ForeignNotice, UnreadableNotice, rebuild
 from service.outcomes import Told
 from service.play import KICK_AFTER_TIMEOUTS
 from service.report import PhaseReport, phase_reports
@@ -346,6 +346,9 @@ class Announcer:
         # at most TELLING channels' announcements at once: a burst of moves does not flood
         # the event loop with posts ahead of the acknowledgements and answers still to give
         self._telling = asyncio.Semaphore(TELLING)
+        # notices whose messages all went out but whose delivery the store did not record
+        # (busy, full, cut off): the next pass records it instead of posting them again
+        self._told: set[int] = set()
 
     async def draw(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Draw a channel image in the announcer's own workers, at most DRAWING at once:
@@ -636,7 +639,9 @@ class Announcer:
             return progress.stopped is None
         try:
             if progress.stopped is None:
+                self._told.add(notice)
                 await self.bot.store.delivered(notice)
+                self._told.discard(notice)
                 return True
             if attempts + 1 >= NOTICE_ATTEMPTS:
                 log.error("notice %s: not delivered after %d attempts; dropped", notice,
@@ -655,8 +660,14 @@ class Announcer:
     async def redeliver(self, notice: Notice) -> bool:
         """A notice left in the outbox (a crash, or Discord down): rebuilt from the stored
         game and told. Never raises (one game's trouble is its own)."""
+        if notice.id in self._told:  # told already; only recording it failed
+            return await self._record(notice.id)
         try:
             item = await rebuild(self.bot.service.tables, notice)
+        except ForeignNotice as e:
+            return await self._foreign(notice, e)
+        except UnreadableNotice as e:
+            return await self._set_aside(notice, str(e))
         except Exception:
             log.exception("game %s: notice %s could not be rebuilt", notice.game_id, notice.id)
             return await self.tell(notice.id, _fail, parts_done=notice.parts_done,
@@ -672,6 +683,39 @@ class Announcer:
             else (lambda: self.publish(ann))
         return await self.tell(notice.id, send, parts_done=notice.parts_done,
                                attempts=notice.attempts)
+
+
+    async def _record(self, notice: int) -> bool:
+        """Record a notice told earlier in this process as delivered, sending nothing."""
+        try:
+            await self.bot.store.delivered(notice)
+        except self.bot.store.faults as e:
+            log.warning("notice %s: its delivery is recorded later (store: %s)", notice, e)
+            return False
+        self._told.discard(notice)
+        return True
+
+    async def _foreign(self, notice: Notice, why: ForeignNotice) -> bool:
+        """A kind this release does not know: never told as another kind. Left for a newer
+        process (a rolling upgrade) with the usual back-off, set aside when none took it."""
+        try:
+            if notice.attempts + 1 >= NOTICE_ATTEMPTS:
+                return await self._set_aside(notice, f"{why}, which no process told")
+            log.warning("notice %s (game %s): %s, unknown to this release; left for a newer "
+                        "one", notice.id, notice.game_id, why)
+            delay = NOTICE_RETRY_S[min(notice.attempts, len(NOTICE_RETRY_S) - 1)]
+            await self.bot.store.retry_later(notice.id, notice.parts_done, time.time() + delay)
+        except self.bot.store.faults as e:
+            log.warning("notice %s: left for a later pass (store: %s)", notice.id, e)
+        return False
+
+    async def _set_aside(self, notice: Notice, reason: str) -> bool:
+        """Out of the outbox into `set_aside` (the store logs it for the operator)."""
+        try:
+            await self.bot.store.set_aside_notice(notice.id, reason)
+        except self.bot.store.faults as e:
+            log.warning("notice %s: set aside at a later pass (store: %s)", notice.id, e)
+        return False
 
 
 async def _nothing() -> None:

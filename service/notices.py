@@ -25,10 +25,51 @@ from store import Notice
 from .outcomes import Outcome, Reminder, Stage, Told, deadlines_of, stage_hook
 from .tables import Tables
 
+# Each kind's fields that must be whole numbers (or lists of them, "prompts"); `from` ≤ `to`.
+FIELDS: dict[str, tuple[str, ...]] = {"move": ("from", "to"), "start": ("to",),
+                                      "undo": ("to", "actor"),
+                                      "remind": ("seat", "decision")}
+
+
+class ForeignNotice(Exception):
+    """A notice of a kind this release does not know — written by a newer one (a rolling
+    upgrade) or by hand: never told as something else, left for a process that knows it."""
+
+
+class UnreadableNotice(Exception):
+    """A notice of a known kind whose fields no release could tell (a hand edit): it is set
+    aside for the operator, not retried."""
+
+
+def check(body: dict[str, Any]) -> None:
+    """ForeignNotice or UnreadableNotice when `body` is not a notice this release can tell.
+
+    Why before anything is rebuilt: a body missing its range used to fail deep in a replay,
+    with a traceback on every retry for hours; one of an unknown kind was told as a move."""
+    kind = body.get("kind")
+    if kind not in FIELDS:
+        raise ForeignNotice(f"a notice of kind {str(kind)[:40]!r}")
+    bad = [f for f in FIELDS[kind] if not _whole(body.get(f))]
+    prompts = body.get("prompts", [])
+    if not isinstance(prompts, list) or not all(_whole(x) for x in prompts):
+        bad.append("prompts")
+    if kind == "remind" and not isinstance(body.get("deadline"), int | float):
+        bad.append("deadline")
+    if not bad and kind == "move" and body["from"] > body["to"]:
+        bad.append("from > to")
+    if bad:
+        raise UnreadableNotice(f"a {kind} notice without a usable {', '.join(bad)}")
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
 
 async def rebuild(tables: Tables, notice: Notice) -> Outcome | Reminder | None:
     """The Outcome (or Reminder) a notice stands for, as of its move; None when there is
-    nothing left to tell (the game is gone, or the move was undone since)."""
+    nothing left to tell (the game is gone, or the move was undone since). ForeignNotice or
+    UnreadableNotice (`check`) for a body this release cannot tell."""
+    check(notice.body)
     row = await tables.store.get(notice.game_id)
     if row is None or row.setup is None or row.status not in ("active", "over"):
         return None

@@ -201,6 +201,11 @@ class GameStore(Protocol):
 
     async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None: ...
 
+    async def set_aside_notice(self, notice_id: int, reason: str) -> None:
+        """The notice leaves the outbox for `set_aside` (kept whole, with `reason`, for the
+        operator): one no release can tell, never retried nor silently dropped."""
+        ...
+
 
 class DailyStore(Protocol):
     """The daily challenge's tables (attempts, results, par, server settings, reminders,

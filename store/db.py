@@ -808,6 +808,10 @@ class Store(GameStore):
                             "not_before=? WHERE id=?", (parts_done, not_before, notice_id),
                             bookkeeping=True)
 
+    async def set_aside_notice(self, notice_id: int, reason: str) -> None:
+        report_set_aside("outbox", await self.run_write(_set_aside_notices, [notice_id], reason),
+                         reason)
+
 
 def _claim(con: sqlite3.Connection, key: str, game_id: int, version: int, text: str,
            now: float) -> None:
@@ -893,7 +897,8 @@ def _notify(con: sqlite3.Connection, row: GameRow, notice: dict[str, Any] | None
     return cur.lastrowid
 
 
-def _set_aside_notices(con: sqlite3.Connection, ids: list[int]) -> list[dict[str, Any]]:
+def _set_aside_notices(con: sqlite3.Connection, ids: list[int],
+                       reason: str = NOT_A_NOTICE) -> list[dict[str, Any]]:
     """Move unreadable outbox rows to `set_aside` (one transaction: kept or moved whole);
     returns the rows moved."""
     moved: list[dict[str, Any]] = []
@@ -902,7 +907,7 @@ def _set_aside_notices(con: sqlite3.Connection, ids: list[int]) -> list[dict[str
                                                (notice_id,)).fetchall()]
     con.executemany("INSERT INTO set_aside (source, game_id, data, reason, at)"
                     " VALUES (?,?,?,?,?)",
-                    [set_aside_row("outbox", r, NOT_A_NOTICE) for r in moved])
+                    [set_aside_row("outbox", r, reason) for r in moved])
     return moved
 
 

@@ -601,19 +601,24 @@ class PgStore(GameStore):
         found = await self.run_read(read)
         bad = [n for n in found if isinstance(n, int)]
         if bad:
-            async def move(con: Con) -> list[dict[str, Any]]:
-                moved = [dict(r) for r in await con.fetch(
-                    "DELETE FROM outbox WHERE id = ANY($1::bigint[]) RETURNING *", bad)]
-                await con.executemany(
-                    "INSERT INTO set_aside (source, game_id, data, reason, at)"
-                    " VALUES ($1,$2,$3,$4,$5)",
-                    [set_aside_row("outbox", r, NOT_A_NOTICE) for r in moved])
-                return moved
             try:
-                report_set_aside("outbox", await self.run_write(move), NOT_A_NOTICE)
+                await self._set_aside_notices(bad, NOT_A_NOTICE)
             except Exception:  # still in the outbox: skipped again, moved at a later pass
                 log.warning("outbox: could not set rows %s aside", bad, exc_info=True)
         return [n for n in found if isinstance(n, Notice)]
+
+    async def set_aside_notice(self, notice_id: int, reason: str) -> None:
+        await self._set_aside_notices([notice_id], reason)
+
+    async def _set_aside_notices(self, ids: list[int], reason: str) -> None:
+        async def move(con: Con) -> list[dict[str, Any]]:
+            moved = [dict(r) for r in await con.fetch(
+                "DELETE FROM outbox WHERE id = ANY($1::bigint[]) RETURNING *", ids)]
+            await con.executemany(
+                "INSERT INTO set_aside (source, game_id, data, reason, at)"
+                " VALUES ($1,$2,$3,$4,$5)", [set_aside_row("outbox", r, reason) for r in moved])
+            return moved
+        report_set_aside("outbox", await self.run_write(move), reason)
 
     async def delivered(self, notice_id: int) -> None:
         await self._execute("DELETE FROM outbox WHERE id=$1", notice_id, bookkeeping=True)

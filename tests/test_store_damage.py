@@ -170,6 +170,29 @@ def test_an_unreadable_outbox_row_is_set_aside_and_the_others_are_told(db, caplo
     asyncio.run(main())
 
 
+def test_a_notice_set_aside_with_its_reason_leaves_the_outbox_on_both_backends(db, caplog):
+    """A notice no release can tell (cogs/announce.py) is kept whole in `set_aside` with the
+    reason, and the others stay pending."""
+    async def main():
+        store = await db.open()
+        svc = GameService(store, clock=Clock(), seed_source=lambda: 3)
+        svc.tables.notify = True
+        for channel, host, guest in ((100, 11, 22), (200, 33, 44)):
+            await svc.lobby.new_lobby(1, channel, host, f"host{host}", players=2)
+            await svc.lobby.join(channel, guest, f"guest{guest}")
+            await svc.lobby.start(channel, host)
+        first, second = await store.notices()
+        with caplog.at_level("WARNING", logger="rr.store"):
+            await store.set_aside_notice(first.id, "a move notice without a usable to")
+        assert f"outbox row {first.id} (game {first.game_id}) set aside" in caplog.text
+        assert [n.id for n in await store.notices()] == [second.id]
+        kept = await db.sql("SELECT source, game_id, reason FROM set_aside")
+        assert [tuple(k) for k in kept] == [("outbox", first.game_id,
+                                              "a move notice without a usable to")]
+        await store.close()
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("damage", [
     "seat=seat+7, decision_id=decision_id+999",  # a seat that does not exist
     "decision_id=decision_id+999",  # a decision the game does not ask
