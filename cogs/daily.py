@@ -372,8 +372,8 @@ async def board_page(interaction: discord.Interaction, host: DailyHost, day: dt.
     guild_id = interaction.guild_id if server else None
     if guild_id is not None:  # the caller is a member: the interaction says so
         await host.store.seen_in(guild_id, interaction.user.id)
-    rows = await host.board.leaderboard(day, guild_id, member_check(rook(interaction), guild_id)
-                                  if guild_id is not None else None)
+    rows = await host.board.listing(day, guild_id, member_check(rook(interaction), guild_id)
+                                    if guild_id is not None else None, interaction.user.id)
     pages = max(1, -(-len(rows) // BOARD_SIZE))
     page = min(max(page, 0), pages - 1)
     scope = t("daily_scope_server" if server else "daily_scope_all", lang)
@@ -596,7 +596,7 @@ async def news_text(bot: Host, host: DailyHost, guild_id: int, lang: str,
     yesterday's published key."""
     yesterday = today - dt.timedelta(days=1)
     lines = [challenge_text(host, host.days.challenge(today), await host.par.get(today), lang)]
-    podium = (await host.board.leaderboard(yesterday, guild_id, member_check(bot, guild_id)))[:3]
+    podium = (await host.board.listing(yesterday, guild_id, member_check(bot, guild_id)))[:3]
     if podium:
         lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
         lines += [board_line(rank, e, lang, False) for rank, e in podium]

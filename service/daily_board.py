@@ -23,11 +23,28 @@ MemberCheck = Callable[[int], Awaitable[bool | None]]
 it could not tell (an error): not listed this time, asked again next time."""
 
 
+Hidden = Callable[[], Awaitable[set[int]]]
+"""Everyone who hid their profile (`/rr-stats privacy`): left off every board shown."""
+
+
 class DailyBoard:
-    def __init__(self, store: DailyStore, days: Calendar) -> None:
+    def __init__(self, store: DailyStore, days: Calendar, hidden: Hidden | None = None) -> None:
         self.store = store
         self.days = days
+        self.hidden = hidden
         self._not_members: dict[tuple[str, int], set[int]] = {}  # (day, guild) → asked: no
+
+    async def listing(self, day: dt.date, guild_id: int | None,
+                      is_member: MemberCheck | None = None,
+                      viewer: int | None = None) -> list[tuple[int, Entry]]:
+        """The board as it is shown (a page, a server's podium): `leaderboard` without the
+        players who hid their profile — they were told they are left off leaderboards —
+        but with the viewer's own row whatever they chose, ranked among those listed."""
+        board = await self.leaderboard(day, guild_id, is_member)
+        hidden = await self.hidden() if self.hidden is not None else set()
+        if not hidden:
+            return board
+        return daily.ranked(e for _, e in board if e.user not in hidden or e.user == viewer)
 
     async def leaderboard(self, day: dt.date, guild_id: int | None,
                           is_member: MemberCheck | None = None) -> list[tuple[int, Entry]]:

@@ -30,7 +30,7 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from store import DailyStore, DamagedSecret, daily_store
+from store import DailyStore, DamagedSecret, daily_store, ratings_store
 
 from . import daily
 from .daily_attempts import DailyAttempts
@@ -54,7 +54,7 @@ class DailyHost:
         self.store = store
         self.days = Calendar(secret, clock or games.clock)
         self.par = DailyPar(store, self.days)
-        self.board = DailyBoard(store, self.days)
+        self.board = DailyBoard(store, self.days, ratings_store(games.store).hidden_users)
         self.results = DailyResults(games, store, self.days, self.par, self.board)
         self.attempts = DailyAttempts(games, store, self.days, self.par, self.board)
         self.slots = DailySlots(games, store)

@@ -157,3 +157,27 @@ def test_day_job_announces_once_and_reminds_once_across_a_restart(tmp_path):
             assert await day_once(h.bot) == {"announced": 0, "reminded": 0, "closed": 0}
             assert len([m for m in h.messages(news) if not m.ephemeral]) == 1
     run(scenario)
+
+
+def test_a_player_who_hid_their_profile_is_left_off_the_daily_boards(tmp_path):
+    """`/rr-stats privacy hidden:True` tells the player they are left off leaderboards, and
+    the daily's are leaderboards too (the permissions audit: Ann was listed by name with her
+    points). Others' boards and a server's podium leave her out; her own shows her row."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            hid = await h.slash(ann, "rr-stats privacy", hidden=True)
+            assert "left off leaderboards" in hid.text
+            for user, seed in ((ann, 3), (bob, 4)):
+                await h.slash(user, "rr daily play")
+                table = Table(h, h.dm_channel(user))
+                table.game_id = (await h.bot.store.open_game(slot(user.id, True))).id
+                await table.play(random.Random(seed))
+            seen_by_bob = await h.slash(bob, "rr daily leaderboard", channel=h.dm_channel(bob))
+            assert "Ann" not in seen_by_bob.text and "🥇 Bob" in seen_by_bob.text, seen_by_bob.text
+            seen_by_ann = await h.slash(ann, "rr daily leaderboard", channel=h.dm_channel(ann))
+            assert "Ann" in seen_by_ann.text and "Bob" in seen_by_ann.text, seen_by_ann.text
+            await h.slash(ann, "rr-stats privacy", hidden=False)  # shown again: listed again
+            again = await h.slash(bob, "rr daily leaderboard", channel=h.dm_channel(bob))
+            assert "Ann" in again.text
+    asyncio.run(scenario())
