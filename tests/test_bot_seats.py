@@ -229,7 +229,7 @@ def test_ai_seat_texts_in_japanese(tmp_path):
             res = await h.slash(yui, "rr new", bots=1)
             assert "参加者（2/2）: Yui、🤖 Bot 1 (random)" in res.text  # a Japanese list (story.list_sep)
             res = await h.slash(yui, "rr settings", zombie="random")
-            assert "時間切れのプレイヤーがいると: AI（気まぐれ）が `/rr 復帰` まで代わりに遊びます" \
+            assert "時間切れのプレイヤーがいると: AI（気まぐれ）が`/rr 復帰`まで代わりに遊びます" \
                 in res.text
             res = await h.slash(yui, "rr settings", zombie="off")
             assert "既定の回答になります" in res.text

@@ -78,6 +78,9 @@ def test_emphasis_sits_in_the_sentence_without_spaces() -> None:
     space opens the emphasis after a Japanese word ("ホストが **開始**を")."""
     ja = r"[\u3040-\u30ff\u4e00-\u9fff]"
     assert [where for where, text in _texts() if re.search(ja + r" \*\*\S", text)] == []
+    # a command reads as a word of the sentence too: ホストは<cmd>bot add</cmd>で…
+    assert [where for where, text in _texts()
+            if re.search(ja + r" <cmd>|</cmd> " + ja, text)] == []
 
 
 def test_one_spacing_and_punctuation_style() -> None:

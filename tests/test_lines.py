@@ -22,7 +22,7 @@ def test_a_prompt_reads_as_markdown_in_discord_and_as_console_commands_in_the_co
     assert plain(line, "en") == ("Advance: 2 unit actions left — 'act SQUARE [to SQUARE] "
                                  "[attack/area/heal …]', then 'done'.")
     ja = prompt(g, 0, "ja")
-    assert markdown(ja, "ja") == "**進撃**: 残り2回のユニット行動 — `/rr 行動`、終わったら `/rr 終了`"
+    assert markdown(ja, "ja") == "**進撃**: 残り2回のユニット行動 — `/rr 行動`、終わったら`/rr 終了`"
     # Japanese brackets take no spaces around them
     assert plain(ja, "ja") == ("進撃: 残り2回のユニット行動 —「act マス [to マス] "
                                "[attack/area/heal …]」、終わったら「done」")
