@@ -44,13 +44,18 @@ async def rows(bot, table: str) -> list[dict]:
     return await bot.store.run_read(read)
 
 
+async def two_players(h: Harness) -> Table:
+    table = Table(h)
+    await table.open(h.user("ann"), [h.user("bob")], players=2)
+    await h.settle()
+    return table
+
+
 def test_a_notice_nobody_can_tell_is_never_told_as_a_move(tmp_path, caplog):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=5)) as h:
-            table = Table(h)
-            await table.open(h.user("ann"), [h.user("bob")], players=2)
+            table = await two_players(h)
             bot = table.bot
-            await h.settle()
             before = public(h)
             foreign = await outbox(bot, {"kind": "bogus", "from": 0, "to": 2}, table.game_id)
             broken = [await outbox(bot, body, table.game_id) for body in (
@@ -86,10 +91,8 @@ def test_a_notice_nobody_can_tell_is_never_told_as_a_move(tmp_path, caplog):
 def test_posts_whose_delivery_was_not_recorded_are_not_posted_again(tmp_path, monkeypatch):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=5)) as h:
-            table = Table(h)
-            await table.open(h.user("ann"), [h.user("bob")], players=2)
+            table = await two_players(h)
             bot = table.bot
-            await h.settle()
             real = bot.store.delivered
             failing = {"left": 1}
 
