@@ -51,9 +51,12 @@ async def start_line(store: GameStore, game_id: int, lang: str) -> str | None:
 async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: Sequence[Sequence[Any]],
                     lang: str) -> list[str]:
     """Settle the finished game and word its rating changes (the server's ratings; the
-    bot-wide one where the game was played outside a server)."""
+    bot-wide one where the game was played outside a server); a player who hid their
+    profile is named without numbers."""
     try:
-        reason, changes = await Ratings(store).settle(row, g, log_, now)
+        ratings = Ratings(store)
+        reason, changes = await ratings.settle(row, g, log_, now)
+        hidden = await ratings.tables.hidden_users() if changes else set()
     except Exception:
         log.exception("game %s: ratings not settled now (the next post of it tries again)",
                       row.id)
@@ -65,7 +68,9 @@ async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: S
     scope = row.guild_id or EVERYWHERE
     names = {int(s["user"]): safe(str(s["name"])) for s in row.seats}
     mine = [c for c in changes if c.scope == scope]
+    # a player who hid their profile keeps their rating to themselves here too
     return [t("rating_end_head", lang)] + [
-        t("rating_end_line", lang, name=names.get(c.user_id, "?"), before=shown(c.before),
-          after=shown(c.after), change=delta(c)) for c in mine]
+        t("rating_end_hidden", lang, name=names.get(c.user_id, "?")) if c.user_id in hidden
+        else t("rating_end_line", lang, name=names.get(c.user_id, "?"), before=shown(c.before),
+               after=shown(c.after), change=delta(c)) for c in mine]
 

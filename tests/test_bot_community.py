@@ -256,6 +256,28 @@ def test_japanese_game_over_post_words_the_ratings_in_japanese(db):
     asyncio.run(scenario())
 
 
+def test_a_hidden_player_s_rating_is_not_shown_in_the_game_over_post(tmp_path):
+    """`/rr-stats privacy hidden:True` keeps a player's rating to themselves (the
+    permissions audit: the game-over post still printed it before → after). The post names
+    them without numbers; the other player's change is shown; the rating still moved."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=11)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            await h.slash(ann, "rr-stats privacy", hidden=True)
+            table = Table(h)
+            await table.open(ann, [bob], players=2)
+            await table.play(random.Random(5))
+            row, g = await table.game()
+            assert g.over
+            post = "\n".join(m.text for m in public(h)[-3:])
+            assert "📈" in post and "Ann: 🔒 rating not shown" in post, post
+            assert any(line.startswith("Bob: ") and " → " in line and "(" in line
+                       for line in post.splitlines()), post
+            assert await Ratings(h.bot.store).tables.rating(h.channel.guild_id, ann.id) \
+                is not None  # rated all the same: only its showing is private
+    asyncio.run(scenario())
+
+
 def test_zombie_takeover_leaves_the_game_unrated_and_both_posts_say_so(db):
     """Issue 24 point 4: zombie mode on, a player runs out of time, the AI plays their
     seat to the end: the start post warned it would make the game unrated, the game-over
