@@ -51,7 +51,8 @@ class Reason:
 
     `verb` is the action's verb (docs/notation.md). For a unit action: `unit` (card key) on
     `square`; `monster` (card key) on `target` when its skill hits one, with `damage`
-    expected; `castle`: that monster would enter the castle in the coming Invasion (R9);
+    expected; `hits`: how many monsters it may damage (an area attack, a split, a command:
+    then `damage` is their total and no one monster is named); `castle`: that monster would enter the castle in the coming Invasion (R9);
     `saved`: the seat's units the answer keeps from fainting in that Invasion. For a pick,
     place or recruit: `card` (the command card's or unit's key) and `square`."""
 
@@ -63,6 +64,7 @@ class Reason:
     monster: str | None = None
     target: str | None = None
     damage: float = 0.0
+    hits: int = 0
     castle: bool = False
     saved: int = 0
 
@@ -114,22 +116,25 @@ def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
     branches = greedy.outcomes(cs, view, seat, a)
     damage = 0.0
     fainted = 0.0
+    hit: set[str] = set()  # the monsters some branch damages
     for prob, s in branches:
         after = s["players"][seat]["board"]
         damage += prob * (_monster_hp(cs, b) - _monster_hp(cs, after))
         fainted += prob * len(invade_board(cs, after, len(p["castle"]), solo).fainted)
+        left = _monster_hps(cs, after)
+        hit |= {k for k, hp in _monster_hps(cs, b).items() if left.get(k, 0) < hp}
     monster = target = None
     castle = False
     targets = a.skill.targets if a.skill is not None else ()
-    for sq in targets:
+    for sq in targets if len(hit) <= 1 else ():  # several hit: their total, no one named
         m = b[board.square(sq)]
         if m is not None and "owner" not in m:
             monster, target = m["card"], sq
             castle = any(x["id"] == m["id"] for x in now.invaded)
             break
-    return Reason("act", unit=unit["card"] if unit else None, square=a.square, to=a.to, monster=monster,
-                  target=target, damage=round(damage, 1), castle=castle,
-                  saved=max(0, round(len(now.fainted) - fainted)))
+    return Reason("act", unit=unit["card"] if unit else None, square=a.square, to=a.to,
+                  monster=monster, target=target, damage=round(damage, 1), hits=len(hit),
+                  castle=castle, saved=max(0, round(len(now.fainted) - fainted)))
 
 
 def chances(cs: CardSet, view: View, seat: int, text: str, rng: random.Random,
@@ -176,6 +181,12 @@ def share_won(g: Game, seat: int) -> float:
     if res is None or seat not in res["winners"]:
         return 0.0
     return 1.0 / len(res["winners"]) if res["draw"] else 1.0
+
+
+def _monster_hps(cs: CardSet, b: list[Any]) -> dict[str, int]:
+    """Each monster's HP left, by its id (a defeated one is missing)."""
+    return {x["id"]: cs.monsters[x["card"]].hp - x.get("dmg", 0) for x in b
+            if x is not None and "owner" not in x}
 
 
 def _monster_hp(cs: CardSet, b: list[Any]) -> int:

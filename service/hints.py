@@ -90,6 +90,10 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[Line]
                      monster=name(r.monster), target=r.target, damage=f"{r.damage:g}")
         if r.castle:
             why += i18n.t(lang, "hint.castle")
+    elif r.verb == "act" and r.hits > 0:  # an area attack, a split, a command
+        where = f"{r.square}→{r.to}" if r.to else r.square
+        why = i18n.tn(lang, "hint.spread", r.hits, unit=name(r.unit), square=where,
+                      damage=f"{r.damage:g}")
     elif r.verb == "act":
         why = i18n.t(lang, "hint.move", unit=name(r.unit), square=r.square)
     elif r.verb in ("place", "recruit") and r.card is not None:

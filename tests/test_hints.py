@@ -254,3 +254,21 @@ def test_a_monster_at_the_castle_door_is_said_to_get_in_this_rounds_invasion():
     round_ = g.round
     g.apply(0, "done")  # nobody stops it
     assert g.over and g.result["code"] == "end.castle_invaded" and g.round == round_
+
+
+def test_an_area_attack_hint_says_how_many_monsters_it_hits_and_the_total(tmp_path):
+    """R8.2 (area ★: every monster in range takes 1 damage): the hint for a Sorcerer★'s
+    area attack gave only "the best use of this unit"; it now says how many monsters it hits
+    and the damage expected in all (the learning audit), in both languages."""
+    lesson = lessons()[lesson_index("summon")]
+    pos = copy.deepcopy(dict(lesson.position))
+    pos["board"] = {"3B": {"kind": "unit", "card": "sorcerer_star"},
+                    "5B": {"card": "goblin"}, "6A": {"card": "goblin"}}
+    g = Game.from_json(json.dumps(puzzle_state(pos, lesson.cards_version)))
+    r = explain(g.cards, g.view(0), 0, parse("act 3B area"))
+    assert r.hits == 2 and r.damage == 2 and r.monster is None
+    advice = Advice("act 3B area", r, 0.5, 0.6)
+    en = str(advice_lines(advice, g.cards, "en")[1])
+    assert en.startswith("Sorcerer★ 3B hits 2 monsters: 2 damage expected"), en
+    ja = str(advice_lines(advice, g.cards, "ja")[1])
+    assert "モンスター2体を攻撃" in ja and "期待ダメージ合計2" in ja, ja
