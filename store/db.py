@@ -558,6 +558,8 @@ class Store(GameStore):
         in the same transaction (a time-out counted with the default answer it caused).
 
         The version only grows (an undo bumps it too), so any prompt read before is stale.
+        Only a game still active takes a move: one abandoned, resigned or closed by another
+        process meanwhile (which may leave its version as it was) is never brought back.
         Raises VersionConflict when the game moved on since `expected_version` was read,
         AlreadyApplied when `key` (an interaction) was applied before. `timers` are the
         game's timers from now on (see `_put_timers`); a finished game has none. `notice`
@@ -576,7 +578,8 @@ class Store(GameStore):
             row = _one(
                 con,
                 "UPDATE games SET state=?, version=version+?, status=?, updated_at=?,"
-                " meta=COALESCE(?, meta) WHERE id=? AND version=? RETURNING *",
+                " meta=COALESCE(?, meta) WHERE id=? AND version=? AND status='active'"
+                " RETURNING *",
                 (state, max(1, len(entries)), status, now,
                  json.dumps(new_meta) if new_meta is not None else None, game_id,
                  expected_version))
@@ -605,7 +608,7 @@ class Store(GameStore):
         def write(con: sqlite3.Connection) -> Commit:
             row = _one(con,
                        "UPDATE games SET state=?, version=version+1, updated_at=?"
-                       " WHERE id=? AND version=? RETURNING *",
+                       " WHERE id=? AND version=? AND status='active' RETURNING *",
                        (state, now, game_id, expected_version))
             if row is None:
                 raise VersionConflict("the game moved on")

@@ -411,7 +411,8 @@ class PgStore(GameStore):
             # every write that appends to a log also moves the version this UPDATE checks.
             r = await con.fetchrow(
                 "UPDATE games SET state=$1, version=version+$2, status=$3, updated_at=$4,"
-                " meta=COALESCE($5, meta) WHERE id=$6 AND version=$7 RETURNING *,"
+                " meta=COALESCE($5, meta) WHERE id=$6 AND version=$7 AND status='active'"
+                " RETURNING *,"
                 " (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=$6) AS next_seq",
                 state, max(1, len(entries)), status, now,
                 json.dumps(new_meta) if new_meta is not None else None, game_id,
@@ -437,7 +438,7 @@ class PgStore(GameStore):
 
         async def write(con: Con) -> Commit:
             row = await _one(con, "UPDATE games SET state=$1, version=version+1, updated_at=$2"
-                             " WHERE id=$3 AND version=$4 RETURNING *",
+                             " WHERE id=$3 AND version=$4 AND status='active' RETURNING *",
                              state, now, game_id, expected_version)
             if row is None:
                 raise VersionConflict("the game moved on")

@@ -401,3 +401,25 @@ def test_a_read_on_a_connection_the_server_dropped_is_answered_on_a_fresh_one(pg
         assert store.resets >= 2
         await store.close()
     asyncio.run(main())
+
+
+def test_a_move_read_before_another_process_ended_the_game_never_brings_it_back(db):
+    """Two processes, one database (the multi-process audit): one ends a game — `/rr
+    abandon`, a daily resign or the day's close, which leave the version as it was — while
+    the other is committing a move it read before. The move used to land and set the game
+    `active` again, prompts and all. Now only an active game takes a move or an undo: the
+    late one is out of date (VersionConflict) and the game stays ended."""
+    async def main():
+        store = await db.open()
+        (a,) = await _games(store, 1)
+        await store.set_status(a, "abandoned")  # the other process ends it: version kept
+        assert (await store.get(a)).version == 0
+        with pytest.raises(VersionConflict):
+            await _move(store, a, 0, "late move")
+        with pytest.raises(VersionConflict):
+            await store.rewrite_log(a, 0, [], json.dumps({"v": 1}), [])
+        row = await store.get(a)
+        assert row.status == "abandoned" and await store.log(a) == []
+        assert await store.timers(a) == []
+        await store.close()
+    asyncio.run(main())
