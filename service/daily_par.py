@@ -137,8 +137,9 @@ class DailyPar:
         for level in self.levels or PAR_LEVELS:
             if level in LEVELS:
                 par[level] = await asyncio.to_thread(ai_play, ch, level)
-        await self.store.set_par(day.isoformat(), par)
-        return par
+        # another process may have computed the day too: the first par stored is the day's
+        # (share lines quote it), never overwritten by a later one
+        return await self.store.keep_par(day.isoformat(), par)
 
     async def odds(self, day: dt.date) -> dict[str, Any]:
         """The par with its odds: each par AI plays the day `plays` times (the par game

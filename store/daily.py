@@ -302,6 +302,17 @@ class SqliteDailyStore(DailyStore):
             "INSERT INTO daily_days (day, par) VALUES (?,?) ON CONFLICT (day)"
             " DO UPDATE SET par=excluded.par", (day, json.dumps(par))).close())
 
+    async def keep_par(self, day: str, par: dict[str, Any]) -> dict[str, Any]:
+        def write(con: sqlite3.Connection) -> dict[str, Any]:
+            con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
+            raw = con.execute("SELECT par FROM daily_days WHERE day=?", (day,)).fetchone()[0]
+            kept = par_of(raw, day)  # (an unreadable one is stored over)
+            if kept is not None:
+                return kept
+            con.execute("UPDATE daily_days SET par=? WHERE day=?", (json.dumps(par), day))
+            return par
+        return await self.store.run_write(write)
+
     async def day_flag(self, day: str, flag: str) -> bool:
         """Whether `announced` or `closed` is set for a day (a read; see `take_day_flag`)."""
         assert flag in ("announced", "closed")

@@ -253,6 +253,18 @@ class PgDailyStore(DailyStore):
         await self._run("INSERT INTO daily_days (day, par) VALUES ($1,$2) ON CONFLICT (day)"
                         " DO UPDATE SET par=excluded.par", day, json.dumps(par))
 
+    async def keep_par(self, day: str, par: dict[str, Any]) -> dict[str, Any]:
+        async def write(con: Con) -> dict[str, Any]:
+            await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
+                              day)
+            kept = par_of(await con.fetchval("SELECT par FROM daily_days WHERE day=$1"
+                                             " FOR UPDATE", day), day)
+            if kept is not None:
+                return kept
+            await con.execute("UPDATE daily_days SET par=$1 WHERE day=$2", json.dumps(par), day)
+            return par
+        return await self.store.run_write(write)
+
     async def day_flag(self, day: str, flag: str) -> bool:
         assert flag in ("announced", "closed")
 

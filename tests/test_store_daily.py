@@ -139,3 +139,24 @@ def test_daily_outbox_queues_once_holds_once_and_keeps_a_row_until_it_is_sent(db
         for s in (a, b):
             await s.close()
     asyncio.run(main())
+
+
+def test_the_first_par_stored_is_the_day_s_whichever_process_computed_it(db):
+    """Two processes computing one day's par at once (the multi-process audit): the last
+    writer used to win, and players were compared with different pars on one day. Now the
+    first stored stays and both get it back; a damaged stored par is written over."""
+    async def main():
+        a, b, da, dbb = await _two(db)
+        first = {"greedy": {"score": {"won": True, "rounds": 9}}}
+        second = {"greedy": {"score": {"won": False, "rounds": 12}}}
+        assert await da.keep_par("2026-11-25", first) == first
+        assert await dbb.keep_par("2026-11-25", second) == first
+        assert await da.par("2026-11-25") == first
+        await db.sql("UPDATE daily_days SET par='{\"greedy' WHERE day='2026-11-26'")
+        await da.take_day_flag("2026-11-26", "announced")  # a day row with no par yet
+        assert await dbb.keep_par("2026-11-26", second) == second
+        await db.sql("UPDATE daily_days SET par='{\"greedy' WHERE day='2026-11-26'")
+        assert await da.keep_par("2026-11-26", first) == first  # damaged: written over
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
