@@ -166,8 +166,9 @@ def support_units(g: Game, seat: int, lang: str) -> list[Pair]:
 
 
 def levelup_units(g: Game, seat: int, lang: str) -> list[Pair]:
+    """Also while others are asked: Level Up may be declared at any time (R12.1)."""
     return [(_piece_label(g, seat, a.square, lang), a.square)
-            for a in _legal(g, seat, "levelup") if a.square]
+            for a in g.levelups(seat) if a.square]
 
 
 def own_units(g: Game, seat: int, lang: str) -> list[Pair]:

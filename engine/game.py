@@ -227,6 +227,8 @@ class Game:
             flow.run(cs, st, ev, on_resolved)
             return ev
         dec = st["decisions"].get(str(seat))
+        if dec is None and a.verb == "levelup":  # R12.1: at any time, not only when asked
+            return self._levelup_between(seat, a)
         if dec is None:
             raise self._not_yours()
         if decision_id is not None and decision_id != dec["id"]:
@@ -260,6 +262,22 @@ class Game:
         log = [e for k, e in enumerate(self.state["log"]) if k != index]
         self.state = Game.replay(self.state["setup"], log).state
 
+    def _levelup_between(self, seat: int, a: Action) -> list[Event]:
+        """Level Up declared while the game waits on others (R12.1, p.24: 「レベルアップの宣言は
+        いつでもできます」): the unit is replaced at once; nothing waits on it, so no decision
+        opens or closes, and the game goes on where it was."""
+        st, cs = self.state, self.cards
+        i = board.index(a.square or "")
+        problem = combat.levelup_problem(cs, st, seat, i)
+        if problem:
+            raise IllegalAction(problem[0], **problem[1])
+        assert i is not None  # levelup_problem refuses a missing square
+        ev: list[Event] = []
+        combat.do_levelup(cs, st, seat, i, ev)
+        st["log"].append([seat, str(a)])
+        st["undo"].pop(str(seat), None)
+        return ev
+
     def _not_yours(self) -> NotYourDecision:
         waiting = tuple(self.state["players"][s]["name"] for s in self.waiting_for())
         return NotYourDecision("not_your_decision",
@@ -292,6 +310,14 @@ class Game:
         if dec is None or self.state["result"] is not None:
             return []
         return decisions.legal(self.cards, self.state, seat, dec)
+
+    def levelups(self, seat: int) -> list[Action]:
+        """The Level Ups `seat` may declare now, asked or not (R12.1: at any time)."""
+        st = self.state
+        if st["result"] is not None or not 0 <= seat < len(st["players"]) \
+                or st["players"][seat]["eliminated"]:
+            return []
+        return decisions.levelup_options(self.cards, st, seat)
 
     def trivial_action(self, seat: int) -> Action | None:
         """An answer that needs no thought, which interfaces may apply at once: the only legal

@@ -571,8 +571,10 @@ def _try_illegal(rng: random.Random, g: Game, seat: int, legal: list[Action], ke
         text = rng.choice(_mutations(rng, g, seat, legal))
     elif kind < 0.65 and history:
         text = rng.choice(history[-8:])  # an answer to an earlier question
-    elif kind < 0.8:
-        text = str(rng.choice(legal))
+    elif kind < 0.8 and [a for a in legal if a.verb != "levelup"]:
+        # another seat's answer (Level Up aside: any player may declare it at any time,
+        # R12.1, so an idle seat's levelup is judged on its own board)
+        text = str(rng.choice([a for a in legal if a.verb != "levelup"]))
         idle = [s for s in range(n) if g.decision(s) is None] + [-1, n, 99]
         who, expect = rng.choice(idle), NotYourDecision
     else:

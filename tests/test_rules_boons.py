@@ -25,7 +25,7 @@ from rules_helpers import (
     unit,
 )
 
-from engine import Game, IllegalAction, NotationError, NotYourDecision
+from engine import Game, IllegalAction, NotationError
 
 
 def act_game(board: dict[str, Any], rolls: tuple[tuple[int, int], ...] = (), honor: int = 1,
@@ -57,16 +57,38 @@ def test_r12_marks_are_tokens_and_defeated_cards_spent_tokens_first():
 
 # ---- R12.1 timing -------------------------------------------------------------------------------
 
-def test_r12_1_levelup_is_allowed_at_any_of_the_players_own_decisions():
-    """R12.1 (p.24, 'at any time') [decision: at any own decision]: here at a pick decision and
-    at a ready decision; not when the player has nothing to decide."""
+def test_r12_1_levelup_is_allowed_at_any_time():
+    """R12.1 (p.24: 「レベルアップの宣言はいつでもできます」): at the player's own pick and ready
+    decisions, and while the game waits on someone else — then the unit is replaced at once
+    and the other player's question stays as it was (until the twenty-third session's audit
+    it was refused: "nothing to decide"). Its price still applies (R12.2)."""
     g = puzzle([{"2B": unit("warrior_star")}, {"2B": unit("cleric_star")}],
                phase="main", round=1, turn_order=[0, 1], turn=0,
                decisions={0: decision("pick", options=["advance", "reward"])},
                player={0: {"honor": 2}, 1: {"honor": 2}})
-    expect_error(g, 1, "levelup 2B", NotYourDecision, "nothing to decide")
+    asked = g.decision(0)
+    g.apply(1, "levelup 2B")
+    assert layout(g, 1)["2B"] == "cleric" and g.state["players"][1]["honor"] == 0
+    assert g.decision(0) == asked and g.decision(1) is None
+    expect_error(g, 1, "levelup 2B", IllegalAction, "")  # a Cleric is no ★ unit any more
     g.apply(0, "levelup 2B")
     assert layout(g)["2B"] == "warrior" and g.decision(0)["kind"] == "pick"
+    replayed = Game.replay(g.setup, g.state["log"])  # the log replays it (R15)
+    assert layout(replayed, 1)["2B"] == "cleric"
+
+
+def test_r12_1_the_level_ups_a_player_may_declare_are_listed_asked_or_not():
+    """R12.1: what `/rr levelup` suggests — every ★ unit the player can pay for, whether the
+    game waits on them or on someone else; nothing once the marks run short (R12.2)."""
+    g = puzzle([{"2B": unit("warrior_star")}, {"2B": unit("cleric_star"), "1A": unit("thief_star")}],
+               phase="main", round=1, turn_order=[0, 1], turn=0,
+               decisions={0: decision("pick", options=["advance", "reward"])},
+               player={0: {"honor": 2}, 1: {"honor": 2}})
+    assert g.legal_actions(1) == []  # nothing asked of seat 1 …
+    assert sorted(str(a) for a in g.levelups(1)) == ["levelup 1A", "levelup 2B"]  # … yet
+    g.apply(1, "levelup 1A")
+    assert g.levelups(1) == []  # 0 marks left
+    assert [str(a) for a in g.levelups(0)] == ["levelup 2B"]
     g2 = puzzle([{"2B": unit("thief_star", acted=True)}, {}], player={0: {"honor": 2}},
                 decisions={0: decision("ready", card="rest", n=2)}, **main_card("rest", 0, 2))
     g2.apply(0, "levelup 2B")
