@@ -65,9 +65,10 @@ def walk(seed: int, steps: int = STEPS, only: set[tuple[int, int]] | None = None
     """(step, probe, seat, text, refusal) for each refused probe of game `seed`; with `only`,
     just those (step, probe) pairs are tried (the walk itself is the same)."""
     rng = random.Random(seed)
+    # rules=1: the readings of the rules at the harvest (engine/flow.py RULES_VERSION)
     g = Game.new([f"P{i}" for i in range(1 + seed % 4)], seed=seed,
                  options={"difficulty": ["easy", "normal", "hard"][seed % 3]} if seed % 8 == 0
-                 else None)
+                 else None, rules=1)
     for step in range(steps):
         if g.over:
             # Probes against a finished game (the game-over refusal and its reason).

@@ -35,6 +35,10 @@ from .state import (
 from .types import InvadedEvent, Termination
 
 SOLO_FINAL = REASONS["end.final_round"]
+# The readings of the rules a new game is played under, kept in its setup (`setup.rules`):
+# 2 rebuilds the unit deck as soon as a reveal empties it (R11.3); a game stored without the
+# key (1) keeps the reading it was played with, so its log replays to the same game (R15).
+RULES_VERSION = 2
 
 
 def run(cs: CardSet, st: State, ev: list[Event],
@@ -485,13 +489,23 @@ def _reveal_mercenaries(st: State, ev: list[Event]) -> None:
         if st["mercenaries"][k] is not None:
             continue
         if not st["unit_deck"] and not solo_option and st["discard"]:
-            st["unit_deck"], st["discard"] = st["discard"], []
-            rng.shuffle(st["rng"], "units", st["unit_deck"])
-            ev.append({"type": "unit_deck_reshuffled"})
+            _reshuffle_units(st, ev)
         if st["unit_deck"]:
             st["mercenaries"][k] = st["unit_deck"].pop(0)
+    # R11.3 (p.23: 「山札がなくなった場合、捨て札をシャッフルして新たな山札に」): a deck
+    # the reveal has just emptied is rebuilt at once, from the discards as they are now.
+    # Games of rules 1 waited for the next reveal, whose discards had grown by then.
+    if (st["setup"].get("rules", 1) >= 2 and not st["unit_deck"] and not solo_option
+            and st["discard"]):
+        _reshuffle_units(st, ev)
     ev.append({"type": "mercenaries", "cards": [m["card"] if m else None
                                                for m in st["mercenaries"]]})
+
+
+def _reshuffle_units(st: State, ev: list[Event]) -> None:
+    st["unit_deck"], st["discard"] = st["discard"], []
+    rng.shuffle(st["rng"], "units", st["unit_deck"])
+    ev.append({"type": "unit_deck_reshuffled"})
 
 
 def supported(st: State) -> list[int]:

@@ -55,7 +55,8 @@ class Game:
     @classmethod
     def new(cls, players: list[str], seed: int = 0, options: Mapping[str, Any] | None = None,
             cards_data: dict[str, Any] | None = None, events: list[Event] | None = None,
-            cards_version: int | None = None, key: bytes | None = None) -> Game:
+            cards_version: int | None = None, key: bytes | None = None,
+            rules: int | None = flow.RULES_VERSION) -> Game:
         """A new game up to its first decisions; `events` (if given) receives the setup's
         events (round-0 summons, mercenaries) so interfaces can tell the story.
 
@@ -77,6 +78,8 @@ class Game:
         else:
             cs, cards_version = default_cards(), default_version()
         st = new_game(cs, players, seed, options or {}, key)
+        if rules is not None:  # (absent: a game stored before rule versions, read as 1)
+            st["setup"]["rules"] = rules
         if cards_data:
             st["setup"]["cards"] = cards_data
         elif cards_version is not None:
@@ -100,6 +103,7 @@ class Game:
             # with which cards (R15): today's, unless it brings its own.
             start = {k: v for k, v in st.items() if k != "setup"}
             setup["start"] = json.loads(json.dumps(start))
+            setup.setdefault("rules", flow.RULES_VERSION)  # a new position: today's readings
             if "cards" not in setup and "cards_version" not in setup:
                 version = default_version()
                 if version is not None:
@@ -124,12 +128,16 @@ class Game:
             # the setup first, so the puzzle's own cards judge it (not the default set)
             st["setup"] = json.loads(json.dumps(setup))
             return cls(st)
+        # with the rules' readings it was played under: a stored game keeps its own
         g = cls.new(setup["players"], setup.get("seed", 0), setup.get("options"),
-                    setup.get("cards"), events, setup.get("cards_version"), rng.key_of(setup))
+                    setup.get("cards"), events, setup.get("cards_version"), rng.key_of(setup),
+                    rules=setup.get("rules"))
         if "cards" not in setup and "cards_version" not in setup:
             # A setup from before versions replays as stored (with the process's default
             # set): store migration 4 and `from_json` find the version it was played with.
             g.state["setup"].pop("cards_version", None)
+        # the rules' readings it was played under (flow.py: 1 until the unit deck was
+        # reshuffled as soon as it ran out): a stored game keeps its own
         return g
 
     @classmethod

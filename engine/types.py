@@ -90,6 +90,7 @@ class Setup(TypedDict):
     cards: NotRequired[dict[str, Any]]  # a custom card set: the free-form JSON of cards.json
     cards_version: NotRequired[int]  # else the released set data/cards/v<N>.json (issue 17)
     start: NotRequired[dict[str, Any]]  # a puzzle's starting position (a State minus setup)
+    rules: NotRequired[int]  # the rules' readings it is played under (flow.RULES_VERSION)
 
 
 class KeyedStream(TypedDict):
@@ -250,6 +251,7 @@ class SetupView(TypedDict):
     options: Options
     cards: NotRequired[dict[str, Any]]
     cards_version: NotRequired[int]
+    rules: NotRequired[int]
 
 
 class View(TypedDict):

@@ -36,7 +36,8 @@ def view(cs: CardSet, st: State, seat: int | None) -> View:
     v["viewer"] = seat
     # Card data is public (printed on the cards), so a custom set stays in the view: an AI or
     # a renderer given only a view must play with the same cards the engine judges with.
-    v["setup"] = {k: st["setup"][k] for k in ("players", "options", "cards", "cards_version")
+    v["setup"] = {k: st["setup"][k] for k in ("players", "options", "cards", "cards_version",
+                                                "rules")
                   if k in st["setup"]}
     for i, p in enumerate(v["players"]):
         real = st["players"][i]

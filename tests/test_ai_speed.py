@@ -39,8 +39,10 @@ def play(cfg: Config, seed: int, cards: int | None = DIGEST_CARDS
     """One game as `python -m sim` plays it (count budget, no wall cap): the log's digest,
     and each decision the expert searched with the positions it scored (ai/greedy.py
     `Effort`: what its CPU follows) and the view it searched."""
+    # rules=1: the readings the digests were taken under (the unit deck then rebuilt at the
+    # next reveal, not at once: engine/flow.py RULES_VERSION)
     g = Game.new(list(NAMES[:cfg.players]), seed=seed, options=cfg.options(),
-                 cards_version=cards)
+                 cards_version=cards, rules=1)
     bots = [make_bot(cfg.level(s), seed * 8 + s, cfg.budget) for s in range(cfg.players)]
     searched = []
     for _ in range(5000):

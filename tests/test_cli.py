@@ -17,6 +17,7 @@ import pytest
 
 from engine import Game, parse
 from engine.cards import default_version
+from engine.flow import RULES_VERSION
 from engine.notation import MAX_COMMANDS
 
 pytestmark = pytest.mark.process  # each test starts the console or CLI as a process
@@ -53,7 +54,8 @@ def test_new_writes_a_state(tmp_path: Path) -> None:
     state = json.loads(r.stdout)
     assert state["setup"] == {"players": ["Solo"], "seed": 3,
                               "options": {"difficulty": "hard", "round_cap": 12},
-                              "cards_version": default_version()}  # issue 17
+                              "cards_version": default_version(),  # issue 17
+                              "rules": RULES_VERSION}  # the rules' readings it is played under
     assert state["options"] == {"difficulty": "hard", "round_cap": 12}
     assert len(state["discard"]) == 6  # R13.2: hard discards 6 before the first reveal
     assert state["decisions"]["0"]["kind"] == "place"

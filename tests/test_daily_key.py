@@ -165,7 +165,8 @@ def test_the_view_and_the_ai_never_see_the_key():
     g = daily.challenge_for(SECRET, DAY).new_game("Ann")
     v = view(g.state, 0)
     assert g.setup["key"] not in json.dumps(v)
-    assert "rng" not in v and set(v["setup"]) <= {"players", "options", "cards", "cards_version"}
+    assert "rng" not in v and set(v["setup"]) <= {"players", "options", "cards", "cards_version",
+                                                     "rules"}
     twin = copy.deepcopy(g.state)
     twin["rng"] = Game.new(["Ann"], key=KEY, options=g.setup["options"]).state["rng"]
     choices = [ExpertPlayer(1, budget=30, samples=2, work=20).choose(view(s, 0), 0)

@@ -94,7 +94,8 @@ def as_typed(old: str, e: ActionError) -> str:
 
 
 def _replay(entry: dict[str, Any]) -> Game:
-    g = Game.new([f"P{k}" for k in range(entry["players"])], seed=entry["seed"])
+    # rules=1: the readings of the rules at the harvest (engine/flow.py RULES_VERSION)
+    g = Game.new([f"P{k}" for k in range(entry["players"])], seed=entry["seed"], rules=1)
     for seat, text in entry["log"]:
         g.apply(seat, text)
     return g

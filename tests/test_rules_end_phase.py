@@ -144,6 +144,27 @@ def test_r11_3_an_empty_unit_deck_is_rebuilt_from_the_discard_pile():
     assert g.state["discard"] == []
 
 
+def test_r11_3_a_deck_the_reveal_empties_is_rebuilt_at_once():
+    """R11.3 (p.23: 「山札がなくなった場合、捨て札をシャッフルして新たな山札にしてください」):
+    a reset that takes the deck's last 3 cards leaves it empty, so the discard pile — the
+    mercenaries just discarded included — becomes the new deck at once, not at the next
+    reveal (by then the discards would have grown). A game stored under the earlier reading
+    (`setup.rules` 1, or none) replays as it was played."""
+    def ended(rules: int) -> Game:
+        g = end_game([{}, {}], mercenaries=[card("bard", "b1"), None, card("lancer", "l1")],
+                     unit_deck=[card("archer", f"a{k}") for k in range(3)],
+                     discard=[card("knight", "k1")],
+                     setup={"players": ["P0", "P1"], "seed": 7, "rules": rules})
+        assert [m["id"] for m in g.state["mercenaries"]] == ["a0", "a1", "a2"]
+        return g
+    now = ended(2)
+    assert sorted(c["id"] for c in now.state["unit_deck"]) == ["b1", "k1", "l1"]
+    assert now.state["discard"] == []
+    before = ended(1)  # rebuilt only when the next reveal needs a card
+    assert before.state["unit_deck"] == []
+    assert sorted(c["id"] for c in before.state["discard"]) == ["b1", "k1", "l1"]
+
+
 # ---- R11.4 command reset --------------------------------------------------------------------------
 
 def test_r11_4_the_row_is_reshuffled_with_fewer_than_four_players():
