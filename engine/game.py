@@ -136,8 +136,6 @@ class Game:
             # A setup from before versions replays as stored (with the process's default
             # set): store migration 4 and `from_json` find the version it was played with.
             g.state["setup"].pop("cards_version", None)
-        # the rules' readings it was played under (flow.py: 1 until the unit deck was
-        # reshuffled as soon as it ran out): a stored game keeps its own
         return g
 
     @classmethod
