@@ -272,17 +272,22 @@ class Game:
         """Level Up declared while the game waits on others (R12.1, p.24: 「レベルアップの宣言は
         いつでもできます」): the unit is replaced at once; nothing waits on it, so no decision
         opens or closes, and the game goes on where it was."""
+        st = self.state
+        ev: list[Event] = []
+        self._levelup(seat, a, ev)
+        st["log"].append([seat, str(a)])
+        st["undo"].pop(str(seat), None)
+        return ev
+
+    def _levelup(self, seat: int, a: Action, ev: list[Event]) -> None:
+        """Check then apply a Level Up (R12.2), asked or not."""
         st, cs = self.state, self.cards
         i = board.index(a.square or "")
         problem = combat.levelup_problem(cs, st, seat, i)
         if problem:
             raise IllegalAction(problem[0], **problem[1])
         assert i is not None  # levelup_problem refuses a missing square
-        ev: list[Event] = []
         combat.do_levelup(cs, st, seat, i, ev)
-        st["log"].append([seat, str(a)])
-        st["undo"].pop(str(seat), None)
-        return ev
 
     def _not_yours(self) -> NotYourDecision:
         waiting = tuple(self.state["players"][s]["name"] for s in self.waiting_for())
@@ -296,12 +301,7 @@ class Game:
         st, cs = self.state, self.cards
         if a.verb != "levelup":
             return decisions.answer(decisions.Reply(cs, st, seat, ev), dec, a)
-        i = board.index(a.square or "")
-        problem = combat.levelup_problem(cs, st, seat, i)
-        if problem:
-            raise IllegalAction(problem[0], **problem[1])
-        assert i is not None  # levelup_problem refuses a missing square
-        combat.do_levelup(cs, st, seat, i, ev)
+        self._levelup(seat, a, ev)
         if dec["kind"] == "roll":
             combat.reconsider_roll(cs, st, seat, dec, ev)
         if st["decisions"].get(str(seat)) is dec:
