@@ -27,7 +27,7 @@ from render.review import Panel, review_png
 from service import ServiceError
 from service import daily as daily_rules
 from service.daily_review import closed_day
-from service.review import Review, Reviewer, check_reviewable, review_lines
+from service.review import Review, Reviewer, charted, check_reviewable, review_lines
 from service.seats import seat_names
 from store import GameRow, review_store
 
@@ -77,11 +77,13 @@ async def chosen_game(interaction: discord.Interaction, game: int | None) -> Gam
     return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open, game=game)
 
 
-def chart_file(review: Review, row: GameRow, lang: str) -> discord.File:
+def chart_file(review: Review, row: GameRow, lang: str) -> discord.File | None:
+    """The chart, when some seat has a decision to draw."""
     names = seat_names(row, image=True)
     panels = [Panel(names[s.seat] if s.seat < len(names) else "?", s.seat,
-                    [(p.round, p.p) for p in s.points],
-                    [s.points.index(p) for p in s.mistakes()]) for s in review.seats]
+                    [(p.round, p.p) for p in s.points], s.marks()) for s in charted(review)]
+    if not panels:
+        return None
     data = review_png(panels, lang=lang)
     return discord.File(io.BytesIO(data), filename=f"review-{row.id}.png",
                         description=i18n.t(lang, "review.image", game=row.id)[:1000])
@@ -112,7 +114,8 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
         await deliver(f"review start {interaction.id}", lambda: interaction.edit_original_response(
             content=i18n.t(lang, "review.starting", game=row.id)))
     try:
-        review = await reviewer.review(row, await bot.store.log(row.id), progress)
+        review = await reviewer.review(row, await bot.store.log(row.id),
+                                       await bot.store.authors(row.id), progress)
     except Exception:  # a dead worker, a log that no longer replays: words, not a traceback
         log.exception("game %s: no review", row.id)
         await asyncio.gather(*edits)
@@ -123,4 +126,4 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
     lines = markdowns(review_lines(review, names, row.setup or {}, lang), lang)
     image = chart_file(review, row, lang)
     await deliver(f"review of game {row.id}", lambda: interaction.edit_original_response(
-        content=clip(lines), attachments=[image]))
+        content=clip(lines), attachments=[image] if image else []))

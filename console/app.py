@@ -36,7 +36,7 @@ from service.ratings import Ratings
 from service.refusals import line as refusal_line
 from service.replay import replay
 from service.report import phase_reports
-from service.review import Reviewer, check_reviewable, review_lines
+from service.review import Reviewer, charted, check_reviewable, review_lines
 from service.seats import ai_level, level_name, seat_names
 from store import GameRow, GameStore, review_store, tutorial_store
 
@@ -397,7 +397,8 @@ class Console:
 
         reviewer = Reviewer(review_store(self.store), processes=self.review_processes)
         try:
-            review = await reviewer.review(row, await self.store.log(row.id), progress)
+            review = await reviewer.review(row, await self.store.log(row.id),
+                                           await self.store.authors(row.id), progress)
         except Exception:  # a log that no longer replays, a dead worker: words, not a traceback
             log.exception("review of game %s", row.id)
             self.say("! " + i18n.t(self.lang, "review.failed", game=row.id))
@@ -412,8 +413,10 @@ class Console:
             from render.review import Panel, review_png
         except ImportError:  # the renderer is optional for the console
             return
-        panels = [Panel(names[s.seat], s.seat, [(p.round, p.p) for p in s.points],
-                        [s.points.index(p) for p in s.mistakes()]) for s in review.seats]
+        panels = [Panel(names[s.seat], s.seat, [(p.round, p.p) for p in s.points], s.marks())
+                  for s in charted(review)]
+        if not panels:
+            return
         path.write_bytes(await asyncio.to_thread(review_png, panels, lang=self.lang))
         self.say("  " + self.t("review_written", path=path))
 

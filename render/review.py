@@ -44,8 +44,10 @@ def review_png(panels: Sequence[Panel], *, lang: str = "en") -> bytes:
     c = Canvas(W, h, th.PAPER)
     for k, panel in enumerate(panels):
         _panel(c, panel, k * PANEL_H, lang)
-    _disc(c, MARGIN_L, h - 26, 1)
-    c.text((MARGIN_L + 26, h - 26), i18n.t(lang, "review.chart_legend"), SIZE, th.INK_SOFT)
+    if any(p.marks for p in panels):
+        _disc(c, MARGIN_L, h - 26, 1)
+        c.text((MARGIN_L + 26, h - 26), i18n.t(lang, "review.chart_legend"), SIZE,
+               th.INK_SOFT)
     return encode(c.image())
 
 
@@ -67,11 +69,13 @@ def _panel(c: Canvas, p: Panel, top: int, lang: str) -> None:
         x = x0 + (x1 - x0) * (i + 0.5) / n
         return x, y1 - (y1 - y0) * max(0.0, min(1.0, p.points[i][1]))
 
-    # round boundaries: a faint rule where a round starts, its number under the axis
+    # round boundaries: a faint rule where a round starts, its number under the axis; the
+    # setup's placement (round 0) sits before round 1 unlabelled, so that round 1 keeps
+    # its label (the two were too close, and the rule dropped the second)
     last = None
     label_x = -1e9
     for i, (rnd, _v) in enumerate(p.points):
-        if rnd != last:
+        if rnd != last and rnd > 0:
             x = x0 + (x1 - x0) * i / n
             c.line([(x, y0), (x, y1)], th.SQUARE, 2)
             if x - label_x >= 34:  # labels never overlap
@@ -81,6 +85,9 @@ def _panel(c: Canvas, p: Panel, top: int, lang: str) -> None:
     c.text((x1, y1 + 50), i18n.t(lang, "review.chart_axis"), SIZE, th.INK_SOFT, align="r")
     colour = th.seat_color(p.seat)
     c.line([at(i) for i in range(n)], colour, 4)
+    if n == 1:  # one decision: a dot, since a line needs two
+        x, y = at(0)
+        c.ellipse((x - 8, y - 8, x + 8, y + 8), fill=colour)
     for k, i in enumerate(p.marks[:TOP]):
         if 0 <= i < n:
             _disc(c, *at(i), k + 1)

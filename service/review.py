@@ -141,6 +141,10 @@ class SeatReview:
             rounds = [t for t in rounds if t[0] < cut]
         return sorted(named, key=lambda p: (-p.cost, p.index))
 
+    def marks(self) -> list[int]:
+        """Where the named mistakes are among `points`, costliest first (the chart's ①②③)."""
+        return [self.points.index(p) for p in self.mistakes()]
+
 
 @dataclass(frozen=True, slots=True)
 class Review:
@@ -202,17 +206,25 @@ def check_reviewable(row: GameRow | None, *, channel_id: int, user_id: int,
 
 
 def decisions(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
-              seats: Sequence[int]) -> list[Decision]:
-    """Every answer of `seats` that had a real choice (two or more legal answers, the one
-    given among them), with the seat's view before it. Standing orders, time-outs and
-    resignations are not choices between moves and are left out."""
+              seats: Sequence[int], authors: Sequence[int | None] | None = None
+              ) -> list[Decision]:
+    """Every answer of `seats` that a person chose: two or more legal answers, the one given
+    among them, typed by someone (`authors`, the store's per entry: None where nobody did).
+    Each with the seat's view before it.
+
+    Left out, since no person chose them: the answers the service gave on its own (a
+    decision with one sensible answer, `Game.trivial_action`, service/outcomes.py
+    `auto_answers`), an AI's answers for a person's seat (zombie mode, after a time-out),
+    default answers at a time-out, standing orders and resignations. Judging them named the
+    service's and the AI's answers as the player's mistakes (the learning audit)."""
     g = Game.start(setup)
     out: list[Decision] = []
     wanted = set(seats)
     for k, (seat_raw, text_raw) in enumerate(log):
         seat, text = int(seat_raw), str(text_raw)
         dec = g.decision(seat)
-        if seat in wanted and dec is not None:
+        typed = authors is None or (k < len(authors) and authors[k] is not None)
+        if seat in wanted and dec is not None and typed and g.trivial_action(seat) is None:
             legal = {str(a) for a in g.legal_actions(seat)}
             try:
                 played = str(parse(text))
@@ -281,7 +293,8 @@ def seat_reviews(ds: Sequence[Decision], points: Sequence[Point],
 
 
 def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
-                seats: Sequence[int], *, seed: int = 0, samples: int | None = None,
+                seats: Sequence[int], *, authors: Sequence[int | None] | None = None,
+                seed: int = 0, samples: int | None = None,
                 recheck: int | None = None, pool: Executor | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """The review of one game, synchronously (the bench, tests; never inside a running event
@@ -289,7 +302,7 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     (`two_passes`). `progress(done, total)` after each job."""
     samples = SAMPLES if samples is None else samples
     recheck = RECHECK if recheck is None else recheck
-    ds = decisions(setup, log, seats)
+    ds = decisions(setup, log, seats, authors)
     total = most_work(ds, seats, recheck)
     done = 0
 
@@ -343,8 +356,11 @@ class Reviewer:
             return None  # an unreadable stored review is computed again
 
     async def review(self, row: GameRow, log: Sequence[Sequence[Any]],
+                     authors: Sequence[int | None],
                      progress: Callable[[int, int], None] | None = None) -> Review:
-        """The game's review: stored, being computed (wait for it), or computed now."""
+        """The game's review: stored, being computed (wait for it), or computed now. `log`
+        and `authors` are the store's (`log`, `authors`): who typed each entry decides
+        which answers are a person's (`decisions`)."""
         done = await self.stored(row.id)
         if done is not None:
             return done
@@ -354,7 +370,7 @@ class Reviewer:
         fut: asyncio.Future[Review] = asyncio.get_running_loop().create_future()
         self._running[row.id] = fut
         try:
-            result = await self._compute(row, log, progress)
+            result = await self._compute(row, log, authors, progress)
             await self.reviews.save(row.id, result.to_json())
             stored = await self.stored(row.id)  # another process's, if it stored first
             result = stored or result
@@ -368,10 +384,10 @@ class Reviewer:
             del self._running[row.id]
 
     async def _compute(self, row: GameRow, log: Sequence[Sequence[Any]],
-                       progress: Callable[[int, int], None] | None) -> Review:
+                       authors: Sequence[int | None], progress: Callable[[int, int], None] | None) -> Review:
         assert row.setup is not None
         loop = asyncio.get_running_loop()
-        ds = await asyncio.to_thread(decisions, row.setup, log, people(row))
+        ds = await asyncio.to_thread(decisions, row.setup, log, people(row), authors)
         if self._pool is None:
             self._pool = review_pool(self.processes)
         pool = self._pool
@@ -420,18 +436,28 @@ def said(lang: str, key: str, **params: Any) -> Line:
 def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list[Line]:
     """One person's review in words: accuracy, then the costliest decisions (their answers
     marked, as each interface shows an answer)."""
-    lines = [said(lang, "review.seat", name=name, accuracy=f"{review.accuracy:.0f}",
-                             n=len(review.points))]
+    if not review.points:  # e.g. a resignation before the first real choice
+        return [said(lang, "review.seat_none", name=name)]
+    lines = [fill(i18n.plural_template(lang, "review.seat", len(review.points)), name=name,
+                  accuracy=f"{review.accuracy:.0f}", n=len(review.points))]
     worst = review.mistakes()
     if not worst:
         lines.append(said(lang, "review.no_mistakes", points=points_word(MISTAKE)))
     for k, p in enumerate(worst, 1):
-        lines.append(said(lang, "review.mistake", k=k, round=p.round, name=name,
+        # round 0 is the setup's placement (R5), before the first round
+        key = "review.mistake" if p.round > 0 else "review.mistake_setup"
+        lines.append(said(lang, key, k=k, round=p.round, name=name,
                           kind=i18n.t(lang, f"decision.{p.kind}"),
                           played=action_words(p.played, cards, lang),
                           best=action_words(p.best, cards, lang),
                           before=pct(p.p), after=pct(p.p_best), cost=points_word(p.cost)))
     return lines
+
+
+def charted(review: Review) -> list[SeatReview]:
+    """The seats the chart draws: those with a decision judged (an empty panel says nothing
+    the words do not)."""
+    return [s for s in review.seats if s.points]
 
 
 def review_lines(review: Review, names: Sequence[str], setup: Mapping[str, Any], lang: str

@@ -29,6 +29,7 @@ from ai import make_player
 from cogs.text import markdowns
 from console.text import plain
 from engine import Game
+from render import theme as th
 from render.review import Panel, review_png
 from service import ServiceError
 from service.refusals import words
@@ -38,6 +39,7 @@ from service.review import (
     Point,
     Review,
     SeatReview,
+    charted,
     check_reviewable,
     decisions,
     review_game,
@@ -168,6 +170,27 @@ def test_only_real_choices_of_peoples_seats_are_judged() -> None:
             str(a) for a in again.legal_actions(0)}
 
 
+def test_answers_nobody_typed_are_not_the_players() -> None:
+    """The learning audit: the review named answers the service gave on its own (readying
+    every acted unit, R7.3, with a Level Up also legal) and a zombie AI's answers after a
+    time-out as the player's mistakes. Only what a person typed is theirs."""
+    setup, log = _solo("greedy", 4)
+    g = Game.start(setup)
+    trivial = []  # answers the service would have given on its own, with a choice left
+    for k, (seat, text) in enumerate(log):
+        if g.trivial_action(0) is not None and len(g.legal_actions(0)) > 1:
+            trivial.append(k)
+        g.apply(int(seat), str(text))
+    assert trivial  # the game holds some, so the check below can fail
+    typed = {d.index for d in decisions(setup, log, [0])}
+    assert typed and not typed & set(trivial)
+    # the seat handed to an AI halfway (zombie mode): its answers from then on are nobody's
+    half = len(log) // 2
+    authors: list[int | None] = [7 if k < half else None for k in range(len(log))]
+    mine = {d.index for d in decisions(setup, log, [0], authors)}
+    assert mine == {k for k in typed if k < half}
+
+
 def _row(**kw: Any) -> GameRow:
     base: dict[str, Any] = dict(id=5, guild_id=1, channel_id=10, status="over", host_id=1,
                                 seats=[{"user": 1, "name": "Ann"},
@@ -232,6 +255,25 @@ def test_words_and_chart_in_both_languages() -> None:
         assert im.width == 800 and im.height > 300
     assert review_png([Panel("Ann", 0, [(1, 0.5)], [0])], lang="en") != review_png(
         [Panel("Ann", 0, [(1, 0.5)], [0])], lang="ja")
+
+
+def test_a_seat_with_one_decision_or_none() -> None:
+    """The learning audit: "over 1 decisions", and "accuracy 100% over 0 decisions" for a
+    player who resigned before their first real choice (and an empty chart panel)."""
+    one = Point(3, 1, "pick", "pick rest", 0.4, "pick advance", 0.5)
+    rev = Review(5, [SeatReview(0, [one]), SeatReview(1, [])], samples=4, seed=1)
+    en = markdowns(review_lines(rev, ["Ann", "Bob"], {}, "en"), "en")
+    assert "Ann: accuracy 0% over 1 decision" in en[1] and "decisions" not in en[1]
+    bob = next(x for x in en if x.startswith("Bob"))
+    assert "no decision to review" in bob and "accuracy" not in bob
+    ja = markdowns(review_lines(rev, ["Ann", "Bob"], {}, "ja"), "ja")
+    assert any(x.startswith("Bob: 講評する判断はありません") for x in ja)
+    assert [s.seat for s in charted(rev)] == [0]  # no empty panel
+    # one decision is a dot in the seat's colour (a line of one point draws nothing)
+    im = Image.open(io.BytesIO(review_png([Panel("Ann", 0, [(1, 0.4)], [])]))).convert("RGB")
+    col = th.seat_color(0)
+    assert sum(n for n, px in im.getcolors(im.width * im.height) or []
+               if max(abs(a - b) for a, b in zip(px, col, strict=True)) < 12) > 50
 
 
 def test_a_round_is_named_once_and_a_small_cost_is_no_mistake() -> None:
