@@ -52,8 +52,11 @@ class Reason:
     `verb` is the action's verb (docs/notation.md). For a unit action: `unit` (card key) on
     `square`; `monster` (card key) on `target` when its skill hits one, with `damage`
     expected; `hits`: how many monsters it may damage (an area attack, a split, a command:
-    then `damage` is their total and no one monster is named); `castle`: that monster would enter the castle in the coming Invasion (R9);
-    `saved`: the seat's units the answer keeps from fainting in that Invasion. For a pick,
+    then `damage` is their total and no one monster is named); `castle`: that monster would
+    enter the castle in the coming Invasion (R9) if nothing were done, and `stops` the
+    chance that after this answer it does not; `saved`: how many more of the seat's units
+    are still on the board after that Invasion than if nothing were done (a unit the answer
+    itself makes faint counts as lost). For a pick,
     place or recruit: `card` (the command card's or unit's key) and `square`."""
 
     verb: str
@@ -66,6 +69,7 @@ class Reason:
     damage: float = 0.0
     hits: int = 0
     castle: bool = False
+    stops: float = 0.0
     saved: int = 0
 
 
@@ -115,26 +119,35 @@ def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
     greedy = GreedyPlayer()
     branches = greedy.outcomes(cs, view, seat, a)
     damage = 0.0
-    fainted = 0.0
+    fainted = 0.0  # the seat's units lost, by the answer itself or in the Invasion after it
     hit: set[str] = set()  # the monsters some branch damages
+    invaded: list[tuple[float, set[str]]] = []  # per branch: the monsters still getting in
     for prob, s in branches:
         after = s["players"][seat]["board"]
         damage += prob * (_monster_hp(cs, b) - _monster_hp(cs, after))
-        fainted += prob * len(invade_board(cs, after, len(p["castle"]), solo).fainted)
+        then = invade_board(cs, after, len(p["castle"]), solo)
+        # a unit the answer itself makes faint (a Bard's command on a 1-HP unit, R8.2) is
+        # lost as surely as one the Invasion takes: never a unit "kept from fainting"
+        fainted += prob * (len(then.fainted) + max(0, _units(b) - _units(after)))
+        invaded.append((prob, {x["id"] for x in then.invaded}))
         left = _monster_hps(cs, after)
         hit |= {k for k, hp in _monster_hps(cs, b).items() if left.get(k, 0) < hp}
     monster = target = None
     castle = False
+    stops = 0.0
     targets = a.skill.targets if a.skill is not None else ()
     for sq in targets if len(hit) <= 1 else ():  # several hit: their total, no one named
         m = b[board.square(sq)]
         if m is not None and "owner" not in m:
             monster, target = m["card"], sq
             castle = any(x["id"] == m["id"] for x in now.invaded)
+            if castle:  # how often the answer keeps it out (defeated, or held back)
+                stops = sum(prob for prob, ids in invaded if m["id"] not in ids)
             break
     return Reason("act", unit=unit["card"] if unit else None, square=a.square, to=a.to,
                   monster=monster, target=target, damage=round(damage, 1), hits=len(hit),
-                  castle=castle, saved=max(0, round(len(now.fainted) - fainted)))
+                  castle=castle, stops=round(stops, 2),
+                  saved=max(0, round(len(now.fainted) - fainted)))
 
 
 def chances(cs: CardSet, view: View, seat: int, text: str, rng: random.Random,
@@ -187,6 +200,11 @@ def _monster_hps(cs: CardSet, b: list[Any]) -> dict[str, int]:
     """Each monster's HP left, by its id (a defeated one is missing)."""
     return {x["id"]: cs.monsters[x["card"]].hp - x.get("dmg", 0) for x in b
             if x is not None and "owner" not in x}
+
+
+def _units(b: list[Any]) -> int:
+    """The units on a board (a fainted one has left it, R9.1)."""
+    return sum(1 for x in b if x is not None and "owner" in x)
 
 
 def _monster_hp(cs: CardSet, b: list[Any]) -> int:

@@ -66,10 +66,17 @@ class Weighing:
 
     @property
     def best(self) -> int:
-        """The candidate with the best total; a tie goes to the earlier one (greedy's
-        order). The totals add the samples in order, as the search always has."""
+        """The candidate with the best total; among equal totals one that keeps the honor
+        marks (not a Level Up), then the earlier one (greedy's order). The totals add the
+        samples in order, as the search always has.
+
+        Why marks first: equal totals mostly mean every sample was won (or lost) alike, and
+        then a Level Up only spends marks, which break a tie between declarers (R14.3) and
+        count in the daily's score; a hint suggested Level Ups in games already won
+        ("100% → 100%", the learning audit)."""
         totals = [sum(v, 0.0) for v in self.values]
-        return max(range(len(self.candidates)), key=lambda k: (totals[k], -k))
+        return max(range(len(self.candidates)),
+                   key=lambda k: (totals[k], self.candidates[k].verb != "levelup", -k))
 
     @property
     def choice(self) -> Action:

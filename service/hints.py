@@ -32,6 +32,7 @@ from .tables import Tables
 
 log = logging.getLogger("rr.service")
 
+STOPPED = 0.995  # a monster this answer keeps out of the castle this often is "stopped"
 HINT_S = 10.0  # the longest a hint may think (a loaded machine); the expert caps itself at 1 s
 
 
@@ -88,8 +89,13 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[Line]
         where = f"{r.square}→{r.to}" if r.to else r.square
         why = i18n.t(lang, "hint.attack", unit=name(r.unit), square=where,
                      monster=name(r.monster), target=r.target, damage=f"{r.damage:g}")
-        if r.castle:
-            why += i18n.t(lang, "hint.castle")
+        if r.castle:  # it would get in if nothing were done: does this answer stop it?
+            if r.stops >= STOPPED:
+                why += i18n.t(lang, "hint.castle_stopped")
+            elif r.stops > 0:
+                why += i18n.t(lang, "hint.castle_stops", chance=_pct(r.stops))
+            else:
+                why += i18n.t(lang, "hint.castle")
     elif r.verb == "act" and r.hits > 0:  # an area attack, a split, a command
         where = f"{r.square}→{r.to}" if r.to else r.square
         why = i18n.tn(lang, "hint.spread", r.hits, unit=name(r.unit), square=where,
