@@ -76,6 +76,12 @@ NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did no
 NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
 
 
+def notice_retry_s(attempts: int) -> float:
+    """How long a notice waits after `attempts` failed tries: the back-off of every
+    outbox (games' and the daily's), written once."""
+    return NOTICE_RETRY_S[min(attempts, len(NOTICE_RETRY_S) - 1)]
+
+
 @dataclass(slots=True)
 class Progress:
     """Messages of one outbox notice, counted in the order they are sent (see `tell`)."""
@@ -648,7 +654,7 @@ class Announcer:
                           attempts + 1)
                 await self.bot.store.delivered(notice)
                 return False
-            delay = NOTICE_RETRY_S[min(attempts, len(NOTICE_RETRY_S) - 1)]
+            delay = notice_retry_s(attempts)
             await self.bot.store.retry_later(notice, progress.stopped, time.time() + delay)
         except self.bot.store.faults as e:  # busy or cut off: the notice stays pending and
             # comes back (a notice told twice is the worst case, never a lost one)
@@ -703,7 +709,7 @@ class Announcer:
                 return await self._set_aside(notice, f"{why}, which no process told")
             log.warning("notice %s (game %s): %s, unknown to this release; left for a newer "
                         "one", notice.id, notice.game_id, why)
-            delay = NOTICE_RETRY_S[min(notice.attempts, len(NOTICE_RETRY_S) - 1)]
+            delay = notice_retry_s(notice.attempts)
             await self.bot.store.retry_later(notice.id, notice.parts_done, time.time() + delay)
         except self.bot.store.faults as e:
             log.warning("notice %s: left for a later pass (store: %s)", notice.id, e)

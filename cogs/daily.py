@@ -31,7 +31,7 @@ from service.daily_play import DailyHost
 from store import DailyNotice
 
 from .actions import ack, in_server, reply, rook
-from .announce import NOTICE_ATTEMPTS, NOTICE_RETRY_S, deliver
+from .announce import NOTICE_ATTEMPTS, deliver, notice_retry_s
 from .daily_words import (
     DmUnreachable,
     difficulty_words,
@@ -493,7 +493,7 @@ async def deliver_daily(bot: Host) -> dict[str, int]:
                       notice.target, notice.day, notice.attempts + 1)
             await host.store.notice_sent(notice.id)
         else:
-            delay = NOTICE_RETRY_S[min(notice.attempts, len(NOTICE_RETRY_S) - 1)]
+            delay = notice_retry_s(notice.attempts)
             await host.store.notice_retry(notice.id, host.days.clock() + delay)
         await asyncio.sleep(0)
     return sent

@@ -38,7 +38,7 @@ from service.review import Reviewer
 from service.tutorial import Screen, Tutorial, lessons
 from store import tutorial_store
 
-from .actions import ack, guarded, reply, rook
+from .actions import ack, guarded, refusal, reply, rook
 from .announce import clip, deliver
 from .i18n import lang_of, text
 from .review import new_reviewer, review_command
@@ -217,7 +217,8 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return (await tut.current(user, lang, name))[0], text(lang, "tutorial.old_button")
         if out.accepted:
             return out.screen, text(lang, "tutorial.good")
-        return out.screen, f"{text(lang, 'tutorial.not_this')} {out.explanation}"
+        why = "" if out.refusal is None else refusal(out.refusal, lang) + " "
+        return out.screen, f"{text(lang, 'tutorial.not_this')} {why}{out.explanation}"
 
     async def edit(self, interaction: discord.Interaction, parts: dict[str, Any],
                    image: discord.File | None) -> None:

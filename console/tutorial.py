@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 import i18n
+from service.refusals import line as refusal_line
 from service.tutorial import Screen, Tutorial, lessons
 from store import TutorialStore
 
@@ -132,7 +133,9 @@ class Learning:
         elif out.accepted:
             await self.show(out.screen, plain_markdown(_t(self.lang, "tutorial.good")))
         else:
-            self.say(plain_markdown(_t(self.lang, "tutorial.not_this")) + " "
+            why = "" if out.refusal is None else plain(refusal_line(out.refusal, self.lang),
+                                                        self.lang) + " "
+            self.say(plain_markdown(_t(self.lang, "tutorial.not_this")) + " " + why
                      + plain_markdown(out.explanation))
 
 

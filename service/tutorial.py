@@ -173,6 +173,19 @@ def canonical(g: Game, action: str) -> str | None:
     return str(trial.log[-1][1])
 
 
+def refused(g: Game, action: str) -> ActionError | None:
+    """Why the engine refuses `action` here (None when it takes it). The game is not
+    changed."""
+    trial = Game.from_json(g.to_json())
+    try:
+        trial.apply(SEAT, action)
+    except ActionError as e:
+        return e
+    except ValueError:
+        return None
+    return None
+
+
 def keyed(action: str, cards: CardSet) -> str:
     """An action as written (by a designer or a learner) with each card name in either
     language as its key: 'place シーフ 3B' is 'place thief_star 3B'."""
@@ -239,6 +252,9 @@ class Answer:
     accepted: bool
     explanation: str
     screen: Screen
+    # why the engine refuses the answer, when the step has no explanation of its own for
+    # it (a learner typing freely): the rule it breaks, then what the step asks for
+    refusal: ActionError | None = None
 
 
 def screen(index: int, step: int, lang: str, name: str = "",
@@ -280,8 +296,9 @@ def judge(index: int, step: int, answer: str, lang: str, name: str = "") -> Answ
     if want is None:  # a lesson the engine refuses: tests/test_tutorial.py keeps this from shipping
         raise ValueError(f"lesson {lesson.id} step {step + 1}: {s.accept!r} is not legal")
     if got != want:
-        return Answer(False, i18n.t(lang, explanation_key(s, g, answer)),
-                      screen(index, step, lang, name))
+        key = explanation_key(s, g, answer)
+        refusal = refused(g, answer) if got is None and key == s.other else None
+        return Answer(False, i18n.t(lang, key), screen(index, step, lang, name), refusal)
     events = g.apply(SEAT, s.accept)
     for action in s.then:
         events += g.apply(SEAT, action)

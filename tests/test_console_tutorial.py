@@ -18,7 +18,8 @@ pytestmark = pytest.mark.process  # each test starts the console or CLI as a pro
 
 
 def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path) -> None:
-    first = console(tmp_path, "--tutorial", lines=["place warrior 2B", "3", "1"])
+    first = console(tmp_path, "--tutorial", lines=["place warrior 2B", "place thief 5B", "3",
+                                                   "1"])
     out = first.stdout
     assert "lesson 1/9: Placement (R2, R4) · step 1/1" in out
     assert "  1. place Thief★ 2B" in out and "  3. place Thief★ 3B" in out
@@ -26,6 +27,9 @@ def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path
     assert "💡 Not this time: The Warrior★ moves only 1 square" in out
     assert "💡 Not this time: 3B is outside your home area: units are placed only on " \
            "columns 1–2 (R2)." in out
+    # an answer the step has no words for: the rule it breaks, then what the step asks
+    assert "💡 Not this time: Units are placed only on your home area, columns 1–2 (1A–2C), " \
+           "not 5B (R2, R7.1). Here the lesson asks for one placement" in out
     assert out.count("✅ Well done.") == 1 and "Lesson complete: Placement" in out
     assert (tmp_path / "out" / "tutorial-1-1.png").read_bytes()[:4] == b"\x89PNG"
     # end of input inside the tutorial: where the place is kept

@@ -19,7 +19,8 @@ from engine.cards import default_version
 from render.focus import FOCUS, focus_image
 from render.layout import BOARD_SQUARE, board_geom
 from service import tutorial as tut
-from service.tutorial import SEAT, Tutorial, judge, lessons, screen
+from service.refusals import words
+from service.tutorial import SEAT, Tutorial, judge, lesson_index, lessons, screen
 from store import tutorial_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,6 +95,19 @@ def test_the_taught_action_is_not_always_the_first_choice() -> None:
     rule the step teaches (issue 23: each step says what to do and WHY)."""
     places = {step.buttons.index(step.accept) for lesson in LESSONS for step in lesson.steps}
     assert len(places) >= 3, places
+
+
+def test_an_answer_the_engine_refuses_says_which_rule_it_breaks() -> None:
+    """The learning audit: an answer the lesson has no words for got only the step's
+    generic text. One the engine refuses now also carries the engine's reason (R2: units
+    are placed on the home area); one the step explains, or a legal one, does not."""
+    first = lesson_index("placement")
+    assert first is not None
+    out = judge(first, 0, "place thief 5B", "en")
+    assert not out.accepted and out.refusal is not None
+    assert "not 5B" in words(out.refusal, "en")
+    assert judge(first, 0, "place thief 3B", "en").refusal is None  # its own words say why
+    assert judge(first, 0, "place warrior 2A", "en").refusal is None  # legal, another lesson
 
 
 def test_a_wrong_placement_is_explained_in_rulebook_terms() -> None:
