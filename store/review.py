@@ -3,8 +3,8 @@
 Why a table of its own and not the game's meta: a review is derived data (the setup and
 log rebuild it, service/review.py), several kilobytes, written once after the game ended;
 it must never share a write with the game's own row, whose version guards every move. The
-first review stored for a game stays (`INSERT … ON CONFLICT DO NOTHING`): two processes
-that computed one at once keep the same answer. The table lives in the game store's own
+first review stored for a game stays (`stays`): two processes that computed one at once
+keep the same answer; only an unreadable one, or one of an older format, is replaced. The table lives in the game store's own
 database (migration 13, store/migrations.py); `store.review_store` picks the class for the
 store's backend.
 """
@@ -37,13 +37,30 @@ class SqliteReviewStore(ReviewStore):
         text = dumps(review)
 
         def write(con: sqlite3.Connection) -> None:
-            con.execute("INSERT INTO game_reviews (game_id, review, created_at) VALUES (?,?,?)"
-                        " ON CONFLICT (game_id) DO NOTHING", (game_id, text, time.time()))
+            r = con.execute("SELECT review FROM game_reviews WHERE game_id=?",
+                            (game_id,)).fetchone()
+            if r is None:
+                con.execute("INSERT INTO game_reviews (game_id, review, created_at)"
+                            " VALUES (?,?,?)", (game_id, text, time.time()))
+            elif not stays(str(r[0]), review):
+                con.execute("UPDATE game_reviews SET review=?, created_at=? WHERE game_id=?",
+                            (text, time.time(), game_id))
         await self.store.run_write(write)
 
 
 def dumps(review: dict[str, Any]) -> str:
     return json.dumps(review, separators=(",", ":"))
+
+
+def stays(stored: str, review: dict[str, Any]) -> bool:
+    """Whether the stored review stays when `review` is to be saved: it does unless it is
+    unreadable or of an older format than `review` (a release that judges other decisions
+    bumps the format, and its reviews replace the old ones as they are asked for)."""
+    old = loads(stored)
+    if old is None or not isinstance(old.get("format"), int):
+        return False
+    new = review.get("format")
+    return not isinstance(new, int) or old["format"] >= new
 
 
 def loads(text: str | None) -> dict[str, Any] | None:

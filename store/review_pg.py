@@ -8,7 +8,7 @@ from typing import Any
 
 from .contract import ReviewStore
 from .pg import Con, PgStore
-from .review import dumps, loads
+from .review import dumps, loads, stays
 
 
 class PgReviewStore(ReviewStore):
@@ -25,7 +25,14 @@ class PgReviewStore(ReviewStore):
         text = dumps(review)
 
         async def write(con: Con) -> None:
-            await con.execute("INSERT INTO game_reviews (game_id, review, created_at)"
-                              " VALUES ($1,$2,$3) ON CONFLICT (game_id) DO NOTHING",
-                              game_id, text, time.time())
+            added = await con.fetchval("INSERT INTO game_reviews (game_id, review, created_at)"
+                                       " VALUES ($1,$2,$3) ON CONFLICT (game_id) DO NOTHING"
+                                       " RETURNING game_id", game_id, text, time.time())
+            if added is not None:
+                return
+            old = await con.fetchval("SELECT review FROM game_reviews WHERE game_id=$1"
+                                     " FOR UPDATE", game_id)
+            if old is not None and not stays(str(old), review):
+                await con.execute("UPDATE game_reviews SET review=$2, created_at=$3"
+                                  " WHERE game_id=$1", game_id, text, time.time())
         await self.store.run_write(write)

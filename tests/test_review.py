@@ -345,5 +345,15 @@ def test_a_review_is_stored_once_and_read_back_on_both_backends(db: Any) -> None
         await s.close()
         s2 = await db.open()  # after a restart: still there
         assert await review_store(s2).get(5) == got
+        # a review an older release stored (format 1 judged the service's automatic
+        # answers and a zombie AI's as the player's) is computed again and replaced
+        old = {**first, "format": 1}
+        await review_store(s2).save(6, old)
+        with pytest.raises(ValueError):
+            Review.from_json(old)  # so the Reviewer computes it again …
+        await review_store(s2).save(6, first)  # … and its answer replaces the old one
+        assert await review_store(s2).get(6) == got
+        await review_store(s2).save(6, old)  # an older release still running: no way back
+        assert await review_store(s2).get(6) == got
         await s2.close()
     asyncio.run(main())
