@@ -9,7 +9,8 @@ Hosting rules, shared by every interface:
   AI's worker pool when the bot set one), and at most `HINT_S` seconds;
 - every hint given is counted per seat in the game's meta (`meta["hints"]`), with the
   store's atomic meta change, so the log, the status and the end of the game tell everyone
-  who used them. The engine's log stays the game's moves alone (setup + log replays it).
+  who used them; the answer it suggested is kept by decision (`meta["hinted"]`), so the
+  game review does not judge the expert's own answer as the player's. The engine's log stays the game's moves alone (setup + log replays it).
 """
 
 from __future__ import annotations
@@ -58,12 +59,26 @@ def hint_seed(row: GameRow, log_len: int) -> int:
     return (row.id * 1_000_003 + log_len) % 2**31
 
 
-def count_hint(seat: int) -> MetaChange:
-    """One more hint used by `seat`, added to the count as stored (another process's too)."""
+def count_hint(seat: int, decision: int | None = None, action: str = "") -> MetaChange:
+    """One more hint used by `seat`, added to the count as stored (another process's too);
+    with the decision it answered and the answer it suggested (`hinted`)."""
     def change(meta: GameMeta) -> None:
         used = meta.setdefault("hints", {})
         used[str(seat)] = used.get(str(seat), 0) + 1
+        if decision is not None and action:
+            meta.setdefault("hinted", {})[f"{seat}:{decision}"] = action
     return change
+
+
+def hinted(meta: GameMeta) -> dict[tuple[int, int], str]:
+    """The answers hints suggested, by (seat, decision id): the game review leaves out an
+    answer that followed one, since it is the expert's own (service/review.py)."""
+    out: dict[tuple[int, int], str] = {}
+    for k, v in (meta.get("hinted") or {}).items():
+        seat, _, decision = str(k).partition(":")
+        if seat.isdigit() and decision.isdigit():
+            out[int(seat), int(decision)] = str(v)
+    return out
 
 
 def hints_used(meta: GameMeta) -> dict[int, int]:
@@ -143,6 +158,7 @@ class Hints:
             raise ServiceError.of(key, code="hints")
         if g.decision(seat) is None or not g.legal_actions(seat):
             raise ServiceError.of("svc.hint_nothing", code="hints")
+        decision = g.decision_id(seat)
         args = (g.view(seat), seat, hint_seed(row, len(g.log)))
         try:
             advice = await asyncio.wait_for(self.ai.run(think, *args), HINT_S)
@@ -151,7 +167,8 @@ class Hints:
                 self.ai.close()  # a fresh pool for the next think
             log.warning("game %s seat %s: no hint (%s)", row.id, seat, type(e).__name__)
             raise ServiceError.of("svc.hint_failed", code="hints") from e
-        row.meta = await self.tables.store.update_meta(row.id, count_hint(seat))
+        row.meta = await self.tables.store.update_meta(
+            row.id, count_hint(seat, decision, advice.action))
         log.info("game %s: seat %s used a hint", row.id, seat)
         return Hint(row, seat, advice)
 

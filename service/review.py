@@ -37,6 +37,7 @@ from engine import ActionError, CardSet, Game, View, cards_for, parse
 from store import GameRow, ReviewStore
 
 from .errors import ServiceError
+from .hints import hinted
 from .lines import Line
 from .lines import parse as fill
 from .notation import action_words
@@ -67,6 +68,7 @@ class Decision:
     kind: str
     view: View
     played: str
+    hinted: bool = False  # the answer a hint suggested for it: the expert's, not judged
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,7 @@ class SeatReview:
 
     seat: int
     points: list[Point]
+    hinted: int = 0  # answers that followed a hint, left out (`decisions`)
 
     @property
     def accuracy(self) -> float:
@@ -159,13 +162,15 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "samples": self.samples, "seed": self.seed,
-                "seats": {str(s.seat): [p.to_json() for p in s.points] for s in self.seats}}
+                "seats": {str(s.seat): [p.to_json() for p in s.points] for s in self.seats},
+                "hinted": {str(s.seat): s.hinted for s in self.seats if s.hinted}}
 
     @classmethod
     def from_json(cls, x: Mapping[str, Any]) -> Review:
         if x.get("format") != FORMAT:
             raise ValueError(f"unknown review format {x.get('format')!r}")
-        seats = [SeatReview(int(k), [Point.from_json(p) for p in v])
+        hinted = x.get("hinted") or {}
+        seats = [SeatReview(int(k), [Point.from_json(p) for p in v], int(hinted.get(k, 0)))
                  for k, v in sorted(x["seats"].items(), key=lambda kv: int(kv[0]))]
         return cls(int(x["game"]), seats, int(x["samples"]), int(x["seed"]))
 
@@ -207,8 +212,8 @@ def check_reviewable(row: GameRow | None, *, channel_id: int, user_id: int,
 
 
 def decisions(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
-              seats: Sequence[int], authors: Sequence[int | None] | None = None
-              ) -> list[Decision]:
+              seats: Sequence[int], authors: Sequence[int | None] | None = None,
+              hints: Mapping[tuple[int, int], str] | None = None) -> list[Decision]:
     """Every answer of `seats` that a person chose: two or more legal answers, the one given
     among them, typed by someone (`authors`, the store's per entry: None where nobody did).
     Each with the seat's view before it.
@@ -217,7 +222,12 @@ def decisions(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
     decision with one sensible answer, `Game.trivial_action`, service/outcomes.py
     `auto_answers`), an AI's answers for a person's seat (zombie mode, after a time-out),
     default answers at a time-out, standing orders and resignations. Judging them named the
-    service's and the AI's answers as the player's mistakes (the learning audit)."""
+    service's and the AI's answers as the player's mistakes (the learning audit).
+
+    An answer that followed a hint (`hints`: the suggestion by seat and decision id,
+    service/hints.py `hinted`) is marked `hinted`: it is the expert's own answer, and
+    judging it against the review's expert — more samples, a longer look — named the
+    hint's answer a mistake where the two disagreed (the learning audit)."""
     g = Game.start(setup)
     out: list[Decision] = []
     wanted = set(seats)
@@ -232,7 +242,9 @@ def decisions(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
             except ActionError:  # not an answer in the notation (a standing order)
                 played = text
             if len(legal) > 1 and played in legal:
-                out.append(Decision(k, seat, g.round, str(dec["kind"]), g.view(seat), played))
+                hint = (hints or {}).get((seat, int(dec["id"])))
+                out.append(Decision(k, seat, g.round, str(dec["kind"]), g.view(seat), played,
+                                    hint == played))
         g.apply(seat, text)
     return out
 
@@ -287,15 +299,17 @@ def most_work(ds: Sequence[Decision], seats: Sequence[int], n: int) -> int:
     return len(ds) + sum(min(n, sum(d.seat == s for d in ds)) for s in seats)
 
 
-def seat_reviews(ds: Sequence[Decision], points: Sequence[Point],
-                 seats: Sequence[int]) -> list[SeatReview]:
-    return [SeatReview(s, [p for d, p in zip(ds, points, strict=True) if d.seat == s])
-            for s in seats]
+def seat_reviews(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
+                 hinted: Sequence[Decision] = ()) -> list[SeatReview]:
+    """Each seat's judged decisions (`ds`, `points`), and how many answers of it followed a
+    hint (`hinted`, not judged)."""
+    return [SeatReview(s, [p for d, p in zip(ds, points, strict=True) if d.seat == s],
+                       sum(d.seat == s for d in hinted)) for s in seats]
 
 
 def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
                 seats: Sequence[int], *, authors: Sequence[int | None] | None = None,
-                seed: int = 0, samples: int | None = None,
+                hints: Mapping[tuple[int, int], str] | None = None, seed: int = 0, samples: int | None = None,
                 recheck: int | None = None, pool: Executor | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """The review of one game, synchronously (the bench, tests; never inside a running event
@@ -303,7 +317,8 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     (`two_passes`). `progress(done, total)` after each job."""
     samples = SAMPLES if samples is None else samples
     recheck = RECHECK if recheck is None else recheck
-    ds = decisions(setup, log, seats, authors)
+    every = decisions(setup, log, seats, authors, hints)
+    ds = [d for d in every if not d.hinted]
     total = most_work(ds, seats, recheck)
     done = 0
 
@@ -321,7 +336,8 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     points = asyncio.run(two_passes(ds, seats, samples, recheck, run))
     if progress and done < total:
         progress(total, total)
-    return Review(game, seat_reviews(ds, points, seats), samples, seed)
+    return Review(game, seat_reviews(ds, points, seats, [d for d in every if d.hinted]),
+                  samples, seed)
 
 
 def review_pool(processes: bool) -> Executor:
@@ -388,7 +404,9 @@ class Reviewer:
                        authors: Sequence[int | None], progress: Callable[[int, int], None] | None) -> Review:
         assert row.setup is not None
         loop = asyncio.get_running_loop()
-        ds = await asyncio.to_thread(decisions, row.setup, log, people(row), authors)
+        every = await asyncio.to_thread(decisions, row.setup, log, people(row), authors,
+                                        hinted(row.meta))
+        ds = [d for d in every if not d.hinted]
         if self._pool is None:
             self._pool = review_pool(self.processes)
         pool = self._pool
@@ -411,7 +429,8 @@ class Reviewer:
         points = await two_passes(ds, seats, samples, RECHECK, run)
         if progress and done < total:
             progress(total, total)
-        return Review(row.id, seat_reviews(ds, points, seats), samples, seed)
+        return Review(row.id, seat_reviews(ds, points, seats, [d for d in every if d.hinted]),
+                      samples, seed)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -437,10 +456,12 @@ def said(lang: str, key: str, **params: Any) -> Line:
 def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list[Line]:
     """One person's review in words: accuracy, then the costliest decisions (their answers
     marked, as each interface shows an answer)."""
+    followed = [fill(i18n.plural_template(lang, "review.hinted", review.hinted),
+                     n=review.hinted)] if review.hinted else []
     if not review.points:  # e.g. a resignation before the first real choice
-        return [said(lang, "review.seat_none", name=name)]
+        return [said(lang, "review.seat_none", name=name), *followed]
     lines = [fill(i18n.plural_template(lang, "review.seat", len(review.points)), name=name,
-                  accuracy=f"{review.accuracy:.0f}", n=len(review.points))]
+                  accuracy=f"{review.accuracy:.0f}", n=len(review.points)), *followed]
     worst = review.mistakes()
     if not worst:
         lines.append(said(lang, "review.no_mistakes", points=points_word(MISTAKE)))

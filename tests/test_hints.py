@@ -27,7 +27,7 @@ from engine import Game, board, parse, view
 from service import GameService, ServiceError
 from service.daily import day_end
 from service.daily_play import DailyHost
-from service.hints import advice_lines, used_lines
+from service.hints import advice_lines, hinted, used_lines
 from service.notation import action_words
 from service.tutorial import lesson_index, lessons, puzzle_state
 
@@ -70,6 +70,8 @@ def test_a_hint_is_a_listed_legal_action_with_a_reason_and_everyone_sees_it_was_
         assert str(ja[2]).startswith("推定勝率")
         after = await store.get(out.row.id)
         assert after.state == before.state and after.version == before.version
+        # the suggestion is kept by decision, so the review leaves that answer out
+        assert hinted(after.meta) == {(seat, out.game.decision_id(seat)): got.advice.action}
         assert await store.log(out.row.id) == await store.log(before.id)
         # another player reads the game: the hint is told with its user's name
         row, _g = await svc.tables.viewable(100)

@@ -32,6 +32,7 @@ from engine import Game
 from render import theme as th
 from render.review import Panel, review_png
 from service import ServiceError
+from service.hints import count_hint, hinted
 from service.refusals import words
 from service.review import (
     GOOD,
@@ -255,6 +256,34 @@ def test_words_and_chart_in_both_languages() -> None:
         assert im.width == 800 and im.height > 300
     assert review_png([Panel("Ann", 0, [(1, 0.5)], [0])], lang="en") != review_png(
         [Panel("Ann", 0, [(1, 0.5)], [0])], lang="ja")
+
+
+def test_an_answer_that_followed_a_hint_is_not_judged() -> None:
+    """The learning audit: a hint and the review could disagree on one decision (their
+    experts look with different samples and horizons), and the review then named the
+    hint's own answer a mistake. An answer that followed a hint is the expert's: it is left
+    out, and the review says how many were."""
+    setup, log = _solo("greedy", 4)
+    ds = decisions(setup, log, [0])
+    g = Game.start(setup)
+    for seat, text in log[:ds[2].index]:
+        g.apply(int(seat), str(text))
+    decision = g.decision_id(0)
+    assert decision is not None
+    meta: dict[str, Any] = {}
+    count_hint(0, decision, ds[2].played)(meta)  # as `/rr hint` stores it
+    count_hint(0, 999, "done")(meta)  # a hint not followed (another decision) changes nothing
+    marked = decisions(setup, log, [0], hints=hinted(meta))
+    assert [d.index for d in marked if d.hinted] == [ds[2].index]
+    assert [d.index for d in marked] == [d.index for d in ds]
+    rev = Review(5, [SeatReview(0, [Point(3, 1, "pick", "pick rest", 0.4, "pick rest", 0.4)],
+                                hinted=2)], samples=4, seed=1)
+    again = Review.from_json(json.loads(json.dumps(rev.to_json())))
+    assert again.seats[0].hinted == 2
+    en = [str(x) for x in review_lines(again, ["Ann"], {}, "en")]
+    assert "2 answers followed hints: the expert's own, so they are not judged." in en[2]
+    ja = [str(x) for x in review_lines(again, ["Ann"], {}, "ja")]
+    assert "ヒントに従った2回の回答" in ja[2]
 
 
 def test_a_seat_with_one_decision_or_none() -> None:
