@@ -46,6 +46,7 @@ class GameMeta(TypedDict, total=False):
     zombie: dict[str, str]  # seat → the AI level playing it since its time-out (zombie mode)
     ai_stood_in: bool  # an AI ever stood in, kept after `/rr back`: unrated (issue 24)
     hints: dict[str, int]  # seat → hints used (`/rr hint`)
+    hinted: dict[str, str]  # "seat:decision id" → the answer its hint suggested (the review)
     lobby_message: int  # the lobby's Discord message, updated by a typed `/rr lobby join`
     ratings_off: bool  # the server had ratings off when the game started: its start post
     # said "not rated", so it stays unrated whatever the switch says at its end (issue 24)
