@@ -20,7 +20,8 @@ candidate), so a hint never says its own move lowers the chance: with separate p
 of three samples, a third of the hints on searched decisions did (bench/hints.py;
 tests/test_hints.py holds it).
 Elsewhere the suggestion IS greedy's answer, so "now" and "after" are one figure, played
-out `samples` times.
+out `samples` times — except a Level Up that does no better than greedy's best answer
+keeping the marks (`_keep_marks`).
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from engine import Action, CardSet, Game, board, parse
 from .chance import Chance
 from .determinize import determinize
 from .evaluate import evaluate
-from .expert import ExpertPlayer
-from .greedy import GreedyPlayer
+from .expert import ExpertPlayer, Weighing
+from .greedy import GreedyPlayer, legal_actions
 from .model import View, cards_of
 from .preview import invade_board
 
@@ -91,11 +92,13 @@ def advise(view: View, seat: int, seed: int, samples: int = 3, budget: float = 1
     to decide."""
     weighing = ExpertPlayer(seed, budget=budget).weighing(view, seat)
     best = weighing.best
-    text = str(weighing.candidates[best])
     cs = cards_of(view)
-    reason = explain(cs, view, seat, parse(text))
     if weighing.samples:
         chance = Chance(view)
+        best = keeping_marks(weighing, [chance.mean(v) for v in weighing.values], best)
+    text = str(weighing.candidates[best])
+    reason = explain(cs, view, seat, parse(text))
+    if weighing.samples:
         after = chance.mean(weighing.values[best])
         # The expert ranks by the mean value, a chance is the mean of the values made
         # chances: the two orders can differ only where candidates nearly tie (with the
@@ -104,7 +107,41 @@ def advise(view: View, seat: int, seed: int, samples: int = 3, budget: float = 1
         before = min(after, chance.mean(weighing.values[0]))
     else:  # greedy's own answer (unsearched, or the clock left no sample)
         before = after = chances(cs, view, seat, text, random.Random(seed), samples)
+        if weighing.candidates[best].verb == "levelup":
+            text, reason, before, after = _keep_marks(cs, view, seat, seed, samples, text,
+                                                      reason, after)
     return Advice(text, reason, before, after)
+
+
+def keeping_marks(weighing: Weighing, chances: list[float], best: int) -> int:
+    """The expert's choice, or — when it is a Level Up — the best candidate keeping the
+    marks whose chance to win is as high (to the percent a hint shows): the evaluation
+    behind the expert's ranking still prefers a stronger unit where every sample is won,
+    but the chance, what the hint shows, sees nothing gained (`_keep_marks`)."""
+    if weighing.candidates[best].verb != "levelup":
+        return best
+    keeping = [k for k in range(len(weighing.candidates))
+               if weighing.candidates[k].verb != "levelup"
+               and round(100 * chances[k]) >= round(100 * chances[best])]
+    return max(keeping, key=lambda k: (chances[k], -k)) if keeping else best
+
+
+def _keep_marks(cs: CardSet, view: View, seat: int, seed: int, samples: int, text: str,
+                reason: Reason, p: float) -> tuple[str, Reason, float, float]:
+    """Greedy's Level Up, or its best answer that keeps the marks when that does as well on
+    the same samples and dice: a Level Up spends honor marks (R12), which break a tie
+    between declarers (R14.3) and count in the daily's score, and hints suggested them in
+    games already won ("100% now, 100% after", the learning audit). Where the Level Up
+    does better, it stays the hint."""
+    dec = view["decisions"][str(seat)]
+    others = [a for a in legal_actions(view, seat) if a.verb != "levelup"]
+    if not others:
+        return text, reason, p, p
+    alt = GreedyPlayer(seed).best(view, seat, dec, others)
+    p_alt = chances(cs, view, seat, str(alt), random.Random(seed), samples)
+    if p_alt < p:
+        return text, reason, p, p
+    return str(alt), explain(cs, view, seat, alt), p_alt, p_alt
 
 
 def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ai import make_player
-from ai.advise import Advice, advise, explain
+from ai.advise import Advice, advise, explain, keeping_marks
 from ai.chance import Chance
 from ai.expert import ExpertPlayer, Weighing
 from ai.model import cards_of
@@ -270,6 +270,10 @@ def test_where_every_sample_ends_alike_the_marks_are_kept():
     assert str(w.choice) == "done"
     better = Weighing([parse("levelup 2B"), parse("done")], [[4000.0] * 3, [3900.0] * 3])
     assert str(better.choice) == "levelup 2B"  # where it does better, it is still chosen
+    # the hint shows chances: where the evaluation still prefers the stronger unit but the
+    # chance to win is the same to the percent, the hint keeps the marks
+    assert keeping_marks(better, [1.0, 0.999], better.best) == 1
+    assert keeping_marks(better, [0.62, 0.55], better.best) == 0
 
 
 def test_a_unit_the_answer_itself_makes_faint_is_never_said_to_be_kept():
