@@ -28,12 +28,12 @@ import multiprocessing
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import ai.review
 import i18n
-from engine import ActionError, CardSet, Game, View, cards_for, parse
+from engine import Action, ActionError, CardSet, Game, View, board, cards_for, parse
 from store import GameRow, ReviewStore
 
 from .errors import ServiceError
@@ -236,17 +236,31 @@ def decisions(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
         dec = g.decision(seat)
         typed = authors is None or (k < len(authors) and authors[k] is not None)
         if seat in wanted and dec is not None and typed and g.trivial_action(seat) is None:
-            legal = {str(a) for a in g.legal_actions(seat)}
+            legal = {listed(a) for a in g.legal_actions(seat)}
             try:
-                played = str(parse(text))
+                action: Action | None = parse(text)
             except ActionError:  # not an answer in the notation (a standing order)
-                played = text
-            if len(legal) > 1 and played in legal:
+                action = None
+            played = listed(action) if action is not None else text
+            # a Level Up is declared beside a decision, not in answer to it (R12.1: at any
+            # time; the same question stays open) — except after a roll, where it is one
+            # of the answers (keep, reroll or level up to gain the higher modifier)
+            beside = action is not None and action.verb == "levelup" and dec["kind"] != "roll"
+            if len(legal) > 1 and played in legal and not beside:
                 hint = (hints or {}).get((seat, int(dec["id"])))
                 out.append(Decision(k, seat, g.round, str(dec["kind"]), g.view(seat), played,
                                     hint == played))
         g.apply(seat, text)
     return out
+
+
+def listed(a: Action) -> str:
+    """An answer as the legal answers list it: `ready` names its units in board order,
+    however they were typed (the log keeps the order typed, and an answer written
+    `ready 3B 2C` was neither judged nor matched to its hint, the learning audit)."""
+    if a.verb == "ready":
+        return str(replace(a, squares=tuple(sorted(a.squares, key=board.square))))
+    return str(a)
 
 
 def decision_seed(seed: int, d: Decision) -> int:

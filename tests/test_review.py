@@ -28,7 +28,7 @@ import ai.review
 from ai import make_player
 from cogs.text import markdowns
 from console.text import plain
-from engine import Game
+from engine import Game, board
 from render import theme as th
 from render.review import Panel, review_png
 from service import ServiceError
@@ -256,6 +256,39 @@ def test_words_and_chart_in_both_languages() -> None:
         assert im.width == 800 and im.height > 300
     assert review_png([Panel("Ann", 0, [(1, 0.5)], [0])], lang="en") != review_png(
         [Panel("Ann", 0, [(1, 0.5)], [0])], lang="ja")
+
+
+def test_an_answer_in_another_order_is_judged_and_a_level_up_beside_a_question_is_not() -> None:
+    """The learning audit: the log keeps a `ready` as typed (`ready 3B 2C`), and the review
+    compared it with the listed form (`ready 2C 3B`), so such an answer was never judged nor
+    matched to its hint. And a Level Up, declared at any time (R12.1) while a card was to be
+    chosen, was judged as "choosing a card" against `pick …`, though the same question
+    stayed open and its answer was judged too."""
+    g = Game.new(["Ann"], seed=4)
+    bot = make_player("greedy", 4)
+    swapped = levelled = None
+    while not g.over and len(g.log) < 400:
+        legal = g.legal_actions(0)
+        if levelled is None and g.decision_kind(0) == "pick":
+            ups = [str(a) for a in legal if a.verb == "levelup"]
+            if ups:
+                levelled = len(g.log)
+                g.apply(0, ups[0])
+                continue
+        text = bot.choose(g.state, 0)
+        words = text.split()
+        if (swapped is None and words[0] == "ready" and len(words) == 3
+                and g.trivial_action(0) is None and len(legal) > 1):
+            swapped, text = len(g.log), f"ready {words[2]} {words[1]}"
+        g.apply(0, text)
+    assert swapped is not None and levelled is not None
+    ds = {d.index: d for d in decisions(dict(g.setup), [list(e) for e in g.state["log"]], [0])}
+    assert swapped in ds and ds[swapped].kind == "ready"
+    assert ds[swapped].played == "ready " + " ".join(sorted(g.log[swapped][1].split()[1:],
+                                                            key=board.square))
+    assert g.log[swapped][1] != ds[swapped].played  # the log keeps the order typed
+    assert levelled not in ds  # beside the question: not an answer to "choosing a card"
+    assert ds[levelled + 1].kind == "pick"  # the card chosen after it is judged
 
 
 def test_an_answer_that_followed_a_hint_is_not_judged() -> None:
