@@ -20,8 +20,8 @@ candidate), so a hint never says its own move lowers the chance: with separate p
 of three samples, a third of the hints on searched decisions did (bench/hints.py;
 tests/test_hints.py holds it).
 Elsewhere the suggestion IS greedy's answer, so "now" and "after" are one figure, played
-out `samples` times — except a Level Up that does no better than greedy's best answer
-keeping the marks (`_keep_marks`).
+out `samples` times — except an answer paying honor marks (a Level Up, a reroll, a Full
+Move) that does no better than greedy's best answer keeping them (`_keep_marks`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from engine import Action, CardSet, Game, board, parse
 from .chance import Chance
 from .determinize import determinize
 from .evaluate import evaluate
-from .expert import ExpertPlayer, Weighing
+from .expert import ExpertPlayer, Weighing, spends_marks
 from .greedy import GreedyPlayer, legal_actions
 from .model import View, cards_of
 from .preview import invade_board
@@ -107,39 +107,40 @@ def advise(view: View, seat: int, seed: int, samples: int = 3, budget: float = 1
         before = min(after, chance.mean(weighing.values[0]))
     else:  # greedy's own answer (unsearched, or the clock left no sample)
         before = after = chances(cs, view, seat, text, random.Random(seed), samples)
-        if weighing.candidates[best].verb == "levelup":
+        if spends_marks(weighing.candidates[best]):
             text, reason, before, after = _keep_marks(cs, view, seat, seed, samples, text,
                                                       reason, after)
     return Advice(text, reason, before, after)
 
 
 def keeping_marks(weighing: Weighing, chances: list[float], best: int) -> int:
-    """The expert's choice, or — when it is a Level Up — the best candidate keeping the
-    marks whose chance to win is as high (to the percent a hint shows): the evaluation
-    behind the expert's ranking still prefers a stronger unit where every sample is won,
-    but the chance, what the hint shows, sees nothing gained (`_keep_marks`)."""
-    if weighing.candidates[best].verb != "levelup":
+    """The expert's choice, or — when it pays honor marks (`spends_marks`) — the best
+    candidate keeping them whose chance to win is as high to the percent a hint shows: the
+    evaluation behind the expert's ranking may still prefer a stronger unit or a longer move
+    where every sample is won, but the chance, what the hint shows, sees nothing gained
+    (`_keep_marks`)."""
+    if not spends_marks(weighing.candidates[best]):
         return best
     keeping = [k for k in range(len(weighing.candidates))
-               if weighing.candidates[k].verb != "levelup"
+               if not spends_marks(weighing.candidates[k])
                and round(100 * chances[k]) >= round(100 * chances[best])]
     return max(keeping, key=lambda k: (chances[k], -k)) if keeping else best
 
 
 def _keep_marks(cs: CardSet, view: View, seat: int, seed: int, samples: int, text: str,
                 reason: Reason, p: float) -> tuple[str, Reason, float, float]:
-    """Greedy's Level Up, or its best answer that keeps the marks when that does as well on
-    the same samples and dice: a Level Up spends honor marks (R12), which break a tie
-    between declarers (R14.3) and count in the daily's score, and hints suggested them in
-    games already won ("100% now, 100% after", the learning audit). Where the Level Up
-    does better, it stays the hint."""
+    """Greedy's answer that pays honor marks, or its best answer keeping them when that does
+    as well (to the percent shown) on the same samples and dice: marks break a tie between
+    declarers (R14.3) and count in the daily's score, and hints spent them on Level Ups,
+    rerolls and Full Moves that changed nothing ("100% now, 100% after", the learning
+    audits). Where paying does better, it stays the hint."""
     dec = view["decisions"][str(seat)]
-    others = [a for a in legal_actions(view, seat) if a.verb != "levelup"]
+    others = [a for a in legal_actions(view, seat) if not spends_marks(a)]
     if not others:
         return text, reason, p, p
     alt = GreedyPlayer(seed).best(view, seat, dec, others)
     p_alt = chances(cs, view, seat, str(alt), random.Random(seed), samples)
-    if p_alt < p:
+    if round(100 * p_alt) < round(100 * p):
         return text, reason, p, p
     return str(alt), explain(cs, view, seat, alt), p_alt, p_alt
 

@@ -67,16 +67,16 @@ class Weighing:
     @property
     def best(self) -> int:
         """The candidate with the best total; among equal totals one that keeps the honor
-        marks (not a Level Up), then the earlier one (greedy's order). The totals add the
+        marks (`spends_marks`), then the earlier one (greedy's order). The totals add the
         samples in order, as the search always has.
 
         Why marks first: equal totals mostly mean every sample was won (or lost) alike, and
-        then a Level Up only spends marks, which break a tie between declarers (R14.3) and
+        then a boon only spends marks, which break a tie between declarers (R14.3) and
         count in the daily's score; a hint suggested Level Ups in games already won
         ("100% → 100%", the learning audit)."""
         totals = [sum(v, 0.0) for v in self.values]
         return max(range(len(self.candidates)),
-                   key=lambda k: (totals[k], self.candidates[k].verb != "levelup", -k))
+                   key=lambda k: (totals[k], not spends_marks(self.candidates[k]), -k))
 
     @property
     def choice(self) -> Action:
@@ -85,6 +85,12 @@ class Weighing:
     @property
     def samples(self) -> int:
         return len(self.values[0])
+
+
+def spends_marks(a: Action) -> bool:
+    """Whether an answer pays honor marks (R12): a Level Up, Willpower's reroll, a Full
+    Move."""
+    return a.verb in ("levelup", "reroll") or a.fullmove
 
 
 class ExpertPlayer:

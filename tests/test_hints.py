@@ -260,7 +260,7 @@ def test_a_monster_at_the_castle_door_is_said_to_get_in_this_rounds_invasion():
 
 
 def test_where_every_sample_ends_alike_the_marks_are_kept():
-    """R12 (a Level Up spends honor marks, which break a tie between declarers, R14.3, and
+    """R12 (a Level Up, a reroll and a Full Move spend honor marks, which break a tie between declarers, R14.3, and
     count in the daily's score): in a game already won, hints suggested Level Ups, "100% now,
     100% after" (the learning audit). Where a Level Up and another answer do equally well
     on every sample, the expert keeps its marks — even when greedy ranked the Level Up
@@ -274,6 +274,13 @@ def test_where_every_sample_ends_alike_the_marks_are_kept():
     # chance to win is the same to the percent, the hint keeps the marks
     assert keeping_marks(better, [1.0, 0.999], better.best) == 1
     assert keeping_marks(better, [0.62, 0.55], better.best) == 0
+    # Willpower's reroll and a Full Move pay a mark too (R12.3, R12.4; the second audit)
+    roll = Weighing([parse("reroll"), parse("keep")], [[4000.0] * 3, [4000.0] * 3])
+    assert str(roll.choice) == "keep"
+    far = Weighing([parse("act 2A fullmove to 4B attack 5B"), parse("act 2A attack 5A")],
+                   [[4100.0] * 3, [4000.0] * 3])
+    assert keeping_marks(far, [0.996, 0.995], far.best) == 1
+    assert keeping_marks(far, [0.99, 0.72], far.best) == 0
 
 
 def test_a_unit_the_answer_itself_makes_faint_is_never_said_to_be_kept():
