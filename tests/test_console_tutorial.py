@@ -40,6 +40,9 @@ def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path
     assert "lesson 2/9: Command cards and the LEADER (R5, R6, R7) · step 1/3" in again.stdout
     assert "💡 Not this time: Reward gives its LEADER 4 gold" in again.stdout
     assert "· step 2/3" in again.stdout
+    # the learner is "You": the narration reads in any person (the second learning audit:
+    # "You chose Advance and leads it.")
+    assert "You chose Advance (LEADER)." in again.stdout, again.stdout
 
 
 def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ai import make_player
-from ai.advise import Advice, advise, explain, keeping_marks
+from ai.advise import Advice, Reason, advise, explain, keeping_marks
 from ai.chance import Chance
 from ai.expert import ExpertPlayer, Weighing
 from ai.model import cards_of
@@ -281,6 +281,15 @@ def test_where_every_sample_ends_alike_the_marks_are_kept():
                    [[4100.0] * 3, [4000.0] * 3])
     assert keeping_marks(far, [0.996, 0.995], far.best) == 1
     assert keeping_marks(far, [0.99, 0.72], far.best) == 0
+
+
+def test_a_move_hint_says_where_the_unit_goes():
+    """The second learning audit: a hint for a move (or a heal) named only the square the
+    unit starts on ("Warrior★ 2B: …" for `act 2B fullmove to 3A`)."""
+    g = Game.new(["Ann"], seed=1)
+    r = Reason("act", unit="warrior_star", square="2B", to="3A")
+    en = str(advice_lines(Advice("act 2B fullmove to 3A", r, 0.5, 0.5), g.cards, "en")[1])
+    assert en.startswith("Warrior★ 2B→3A:"), en
 
 
 def test_a_unit_the_answer_itself_makes_faint_is_never_said_to_be_kept():

@@ -54,7 +54,7 @@ def test_a_name_that_looks_like_a_mark_stays_words():
     assert plain(line, "en") == "<cmd>place</cmd> **x** chose it; 'done'"
     ev = [{"type": "picked", "player": 0, "card": "advance"}]
     (picked,) = narrate(ev, ["<b>Eve</b>"], default_cards(), "en")
-    assert plain(picked, "en") == "<b>Eve</b> chose Advance and leads it."
+    assert plain(picked, "en") == "<b>Eve</b> chose Advance (LEADER)."
 
 
 def test_the_same_summon_on_every_board_is_one_line():
