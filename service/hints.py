@@ -115,9 +115,10 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[Line]
         where = f"{r.square}→{r.to}" if r.to else r.square
         why = i18n.tn(lang, "hint.spread", r.hits, unit=name(r.unit), square=where,
                       damage=f"{r.damage:g}")
-    elif r.verb == "act":  # a move, a heal: where it goes, as for an attack
-        why = i18n.t(lang, "hint.move", unit=name(r.unit),
-                     square=f"{r.square}→{r.to}" if r.to else r.square)
+    elif r.verb == "act" and r.to:  # a move (and perhaps a heal): where it goes
+        why = i18n.t(lang, "hint.move_to", unit=name(r.unit), square=r.square, to=r.to)
+    elif r.verb == "act":
+        why = i18n.t(lang, "hint.move", unit=name(r.unit), square=r.square)
     elif r.verb in ("place", "recruit") and r.card is not None:
         why = i18n.t(lang, f"hint.{r.verb}", unit=name(r.card), square=r.square)
     elif r.verb == "pick" and r.card is not None:

@@ -290,6 +290,8 @@ def test_a_move_hint_says_where_the_unit_goes():
     r = Reason("act", unit="warrior_star", square="2B", to="3A")
     en = str(advice_lines(Advice("act 2B fullmove to 3A", r, 0.5, 0.5), g.cards, "en")[1])
     assert en.startswith("Warrior★ 2B→3A:"), en
+    ja = str(advice_lines(Advice("act 2B fullmove to 3A", r, 0.5, 0.5), g.cards, "ja")[1])
+    assert ja.startswith("2Bのウォーリア★が3Aへ："), ja
 
 
 def test_a_unit_the_answer_itself_makes_faint_is_never_said_to_be_kept():
