@@ -152,6 +152,15 @@ def main(argv: list[str]) -> int:
         from console import main as console_main
 
         return console_main([a for a in argv if a != "--console"])
+    if "-h" in argv or "--help" in argv:  # what a newcomer types first: the modes and settings
+        print(__doc__.strip())
+        print("\nThe console's own options: python bot.py --console --help")
+        return 0
+    unknown = [a for a in argv if a != "--check"]
+    if unknown:
+        print(f"bot.py: unknown option {unknown[0]!r}: python bot.py --help lists the modes "
+              "(the console's options go after --console)", file=sys.stderr)
+        return 2
     try:
         config = load_config(os.environ)
     except ValueError as e:  # wrong servers to host, a weak daily secret: never start

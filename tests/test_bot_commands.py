@@ -330,6 +330,24 @@ def test_bot_py_explains_a_missing_token_in_one_line():
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0]
+
+
+@pytest.mark.process
+def test_bot_py_help_lists_the_modes_without_a_token_and_refuses_an_unknown_option():
+    """The new-player audit: `python bot.py --help`, the first thing a newcomer types, said
+    only that DISCORD_TOKEN was missing; an unknown option started the bot as if absent."""
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    shown = subprocess.run([sys.executable, "bot.py", "--help"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "--console" in shown.stdout and "--check" in shown.stdout
+    assert "python bot.py --console --help" in shown.stdout
+    wrong = subprocess.run([sys.executable, "bot.py", "--tutorail"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2 and "unknown option '--tutorail'" in wrong.stderr
+    assert "Traceback" not in shown.stderr + wrong.stderr
+
+
+def test_config_from_the_environment():
     config = entry.load_config({"DISCORD_TOKEN": "x", "RR_LOG_LEVEL": "debug"})
     assert config.db_path == "rookraiders.db" and config.log_level == "DEBUG"
     assert entry.load_config({}).token is None
