@@ -53,6 +53,7 @@ from .text import (
     quote,
     t,
     tidy_message,
+    unformatted,
     whole_tokens,
 )
 from .tutorial import Learning
@@ -526,7 +527,7 @@ class Console:
         raw = raw.rstrip("\r\n")
         if self._unreadable(raw, truncated):
             return True
-        line = normalise(raw)
+        line = normalise(unformatted(raw))
         confirm, self.confirm_new = self.confirm_new, None
         if line.startswith("#"):  # a comment in a script
             return True

@@ -128,9 +128,17 @@ def normalise(line: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", line).split())
 
 
+def unformatted(text: str) -> str:
+    """Without the invisible format characters a copy and paste leaves (zero-width spaces
+    and joiners, a byte-order mark): never part of a command, and shown back as '?' they
+    named a character the player never saw (the new-player audit)."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
 def name_key(name: str) -> str:
-    """How player names compare: `Ａｎｎ`, `ann` and `Ann` are one name."""
-    return normalise(name).casefold()
+    """How player names compare: `Ａｎｎ`, `ann` and `Ann` are one name (and a name typed
+    with a zero-width character is the same name: `unformatted`)."""
+    return normalise(unformatted(name)).casefold()
 
 
 def shown_db(db: str) -> str:

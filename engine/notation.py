@@ -126,8 +126,10 @@ def _tokens(text: str) -> list[str]:
 
     NFKC first, so what a Japanese IME types (`ａｃｔ ２Ｂ`, `，`, the full-width space) reads
     as ASCII; `、` is a comma too. Any spaces around a comma belong to the list
-    (`heal 1A , 1A`), docs/notation.md.
+    (`heal 1A , 1A`), docs/notation.md. Invisible format characters a copy and paste
+    leaves (a zero-width space, a byte-order mark) are dropped: no token holds one.
     """
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
     raw = " ".join(unicodedata.normalize("NFKC", text).replace("、", ",").split())
     return [t for t in re.sub(r" ?, ?", ",", raw).split(" ") if t]
 

@@ -238,6 +238,7 @@ ODD_INPUTS: list[str | bytes] = [
     "P1:P1:",
     "undo",
     "legal P1",
+    "\u200bstatus\ufeff",  # a copy and paste's invisible characters
     "ｓｔａｔｕｓ",
     "\t",
     "place thief 9Z",
@@ -266,6 +267,8 @@ def test_every_input_gets_a_short_answer(tmp_path: Path) -> None:
     assert "is neither a console command nor an action" in answers["🙂" * 50]
     assert "(50 characters)" in answers["🙂" * 50]
     assert "is not a command card" in answers["pick " + "🙂" * 200]
+    # zero-width characters are not part of a command (the new-player audit: '?status')
+    assert answers["\u200bstatus\ufeff"] == answers["ｓｔａｔｕｓ"]
     assert "control characters" in answers[b"\x1b[A"] and "control" in answers[b"\x00\x7f"]
     assert "neither a console command nor an action" in answers[b"\xff\xfe not utf-8"]
     assert "No player called 'Zed'. Players: P1." in answers["Zed: pick rest"]

@@ -34,6 +34,8 @@ from engine.notation import MAX_COMMANDS
     ("ａｕｔｏｓａｖｅ ｏｎ", "autosave on"),
     ("ｒｏｌｌｓ　ａｌｗａｙｓ", "rolls always"),
     ("act 1B command ２B attack ５B", "act 1B command 2B attack 5B"),
+    # a copy and paste's zero-width space, joiner and byte-order mark (the new-player audit)
+    ("\u200bact 2B\u200d to 3B\ufeff", "act 2B to 3B"),
 ])
 def test_full_width_actions_mean_their_ascii_spelling(typed: str, ascii_: str) -> None:
     """Issue 7: what a Japanese IME types (full-width letters, digits, spaces and commas, or
