@@ -138,6 +138,8 @@ def test_undo_refused_says_why_and_help_tells_the_rule(tmp_path: Path) -> None:
             "                  random (dice, a drawn card) was revealed") in out
     assert ("! P1: 'place Thief★ 2B' cannot be undone: it closed the question it answered. "
             "Undo takes back a move only while that question is still open") in out
+    # how to give up is in the list too (the new-player audit: only docs/notation.md said)
+    assert "NAME: resign   leave the game: you are eliminated" in out
 
 
 def test_undo_of_a_move_that_rolled_dice_says_so() -> None:
