@@ -623,6 +623,8 @@ class Console:
                                    example=self.example(g, waiting[0])))
             return None
         if not waiting:
+            if g.over:  # said first: a reprinted ending alone did not say the move was refused
+                self.say("! " + self.t("over_not_played", action=excerpt(line, self.lang)))
             self.show_status(g)
             return None
         return waiting[0], line

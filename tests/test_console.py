@@ -106,6 +106,14 @@ def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
     assert "New game: P1." in console(tmp_path, lines=[]).stdout
 
 
+@pytest.mark.process
+def test_a_move_after_the_end_is_said_not_played(tmp_path: Path) -> None:
+    """The new-player audit: a move typed after the game ended only printed the ending
+    again, never saying the move was not played."""
+    out = console(tmp_path, "--names", "Ann", lines=["resign", "done", "quit"]).stdout
+    assert "! The game is over: 'done' was not played." in out, out
+
+
 # ---- leaving ------------------------------------------------------------------------------
 
 @pytest.mark.process
