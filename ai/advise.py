@@ -3,7 +3,8 @@ to the seat's chance to win.
 
 Everything is computed from the seat's own view (engine.view), exactly as an AI player
 sees the game, so a hint never leaks what the player could not see. The suggestion IS the
-expert's choice (ai/expert.py) for the same seed, so a hint and an expert seat agree. The
+expert's choice (ai/expert.py) for the same seed, so a hint and an expert seat agree —
+but for an answer paying honor marks that shows no gain (`keeping_marks`). The
 reason is facts, not words — the unit and square acting, the monster it hits, the damage
 expected (the dice weighed over their 36 outcomes, R8.2), whether that monster would reach
 the castle in the coming Invasion (R9), how many of the seat's units the answer keeps from
