@@ -51,6 +51,15 @@ def test_both_languages_have_the_same_sections_and_ids() -> None:
     assert rules.find("（Ｒ１２．３）", "ja").key == "boons"  # as a Japanese IME types it
 
 
+def test_the_r15_section_states_the_round_cap() -> None:
+    """R15 is mostly the round cap (end of round 30: solo lost, else lowest threat, then
+    R14.4); its section spoke only of undo (the second new-player audit)."""
+    en = rules.sections("en")["time"].body
+    ja = rules.sections("ja")["time"].body
+    assert "end of round 30" in en and "lowest threat" in en and "solo, it is lost" in en
+    assert "30ラウンド目の終わり" in ja and "ソロでは敗北" in ja
+
+
 def test_each_interface_reads_its_own_way_of_answering() -> None:
     """The rules are one; how a player types an answer is not: Discord's sections name slash
     commands and never a console command line, the console's the reverse — in every section
