@@ -109,6 +109,7 @@ class Console:
         self.names: list[str] = []  # as the story tells them (AI seats marked 🤖)
         self.row: GameRow | None = None
         self.confirm_new: Table | None = None
+        self.confirm_resign: int | None = None  # the seat whose resign waits to be typed again
         self.last_actor: int | None = None  # whom a bare `undo` is about
         # seat → (its last action, why undo cannot take it back: "closed"/"revealed"/"")
         self.moves: dict[int, tuple[str, str]] = {}
@@ -529,6 +530,7 @@ class Console:
             return True
         line = normalise(unformatted(raw))
         confirm, self.confirm_new = self.confirm_new, None
+        resigning, self.confirm_resign = self.confirm_resign, None
         if line.startswith("#"):  # a comment in a script
             return True
         words = line.split(" ")
@@ -546,7 +548,7 @@ class Console:
             return True
         answer = self._named(g, line) if ":" in line else self._unnamed(g, line)
         if answer is not None:
-            await self.act(g, *answer)
+            await self.act(g, *answer, resigning=resigning)
         return True
 
     async def _tutorial_line(self, command: str | None, first: str, line: str) -> None:
@@ -637,8 +639,15 @@ class Console:
         answer = action_words(str(acts[0]), g.cards, self.lang) if acts else "done"
         return quote(f"{self.names[seat]}: {answer}", self.lang)
 
-    async def act(self, g: Game, seat: int, action: str) -> None:
+    async def act(self, g: Game, seat: int, action: str, resigning: int | None = None) -> None:
+        """`seat` answers `action`; a resignation only when the line before was the same
+        seat's resignation (`resigning`), since nothing takes it back."""
         if self.not_a_command_card(g, seat, action):
+            return
+        if action.split(" ")[0].casefold() == "resign" and resigning != seat:
+            # one keyboard for everyone, no undo after it: asked again, like `new`
+            self.confirm_resign = seat
+            self.say(self.t("confirm_resign", p=self.names[seat]))
             return
         asked = {s: question(g, s) for s in range(len(self.names))}
         before = g.decision(seat)

@@ -95,7 +95,7 @@ def test_new_command_asks_before_abandoning_and_takes_options(tmp_path: Path) ->
 
 @pytest.mark.process
 def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
-    out = console(tmp_path, "--names", "Ann", lines=["resign", "quit"]).stdout
+    out = console(tmp_path, "--names", "Ann", lines=["resign", "resign", "quit"]).stdout
     assert "resigned" in out  # the story of the end (service/narrate.py's words)
     assert "Type review for the expert's review of your decisions, recap for the " \
            "whole game as an animation, new for another game, or quit." in out
@@ -107,10 +107,22 @@ def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
 
 
 @pytest.mark.process
+def test_resign_is_asked_again_before_it_ends_a_seat(tmp_path: Path) -> None:
+    """The second new-player audit: `Bob: resign` at a shared keyboard ended Bob's game at
+    once, with no undo; `new` already asked twice. Any other line between cancels it."""
+    out = console(tmp_path, "--names", "Ann", "Bob", lines=[
+        "Bob: resign", "status", "Bob: resign", "Bob: resign", "quit"]).stdout
+    assert out.count("Type the same resign again to confirm") == 2, out
+    assert out.count("Bob is eliminated.") == 1
+    first = out.index("Type the same resign again")
+    assert out.index("Bob is eliminated.") > out.index("Type the same resign again", first + 1)
+
+
+@pytest.mark.process
 def test_a_move_after_the_end_is_said_not_played(tmp_path: Path) -> None:
     """The new-player audit: a move typed after the game ended only printed the ending
     again, never saying the move was not played."""
-    out = console(tmp_path, "--names", "Ann", lines=["resign", "done", "quit"]).stdout
+    out = console(tmp_path, "--names", "Ann", lines=["resign", "resign", "done", "quit"]).stdout
     assert "! The game is over: 'done' was not played." in out, out
 
 
@@ -335,7 +347,7 @@ def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
         "合法手",
         "盤面",
         "手札 Ａｎｎ",
-        "Bob: resign",
+        "Bob: resign", "Bob: resign",
     ]).stdout
     assert out.startswith("新しいゲーム: Ann、Bob。")
     assert "コンソールのコマンド" in out

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.process  # each test starts the console or CLI as a pro
 
 
 def test_console_history_lists_finished_games(tmp_path: Path) -> None:
-    out = console(tmp_path, "--names", "Ann", lines=["history", "resign", "history",
+    out = console(tmp_path, "--names", "Ann", lines=["history", "resign", "resign", "history",
                                                      "quit"]).stdout
     assert "No game has finished in this database yet." in out
     assert "never rated: one terminal plays every seat" in out
@@ -24,7 +24,7 @@ def test_console_history_lists_finished_games(tmp_path: Path) -> None:
 
 def test_console_history_in_japanese(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "--lang", "ja",
-                  lines=["履歴", "resign", "履歴", "quit"]).stdout
+                  lines=["履歴", "resign", "resign", "履歴", "quit"]).stdout
     assert "このデータベースで終了したゲームはまだありません。" in out
     assert "Ann  モンスターの勝利" in out, out
 
@@ -36,7 +36,7 @@ def test_a_game_that_ended_as_the_console_was_killed_is_kept_at_the_next_start(
     in between, the game never reached the history, and no console ever settled the claim.
     Here the database is left exactly as such a kill leaves it (the claim, no finished
     game); the next start keeps the game."""
-    console(tmp_path, "--names", "Ann", lines=["resign", "quit"])
+    console(tmp_path, "--names", "Ann", lines=["resign", "resign", "quit"])
     con = sqlite3.connect(tmp_path / "c.db")
     with con:
         con.execute("DELETE FROM finished_seats")

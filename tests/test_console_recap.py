@@ -15,7 +15,7 @@ pytestmark = pytest.mark.process  # each test starts the console or CLI as a pro
 
 
 def test_console_writes_the_recap_at_the_end_and_on_request(tmp_path: Path) -> None:
-    out = console(tmp_path, "--names", "Ann", lines=["recap", "resign", "recap", "quit"]).stdout
+    out = console(tmp_path, "--names", "Ann", lines=["recap", "resign", "resign", "recap", "quit"]).stdout
     assert "The game has not ended yet: its recap is written when it ends." in out
     path = tmp_path / "out" / "recap-1.gif"
     assert out.count(f"[recap] {path}") == 2, out  # at the end, then on request
@@ -27,6 +27,6 @@ def test_console_writes_the_recap_at_the_end_and_on_request(tmp_path: Path) -> N
 
 def test_console_recap_in_japanese(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "--lang", "ja",
-                  lines=["振り返り", "resign", "quit"]).stdout
+                  lines=["振り返り", "resign", "resign", "quit"]).stdout
     assert "ゲームはまだ終わっていません" in out
     assert f"[振り返り] {tmp_path / 'out' / 'recap-1.gif'}" in out

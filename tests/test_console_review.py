@@ -16,7 +16,7 @@ PNG = b"\x89PNG"
 
 def test_console_review_before_and_after_the_end(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann",
-                  lines=["review", "Ann: place thief 2B", "resign", "review", "quit"]).stdout
+                  lines=["review", "Ann: place thief 2B", "resign", "resign", "review", "quit"]).stdout
     assert "Game 1 has not ended yet: it can be reviewed once it is over." in out, out
     path = tmp_path / "out" / "review-1.png"
     assert "Game 1: the expert's review" in out and "Ann: accuracy" in out, out
@@ -28,7 +28,7 @@ def test_console_review_before_and_after_the_end(tmp_path: Path) -> None:
 
 def test_console_review_in_japanese(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "--lang", "ja",
-                  lines=["講評", "Ann: place thief 2B", "resign", "講評", "quit"]).stdout
+                  lines=["講評", "Ann: place thief 2B", "resign", "resign", "講評", "quit"]).stdout
     assert "ゲーム1はまだ終わっていません。講評は終了後に見られます。" in out, out
     assert "ゲーム1: 熟練AIの講評" in out and "正確度" in out, out
     assert (tmp_path / "out" / "review-1.png").read_bytes().startswith(PNG)
@@ -37,7 +37,7 @@ def test_console_review_in_japanese(tmp_path: Path) -> None:
 def test_a_finished_game_is_reviewed_by_its_number_after_a_new_one_began(tmp_path: Path) -> None:
     """The next start deals a new game; the finished one stays within reach: `review 1`
     and `recap 1` (the numbers `history` shows), and the end of a game says so."""
-    first = console(tmp_path, "--names", "Ann", lines=["Ann: place thief 2B", "resign",
+    first = console(tmp_path, "--names", "Ann", lines=["Ann: place thief 2B", "resign", "resign",
                                                        "quit"]).stdout
     assert "Type review for the expert's review" in first, first
     out = console(tmp_path, "--names", "Ann", lines=["history", "review 1", "recap 1",
@@ -51,6 +51,6 @@ def test_a_finished_game_is_reviewed_by_its_number_after_a_new_one_began(tmp_pat
 def test_a_resignation_before_any_choice_has_nothing_to_review(tmp_path: Path) -> None:
     """The learning audit: a player who resigned at placement got "accuracy 100% over 0
     decisions" and an empty chart; now the review says there was nothing to judge."""
-    out = console(tmp_path, "--names", "Ann", lines=["resign", "review", "quit"]).stdout
+    out = console(tmp_path, "--names", "Ann", lines=["resign", "resign", "review", "quit"]).stdout
     assert "Ann: no decision to review" in out and "accuracy" not in out, out
     assert not (tmp_path / "out" / "review-1.png").exists()
