@@ -49,6 +49,9 @@ IMPROVED = {
     "unreachable": "移動力 says it: the English 'MOV' in brackets is gone (the Japanese audit)",
     "home_only": "rule ids listed with 、 as in every other Japanese text; the range 1A〜2C",
     "ready_max": "rule ids listed with 、 as in every other Japanese text",
+    "syntax.bad_square": "no half-width space between a particle and a Latin word (マスは1A)",
+    "fullmove_mark": "a count of marks takes its counter: 1つ (the second new-player audit)",
+    "levelup_cost": "a count of marks takes its counter: 2つ必要…1つしか (the same audit)",
     **dict.fromkeys(["syntax.use_pick", "syntax.use_place", "syntax.use_recruit",
                      "syntax.use_square", "syntax.use_act", "syntax.empty"],
                     "issue 20: the usage line's CARD/SQUARE are カード/マス and its example "

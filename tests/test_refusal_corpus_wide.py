@@ -49,6 +49,12 @@ IMPROVED = [
     ("（MOV 1）", ""), ("（MOV 2）", ""), ("（MOV 3）", ""),  # 移動力 says it (the Japanese audit)
     ("（R2, R7.1）", "（R2、R7.1）"), ("（R7, R11.2）", "（R7、R11.2）"),  # 、 between rule ids
     ("1A–2C", "1A〜2C"),  # a range with Japanese's wave dash (1〜4人)
+    ("マスは 1A … 6Cです", "マスは1A … 6Cです"),  # no space between a particle and Latin
+    ("マスは 1A … 6C です", "マスは1A … 6Cです"),
+    # a count of honor marks takes its counter (the second new-player audit)
+    ("栄誉マークが1必要ですが", "栄誉マークが1つ必要ですが"),
+    *((f"栄誉マークが{p}必要ですが、{m}しか", f"栄誉マークが{p}つ必要ですが、{m}つしか")
+      for p in range(2, 5) for m in range(4)),
 ]
 
 

@@ -44,7 +44,7 @@ def test_a_real_refusal_carries_its_code_and_parameters() -> None:
     with pytest.raises(NotationError) as n:
         parse("act 9Z")
     assert (n.value.key, n.value.params["text"]) == ("syntax.bad_square", "9Z")
-    assert words(n.value, "ja") == "「9Z」はマスではありません（行動するユニット）: マスは 1A … 6Cです。"
+    assert words(n.value, "ja") == "「9Z」はマスではありません（行動するユニット）: マスは1A … 6Cです。"
 
 
 def test_the_end_of_a_game_reads_in_japanese() -> None:
