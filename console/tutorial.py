@@ -121,7 +121,9 @@ class Learning:
         elif line.isdigit() and not 1 <= int(line) <= len(sc.buttons):
             self.say("! " + self.t("tutorial_choose", n=len(sc.buttons)))
         else:
-            action = sc.buttons[int(line) - 1][0] if line.isdigit() else line
+            # `NAME: ACTION`, as in a game: the tutorial has one learner, so any name is theirs
+            typed = line.split(":", 1)[1].strip() if ":" in line else line
+            action = sc.buttons[int(typed) - 1][0] if typed.isdigit() else typed
             await self.answer(sc, action)
         return True
 

@@ -45,6 +45,14 @@ def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path
     assert "You chose Advance (LEADER)." in again.stdout, again.stdout
 
 
+def test_a_named_answer_is_the_learners_in_the_tutorial(tmp_path: Path) -> None:
+    """The second new-player audit: in a 2-player game's tutorial, `Ann: place thief 2B` (the
+    form the game had taught) was an unknown action 'Ann:' and a wrong answer."""
+    out = console(tmp_path, "--names", "Ann", "Bob",
+                  lines=["tutorial", "Ann: place thief 2B", "leave"]).stdout
+    assert "✅ Well done." in out and "Not this time" not in out, out
+
+
 def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: Path) -> None:
     r = console(tmp_path, "--names", "Ann", "Bob", "--seed", "3",
                 lines=["tutorial", "help", "restart", "lesson 12", "lesson 9", "2", "leave",
