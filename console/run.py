@@ -275,9 +275,12 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
     try:
         existing = await store.open_game(CHANNEL)
         resuming = existing is not None and existing.status == "active" and not ns.new
+        ended = await store.latest_game(CHANNEL) if existing is None else None
+        ended = ended if ended is not None and ended.status == "over" else None
         lang = ns.lang or "en"
-        if existing is not None and resuming:
-            lang = ns.lang or existing.settings.get("lang") or "en"  # the game keeps its own
+        if (kept := existing if resuming else ended) is not None:
+            # a game keeps its own language, and the next game of its players too
+            lang = ns.lang or kept.settings.get("lang") or "en"
         con = Console(store, out_dir, lang, sys.stdout, shown, table)
         await con.settle_left()  # a game that ended as the last run was killed: kept now
         if ns.tutorial:  # the lessons first; a game waits (issue 23)
@@ -291,6 +294,9 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
                 con.say(t("damaged", lang, msg=tidy_message(plain(refusal_line(e, lang), lang))))
                 return 1
         else:
+            if ended is not None:
+                # said, not silent: the finished game is still there to review (the audit)
+                con.say(con.t("last_ended", game=ended.id))
             await con.start(table)
             con.show_status((await con.service.tables.current(CHANNEL))[1])
         lines.start()

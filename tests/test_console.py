@@ -103,7 +103,10 @@ def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
     assert out.rstrip().splitlines()[-1] == (f"Bye. The finished game stays in "
                                              f"{tmp_path / 'c.db'}; next time a new game "
                                              f"starts.")
-    assert "New game: P1." in console(tmp_path, lines=[]).stdout
+    again = console(tmp_path, lines=[]).stdout
+    assert "New game: P1." in again
+    # the finished game is named, not passed over in silence (the second new-player audit)
+    assert "Game 1 of this database has ended: review 1 and recap 1 show it" in again
 
 
 @pytest.mark.process
