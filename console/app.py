@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, TextIO
 
 import i18n
 from engine import ActionError, Game, NotationError, View, parse
-from engine.notation import VERBS
+from engine.notation import VERBS, unformatted
 from engine.types import Decision
 from service import rules as rules_ref
 from service.games import GameService
@@ -53,7 +53,6 @@ from .text import (
     quote,
     t,
     tidy_message,
-    unformatted,
     whole_tokens,
 )
 from .tutorial import Learning

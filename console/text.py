@@ -18,6 +18,7 @@ import urllib.parse
 from typing import Any
 
 import i18n
+from engine.notation import unformatted
 from service.lines import ANSWER, COMMAND, Line
 
 MAX_LINE = 300  # the longest real action (a Bard chain) is ~60 characters
@@ -128,16 +129,9 @@ def normalise(line: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", line).split())
 
 
-def unformatted(text: str) -> str:
-    """Without the invisible format characters a copy and paste leaves (zero-width spaces
-    and joiners, a byte-order mark): never part of a command, and shown back as '?' they
-    named a character the player never saw (the new-player audit)."""
-    return "".join(c for c in text if unicodedata.category(c) != "Cf")
-
-
 def name_key(name: str) -> str:
     """How player names compare: `Ａｎｎ`, `ann` and `Ann` are one name (and a name typed
-    with a zero-width character is the same name: `unformatted`)."""
+    with a zero-width character is the same name: engine.notation `unformatted`)."""
     return normalise(unformatted(name)).casefold()
 
 

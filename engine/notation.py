@@ -121,16 +121,21 @@ def _skill(toks: list[str], depth: int = 1) -> tuple[SkillUse, list[str]]:
     return SkillUse(word, targets), rest
 
 
+def unformatted(text: str) -> str:
+    """Without the invisible format characters a copy and paste leaves (zero-width spaces
+    and joiners, a byte-order mark): never part of an answer, a command or a name."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
 def _tokens(text: str) -> list[str]:
     """Whitespace-separated tokens, in time linear in the length of any input.
 
     NFKC first, so what a Japanese IME types (`ａｃｔ ２Ｂ`, `，`, the full-width space) reads
     as ASCII; `、` is a comma too. Any spaces around a comma belong to the list
-    (`heal 1A , 1A`), docs/notation.md. Invisible format characters a copy and paste
-    leaves (a zero-width space, a byte-order mark) are dropped: no token holds one.
+    (`heal 1A , 1A`), docs/notation.md. Invisible format characters are dropped
+    (`unformatted`): no token holds one.
     """
-    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
-    raw = " ".join(unicodedata.normalize("NFKC", text).replace("、", ",").split())
+    raw = " ".join(unicodedata.normalize("NFKC", unformatted(text)).replace("、", ",").split())
     return [t for t in re.sub(r" ?, ?", ",", raw).split(" ") if t]
 
 
