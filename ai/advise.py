@@ -121,6 +121,11 @@ def advise(view: View, seat: int, seed: int, samples: int = SAMPLES,
     return Advice(text, reason, before, after)
 
 
+def as_good_as_shown(p: float, than: float) -> bool:
+    """Whether chance `p` is at least `than` as a hint shows chances: to the percent."""
+    return round(100 * p) >= round(100 * than)
+
+
 def keeping_marks(weighing: Weighing, chances: list[float], best: int) -> int:
     """The expert's choice, or — when it pays honor marks (`spends_marks`) — the best
     candidate keeping them whose chance to win is as high to the percent a hint shows: the
@@ -131,7 +136,7 @@ def keeping_marks(weighing: Weighing, chances: list[float], best: int) -> int:
         return best
     keeping = [k for k in range(len(weighing.candidates))
                if not spends_marks(weighing.candidates[k])
-               and round(100 * chances[k]) >= round(100 * chances[best])]
+               and as_good_as_shown(chances[k], chances[best])]
     return max(keeping, key=lambda k: (chances[k], -k)) if keeping else best
 
 
@@ -148,7 +153,7 @@ def _keep_marks(cs: CardSet, view: View, seat: int, seed: int, samples: int, tex
         return text, reason, p, p
     alt = GreedyPlayer(seed).best(view, seat, dec, others)
     p_alt = chances(cs, view, seat, str(alt), random.Random(seed), samples)
-    if round(100 * p_alt) < round(100 * p):
+    if not as_good_as_shown(p_alt, p):
         return text, reason, p, p
     return str(alt), explain(cs, view, seat, alt), p_alt, p_alt
 

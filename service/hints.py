@@ -59,14 +59,13 @@ def hint_seed(row: GameRow, log_len: int) -> int:
     return (row.id * 1_000_003 + log_len) % 2**31
 
 
-def count_hint(seat: int, decision: int | None = None, action: str = "") -> MetaChange:
+def count_hint(seat: int, decision: int, action: str) -> MetaChange:
     """One more hint used by `seat`, added to the count as stored (another process's too);
     with the decision it answered and the answer it suggested (`hinted`)."""
     def change(meta: GameMeta) -> None:
         used = meta.setdefault("hints", {})
         used[str(seat)] = used.get(str(seat), 0) + 1
-        if decision is not None and action:
-            meta.setdefault("hinted", {})[f"{seat}:{decision}"] = action
+        meta.setdefault("hinted", {})[f"{seat}:{decision}"] = action
     return change
 
 
@@ -158,9 +157,9 @@ class Hints:
             key = "svc.hint_ranked" if (row.settings.get("daily") or {}).get("ranked") \
                 else "svc.hints_off"
             raise ServiceError.of(key, code="hints")
-        if g.decision(seat) is None or not g.legal_actions(seat):
-            raise ServiceError.of("svc.hint_nothing", code="hints")
         decision = g.decision_id(seat)
+        if decision is None or not g.legal_actions(seat):
+            raise ServiceError.of("svc.hint_nothing", code="hints")
         args = (g.view(seat), seat, hint_seed(row, len(g.log)))
         try:
             advice = await asyncio.wait_for(self.ai.run(think, *args), HINT_S)

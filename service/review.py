@@ -313,12 +313,18 @@ def most_work(ds: Sequence[Decision], seats: Sequence[int], n: int) -> int:
     return len(ds) + sum(min(n, sum(d.seat == s for d in ds)) for s in seats)
 
 
-def seat_reviews(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
-                 hinted: Sequence[Decision] = ()) -> list[SeatReview]:
-    """Each seat's judged decisions (`ds`, `points`), and how many answers of it followed a
-    hint (`hinted`, not judged)."""
+def judged(every: Sequence[Decision]) -> list[Decision]:
+    """The decisions a review judges: all but those that followed a hint."""
+    return [d for d in every if not d.hinted]
+
+
+def seat_reviews(every: Sequence[Decision], points: Sequence[Point],
+                 seats: Sequence[int]) -> list[SeatReview]:
+    """Each seat's judged decisions (`judged(every)`, in order with `points`), and how many
+    of its answers followed a hint (not judged)."""
+    ds = judged(every)
     return [SeatReview(s, [p for d, p in zip(ds, points, strict=True) if d.seat == s],
-                       sum(d.seat == s for d in hinted)) for s in seats]
+                       sum(d.seat == s and d.hinted for d in every)) for s in seats]
 
 
 def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
@@ -332,7 +338,7 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     samples = SAMPLES if samples is None else samples
     recheck = RECHECK if recheck is None else recheck
     every = decisions(setup, log, seats, authors, hints)
-    ds = [d for d in every if not d.hinted]
+    ds = judged(every)
     total = most_work(ds, seats, recheck)
     done = 0
 
@@ -350,8 +356,7 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     points = asyncio.run(two_passes(ds, seats, samples, recheck, run))
     if progress and done < total:
         progress(total, total)
-    return Review(game, seat_reviews(ds, points, seats, [d for d in every if d.hinted]),
-                  samples, seed)
+    return Review(game, seat_reviews(every, points, seats), samples, seed)
 
 
 def review_pool(processes: bool) -> Executor:
@@ -420,7 +425,7 @@ class Reviewer:
         loop = asyncio.get_running_loop()
         every = await asyncio.to_thread(decisions, row.setup, log, people(row), authors,
                                         hinted(row.meta))
-        ds = [d for d in every if not d.hinted]
+        ds = judged(every)
         if self._pool is None:
             self._pool = review_pool(self.processes)
         pool = self._pool
@@ -443,8 +448,7 @@ class Reviewer:
         points = await two_passes(ds, seats, samples, RECHECK, run)
         if progress and done < total:
             progress(total, total)
-        return Review(row.id, seat_reviews(ds, points, seats, [d for d in every if d.hinted]),
-                      samples, seed)
+        return Review(row.id, seat_reviews(every, points, seats), samples, seed)
 
     def close(self) -> None:
         if self._pool is not None:
