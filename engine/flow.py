@@ -36,9 +36,11 @@ from .types import InvadedEvent, Termination
 
 SOLO_FINAL = REASONS["end.final_round"]
 # The readings of the rules a new game is played under, kept in its setup (`setup.rules`):
-# 2 rebuilds the unit deck as soon as a reveal empties it (R11.3); a game stored without the
-# key (1) keeps the reading it was played with, so its log replays to the same game (R15).
-RULES_VERSION = 2
+# 2 rebuilds the unit deck as soon as a reveal empties it (R11.3); 3 records the phase a game
+# ended in (`result.ended_in`) and keeps an answer given while others still answer the same
+# step undoable (engine/game.py). A game stored without the key (1), or with an older one,
+# keeps what it was played with, so its log replays to the very state it stored (R15).
+RULES_VERSION = 3
 
 
 def run(cs: CardSet, st: State, ev: list[Event],
@@ -585,6 +587,8 @@ def _finish(st: State, ev: list[Event], winners: list[int], code: Termination, d
         seats.sort(key=lambda s: (s not in winners, st["players"][s]["eliminated"]))
     result: Result = {"winners": sorted(winners), "draw": draw, "reason": REASONS[code],
                       "code": code, "ranking": seats}
+    if st["setup"].get("rules", 1) >= 3:
+        result["ended_in"] = st["phase"]
     st["result"] = result
     st["phase"], st["decisions"] = "over", {}
     ev.append({"type": "game_over", "winners": result["winners"], "draw": draw,

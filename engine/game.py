@@ -244,18 +244,23 @@ class Game:
         canonical = self._answer(seat, dec, a, ev)
         flow.run(cs, st, ev, on_resolved)
         st["log"].append([seat, canonical])
-        after = st["decisions"].get(str(seat))
         revealed = before != (st["rng"], len(st["unit_deck"]), len(st["monster_deck"]))
-        if a.verb != "timeout" and not revealed and after is not None and after["opened"] == opened:
-            st["undo"][str(seat)] = [len(st["log"]) - 1, opened]
-        else:
-            st["undo"].pop(str(seat), None)
+        _keep_undo(st, seat, opened, a.verb != "timeout" and not revealed)
         return ev
 
     def can_undo(self, seat: int) -> bool:
+        """BGA's rule: a player's last answer can be taken back while it revealed nothing
+        random and the game has not moved past it — the question it answered is still open
+        (one unit acted, others may still act), or it closed that question while the other
+        players are still answering the same step. Either way no one has seen anything that
+        depends on it."""
         rec = self.state["undo"].get(str(seat))
         dec = self.decision(seat)
-        return rec is not None and dec is not None and dec["opened"] == rec[1]
+        if rec is None:
+            return False
+        if len(rec) == 2:
+            return dec is not None and dec["opened"] == rec[1]
+        return dec is None and bool(self.state["decisions"]) and rec[2] == _step(self.state)
 
     def undo(self, seat: int) -> None:
         """Take back `seat`'s last action when it revealed nothing random and the decision it
@@ -266,7 +271,11 @@ class Game:
             raise IllegalAction("nothing_to_undo")
         index = self.state["undo"][str(seat)][0]
         log = [e for k, e in enumerate(self.state["log"]) if k != index]
-        self.state = Game.replay(self.state["setup"], log).state
+        try:
+            state = Game.replay(self.state["setup"], log).state
+        except ActionError:  # a later answer needed this one after all: it stays
+            raise IllegalAction("nothing_to_undo") from None
+        self.state = state
 
     def _levelup_between(self, seat: int, a: Action) -> list[Event]:
         """Level Up declared while the game waits on others (R12.1, p.24: 「レベルアップの宣言は
@@ -390,6 +399,29 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
     least = min(differences.values())
     fits = [v for v, d in differences.items() if d == least]
     return max([v for v in fits if began(v)] or fits)
+
+
+def _keep_undo(st: State, seat: int, opened: int, takeable: bool) -> None:
+    """Record whether `seat`'s answer just logged may be taken back (`Game.can_undo`): not a
+    time-out nor one that revealed something random (`takeable`), and its question still
+    open — or, from rules 3, closed while others still answer the same step (several
+    players are asked at once, R6.3): then until one of them is done or the step ends."""
+    after = st["decisions"].get(str(seat))
+    if takeable and after is not None and after["opened"] == opened:
+        st["undo"][str(seat)] = [len(st["log"]) - 1, opened]
+    elif (takeable and after is None and st["decisions"]
+          and st["setup"].get("rules", 1) >= 3):
+        st["undo"][str(seat)] = [len(st["log"]) - 1, opened, _step(st)]
+    else:
+        st["undo"].pop(str(seat), None)
+
+
+def _step(st: State) -> list[Any]:
+    """Where the game stands: the card or phase being resolved and who is still answering it
+    (by the question each was asked, not its latest id, which one unit's action renews). An
+    answer given while the others still decide stays undoable until this changes."""
+    return [st["round"], st["phase"], st["current"], len(st["executed"]), st["turn"],
+            sorted([int(k), d["opened"]] for k, d in st["decisions"].items())]
 
 
 def _difference(a: Any, b: Any) -> int:

@@ -114,8 +114,9 @@ ENGLISH: dict[str, str] = {
     "game_over": "The game is over.",
     "not_playing": "You are not playing in this game (or were eliminated).",
     "stale": "This prompt is out of date: the game has moved on.",
-    "nothing_to_undo": "Nothing to undo: only your last action, while it revealed nothing "
-                       "random and its decision is still open, can be undone.",
+    "nothing_to_undo": "Nothing to undo: only your last action can be undone, while it "
+                       "revealed nothing random and the game has not moved past it (its "
+                       "question still open, or the others still answering the same step).",
     "not_your_decision": "You have nothing to decide right now; waiting for {names}.",
     "nobody": "nobody",
     "wrong_verb": "Now you {prompt}: use {verbs}{levelup}.",

@@ -115,6 +115,9 @@ class Result(TypedDict):
     reason: str  # the English of `code` (states from before codes have only this)
     code: NotRequired[Termination]  # why the game ended (states from before codes: absent)
     ranking: list[int]
+    # the phase it ended in: a game that ends in the Main phase (R13.2, R14.3, a resignation)
+    # never reaches ⑤⑥⑦, and its last image must not show them done (states from before: absent)
+    ended_in: NotRequired[Phase]
 
 
 # ---- decisions: what a seat must answer now ---------------------------------------------------
@@ -211,7 +214,8 @@ class State(TypedDict):
     medal_pool: list[int]
     removed: list[Card]
     claims: list[Claim]
-    undo: dict[str, list[int]]
+    # seat → [log index, opened] or, from rules 3, [log index, opened, step] (engine/game.py)
+    undo: dict[str, list[Any]]
     decisions: dict[str, Decision]
     next_id: int
     rng: dict[str, Stream]

@@ -181,6 +181,7 @@ def _card_row(im: Image.Image, ox: int, y: int, width: int, view: Mapping[str, A
             executed = set()
     elif isinstance(after, str) and after in V.cards(view).commands:
         current, leader = after, None
+    phase = _ended_in(view, phase)
     pidx = order.index(phase) if phase in order else 0
     for i, key in enumerate(row + list(PHASE_CARDS)):
         is_phase = i >= len(row)
@@ -190,6 +191,17 @@ def _card_row(im: Image.Image, ox: int, y: int, width: int, view: Mapping[str, A
                 else cs.name(key, lang))
         spr = row_card(name, done and not cur, is_phase, cur, leader if cur else None, cw, ch)
         im.paste(spr, (ox + pad + i * (cw + gap), y))
+
+
+def _ended_in(view: Mapping[str, Any], phase: str) -> str:
+    """A finished game's row stands at the phase it ended in (`result.ended_in`, rules 3):
+    a game that ends in the Main phase (R13.2, R14.3) never reached ⑤⑥⑦, so they are not
+    ticked. An older game's result does not say: every phase card reads done, as before."""
+    ended_in = V.as_dict(view.get("result")).get("ended_in")
+    if phase == "over" and ended_in in ("placement", "main", "auto", "invasion", "summon",
+                                        "end"):
+        return str(ended_in)
+    return phase
 
 
 def _supply_row(im: Image.Image, ox: int, y: int, width: int, view: Mapping[str, Any],

@@ -134,10 +134,10 @@ def test_undo_refused_says_why_and_help_tells_the_rule(tmp_path: Path) -> None:
     explained. The refusal names the move and why it cannot be taken back; `help` states
     the rule (engine/game.py `Game.undo`)."""
     out = console(tmp_path, "--seed", "3", lines=["help", "place thief 2B", "undo"]).stdout
-    assert ("take back NAME's last action while its question is still open and nothing\n"
-            "                  random (dice, a drawn card) was revealed") in out
-    assert ("! P1: 'place Thief★ 2B' cannot be undone: it closed the question it answered. "
-            "Undo takes back a move only while that question is still open") in out
+    assert ("take back NAME's last action while its question is still open (or the\n"
+            "                  others still answer the same step) and nothing random") in out
+    assert ("! P1: 'place Thief★ 2B' cannot be undone: the game has moved past it. "
+            "Undo takes back a move only while its question is still open") in out
     # how to give up is in the list too (the new-player audit: only docs/notation.md said)
     assert "NAME: resign   leave the game: you are eliminated" in out
 

@@ -11,7 +11,7 @@ from typing import Any
 from engine import Game, visible
 from engine import view as player_view
 from engine.cards import default_cards
-from render import boxes
+from render import boxes, central
 from render import samples as S
 from render.api import board_image
 from render.central import stage_name
@@ -200,3 +200,45 @@ def test_a_lost_solo_game_says_the_monsters_won_not_an_empty_winner():
             table_image(dict(player_view(g.state, None)), lang=lang)
         texts = [w[0] for w in written]
         assert said in texts and not any(t.rstrip().endswith(":") for t in texts), texts
+
+
+def _row_ticks(monkeypatch: Any, view: dict[str, Any]) -> dict[str, tuple[bool, bool]]:
+    """Each row card's (ticked done, pawn on it) as the table image draws it."""
+    drawn: dict[str, tuple[bool, bool]] = {}
+    real = central.row_card
+
+    def spy(name: str, done: bool, phase: bool, current: bool, *rest: Any) -> Any:
+        drawn[name] = (done, current)
+        return real(name, done, phase, current, *rest)
+
+    monkeypatch.setattr(central, "row_card", spy)
+    table_image(view, lang="en")
+    return drawn
+
+
+def test_a_game_over_in_the_main_phase_leaves_the_enemy_phase_cards_unticked(monkeypatch):
+    """R5, R13.2: a game that ends in the Main phase (here a resignation at the first
+    command card) never reached ⑤ Invasion, ⑥ Summon or ⑦ End; the last image ticked all
+    three as done."""
+    g = Game.new(["Ann"], seed=2)
+    while g.state["phase"] == "placement":
+        g.apply(0, g.legal_actions(0)[0])
+    assert g.state["phase"] == "main"
+    g.apply(0, "resign")
+    assert g.over and g.result is not None and g.result.get("ended_in") == "main"
+    drawn = _row_ticks(monkeypatch, dict(player_view(g.state, None)))
+    phases = {k: v for k, v in drawn.items() if k[0] in "⑤⑥⑦"}
+    assert len(phases) == 3 and not any(done for done, _ in phases.values()), drawn
+
+
+def test_a_castle_fallen_at_the_invasion_shows_invasion_current_and_summon_undone(monkeypatch):
+    """R5, R13.1: a solo game lost at the Invasion stops there (nothing happens after it):
+    ⑤ is where the pawn stands, ⑥ and ⑦ were never played."""
+    g = Game.new(["Ann"], seed=2)
+    g.apply(0, "resign")
+    view = dict(player_view(g.state, None))
+    view["result"] = {**view["result"], "ended_in": "invasion"}
+    view["current"] = "invasion"
+    drawn = _row_ticks(monkeypatch, view)
+    marks = {k[0]: v for k, v in drawn.items() if k[0] in "⑤⑥⑦"}
+    assert marks == {"⑤": (False, True), "⑥": (False, False), "⑦": (False, False)}, drawn

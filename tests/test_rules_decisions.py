@@ -295,15 +295,50 @@ def test_undo_refused_after_a_dice_roll():
     assert g.to_json() == before
 
 
-def test_undo_refused_once_the_decision_is_closed_and_for_others():
-    """Undo: not after the decision closed (here: 'done'), and never another player's action."""
+def test_undo_never_takes_back_another_players_action():
+    """Undo: a player takes back only their own action."""
     g, seat = advancing()
     g.apply(seat, "act 2B to 3B")
     assert not g.can_undo(1 - seat)
     with pytest.raises(IllegalAction):
         g.undo(1 - seat)
+
+
+def test_an_answer_can_be_changed_while_the_others_still_answer_the_same_card():
+    """R6.3, undo (BGA's rule for players asked at once): the LEADER's 'done' closed their
+    question, but the FOLLOWER is still acting on the same Advance, so nothing has moved on:
+    the LEADER may take it back (it was refused before). Once the FOLLOWER is done and the
+    card resolves, the game has moved past it and it stays."""
+    g, seat = advancing()
+    other = 1 - seat
+    assert g.decision(other) is not None  # the FOLLOWER acts on the same card
+    before = g.to_json()
     g.apply(seat, "done")
+    assert g.decision(seat) is None and g.can_undo(seat)
+    g.undo(seat)
+    assert g.to_json() == before and g.decision(seat)["kind"] == "actions"
+    g.apply(seat, "done")
+    g.apply(other, "done")  # the card resolves: the step is over
     assert not g.can_undo(seat)
+    with pytest.raises(IllegalAction, match="Nothing to undo"):
+        g.undo(seat)
+
+
+def test_an_answer_stays_once_another_player_has_finished_answering_after_it():
+    """Undo: an answer given while others still decide stays undoable only until one of
+    them finishes too (their answer may have been made knowing it)."""
+    g = Game.new(["a", "b", "c"], seed=5)
+    for s in (0, 1, 2):
+        g.apply(s, g.legal_actions(s)[0])
+    sp = g.state["start_player"]
+    g.apply(sp, "pick advance")
+    waiting = g.waiting_for()
+    assert len(waiting) == 3, waiting
+    first, second = waiting[0], waiting[1]
+    g.apply(first, "done")
+    assert g.can_undo(first)
+    g.apply(second, "done")
+    assert g.decision(waiting[2]) is not None and not g.can_undo(first)
 
 
 # ---- legal actions --------------------------------------------------------------------------------
