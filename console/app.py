@@ -18,6 +18,7 @@ import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
@@ -360,7 +361,7 @@ class Console:
             await self.write_recap(row, await self.service.tables.load(row))
 
     async def write_recap(self, row: GameRow, g: Game) -> None:
-        """`recap-<game>.gif` in the output folder: the whole game as one animation (the
+        """`recap-<game>.gif` (`game_file`) in the output folder: the whole game as one animation (the
         image the bot posts when a game ends, issue 24)."""
         if not g.over:
             self.say("! " + self.t("recap_not_over"))
@@ -369,7 +370,7 @@ class Console:
             from render.recap import recap_gif
         except ImportError:  # the renderer is optional for the console
             return
-        path = self.out_dir / f"recap-{row.id}.gif"
+        path = self.game_file("recap", row.id, "gif")
         names = [str(s["name"]) for s in row.seats]
         try:
             steps, title = replay(g.setup, g.state["log"], names).recap(row.id, self.lang)
@@ -380,6 +381,14 @@ class Console:
             self.say("  " + self.t("image_failed", err=excerpt(str(e) or type(e).__name__, self.lang, 60)))
             return
         self.say("  " + self.t("recap", path=path))
+
+    def game_file(self, kind: str, game_id: int, ext: str) -> Path:
+        """One game's file in the output folder: `recap-3.gif`, or with another database
+        `recap-club-3.gif` (its name), since each database numbers its games from 1 and two
+        sharing a folder would overwrite each other's."""
+        stem = Path(self.db).stem
+        tag = "" if self.db == DEFAULT_DB else re.sub(r"[^\w.-]+", "_", stem) + "-"
+        return self.out_dir / f"{kind}-{tag}{game_id}.{ext}"
 
     async def write_review(self, row: GameRow) -> None:
         """`review`: the expert's review of the finished game (issue 23), its words printed
@@ -409,7 +418,7 @@ class Console:
         names = [str(x["name"]) for x in row.seats]
         self.say_lines([plain(x, self.lang)
                         for x in review_lines(review, names, row.setup or {}, self.lang)])
-        path = self.out_dir / f"review-{row.id}.png"
+        path = self.game_file("review", row.id, "png")
         try:
             from render.review import Panel, review_png
         except ImportError:  # the renderer is optional for the console
@@ -825,7 +834,9 @@ class Console:
         """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is
         typed twice in a row."""
         self.answering = Answering("", "new")  # an option mistake is new's, not start-up's
-        table = parse_new(words, self.lang) or self.table
+        # a bare `new` keeps the seats and the level but deals a new game: a start-up
+        # `--seed` chose the first deal, not every one after it
+        table = parse_new(words, self.lang) or replace(self.table, seed=None)
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None and open_row.status == "active" and confirm != table:
             g = await self.service.tables.load(open_row)

@@ -271,3 +271,29 @@ def test_a_private_line_is_marked_only_when_others_share_the_keyboard(tmp_path: 
     assert "after every dice roll a boon could still improve" in solo
     assert "(to P1 only)" not in solo
     assert "(to Ann only) Ann: after every dice roll" in two
+
+
+def test_a_bare_new_after_a_start_up_seed_deals_a_new_game() -> None:
+    """The new-player audit: `--seed 3` then `new` (typed twice, to leave the game) dealt
+    the very same game again. A bare `new` keeps the seats and deals afresh; `new --seed`
+    still chooses a deal."""
+
+    async def run() -> tuple[int, int, int]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"])
+            t.con.auto_board = False
+            await t.start()
+            first = (await t.game()).setup["seed"]
+            await t.type("new")
+            await t.type("new")
+            fresh = await t.game()
+            assert fresh.setup["players"] == ["Ann"] and fresh.round <= 1
+            await t.type("new --names Ann --seed 3")
+            await t.type("new --names Ann --seed 3")
+            return first, fresh.setup["seed"], (await t.game()).setup["seed"]
+        finally:
+            await store.close()
+
+    first, fresh, chosen = asyncio.run(run())
+    assert first == 3 and fresh != 3 and chosen == 3

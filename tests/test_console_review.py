@@ -18,7 +18,7 @@ def test_console_review_before_and_after_the_end(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann",
                   lines=["review", "Ann: place thief 2B", "resign", "resign", "review", "quit"]).stdout
     assert "Game 1 has not ended yet: it can be reviewed once it is over." in out, out
-    path = tmp_path / "out" / "review-1.png"
+    path = tmp_path / "out" / "review-c-1.png"
     assert "Game 1: the expert's review" in out and "Ann: accuracy" in out, out
     assert "over 1 decision" in out and "over 1 decisions" not in out  # the placement
     assert f"The review chart is in {path}." in out
@@ -31,7 +31,7 @@ def test_console_review_in_japanese(tmp_path: Path) -> None:
                   lines=["講評", "Ann: place thief 2B", "resign", "resign", "講評", "quit"]).stdout
     assert "ゲーム1はまだ終わっていません。講評は終了後に見られます。" in out, out
     assert "ゲーム1: 熟練AIの講評" in out and "正確度" in out, out
-    assert (tmp_path / "out" / "review-1.png").read_bytes().startswith(PNG)
+    assert (tmp_path / "out" / "review-c-1.png").read_bytes().startswith(PNG)
 
 
 def test_a_finished_game_is_reviewed_by_its_number_after_a_new_one_began(tmp_path: Path) -> None:
@@ -43,8 +43,8 @@ def test_a_finished_game_is_reviewed_by_its_number_after_a_new_one_began(tmp_pat
     out = console(tmp_path, "--names", "Ann", lines=["history", "review 1", "recap 1",
                                                       "review 7", "quit"]).stdout
     assert "#1" in out and "Game 1: the expert's review" in out and "Ann: accuracy" in out
-    assert (tmp_path / "out" / "review-1.png").read_bytes().startswith(PNG)
-    assert (tmp_path / "out" / "recap-1.gif").read_bytes().startswith(b"GIF8")
+    assert (tmp_path / "out" / "review-c-1.png").read_bytes().startswith(PNG)
+    assert (tmp_path / "out" / "recap-c-1.gif").read_bytes().startswith(b"GIF8")
     assert "There is no game '7' in this database: history lists the finished ones" in out
 
 
@@ -53,4 +53,4 @@ def test_a_resignation_before_any_choice_has_nothing_to_review(tmp_path: Path) -
     decisions" and an empty chart; now the review says there was nothing to judge."""
     out = console(tmp_path, "--names", "Ann", lines=["resign", "resign", "review", "quit"]).stdout
     assert "Ann: no decision to review" in out and "accuracy" not in out, out
-    assert not (tmp_path / "out" / "review-1.png").exists()
+    assert not (tmp_path / "out" / "review-c-1.png").exists()
