@@ -156,7 +156,7 @@ def test_japanese_usage_lines_lengths_and_difficulty(tmp_path: Path) -> None:
     assert "使い方:「pick カード」（例:「pick 進撃」）。" in out
     assert "（30文字）" in out and "（100文字）" in out
     assert "今は「act」で始まる行動はありません。P1ができること:" in out
-    assert "! P1: 「place シーフ★ 2B」は取り消せません。答えた決定がもう閉じています。" in out
+    assert "! P1: 「place シーフ★ 2B」は取り消せません。ゲームがもう先へ進みました。" in out
     for english in ("characters", "CARD", "SQUARE", "hard)", "advance"):
         assert english not in out, english
 
