@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import board
 from service import GameService, ServiceError
 from service.meta import count_timeout
 from store import Store
@@ -238,6 +239,31 @@ def test_undo_takes_back_a_quiet_action_only(db):
         assert out.game.to_json() == before
         row = await store.get(out.row.id)
         assert row.state == before and json.loads(before)["log"] == await store.log(row.id)
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_placement_can_be_changed_while_the_other_player_still_places(db):
+    """R4.4, undo: both players place at once; Ann's placement, given while Bob still
+    chooses, is taken back and stored so (Bob's question untouched), and once Bob has placed
+    too the round has begun and it stays."""
+    async def main():
+        store, svc, out = await _two_player(db)
+        start = out.game.to_json()
+        bob_asked = out.game.decision(1)
+        out = await svc.play.act(100, 11, "place thief 2B")
+        assert out.game.decision(0) is None and out.game.waiting_for() == [1]
+        out = await svc.play.undo(100, 11)
+        assert out.game.to_json() == start
+        row = await store.get(out.row.id)
+        assert row.state == start and await store.log(row.id) == []
+        assert out.game.decision(1) == bob_asked  # Bob's button still answers
+        await svc.play.act(100, 11, "place sorcerer 2C")
+        out = await svc.play.act(100, 22, "place thief 2B")
+        assert out.game.round == 1
+        with pytest.raises(ServiceError, match="Nothing to undo"):
+            await svc.play.undo(100, 11)
+        assert out.game.player(0)["board"][board.square("2C")]["card"] == "sorcerer_star"
         await store.close()
     asyncio.run(main())
 
