@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 
 import i18n
+from engine.errors import excerpt
 from render.stats import stats_png
 from service import ServiceError
 from service import daily as core
@@ -203,7 +204,7 @@ class DailyCommands(CommandsMixin):
         try:
             day = dt.date.fromisoformat(date.strip()) if date else None
         except ValueError:
-            await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
+            await reply(interaction, t("daily_bad_date", lang, text=safe(excerpt(date or "", 40))))
             return
         await open_attempt(interaction, lang,
                            lambda host, *who, reach: host.attempts.practice(*who, lang, day, reach))
@@ -225,7 +226,7 @@ class DailyCommands(CommandsMixin):
         try:
             day = dt.date.fromisoformat(date.strip()) if date else host.days.today()
         except ValueError:
-            await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
+            await reply(interaction, t("daily_bad_date", lang, text=safe(excerpt(date or "", 40))))
             return
         server = in_server(interaction) and (scope is None or scope.value == "server")
         text, view = await board_page(interaction, host, day, server, 0, lang)

@@ -19,6 +19,7 @@ from discord import app_commands
 from engine import Event, Game, default_cards, visible
 from engine.board import NAMES, index
 from engine.cards import CardSet
+from engine.errors import excerpt
 from render import board_png, card_png, reach_png
 from service import rules as rules_ref
 from service.hints import hints_allowed, used_lines
@@ -189,7 +190,7 @@ class InfoCommands(CommandsMixin):
             return
         i = index(squeeze(unit))
         if i is None:
-            await reply(interaction, t("bad_square", lang, square=unit))
+            await reply(interaction, t("bad_square", lang, square=safe(excerpt(unit))))
             return
         piece = g.player(seat)["board"][i]
         if piece is None or "owner" not in piece:
@@ -222,7 +223,7 @@ class InfoCommands(CommandsMixin):
         key = name if name in cs.units or name in cs.monsters or name in cs.commands \
             else cs.resolve(name)
         if key is None:
-            await reply(interaction, t("unknown_card", lang, name=name[:50]))
+            await reply(interaction, t("unknown_card", lang, name=safe(excerpt(name))))
             return
         data = await asyncio.to_thread(card_png, key, lang=lang)
         alt = t("card_alt", lang, card=cs.name(key, lang), stats=card_stats(cs, key, lang))

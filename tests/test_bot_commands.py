@@ -96,6 +96,12 @@ def test_looking_commands(tmp_path):
             assert reach.files and "moves to" in reach.text
             assert "no unit" in (await h.slash(ann, "rr reach", unit="5C")).text
             assert "not a square" in (await h.slash(ann, "rr reach", unit="x9")).text
+            # what was typed is quoted short and as literal text (the Discord-limits audit:
+            # it came back whole, up to 1,900 characters, with its markdown live)
+            typed = "**x9**" + "9" * 3000
+            for res in (await h.slash(ann, "rr reach", unit=typed),
+                        await h.slash(ann, "rr card", name=typed)):
+                assert res.ephemeral and len(res.text) < 300 and "\\*\\*x9" in res.text, res.text
             names = await table.choices(ann, "rr card", "name", name="gob")
             assert names == ["goblin"]
             card = await h.slash(ann, "rr card", name="ゴブリン")
