@@ -241,11 +241,12 @@ class Game:
             raise StaleDecision("stale")
         opened = dec["opened"]
         before = (dict(st["rng"]), len(st["unit_deck"]), len(st["monster_deck"]))
+        step = _step(st, without=seat)
         canonical = self._answer(seat, dec, a, ev)
         flow.run(cs, st, ev, on_resolved)
         st["log"].append([seat, canonical])
         revealed = before != (st["rng"], len(st["unit_deck"]), len(st["monster_deck"]))
-        _keep_undo(st, seat, opened, a.verb != "timeout" and not revealed)
+        _keep_undo(st, seat, opened, a.verb != "timeout" and not revealed, step)
         return ev
 
     def can_undo(self, seat: int) -> bool:
@@ -401,27 +402,31 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
     return max([v for v in fits if began(v)] or fits)
 
 
-def _keep_undo(st: State, seat: int, opened: int, takeable: bool) -> None:
+def _keep_undo(st: State, seat: int, opened: int, takeable: bool, step: list[Any]) -> None:
     """Record whether `seat`'s answer just logged may be taken back (`Game.can_undo`): not a
     time-out nor one that revealed something random (`takeable`), and its question still
-    open — or, from rules 3, closed while others still answer the same step (several
-    players are asked at once, R6.3): then until one of them is done or the step ends."""
+    open — or, from rules 3, closed while the others still answer the same step (several
+    players are asked at once, R6.3), `step` being where the game stood for them before
+    it: then until one of them is done or the step ends. An answer that ended the step
+    itself (the last one in) stays: the next step's questions are already asked."""
     after = st["decisions"].get(str(seat))
     if takeable and after is not None and after["opened"] == opened:
         st["undo"][str(seat)] = [len(st["log"]) - 1, opened]
-    elif (takeable and after is None and st["decisions"]
+    elif (takeable and after is None and st["decisions"] and _step(st) == step
           and st["setup"].get("rules", 1) >= 3):
-        st["undo"][str(seat)] = [len(st["log"]) - 1, opened, _step(st)]
+        st["undo"][str(seat)] = [len(st["log"]) - 1, opened, step]
     else:
         st["undo"].pop(str(seat), None)
 
 
-def _step(st: State) -> list[Any]:
-    """Where the game stands: the card or phase being resolved and who is still answering it
-    (by the question each was asked, not its latest id, which one unit's action renews). An
-    answer given while the others still decide stays undoable until this changes."""
+def _step(st: State, without: int | None = None) -> list[Any]:
+    """Where the game stands: the card or phase being resolved and who else is still
+    answering it (by the question each was asked, not its latest id, which one unit's
+    action renews). An answer given while the others still decide stays undoable until
+    this changes."""
     return [st["round"], st["phase"], st["current"], len(st["executed"]), st["turn"],
-            sorted([int(k), d["opened"]] for k, d in st["decisions"].items())]
+            sorted([int(k), d["opened"]] for k, d in st["decisions"].items()
+                   if int(k) != without)]
 
 
 def _difference(a: Any, b: Any) -> int:

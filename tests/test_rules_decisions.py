@@ -319,9 +319,31 @@ def test_an_answer_can_be_changed_while_the_others_still_answer_the_same_card():
     assert g.to_json() == before and g.decision(seat)["kind"] == "actions"
     g.apply(seat, "done")
     g.apply(other, "done")  # the card resolves: the step is over
-    assert not g.can_undo(seat)
-    with pytest.raises(IllegalAction, match="Nothing to undo"):
-        g.undo(seat)
+    assert g.waiting_for()  # the next question is asked already
+    for s in (seat, other):  # the last answer in ended the step: it stays too
+        assert not g.can_undo(s)
+        with pytest.raises(IllegalAction, match="Nothing to undo"):
+            g.undo(s)
+
+
+def test_the_last_placement_in_begins_the_round_and_cannot_be_taken_back():
+    """R4.4, undo (the Discord new-player audit): the last player to place ended the
+    placement and round 1's first question was asked; their placement could still be
+    taken back, sending the game back to round 0 under the start player's ping."""
+    for seed in range(12, 16):  # either seat starts round 1
+        g = Game.new(["a", "b"], seed=seed)
+        last = g.state["start_player"]  # …the other one places first
+        g.apply(1 - last, "place thief 2B")
+        assert g.can_undo(1 - last)
+        g.apply(last, "place thief 2B")
+        assert g.round == 1 and g.waiting_for() == [g.state["start_player"]]
+        assert not g.can_undo(0) and not g.can_undo(1)
+    for seed in range(12, 16):  # and the one who did not start, last in
+        g = Game.new(["a", "b"], seed=seed)
+        first = g.state["start_player"]
+        g.apply(first, "place thief 2B")
+        g.apply(1 - first, "place thief 2B")
+        assert g.round == 1 and not g.can_undo(1 - first)
 
 
 def test_an_answer_stays_once_another_player_has_finished_answering_after_it():
