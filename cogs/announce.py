@@ -262,6 +262,13 @@ def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
     names = join((str(p.get("name", "?")) for p in view.get("players", [])), lang)
     # after placement the state is already in round 1, but placement is round 0's (R4)
     rnd = 0 if view.get("after") == "placement" else view.get("round", 0)
+    if view.get("phase") == "over" and not view.get("after"):  # how the game ended
+        ended = view.get("result", {}).get("ended_in") if isinstance(view.get("result"),
+                                                                      dict) else None
+        if ended:  # (rules 3) the image stands at that phase: say it, not the last card
+            return t("table_alt_over_in", lang, what=pair(PHASES, str(ended), lang),
+                     round=rnd, names=names)[:1000]
+        return t("table_alt_over", lang, round=rnd, names=names)[:1000]
     if not what:  # nothing just ended (a re-posted table): say the phase it is in
         now = pair(PHASES, str(view.get("phase", "")), lang)
         return t("table_alt_now", lang, what=now, round=rnd, names=names)[:1000]

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import random
 
-from bot_driver import Clock, make_bot
+from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
 from cogs.announce import table_alt
@@ -39,3 +40,28 @@ def test_the_alt_text_after_placement_says_round_0():
     assert "ラウンド0、" in table_alt(view, "配置", "ja")
     now = table_alt({"round": 3, "phase": "main", "players": []}, "", "ja")
     assert now.startswith("ラウンド3、") and "の後" not in now
+
+
+def test_the_last_table_of_a_game_says_the_phase_it_ended_in(tmp_path):
+    """R13, the Discord new-player audit: a solo game lost at ⑤ Invasion posted its last
+    table (standing at ⑤, "Game over") with the alt text "The table after Advance" — the
+    last card resolved before it, not what the image shows."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(NOON), seed=3)) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await table.open(ann, [], players=1)
+            rng = random.Random(4)
+            for _ in range(800):
+                if await table.step(rng) is None:
+                    break
+            row, g = await table.game()
+            assert g.over and g.result is not None
+            ended = g.result["ended_in"]
+            files = [f for m in h.messages(table.channel) for f in m.files
+                     if f.filename.startswith("table-")]
+            alt = files[-1].description or ""
+            phase = {"invasion": "Invasion", "main": "Main phase", "auto": "Main phase (AUTO)",
+                     "summon": "Summon", "end": "End phase"}[ended]
+            assert alt.startswith("The table as the game ended in ") and phase in alt, alt
+    asyncio.run(scenario())
