@@ -24,7 +24,7 @@ from .announce import deliver
 from .i18n import difficulty_name, guild_lang, join, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
-from .views import lobby_view
+from .views import LobbyButton, lobby_view
 
 log = logging.getLogger("rr.lobby")
 _ = app_commands.locale_str
@@ -85,8 +85,8 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
     if row is None or row.id != game_id:
         await reply(interaction, t("wrong_game", lang))
         return
-    if op == "start":
-        await start_game(interaction, lang)
+    if op in ("start", "startnow"):
+        await start_game(interaction, lang, early=op == "startnow")
         return
     name = interaction.user.display_name
     if op == "join":
@@ -97,8 +97,21 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
     await reply(interaction, t("joined" if op == "join" else "left", lang))
 
 
-async def start_game(interaction: discord.Interaction, lang: str) -> None:
+async def start_game(interaction: discord.Interaction, lang: str, early: bool = False) -> None:
+    """Start the channel's game. Before every seat is taken the host is asked first (a
+    button, `early`): pressing Start while a friend is still on the way made a solo game
+    nobody could join any more (the Discord new-player audit)."""
     bot = rook(interaction)
+    row = await bot.service.store.open_game(interaction.channel_id or 0)
+    if (not early and row is not None and row.status == "lobby"
+            and row.host_id == interaction.user.id
+            and 0 < len(row.seats) < int(row.settings.get("players", 1))):
+        n, most = len(row.seats), int(row.settings["players"])
+        view = discord.ui.View(timeout=None)
+        view.add_item(LobbyButton(row.id, "startnow", t("btn_start_early", lang, n=n)))
+        await reply(interaction, t("start_early_solo" if n == 1 else "start_early", lang, n=n,
+                                   max=most), view=view)
+        return
     out = await bot.service.lobby.start(interaction.channel_id or 0, interaction.user.id)
     log.info("game %s started with %d players", out.row.id, len(out.row.seats))
     await refresh_lobby(interaction, out.row, closed=True)

@@ -106,9 +106,10 @@ class DoneButton(discord.ui.DynamicItem[Button],
 
 
 class LobbyButton(discord.ui.DynamicItem[Button],
-                  template=r"rr:lobby:(?P<g>\d+):(?P<op>join|leave|start)"):
+                  template=r"rr:lobby:(?P<g>\d+):(?P<op>join|leave|start|startnow)"):
+    # startnow: the host's confirmation to start before every seat is taken (cogs/lobby.py)
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-              "start": discord.ButtonStyle.primary}
+              "start": discord.ButtonStyle.primary, "startnow": discord.ButtonStyle.danger}
 
     def __init__(self, game: int, op: str, label: str = "") -> None:
         super().__init__(discord.ui.Button(label=label or op, style=self.STYLES[op],

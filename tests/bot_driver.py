@@ -91,6 +91,11 @@ class Table:
                 joined.text
         lobby = self.lobby_message()
         started = await self.h.click(host, self.lobby_button(lobby, "start"), message=lobby)
+        early = [(m, c.custom_id) for m in (started.message, *started.followups) if m
+                 for c in m.buttons if c.custom_id and c.custom_id.endswith(":startnow")]
+        if early:  # seats left open: the host confirms starting with those who came
+            message, custom_id = early[0]
+            started = await self.h.click(host, custom_id, message=message)
         assert started.ephemeral and ("started" in started.text or "開始" in started.text), \
             started.text
         row, _ = await self.bot.service.tables.current(self.channel.id)

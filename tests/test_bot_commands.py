@@ -59,7 +59,14 @@ def test_lobby_join_leave_start_refusals(tmp_path):
             assert "left" in (await h.click(bob, message=lobby, label="Leave")).text
             assert "Players (1/2): Ann" in h.server.messages[lobby.id].text
             assert "not in this game" in (await h.slash(dan, "rr lobby leave")).text
+            # starting before every seat is taken asks first (the Discord new-player
+            # audit: a friend still on the way found a solo game begun without them)
             res = await h.slash(ann, "rr start")
+            assert res.ephemeral and "Only you of 2 seats have joined" in res.text, res.text
+            assert "Players (1/2): Ann" in h.server.messages[lobby.id].text  # not started
+            early = next(m for m in (res.message, *res.followups) if m and m.buttons)
+            assert [b.label for b in early.buttons] == ["Start with 1"]
+            res = await h.click(ann, message=early, label="Start with 1")
             assert "started" in res.text
             assert not h.server.messages[lobby.id].buttons  # the lobby closed
             # a stale lobby button (from a message a client still shows) is refused

@@ -90,7 +90,10 @@ def test_bot_add_and_bot_remove_in_the_lobby(tmp_path):
             assert "(3/4)" in res.text and "Bot 2" not in table.lobby_message().content
             row = await table.bot.store.open_game(h.channel.id)
             assert [s.get("ai") for s in row.seats] == [None, None, "random"]
-            started = await h.click(ann, message=table.lobby_message(), label="Start")
+            early = await h.click(ann, message=table.lobby_message(), label="Start")
+            assert "Only 3 of 4 seats are taken" in early.text  # asked first
+            started = await h.click(ann, message=next(m for m in early.followups if m.buttons),
+                                    label="Start with 3")
             assert "started" in started.text
             res = await h.slash(ann, "rr bot add", level="random")
             assert "already started" in res.text
