@@ -19,7 +19,7 @@ from service.seats import seat_names
 from service.tables import DEFAULT_LIMIT_S
 from store import GameRow
 
-from .actions import ack, channel_only, reply, rook
+from .actions import ack, channel_only, perform, reply, rook
 from .announce import deliver
 from .i18n import difficulty_name, guild_lang, join, lang_of, t
 from .mentions import safe
@@ -165,9 +165,23 @@ class LobbyCommands(CommandsMixin):
     async def join(self, interaction: discord.Interaction) -> None:
         await self._roster(interaction, "join")
 
-    @roster.command(name=_("leave", id="command.lobby.leave"), description=_("Leave the lobby in this channel"))
-    async def leave(self, interaction: discord.Interaction) -> None:
-        await self._roster(interaction, "leave")
+    @roster.command(name=_("leave", id="command.lobby.leave"), description=_(
+        "Leave the lobby, or resign from the game",
+        id="command.help.leave_or_resign"))
+    @app_commands.describe(confirm=_("In a game: True resigns you",
+                                     id="command.help.leave_confirm"))
+    @app_commands.rename(confirm=_("confirm", id="command.confirm"))
+    async def leave(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        """Out of a lobby at once; out of a game begun, by resigning (eliminated as in R9.3,
+        the engine's `resign`) once confirmed — the one way a player who is not the host
+        leaves a game in Discord, where before only the host could end it for everyone."""
+        row = await rook(interaction).service.store.open_game(interaction.channel_id or 0)
+        if row is None or row.status != "active" or row.seat_of(interaction.user.id) is None:
+            await self._roster(interaction, "leave")
+        elif confirm:
+            await perform(interaction, "resign")
+        elif await ack(interaction):
+            await reply(interaction, t("resign_ask", lang_of(interaction)))
 
     async def _roster(self, interaction: discord.Interaction, op: str) -> None:
         lang = lang_of(interaction)
@@ -189,12 +203,23 @@ class LobbyCommands(CommandsMixin):
 
     @app_commands.command(name="abandon", description=_(
         "Abandon this channel's game (host or Manage Channels)"))
-    async def abandon(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(confirm=_("True: end a game begun, for all",
+                                     id="command.help.abandon_confirm"))
+    @app_commands.rename(confirm=_("confirm", id="command.confirm"))
+    async def abandon(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        """A lobby is closed at once; a game begun is ended for everyone only once confirmed
+        (the Discord new-player audit: one command took days of play away, no way back)."""
         lang = lang_of(interaction)
         if not await ack(interaction) or not await channel_only(interaction):
             return
         bot = rook(interaction)
         perms: Any = interaction.permissions
+        held = await bot.service.lobby.may_abandon(interaction.channel_id or 0,
+                                                   interaction.user.id,
+                                                   bool(perms.manage_channels))
+        if held.status == "active" and not confirm:
+            await reply(interaction, t("abandon_ask", lang))
+            return
         row = await bot.service.lobby.abandon(interaction.channel_id or 0, interaction.user.id,
                                         bool(perms.manage_channels))
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)

@@ -204,6 +204,12 @@ class Lobby:
                        finished=["setup"], deadlines=deadlines_of(done.timers),
                        notice=done.notice)
 
+    async def may_abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
+        """The channel's lobby or game if this user may abandon it (else the refusal), so an
+        interface asks for a confirmation only of someone who could give it."""
+        async with self.tables.lock(channel_id):
+            return await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_abandon")
+
     async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
         """The host (or a manager) ends the channel's lobby or game; nobody wins."""
         async with self.tables.lock(channel_id):

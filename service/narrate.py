@@ -306,8 +306,9 @@ _TELLERS: dict[str, _Teller] = {
     "final_round": lambda st, k, e, p: st.add("final_round", round=e["round"]),
     "game_over": _game_over,
     "timeout": _timeout,
-    **dict.fromkeys(("honor", "eliminated", "medal", "merc_taken", "willpower", "undo",
-                     "passed"), _fields),
+    "eliminated": lambda st, k, e, p: st.add("resigned" if e.get("resigned") else "eliminated",
+                                             p=p),
+    **dict.fromkeys(("honor", "medal", "merc_taken", "willpower", "undo", "passed"), _fields),
 }
 """How each kind of event is told (engine.types.Event); a kind not here is not told."""
 

@@ -220,7 +220,7 @@ def test_autocomplete_is_safe_and_only_offers_legal_squares(tmp_path):
             res = await h.autocomplete(other, "rr recruit", focused="card")
             assert res.choices == []  # nothing to recruit now
             # a new game in the same channel: suggestions follow the new seating
-            await h.slash(ann, "rr abandon")
+            await h.slash(ann, "rr abandon", confirm=True)
             assert await table.choices(ann, "rr place", "card") == []
             cat = h.user("cat")
             solo = await h.slash(cat, "rr new", players=1)

@@ -152,7 +152,7 @@ def test_a_damaged_game_is_quarantined_and_the_others_play_on(tmp_path, kind):
             assert "is damaged and set aside" in res.text  # the quarantine survived
             res = await bad.slash(guest, "rr abandon")
             assert "Only the host" in res.text
-            res = await bad.slash(host, "rr abandon")
+            res = await bad.slash(host, "rr abandon", confirm=True)
             assert res.ephemeral and "abandoned" in res.text, res.text
             assert "abandoned by Ann" in public(h, bad.channel)[-1].text
             res = await bad.slash(host, "rr new", players=2)
@@ -216,7 +216,7 @@ def test_damage_found_by_the_time_limit_pass_and_a_failing_game_job_skip_only_th
             assert "保存データが壊れているため保留中" in res.text and "`/rr 中止`" in res.text
             # the damaged game's channel is still usable: abandon, then a new game
             host = named(h, PAIRS[0][0])
-            res = await damaged.slash(host, "rr abandon")
+            res = await damaged.slash(host, "rr abandon", confirm=True)
             assert res.ephemeral and "abandoned" in res.text, res.text
             res = await damaged.slash(host, "rr new", players=2)
             assert "Players (1/2)" in res.text, res.text

@@ -162,7 +162,7 @@ def test_buttons_refuse_other_players_spectators_and_stale_prompts(tmp_path):
             await refused(table, res, "out of date")
             assert await stored(table) == before
             # a button of a game that was abandoned, in a channel with a new game
-            res = await h.slash(ann, "rr abandon")
+            res = await h.slash(ann, "rr abandon", confirm=True)
             assert "abandoned" in res.text
             await h.slash(ann, "rr new", players=1)
             res = await h.click(owner, cid, message=msg)
@@ -177,7 +177,11 @@ def test_abandon_needs_host_or_manage_channels(tmp_path):
             res = await h.slash(bob, "rr abandon")
             await refused(table, res, "Only the host")
             mod = h.user("mod", manage_channels=True)
-            res = await h.slash(mod, "rr abandon")
+            before = await stored(table)
+            res = await h.slash(mod, "rr abandon")  # a game begun: asked first
+            assert res.ephemeral and "Nothing changed yet" in res.text, res.text
+            assert await stored(table) == before
+            res = await h.slash(mod, "rr abandon", confirm=True)
             assert res.ephemeral and "abandoned" in res.text
             assert "abandoned by Mod" in [m for m in h.messages() if not m.ephemeral][-1].text
             res = await h.slash(ann, "rr status")
@@ -295,4 +299,31 @@ def test_an_action_that_does_nothing_names_the_command_that_ends_actions(tmp_pat
                 await table.step(rng)
             assert "`/rr done`" in told["ann"] and "'done'" not in told["ann"], told
             assert "`/rr 終了`" in told["ken"] and "done" not in told["ken"], told
+    asyncio.run(scenario())
+
+
+def test_a_player_who_is_not_the_host_can_resign_by_leaving(tmp_path):
+    """The Discord new-player audit: a player who was not the host had no way out of a game
+    begun ("The game has already started."). `/rr lobby leave` in a game now resigns them
+    (eliminated as in R9.3) once confirmed; the others play on; it is told to everyone."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3)
+            before = await stored(table)
+            res = await h.slash(bob, "rr lobby leave")
+            assert res.ephemeral and "resigning" in res.text and "Nothing changed yet" in res.text
+            assert await stored(table) == before
+            res = await h.slash(bob, "rr lobby leave", confirm=True)
+            assert res.ephemeral and res.text.startswith("✅"), res.text
+            row, g = await table.game()
+            bob_seat = row.seat_of(bob.id)
+            assert g.player(bob_seat)["eliminated"] and not g.over
+            assert any("Bob has left the game" in m.text
+                       for m in h.messages() if not m.ephemeral)
+            res = await h.slash(bob, "rr lobby leave", confirm=True)  # once is enough
+            await refused(table, res, "not playing")
+            res = await h.slash(h.user("dan"), "rr lobby leave")  # not seated: the lobby's
+            assert res.ephemeral and "Bob" not in res.text
     asyncio.run(scenario())

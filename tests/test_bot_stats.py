@@ -162,7 +162,7 @@ def test_unrated_games_are_said_so_at_start(tmp_path):
             assert started.ephemeral, started.text
             assert any("This game is not rated: it has AI players." in m.text
                        for m in public(h)), [m.text for m in public(h)]
-            await h.slash(ann, "rr abandon")
+            await h.slash(ann, "rr abandon", confirm=True)
 
             # a solo game is never rated, and its posts do not go on about it
             solo = h.text_channel("solo")

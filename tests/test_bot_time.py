@@ -64,7 +64,7 @@ def test_reminder_timeout_and_removal_of_an_absent_player(tmp_path):
             assert "not playing" in res.text
             res = await h.slash(bob, "rr remove", player=cat)
             assert res.ephemeral and res.text.startswith("✅"), res.text
-            assert any("Cat is eliminated" in m.text for m in public(h)[-5:])
+            assert any("Cat has left the game" in m.text for m in public(h)[-5:])
             row, g = await table.game()
             assert g.state["players"][2]["eliminated"]
             # an eliminated player is told so, and nothing changes

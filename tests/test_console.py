@@ -116,9 +116,9 @@ def test_resign_is_asked_again_before_it_ends_a_seat(tmp_path: Path) -> None:
     out = console(tmp_path, "--names", "Ann", "Bob", lines=[
         "Bob: resign", "status", "Bob: resign", "Bob: resign", "quit"]).stdout
     assert out.count("Type the same resign again to confirm") == 2, out
-    assert out.count("Bob is eliminated.") == 1
+    assert out.count("Bob has left the game") == 1
     first = out.index("Type the same resign again")
-    assert out.index("Bob is eliminated.") > out.index("Type the same resign again", first + 1)
+    assert out.index("Bob has left the game") > out.index("Type the same resign again", first + 1)
 
 
 @pytest.mark.process
