@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 import ai
+from service.hints import hints_allowed
 from service.meta import lobby_message
 from service.seats import seat_names
 from service.tables import DEFAULT_LIMIT_S
@@ -59,7 +60,10 @@ def lobby_text(row: GameRow, lang: str) -> str:
     text += "\n" + t(how, lang)
     if n > 1 and len(row.seats) < n:  # room left: say AI players can fill it
         text += "\n" + t("lobby_bots", lang)
-    return text + "\n" + t("lobby_learn", lang)  # where a newcomer learns the game
+    text += "\n" + t("lobby_learn", lang)  # where a newcomer learns the game
+    if hints_allowed(row):  # and where help is during it (the Discord new-player audit)
+        text += " " + t("lobby_hint", lang)
+    return text
 
 
 async def refresh_lobby(interaction: discord.Interaction, row: GameRow, *,

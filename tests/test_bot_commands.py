@@ -227,6 +227,8 @@ def test_autocomplete_is_safe_and_only_offers_legal_squares(tmp_path):
             # a solo table is full from the start: nobody is asked to Join
             assert "Press **Start** to begin." in solo.text and "Join**" not in solo.text
             assert "New to the game? `/rr-learn tutorial` teaches it" in solo.text  # issue 23
+            # and where help is during a game (the Discord new-player audit: nothing said so)
+            assert "During the game, `/rr bot hint` gives the expert AI's suggestion" in solo.text
             await h.slash(cat, "rr start")
             assert await table.choices(ann, "rr place", "card") == []
             assert "thief_star" in await table.choices(cat, "rr place", "card")

@@ -106,6 +106,10 @@ def test_channel_commands_refused_in_a_dm_and_daily_plays_there(tmp_path):
             assert await h.bot.store.open_game(dm.id) is None
             res = await h.slash(ann, "rr daily play", channel=dm)
             assert "デイリーチャレンジ #23" in res.text and "00:00 UTC" in res.text
+            # the card says what to do and how it is scored (the Discord new-player audit:
+            # only the result said it; the Japanese card called the par 目標, "goal")
+            assert "勝利条件: 最終ラウンドまでにすべてのモンスターを倒し" in res.text
+            assert "パー: " in res.text and "目標" not in res.text
             row = await h.bot.store.open_game(slot(ann.id, True))
             assert row is not None and row.settings["daily"]["post_channel"] == dm.id
             status = await h.slash(ann, "rr status", channel=dm)

@@ -27,7 +27,7 @@ def fast_par(monkeypatch):
 
 
 def par_line(text: str) -> str:
-    return next(line for line in text.splitlines() if line.startswith(("Par:", "目標:")))
+    return next(line for line in text.splitlines() if line.startswith(("Par:", "パー:")))
 
 
 def test_a_player_before_the_par_sees_it_computed_then_shown(tmp_path):

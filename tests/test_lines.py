@@ -14,18 +14,20 @@ from service.narrate import narrate, prompt
 
 
 def test_a_prompt_reads_as_markdown_in_discord_and_as_console_commands_in_the_console():
-    """R7 (Advance): the unit-action question names the card and the command to type."""
+    """R7 (Advance): the unit-action question names the card and the command to type; `done`
+    is for stopping early (the Discord new-player audit: "then `/rr done`" was refused after
+    a lone unit's action, which had ended the question on its own)."""
     g = puzzle([{"1A": unit("knight")}], decisions={0: decision("actions", card="advance",
                                                                   left=2)})
     line = prompt(g, 0, "en")
-    assert markdown(line, "en") == "**Advance**: 2 unit actions left — `/rr act`, then `/rr done`."
+    assert markdown(line, "en") == "**Advance**: 2 unit actions left — `/rr act` (`/rr done` ends them early)."
     assert plain(line, "en") == ("Advance: 2 unit actions left — 'act SQUARE [to SQUARE] "
-                                 "[attack/area/heal …]', then 'done'.")
+                                 "[attack/area/heal …]' ('done' ends them early).")
     ja = prompt(g, 0, "ja")
-    assert markdown(ja, "ja") == "**進撃**: 残り2回のユニット行動 — `/rr 行動`、終わったら`/rr 終了`"
+    assert markdown(ja, "ja") == "**進撃**: 残り2回のユニット行動 — `/rr 行動`（早めに終えるなら`/rr 終了`）"
     # Japanese brackets take no spaces around them
     assert plain(ja, "ja") == ("進撃: 残り2回のユニット行動 —「act マス [to マス] "
-                               "[attack/area/heal …]」、終わったら「done」")
+                               "[attack/area/heal …]」（早めに終えるなら「done」）")
 
 
 def test_a_count_takes_its_plural_form():
