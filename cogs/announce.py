@@ -43,6 +43,7 @@ from engine import Game, visible
 from engine.cards import CardSet
 from service import GameService, Outcome, Reminder
 from service.hints import used_lines
+from service.meta import timeout_counts
 from service.narrate import narrate, prompt
 from service.notices import ForeignNotice, UnreadableNotice, rebuild
 from service.outcomes import Told
@@ -407,13 +408,14 @@ class Announcer:
         # own; every language when that is not known): this runs before the actor is
         # answered, so only what is needed (issue 22)
         lang = row.settings.get("lang", "en")
+        if lang not in languages():  # a damaged row: a ping in English beats no ping
+            lang = "en"
         mine = None if actor_lang is None else tuple(dict.fromkeys((lang, actor_lang)))
         asks = [a for s in out.prompts if not ai_level(row, s)
                 and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
                               mine if s == out.actor else (lang,))) is not None]
         private = secrets_by_seat(out.events, users)
-        timeouts = {int(s): n for s, n in row.meta.get("timeouts", {}).items()} \
-            if "timeout" in out.notes else {}
+        timeouts = timeout_counts(row.meta) if "timeout" in out.notes else {}
         # every table image is a report's (the final table too: service/report.py)
         reports = [replace(r, view=marked_view(row, r.view)) if r.view is not None else r
                    for r in phase_reports(out)]
@@ -691,7 +693,12 @@ class Announcer:
             reminder = item
             return await self.tell(notice.id, lambda: self.remind(reminder),
                                    parts_done=notice.parts_done, attempts=notice.attempts)
-        ann = self.capture(item)
+        try:
+            ann = self.capture(item)
+        except Exception:  # a damaged row of this game must not stop the others' notices
+            log.exception("game %s: notice %s could not be worded", notice.game_id, notice.id)
+            return await self.tell(notice.id, _fail, parts_done=notice.parts_done,
+                                   attempts=notice.attempts)
         send = (lambda: self.publish_start(ann)) if notice.body.get("kind") == "start" \
             else (lambda: self.publish(ann))
         return await self.tell(notice.id, send, parts_done=notice.parts_done,

@@ -11,6 +11,7 @@ writers"), so a vote cast in one process and a time-out counted in the other bot
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from store import GameMeta, MetaChange
 
@@ -19,21 +20,36 @@ def count_timeout(seat: int) -> MetaChange:
     """One more time-out of `seat` (R15's default answer was given for them); two make the
     removal vote possible (`/rr remove`)."""
     def change(meta: GameMeta) -> None:
-        counts = meta.setdefault("timeouts", {})
-        counts[str(seat)] = counts.get(str(seat), 0) + 1
+        n = timeouts(meta, seat)
+        meta["timeouts"] = {**{str(k): v for k, v in timeout_counts(meta).items()},
+                            str(seat): n + 1}
     return change
 
 
+def timeout_counts(meta: GameMeta) -> dict[int, int]:
+    """Time-outs by seat. Meta is stored JSON: an entry that is not a seat and a count (a
+    damaged row, the fault-injection audit: `{"x": "y"}` stopped the outbox for every game)
+    counts as none, so one game's bad row stays its own."""
+    raw = meta.get("timeouts")
+    counts: dict[int, int] = {}
+    for k, v in (raw.items() if isinstance(raw, dict) else ()):
+        try:
+            counts[int(k)] = int(v)
+        except (TypeError, ValueError):
+            continue
+    return counts
+
+
 def timeouts(meta: GameMeta, seat: int) -> int:
-    return int(meta.get("timeouts", {}).get(str(seat), 0))
+    return timeout_counts(meta).get(seat, 0)
 
 
 def vote_to_remove(target: int, voter: int) -> MetaChange:
     """`voter`'s vote to remove `target`, added to the votes already cast (a second vote
     by the same person counts once)."""
     def change(meta: GameMeta) -> None:
-        votes = meta.setdefault("kick", {})
-        votes[str(target)] = sorted({*votes.get(str(target), []), voter})
+        meta["kick"] = {**_mapping(meta, "kick"),
+                        str(target): sorted({*votes_to_remove(meta, target), voter})}
     return change
 
 
@@ -43,8 +59,9 @@ def came_back(seat: int) -> MetaChange:
     plays again is not, and old votes (with a second voter days later) removed a player
     right after their own answer (the group audit). Nothing to clear: nothing written."""
     def change(meta: GameMeta) -> bool:
-        held = {k: v for k, v in meta.get("timeouts", {}).items() if k != str(seat)}
-        votes = {k: v for k, v in meta.get("kick", {}).items() if k != str(seat)}
+        counts, kick = _mapping(meta, "timeouts"), _mapping(meta, "kick")
+        held = {k: v for k, v in counts.items() if k != str(seat)}
+        votes = {k: v for k, v in kick.items() if k != str(seat)}
         if held == meta.get("timeouts", {}) and votes == meta.get("kick", {}):
             return False
         meta["timeouts"], meta["kick"] = held, votes
@@ -52,8 +69,15 @@ def came_back(seat: int) -> MetaChange:
     return change
 
 
+def _mapping(meta: GameMeta, key: str) -> dict[str, Any]:
+    """A meta entry that should be an object; a damaged one reads as empty."""
+    value = meta.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def votes_to_remove(meta: GameMeta, target: int) -> list[int]:
-    return list(meta.get("kick", {}).get(str(target), []))
+    votes = _mapping(meta, "kick").get(str(target))
+    return [v for v in votes if isinstance(v, int)] if isinstance(votes, list) else []
 
 
 @dataclass(slots=True)
