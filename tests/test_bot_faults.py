@@ -363,3 +363,26 @@ def test_a_busy_or_unreachable_store_is_a_refusal_in_words_for_every_command(
             res = await table.slash(ann, "rr new", players=2)
             assert not res.text.startswith("⛔"), res.text  # once it clears, it works
     asyncio.run(scenario())
+
+
+def test_a_wrong_typed_meta_entry_keeps_to_its_own_game(tmp_path):
+    """The fault-injection audit: one game's meta holding `"timeouts": {"x": "y"}` (valid
+    JSON, a wrong type) made its time-out announcement raise while it was worded, and the
+    outbox sweep stopped there, for every game after it. Now that game reads no time-outs
+    and is told like the others; a language the bot does not speak pings in English."""
+    db, clock = tmp_path / "g.db", Clock()
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            tables = await three_games(h)
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE games SET meta=json_set(meta, '$.timeouts', "
+                            "json('{\"x\": \"y\", \"1\": [2]}')) WHERE id=?",
+                            (tables[0].game_id,))
+                con.execute("UPDATE games SET settings=json_set(settings, '$.lang', 'zz') "
+                            "WHERE id=?", (tables[1].game_id,))
+            await times_out(h, clock, tables)
+            assert not await h.bot.store.notices(clock() + 10 * HOUR)  # nothing left behind
+            for t in tables[:2]:  # the next player of each is asked to move
+                assert any("<@" in m.content for m in public(h, t.channel)[-3:])
+    asyncio.run(scenario())
