@@ -34,7 +34,7 @@ from .daily_board import DailyBoard
 from .daily_calendar import Calendar
 from .daily_par import DailyPar
 from .daily_results import Settled
-from .daily_slots import slot
+from .daily_slots import attempt_game, slot
 from .errors import ServiceError
 from .games import GameService
 from .outcomes import Outcome
@@ -273,7 +273,7 @@ class DailyAttempts:
         """Today's ranked attempt still playing while its game is no longer open. A finished
         game is scored by `DailyResults.settle` (once, however many ask). An abandoned one can only be an
         older bot's resign cut short by a crash: it ends as that resign now."""
-        row = await self.games.store.get(att.game_id) if att.game_id is not None else None
+        row = await attempt_game(self.games.store, att)
         if row is None or row.status != "abandoned" or row.setup is None:
             return
         info = row.settings.get("daily") or {}

@@ -17,6 +17,7 @@ from .daily import Score, Standing
 from .daily_board import DailyBoard
 from .daily_calendar import Calendar
 from .daily_par import DailyPar
+from .daily_slots import attempt_game
 from .games import GameService
 
 log = logging.getLogger("rr.daily")
@@ -74,9 +75,7 @@ class DailyResults:
         """Attempts whose game ended but were not scored (a crash between the two)."""
         out = []
         for att in await self.store.playing():
-            if att.game_id is None:
-                continue
-            row = await self.games.store.get(att.game_id)
+            row = await attempt_game(self.games.store, att)
             if row is not None and row.status == "over":
                 s = await self.settle(row)
                 if s is not None:
@@ -97,7 +96,7 @@ class DailyResults:
             return []
         closed = []
         for att in await self.store.playing(day.isoformat()):
-            row = await self.games.store.get(att.game_id) if att.game_id is not None else None
+            row = await attempt_game(self.games.store, att)
             if row is not None and row.status in ("active", "lobby"):
                 info = row.settings.get("daily") or {}
                 # the ranked player is told in their DM, through the daily outbox (a
@@ -128,9 +127,7 @@ class DailyResults:
         done = 0
         try:
             for att in await self.store.old_scores():
-                if att.game_id is None:
-                    continue
-                row = await self.games.store.get(att.game_id)
+                row = await attempt_game(self.games.store, att)
                 if row is None or row.setup is None:
                     continue
                 try:

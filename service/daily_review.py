@@ -32,6 +32,7 @@ from . import daily
 from .daily import Challenge, Score, Standing
 from .daily_par import PAR_LEVELS, ai_play
 from .daily_play import DailyHost
+from .daily_slots import attempt_game
 from .errors import ServiceError
 
 log = logging.getLogger("rr.daily")
@@ -164,9 +165,7 @@ async def _replay_par(host: DailyHost, day: dt.date) -> dict[str, Any]:
 async def own_game(host: DailyHost, user_id: int, day: dt.date) -> Played | None:
     """The caller's ranked game of the day as stored (None: they did not start one)."""
     att = await host.store.attempt(user_id, day.isoformat(), True)
-    if att is None or att.game_id is None:
-        return None
-    row = await host.games.store.get(att.game_id)
+    row = await attempt_game(host.games.store, att) if att is not None else None
     if row is None or row.setup is None:
         return None
     return Played(ME, row.setup, await host.games.store.log(row.id), _score(att))

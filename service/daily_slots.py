@@ -4,15 +4,35 @@ outside a server channel means."""
 
 from __future__ import annotations
 
-from store import DailyStore
+import logging
+
+from store import Attempt, DailyStore, GameRow, GameStore
 
 from .games import GameService
+
+log = logging.getLogger("rr.daily")
 
 
 def slot(user_id: int, ranked: bool) -> int:
     """The game key of a user's ranked or practice attempt: negative, so it can never be a
     Discord channel id."""
     return -(2 * user_id + (0 if ranked else 1))
+
+
+async def attempt_game(store: GameStore, att: Attempt) -> GameRow | None:
+    """The game an attempt names, only when it is that attempt's own: a daily game in the
+    user's slot. Everything that ends, scores or shows an attempt's game reads it here: a
+    damaged `game_id` naming another game (the fault-injection audit: the day's close
+    abandoned a channel's game in play, unannounced) must never reach it."""
+    if att.game_id is None:
+        return None
+    row = await store.get(att.game_id)
+    if row is not None and (row.channel_id != slot(att.user_id, att.ranked)
+                            or not row.settings.get("daily")):
+        log.warning("the daily attempt of user %s (%s) names game %s, which is not theirs: "
+                    "left alone", att.user_id, att.day, att.game_id)
+        return None
+    return row
 
 
 def is_slot(key: int) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
+import sqlite3
 from typing import Any
 
 import discord
@@ -315,4 +316,30 @@ def test_texts_name_the_right_commands_and_count_down_to_the_next_challenge(tmp_
             assert "The day ends" not in past.text, past.text
             today = await h.slash(ann, "rr daily practice", date=TODAY)
             assert "Daily challenge #23" in today.text and "The day ends" in today.text
+    run(scenario)
+
+
+def test_the_days_close_never_touches_a_game_that_is_not_the_attempts(tmp_path):
+    """The fault-injection audit: a damaged `daily_attempts.game_id` naming a channel's game
+    in play made 00:00 UTC abandon that game (and drop its timers), with nothing said in
+    its channel. The day's close now ends only the attempt's own daily game."""
+    async def scenario():
+        clock = Clock(NOON)
+        db = tmp_path / "d.db"
+        async with Harness(lambda: make_bot(db, clock)) as h:
+            await with_par(h, TODAY, "2026-11-24")
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            table = Table(h)
+            channel_game = await table.open(ann, [bob], players=2)
+            assert "has started" in (await h.slash(cat, "rr daily play")).text
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE daily_attempts SET game_id=? WHERE user_id=?",
+                            (channel_game.id, cat.id))
+            clock.now = MIDNIGHT + DAY_S + 600  # 00:10 UTC the next day
+            assert (await day_once(h.bot))["closed"] == 1  # cat's attempt ends unfinished
+            row = await h.bot.store.get(channel_game.id)
+            assert row is not None and row.status == "active"
+            assert await h.bot.store.timers(channel_game.id)
+            res = await h.slash(ann, "rr status")
+            assert "Round" in res.text, res.text
     run(scenario)
