@@ -29,6 +29,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+import logging
 import math
 import re
 import string
@@ -41,6 +42,8 @@ from typing import Any
 import i18n
 from engine import Game
 from engine.rng import KEY_BYTES
+
+log = logging.getLogger("rr.daily")
 
 DATA_FILE = Path(__file__).with_name("data") / "daily_modifiers.json"
 EPOCH = dt.date(2026, 11, 1)  # challenge #1
@@ -73,6 +76,17 @@ def setup_options(difficulty: str, modifiers: Iterable[Modifier]) -> dict[str, A
             else:
                 opts[k] = v
     return opts
+
+
+def attempt_day(day: str) -> dt.date | None:
+    """An attempt's day as stored; None for one that is not a date (a damaged row, the
+    fault-injection audit: '2026-13-45' failed the player's history and stats for good),
+    which every reader leaves out."""
+    try:
+        return dt.date.fromisoformat(day)
+    except (TypeError, ValueError):
+        log.warning("a daily attempt's day %r is not a date: left out", day)
+        return None
 
 
 def day_of(now: float) -> dt.date:

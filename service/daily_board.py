@@ -110,11 +110,14 @@ class DailyBoard:
     async def stats(self, user_id: int) -> daily.Stats:
         results: dict[dt.date, Score | None] = {}
         for a in await self.store.history(user_id):
+            day = daily.attempt_day(a.day)
+            if day is None:
+                continue
             if a.status == "finished" and a.score is not None:
                 try:
-                    results[dt.date.fromisoformat(a.day)] = Score.from_json(a.score)
+                    results[day] = Score.from_json(a.score)
                 except ValueError:
                     log.warning("daily %s user %s: unreadable score skipped", a.day, user_id)
             elif a.status == "unfinished":
-                results[dt.date.fromisoformat(a.day)] = None
+                results[day] = None
         return daily.stats(results, self.days.today())

@@ -230,12 +230,13 @@ async def history(host: DailyHost, user_id: int, page: int = 0,
                   size: int = HISTORY_PAGE) -> tuple[list[Day], int, int]:
     """One page of the caller's ranked days, newest first, each with its result and its
     rank among the day's finishers; with the page shown and how many pages there are."""
-    days = sorted(await host.store.history(user_id), key=lambda a: a.day, reverse=True)
+    dated = [(day, a) for a in await host.store.history(user_id)
+             if (day := daily.attempt_day(a.day)) is not None]
+    days = sorted(dated, key=lambda x: x[0], reverse=True)
     pages = max(1, -(-len(days) // size))
     page = min(max(page, 0), pages - 1)
     out = []
-    for att in days[page * size:(page + 1) * size]:
-        day = dt.date.fromisoformat(att.day)
+    for day, att in days[page * size:(page + 1) * size]:
         score = _score(att) if att.status == "finished" else None
         standing = daily.standing(await host.board.leaderboard(day, None), user_id) \
             if score is not None else None

@@ -343,3 +343,26 @@ def test_the_days_close_never_touches_a_game_that_is_not_the_attempts(tmp_path):
             res = await h.slash(ann, "rr status")
             assert "Round" in res.text, res.text
     run(scenario)
+
+
+def test_an_attempt_with_a_damaged_day_is_left_out_of_history_and_stats(tmp_path):
+    """The fault-injection audit: one `daily_attempts.day` of '2026-13-45' failed the
+    player's `/rr daily history` and `/rr daily stats` for good. That row is left out; the
+    rest reads."""
+    async def scenario():
+        clock = Clock(NOON)
+        db = tmp_path / "d.db"
+        async with Harness(lambda: make_bot(db, clock)) as h:
+            await with_par(h, TODAY, "2026-11-24")
+            ann = h.user("ann")
+            await h.slash(ann, "rr daily play")
+            clock.now = MIDNIGHT + DAY_S + 600
+            await day_once(h.bot)  # day 23 ends unfinished
+            clock.now += 3600
+            await h.slash(ann, "rr daily play")  # day 24
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE daily_attempts SET day='2026-13-45' WHERE day=?", (TODAY,))
+            for command in ("rr daily history", "rr daily stats"):
+                res = await h.slash(ann, command)
+                assert "went wrong" not in res.text and res.text, (command, res.text)
+    run(scenario)

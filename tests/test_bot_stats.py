@@ -303,3 +303,25 @@ def test_a_lost_solo_game_is_not_listed_as_won():
     assert " · won · " not in page(False, "en") and "the monsters won" in page(False, "en")
     assert " · won · " in page(True, "en")
     assert "Ann · モンスターの勝利 ·" in page(False, "ja") and "Ann · 勝利 ·" in page(True, "ja")
+
+
+def test_a_damaged_history_row_still_reads_and_the_others_with_it():
+    """The fault-injection audit: one `finished_seats.seat` of 99 or an `ended_at` of 1e300
+    failed `/rr-stats history` ("Something went wrong") for every player of that game, for
+    good. The line now reads with "?" where the row is damaged, and the page with it."""
+    class Tables:
+        async def history(self, **_kw: object) -> tuple[list[Played], int]:
+            return [Played(2, 1, 2, "", 1e300, ["Ann", "Bob"],
+                           (SeatResult(0, 100, 1, True, {}), SeatResult(99, 101, 2, False, {}))),
+                    Played(1, 1, 2, "", -1e18, ["Ann", "Bob"],
+                           (SeatResult(0, 100, 1, True, {}), SeatResult(1, 101, 2, False, {})))], 2
+
+        async def changes(self, _game: int) -> list[object]:
+            return []
+
+    class Stand:
+        tables = Tables()
+
+    for lang in ("en", "ja"):
+        text, _view = asyncio.run(history_page(Stand(), 1, 1, None, 2, lang))  # type: ignore[arg-type]
+        assert "#2" in text and "#1" in text and "?" in text, text
