@@ -24,7 +24,7 @@ from discord import app_commands
 
 import i18n
 from engine import ActionError
-from service import GameOver, Outcome, Quarantined
+from service import GameOver, Outcome, Quarantined, ServiceError
 from service.daily import number_of
 from service.daily_play import DailyHost
 from service.notation import action_words
@@ -254,6 +254,15 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, *
         log.warning("%s: the store failed (%s: %s); answered that nothing changed",
                     _what(interaction), type(error).__name__, error)
         await reply(interaction, refusal(fault_refusal(error), lang, from_button=from_button))
+        return True
+    if store is not None and isinstance(error, getattr(store, "damaged", ())):
+        # a damaged page of the database (the fault-injection audit: "Something went wrong…
+        # try again", which never succeeds): said so, and the operator told what to do
+        log.error("%s: the database is damaged (%s: %s); restore it from a backup (SQLite: "
+                  "`sqlite3 FILE .recover`) — the commands that read the damaged part fail "
+                  "until then", _what(interaction), type(error).__name__, error)
+        await reply(interaction, refusal(ServiceError.of("svc.damaged_store", code="busy"),
+                                         lang, from_button=from_button))
         return True
     if isinstance(error, app_commands.TransformerError):
         # Discord sent an option its own code cannot turn into the declared type (a channel

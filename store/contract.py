@@ -90,6 +90,9 @@ class GameStore(Protocol):
     backend: str  # "sqlite" | "postgresql": what an operator's log line names
     path: str  # where the games are (a file, or a URL: never log it unredacted)
     faults: tuple[type[Exception], ...]  # failures after which a caller may simply retry
+    # a database file or page found damaged (no retry helps; the operator must restore it):
+    # checked after `faults`, whose classes may derive from these
+    damaged: tuple[type[Exception], ...]
     resets: int  # connections thrown away after a failure (diagnostics, tests)
 
     async def open(self) -> Self:

@@ -140,6 +140,7 @@ class Store(GameStore):
     # COMMIT that did not reach the file) or, StoreUncertain, maybe all of it: a caller
     # that reads the game again may simply try again (service/seats.py does for AI answers).
     faults: tuple[type[Exception], ...] = (StoreBusy, StoreUncertain, sqlite3.OperationalError)
+    damaged: tuple[type[Exception], ...] = (sqlite3.DatabaseError,)  # "disk image is malformed"
 
     def __init__(self, path: str, *, factory: type[sqlite3.Connection] = sqlite3.Connection,
                  busy_s: float = BUSY_S, contended_s: float = CONTENDED_S,

@@ -116,6 +116,8 @@ class PgStore(GameStore):
     # As db.py's `Store.faults`: lost connections and lock/serialization failures (a read
     # raises them as they are; a write as StoreBusy), and a COMMIT whose fate is unknown.
     faults: tuple[type[Exception], ...] = (StoreBusy, StoreUncertain, *LOST, *RETRYABLE)
+    damaged: tuple[type[Exception], ...] = (asyncpg.DataCorruptedError,
+                                            asyncpg.IndexCorruptedError)
 
     def __init__(self, url: str, *, busy_s: float = BUSY_S, pool_size: int = 10,
                  connection_class: type[asyncpg.Connection[Any]] = asyncpg.Connection) -> None:

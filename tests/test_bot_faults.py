@@ -386,3 +386,29 @@ def test_a_wrong_typed_meta_entry_keeps_to_its_own_game(tmp_path):
             for t in tables[:2]:  # the next player of each is asked to move
                 assert any("<@" in m.content for m in public(h, t.channel)[-3:])
     asyncio.run(scenario())
+
+
+def test_a_damaged_database_page_is_said_in_words_and_the_operator_told(
+        tmp_path, monkeypatch, caplog):
+    """The fault-injection audit: a damaged page ("database disk image is malformed") got
+    "Something went wrong… please try again", which never succeeds, and a bare traceback.
+    It is now said to be damaged, with nothing changed, and the operator is told to restore
+    the database."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            bot = h.bot
+            ann, ken = h.user("ann"), h.user("ken", locale="ja")
+            table = Table(h)
+
+            async def malformed(*args, **kw):
+                raise sqlite3.DatabaseError("database disk image is malformed")
+
+            monkeypatch.setattr(bot.store, "latest_game", malformed)
+            for user, words in ((ann, "database is damaged"), (ken, "データベースの一部が壊れている")):
+                caplog.clear()
+                with caplog.at_level(logging.WARNING):
+                    res = await table.slash(user, "rr status", expect_error=sqlite3.DatabaseError)
+                assert res.ephemeral and words in res.text and "went wrong" not in res.text
+                assert any("restore it from a backup" in r.getMessage()
+                           for r in caplog.records if r.levelno == logging.ERROR)
+    asyncio.run(scenario())
