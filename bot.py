@@ -44,7 +44,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from cogs.config import Config
 from service.daily import SecretError, check_fingerprint, check_secret
 from service.shards import parse_shards
-from store import DamagedSecret, daily_store, make_store
+from store import DamagedSecret, StoreUnavailable, daily_store, make_store
 from store.migrations import LATEST
 from store.rows import kept_secret
 
@@ -187,6 +187,10 @@ def main(argv: list[str]) -> int:
                 draw_processes=True).run(config.token, log_handler=None)
     except SecretError as e:  # the database holds another secret's fingerprint
         print(f"bot.py: {e}", file=sys.stderr)
+        return 2
+    except StoreUnavailable as e:  # not a database, or one a newer release wrote
+        print(f"bot.py: the database {shown(config.db_path)} cannot be used: {first_line(e)}",
+              file=sys.stderr)
         return 2
     return 0
 

@@ -524,6 +524,12 @@ class Console:
         except ActionError as e:  # the console's one refusal handler: the game is unchanged
             self.refusal(e)
             return True
+        except (*self.store.faults, *self.store.damaged) as e:  # the file, not the game
+            log.warning("console line %r: the game file failed: %s", raw[:200], e)
+            self.service = self._service()  # what was read before it may be stale
+            self.say("! " + self.t("file_failed", db=self.db, err=excerpt(str(e) or type(e).__name__,
+                                                                          self.lang, 80)))
+            return True
         except Exception as e:
             log.exception("console line %r", raw[:200])
             self.service = self._service()  # drop anything the failure left in memory

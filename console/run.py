@@ -28,7 +28,7 @@ from types import ModuleType
 import i18n
 from service.errors import ServiceError
 from service.refusals import line as refusal_line
-from store import GameStore, StoreUnavailable, is_postgres, make_store
+from store import GameRow, GameStore, StoreUnavailable, is_postgres, make_store
 
 from .app import CHANNEL, Console
 from .options import Table, UsageError, given, parse_command_line
@@ -273,10 +273,8 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
     store = await _open_store(ns)
     shown = shown_db(ns.db)  # a postgresql:// URL without its password
     try:
-        existing = await store.open_game(CHANNEL)
+        existing, ended = await _games_kept(store, shown)
         resuming = existing is not None and existing.status == "active" and not ns.new
-        ended = await store.latest_game(CHANNEL) if existing is None else None
-        ended = ended if ended is not None and ended.status == "over" else None
         lang = ns.lang or "en"
         if (kept := existing if resuming else ended) is not None:
             # a game keeps its own language, and the next game of its players too
@@ -294,15 +292,34 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
                 con.say(t("damaged", lang, msg=tidy_message(plain(refusal_line(e, lang), lang))))
                 return 1
         else:
-            if ended is not None:
-                # said, not silent: the finished game is still there to review (the audit)
-                con.say(con.t("last_ended", game=ended.id))
-            await con.start(table)
-            con.show_status((await con.service.tables.current(CHANNEL))[1])
+            await _begin(con, table, ended, shown)
         lines.start()
         return await _answer_lines(con, lines, out_dir, shown, lang)
     finally:
         await store.close()
+
+
+async def _games_kept(store: GameStore, shown: str) -> tuple[GameRow | None, GameRow | None]:
+    """The file's open game, else its last one if it ended: the first reads of the file,
+    where a damaged page or a file that cannot be locked is found (one line, exit 2)."""
+    try:
+        existing = await store.open_game(CHANNEL)
+        ended = await store.latest_game(CHANNEL) if existing is None else None
+    except (*store.faults, *store.damaged) as e:
+        raise UsageError.of("db_open", db=shown, error=str(e) or type(e).__name__) from None
+    return existing, ended if ended is not None and ended.status == "over" else None
+
+
+async def _begin(con: Console, table: Table, ended: GameRow | None, shown: str) -> None:
+    """A new game: the first write, where a file that may only be read is found."""
+    if ended is not None:
+        # said, not silent: the finished game is still there to review (the audit)
+        con.say(con.t("last_ended", game=ended.id))
+    try:
+        await con.start(table)
+    except (*con.store.faults, *con.store.damaged) as e:
+        raise UsageError.of("db_write", db=shown, error=str(e) or type(e).__name__) from None
+    con.show_status((await con.service.tables.current(CHANNEL))[1])
 
 
 async def _answer_lines(con: Console, lines: Lines, out_dir: Path, shown: str,

@@ -66,6 +66,12 @@ class StoreUnavailable(Exception):
     no caller has to know sqlite3's exceptions."""
 
 
+class NewerSchema(StoreUnavailable):
+    """The database was written by a newer release (its schema is past this one's
+    `migrations.LATEST`): this release must not write to it — the newer one may keep data
+    in a shape this one would break. Upgrade the bot, or use another database."""
+
+
 class StoreUncertain(Exception):
     """COMMIT failed and the store could not read back whether it had landed."""
 

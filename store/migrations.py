@@ -28,6 +28,8 @@ from typing import Any
 
 from engine import find_cards_version
 
+from .contract import NewerSchema
+
 log = logging.getLogger(__name__)
 
 
@@ -564,6 +566,16 @@ def statements(script: str) -> list[str]:
     return out
 
 
+def _not_newer(done: set[int]) -> None:
+    """Refuse a database a newer release has migrated past `LATEST` (the fault-injection
+    audit: one at version 99 was opened and written to without a word)."""
+    known = STEPS[-1].version
+    if done and max(done) > known:
+        raise NewerSchema(f"its schema is version {max(done)}, written by a newer release of "
+                          f"the bot; this release knows versions up to {known}. Upgrade the "
+                          f"bot, or use another database")
+
+
 def migrate_sqlite(con: sqlite3.Connection) -> list[int]:
     """Bring an SQLite database up to `LATEST`; returns the versions applied now. The
     connection must be in autocommit mode (isolation_level=None)."""
@@ -575,6 +587,7 @@ def migrate_sqlite(con: sqlite3.Connection) -> list[int]:
             con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
                         " name TEXT NOT NULL, applied_at REAL NOT NULL)")
             done = {r[0] for r in con.execute("SELECT version FROM schema_version")}
+            _not_newer(done)
             applied = []
             for step in STEPS:
                 if step.version in done:
@@ -606,6 +619,7 @@ async def migrate_postgresql(con: Any) -> list[int]:
         await con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY"
                           " KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)")
         done = {r[0] for r in await con.fetch("SELECT version FROM schema_version")}
+        _not_newer(done)
         applied = []
         for step in STEPS:
             if step.version in done:

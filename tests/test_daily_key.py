@@ -273,6 +273,14 @@ def test_a_generated_secret_is_shared_and_a_new_one_then_refused(db, monkeypatch
                 await DailyHost.open(games)
             await db.sql("UPDATE kv SET value=? WHERE key='daily_secret'", a.days.secret.hex())
             assert (await DailyHost.open(games)).days.secret == a.days.secret
+            # the fault-injection audit: the first keyed day damaged ended the start in a
+            # ValueError traceback; one line too now, and restored it starts as before
+            kept = a.days.keyed_from.isoformat()
+            await db.sql("UPDATE kv SET value='2026-11-2x' WHERE key='daily_keyed_from'")
+            with pytest.raises(SecretError, match="daily_keyed_from.*is not a date"):
+                await DailyHost.open(games)
+            await db.sql("UPDATE kv SET value=? WHERE key='daily_keyed_from'", kept)
+            assert (await DailyHost.open(games)).days.keyed_from == a.days.keyed_from
         finally:
             await store.close()
     asyncio.run(main())

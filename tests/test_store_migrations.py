@@ -11,7 +11,7 @@ import sqlite3
 
 import pytest
 
-from store import migrations
+from store import StoreUnavailable, migrations
 
 
 async def _versions(db) -> list[tuple[int, str]]:
@@ -48,6 +48,23 @@ def test_a_new_step_reaches_an_existing_database_once(db, monkeypatch):
             await store.close()
         assert (await _versions(db))[-1] == (step.version, step.name)
         assert await db.sql("SELECT note FROM games") == [(None,)]
+    asyncio.run(main())
+
+
+def test_a_database_a_newer_release_wrote_is_refused_and_left_as_it_was(db):
+    """The fault-injection audit: a database at schema 99 was opened and written to without
+    a word, by a release that knows none of what version 99 keeps. It is refused, naming
+    both versions, and nothing is written."""
+    async def main():
+        store = await db.open()
+        await store.create_lobby(1, 5, 1, "Ann", {"players": 2})
+        await store.close()
+        await db.sql("INSERT INTO schema_version VALUES (99, 'from the future', "
+                     + ("0" if db.backend == "sqlite" else "now()") + ")")
+        before = await _versions(db)
+        with pytest.raises(StoreUnavailable, match=f"version 99.*up to {migrations.LATEST}"):
+            await db.open()
+        assert await _versions(db) == before
     asyncio.run(main())
 
 
