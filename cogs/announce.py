@@ -41,7 +41,7 @@ import i18n
 import render
 from engine import Game, visible
 from engine.cards import CardSet
-from service import GameService, Outcome, Reminder
+from service import Abandoned, GameService, Outcome, Reminder
 from service.hints import used_lines
 from service.meta import timeout_counts
 from service.narrate import narrate, prompt
@@ -485,6 +485,14 @@ class Announcer:
         if ann.recap is not None:
             await self.post_recap(ann, ann.recap)
 
+    async def publish_abandoned(self, ended: Abandoned) -> None:
+        """The channel is told its game was abandoned, and by whom: an outbox notice written
+        with the status, so a crash or an outage right after the command still tells it."""
+        lang = ended.row.settings.get("lang", "en")
+        note = t("abandoned", lang if lang in languages() else "en", name=safe(ended.by))
+        channel = self.channel(post_channel(ended.row))
+        await deliver(f"game {ended.row.id} abandoned", lambda: channel.send(note))
+
     async def _post_reports(self, ch: discord.PartialMessageable, ann: Announcement,
                             hints: list[str]) -> None:
         """Each card or phase that ended, its lines and its own image, in order; `hints`
@@ -692,6 +700,10 @@ class Announcer:
         if isinstance(item, Reminder):
             reminder = item
             return await self.tell(notice.id, lambda: self.remind(reminder),
+                                   parts_done=notice.parts_done, attempts=notice.attempts)
+        if isinstance(item, Abandoned):
+            ended = item
+            return await self.tell(notice.id, lambda: self.publish_abandoned(ended),
                                    parts_done=notice.parts_done, attempts=notice.attempts)
         try:
             ann = self.capture(item)

@@ -224,13 +224,13 @@ class LobbyCommands(CommandsMixin):
         if held.status == "active" and not confirm:
             await reply(interaction, t("abandon_ask", lang))
             return
-        row = await bot.service.lobby.abandon(interaction.channel_id or 0, interaction.user.id,
-                                        bool(perms.manage_channels))
+        ended = await bot.service.lobby.abandon(interaction.channel_id or 0,
+                                                interaction.user.id,
+                                                bool(perms.manage_channels),
+                                                by=interaction.user.display_name)
+        row = ended.row
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)
         if row.status == "lobby" and not row.damage:
             await refresh_lobby(interaction, row, closed=True)
-        glang = row.settings.get("lang", "en")
-        note = t("abandoned", glang, name=safe(interaction.user.display_name))
-        await deliver(f"game {row.id} abandoned",
-                      lambda: bot.get_partial_messageable(row.channel_id).send(note))
+        await bot.announcer.tell(ended.notice, lambda: bot.announcer.publish_abandoned(ended))
         await reply(interaction, t("abandon_ok", lang))

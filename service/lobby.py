@@ -28,7 +28,7 @@ from store import (
 
 from .errors import ServiceError
 from .levels import SOLO_LEVELS, level_options
-from .outcomes import Opening, Outcome, Told, auto_answers, deadlines_of
+from .outcomes import Abandoned, Opening, Outcome, Told, auto_answers, deadlines_of
 from .seats import add_bots, ai_played, channel_settings, check_bots, check_level
 from .tables import DEFAULT_LIMIT_S, MAX_LIMIT_S, MIN_LIMIT_S, Quarantined, Tables, store_refusal
 
@@ -210,13 +210,17 @@ class Lobby:
         async with self.tables.lock(channel_id):
             return await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_abandon")
 
-    async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
-        """The host (or a manager) ends the channel's lobby or game; nobody wins."""
+    async def abandon(self, channel_id: int, user_id: int, can_manage: bool,
+                      by: str = "") -> Abandoned:
+        """The host (or a manager) ends the channel's lobby or game; nobody wins. `by`
+        names who, for the channel's notice, queued with the status where an interface
+        tells from the outbox (`Tables.notify`): a crash right after still tells it."""
         async with self.tables.lock(channel_id):
             row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_abandon")
-            await self.tables.store.set_status(row.id, "abandoned")
+            notice = {"kind": "abandoned", "by": by} if self.tables.notify else None
+            notice_id = await self.tables.store.set_status(row.id, "abandoned", notice)
             self.tables.forget(row.id)
-        return row
+        return Abandoned(row, by, notice_id)
 
 
 def _kept_settings(latest: GameRow | None) -> Settings:

@@ -13,6 +13,7 @@ Bodies:
   {"kind": "start", "to": j, "prompts": [...]}
   {"kind": "undo",  "to": j, "actor": seat, "prompts": [seat]}
   {"kind": "remind", "seat": s, "decision": opened, "deadline": t}
+  {"kind": "abandoned", "by": name}   (written with the status it tells of)
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ from typing import Any
 from engine import Event, Game
 from store import Notice
 
-from .outcomes import Outcome, Reminder, Stage, Told, deadlines_of, stage_hook
+from .outcomes import Abandoned, Outcome, Reminder, Stage, Told, deadlines_of, stage_hook
 from .tables import Tables
 
 # Each kind's fields that must be whole numbers (or lists of them, "prompts"); `from` ≤ `to`.
 FIELDS: dict[str, tuple[str, ...]] = {"move": ("from", "to"), "start": ("to",),
                                       "undo": ("to", "actor"),
-                                      "remind": ("seat", "decision")}
+                                      "remind": ("seat", "decision"), "abandoned": ()}
 
 
 class ForeignNotice(Exception):
@@ -55,6 +56,8 @@ def check(body: dict[str, Any]) -> None:
         bad.append("prompts")
     if kind == "remind" and not isinstance(body.get("deadline"), int | float):
         bad.append("deadline")
+    if kind == "abandoned" and not isinstance(body.get("by"), str):
+        bad.append("by")
     if not bad and kind == "move" and body["from"] > body["to"]:
         bad.append("from > to")
     if bad:
@@ -65,12 +68,14 @@ def _whole(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
-async def rebuild(tables: Tables, notice: Notice) -> Outcome | Reminder | None:
-    """The Outcome (or Reminder) a notice stands for, as of its move; None when there is
-    nothing left to tell (the game is gone, or the move was undone since). ForeignNotice or
-    UnreadableNotice (`check`) for a body this release cannot tell."""
+async def rebuild(tables: Tables, notice: Notice) -> Outcome | Reminder | Abandoned | None:
+    """The Outcome (or Reminder, or Abandoned) a notice stands for, as of its move; None
+    when there is nothing left to tell (the game is gone, or the move was undone since).
+    ForeignNotice or UnreadableNotice (`check`) for a body this release cannot tell."""
     check(notice.body)
     row = await tables.store.get(notice.game_id)
+    if notice.body["kind"] == "abandoned":  # told whatever became of the game since
+        return None if row is None else Abandoned(row, notice.body["by"], notice.id)
     if row is None or row.setup is None or row.status not in ("active", "over"):
         return None
     body = notice.body

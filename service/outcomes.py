@@ -73,6 +73,16 @@ class Reminder:
     notice: int | None = None
 
 
+@dataclass(slots=True)
+class Abandoned:
+    """A game ended by its host (or a manager) with no winner, to be told in its channel;
+    `by` is who did it, by name. Kept in the outbox with the status it changed."""
+
+    row: GameRow
+    by: str
+    notice: int | None = None
+
+
 def stage_hook(g: Game, stages: list[Stage], base: int) -> Callable[[str, int], None]:
     """Record the spectator view each time a card or phase ends (events so far: base + n).
 

@@ -135,8 +135,11 @@ class GameStore(Protocol):
 
     async def set_settings(self, game_id: int, settings: Settings) -> None: ...
 
-    async def set_status(self, game_id: int, status: GameStatus) -> None:
-        """An ended game (over, abandoned) loses its timers in the same transaction."""
+    async def set_status(self, game_id: int, status: GameStatus,
+                         notice: dict[str, Any] | None = None) -> int | None:
+        """An ended game (over, abandoned) loses its timers in the same transaction; a
+        `notice` to tell of it is queued in the outbox in it too (its id returned), so a
+        crash right after cannot leave the channel untold."""
 
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
                     state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),

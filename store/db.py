@@ -482,13 +482,22 @@ class Store(GameStore):
         await self._execute("UPDATE games SET settings=?, updated_at=? WHERE id=?",
                             (json.dumps(settings), time.time(), game_id))
 
-    async def set_status(self, game_id: int, status: GameStatus) -> None:
-        def write(con: sqlite3.Connection) -> None:
-            con.execute("UPDATE games SET status=?, updated_at=? WHERE id=?",
-                        (status, time.time(), game_id))
+    async def set_status(self, game_id: int, status: GameStatus,
+                         notice: dict[str, Any] | None = None) -> int | None:
+        def write(con: sqlite3.Connection) -> int | None:
+            now = time.time()
+            cur = con.execute("UPDATE games SET status=?, updated_at=? WHERE id=? "
+                              "RETURNING version", (status, now, game_id))
+            found = cur.fetchone()
             if status in ENDED:
                 con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
-        await self.run_write(write)
+            if notice is None or found is None:
+                return None
+            out = con.execute("INSERT INTO outbox (game_id, version, log_end, body, not_before,"
+                              " created_at) VALUES (?,?,?,?,?,?)",
+                              (game_id, found[0], None, json.dumps(notice), now + LEASE_S, now))
+            return out.lastrowid
+        return await self.run_write(write)
 
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
                     state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),

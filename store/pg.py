@@ -333,13 +333,22 @@ class PgStore(GameStore):
         await self._execute("UPDATE games SET settings=$1, updated_at=$2 WHERE id=$3",
                             json.dumps(settings), time.time(), game_id)
 
-    async def set_status(self, game_id: int, status: GameStatus) -> None:
-        async def write(con: Con) -> None:
-            await con.execute("UPDATE games SET status=$1, updated_at=$2 WHERE id=$3",
-                              status, time.time(), game_id)
+    async def set_status(self, game_id: int, status: GameStatus,
+                         notice: dict[str, Any] | None = None) -> int | None:
+        async def write(con: Con) -> int | None:
+            now = time.time()
+            version = await con.fetchval("UPDATE games SET status=$1, updated_at=$2 WHERE id=$3"
+                                         " RETURNING version", status, now, game_id)
             if status in ENDED:
                 await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
-        await self.run_write(write)
+            if notice is None or version is None:
+                return None
+            notice_id: int = await con.fetchval(
+                "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
+                " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
+                game_id, version, None, json.dumps(notice), now + LEASE_S, now)
+            return notice_id
+        return await self.run_write(write)
 
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
                     state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),

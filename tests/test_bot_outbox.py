@@ -315,3 +315,40 @@ def test_a_competing_writer_gets_a_clear_refusal_and_other_games_still_answer(tm
             res = await one.slash(ann, "rr settings", autosave=True)
             assert res.text.startswith("✅"), res.text
     asyncio.run(scenario())
+
+
+def test_a_crash_right_after_abandon_still_tells_the_channel_once(tmp_path):
+    """The fault-injection audit: `/rr abandon`'s post was sent straight after the commit,
+    outside the outbox, so a process killed (or Discord down) at that moment left the
+    channel never told its game was gone. The notice is now written with the status and
+    the next process tells it at startup, once."""
+    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
+    clock = Clock()
+    kept: dict[str, Any] = {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(live, clock, seed=5)) as h:
+            table, ann = Table(h), h.user("ann")
+            await table.open(ann, [h.user("bob")], players=2)
+            bot = table.bot
+
+            async def killed(notice, send, **kw):
+                crash_copy(live, crashed)  # the process dies here: nothing is told
+                return False
+
+            bot.announcer.tell = killed  # type: ignore[method-assign]
+            res = await table.slash(ann, "rr abandon", confirm=True)
+            assert "abandoned" in res.text
+            assert not any("abandoned by" in m.text for m in public(h))
+            kept.update(server=h.server)
+
+    async def later_life() -> int:
+        async with Harness(lambda: make_bot(crashed, clock, seed=99),
+                           server=kept["server"]) as h:
+            await h.bot._notifier  # the startup delivery
+            assert await h.bot.store.notices() == []
+            return sum("abandoned by Ann" in m.text for m in public(h))
+
+    asyncio.run(first_life())
+    assert asyncio.run(later_life()) == 1
+    assert asyncio.run(later_life()) == 1  # (the same post, not a second one)
