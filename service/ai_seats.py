@@ -165,11 +165,17 @@ class AiSeats:
         handover = zombie_on_timeout(row, seat) if timer["deadline"] <= now else None
         if handover is None:
             return None
-        row.meta = await self.tables.store.update_meta(row.id, handover)
+        # told from the outbox, written with the hand-over: a crash right after it still
+        # tells the person that an AI took their seat (the fault-injection audit)
+        notice = {"kind": "zombie", "seat": seat} if self.tables.notify else None
+        if notice is None:
+            row.meta, told = await self.tables.store.update_meta(row.id, handover), None
+        else:
+            row.meta, told = await self.tables.store.update_meta_told(row.id, handover, notice)
         if not handover.made:  # another process handed it over first, and tells it
             return Outcome(row, g, [], None, "ai", notes=["ai"])
         log.info("game %s: seat %s ran out of time; an AI takes it", row.id, seat)
-        return Outcome(row, g, [], seat, "zombie", notes=["zombie"])
+        return Outcome(row, g, [], seat, "zombie", notes=["zombie"], notice=told)
 
     # ---- the AI's answers ----------------------------------------------------------------
     async def play_ai(self, channel_id: int,

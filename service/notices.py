@@ -14,6 +14,7 @@ Bodies:
   {"kind": "undo",  "to": j, "actor": seat, "prompts": [seat]}
   {"kind": "remind", "seat": s, "decision": opened, "deadline": t}
   {"kind": "abandoned", "by": name}   (written with the status it tells of)
+  {"kind": "zombie", "seat": s}       (an AI took the seat: written with the hand-over)
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ from engine import Event, Game
 from store import Notice
 
 from .outcomes import Abandoned, Outcome, Reminder, Stage, Told, deadlines_of, stage_hook
+from .seats import zombie_level
 from .tables import Tables
 
 # Each kind's fields that must be whole numbers (or lists of them, "prompts"); `from` ≤ `to`.
 FIELDS: dict[str, tuple[str, ...]] = {"move": ("from", "to"), "start": ("to",),
                                       "undo": ("to", "actor"),
-                                      "remind": ("seat", "decision"), "abandoned": ()}
+                                      "remind": ("seat", "decision"), "abandoned": (),
+                                      "zombie": ("seat",)}
 
 
 class ForeignNotice(Exception):
@@ -80,6 +83,11 @@ async def rebuild(tables: Tables, notice: Notice) -> Outcome | Reminder | Abando
         return None
     body = notice.body
     now = await tables.load(row)  # the game as it stands: who is still being asked
+    if body["kind"] == "zombie":  # told while the AI still plays the seat
+        seat = body["seat"]
+        if seat >= len(row.seats) or not zombie_level(row, seat):
+            return None  # the person came back (/rr back) before it was told
+        return Outcome(row, now, [], seat, "zombie", notes=["zombie"], notice=notice.id)
     if body["kind"] == "remind":
         dec = now.decision(body["seat"])
         if dec is None or dec["opened"] != body["decision"]:

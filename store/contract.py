@@ -133,6 +133,11 @@ class GameStore(Protocol):
     async def update_meta(self, game_id: int, change: MetaChange) -> GameMeta:
         """`change` on the meta as stored now, in one transaction; the meta after it."""
 
+    async def update_meta_told(self, game_id: int, change: MetaChange,
+                               notice: dict[str, Any]) -> tuple[GameMeta, int | None]:
+        """`update_meta`, and when `change` changed anything, `notice` queued in the outbox
+        in the same transaction (its id; None when nothing changed: nothing to tell)."""
+
     async def set_settings(self, game_id: int, settings: Settings) -> None: ...
 
     async def set_status(self, game_id: int, status: GameStatus,

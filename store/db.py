@@ -467,15 +467,29 @@ class Store(GameStore):
         """Apply `change` to the game's meta as stored now, in one transaction: a change
         made meanwhile by another process is kept, never overwritten. Returns the meta as
         it stands after it (unchanged when `change` found nothing to do)."""
-        def write(con: sqlite3.Connection) -> GameMeta:
-            r = con.execute("SELECT meta FROM games WHERE id=?", (game_id,)).fetchone()
+        return (await self._update_meta(game_id, change, None))[0]
+
+    async def update_meta_told(self, game_id: int, change: MetaChange,
+                               notice: dict[str, Any]) -> tuple[GameMeta, int | None]:
+        return await self._update_meta(game_id, change, notice)
+
+    async def _update_meta(self, game_id: int, change: MetaChange,
+                           notice: dict[str, Any] | None) -> tuple[GameMeta, int | None]:
+        def write(con: sqlite3.Connection) -> tuple[GameMeta, int | None]:
+            r = con.execute("SELECT meta, version FROM games WHERE id=?", (game_id,)).fetchone()
             if r is None:
                 raise LookupError(f"no game {game_id}")
             meta = changed_meta(r[0], change)
             if meta is None:
-                return stored_meta(r[0])
+                return stored_meta(r[0]), None
             con.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
-            return meta
+            if notice is None:
+                return meta, None
+            now = time.time()
+            cur = con.execute("INSERT INTO outbox (game_id, version, log_end, body, not_before,"
+                              " created_at) VALUES (?,?,?,?,?,?)",
+                              (game_id, r[1], None, json.dumps(notice), now + LEASE_S, now))
+            return meta, cur.lastrowid
         return await self.run_write(write)
 
     async def set_settings(self, game_id: int, settings: Settings) -> None:

@@ -318,15 +318,31 @@ class PgStore(GameStore):
 
     async def update_meta(self, game_id: int, change: MetaChange) -> GameMeta:
         """`change` on the meta as stored now, under the row's lock (see db.py)."""
-        async def write(con: Con) -> GameMeta:
-            raw = await con.fetchrow("SELECT meta FROM games WHERE id=$1 FOR UPDATE", game_id)
+        return (await self._update_meta(game_id, change, None))[0]
+
+    async def update_meta_told(self, game_id: int, change: MetaChange,
+                               notice: dict[str, Any]) -> tuple[GameMeta, int | None]:
+        return await self._update_meta(game_id, change, notice)
+
+    async def _update_meta(self, game_id: int, change: MetaChange,
+                           notice: dict[str, Any] | None) -> tuple[GameMeta, int | None]:
+        async def write(con: Con) -> tuple[GameMeta, int | None]:
+            raw = await con.fetchrow("SELECT meta, version FROM games WHERE id=$1 FOR UPDATE",
+                                     game_id)
             if raw is None:
                 raise LookupError(f"no game {game_id}")
             meta = changed_meta(raw[0], change)
             if meta is None:
-                return stored_meta(raw[0])
+                return stored_meta(raw[0]), None
             await con.execute("UPDATE games SET meta=$1 WHERE id=$2", json.dumps(meta), game_id)
-            return meta
+            if notice is None:
+                return meta, None
+            now = time.time()
+            notice_id: int = await con.fetchval(
+                "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
+                " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
+                game_id, raw[1], None, json.dumps(notice), now + LEASE_S, now)
+            return meta, notice_id
         return await self.run_write(write)
 
     async def set_settings(self, game_id: int, settings: Settings) -> None:

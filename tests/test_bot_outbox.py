@@ -10,6 +10,7 @@ timing out."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import random
 import shutil
@@ -352,3 +353,48 @@ def test_a_crash_right_after_abandon_still_tells_the_channel_once(tmp_path):
     asyncio.run(first_life())
     assert asyncio.run(later_life()) == 1
     assert asyncio.run(later_life()) == 1  # (the same post, not a second one)
+
+
+def test_a_crash_right_after_an_ai_takes_a_seat_still_tells_its_person_once(tmp_path):
+    """Zombie mode, the fault-injection audit: the hand-over of a timed-out seat to an AI
+    was committed with no outbox notice, so a process killed before telling it left the
+    person never told ("ran out of time… type /rr back") while the AI played on. The
+    notice is written with the hand-over and the next process tells it, once."""
+    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
+    clock = Clock()
+    kept: dict[str, Any] = {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(live, clock, seed=2), settle_timeout=30) as h:
+            table, ann, bob = Table(h), h.user("ann"), h.user("bob")
+            await table.open(ann, [bob], players=2, hours=1)
+            await h.slash(ann, "rr settings", zombie="random")
+            await table.slash(ann, "rr place", card="thief", square="2B")
+            bot = table.bot
+            real = bot.announcer.announce
+
+            async def killed(ann_, **kw):
+                if any("ran out of time" in x for x in ann_.extra):
+                    crash_copy(live, crashed)  # the process dies here: nothing is told
+                    raise asyncio.CancelledError
+                return await real(ann_, **kw)
+
+            bot.announcer.announce = killed  # type: ignore[method-assign]
+            clock.now += 1.1 * HOUR
+            with contextlib.suppress(asyncio.CancelledError):
+                await bot.tick_once()
+            assert crashed.exists(), "the hand-over was never announced"
+            assert not any("ran out of time" in m.content for m in public(h))
+            kept.update(server=h.server, bob=bob.mention)
+
+    async def later_life() -> list[str]:
+        async with Harness(lambda: make_bot(crashed, clock, seed=99),
+                           server=kept["server"], settle_timeout=30) as h:
+            await h.bot._notifier  # the startup delivery
+            await h.settle()
+            return [m.content for m in public(h) if "ran out of time" in m.content]
+
+    asyncio.run(first_life())
+    told = asyncio.run(later_life())
+    assert len(told) == 1 and kept["bob"] in told[0] and "/rr back" in told[0], told
+    assert len(asyncio.run(later_life())) == 1  # not told a second time
