@@ -41,7 +41,7 @@ import i18n
 import render
 from engine import Game, visible
 from engine.cards import CardSet
-from service import Abandoned, GameService, Outcome, Reminder
+from service import Abandoned, GameService, Outcome, Reminder, SetAside
 from service.hints import used_lines
 from service.meta import timeout_counts
 from service.narrate import narrate, prompt
@@ -363,6 +363,10 @@ class Announcer:
         # notices whose messages all went out but whose delivery the store did not record
         # (busy, full, cut off): the next pass records it instead of posting them again
         self._told: set[int] = set()
+        # how a game set aside (or back in play) is told in its channel (cogs/quarantine.py,
+        # set by the bot: that module delivers through this one)
+        self.set_aside: Callable[[GameRow, dict[str, Any] | None],
+                                 Awaitable[None]] | None = None
 
     async def draw(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Draw a channel image in the announcer's own workers, at most DRAWING at once:
@@ -704,6 +708,12 @@ class Announcer:
         if isinstance(item, Abandoned):
             ended = item
             return await self.tell(notice.id, lambda: self.publish_abandoned(ended),
+                                   parts_done=notice.parts_done, attempts=notice.attempts)
+        if isinstance(item, SetAside):
+            aside, told = item, self.set_aside
+            if told is None:  # (no channel to tell it in: a bot without its Discord side)
+                return await self.tell(notice.id, _nothing)
+            return await self.tell(notice.id, lambda: told(aside.row, aside.reason),
                                    parts_done=notice.parts_done, attempts=notice.attempts)
         try:
             ann = self.capture(item)

@@ -38,7 +38,7 @@ from service.ratings import Ratings
 from service.seats import ai_waiting
 from service.shards import Shards
 from service.tables import STORE_REFUSALS
-from store import GameStore, TimerRow, make_store
+from store import GameRow, GameStore, TimerRow, make_store
 
 from .actions import AnsweringTree, guarded, perform
 from .announce import Announcer
@@ -209,7 +209,8 @@ class RookBot(Host):
         self.daily.par.levels = self.config.daily_par_levels
         if plays := self.config.daily_par_plays:
             self.daily.par.plays = plays
-        self.service.tables.on_quarantine = lambda row, reason: tell_channel(self, row, reason)
+        self.announcer.set_aside = partial(tell_channel, self)
+        self.service.tables.on_quarantine = self._tell_set_aside
         if self.ai_processes:
             self.service.ai.pool = process_pool
         await self.tree.set_translator(RookTranslator())
@@ -404,6 +405,12 @@ class RookBot(Host):
         except Exception:
             log.exception("game %s: announcing its time limits failed", game_id)
         return len(outcomes) + len(reminders)
+
+    async def _tell_set_aside(self, row: GameRow, reason: dict[str, Any] | None,
+                              notice: int | None) -> None:
+        """A game set aside (or back in play), told in its channel as its outbox notice: a
+        post that fails is told again, not lost (the fault-injection audit)."""
+        await self.announcer.tell(notice, lambda: tell_channel(self, row, reason))
 
     async def close(self) -> None:
         for task in (self._verifier, self._notifier):

@@ -2,7 +2,7 @@
 
 from .errors import ServiceError
 from .games import GameService
-from .outcomes import Abandoned, Outcome, Reminder
+from .outcomes import Abandoned, Outcome, Reminder, SetAside
 from .tables import GameOver, Quarantined
 
-__all__ = ["Abandoned", "GameOver", "GameService", "Outcome", "Quarantined", "Reminder", "ServiceError"]
+__all__ = ["Abandoned", "GameOver", "GameService", "Outcome", "Quarantined", "Reminder", "ServiceError", "SetAside"]

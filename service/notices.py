@@ -15,6 +15,7 @@ Bodies:
   {"kind": "remind", "seat": s, "decision": opened, "deadline": t}
   {"kind": "abandoned", "by": name}   (written with the status it tells of)
   {"kind": "zombie", "seat": s}       (an AI took the seat: written with the hand-over)
+  {"kind": "set_aside"}, {"kind": "resumed"}   (written with the quarantine, or its end)
 """
 
 from __future__ import annotations
@@ -22,9 +23,18 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Event, Game
-from store import Notice
+from store import GameRow, Notice
 
-from .outcomes import Abandoned, Outcome, Reminder, Stage, Told, deadlines_of, stage_hook
+from .outcomes import (
+    Abandoned,
+    Outcome,
+    Reminder,
+    SetAside,
+    Stage,
+    Told,
+    deadlines_of,
+    stage_hook,
+)
 from .seats import zombie_level
 from .tables import Tables
 
@@ -32,7 +42,7 @@ from .tables import Tables
 FIELDS: dict[str, tuple[str, ...]] = {"move": ("from", "to"), "start": ("to",),
                                       "undo": ("to", "actor"),
                                       "remind": ("seat", "decision"), "abandoned": (),
-                                      "zombie": ("seat",)}
+                                      "zombie": ("seat",), "set_aside": (), "resumed": ()}
 
 
 class ForeignNotice(Exception):
@@ -71,28 +81,54 @@ def _whole(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
-async def rebuild(tables: Tables, notice: Notice) -> Outcome | Reminder | Abandoned | None:
-    """The Outcome (or Reminder, or Abandoned) a notice stands for, as of its move; None
-    when there is nothing left to tell (the game is gone, or the move was undone since).
-    ForeignNotice or UnreadableNotice (`check`) for a body this release cannot tell."""
+async def rebuild(tables: Tables, notice: Notice
+                  ) -> Outcome | Reminder | Abandoned | SetAside | None:
+    """The Outcome (or Reminder, Abandoned, SetAside) a notice stands for, as of its move;
+    None when there is nothing left to tell (the game is gone, or the move was undone
+    since). ForeignNotice or UnreadableNotice (`check`) for a body this release cannot tell."""
     check(notice.body)
     row = await tables.store.get(notice.game_id)
-    if notice.body["kind"] == "abandoned":  # told whatever became of the game since
-        return None if row is None else Abandoned(row, notice.body["by"], notice.id)
+    if notice.body["kind"] in ("abandoned", "set_aside", "resumed"):
+        return await _hosting(tables, row, notice)
     if row is None or row.setup is None or row.status not in ("active", "over"):
         return None
-    body = notice.body
     now = await tables.load(row)  # the game as it stands: who is still being asked
-    if body["kind"] == "zombie":  # told while the AI still plays the seat
-        seat = body["seat"]
+    if notice.body["kind"] in ("zombie", "remind"):
+        return _still_due(row, now, notice)
+    return await _move(tables, row, now, notice)
+
+
+async def _hosting(tables: Tables, row: GameRow | None,
+                   notice: Notice) -> Abandoned | SetAside | None:
+    """A notice about the game's hosting, not a move: told whatever became of the game
+    since (the row may be the damaged part)."""
+    if row is None:
+        return None
+    if notice.body["kind"] == "abandoned":
+        return Abandoned(row, notice.body["by"], notice.id)
+    reason = await tables.held(row)
+    if (notice.body["kind"] == "set_aside") != (reason is not None):
+        return None  # set aside and lifted since (or the other way): the next one tells
+    return SetAside(row, reason, notice.id)
+
+
+def _still_due(row: GameRow, now: Game, notice: Notice) -> Outcome | Reminder | None:
+    """A reminder, or an AI's taking of a seat, while it still holds."""
+    body, seat = notice.body, notice.body["seat"]
+    if body["kind"] == "zombie":
         if seat >= len(row.seats) or not zombie_level(row, seat):
             return None  # the person came back (/rr back) before it was told
         return Outcome(row, now, [], seat, "zombie", notes=["zombie"], notice=notice.id)
-    if body["kind"] == "remind":
-        dec = now.decision(body["seat"])
-        if dec is None or dec["opened"] != body["decision"]:
-            return None  # answered since: no reminder needed
-        return Reminder(row, body["seat"], body["deadline"], notice.id)
+    dec = now.decision(seat)
+    if dec is None or dec["opened"] != body["decision"]:
+        return None  # answered since: no reminder needed
+    return Reminder(row, seat, body["deadline"], notice.id)
+
+
+async def _move(tables: Tables, row: GameRow, now: Game, notice: Notice) -> Outcome | None:
+    """A move (or the start, or an undo) told again from the stored log."""
+    assert row.setup is not None  # (rebuild checked)
+    body = notice.body
     log = await tables.store.log(row.id)
     end = int(body["to"])
     if end > len(log):

@@ -83,6 +83,16 @@ class Abandoned:
     notice: int | None = None
 
 
+@dataclass(slots=True)
+class SetAside:
+    """A game found damaged and set aside (`reason`), or back in play (None), to be told in
+    its channel; kept in the outbox with the quarantine it tells of."""
+
+    row: GameRow
+    reason: dict[str, Any] | None
+    notice: int | None = None
+
+
 def stage_hook(g: Game, stages: list[Stage], base: int) -> Callable[[str, int], None]:
     """Record the spectator view each time a card or phase ends (events so far: base + n).
 

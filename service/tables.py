@@ -118,9 +118,10 @@ class Tables:
         # marks it delivered); an interface that tells synchronously (the console) leaves
         # this off.
         self.notify = False
-        # Told when a game is set aside (reason) or verified again after a repair (None);
-        # the bot posts it in the game's channel. Failures there are logged, not raised.
-        self.on_quarantine: Callable[[GameRow, dict[str, Any] | None],
+        # Told when a game is set aside (reason) or verified again after a repair (None),
+        # with the outbox notice written with it (`notify`); the bot posts it in the game's
+        # channel. Failures there are logged, not raised: the notice is told again.
+        self.on_quarantine: Callable[[GameRow, dict[str, Any] | None, int | None],
                                      Awaitable[None]] | None = None
         # This process's shards (service/shards.py): which games it may answer and time.
         # The default, one process alone, hosts every game.
@@ -224,17 +225,20 @@ class Tables:
         if g is None:
             assert damage is not None
             self.forget(row.id)
-            if row.status == "active" and await self.store.quarantine(row.id, damage.reason):
+            marked = await self.store.quarantine(
+                row.id, damage.reason, {"kind": "set_aside"} if self.notify else None) \
+                if row.status == "active" else None
+            if marked is not None:
                 log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "
                           "its channel can `/rr abandon` it, or restore the database from a "
                           "backup (or repair the game's rows) and restart the bot to resume it",
                           row.id, row.channel_id, damage_words(damage.reason))
-                await self._tell(row, damage.reason)
+                await self._tell(row, damage.reason, marked.notice)
             raise Quarantined(row, damage.reason) from damage
         if held is not None:
-            await self.store.release(row.id)
+            told = await self.store.release(row.id, {"kind": "resumed"} if self.notify else None)
             log.warning("game %s verified again: quarantine lifted", row.id)
-            await self._tell(row, None)
+            await self._tell(row, None, told)
         if row.status == "active":
             await self.check_timers(row, g)
         self._cache[row.id] = (row.version, g)
@@ -246,11 +250,12 @@ class Tables:
             return {"kind": "unreadable", "what": row.damage}
         return await self.store.quarantined(row.id)
 
-    async def _tell(self, row: GameRow, reason: dict[str, Any] | None) -> None:
+    async def _tell(self, row: GameRow, reason: dict[str, Any] | None,
+                    notice: int | None) -> None:
         if self.on_quarantine is None:
             return
         try:
-            await self.on_quarantine(row, reason)
+            await self.on_quarantine(row, reason, notice)
         except Exception:
             log.exception("game %s: telling its channel about its quarantine failed", row.id)
 

@@ -181,12 +181,16 @@ class GameStore(Protocol):
         """The log, its sequence numbers and the game's quarantine, in one read."""
 
     # ---- damaged games, set aside
-    async def quarantine(self, game_id: int, reason: dict[str, Any]) -> bool:
-        """True when the game was not set aside already (so it is reported once)."""
+    async def quarantine(self, game_id: int, reason: dict[str, Any],
+                         notice: dict[str, Any] | None = None) -> Marked | None:
+        """Marked when the game was not set aside already (so it is reported once), with
+        `notice` queued in the outbox in the same transaction (so a failed or lost post is
+        told again); None when it was."""
 
     async def quarantined(self, game_id: int) -> dict[str, Any] | None: ...
 
-    async def release(self, game_id: int) -> None: ...
+    async def release(self, game_id: int, notice: dict[str, Any] | None = None) -> int | None:
+        """Back in play; `notice` (the channel told so) queued with it: its outbox id."""
 
     # ---- timers
     async def timers(self, game_id: int) -> list[TimerRow]: ...

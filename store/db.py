@@ -698,20 +698,27 @@ class Store(GameStore):
         return await self.run_read(read)
 
     # ---- quarantine: damaged games, set aside (survives restarts) ---------------------------
-    async def quarantine(self, game_id: int, reason: dict[str, Any]) -> bool:
-        """Set a damaged game aside; True when it was not already (so it is reported once)."""
-        def write(con: sqlite3.Connection) -> bool:
+    async def quarantine(self, game_id: int, reason: dict[str, Any],
+                         notice: dict[str, Any] | None = None) -> Marked | None:
+        """Set a damaged game aside; Marked when it was not already (so it is reported
+        once), with `notice` queued in the outbox in the same transaction."""
+        def write(con: sqlite3.Connection) -> Marked | None:
             cur = con.execute("INSERT OR IGNORE INTO quarantine (game_id, reason, at) "
                               "VALUES (?,?,?)", (game_id, json.dumps(reason), time.time()))
-            return cur.rowcount > 0
+            if cur.rowcount <= 0:
+                return None
+            return Marked(_notify_game(con, game_id, notice))
         return await self.run_write(write)
 
     async def quarantined(self, game_id: int) -> dict[str, Any] | None:
         return await self.run_read(_quarantine, game_id)
 
-    async def release(self, game_id: int) -> None:
+    async def release(self, game_id: int, notice: dict[str, Any] | None = None) -> int | None:
         """The game verified again (its rows were restored or repaired): back in play."""
-        await self._execute("DELETE FROM quarantine WHERE game_id=?", (game_id,))
+        def write(con: sqlite3.Connection) -> int | None:
+            con.execute("DELETE FROM quarantine WHERE game_id=?", (game_id,))
+            return _notify_game(con, game_id, notice)
+        return await self.run_write(write)
 
     # ---- timers ----------------------------------------------------------------------------
     async def timers(self, game_id: int) -> list[TimerRow]:
@@ -921,6 +928,21 @@ def _notify(con: sqlite3.Connection, row: GameRow, notice: dict[str, Any] | None
     cur = con.execute("INSERT INTO outbox (game_id, version, log_end, body, not_before,"
                       " created_at) VALUES (?,?,?,?,?,?)",
                       (row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now))
+    return cur.lastrowid
+
+
+def _notify_game(con: sqlite3.Connection, game_id: int,
+                 notice: dict[str, Any] | None) -> int | None:
+    """Queue `notice` about a game whose row may be damaged (only its id and version are
+    read, and a version that cannot be read counts as 0)."""
+    if notice is None:
+        return None
+    r = con.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
+    version = r[0] if r is not None and isinstance(r[0], int) else 0
+    now = time.time()
+    cur = con.execute("INSERT INTO outbox (game_id, version, log_end, body, not_before,"
+                      " created_at) VALUES (?,?,?,?,?,?)",
+                      (game_id, version, None, json.dumps(notice), now + LEASE_S, now))
     return cur.lastrowid
 
 

@@ -527,18 +527,23 @@ class PgStore(GameStore):
         return await self.run_read(read)
 
     # ---- quarantine --------------------------------------------------------------------------
-    async def quarantine(self, game_id: int, reason: dict[str, Any]) -> bool:
-        async def write(con: Con) -> bool:
-            return rows_touched(await con.execute(
+    async def quarantine(self, game_id: int, reason: dict[str, Any],
+                         notice: dict[str, Any] | None = None) -> Marked | None:
+        async def write(con: Con) -> Marked | None:
+            made = rows_touched(await con.execute(
                 "INSERT INTO quarantine (game_id, reason, at) VALUES ($1,$2,$3)"
                 " ON CONFLICT DO NOTHING", game_id, json.dumps(reason), time.time())) > 0
+            return Marked(await _notify_game(con, game_id, notice)) if made else None
         return await self.run_write(write)
 
     async def quarantined(self, game_id: int) -> dict[str, Any] | None:
         return await self.run_read(_quarantine, game_id)
 
-    async def release(self, game_id: int) -> None:
-        await self._execute("DELETE FROM quarantine WHERE game_id=$1", game_id)
+    async def release(self, game_id: int, notice: dict[str, Any] | None = None) -> int | None:
+        async def write(con: Con) -> int | None:
+            await con.execute("DELETE FROM quarantine WHERE game_id=$1", game_id)
+            return await _notify_game(con, game_id, notice)
+        return await self.run_write(write)
 
     # ---- timers --------------------------------------------------------------------------------
     async def timers(self, game_id: int) -> list[TimerRow]:
@@ -695,6 +700,20 @@ async def _notify(con: Con, row: GameRow, notice: dict[str, Any] | None,
         "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
         " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
         row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now)
+    return notice_id
+
+
+async def _notify_game(con: Con, game_id: int, notice: dict[str, Any] | None) -> int | None:
+    """As db.py: a notice about a game whose row may be damaged."""
+    if notice is None:
+        return None
+    version = await con.fetchval("SELECT version FROM games WHERE id=$1", game_id)
+    now = time.time()
+    notice_id: int = await con.fetchval(
+        "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
+        " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
+        game_id, version if isinstance(version, int) else 0, None, json.dumps(notice),
+        now + LEASE_S, now)
     return notice_id
 
 

@@ -398,3 +398,34 @@ def test_a_crash_right_after_an_ai_takes_a_seat_still_tells_its_person_once(tmp_
     told = asyncio.run(later_life())
     assert len(told) == 1 and kept["bob"] in told[0] and "/rr back" in told[0], told
     assert len(asyncio.run(later_life())) == 1  # not told a second time
+
+
+def test_a_set_aside_notice_discord_did_not_take_is_told_later_once(tmp_path, monkeypatch):
+    """The fault-injection audit: a game's quarantine notice was posted once, outside the
+    outbox; when that post failed, the channel never heard its game was set aside. It is
+    now queued with the quarantine and retried like any announcement, once."""
+    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    db = tmp_path / "g.db"
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db, Clock(), seed=5)) as h:
+            table, ann = Table(h), h.user("ann")
+            await table.open(ann, [h.user("bob")], players=2)
+            bot = table.bot
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE games SET setup='[\"oops\"' WHERE id=?", (table.game_id,))
+            bot.service.tables.forget(table.game_id)
+            down = h.http.fail("POST", f"/channels/{table.channel.id}/messages", status=503,
+                               times=None)
+            res = await table.slash(ann, "rr status")
+            assert "is damaged and set aside" in res.text
+            assert not any("set aside" in m.content for m in public(h))
+            assert [n.body["kind"] for n in await bot.store.notices()] == ["set_aside"]
+            down.times = down.hits  # Discord is back
+            await bot.tick_once()
+            assert await bot.store.notices() == []
+            await bot.tick_once()
+            told = [m.content for m in public(h) if "has been set aside" in m.content]
+            assert len(told) == 1, told
+    asyncio.run(scenario())

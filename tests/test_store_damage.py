@@ -86,7 +86,7 @@ def test_a_repaired_log_lifts_the_quarantine(db):
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
         told: list = []
 
-        async def tell(row, reason):
+        async def tell(row, reason, notice):
             told.append((row.id, reason))
 
         svc.tables.on_quarantine = tell
