@@ -35,7 +35,7 @@ from .errors import (
     StaleDecision,
     excerpt,
 )
-from .messages import Items, phrase
+from .messages import Items, Name, phrase
 from .notation import ROLL_PROMPTS, Action, parse
 from .state import Decision, Event, State, new_game, normalize, touch_decision
 from .types import DecisionKind, LogEntry, Player, Result, Setup, View
@@ -210,7 +210,10 @@ class Game:
 
         `on_resolved(what, n)` (optional) is called as each card or phase ends during this
         answer, while the state is as it was then (see `flow.run`)."""
-        a = parse(action) if isinstance(action, str) else action
+        try:
+            a = parse(action) if isinstance(action, str) else action
+        except NotationError as e:
+            raise self._unit_by_card(seat, str(action), e) from None
         st, cs = self.state, self.cards
         if st["result"] is not None:
             raise GameFinished("game_over")
@@ -248,6 +251,29 @@ class Game:
         revealed = before != (st["rng"], len(st["unit_deck"]), len(st["monster_deck"]))
         _keep_undo(st, seat, opened, a.verb != "timeout" and not revealed, step)
         return ev
+
+    def _unit_by_card(self, seat: int, action: str, e: NotationError) -> ActionError:
+        """`act warrior …`: a unit named by its card where the notation wants its square (a
+        new player's first guess, the Discord new-player audit, answered "'WARRIOR' is not a
+        square"). Said what the name is and where that unit stands; any other mistake of
+        notation as it was."""
+        words = action.split()
+        what = e.params.get("what")
+        if (e.key != "syntax.bad_square" or len(words) < 2 or words[0].lower() != "act"
+                or getattr(what, "code", None) != "what.actor"):
+            return e
+        key = self.cards.resolve(words[1])
+        if key is None or key not in self.cards.units:
+            return e
+        board_ = self.state["players"][seat]["board"] if 0 <= seat < len(
+            self.state["players"]) else []
+        squares = [board.NAMES[i] for i, u in enumerate(board_)
+                   if u is not None and u.get("card") == key and "owner" in u]
+        name = Name(self.cards.name(key), self.cards.name(key, "ja"))
+        if not squares:
+            return IllegalAction("actor_card_absent", text=excerpt(words[1]), card=name)
+        return IllegalAction("actor_is_card", text=excerpt(words[1]), card=name,
+                             squares=Items(tuple(squares)), square=squares[0])
 
     def can_undo(self, seat: int) -> bool:
         """BGA's rule: a player's last answer can be taken back while it revealed nothing

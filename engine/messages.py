@@ -111,6 +111,10 @@ ENGLISH: dict[str, str] = {
     "what.destination": "destination", "what.ready": "unit to ready", "what.unit": "unit",
     # answers (engine/game.py)
     "not_a_square": "'{text}' is not a square.",
+    "actor_is_card": "'{text}' is a card, not a square: a unit acts by its square — your "
+                     "{card} is on {squares} (act {square} …).",
+    "actor_card_absent": "'{text}' is a card, not a square, and you have no {card} on your "
+                         "board: a unit acts by its square.",
     "game_over": "The game is over.",
     "not_playing": "You are not playing in this game (or were eliminated).",
     "stale": "This prompt is out of date: the game has moved on.",

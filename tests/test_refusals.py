@@ -104,3 +104,26 @@ def test_no_refusal_is_written_as_an_english_sentence() -> None:
     """The engine and service raise codes: a sentence in a raise would be English only."""
     sentences = [(where, c) for where, c in _named_codes() if " " in c]
     assert sentences == []
+
+
+def test_a_unit_named_by_its_card_is_told_where_it_stands() -> None:
+    """R8 (a unit acts from its square), the Discord new-player audit: `act warrior` got
+    "'WARRIOR' is not a square", quoting what nobody typed and not saying where the
+    Warrior★ was. It now says the name is a card and where that unit stands; nothing
+    changes."""
+    g = Game.new(["Ann", "Bob"], seed=12)
+    g.apply(0, "place warrior 2B")
+    g.apply(1, "place thief 2B")
+    g.apply(g.state["start_player"], "pick advance")
+    before = g.to_json()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(0, "act warrior to 3B")
+    assert str(e.value) == ("'warrior' is a card, not a square: a unit acts by its square — "
+                            "your Warrior★ is on 2B (act 2B …).")
+    assert words(e.value, "ja").startswith("「warrior」はカード名で、マスではありません。") and \
+        "ウォーリア★は2Bにいます" in words(e.value, "ja")
+    with pytest.raises(IllegalAction, match="you have no Warrior★ on your board"):
+        g.apply(1, "act warrior")
+    with pytest.raises(NotationError, match="'ZZ' is not a square"):  # not a card: as before
+        g.apply(0, "act zz")
+    assert g.to_json() == before
