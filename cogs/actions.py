@@ -245,7 +245,13 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, *
         error = error.original
     lang = lang_of(interaction)
     if isinstance(error, ActionError):
-        await reply(interaction, refusal(error, lang, from_button=from_button))
+        text = refusal(error, lang, from_button=from_button)
+        if error.key == "svc.no_game_new" and (elsewhere := games_elsewhere(interaction)):
+            # a command in the wrong channel: where the player's game is, not only how to
+            # start another (the Discord new-player audit)
+            text += "\n" + t("your_game_is_in", lang, channels=i18n.join(
+                lang, (f"<#{c}>" for c in elsewhere)))
+        await reply(interaction, text)
         return True
     store = getattr(interaction.client, "store", None)
     if store is not None and isinstance(error, store.faults):
@@ -273,6 +279,18 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, *
     with contextlib.suppress(Exception):
         await reply(interaction, t("internal", lang))
     return False
+
+
+def games_elsewhere(interaction: discord.Interaction) -> list[int]:
+    """The other channels of this server where the user plays a game this process has told
+    of lately (`seating`: a hint from memory, never a database search on a refusal)."""
+    client, guild = interaction.client, interaction.guild
+    seating = getattr(client, "seating", None)
+    if guild is None or not isinstance(seating, dict):
+        return []
+    user, here = interaction.user.id, interaction.channel_id
+    return sorted(c for c, (_game, users) in seating.items()
+                  if c != here and user in users and guild.get_channel_or_thread(c) is not None)
 
 
 def _what(interaction: discord.Interaction) -> str:

@@ -327,3 +327,22 @@ def test_a_player_who_is_not_the_host_can_resign_by_leaving(tmp_path):
             res = await h.slash(h.user("dan"), "rr lobby leave")  # not seated: the lobby's
             assert res.ephemeral and "Bob" not in res.text
     asyncio.run(scenario())
+
+
+def test_a_command_in_the_wrong_channel_says_where_the_game_is(tmp_path):
+    """The Discord new-player audit: `/rr status` or `/rr done` in #random while the game
+    runs in #general said only "There is no game here. Start one with /rr new" — inviting
+    a second game. It now also says where the player's game is (and to nobody else)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await two_player_table(h)
+            other = h.text_channel("random")
+            for command in ("rr status", "rr done"):
+                res = await h.slash(ann, command, channel=other)
+                assert "There is no game here" in res.text
+                assert f"Your game is in <#{table.channel.id}>" in res.text, res.text
+            res = await h.slash(h.user("cat"), "rr status", channel=other)
+            assert "Your game is in" not in res.text
+            ja = await h.slash(h.user("ken", locale="ja"), "rr status", channel=other)
+            assert "あなたのゲームは" not in ja.text
+    asyncio.run(scenario())
