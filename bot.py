@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from cogs.config import Config
-from service.daily import SecretError, check_fingerprint, check_secret
+from service.daily import SecretError, check_fingerprint, check_secret, keyed_from_date
 from service.shards import parse_shards
 from store import DamagedSecret, StoreUnavailable, daily_store, make_store
 from store.migrations import LATEST
@@ -116,6 +116,7 @@ async def check(config: Config, raw_secret: str | None) -> str:
         await asyncio.wait_for(store.open(), CHECK_OPEN_S)
         try:
             kept, stored = await daily_store(store).stored_secret()
+            first_keyed = await daily_store(store).stored_keyed_from()
         finally:
             await store.close()
     except TimeoutError:
@@ -123,6 +124,11 @@ async def check(config: Config, raw_secret: str | None) -> str:
             from None
     except Exception as e:  # unreachable, refused, not a database, no schema to create in
         raise NotReady(f"the database {where} cannot be used: {first_line(e)}") from None
+    if first_keyed is not None:  # as a start reads it (service/daily_play.py)
+        try:
+            keyed_from_date(first_keyed)
+        except SecretError as e:
+            raise NotReady(str(e)) from None
     try:
         generated = kept_secret(kept)
     except DamagedSecret as e:

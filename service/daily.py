@@ -78,6 +78,21 @@ def setup_options(difficulty: str, modifiers: Iterable[Modifier]) -> dict[str, A
     return opts
 
 
+def keyed_from_date(kept: str) -> dt.date:
+    """The first day the keyed generator deals, as the database keeps it; SecretError (the
+    bot must not start: which days it deals would change) when it is not a date — a hand
+    edit, a bad restore (the fault-injection audit: a traceback at start, and `--check`
+    said ready)."""
+    try:
+        return dt.date.fromisoformat(kept)
+    except (TypeError, ValueError):
+        raise SecretError(
+            f"the first day of the keyed daily deal kept in the database (table kv, key "
+            f"daily_keyed_from) is not a date: {str(kept)[:40]!r}. Restore the database from "
+            f"a backup, or set it to the day this release first started (YYYY-MM-DD); the bot "
+            f"does not start on it (the days it deals would change)") from None
+
+
 def attempt_day(day: str) -> dt.date | None:
     """An attempt's day as stored; None for one that is not a date (a damaged row, the
     fault-injection audit: '2026-13-45' failed the player's history and stats for good),

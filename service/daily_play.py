@@ -24,7 +24,6 @@ Rooms depend one way — days ← par ← board ← results ← attempts; slots 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import os
 import secrets
 from collections.abc import Callable, Coroutine
@@ -77,15 +76,8 @@ class DailyHost:
         host = cls(games, ds, key, clock)
         # The first day this release deals (keyed generator, weekly rhythm): today on a new
         # database or before anyone played today, else tomorrow — a day is one game for all.
-        kept = await ds.keyed_from(host.days.today().isoformat())
-        try:
-            host.days.keyed_from = dt.date.fromisoformat(kept)
-        except ValueError:  # a hand edit, a bad restore: which days it deals is unknown
-            raise daily.SecretError(
-                f"the first day of the keyed daily deal kept in the database (table kv, key "
-                f"daily_keyed_from) is not a date: {kept[:40]!r}. Restore the database from a "
-                f"backup, or set it to the day this release first started (YYYY-MM-DD); "
-                f"the bot does not start on it (the days it deals would change)") from None
+        host.days.keyed_from = daily.keyed_from_date(
+            await ds.keyed_from(host.days.today().isoformat()))
         host.rescoring = host.watch(host.results.rescore_old())  # beside the start
         return host
 

@@ -247,6 +247,9 @@ class DailyStore(Protocol):
 
     async def stored_secret(self) -> tuple[str | None, str | None]: ...
 
+    async def stored_keyed_from(self) -> str | None:
+        """The first keyed day as stored (None: not yet), read without storing anything."""
+
     # ---- attempts
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None: ...
 

@@ -107,6 +107,12 @@ class SqliteDailyStore(DailyStore):
             return first
         return await self.store.run_write(write)
 
+    async def stored_keyed_from(self) -> str | None:
+        def read(con: sqlite3.Connection) -> str | None:
+            r = con.execute("SELECT value FROM kv WHERE key='daily_keyed_from'").fetchone()
+            return None if r is None else str(r[0])
+        return await self.store.run_read(read)
+
     async def stored_secret(self) -> tuple[str | None, str | None]:
         """The generated secret (its stored text: `rows.kept_secret` reads it) and the
         fingerprint the database keeps (None: not yet), read without storing anything:

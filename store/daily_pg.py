@@ -84,6 +84,12 @@ class PgDailyStore(DailyStore):
             return first
         return await self.store.run_write(write)
 
+    async def stored_keyed_from(self) -> str | None:
+        async def read(con: Con) -> str | None:
+            value = await con.fetchval("SELECT value FROM kv WHERE key='daily_keyed_from'")
+            return None if value is None else str(value)
+        return await self.store.run_read(read)
+
     async def stored_secret(self) -> tuple[str | None, str | None]:
         async def read(con: Con) -> tuple[str | None, str | None]:
             kept = {r["key"]: r["value"] for r in await con.fetch(

@@ -116,6 +116,24 @@ def test_a_damaged_stored_secret_is_one_line(db):
     assert ready.returncode == 0, one_line(ready)
 
 
+def test_a_damaged_first_keyed_day_is_one_line(db):
+    """The fault-injection audit: `daily_keyed_from` damaged made a start end in a
+    traceback while `--check` said ready. Both now say what it is and what to do."""
+    async def store_it() -> None:
+        store = await make_store(db.url).open()
+        try:
+            await daily_store(store).keyed_from("2026-11-28")
+        finally:
+            await store.close()
+    asyncio.run(store_it())
+    asyncio.run(db.sql("UPDATE kv SET value='2026-11-2x' WHERE key='daily_keyed_from'"))
+    out = check(RR_DB=db.url, RR_DAILY_SECRET=SECRET)
+    said = one_line(out)
+    assert out.returncode != 0 and "daily_keyed_from) is not a date" in said, said
+    asyncio.run(db.sql("UPDATE kv SET value='2026-11-28' WHERE key='daily_keyed_from'"))
+    assert check(RR_DB=db.url, RR_DAILY_SECRET=SECRET).returncode == 0
+
+
 def test_shard_ids_outside_the_count_are_one_line(db):
     out = check(RR_DB=db.url, RR_DAILY_SECRET=SECRET, RR_SHARD_COUNT="2", RR_SHARD_IDS="1,2")
     said = one_line(out)
