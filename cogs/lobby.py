@@ -179,12 +179,14 @@ class LobbyCommands(CommandsMixin):
         """Out of a lobby at once; out of a game begun, by resigning (eliminated as in R9.3,
         the engine's `resign`) once confirmed — the one way a player who is not the host
         leaves a game in Discord, where before only the host could end it for everyone."""
+        if not await ack(interaction):  # (before the read: Discord's 3 s)
+            return
         row = await rook(interaction).service.store.open_game(interaction.channel_id or 0)
         if row is None or row.status != "active" or row.seat_of(interaction.user.id) is None:
             await self._roster(interaction, "leave")
         elif confirm:
             await perform(interaction, "resign")
-        elif await ack(interaction):
+        else:
             await reply(interaction, t("resign_ask", lang_of(interaction)))
 
     async def _roster(self, interaction: discord.Interaction, op: str) -> None:
