@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import Game
-from service.ratings import Ratings, delta, shown
+from service.ratings import PROVISIONAL_GAMES, Ratings, delta, provisional, shown
 from store import GameRow, GameStore
 from store.ratings import EVERYWHERE
 
@@ -69,8 +69,12 @@ async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: S
     names = {int(s["user"]): safe(str(s["name"])) for s in row.seats}
     mine = [c for c in changes if c.scope == scope]
     # a player who hid their profile keeps their rating to themselves here too
-    return [t("rating_end_head", lang)] + [
+    lines = [t("rating_end_head", lang)] + [
         t("rating_end_hidden", lang, name=names.get(c.user_id, "?")) if c.user_id in hidden
         else t("rating_end_line", lang, name=names.get(c.user_id, "?"), before=shown(c.before),
                after=shown(c.after), change=delta(c)) for c in mine]
+    if any(c.user_id not in hidden and (provisional(c.before) or provisional(c.after))
+           for c in mine):  # what the "?" means, where it is read (the new-player audit)
+        lines.append(t("rating_end_provisional", lang, n=PROVISIONAL_GAMES))
+    return lines
 

@@ -48,6 +48,8 @@ def test_rated_game_profile_board_history_privacy(db):
             assert g.over
             post = "\n".join(m.text for m in public(h)[-3:])
             assert "📈 Ratings on this server (before → after):" in post, post
+            # a first game's ratings are provisional ("25.0?"): the post says what "?" means
+            assert "?" in post and "? = provisional: fewer than 5 rated games." in post, post
             store = table.bot.store
             ratings = Ratings(store)
             for scope in (EVERYWHERE, guild):
