@@ -278,7 +278,10 @@ def _timeout(st: _Story, k: int, e: Event, p: str) -> None:
 _TELLERS: dict[str, _Teller] = {
     "phase": _phase,
     "card": _card,
-    "picked": lambda st, k, e, p: st.add("picked", p=p, card=st.n(e["card"])),
+    # what LEADER means, said where it is read (the Discord new-player audit); alone, there
+    # is nobody to follow
+    "picked": lambda st, k, e, p: st.add("picked" if len(st.names) > 1 else "picked_solo", p=p,
+                                         card=st.n(e["card"])),
     "rolled": _rolled,
     "damaged": _damaged,
     "moved": lambda st, k, e, p: st.add("moved", p=p, card=st.n(e["card"]),

@@ -42,7 +42,7 @@ def test_tutorial_flag_plays_explains_and_resumes_after_a_restart(tmp_path: Path
     assert "· step 2/3" in again.stdout
     # the learner is "You": the narration reads in any person (the second learning audit:
     # "You chose Advance and leads it.")
-    assert "You chose Advance (LEADER)." in again.stdout, again.stdout
+    assert "You chose Advance (LEADER: its large effect)." in again.stdout, again.stdout
 
 
 def test_a_named_answer_is_the_learners_in_the_tutorial(tmp_path: Path) -> None:

@@ -56,7 +56,18 @@ def test_a_name_that_looks_like_a_mark_stays_words():
     assert plain(line, "en") == "<cmd>place</cmd> **x** chose it; 'done'"
     ev = [{"type": "picked", "player": 0, "card": "advance"}]
     (picked,) = narrate(ev, ["<b>Eve</b>"], default_cards(), "en")
-    assert plain(picked, "en") == "<b>Eve</b> chose Advance (LEADER)."
+    assert plain(picked, "en") == "<b>Eve</b> chose Advance (LEADER: its large effect)."
+
+
+def test_a_chosen_card_says_what_leader_means():
+    """R6.3, the Discord new-player audit: "(LEADER)" was a term the channel never
+    explained; the line says what it means, with followers only where there are others."""
+    ev = [{"type": "picked", "player": 0, "card": "advance"}]
+    (two,) = narrate(ev, ["Ann", "Bob"], default_cards(), "en")
+    assert plain(two, "en") == ("Ann chose Advance (LEADER: the large effect; the others "
+                                "follow with the small one).")
+    (ja,) = narrate(ev, ["Ann", "Bob"], default_cards(), "ja")
+    assert "FOLLOWERとしてスモール・エフェクト" in plain(ja, "ja")
 
 
 def test_the_same_summon_on_every_board_is_one_line():
