@@ -294,6 +294,13 @@ def secrets_by_seat(events: Sequence[Told], users: list[int]) -> dict[int, list[
     return private
 
 
+def game_lang(row: GameRow) -> str:
+    """The game's language as its settings keep it; one the bot does not speak (a damaged
+    row, the fault-injection audit: its pings were never sent) reads English."""
+    lang = row.settings.get("lang", "en")
+    return lang if lang in languages() else "en"
+
+
 def zombie_notice(out: Outcome, lang: str) -> tuple[list[str], list[int]]:
     """When an AI took a timed-out seat (zombie mode): the line that says so and the ping
     of its person (`/rr back` is theirs); else nothing."""
@@ -404,16 +411,14 @@ class Announcer:
         g, row = out.game, out.row
         names = [safe(n) for n in seat_names(row)]  # defused; AI-played seats marked 🤖
         users = [int(s["user"]) for s in row.seats]
-        self.bot.seating[row.channel_id] = (row.id, users)
+        self._seat(row, users, g.over)
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
         deadline = self.bot.service.clock() + limit
         # nobody is pinged for a seat an AI plays: it answers at once. Worded in the game's
         # language for the ping, and the actor's also in theirs (their reply is in their
         # own; every language when that is not known): this runs before the actor is
         # answered, so only what is needed (issue 22)
-        lang = row.settings.get("lang", "en")
-        if lang not in languages():  # a damaged row: a ping in English beats no ping
-            lang = "en"
+        lang = game_lang(row)
         mine = None if actor_lang is None else tuple(dict.fromkeys((lang, actor_lang)))
         asks = [a for s in out.prompts if not ai_level(row, s)
                 and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
@@ -489,11 +494,19 @@ class Announcer:
         if ann.recap is not None:
             await self.post_recap(ann, ann.recap)
 
+    def _seat(self, row: GameRow, users: list[int], over: bool) -> None:
+        """Who sits where, as this process last told it; a game over is forgotten (a
+        wrong-channel hint must not point at it, cogs/actions.py `games_elsewhere`)."""
+        if over:
+            self.bot.seating.pop(row.channel_id, None)
+        else:
+            self.bot.seating[row.channel_id] = (row.id, users)
+
     async def publish_abandoned(self, ended: Abandoned) -> None:
         """The channel is told its game was abandoned, and by whom: an outbox notice written
         with the status, so a crash or an outage right after the command still tells it."""
-        lang = ended.row.settings.get("lang", "en")
-        note = t("abandoned", lang if lang in languages() else "en", name=safe(ended.by))
+        self.bot.seating.pop(ended.row.channel_id, None)
+        note = t("abandoned", game_lang(ended.row), name=safe(ended.by))
         channel = self.channel(post_channel(ended.row))
         await deliver(f"game {ended.row.id} abandoned", lambda: channel.send(note))
 

@@ -20,7 +20,7 @@ from service.seats import seat_names
 from service.tables import DEFAULT_LIMIT_S
 from store import GameRow
 
-from .actions import ack, channel_only, perform, reply, rook
+from .actions import ack, channel_only, conclude, game_key, interaction_key, reply, rook
 from .announce import deliver
 from .i18n import difficulty_name, guild_lang, join, lang_of, t
 from .mentions import safe
@@ -185,9 +185,23 @@ class LobbyCommands(CommandsMixin):
         if row is None or row.status != "active" or row.seat_of(interaction.user.id) is None:
             await self._roster(interaction, "leave")
         elif confirm:
-            await perform(interaction, "resign")
+            await self._resign(interaction)
         else:
-            await reply(interaction, t("resign_ask", lang_of(interaction)))
+            await reply(interaction, t("resign_ask_solo" if len(row.seats) == 1 else "resign_ask",
+                                       lang_of(interaction)))
+
+    @staticmethod
+    async def _resign(interaction: discord.Interaction) -> None:
+        """The confirmed resignation: told as any answer; where only AI seats were left the
+        game is then abandoned, and that told too."""
+        bot = rook(interaction)
+        out, ended = await bot.service.play.resign(
+            await game_key(interaction), interaction.user.id,
+            key=interaction_key(interaction, "resign"))
+        await conclude(interaction, out, lang_of(interaction))
+        if ended is not None:
+            await bot.announcer.tell(ended.notice,
+                                     lambda: bot.announcer.publish_abandoned(ended))
 
     async def _roster(self, interaction: discord.Interaction, op: str) -> None:
         lang = lang_of(interaction)
@@ -220,16 +234,11 @@ class LobbyCommands(CommandsMixin):
             return
         bot = rook(interaction)
         perms: Any = interaction.permissions
-        held = await bot.service.lobby.may_abandon(interaction.channel_id or 0,
-                                                   interaction.user.id,
-                                                   bool(perms.manage_channels))
-        if held.status == "active" and not confirm:
-            await reply(interaction, t("abandon_ask", lang))
-            return
         ended = await bot.service.lobby.abandon(interaction.channel_id or 0,
                                                 interaction.user.id,
                                                 bool(perms.manage_channels),
-                                                by=interaction.user.display_name)
+                                                by=interaction.user.display_name,
+                                                confirmed=confirm)
         row = ended.row
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)
         if row.status == "lobby" and not row.damage:

@@ -267,13 +267,17 @@ class Game:
             return e
         board_ = self.state["players"][seat]["board"] if 0 <= seat < len(
             self.state["players"]) else []
-        squares = [board.NAMES[i] for i, u in enumerate(board_)
-                   if u is not None and u.get("card") == key and "owner" in u]
-        name = Name(self.cards.name(key), self.cards.name(key, "ja"))
-        if not squares:
-            return IllegalAction("actor_card_absent", text=excerpt(words[1]), card=name)
-        return IllegalAction("actor_is_card", text=excerpt(words[1]), card=name,
-                             squares=Items(tuple(squares)), square=squares[0])
+        family = key.removesuffix("_star")  # `warrior` names the ★ card and its Level 2
+        found = [(board.NAMES[i], str(u["card"])) for i, u in enumerate(board_)
+                 if u is not None and "owner" in u
+                 and str(u.get("card", "")).removesuffix("_star") == family]
+        if not found:
+            return IllegalAction("actor_card_absent", text=excerpt(words[1]),
+                                 card=Name(self.cards.name(key), self.cards.name(key, "ja")))
+        square, card = found[0]  # the unit's own card: a levelled one is named as it is
+        return IllegalAction("actor_is_card", text=excerpt(words[1]),
+                             card=Name(self.cards.name(card), self.cards.name(card, "ja")),
+                             squares=Items(tuple(sq for sq, _ in found)), square=square)
 
     def can_undo(self, seat: int) -> bool:
         """BGA's rule: a player's last answer can be taken back while it revealed nothing
@@ -287,6 +291,8 @@ class Game:
             return False
         if len(rec) == 2:
             return dec is not None and dec["opened"] == rec[1]
+        if self.state["players"][seat]["eliminated"]:  # resigned or removed since: it stays
+            return False
         return dec is None and bool(self.state["decisions"]) and rec[2] == _step(self.state)
 
     def undo(self, seat: int) -> None:

@@ -204,19 +204,17 @@ class Lobby:
                        finished=["setup"], deadlines=deadlines_of(done.timers),
                        notice=done.notice)
 
-    async def may_abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
-        """The channel's lobby or game if this user may abandon it (else the refusal), so an
-        interface asks for a confirmation only of someone who could give it."""
-        async with self.tables.lock(channel_id):
-            return await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_abandon")
-
     async def abandon(self, channel_id: int, user_id: int, can_manage: bool,
-                      by: str = "") -> Abandoned:
-        """The host (or a manager) ends the channel's lobby or game; nobody wins. `by`
-        names who, for the channel's notice, queued with the status where an interface
-        tells from the outbox (`Tables.notify`): a crash right after still tells it."""
+                      by: str = "", *, confirmed: bool = True) -> Abandoned:
+        """The host (or a manager) ends the channel's lobby or game; nobody wins. A game
+        begun ends only `confirmed` (checked under the channel's lock, so a Start landing
+        meanwhile is not abandoned unasked). `by` names who, for the channel's notice,
+        queued with the status where an interface tells from the outbox
+        (`Tables.notify`): a crash right after still tells it."""
         async with self.tables.lock(channel_id):
             row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_abandon")
+            if row.status == "active" and not confirmed:
+                raise ServiceError.of("svc.abandon_begun")
             notice = {"kind": "abandoned", "by": by} if self.tables.notify else None
             notice_id = await self.tables.store.set_status(row.id, "abandoned", notice)
             self.tables.forget(row.id)

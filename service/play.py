@@ -26,7 +26,16 @@ from store import (
 
 from .errors import ServiceError
 from .meta import came_back, count_timeout, timeouts, vote_to_remove, votes_to_remove
-from .outcomes import Outcome, Stage, Told, auto_answers, deadlines_of, duplicate, stage_hook
+from .outcomes import (
+    Abandoned,
+    Outcome,
+    Stage,
+    Told,
+    auto_answers,
+    deadlines_of,
+    duplicate,
+    stage_hook,
+)
 from .seats import ai_level
 from .tables import GameOver, Quarantined, Tables, stale_other, store_refusal
 
@@ -168,6 +177,24 @@ class Play:
         """R15: the default answer for a seat past its deadline (the time-out counts)."""
         return await self.commit(row, g, seat, None, "timeout", None, count_timeout(seat),
                                  notes=["timeout"])
+
+    async def resign(self, channel_id: int, user_id: int,
+                     key: str | None = None) -> tuple[Outcome, Abandoned | None]:
+        """The player leaves the game begun (eliminated as in R9.3, the engine's `resign`).
+        When only AI-played seats are left in it, the game ends there, abandoned, rather
+        than being played out by the AIs in the channel all at once (the verification
+        audit: some seventy posts in half a second); told from the outbox like any abandon."""
+        out = await self.act(channel_id, user_id, "resign", key=key)
+        row, g = out.row, out.game
+        if g.over or out.duplicate or any(not g.player(s)["eliminated"] and not ai_level(row, s)
+                                          for s in range(len(row.seats))):
+            return out, None
+        name = str(row.seats[out.actor]["name"]) if out.actor is not None else ""
+        async with self.tables.lock(channel_id):
+            notice = {"kind": "abandoned", "by": name} if self.tables.notify else None
+            told = await self.tables.store.set_status(row.id, "abandoned", notice)
+            self.tables.forget(row.id)
+        return out, Abandoned(row, name, told)
 
     async def undo(self, channel_id: int, user_id: int, key: str | None = None) -> Outcome:
         tables = self.tables

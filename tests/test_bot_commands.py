@@ -62,7 +62,7 @@ def test_lobby_join_leave_start_refusals(tmp_path):
             # starting before every seat is taken asks first (the Discord new-player
             # audit: a friend still on the way found a solo game begun without them)
             res = await h.slash(ann, "rr start")
-            assert res.ephemeral and "Only you of 2 seats have joined" in res.text, res.text
+            assert res.ephemeral and "You are the only player so far (2 seats)" in res.text, res.text
             assert "Players (1/2): Ann" in h.server.messages[lobby.id].text  # not started
             early = next(m for m in (res.message, *res.followups) if m and m.buttons)
             assert [b.label for b in early.buttons] == ["Start with 1"]

@@ -82,7 +82,7 @@ def test_the_first_player_of_the_day_gets_the_par_game_without_waiting_for_the_o
             par = await h.bot.daily.store.par(TODAY)
             assert par is not None and "random" in par and par_odds(par) == []
             assert "Par: the bot " in res.text and odds_of(res.text) == "", res.text
-            assert "Goal: defeat every monster before the final round" in res.text
+            assert "Goal: defeat every monster by the end of the final round's Main phase" in res.text
             assert "A higher score is better: a win beats any loss" in res.text
             await day_once(h.bot)  # the day job adds the odds; the par game stays
             after = await h.bot.daily.store.par(TODAY)

@@ -345,4 +345,32 @@ def test_a_command_in_the_wrong_channel_says_where_the_game_is(tmp_path):
             assert "Your game is in" not in res.text
             ja = await h.slash(h.user("ken", locale="ja"), "rr status", channel=other)
             assert "あなたのゲームは" not in ja.text
+            # once the game is gone, nothing points at it (the verification audit)
+            await h.slash(ann, "rr abandon", confirm=True)
+            res = await h.slash(ann, "rr status", channel=other)
+            assert "There is no game here" in res.text and "Your game is in" not in res.text
+    asyncio.run(scenario())
+
+
+def test_the_last_person_resigning_against_ai_players_ends_the_game(tmp_path):
+    """The verification audit: the last person resigning left two AI seats to play the
+    whole game out in the channel at once (some seventy posts in half a second). With no
+    person left the game ends there, abandoned, and the channel is told."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=30) as h:
+            ann = h.user("ann")
+            res = await h.slash(ann, "rr new", players=3, bots=2)
+            assert res.ephemeral, res.text
+            await h.slash(ann, "rr start")
+            await h.settle()
+            before = len([m for m in h.messages() if not m.ephemeral])
+            res = await h.slash(ann, "rr lobby leave", confirm=True)
+            await h.settle()
+            assert res.text.startswith("✅"), res.text
+            row = await h.bot.store.latest_game(h.channel.id)
+            assert row is not None and row.status == "abandoned"
+            posts = [m.text for m in h.messages() if not m.ephemeral][before:]
+            assert any("Ann has left the game" in p for p in posts)
+            assert any("abandoned by Ann" in p for p in posts) and len(posts) < 10, posts
     asyncio.run(scenario())

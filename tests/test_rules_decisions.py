@@ -390,3 +390,25 @@ def test_every_listed_legal_action_is_accepted():
                mercenaries=[card("archer", "a"), None, card("knight", "k")],
                **main_card("recruit", 0, 2))
     legal_accepted(r, 0)
+
+
+def test_a_player_who_resigned_cannot_undo_what_they_answered_before():
+    """Undo, R9.3 (the verification audit): Bob placed while the others still placed, then
+    resigned; his placement could still be taken back, leaving the log a lone 'resign' and
+    the channel reading "Bob took back their last action" after "Bob has left the game"."""
+    g = Game.new(["a", "b", "c"], seed=5)
+    g.apply(1, g.legal_actions(1)[0])
+    assert g.can_undo(1)
+    g.apply(1, "resign")
+    assert g.player(1)["eliminated"] and not g.can_undo(1)
+    with pytest.raises(IllegalAction, match="Nothing to undo"):
+        g.undo(1)
+
+
+def test_a_levelled_unit_named_by_its_card_is_found_too():
+    """R12.2 (the verification audit): `act warrior` with a levelled Warrior on 2B said
+    "you have no Warrior★ on your board": the name folds onto the ★ card, and the Level 2
+    unit is that family too."""
+    g = puzzle([{"2B": unit("warrior")}], decisions={0: actions()}, **main_card("advance", 0, 2))
+    with pytest.raises(IllegalAction, match="your Warrior is on 2B"):
+        g.apply(0, "act warrior to 3B")
