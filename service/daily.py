@@ -199,7 +199,14 @@ def fingerprint(secret: bytes) -> str:
 
 def check_fingerprint(secret: bytes, stored: str) -> None:
     """SecretError when this process's secret is not the one the database was started with:
-    two secrets would give two different games of one day."""
+    two secrets would give two different games of one day. A stored fingerprint that is no
+    fingerprint at all is said to be damaged, not blamed on RR_DAILY_SECRET (the
+    fault-injection audit: it was, with no RR_DAILY_SECRET set)."""
+    if not re.fullmatch(r"[0-9a-f]{64}", str(stored)):
+        raise SecretError(
+            "the daily secret's fingerprint kept in the database (table kv, key "
+            "daily_secret_fingerprint) is damaged: restore that row from a backup; the bot "
+            "does not start on it (it could not tell a wrong secret from the right one)")
     if not hmac.compare_digest(fingerprint(secret), stored):
         raise SecretError(
             "RR_DAILY_SECRET is not the secret this database's daily challenge was started "

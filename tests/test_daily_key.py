@@ -281,6 +281,16 @@ def test_a_generated_secret_is_shared_and_a_new_one_then_refused(db, monkeypatch
                 await DailyHost.open(games)
             await db.sql("UPDATE kv SET value=? WHERE key='daily_keyed_from'", kept)
             assert (await DailyHost.open(games)).days.keyed_from == a.days.keyed_from
+            # a damaged fingerprint is said to be one, not a wrong RR_DAILY_SECRET (unset)
+            good = (await db.sql("SELECT value FROM kv WHERE key='daily_secret_fingerprint'"))
+            await db.sql("UPDATE kv SET value='zz' WHERE key='daily_secret_fingerprint'")
+            with pytest.raises(SecretError, match="fingerprint kept in the database .* is "
+                                                  "damaged") as e:
+                await DailyHost.open(games)
+            assert "RR_DAILY_SECRET" not in str(e.value)
+            await db.sql("UPDATE kv SET value=? WHERE key='daily_secret_fingerprint'",
+                         good[0][0])
+            assert (await DailyHost.open(games)).days.secret == a.days.secret
         finally:
             await store.close()
     asyncio.run(main())
