@@ -244,7 +244,10 @@ class Game:
             raise StaleDecision("stale")
         opened = dec["opened"]
         before = (dict(st["rng"]), len(st["unit_deck"]), len(st["monster_deck"]))
-        step = _step(st, without=seat)
+        # where the game stands, when others are asked too (the only case an answer that
+        # closes its question may stay undoable); a few lookups, as every answer pays it
+        step = _mark(st) if len(st["decisions"]) > 1 \
+            and st["setup"].get("rules", 1) >= 3 else None
         canonical = self._answer(seat, dec, a, ev)
         flow.run(cs, st, ev, on_resolved)
         st["log"].append([seat, canonical])
@@ -293,7 +296,8 @@ class Game:
             return dec is not None and dec["opened"] == rec[1]
         if self.state["players"][seat]["eliminated"]:  # resigned or removed since: it stays
             return False
-        return dec is None and bool(self.state["decisions"]) and rec[2] == _step(self.state)
+        return dec is None and bool(self.state["decisions"]) \
+            and rec[2] == _standing(self.state, str(seat))
 
     def undo(self, seat: int) -> None:
         """Take back `seat`'s last action when it revealed nothing random and the decision it
@@ -434,7 +438,8 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
     return max([v for v in fits if began(v)] or fits)
 
 
-def _keep_undo(st: State, seat: int, opened: int, takeable: bool, step: list[Any]) -> None:
+def _keep_undo(st: State, seat: int, opened: int, takeable: bool,
+               step: tuple[int, int] | None) -> None:
     """Record whether `seat`'s answer just logged may be taken back (`Game.can_undo`): not a
     time-out nor one that revealed something random (`takeable`), and its question still
     open — or, from rules 3, closed while the others still answer the same step (several
@@ -444,21 +449,27 @@ def _keep_undo(st: State, seat: int, opened: int, takeable: bool, step: list[Any
     after = st["decisions"].get(str(seat))
     if takeable and after is not None and after["opened"] == opened:
         st["undo"][str(seat)] = [len(st["log"]) - 1, opened]
-    elif (takeable and after is None and st["decisions"] and _step(st) == step
-          and st["setup"].get("rules", 1) >= 3):
-        st["undo"][str(seat)] = [len(st["log"]) - 1, opened, step]
+    elif takeable and after is None and step is not None and _mark(st) == (step[0], step[1] - 1):
+        st["undo"][str(seat)] = [len(st["log"]) - 1, opened, _standing(st, str(seat))]
     else:
         st["undo"].pop(str(seat), None)
 
 
-def _step(st: State, without: int | None = None) -> list[Any]:
-    """Where the game stands: the card or phase being resolved and who else is still
-    answering it (by the question each was asked, not its latest id, which one unit's
-    action renews). An answer given while the others still decide stays undoable until
-    this changes."""
+def _mark(st: State) -> tuple[int, int]:
+    """Enough to tell that an answer moved nothing but its own question: every decision
+    opened or renewed takes a new id from `next_id`, and while others' questions stay open
+    the flow cannot move on (`flow.run` stops at any open decision); so the same `next_id`
+    and one question fewer mean only this one closed."""
+    return st["next_id"], len(st["decisions"])
+
+
+def _standing(st: State, seat: str) -> list[Any]:
+    """Where the game stands for the others, as an undo record keeps it (JSON): the card or
+    phase being resolved and who else is still answering it (by the question each was
+    asked, not its latest id, which one unit's action renews). An answer given while the
+    others still decide stays undoable until this changes."""
     return [st["round"], st["phase"], st["current"], len(st["executed"]), st["turn"],
-            sorted([int(k), d["opened"]] for k, d in st["decisions"].items()
-                   if int(k) != without)]
+            {k: d["opened"] for k, d in st["decisions"].items() if k != seat}]
 
 
 def _difference(a: Any, b: Any) -> int:
