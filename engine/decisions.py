@@ -311,6 +311,8 @@ def _ready(r: Reply, dec: ReadyDecision, a: Action) -> str:
     for u in units:
         if u is not None:
             u["acted"] = False
+    if r.st["setup"].get("rules", 1) >= 3:  # logged in board order, however it was typed:
+        idx = sorted(idx)  # one notation for one answer (the review and hints compare them)
     r.close()
     r.ev.append({"type": "readied", "player": r.seat, "squares": [sq(i) for i in idx]})
     return "ready " + " ".join(sq(i) for i in idx)

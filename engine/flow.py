@@ -37,8 +37,8 @@ from .types import InvadedEvent, Termination
 SOLO_FINAL = REASONS["end.final_round"]
 # The readings of the rules a new game is played under, kept in its setup (`setup.rules`):
 # 2 rebuilds the unit deck as soon as a reveal empties it (R11.3); 3 records the phase a game
-# ended in (`result.ended_in`) and keeps an answer given while others still answer the same
-# step undoable (engine/game.py). A game stored without the key (1), or with an older one,
+# ended in (`result.ended_in`), keeps an answer given while others still answer the same
+# step undoable (engine/game.py) and logs a `ready` in board order (engine/decisions.py). A game stored without the key (1), or with an older one,
 # keeps what it was played with, so its log replays to the very state it stored (R15).
 RULES_VERSION = 3
 

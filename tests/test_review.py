@@ -263,8 +263,9 @@ def test_an_answer_in_another_order_is_judged_and_a_level_up_beside_a_question_i
     compared it with the listed form (`ready 2C 3B`), so such an answer was never judged nor
     matched to its hint. And a Level Up, declared at any time (R12.1) while a card was to be
     chosen, was judged as "choosing a card" against `pick …`, though the same question
-    stayed open and its answer was judged too."""
-    g = Game.new(["Ann"], seed=4)
+    stayed open and its answer was judged too. (Rules 2: a game stored before rules 3, which
+    logs a `ready` in board order whatever was typed.)"""
+    g = Game.new(["Ann"], seed=4, rules=2)
     bot = make_player("greedy", 4)
     swapped = levelled = None
     while not g.over and len(g.log) < 400:

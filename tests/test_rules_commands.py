@@ -154,6 +154,20 @@ def test_r7_ready_only_acted_units():
     assert g.state["players"][0]["board"][0]["acted"] is False
 
 
+def test_r7_a_ready_is_logged_in_board_order_however_it_was_typed():
+    """R7 Rest, R15 (rules 3): `ready 3B 1A` and `ready 1A 3B` are one answer, logged as one
+    (the review and the hints compare answers by their text); a game stored before rules 3
+    keeps what was typed, so it replays to the state it stored."""
+    for rules, logged in ((3, "ready 1A 3B"), (2, "ready 3B 1A")):
+        g = puzzle([{"1A": unit("warrior_star", acted=True),
+                     "3B": unit("cleric_star", acted=True)}, {}],
+                   decisions={0: decision("ready", card="rest", n=2)}, **main_card("rest", 0, 2),
+                   setup={"players": ["P0", "P1"], "seed": 1, "rules": rules})
+        g.apply(0, "ready 3B 1A")
+        assert g.log[-1] == [0, logged]
+        assert not g.state["players"][0]["board"][0]["acted"]
+
+
 def test_r7_reward_four_gold_for_the_leader_two_for_the_others_gold_is_unbounded():
     """R7 Reward (p.15): LEADER +4, FOLLOWER +2; gold is an integer past the 7-gold track."""
     g = round_one(2, player={0: {"gold": 7}})
