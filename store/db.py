@@ -485,11 +485,7 @@ class Store(GameStore):
             con.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
             if notice is None:
                 return meta, None
-            now = time.time()
-            cur = con.execute("INSERT INTO outbox (game_id, version, log_end, body, not_before,"
-                              " created_at) VALUES (?,?,?,?,?,?)",
-                              (game_id, r[1], None, json.dumps(notice), now + LEASE_S, now))
-            return meta, cur.lastrowid
+            return meta, _queue(con, game_id, r[1], None, notice, time.time())
         return await self.run_write(write)
 
     async def set_settings(self, game_id: int, settings: Settings) -> None:
@@ -507,10 +503,7 @@ class Store(GameStore):
                 con.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
             if notice is None or found is None:
                 return None
-            out = con.execute("INSERT INTO outbox (game_id, version, log_end, body, not_before,"
-                              " created_at) VALUES (?,?,?,?,?,?)",
-                              (game_id, found[0], None, json.dumps(notice), now + LEASE_S, now))
-            return out.lastrowid
+            return _queue(con, game_id, found[0], None, notice, now)
         return await self.run_write(write)
 
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
@@ -923,11 +916,16 @@ def _notify(con: sqlite3.Connection, row: GameRow, notice: dict[str, Any] | None
             log_end: int | None, now: float) -> int | None:
     """Queue `notice` in the outbox; the committing process has `LEASE_S` to deliver it
     before the worker takes over."""
-    if notice is None:
-        return None
+    return None if notice is None else _queue(con, row.id, row.version, log_end, notice, now)
+
+
+def _queue(con: sqlite3.Connection, game_id: int, version: int, log_end: int | None,
+           notice: dict[str, Any], now: float) -> int:
+    """The outbox row of every notice, written once."""
     cur = con.execute("INSERT INTO outbox (game_id, version, log_end, body, not_before,"
                       " created_at) VALUES (?,?,?,?,?,?)",
-                      (row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now))
+                      (game_id, version, log_end, json.dumps(notice), now + LEASE_S, now))
+    assert cur.lastrowid is not None  # (an INSERT into a rowid table)
     return cur.lastrowid
 
 
@@ -939,11 +937,7 @@ def _notify_game(con: sqlite3.Connection, game_id: int,
         return None
     r = con.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
     version = r[0] if r is not None and isinstance(r[0], int) else 0
-    now = time.time()
-    cur = con.execute("INSERT INTO outbox (game_id, version, log_end, body, not_before,"
-                      " created_at) VALUES (?,?,?,?,?,?)",
-                      (game_id, version, None, json.dumps(notice), now + LEASE_S, now))
-    return cur.lastrowid
+    return _queue(con, game_id, version, None, notice, time.time())
 
 
 def _set_aside_notices(con: sqlite3.Connection, ids: list[int],

@@ -337,12 +337,7 @@ class PgStore(GameStore):
             await con.execute("UPDATE games SET meta=$1 WHERE id=$2", json.dumps(meta), game_id)
             if notice is None:
                 return meta, None
-            now = time.time()
-            notice_id: int = await con.fetchval(
-                "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
-                " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
-                game_id, raw[1], None, json.dumps(notice), now + LEASE_S, now)
-            return meta, notice_id
+            return meta, await _queue(con, game_id, raw[1], None, notice, time.time())
         return await self.run_write(write)
 
     async def set_settings(self, game_id: int, settings: Settings) -> None:
@@ -359,11 +354,7 @@ class PgStore(GameStore):
                 await con.execute("DELETE FROM timers WHERE game_id=$1", game_id)
             if notice is None or version is None:
                 return None
-            notice_id: int = await con.fetchval(
-                "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
-                " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
-                game_id, version, None, json.dumps(notice), now + LEASE_S, now)
-            return notice_id
+            return await _queue(con, game_id, version, None, notice, now)
         return await self.run_write(write)
 
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
@@ -694,12 +685,17 @@ async def _append(con: Con, game_id: int, base: int,
 
 async def _notify(con: Con, row: GameRow, notice: dict[str, Any] | None,
                   log_end: int | None, now: float) -> int | None:
-    if notice is None:
-        return None
+    return None if notice is None else await _queue(con, row.id, row.version, log_end,
+                                                    notice, now)
+
+
+async def _queue(con: Con, game_id: int, version: int, log_end: int | None,
+                 notice: dict[str, Any], now: float) -> int:
+    """As db.py: the outbox row of every notice, written once."""
     notice_id: int = await con.fetchval(
         "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
         " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
-        row.id, row.version, log_end, json.dumps(notice), now + LEASE_S, now)
+        game_id, version, log_end, json.dumps(notice), now + LEASE_S, now)
     return notice_id
 
 
@@ -708,13 +704,8 @@ async def _notify_game(con: Con, game_id: int, notice: dict[str, Any] | None) ->
     if notice is None:
         return None
     version = await con.fetchval("SELECT version FROM games WHERE id=$1", game_id)
-    now = time.time()
-    notice_id: int = await con.fetchval(
-        "INSERT INTO outbox (game_id, version, log_end, body, not_before, created_at)"
-        " VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
-        game_id, version if isinstance(version, int) else 0, None, json.dumps(notice),
-        now + LEASE_S, now)
-    return notice_id
+    return await _queue(con, game_id, version if isinstance(version, int) else 0, None,
+                        notice, time.time())
 
 
 async def _quarantine(con: Con, game_id: int) -> dict[str, Any] | None:
