@@ -270,10 +270,13 @@ class Game:
             return e
         board_ = self.state["players"][seat]["board"] if 0 <= seat < len(
             self.state["players"]) else []
-        family = key.removesuffix("_star")  # `warrior` names the ★ card and its Level 2
+        def named(card: str) -> bool:  # `warrior` names the ★ card and its Level 2 (one job)
+            unit_card, job = self.cards.units.get(card), self.cards.units[key].job
+            return card == key or (job is not None and unit_card is not None
+                                   and unit_card.job == job)
+
         found = [(board.NAMES[i], str(u["card"])) for i, u in enumerate(board_)
-                 if u is not None and "owner" in u
-                 and str(u.get("card", "")).removesuffix("_star") == family]
+                 if u is not None and "owner" in u and named(str(u.get("card", "")))]
         if not found:
             return IllegalAction("actor_card_absent", text=excerpt(words[1]),
                                  card=Name(self.cards.name(key), self.cards.name(key, "ja")))
