@@ -72,6 +72,13 @@ class NewerSchema(StoreUnavailable):
     in a shape this one would break. Upgrade the bot, or use another database."""
 
 
+class UnrecordedSchema(StoreUnavailable):
+    """The database holds tables that its `schema_version` record says were never made (the
+    record was dropped or emptied, or another program made them): applying the step again
+    would fail half-way with the engine's own "already exists", which names a table and not
+    the problem. Nothing was written; restore the database from a backup."""
+
+
 class StoreUncertain(Exception):
     """COMMIT failed and the store could not read back whether it had landed."""
 

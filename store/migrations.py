@@ -28,7 +28,7 @@ from typing import Any
 
 from engine import find_cards_version
 
-from .contract import NewerSchema
+from .contract import NewerSchema, UnrecordedSchema
 
 log = logging.getLogger(__name__)
 
@@ -576,6 +576,16 @@ def _not_newer(done: set[int]) -> None:
                           f"bot, or use another database")
 
 
+def _unrecorded(step: Step, error: Exception) -> UnrecordedSchema:
+    """What a step that finds its own table already there means (the fault-injection audit:
+    a database without `schema_version` read "table leases already exists")."""
+    return UnrecordedSchema(
+        f"its schema record does not match its tables: step {step.version} ({step.name}) is "
+        f"not recorded in schema_version, yet what it makes is already there ({error}). The "
+        f"record was removed or the tables were made by another program; restore the "
+        f"database from a backup")
+
+
 def migrate_sqlite(con: sqlite3.Connection) -> list[int]:
     """Bring an SQLite database up to `LATEST`; returns the versions applied now. The
     connection must be in autocommit mode (isolation_level=None)."""
@@ -592,8 +602,13 @@ def migrate_sqlite(con: sqlite3.Connection) -> list[int]:
             for step in STEPS:
                 if step.version in done:
                     continue
-                for stmt in statements(step.sqlite):
-                    con.execute(stmt)
+                try:
+                    for stmt in statements(step.sqlite):
+                        con.execute(stmt)
+                except sqlite3.OperationalError as e:
+                    if "already exists" in str(e):
+                        raise _unrecorded(step, e) from e
+                    raise
                 if step.data is not None:
                     _data_sqlite(con, step.data)
                 con.execute("INSERT INTO schema_version VALUES (?, ?, ?)",
@@ -625,7 +640,12 @@ async def migrate_postgresql(con: Any) -> list[int]:
             if step.version in done:
                 continue
             if step.postgresql:
-                await con.execute(step.postgresql)
+                try:
+                    await con.execute(step.postgresql)
+                except Exception as e:  # asyncpg's DuplicateTable/DuplicateObject: 42P07/42710
+                    if getattr(e, "sqlstate", None) in ("42P07", "42710", "42701"):
+                        raise _unrecorded(step, e) from e
+                    raise
             if step.data is not None:
                 await data_postgresql(con, step.data)
             await con.execute("INSERT INTO schema_version VALUES ($1, $2, now())",

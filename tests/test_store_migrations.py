@@ -68,6 +68,23 @@ def test_a_database_a_newer_release_wrote_is_refused_and_left_as_it_was(db):
     asyncio.run(main())
 
 
+def test_a_database_whose_schema_record_is_gone_is_refused_in_words(db):
+    """The fault-injection audit: a database with its tables and games but no
+    `schema_version` (dropped by hand, or a restore that left it out) read "table leases
+    already exists" — a table's name, not what is wrong. It is refused saying the record
+    does not match the tables, and the games are left as they were."""
+    async def main():
+        store = await db.open()
+        row = await store.create_lobby(1, 5, 1, "Ann", {"players": 2})
+        await store.close()
+        await db.sql("DROP TABLE schema_version")
+        with pytest.raises(StoreUnavailable, match="schema record does not match its tables"
+                           r".*restore the database from a backup"):
+            await db.open()
+        assert [r[0] for r in await db.sql("SELECT id FROM games")] == [row.id]
+    asyncio.run(main())
+
+
 def test_processes_starting_at_once_apply_each_step_once(db):
     async def main():
         stores = await asyncio.gather(*(db.make().open() for _ in range(6)))
