@@ -31,7 +31,7 @@ from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.levels import level_of
 from service.narrate import narrate, prompt
-from service.notation import action_words
+from service.notation import action_words, words_typed
 from service.outcomes import Outcome
 from service.ratings import Ratings
 from service.refusals import line as refusal_line
@@ -624,11 +624,12 @@ class Console:
             self.say("! " + self.t("empty_action", name=self.names[seat],
                                    example=self.example(g, seat)))
             return None
-        return seat, action
+        return seat, words_typed(action)
 
     def _unnamed(self, g: Game, line: str) -> tuple[int, str] | None:
         """An answer without a name: the one person deciding gives it; None when the first
         word is no verb, several are deciding (say whose) or nobody is (the status)."""
+        line = words_typed(line)  # a verb in the reader's words (`完了`) is the verb
         word = line.split(" ")[0]
         if word.casefold() not in VERBS:
             self.say("! " + self.t("unknown", word=excerpt(word, self.lang)))
@@ -796,7 +797,7 @@ class Console:
         """`legal [NAME] [BEGINNING]`: what the seat may type now (`legal act 2B`: only the
         actions of the unit on 2B)."""
         lines, more = ([], 0) if g.over or g.decision(seat) is None else \
-            board.legal_lines(g, seat, self.lang, start)
+            board.legal_lines(g, seat, self.lang, words_typed(start))
         if not lines and start and g.decision(seat) is not None and not g.over:
             # nothing begins so, but there is something to do: say so, then list it all
             lines, more = board.legal_lines(g, seat, self.lang)

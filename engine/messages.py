@@ -101,8 +101,8 @@ ENGLISH: dict[str, str] = {
     "syntax.use_rolls_short": "Use 'rolls miss' or 'rolls always'.",
     "syntax.use_act": "Use 'act SQUARE [fullmove] [to SQUARE] [attack|area|heal|command …]'.",
     "syntax.to_square": "'to' needs a square, e.g. 'act 2B to 3B'.",
-    "syntax.after_move": "Unexpected '{text}': after the move comes a skill "
-                         "(attack, area, heal, command).",
+    "syntax.after_move": "Unexpected '{text}': after the unit's square and any move comes a "
+                         "skill (attack, area, heal, command).",
     "syntax.trailing": "Unexpected '{text}' at the end of the action.",
     "syntax.fullmove_to": "Full Move adds a step to a move: give 'to SQUARE'.",
     "what.place": "where to place", "what.recruit": "where to recruit",

@@ -26,6 +26,7 @@ from store import (
 
 from .errors import ServiceError
 from .meta import came_back, count_timeout, timeouts, vote_to_remove, votes_to_remove
+from .notation import words_typed
 from .outcomes import (
     Abandoned,
     Outcome,
@@ -69,7 +70,9 @@ class Play:
 
         `key` names the interaction that asked (`i:<id>`): it is stored with the move, so a
         second delivery of it applies nothing and gets the first one's answer. `aim`: the
-        answer comes from a button made for that seat of that game."""
+        answer comes from a button made for that seat of that game. The notation's words
+        may be typed in any language the bot speaks (service/notation.py)."""
+        text = words_typed(text)
         async with self.tables.lock(channel_id):
             if aim is None:
                 row, g = await self.tables.current(channel_id)

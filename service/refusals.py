@@ -22,8 +22,10 @@ from engine import ActionError
 from engine.messages import REASONS, Commands, Items, Name, Phrase
 
 from .lines import COMMAND, Line, Piece, parse
+from .notation import NOTATION_WORDS, shown
 
 PREFIX = "refusal."
+NOTATION_PARAMS = ("verb", "word")  # parameters that quote a word of the notation
 SEPARATORS = {" or ": "story.or_sep"}  # an `Items` separator → its catalogue entry
 
 
@@ -33,10 +35,18 @@ def say_line(lang: str, key: str, params: dict[str, Any]) -> Line:
     a nested `Phrase` keeps its own marks (" (or <cmd>levelup</cmd> SQUARE)")."""
     slots = {k: f"\x00{k}\x00" for k, v in params.items() if isinstance(v, Commands | Phrase)}
     line = parse(i18n.template(lang, PREFIX + key),
-                 **{k: slots.get(k) or _param(lang, v) for k, v in params.items()})
+                 **{k: slots.get(k) or _param(lang, _word(k, v, lang)) for k, v in params.items()})
     if not slots:
         return line
     return _expand(line, {slots[k]: _pieces(lang, params[k]) for k in slots})
+
+
+def _word(key: str, value: Any, lang: str) -> Any:
+    """A notation word the refusal quotes (`verb`, `word`: "use `support` and a square") in
+    the reader's words, as the notation is shown to them (service/notation.py)."""
+    if key in NOTATION_PARAMS and isinstance(value, str) and value in NOTATION_WORDS:
+        return shown(value, lang)
+    return value
 
 
 def _pieces(lang: str, value: Commands | Phrase) -> list[Piece]:

@@ -35,7 +35,7 @@ from engine import ActionError, CardSet, Game, View, visible
 
 from .lines import Line
 from .narrate import narrate
-from .notation import action_words
+from .notation import action_words, words_typed
 
 if TYPE_CHECKING:
     from store import Progress, TutorialStore
@@ -336,7 +336,7 @@ class Tutorial:
         index, now, _ = await self.place(user)
         if lessons()[index].id != lesson_id or now != step:
             return None
-        out = judge(index, step, action, lang, name)
+        out = judge(index, step, words_typed(action), lang, name)
         if out.accepted and not await self.store.advance(user, lesson_id, step):
             return None  # a skip, a restart or another answer landed first
         return out

@@ -273,7 +273,7 @@ def test_a_wrong_kind_of_answer_names_the_command_to_use(tmp_path):
 
 def test_an_action_that_does_nothing_names_the_command_that_ends_actions(tmp_path):
     """R8: a unit action must move or use a skill; `/rr act unit:` alone is refused with
-    the way out a Discord player has (`/rr done`, `/rr 終了` in a Japanese client), not the
+    the way out a Discord player has (`/rr done`, `/rr 完了` in a Japanese client), not the
     console's word 'done'. Nothing changes."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
@@ -298,7 +298,7 @@ def test_an_action_that_does_nothing_names_the_command_that_ends_actions(tmp_pat
                     break
                 await table.step(rng)
             assert "`/rr done`" in told["ann"] and "'done'" not in told["ann"], told
-            assert "`/rr 終了`" in told["ken"] and "done" not in told["ken"], told
+            assert "`/rr 完了`" in told["ken"] and "done" not in told["ken"], told
     asyncio.run(scenario())
 
 

@@ -93,10 +93,10 @@ def test_tutorial_in_japanese(tmp_path):
             msg = res.message
             assert msg is not None and res.ephemeral
             assert "レッスン1/9: **初期配置**（R2、R4）" in res.text, res.text
-            assert labels(msg)[:3] == ["place シーフ★ 2B", "place ウォーリア★ 2B",
-                                       "place シーフ★ 3B"]
+            assert labels(msg)[:3] == ["配置 シーフ★ 2B", "配置 ウォーリア★ 2B",
+                                       "配置 シーフ★ 3B"]
             assert labels(msg)[3:] == ["レッスンを飛ばす", "レッスンをやり直す", "中断する"]
-            await h.click(yui, message=msg, label="place ウォーリア★ 2B")
+            await h.click(yui, message=msg, label="配置 ウォーリア★ 2B")
             assert i18n.t("ja", "tutorial.placement.1.warrior") in msg.text
             assert msg.files[0].description == i18n.t("ja", "tutorial.image")
     asyncio.run(scenario())

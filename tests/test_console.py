@@ -346,7 +346,7 @@ def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
         "ヘルプ",
         "place thief 2B",  # two players deciding: say so, in Japanese
         "Ａｎｎ：ｐｌａｃｅ　シーフ　２Ｂ",  # typed with a Japanese IME
-        "ｂｏｂ： ｐｌａｃｅ ｸﾚﾘｯｸ １ａ",
+        "ｂｏｂ： 配置 ｸﾚﾘｯｸ １ａ",  # the notation's Japanese verb (as shown to a Japanese reader)
         "合法手",
         "盤面",
         "手札 Ａｎｎ",
@@ -357,7 +357,7 @@ def test_japanese_throughout_with_full_width_input(tmp_path: Path) -> None:
     assert "複数のプレイヤーが決定中です（Ann、Bob）" in out
     placed = out.split("── ラウンド1 · 初期配置の後 ──")[1]  # both full-width lines worked
     assert "Thi*" in placed.split("Bob:")[0] and "Cle*" in placed.split("Bob:")[1]
-    assert "ができること:" in out and "pick 進撃/" in out
+    assert "ができること:" in out and "選択 進撃/" in out
     assert "凡例: " in out and "コマンド列: " in out
     assert "Annの手札: ウォーリア★（2金）、クレリック★（1金）、ソーサラー★（3金）" in out
     assert "熟練AIの講評は review、ゲーム全体のアニメーションは recap、もう一度遊ぶには new" in out

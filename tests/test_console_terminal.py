@@ -151,12 +151,12 @@ def test_japanese_usage_lines_lengths_and_difficulty(tmp_path: Path) -> None:
         "act", "place", "pick", "🙂" * 30, "P1: " + "🙂" * 100, "legal act",
         "place thief 2B", "undo"]).stdout
     assert out.startswith("新しいゲーム: P1（ソロ、難易度むずかしい）")
-    assert "使い方:「act マス [fullmove] [to マス] [attack|area|heal|command …]」。" in out
-    assert "使い方:「place カード マス」（例:「place シーフ 2B」）。" in out
-    assert "使い方:「pick カード」（例:「pick 進撃」）。" in out
+    assert "使い方:「行動 マス [全力移動] [→ マス] [攻撃|範囲攻撃|回復|指揮 …]」。" in out
+    assert "使い方:「配置 カード マス」（例:「配置 シーフ 2B」）。" in out
+    assert "使い方:「選択 カード」（例:「選択 進撃」）。" in out
     assert "（30文字）" in out and "（100文字）" in out
     assert "今は「act」で始まる行動はありません。P1ができること:" in out
-    assert "! P1: 「place シーフ★ 2B」は取り消せません。ゲームがもう先へ進みました。" in out
+    assert "! P1: 「配置 シーフ★ 2B」は取り消せません。ゲームがもう先へ進みました。" in out
     for english in ("characters", "CARD", "SQUARE", "hard)", "advance"):
         assert english not in out, english
 

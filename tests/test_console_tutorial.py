@@ -131,7 +131,7 @@ def test_tutorial_in_japanese(tmp_path: Path) -> None:
     r = console(tmp_path, "--tutorial", "--lang", "ja", lines=["2", "place シーフ 2B"])
     out = r.stdout
     assert "レッスン1/9: 初期配置（R2、R4）" in out
-    assert "  1. place シーフ★ 2B" in out
+    assert "  1. 配置 シーフ★ 2B" in out
     assert "💡 今回は違います: " + i18n.t("ja", "tutorial.placement.1.warrior") in out
     assert "✅ よくできました。" in out
     assert "  あなた: 金2" in out and "You" not in out  # the learner's seat, in Japanese

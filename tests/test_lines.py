@@ -24,7 +24,7 @@ def test_a_prompt_reads_as_markdown_in_discord_and_as_console_commands_in_the_co
     assert plain(line, "en") == ("Advance: 2 unit actions left — 'act SQUARE [to SQUARE] "
                                  "[attack/area/heal …]' ('done' ends them early).")
     ja = prompt(g, 0, "ja")
-    assert markdown(ja, "ja") == "**進撃**: 残り2回のユニット行動 — `/rr 行動`（早めに終えるなら`/rr 終了`）"
+    assert markdown(ja, "ja") == "**進撃**: 残り2回のユニット行動 — `/rr 行動`（早めに終えるなら`/rr 完了`）"
     # Japanese brackets take no spaces around them
     assert plain(ja, "ja") == ("進撃: 残り2回のユニット行動 —「act マス [to マス] "
                                "[attack/area/heal …]」（早めに終えるなら「done」）")

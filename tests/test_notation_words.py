@@ -10,9 +10,11 @@ import random
 
 import pytest
 
+import i18n
 from ai import make_player
+from console.app import COMMANDS
 from engine import Game, parse
-from service.notation import action_words
+from service.notation import NOTATION_WORDS, action_words, words_typed
 
 
 @pytest.mark.parametrize("players", [1, 2])
@@ -31,14 +33,15 @@ def test_every_shown_answer_names_its_cards_and_plays_back_as_itself(players: in
             text = str(a)
             for lang in ("en", "ja"):
                 shown = action_words(text, g.cards, lang)
-                assert shown.split(" ")[0] == text.split(" ")[0]  # the verb is never a card
+                verb = text.split(" ")[0]  # the verb is never a card: the reader's word for it
+                assert shown.split(" ")[0] == (verb if lang == "en" else i18n.t(lang, f"notation.{verb}"))
                 if a.card:  # the key never shows: the card's name does
                     assert a.card not in shown.split(" ")[1:] or \
                         g.cards.name(a.card, lang) == a.card
                     assert g.cards.name(a.card, lang) in shown
                     seen_names += 1
                 trial = Game(copy.deepcopy(g.state), g.cards)
-                trial.apply(seat, shown)
+                trial.apply(seat, words_typed(shown))
                 assert trial.state["log"][-1][1] == text, (shown, text)
         g.apply(seat, bots[seat].choose(g.view(seat), seat))
     assert seen_names > 20  # the games offered cards to name (place, recruit, pick)
@@ -48,10 +51,43 @@ def test_the_verb_recruit_is_not_the_command_card_recruit() -> None:
     """`recruit` is a verb and the name of a command card (R7.1, 募兵): only the card is
     translated."""
     cs = Game.new(["Ann"], seed=1).cards
-    assert action_words("recruit archer 2C", cs, "ja") == "recruit アーチャー 2C"
-    assert action_words("pick recruit", cs, "ja") == "pick 募兵"
+    assert action_words("recruit archer 2C", cs, "ja") == "募兵 アーチャー 2C"
+    assert action_words("pick recruit", cs, "ja") == "選択 募兵"
     assert action_words("place thief_star 2A", cs, "en") == "place Thief★ 2A"
+    assert words_typed("募兵 アーチャー 2C") == "recruit アーチャー 2C"
+    assert words_typed("選択 募兵") == "pick 募兵"  # the card keeps its name: the engine reads it
     assert str(parse("recruit アーチャー 2C").verb) == "recruit"
+
+
+def test_a_japanese_reader_reads_and_types_the_notation_in_japanese() -> None:
+    """The Japanese audit: a player acting through `/rr 行動` read `act 1C fullmove to 2B
+    attack 2A` back, and typing the skill as the suggestions showed it (「攻撃 6B」) was
+    refused. The notation's words are the reader's, and typed in either language they are
+    the same answer (full-width too, as an IME types)."""
+    cs = Game.new(["Ann"], seed=1).cards
+    shown = action_words("act 1C fullmove to 2B attack 2A", cs, "ja")
+    assert shown == "行動 1C 全力移動 → 2B 攻撃 2A"
+    assert words_typed(shown) == "act 1C fullmove to 2B attack 2A"
+    assert words_typed("行動　２Ｂ　攻撃　６Ｂ") == "act ２Ｂ attack ６Ｂ"
+    assert words_typed("募兵 傭兵 バード 1A") == "recruit merc バード 1A"
+    assert words_typed("自動レベルアップ オフ") == "autosave off"
+    assert words_typed("act 2B to 3B heal 3B") == "act 2B to 3B heal 3B"  # English as it was
+    assert action_words("done", cs, "en") == "done"
+
+
+def test_the_notation_words_are_one_word_each_and_no_card_or_console_command() -> None:
+    """A word typed must mean one thing: per language no two notation words share a
+    spelling, none is a card's name (`pick 募兵` names the card Recruit, so the card's
+    names are read after the verb as names), and none is a console command (`終了` quits
+    the console, so `done` is 完了 in Japanese, as the `/rr 完了` command)."""
+    cs = Game.new(["Ann"], seed=1).cards
+    names = {cs.name(k, lang).casefold() for lang in i18n.LANGS
+             for k in (*cs.units, *cs.monsters)}
+    for lang in i18n.LANGS:
+        words = [i18n.t(lang, f"notation.{w}") for w in sorted(NOTATION_WORDS)]
+        assert len({w.casefold() for w in words}) == len(words), lang
+        assert not names & {w.casefold() for w in words}, lang
+        assert not set(COMMANDS) & {w.casefold() for w in words}, lang
 
 
 def test_a_level_up_card_in_hand_is_shown_and_typed_back_as_itself() -> None:
@@ -73,5 +109,5 @@ def test_a_level_up_card_in_hand_is_shown_and_typed_back_as_itself() -> None:
             shown = action_words(str(a), g.cards, lang)
             assert g.cards.name(str(a.card), lang) in shown and "★" not in shown
             trial = Game(copy.deepcopy(g.state), g.cards)
-            trial.apply(seat, shown)
+            trial.apply(seat, words_typed(shown))
             assert trial.state["log"][-1][1] == str(a), (shown, str(a))

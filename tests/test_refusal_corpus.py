@@ -40,6 +40,10 @@ def _harvest_cards() -> Any:
 
 # Refusal codes whose Japanese was deliberately changed; why, for the reviewer.
 IMPROVED = {
+    **{k: "the notation's words in Japanese, as a Japanese reader is shown them and may type "
+          "them (service/notation.py; the Japanese audit)"
+       for k in ("syntax.to_square", "syntax.no_args", "syntax.needs_target",
+                 "syntax.fullmove_to", "syntax.command_one")},
     "syntax.use_autosave": "'or' between the two forms is now または",
     "syntax.use_rolls_short": "'or' between the two forms is now または",
     "not_found": "'nothing' is now なし; 'nor among what you may recruit' is now said, "
@@ -60,6 +64,14 @@ IMPROVED = {
 # refusals whose meaning changed with the rule they state: (old English, new English, old
 # Japanese, new Japanese, why); the harvested text must read exactly the new one
 REWORDED = {
+    "syntax.after_move": (
+        "Unexpected '6c': after the move comes a skill (attack, area, heal, command).",
+        "Unexpected '6c': after the unit's square and any move comes a skill (attack, area, "
+        "heal, command).",
+        "'6c' は使えません: 移動の後にはスキル（attack, area, heal, command）が続きます。",
+        "「6c」は使えません: ユニットのマスと移動の後にはスキル（攻撃、範囲攻撃、回復、指揮）が続きます。",
+        "it said 'after the move' where no move was given (the Japanese audit); the skills "
+        "in the notation's Japanese words"),
     "nothing_to_undo": (
         "Nothing to undo: only your last action, while it revealed nothing random and its "
         "decision is still open, can be undone.",

@@ -243,10 +243,10 @@ def test_words_and_chart_in_both_languages() -> None:
     # the footer says how many samples a chance rests on: the first pass's, and the most
     # any decision got (a second look, a rollout that ended the game)
     assert "6 sampled games per choice, up to 96 where" in en[-1] and "最大96回" in ja[-1]
-    assert "熟練AI" in ja[0] and "正確度" in ja[1] and "ラウンド3・カード選択: Annは`pick " in ja[2]
+    assert "熟練AI" in ja[0] and "正確度" in ja[1] and "ラウンド3・カード選択: Annは`選択 " in ja[2]
     # a terminal quotes the answers as the console's own words do
     console = [plain(x, "ja") for x in review_lines(rev, ["Ann", "Bot"], {}, "ja")]
-    assert "Annは「pick " in console[2] and "`" not in console[2]
+    assert "Annは「選択 " in console[2] and "`" not in console[2]
     for line in ja:
         assert not SPACE_AT_PARTICLE.search(line), line
         assert not [w for w in GLOSSARY if w in line], line

@@ -133,9 +133,9 @@ def test_every_text_exists_in_english_and_japanese() -> None:
 
 def test_screens_in_japanese_name_cards_in_japanese() -> None:
     sc = screen(0, 0, "ja")
-    assert ("place thief 2B", "place シーフ★ 2B") in sc.buttons
+    assert ("place thief 2B", "配置 シーフ★ 2B") in sc.buttons
     assert sc.title == "初期配置" and "自軍エリア" in sc.text
-    assert dict(screen(1, 0, "ja").buttons)["pick advance"] == "pick 進撃"
+    assert dict(screen(1, 0, "ja").buttons)["pick advance"] == "選択 進撃"
 
 
 def test_the_last_lesson_ends_the_game_won() -> None:
