@@ -33,8 +33,9 @@ def _piece_label(g: Game, seat: int, square: str, lang: str) -> str:
     if piece is None:
         return square
     name = g.cards.name(piece["card"], lang)
-    dmg = f" ({piece['dmg']} dmg)" if piece.get("dmg") else ""
-    return f"{square} {name}{dmg}"
+    if piece.get("dmg"):
+        return i18n.t(lang, "choice.piece_damaged", square=square, name=name, n=piece["dmg"])
+    return f"{square} {name}"
 
 
 def _legal(g: Game, seat: int, verb: Verb) -> list[Action]:
@@ -81,7 +82,7 @@ def act_destinations(g: Game, seat: int, unit: str | None, fullmove: bool, lang:
     stay = t("stay", lang)
     out: list[Pair] = []
     if any(a.to is None for a in acts):
-        out.append((f"{sq} ({stay})", sq))
+        out.append((i18n.t(lang, "choice.stay", square=sq, stay=stay), sq))
     out += [(d, d) for d in sorted({a.to for a in acts if a.to})]
     return out
 

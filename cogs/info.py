@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import i18n
 from engine import Event, Game, default_cards, visible
 from engine.board import NAMES, index
 from engine.cards import CardSet
@@ -155,7 +156,7 @@ class InfoCommands(CommandsMixin):
             deadline = int(deadlines.get(s, 0))
             who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(cur, lang)}" if (cur := st["current"]) else ""
-        waiting = t("waiting", lang, who="; ".join(who)) if who else t("waiting_none", lang)
+        waiting = t("waiting", lang, who=i18n.template(lang, "story.long_list_sep").join(who)) if who else t("waiting_none", lang)
         await reply(interaction, t("status", lang, round=st["round"],
                                    phase=pair(PHASES, st["phase"], lang), current=current,
                                    waiting=waiting) + _hints_used(row, lang))

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 import ai
+import i18n
 from service.hints import hints_allowed
 from service.meta import lobby_message
 from service.seats import seat_names
@@ -60,9 +61,10 @@ def lobby_text(row: GameRow, lang: str) -> str:
     text += "\n" + t(how, lang)
     if n > 1 and len(row.seats) < n:  # room left: say AI players can fill it
         text += "\n" + t("lobby_bots", lang)
-    text += "\n" + t("lobby_learn", lang)  # where a newcomer learns the game
-    if hints_allowed(row):  # and where help is during it (the Discord new-player audit)
-        text += " " + t("lobby_hint", lang)
+    # where a newcomer learns the game, and where help is during it (the Discord new-player
+    # audit); one after the other as the language writes sentences (no space in Japanese)
+    text += "\n" + i18n.sentences(lang, t("lobby_learn", lang),
+                                   t("lobby_hint", lang) if hints_allowed(row) else "")
     return text
 
 

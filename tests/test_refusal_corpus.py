@@ -40,6 +40,8 @@ def _harvest_cards() -> Any:
 
 # Refusal codes whose Japanese was deliberately changed; why, for the reviewer.
 IMPROVED = {
+    "wrong_verb": "the Recruit command's question says 募兵 (the rulebook's word), not 雇用 "
+                  "(the Japanese audit)",
     **{k: "the notation's words in Japanese, as a Japanese reader is shown them and may type "
           "them (service/notation.py; the Japanese audit)"
        for k in ("syntax.to_square", "syntax.no_args", "syntax.needs_target",

@@ -108,10 +108,13 @@ def test_the_rolls_setting_says_what_it_changes() -> None:
 def test_help_covers_levelup_autosave_rolls_and_rules() -> None:
     """Issue 20: the console's `help` names every command a player can type, in both
     languages (levelup, autosave, rolls, and rules for a cited rule id)."""
-    for lang in ("en", "ja"):
+    for lang in ("en", "ja"):  # the notation's words as the reader is shown them
         words = i18n.t(lang, "console.help")
-        for verb in ("levelup", "autosave on|off", "rolls miss|always", "rules"):
-            assert verb in words, (lang, verb)
+        for verb in ("levelup", "autosave on|off", "rolls miss|always"):
+            said = " ".join("|".join(i18n.t(lang, f"notation.{w}") for w in part.split("|"))
+                            for part in verb.split(" "))
+            assert said in words, (lang, said)
+        assert "rules" in words
 
 
 def test_a_modifier_that_removes_a_command_card_says_solo_runs_three_a_round() -> None:
