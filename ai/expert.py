@@ -47,6 +47,7 @@ from .greedy import GreedyPlayer, legal_actions
 from .model import View, cards_of, facts
 
 WIN = 500.0
+LAST_STANDING = "end.last_standing"  # R9.3: the others all eliminated
 SEARCHED = ("pick", "place", "recruit")
 ENDGAME = ("actions",)  # searched only in the last `endgame` rounds before a solo deadline
 PICK_WORK = 4  # greedy's command-card choice costs about four of its other answers
@@ -265,6 +266,11 @@ class ExpertPlayer:
             g.apply(who, text)
             work += cost
         res = g.result
+        if res is not None and not full and res["code"] == LAST_STANDING and seat in res["winners"]:
+            # The others answered cheaply (no unit actions): their boards fell undefended, a
+            # win no player would be handed (the Japanese audit: a 3-player review said 100 %
+            # for a seat two rounds before it resigned). Its own board is what it earned.
+            return evaluate(cs, g.state, seat), work
         if res is not None:  # the game is over
             if seat in res["winners"]:
                 return WIN / (len(res["winners"]) if res["draw"] else 1), work

@@ -11,11 +11,14 @@ import copy
 import time
 
 import pytest
+from rules_helpers import monster
 
 from ai import make_player
-from ai.expert import ExpertPlayer
+from ai.chance import WON
+from ai.expert import WIN, ExpertPlayer
 from ai.model import facts
 from engine import Game, view
+from engine.board import index
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 HARD = {"difficulty": "hard"}
@@ -127,6 +130,32 @@ def test_a_race_rollout_plays_the_other_board_too():
         acted[full] = sum(t.startswith("act ") for t in played)
     assert acted[False] == 0
     assert acted[True] > 0
+
+
+def test_others_falling_undefended_in_a_rollout_is_not_a_win():
+    """R9.3: the last player standing wins. The expert's rollouts let the other seats
+    answer cheaply (no unit actions, for speed), so their boards fall undefended: a
+    3-player review said 100 % for a seat two rounds before it resigned (the Japanese
+    audit). A win handed over that way scores the seat's own board; where the others play
+    their units (`full`), the same fall is a real win."""
+    g = until(Game.new(NAMES[:2], seed=5), lambda g: pending(g)[1] == "pick")
+    seat = pending(g)[0]
+    other = 1 - seat
+    st = copy.deepcopy(g.state)
+    board = st["players"][other]["board"]
+    for k, square in enumerate(("1A", "1B", "1C")):  # a Dragon at each gate: eliminated
+        board[index(square)] = monster("dragon", mid=f"gate{k}")
+    for k, x in enumerate(st["players"][seat]["board"]):  # the seat's own board: no monster
+        if x is not None and "owner" not in x:
+            st["players"][seat]["board"][k] = None
+    bot = small(0)
+    legal = g.legal_actions(seat)
+    cheap = bot.rollout(g.cards, copy.deepcopy(st), seat, legal[0], 1, time.perf_counter() + 60)
+    full = bot.rollout(g.cards, copy.deepcopy(st), seat, legal[0], 1, time.perf_counter() + 60,
+                       full=True)
+    assert cheap is not None and full is not None
+    assert full[0] == WIN  # the others played their units, and still fell: won
+    assert cheap[0] < WON  # handed over by a rollout's shortcut: the seat's own board
 
 
 def _secret_twin(st: dict) -> dict:
