@@ -33,6 +33,8 @@ def damage_text(reason: dict[str, Any], lang: str) -> str:
                  recorded=reason.get("recorded", "?"))
     if kind == "replay":
         return t("damage_replay", lang)
+    if kind == "newer":
+        return t("damage_newer", lang)
     return t("damage_other", lang)
 
 
@@ -46,7 +48,8 @@ def is_daily(row: GameRow) -> bool:
 def quarantine_refusal(row: GameRow, reason: dict[str, Any], lang: str) -> str:
     """The answer to anyone who tries to play (or open a game) in a quarantined channel."""
     key = "quarantined_over" if row.status == "over" else \
-        "quarantined_daily" if is_daily(row) else "quarantined"
+        "quarantined_daily" if is_daily(row) else \
+        "quarantined_newer" if reason.get("kind") == "newer" else "quarantined"
     return t(key, lang, id=row.id, damage=damage_text(reason, lang))
 
 
@@ -59,6 +62,8 @@ async def tell_channel(bot: Host, row: GameRow, reason: dict[str, Any] | None) -
         text = t("quarantine_lifted", lang, id=row.id)
     elif is_daily(row):
         text = t("quarantined_daily", lang, id=row.id, damage=damage_text(reason, lang))
+    elif reason.get("kind") == "newer":  # not damage: the operator upgrades, not restores
+        text = t("quarantined_newer", lang, id=row.id, damage=damage_text(reason, lang))
     else:
         text = t("quarantine_notice", lang, id=row.id, damage=damage_text(reason, lang))
 

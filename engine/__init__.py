@@ -17,6 +17,7 @@ from .errors import (
     NotYourDecision,
     StaleDecision,
 )
+from .flow import UnknownRulesVersion
 from .game import Game, find_cards_version
 from .notation import Action, SkillUse, parse
 from .state import DIFFICULTY_DISCARDS
@@ -32,7 +33,7 @@ def view(state: State, seat: int | None) -> View:
 __all__ = [
     "DIFFICULTY_DISCARDS", "Action", "ActionError", "CardSet", "Game", "GameFinished", "IllegalAction",
     "NotYourDecision",
-    "NotationError", "SkillUse", "StaleDecision", "UnknownCardsVersion", "cards_for",
+    "NotationError", "SkillUse", "StaleDecision", "UnknownCardsVersion", "UnknownRulesVersion", "cards_for",
     "default_cards", "find_cards_version", "parse", "view", "visible",
     "Decision", "Event", "State", "View",
 ]

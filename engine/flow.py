@@ -7,7 +7,8 @@ it is the only place phases change, so every interface sees the same sequence.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from . import board, rng
 from .cards import CardSet
@@ -41,6 +42,26 @@ SOLO_FINAL = REASONS["end.final_round"]
 # step undoable (engine/game.py) and logs a `ready` in board order (engine/decisions.py). A game stored without the key (1), or with an older one,
 # keeps what it was played with, so its log replays to the very state it stored (R15).
 RULES_VERSION = 3
+
+
+class UnknownRulesVersion(ValueError):
+    """A setup names readings of the rules this release does not have: a newer release
+    started the game. Refused, as an unknown card set is (engine/cards.py): played on under
+    this release's readings, its next move would be judged and stored by other rules than
+    the ones it was started under (the upgrade audit)."""
+
+    def __init__(self, version: object) -> None:
+        super().__init__(f"rules version {version!r} is not known to this release (it knows "
+                         f"1 to {RULES_VERSION}): the game was started by a newer release")
+        self.version = version
+
+
+def check_rules(setup: Mapping[str, Any]) -> None:
+    """Refuse a setup whose `rules` this release cannot play (see `UnknownRulesVersion`);
+    a setup without the key was stored before it existed (readings 1)."""
+    version = setup.get("rules", 1)
+    if type(version) is not int or not 1 <= version <= RULES_VERSION:
+        raise UnknownRulesVersion(version)
 
 
 def run(cs: CardSet, st: State, ev: list[Event],

@@ -122,7 +122,9 @@ class Game:
     def start(cls, setup: Mapping[str, Any], events: list[Event] | None = None) -> Game:
         """The game as its setup begins it, before any logged action, with the setup's own
         card set and generator (`setup.rng`, R15): a dealt game up to its first decisions (`events` receives the setup's
-        events), or a puzzle's starting position (`setup.start`)."""
+        events), or a puzzle's starting position (`setup.start`). A setup from a newer
+        release (rules or card set this one does not know) is refused, not played."""
+        flow.check_rules(setup)
         if "start" in setup:
             st = normalize(json.loads(json.dumps(setup["start"])))
             # the setup first, so the puzzle's own cards judge it (not the default set)

@@ -18,7 +18,7 @@ import math
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
-from engine import ActionError, Game
+from engine import ActionError, Game, UnknownCardsVersion, UnknownRulesVersion
 from engine.messages import Items, phrase
 from store import GameRow, GameStore, StoreBusy, StoreUncertain, TimerRow
 
@@ -37,10 +37,16 @@ MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
 class Quarantined(ServiceError):
     """The game is damaged in storage and set aside: nothing can be played in it (its log,
     the source of truth, R15, cannot be trusted), but it can be abandoned. `reason` says
-    what was found: {"kind": "unreadable"|"log_gap"|"log_mismatch"|"replay"|"error", …}."""
+    what was found: {"kind": "unreadable"|"log_gap"|"log_mismatch"|"replay"|"newer"|"error",
+    …} ("newer": a newer release started it — not damage, but this release cannot play it)."""
 
     def __init__(self, row: GameRow, reason: dict[str, Any]) -> None:
         self.row, self.reason = row, reason
+        if reason.get("kind") == "newer":  # nothing is wrong with it but this release
+            super().__init__(f"Game #{row.id} is set aside: {damage_words(reason)}. Nothing "
+                             "can be played in it here; it can be abandoned.",
+                             code="quarantined")
+            return
         super().__init__(f"Game #{row.id} is damaged and set aside: {damage_words(reason)}. "
                          "Nothing can be played in it; it can be abandoned, or the database "
                          "restored from a backup.", code="quarantined")
@@ -64,6 +70,9 @@ def damage_words(reason: dict[str, Any]) -> str:
                 f"{reason.get('recorded')}")
     if kind == "replay":
         return f"its action log no longer replays ({reason.get('error', '?')})"
+    if kind == "newer":
+        return (f"it was started by a newer release of the bot ({reason.get('error', '?')}); "
+                "upgrade the bot to play it")
     return "it could not be loaded"
 
 
@@ -334,6 +343,8 @@ def _verified(row: GameRow, log_: list[list[Any]], seqs: list[int]) -> Game:
         raise _Damage(kind="log_gap", seq=gap)
     try:
         g = Game.replay(row.setup, log_)
+    except (UnknownRulesVersion, UnknownCardsVersion) as e:  # not damage: a newer release's
+        raise _Damage(kind="newer", error=str(e)) from e
     except ActionError as e:
         raise _Damage(kind="replay", error=e.message) from e
     except Exception as e:  # a damaged setup can fail anywhere in the engine

@@ -6,11 +6,14 @@ backends (the `db` fixture), except the console, which plays on an SQLite file."
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from engine.cards import released_versions
+from engine.flow import RULES_VERSION
 from service import GameService, Quarantined
 from store import Store
 
@@ -322,6 +325,37 @@ def test_a_new_game_after_one_whose_settings_cannot_be_read_starts_with_defaults
         assert "zombie" not in first.settings and "zombie" not in second.settings
         assert "settings of its last game (#1) could not be read" in caplog.text
         assert "zombie level 'nonsense' of its last game (#2) is unknown" in caplog.text
+        await store.close()
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(("key", "newer"), [("rules", RULES_VERSION + 1),
+                                             ("cards_version", max(released_versions()) + 1)])
+def test_a_game_a_newer_release_started_is_set_aside_untouched_and_said_so(db, key, newer):
+    """The upgrade audit: a game whose setup names rules readings this release does not
+    know was loaded and played on under this release's readings — its next move judged and
+    stored by other rules than it was started under (a rolling upgrade, or a downgrade). It
+    is set aside, its rows unchanged, saying a newer release started it (not "damaged"); an
+    unknown card set, refused before, read as a log that no longer replays."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        await store.close()
+        (text,), = await db.sql("SELECT setup FROM games WHERE id=1")
+        setup = json.loads(text) if isinstance(text, str) else dict(text)
+        setup[key] = newer
+        await db.sql("UPDATE games SET setup=? WHERE id=1", json.dumps(setup))
+        before = await db.sql("SELECT seat, text FROM actions WHERE game_id=1 ORDER BY seq")
+        store = await db.open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        with pytest.raises(Quarantined, match="started by a newer release") as e:
+            await svc.play.act(100, 22, "place thief 2B")
+        assert "damaged" not in str(e.value)
+        assert (await store.quarantined(1))["kind"] == "newer"
+        assert await db.sql("SELECT seat, text FROM actions WHERE game_id=1 ORDER BY seq") \
+            == before
+        await svc.play.act(200, 44, "place thief 2B")  # the other game plays on
         await store.close()
     asyncio.run(main())
 
