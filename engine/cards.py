@@ -218,6 +218,16 @@ def released_at(version: int) -> float:
     return datetime.fromisoformat(at).timestamp() if at else float("inf")
 
 
+@cache
+def unrecorded_versions() -> tuple[int, ...]:
+    """The sets a game stored without a version can have been dealt: those of the releases
+    before versions were recorded (`released.json` `unrecorded_up_to`), whenever the game
+    was created — an old release may run on after a newer set reached main."""
+    index = json.loads((RELEASED_DIR / "released.json").read_text(encoding="utf-8"))
+    up_to = int(index["unrecorded_up_to"]["version"])
+    return tuple(v for v in released_versions() if v <= up_to)
+
+
 def released_cards(version: int) -> CardSet:
     """A released card set, exactly as that release dealt and judged with it."""
     if type(version) is not int or version not in released_versions():

@@ -23,7 +23,7 @@ from .cards import (
     parse_cardset,
     released_at,
     released_cards,
-    released_versions,
+    unrecorded_versions,
 )
 from .decisions import Prompt
 from .errors import (
@@ -401,7 +401,8 @@ class Game:
 def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
                        state: Mapping[str, Any] | None,
                        created_at: float | None = None) -> int | None:
-    """The released card set a game stored without a version was played with (issue 17).
+    """The released card set a game stored without a version was played with (issue 17):
+    one of the sets of the releases that recorded none (`unrecorded_versions`, 1–7).
 
     The stored state is a cache of setup + log written by the release that played the game,
     so the version whose replay reproduces it is the game's. When none reproduces it exactly
@@ -425,7 +426,7 @@ def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],
         return created_at is None or released_at(version) <= created_at
 
     differences: dict[int, int] = {}
-    for version in reversed(released_versions()):
+    for version in reversed(unrecorded_versions()):
         try:
             g = Game.replay({**setup, "cards_version": version}, log)
         except (ActionError, LookupError, ValueError, TypeError, AttributeError):

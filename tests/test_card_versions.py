@@ -39,6 +39,7 @@ from engine.cards import (
     released_at,
     released_cards,
     released_versions,
+    unrecorded_versions,
 )
 from service import GameOver, GameService
 from sim.runner import cards_in_use
@@ -77,8 +78,8 @@ def test_released_card_sets_are_never_edited_and_today_is_one_of_them():
     assert default_version() == max(RELEASED)
 
 
-def _random_game(seed: int, moves: int) -> Game:
-    g = Game.new(["Ann", "Bob"], seed=seed)
+def _random_game(seed: int, moves: int, cards_version: int | None = None) -> Game:
+    g = Game.new(["Ann", "Bob"], seed=seed, cards_version=cards_version)
     pick = random.Random(seed)
     for _ in range(moves):
         if g.over:
@@ -312,13 +313,14 @@ def _unversioned(g: Game) -> tuple[str, str]:
 
 
 def test_migration_4_keeps_what_it_does_not_know_and_never_changes_a_version():
-    """A game stored with today's set but no version gets today's, and its stored state
-    equals today's replay again; one with a version or a custom set is not touched."""
-    g = _random_game(3, 120)
+    """A game stored with the last set a release without versions dealt (v7) gets it, and
+    its stored state equals its replay again; one with a version or a custom set is not
+    touched."""
+    g = _random_game(3, 120, cards_version=7)
     setup, state = _unversioned(g)
     new = migrations.version_cards(StoredGame(1, setup, state, g.log, time.time()))
     assert new is not None
-    assert json.loads(new[0])["cards_version"] == max(RELEASED)
+    assert json.loads(new[0])["cards_version"] == 7
     assert new[1] == g.to_json()
     assert migrations.version_cards(StoredGame(1, json.dumps(g.setup), g.to_json(), g.log,
                                                time.time())) is None
@@ -341,11 +343,32 @@ def test_sets_a_game_cannot_tell_apart_go_to_the_newest_released_when_it_began()
                               released_at(7) + 60) == 7
 
 
+def test_a_game_without_a_version_is_never_given_a_set_released_after_versions_began():
+    """The upgrade audit: an old release (before e748025 recorded a game's set) still
+    running after v8 reached main stored v7 games with a creation time past v8's release;
+    migration 4 gave 11 of 12 of them v8 — prices and HP no such release ever dealt, and a
+    logged move then refused. A game stored without a version was dealt one of sets 1-7,
+    whatever its creation time."""
+    assert max(unrecorded_versions()) == 7 < max(RELEASED)
+    for seed in (1, 2, 3):
+        g = Game.new(["Ann"], seed=seed, cards_version=7)  # moves that v7 and v8 cannot tell apart
+        setup, state = _unversioned(g)
+        after_v8 = released_at(8) + 3600
+        assert find_cards_version(json.loads(setup), g.log, json.loads(state), after_v8) == 7
+        new = migrations.version_cards(StoredGame(1, setup, state, g.log, after_v8))
+        assert new is not None and json.loads(new[0])["cards_version"] == 7
+
+
 def test_migration_4_reaches_games_stored_before_it_on_both_backends(db):
     """A database the bot used before step 4 (the same rows, no `cards_version`, step 4 not
-    recorded): reopening applies it once, on SQLite and PostgreSQL alike, and the game reads
-    back exactly as it was played, its stored state equal to its replay again."""
+    recorded; its game dealt v7, the last set such a release had): reopening applies it
+    once, on SQLite and PostgreSQL alike, and the game reads back exactly as it was played,
+    its stored state equal to its replay again."""
     async def main() -> None:
+        with cards_in_use(str(RELEASED_DIR / "v7.json")):
+            await play_and_reopen()
+
+    async def play_and_reopen() -> None:
         store = await db.open()
         svc = GameService(store, seed_source=lambda: 9)
         await svc.lobby.new_lobby(1, 100, USERS[0], "Ann", players=2)
@@ -358,7 +381,7 @@ def test_migration_4_reaches_games_stored_before_it_on_both_backends(db):
             await svc.play.act(100, USERS[seat], str(pick.choice(g.legal_actions(seat))))
         row, g = await svc.tables.current(100)
         played = g.to_json()
-        assert row.setup["cards_version"] == max(RELEASED)  # a lobby starts on today's set
+        assert row.setup["cards_version"] == 7  # a lobby starts on the process's set
         await store.close()
         setup, state = _unversioned(g)
         await db.sql("UPDATE games SET setup=?, state=? WHERE id=?", setup, state, row.id)
@@ -366,7 +389,7 @@ def test_migration_4_reaches_games_stored_before_it_on_both_backends(db):
         store = await db.open()
         try:
             again = await store.get(row.id)
-            assert again.setup["cards_version"] == max(RELEASED) and again.state == played
+            assert again.setup["cards_version"] == 7 and again.state == played
             assert (await GameService(store).tables.load(again)).to_json() == played
             assert await db.sql("SELECT count(*) FROM schema_version WHERE version=4") == [(1,)]
         finally:
