@@ -61,10 +61,21 @@ def lang_of(interaction: discord.Interaction) -> str:
     return i18n.lang_of_locale(str(interaction.locale))
 
 
+DISCORD_DEFAULT_LOCALE = "en-US"  # what Discord reports for a server nobody set a locale for
+
+
 def guild_lang(interaction: discord.Interaction) -> str:
-    """The language of public posts in a server (its community locale)."""
-    loc = interaction.guild_locale or interaction.locale
-    return i18n.lang_of_locale(str(loc))
+    """The language of public posts in a server: its community locale — unless the server
+    is no Community server, whose locale Discord reports as en-US though nobody chose it;
+    there the language of whoever opens the game (the Japanese audit: three Japanese players
+    in a friends' server got every public post in English)."""
+    loc = interaction.guild_locale
+    if loc is None:
+        return i18n.lang_of_locale(str(interaction.locale))
+    guild = interaction.guild
+    chosen = str(loc) != DISCORD_DEFAULT_LOCALE or (
+        guild is not None and "COMMUNITY" in guild.features)
+    return i18n.lang_of_locale(str(loc if chosen else interaction.locale))
 
 
 LEVELS = "level"  # AI levels' names (service/seats.py names the bot seats with them)

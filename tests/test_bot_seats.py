@@ -230,14 +230,34 @@ def test_ai_seat_texts_in_japanese(tmp_path):
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
             yui = h.user("yui", locale="ja")
             res = await h.slash(yui, "rr new", bots=1)
-            assert "参加者（2/2）: Yui、🤖 Bot 1 (random)" in res.text  # a Japanese list (story.list_sep)
+            assert "参加者（2/2）: Yui、🤖 ボット1（気まぐれ）" in res.text  # story.list_sep
             res = await h.slash(yui, "rr settings", zombie="random")
             assert "時間切れのプレイヤーがいると: AI（気まぐれ）が`/rr 復帰`まで代わりに遊びます" \
                 in res.text
             res = await h.slash(yui, "rr settings", zombie="off")
             assert "既定の回答になります" in res.text
             table = Table(h)
-            await h.click(yui, message=table.lobby_message(), label="Start")
+            await h.click(yui, message=table.lobby_message(), label="開始")
             res = await h.slash(yui, "rr back")
             assert res.ephemeral and "すでに自分の席で遊んでいます" in res.text
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("community", "posts"), [(False, "ja"), (True, "en")])
+def test_a_server_without_a_chosen_locale_plays_in_its_hosts_language(tmp_path, community, posts):
+    """The Japanese audit: Discord reports en-US for every server that is no Community
+    server (nobody chose it), so three Japanese players in a friends' server got every
+    public post — the lobby, "Your turn", the buttons — in English. There the game speaks
+    the language of whoever opens it; a Community server set to English stays English."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            if community:  # (the bot's cached guild as a GUILD_UPDATE would leave it)
+                h.server.guild_features = ["COMMUNITY"]
+                h.bot.get_guild(h.server.guild_id).features = ["COMMUNITY"]
+            yui = h.user("yui", locale="ja")
+            await h.slash(yui, "rr new", players=2)
+            lobby = Table(h).lobby_message()
+            assert ("募集中" in lobby.content) == (posts == "ja"), lobby.content
+            row = await h.bot.store.open_game(h.channel.id)
+            assert row is not None and row.settings["lang"] == posts
     asyncio.run(scenario())

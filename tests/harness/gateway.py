@@ -108,7 +108,8 @@ class GatewayMixin:
             payload["guild_id"] = str(self.server.guild_id)
             payload["guild_locale"] = self.server.guild_locale
             payload["guild"] = {"id": str(self.server.guild_id),
-                                "locale": self.server.guild_locale, "features": []}
+                                "locale": self.server.guild_locale,
+                                "features": list(self.server.guild_features)}
             payload["channel"] = channel.payload(permissions=perms)
             payload["member"] = user.member_payload(permissions=perms)
             payload["context"] = 0

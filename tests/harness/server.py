@@ -147,6 +147,8 @@ class FakeDiscord:
         # the server's community locale (`guild_locale` of its interactions: the language
         # of a server's public posts); "ja" for a Japanese server
         self.guild_locale = "en-US"
+        # a Community server (its locale chosen by its admins) lists "COMMUNITY"
+        self.guild_features: list[str] = []
         self.clock: Callable[[], float] = lambda: 0.0
         self.response_deadline: float | None = RESPONSE_DEADLINE
         # CPU seconds the event loop's thread spent in the fake Discord itself: answering
@@ -256,7 +258,7 @@ class FakeDiscord:
             "icon": None,
             "splash": None,
             "discovery_splash": None,
-            "features": [],
+            "features": list(self.guild_features),
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
