@@ -39,9 +39,12 @@ SOLO_FINAL = REASONS["end.final_round"]
 # The readings of the rules a new game is played under, kept in its setup (`setup.rules`):
 # 2 rebuilds the unit deck as soon as a reveal empties it (R11.3); 3 records the phase a game
 # ended in (`result.ended_in`), keeps an answer given while others still answer the same
-# step undoable (engine/game.py) and logs a `ready` in board order (engine/decisions.py). A game stored without the key (1), or with an older one,
-# keeps what it was played with, so its log replays to the very state it stored (R15).
-RULES_VERSION = 3
+# step undoable (engine/game.py) and logs a `ready` in board order (engine/decisions.py); 4
+# rebuilds a solo option game's unit deck from its discards too (R11.3, R13.2: the rulebook's
+# option rule names the last round, it does not stop the reshuffle; the rules audit). A game
+# stored without the key (1), or with an older one, keeps what it was played with, so its
+# log replays to the very state it stored (R15).
+RULES_VERSION = 4
 
 
 class UnknownRulesVersion(ValueError):
@@ -483,9 +486,9 @@ def _end_resets(cs: CardSet, st: State, ev: list[Event]) -> None:
     """Mercenary reset, command reset, start player (R11.3–5), then the next round."""
     st["discard"] += [m for m in st["mercenaries"] if m]
     st["mercenaries"] = [None, None, None]
-    _reveal_mercenaries(st, ev)
+    ran_out = _reveal_mercenaries(st, ev)
     if (len(st["players"]) == 1 and st["options"].get("difficulty") is not None
-            and not st["unit_deck"] and st["final_round"] is None):
+            and (ran_out or not st["unit_deck"]) and st["final_round"] is None):
         st["final_round"] = st["round"] + 1  # R13.2
         ev.append({"type": "final_round", "round": st["final_round"]})
     if len(active(st)) != 4:
@@ -506,23 +509,32 @@ _END_STEPS: dict[str, Callable[[CardSet, State, list[Event]], None]] = {
 }
 
 
-def _reveal_mercenaries(st: State, ev: list[Event]) -> None:
+def _reveal_mercenaries(st: State, ev: list[Event]) -> bool:
+    """R11.3: fill the row from the unit deck; returns whether the deck ran out meanwhile
+    (R13.2: the round after that is a solo option game's last)."""
+    rules = st["setup"].get("rules", 1)
     solo_option = len(st["players"]) == 1 and st["options"].get("difficulty") is not None
+    # The solo option (p.27) names the round after the deck runs out the last; it does not
+    # stop the reshuffle of p.23, so from rules 4 its deck is rebuilt like any other and the
+    # last round's row is full. Games of rules 1–3 kept the deck empty and the row short.
+    reshuffles = not solo_option or rules >= 4
+    ran_out = not st["unit_deck"]
     for k in range(3):
         if st["mercenaries"][k] is not None:
             continue
-        if not st["unit_deck"] and not solo_option and st["discard"]:
+        if not st["unit_deck"] and reshuffles and st["discard"]:
             _reshuffle_units(st, ev)
         if st["unit_deck"]:
             st["mercenaries"][k] = st["unit_deck"].pop(0)
+            ran_out = ran_out or not st["unit_deck"]
     # R11.3 (p.23: 「山札がなくなった場合、捨て札をシャッフルして新たな山札に」): a deck
     # the reveal has just emptied is rebuilt at once, from the discards as they are now.
     # Games of rules 1 waited for the next reveal, whose discards had grown by then.
-    if (st["setup"].get("rules", 1) >= 2 and not st["unit_deck"] and not solo_option
-            and st["discard"]):
+    if rules >= 2 and not st["unit_deck"] and reshuffles and st["discard"]:
         _reshuffle_units(st, ev)
     ev.append({"type": "mercenaries", "cards": [m["card"] if m else None
                                                for m in st["mercenaries"]]})
+    return ran_out
 
 
 def _reshuffle_units(st: State, ev: list[Event]) -> None:

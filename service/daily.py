@@ -265,9 +265,14 @@ class Challenge:
         """The engine setup options: the difficulty (R13.2) plus each modifier's options."""
         return setup_options(self.difficulty, self.modifiers)
 
+    @property
+    def rules(self) -> int:
+        """The rules' readings the day is played under (`RULES_FROM`)."""
+        return rules_on(self.day)
+
     def new_game(self, name: str, cards_data: dict[str, Any] | None = None) -> Game:
         return Game.new([name], seed=self.seed, options=self.options, cards_data=cards_data,
-                        key=self.rng_key)
+                        key=self.rng_key, rules=self.rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +294,19 @@ HARSH = frozenset({"poor", "skeleton"})  # nothing to start with, or a Skeleton 
 # expert wins Easy with it ~4 times in 10, Hard with it 0 of 42 days), so the rhythm never
 # deals it; it stays in the catalogue for the days dealt before the rhythm.
 THREE_COMMANDS = frozenset({"no_rest", "no_reward"})
+# The rules' readings (engine/flow.py RULES_VERSION) each day is played under, from its date
+# on: everyone's attempt of one day, and its par, are the same game whichever release dealt
+# them — a release that brings new readings names the first day they apply, a day not yet
+# dealt (rules 4, the solo option's reshuffle, changes a last round's mercenaries).
+RULES_FROM: tuple[tuple[dt.date, int], ...] = ((dt.date(2026, 11, 1), 3),
+                                               (dt.date(2026, 11, 30), 4))
+
+
+def rules_on(day: dt.date) -> int:
+    """The rules' readings of `day`'s challenge (`RULES_FROM`)."""
+    return max((r for since, r in RULES_FROM if since <= day), default=RULES_FROM[0][1])
+
+
 RHYTHM_FROM = dt.date(2026, 11, 30)  # a Monday: the first day of the weekly rhythm
 RHYTHM: dict[int, Band] = {  # date.weekday(): Monday 0 … Sunday 6; frozen once shipped
     0: Band("easy", GENTLE, False),

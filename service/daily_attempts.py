@@ -253,7 +253,7 @@ class DailyAttempts:
             "lang": lang, "daily": {"day": ch.day.isoformat(), "ranked": ranked,
                                     "number": ch.number, "post_channel": post_channel}}
         op = self.games.lobby.opening([name], settings, seed=ch.seed, rng_key=ch.rng_key,
-                                options=ch.options)
+                                options=ch.options, rules=ch.rules)
         game = NewGame(None, slot(user_id, ranked), user_id, [{"user": user_id, "name": name}],
                        settings, op.game.setup, op.game.to_json(), op.entries, op.timers,
                        op.notice)

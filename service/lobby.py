@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from engine import Event, Game
+from engine.flow import RULES_VERSION
 from engine.rng import KEY_BYTES
 from store import (
     Commit,
@@ -169,11 +170,13 @@ class Lobby:
 
     def opening(self, names: list[str], settings: Mapping[str, Any], *,
                 seed: int | None = None, options: dict[str, Any] | None = None,
-                rng_key: bytes | None = None, ai_seats: Collection[int] = ()) -> Opening:
+                rng_key: bytes | None = None, ai_seats: Collection[int] = (),
+                rules: int | None = None) -> Opening:
         """A new game set up and its first trivial answers resolved, in memory only: what
         `start` commits from a lobby, and what a host that prepares its games itself (the
         daily challenge) commits in a transaction of its own, then hands to `opened`.
         `rng_key`: the game draws with the engine's keyed generator (the daily challenge);
+        `rules`: the rules' readings (the daily's day names them; else this release's);
         `ai_seats`: the seats an AI plays (their reminders are due at once,
         `Tables.timers_for`)."""
         options = dict(options or {})
@@ -187,7 +190,7 @@ class Lobby:
         elif seed is None and rng_key is None:  # a game nobody chose a seed for: keyed
             seed, rng_key = 0, secrets.token_bytes(KEY_BYTES)  # (the seed plays no part)
         g = Game.new(names, seed=seed or 0, options=options, cards_data=self.cards_data,
-                     events=setup_ev, key=rng_key)
+                     events=setup_ev, key=rng_key, rules=rules or RULES_VERSION)
         ev: list[Told] = list(setup_ev)
         auto_answers(g, ev)
         entries: list[tuple[int, int | None, str]] = [(s, None, t) for s, t in g.log]

@@ -22,6 +22,17 @@ def test_two_players_get_byte_identical_setups_and_dice():
         assert sa[k] == sb[k], k
 
 
+def test_a_day_is_played_under_the_rules_its_date_names_whatever_release_deals_it():
+    """Everyone's attempt of one day, and its par, are one game: rules 4 (the solo option's
+    reshuffle, R11.3/R13.2) changes a last round's mercenaries, so it applies from a day not
+    yet dealt when it was released (2026-11-30); the days before keep rules 3, as the
+    release before dealt them."""
+    before = daily.challenge_for(SECRET, dt.date(2026, 11, 29))
+    after = daily.challenge_for(SECRET, dt.date(2026, 11, 30))
+    assert before.rules == 3 and before.new_game("Ann").setup["rules"] == 3
+    assert after.rules == 4 and after.new_game("Ann").setup["rules"] == 4
+
+
 def test_the_key_depends_on_the_secret_and_the_day():
     c = daily.challenge_for(SECRET, DAY)
     assert daily.challenge_for(b"other", DAY).key != c.key  # not reproducible without it

@@ -85,15 +85,33 @@ def test_r13_2_difficulty_is_a_solo_option():
         Game.new(["a", "b"], seed=1, options={"difficulty": "hard"})
 
 
-def test_r13_2_solo_option_never_reshuffles_and_sets_the_final_round():
-    """R13.2 [decision]: under the solo option the unit deck is not rebuilt from the discard
-    pile; the deck has run out in round N when it is empty after that round's mercenary reset
-    (even if the row could not be filled); round N+1 is the final round."""
+def _running_out(rules: int) -> Game:
+    """Round 6's reset of a Normal game: two cards left in the deck, five discarded."""
     g = puzzle([{}], phase="end", step="reset", round=6, options={"difficulty": "normal"},
                unit_deck=[card("archer", "a1"), card("knight", "k1")],
-               discard=[card("bard", f"b{k}") for k in range(5)])
+               discard=[card("bard", f"b{k}") for k in range(5)],
+               setup={"players": ["P0"], "seed": 7, "rules": rules})
     settle(g)
-    st = g.state
+    return g
+
+
+def test_r13_2_the_solo_option_reshuffles_and_the_round_after_the_deck_ran_out_is_the_last():
+    """R11.3 / R13.2, the rules audit: the option rule (p.27 ③) names the round after the
+    unit deck runs out the last, and says nothing against p.23's 「山札がなくなった場合、
+    捨て札をシャッフルして新たな山札に」 — the original wins. The deck runs out in round 6's
+    reset (its last two cards revealed), the discards become the deck at once, the row is
+    full, and round 7 is the final round."""
+    st = _running_out(4).state
+    assert [m["id"] for m in st["mercenaries"][:2]] == ["a1", "k1"]
+    assert st["mercenaries"][2] is not None and st["mercenaries"][2]["card"] == "bard"
+    assert len(st["unit_deck"]) == 4 and st["discard"] == []
+    assert st["final_round"] == 7
+
+
+def test_r13_2_a_game_of_rules_3_keeps_its_short_row():
+    """A solo option game stored before rules 4 replays as it was played: the deck was not
+    rebuilt and the last round's row stayed short (R15: its log gives the state it stored)."""
+    st = _running_out(3).state
     assert [m["id"] if m else None for m in st["mercenaries"]] == ["a1", "k1", None]
     assert st["unit_deck"] == [] and len(st["discard"]) == 5
     assert st["final_round"] == 7
