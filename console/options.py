@@ -12,6 +12,7 @@ import contextlib
 import datetime as dt
 import re
 import time
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -136,7 +137,49 @@ def argparse_speaks(lang: str) -> Iterator[None]:
             setattr(argparse, name, old)
 
 
+def _width(text: str) -> int:
+    """Columns a terminal gives `text` (a CJK character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def fold(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` columns, broken at a space or between two
+    characters of a language written without spaces — never inside a Latin word (the
+    Japanese audit: `--help` printed "nightma" / "re"); argparse's own wrapping counts
+    characters, not columns, and breaks a run without spaces wherever the width falls."""
+    lines: list[str] = []
+    line, used = "", 0
+    for token in re.findall(r"[!-~]+|\s+|.", text):
+        if token.isspace():
+            token = " "
+        size = _width(token)
+        if used + size > width and line.strip():
+            lines.append(line.rstrip())
+            line, used = "", 0
+            if token == " ":
+                continue
+        line += token
+        used += size
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+class _Folding(argparse.HelpFormatter):
+    """argparse's help, folded by `fold`."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return fold(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in fold(text, width - len(indent)))
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Folding)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         # parsed under `argparse_speaks`: the message is in the reader's language already
         raise UsageError(message)

@@ -9,16 +9,20 @@ names the issue 20 point it checks.
 
 from __future__ import annotations
 
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 import pytest
 
+import i18n
+from console.options import fold
 from tests.test_console import ROOT, console
 
 # ---- Ctrl-C twice ------------------------------------------------------------------------------
@@ -327,3 +331,18 @@ def test_a_second_ctrl_c_stops_an_answer_that_hangs(tmp_path: Path, capsys,
         finally:
             await store.close()
     assert asyncio.run(stored()) == []  # the placement never landed
+
+
+def test_japanese_help_is_folded_between_words_and_by_columns() -> None:
+    """The Japanese audit: `--help` broke "nightmare" as "nightma" / "re" (argparse wraps
+    by characters at spaces, and Japanese has none). Lines break between Japanese characters
+    or at spaces, never inside a Latin word, and fit the width in columns (a CJK character
+    takes two)."""
+    text = i18n.t("ja", "console.opt.difficulty", levels="easy・normal・hard・nightmare")
+    for width in range(20, 90, 7):
+        lines = fold(text, width)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+        assert all(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+                   <= width for line in lines)
+        words = set(re.findall(r"[A-Za-z]+", text))
+        assert words <= {w for line in lines for w in re.findall(r"[A-Za-z]+", line)}
