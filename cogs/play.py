@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from engine import Game
+from service.notation import shown
 
 from . import choices as C
 from .actions import (
@@ -239,7 +240,8 @@ class PlayCommands(CommandsMixin):
                                               interaction.user.id, seat)
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)
-        await reply(interaction, t("accepted", lang, text=f"remove {user_name(player)}"))
+        await reply(interaction, t("accepted", lang,
+                                   text=f"{shown('remove', lang)} {user_name(player)}"))
         await announce(bot, ann)
 
 
