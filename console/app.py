@@ -246,7 +246,8 @@ class Console:
             self.say_lines([f"• {m.name(self.lang)}" for m in ch.modifiers])  # "Name: what"
         out = await self.service.lobby.start(CHANNEL, 1, seed=ch.seed if ch else None,
                                        rng_key=ch.rng_key if ch else None,
-                                       options=ch.options if ch else None)
+                                       options=ch.options if ch else None,
+                                       rules=ch.rules if ch else None)
         self._seat_row(out.row)
         await self.report(out)
         await self.ai_turns()

@@ -297,9 +297,10 @@ THREE_COMMANDS = frozenset({"no_rest", "no_reward"})
 # The rules' readings (engine/flow.py RULES_VERSION) each day is played under, from its date
 # on: everyone's attempt of one day, and its par, are the same game whichever release dealt
 # them — a release that brings new readings names the first day they apply, a day not yet
-# dealt (rules 4, the solo option's reshuffle, changes a last round's mercenaries).
+# dealt — a week on, so that a release deployed late still comes first (rules 4, the solo
+# option's reshuffle, changes a last round's mercenaries with a custom card set).
 RULES_FROM: tuple[tuple[dt.date, int], ...] = ((dt.date(2026, 11, 1), 3),
-                                               (dt.date(2026, 11, 30), 4))
+                                               (dt.date(2026, 12, 7), 4))
 
 
 def rules_on(day: dt.date) -> int:

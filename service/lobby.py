@@ -138,10 +138,11 @@ class Lobby:
 
     async def start(self, channel_id: int, user_id: int, *, seed: int | None = None,
                     options: dict[str, Any] | None = None,
-                    rng_key: bytes | None = None) -> Outcome:
+                    rng_key: bytes | None = None, rules: int | None = None) -> Outcome:
         """Start the lobby's game; `seed` and `options` (engine setup options) are given by
         hosts that prepare the game themselves (the daily challenge), else drawn fresh.
-        `rng_key`: the game draws with the engine's keyed generator (the daily challenge)."""
+        `rng_key`: the game draws with the engine's keyed generator (the daily challenge);
+        `rules`: the rules' readings it is played under (a daily day's: `Challenge.rules`)."""
         async with self.tables.lock(channel_id):
             row = await self.tables.lobby(channel_id)
             if user_id != row.host_id:
@@ -149,7 +150,8 @@ class Lobby:
             if row.settings.get("difficulty") is not None and len(row.seats) != 1:
                 raise ServiceError.of("svc.solo_host")
             op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
-                              options=options, rng_key=rng_key, ai_seats=ai_played(row))
+                              options=options, rng_key=rng_key, ai_seats=ai_played(row),
+                              rules=rules)
             # A server with ratings off when the game starts: its start post says it is
             # not rated, and it stays so (the switch turned on later moves nothing)
             off = row.guild_id is not None and \

@@ -11,11 +11,11 @@ import copy
 import time
 
 import pytest
-from rules_helpers import monster
+from rules_helpers import monster, unit
 
 from ai import make_player
 from ai.chance import WON
-from ai.expert import WIN, ExpertPlayer
+from ai.expert import WIN, ExpertPlayer, defended
 from ai.model import facts
 from engine import Game, view
 from engine.board import index
@@ -132,30 +132,34 @@ def test_a_race_rollout_plays_the_other_board_too():
     assert acted[True] > 0
 
 
-def test_others_falling_undefended_in_a_rollout_is_not_a_win():
-    """R9.3: the last player standing wins. The expert's rollouts let the other seats
-    answer cheaply (no unit actions, for speed), so their boards fall undefended: a
-    3-player review said 100 % for a seat two rounds before it resigned (the Japanese
-    audit). A win handed over that way scores the seat's own board; where the others play
-    their units (`full`), the same fall is a real win."""
+def test_the_other_seats_defend_their_boards_in_the_expert_rollouts():
+    """R9.3: the last player standing wins, so another seat's fall decides a game. The
+    rollouts used to answer for the other seats cheaply (no unit actions): an opponent one
+    invasion from elimination with a Goblin at its gate and a Warrior★ beside it fell in
+    every rollout, a win handed over — a 3-player review charted a seat at 100 % two rounds
+    before it resigned (the Japanese audit). Now the opponent's Warrior★ strikes, and the
+    game goes on."""
     g = until(Game.new(NAMES[:2], seed=5), lambda g: pending(g)[1] == "pick")
     seat = pending(g)[0]
     other = 1 - seat
     st = copy.deepcopy(g.state)
-    board = st["players"][other]["board"]
-    for k, square in enumerate(("1A", "1B", "1C")):  # a Dragon at each gate: eliminated
-        board[index(square)] = monster("dragon", mid=f"gate{k}")
-    for k, x in enumerate(st["players"][seat]["board"]):  # the seat's own board: no monster
-        if x is not None and "owner" not in x:
-            st["players"][seat]["board"][k] = None
+    them = st["players"][other]
+    them["board"] = [None] * len(them["board"])
+    them["board"][index("1A")] = monster("goblin", mid="gate")
+    them["board"][index("2A")] = {**unit("warrior_star", uid="guard"), "owner": other}
+    them["castle"] = [{"card": "goblin", "id": "in"}]  # one more invasion eliminates them
+    view_ = view(st, seat)
+    assert defended(view_, seat)
     bot = small(0)
     legal = g.legal_actions(seat)
     cheap = bot.rollout(g.cards, copy.deepcopy(st), seat, legal[0], 1, time.perf_counter() + 60)
     full = bot.rollout(g.cards, copy.deepcopy(st), seat, legal[0], 1, time.perf_counter() + 60,
                        full=True)
     assert cheap is not None and full is not None
-    assert full[0] == WIN  # the others played their units, and still fell: won
-    assert cheap[0] < WON  # handed over by a rollout's shortcut: the seat's own board
+    assert cheap[0] == WIN  # undefended, the opponent fell: a win nobody would be handed
+    assert full[0] < WON  # defended, the game goes on: the seat's own board decides
+    st["players"][other]["eliminated"] = True
+    assert not defended(view(st, seat), seat)  # alone: nobody to defend
 
 
 def _secret_twin(st: dict) -> dict:

@@ -25,10 +25,10 @@ def test_two_players_get_byte_identical_setups_and_dice():
 def test_a_day_is_played_under_the_rules_its_date_names_whatever_release_deals_it():
     """Everyone's attempt of one day, and its par, are one game: rules 4 (the solo option's
     reshuffle, R11.3/R13.2) changes a last round's mercenaries, so it applies from a day not
-    yet dealt when it was released (2026-11-30); the days before keep rules 3, as the
+    yet dealt when it was released (2026-12-07); the days before keep rules 3, as the
     release before dealt them."""
-    before = daily.challenge_for(SECRET, dt.date(2026, 11, 29))
-    after = daily.challenge_for(SECRET, dt.date(2026, 11, 30))
+    before = daily.challenge_for(SECRET, dt.date(2026, 12, 6))
+    after = daily.challenge_for(SECRET, dt.date(2026, 12, 7))
     assert before.rules == 3 and before.new_game("Ann").setup["rules"] == 3
     assert after.rules == 4 and after.new_game("Ann").setup["rules"] == 4
 
