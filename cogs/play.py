@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from engine import Game
-from service.notation import shown
+from service.notation import particle_typed, shown
 
 from . import choices as C
 from .actions import (
@@ -79,9 +79,10 @@ def squeeze(text: str | None) -> str:
 
 
 def card_token(text: str) -> str:
-    """`merc archer` (a suggestion for a mercenary) keeps its two words; names squeeze."""
+    """`merc archer` (a suggestion for a mercenary; `傭兵 アーチャー` as a Japanese reader is
+    shown it) keeps its two words; names squeeze."""
     words = text.split()
-    if len(words) > 1 and words[0].lower() in ("merc", "mercenary"):
+    if len(words) > 1 and particle_typed(words[0]).lower() in ("merc", "mercenary"):
         return "merc " + "".join(words[1:])
     return "".join(words)
 

@@ -47,9 +47,12 @@ def is_daily(row: GameRow) -> bool:
 
 def quarantine_refusal(row: GameRow, reason: dict[str, Any], lang: str) -> str:
     """The answer to anyone who tries to play (or open a game) in a quarantined channel."""
+    if reason.get("kind") == "newer":  # not damage: an upgrade, not a restore, brings it back
+        key = "quarantined_newer" if row.status != "over" and not is_daily(row) else \
+            "quarantined_newer_kept"
+        return t(key, lang, id=row.id, damage=damage_text(reason, lang))
     key = "quarantined_over" if row.status == "over" else \
-        "quarantined_daily" if is_daily(row) else \
-        "quarantined_newer" if reason.get("kind") == "newer" else "quarantined"
+        "quarantined_daily" if is_daily(row) else "quarantined"
     return t(key, lang, id=row.id, damage=damage_text(reason, lang))
 
 
@@ -62,8 +65,6 @@ async def tell_channel(bot: Host, row: GameRow, reason: dict[str, Any] | None) -
         text = t("quarantine_lifted", lang, id=row.id)
     elif is_daily(row):
         text = t("quarantined_daily", lang, id=row.id, damage=damage_text(reason, lang))
-    elif reason.get("kind") == "newer":  # not damage: the operator upgrades, not restores
-        text = t("quarantined_newer", lang, id=row.id, damage=damage_text(reason, lang))
     else:
         text = t("quarantine_notice", lang, id=row.id, damage=damage_text(reason, lang))
 

@@ -26,6 +26,7 @@ import i18n
 from engine import ActionError, Game, NotationError, View, parse
 from engine.notation import VERBS, unformatted
 from engine.types import Decision
+from service import ServiceError
 from service import rules as rules_ref
 from service.games import GameService
 from service.hints import advice_lines, used_lines
@@ -224,9 +225,12 @@ class Console:
         if open_row is not None:
             await self.service.lobby.abandon(CHANNEL, open_row.host_id, can_manage=True)
             if open_row.status == "active":
-                g = await self.service.tables.load(open_row)
+                try:
+                    round_: int | str = (await self.service.tables.load(open_row)).round
+                except ServiceError:  # (not wording: set aside, abandoned all the same)
+                    round_ = "?"
                 self.say(self.t("abandoned", names=self.join(s["name"] for s in open_row.seats),
-                                round=g.round))
+                                round=round_))
         self.seed, self.last_actor = table.seed, None
         names, bots = table.names, table.bots
         extra = self.solo(table.difficulty)
@@ -397,6 +401,7 @@ class Console:
         database (service/review.py). A daily game here is a past day's, its key published."""
         row = check_reviewable(await self.store.get(row.id), channel_id=row.channel_id,
                                user_id=0, day_open=lambda day: False)
+        await self.service.tables.load(row)  # a game set aside is not reviewed (as the bot's)
         shown = -1
 
         def progress(done: int, total: int) -> None:
@@ -751,7 +756,7 @@ class Console:
         """`legal`, `hint`, `hand`, `undo`: about the player named, else the ones it means
         (`seats_for`); `legal [NAME] BEGINNING` lists only the answers that begin so."""
         arg = " ".join(args)
-        if command == "legal" and args and args[0].casefold() in VERBS:
+        if command == "legal" and args and words_typed(args[0]).casefold() in VERBS:
             for seat in self.seats_for(command, "", g) or []:
                 self.legal(g, seat, arg)
             return

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import ModuleType
 
 import i18n
-from service.errors import ServiceError
+from service import Quarantined, ServiceError
 from service.refusals import line as refusal_line
 from store import GameRow, GameStore, StoreUnavailable, is_postgres, make_store
 
@@ -289,7 +289,9 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
             try:
                 await con.resume(existing, given(ns))
             except ServiceError as e:  # (not only wording: a damaged game ends the console)
-                con.say(t("damaged", lang, msg=tidy_message(plain(refusal_line(e, lang), lang))))
+                newer = isinstance(e, Quarantined) and e.reason.get("kind") == "newer"
+                con.say(t("newer_db" if newer else "damaged", lang,
+                          msg=tidy_message(plain(refusal_line(e, lang), lang))))
                 return 1
         else:
             await _begin(con, table, ended, shown)

@@ -20,6 +20,7 @@ from typing import Any
 import i18n
 from engine.notation import unformatted
 from service.lines import ANSWER, COMMAND, Line
+from service.notation import shown
 
 MAX_LINE = 300  # the longest real action (a Bard chain) is ~60 characters
 EXCERPT = 20  # characters of a bad token quoted back
@@ -48,7 +49,7 @@ def command(verb: str, lang: str) -> str:
     """What the console types where Discord has `/rr VERB …` (its first word), quoted."""
     verb = (verb.split() or [verb])[0]
     hint = i18n.t(lang, f"console.hint.{verb}")
-    return quote(verb if hint == f"console.hint.{verb}" else hint, lang)
+    return quote(shown(verb, lang) if hint == f"console.hint.{verb}" else hint, lang)
 
 
 def plain(line: Line | None, lang: str) -> str:

@@ -98,6 +98,8 @@ class Game:
         except RecursionError:
             raise ValueError("the state is nested too deeply to be a game") from None
         setup = st["setup"]
+        if "version" in raw or st["log"]:  # a saved game: refused if a newer release's
+            flow.check_rules(setup)
         if "version" not in raw and not st["log"]:
             # A puzzle: remember where it starts, so replay (and undo) start there too, and
             # with which cards (R15): today's, unless it brings its own.

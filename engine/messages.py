@@ -112,7 +112,7 @@ ENGLISH: dict[str, str] = {
     # answers (engine/game.py)
     "not_a_square": "'{text}' is not a square.",
     "actor_is_card": "'{text}' is a card, not a square: a unit acts by its square — your "
-                     "{card} is on {squares} (act {square} …).",
+                     "{card} is on {squares}.",
     "actor_card_absent": "'{text}' is a card, not a square, and you have no {card} on your "
                          "board: a unit acts by its square.",
     "game_over": "The game is over.",

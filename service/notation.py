@@ -22,7 +22,7 @@ import unicodedata
 
 import i18n
 from engine import CardSet
-from engine.notation import VERBS
+from engine.notation import VERBS, unformatted
 
 # The words after a verb (docs/notation.md): `act`'s, `recruit merc`, `autosave`'s, `rolls`'.
 PARTICLES: tuple[str, ...] = ("fullmove", "to", "attack", "area", "heal", "command", "merc",
@@ -68,11 +68,16 @@ def action_words(action: str, cards: CardSet, lang: str) -> str:
     return " ".join(out)
 
 
+def particle_typed(word: str) -> str:
+    """One word after the verb as typed, in the notation's own spelling (`傭兵` → `merc`)."""
+    return _typed()[1].get(_fold(word), word)
+
+
 def words_typed(text: str) -> str:
     """`text` as typed, with the notation's words of any language as the notation's own
     (`行動 2B → 3B 攻撃 5B` → `act 2B to 3B attack 5B`); everything else as it was, for the
     engine to read (card names, squares) or to refuse in its own words."""
-    words = text.split()
+    words = unformatted(text).split()  # (a pasted zero-width space is no part of a word)
     if not words:
         return text
     verbs, others = _typed()

@@ -26,6 +26,7 @@ from .notation import NOTATION_WORDS, shown
 
 PREFIX = "refusal."
 NOTATION_PARAMS = ("verb", "word")  # parameters that quote a word of the notation
+NOTATION_TEXT = ("syntax.after_move", "syntax.trailing")  # their `text` is the notation's
 SEPARATORS = {" or ": "story.or_sep"}  # an `Items` separator → its catalogue entry
 
 
@@ -35,17 +36,28 @@ def say_line(lang: str, key: str, params: dict[str, Any]) -> Line:
     a nested `Phrase` keeps its own marks (" (or <cmd>levelup</cmd> SQUARE)")."""
     slots = {k: f"\x00{k}\x00" for k, v in params.items() if isinstance(v, Commands | Phrase)}
     line = parse(i18n.template(lang, PREFIX + key),
-                 **{k: slots.get(k) or _param(lang, _word(k, v, lang)) for k, v in params.items()})
+                 **{k: slots.get(k) or _param(lang, _word(key, k, v, lang))
+                    for k, v in params.items()})
     if not slots:
         return line
     return _expand(line, {slots[k]: _pieces(lang, params[k]) for k in slots})
 
 
-def _word(key: str, value: Any, lang: str) -> Any:
-    """A notation word the refusal quotes (`verb`, `word`: "use `support` and a square") in
-    the reader's words, as the notation is shown to them (service/notation.py)."""
-    if key in NOTATION_PARAMS and isinstance(value, str) and value in NOTATION_WORDS:
+def _word(refusal: str, key: str, value: Any, lang: str) -> Any:
+    """The notation's words a refusal quotes in the reader's words, as the notation is
+    shown to them (service/notation.py): a `verb` or `word` ("use `support` and a square"),
+    those inside the `text` of a refusal that quotes the notation (`NOTATION_TEXT`: what
+    was typed reaches the engine in the notation's own words, and 「全力移動」 was quoted back
+    as 'fullmove', the verification audit — a card name typed as `attack` stays as typed),
+    and the list of `actions`."""
+    if not isinstance(value, str):
+        return value
+    if key in NOTATION_PARAMS and value in NOTATION_WORDS:
         return shown(value, lang)
+    if key == "text" and refusal in NOTATION_TEXT:
+        return " ".join(shown(w, lang) if w in NOTATION_WORDS else w for w in value.split(" "))
+    if key == "actions":
+        return i18n.join(lang, (shown(w, lang) for w in value.split(", ")))
     return value
 
 

@@ -16,7 +16,7 @@ import json
 import logging
 import math
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from engine import ActionError, Game, UnknownCardsVersion, UnknownRulesVersion
 from engine.messages import Items, phrase
@@ -43,8 +43,9 @@ class Quarantined(ServiceError):
     def __init__(self, row: GameRow, reason: dict[str, Any]) -> None:
         self.row, self.reason = row, reason
         if reason.get("kind") == "newer":  # nothing is wrong with it but this release
-            super().__init__(f"Game #{row.id} is set aside: {damage_words(reason)}. Nothing "
-                             "can be played in it here; it can be abandoned.",
+            after = " Nothing can be played in it here; it can be abandoned." \
+                if row.status == "active" else ""
+            super().__init__(f"Game #{row.id} is set aside: {damage_words(reason)}.{after}",
                              code="quarantined")
             return
         super().__init__(f"Game #{row.id} is damaged and set aside: {damage_words(reason)}. "
@@ -233,17 +234,7 @@ class Tables:
                                code="stale")
         if g is None:
             assert damage is not None
-            self.forget(row.id)
-            marked = await self.store.quarantine(
-                row.id, damage.reason, {"kind": "set_aside"} if self.notify else None) \
-                if row.status == "active" else None
-            if marked is not None:
-                log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "
-                          "its channel can `/rr abandon` it, or restore the database from a "
-                          "backup (or repair the game's rows) and restart the bot to resume it",
-                          row.id, row.channel_id, damage_words(damage.reason))
-                await self._tell(row, damage.reason, marked.notice)
-            raise Quarantined(row, damage.reason) from damage
+            await self._set_aside(row, damage)
         if held is not None:
             told = await self.store.release(row.id, {"kind": "resumed"} if self.notify else None)
             log.warning("game %s verified again: quarantine lifted", row.id)
@@ -252,6 +243,26 @@ class Tables:
             await self.check_timers(row, g)
         self._cache[row.id] = (row.version, g)
         return g
+
+    async def _set_aside(self, row: GameRow, damage: _Damage) -> NoReturn:
+        """Refuse a game that cannot be verified: a damaged one is quarantined (stored, so
+        it stays set aside across restarts) and its channel told once."""
+        self.forget(row.id)
+        if damage.reason.get("kind") == "newer":
+            # Not damage: nothing is stored, so the release that started it (in a rolling
+            # upgrade, another process now) plays it on at once (the verification audit: a
+            # stored set-aside held it there too).
+            raise Quarantined(row, damage.reason) from damage
+        marked = await self.store.quarantine(
+            row.id, damage.reason, {"kind": "set_aside"} if self.notify else None) \
+            if row.status == "active" else None
+        if marked is not None:
+            log.error("game %s (channel %s) quarantined: %s. Nothing can be played in it; "
+                      "its channel can `/rr abandon` it, or restore the database from a "
+                      "backup (or repair the game's rows) and restart the bot to resume it",
+                      row.id, row.channel_id, damage_words(damage.reason))
+            await self._tell(row, damage.reason, marked.notice)
+        raise Quarantined(row, damage.reason) from damage
 
     async def held(self, row: GameRow) -> dict[str, Any] | None:
         """Why the game is set aside (its rows unreadable, or quarantined), else None."""

@@ -478,3 +478,15 @@ def test_the_bot_plays_on_an_older_release_game_with_an_ai_seat(tmp_path):
             assert row.status == "over" and g.cards.units["lancer"].cost == 3
             assert await h.bot.store.quarantined(row.id) is None
     asyncio.run(main())
+
+
+def test_a_saved_state_a_newer_release_wrote_is_refused_on_load_too():
+    """The verification audit: `python -m engine apply` loads a saved state (not setup +
+    log) and played on a game whose rules this release does not know, while `replay`
+    refused it. Both loads refuse it now."""
+    g = Game.new(["Ann"], seed=1)
+    g.apply(0, str(g.legal_actions(0)[0]))
+    state = json.loads(g.to_json())
+    state["setup"]["rules"] = 99
+    with pytest.raises(ValueError, match="rules version 99 is not known to this release"):
+        Game.from_json(json.dumps(state))

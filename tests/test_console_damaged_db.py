@@ -4,6 +4,7 @@ get one line in words — never a traceback, and nothing written."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -51,3 +52,20 @@ def test_a_damaged_page_is_one_line(tmp_path: Path) -> None:
     assert out.returncode in (1, 2) and "Traceback" not in out.stderr
     said = out.stderr.strip().splitlines() + [x for x in out.stdout.splitlines() if x.startswith("!")]
     assert any("malformed" in x or "not a database" in x for x in said), out.stdout + out.stderr
+
+
+def test_a_game_a_newer_release_started_is_refused_in_words_and_new_begins_anew(
+        tmp_path: Path) -> None:
+    """The verification audit: a game whose setup names rules a newer release brought was
+    refused with "restore this one from a backup" (nothing is damaged: an upgrade plays
+    it), and `--new`, which the refusal suggests, ended in a traceback."""
+    db = _made(tmp_path)
+    with sqlite3.connect(db) as con:
+        (setup,) = con.execute("SELECT setup FROM games WHERE status='active'").fetchone()
+        con.execute("UPDATE games SET setup=? WHERE status='active'",
+                    (json.dumps({**json.loads(setup), "rules": 99}),))
+    out = console(tmp_path, lines=["quit"])
+    assert out.returncode == 1
+    assert "started by a newer release" in out.stdout and "backup" not in out.stdout
+    out = console(tmp_path, "--new", "--names", "Ann", lines=["quit"])  # (no traceback: above)
+    assert out.returncode == 0 and "New game: Ann" in out.stdout, out.stdout

@@ -26,8 +26,8 @@ def test_a_prompt_reads_as_markdown_in_discord_and_as_console_commands_in_the_co
     ja = prompt(g, 0, "ja")
     assert markdown(ja, "ja") == "**進撃**: 残り2回のユニット行動 — `/rr 行動`（早めに終えるなら`/rr 完了`）"
     # Japanese brackets take no spaces around them
-    assert plain(ja, "ja") == ("進撃: 残り2回のユニット行動 —「act マス [to マス] "
-                               "[attack/area/heal …]」（早めに終えるなら「done」）")
+    assert plain(ja, "ja") == ("進撃: 残り2回のユニット行動 —「行動 マス [→ マス] "
+                               "[攻撃/範囲攻撃/回復 …]」（早めに終えるなら「完了」）")
 
 
 def test_a_count_takes_its_plural_form():

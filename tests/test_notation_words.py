@@ -12,6 +12,7 @@ import pytest
 
 import i18n
 from ai import make_player
+from cogs.play import card_token
 from console.app import COMMANDS
 from engine import Game, parse
 from service.notation import NOTATION_WORDS, action_words, words_typed
@@ -71,6 +72,7 @@ def test_a_japanese_reader_reads_and_types_the_notation_in_japanese() -> None:
     assert words_typed("行動　２Ｂ　攻撃　６Ｂ") == "act ２Ｂ attack ６Ｂ"
     assert words_typed("募兵 傭兵 バード 1A") == "recruit merc バード 1A"
     assert words_typed("自動レベルアップ オフ") == "autosave off"
+    assert words_typed("行動\u200b 2B → 3B") == "act 2B to 3B"  # a pasted zero-width space
     assert words_typed("act 2B to 3B heal 3B") == "act 2B to 3B heal 3B"  # English as it was
     assert action_words("done", cs, "en") == "done"
 
@@ -111,3 +113,11 @@ def test_a_level_up_card_in_hand_is_shown_and_typed_back_as_itself() -> None:
             trial = Game(copy.deepcopy(g.state), g.cards)
             trial.apply(seat, words_typed(shown))
             assert trial.state["log"][-1][1] == str(a), (shown, str(a))
+
+
+def test_the_recruit_commands_card_option_takes_a_mercenary_in_either_language() -> None:
+    """The verification audit: `/rr recruit card:傭兵 アーチャー` (a mercenary as the Japanese
+    notation shows it) was squeezed into one unknown card name; `merc archer` worked."""
+    assert card_token("傭兵 アーチャー") == "merc アーチャー"
+    assert card_token("merc  archer") == "merc archer"
+    assert card_token("ソード マスター") == "ソードマスター"  # a name typed in two parts

@@ -45,7 +45,8 @@ IMPROVED = {
     **{k: "the notation's words in Japanese, as a Japanese reader is shown them and may type "
           "them (service/notation.py; the Japanese audit)"
        for k in ("syntax.to_square", "syntax.no_args", "syntax.needs_target",
-                 "syntax.fullmove_to", "syntax.command_one")},
+                 "syntax.fullmove_to", "syntax.command_one", "syntax.unknown",
+                 "syntax.trailing")},
     "syntax.use_autosave": "'or' between the two forms is now または",
     "syntax.use_rolls_short": "'or' between the two forms is now または",
     "not_found": "'nothing' is now なし; 'nor among what you may recruit' is now said, "

@@ -119,7 +119,7 @@ def test_a_unit_named_by_its_card_is_told_where_it_stands() -> None:
     with pytest.raises(IllegalAction) as e:
         g.apply(0, "act warrior to 3B")
     assert str(e.value) == ("'warrior' is a card, not a square: a unit acts by its square — "
-                            "your Warrior★ is on 2B (act 2B …).")
+                            "your Warrior★ is on 2B.")  # (no console usage in Discord)
     assert words(e.value, "ja").startswith("「warrior」はカード名で、マスではありません。") and \
         "ウォーリア★は2Bにいます" in words(e.value, "ja")
     with pytest.raises(IllegalAction, match="you have no Warrior★ on your board"):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import flow
 from engine.cards import released_versions
 from engine.flow import RULES_VERSION
 from service import GameService, Quarantined
@@ -331,7 +332,8 @@ def test_a_new_game_after_one_whose_settings_cannot_be_read_starts_with_defaults
 
 @pytest.mark.parametrize(("key", "newer"), [("rules", RULES_VERSION + 1),
                                              ("cards_version", max(released_versions()) + 1)])
-def test_a_game_a_newer_release_started_is_set_aside_untouched_and_said_so(db, key, newer):
+def test_a_game_a_newer_release_started_is_set_aside_untouched_and_said_so(db, key, newer,
+                                                                          monkeypatch):
     """The upgrade audit: a game whose setup names rules readings this release does not
     know was loaded and played on under this release's readings — its next move judged and
     stored by other rules than it was started under (a rolling upgrade, or a downgrade). It
@@ -352,10 +354,15 @@ def test_a_game_a_newer_release_started_is_set_aside_untouched_and_said_so(db, k
         with pytest.raises(Quarantined, match="started by a newer release") as e:
             await svc.play.act(100, 22, "place thief 2B")
         assert "damaged" not in str(e.value)
-        assert (await store.quarantined(1))["kind"] == "newer"
+        assert await store.quarantined(1) is None  # nothing stored: its own release plays it
+        with pytest.raises(Quarantined, match="started by a newer release"):
+            await svc.tables.current(100)  # refused again, each time
         assert await db.sql("SELECT seat, text FROM actions WHERE game_id=1 ORDER BY seq") \
             == before
         await svc.play.act(200, 44, "place thief 2B")  # the other game plays on
+        if key == "rules":  # a rolling upgrade: the release that knows it plays it at once
+            monkeypatch.setattr(flow, "RULES_VERSION", newer)
+            await svc.tables.current(100)
         await store.close()
     asyncio.run(main())
 
