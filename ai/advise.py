@@ -98,7 +98,7 @@ def advise(view: View, seat: int, seed: int, samples: int = SAMPLES,
     its reason and chances. Deterministic for a seed (unless `budget`, the expert's
     wall-clock cap, strikes on an overloaded machine); ValueError when the seat has nothing
     to decide."""
-    weighing = ExpertPlayer(seed, budget=budget).weighing(view, seat)
+    weighing = ExpertPlayer(seed, budget=budget, defend=True).weighing(view, seat)
     best = weighing.best
     cs = cards_of(view)
     if weighing.samples:

@@ -28,7 +28,7 @@ from engine import Action, CardSet, Game, parse
 from .chance import Chance
 from .determinize import determinize
 from .evaluate import rounds_left
-from .expert import ExpertPlayer
+from .expert import ExpertPlayer, defended
 from .model import View, cards_of
 
 # How far each answer is played out: until the seat's command card ROUNDS rounds later, so
@@ -109,7 +109,7 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int,
     left = rounds_left(view)
     # 2 players near the end: both boards played (ai/expert.py `racing`), through the
     # next round as elsewhere (to the end would double a review's time, docs/review.md)
-    race = expert.racing(view)
+    race = expert.racing(view) or defended(view, seat)
     to_end = left is not None and left <= expert.finish
     n, target, decided = 0, samples, False
     while n < target:
