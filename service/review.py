@@ -53,8 +53,9 @@ TOP = 3  # the costliest decisions shown
 MISTAKE = 0.05  # a decision that costs less is no mistake worth naming (an "inaccuracy"
 # on lichess: 5 points of chance to win)
 TIE = 0.05  # two costs closer than this are one size: within one review's noise (Stability)
-FORMAT = 2  # the stored review's layout and reading: 2 judges only typed answers
-# (`decisions`); a stored review of format 1 is computed again when asked for, and replaces it
+FORMAT = 3  # the stored review's layout and reading: 2 judges only typed answers
+# (`decisions`); 3 plays the other seats' units in the rollouts (ai/expert.py `defended`); a
+# stored review of an older format is computed again when asked for, and replaces it
 
 
 @dataclass(frozen=True, slots=True)
