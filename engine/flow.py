@@ -134,7 +134,13 @@ def _round_zero(cs: CardSet, st: State, ev: list[Event]) -> None:
     """R4.3–4.4: two summons, mercenaries revealed, then simultaneous initial placement."""
     st["step"] = "placing"
     ev.append({"type": "phase", "phase": "setup", "round": 0})
-    _reveal_mercenaries(st, ev)
+    if _reveal_mercenaries(st, ev) and st["setup"].get("rules", 1) >= 4 and (
+            len(st["players"]) == 1 and st["options"].get("difficulty") is not None):
+        # R13.2 [decision]: a run-out counts at a round's reset, round 1's the first; rules 4
+        # rebuilt the deck at once, so round 1's could not see it (a custom set whose deck the
+        # first reveal empties; rules 1–3 found it empty there: the final round 2 either way)
+        st["final_round"] = 2
+        ev.append({"type": "final_round", "round": 2})
     for _ in range(2):
         summon_procedure(cs, st, ev)
     for seat in active(st):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +24,8 @@ from engine import Game, visible
 from engine.cards import default_cards
 from engine.flow import SOLO_FINAL
 from service.narrate import narrate
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def result(g: Game) -> dict[str, Any]:
@@ -292,3 +296,17 @@ def test_r14_3_several_declarers_are_told_with_their_medals_and_what_decided():
     assert "Ann: threat -2 (medals -2), 2 honor marks, 5 gold." in told, told
     assert "Bob: threat 0 (medals 0), 2 honor marks, 6 gold." in told, told
     assert any("the most honor marks win, then the most gold (R14.4)" in x for x in told)
+
+
+@pytest.mark.parametrize("rules", [3, 4])
+def test_r13_2_a_deck_the_first_reveal_empties_makes_round_2_the_last(rules: int) -> None:
+    """R13.2 [decision] (a run-out counts at a round's reset, round 1's the first), the
+    verification audit: a custom set whose deck Hard's discards leave at two cards is
+    emptied by round 0's reveal; rules 4 rebuilds it at once from the discards, and round 2
+    must still be the last, as under rules 3."""
+    data = json.loads((ROOT / "engine" / "data" / "cards" / "v8.json").read_text("utf-8"))
+    data["units"] = {k: {**u, "copies": 3} for k, u in data["units"].items()
+                     if k.endswith("_star")}  # 12 cards, 4 in hand, 6 discarded: 2 left
+    g = Game.new(["P"], seed=7, options={"difficulty": "hard"}, cards_data=data, rules=rules)
+    assert g.state["final_round"] == (2 if rules >= 4 else None)  # (rules 3: seen in round 1)
+    assert all(g.state["mercenaries"]) == (rules >= 4)  # rules 4: the row is full
