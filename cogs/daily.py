@@ -549,6 +549,10 @@ async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
     row = await bot.store.get(att.game_id) if att is not None and att.game_id else None
     if row is None or row.setup is None:
         return None
+    try:
+        await bot.service.tables.load(row)  # a game set aside is not drawn
+    except ServiceError:  # (not wording: damaged, or a newer release's — the DM goes without it)
+        return None
     source = Recap(row.setup, await bot.store.log(row.id), [str(s["name"]) for s in row.seats])
     data = await bot.announcer.draw(recap_gif_of, row.id, source, notice.lang or "en",
                                     limit=RECAP_LIMIT)

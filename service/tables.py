@@ -43,10 +43,9 @@ class Quarantined(ServiceError):
     def __init__(self, row: GameRow, reason: dict[str, Any]) -> None:
         self.row, self.reason = row, reason
         if reason.get("kind") == "newer":  # nothing is wrong with it but this release
-            after = " Nothing can be played in it here; it can be abandoned." \
-                if row.status == "active" else ""
-            super().__init__(f"Game #{row.id} is set aside: {damage_words(reason)}.{after}",
-                             code="quarantined")
+            key = "svc.newer_active" if row.status == "active" else "svc.newer"
+            super().__init__(say("en", key, {"id": row.id}), code="quarantined", key=key,
+                             params={"id": row.id})
             return
         super().__init__(f"Game #{row.id} is damaged and set aside: {damage_words(reason)}. "
                          "Nothing can be played in it; it can be abandoned, or the database "
@@ -71,9 +70,8 @@ def damage_words(reason: dict[str, Any]) -> str:
                 f"{reason.get('recorded')}")
     if kind == "replay":
         return f"its action log no longer replays ({reason.get('error', '?')})"
-    if kind == "newer":
-        return (f"it was started by a newer release of the bot ({reason.get('error', '?')}); "
-                "upgrade the bot to play it")
+    if kind == "newer":  # (for the log: the versions it names)
+        return f"it was started by a newer release of the bot ({reason.get('error', '?')})"
     return "it could not be loaded"
 
 

@@ -67,5 +67,7 @@ def test_a_game_a_newer_release_started_is_refused_in_words_and_new_begins_anew(
     out = console(tmp_path, lines=["quit"])
     assert out.returncode == 1
     assert "started by a newer release" in out.stdout and "backup" not in out.stdout
+    out = console(tmp_path, "--lang", "ja", lines=["quit"])  # one Japanese sentence (audit)
+    assert "新しいボットで始められたゲーム" in out.stdout and "newer" not in out.stdout
     out = console(tmp_path, "--new", "--names", "Ann", lines=["quit"])  # (no traceback: above)
     assert out.returncode == 0 and "New game: Ann" in out.stdout, out.stdout
