@@ -19,7 +19,7 @@ from engine import Action, Game, View
 from engine.board import COLUMNS, LANES
 from engine.cards import CardSet
 from engine.textboard import abbreviations, piece_text
-from service.notation import action_words
+from service.notation import action_words, words_typed
 
 CELL = 8
 
@@ -173,6 +173,15 @@ def hand(cs: CardSet, v: View, seat: int, lang: str) -> dict[str, str]:
             "threat": str(p.get("threat", p["threat_public"]))}
 
 
+def _begins(a: Action, shown: str, start: str, game: Game) -> bool:
+    """Whether answer `a` begins with `start` (its verb already the notation's own,
+    `words_typed`): as the log writes it (`place thief_star`), as the list shows it
+    (`配置 シーフ★`), or with its cards' English names (`place Thief★`)."""
+    want = start.casefold() + " "
+    forms = (str(a), words_typed(shown), words_typed(action_words(str(a), game.cards, "en")))
+    return any((f + " ").casefold().startswith(want) for f in forms)
+
+
 def legal_lines(game: Game, seat: int, lang: str, start: str = "",
                 limit: int = 40) -> tuple[list[str], int]:
     """The seat's legal actions that begin with `start`, those differing only in their last
@@ -180,9 +189,10 @@ def legal_lines(game: Game, seat: int, lang: str, start: str = "",
     groups: dict[str, list[str]] = {}
     acts: list[Action] = game.legal_actions(seat)
     for a in acts:
-        if start and not (str(a) + " ").casefold().startswith(start.casefold() + " "):
+        shown = action_words(str(a), game.cards, lang)
+        if start and not _begins(a, shown, start, game):
             continue
-        words = action_words(str(a), game.cards, lang).split(" ")
+        words = shown.split(" ")
         head = " ".join(words[:-1]) if len(words) > 1 else words[0]
         tail = words[-1] if len(words) > 1 else ""
         groups.setdefault(head, [])

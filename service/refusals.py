@@ -22,7 +22,7 @@ from engine import ActionError
 from engine.messages import REASONS, Commands, Items, Name, Phrase
 
 from .lines import COMMAND, Line, Piece, parse
-from .notation import NOTATION_WORDS, shown
+from .notation import NOTATION_WORDS, PARTICLES, shown
 
 PREFIX = "refusal."
 NOTATION_PARAMS = ("verb", "word")  # parameters that quote a word of the notation
@@ -55,7 +55,8 @@ def _word(refusal: str, key: str, value: Any, lang: str) -> Any:
     if key in NOTATION_PARAMS and value in NOTATION_WORDS:
         return shown(value, lang)
     if key == "text" and refusal in NOTATION_TEXT:
-        return " ".join(shown(w, lang) if w in NOTATION_WORDS else w for w in value.split(" "))
+        # only the words after a verb: a verb there was typed as it stands (`act 2B done`)
+        return " ".join(shown(w, lang) if w in PARTICLES else w for w in value.split(" "))
     if key == "actions":
         return i18n.join(lang, (shown(w, lang) for w in value.split(", ")))
     return value

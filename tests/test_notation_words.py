@@ -14,6 +14,7 @@ import i18n
 from ai import make_player
 from cogs.play import card_token
 from console.app import COMMANDS
+from console.board import legal_lines
 from engine import Game, parse
 from service.notation import NOTATION_WORDS, action_words, words_typed
 
@@ -121,3 +122,13 @@ def test_the_recruit_commands_card_option_takes_a_mercenary_in_either_language()
     assert card_token("傭兵 アーチャー") == "merc アーチャー"
     assert card_token("merc  archer") == "merc archer"
     assert card_token("ソード マスター") == "ソードマスター"  # a name typed in two parts
+
+
+def test_the_console_lists_answers_beginning_as_the_list_shows_them() -> None:
+    """The second verification audit: `legal Ann 配置 シーフ★` (as the list shows it) and
+    `legal Ann place Thief★` said nothing began so; only the key `thief_star` matched."""
+    g = Game.new(["Ann"], seed=3)
+    for start in ("配置 シーフ★", "place Thief★", "place thief_star", "ＰＬＡＣＥ シーフ★"):
+        lines, _ = legal_lines(g, 0, "ja", words_typed(start))
+        assert lines and all(line.startswith("配置 シーフ★") for line in lines), start
+    assert legal_lines(g, 0, "ja", words_typed("配置 ウォーリア★"))[0] != lines
