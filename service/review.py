@@ -491,7 +491,10 @@ def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list
                           kind=i18n.t(lang, f"decision.{p.kind}"),
                           played=action_words(p.played, cards, lang),
                           best=action_words(p.best, cards, lang),
-                          before=pct(p.p), after=pct(p.p_best), cost=points_word(p.cost)))
+                          before=pct(p.p), after=pct(p.p_best),
+                          # the difference of the two figures shown (7 % and 34 %: 27), not
+                          # the rounded difference (26: the new-player audit's sum that failed)
+                          cost=f"{round(100 * p.p_best) - round(100 * p.p):.0f}"))
     return lines
 
 

@@ -229,6 +229,16 @@ def _sample_review() -> Review:
     return Review(5, [SeatReview(0, pts)], samples=6, seed=1)
 
 
+def test_a_mistakes_points_are_the_difference_of_the_chances_it_shows() -> None:
+    """The new-player audit: "`done` (7% to win) … `ready 3B` (34%): −26 points" — the
+    chances and the cost were rounded apart. The points are the two shown figures' gap."""
+    pts = [Point(k, 1 + k, "ready", "ready 2A", 0.5, "ready 2A", 0.5) for k in range(5)]
+    pts[2] = Point(2, 3, "ready", "done", 0.074, "ready 3B", 0.335)  # 7 % and 34 %: 27, not 26
+    line = markdowns(review_lines(Review(5, [SeatReview(0, pts)], samples=4, seed=1),
+                                  ["Ann"], {}, "en"), "en")[2]
+    assert "(7% to win)" in line and "(34%)" in line and "−27 points" in line, line
+
+
 def test_words_and_chart_in_both_languages() -> None:
     """Issue 23: "chart + texts in both languages"; the Japanese in the house style."""
     rev = _sample_review()
