@@ -42,6 +42,7 @@ import render
 from engine import Game, visible
 from engine.cards import CardSet
 from service import Abandoned, GameService, Outcome, Reminder, SetAside
+from service.daily import answer_by
 from service.hints import used_lines
 from service.meta import timeout_counts
 from service.narrate import narrate, prompt
@@ -421,7 +422,8 @@ class Announcer:
         lang = game_lang(row)
         mine = None if actor_lang is None else tuple(dict.fromkeys((lang, actor_lang)))
         asks = [a for s in out.prompts if not ai_level(row, s)
-                and (a := ask(g, s, users[s], out.deadlines.get(s, deadline),
+                and (a := ask(g, s, users[s],
+                              answer_by(row.settings, out.deadlines.get(s, deadline)),
                               mine if s == out.actor else (lang,))) is not None]
         private = secrets_by_seat(out.events, users)
         timeouts = timeout_counts(row.meta) if "timeout" in out.notes else {}
@@ -616,7 +618,8 @@ class Announcer:
         """The one reminder before a time limit runs out."""
         row = rem.row
         g = await self.bot.service.tables.load(row)
-        a = ask(g, rem.seat, int(row.seats[rem.seat]["user"]), rem.deadline)
+        a = ask(g, rem.seat, int(row.seats[rem.seat]["user"]),
+                answer_by(row.settings, rem.deadline))
         if a is None:
             return
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
@@ -629,7 +632,7 @@ class Announcer:
         game: its last posts may be far up the DM, or on another device's screen)."""
         users = [int(s["user"]) for s in row.seats]
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
-        deadline = self.bot.service.clock() + limit
+        deadline = answer_by(row.settings, self.bot.service.clock() + limit)
         asks = [a for s in g.waiting_for() if (a := ask(g, s, users[s], deadline)) is not None]
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
                            [safe(s["name"]) for s in row.seats], users, g.cards, [], {}, asks,

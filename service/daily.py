@@ -115,6 +115,15 @@ def day_end(day: dt.date) -> float:
     return nxt.timestamp()
 
 
+def answer_by(settings: Mapping[str, Any], deadline: float) -> float:
+    """The time a question must be answered by, as a player is told it: a daily attempt's
+    closes with its day (00:00 UTC), whatever its seat's time limit says (the English
+    new-player audit: the card said the day ends in 12 hours, every prompt "in 7 days")."""
+    daily = settings.get("daily")
+    day = attempt_day(str(daily.get("day"))) if isinstance(daily, Mapping) else None
+    return deadline if day is None else min(deadline, day_end(day))
+
+
 def day_start(day: dt.date) -> float:
     """When `day`'s challenge opens (its 00:00 UTC), as a timestamp: reminder hours count
     from here."""

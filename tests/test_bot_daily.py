@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
+import re
 
 import discord
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
 from cogs.daily import day_once
+from service import daily
 from service.daily import day_key
 from service.daily_slots import slot
 
@@ -185,3 +187,19 @@ def test_a_player_who_hid_their_profile_is_left_off_the_daily_boards(tmp_path):
             again = await h.slash(bob, "rr daily leaderboard", channel=h.dm_channel(bob))
             assert "Ann" in again.text
     asyncio.run(scenario())
+
+
+def test_every_daily_prompt_gives_the_days_end_as_its_deadline(tmp_path):
+    """The English new-player audit: the card said the day ends at 00:00 UTC (12 hours
+    on), and every prompt of the attempt said "(time limit <t:…:R>)" seven days on — the
+    seat's time limit, though the attempt closes with its day."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:
+            ann = h.user("ann")
+            dm = h.dm_channel(ann)
+            await h.slash(ann, "rr daily play", channel=dm)
+            end = int(daily.day_end(dt.date(2026, 11, 23)))
+            stamps = {int(x) for m in h.visible_to(ann)
+                      for x in re.findall(r"<t:(\d+):R>", m.text)}
+            assert end in stamps and max(stamps) == end, (end, stamps)
+    run(scenario)
