@@ -348,7 +348,8 @@ class Console:
             self.say(self.t("history_line", game=p.game_id,
                             day=dt.datetime.fromtimestamp(p.ended_at, dt.UTC).date().isoformat(),
                             players=players,
-                            result=self.t("history_won", names=self.join(won)) if won
+                            result=self.t("history_won" if len(won) == 1 else "history_draw",
+                                          names=self.join(won)) if won
                             else self.t("history_nobody")))
 
     async def past_game(self, command: str, number: str) -> None:

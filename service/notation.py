@@ -52,6 +52,7 @@ def _typed() -> tuple[dict[str, str], dict[str, str]]:
             verbs[_fold(shown(w, lang))] = w
         for w in PARTICLES:
             others[_fold(shown(w, lang))] = w
+    others["->"] = "to"  # the arrow as a keyboard types it (the fresh-machine audit)
     return verbs, others
 
 

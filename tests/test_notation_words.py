@@ -74,6 +74,7 @@ def test_a_japanese_reader_reads_and_types_the_notation_in_japanese() -> None:
     assert words_typed("募兵 傭兵 バード 1A") == "recruit merc バード 1A"
     assert words_typed("自動レベルアップ オフ") == "autosave off"
     assert words_typed("行動\u200b 2B → 3B") == "act 2B to 3B"  # a pasted zero-width space
+    assert words_typed("act 1C -> 2C") == "act 1C to 2C"  # the arrow as a keyboard types it
     assert words_typed("act 2B to 3B heal 3B") == "act 2B to 3B heal 3B"  # English as it was
     assert action_words("done", cs, "en") == "done"
 
