@@ -176,6 +176,12 @@ class ExpertPlayer:
         deck: int = view.get("monster_deck_size", len(view.get("monster_deck", [])))
         return deck <= self.race
 
+    def plays_others(self, view: View, seat: int) -> bool:
+        """Whether the rollouts play the other seats' unit actions (`rollout`'s `full`): in
+        the 2-player race, and wherever another seat still plays when this expert defends
+        them (`defended`: the hints' and the review's)."""
+        return self.racing(view) or (self.defend and defended(view, seat))
+
     def candidates(self, cs: CardSet, view: View, seat: int, dec: dict[str, Any],
                    legal: list[Action]) -> list[Action]:
         """Greedy's best few answers, best first (judged as greedy judges this position: in
@@ -229,7 +235,7 @@ class ExpertPlayer:
             values = []
             for a in cands:
                 out = self.rollout(cs, sample, seat, a, seed, deadline, to_end,
-                                   full=race or (self.defend and defended(view, seat)),
+                                   full=self.plays_others(view, seat),
                                    limit=self.effort // len(cands))
                 if out is None:
                     break

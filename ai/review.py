@@ -28,7 +28,7 @@ from engine import Action, CardSet, Game, parse
 from .chance import Chance
 from .determinize import determinize
 from .evaluate import rounds_left
-from .expert import ExpertPlayer, defended
+from .expert import ExpertPlayer
 from .model import View, cards_of
 
 # How far each answer is played out: until the seat's command card ROUNDS rounds later, so
@@ -98,7 +98,7 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int,
     "Stability")."""
     cs = cards_of(view)
     legal = Game(view, cs).legal_actions(seat)
-    expert = ExpertPlayer(seed)
+    expert = ExpertPlayer(seed, defend=True)
     cands = [str(a) for a in candidates(expert, cs, view, seat, legal)]
     if played not in cands:
         cands.append(played)
@@ -107,9 +107,9 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int,
     chance = Chance(view)
     values: dict[str, list[float]] = {t: [] for t in cands}
     left = rounds_left(view)
-    # 2 players near the end: both boards played (ai/expert.py `racing`), through the
-    # next round as elsewhere (to the end would double a review's time, docs/review.md)
-    race = expert.racing(view) or defended(view, seat)
+    # the other boards played (ai/expert.py `plays_others`), through the next round as
+    # elsewhere (to the end in the 2-player race would double a review's time, docs/review.md)
+    full = expert.plays_others(view, seat)
     to_end = left is not None and left <= expert.finish
     n, target, decided = 0, samples, False
     while n < target:
@@ -117,7 +117,7 @@ def judge(view: View, seat: int, played: str, seed: int, samples: int,
         dice = rng.getrandbits(32)
         for text in cands:
             out = expert.rollout(cs, sample, seat, by_text.get(text) or parse(text),
-                                 dice, math.inf, to_end, ROUNDS, full=race)
+                                 dice, math.inf, to_end, ROUNDS, full=full)
             assert out is not None  # no deadline: a rollout always finishes
             decided = decided or chance.decided(out[0])
             values[text].append(chance(out[0]))

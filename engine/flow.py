@@ -134,8 +134,7 @@ def _round_zero(cs: CardSet, st: State, ev: list[Event]) -> None:
     """R4.3–4.4: two summons, mercenaries revealed, then simultaneous initial placement."""
     st["step"] = "placing"
     ev.append({"type": "phase", "phase": "setup", "round": 0})
-    if _reveal_mercenaries(st, ev) and st["setup"].get("rules", 1) >= 4 and (
-            len(st["players"]) == 1 and st["options"].get("difficulty") is not None):
+    if _reveal_mercenaries(st, ev) and st["setup"].get("rules", 1) >= 4 and _solo_option(st):
         # R13.2 [decision]: a run-out counts at a round's reset, round 1's the first; rules 4
         # rebuilt the deck at once, so round 1's could not see it (a custom set whose deck the
         # first reveal empties; rules 1–3 found it empty there: the final round 2 either way)
@@ -493,8 +492,7 @@ def _end_resets(cs: CardSet, st: State, ev: list[Event]) -> None:
     st["discard"] += [m for m in st["mercenaries"] if m]
     st["mercenaries"] = [None, None, None]
     ran_out = _reveal_mercenaries(st, ev)
-    if (len(st["players"]) == 1 and st["options"].get("difficulty") is not None
-            and (ran_out or not st["unit_deck"]) and st["final_round"] is None):
+    if _solo_option(st) and (ran_out or not st["unit_deck"]) and st["final_round"] is None:
         st["final_round"] = st["round"] + 1  # R13.2
         ev.append({"type": "final_round", "round": st["final_round"]})
     if len(active(st)) != 4:
@@ -519,11 +517,10 @@ def _reveal_mercenaries(st: State, ev: list[Event]) -> bool:
     """R11.3: fill the row from the unit deck; returns whether the deck ran out meanwhile
     (R13.2: the round after that is a solo option game's last)."""
     rules = st["setup"].get("rules", 1)
-    solo_option = len(st["players"]) == 1 and st["options"].get("difficulty") is not None
     # The solo option (p.27) names the round after the deck runs out the last; it does not
     # stop the reshuffle of p.23, so from rules 4 its deck is rebuilt like any other and the
     # last round's row is full. Games of rules 1–3 kept the deck empty and the row short.
-    reshuffles = not solo_option or rules >= 4
+    reshuffles = not _solo_option(st) or rules >= 4
     ran_out = not st["unit_deck"]
     for k in range(3):
         if st["mercenaries"][k] is not None:
@@ -541,6 +538,11 @@ def _reveal_mercenaries(st: State, ev: list[Event]) -> bool:
     ev.append({"type": "mercenaries", "cards": [m["card"] if m else None
                                                for m in st["mercenaries"]]})
     return ran_out
+
+
+def _solo_option(st: State) -> bool:
+    """A solo game under the option rule (R13.2): a difficulty, a final round."""
+    return len(st["players"]) == 1 and st["options"].get("difficulty") is not None
 
 
 def _reshuffle_units(st: State, ev: list[Event]) -> None:

@@ -70,8 +70,6 @@ def damage_words(reason: dict[str, Any]) -> str:
                 f"{reason.get('recorded')}")
     if kind == "replay":
         return f"its action log no longer replays ({reason.get('error', '?')})"
-    if kind == "newer":  # (for the log: the versions it names)
-        return f"it was started by a newer release of the bot ({reason.get('error', '?')})"
     return "it could not be loaded"
 
 
