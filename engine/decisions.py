@@ -21,7 +21,7 @@ from .cards import CardSet, normalize_name
 from .errors import IllegalAction, excerpt
 from .messages import Commands, Items, Name, Phrase, phrase
 from .notation import Action, Verb
-from .state import close_decision, is_unit, marks, sq
+from .state import close_decision, is_unit, levelup_price, marks, sq
 from .types import (
     ActionsDecision,
     Board,
@@ -97,7 +97,7 @@ class DecisionRule(Generic[D]):
     verbs: tuple[Verb, ...]
     answer: Callable[[Reply, D, Action], str]  # check, then apply; the text logged (R15)
     legal: Callable[[CardSet, State, int, D], list[Action]]  # Level Up aside
-    asks: Callable[[CardSet, State, D], Mapping[str, object]]  # the prompt's parameters
+    asks: Callable[[CardSet, State, int, D], Mapping[str, object]]  # the prompt's parameters
     timeout: Callable[[Reply, D], None] = _close  # a player out of time (R15): no change
     trivial: Callable[[State, int, D], Action | None] = _no_trivial  # besides a lone answer
     levelup_hint: bool = True  # the wrong-verb refusal mentions Level Up
@@ -199,7 +199,7 @@ def _pick_timeout(r: Reply, dec: PickDecision) -> None:
     flow.skip_turn(r.st, r.seat, r.ev)
 
 
-def _pick_asks(cs: CardSet, st: State, dec: PickDecision) -> Mapping[str, object]:
+def _pick_asks(cs: CardSet, st: State, seat: int, dec: PickDecision) -> Mapping[str, object]:
     names = Items(tuple(_name(cs, c) for c in dec["options"]))
     return {"options": _piece("prompt.pick_options", options=names)}
 
@@ -290,7 +290,7 @@ def _card_or_fatigue(cs: CardSet, card: str) -> Name | Phrase:
     return _name(cs, card) if card in cs.commands else _piece("prompt.fatigue")
 
 
-def _actions_asks(cs: CardSet, st: State, dec: ActionsDecision) -> Mapping[str, object]:
+def _actions_asks(cs: CardSet, st: State, seat: int, dec: ActionsDecision) -> Mapping[str, object]:
     return {"card": _card_or_fatigue(cs, dec["card"]), "n": dec["left"]}
 
 
@@ -330,7 +330,7 @@ def _ready_trivial(st: State, seat: int, dec: ReadyDecision) -> Action | None:
     return Action("ready", squares=acted) if len(acted) <= dec["n"] else None
 
 
-def _ready_asks(cs: CardSet, st: State, dec: ReadyDecision) -> Mapping[str, object]:
+def _ready_asks(cs: CardSet, st: State, seat: int, dec: ReadyDecision) -> Mapping[str, object]:
     return {"card": _card_or_fatigue(cs, dec["card"]), "n": dec["n"]}
 
 
@@ -389,7 +389,7 @@ def _recruit_legal(cs: CardSet, st: State, seat: int, dec: RecruitDecision) -> l
     return out
 
 
-def _recruit_asks(cs: CardSet, st: State, dec: RecruitDecision) -> Mapping[str, object]:
+def _recruit_asks(cs: CardSet, st: State, seat: int, dec: RecruitDecision) -> Mapping[str, object]:
     """What is on offer and what it costs, so a new player need not open the table image to
     choose (R7.1)."""
     offer = tuple(_piece("prompt.mercenary_cost", card=_name(cs, m["card"]),
@@ -449,17 +449,18 @@ def _modifier(mod: int) -> str:
     return f"+{mod}" if mod >= 0 else f"−{-mod}"
 
 
-def _roll_asks(cs: CardSet, st: State, dec: RollDecision) -> Mapping[str, object]:
+def _roll_asks(cs: CardSet, st: State, seat: int, dec: RollDecision) -> Mapping[str, object]:
     # offer only the boons that could raise the damage (combat.roll_options)
     boons = "both" if dec["can_reroll"] and dec["can_levelup"] else (
         "reroll" if dec["can_reroll"] else "levelup")
     return {"d1": dec["dice"][0], "d2": dec["dice"][1], "total": dec["total"],
             "result": _piece(f"roll.{dec['result']}"),
             "mod": _modifier(dec["total"] - sum(dec["dice"])), "def": dec.get("def", "?"),
-            "choices": _piece(f"prompt.roll_{boons}")}
+            "choices": _piece(f"prompt.roll_{boons}",
+                              price=levelup_price(st["players"][seat]))}
 
 
-def _nothing(cs: CardSet, st: State, dec: Decision) -> Mapping[str, object]:
+def _nothing(cs: CardSet, st: State, seat: int, dec: Decision) -> Mapping[str, object]:
     return {}
 
 
@@ -514,10 +515,11 @@ def levelup_options(cs: CardSet, st: State, seat: int) -> list[Action]:
             if is_unit(u) and combat.levelup_problem(cs, st, seat, i) is None]
 
 
-def prompt(cs: CardSet, st: State, dec: Decision) -> Prompt:
-    """What `dec` asks: its kind's catalogue key with the parameters the kind declares."""
+def prompt(cs: CardSet, st: State, seat: int, dec: Decision) -> Prompt:
+    """What `dec` asks `seat`: its kind's catalogue key with the parameters the kind
+    declares (the seat's own, such as its Level Up price)."""
     rule = RULES[dec["kind"]]
-    return Prompt(rule.prompt_key, rule.asks(cs, st, dec),
+    return Prompt(rule.prompt_key, rule.asks(cs, st, seat, dec),
                   None if rule.counted is None else rule.counted(dec))
 
 

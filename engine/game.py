@@ -397,7 +397,7 @@ class Game:
         """What `seat` is asked now, without words (the catalogue key and its parameters,
         `decisions.Prompt`), or None when nothing is asked."""
         dec = self.decision(seat)
-        return None if dec is None else decisions.prompt(self.cards, self.state, dec)
+        return None if dec is None else decisions.prompt(self.cards, self.state, seat, dec)
 
 
 def find_cards_version(setup: Mapping[str, Any], log: list[LogEntry],

@@ -43,7 +43,8 @@ def t(key: str, lang: str, **kw: Any) -> Line:
 
 
 def result(res: str, lang: str) -> str:
-    """A roll's result as it is told: "hit (2)" (R8.2)."""
+    """A roll's result as it is told, with the damage it deals: "below DEF, 1 damage"
+    (R8.2: a roll under DEF is not a miss to the monster; it still takes 1)."""
     return i18n.t(lang, f"roll.{res}")
 
 

@@ -117,7 +117,7 @@ def test_an_accepted_answer_is_told_as_a_games_story(tmp_path: Path) -> None:
     Skeleton defeated and the honor mark it gave (R12) — in the console and in Discord."""
     out = console(tmp_path, "--tutorial", lines=["lesson 4", "act 2B to 4B attack 6B",
                                                  "act 5A to 5B attack 6B"]).stdout
-    assert "  You: Thief★ on 4B attacks Skeleton on 6B: 2+2+0 = 4 vs DEF 7: miss (1)." in out
+    assert "  You: Thief★ on 4B attacks Skeleton on 6B: 2+2+0 = 4 vs DEF 7: below DEF, 1 damage." in out
     assert "  You defeated the Skeleton on 6B (+1 honor mark)." in out
     lesson = lesson_index("dice")
     done = judge(lesson, 1, "act 5A to 5B attack 6B", "en")

@@ -115,9 +115,9 @@ def test_a_roll_shows_the_units_modifier_and_the_damage_left():
                decisions={0: actions()}, dice={0: dice_seed((4, 3))})
     ev = g.apply(0, "act 2B attack 3B")
     en, ja = _lines(ev, "en", ("Ann",)), _lines(ev, "ja", ("Ann",))
-    assert "Ann: Warrior★ on 2B attacks Skeleton on 3B: 4+3+1 = 8 vs DEF 7: hit (2)." in en
+    assert "Ann: Warrior★ on 2B attacks Skeleton on 3B: 4+3+1 = 8 vs DEF 7: hit, 2 damage." in en
     assert f"Ann: Skeleton on 3B: 2 damage (HP 0/{full})." in en
-    assert "Ann: 2Bのウォーリア★が3Bのスケルトンを攻撃: 4+3+1 = 8（防御力7）: 命中（2）" in ja
+    assert "Ann: 2Bのウォーリア★が3Bのスケルトンを攻撃: 4+3+1 = 8（防御力7）: 命中・2ダメージ" in ja
 
 
 def test_readying_reads_as_readying_not_healing_in_japanese():
@@ -150,8 +150,22 @@ def test_the_roll_question_shows_the_modifier_and_the_defence():
                decisions={0: actions()}, dice={0: dice_seed((4, 3))}, player={0: {"honor": 1}})
     g.apply(0, "act 2B attack 3B")
     assert (g.decision(0) or {}).get("kind") == "roll"
-    assert "4+3+1 = 8 vs DEF 9: miss (1)" in (prompt(g, 0, "en") or "")
-    assert "4+3+1 = 8（防御力9）: 外れ（1）" in (prompt(g, 0, "ja") or "")
+    assert "4+3+1 = 8 vs DEF 9: below DEF, 1 damage" in (prompt(g, 0, "en") or "")
+    assert "4+3+1 = 8（防御力9）: 防御力未満・1ダメージ" in (prompt(g, 0, "ja") or "")
+
+
+def test_the_roll_question_prices_the_level_up_it_offers():
+    """R12.1 / R12.2: after 4+3+1 = 8 against the Golem's DEF 9, a Level Up to the Warrior
+    (+2) would make 9, a hit; the question says what it costs — 2 honor marks for a
+    player's first two level-ups, 3 from the third — as it prices Willpower."""
+    for done, price in ((0, 2), (2, 3)):
+        g = puzzle([{"2B": unit("warrior_star"), "3B": monster("golem")}],
+                   decisions={0: actions()}, dice={0: dice_seed((4, 3))},
+                   player={0: {"honor": 4, "levelups": done}})
+        g.apply(0, "act 2B attack 3B")
+        en, ja = prompt(g, 0, "en") or "", prompt(g, 0, "ja") or ""
+        assert f"level up ({price} honor marks)" in en, en
+        assert f"レベルアップ（栄誉マーク{price}）" in ja, ja
 
 
 def test_japanese_lists_use_the_ideographic_comma():
