@@ -77,13 +77,15 @@ class Reason:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """A hint: the action to type, why, and the estimated chance to win (0–1) before and
-    after it."""
+    """A hint: the action to type, why, and the estimated chance to win (0–1) with the most
+    obvious answer (greedy's) and with this one; `players` puts the figure in proportion (a
+    third is an even share at three players)."""
 
     action: str
     reason: Reason
     p_before: float
     p_after: float
+    players: int = 1
 
 
 # Sampled games behind a figure where the expert does not search: as many as its search
@@ -118,7 +120,7 @@ def advise(view: View, seat: int, seed: int, samples: int = SAMPLES,
         if spends_marks(weighing.candidates[best]):
             text, reason, before, after = _keep_marks(cs, view, seat, seed, samples, text,
                                                       reason, after)
-    return Advice(text, reason, before, after)
+    return Advice(text, reason, before, after, len(view["players"]))
 
 
 def as_good_as_shown(p: float, than: float) -> bool:

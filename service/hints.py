@@ -127,9 +127,21 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[Line]
     if r.saved:
         why += i18n.tn(lang, "hint.saved", r.saved, n=r.saved)
     action = parse(i18n.template(lang, "hint.action"), action=action_words(advice.action, cs, lang))
-    return [action, Line() + why,
-            Line() + i18n.t(lang, "hint.chance", before=_pct(advice.p_before),
-                            after=_pct(advice.p_after))]
+    return [action, Line() + why + i18n.t(lang, "hint.stop"), chance_line(advice, lang)]
+
+
+def chance_line(advice: ai.advise.Advice, lang: str) -> Line:
+    """The chance to win with the hint, against the most obvious answer's when the two
+    differ as shown; the same figure twice ("33% now, 33% after", a round-1 hint at three
+    players) told a player nothing, so where they agree the line says what the figure
+    means instead: an even share among the players."""
+    after, before = _pct(advice.p_after), _pct(advice.p_before)
+    if before != after:
+        return Line() + i18n.t(lang, "hint.chance", before=before, after=after)
+    line = Line() + i18n.t(lang, "hint.chance_same", after=after)
+    if advice.players > 1:
+        line += i18n.t(lang, "hint.share", n=advice.players, share=_pct(1 / advice.players))
+    return line
 
 
 def _pct(p: float) -> str:

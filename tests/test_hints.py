@@ -233,7 +233,9 @@ def test_an_attack_hint_says_who_hits_what_and_how_hard_in_english_and_japanese(
     en = advice_lines(advice, g.cards, "en")
     assert f"attacks the {g.cards.name(r.monster, 'en')} on {r.target}" in en[1]
     assert f"{r.damage:g} damage expected" in en[1]
-    assert str(en[2]) == "Estimated chance to win: 25% now, 50% after this move"
+    assert str(en[1]).endswith("expected."), en[1]  # the reason is a sentence
+    assert str(en[2]) == ("Estimated chance to win: 50% with this move, 25% with the most "
+                          "obvious one")
     ja = advice_lines(advice, g.cards, "ja")
     assert g.cards.name(r.monster, "ja") in ja[1] and "期待ダメージ" in ja[1]
 
@@ -252,7 +254,7 @@ def test_a_monster_at_the_castle_door_is_said_to_get_in_this_rounds_invasion():
     advice = Advice("act 2B attack 2C", r, 0.5, 0.6)
     assert str(advice_lines(advice, g.cards, "en")[1]).endswith(
         f"; it stops the monster reaching your castle in the coming Invasion "
-        f"{round(100 * r.stops)}% of the time")
+        f"{round(100 * r.stops)}% of the time.")
     assert "この後の侵略で城に到達するはずのモンスターを" in advice_lines(advice, g.cards, "ja")[1]
     round_ = g.round
     g.apply(0, "done")  # nobody stops it
@@ -333,3 +335,26 @@ def test_an_area_attack_hint_says_how_many_monsters_it_hits_and_the_total(tmp_pa
     assert en.startswith("Sorcerer★ 3B hits 2 monsters: 2 damage expected"), en
     ja = str(advice_lines(advice, g.cards, "ja")[1])
     assert "モンスター2体を攻撃" in ja and "期待ダメージ合計2" in ja, ja
+
+
+def test_a_hint_whose_figures_agree_says_what_the_figure_means():
+    """The English new-player audit: a round-1 hint at three players read "33% now, 33%
+    after" — one figure twice, telling nothing. Where the suggestion is as good as the
+    obvious answer the line gives the figure once, beside an even share among the players
+    (R9.3: one winner among them); solo, the figure alone."""
+    g = Game.new(["Ann"], seed=1)
+    r = Reason("act", unit="warrior_star", square="2B", to="3A")
+    three = advice_lines(Advice("act 2B to 3A", r, 0.331, 0.334, 3), g.cards, "en")[2]
+    assert str(three) == ("Estimated chance to win: 33% with this move "
+                          "(an even share among 3 players is 33%)")
+    ja = advice_lines(Advice("act 2B to 3A", r, 0.331, 0.334, 3), g.cards, "ja")[2]
+    assert str(ja) == "推定勝率：この手で33%（3人で均等に分けると33%）"
+    solo = advice_lines(Advice("act 2B to 3A", r, 0.6, 0.6, 1), g.cards, "en")[2]
+    assert str(solo) == "Estimated chance to win: 60% with this move"
+
+
+def test_a_hint_knows_how_many_play():
+    """The share a hint compares with is the game's own player count."""
+    g = Game.new(["Ann", "Bob", "Cy"], seed=3)
+    who = g.waiting_for()[0]
+    assert advise(g.view(who), who, seed=1, budget=60.0).players == 3
