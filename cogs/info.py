@@ -266,7 +266,11 @@ class InfoCommands(CommandsMixin):
         pairs = [(t("rules_choice", lang, title=sec.title, ids=" ".join(sec.rules))
                   if sec.rules else sec.title, sec.key)
                  for sec in rules_ref.sections(lang).values()]
-        return [app_commands.Choice(name=n, value=v) for n, v in C.narrow(pairs, current)]
+        shown = C.narrow(pairs, current)
+        found = None if shown or not current else rules_ref.find(current[:50], lang)
+        if found is not None:  # a word the section uses ("threat"): offer that section
+            shown = [pair for pair in pairs if pair[1] == found.key]
+        return [app_commands.Choice(name=n, value=v) for n, v in shown]
 
     @app_commands.command(name="settings", description=_(
         "Your standing order and the game's time limit"))

@@ -84,7 +84,8 @@ def rule_id(words: str) -> str | None:
 
 def find(words: str, lang: str) -> Section | None:
     """The section a player asked for: a rule id (its own section, else its chapter's), a
-    topic key or a title (either language's, any case); None when nothing matches."""
+    topic key or a title (either language's, any case), else the section that uses the
+    word most (`mentioning`); None when nothing matches."""
     secs = sections(lang)
     rid = rule_id(words)
     if rid is not None:
@@ -100,7 +101,37 @@ def find(words: str, lang: str) -> Section | None:
                                          for o in map(sections, FILES)}
         if asked == k or asked in titles or asked in {t.lstrip("0123456789 ") for t in titles}:
             return sec
+    for other in (lang, *FILES):  # the reader's words first, then a word typed in another
+        hit = mentioning(asked, sections(other))
+        if hit is not None:
+            return secs.get(hit.key)
     return None
+
+
+def mentioning(asked: str, secs: dict[str, Section]) -> Section | None:
+    """The section that explains a word it is not named after ("threat", "medal",
+    "Willpower", 脅威): the one whose title or text uses it most, the title counting for
+    more; None when none uses it. A player types the word a message used, not our topic
+    keys (`/rr rules threat` found nothing while the winning section defines threat)."""
+    if len(asked) < 2:
+        return None
+    best, most = None, 0
+    for sec in secs.values():
+        n = 5 * len(_uses(asked, sec.title)) + len(_uses(asked, sec.body))
+        if n > most:
+            best, most = sec, n
+    return best
+
+
+def _uses(word: str, text: str) -> list[str]:
+    """Where `text` uses `word`: as a whole word, plurals too ("threat" in "Threat =",
+    "medals"), or anywhere for a word in a script without spaces (脅威 in 脅威点)."""
+    plain = _plain(text)
+    if word.isascii():
+        stems = {word, re.sub(r"(?<=...)e?s$", "", word), re.sub(r"(?<=...)s$", "", word)}
+        either = "|".join(map(re.escape, sorted(stems, key=len, reverse=True)))
+        return re.findall(rf"(?<![a-z])(?:{either})(?:s|es)?(?![a-z])", plain)
+    return re.findall(re.escape(word), plain)
 
 
 def _plain(words: str) -> str:

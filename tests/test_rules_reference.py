@@ -43,6 +43,17 @@ def test_every_rule_id_a_player_reads_opens_a_section_in_both_languages() -> Non
     assert unopenable == set()
 
 
+def test_a_word_the_rules_use_opens_the_section_that_explains_it() -> None:
+    """The English new-player audit: `/rr rules threat` found nothing, though threat decides
+    a 2–4 player game (R14.2) and messages say it. A word opens the section that uses it
+    most, typed in either language; a word no section uses still finds nothing."""
+    assert (rules.find("threat", "en") or rules.Section("", "", (), "")).rules == ("R14",)
+    assert (rules.find("Medals", "en") or rules.Section("", "", (), "")).key == "winning"
+    assert (rules.find("willpower", "ja") or rules.Section("", "", (), "")).key == "boons"
+    assert (rules.find("脅威", "ja") or rules.Section("", "", (), "")).key == "winning"
+    assert rules.find("banana", "en") is None and rules.find("b", "en") is None
+
+
 def test_both_languages_have_the_same_sections_and_ids() -> None:
     en, ja = rules.sections("en"), rules.sections("ja")
     assert list(en) == list(ja)
@@ -97,6 +108,14 @@ def test_rr_rules_opens_a_cited_rule_id_and_explains_a_wrong_topic(tmp_path: Pat
             assert "R11" in res.text
             got = await h.autocomplete(ann, "rr rules", focused="topic", topic="end")
             assert "end" in got.choice_values
+            # a word a message uses, not a topic's name: the section that defines it (R14.2)
+            res = await h.slash(ann, "rr rules", topic="threat")
+            assert res.embed["title"] == "Winning with 2–4 players", res.text
+            assert "Threat =" in res.embed["description"]
+            res = await h.slash(yui, "rr rules", topic="脅威")
+            assert res.embed["title"] == "2〜4人戦の勝利"
+            got = await h.autocomplete(ann, "rr rules", focused="topic", topic="threat")
+            assert got.choice_values == ["winning"]
     _run(scenario())
 
 
