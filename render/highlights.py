@@ -417,7 +417,8 @@ class _Highlighter:
 
     def _rolled(self, e: Event, layer: int) -> None:
         """A dice attack (R8.2): attacker and target framed in the result's colour, and the
-        total with the result ("8 hit") in a tag by the target."""
+        total with the result ("8 hit") in a tag by the target; a roll under DEF reads "5 1dmg",
+        not "miss": it still deals 1 (the new-player audit read "miss" as none)."""
         res = str(e.get("result", ""))
         color = th.RESULT.get(res, th.HL_ATTACK)
         a, b = self.box(e.get("from")), self.box(e.get("target"))
