@@ -236,6 +236,7 @@ def test_ai_seat_texts_in_japanese(tmp_path):
                 in res.text
             res = await h.slash(yui, "rr settings", zombie="off")
             assert "既定の回答になります" in res.text
+            assert "2回続けて時間切れ" in res.text  # R15: in a row, not any two
             table = Table(h)
             await h.click(yui, message=table.lobby_message(), label="開始")
             res = await h.slash(yui, "rr back")
