@@ -99,7 +99,12 @@ class Lobby:
             return row
 
     async def leave(self, channel_id: int, user_id: int) -> GameRow:
+        """Out of the lobby. After a game has ended there is nothing to leave, and the
+        refusal says the game is over (`GameOver`), as `status` shows it, not "no game here"
+        (the English new-player audit)."""
         async with self.tables.lock(channel_id):
+            if await self.tables.store.open_game(channel_id) is None:
+                await self.tables.current(channel_id, mine=False)  # raises: over, or none
             row = await self.tables.lobby(channel_id)
             seat = row.seat_of(user_id)
             if seat is None:

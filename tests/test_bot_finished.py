@@ -62,7 +62,9 @@ def test_finished_game_is_viewable_and_refuses_play(tmp_path):
             for user, command, options in (
                     (ann, "rr done", {}), (bob, "rr pick", {"card": "advance"}),
                     (ann, "rr undo", {}), (bob, "rr act", {"unit": "2B"}),
-                    (ann, "rr remove", {"player": bob}), (stranger, "rr done", {})):
+                    (ann, "rr remove", {"player": bob}), (stranger, "rr done", {}),
+                    # leaving: nothing to leave, and it says why (not "no game here")
+                    (bob, "rr lobby leave", {"confirm": True}), (bob, "rr lobby leave", {})):
                 res = await table.slash(user, command, **options)
                 assert res.ephemeral and f"The game is over: {result}." in res.text, \
                     (command, res.text)
