@@ -224,7 +224,8 @@ class InfoCommands(CommandsMixin):
         key = name if name in cs.units or name in cs.monsters or name in cs.commands \
             else cs.resolve(name)
         if key is None:
-            await reply(interaction, t("unknown_card", lang, name=safe(excerpt(name))))
+            await reply(interaction, t("refused", lang, msg=t(
+                "unknown_card", lang, name=safe(excerpt(name)))))  # ⛔ as every refusal
             return
         data = await asyncio.to_thread(card_png, key, lang=lang)
         alt = t("card_alt", lang, card=cs.name(key, lang), stats=card_stats(cs, key, lang))
@@ -253,8 +254,9 @@ class InfoCommands(CommandsMixin):
             return
         found = rules_ref.find(topic[:50], lang)
         if found is None:
-            await reply(interaction, t("no_rules", lang, topic=safe(topic[:50]), topics=join(
-                (sec.title for sec in rules_ref.sections(lang).values()), lang)))
+            await reply(interaction, t("refused", lang, msg=t(
+                "no_rules", lang, topic=safe(topic[:50]), topics=join(
+                    (sec.title for sec in rules_ref.sections(lang).values()), lang))))
             return
         await reply(interaction, "", embed=discord.Embed(title=found.title,
                                                          description=found.read("Discord")[:4000]))

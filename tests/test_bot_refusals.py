@@ -59,7 +59,7 @@ def test_bad_inputs_get_specific_ephemeral_refusals_and_change_nothing(tmp_path)
                 await refused(table, res, *phrases)
                 assert await stored(table) == before, f"{command} {options} changed the game"
             res = await h.slash(ann, "rr card", name="no such card")
-            await refused(table, res, "No card called 'no such card'")
+            await refused(table, res, "⛔ No card called 'no such card'")
             # options Discord's client itself refuses never reach the bot
             for command, options in (("rr new", {"players": 7}), ("rr new", {"hours": 0}),
                                      ("rr pick", {"card": "banana"}),

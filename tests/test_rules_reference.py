@@ -105,6 +105,7 @@ def test_rr_rules_opens_a_cited_rule_id_and_explains_a_wrong_topic(tmp_path: Pat
             assert res.embed["title"] == "Boons: honor marks"
             res = await h.slash(ann, "rr rules", topic="banana")
             assert res.ephemeral and "banana" in res.text and "⑦ End phase" in res.text
+            assert res.text.startswith("⛔ ")  # a refusal, marked as every refusal is
             assert "R11" in res.text
             got = await h.autocomplete(ann, "rr rules", focused="topic", topic="end")
             assert "end" in got.choice_values
