@@ -238,11 +238,27 @@ def _invaded(st: _Story, k: int, e: Event, p: str) -> None:
         st.add("invaded_first", p=p)
 
 
+_ONE_HEAL = ("type", "player", "square", "by", "from", "support")
+
+
+def _same_heal(a: Event, b: Event) -> bool:
+    """Two points of one heal ×N on the same unit (R8.2: the engine logs each point)."""
+    return all(a.get(f) == b.get(f) for f in _ONE_HEAL)
+
+
 def _healed(st: _Story, k: int, e: Event, p: str) -> None:
+    """One line per unit healed: a heal ×2 on one unit reads "heals … 2 (HP 4/4)", told by
+    the last of its points, which carries the HP it ends with (the new-player audit read
+    two lines and thought it two heals)."""
+    if k + 1 < len(st.events) and _same_heal(st.events[k + 1], e):
+        return
+    n = 1
+    while k - n >= 0 and _same_heal(st.events[k - n], e):
+        n += 1
     key = ("healed_support" if e.get("support") else
            "healed_by" if e.get("by") else "healed")  # older logs do not name the healer
     st.add(key, p=p, square=e["square"], card=st.n(e.get("card")), hp=s_hp(e, st.lang),
-           healer=st.n(e.get("by")), **{"from": e.get("from", "?")})
+           healer=st.n(e.get("by")), n=n, **{"from": e.get("from", "?")})
 
 
 def _game_over(st: _Story, k: int, e: Event, p: str) -> None:

@@ -43,6 +43,21 @@ def test_a_heal_skill_names_its_healer_and_the_healed_unit() -> None:
             in _lines(ev, "ja"))
 
 
+def test_a_heal_of_two_on_one_unit_is_told_once() -> None:
+    """R8.2 heal ×N: the levelled Cleric's three points, two on one Warrior★, read as one
+    heal of 2 with the HP it ends with, and one of 1 on the Cleric itself — not as three
+    heals (the new-player audit read a ×2 heal on one unit as two)."""
+    full = hp("warrior_star")
+    g = puzzle([{"1A": unit("cleric", dmg=1), "5C": unit("warrior_star", dmg=2)}],
+               decisions={0: actions()})
+    ev = g.apply(0, "act 1A heal 1A,5C,5C")
+    en = [line for line in _lines(ev, "en") if " heals " in line]
+    assert en == [f"Ann: Cleric on 1A heals Cleric on 1A: 1 (HP {hp('cleric')}/{hp('cleric')}).",
+                  f"Ann: Cleric on 1A heals Warrior★ on 5C: 2 (HP {full}/{full})."], en
+    ja = [line for line in _lines(ev, "ja") if "回復" in line]
+    assert ja[1] == f"Ann: 1Aのクレリックが5Cのウォーリア★のHPを2回復（HP {full}/{full}）。", ja
+
+
 def test_an_allocated_attack_names_its_attacker_on_every_hit() -> None:
     """Issue 20 / R8.2 allocated ×N: each point of damage is told with the Swordmaster who
     dealt it, not as damage out of nowhere."""
