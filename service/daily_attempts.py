@@ -231,7 +231,10 @@ class DailyAttempts:
                       raced: bool) -> Started:
         """The attempt's game in play. A game an older bot started without its daily
         settings (it crashed between its lobby and its settings) gets them now, and the
-        attempt its game, so its posts, timing and scoring find them."""
+        attempt its game, so its posts, timing and scoring find them. Loaded first: a game
+        that cannot be played here (set aside, or a newer release's) is refused with nothing
+        written, not even the time it was last taken up."""
+        g = await self.games.tables.load(row)
         if not row.settings.get("daily"):
             row.settings["daily"] = {"day": ch.day.isoformat(), "ranked": att.ranked,
                                      "number": ch.number, "post_channel": post_channel}
@@ -239,7 +242,6 @@ class DailyAttempts:
         if att.game_id != row.id:
             await self.store.set_game(att.user_id, att.day, att.ranked, row.id)
         await self.store.touch(row.id)  # typed commands in the DM mean this game now
-        g = await self.games.tables.load(row)
         return Started(ch, row, g, att.ranked, None, await self.par.get(ch.day), raced)
 
     async def _start(self, user_id: int, name: str, guild_id: int | None, ch: Challenge,

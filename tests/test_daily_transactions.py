@@ -27,6 +27,7 @@ from conftest import Db
 from harness import Harness
 from test_daily_service import finish
 
+from engine.flow import RULES_VERSION
 from service import GameService, ServiceError
 from service.daily import day_end
 from service.daily_play import DailyHost
@@ -466,3 +467,27 @@ def test_two_real_processes_starting_one_players_daily_give_one_game(db):
     finally:
         for p in procs:
             p.stop()
+
+
+def test_resuming_a_daily_game_a_newer_release_started_writes_nothing(db):
+    """The upgrade verification audit: `/rr daily play` on an attempt whose game a newer
+    release started (rules this release does not know, R15 determinism) was refused, but
+    touched the game's `updated_at` first. Now it is refused with every row as it was, so
+    the release that knows the game finds it untouched."""
+    async def main():
+        p = await start(db)
+        first = await p.host.attempts.play(40, "Ann", None, DM)
+        await p.store.close()
+        raw = Db(db.backend, p.store.path)
+        (text,), = await raw.sql("SELECT setup FROM games WHERE id=?", first.row.id)
+        setup = json.loads(text) if isinstance(text, str) else dict(text)
+        setup["rules"] = RULES_VERSION + 1
+        await raw.sql("UPDATE games SET setup=? WHERE id=?", json.dumps(setup), first.row.id)
+        before = await raw.sql("SELECT * FROM games ORDER BY id")
+        again = await start(db)
+        with pytest.raises(ServiceError, match="started by a newer release"):
+            await again.host.attempts.play(40, "Ann", None, DM)
+        assert await raw.sql("SELECT * FROM games ORDER BY id") == before
+        assert again.writes == 0
+        await again.store.close()
+    asyncio.run(main())
