@@ -41,16 +41,17 @@ def difficulty_words(name: str, lang: str) -> str:
 
 
 def par_words(par: dict[str, Any] | None, lang: str) -> str:
-    """The bot's real result and score: 'the bot fell in round 10 (1,100,352 points)', and
-    once the par AIs have played the day many times, how hard it is on a line of its own
-    (`odds_line`)."""
+    """The bot's real result and score: 'the bot fell in round 10 (1,100,352 points)', the
+    score term by term on the next line (a seven-digit number alone meant nothing to a
+    new player, the English new-player audit), and once the par AIs have played the day
+    many times, how hard it is on a line of its own (`odds_line`)."""
     best = core.par_score(par)
     if best is None:
         return t("daily_par_unknown", lang)
     words = t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds,
               points=core.points_text(best.points))
-    odds = odds_line(par, lang)
-    return f"{words}\n{odds}" if odds else words
+    lines = [words, breakdown_words(best, lang), odds_line(par, lang)]
+    return "\n".join(line for line in lines if line)
 
 
 def odds_line(par: dict[str, Any] | None, lang: str) -> str | None:

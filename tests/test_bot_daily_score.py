@@ -56,6 +56,9 @@ def test_a_finished_attempt_tells_its_score_breakdown_rank_and_the_bots_true_res
             assert "the bot fell in round 10 (" in start.text, start.text
             bot_points = f"{Score.from_json(BOT_LOST['greedy']['score']).points:,}"
             assert f"the bot fell in round 10 ({bot_points} points)" in start.text
+            # the par's number is explained term by term, as a player's own score is
+            assert f"\nScore {bot_points} = fell 1,000,000 + 10 rounds fought 100,000" \
+                in start.text, start.text
             dm = h.dm_channel(ann)
             table = Table(h, dm)
             row = await h.bot.store.open_game(slot(ann.id, True))
