@@ -314,3 +314,39 @@ def test_the_tutorial_plays_the_card_set_new_games_are_dealt() -> None:
             monster = g.cards.monsters.get(piece["card"])
             if monster is not None:
                 assert piece.get("dmg", 0) < monster.hp, (lesson.id, square)
+
+
+def test_the_fatigue_step_asks_only_when_a_real_game_would() -> None:
+    """R11.2: fatigue recovery readies up to 2 acted units; a real game readies 2 or fewer
+    without asking (engine `trivial_action`), so a lesson that asked about one unit taught a
+    choice the player never meets. The enemy lesson's fatigue step now has 3 acted units
+    (the game asks), the player is told when it does not ask, and what the step says of the
+    choice is what the next round allows: the Cleric★ heals 2A, the Thief★ shoots 6C, the
+    Warrior★ on 2A reaches no monster."""
+    index = lesson_index("enemy")
+    assert index is not None
+    lesson = LESSONS[index]
+    g = lesson.game_at(1)
+    dec = g.decision(SEAT)
+    assert dec is not None and dec["kind"] == "ready" and dec["card"] == "fatigue"
+    acted = [u for u in g.view(SEAT)["players"][SEAT]["board"] if u and u.get("acted")]
+    assert len(acted) > dec["n"] == 2
+    assert g.trivial_action(SEAT) is None  # the game asks: the choice is real
+    for lang, expected in (("en", ("up to 2", "2 or fewer", "readied for you")),
+                           ("ja", ("2体まで", "2体以下", "自動で"))):
+        said = screen(index, 1, lang).text
+        assert "(R11.2)" in said or "（R11.2）" in said
+        assert all(w in said for w in expected), (lang, said)
+    assert not judge(index, 1, "ready 2A", "en").accepted  # one only: explained, not taken
+    assert "up to 2" in judge(index, 1, "ready 2A", "en").explanation
+
+    def next_round(ready: str) -> list[str]:
+        after = lesson.game_at(1)
+        after.apply(SEAT, ready)
+        after.apply(SEAT, "pick advance")
+        return [str(a) for a in after.legal_actions(SEAT)]
+
+    taught = next_round(lesson.steps[1].accept)
+    assert "act 1A heal 2A" in taught and "act 1C to 3C attack 6C" in taught
+    other = next_round("ready 1A 2A")
+    assert not [a for a in other if a.startswith("act 2A") and " attack " in a]
