@@ -218,7 +218,7 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if out.accepted:
             return out.screen, text(lang, "tutorial.good")
         why = "" if out.refusal is None else refusal(out.refusal, lang) + " "
-        return out.screen, f"{text(lang, 'tutorial.not_this')} {why}{out.explanation}"
+        return out.screen, f"{text(lang, out.lead)} {why}{out.explanation}"
 
     async def edit(self, interaction: discord.Interaction, parts: dict[str, Any],
                    image: discord.File | None) -> None:

@@ -137,7 +137,7 @@ class Learning:
         else:
             why = "" if out.refusal is None else plain(refusal_line(out.refusal, self.lang),
                                                         self.lang) + " "
-            self.say(plain_markdown(_t(self.lang, "tutorial.not_this")) + " " + why
+            self.say(plain_markdown(_t(self.lang, out.lead)) + " " + why
                      + plain_markdown(out.explanation))
 
 

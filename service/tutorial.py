@@ -49,6 +49,8 @@ PLAYER_KEYS = ("board", "gold", "honor", "hand", "defeated", "medals", "castle",
 CARD_LISTS = ("hand", "defeated", "castle")  # card keys, given ids when a lesson is built
 JOBS = ("warrior", "cleric", "sorcerer", "thief")
 MERCENARIES = ("archer", "lancer", "knight")  # on offer unless a lesson says otherwise (R3)
+NOT_THIS = "tutorial.not_this"  # the lead of an explanation: another answer is wanted
+ALSO_WORKS = "tutorial.also_works"  # … an answer that works as well, but teaches less
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,9 @@ class Step:
     explain: Mapping[str, str]
     other: str
     then: tuple[str, ...] = ()
+    # other answers that work as well (`also`): explained under a "good idea" lead, not
+    # "not this time" (the new-player audit read "Not this time: That works too")
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +152,8 @@ def load(data: Mapping[str, Any]) -> tuple[Lesson, ...]:
         steps = tuple(Step(str(s["say"]), str(s["accept"]), tuple(s.get("highlight", ())),
                            tuple(s.get("buttons", (s["accept"],))),
                            dict(s.get("explain", {})), str(s["other"]),
-                           tuple(s.get("then", ()))) for s in d["steps"])
+                           tuple(s.get("then", ())), tuple(s.get("also", ())))
+                      for s in d["steps"])
         out.append(Lesson(str(d["id"]), tuple(d.get("rules", ())), d["position"], steps,
                           cards_version))
     return tuple(out)
@@ -215,6 +221,15 @@ def explanation_key(step: Step, g: Game, answer: str) -> str:
     return step.other
 
 
+def lead_key(step: Step, g: Game, answer: str) -> str:
+    """The words an explanation is led by: an answer the step lists as working too (`also`)
+    is a good idea the step does not teach; any other is not this time."""
+    mine = canonical(g, answer)
+    if mine is not None and any(canonical(g, a) == mine for a in step.also):
+        return ALSO_WORKS
+    return NOT_THIS
+
+
 # ---- what an interface shows ---------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +270,9 @@ class Answer:
     # why the engine refuses the answer, when the step has no explanation of its own for
     # it (a learner typing freely): the rule it breaks, then what the step asks for
     refusal: ActionError | None = None
+    # the key of the words before the explanation (`lead_key`): "not this time", or "good
+    # idea, but" for an answer that works as well
+    lead: str = NOT_THIS
 
 
 def screen(index: int, step: int, lang: str, name: str = "",
@@ -298,7 +316,8 @@ def judge(index: int, step: int, answer: str, lang: str, name: str = "") -> Answ
     if got != want:
         key = explanation_key(s, g, answer)
         refusal = refused(g, answer) if got is None and key == s.other else None
-        return Answer(False, i18n.t(lang, key), screen(index, step, lang, name), refusal)
+        return Answer(False, i18n.t(lang, key), screen(index, step, lang, name), refusal,
+                      lead_key(s, g, answer))
     events = g.apply(SEAT, s.accept)
     for action in s.then:
         events += g.apply(SEAT, action)

@@ -168,3 +168,22 @@ def test_any_lesson_is_chosen_by_its_title_and_starts_from_its_first_step(tmp_pa
             ja = lesson["choices"][0]["name_localizations"]["ja"]
             assert ja == "1. " + lessons()[0].title("ja") and ja != "1. Placement"
     asyncio.run(scenario())
+
+
+def test_a_move_that_works_too_reads_as_a_good_idea_not_as_wrong(tmp_path):
+    """R8.2: from 3B the Thief★ reaches the Skeleton on 6B as well; the dice lesson teaches
+    the full move to 4B. The learner clicking the shorter move read "💡 Not this time: That
+    works too: …" (the new-player audit); now the message says it is a good idea the step
+    does not teach, and the step stays where it was."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            ann = h.user("ann")
+            msg = (await h.slash(ann, "rr-learn tutorial", lesson=4)).message
+            assert msg is not None
+            await h.click(ann, message=msg, label="act 2B to 3B attack 6B")
+            assert "💡 Good idea, but this step teaches another move: From 3B the Skeleton " \
+                   "on 6B is 3 squares ahead, in range, so that works too." in msg.text, msg.text
+            assert "Not this time" not in msg.text and "step 1/2" in msg.text
+            await h.click(ann, message=msg, label="act 5A attack 6B")
+            assert "💡 Not this time: From 5A the Warrior★" in msg.text, msg.text
+    asyncio.run(scenario())

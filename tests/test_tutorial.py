@@ -350,3 +350,29 @@ def test_the_fatigue_step_asks_only_when_a_real_game_would() -> None:
     assert "act 1A heal 2A" in taught and "act 1C to 3C attack 6C" in taught
     other = next_round("ready 1A 2A")
     assert not [a for a in other if a.startswith("act 2A") and " attack " in a]
+
+
+def test_an_answer_that_works_too_is_not_told_not_this_time() -> None:
+    """The new-player audit read "💡 Not this time: That works too: …" for the dice lesson's
+    shorter move (R8.2: from 3B the Skeleton on 6B is in the Thief★'s range): an answer a
+    step lists as working as well (`also`) is led by "good idea, but", in both languages;
+    a wrong one still by "not this time". Every `also` answer is legal, not the taught one,
+    and has words of its own."""
+    index = lesson_index("dice")
+    assert index is not None
+    for lang, lead in (("en", "💡 Good idea, but this step teaches another move:"),
+                       ("ja", "💡 良い手ですが、このステップで学ぶのは別の手です:")):
+        out = judge(index, 0, "act 2B to 3B attack 6B", lang)
+        assert not out.accepted and out.lead == tut.ALSO_WORKS
+        assert i18n.t(lang, out.lead) == lead
+        assert out.explanation.startswith(("From 3B", "3Bからでも"))
+        wrong = judge(index, 0, "act 5A attack 6B", lang)
+        assert wrong.lead == tut.NOT_THIS and wrong.explanation.startswith(("From 5A", "5Aの"))
+    assert "That works too:" not in i18n.t("en", "tutorial.dice.1.near")
+    for i, lesson in enumerate(LESSONS):
+        for k, s in enumerate(lesson.steps):
+            g = lesson.game_at(k)
+            for action in s.also:
+                assert tut.canonical(g, action) not in (None, tut.canonical(g, s.accept))
+                assert action in s.explain, (lesson.id, k, action)
+                assert judge(i, k, action, "en").lead == tut.ALSO_WORKS
