@@ -48,6 +48,9 @@ _ = app_commands.locale_str
 log = logging.getLogger("rr.tutorial")
 
 MOVES = {"s": "skip", "r": "restart", "l": "leave"}
+# An image's description (alt text): Discord takes up to 1024 characters; the bot's images
+# keep under 1000 (cogs/announce.py, cogs/review.py).
+ALT_MAX = 1000
 
 
 def host(interaction: discord.Interaction) -> Tutorial:
@@ -92,11 +95,12 @@ def screen_view(sc: Screen, lang: str) -> discord.ui.View:
 
 
 async def screen_file(sc: Screen, lang: str) -> discord.File:
-    """The board with the step's squares framed, drawn off the event loop."""
+    """The board with the step's squares framed, drawn off the event loop; described as
+    this lesson and step (what a screen reader says of it), not as any tutorial image."""
     data = await asyncio.to_thread(focus_png, sc.view, 0, sc.highlight, lang=lang,
                                    highlights=sc.events)
     return discord.File(io.BytesIO(data), filename="tutorial.png",
-                        description=text(lang, "tutorial.image"))
+                        description=sc.image_text(lang)[:ALT_MAX])
 
 
 async def screen_message(sc: Screen, lang: str, before: str = "") -> dict[str, Any]:

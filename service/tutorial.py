@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import i18n
 from engine import ActionError, CardSet, Game, View, visible
+from engine.board import NAMES
 
 from .lines import Line
 from .narrate import narrate
@@ -259,6 +260,29 @@ class Screen:
         names = [str(p.get("name", "")) for p in self.view.get("players", [])]
         return narrate(visible(self.events, SEAT), names, self.cards, lang, limit=STORY)
 
+    def image_text(self, lang: str) -> str:
+        """The image's description (its alt text): which lesson and step it is, the squares
+        framed and the pieces on the board. One text for every image told a screen reader
+        nothing of what this step's picture shows (the new-player audit)."""
+        pieces = [i18n.t(lang, "tutorial.image_piece_acted" if piece.get("acted")
+                         else "tutorial.image_piece",
+                         card=self.cards.name(str(piece["card"]), lang), square=NAMES[i])
+                  for i, piece in enumerate(self.board()) if piece]
+        key = ("tutorial.image_done" if self.finished else
+               "tutorial.image" if self.highlight else "tutorial.image_plain")
+        framed: list[str] = sorted(self.highlight, key=_board_order)
+        said = i18n.t(lang, key, n=self.lesson + 1, total=self.total, title=self.title,
+                      step=min(self.step + 1, self.steps), steps=self.steps,
+                      squares=i18n.join(lang, framed))
+        return i18n.t(lang, "tutorial.image_board", image=said,
+                      pieces=i18n.join(lang, pieces) if pieces
+                      else i18n.t(lang, "tutorial.image_empty"))
+
+    def board(self) -> list[Mapping[str, Any] | None]:
+        """The learner's board as the view shows it, square 1A first (docs/state.md)."""
+        players = self.view.get("players", [])
+        return list(players[SEAT].get("board", [])) if players else []
+
 
 @dataclass(frozen=True, slots=True)
 class Answer:
@@ -381,6 +405,12 @@ class Tutorial:
         index = max(0, min(index, len(lessons()) - 1))
         await self.store.save(user, lessons()[index].id, 0)
         return screen(index, 0, lang, name)
+
+
+def _board_order(square: str) -> int:
+    """A square's place in the board's order (1A, 1B, … 6C): a description names the framed
+    squares in the order a reader scans the board; an unknown name last."""
+    return NAMES.index(square) if square in NAMES else len(NAMES)
 
 
 def _at(p: Progress | None) -> tuple[int, int] | None:

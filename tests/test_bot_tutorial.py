@@ -12,7 +12,7 @@ from bot_driver import Clock, make_bot
 from harness import Harness, RecordedMessage
 
 import i18n
-from service.tutorial import lessons
+from service.tutorial import lessons, screen
 from store import tutorial_store
 
 PNG = b"\x89PNG"
@@ -98,7 +98,9 @@ def test_tutorial_in_japanese(tmp_path):
             assert labels(msg)[3:] == ["レッスンを飛ばす", "レッスンをやり直す", "中断する"]
             await h.click(yui, message=msg, label="配置 ウォーリア★ 2B")
             assert i18n.t("ja", "tutorial.placement.1.warrior") in msg.text
-            assert msg.files[0].description == i18n.t("ja", "tutorial.image")
+            alt = msg.files[0].description
+            assert alt == screen(0, 0, "ja").image_text("ja")
+            assert alt.startswith("チュートリアル — レッスン1/9「初期配置」ステップ1/1: 1A、1B、1C、2A、2B、2C、6Bを"), alt
     asyncio.run(scenario())
 
 
@@ -186,4 +188,24 @@ def test_a_move_that_works_too_reads_as_a_good_idea_not_as_wrong(tmp_path):
             assert "Not this time" not in msg.text and "step 1/2" in msg.text
             await h.click(ann, message=msg, label="act 5A attack 6B")
             assert "💡 Not this time: From 5A the Warrior★" in msg.text, msg.text
+    asyncio.run(scenario())
+
+
+def test_each_step_image_is_described_as_that_step(tmp_path):
+    """The new-player audit: every tutorial image had one description ("The lesson's
+    board…"), so a screen reader told nothing of what a step shows. Each image now names its
+    lesson, step, framed squares and pieces — the enemy lesson's fatigue step (R11.2) says
+    which units have acted — within Discord's 1024 characters."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            ann = h.user("ann")
+            msg = (await h.slash(ann, "rr-learn tutorial", lesson=5)).message
+            assert msg is not None
+            first = msg.files[0].description
+            assert first.startswith("Tutorial lesson 5/9, The Enemy phase and invasions, "
+                                    "step 1/2: the board with 2A, 2B, 3B, 4B, 5B framed"), first
+            await h.click(ann, message=msg, label="act 2B to 2A")
+            alt = msg.files[0].description
+            assert alt != first and "step 2/2" in alt and len(alt) <= 1024
+            assert "Cleric★ on 1A (acted), Thief★ on 1C (acted), Warrior★ on 2A (acted)" in alt
     asyncio.run(scenario())

@@ -376,3 +376,25 @@ def test_an_answer_that_works_too_is_not_told_not_this_time() -> None:
                 assert tut.canonical(g, action) not in (None, tut.canonical(g, s.accept))
                 assert action in s.explain, (lesson.id, k, action)
                 assert judge(i, k, action, "en").lead == tut.ALSO_WORKS
+
+
+def test_every_step_image_has_a_description_of_its_own() -> None:
+    """The image of each step is described as that lesson and step (its alt text on
+    Discord, at most 1024 characters), in both languages: the framed squares and the pieces
+    on the board (R2: a unit on 2B, the Goblin on its magic circle), never one text for all."""
+    for lang in ("en", "ja"):
+        seen: set[str] = set()
+        for i, lesson in enumerate(LESSONS):
+            for k in range(len(lesson.steps) + 1):
+                sc = screen(i, k, lang)
+                alt = sc.image_text(lang)
+                assert alt not in seen and "{" not in alt and len(alt) <= 1024, alt
+                assert sc.title in alt and f"{i + 1}/{len(LESSONS)}" in alt
+                seen.add(alt)
+    assert screen(0, 0, "en").image_text("en") == (
+        "Tutorial lesson 1/9, Placement, step 1/1: the board with 1A, 1B, 1C, 2A, 2B, 2C, 6B "
+        "framed in yellow. "
+        "On it: Goblin on 6B, Skeleton on 6C.")
+    assert screen(0, 1, "ja").image_text("ja") == (
+        "チュートリアル — レッスン1/9「初期配置」完了: 最後の手の後の盤面。"
+        "盤上: 2Bにシーフ★、6Bにゴブリン、6Cにスケルトン。")
