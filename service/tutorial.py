@@ -201,7 +201,12 @@ def keyed(action: str, cards: CardSet) -> str:
 
 def button_words(action: str, cards: CardSet, lang: str) -> str:
     """A button's words: the lesson's action as a designer wrote it (`place thief 2B`, a
-    name meaning the card in the hand) with its cards named in the reader's language."""
+    name meaning the card in the hand) with its cards named in the reader's language. A lone
+    `done` is a button's word beside Skip lesson / Restart lesson / Leave, capitalised as
+    they are ('Done', as a game's own Done button): the notation's lower-case `done` read as
+    a typo there (the new-player audit); typed back, it is the same answer."""
+    if action.strip().casefold() == "done":
+        return i18n.t(lang, "tutorial.button.done")
     return action_words(keyed(action, cards), cards, lang)
 
 

@@ -209,3 +209,28 @@ def test_each_step_image_is_described_as_that_step(tmp_path):
             assert alt != first and "step 2/2" in alt and len(alt) <= 1024
             assert "Cleric★ on 1A (acted), Thief★ on 1C (acted), Warrior★ on 2A (acted)" in alt
     asyncio.run(scenario())
+
+
+def test_the_done_button_is_capitalised_as_the_buttons_beside_it(tmp_path):
+    """R8: `done` gives up a unit action; the step's button read "done" in lower case beside
+    "Skip lesson" and "Restart lesson" (the new-player audit). It reads "Done" ("完了" in
+    Japanese, as a game's own Done button), and clicking it is still the step's `done`."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            ann = h.user("ann")
+            msg = (await h.slash(ann, "rr-learn tutorial", lesson=2)).message
+            assert msg is not None
+            await h.click(ann, message=msg, label="pick Advance")
+            assert labels(msg) == ["act 2B to 4B", "Done", "Skip lesson",
+                                   "Restart lesson", "Leave"], labels(msg)
+            await h.click(ann, message=msg, label="Done")
+            assert "💡 Not this time: **Done** gives up the remaining actions (R8)" in msg.text
+            assert "step 2/3" in msg.text
+            yui = h.user("yui", locale="ja")
+            ja = (await h.slash(yui, "rr-learn tutorial", lesson=2)).message
+            assert ja is not None
+            await h.click(yui, message=ja, label="選択 進撃")
+            assert "完了" in labels(ja) and "done" not in labels(ja), labels(ja)
+            await h.click(yui, message=ja, label="完了")
+            assert "**完了**は残りの行動を放棄します（R8）" in ja.text, ja.text
+    asyncio.run(scenario())
