@@ -209,12 +209,13 @@ class Tables:
             return cached[1]
         g: Game | None = None
         damage: _Damage | None = None
+        stale = False
         for _attempt in range(3):
             log_, seqs, held = await self.store.log_check(row.id)
             if held is not None and not recheck:
                 raise Quarantined(row, held)
             try:
-                g = _verified(row, log_, seqs)
+                g, stale = _verified(row, log_, seqs)
                 break
             except _Damage as found:
                 damage = found
@@ -235,10 +236,27 @@ class Tables:
             told = await self.store.release(row.id, {"kind": "resumed"} if self.notify else None)
             log.warning("game %s verified again: quarantine lifted", row.id)
             await self._tell(row, None, told)
+        if stale:
+            await self._refresh(row, g)
         if row.status == "active":
             await self.check_timers(row, g)
         self._cache[row.id] = (row.version, g)
         return g
+
+    async def _refresh(self, row: GameRow, g: Game) -> None:
+        """An older release stored the state in an older shape (a finished game of 7077c97
+        lacks its result's code): the log is the game, so the state is written again as the
+        log replays to, once, instead of being found stale on every process's first load
+        (the upgrade audit). A cache only: if it cannot be written now (a read-only file,
+        a busy database, a move in between), the game plays on from its log regardless."""
+        try:
+            done = await self.store.refresh_state(row.id, row.version, g.to_json())
+        except Exception as e:  # any store failure: the refresh is only a cache's
+            log.info("game %s: its state could not be rewritten (%s); using the log",
+                     row.id, e)
+            return
+        log.info("game %s: stored state was an older release's; %s", row.id,
+                 "rewritten from its log" if done else "the game has moved on since")
 
     async def _set_aside(self, row: GameRow, damage: _Damage) -> NoReturn:
         """Refuse a game that cannot be verified: a damaged one is quarantined (stored, so
@@ -341,8 +359,11 @@ class Tables:
         self._deadlines[row.id] = (row.version, deadlines_of(timers))
 
 
-def _verified(row: GameRow, log_: list[list[Any]], seqs: list[int]) -> Game:
-    """Replay setup + log, checking first that nothing is missing; raises `_Damage`."""
+def _verified(row: GameRow, log_: list[list[Any]],
+              seqs: list[int]) -> tuple[Game, bool]:
+    """Replay setup + log, checking first that nothing is missing; raises `_Damage`. The
+    flag: the stored state differs from the replayed one while the log is whole (an older
+    release's shape of the state), so it is worth writing again."""
     if row.damage or row.setup is None:
         raise _Damage(kind="unreadable", what=row.damage or ["setup"])
     gap = next((k for k, seq in enumerate(seqs) if seq != k), None)
@@ -367,7 +388,8 @@ def _verified(row: GameRow, log_: list[list[Any]], seqs: list[int]) -> Game:
         # format or a rule fixed since), the log is the game. Worth a look, not an alarm.
         log.warning("game %s: stored state differs from its replayed log; using the log",
                     row.id)
-    return g
+        return g, True
+    return g, False
 
 
 def _timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) -> bool:

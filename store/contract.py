@@ -147,6 +147,13 @@ class GameStore(Protocol):
 
     async def set_settings(self, game_id: int, settings: Settings) -> None: ...
 
+    async def refresh_state(self, game_id: int, version: int, state: str) -> bool:
+        """Replace the stored state, a cache of setup + log (R15), with the one its log
+        replays to, when an older release wrote it in an older shape; nothing else changes
+        (not the version: no move was made). False, writing nothing, when the game is no
+        longer at `version`."""
+        ...
+
     async def set_status(self, game_id: int, status: GameStatus,
                          notice: dict[str, Any] | None = None) -> int | None:
         """An ended game (over, abandoned) loses its timers in the same transaction; a

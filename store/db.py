@@ -492,6 +492,15 @@ class Store(GameStore):
         await self._execute("UPDATE games SET settings=?, updated_at=? WHERE id=?",
                             (json.dumps(settings), time.time(), game_id))
 
+    async def refresh_state(self, game_id: int, version: int, state: str) -> bool:
+        def write(con: sqlite3.Connection) -> bool:
+            cur = con.execute("UPDATE games SET state=? WHERE id=? AND version=?",
+                              (state, game_id, version))
+            done = cur.rowcount == 1
+            cur.close()
+            return done
+        return await self.run_write(write)
+
     async def set_status(self, game_id: int, status: GameStatus,
                          notice: dict[str, Any] | None = None) -> int | None:
         def write(con: sqlite3.Connection) -> int | None:

@@ -344,6 +344,13 @@ class PgStore(GameStore):
         await self._execute("UPDATE games SET settings=$1, updated_at=$2 WHERE id=$3",
                             json.dumps(settings), time.time(), game_id)
 
+    async def refresh_state(self, game_id: int, version: int, state: str) -> bool:
+        async def write(con: Con) -> bool:
+            done = await con.fetchval("UPDATE games SET state=$1 WHERE id=$2 AND version=$3"
+                                      " RETURNING id", state, game_id, version)
+            return done is not None
+        return await self.run_write(write)
+
     async def set_status(self, game_id: int, status: GameStatus,
                          notice: dict[str, Any] | None = None) -> int | None:
         async def write(con: Con) -> int | None:

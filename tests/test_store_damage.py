@@ -408,3 +408,32 @@ def test_rows_of_an_unknown_status_are_listed_on_both_backends(db):
         finally:
             await store.close()
     asyncio.run(main())
+
+
+def test_a_state_an_older_release_shaped_is_written_again_once(db, caplog):
+    """The upgrade audit: finished games of 7077c97 store a result without its code, and
+    every process's first load logged "stored state differs … using the log" again. The
+    state is a cache of setup + log (R15): the first load writes it as the log replays to,
+    the game's version and log untouched, and later loads find nothing to say."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        await store.close()
+        (text, version), = await db.sql("SELECT state, version FROM games WHERE id=1")
+        older = json.loads(text)
+        older.pop("next_id")  # any key an older shape lacked
+        await db.sql("UPDATE games SET state=? WHERE id=1", json.dumps(older))
+        log_before = await db.sql("SELECT seat, text FROM actions WHERE game_id=1 ORDER BY seq")
+        for load in range(2):
+            caplog.clear()
+            store = await db.open()
+            svc = GameService(store, clock=clock, seed_source=lambda: 3)
+            _row, g = await svc.tables.current(100)
+            assert ("stored state differs" in caplog.text) == (load == 0), caplog.text
+            await store.close()
+        (text, after), = await db.sql("SELECT state, version FROM games WHERE id=1")
+        assert json.loads(text) == json.loads(g.to_json()) and after == version
+        assert await db.sql("SELECT seat, text FROM actions WHERE game_id=1 ORDER BY seq") \
+            == log_before
+    asyncio.run(main())
