@@ -521,6 +521,14 @@ class Console:
         return None if user is None else user - 1
 
     def no_player(self, name: str) -> None:
+        """Nobody of that name may be typed for: an AI seat's name is told as one (it answers
+        for itself), not as a player who does not exist."""
+        ai_seat = next((k for k in range(len(self.names)) if self.is_ai(k)
+                        and name_key(name) in map(name_key, self.seat_names(k))), None)
+        people = self.join([self.names[k] for k in self.people(list(range(len(self.names))))])
+        if ai_seat is not None:
+            self.say("! " + self.t("ai_seat", p=self.names[ai_seat], names=people))
+            return
         self.say("! " + self.t("no_player", name=excerpt(name, self.lang), names=self.join(self.names)))
 
     async def handle(self, raw: str, truncated: bool = False) -> bool:
@@ -780,9 +788,11 @@ class Console:
         one who acted, else the ones deciding, else everyone (hand)."""
         if arg:
             seat = self.who(arg)
-            if seat is None and command == "hand":  # a hand is public (R3, p.16): AI's too
-                seat = next((k for k in range(len(self.names))
-                             if name_key(arg) in map(name_key, self.seat_names(k))), None)
+            ai_seat = None if seat is not None else next(
+                (k for k in range(len(self.names))
+                 if name_key(arg) in map(name_key, self.seat_names(k))), None)
+            if ai_seat is not None and command in ("hand", "legal"):
+                seat = ai_seat  # a hand is public (R3, p.16), and so what it allows: AI's too
             if seat is None:
                 self.no_player(arg)
                 return None
@@ -792,7 +802,8 @@ class Console:
         if command == "undo" and self.last_actor is not None:
             return [self.last_actor]
         if command == "undo" and len(waiting) != 1:
-            self.say("! " + self.t("undo_who", names=self.join(self.names)))
+            self.say("! " + self.t("undo_who", names=self.join(
+                [self.names[k] for k in self.people(list(range(len(self.names))))])))
             return None
         if command in ("legal", "hint") and not waiting:
             self.show_status(g)

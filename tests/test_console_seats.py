@@ -31,7 +31,16 @@ def test_console_game_with_two_ai_players_to_the_end(tmp_path):
             con.auto_board = False
             await con.start(table)
             await con.handle("Bot 1 (random): done")
-            assert "! No player called 'Bot 1 (random)'" in out.getvalue()  # not typed for
+            # not typed for, and told why: an AI seat answers for itself
+            assert ("! 🤖 Bot 1 (random) is an AI seat and answers for itself; you can type "
+                    "for the players at the keyboard: Ann.") in out.getvalue()
+            for line in ("hint Bot 1", "undo bot 2", "hand Bot 2", "legal Bot 1"):
+                await con.handle(line)
+            text = out.getvalue()
+            assert text.count("is an AI seat and answers for itself") == 3, text
+            assert "Bot 2 (random)'s hand: " in text  # public (R3), an AI's too
+            assert "🤖 Bot 1 (random) may: " in text  # and what that hand allows
+            assert "No player called" not in text
             rng = random.Random(2)
             for _ in range(400):
                 row, g = await con.service.tables.viewable(CHANNEL)
@@ -85,7 +94,7 @@ def test_console_process_with_ai_players_and_resume(tmp_path):
                            text=True, timeout=120, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "Resuming the unfinished game" in again.stdout and "> Ann:" in again.stdout
-    assert "No player called 'Bot 1 (random)'" in again.stdout and "> 🤖" not in again.stdout
+    assert "Bot 1 (random) is an AI seat" in again.stdout and "> 🤖" not in again.stdout
 
 
 @pytest.mark.process
