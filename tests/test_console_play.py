@@ -114,7 +114,7 @@ def test_a_new_question_is_not_called_still_deciding() -> None:
                     name = ["Ann", "Bob"][other]
                     if after is not None and (asked is None or after["id"] != asked["id"]):
                         assert f"Still deciding: {name}" not in answer, answer
-                        if re.search(r"answer recorded|— done\.", answer):  # no story
+                        if re.search(r"answer recorded|— accepted\.", answer):  # no story
                             assert f"> {name}: " in answer, answer  # the new question
                             seen += 1
             finally:
