@@ -258,6 +258,7 @@ class Console:
 
     async def resume(self, row: GameRow, typed: list[str]) -> None:
         self._seat_row(row)
+        self.auto_board = row.settings.get("boards") is not False  # `board off` is kept
         if not typed:  # `new` then means: the same table again, with a fresh deal
             self.table = Table(tuple(Seat(s["name"], s.get("ai")) for s in row.seats),
                                level_of((row.setup or {}).get("options", {})))
@@ -748,15 +749,20 @@ class Console:
         elif command == "review" and self.row is not None:
             await self.write_review(self.row)
         elif command == "board":
-            self.board_command(arg, g)
+            await self.board_command(arg, g)
         elif command in ("legal", "hint", "hand", "undo"):
             await self.seat_command(command, args, g)
 
-    def board_command(self, arg: str, g: Game) -> None:
-        """`board`: the whole board now; `board on|off`: the compact board after each phase."""
+    async def board_command(self, arg: str, g: Game) -> None:
+        """`board`: the whole board now; `board on|off`: the compact board after each phase,
+        kept with the game (its `boards` setting) so a resumed game shows it as it was left."""
         if arg.casefold() in ("on", "off"):
             self.auto_board = arg.casefold() == "on"
             self.last_board = []
+            row = None if self.row is None else await self.store.get(self.row.id)
+            if row is not None:
+                row.settings["boards"] = self.auto_board
+                await self.store.set_settings(row.id, row.settings)
             self.say(self.t("boards_on" if self.auto_board else "boards_off"))
         else:
             self.say_lines(board.full(g.cards, g.view(None), self.lang))

@@ -88,6 +88,7 @@ class Settings(TypedDict, total=False):
     zombie: str | None  # the AI level that plays a removed player's seat, or None
     hints: bool
     daily: DailyInfo
+    boards: bool  # the console's compact board after each phase (`board on|off`)
 
 
 class TimerRow(TypedDict):

@@ -462,3 +462,16 @@ def test_a_failure_inside_the_game_is_one_line_and_the_console_goes_on(tmp_path:
     assert "Ann's hand: Warrior★ (2g), Cleric★ (1g), Sorcerer★ (3g), Thief★ (2g) · gold 2" \
         in text  # not the 99 gold the failure left in memory
     assert "── Round 1 · after the placement ──" in text
+
+
+@pytest.mark.process
+def test_board_off_is_kept_when_the_game_is_resumed(tmp_path: Path) -> None:
+    """The fresh-machine audit: `board off` was forgotten on resume, and the compact board
+    came back after every phase. The choice is kept with the game; `board on` brings it back
+    the same way."""
+    console(tmp_path, "--names", "Ann", "--seed", "1", lines=["board off"])
+    quiet = console(tmp_path, lines=["status"]).stdout
+    assert "Resuming the unfinished game" in quiet and "── Round" not in quiet, quiet
+    console(tmp_path, lines=["board on"])
+    shown = console(tmp_path, lines=["status"]).stdout
+    assert "── Round 0 · placement phase ──" in shown, shown
