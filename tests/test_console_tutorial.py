@@ -62,6 +62,7 @@ def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: P
     # help in the tutorial lists the tutorial's own moves, not the game's commands
     learning = out[out.index("In the tutorial:"):out.index("You left the tutorial")]
     assert "lesson N" in learning and "leave" in learning and "undo NAME" not in learning
+    assert "skip or next" in learning  # the word a finished lesson offers ("Type next")
     assert "undo NAME" in out[out.index("You left the tutorial"):]  # back in the game
     assert "Give a lesson number from 1 to 9, e.g. lesson 3." in out
     assert "lesson 9/9: Winning and losing" in out and "You finished the last lesson" in out
