@@ -22,6 +22,13 @@ def labels(msg: RecordedMessage) -> list[str]:
     return [b.label for b in msg.buttons]
 
 
+async def open_lesson(h: Harness, user: object, n: int) -> RecordedMessage:
+    """`/rr-learn tutorial lesson:n`: the lesson's message, whose buttons the test clicks."""
+    msg = (await h.slash(user, "rr-learn tutorial", lesson=n)).message
+    assert msg is not None
+    return msg
+
+
 def test_tutorial_buttons_explain_move_on_skip_restart_leave_and_resume(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
@@ -180,8 +187,7 @@ def test_a_move_that_works_too_reads_as_a_good_idea_not_as_wrong(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
             ann = h.user("ann")
-            msg = (await h.slash(ann, "rr-learn tutorial", lesson=4)).message
-            assert msg is not None
+            msg = await open_lesson(h, ann, 4)
             await h.click(ann, message=msg, label="act 2B to 3B attack 6B")
             assert "💡 Good idea, but this step teaches another move: From 3B the Skeleton " \
                    "on 6B is 3 squares ahead, in range, so that works too." in msg.text, msg.text
@@ -199,8 +205,7 @@ def test_each_step_image_is_described_as_that_step(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
             ann = h.user("ann")
-            msg = (await h.slash(ann, "rr-learn tutorial", lesson=5)).message
-            assert msg is not None
+            msg = await open_lesson(h, ann, 5)
             first = msg.files[0].description
             assert first.startswith("Tutorial lesson 5/9, The Enemy phase and invasions, "
                                     "step 1/2: the board with 2A, 2B, 3B, 4B, 5B framed"), first
@@ -218,8 +223,7 @@ def test_the_done_button_is_capitalised_as_the_buttons_beside_it(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
             ann = h.user("ann")
-            msg = (await h.slash(ann, "rr-learn tutorial", lesson=2)).message
-            assert msg is not None
+            msg = await open_lesson(h, ann, 2)
             await h.click(ann, message=msg, label="pick Advance")
             assert labels(msg) == ["act 2B to 4B", "Done", "Skip lesson",
                                    "Restart lesson", "Leave"], labels(msg)
@@ -227,8 +231,7 @@ def test_the_done_button_is_capitalised_as_the_buttons_beside_it(tmp_path):
             assert "💡 Not this time: **Done** gives up the remaining actions (R8)" in msg.text
             assert "step 2/3" in msg.text
             yui = h.user("yui", locale="ja")
-            ja = (await h.slash(yui, "rr-learn tutorial", lesson=2)).message
-            assert ja is not None
+            ja = await open_lesson(h, yui, 2)
             await h.click(yui, message=ja, label="選択 進撃")
             assert "完了" in labels(ja) and "done" not in labels(ja), labels(ja)
             await h.click(yui, message=ja, label="完了")
