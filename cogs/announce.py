@@ -414,7 +414,8 @@ class Announcer:
         users = [int(s["user"]) for s in row.seats]
         self._seat(row, users, g.over)
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
-        deadline = self.bot.service.clock() + limit
+        now = self.bot.service.clock()
+        deadline = now + limit
         # nobody is pinged for a seat an AI plays: it answers at once. Worded in the game's
         # language for the ping, and the actor's also in theirs (their reply is in their
         # own; every language when that is not known): this runs before the actor is
@@ -423,7 +424,7 @@ class Announcer:
         mine = None if actor_lang is None else tuple(dict.fromkeys((lang, actor_lang)))
         asks = [a for s in out.prompts if not ai_level(row, s)
                 and (a := ask(g, s, users[s],
-                              answer_by(row.settings, out.deadlines.get(s, deadline)),
+                              answer_by(row.settings, out.deadlines.get(s, deadline), now),
                               mine if s == out.actor else (lang,))) is not None]
         private = secrets_by_seat(out.events, users)
         timeouts = timeout_counts(row.meta) if "timeout" in out.notes else {}
@@ -619,7 +620,7 @@ class Announcer:
         row = rem.row
         g = await self.bot.service.tables.load(row)
         a = ask(g, rem.seat, int(row.seats[rem.seat]["user"]),
-                answer_by(row.settings, rem.deadline))
+                answer_by(row.settings, rem.deadline, self.bot.service.clock()))
         if a is None:
             return
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
@@ -632,7 +633,8 @@ class Announcer:
         game: its last posts may be far up the DM, or on another device's screen)."""
         users = [int(s["user"]) for s in row.seats]
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
-        deadline = answer_by(row.settings, self.bot.service.clock() + limit)
+        now = self.bot.service.clock()
+        deadline = answer_by(row.settings, now + limit, now)
         asks = [a for s in g.waiting_for() if (a := ask(g, s, users[s], deadline)) is not None]
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
                            [safe(s["name"]) for s in row.seats], users, g.cards, [], {}, asks,

@@ -23,6 +23,7 @@ from engine.cards import CardSet
 from engine.errors import excerpt
 from render import board_png, card_png, reach_png
 from service import rules as rules_ref
+from service.daily import answer_by
 from service.hints import hints_allowed, used_lines
 from service.narrate import narrate
 from service.seats import marked_view, seat_names
@@ -149,11 +150,13 @@ class InfoCommands(CommandsMixin):
                                        waiting=t("over", lang, result=result))
                         + _hints_used(row, lang))
             return
-        deadlines = await rook(interaction).service.tables.deadlines(row)
+        service = rook(interaction).service
+        deadlines = await service.tables.deadlines(row)
         who = []
         for s in g.waiting_for():
             kind = pair(KINDS, g.decision_kind(s) or "", lang)
-            deadline = int(deadlines.get(s, 0))
+            # as the prompts say it: a daily game still open closes with its day
+            deadline = int(answer_by(row.settings, deadlines.get(s, 0), service.clock()))
             who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(cur, lang)}" if (cur := st["current"]) else ""
         waiting = t("waiting", lang, who=i18n.template(lang, "story.long_list_sep").join(who)) if who else t("waiting_none", lang)

@@ -115,13 +115,17 @@ def day_end(day: dt.date) -> float:
     return nxt.timestamp()
 
 
-def answer_by(settings: Mapping[str, Any], deadline: float) -> float:
-    """The time a question must be answered by, as a player is told it: a daily attempt's
-    closes with its day (00:00 UTC), whatever its seat's time limit says (the English
-    new-player audit: the card said the day ends in 12 hours, every prompt "in 7 days")."""
+def answer_by(settings: Mapping[str, Any], deadline: float, now: float) -> float:
+    """The time a question asked at `now` must be answered by, as a player is told it: a
+    daily game still open at its day's end closes with it (00:00 UTC; `close_day`),
+    whatever its seat's time limit says (the English new-player audit: the card said the
+    day ends in 12 hours, every prompt "in 7 days"). A practice of a day already closed
+    keeps its seat's limit: it is left alone (a prompt said "12 hours ago")."""
     daily = settings.get("daily")
     day = attempt_day(str(daily.get("day"))) if isinstance(daily, Mapping) else None
-    return deadline if day is None else min(deadline, day_end(day))
+    if day is None or day_end(day) <= now:
+        return deadline
+    return min(deadline, day_end(day))
 
 
 def day_start(day: dt.date) -> float:

@@ -202,4 +202,27 @@ def test_every_daily_prompt_gives_the_days_end_as_its_deadline(tmp_path):
             stamps = {int(x) for m in h.visible_to(ann)
                       for x in re.findall(r"<t:(\d+):R>", m.text)}
             assert end in stamps and max(stamps) == end, (end, stamps)
+            # /rr status says the same deadline as the prompts (it said the 7-day limit)
+            status = await h.slash(ann, "rr status", channel=dm)
+            assert f"<t:{end}:R>" in status.text, status.text
+    run(scenario)
+
+
+def test_a_practice_of_a_closed_day_keeps_its_seats_time_limit(tmp_path):
+    """The Discord audit: practising yesterday's challenge, every prompt said "(time limit
+    <t:…:R>)" at yesterday's 00:00 UTC end — "12 hours ago" — though a practice started
+    after its day closed is left alone; it keeps the seat's limit, in the prompts and in
+    /rr status alike."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann = h.user("ann")
+            dm = h.dm_channel(ann)
+            await h.slash(ann, "rr daily practice", date="2026-11-22", channel=dm)
+            stamps = {int(x) for m in h.visible_to(ann)
+                      for x in re.findall(r"<t:(\d+):R>", m.text)}
+            assert stamps and min(stamps) > clock.now, (clock.now, stamps)
+            status = await h.slash(ann, "rr status", channel=dm)
+            shown = [int(x) for x in re.findall(r"<t:(\d+):R>", status.text)]
+            assert shown and min(shown) > clock.now, status.text
     run(scenario)
