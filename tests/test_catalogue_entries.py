@@ -148,3 +148,14 @@ def test_one_phase_table_for_images_status_and_console():
         assert pair(PHASES, "main", lang) == phase_name("main", lang)
         assert pair(PHASES, "invasion", lang) == "⑤ " + phase_name("invasion", lang)
     assert phase_name("invasion", "ja") == "侵略" and phase_name("over", "en") == "Game over"
+
+
+def test_no_tutorial_line_calls_a_roll_under_def_a_miss():
+    """R8.2: an attack under the monster's DEF still deals 1 damage. The dice and boons
+    lessons said "below DEF 7, a miss" (外れです) beside a log line saying "1 damage" (the
+    Discord audit): a newcomer reads "miss" as nothing."""
+    for lang, word in (("en", re.compile(r"\bmiss\b")), ("ja", re.compile("外れ"))):
+        entries = _entries((ROOT / "i18n" / f"{lang}.po").read_bytes())
+        said = [key for key, texts in entries.items() if key.startswith("tutorial.")
+                and any(word.search(x) for x in texts)]
+        assert not said, (lang, said)
