@@ -30,6 +30,10 @@ PARTICLES: tuple[str, ...] = ("fullmove", "to", "attack", "area", "heal", "comma
 
 NOTATION_WORDS = frozenset((*VERBS, *PARTICLES))
 
+# Words an earlier release showed, still read when typed: `ready` was 準備 (the rulebook says
+# 未行動に戻す; 準備 is also its Setup), now 未行動 (the Discord audit).
+FORMER: dict[str, str] = {"準備": "ready"}
+
 
 def _key(word: str) -> str:
     return f"notation.{word}"
@@ -53,6 +57,7 @@ def _typed() -> tuple[dict[str, str], dict[str, str]]:
         for w in PARTICLES:
             others[_fold(shown(w, lang))] = w
     others["->"] = "to"  # the arrow as a keyboard types it (the fresh-machine audit)
+    verbs.update(FORMER)
     return verbs, others
 
 

@@ -16,7 +16,7 @@ from cogs.play import card_token
 from console.app import COMMANDS
 from console.board import legal_lines
 from engine import Game, parse
-from service.notation import NOTATION_WORDS, action_words, words_typed
+from service.notation import NOTATION_WORDS, action_words, shown, words_typed
 
 
 @pytest.mark.parametrize("players", [1, 2])
@@ -133,3 +133,12 @@ def test_the_console_lists_answers_beginning_as_the_list_shows_them() -> None:
         lines, _ = legal_lines(g, 0, "ja", words_typed(start))
         assert lines and all(line.startswith("配置 シーフ★") for line in lines), start
     assert legal_lines(g, 0, "ja", words_typed("配置 ウォーリア★"))[0] != lines
+
+
+def test_ready_reads_as_the_rulebook_says_it_in_japanese():
+    """R11.2 / R7: a readied unit is 未行動に戻す in the rulebook; the notation showed 準備,
+    which is also the Setup's name (the Discord audit). It shows 未行動, and 準備 typed by
+    someone who learned it still reads as `ready`."""
+    assert shown("ready", "ja") == "未行動"
+    assert words_typed("未行動 1A 1C") == "ready 1A 1C"
+    assert words_typed("準備 1A") == "ready 1A"

@@ -81,7 +81,7 @@ IMPROVED = [
       (("support", "援護"), ("levelup", "レベルアップ"))),
     ("'rolls miss' または 'rolls always'", "「ダイスの確認 外れ」または「ダイスの確認 毎回」"),
     ("行動: pick, place, act, recruit, ready, support, levelup, reroll, keep, done, autosave, "
-     "rolls, resign", "行動: 選択、配置、行動、募兵、準備、援護、レベルアップ、振り直し、そのまま、完了、"
+     "rolls, resign", "行動: 選択、配置、行動、募兵、未行動、援護、レベルアップ、振り直し、そのまま、完了、"
      "自動レベルアップ、ダイスの確認、降参"),
     # the Recruit command's words are the rulebook's 募兵, not 雇用 (the Japanese audit)
     ("（雇用先）", "（募兵先）"), ("「ユニットを雇用できる」", "「ユニットを募兵できる」"),
