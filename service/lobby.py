@@ -101,10 +101,16 @@ class Lobby:
     async def leave(self, channel_id: int, user_id: int) -> GameRow:
         """Out of the lobby. After a game has ended there is nothing to leave, and the
         refusal says the game is over (`GameOver`), as `status` shows it, not "no game here"
-        (the English new-player audit)."""
+        (the English new-player audit); a spectator of a game begun is told they are not
+        playing in it."""
         async with self.tables.lock(channel_id):
-            if await self.tables.store.open_game(channel_id) is None:
+            found = await self.tables.store.open_game(channel_id)
+            if found is None:
                 await self.tables.current(channel_id, mine=False)  # raises: over, or none
+            elif found.status == "active" and found.seat_of(user_id) is None:
+                # a spectator of a game begun: not "already started", which reads as if
+                # they had a seat to leave too late (the Discord audit)
+                raise ServiceError.of("svc.not_player", code="not_player")
             row = await self.tables.lobby(channel_id)
             seat = row.seat_of(user_id)
             if seat is None:
