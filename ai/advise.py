@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Action, CardSet, Game, board, parse
+from engine.state import levelup_price
 
 from .chance import Chance
 from .determinize import determinize
@@ -73,6 +74,7 @@ class Reason:
     castle: bool = False
     stops: float = 0.0
     saved: int = 0
+    price: int = 0  # honor marks a Level Up costs (R12.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +163,16 @@ def _keep_marks(cs: CardSet, view: View, seat: int, seed: int, samples: int, tex
 
 
 def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
-    """The facts of answer `a`: who acts, what it hits and how hard, what it prevents."""
+    """The facts of answer `a`: who acts, what it hits and how hard, what it prevents; for a
+    Level Up, the unit, the card it becomes and the price (a hint said only "the expert's
+    best answer", not what it spends: the Discord audit)."""
+    if a.verb == "levelup" and a.square is not None:
+        p = view["players"][seat]
+        unit = p["board"][board.square(a.square)]
+        if unit is not None and unit.get("card") in cs.units:
+            key = str(unit["card"])
+            return Reason("levelup", card=cs.levelup_of(cs.units[key].job), unit=key,
+                          square=a.square, price=levelup_price(p))
     if a.verb != "act" or a.square is None:
         return Reason(a.verb, card=a.card, square=a.square)
     p = view["players"][seat]

@@ -120,6 +120,9 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[Line]
         why = i18n.t(lang, "hint.move", unit=name(r.unit), square=r.square)
     elif r.verb in ("place", "recruit") and r.card is not None:
         why = i18n.t(lang, f"hint.{r.verb}", unit=name(r.card), square=r.square)
+    elif r.verb == "levelup" and r.unit is not None:
+        why = i18n.t(lang, "hint.levelup", unit=name(r.unit), square=r.square, card=name(r.card),
+                     price=r.price)
     elif r.verb == "pick" and r.card is not None:
         why = i18n.t(lang, "hint.pick", card=name(r.card))
     else:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rules_helpers import actions, puzzle, unit
 
 from ai import make_player
 from ai.advise import Advice, Reason, advise, explain, keeping_marks
@@ -358,3 +359,20 @@ def test_a_hint_knows_how_many_play():
     g = Game.new(["Ann", "Bob", "Cy"], seed=3)
     who = g.waiting_for()[0]
     assert advise(g.view(who), who, seed=1, budget=60.0).players == 3
+
+
+def test_a_level_up_hint_names_the_unit_the_card_and_its_price():
+    """R12.2: a Level Up costs 2 honor marks (3 from a player's third); the hint for one said
+    only "The expert's best answer to this decision" (the Discord audit), not which unit
+    becomes what, nor what it spends."""
+    for done, price in ((0, 2), (2, 3)):
+        g = puzzle([{"2B": unit("warrior_star")}], decisions={0: actions()},
+                   player={0: {"honor": 4, "levelups": done}})
+        r = explain(g.cards, g.view(0), 0, parse("levelup 2B"))
+        assert (r.verb, r.unit, r.card, r.square, r.price) == (
+            "levelup", "warrior_star", "warrior", "2B", price)
+        en = str(advice_lines(Advice("levelup 2B", r, 0.3, 0.4), g.cards, "en")[1])
+        assert en == (f"Level up the Warrior★ on 2B into the Warrior for {price} honor marks "
+                      "(R12.2): the best use of them the expert found."), en
+        ja = str(advice_lines(Advice("levelup 2B", r, 0.3, 0.4), g.cards, "ja")[1])
+        assert f"栄誉マーク{price}つで2Bのウォーリア★をウォーリアにレベルアップ" in ja, ja
