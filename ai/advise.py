@@ -169,9 +169,10 @@ def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
     if a.verb == "levelup" and a.square is not None:
         p = view["players"][seat]
         unit = p["board"][board.square(a.square)]
-        if unit is not None and unit.get("card") in cs.units:
-            key = str(unit["card"])
-            return Reason("levelup", card=cs.levelup_of(cs.units[key].job), unit=key,
+        job = cs.units[unit["card"]].job if unit is not None and unit.get("card") in cs.units \
+            else None
+        if unit is not None and job is not None:
+            return Reason("levelup", card=cs.levelup_of(job), unit=str(unit["card"]),
                           square=a.square, price=levelup_price(p))
     if a.verb != "act" or a.square is None:
         return Reason(a.verb, card=a.card, square=a.square)
