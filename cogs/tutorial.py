@@ -147,7 +147,8 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
             sc, before = await tut.goto(interaction.user.id, lesson.value - 1, lang, name), ""
         else:
             sc, resumed = await tut.current(interaction.user.id, lang, name)
-            before = text(lang, "tutorial.resumed" if resumed else "tutorial.welcome")
+            before = text(lang, "tutorial.welcome" if not resumed else
+                          "tutorial.resumed_done" if sc.all_done else "tutorial.resumed")
         parts = await screen_message(sc, lang, before)
         await reply(interaction, parts.pop("content"), **parts)
 

@@ -55,7 +55,9 @@ class Learning:
     async def begin(self) -> None:
         """Start or resume: the welcome for a newcomer, 'welcome back' otherwise."""
         sc, resumed = await self.tutorial.current(LEARNER, self.lang)
-        self.say(plain_markdown(self.t("tutorial_resumed" if resumed else "tutorial_welcome")))
+        # a finished tutorial is not "going on where you left it" (the Discord audit)
+        self.say(plain_markdown(_t(self.lang, "tutorial.resumed_done") if resumed and sc.all_done
+                                else self.t("tutorial_resumed" if resumed else "tutorial_welcome")))
         await self.show(sc)
 
     async def show(self, sc: Screen, before: str = "") -> None:

@@ -237,3 +237,18 @@ def test_the_done_button_is_capitalised_as_the_buttons_beside_it(tmp_path):
             await h.click(yui, message=ja, label="完了")
             assert "**完了**は残りの行動を放棄します（R8）" in ja.text, ja.text
     asyncio.run(scenario())
+
+
+def test_reopening_a_finished_tutorial_says_it_is_finished(tmp_path):
+    """The Discord audit: after the last lesson, `/rr-learn tutorial` read "Welcome back:
+    your tutorial goes on where you left it." above "🎉 You finished the last lesson".
+    It now says the tutorial is finished and any lesson can be played again."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            ann = h.user("ann")
+            msg = await open_lesson(h, ann, 9)
+            await h.click(ann, message=msg, label="Skip lesson")  # past the last: finished
+            res = await h.slash(ann, "rr-learn tutorial")
+            assert "you have finished the tutorial" in res.text, res.text
+            assert "goes on where you left it" not in res.text
+    asyncio.run(scenario())
