@@ -32,6 +32,12 @@ log = logging.getLogger("rr.recap")
 
 @app_commands.allowed_installs(guilds=True, users=True)
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def refuse(interaction: discord.Interaction, lang: str, text: str) -> None:
+    """No recap to show: marked ⛔ as every refusal (the review's said so, the recap's did
+    not: the Discord audit)."""
+    await reply(interaction, t("refused", lang, msg=text))
+
+
 class RecapCommands(commands.Cog):
     """The recap command (loaded with the `rr` group, cogs/game.py)."""
 
@@ -46,11 +52,11 @@ class RecapCommands(commands.Cog):
         channel = interaction.channel_id or 0
         row = await store.latest_game(channel) if game is None else await store.get(game)
         if row is None or row.channel_id != channel or row.settings.get("daily"):
-            await reply(interaction, t("recap_none", lang) if game is None
-                        else t("recap_not_here", lang, game=game))
+            await refuse(interaction, lang, t("recap_none", lang) if game is None
+                         else t("recap_not_here", lang, game=game))
             return None
         if row.status != "over":
-            await reply(interaction, t("recap_not_over", lang, game=row.id))
+            await refuse(interaction, lang, t("recap_not_over", lang, game=row.id))
             return None
         return row
 
@@ -73,7 +79,8 @@ class RecapCommands(commands.Cog):
                 att = await host.store.attempt(user, day.isoformat(), True)
                 row = await bot.store.get(att.game_id) if att and att.game_id else None
                 if row is None:
-                    await reply(interaction, t("recap_no_daily", lang, day=day.isoformat()))
+                    await refuse(interaction, lang,
+                                 t("recap_no_daily", lang, day=day.isoformat()))
                     return None
                 return row
             row = await bot.store.get(game)
@@ -83,8 +90,8 @@ class RecapCommands(commands.Cog):
             closed_day(host, dt.date.fromisoformat(str(info.get("day"))))
             return row
         except (LookupError, ValueError):
-            await reply(interaction, t("recap_daily", lang) if game is None
-                        else t("recap_not_yours", lang, game=game))
+            await refuse(interaction, lang, t("recap_daily", lang) if game is None
+                         else t("recap_not_yours", lang, game=game))
         return None
 
     @app_commands.command(name="rr-recap", description=_(

@@ -69,7 +69,7 @@ def test_recap_posted_once_at_game_end_and_on_demand(tmp_path):
             posts = len(public(h))
             wrong = await h.slash(bob, "rr-recap", game=row.id + 50)
             assert wrong.ephemeral and not wrong.files
-            assert f"There is no game {row.id + 50} in this channel" in wrong.text
+            assert wrong.text.startswith(f"⛔ There is no game {row.id + 50} in this channel")
             yui = h.user("yui", locale="ja")
             ja = await h.slash(yui, "rr-recap", game=row.id + 50)
             assert "このチャンネルにゲーム" in ja.text
