@@ -64,7 +64,10 @@ def test_review_steps_through_your_game_and_the_bots_phase_by_phase(tmp_path):
             summary, view = res.replies()
             assert summary.ephemeral and view.ephemeral
             assert "**Daily #23** (2026-11-23) — review · 1 finished" in summary.text
-            assert f"{mine.points:,} points — 🏅 #1 of 1" in summary.text, summary.text
+            # alone on the day: not "#1 of 1 — top 100%", which read like last
+            assert f"{mine.points:,} points — 🏅 #1 — the only finisher so far" \
+                in summary.text, summary.text
+            assert "top 100%" not in summary.text
             assert "🤖 random: " in summary.text  # the par's result (tests: the random AI)
             chart = summary.files[0]
             assert chart.filename == "scores.png" and chart.data.startswith(PNG)
