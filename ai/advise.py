@@ -162,18 +162,24 @@ def _keep_marks(cs: CardSet, view: View, seat: int, seed: int, samples: int, tex
     return str(alt), explain(cs, view, seat, alt), p_alt, p_alt
 
 
+def _levelup(cs: CardSet, view: View, seat: int, a: Action) -> Reason | None:
+    """A Level Up's facts: the ★ unit, the card it becomes, the price (R12.2)."""
+    p = view["players"][seat]
+    unit = None if a.square is None else p["board"][board.square(a.square)]
+    job = cs.units[unit["card"]].job if unit is not None and unit.get("card") in cs.units \
+        else None
+    if unit is None or job is None:
+        return None
+    return Reason("levelup", card=cs.levelup_of(job), unit=str(unit["card"]), square=a.square,
+                  price=levelup_price(p))
+
+
 def explain(cs: CardSet, view: View, seat: int, a: Action) -> Reason:
     """The facts of answer `a`: who acts, what it hits and how hard, what it prevents; for a
     Level Up, the unit, the card it becomes and the price (a hint said only "the expert's
     best answer", not what it spends: the Discord audit)."""
-    if a.verb == "levelup" and a.square is not None:
-        p = view["players"][seat]
-        unit = p["board"][board.square(a.square)]
-        job = cs.units[unit["card"]].job if unit is not None and unit.get("card") in cs.units \
-            else None
-        if unit is not None and job is not None:
-            return Reason("levelup", card=cs.levelup_of(job), unit=str(unit["card"]),
-                          square=a.square, price=levelup_price(p))
+    if a.verb == "levelup" and (lv := _levelup(cs, view, seat, a)) is not None:
+        return lv
     if a.verb != "act" or a.square is None:
         return Reason(a.verb, card=a.card, square=a.square)
     p = view["players"][seat]
