@@ -247,11 +247,11 @@ def test_japanese_game_over_post_words_the_ratings_in_japanese(db):
             row, g = await table.game()
             assert g.over and row.settings.get("lang") == "ja"
             post = "\n".join(m.text for m in public(h)[-3:])
-            assert "📈 このサーバーのレーティング（前 → 後）：" in post, post
+            assert "📈 このサーバーのレーティング（前 → 後）: " in post, post
             r = await Ratings(h.bot.store).tables.rating(h.channel.guild_id, yui.id)
             assert r is not None
             sign = "+" if r.mu >= FRESH.mu else "−"
-            assert f"Yui：{FRESH.mu:.1f}? → {r.mu:.1f}?（{sign}" in post, post
+            assert f"Yui: {FRESH.mu:.1f}? → {r.mu:.1f}?（{sign}" in post, post
             assert "Ratings on this server" not in post
     asyncio.run(scenario())
 

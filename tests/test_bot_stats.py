@@ -85,7 +85,7 @@ def test_rated_game_profile_board_history_privacy(db):
             assert prof.files[0].filename == "rating.png"
             assert prof.files[0].data.startswith(PNG)
             ja = await h.slash(yui, "rr-stats profile", player=ann)
-            assert "暫定" in ja.text and "終了したゲーム：1" in ja.text, ja.text
+            assert "暫定" in ja.text and "終了したゲーム: 1" in ja.text, ja.text
 
             # leaderboard: both, by the names they played under (never a mention: issue 24),
             # provisional marked and explained

@@ -294,7 +294,7 @@ def test_a_move_hint_says_where_the_unit_goes():
     en = str(advice_lines(Advice("act 2B fullmove to 3A", r, 0.5, 0.5), g.cards, "en")[1])
     assert en.startswith("Warrior★ 2B→3A:"), en
     ja = str(advice_lines(Advice("act 2B fullmove to 3A", r, 0.5, 0.5), g.cards, "ja")[1])
-    assert ja.startswith("2Bのウォーリア★が3Aへ："), ja
+    assert ja.startswith("2Bのウォーリア★が3Aへ: "), ja
 
 
 def test_a_unit_the_answer_itself_makes_faint_is_never_said_to_be_kept():
@@ -349,7 +349,7 @@ def test_a_hint_whose_figures_agree_says_what_the_figure_means():
     assert str(three) == ("Estimated chance to win: 33% with this move "
                           "(an even share among 3 players is 33%)")
     ja = advice_lines(Advice("act 2B to 3A", r, 0.331, 0.334, 3), g.cards, "ja")[2]
-    assert str(ja) == "推定勝率：この手で33%（3人で均等に分けると33%）"
+    assert str(ja) == "推定勝率: この手で33%（3人で均等に分けると33%）"
     solo = advice_lines(Advice("act 2B to 3A", r, 0.6, 0.6, 1), g.cards, "en")[2]
     assert str(solo) == "Estimated chance to win: 60% with this move"
 

@@ -90,7 +90,7 @@ def test_the_recruit_prompt_lists_the_mercenaries_on_offer_with_their_costs() ->
     en = str(_narrate.prompt(g, 0, "en"))
     assert f"a mercenary: Archer ({cost('archer')} gold), Knight ({cost('knight')} gold)" in en
     ja = str(_narrate.prompt(g, 0, "ja"))
-    assert f"傭兵：アーチャー（{cost('archer')}金）、ナイト（{cost('knight')}金）" in ja
+    assert f"傭兵: アーチャー（{cost('archer')}金）、ナイト（{cost('knight')}金）" in ja
 
 
 def test_a_first_castle_invasion_warns_that_a_second_one_eliminates() -> None:
