@@ -353,19 +353,23 @@ async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) ->
     if out.duplicate:
         log.info("game %s: interaction %s delivered again; applied once", out.row.id,
                  interaction.id)
-        await answer_actor(interaction, ann, out.text, lang)
+        await answer_actor(interaction, ann, out.text, lang, over=out.game.over)
         return
     log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
-    await answer_actor(interaction, ann, out.text, lang)
+    await answer_actor(interaction, ann, out.text, lang, over=out.game.over)
     await announce(bot, ann, skip_seat=ann.actor)
     if out.row.settings.get("daily") and out.game.over:
         await tell_settled(bot, out.row.id)
 
 
 async def answer_actor(interaction: discord.Interaction, ann: Announcement, text: str,
-                       lang: str) -> None:
+                       lang: str, *, over: bool = False) -> None:
     """The actor's private reply: what was done, their secrets, their next question."""
-    lines = [t("accepted", lang, text=action_words(text, ann.cards, lang))]
+    # a resignation the others play on after is said in words, not only as its notation
+    # (the Discord audit read "✅ `resign`" and nothing of being out of the game); one that
+    # ended the game is followed by the game-over post
+    lines = [t("resigned" if text == "resign" and not over else "accepted", lang,
+               text=action_words(text, ann.cards, lang))]
     private = ann.private_lines(ann.actor, lang) if ann.actor is not None else []
     if private:
         lines.append(t("private", lang, lines=i18n.sentences(lang, *private)))

@@ -317,6 +317,7 @@ def test_a_player_who_is_not_the_host_can_resign_by_leaving(tmp_path):
             assert await stored(table) == before
             res = await h.slash(bob, "rr lobby leave", confirm=True)
             assert res.ephemeral and res.text.startswith("✅"), res.text
+            assert "you have resigned and are out of this game (R9.3)" in res.text, res.text
             row, g = await table.game()
             bob_seat = row.seat_of(bob.id)
             assert g.player(bob_seat)["eliminated"] and not g.over
