@@ -78,11 +78,25 @@ def screen_text(sc: Screen, lang: str, before: str = "") -> str:
     return clip(lines)
 
 
+# A roll's answers as a game's own buttons read them (cogs/views.py): the lesson teaches the
+# buttons a learner will meet, not the notation behind them (the Discord audit: `reroll`,
+# `keep`, `levelup 5B` here; "Reroll (1 honor mark)", "Keep", "Level up 2B" in a game).
+ROLL_BUTTONS = {"reroll": "bot.btn_reroll", "keep": "bot.btn_keep", "levelup": "bot.btn_levelup"}
+
+
+def button_label(action: str, words: str, lang: str) -> str:
+    """A step's button: a roll's answer as the game's button says it, else the words."""
+    verb, _, square = action.strip().partition(" ")
+    key = ROLL_BUTTONS.get(verb.casefold())
+    return words if key is None else text(lang, key, square=square.upper())
+
+
 def screen_view(sc: Screen, lang: str) -> discord.ui.View:
     """The step's choices on the first row, Skip (Next, once done) / Restart / Leave below."""
     view = discord.ui.View(timeout=None)
-    for k, (_action, words) in enumerate(sc.buttons[:5]):
-        view.add_item(LearnButton(sc.lesson, sc.step, str(k), label=words[:80],
+    for k, (action, words) in enumerate(sc.buttons[:5]):
+        view.add_item(LearnButton(sc.lesson, sc.step, str(k),
+                                  label=button_label(action, words, lang)[:80],
                                   style=discord.ButtonStyle.primary))
     skip = "tutorial.button.next" if sc.finished else "tutorial.button.skip"
     for choice, key in (("s", skip), ("r", "tutorial.button.restart"),

@@ -252,3 +252,20 @@ def test_reopening_a_finished_tutorial_says_it_is_finished(tmp_path):
             assert "you have finished the tutorial" in res.text, res.text
             assert "goes on where you left it" not in res.text
     asyncio.run(scenario())
+
+
+def test_a_rolls_buttons_read_as_a_games_own(tmp_path):
+    """R12.1–R12.3: after the boons lesson's roll the step offered `reroll`, `keep` and
+    `levelup 5B` — the notation — where a game's roll shows "Reroll (1 honor mark)", "Keep"
+    and "Level up 5B" (the Discord audit): the lesson now teaches the buttons a player will
+    meet; clicking one is still the step's answer."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            ann = h.user("ann")
+            msg = await open_lesson(h, ann, 7)
+            await h.click(ann, message=msg, label="act 5B attack 6B")
+            assert labels(msg)[:3] == ["Reroll (1 honor mark)", "Keep", "Level up 5B"], \
+                labels(msg)
+            await h.click(ann, message=msg, label="Level up 5B")
+            assert "Not this time" not in msg.text and "Warrior" in msg.text, msg.text
+    asyncio.run(scenario())
