@@ -398,3 +398,30 @@ def test_every_step_image_has_a_description_of_its_own() -> None:
     assert screen(0, 1, "ja").image_text("ja") == (
         "チュートリアル — レッスン1/9「初期配置」完了: 最後の手の後の盤面。"
         "盤上: 2Bにシーフ★、6Bにゴブリン、6Cにスケルトン。")
+
+
+def test_rest_readies_the_thief_for_you_and_raid_lets_it_act_again() -> None:
+    """R7: Rest's small effect readies up to 2 acted units; with the Thief★ the one acted unit
+    there is nothing to choose, so the lesson says it is readied for you (as the game does)
+    and the step asks what the game asks next: Raid's 1 unit action (R7), the readied Thief★
+    shooting the Goblin 2 squares ahead (R8.2)."""
+    index = lesson_index("commands")
+    assert index is not None
+    lesson = LESSONS[index]
+    before = lesson.game_at(1)
+    before.apply(SEAT, lesson.steps[1].accept)
+    dec = before.decision(SEAT)
+    assert dec is not None and dec["kind"] == "ready" and dec["card"] == "rest"
+    assert str(before.trivial_action(SEAT)) == "ready 4B"  # the game would not ask
+    g = lesson.game_at(2)
+    dec = g.decision(SEAT)
+    assert dec is not None and dec["kind"] == "actions" and dec["card"] == "raid" \
+        and dec["left"] == 1
+    for lang, expected in (("en", ("(R7)", "2 or fewer", "readied for you", "Raid")),
+                           ("ja", ("（R7）", "2体以下", "自動で", "奇襲"))):
+        said = screen(index, 2, lang).text
+        assert all(w in said for w in expected), (lang, said)
+    assert judge(index, 2, "act 4B attack 6B", "en").accepted
+    assert "2–3 squares" in judge(index, 2, "act 4B to 5B", "en").explanation
+    g.apply(SEAT, "act 4B attack 6B")
+    assert [d["card"] for d in g.view(SEAT)["players"][SEAT]["defeated"]] == ["goblin"]
