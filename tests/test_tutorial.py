@@ -400,6 +400,23 @@ def test_every_step_image_has_a_description_of_its_own() -> None:
         "盤上: 2Bにシーフ★、6Bにゴブリン、6Cにスケルトン。")
 
 
+def test_no_step_asks_what_a_real_game_answers_by_itself() -> None:
+    """R7 (Rest: ready up to 2 units), R11.2 (fatigue recovery: up to 2): a real game readies
+    2 or fewer acted units without asking (engine `trivial_action`, applied by
+    service/outcomes.py), so a step that waits for such an answer teaches a question the
+    player never meets. The commands lesson asked `ready 4B` during Rest and the summon
+    lesson `ready 1C` in fatigue recovery: at every step the game now really asks, and what
+    it would answer itself the lesson answers too (`then`)."""
+    for lesson in LESSONS:
+        g = lesson.start()
+        for k, step in enumerate(lesson.steps):
+            assert g.trivial_action(SEAT) is None, (lesson.id, k + 1, step.accept)
+            g.apply(SEAT, step.accept)
+            for action in step.then:
+                assert str(g.trivial_action(SEAT)) == action, (lesson.id, k + 1, action)
+                g.apply(SEAT, action)
+
+
 def test_rest_readies_the_thief_for_you_and_raid_lets_it_act_again() -> None:
     """R7: Rest's small effect readies up to 2 acted units; with the Thief★ the one acted unit
     there is nothing to choose, so the lesson says it is readied for you (as the game does)
@@ -425,3 +442,37 @@ def test_rest_readies_the_thief_for_you_and_raid_lets_it_act_again() -> None:
     assert "2–3 squares" in judge(index, 2, "act 4B to 5B", "en").explanation
     g.apply(SEAT, "act 4B attack 6B")
     assert [d["card"] for d in g.view(SEAT)["players"][SEAT]["defeated"]] == ["goblin"]
+
+
+def test_the_summon_lessons_fatigue_step_is_a_real_choice() -> None:
+    """R11.2: fatigue recovery readies up to 2 acted units, and the game asks only when more
+    have acted. The summon lesson's last step asked to ready its one acted Thief★; now the
+    Cleric★ and Warrior★ acted too, the game asks, the step says when it does not, and what
+    it says of the choice is what the next round allows: the Thief★ on 1C and the Warrior★ on
+    3A strike the Goblin summoned on 4B (R10), the Cleric★ on 2A reaches no wounded unit."""
+    index = lesson_index("summon")
+    assert index is not None
+    lesson = LESSONS[index]
+    g = lesson.game_at(1)
+    dec = g.decision(SEAT)
+    assert dec is not None and dec["kind"] == "ready" and dec["card"] == "fatigue"
+    acted = [u for u in g.view(SEAT)["players"][SEAT]["board"] if u and u.get("acted")]
+    assert len(acted) > dec["n"] == 2
+    assert g.trivial_action(SEAT) is None
+    for lang, expected in (("en", ("(R11.2)", "up to 2", "2 or fewer", "readied for you")),
+                           ("ja", ("（R11.2）", "2体まで", "2体以下", "自動で"))):
+        said = screen(index, 1, lang).text
+        assert all(w in said for w in expected), (lang, said)
+    assert not judge(index, 1, "ready 1C", "en").accepted
+    assert "up to 2" in judge(index, 1, "ready 1C", "en").explanation
+
+    def next_round(ready: str) -> list[str]:
+        after = lesson.game_at(1)
+        after.apply(SEAT, ready)
+        after.apply(SEAT, "pick advance")
+        return [str(a) for a in after.legal_actions(SEAT)]
+
+    taught = next_round(lesson.steps[1].accept)
+    assert "act 1C to 2B attack 4B" in taught and "act 3A to 3B attack 4B" in taught
+    other = next_round("ready 1C 2A")
+    assert not [a for a in other if a.startswith("act 2A") and " heal " in a]
