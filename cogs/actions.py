@@ -251,6 +251,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, *
             # start another (the Discord new-player audit)
             text += "\n" + t("your_game_is_in", lang, channels=i18n.join(
                 lang, (f"<#{c}>" for c in elsewhere)))
+        elif error.key == "svc.no_game_new" and interaction.user.id in getattr(
+                interaction.client, "learning", {}):
+            # typed during a lesson: the lesson is answered with its buttons (the Discord
+            # audit: "no game here, start one" sent a learner away from it)
+            text += "\n" + t("in_tutorial", lang)
         await reply(interaction, text)
         return True
     store = getattr(interaction.client, "store", None)

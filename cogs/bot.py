@@ -109,6 +109,7 @@ class RookBot(Host):
         self.announcer = Announcer(self, processes=draw_processes)
         self.ai = AiRunner(self)  # AI seats' answers (cogs/seats.py)
         self.seating = {}  # (cogs/host.py)
+        self.learning = {}  # (cogs/host.py)
         self._verifier: asyncio.Task[int] | None = None
         self._notifier: asyncio.Task[int] | None = None
         self._started = time.time()

@@ -29,3 +29,6 @@ class Host(commands.AutoShardedBot):
     ai_processes: bool  # AI work (and game reviews) in worker processes; threads in tests
     # channel → (game id, user id per seat): lets autocomplete skip the database
     seating: dict[int, tuple[int, list[int]]]
+    # users with a tutorial lesson open in this process, most recent last (cogs/tutorial.py):
+    # a play command typed with no game here is pointed back at the lesson's buttons
+    learning: dict[int, None]

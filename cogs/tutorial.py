@@ -163,6 +163,7 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
             sc, resumed = await tut.current(interaction.user.id, lang, name)
             before = text(lang, "tutorial.welcome" if not resumed else
                           "tutorial.resumed_done" if sc.all_done else "tutorial.resumed")
+        learning(interaction, sc)
         parts = await screen_message(sc, lang, before)
         await reply(interaction, parts.pop("content"), **parts)
 
@@ -209,6 +210,7 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         move = MOVES.get(self.choice)
         before = ""
         if move == "leave":
+            learning(interaction, None)
             await self.edit(interaction, {"content": text(lang, "tutorial.left"),
                                           "view": None}, None)
             return
@@ -218,6 +220,7 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             sc = await tut.restart(user, lang, name)
         else:
             sc, before = await self.answer(tut, user, lang, name)
+        learning(interaction, sc)
         parts = await screen_message(sc, lang, before)
         image = parts.pop("file")
         await self.edit(interaction, parts, image)
@@ -248,6 +251,20 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 TUTORIAL_ITEMS = (LearnButton,)
+LEARNERS_KEPT = 1000  # the newest learners remembered (`learning`): memory stays bounded
+
+
+def learning(interaction: discord.Interaction, sc: Screen | None) -> None:
+    """Remember that the user has a lesson open (`sc`), or not (None: left, or finished),
+    so a play command they type meanwhile is pointed at the lesson (cogs/actions.py)."""
+    seen: dict[int, None] | None = getattr(interaction.client, "learning", None)
+    if seen is None:
+        return
+    seen.pop(interaction.user.id, None)
+    if sc is not None and not sc.all_done:
+        seen[interaction.user.id] = None
+        while len(seen) > LEARNERS_KEPT:
+            seen.pop(next(iter(seen)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -269,3 +269,24 @@ def test_a_rolls_buttons_read_as_a_games_own(tmp_path):
             await h.click(ann, message=msg, label="Level up 5B")
             assert "Not this time" not in msg.text and "Warrior" in msg.text, msg.text
     asyncio.run(scenario())
+
+
+def test_a_play_command_typed_during_a_lesson_points_back_at_it(tmp_path):
+    """The Discord audit: a learner who typed `/rr act` in the middle of a lesson read only
+    "There is no game here. Start one with /rr new." — sent away from the lesson. The
+    refusal now says the lesson is answered with its buttons; once the learner has left the
+    tutorial it says only what it said."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            ann = h.user("ann")
+            msg = await open_lesson(h, ann, 2)
+            res = await h.slash(ann, "rr act", unit="2B")
+            assert res.ephemeral and "There is no game here" in res.text
+            assert "answered with the buttons under its step" in res.text, res.text
+            assert "`/rr-learn tutorial`" in res.text, res.text
+            bob = await h.slash(h.user("bob"), "rr act", unit="2B")  # not learning
+            assert "tutorial" not in bob.text
+            await h.click(ann, message=msg, label="Leave")
+            res = await h.slash(ann, "rr act", unit="2B")
+            assert "tutorial" not in res.text
+    asyncio.run(scenario())
