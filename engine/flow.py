@@ -33,7 +33,7 @@ from .state import (
     sq,
     threat,
 )
-from .types import InvadedEvent, Termination
+from .types import Claim, InvadedEvent, Termination
 
 SOLO_FINAL = REASONS["end.final_round"]
 # The readings of the rules a new game is played under, kept in its setup (`setup.rules`):
@@ -41,10 +41,13 @@ SOLO_FINAL = REASONS["end.final_round"]
 # ended in (`result.ended_in`), keeps an answer given while others still answer the same
 # step undoable (engine/game.py) and logs a `ready` in board order (engine/decisions.py); 4
 # rebuilds a solo option game's unit deck from its discards too (R11.3, R13.2: the rulebook's
-# option rule names the last round, it does not stop the reshuffle; the rules audit). A game
-# stored without the key (1), or with an older one, keeps what it was played with, so its
-# log replays to the very state it stored (R15).
-RULES_VERSION = 4
+# option rule names the last round, it does not stop the reshuffle; the rules audit); 5 grants
+# a claim on a mercenary taken first another copy of the same card still in the row (R7.1:
+# a card is chosen by what it is, and two players naming the one card of which two were on
+# offer both get one; the console audit). A game stored without the key (1), or with an
+# older one, keeps what it was played with, so its log replays to the very state it stored
+# (R15).
+RULES_VERSION = 5
 
 
 class UnknownRulesVersion(ValueError):
@@ -257,7 +260,7 @@ def _grant_claims(cs: CardSet, st: State, ev: list[Event]) -> None:
     claims = sorted(st["claims"], key=lambda c: (c[0] - lead) % n)
     while claims:
         seat, merc_id, square = claims.pop(0)
-        slot = next((k for k, m in enumerate(st["mercenaries"]) if m and m["id"] == merc_id), None)
+        slot = _claimed_slot(st, merc_id, claims)
         if slot is None:
             ev.append({"type": "merc_taken", "player": seat})
             if can_recruit(cs, st, seat, True):
@@ -269,6 +272,22 @@ def _grant_claims(cs: CardSet, st: State, ev: list[Event]) -> None:
         st["mercenaries"][slot] = None
         place_unit(cs, st, seat, card, board.square(square), ev, paid=True, mercenary=True)
     st["claims"] = claims
+
+
+def _claimed_slot(st: State, merc_id: str, waiting: list[Claim]) -> int | None:
+    """The row's slot a claim is granted from: the copy it named; once that was taken
+    first, from rules 5 another copy of the same card that no claim still waiting names
+    (R7.1: both players who named a card of which two were on offer get one)."""
+    row = st["mercenaries"]
+    slot = next((k for k, m in enumerate(row) if m and m["id"] == merc_id), None)
+    if slot is not None or st["setup"].get("rules", 1) < 5:
+        return slot
+    # the copy named went to an earlier claimant's board in this same grant
+    named = next((u["card"] for p in st["players"] for u in p["board"]
+                  if u is not None and "owner" in u and u["id"] == merc_id), None)
+    held = {str(c[1]) for c in waiting}
+    return next((k for k, m in enumerate(row)
+                 if m and m["card"] == named and m["id"] not in held), None)
 
 
 def place_unit(cs: CardSet, st: State, seat: int, card: Card, i: int,

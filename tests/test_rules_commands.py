@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from rules_helpers import (
     at,
     card,
@@ -191,7 +192,7 @@ def test_r7_recruit_leader_gold_comes_before_recruiting():
 # ---- R7.1 ---------------------------------------------------------------------------------------
 
 def recruit_game(players: int = 2, leader: int | None = 0, gold: int = 5, board0=None,
-                 hand0=None, mercs=None) -> Game:
+                 hand0=None, mercs=None, rules: int | None = None) -> Game:
     decs = {s: decision("recruit", card="recruit", mercenaries=leader is not None, again=False)
             for s in range(players)}
     boards = [dict(board0 or {})] + [{} for _ in range(players - 1)]
@@ -201,7 +202,9 @@ def recruit_game(players: int = 2, leader: int | None = 0, gold: int = 5, board0
     return puzzle(boards, decisions=decs, player=pl,
                   mercenaries=mercs or [card("archer", "a1"), card("knight", "k1"),
                                         card("bard", "b1")],
-                  **main_card("recruit", leader, players))
+                  **main_card("recruit", leader, players),
+                  **({} if rules is None else {"setup": {
+                      "players": [f"P{k}" for k in range(players)], "seed": 7, "rules": rules}}))
 
 
 def test_r7_1_recruit_pays_the_cost_and_places_an_unacted_unit_on_an_empty_home_square():
@@ -276,6 +279,26 @@ def test_r7_1_p16_claims_are_granted_strictly_in_order_a_rechooser_comes_first()
     g.apply(1, "recruit merc bard 2A")
     assert layout(g, 1) == {"2A": "bard"}
     assert g.state["claims"] == [] and g.state["current"] is None  # the card has ended
+
+
+@pytest.mark.parametrize("rules", [4, 5])
+def test_r7_1_two_players_naming_a_card_two_copies_of_are_on_offer_both_get_one(rules):
+    """R7.1 (p.16): a mercenary is chosen by what it is. Two Swordmasters are on offer and
+    both players name the Swordmaster: the LEADER gets one, the other player the other copy
+    (rules 5). Before, the second claim named the same copy and was told it was taken first,
+    with the other copy still in the row (the console audit); a game begun under rules 4
+    keeps that reading, so its log replays as stored (R15)."""
+    mercs = [card("swordmaster", "s1"), card("thief_star", "t9"), card("swordmaster", "s2")]
+    g = recruit_game(leader=0, gold=9, mercs=mercs, rules=rules)
+    g.apply(0, "recruit merc swordmaster 2B")
+    g.apply(1, "recruit merc swordmaster 2B")
+    assert layout(g, 0) == {"2B": "swordmaster"}
+    if rules >= 5:
+        assert layout(g, 1) == {"2B": "swordmaster"}
+        assert (g.decision(1) or {}).get("kind") != "recruit"  # not asked again
+        assert [m and m["card"] for m in g.state["mercenaries"]] == [None, "thief_star", None]
+    else:
+        assert layout(g, 1) == {} and (g.decision(1) or {}).get("again") is True
 
 
 def test_r7_1_auto_recruit_allows_hand_cards_only():
