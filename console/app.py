@@ -32,7 +32,7 @@ from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.levels import level_of
 from service.narrate import narrate, prompt
-from service.notation import action_words, words_typed
+from service.notation import action_words, shown, words_typed
 from service.outcomes import Outcome
 from service.ratings import Ratings
 from service.refusals import line as refusal_line
@@ -503,8 +503,9 @@ class Console:
         if dec["kind"] == "pick":
             words = [self.t("hint.pick")]
         elif dec["kind"] == "roll":
-            words = ["reroll"] * dec["can_reroll"] + [  # in the prompt's order
-                self.t("hint.levelup")] * dec["can_levelup"] + ["keep"]
+            # in the prompt's order, in the reader's notation words (振り直し, そのまま)
+            words = [shown("reroll", self.lang)] * dec["can_reroll"] + [
+                self.t("hint.levelup")] * dec["can_levelup"] + [shown("keep", self.lang)]
         else:
             return ""
         return " — " + " / ".join(quote(x, self.lang) for x in words)

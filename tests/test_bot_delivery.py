@@ -136,5 +136,5 @@ def test_roll_command_speaks_japanese():
         tr = RookTranslator()
         ja = [await tr.translate(app_commands.locale_str(s), Locale.japanese, None)
               for s in ("roll", "Keep the result", "Reroll (1 honor mark)")]
-        assert ja == ["ダイス", "このまま", "振り直し（栄誉マーク1）"]
+        assert ja == ["ダイス", "そのまま", "振り直し（栄誉マーク1）"]
     asyncio.run(scenario())

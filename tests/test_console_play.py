@@ -15,10 +15,12 @@ import re
 from pathlib import Path
 
 import pytest
+from rules_helpers import actions, dice_seed, monster, puzzle, unit
 
 from console.app import CHANNEL, Console
 from console.options import parse_command_line
 from engine import Game
+from service.notation import words_typed
 from store import Store
 from tests.test_console import console
 
@@ -297,3 +299,24 @@ def test_a_bare_new_after_a_start_up_seed_deals_a_new_game() -> None:
 
     first, fresh, chosen = asyncio.run(run())
     assert first == 3 and fresh != 3 and chosen == 3
+
+
+def test_the_japanese_roll_prompt_names_the_words_a_player_types(tmp_path: Path) -> None:
+    """R12.1 / R12.3: the console's roll question in Japanese said 「reroll」 / 「keep」 (and
+    このまま) where the words typed are 振り直し and そのまま (the console audit): it names
+    the notation's Japanese words, and each is read back as the answer it names."""
+    g = puzzle([{"2B": unit("warrior_star"), "3B": monster("golem")}],
+               decisions={0: actions()}, dice={0: dice_seed((4, 3))}, player={0: {"honor": 4}})
+    g.apply(0, "act 2B attack 3B")
+    assert (g.decision(0) or {}).get("kind") == "roll"
+
+    async def how() -> str:
+        store = await Store(":memory:").open()
+        try:
+            _ns, table = parse_command_line(["--names", "花子", "--lang", "ja"])
+            return Console(store, tmp_path, "ja", io.StringIO(), "c.db", table).how(g, 0)
+        finally:
+            await store.close()
+    said = asyncio.run(how())
+    assert said == " — 「振り直し」 / 「レベルアップ マス」 / 「そのまま」", said
+    assert words_typed("振り直し") == "reroll" and words_typed("そのまま") == "keep"
