@@ -350,18 +350,21 @@ def interaction_key(interaction: discord.Interaction, text: str) -> str:
     return f"i:{interaction.id}:{text}"
 
 
-async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) -> None:
+async def conclude(interaction: discord.Interaction, out: Outcome, lang: str, *,
+                   ended: bool = False) -> None:
     """After an accepted answer: the actor's reply, then the channel's announcement (the
-    outbox notice the move committed; a redelivered interaction only gets its reply)."""
+    outbox notice the move committed; a redelivered interaction only gets its reply).
+    `ended`: the answer also ended the game for all (a resign that left only AI seats)."""
+    over = out.game.over or ended
     bot = rook(interaction)
     ann = bot.announcer.capture(out, lang)
     if out.duplicate:
         log.info("game %s: interaction %s delivered again; applied once", out.row.id,
                  interaction.id)
-        await answer_actor(interaction, ann, out.text, lang, over=out.game.over)
+        await answer_actor(interaction, ann, out.text, lang, over=over)
         return
     log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
-    await answer_actor(interaction, ann, out.text, lang, over=out.game.over)
+    await answer_actor(interaction, ann, out.text, lang, over=over)
     await announce(bot, ann, skip_seat=ann.actor)
     if out.row.settings.get("daily") and out.game.over:
         await tell_settled(bot, out.row.id)

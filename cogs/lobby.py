@@ -200,7 +200,7 @@ class LobbyCommands(CommandsMixin):
         out, ended = await bot.service.play.resign(
             await game_key(interaction), interaction.user.id,
             key=interaction_key(interaction, "resign"))
-        await conclude(interaction, out, lang_of(interaction))
+        await conclude(interaction, out, lang_of(interaction), ended=ended is not None)
         if ended is not None:
             await bot.announcer.tell(ended.notice,
                                      lambda: bot.announcer.publish_abandoned(ended))

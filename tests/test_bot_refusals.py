@@ -372,6 +372,7 @@ def test_the_last_person_resigning_against_ai_players_ends_the_game(tmp_path):
             res = await h.slash(ann, "rr lobby leave", confirm=True)
             await h.settle()
             assert res.text.startswith("✅"), res.text
+            assert "the others play on" not in res.text  # nobody plays on: it was abandoned
             row = await h.bot.store.latest_game(h.channel.id)
             assert row is not None and row.status == "abandoned"
             posts = [m.text for m in h.messages() if not m.ephemeral][before:]
