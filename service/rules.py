@@ -113,7 +113,7 @@ def mentioning(asked: str, secs: dict[str, Section]) -> Section | None:
     "Willpower", 脅威): the one whose title or text uses it most, the title counting for
     more; None when none uses it. A player types the word a message used, not our topic
     keys (`/rr rules threat` found nothing while the winning section defines threat)."""
-    if len(asked) < 2:
+    if not _searchable(asked):
         return None
     best, most = None, 0
     for sec in secs.values():
@@ -121,6 +121,21 @@ def mentioning(asked: str, secs: dict[str, Section]) -> Section | None:
         if n > most:
             best, most = sec, n
     return best
+
+
+# Words every section uses: a search by them opened whichever used them most (the
+# verification audit: "the" opened the daily, "is" the overview).
+COMMON = frozenset("""a an and are as at be by can do for from has have in is it its no not
+of on or so that the their then there they this to was what when who will with you your
+する です ます こと ある いる ない""".split())
+
+
+def _searchable(word: str) -> bool:
+    """A word worth searching the sections for: no common word, square ("2B") or number; a
+    Latin word of three letters or more (a Japanese one may be one kanji: 城, 金)."""
+    if word in COMMON or re.fullmatch(r"[1-6][a-c]|\d+", word):
+        return False
+    return len(word) >= 3 or not word.isascii()
 
 
 def _uses(word: str, text: str) -> list[str]:

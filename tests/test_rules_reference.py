@@ -52,6 +52,11 @@ def test_a_word_the_rules_use_opens_the_section_that_explains_it() -> None:
     assert (rules.find("willpower", "ja") or rules.Section("", "", (), "")).key == "boons"
     assert (rules.find("脅威", "ja") or rules.Section("", "", (), "")).key == "winning"
     assert rules.find("banana", "en") is None and rules.find("b", "en") is None
+    # words every section uses, squares and numbers open nothing (the verification audit:
+    # "the" opened the daily section, "2B" the unit actions)
+    for word in ("the", "is", "you", "on", "2B", "12", "する"):
+        assert rules.find(word, "en") is None and rules.find(word, "ja") is None, word
+    assert (rules.find("城", "ja") or rules.Section("", "", (), "")).key == "overview"
 
 
 def test_both_languages_have_the_same_sections_and_ids() -> None:
