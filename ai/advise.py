@@ -122,7 +122,8 @@ def advise(view: View, seat: int, seed: int, samples: int = SAMPLES,
         if spends_marks(weighing.candidates[best]):
             text, reason, before, after = _keep_marks(cs, view, seat, seed, samples, text,
                                                       reason, after)
-    return Advice(text, reason, before, after, len(view["players"]))
+    return Advice(text, reason, before, after,  # an even share among those still in (R9.3)
+                  sum(not p.get("eliminated") for p in view["players"]))
 
 
 def as_good_as_shown(p: float, than: float) -> bool:

@@ -253,6 +253,8 @@ class Console:
                                        options=ch.options if ch else None,
                                        rules=ch.rules if ch else None)
         self._seat_row(out.row)
+        if not self.auto_board:  # `board off` typed before `new` holds for the new game too
+            await self.keep_boards()
         await self.report(out)
         await self.ai_turns()
 
@@ -760,13 +762,17 @@ class Console:
         if arg.casefold() in ("on", "off"):
             self.auto_board = arg.casefold() == "on"
             self.last_board = []
-            row = None if self.row is None else await self.store.get(self.row.id)
-            if row is not None:
-                row.settings["boards"] = self.auto_board
-                await self.store.set_settings(row.id, row.settings)
+            await self.keep_boards()
             self.say(self.t("boards_on" if self.auto_board else "boards_off"))
         else:
             self.say_lines(board.full(g.cards, g.view(None), self.lang))
+
+    async def keep_boards(self) -> None:
+        """`board on|off` kept with the game (its settings' `boards`), for a resume."""
+        row = None if self.row is None else await self.store.get(self.row.id)
+        if row is not None:
+            row.settings["boards"] = self.auto_board
+            await self.store.set_settings(row.id, row.settings)
 
     async def seat_command(self, command: str, args: list[str], g: Game) -> None:
         """`legal`, `hint`, `hand`, `undo`: about the player named, else the ones it means

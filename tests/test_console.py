@@ -472,6 +472,9 @@ def test_board_off_is_kept_when_the_game_is_resumed(tmp_path: Path) -> None:
     console(tmp_path, "--names", "Ann", "--seed", "1", lines=["board off"])
     quiet = console(tmp_path, lines=["status"]).stdout
     assert "Resuming the unfinished game" in quiet and "── Round" not in quiet, quiet
+    console(tmp_path, lines=["new", "new"])  # a new game keeps the choice too
+    quiet = console(tmp_path, lines=["status"]).stdout
+    assert "── Round" not in quiet, quiet
     console(tmp_path, lines=["board on"])
     shown = console(tmp_path, lines=["status"]).stdout
     assert "── Round 0 · placement phase ──" in shown, shown

@@ -355,10 +355,15 @@ def test_a_hint_whose_figures_agree_says_what_the_figure_means():
 
 
 def test_a_hint_knows_how_many_play():
-    """The share a hint compares with is the game's own player count."""
+    """The share a hint compares with is the number still playing (R9.3: an eliminated
+    player shares nothing; the verification audit read "among 4" with two of them out)."""
     g = Game.new(["Ann", "Bob", "Cy"], seed=3)
     who = g.waiting_for()[0]
     assert advise(g.view(who), who, seed=1, budget=60.0).players == 3
+    out = 2 if who != 2 else 1
+    g.state["players"][out]["eliminated"] = True
+    g.state["decisions"].pop(str(out), None)  # an eliminated player is asked nothing
+    assert advise(g.view(who), who, seed=1, budget=60.0).players == 2
 
 
 def test_a_level_up_hint_names_the_unit_the_card_and_its_price():
