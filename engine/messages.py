@@ -129,7 +129,7 @@ ENGLISH: dict[str, str] = {
     "prompt.place": "place a unit from your hand on your home area",
     "prompt.actions": "take unit actions", "prompt.ready": "ready acted units",
     "prompt.recruit": "may recruit a unit", "prompt.support": "may heal 1 damage (support)",
-    "prompt.roll": "decide about a missed roll",
+    "prompt.roll": "decide about a dice roll",
     "cannot_pick": "You cannot pick {card} now (each command card is executed at most once a "
                    "round, R6.1); choose one of: {names}.",
     "quoted": "'{text}'",

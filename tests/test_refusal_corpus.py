@@ -88,6 +88,19 @@ REWORDED = {
         "間）です。",
         "an answer given while the others still answer the same step can now be taken back"),
 }
+# phrases inside refusals reworded on purpose, wherever they appear: (old, new, why)
+PHRASES = [("decide about a missed roll", "decide about a dice roll",
+            "the roll question is asked after a hit too (rolls always), and a roll under DEF "
+            "still deals 1 (R8.2; the verification audit)"),
+           ("外れたダイスへの対応を決める", "ダイスの結果への対応を決める", "the same")]
+
+
+def rephrased(text: str) -> str:
+    for before, after, _why in PHRASES:
+        text = text.replace(before, after)
+    return text
+
+
 # refusals that quote what was typed now quote it as typed ('6C'), where they lower-cased it
 AS_TYPED = {"syntax.after_move", "syntax.trailing"}
 LATIN = re.compile(r"[A-Za-z]{4,}")
@@ -166,7 +179,8 @@ def test_refusal_reads_the_same(entry: dict[str, Any]) -> None:
         old_en, new_en, old_ja, new_ja, _why = REWORDED[e.key]
         assert (entry["en"], entry["ja"]) == (old_en, old_ja)
         entry = {**entry, "en": new_en, "ja": new_ja}
-    entry = {**entry, "en": as_typed(entry["en"], e), "ja": as_typed(entry["ja"], e)}
+    entry = {**entry, "en": rephrased(as_typed(entry["en"], e)),
+             "ja": rephrased(as_typed(entry["ja"], e))}
     assert e.message == entry["en"]
     # the catalogue's English is the engine's, but for the commands it marks
     assert unmarked(e, "en") == as_marked(entry["en"], e.key)

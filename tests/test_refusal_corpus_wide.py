@@ -32,6 +32,7 @@ HARVEST_CARDS = ROOT / "tests" / "data" / "refusals-cards.json"
 
 # (old Japanese fragment, new Japanese fragment): English inside a Japanese sentence, replaced.
 IMPROVED = [
+    ("外れたダイスへの対応を決める", "ダイスの結果への対応を決める"),  # asked after a hit too
     ("（持っているもの: nothing）", "（持っているもの: なし）"),  # an empty hand (R7.1)
     ("今あなたが決めることはありません。nobody を待っています。",
      "今あなたが決めることはありません。"),
@@ -96,7 +97,8 @@ def _walk():  # the harvest's own walk, so both checkouts play the very same gam
 
 
 # (old English fragment, new): a refusal reworded on purpose (test_refusal_corpus REWORDED).
-EN_REWORDED = [("after the move comes a skill", "after the unit's square and any move comes a skill")]
+EN_REWORDED = [("after the move comes a skill", "after the unit's square and any move comes a skill"),
+               ("decide about a missed roll", "decide about a dice roll")]
 
 
 def _reworded(en: str) -> str:
