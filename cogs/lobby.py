@@ -15,6 +15,7 @@ from discord import app_commands
 
 import ai
 import i18n
+from service import ServiceError
 from service.hints import hints_allowed
 from service.meta import lobby_message
 from service.seats import seat_names
@@ -183,9 +184,15 @@ class LobbyCommands(CommandsMixin):
         leaves a game in Discord, where before only the host could end it for everyone."""
         if not await ack(interaction):  # (before the read: Discord's 3 s)
             return
-        row = await rook(interaction).service.store.open_game(interaction.channel_id or 0)
-        if row is None or row.status != "active" or row.seat_of(interaction.user.id) is None:
+        service = rook(interaction).service
+        row = await service.store.open_game(interaction.channel_id or 0)
+        seat = None if row is None else row.seat_of(interaction.user.id)
+        if row is None or row.status != "active" or seat is None:
             await self._roster(interaction, "leave")
+        elif (await service.tables.load(row)).player(seat).get("eliminated"):
+            # out already (resigned, or eliminated, R9.3): nothing to confirm (the
+            # verification audit: asked to confirm a second resignation)
+            raise ServiceError.of("svc.not_player", code="not_player")
         elif confirm:
             await self._resign(interaction)
         else:

@@ -325,6 +325,9 @@ def test_a_player_who_is_not_the_host_can_resign_by_leaving(tmp_path):
                        for m in h.messages() if not m.ephemeral)
             res = await h.slash(bob, "rr lobby leave", confirm=True)  # once is enough
             await refused(table, res, "not playing")
+            res = await h.slash(bob, "rr lobby leave")  # nor asked to confirm it again
+            await refused(table, res, "not playing")
+            assert "resigning" not in res.text, res.text
             for confirm in (False, True):  # a spectator: not playing, not "already started"
                 res = await h.slash(h.user("dan"), "rr lobby leave", confirm=confirm)
                 assert res.ephemeral and "Bob" not in res.text
