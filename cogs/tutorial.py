@@ -23,6 +23,7 @@ message), so there is nobody else's tutorial to reach.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import re
@@ -95,7 +96,7 @@ def screen_view(sc: Screen, lang: str) -> discord.ui.View:
     """The step's choices on the first row, Skip (Next, once done) / Restart / Leave below."""
     view = discord.ui.View(timeout=None)
     for k, (action, words) in enumerate(sc.buttons[:5]):
-        view.add_item(LearnButton(sc.lesson, sc.step, str(k),
+        view.add_item(LearnButton(sc.lesson, sc.step, str(k), mark=action_mark(action),
                                   label=button_label(action, words, lang)[:80],
                                   style=discord.ButtonStyle.primary))
     skip = "tutorial.button.next" if sc.finished else "tutorial.button.skip"
@@ -182,22 +183,31 @@ class LearnCommands(commands.GroupCog, group_name="rr-learn",
         await review_command(interaction, self.reviewer, game, lang)
 
 
+def action_mark(action: str) -> str:
+    """A short mark of a choice's action, kept in its button: a lesson file that reorders
+    a step's choices must not make an open message's button answer another one (the
+    verification audit: an old 'ready 4B' button answered 'act 4B to 5B')."""
+    return hashlib.blake2s(action.encode(), digest_size=3).hexdigest()
+
+
 class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"rr:learn:(?P<lesson>\d{1,3}):(?P<step>\d{1,3}):(?P<c>[0-9srl])"):
-    """A tutorial button: answer choice `c` of (lesson, step), or skip / restart / leave."""
+                  template=r"rr:learn:(?P<lesson>\d{1,3}):(?P<step>\d{1,3}):(?P<c>[0-9srl])"
+                           r"(?::(?P<m>[0-9a-f]{6}))?"):
+    """A tutorial button: answer choice `c` of (lesson, step) — its action marked `m` — or
+    skip / restart / leave."""
 
     def __init__(self, lesson: int, step: int, choice: str, *, label: str = "?",
-                 row: int = 0, disabled: bool = False,
+                 row: int = 0, disabled: bool = False, mark: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         super().__init__(discord.ui.Button(
             label=label, row=row, style=style, disabled=disabled,
-            custom_id=f"rr:learn:{lesson}:{step}:{choice}"))
-        self.lesson, self.step, self.choice = lesson, step, choice
+            custom_id=f"rr:learn:{lesson}:{step}:{choice}" + (f":{mark}" if mark else "")))
+        self.lesson, self.step, self.choice, self.mark = lesson, step, choice, mark
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> LearnButton:
-        return cls(int(match["lesson"]), int(match["step"]), match["c"])
+        return cls(int(match["lesson"]), int(match["step"]), match["c"], mark=match["m"] or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, self.press(interaction))
@@ -231,7 +241,8 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         now, _resumed = await tut.current(user, lang, name)
         all_lessons = lessons()
         if (self.lesson >= len(all_lessons) or (now.lesson, now.step) != (self.lesson, self.step)
-                or now.finished or int(self.choice) >= len(now.buttons)):
+                or now.finished or int(self.choice) >= len(now.buttons)
+                or action_mark(now.buttons[int(self.choice)][0]) != self.mark):
             return now, text(lang, "tutorial.old_button")
         action = now.buttons[int(self.choice)][0]
         out = await tut.answer(user, all_lessons[self.lesson].id, self.step, action, lang, name)

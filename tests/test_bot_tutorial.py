@@ -12,8 +12,9 @@ from bot_driver import Clock, make_bot
 from harness import Harness, RecordedMessage
 
 import i18n
-from service.tutorial import lessons, screen
-from store import tutorial_store
+from cogs.tutorial import LearnButton, action_mark
+from service.tutorial import Tutorial, lessons, screen
+from store import Store, tutorial_store
 
 PNG = b"\x89PNG"
 
@@ -289,4 +290,27 @@ def test_a_play_command_typed_during_a_lesson_points_back_at_it(tmp_path):
             await h.click(ann, message=msg, label="Leave")
             res = await h.slash(ann, "rr act", unit="2B")
             assert "tutorial" not in res.text
+    asyncio.run(scenario())
+
+
+def test_a_button_made_for_other_choices_answers_nothing(tmp_path):
+    """The verification audit: a lesson file that reorders a step's choices made an open
+    message's button answer another choice (an old 'ready 4B' answered 'act 4B to 5B'). A
+    button carries a mark of its action; one without it (made before), or with another,
+    shows where the learner stands instead of answering."""
+    async def scenario():
+        store = await Store(":memory:").open()
+        try:
+            tut = Tutorial(tutorial_store(store))
+            sc, _ = await tut.current(7, "en")
+            action = sc.buttons[0][0]
+            for mark in ("", "000000"):
+                now, said = await LearnButton(0, 0, "0", mark=mark).answer(tut, 7, "en", "Ann")
+                assert said.startswith("That button belongs to an earlier step"), said
+                assert (now.lesson, now.step) == (0, 0)  # nothing was answered
+            now, said = await LearnButton(0, 0, "0", mark=action_mark(action)).answer(
+                tut, 7, "en", "Ann")
+            assert "earlier step" not in said
+        finally:
+            await store.close()
     asyncio.run(scenario())
