@@ -112,7 +112,7 @@ def summary_text(r: rv.Review, lang: str) -> str:
     if r.mine is not None:
         you = score_words(r.mine, lang)
         if r.standing is not None:
-            you += " — " + standing_words(r.standing, lang)
+            you += " — " + standing_words(r.standing, lang, closed=True)  # reviewed once closed
         lines.append(t("review_you_line", lang, result=you))
     elif r.status in ("unfinished", "playing"):  # playing: the day job has not closed it
         lines.append(t("review_you_unfinished", lang))

@@ -78,11 +78,11 @@ def breakdown_words(score: core.Score, lang: str) -> str:
              terms=" + ".join(parts))
 
 
-def standing_words(st: core.Standing, lang: str) -> str:
+def standing_words(st: core.Standing, lang: str, *, closed: bool = False) -> str:
     """'#37 of 1,204 — top 3%'; the first finisher alone is the first so far, not "#1 of 1
     — top 100%", which read like last (the Discord audit)."""
-    if st.total == 1:
-        return t("daily_standing_first", lang)
+    if st.total == 1:  # "so far" while the day is open; a closed day's review says "of the day"
+        return t("daily_standing_only" if closed else "daily_standing_first", lang)
     return t("daily_standing", lang, rank=st.rank, total=f"{st.total:,}", pct=st.top_percent)
 
 

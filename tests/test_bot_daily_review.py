@@ -65,7 +65,7 @@ def test_review_steps_through_your_game_and_the_bots_phase_by_phase(tmp_path):
             assert summary.ephemeral and view.ephemeral
             assert "**Daily #23** (2026-11-23) — review · 1 finished" in summary.text
             # alone on the day: not "#1 of 1 — top 100%", which read like last
-            assert f"{mine.points:,} points — 🏅 #1 — the only finisher so far" \
+            assert f"{mine.points:,} points — 🏅 #1 — the only finisher of the day" \
                 in summary.text, summary.text
             assert "top 100%" not in summary.text
             assert "🤖 random: " in summary.text  # the par's result (tests: the random AI)
