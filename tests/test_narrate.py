@@ -214,3 +214,12 @@ def test_a_choosers_time_out_is_told_once():
     told = [str(x) for x in narrate([{"type": "timeout", "player": 1, "decision": "actions"}],
                                     names, cs)]
     assert told == ["Bob ran out of time (default answer)."]
+
+
+def test_the_placement_prompt_says_it_costs_nothing():
+    """R4.4 (p.7): the initial placement is free of charge. The prompt sat under a hand
+    listing prices (Sorcerer★ 3g with 2 gold), which read as if it could not be placed (the
+    console audit)."""
+    g = Game.new(["Ann"], seed=1)
+    assert "free of charge (R4)" in (prompt(g, 0, "en") or "")
+    assert "コストはかかりません（R4）" in (prompt(g, 0, "ja") or "")
