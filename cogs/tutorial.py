@@ -250,8 +250,10 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return (await tut.current(user, lang, name))[0], text(lang, "tutorial.old_button")
         if out.accepted:
             return out.screen, text(lang, "tutorial.good")
-        why = "" if out.refusal is None else refusal(out.refusal, lang) + " "
-        return out.screen, f"{text(lang, out.lead)} {why}{out.explanation}"
+        why = "" if out.refusal is None else refusal(out.refusal, lang)
+        # sentences as the language joins them (no space after 。 in Japanese)
+        return out.screen, f"{text(lang, out.lead)} " + i18n.sentences(lang, why,
+                                                                      out.explanation)
 
     async def edit(self, interaction: discord.Interaction, parts: dict[str, Any],
                    image: discord.File | None) -> None:

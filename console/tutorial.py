@@ -138,9 +138,9 @@ class Learning:
             await self.show(out.screen, plain_markdown(_t(self.lang, "tutorial.good")))
         else:
             why = "" if out.refusal is None else plain(refusal_line(out.refusal, self.lang),
-                                                        self.lang) + " "
-            self.say(plain_markdown(_t(self.lang, out.lead)) + " " + why
-                     + plain_markdown(out.explanation))
+                                                        self.lang)
+            self.say(plain_markdown(_t(self.lang, out.lead)) + " " + i18n.sentences(
+                self.lang, why, plain_markdown(out.explanation)))  # no space after 。
 
 
 def _t(lang: str, key: str, **kw: object) -> str:

@@ -137,3 +137,12 @@ def test_tutorial_in_japanese(tmp_path: Path) -> None:
     assert "✅ よくできました。" in out
     assert "  あなた: 金2" in out and "You" not in out  # the learner's seat, in Japanese
     assert out.rstrip().splitlines()[-1].endswith("--tutorialで再開できます。")
+
+
+def test_a_japanese_explanation_joins_its_sentences_as_japanese_does(tmp_path: Path) -> None:
+    """The console audit: a refusal and the step's explanation were joined by an ASCII
+    space after 。 (「…降参。 このレッスンは…」)."""
+    out = console(tmp_path, "--names", "花子", "--lang", "ja",
+                  lines=["tutorial", "lesson 2", "ほげ"]).stdout
+    line = next(x for x in out.splitlines() if "「ほげ」" in x)
+    assert "。このレッスンは" in line and "。 " not in line, line
