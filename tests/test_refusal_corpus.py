@@ -58,6 +58,8 @@ IMPROVED = {
     "ready_max": "rule ids listed with 、 as in every other Japanese text",
     "syntax.bad_square": "no half-width space between a particle and a Latin word (マスは1A)",
     "fullmove_mark": "a count of marks takes its counter: 1つ (the second new-player audit)",
+    "allocate": "its example in the notation's Japanese words, 「攻撃 5B,5C」 (the console "
+                "audit)",
     "levelup_cost": "a count of marks takes its counter: 2つ必要…1つしか (the same audit)",
     **dict.fromkeys(["syntax.use_pick", "syntax.use_place", "syntax.use_recruit",
                      "syntax.use_square", "syntax.use_act", "syntax.empty"],

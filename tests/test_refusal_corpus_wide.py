@@ -33,6 +33,7 @@ HARVEST_CARDS = ROOT / "tests" / "data" / "refusals-cards.json"
 # (old Japanese fragment, new Japanese fragment): English inside a Japanese sentence, replaced.
 IMPROVED = [
     ("外れたダイスへの対応を決める", "ダイスの結果への対応を決める"),  # asked after a hit too
+    ("（例: 'attack 5B,5C'）", "（例: 「攻撃 5B,5C」）"),  # the example in the reader's notation
     ("（持っているもの: nothing）", "（持っているもの: なし）"),  # an empty hand (R7.1)
     ("今あなたが決めることはありません。nobody を待っています。",
      "今あなたが決めることはありません。"),
