@@ -95,14 +95,24 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[Line]
     """The hint in words: the action to type (marked, as each interface shows an answer),
     the reason, the chance to win before → after."""
     r = advice.reason
+    why = _unit_why(r, cs, lang) if r.verb == "act" else _other_why(r, cs, lang)
+    if r.saved:
+        why += i18n.tn(lang, "hint.saved", r.saved, n=r.saved)
+    action = parse(i18n.template(lang, "hint.action"), action=action_words(advice.action, cs, lang))
+    return [action, Line() + why + i18n.t(lang, "hint.stop"), chance_line(advice, lang)]
 
-    def name(key: str | None) -> str:
-        return cs.name(key, lang) if key else "?"
 
-    if r.verb == "act" and r.monster is not None:
-        where = f"{r.square}→{r.to}" if r.to else r.square
-        why = i18n.t(lang, "hint.attack", unit=name(r.unit), square=where,
-                     monster=name(r.monster), target=r.target, damage=f"{r.damage:g}")
+def _name(cs: CardSet, key: str | None, lang: str) -> str:
+    return cs.name(key, lang) if key else "?"
+
+
+def _unit_why(r: ai.advise.Reason, cs: CardSet, lang: str) -> str:
+    """A unit action's reason: what it hits and how hard, else where it goes."""
+    where = f"{r.square}→{r.to}" if r.to else r.square
+    if r.monster is not None:
+        why = i18n.t(lang, "hint.attack", unit=_name(cs, r.unit, lang), square=where,
+                     monster=_name(cs, r.monster, lang), target=r.target,
+                     damage=f"{r.damage:g}")
         if r.castle:  # it would get in if nothing were done: does this answer stop it?
             if r.stops >= STOPPED:
                 why += i18n.t(lang, "hint.castle_stopped")
@@ -110,27 +120,28 @@ def advice_lines(advice: ai.advise.Advice, cs: CardSet, lang: str) -> list[Line]
                 why += i18n.t(lang, "hint.castle_stops", chance=_pct(r.stops))
             else:
                 why += i18n.t(lang, "hint.castle")
-    elif r.verb == "act" and r.hits > 0:  # an area attack, a split, a command
-        where = f"{r.square}→{r.to}" if r.to else r.square
-        why = i18n.tn(lang, "hint.spread", r.hits, unit=name(r.unit), square=where,
-                      damage=f"{r.damage:g}")
-    elif r.verb == "act" and r.to:  # a move (and perhaps a heal): where it goes
-        why = i18n.t(lang, "hint.move_to", unit=name(r.unit), square=r.square, to=r.to)
-    elif r.verb == "act":
-        why = i18n.t(lang, "hint.move", unit=name(r.unit), square=r.square)
-    elif r.verb in ("place", "recruit") and r.card is not None:
-        why = i18n.t(lang, f"hint.{r.verb}", unit=name(r.card), square=r.square)
-    elif r.verb == "levelup" and r.unit is not None:
-        why = i18n.t(lang, "hint.levelup", unit=name(r.unit), square=r.square, card=name(r.card),
-                     price=r.price)
-    elif r.verb == "pick" and r.card is not None:
-        why = i18n.t(lang, "hint.pick", card=name(r.card))
-    else:
-        why = i18n.t(lang, "hint.other")
-    if r.saved:
-        why += i18n.tn(lang, "hint.saved", r.saved, n=r.saved)
-    action = parse(i18n.template(lang, "hint.action"), action=action_words(advice.action, cs, lang))
-    return [action, Line() + why + i18n.t(lang, "hint.stop"), chance_line(advice, lang)]
+        return why
+    if r.hits > 0:  # an area attack, a split, a command
+        return i18n.tn(lang, "hint.spread", r.hits, unit=_name(cs, r.unit, lang),
+                       square=where, damage=f"{r.damage:g}")
+    if r.to:  # a move (and perhaps a heal): where it goes
+        return i18n.t(lang, "hint.move_to", unit=_name(cs, r.unit, lang), square=r.square,
+                      to=r.to)
+    return i18n.t(lang, "hint.move", unit=_name(cs, r.unit, lang), square=r.square)
+
+
+def _other_why(r: ai.advise.Reason, cs: CardSet, lang: str) -> str:
+    """Any other answer's reason: the card, the unit, the price, or why to pass."""
+    if r.verb in ("place", "recruit") and r.card is not None:
+        return i18n.t(lang, f"hint.{r.verb}", unit=_name(cs, r.card, lang), square=r.square)
+    if r.verb == "levelup" and r.unit is not None:
+        return i18n.t(lang, "hint.levelup", unit=_name(cs, r.unit, lang), square=r.square,
+                      card=_name(cs, r.card, lang), price=r.price)
+    if r.verb == "done":  # passing is advice too: why (the console audit: no reason)
+        return i18n.t(lang, "hint.done")
+    if r.verb == "pick" and r.card is not None:
+        return i18n.t(lang, "hint.pick", card=_name(cs, r.card, lang))
+    return i18n.t(lang, "hint.other")
 
 
 def chance_line(advice: ai.advise.Advice, lang: str) -> Line:

@@ -381,3 +381,13 @@ def test_a_level_up_hint_names_the_unit_the_card_and_its_price():
                       "(R12.2): the best use of them the expert found."), en
         ja = str(advice_lines(Advice("levelup 2B", r, 0.3, 0.4), g.cards, "ja")[1])
         assert f"栄誉マーク{price}つで2Bのウォーリア★をウォーリアにレベルアップ" in ja, ja
+
+
+def test_a_hint_to_pass_says_why():
+    """The console audit: a hint to answer `done` read only "The expert's best answer to this
+    decision" — passing up an attack with no why."""
+    g = Game.new(["Ann"], seed=1)
+    en = str(advice_lines(Advice("done", Reason("done"), 0.4, 0.4), g.cards, "en")[1])
+    assert en.startswith("Stop here: nothing else the expert tried did better"), en
+    ja = str(advice_lines(Advice("done", Reason("done"), 0.4, 0.4), g.cards, "ja")[1])
+    assert ja.startswith("ここで完了: "), ja
