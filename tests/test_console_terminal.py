@@ -95,6 +95,9 @@ def test_lang_has_help_text(tmp_path: Path) -> None:
     assert r.returncode == 0
     lang = r.stdout[r.stdout.index("--lang {en,ja}", r.stdout.index("options")):]
     assert "ja (Japanese)" in " ".join(lang.split()[:30]), lang[:300]
+    # --players counts the people; --ai seats AI players beside them (the console audit:
+    # `--players 1 --ai expert` made two seats, which "number of players" did not say)
+    assert "number of people at the keyboard" in " ".join(r.stdout.split())
 
 
 # ---- a database password is never shown -------------------------------------------------------
