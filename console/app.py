@@ -703,9 +703,9 @@ class Console:
                 self.say("  " + self.t("recorded", p=self.names[seat], names=self.join(others)))
                 quiet = not out.prompts  # that line already named who is still deciding
             else:
+                # the answer echoed as a line of the game's record: `Bob: done.`
                 done = action_words(out.text, out.game.cards, self.lang)
-                self.say("  " + self.t("accepted", p=self.names[seat],
-                                       action=quote(done, self.lang)))
+                self.say("  " + self.t("accepted", p=self.names[seat], action=done))
         if await self.ai_turns():  # the AI seats answered: everyone's question anew
             self.show_status((await self.service.tables.viewable(CHANNEL))[1], told=True)
         elif not quiet:

@@ -102,6 +102,7 @@ def test_a_new_question_is_not_called_still_deciding() -> None:
                 t = Table(store, ["--names", "Ann", "Bob", "--seed", str(seed)])
                 t.con.auto_board = False
                 await t.start()
+                said = _said(t.con)
                 rng = random.Random(seed)
                 for _ in range(200):
                     g = await t.game()
@@ -111,12 +112,13 @@ def test_a_new_question_is_not_called_still_deciding() -> None:
                     other = 1 - seat
                     asked = g.decision(other)
                     action = str(rng.choice(g.legal_actions(seat)))
+                    said.clear()
                     answer = await t.type(f"{['Ann', 'Bob'][seat]}: {action}")
                     after = (await t.game()).decision(other)
                     name = ["Ann", "Bob"][other]
                     if after is not None and (asked is None or after["id"] != asked["id"]):
                         assert f"Still deciding: {name}" not in answer, answer
-                        if re.search(r"answer recorded|— accepted\.", answer):  # no story
+                        if {"recorded", "accepted"} & set(said):  # no story
                             assert f"> {name}: " in answer, answer  # the new question
                             seen += 1
             finally:
@@ -126,6 +128,58 @@ def test_a_new_question_is_not_called_still_deciding() -> None:
         return seen
 
     assert asyncio.run(search()) >= 1, "no answer in 12 games gave the other a new question"
+
+
+def _said(con: Console) -> list[str]:
+    """The console's message keys as it says them (cleared by the caller), to know which
+    line an answer got without parsing the story."""
+    said: list[str] = []
+    words = con.t
+
+    def t(key: str, **kw: object) -> str:
+        said.append(key)
+        return words(key, **kw)
+
+    con.t = t  # type: ignore[method-assign]
+    return said
+
+
+def test_an_answer_with_nothing_to_tell_is_echoed_plainly() -> None:
+    """The new-player audit: an answer whose move told no story was echoed as "Bob: 'done'
+    — done." (then "— accepted."): the word twice, quoted. It reads as a line of the game's
+    record now, "Bob: done." — random two-player games are played until a `done` tells
+    nothing else."""
+
+    async def search() -> str:
+        for seed in range(8):
+            store = await Store(":memory:").open()
+            try:
+                t = Table(store, ["--names", "Ann", "Bob", "--seed", str(seed)])
+                t.con.auto_board = False
+                await t.start()
+                said = _said(t.con)
+                rng = random.Random(seed)
+                for _ in range(300):
+                    g = await t.game()
+                    if g.over:
+                        break
+                    seat = g.waiting_for()[0]
+                    acts = [str(a) for a in g.legal_actions(seat)
+                            if not str(a).startswith("resign")]
+                    action = rng.choice(acts)
+                    said.clear()
+                    answer = await t.type(f"{['Ann', 'Bob'][seat]}: {action}")
+                    if action == "done" and "accepted" in said:
+                        return answer
+            finally:
+                await store.close()
+        return ""
+
+    answer = asyncio.run(search())
+    assert answer, "no 'done' in 8 games was answered without a story"
+    first = answer.splitlines()[0]
+    assert re.fullmatch(r"  (Ann|Bob): done\.", first), answer
+    assert "'done'" not in answer and "accepted" not in answer
 
 
 # ---- undo says why not -----------------------------------------------------------------------
