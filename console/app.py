@@ -520,17 +520,37 @@ class Console:
 
     # ---- input -------------------------------------------------------------------------------
     def who(self, name: str) -> int | None:
-        """A seat from a typed name (case, width and spacing folded)."""
+        """A seat the keyboard types for, from a typed name (case, width and spacing folded)."""
         user = self.users.get(name_key(name))
-        return None if user is None else user - 1
+        if user is not None:
+            return user - 1
+        seat = self.seat_of(name)  # `Bot1`, `ann b` for "Ann B": unless it is an AI seat
+        return None if seat is None or self.is_ai(seat) else seat
+
+    def seat_of(self, name: str) -> int | None:
+        """Any seat, an AI seat too, by any name the board or the story shows it by (case,
+        width and spacing folded): `Bot 1`, `🤖 Bot 1 (greedy)`, `ボット1`; failing that, the
+        one seat whose name is the same without its spaces (`Bot1`, `ボット 1`)."""
+        seats = range(len(self.names))
+        key = name_key(name)
+        exact = [k for k in seats if key in map(name_key, self.seat_names(k))]
+        if exact:
+            return exact[0]
+        bare = "".join(key.split())
+        close = [k for k in seats if bare in {"".join(name_key(n).split())
+                                              for n in self.seat_names(k)}]
+        return close[0] if bare and len(close) == 1 else None
+
+    def people_names(self) -> str:
+        """The players at the keyboard, listed: those a line may be typed for."""
+        return self.join([self.names[k] for k in self.people(list(range(len(self.names))))])
 
     def no_player(self, name: str) -> None:
         """Nobody of that name may be typed for: an AI seat's name is told as one (it answers
         for itself), not as a player who does not exist."""
-        ai_seat = next((k for k in range(len(self.names)) if self.is_ai(k)
-                        and name_key(name) in map(name_key, self.seat_names(k))), None)
-        people = self.join([self.names[k] for k in self.people(list(range(len(self.names))))])
-        if ai_seat is not None:
+        ai_seat = self.seat_of(name)
+        people = self.people_names()
+        if ai_seat is not None and self.is_ai(ai_seat):
             self.say("! " + self.t("ai_seat", p=self.names[ai_seat], names=people))
             return
         self.say("! " + self.t("no_player", name=excerpt(name, self.lang), names=self.join(self.names)))
@@ -782,10 +802,11 @@ class Console:
             for seat in self.seats_for(command, "", g) or []:
                 self.legal(g, seat, arg)
             return
-        named = self.who(args[0]) if len(args) > 1 else None
-        if command == "legal" and named is not None:
-            self.legal(g, named, " ".join(args[1:]))
-            return
+        for cut in range(len(args) - 1, 0, -1) if command == "legal" else ():
+            named = self.seat_of(" ".join(args[:cut]))  # `legal Bot 1 act`: the longest name
+            if named is not None:
+                self.legal(g, named, " ".join(args[cut:]))
+                return
         for seat in self.seats_for(command, arg, g) or []:
             if command == "hint":
                 await self.for_seat(seat, self.hint)
@@ -797,32 +818,51 @@ class Console:
                 await self.for_seat(seat, self.undo)
 
     def seats_for(self, command: str, arg: str, g: Game) -> list[int] | None:
-        """Whom `hand` / `legal` / `undo` is about: the named player, else (undo) the last
-        one who acted, else the ones deciding, else everyone (hand)."""
+        """Whom `hand` / `legal` / `hint` / `undo` is about: the named player, else (undo)
+        whose move can go back (`undo_seat`), else the ones deciding, else everyone (hand)."""
         if arg:
-            seat = self.who(arg)
-            ai_seat = None if seat is not None else next(
-                (k for k in range(len(self.names))
-                 if name_key(arg) in map(name_key, self.seat_names(k))), None)
-            if ai_seat is not None and command in ("hand", "legal"):
-                seat = ai_seat  # a hand is public (R3, p.16), and so what it allows: AI's too
-            if seat is None:
-                self.no_player(arg)
-                return None
-            return [seat]
-        waiting = g.waiting_for()
-        waiting = self.people(waiting)
-        if command == "undo" and self.last_actor is not None:
-            return [self.last_actor]
-        if command == "undo" and len(waiting) != 1:
-            self.say("! " + self.t("undo_who", names=self.join(
-                [self.names[k] for k in self.people(list(range(len(self.names))))])))
-            return None
+            return self.named_seat(command, arg)
+        waiting = self.people(g.waiting_for())
+        if command == "undo":
+            return self.undo_seat(g, waiting)
         if command in ("legal", "hint") and not waiting:
             self.show_status(g)
             return None
         everyone = list(range(len(self.names)))
         return waiting or (everyone if command == "hand" else self.people(everyone))
+
+    def named_seat(self, command: str, arg: str) -> list[int] | None:
+        """The seat named after `hand` / `legal` / `hint` / `undo`, by any name the board
+        shows, an AI seat's too: its hand is as public as anyone's (R3) and so is what it
+        may do; a hint (for a decision it makes itself) and an undo (of a move nobody typed)
+        are refused in words that say so."""
+        seat = self.seat_of(arg)
+        if seat is None:
+            self.no_player(arg)
+            return None
+        if self.is_ai(seat) and command in ("hint", "undo"):
+            self.say("! " + self.t(f"ai_{command}", p=self.names[seat], names=self.people_names()))
+            return None
+        return [seat]
+
+    def undo_seat(self, g: Game, waiting: list[int]) -> list[int] | None:
+        """Whose move a bare `undo` takes back. When several players' moves can go back,
+        none: it asks which, as a move typed without a name does while several decide.
+        Else the last to act (a refusal says why theirs cannot), else the one player whose
+        move can go back (the story names them), else the one deciding."""
+        can = [k for k in self.people(list(range(len(self.names)))) if g.can_undo(k)]
+        if len(can) > 1:
+            self.say("! " + self.t("undo_which", names=self.join(self.names[k] for k in can),
+                                   example=quote(f"undo {self.names[can[-1]]}", self.lang)))
+            return None
+        if self.last_actor is not None:
+            return [self.last_actor]
+        if can:
+            return can
+        if len(waiting) != 1:
+            self.say("! " + self.t("undo_who", names=self.people_names()))
+            return None
+        return waiting
 
     def legal(self, g: Game, seat: int, start: str = "") -> None:
         """`legal [NAME] [BEGINNING]`: what the seat may type now (`legal act 2B`: only the

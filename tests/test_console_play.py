@@ -184,6 +184,52 @@ def test_an_answer_with_nothing_to_tell_is_echoed_plainly() -> None:
 
 # ---- undo says why not -----------------------------------------------------------------------
 
+def test_a_bare_undo_asks_whose_when_several_moves_can_go_back() -> None:
+    """The new-player audit: with two players' moves both still undoable, a bare `undo`
+    silently took back the last one typed. It asks whose now, naming both (as a move typed
+    without a name does while several decide), and takes back nothing; `undo NAME` then
+    takes back that player's only. Random three-player games are played until two can."""
+
+    async def search() -> tuple[str, str, list[int], list[int]]:
+        names = ["Ann", "Bob", "Cy"]
+        for seed in range(8):
+            store = await Store(":memory:").open()
+            try:
+                t = Table(store, ["--names", *names, "--seed", str(seed)])
+                t.con.auto_board = False
+                await t.start()
+                rng = random.Random(seed)
+                for _ in range(200):
+                    g = await t.game()
+                    if g.over:
+                        break
+                    can = [s for s in range(3) if g.can_undo(s)]
+                    if len(can) > 1:
+                        bare = await t.type("undo")
+                        after = [s for s in range(3) if (await t.game()).can_undo(s)]
+                        named = await t.type(f"undo {names[can[0]]}")
+                        left = [s for s in range(3) if (await t.game()).can_undo(s)]
+                        return bare, named, can, after + [-1] + left
+                    seat = g.waiting_for()[0]
+                    acts = [str(a) for a in g.legal_actions(seat)
+                            if not str(a).startswith("resign")]
+                    await t.type(f"{names[seat]}: {rng.choice(acts)}")
+            finally:
+                await store.close()
+        raise AssertionError("no moment in 8 games where two players could undo")
+
+    bare, named, can, seen = asyncio.run(search())
+    names = ["Ann", "Bob", "Cy"]
+    who = [names[s] for s in can]
+    assert bare.startswith(f"! Whose action? More than one can still be taken back "
+                           f"({who[0]}, {who[1]}): write undo NAME, e.g. 'undo {who[-1]}'."), bare
+    assert "took back" not in bare
+    after, left = seen[:seen.index(-1)], seen[seen.index(-1) + 1:]
+    assert after == can  # the bare undo took back nothing
+    assert f"{who[0]} took back their last action." in named, named
+    assert can[1] in left  # the other's move can still go back
+
+
 @pytest.mark.process
 def test_undo_refused_says_why_and_help_tells_the_rule(tmp_path: Path) -> None:
     """Issue 20: `undo` was refused after most actions with a reason the help never

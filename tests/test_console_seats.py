@@ -37,7 +37,10 @@ def test_console_game_with_two_ai_players_to_the_end(tmp_path):
             for line in ("hint Bot 1", "undo bot 2", "hand Bot 2", "legal Bot 1"):
                 await con.handle(line)
             text = out.getvalue()
-            assert text.count("is an AI seat and answers for itself") == 3, text
+            assert text.count("is an AI seat and answers for itself") == 1, text
+            # a hint and an undo say why not in their own words
+            assert "! 🤖 Bot 1 (random) is an AI seat and decides for itself; hints" in text
+            assert "! 🤖 Bot 2 (random) is an AI seat: its moves are its own" in text
             assert "Bot 2 (random)'s hand: " in text  # public (R3), an AI's too
             assert "🤖 Bot 1 (random) may: " in text  # and what that hand allows
             assert "No player called" not in text
@@ -114,3 +117,42 @@ def test_ai_levels_are_named_in_the_readers_language(tmp_path):
     out = console(tmp_path, "--names", "花子", "--ai", "expert", "--lang", "ja").stdout
     assert "新しいゲーム: 花子とAIプレイヤー1人（熟練）" in out, out
     assert "expert" not in out
+
+
+def test_an_ai_seat_is_named_in_hand_legal_hint_and_undo_as_shown() -> None:
+    """The new-player audit: an AI seat typed as a newcomer reads it off the board — `Bot1`,
+    `ボット 1` — was "No player called 'Bot1'" in `hand`, `legal`, `hint` and `undo`. Any
+    name the board shows is read with its spaces folded: the hand and the legal actions are
+    as public as anyone's (R3); a hint (the AI decides for itself) and an undo (nobody typed
+    its moves) are refused saying so, naming the players at the keyboard."""
+    from test_console_play import Table
+
+    async def typed(args: list[str], lines: list[str], lang: str = "en") -> list[str]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, args, lang)
+            t.con.auto_board = False
+            await t.start()
+            return [await t.type(line) for line in lines]
+        finally:
+            await store.close()
+
+    hand, legal, legal_act, hint, undo, line = asyncio.run(typed(
+        ["--names", "Ann", "--ai", "greedy", "--seed", "1"],
+        ["hand Bot1", "legal bot1", "legal Bot 1 act", "hint Bot1", "undo Bot 1", "Bot1: done"]))
+    assert hand.startswith("Bot 1 (greedy)'s hand: "), hand
+    assert legal.startswith("🤖 Bot 1 (greedy) may:"), legal
+    assert legal_act.startswith("🤖 Bot 1 (greedy) may:"), legal_act
+    assert hint == ("! 🤖 Bot 1 (greedy) is an AI seat and decides for itself; hints are for "
+                    "the players at the keyboard: Ann.\n"), hint
+    assert undo == ("! 🤖 Bot 1 (greedy) is an AI seat: its moves are its own, and undo takes "
+                    "back only a move typed here, for Ann.\n"), undo
+    assert line.startswith("! 🤖 Bot 1 (greedy) is an AI seat and answers for itself"), line
+
+    hand, hint, undo = asyncio.run(typed(
+        ["--names", "花子", "--ai", "greedy", "--seed", "1"],
+        ["手札 ボット 1", "ヒント ボット1", "取消 ボット1（欲張り）"], "ja"))
+    assert hand.startswith("ボット1（欲張り）の手札: "), hand
+    assert hint == ("! 🤖 ボット1（欲張り）はAIの席で、自分で判断します。ヒントはキーボードの前の"
+                    "プレイヤー向けです: 花子\n"), hint
+    assert undo.startswith("! 🤖 ボット1（欲張り）はAIの席です。undoで取り消せるのは"), undo
