@@ -253,7 +253,7 @@ class Console:
                                        options=ch.options if ch else None,
                                        rules=ch.rules if ch else None)
         self._seat_row(out.row)
-        if not self.auto_board:  # `board off` typed before `new` holds for the new game too
+        if not self.auto_board:  # `board off` (typed before `new`, or the last game's) holds
             await self.keep_boards()
         await self.report(out)
         await self.ai_turns()

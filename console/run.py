@@ -280,6 +280,10 @@ async def _console(ns: argparse.Namespace, table: Table, lines: Lines) -> int:
             # a game keeps its own language, and the next game of its players too
             lang = ns.lang or kept.settings.get("lang") or "en"
         con = Console(store, out_dir, lang, sys.stdout, shown, table)
+        if (last := existing or ended) is not None:
+            # `board off` is kept like the language: for the game resumed, the tutorial's
+            # way back to it, and the next game (`--new`, or after the last one ended)
+            con.auto_board = last.settings.get("boards") is not False
         await con.settle_left()  # a game that ended as the last run was killed: kept now
         if ns.tutorial:  # the lessons first; a game waits (issue 23)
             if given(ns):  # kept for the game after it, not dropped without a word

@@ -478,3 +478,20 @@ def test_board_off_is_kept_when_the_game_is_resumed(tmp_path: Path) -> None:
     console(tmp_path, lines=["board on"])
     shown = console(tmp_path, lines=["status"]).stdout
     assert "── Round 0 · placement phase ──" in shown, shown
+
+
+@pytest.mark.process
+def test_board_off_is_kept_for_the_next_game_and_past_the_tutorial(tmp_path: Path) -> None:
+    """The new-player audit: `board off` was kept only by the game it was typed in, while
+    the language is kept for the next game too: after that game ended, the next run's new
+    game (and `--new`) printed the board after every phase again, and so did a game
+    returned to from `--tutorial`. The choice goes on like the language."""
+    console(tmp_path, "--names", "Ann", "--seed", "1",
+            lines=["board off", "Ann: resign", "Ann: resign"])  # solo: the game ends
+    after_end = console(tmp_path, lines=["status"]).stdout
+    assert "A new game starts." in after_end and "── Round" not in after_end, after_end
+    anew = console(tmp_path, "--new", "--names", "Cy", lines=["status"]).stdout
+    assert "New game: Cy." in anew and "── Round" not in anew, anew
+    back = console(tmp_path, "--tutorial", lines=["leave", "Cy: place thief 2B"]).stdout
+    back = back[back.index("You left the tutorial"):]
+    assert "Cy placed Thief★ on 2B" in back and "── Round" not in back, back
