@@ -63,6 +63,9 @@ def test_tutorial_command_leaves_a_game_waiting_and_leave_comes_back(tmp_path: P
     learning = out[out.index("In the tutorial:"):out.index("You left the tutorial")]
     assert "lesson N" in learning and "leave" in learning and "undo NAME" not in learning
     assert "skip or next" in learning  # the word a finished lesson offers ("Type next")
+    # and the line under every step names it too (it said only skip: the new-player audit)
+    assert "Type a number or the action; next or skip (the next lesson), restart, lesson N, " \
+        "leave." in out
     assert "undo NAME" in out[out.index("You left the tutorial"):]  # back in the game
     assert "Give a lesson number from 1 to 9, e.g. lesson 3." in out
     assert "lesson 9/9: Winning and losing" in out and "You finished the last lesson" in out
@@ -137,6 +140,7 @@ def test_tutorial_in_japanese(tmp_path: Path) -> None:
     assert "✅ よくできました。" in out
     assert "  あなた: 金2" in out and "You" not in out  # the learner's seat, in Japanese
     assert out.rstrip().splitlines()[-1].endswith("--tutorialで再開できます。")
+    assert "next / skip（次のレッスン）" in out  # the word a finished lesson offers (next)
 
 
 def test_a_japanese_explanation_joins_its_sentences_as_japanese_does(tmp_path: Path) -> None:
