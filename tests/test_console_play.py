@@ -12,6 +12,8 @@ import asyncio
 import io
 import random
 import re
+from collections.abc import AsyncIterator
+from contextlib import aclosing
 from pathlib import Path
 
 import pytest
@@ -96,13 +98,8 @@ def test_a_new_question_is_not_called_still_deciding() -> None:
 
     async def search() -> int:
         seen = 0
-        for seed in range(12):
-            store = await Store(":memory:").open()
-            try:
-                t = Table(store, ["--names", "Ann", "Bob", "--seed", str(seed)])
-                t.con.auto_board = False
-                await t.start()
-                said = _said(t.con)
+        async with aclosing(_two_player_tables(12)) as tables:
+            async for seed, t, said in tables:
                 rng = random.Random(seed)
                 for _ in range(200):
                     g = await t.game()
@@ -121,13 +118,25 @@ def test_a_new_question_is_not_called_still_deciding() -> None:
                         if {"recorded", "accepted"} & set(said):  # no story
                             assert f"> {name}: " in answer, answer  # the new question
                             seen += 1
-            finally:
-                await store.close()
-            if seen >= 1:
-                return seen
+                if seen >= 1:
+                    return seen
         return seen
 
     assert asyncio.run(search()) >= 1, "no answer in 12 games gave the other a new question"
+
+
+async def _two_player_tables(seeds: int) -> AsyncIterator[tuple[int, Table, list[str]]]:
+    """Ann and Bob at a fresh table per seed, its boards off, and the keys of what the
+    console says (`_said`); each store closed once its seed is done with."""
+    for seed in range(seeds):
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "Bob", "--seed", str(seed)])
+            t.con.auto_board = False
+            await t.start()
+            yield seed, t, _said(t.con)
+        finally:
+            await store.close()
 
 
 def _said(con: Console) -> list[str]:
@@ -151,13 +160,8 @@ def test_an_answer_with_nothing_to_tell_is_echoed_plainly() -> None:
     nothing else."""
 
     async def search() -> str:
-        for seed in range(8):
-            store = await Store(":memory:").open()
-            try:
-                t = Table(store, ["--names", "Ann", "Bob", "--seed", str(seed)])
-                t.con.auto_board = False
-                await t.start()
-                said = _said(t.con)
+        async with aclosing(_two_player_tables(8)) as tables:
+            async for seed, t, said in tables:
                 rng = random.Random(seed)
                 for _ in range(300):
                     g = await t.game()
@@ -171,8 +175,6 @@ def test_an_answer_with_nothing_to_tell_is_echoed_plainly() -> None:
                     answer = await t.type(f"{['Ann', 'Bob'][seat]}: {action}")
                     if action == "done" and "accepted" in said:
                         return answer
-            finally:
-                await store.close()
         return ""
 
     answer = asyncio.run(search())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -316,6 +317,34 @@ def test_the_tutorial_plays_the_card_set_new_games_are_dealt() -> None:
                 assert piece.get("dmg", 0) < monster.hp, (lesson.id, square)
 
 
+def _a_real_fatigue_choice(index: int, lone: str) -> Callable[[str], list[str]]:
+    """What every lesson's fatigue step must hold (R11.2): more units acted than may be
+    readied, so the game asks (`trivial_action` is None); the step says the rule, that 2 or
+    fewer are readied without asking, in both languages; `lone` (one unit) is explained, not
+    taken. Returns the next round's legal answers after a given `ready`, to check what the
+    step says of the choice."""
+    lesson = LESSONS[index]
+    g = lesson.game_at(1)
+    dec = g.decision(SEAT)
+    assert dec is not None and dec["kind"] == "ready" and dec["card"] == "fatigue"
+    acted = [u for u in g.view(SEAT)["players"][SEAT]["board"] if u and u.get("acted")]
+    assert len(acted) > dec["n"] == 2
+    assert g.trivial_action(SEAT) is None  # the game asks: the choice is real
+    for lang, expected in (("en", ("(R11.2)", "up to 2", "2 or fewer", "readied for you")),
+                           ("ja", ("（R11.2）", "2体まで", "2体以下", "自動で"))):
+        said = screen(index, 1, lang).text
+        assert all(w in said for w in expected), (lang, said)
+    assert not judge(index, 1, lone, "en").accepted
+    assert "up to 2" in judge(index, 1, lone, "en").explanation
+
+    def next_round(ready: str) -> list[str]:
+        after = lesson.game_at(1)
+        after.apply(SEAT, ready)
+        after.apply(SEAT, "pick advance")
+        return [str(a) for a in after.legal_actions(SEAT)]
+    return next_round
+
+
 def test_the_fatigue_step_asks_only_when_a_real_game_would() -> None:
     """R11.2: fatigue recovery readies up to 2 acted units; a real game readies 2 or fewer
     without asking (engine `trivial_action`), so a lesson that asked about one unit taught a
@@ -325,28 +354,8 @@ def test_the_fatigue_step_asks_only_when_a_real_game_would() -> None:
     Warrior★ on 2A reaches no monster."""
     index = lesson_index("enemy")
     assert index is not None
-    lesson = LESSONS[index]
-    g = lesson.game_at(1)
-    dec = g.decision(SEAT)
-    assert dec is not None and dec["kind"] == "ready" and dec["card"] == "fatigue"
-    acted = [u for u in g.view(SEAT)["players"][SEAT]["board"] if u and u.get("acted")]
-    assert len(acted) > dec["n"] == 2
-    assert g.trivial_action(SEAT) is None  # the game asks: the choice is real
-    for lang, expected in (("en", ("up to 2", "2 or fewer", "readied for you")),
-                           ("ja", ("2体まで", "2体以下", "自動で"))):
-        said = screen(index, 1, lang).text
-        assert "(R11.2)" in said or "（R11.2）" in said
-        assert all(w in said for w in expected), (lang, said)
-    assert not judge(index, 1, "ready 2A", "en").accepted  # one only: explained, not taken
-    assert "up to 2" in judge(index, 1, "ready 2A", "en").explanation
-
-    def next_round(ready: str) -> list[str]:
-        after = lesson.game_at(1)
-        after.apply(SEAT, ready)
-        after.apply(SEAT, "pick advance")
-        return [str(a) for a in after.legal_actions(SEAT)]
-
-    taught = next_round(lesson.steps[1].accept)
+    next_round = _a_real_fatigue_choice(index, "ready 2A")
+    taught = next_round(LESSONS[index].steps[1].accept)
     assert "act 1A heal 2A" in taught and "act 1C to 3C attack 6C" in taught
     other = next_round("ready 1A 2A")
     assert not [a for a in other if a.startswith("act 2A") and " attack " in a]
@@ -452,27 +461,8 @@ def test_the_summon_lessons_fatigue_step_is_a_real_choice() -> None:
     3A strike the Goblin summoned on 4B (R10), the Cleric★ on 2A reaches no wounded unit."""
     index = lesson_index("summon")
     assert index is not None
-    lesson = LESSONS[index]
-    g = lesson.game_at(1)
-    dec = g.decision(SEAT)
-    assert dec is not None and dec["kind"] == "ready" and dec["card"] == "fatigue"
-    acted = [u for u in g.view(SEAT)["players"][SEAT]["board"] if u and u.get("acted")]
-    assert len(acted) > dec["n"] == 2
-    assert g.trivial_action(SEAT) is None
-    for lang, expected in (("en", ("(R11.2)", "up to 2", "2 or fewer", "readied for you")),
-                           ("ja", ("（R11.2）", "2体まで", "2体以下", "自動で"))):
-        said = screen(index, 1, lang).text
-        assert all(w in said for w in expected), (lang, said)
-    assert not judge(index, 1, "ready 1C", "en").accepted
-    assert "up to 2" in judge(index, 1, "ready 1C", "en").explanation
-
-    def next_round(ready: str) -> list[str]:
-        after = lesson.game_at(1)
-        after.apply(SEAT, ready)
-        after.apply(SEAT, "pick advance")
-        return [str(a) for a in after.legal_actions(SEAT)]
-
-    taught = next_round(lesson.steps[1].accept)
+    next_round = _a_real_fatigue_choice(index, "ready 1C")
+    taught = next_round(LESSONS[index].steps[1].accept)
     assert "act 1C to 2B attack 4B" in taught and "act 3A to 3B attack 4B" in taught
     other = next_round("ready 1C 2A")
     assert not [a for a in other if a.startswith("act 2A") and " heal " in a]
