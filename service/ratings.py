@@ -218,6 +218,9 @@ class Ratings:
         A store fault stops the pass: the claims stay for the next one. Returns how many
         were settled."""
         done = 0
+        store_trouble: tuple[type[BaseException], ...] = (
+            StoreBusy, StoreUncertain, StoreUnavailable, asyncio.CancelledError,
+            *self.store.faults)
         for game_id in await self.tables.unsettled(limit):
             row = await self.store.get(game_id)
             if row is None or row.status != "over" or row.setup is None:
@@ -228,12 +231,19 @@ class Ratings:
             try:
                 g = await load(row)
                 await self.settle(row, g, g.state["log"], now)
-            except Quarantined:  # damaged: its result cannot be trusted (nor replayed)
-                log.warning("game %s: damaged, so not settled", game_id)
+            except Quarantined as e:
+                if e.reason.get("kind") == "newer":  # a newer release ended it: it settles it
+                    log.info("game %s: ended by a newer release; left for it to settle",
+                             game_id)
+                    continue
+                log.warning("game %s: damaged, so not settled", game_id)  # nor replayed
                 await self.tables.drop_unsettled(game_id)
                 continue
-            except (StoreBusy, StoreUncertain, StoreUnavailable, asyncio.CancelledError):
-                raise  # the store's trouble, not this game's: the claims wait
+            except store_trouble:
+                # the store's trouble (a disk full, a lost connection), not this game's: the
+                # claims wait for the next pass (the fault-injection audits: one transient
+                # error dropped a game's rating and history for good)
+                raise
             except Exception:  # this game's own fault: never a queue stuck behind one row
                 log.exception("game %s: could not be settled; its claim is dropped", game_id)
                 await self.tables.drop_unsettled(game_id)

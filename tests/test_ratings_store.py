@@ -226,6 +226,7 @@ def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
     one bad game left every later game unrated for good. A store fault still stops the
     pass with every claim kept. Both backends."""
     from service.ratings import Ratings
+    from service.tables import Quarantined
     from store import StoreBusy
 
     async def main():
@@ -264,6 +265,20 @@ def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
                     raise ValueError("a replay that fails")
                 return SimpleNamespace(state={"log": []})
 
+            async def disk_full(row):  # a store fault of the backend's own kind
+                raise s.faults[-1]("database or disk is full")
+
+            try:
+                await ratings.settle_due(disk_full, 1.5)
+            except s.faults:
+                pass  # the fault-injection audits: it dropped the claim for good
+            assert await tables.unsettled(10) == ids and settled == []  # all kept
+
+            async def newer(row):  # a newer release ended it (a rolling upgrade): its own
+                raise Quarantined(row, {"kind": "newer", "error": "rules 99"})
+
+            assert await ratings.settle_due(newer, 1.7) == 0
+            assert await tables.unsettled(10) == ids  # kept for the release that knows it
             assert await ratings.settle_due(load, 2.0) == 2
             assert settled == [good, later]
             assert await tables.unsettled(10) == []
