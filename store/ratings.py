@@ -101,11 +101,18 @@ Rate = Callable[[dict[int, Rating]], dict[int, Rating]]
 Run inside the settling transaction, so it must be quick and pure."""
 
 
+# What a stored rating can be: openskill starts at mu 25, sigma 25/3 and moves a few points
+# a game. Far outside (1e308, a sigma of 1e-300, 2**63 games) is damage, set aside like a
+# NaN: the rating model overflowed on it and rolled back every settle of that player's
+# games (the fault-injection audits: never rated, never in history, for the whole table).
+MU_MAX, SIGMA_MIN, SIGMA_MAX, GAMES_MAX = 1e4, 1e-6, 1e4, 10**9
+
+
 def rating_of(r: Columns, prefix: str = "") -> Rating:
     rating = Rating(float(r[f"mu{prefix}"]), float(r[f"sigma{prefix}"]),
                     int(r[f"games{prefix}"]))
-    if not (math.isfinite(rating.mu) and math.isfinite(rating.sigma) and rating.sigma > 0
-            and rating.games >= 0):
+    if not (abs(rating.mu) <= MU_MAX and SIGMA_MIN <= rating.sigma <= SIGMA_MAX
+            and 0 <= rating.games <= GAMES_MAX):  # (a NaN fails every comparison)
         raise ValueError(f"not a rating: {rating}")
     return rating
 
@@ -115,8 +122,16 @@ def user_rating(r: Columns) -> tuple[int, Rating]:
 
 
 def point_of(r: Columns) -> Point:
-    return Point(float(r["at"]), int(r["game_id"]),
-                 Rating(float(r["mu_after"]), float(r["sigma_after"]), int(r["games_before"]) + 1))
+    """A point of a player's rating chart; one out of a rating's range is left out (the
+    chart could not draw a NaN: the player's profile failed for everyone)."""
+    point = Point(float(r["at"]), int(r["game_id"]),
+                  Rating(float(r["mu_after"]), float(r["sigma_after"]),
+                         int(r["games_before"]) + 1))
+    rating = point.rating
+    if not (math.isfinite(point.at) and abs(rating.mu) <= MU_MAX
+            and SIGMA_MIN <= rating.sigma <= SIGMA_MAX):
+        raise ValueError(f"not a rating point: {point}")
+    return point
 
 
 def players_seat(r: Columns) -> tuple[int, SeatResult]:
@@ -278,7 +293,7 @@ class RatingStore:
                     " ON g.id=s.game_id WHERE s.user_id=? ORDER BY s.game_id DESC LIMIT 1",
                     (u,)).fetchone()
                 if last is not None:
-                    out[u] = seat_name(last["seats"], int(last["seat"]))
+                    out[u] = last_seat_name(last)
             return out
         return await self.store.run_read(read)
 
@@ -372,6 +387,15 @@ def changes_for(scope: int, before: dict[int, Rating],
 def names_of(game: Finished) -> dict[int, str | None]:
     """The name each player sat under (None: not known, the stored one stays)."""
     return {s.user_id: s.name or None for s in game.seats}
+
+
+def last_seat_name(last: Columns) -> str:
+    """The name of a user's latest seat; "?" when the seat row is damaged (it broke the
+    server's whole leaderboard page)."""
+    try:
+        return seat_name(last["seats"], int(last["seat"]))
+    except UNREADABLE:
+        return "?"
 
 
 def seat_name(raw: str | None, seat: int) -> str:

@@ -28,13 +28,13 @@ from .ratings import (
     change_of,
     changes_for,
     history_filter,
+    last_seat_name,
     names_of,
     played_of,
     players_seat,
     point_of,
     rating_of,
     readable,
-    seat_name,
     seat_of,
     user_rating,
 )
@@ -142,7 +142,7 @@ class PgRatingStore(RatingStore):
                     "SELECT s.seat, g.seats FROM finished_seats s JOIN games g"
                     " ON g.id=s.game_id WHERE s.user_id=$1 ORDER BY s.game_id DESC LIMIT 1", u)
                 if last is not None:
-                    out[u] = seat_name(last["seats"], int(last["seat"]))
+                    out[u] = last_seat_name(last)
             return out
         return await self.pg.run_read(read)
 

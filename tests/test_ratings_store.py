@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
+import pytest
+
 from service.ratings import FRESH, PROVISIONAL_GAMES, places, rate_by, shown
 from store import ratings_store
 from store.ratings import EVERYWHERE, Finished, SeatResult
@@ -328,6 +330,41 @@ def test_a_damaged_rating_row_blocks_no_game_and_no_page(db):
                 assert [p.game_id for p in played] == [first.id]
                 assert [len(p.seats) for p in played] == [0]
                 assert len(await r.seats_of(2)) == 1
+        finally:
+            await s.close()
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("mu, sigma, games", [(1e308, 8.3, 3), (25.0, 1e-300, 3),
+                                                (1e6, 8.3, 3), (25.0, 8.3, 2**31 - 1)])
+def test_a_rating_out_of_any_range_is_set_aside_not_overflowed(db, mu, sigma, games):
+    """The fault-injection audits: a rating row that was finite but absurd (mu 1e308, a sigma
+    of 1e-300, 2**31 - 1 games) overflowed the rating model inside the settling transaction, so
+    every game that player finished was never rated nor recorded, for the whole table. It
+    is set aside as damage (as a NaN is) and the player rated afresh; their chart leaves
+    out such a point, and a damaged seat row names the player "?" on the leaderboard."""
+    async def main():
+        s = await db.open()
+        try:
+            r = ratings_store(s)
+            first = await s.create_lobby(GUILD, 81, 1, "Ann", {"players": 2})
+            game = finished(first.id, [1, 2])
+            await r.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
+            await db.sql("UPDATE ratings SET mu=?, sigma=?, games=? WHERE user_id=1",
+                         mu, sigma, games)
+            await db.sql("UPDATE rating_changes SET mu_after=? WHERE user_id=1", mu)
+            second = await s.create_lobby(GUILD, 82, 1, "Ann", {"players": 2})
+            game = finished(second.id, [1, 2], won=1)
+            changes = await r.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
+            ann = next(c for c in changes if c.scope == GUILD and c.user_id == 1)
+            assert ann.before == FRESH
+            assert (await r.finished(second.id)) is not None
+            points = await r.points(GUILD, 1)
+            assert [p.game_id for p in points] == [second.id] or mu <= 1e4
+            if not db.pg:
+                await db.sql("UPDATE ratings SET name=NULL WHERE user_id=2")
+                await db.sql("UPDATE finished_seats SET seat='x' WHERE user_id=2")
+                assert (await r.names(GUILD, [2]))[2] == "?"
         finally:
             await s.close()
     asyncio.run(main())
