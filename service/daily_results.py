@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from store import Attempt, DailyStore, GameRow, Tell
 
@@ -76,10 +78,18 @@ class DailyResults:
         out = []
         for att in await self.store.playing():
             row = await attempt_game(self.games.store, att)
-            if row is not None and row.status == "over":
+            if row is None or row.status != "over":
+                continue
+            try:
                 s = await self.settle(row)
-                if s is not None:
-                    out.append(s)
+            except self.games.store.faults:
+                raise  # the store's trouble: the next pass settles it
+            except Exception:  # one damaged daily record (a day, a number): its own fault
+                # (the fault-injection audit: it stopped the day's close for every player)
+                log.exception("daily game %s could not be scored; left unscored", row.id)
+                continue
+            if s is not None:
+                out.append(s)
         return out
 
     async def close_day(self, day: dt.date) -> list[Attempt]:
@@ -101,8 +111,9 @@ class DailyResults:
                 info = row.settings.get("daily") or {}
                 # the ranked player is told in their DM, through the daily outbox (a
                 # practice is no attempt of the day: nothing to tell)
-                tell = Tell("time_up", int(info["post_channel"]), row.settings.get("lang"),
-                            self.days.clock()) if att.ranked and info.get("post_channel") else None
+                channel = _post_channel(info)
+                tell = Tell("time_up", channel, row.settings.get("lang"),
+                            self.days.clock()) if att.ranked and channel else None
                 async with self.games.tables.lock(row.channel_id):
                     ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
                                                          "unfinished", None, None,
@@ -145,3 +156,13 @@ class DailyResults:
         if done:
             log.info("daily: %d scores of the older formula recomputed from their logs", done)
         return done
+
+
+def _post_channel(info: Mapping[str, Any]) -> int | None:
+    """Where a daily game's player is told, or None for a damaged record (the day's close
+    still ends the attempt, untold, instead of stopping for every player)."""
+    try:
+        return int(info["post_channel"]) if info.get("post_channel") else None
+    except (TypeError, ValueError):
+        log.warning("a daily game's post channel is unreadable: %r", info.get("post_channel"))
+        return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 
 import pytest
 
@@ -272,5 +273,37 @@ def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
         board = await h.board.leaderboard(DAY, None)
         assert [e.user for _, e in board] == [1, 2] or s.score.outcome != "won"
         assert {e.user: e.score.version for _, e in board} == {1: 2, 2: 1}
+        await store.close()
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("damage", ["post_channel", "number"])
+def test_one_damaged_daily_record_does_not_stop_the_days_close(db, damage):
+    """The fault-injection audit: one daily game's damaged record — a post channel that is
+    no number, an unscored finished game without its challenge number — stopped the day's
+    close at 00:00 UTC for every player, every pass (nobody's attempt ended, no news, no
+    reminders). The damaged one is closed untold, or left unscored and logged; the others
+    are closed."""
+    async def main():
+        clock = Clock(NOON)
+        store, h = await host(db, clock)
+        ann = await h.attempts.play(1, "Ann", None, 9001)
+        await h.attempts.play(2, "Bob", None, 9002)
+        settings = ann.row.settings
+        if damage == "post_channel":
+            settings["daily"]["post_channel"] = "9001x"  # type: ignore[typeddict-item]
+        else:
+            await finish(h, 1)
+            del settings["daily"]["number"]  # type: ignore[misc]
+        await store.close()
+        await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings),
+                     ann.row.id)
+        store, h = await host(db, clock)
+        clock.now = day_end(DAY) + 60
+        closed = await h.results.close_day(DAY)
+        assert 2 in [a.user_id for a in closed]
+        bob = await h.store.attempt(2, DAY.isoformat(), True)
+        assert bob is not None and bob.status == "unfinished"
+        assert await h.store.day_flag(DAY.isoformat(), "closed")
         await store.close()
     asyncio.run(main())
