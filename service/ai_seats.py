@@ -133,7 +133,7 @@ class AiSeats:
         async with self.tables.lock(channel_id):
             row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_setting")
             row.settings["zombie"] = level
-            await self.tables.store.set_settings(row.id, row.settings)
+            await self.tables.write_settings(row)  # (not over a damaged row)
         return row
 
     async def reclaim(self, channel_id: int, user_id: int) -> GameRow:

@@ -206,5 +206,5 @@ class Hints:
         async with self.tables.lock(channel_id):
             row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_setting")
             row.settings["hints"] = on
-            await self.tables.store.set_settings(row.id, row.settings)
+            await self.tables.write_settings(row)  # (not over a damaged row)
         return row

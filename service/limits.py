@@ -126,9 +126,6 @@ class TimeLimits:
             raise ServiceError.of("svc.time_limit")
         async with self.tables.lock(channel_id):
             row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_time")
-            held = await self.tables.held(row)
-            if held is not None:  # writing settings would paper over the damage
-                raise Quarantined(row, held)
             row.settings["time_limit_s"] = seconds
-            await self.tables.store.set_settings(row.id, row.settings)
+            await self.tables.write_settings(row)  # (not over a damaged row)
         return row

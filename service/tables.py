@@ -284,6 +284,17 @@ class Tables:
             return {"kind": "unreadable", "what": row.damage}
         return await self.store.quarantined(row.id)
 
+    async def write_settings(self, row: GameRow) -> None:
+        """Store `row.settings` as changed by a host's setting (time limit, zombie mode,
+        hints); refused for a game set aside: its settings as read may be the empty ones a
+        damaged row reads as, and writing them would erase the seat count, language and
+        daily record and lift the quarantine at the next restart (the fault-injection
+        audit)."""
+        held = await self.held(row)
+        if held is not None:
+            raise Quarantined(row, held)
+        await self.store.set_settings(row.id, row.settings)
+
     async def _tell(self, row: GameRow, reason: dict[str, Any] | None,
                     notice: int | None) -> None:
         if self.on_quarantine is None:

@@ -280,6 +280,15 @@ def test_game_json_of_the_wrong_shape_quarantines_that_game_only(db, column, val
         clock.now += 2 * 3600
         outcomes, _ = await svc.limits.tick()
         assert [o.row.id for o in outcomes] == [2]
+        # a host's setting is refused, not written over the damaged row (the fault-
+        # injection audit: zombie or hints erased the settings and lifted the quarantine)
+        (stored,), = await db.sql("SELECT settings FROM games WHERE id=1")
+        for change in (lambda: svc.ai.set_zombie(100, 11, "random", True),
+                       lambda: svc.hints.set_hints(100, 11, False, True),
+                       lambda: svc.limits.set_time_limit(100, 11, 7200, True)):
+            with pytest.raises(Quarantined):
+                await change()
+        assert await db.sql("SELECT settings FROM games WHERE id=1") == [(stored,)]
         await svc.lobby.abandon(100, 11, can_manage=True)  # the channel can be freed
         await store.close()
     asyncio.run(main())
