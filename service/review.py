@@ -382,6 +382,7 @@ class Reviewer:
         self.samples = samples
         self._pool: Executor | None = None
         self._running: dict[int, asyncio.Future[Review]] = {}
+        self._unreadable: set[int] = set()  # games whose stored review could not be read
 
     async def stored(self, game: int) -> Review | None:
         data = await self.reviews.get(game)
@@ -389,8 +390,11 @@ class Reviewer:
             return None
         try:
             return Review.from_json(data)
-        except (ValueError, KeyError, TypeError, IndexError):
-            return None  # an unreadable stored review is computed again
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+            # an unreadable stored review (any wrong shape: a list where a map belongs
+            # failed every ask with a traceback) is computed again, and replaces it
+            self._unreadable.add(game)
+            return None
 
     async def review(self, row: GameRow, log: Sequence[Sequence[Any]],
                      authors: Sequence[int | None],
@@ -408,7 +412,9 @@ class Reviewer:
         self._running[row.id] = fut
         try:
             result = await self._compute(row, log, authors, progress)
-            await self.reviews.save(row.id, result.to_json())
+            await self.reviews.save(row.id, result.to_json(),
+                                    unreadable=row.id in self._unreadable)
+            self._unreadable.discard(row.id)
             stored = await self.stored(row.id)  # another process's, if it stored first
             result = stored or result
             fut.set_result(result)

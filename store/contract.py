@@ -381,7 +381,9 @@ class ReviewStore(Protocol):
         """The stored review, or None (none yet, or unreadable: computed again)."""
         ...
 
-    async def save(self, game_id: int, review: dict[str, Any]) -> None:
+    async def save(self, game_id: int, review: dict[str, Any], *,
+                   unreadable: bool = False) -> None:
         """Keep `review` unless a readable one of its format or a newer one is stored
-        already (then nothing is written)."""
+        already (then nothing is written); `unreadable`: the caller could not read the one
+        of its format stored (replaced too)."""
         ...

@@ -33,7 +33,8 @@ class SqliteReviewStore(ReviewStore):
             return None if r is None else str(r[0])
         return loads(await self.store.run_read(read))
 
-    async def save(self, game_id: int, review: dict[str, Any]) -> None:
+    async def save(self, game_id: int, review: dict[str, Any], *,
+                   unreadable: bool = False) -> None:
         text = dumps(review)
 
         def write(con: sqlite3.Connection) -> None:
@@ -42,7 +43,7 @@ class SqliteReviewStore(ReviewStore):
             if r is None:
                 con.execute("INSERT INTO game_reviews (game_id, review, created_at)"
                             " VALUES (?,?,?)", (game_id, text, time.time()))
-            elif not stays(str(r[0]), review):
+            elif not stays(str(r[0]), review, unreadable=unreadable):
                 con.execute("UPDATE game_reviews SET review=?, created_at=? WHERE game_id=?",
                             (text, time.time(), game_id))
         await self.store.run_write(write)
@@ -52,15 +53,21 @@ def dumps(review: dict[str, Any]) -> str:
     return json.dumps(review, separators=(",", ":"))
 
 
-def stays(stored: str, review: dict[str, Any]) -> bool:
+def stays(stored: str, review: dict[str, Any], *, unreadable: bool = False) -> bool:
     """Whether the stored review stays when `review` is to be saved: it does unless it is
     unreadable or of an older format than `review` (a release that judges other decisions
-    bumps the format, and its reviews replace the old ones as they are asked for)."""
+    bumps the format, and its reviews replace the old ones as they are asked for).
+    `unreadable`: the saver could not read the stored one though it parses and names this
+    format (a damaged shape): it is replaced too, only a newer format's stays (the
+    fault-injection audit: such a row was recomputed on every ask, or failed it)."""
     old = loads(stored)
     if old is None or not isinstance(old.get("format"), int):
         return False
     new = review.get("format")
-    return not isinstance(new, int) or old["format"] >= new
+    if not isinstance(new, int):
+        return True
+    was: int = old["format"]
+    return was > new if unreadable else was >= new
 
 
 def loads(text: str | None) -> dict[str, Any] | None:

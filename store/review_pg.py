@@ -21,7 +21,8 @@ class PgReviewStore(ReviewStore):
             return None if r is None else str(r)
         return loads(await self.store.run_read(read))
 
-    async def save(self, game_id: int, review: dict[str, Any]) -> None:
+    async def save(self, game_id: int, review: dict[str, Any], *,
+                   unreadable: bool = False) -> None:
         text = dumps(review)
 
         async def write(con: Con) -> None:
@@ -32,7 +33,7 @@ class PgReviewStore(ReviewStore):
                 return
             old = await con.fetchval("SELECT review FROM game_reviews WHERE game_id=$1"
                                      " FOR UPDATE", game_id)
-            if old is not None and not stays(str(old), review):
+            if old is not None and not stays(str(old), review, unreadable=unreadable):
                 await con.execute("UPDATE game_reviews SET review=$2, created_at=$3"
                                   " WHERE game_id=$1", game_id, text, time.time())
         await self.store.run_write(write)

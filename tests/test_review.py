@@ -39,6 +39,7 @@ from service.review import (
     Decision,
     Point,
     Review,
+    Reviewer,
     SeatReview,
     charted,
     check_reviewable,
@@ -428,5 +429,16 @@ def test_a_review_is_stored_once_and_read_back_on_both_backends(db: Any) -> None
         assert await review_store(s2).get(6) == got
         await review_store(s2).save(6, old)  # an older release still running: no way back
         assert await review_store(s2).get(6) == got
+        # one of this format but a damaged shape (a list where a map belongs) read as none,
+        # without a traceback, and is replaced by the one computed — before, it failed
+        # every ask, or was computed again on every ask (the fault-injection audits)
+        bad = {**first, "seats": [1, 2]}
+        await review_store(s2).save(7, bad)
+        reviewer = Reviewer(review_store(s2))
+        assert await reviewer.stored(7) is None
+        await review_store(s2).save(7, first)  # a saver that could read it: it stays
+        assert (await review_store(s2).get(7) or {}).get("seats") == [1, 2]
+        await review_store(s2).save(7, first, unreadable=True)
+        assert await review_store(s2).get(7) == got
         await s2.close()
     asyncio.run(main())
