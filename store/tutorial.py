@@ -34,7 +34,8 @@ class SqliteTutorialStore(TutorialStore):
                 return None
             try:
                 step = int(r[1])
-            except (ValueError, TypeError):  # a damaged row (SQLite keeps any text): the
+            except (ValueError, TypeError, OverflowError):  # a damaged row (any text, an
+                # infinite REAL: SQLite keeps either): the lesson starts again
                 log.warning("tutorial progress of user %s: step %r unreadable; the lesson "
                             "starts again", user_id, r[1])
                 step = 0  # learner starts the lesson again rather than never again

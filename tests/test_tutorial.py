@@ -205,6 +205,18 @@ def test_a_place_in_a_lesson_no_longer_in_the_file_starts_over(db) -> None:
             await db.sql("UPDATE tutorial_progress SET step='two' WHERE user_id=9")
             sc, resumed = await Tutorial(store).current(9, "en")
             assert (sc.lesson, sc.step, resumed) == (1, 0, True)
+            # an infinite REAL failed every tutorial command (the fault-injection audit)
+            await db.sql("UPDATE tutorial_progress SET step=9e999 WHERE user_id=9")
+            sc, _ = await Tutorial(store).current(9, "en")
+            assert (sc.lesson, sc.step) == (1, 0)
+        # a step below the first (-1) showed step 1, and no right answer moved it on: it
+        # is stored as shown, and the answer steps on (the fault-injection audit)
+        await store.save(9, "commands", -1)
+        t = Tutorial(store)
+        sc, _ = await t.current(9, "en")
+        assert (sc.lesson, sc.step) == (1, 0)
+        out = await t.answer(9, "commands", 0, LESSONS[1].steps[0].accept, "en")
+        assert out is not None and out.accepted and out.screen.step == 1
         await s.close()
     asyncio.run(main())
 
