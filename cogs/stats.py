@@ -16,7 +16,6 @@ unrated, and its leaderboard says so (docs/ratings.md).
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import io
 import logging
 import re
@@ -38,6 +37,8 @@ from service.ratings import (
     PROVISIONAL_GAMES,
     Profile,
     Ratings,
+    played_day,
+    played_name,
     provisional,
     shown,
 )
@@ -169,13 +170,10 @@ def game_line(g: Played, user_id: int | None, change: str, lang: str,
     """One finished game: number, date, players (their places), the result for `user_id`
     (or the winners), and the rating change; names cut to `width` characters if given."""
     def name(seat: int) -> str:
-        typed = g.names[seat] if 0 <= seat < len(g.names) else "?"  # a damaged row: no name
+        typed = played_name(g, seat)
         return safe(typed if width is None or len(typed) <= width else typed[:width - 1] + "…")
 
-    try:
-        day = dt.datetime.fromtimestamp(g.ended_at, dt.UTC).date().isoformat()
-    except (OverflowError, OSError, ValueError):  # a damaged row's time: the line still reads
-        day = "?"
+    day = played_day(g)
     players = i18n.join(lang, (  # a place only among several players (solo: won or lost)
         name(s.seat) if len(g.seats) == 1 else
         t("stats_player_place", lang, name=name(s.seat), place=s.place) for s in g.seats))

@@ -12,7 +12,6 @@ at once after each move, told like anyone's under their marked names; nobody typ
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 import random
 import re
@@ -34,7 +33,7 @@ from service.levels import level_of
 from service.narrate import narrate, prompt
 from service.notation import action_words, shown, words_typed
 from service.outcomes import Outcome
-from service.ratings import Ratings
+from service.ratings import Ratings, played_day, played_name
 from service.refusals import line as refusal_line
 from service.replay import replay
 from service.report import phase_reports
@@ -342,14 +341,13 @@ class Console:
             self.say(self.t("history_none"))
             return
         self.say(self.t("history_head"))
-        for p in games:
+        for p in games:  # a damaged row's name or date reads "?" (the fault-injection audit)
             players = self.join(  # a place only among several players (solo: won or lost)
-                p.names[s.seat] if len(p.seats) == 1 else
-                self.t("history_player_place", name=p.names[s.seat], place=s.place)
+                played_name(p, s.seat) if len(p.seats) == 1 else
+                self.t("history_player_place", name=played_name(p, s.seat), place=s.place)
                 for s in p.seats)
-            won = [p.names[s.seat] for s in p.seats if s.won]
-            self.say(self.t("history_line", game=p.game_id,
-                            day=dt.datetime.fromtimestamp(p.ended_at, dt.UTC).date().isoformat(),
+            won = [played_name(p, s.seat) for s in p.seats if s.won]
+            self.say(self.t("history_line", game=p.game_id, day=played_day(p),
                             players=players,
                             result=self.t("history_won" if len(won) == 1 else "history_draw",
                                           names=self.join(won)) if won

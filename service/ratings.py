@@ -29,6 +29,7 @@ on its delivery (store/ratings.py: once per game id, whichever process gets ther
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ from store.ratings import (
     EVERYWHERE,
     Change,
     Finished,
+    Played,
     Point,
     Rate,
     Rating,
@@ -81,6 +83,20 @@ def shown(r: Rating) -> str:
 def delta(c: Change) -> str:
     d = c.after.mu - c.before.mu
     return f"{'+' if d >= 0 else '−'}{abs(d):.1f}"
+
+
+def played_name(g: Played, seat: int) -> str:
+    """A history line's name of a seat; "?" for a damaged row's seat (no such name)."""
+    return g.names[seat] if 0 <= seat < len(g.names) else "?"
+
+
+def played_day(g: Played) -> str:
+    """A history line's date (UTC); "?" for a damaged row's time (out of any calendar), so
+    the line, and the page of lines, still reads."""
+    try:
+        return dt.datetime.fromtimestamp(g.ended_at, dt.UTC).date().isoformat()
+    except (OverflowError, OSError, ValueError):
+        return "?"
 
 
 def unrated_reason(row: GameRow, ratings_off: bool) -> str | None:

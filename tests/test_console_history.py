@@ -49,3 +49,16 @@ def test_a_game_that_ended_as_the_console_was_killed_is_kept_at_the_next_start(
     con = sqlite3.connect(tmp_path / "c.db")
     assert con.execute("SELECT count(*) FROM unsettled_games").fetchone() == (0,)
     con.close()
+
+
+def test_a_damaged_history_row_reads_with_a_question_mark(tmp_path: Path) -> None:
+    """The fault-injection audit: one finished game whose time is out of any calendar made
+    the console's whole `history` an internal error (the Discord pages already read "?")."""
+    console(tmp_path, "--names", "Ann", lines=["resign", "resign", "quit"])
+    con = sqlite3.connect(tmp_path / "c.db")
+    with con:
+        con.execute("UPDATE finished_games SET ended_at=1e18")
+    con.close()
+    out = console(tmp_path, "--names", "Bob", lines=["history", "quit"]).stdout
+    assert "#1  ?  " in out and "Ann  the monsters won" in out, out
+    assert "went wrong" not in out and "internal" not in out.casefold()
