@@ -123,9 +123,11 @@ def answer_by(settings: Mapping[str, Any], deadline: float, now: float) -> float
     keeps its seat's limit: it is left alone (a prompt said "12 hours ago")."""
     daily = settings.get("daily")
     day = attempt_day(str(daily.get("day"))) if isinstance(daily, Mapping) else None
-    if day is None or day_end(day) <= now:
-        return deadline
-    return min(deadline, day_end(day))
+    try:
+        end = None if day is None else day_end(day)
+    except OverflowError:  # a damaged day (9999-12-31 has no end): the seat's limit
+        end = None
+    return deadline if end is None or end <= now else min(deadline, end)
 
 
 def day_start(day: dt.date) -> float:

@@ -228,3 +228,17 @@ def test_stats_image_draws_one_bar_per_round_count_longest_for_most_wins():
         played=0, won=0, win_percent=0, win_streak=0, best_win_streak=0, played_streak=0,
         best_played_streak=0, best_points=None, rounds_to_win={}, lang="ja")))
     assert empty.height < im.height
+
+
+def test_a_question_is_answered_by_its_days_end_or_its_seats_limit():
+    """A daily game still open at its day's end closes with it (00:00 UTC); a practice of a
+    closed day keeps its seat's limit; a damaged day with no end (9999-12-31) keeps the
+    seat's limit too, where it raised for every prompt of that game (the fault-injection
+    audit)."""
+    day = dt.date(2026, 11, 23)
+    end = daily.day_end(day)
+    settings = {"daily": {"day": day.isoformat()}}
+    assert daily.answer_by(settings, end + 7 * 86400, end - 3600) == end
+    assert daily.answer_by(settings, end + 7 * 86400, end + 60) == end + 7 * 86400
+    assert daily.answer_by({"daily": {"day": "9999-12-31"}}, 100.0, 50.0) == 100.0
+    assert daily.answer_by({}, 100.0, 50.0) == 100.0
