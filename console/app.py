@@ -25,7 +25,7 @@ import i18n
 from engine import ActionError, Game, NotationError, View, parse
 from engine.notation import VERBS, unformatted
 from engine.types import Decision
-from service import ServiceError
+from service import Quarantined, ServiceError
 from service import rules as rules_ref
 from service.games import GameService
 from service.hints import advice_lines, used_lines
@@ -788,9 +788,14 @@ class Console:
     async def keep_boards(self) -> None:
         """`board on|off` kept with the game (its settings' `boards`), for a resume."""
         row = None if self.row is None else await self.store.get(self.row.id)
-        if row is not None:
-            row.settings["boards"] = self.auto_board
-            await self.store.set_settings(row.id, row.settings)
+        if row is None:
+            return
+        row.settings["boards"] = self.auto_board
+        try:  # never over a game set aside: its settings read empty (the fault audit)
+            await self.service.tables.write_settings(row)
+        except Quarantined:  # (not wording: the preference is only not kept)
+            log.info("game %s is set aside: board %s not kept with it", row.id,
+                     "on" if self.auto_board else "off")
 
     async def seat_command(self, command: str, args: list[str], g: Game) -> None:
         """`legal`, `hint`, `hand`, `undo`: about the player named, else the ones it means
