@@ -289,6 +289,15 @@ def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
     asyncio.run(main())
 
 
+async def _one_rated_game(s, channel: int):
+    """Ann (1) and Bob (2) rated after one game in `channel`: the ratings store, the lobby."""
+    r = ratings_store(s)
+    first = await s.create_lobby(GUILD, channel, 1, "Ann", {"players": 2})
+    game = finished(first.id, [1, 2])
+    await r.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
+    return r, first
+
+
 def test_a_damaged_rating_row_blocks_no_game_and_no_page(db):
     """The crash audit: one unreadable rating row (SQLite keeps any text in a REAL column;
     PostgreSQL any NaN) made every later game of that player unsettled for everyone at the
@@ -298,10 +307,7 @@ def test_a_damaged_rating_row_blocks_no_game_and_no_page(db):
     async def main():
         s = await db.open()
         try:
-            r = ratings_store(s)
-            first = await s.create_lobby(GUILD, 79, 1, "Ann", {"players": 2})
-            game = finished(first.id, [1, 2])
-            await r.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
+            r, first = await _one_rated_game(s, 79)
             await db.sql("UPDATE ratings SET mu=? WHERE user_id=1 AND scope=?",
                          float("nan") if db.pg else "abc", GUILD)
             assert [u for u, _ in await r.board(GUILD)] == [2]  # the board still shows
@@ -346,10 +352,7 @@ def test_a_rating_out_of_any_range_is_set_aside_not_overflowed(db, mu, sigma, ga
     async def main():
         s = await db.open()
         try:
-            r = ratings_store(s)
-            first = await s.create_lobby(GUILD, 81, 1, "Ann", {"players": 2})
-            game = finished(first.id, [1, 2])
-            await r.settle(game, [EVERYWHERE, GUILD], FRESH, rate_by(game))
+            r, first = await _one_rated_game(s, 81)
             await db.sql("UPDATE ratings SET mu=?, sigma=?, games=? WHERE user_id=1",
                          mu, sigma, games)
             await db.sql("UPDATE rating_changes SET mu_after=? WHERE user_id=1", mu)
