@@ -126,11 +126,18 @@ def words(e: ActionError, lang: str, literal: Callable[[str], str] | None = None
                    for p in said)
 
 
+# Reasons shown in other words than the engine's English, which stays as stored games hold
+# it (a stored state replays to it exactly): the solo final round is lost at the end of its
+# Main phase, not of the round (R13.2; the console audit read "the final round ended"
+# though ⑤–⑦ never ran).
+SHOWN = {"end.final_round": "end.final_round_main"}
+
+
 def end_phrase(result: Mapping[str, Any]) -> Phrase | str:
     """Why a game ended, as a phrase (its `code`; states from before codes carry only the
     English, which is looked up whole — a state from a custom build is shown as it is)."""
     code = result.get("code") or _CODE_OF.get(result.get("reason", ""))
-    return Phrase(code, {}) if code else str(result.get("reason", ""))
+    return Phrase(SHOWN.get(code, code), {}) if code else str(result.get("reason", ""))
 
 
 def reason(result: Mapping[str, Any], lang: str) -> str:

@@ -24,6 +24,7 @@ from engine import Game, visible
 from engine.cards import default_cards
 from engine.flow import SOLO_FINAL
 from service.narrate import narrate
+from service.refusals import reason
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -138,6 +139,11 @@ def test_r13_2_final_round_lost_if_monsters_remain_after_its_main_phase():
     settle(g)
     assert result(g)["winners"] == [] and result(g)["reason"] == SOLO_FINAL
     assert layout(g) == {"6A": "goblin"}
+    # told as the rule says it: the Main phase ran out, not the round (the console audit:
+    # "the final round ended" while ⑤–⑦ never ran); the stored English stays as it was
+    assert reason(result(g), "en") == ("monsters were left after the final round's Main "
+                                       "phase (R13.2)")
+    assert "メインフェイズ" in reason(result(g), "ja")
 
 
 def test_r13_2_the_round_before_the_final_round_is_played_normally():
