@@ -314,8 +314,10 @@ class RatingStore:
         where, args = history_filter(user_id, channel_id, guild_id, "?", seen_by)
 
         def read(con: sqlite3.Connection) -> tuple[list[Played], int]:
-            total = con.execute(f"SELECT COUNT(*) FROM finished_games f WHERE {where}",  # noqa: S608
-                                args).fetchone()[0]
+            # counted as listed: a finished game whose game row is gone is in neither (a
+            # page came back short; the fault-injection audit)
+            total = con.execute(f"SELECT COUNT(*) FROM finished_games f JOIN games g"  # noqa: S608
+                                f" ON g.id=f.game_id WHERE {where}", args).fetchone()[0]
             rows = con.execute(
                 f"SELECT {HISTORY_COLUMNS} FROM finished_games f JOIN games g"  # noqa: S608
                 f" ON g.id=f.game_id WHERE {where} ORDER BY f.game_id DESC LIMIT ? OFFSET ?",

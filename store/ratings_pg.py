@@ -185,7 +185,8 @@ class PgRatingStore(RatingStore):
 
         async def read(con: Con) -> tuple[list[Played], int]:
             total = await con.fetchval(
-                f"SELECT COUNT(*) FROM finished_games f WHERE {where}", *args)  # noqa: S608
+                f"SELECT COUNT(*) FROM finished_games f JOIN games g"  # noqa: S608
+                f" ON g.id=f.game_id WHERE {where}", *args)  # counted as listed
             rows = await con.fetch(
                 f"SELECT {HISTORY_COLUMNS} FROM finished_games f JOIN games g"  # noqa: S608
                 f" ON g.id=f.game_id WHERE {where} ORDER BY f.game_id DESC"
