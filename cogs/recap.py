@@ -30,8 +30,6 @@ _ = app_commands.locale_str
 log = logging.getLogger("rr.recap")
 
 
-@app_commands.allowed_installs(guilds=True, users=True)
-@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 async def refuse(interaction: discord.Interaction, lang: str, text: str) -> None:
     """No recap to show: marked ⛔ as every refusal (the review's said so, the recap's did
     not: the Discord audit)."""
@@ -94,6 +92,10 @@ class RecapCommands(commands.Cog):
                          else t("recap_not_yours", lang, game=game))
         return None
 
+    # on the command itself: a plain Cog passes no class decorator on, and on the class
+    # these left /rr-recap guild-installed only (a daily recap is asked for in the DMs)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="rr-recap", description=_(
         "Watch a finished game again as an animation (only you see it)"))
     @app_commands.describe(game=_("The game's number (default: this channel's last game)"))

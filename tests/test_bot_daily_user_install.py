@@ -98,3 +98,21 @@ def test_daily_from_a_private_channel_goes_to_the_bots_dm(tmp_path):
             other = await h.slash(dee, "rr done", channel=between)
             assert other.ephemeral and "/rr daily play" in other.text, other.text
     asyncio.run(scenario())
+
+
+def test_every_command_can_be_installed_by_a_user_and_used_in_dms(tmp_path):
+    """Issue 10 (usable outside servers): each top-level command names both installs and
+    every context. /rr-recap did not — its decorators sat on a plain Cog's class, which
+    passes nothing on — so a user-installed app had no recap for a daily game, whose recap
+    is asked for in the DMs."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(NOON))) as h:
+            names = set()
+            for command in h.bot.tree.get_commands():
+                names.add(command.name)
+                installs, contexts = command.allowed_installs, command.allowed_contexts
+                assert installs is not None and installs.user and installs.guild, command.name
+                assert contexts is not None and contexts.dm_channel \
+                    and contexts.private_channel and contexts.guild, command.name
+            assert {"rr", "rr-recap", "rr-learn", "rr-stats"} <= names, names
+    asyncio.run(scenario())
