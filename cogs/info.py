@@ -152,11 +152,12 @@ class InfoCommands(CommandsMixin):
             return
         service = rook(interaction).service
         deadlines = await service.tables.deadlines(row)
+        now = service.clock()
         who = []
         for s in g.waiting_for():
             kind = pair(KINDS, g.decision_kind(s) or "", lang)
             # as the prompts say it: a daily game still open closes with its day
-            deadline = int(answer_by(row.settings, deadlines.get(s, 0), service.clock()))
+            deadline = int(answer_by(row.settings, deadlines.get(s, 0), now))
             who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(cur, lang)}" if (cur := st["current"]) else ""
         waiting = t("waiting", lang, who=i18n.template(lang, "story.long_list_sep").join(who)) if who else t("waiting_none", lang)

@@ -251,7 +251,7 @@ class Tables:
         a busy database, a move in between), the game plays on from its log regardless."""
         try:
             done = await self.store.refresh_state(row.id, row.version, g.to_json())
-        except Exception as e:  # any store failure: the refresh is only a cache's
+        except (*self.store.faults, *self.store.damaged) as e:  # the store's: only a cache
             log.info("game %s: its state could not be rewritten (%s); using the log",
                      row.id, e)
             return

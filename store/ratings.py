@@ -108,11 +108,17 @@ Run inside the settling transaction, so it must be quick and pure."""
 MU_MAX, SIGMA_MIN, SIGMA_MAX, GAMES_MAX = 1e4, 1e-6, 1e4, 10**9
 
 
+def plausible(rating: Rating) -> bool:
+    """A rating within `MU_MAX` / `SIGMA_MIN`–`SIGMA_MAX` / `GAMES_MAX` (a NaN fails every
+    comparison)."""
+    return (abs(rating.mu) <= MU_MAX and SIGMA_MIN <= rating.sigma <= SIGMA_MAX
+            and 0 <= rating.games <= GAMES_MAX)
+
+
 def rating_of(r: Columns, prefix: str = "") -> Rating:
     rating = Rating(float(r[f"mu{prefix}"]), float(r[f"sigma{prefix}"]),
                     int(r[f"games{prefix}"]))
-    if not (abs(rating.mu) <= MU_MAX and SIGMA_MIN <= rating.sigma <= SIGMA_MAX
-            and 0 <= rating.games <= GAMES_MAX):  # (a NaN fails every comparison)
+    if not plausible(rating):
         raise ValueError(f"not a rating: {rating}")
     return rating
 
@@ -127,9 +133,7 @@ def point_of(r: Columns) -> Point:
     point = Point(float(r["at"]), int(r["game_id"]),
                   Rating(float(r["mu_after"]), float(r["sigma_after"]),
                          int(r["games_before"]) + 1))
-    rating = point.rating
-    if not (math.isfinite(point.at) and abs(rating.mu) <= MU_MAX
-            and SIGMA_MIN <= rating.sigma <= SIGMA_MAX):
+    if not (math.isfinite(point.at) and plausible(point.rating)):
         raise ValueError(f"not a rating point: {point}")
     return point
 
