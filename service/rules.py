@@ -140,7 +140,7 @@ def _searchable(word: str) -> bool:
 
 def _uses(word: str, text: str) -> list[str]:
     """Where `text` uses `word`: as a whole word, plurals too ("threat" in "Threat =",
-    "medals"), or anywhere for a word in a script without spaces (脅威 in 脅威点)."""
+    "medals"), or anywhere for a word in a script without spaces (脅威 in 脅威ポイント)."""
     plain = _plain(text)
     if word.isascii():
         stems = {word, re.sub(r"(?<=...)e?s$", "", word), re.sub(r"(?<=...)s$", "", word)}
