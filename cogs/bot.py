@@ -300,8 +300,7 @@ class RookBot(Host):
         depends on Discord taking a post (service/ratings.py `settle_due`; any process may
         do it, once per game). Never raises: the next pass tries again."""
         try:
-            return await Ratings(self.store).settle_due(self.service.tables.load,
-                                                        self.service.clock())
+            return await Ratings(self.store).settle_due(self.service.tables.load)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -329,7 +329,7 @@ class Console:
         ran: the console was stopped (or killed) between the move and the settle. The bot
         does the same at every time-limit pass and at startup."""
         try:
-            await Ratings(self.store).settle_due(self.service.tables.load, time.time())
+            await Ratings(self.store).settle_due(self.service.tables.load)
         except Exception:
             log.exception("finished games not kept for the history now (next start tries)")
 

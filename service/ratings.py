@@ -226,10 +226,11 @@ class Ratings:
         stored = await self.tables.finished(row.id)
         return (stored.unrated if stored is not None else game.unrated), changes
 
-    async def settle_due(self, load: Callable[[GameRow], Awaitable[Game]], now: float,
+    async def settle_due(self, load: Callable[[GameRow], Awaitable[Game]],
                          limit: int = SETTLE_BATCH) -> int:
         """Settle the games that ended and are still unsettled (the claim their last move
-        wrote), whatever became of their game-over post. `load` verifies a stored game
+        wrote), whatever became of their game-over post, each dated by its end (a game a
+        restart settles days later was still played that day). `load` verifies a stored game
         (service/tables.py); a damaged one cannot be replayed and is left unsettled, logged.
         A store fault stops the pass: the claims stay for the next one. Returns how many
         were settled."""
@@ -237,7 +238,7 @@ class Ratings:
         store_trouble: tuple[type[BaseException], ...] = (
             StoreBusy, StoreUncertain, StoreUnavailable, asyncio.CancelledError,
             *self.store.faults)
-        for game_id in await self.tables.unsettled(limit):
+        for game_id, ended_at in await self.tables.unsettled(limit):
             row = await self.store.get(game_id)
             if row is None or row.status != "over" or row.setup is None:
                 log.warning("game %s: ended but no longer a finished game; not settled",
@@ -246,7 +247,7 @@ class Ratings:
                 continue
             try:
                 g = await load(row)
-                await self.settle(row, g, g.state["log"], now)
+                await self.settle(row, g, g.state["log"], ended_at)
             except Quarantined as e:
                 if e.reason.get("kind") == "newer":  # a newer release ended it: it settles it
                     log.info("game %s: ended by a newer release; left for it to settle",

@@ -239,14 +239,14 @@ class RatingStore:
     async def changes(self, game_id: int) -> list[Change]:
         return await self.store.run_read(_changes, game_id)
 
-    async def unsettled(self, limit: int) -> list[int]:
-        """Games that ended and are not settled yet (their claim, written by the move that
-        ended them), oldest first: a settling pass takes them whatever became of their
-        game-over post."""
-        def read(con: sqlite3.Connection) -> list[int]:
-            return [int(r[0]) for r in con.execute(
-                "SELECT game_id FROM unsettled_games ORDER BY ended_at, game_id LIMIT ?",
-                (limit,))]
+    async def unsettled(self, limit: int) -> list[tuple[int, float]]:
+        """Games that ended and are not settled yet, with when they ended (their claim,
+        written by the move that ended them), oldest first: a settling pass takes them
+        whatever became of their game-over post, and dates them by their end."""
+        def read(con: sqlite3.Connection) -> list[tuple[int, float]]:
+            return [(int(r[0]), float(r[1])) for r in con.execute(
+                "SELECT game_id, ended_at FROM unsettled_games ORDER BY ended_at, game_id"
+                " LIMIT ?", (limit,))]
         return await self.store.run_read(read)
 
     async def drop_unsettled(self, game_id: int) -> None:

@@ -117,11 +117,11 @@ class PgRatingStore(RatingStore):
     async def changes(self, game_id: int) -> list[Change]:
         return await self.pg.run_read(_changes, game_id)
 
-    async def unsettled(self, limit: int) -> list[int]:
-        async def read(con: Con) -> list[int]:
-            return [int(r[0]) for r in await con.fetch(
-                "SELECT game_id FROM unsettled_games ORDER BY ended_at, game_id LIMIT $1",
-                limit)]
+    async def unsettled(self, limit: int) -> list[tuple[int, float]]:
+        async def read(con: Con) -> list[tuple[int, float]]:
+            return [(int(r[0]), float(r[1])) for r in await con.fetch(
+                "SELECT game_id, ended_at FROM unsettled_games ORDER BY ended_at, game_id"
+                " LIMIT $1", limit)]
         return await self.pg.run_read(read)
 
     async def drop_unsettled(self, game_id: int) -> None:

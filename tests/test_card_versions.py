@@ -223,7 +223,7 @@ async def _release_games_play_on(store: Any, release: Release) -> None:
         # release settled it with its game-over post, which this one never sent) is claimed
         # by step 14, so the next settling pass rates it; older releases' games are not
         over = await store.latest_game(release.finished)
-        assert await ratings_store(store).unsettled(10) == ([over.id] if release.ratings else [])
+        assert [g for g, _ in await ratings_store(store).unsettled(10)] == ([over.id] if release.ratings else [])
         for channel in (*release.active, release.finished):
             row, g = await svc.tables.viewable(channel)
             assert g.setup["cards_version"] == release.cards_version

@@ -194,12 +194,12 @@ def test_the_move_that_ends_a_game_claims_its_settling_and_settling_takes_it(db)
                 await s.commit_actions(lobby.id, started.row.version, [(0, 1, "pass")], "{}",
                                        "active", [])
                 row = await s.get(lobby.id)
-                assert await tables.unsettled(10) == ids  # not over yet
+                assert await unsettled_ids(tables) == ids  # not over yet
                 await s.commit_actions(lobby.id, row.version, [(1, 2, "pass")], "{}", "over",
                                        [])
                 ids.append(lobby.id)
             channel_game, daily_game = ids
-            assert await tables.unsettled(10) == [channel_game]  # the daily is not claimed
+            assert await unsettled_ids(tables) == [channel_game]  # the daily is not claimed
             game = Finished(channel_game, GUILD, 80, None, 1.0, (
                 SeatResult(0, 1, 1, True, {}, "Ann"), SeatResult(1, 2, 2, False, {}, "Bob")))
             other = await db.open()  # another process settles it: the claim goes with it
@@ -208,7 +208,7 @@ def test_the_move_that_ends_a_game_claims_its_settling_and_settling_takes_it(db)
                                                   rate_by(game))
             finally:
                 await other.close()
-            assert await tables.unsettled(10) == []
+            assert await unsettled_ids(tables) == []
             assert await tables.names(GUILD, [1, 2, 3]) == {1: "Ann", 2: "Bob"}
             # a later game under a new name renames the row; a seat without one keeps it
             later = await s.create_lobby(GUILD, 82, 1, "Ann", {"players": 2})
@@ -219,6 +219,10 @@ def test_the_move_that_ends_a_game_claims_its_settling_and_settling_takes_it(db)
         finally:
             await s.close()
     asyncio.run(main())
+
+
+async def unsettled_ids(tables) -> list[int]:
+    return [game for game, _ in await tables.unsettled(10)]
 
 
 def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
@@ -246,9 +250,11 @@ def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
             bad, good, later = ids
             ratings = Ratings(s)
             settled: list[int] = []
+            dated: dict[int, float] = {}
 
             async def settle(row, g, log, now):
                 settled.append(row.id)
+                dated[row.id] = now
                 await tables.drop_unsettled(row.id)
 
             ratings.settle = settle  # type: ignore[method-assign]
@@ -257,10 +263,10 @@ def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
                 raise StoreBusy("locked")
 
             try:
-                await ratings.settle_due(busy, 1.0)
+                await ratings.settle_due(busy)
             except StoreBusy:
                 pass
-            assert await tables.unsettled(10) == ids and settled == []  # all kept
+            assert await unsettled_ids(tables) == ids and settled == []  # all kept
 
             async def load(row):
                 if row.id == bad:
@@ -271,19 +277,23 @@ def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
                 raise s.faults[-1]("database or disk is full")
 
             try:
-                await ratings.settle_due(disk_full, 1.5)
+                await ratings.settle_due(disk_full)
             except s.faults:
                 pass  # the fault-injection audits: it dropped the claim for good
-            assert await tables.unsettled(10) == ids and settled == []  # all kept
+            assert await unsettled_ids(tables) == ids and settled == []  # all kept
 
             async def newer(row):  # a newer release ended it (a rolling upgrade): its own
                 raise Quarantined(row, {"kind": "newer", "error": "rules 99"})
 
-            assert await ratings.settle_due(newer, 1.7) == 0
-            assert await tables.unsettled(10) == ids  # kept for the release that knows it
-            assert await ratings.settle_due(load, 2.0) == 2
+            assert await ratings.settle_due(newer) == 0
+            assert await unsettled_ids(tables) == ids  # kept for the release that knows it
+            ended = dict(await tables.unsettled(10))
+            assert await ratings.settle_due(load) == 2
             assert settled == [good, later]
-            assert await tables.unsettled(10) == []
+            # dated by the move that ended it, not by the pass that settled it late (a
+            # game a restart settles the next day was played, and is listed, on its day)
+            assert dated == {good: ended[good], later: ended[later]}
+            assert await unsettled_ids(tables) == []
         finally:
             await s.close()
     asyncio.run(main())
