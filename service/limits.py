@@ -97,7 +97,9 @@ class TimeLimits:
             row = await tables.store.get(t["game_id"])
             if row is None or row.status != "active":
                 return None
-            g = await tables.load(row)
+            row, g = await tables.load_row(row)
+            if row.status != "active":  # another process's move just ended it
+                return None
             dec = g.decision(t["seat"])
             if dec is None or dec["opened"] != t["decision_id"]:
                 await tables.check_timers(row, g)  # damaged, not only stale: rebuilt

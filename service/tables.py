@@ -179,10 +179,11 @@ class Tables:
         row = await self.store.latest_game(channel_id)
         if row is not None and mine:
             self.shards.check(row.guild_id)
-        if row is not None and row.status == "active":
-            return row, await self.load(row)
-        if row is not None and row.status == "over":
-            raise GameOver(row, await self.load(row))
+        if row is not None and row.status in ("active", "over"):
+            row, g = await self.load_row(row)  # (another process's last move may end it)
+            if row.status == "over":
+                raise GameOver(row, g)
+            return row, g
         if row is not None and row.status == "lobby":
             raise ServiceError.of("svc.not_started", lobby=phrase("svc.lobby_open"))
         raise ServiceError.of("svc.no_game_new")
@@ -196,8 +197,17 @@ class Tables:
             return e.row, e.game
 
     async def load(self, row: GameRow, *, recheck: bool = False) -> Game:
+        """The game of a row (`load_row`), for a caller that only reads it."""
+        return (await self.load_row(row, recheck=recheck))[1]
+
+    async def load_row(self, row: GameRow, *,
+                       recheck: bool = False) -> tuple[GameRow, Game]:
         """The game of a row, verified once per process: replay of setup + log must equal
-        the stored state (the log wins if only the states differ).
+        the stored state (the log wins if only the states differ). With the row it was
+        verified against: a newer one than `row` when another process committed a move
+        between the row's read and the log's, so that an answer is committed on the version
+        it was judged on (with `row`'s it was refused as out of date, nobody having
+        answered first).
 
         A game that cannot be verified — unreadable JSON, a lost log row (a gap, or fewer
         rows than the stored state records), a log that no longer replays — is quarantined
@@ -206,7 +216,7 @@ class Tables:
         game again and lifts the quarantine when its rows were restored or repaired."""
         cached = self._cache.get(row.id)
         if cached and cached[0] == row.version and not row.damage and not recheck:
-            return cached[1]
+            return row, cached[1]
         g: Game | None = None
         damage: _Damage | None = None
         stale = False
@@ -241,7 +251,7 @@ class Tables:
         if row.status == "active":
             await self.check_timers(row, g)
         self._cache[row.id] = (row.version, g)
-        return g
+        return row, g
 
     async def _refresh(self, row: GameRow, g: Game) -> None:
         """An older release stored the state in an older shape (a finished game of 7077c97

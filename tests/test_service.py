@@ -319,3 +319,32 @@ def test_stored_log_replays_to_stored_state(db):
         assert json.loads(row.state)["log"] == await store.log(row.id)
         await store.close()
     asyncio.run(main())
+
+
+def test_a_move_from_another_process_between_two_reads_does_not_refuse_an_answer(db):
+    """R4.4, sharded processes: Bob's placement lands from another process after this one
+    read the game's row and before it read its log. The load sees a log one move ahead of
+    the row, reads the row again and replays both; Ann's placement, given at the same
+    moment, then lands on that newer row — before, the answer was checked against the row
+    first read and refused as "out of date" although nobody had answered Ann's question."""
+    async def main():
+        store, other_svc, out = await _two_player(db)
+        here = await db.open()
+        svc = GameService(here, clock=Clock())  # this process: nothing cached yet
+        real_log_check = here.log_check
+        moved: list[bool] = []
+
+        async def log_check(game_id: int):  # the other process's move, between the reads
+            if not moved:
+                moved.append(True)
+                await other_svc.play.act(100, 22, "place thief 2B")
+            return await real_log_check(game_id)
+
+        here.log_check = log_check  # type: ignore[method-assign]
+        done = await svc.play.act(100, 11, "place sorcerer 2C")
+        assert moved and done.game.round == 1  # both placed: the round has begun
+        assert [t for _, t in await store.log(out.row.id)] == [
+            "place thief_star 2B", "place sorcerer_star 2C"]
+        await here.close()
+        await store.close()
+    asyncio.run(main())
