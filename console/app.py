@@ -668,10 +668,12 @@ class Console:
         word is no verb, several are deciding (say whose) or nobody is (the status)."""
         line = words_typed(line)  # a verb in the reader's words (`完了`) is the verb
         word = line.split(" ")[0]
+        waiting = self.people(g.waiting_for())
+        if len(waiting) == 1 and self.picks(g, waiting[0], line):
+            return waiting[0], f"pick {line}"  # `advance` (or `recruit`) alone for a card
         if word.casefold() not in VERBS:
             self.say("! " + self.t("unknown", word=excerpt(word, self.lang)))
             return None
-        waiting = self.people(g.waiting_for())
         if len(waiting) > 1:
             self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
                                    example=self.example(g, waiting[0])))
@@ -742,6 +744,15 @@ class Console:
             dec = g.decision(seat)
             why = "closed" if dec is None or dec["opened"] != before["opened"] else "revealed"
         self.moves[seat] = (action_words(out.text, g.cards, self.lang), why)
+
+    @staticmethod
+    def picks(g: Game, seat: int, typed: str) -> bool:
+        """Whether `typed` alone names a command card `seat` is asked to choose: the prompt
+        lists the cards by name ("Advance, Raid, …"), and a newcomer answers with one (the
+        console audit: `進撃` was "neither a console command nor an action")."""
+        dec = g.decision(seat)
+        return (dec is not None and dec["kind"] == "pick"
+                and g.cards.resolve(typed) in (dec["options"] or []))
 
     def not_a_command_card(self, g: Game, seat: int, action: str) -> bool:
         """`pick banana`: say that it is not a command card (the engine would only say it

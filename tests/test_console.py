@@ -317,6 +317,18 @@ def test_pick_banana_is_not_a_command_card(tmp_path: Path) -> None:
 
 
 @pytest.mark.process
+def test_a_command_card_named_alone_is_chosen(tmp_path: Path) -> None:
+    """R6: the prompt lists the command cards by name, and a newcomer answers with one: a
+    card alone, when it is the one thing asked, is the choice (it was "neither a console
+    command nor an action"); `recruit` alone too, though it is also a verb."""
+    out = console(tmp_path, "--seed", "7", lines=["place thief 2B", "Rest"]).stdout
+    assert "neither" not in out and "── Round 1 · after Rest ──" in out
+    out = console(tmp_path, "--seed", "7", "--lang", "ja", "--new",
+                  lines=["配置 シーフ 2B", "募兵"]).stdout
+    assert "P1が募兵を選択" in out and "!" not in out
+
+
+@pytest.mark.process
 def test_an_answer_kept_secret_until_the_others_answer_is_acknowledged(tmp_path: Path) -> None:
     """R7.1: mercenary choices are granted only when every player has chosen; the console
     still answers the first one at once."""
