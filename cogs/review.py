@@ -9,6 +9,12 @@ The first ask computes the review in worker processes (service/review.py), which
 of seconds: the deferred answer is edited with the count of decisions judged as they come
 back (at most every `PROGRESS_S`, well inside Discord's edit rate limits), then replaced by
 the review's words and its chart. The review is stored, so every later ask is instant.
+
+Discord keeps an interaction's token, the only way to edit that private answer, for 15
+minutes. A review queued behind others in the two workers (a few long 4-player games asked
+at once) can take longer: a minute before the token expires the answer says the review is
+still being computed and how to ask for it again (stored by then), instead of an edit that
+Discord refuses (401) leaving "reviewing… 312 of 480" on screen for good.
 """
 
 from __future__ import annotations
@@ -34,11 +40,14 @@ from store import GameRow, review_store
 from .actions import in_server, reply, rook
 from .announce import clip, deliver
 from .host import Host
+from .i18n import text as words
 from .mentions import safe
 from .text import markdowns
 
 log = logging.getLogger("rr.review")
 PROGRESS_S = 2.0  # the least time between two edits of the progress message
+TOKEN_S = 15 * 60.0  # Discord: an interaction's followups and edits, for 15 minutes
+LATE_S = TOKEN_S - 60.0  # a review still computing then is told as such, while it still can be
 
 
 def new_reviewer(bot: Host) -> Reviewer:
@@ -93,16 +102,18 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
                          game: int | None, lang: str) -> None:
     """After `ack`: the review in the deferred (ephemeral) answer; a refusal (which game
     may not be reviewed here, and why) goes to the command tree's one handler."""
+    started = time.monotonic()  # just after the acknowledgement: the token's age, nearly
     bot = rook(interaction)
     row = await chosen_game(interaction, game)
     await bot.service.tables.load(row)  # a damaged game is set aside, not reviewed
     last = 0.0
     edits: list[asyncio.Task[Any]] = []
+    late = False  # the token is about to expire: no more edits of this answer
 
     def progress(done: int, total: int) -> None:
         nonlocal last
         now = time.monotonic()
-        if now - last < PROGRESS_S and done < total:
+        if late or (now - last < PROGRESS_S and done < total):
             return
         last = now
         text = i18n.t(lang, "review.progress", game=row.id, done=done, total=total)
@@ -113,9 +124,22 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
     if await reviewer.stored(row.id) is None:
         await deliver(f"review start {interaction.id}", lambda: interaction.edit_original_response(
             content=i18n.t(lang, "review.starting", game=row.id)))
+    work = asyncio.ensure_future(reviewer.review(row, await bot.store.log(row.id),
+                                                 await bot.store.authors(row.id), progress))
+    await asyncio.wait({work}, timeout=max(LATE_S - (time.monotonic() - started), 0.0))
+    if not work.done():  # the last edit Discord will take: how to get the review later
+        late = True
+        await asyncio.gather(*edits)
+        note = words(lang, "bot.review_late", game=row.id)
+        await deliver(f"review late {interaction.id}",
+                      lambda: interaction.edit_original_response(content=note))
+        try:
+            await work  # finished and stored: the next ask shows it at once
+        except Exception:
+            log.exception("game %s: no review", row.id)
+        return
     try:
-        review = await reviewer.review(row, await bot.store.log(row.id),
-                                       await bot.store.authors(row.id), progress)
+        review = work.result()
     except Exception:  # a dead worker, a log that no longer replays: words, not a traceback
         log.exception("game %s: no review", row.id)
         await asyncio.gather(*edits)

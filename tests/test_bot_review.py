@@ -95,3 +95,40 @@ def test_a_daily_game_is_reviewed_only_once_its_day_has_closed(tmp_path):
             res = await h.slash(ann, "rr-learn review", channel=h.dm_channel(ann))
             assert res.files and res.files[0].filename == f"review-{att.game_id}.png", res.text
     asyncio.run(scenario())
+
+
+def test_a_review_outliving_the_interaction_token_says_how_to_get_it(tmp_path,
+                                                                      monkeypatch):
+    """Discord takes edits of an interaction's answer for 15 minutes only (then 401). A
+    review queued behind others can take longer: before the token expires the answer says
+    the review is still being computed and how to ask again — not a progress line left on
+    screen for good by an edit Discord refused — and asking again shows the stored review.
+    The lifetimes are shrunk (token 3 s, the note at 1 s, a review of 4 s)."""
+    import cogs.review
+    monkeypatch.setattr(cogs.review, "LATE_S", 1.0, raising=False)
+    slow = service.review.Reviewer._compute
+
+    async def queued(self, *args, **kwargs):
+        await asyncio.sleep(4.0)  # waiting for the workers behind other reviews
+        return await slow(self, *args, **kwargs)
+    monkeypatch.setattr(service.review.Reviewer, "_compute", queued)
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=600, timer_horizon=10.0) as h:
+            h.server.token_lifetime = 3.0
+            ann = h.user("ann")
+            table = Table(h)
+            await table.open(ann, players=1, difficulty="easy")
+            await table.play(random.Random(1))
+            row, _g = await table.game()
+            res = await h.slash(ann, "rr-learn review")
+            assert res.ephemeral and res.message is not None
+            assert "still reviewing game" in res.message.text, res.message.text
+            assert f"`/rr-learn review game:{row.id}`" in res.message.text
+            assert not [r for r in h.http.requests if r.status == 401], "an edit after expiry"
+            stored = await service.review.Reviewer(review_store(h.bot.store)).stored(row.id)
+            assert stored is not None  # computed to the end and kept
+            again = await h.slash(ann, "rr-learn review", game=row.id)
+            assert f"Game {row.id}: the expert's review" in again.text and again.files
+    asyncio.run(scenario())

@@ -865,3 +865,32 @@ def test_ids_that_are_not_snowflakes_are_refused_as_discord_refuses_them() -> No
         h.raise_errors()
 
     run(scenario)
+
+
+def test_select_texts_alt_texts_and_upload_sizes_are_checked_as_discord_does() -> None:
+    """Discord's limits beyond the lengths of content and embeds: a select's placeholder
+    (150) and an option's description (100), an attachment's description (1024) and the
+    upload size of a server without boosts (10 MiB in all)."""
+    from harness import HTTPError as FakeHTTPError
+    from harness import RecordedFile, _validate_message_payload
+    from harness.checks import MAX_UPLOAD
+
+    def select(**extra: Any) -> dict[str, Any]:
+        option = {"label": "a", "value": "a", **extra.pop("option", {})}
+        return {"components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": "s", "options": [option], **extra}]}]}
+
+    assert not _validate_message_payload(select(placeholder="p" * 150,
+                                                option={"description": "d" * 100}),
+                                         [], creating=True)
+    assert _validate_message_payload(select(placeholder="p" * 151), [], creating=True)
+    assert _validate_message_payload(select(option={"description": "d" * 101}), [],
+                                     creating=True)
+    alt = RecordedFile("a.png", b"x", "x" * 1024)
+    assert not _validate_message_payload({}, [alt], creating=True)
+    assert _validate_message_payload({}, [RecordedFile("a.png", b"x", "x" * 1025)],
+                                     creating=True)
+    big = [RecordedFile("a.gif", b"x" * (MAX_UPLOAD // 2 + 1)) for _ in range(2)]
+    with pytest.raises(FakeHTTPError) as refused:
+        _validate_message_payload({}, big, creating=True)
+    assert refused.value.status == 413

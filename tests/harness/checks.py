@@ -23,6 +23,8 @@ from .model import (
 
 # A catalogue's marks (i18n/README.md: `<b>…</b>`, `<cmd>…</cmd>`) are the interfaces' to
 # render; one that reaches Discord is shown to a player as it is. Not an API error: a bug.
+# A server without boosts takes uploads of 10 MiB in all (Discord's "Uploading Files").
+MAX_UPLOAD = 10 * 1024 * 1024
 _MARK = re.compile(r"</?(cmd|code)>")
 
 
@@ -99,6 +101,11 @@ def _validate_message_payload(
         err("embeds", "Embed size exceeds maximum size of 6000")
     if len(files) > 10:
         err("files", "Must be 10 or fewer in length.")
+    for k, f in enumerate(files):
+        if f.description is not None and len(f.description) > 1024:
+            err(f"attachments.{k}.description", "Must be 1024 or fewer in length.")
+    if sum(len(f.data) for f in files) > MAX_UPLOAD:
+        raise HTTPError(413, "Request entity too large", code=40005)
 
     if not v2:
         if len(components) > 5:
@@ -141,11 +148,15 @@ def _validate_message_payload(
             if not 1 <= len(options) <= 25:
                 err("components.options", "Select menus need 1-25 options.")
             for opt in options:
+                if len(str(opt.get("description") or "")) > 100:
+                    err("components.options", "Select option description must be 100 or fewer.")
                 if (
                     not 1 <= len(str(opt.get("label", ""))) <= 100
                     or not 1 <= len(str(opt.get("value", ""))) <= 100
                 ):
                     err("components.options", "Select option label/value must be 1-100 characters.")
+        if ctype in (3, 5, 6, 7, 8) and len(comp.get("placeholder") or "") > 150:
+            err("components.placeholder", "Placeholder must be 150 or fewer in length.")
         if ctype in (3, 5, 6, 7, 8):
             lo, hi = int(comp.get("min_values", 1)), int(comp.get("max_values", 1))
             if not (0 <= lo <= hi <= 25):

@@ -23,6 +23,7 @@ LOADING = 1 << 7
 # choices), counted from the user's action: later, the token answers 404 / 10062 "Unknown
 # interaction". The fake Discord enforces it and the benches count a miss by it.
 RESPONSE_DEADLINE = 3.0
+TOKEN_LIFETIME = 15 * 60.0  # an interaction token: followups and edits for 15 minutes
 COMPONENTS_V2 = 1 << 15
 
 #: InteractionResponseType value -> the name used in :attr:`InteractionResult.kind`.

@@ -28,6 +28,7 @@ from .model import (
     EPHEMERAL,
     LOADING,
     RESPONSE_DEADLINE,
+    TOKEN_LIFETIME,
     FakeChannel,
     FakeRole,
     FakeUser,
@@ -151,6 +152,9 @@ class FakeDiscord:
         self.guild_features: list[str] = []
         self.clock: Callable[[], float] = lambda: 0.0
         self.response_deadline: float | None = RESPONSE_DEADLINE
+        # An interaction token is valid for 15 minutes (followups, edits of the original);
+        # after that Discord answers 401 / 50027 "Invalid Webhook Token".
+        self.token_lifetime: float | None = TOKEN_LIFETIME
         # CPU seconds the event loop's thread spent in the fake Discord itself: answering
         # the bot's HTTP requests (handlers, checks, copies), preparing the interactions it
         # delivers, and looking for quiet (`settle`). It runs in the bot's process, so
@@ -544,13 +548,15 @@ class FakeDiscord:
         ) != self.application_id and not request.route.startswith("/interactions"):
             raise HTTPError(404, "Unknown Webhook", code=10015)
         rec = self._by_token.get(token)
-        if rec is not None and self.interactions.get(rec.result.interaction_id) is rec:
-            return rec
-        for rec in self.interactions.values():  # recorded without the index
-            if rec.result.token == token:
-                self._by_token[token] = rec
-                return rec
-        raise HTTPError(404, "Unknown Webhook", code=10015)
+        if rec is None or self.interactions.get(rec.result.interaction_id) is not rec:
+            rec = next((r for r in self.interactions.values()  # recorded without the index
+                        if r.result.token == token), None)
+            if rec is None:
+                raise HTTPError(404, "Unknown Webhook", code=10015)
+            self._by_token[token] = rec
+        if self.token_lifetime is not None and self.clock() - rec.created > self.token_lifetime:
+            raise HTTPError(401, "Invalid Webhook Token", code=50027)
+        return rec
 
     def _sync_commands(self, request: Request) -> list[dict[str, Any]]:
         guild_id = int(request.params["guild_id"]) if "guild_id" in request.params else None
