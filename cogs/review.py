@@ -38,7 +38,7 @@ from service.seats import seat_names
 from store import GameRow, review_store
 
 from .actions import in_server, reply, rook
-from .announce import clip, deliver
+from .announce import deliver, pages
 from .host import Host
 from .i18n import text as words
 from .mentions import safe
@@ -149,5 +149,11 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
     names = [safe(n) for n in seat_names(row)]  # typed names, printed as literal text
     lines = markdowns(review_lines(review, names, row.setup or {}, lang), lang)
     image = chart_file(review, row, lang)
+    # four people's reviews with long names fill more than one message: the first (with the
+    # chart) replaces the progress, the rest follow it, whole lines each (never clipped: the
+    # last seat's review and the footer were cut off)
+    first, *rest = pages(lines) or [""]
     await deliver(f"review of game {row.id}", lambda: interaction.edit_original_response(
-        content=clip(lines), attachments=[image] if image else []))
+        content=first, attachments=[image] if image else []))
+    for body in rest:
+        await reply(interaction, body)

@@ -17,6 +17,8 @@ from PIL import Image
 from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
 
 import service.review
+from cogs.announce import MAX_CONTENT
+from cogs.mentions import safe
 from store import review_store
 
 PNG = b"\x89PNG"
@@ -131,4 +133,54 @@ def test_a_review_outliving_the_interaction_token_says_how_to_get_it(tmp_path,
             assert stored is not None  # computed to the end and kept
             again = await h.slash(ann, "rr-learn review", game=row.id)
             assert f"Game {row.id}: the expert's review" in again.text and again.files
+    asyncio.run(scenario())
+
+
+# Four players' typed names of Discord's longest (32), markdown and mentions in them: each
+# is escaped where the review prints it, and printed once in every line of that seat's.
+LONG_NAMES = ["@everyone__xX_Dark_Knight_Xx__**",
+              "**Marie_Claire** ~~@here~~ _*_*_",
+              "__Ōtsuki_Hanako__さくら_🌸_🌸_🌸_🌸_",
+              "`|| <#1> ||` ñandú_Ünïcødé_ÅÄÖ_ß"]
+
+
+def test_a_four_player_review_is_shown_whole_in_several_messages(tmp_path):
+    """A review of four people, each with three named mistakes, with long names is longer than one Discord message: it is shown whole — every seat's lines and the
+    footer — in as many private messages as it takes, never cut at 2,000 characters."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=11),
+                           settle_timeout=600) as h:
+            users = [h.user(f"u{k}") for k in range(4)]
+            for user, name in zip(users, LONG_NAMES, strict=True):
+                user.global_name = user.nick = name
+            table = Table(h)
+            await table.open(users[0], users[1:], players=4)
+            await table.play(random.Random(3), max_steps=5000)
+            row, g = await table.game()
+            assert g.over and row.setup is not None
+            # the stored review a game of novices gets: three costly decisions each
+            every = service.review.decisions(row.setup, await h.bot.store.log(row.id),
+                                             range(4), await h.bot.store.authors(row.id))
+            seats = []
+            for s in range(4):
+                mine = [d for d in every if d.seat == s]
+                assert len({d.round for d in mine}) >= 3, (s, len(mine))
+                # the longest answers cost the most: the longest lines are named
+                seats.append(service.review.SeatReview(s, [
+                    service.review.Point(d.index, d.round, d.kind, d.played, 0.05, d.played,
+                                         min(0.95, 0.2 + 0.02 * len(d.played)))
+                    for d in mine]))
+            review = service.review.Review(row.id, seats, 4, row.id)
+            await review_store(h.bot.store).save(row.id, review.to_json())
+            res = await h.slash(users[1], "rr-learn review")
+            shown = [m for m in (res.message, *res.followups) if m is not None]
+            assert all(m.ephemeral for m in shown)
+            text = "\n".join(m.text for m in shown)
+            assert len(text) > MAX_CONTENT and len(shown) > 1, len(text)
+            assert all(len(m.text) <= MAX_CONTENT for m in shown)
+            assert "…" not in text  # nothing clipped
+            for name in LONG_NAMES:  # every seat's review, its three mistakes named
+                assert text.count(safe(name)) >= 4, name
+            assert "docs/review.md" in text  # the footer, last
+            assert sum(len(m.files) for m in shown) == 1  # the chart, once
     asyncio.run(scenario())
