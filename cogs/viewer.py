@@ -28,7 +28,7 @@ from render import table_png
 from service.replay import Frame, Replay
 
 from .actions import ack, guarded, reply
-from .announce import clip, deliver, table_alt
+from .announce import MAX_CONTENT, clip, deliver, table_alt
 from .i18n import PHASES, lang_of, pair, t
 from .text import markdowns
 
@@ -48,6 +48,7 @@ Source = Callable[[discord.Interaction, str, str, str], Awaitable[Story]]
 """(interaction, key, tab, lang) → the Story to show; a ServiceError is told to the clicker."""
 
 SOURCES: dict[str, Source] = {}
+EMBED_TEXT = 4096  # Discord: an embed's description
 
 
 def register(name: str, source: Source) -> None:
@@ -65,12 +66,19 @@ def phase_name(frame: Frame, replay: Replay, lang: str) -> str:
     return pair(PHASES, frame.what, lang)
 
 
-def frame_text(story: Story, k: int, lang: str) -> str:
+def frame_text(story: Story, k: int, lang: str) -> tuple[str, list[discord.Embed]]:
+    """The frame's heading and narration: in the message, or — a busy phase of four
+    players with long names says more than a message holds (the live post took two) — the
+    narration in an embed (4,096 characters) under the heading, rather than the message
+    clipped and the phase's last lines (its knock-outs) lost."""
     frame = story.replay.frames[k]
     head = t("view_step", lang, title=story.title, k=k + 1, total=len(story.replay.frames),
              round=frame.round, what=phase_name(frame, story.replay, lang))
     lines = markdowns(frame.lines(story.replay.names, story.replay.cards, lang), lang)
-    return clip([head, *story.notes, *lines])
+    whole = "\n".join([head, *story.notes, *lines])
+    if len(whole) <= MAX_CONTENT or not lines:
+        return clip([whole]), []
+    return clip([head, *story.notes]), [discord.Embed(description=clip(lines, EMBED_TEXT))]
 
 
 def frame_view(source: str, key: str, story: Story, k: int, lang: str) -> discord.ui.View:
@@ -106,7 +114,8 @@ async def frame_message(source: str, key: str, story: Story, k: int,
                         lang: str) -> dict[str, Any]:
     """The message parts of frame `k` (clamped to the game): content, image, buttons."""
     k = min(max(k, 0), len(story.replay.frames) - 1)
-    return {"content": frame_text(story, k, lang),
+    content, embeds = frame_text(story, k, lang)
+    return {"content": content, "embeds": embeds,  # [] clears an earlier frame's
             "view": frame_view(source, key, story, k, lang),
             "file": await frame_file(story, k, lang)}
 

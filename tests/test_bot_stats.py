@@ -327,3 +327,45 @@ def test_a_damaged_history_row_still_reads_and_the_others_with_it():
     for lang in ("en", "ja"):
         text, _view = asyncio.run(history_page(Stand(), 1, 1, None, 2, lang))  # type: ignore[arg-type]
         assert "#2" in text and "#1" in text and "?" in text, text
+
+
+def test_a_busy_phase_of_four_long_names_is_shown_whole_in_the_viewer(tmp_path):
+    """A finished 4-player game opened from `/rr-stats history`, stepped through phase by
+    phase: a busy phase narrates more than one message holds (four long names; the live
+    post took two messages), and the viewer shows every line of it — the narration in an
+    embed then — where it used to clip the message and lose the phase's last lines."""
+    from test_bot_review import LONG_NAMES
+
+    from cogs.announce import MAX_CONTENT
+    from cogs.mentions import safe
+    from cogs.text import markdowns
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=11),
+                           settle_timeout=600) as h:
+            users = [h.user(f"u{k}") for k in range(4)]
+            for user, name in zip(users, LONG_NAMES, strict=True):
+                user.global_name = user.nick = name
+            table = Table(h)
+            await table.open(users[0], users[1:], players=4)
+            await table.play(random.Random(0), max_steps=5000)
+            row, g = await table.game()
+            assert g.over and row.setup is not None
+            rp = replay(row.setup, await h.bot.store.log(row.id),
+                        [safe(str(s["name"])) for s in row.seats])
+            said = [markdowns(f.lines(rp.names, rp.cards, "en"), "en") for f in rp.frames]
+            assert max(len("\n".join(lines)) for lines in said) > MAX_CONTENT  # a busy one
+            hist = await h.slash(users[1], "rr-stats history")
+            msg = hist.last
+            assert msg is not None
+            await h.click(users[1], message=msg, label=f"🎬 #{row.id}")
+            for k, lines in enumerate(said):
+                assert f"step {k + 1} of {len(rp.frames)}" in msg.text, msg.text
+                assert len(msg.content or "") <= MAX_CONTENT
+                for line in lines:
+                    assert line in msg.text, (k, line)
+                if len("\n".join(lines)) < MAX_CONTENT // 2:  # an earlier frame's embed goes
+                    assert not msg.embeds and "\n".join(lines) in (msg.content or ""), k
+                if k + 1 < len(said):
+                    await h.click(users[1], message=msg, label="▶")
+    asyncio.run(scenario())
