@@ -126,7 +126,11 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
             content=i18n.t(lang, "review.starting", game=row.id)))
     work = asyncio.ensure_future(reviewer.review(row, await bot.store.log(row.id),
                                                  await bot.store.authors(row.id), progress))
-    await asyncio.wait({work}, timeout=max(LATE_S - (time.monotonic() - started), 0.0))
+    try:
+        await asyncio.wait({work}, timeout=max(LATE_S - (time.monotonic() - started), 0.0))
+    except asyncio.CancelledError:  # the bot closing: the review goes with the command
+        work.cancel()
+        raise
     if not work.done():  # the last edit Discord will take: how to get the review later
         late = True
         await asyncio.gather(*edits)
