@@ -234,7 +234,7 @@ class DailyAttempts:
         attempt its game, so its posts, timing and scoring find them. Loaded first: a game
         that cannot be played here (set aside, or a newer release's) is refused with nothing
         written, not even the time it was last taken up."""
-        g = await self.games.tables.load(row)
+        row, g = await self.games.tables.load_row(row)  # (the row it was verified on)
         if not row.settings.get("daily"):
             row.settings["daily"] = {"day": ch.day.isoformat(), "ranked": att.ranked,
                                      "number": ch.number, "post_channel": post_channel}
