@@ -56,6 +56,27 @@ async def finished_solo(h: Harness, user: FakeUser, seed: int = 1) -> tuple[Tabl
     return table, row, g
 
 
+# Four of Discord's longest display names (32 characters), each with markdown, mentions and
+# scripts to escape: what makes a post, a review or a viewer frame longest.
+LONG_NAMES = ["@everyone__xX_Dark_Knight_Xx__**",
+              "**Marie_Claire** ~~@here~~ _*_*_",
+              "__Ōtsuki_Hanako__さくら_🌸_🌸_🌸_🌸_",
+              "`|| <#1> ||` ñandú_Ünïcødé_ÅÄÖ_ß"]
+
+
+async def long_named_game(h: Harness, seed: int) -> tuple[list[FakeUser], GameRow, Game]:
+    """A 4-player channel game of LONG_NAMES played to its end with random legal answers."""
+    users = [h.user(f"u{k}") for k in range(4)]
+    for user, name in zip(users, LONG_NAMES, strict=True):
+        user.global_name = user.nick = name
+    table = Table(h)
+    await table.open(users[0], users[1:], players=4)
+    await table.play(random.Random(seed), max_steps=5000)
+    row, g = await table.game()
+    assert g.over and row.setup is not None
+    return users, row, g
+
+
 def accepted(res: InteractionResult) -> bool:
     return res.ephemeral and res.text.startswith("✅")
 

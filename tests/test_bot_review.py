@@ -11,7 +11,7 @@ import io
 import random
 
 import pytest
-from bot_driver import Clock, Table, make_bot
+from bot_driver import LONG_NAMES, Clock, Table, long_named_game, make_bot
 from harness import Harness
 from PIL import Image
 from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
@@ -136,28 +136,15 @@ def test_a_review_outliving_the_interaction_token_says_how_to_get_it(tmp_path,
     asyncio.run(scenario())
 
 
-# Four players' typed names of Discord's longest (32), markdown and mentions in them: each
-# is escaped where the review prints it, and printed once in every line of that seat's.
-LONG_NAMES = ["@everyone__xX_Dark_Knight_Xx__**",
-              "**Marie_Claire** ~~@here~~ _*_*_",
-              "__Ōtsuki_Hanako__さくら_🌸_🌸_🌸_🌸_",
-              "`|| <#1> ||` ñandú_Ünïcødé_ÅÄÖ_ß"]
-
-
 def test_a_four_player_review_is_shown_whole_in_several_messages(tmp_path):
-    """A review of four people, each with three named mistakes, with long names is longer than one Discord message: it is shown whole — every seat's lines and the
-    footer — in as many private messages as it takes, never cut at 2,000 characters."""
+    """A review of four people with long names (escaped where printed), each with three
+    named mistakes, is longer than one Discord message: it is shown whole — every seat's
+    lines and the footer — in as many private messages as it takes, never cut at 2,000
+    characters."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=11),
                            settle_timeout=600) as h:
-            users = [h.user(f"u{k}") for k in range(4)]
-            for user, name in zip(users, LONG_NAMES, strict=True):
-                user.global_name = user.nick = name
-            table = Table(h)
-            await table.open(users[0], users[1:], players=4)
-            await table.play(random.Random(3), max_steps=5000)
-            row, g = await table.game()
-            assert g.over and row.setup is not None
+            users, row, g = await long_named_game(h, 3)
             # the stored review a game of novices gets: three costly decisions each
             every = service.review.decisions(row.setup, await h.bot.store.log(row.id),
                                              range(4), await h.bot.store.authors(row.id))

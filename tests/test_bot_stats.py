@@ -13,7 +13,7 @@ import random
 from types import SimpleNamespace
 
 import discord
-from bot_driver import Clock, Table, make_bot
+from bot_driver import Clock, Table, long_named_game, make_bot
 from harness import Harness
 
 from cogs.i18n import t
@@ -334,8 +334,6 @@ def test_a_busy_phase_of_four_long_names_is_shown_whole_in_the_viewer(tmp_path):
     phase: a busy phase narrates more than one message holds (four long names; the live
     post took two messages), and the viewer shows every line of it — the narration in an
     embed then — where it used to clip the message and lose the phase's last lines."""
-    from test_bot_review import LONG_NAMES
-
     from cogs.announce import MAX_CONTENT
     from cogs.mentions import safe
     from cogs.text import markdowns
@@ -343,14 +341,7 @@ def test_a_busy_phase_of_four_long_names_is_shown_whole_in_the_viewer(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=11),
                            settle_timeout=600) as h:
-            users = [h.user(f"u{k}") for k in range(4)]
-            for user, name in zip(users, LONG_NAMES, strict=True):
-                user.global_name = user.nick = name
-            table = Table(h)
-            await table.open(users[0], users[1:], players=4)
-            await table.play(random.Random(0), max_steps=5000)
-            row, g = await table.game()
-            assert g.over and row.setup is not None
+            users, row, g = await long_named_game(h, 0)
             rp = replay(row.setup, await h.bot.store.log(row.id),
                         [safe(str(s["name"])) for s in row.seats])
             said = [markdowns(f.lines(rp.names, rp.cards, "en"), "en") for f in rp.frames]
