@@ -910,7 +910,8 @@ class Console:
         got = await self.service.hints.hint(CHANNEL, seat + 1)
         self.row = got.row
         cards = (await self.service.tables.viewable(CHANNEL))[1].cards
-        self.say(f"{self.names[seat]}:")
+        if len(self.people(list(range(len(self.names))))) > 1:  # whose, where several type
+            self.say(f"{self.names[seat]}:")
         self.say_lines([plain(x, self.lang) for x in advice_lines(got.advice, cards, self.lang)])
 
     async def undo(self, seat: int) -> None:

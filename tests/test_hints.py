@@ -202,6 +202,8 @@ def test_console_hint_names_a_legal_action_and_status_tells_who_used_it(tmp_path
     legal = {action_words(str(a), g.cards, "en") for a in g.legal_actions(0)}
     shown = [line.split("'")[1] for line in r.stdout.splitlines() if "Hint (the expert AI)" in line]
     assert len(shown) == 1 and shown[0] in legal, r.stdout[-2000:]
+    # one person at the keyboard: the hint is theirs, not headed "Ann:" on a line alone
+    assert "\nAnn:\n" not in r.stdout
     assert "_star" not in shown[0]  # a card's name, not its key
     assert "`" not in r.stdout  # quoted as the console quotes, not in Discord's backticks
     assert "Estimated chance to win:" in r.stdout
