@@ -220,6 +220,8 @@ def _act(verb: str, args: list[str]) -> Action:
     skill = None
     if toks:
         if toks[0] not in _SKILL_WORDS:
+            if to is None and board.index(toks[0]) is not None:  # `act 2B 4B`: a move
+                raise NotationError("syntax.move_to", unit=unit, text=toks[0].upper())
             raise NotationError("syntax.after_move", text=excerpt(typed[-len(toks)]))
         skill, toks = _skill(toks)
     if toks:

@@ -77,6 +77,13 @@ REWORDED = {
         "「6c」は使えません: ユニットのマスと移動の後にはスキル（攻撃、範囲攻撃、回復、指揮）が続きます。",
         "it said 'after the move' where no move was given (the Japanese audit); the skills "
         "in the notation's Japanese words"),
+    "syntax.move_to": (
+        "Unexpected '6c': after the move comes a skill (attack, area, heal, command).",
+        "A move is written with 'to': 'act 5C to 6C'.",
+        "'6c' は使えません: 移動の後にはスキル（attack, area, heal, command）が続きます。",
+        "移動は「→」を付けて書きます:「行動」の後に「5C → 6C」。",
+        "a square where a skill was expected is a move written without 'to' (act 5C 6C): "
+        "said so, with the line as it reads (the twenty-eighth session's console pass)"),
     "nothing_to_undo": (
         "Nothing to undo: only your last action, while it revealed nothing random and its "
         "decision is still open, can be undone.",

@@ -102,6 +102,10 @@ EN_REWORDED = [("after the move comes a skill", "after the unit's square and any
                ("decide about a missed roll", "decide about a dice roll")]
 
 
+# refusals that replaced a vaguer one for some inputs: (new key, how the old one began)
+REPLACED = {"syntax.move_to": "Unexpected '"}  # `act 4C 3B`: the move needs 'to'
+
+
 def _reworded(en: str) -> str:
     for before, after in EN_REWORDED:
         en = en.replace(before, after)
@@ -145,6 +149,10 @@ def _check(by_seed: dict[int, list[dict]], walk, english: list, japanese: list) 
         for r in want:
             text, e = got[(r["step"], r["probe"])]
             assert text == r["text"], "the walk must replay the same probes"
+            if e.key in REPLACED:  # said anew: the old text was the vaguer refusal
+                if not r["en"].startswith(REPLACED[e.key]):
+                    english.append((r["en"], e.message))
+                continue
             if e.message != as_typed(_reworded(r["en"]), e):
                 english.append((r["en"], e.message))
             ja = unmarked(e, "ja")
