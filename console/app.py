@@ -31,7 +31,7 @@ from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.levels import level_of
 from service.narrate import narrate, prompt
-from service.notation import action_words, shown, words_typed
+from service.notation import action_words, particle_typed, shown, words_typed
 from service.outcomes import Outcome
 from service.ratings import Ratings, played_day, played_name
 from service.refusals import line as refusal_line
@@ -59,7 +59,7 @@ from .text import (
 from .tutorial import Learning
 
 CHANNEL = 1
-
+ACT_WORDS = ("to", "fullmove", "attack", "area", "heal", "command")  # inside `act …`
 log = logging.getLogger("rr.console")
 
 # Console commands by their typed word (English or Japanese) → what they do.
@@ -672,7 +672,9 @@ class Console:
         if len(waiting) == 1 and self.picks(g, waiting[0], line):
             return waiting[0], f"pick {line}"  # `advance` (or `recruit`) alone for a card
         if word.casefold() not in VERBS:
-            self.say("! " + self.t("unknown", word=excerpt(word, self.lang)))
+            inner = self.inside_act(g, waiting, word)
+            self.say("! " + (self.t("inside_act", word=excerpt(word, self.lang), example=inner)
+                             if inner else self.t("unknown", word=excerpt(word, self.lang))))
             return None
         if len(waiting) > 1:
             self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
@@ -744,6 +746,18 @@ class Console:
             dec = g.decision(seat)
             why = "closed" if dec is None or dec["opened"] != before["opened"] else "revealed"
         self.moves[seat] = (action_words(out.text, g.cards, self.lang), why)
+
+    def inside_act(self, g: Game, waiting: list[int], word: str) -> str | None:
+        """For a line begun with a word of a unit's action (`attack 6A`, `move 2B 3A`,
+        `攻撃 6A`): a legal action of the one person deciding that uses it, quoted, to show
+        where it goes — else None (the console audit: "'attack' is neither a console command
+        nor an action" told a newcomer nothing). `move` is no notation word; a move is `to`."""
+        inner = "to" if word.casefold() in ("move", "移動") else particle_typed(word)
+        if inner not in ACT_WORDS or len(waiting) != 1:
+            return None
+        acts = [str(a) for a in g.legal_actions(waiting[0]) if str(a).startswith("act ")]
+        fits = [a for a in acts if f" {inner} " in f"{a} "] or acts
+        return quote(action_words(fits[0], g.cards, self.lang), self.lang) if fits else None
 
     @staticmethod
     def picks(g: Game, seat: int, typed: str) -> bool:

@@ -329,6 +329,25 @@ def test_a_command_card_named_alone_is_chosen(tmp_path: Path) -> None:
 
 
 @pytest.mark.process
+def test_a_word_of_a_units_action_typed_first_is_shown_where_it_goes(tmp_path: Path) -> None:
+    """R8: `attack 6A` (or `攻撃 6A`, `move 2B 3A`) begins no action; the answer shows a unit
+    action the player could type now that uses the word, and `act 2B 4B` how a move is
+    written, where they read "neither a console command nor an action". Nothing is played."""
+    out = console(tmp_path, "--seed", "5", lines=[
+        "place thief 2B", "advance", "attack 6A", "move 2B 3A", "act 2B 4B", "status"]).stdout
+    told = [x for x in out.splitlines() if x.startswith("! ")]
+    assert told[0].startswith("! 'attack' goes inside a unit's action, after its square: "
+                              "e.g. 'act 2B to "), told
+    assert " attack 6" in told[0] and "neither" not in out
+    assert told[1].startswith("! 'move' goes inside a unit's action") and "'act 2B to " in told[1]
+    assert told[2] == "! A move is written with 'to': 'act 2B to 4B'."
+    assert "Advance: 2 unit actions left" in out.split(told[2])[1]  # nothing was played
+    out = console(tmp_path, "--seed", "5", "--lang", "ja", "--new",
+                  lines=["配置 シーフ 2B", "進撃", "攻撃 6A"]).stdout
+    assert "! 「攻撃」はユニットの行動の中で、マスの後に書きます（例: 「行動 2B → " in out
+
+
+@pytest.mark.process
 def test_an_answer_kept_secret_until_the_others_answer_is_acknowledged(tmp_path: Path) -> None:
     """R7.1: mercenary choices are granted only when every player has chosen; the console
     still answers the first one at once."""
