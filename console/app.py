@@ -669,8 +669,10 @@ class Console:
         line = words_typed(line)  # a verb in the reader's words (`完了`) is the verb
         word = line.split(" ")[0]
         waiting = self.people(g.waiting_for())
-        if len(waiting) == 1 and self.picks(g, waiting[0], line):
-            return waiting[0], f"pick {line}"  # `advance` (or `recruit`) alone for a card
+        if len(waiting) == 1 and g.cards.resolve(line) in g.cards.commands:
+            # `advance` (or `recruit`) alone chooses that card; asked anything else, the
+            # engine's refusal says what is asked now ("Now you take unit actions: …")
+            return waiting[0], f"pick {line}"
         if word.casefold() not in VERBS:
             inner = self.inside_act(g, waiting, word)
             self.say("! " + (self.t("inside_act", word=excerpt(word, self.lang), example=inner)
@@ -758,15 +760,6 @@ class Console:
         acts = [str(a) for a in g.legal_actions(waiting[0]) if str(a).startswith("act ")]
         fits = [a for a in acts if f" {inner} " in f"{a} "] or acts
         return quote(action_words(fits[0], g.cards, self.lang), self.lang) if fits else None
-
-    @staticmethod
-    def picks(g: Game, seat: int, typed: str) -> bool:
-        """Whether `typed` alone names a command card `seat` is asked to choose: the prompt
-        lists the cards by name ("Advance, Raid, …"), and a newcomer answers with one (the
-        console audit: `進撃` was "neither a console command nor an action")."""
-        dec = g.decision(seat)
-        return (dec is not None and dec["kind"] == "pick"
-                and g.cards.resolve(typed) in (dec["options"] or []))
 
     def not_a_command_card(self, g: Game, seat: int, action: str) -> bool:
         """`pick banana`: say that it is not a command card (the engine would only say it

@@ -326,6 +326,9 @@ def test_a_command_card_named_alone_is_chosen(tmp_path: Path) -> None:
     out = console(tmp_path, "--seed", "7", "--lang", "ja", "--new",
                   lines=["配置 シーフ 2B", "募兵"]).stdout
     assert "P1が募兵を選択" in out and "!" not in out
+    # a card named while something else is asked: what is asked now, not "neither …"
+    out = console(tmp_path, "--seed", "7", "--new", lines=["Rest"]).stdout
+    assert "! Now you place a unit from your hand on your home area" in out
 
 
 @pytest.mark.process
