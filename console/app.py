@@ -16,6 +16,7 @@ import logging
 import random
 import re
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -60,6 +61,9 @@ from .tutorial import Learning
 
 CHANNEL = 1
 ACT_WORDS = ("to", "fullmove", "attack", "area", "heal", "command")  # inside `act …`
+# what other games call ending one's turn (the notation's word is `done` / 完了)
+ENDING = frozenset(("pass", "end", "skip", "finish", "stop", "パス", "終わり", "おわり",
+                    "スキップ", "終わる", "おしまい", "終"))
 log = logging.getLogger("rr.console")
 
 # Console commands by their typed word (English or Japanese) → what they do.
@@ -674,9 +678,7 @@ class Console:
             # engine's refusal says what is asked now ("Now you take unit actions: …")
             return waiting[0], f"pick {line}"
         if word.casefold() not in VERBS:
-            inner = self.inside_act(g, waiting, word)
-            self.say("! " + (self.t("inside_act", word=excerpt(word, self.lang), example=inner)
-                             if inner else self.t("unknown", word=excerpt(word, self.lang))))
+            self.say("! " + self.not_a_verb(g, waiting, word))
             return None
         if len(waiting) > 1:
             self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
@@ -748,6 +750,19 @@ class Console:
             dec = g.decision(seat)
             why = "closed" if dec is None or dec["opened"] != before["opened"] else "revealed"
         self.moves[seat] = (action_words(out.text, g.cards, self.lang), why)
+
+    def not_a_verb(self, g: Game, waiting: list[int], word: str) -> str:
+        """What a line begun with no verb of the notation is told: where the word goes
+        (`attack 6A`), the word for ending one's actions (`pass`, `パス`: 'done'), or that it
+        is neither a command nor an action."""
+        quoted = excerpt(word, self.lang)
+        if (inner := self.inside_act(g, waiting, word)) is not None:
+            return self.t("inside_act", word=quoted, example=inner)
+        if (unicodedata.normalize("NFKC", word).casefold() in ENDING and len(waiting) == 1
+                and any(str(a) == "done" for a in g.legal_actions(waiting[0]))):
+            return self.t("say_done", word=quoted, done=quote(shown("done", self.lang),
+                                                               self.lang))
+        return self.t("unknown", word=quoted)
 
     def inside_act(self, g: Game, waiting: list[int], word: str) -> str | None:
         """For a line begun with a word of a unit's action (`attack 6A`, `move 2B 3A`,

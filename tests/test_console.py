@@ -346,8 +346,10 @@ def test_a_word_of_a_units_action_typed_first_is_shown_where_it_goes(tmp_path: P
     assert told[2] == "! A move is written with 'to': 'act 2B to 4B'."
     assert "Advance: 2 unit actions left" in out.split(told[2])[1]  # nothing was played
     out = console(tmp_path, "--seed", "5", "--lang", "ja", "--new",
-                  lines=["配置 シーフ 2B", "進撃", "攻撃 6A"]).stdout
+                  lines=["配置 シーフ 2B", "進撃", "攻撃 6A", "パス"]).stdout
     assert "! 「攻撃」はユニットの行動の中で、マスの後に書きます（例: 「行動 2B → " in out
+    # another game's word for ending one's turn: the notation's, and nothing is played
+    assert "! 「パス」ではなく、この場面（ユニットの行動、募兵、選択）を終えるには「完了」と" in out
 
 
 @pytest.mark.process
