@@ -16,7 +16,6 @@ import logging
 import random
 import re
 import time
-import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -32,7 +31,7 @@ from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.levels import level_of
 from service.narrate import narrate, prompt
-from service.notation import action_words, particle_typed, shown, words_typed
+from service.notation import action_words, shown, words_typed
 from service.outcomes import Outcome
 from service.ratings import Ratings, played_day, played_name
 from service.refusals import line as refusal_line
@@ -43,6 +42,7 @@ from service.seats import ai_level, level_name, seat_names
 from store import GameRow, GameStore, review_store, tutorial_store
 
 from . import board
+from .misread import not_a_verb
 from .options import Seat, Table, UsageError, parse_new
 from .text import (
     MAX_LINE,
@@ -60,10 +60,6 @@ from .text import (
 from .tutorial import Learning
 
 CHANNEL = 1
-ACT_WORDS = ("to", "fullmove", "attack", "area", "heal", "command")  # inside `act …`
-# what other games call ending one's turn (the notation's word is `done` / 完了)
-ENDING = frozenset(("pass", "end", "skip", "finish", "stop", "パス", "終わり", "おわり",
-                    "スキップ", "終わる", "おしまい", "終"))
 log = logging.getLogger("rr.console")
 
 # Console commands by their typed word (English or Japanese) → what they do.
@@ -678,7 +674,7 @@ class Console:
             # engine's refusal says what is asked now ("Now you take unit actions: …")
             return waiting[0], f"pick {line}"
         if word.casefold() not in VERBS:
-            self.say("! " + self.not_a_verb(g, waiting, word))
+            self.say("! " + not_a_verb(g, waiting, word, self.lang))
             return None
         if len(waiting) > 1:
             self.say("! " + self.t("several", names=self.join(self.names[s] for s in waiting),
@@ -750,31 +746,6 @@ class Console:
             dec = g.decision(seat)
             why = "closed" if dec is None or dec["opened"] != before["opened"] else "revealed"
         self.moves[seat] = (action_words(out.text, g.cards, self.lang), why)
-
-    def not_a_verb(self, g: Game, waiting: list[int], word: str) -> str:
-        """What a line begun with no verb of the notation is told: where the word goes
-        (`attack 6A`), the word for ending one's actions (`pass`, `パス`: 'done'), or that it
-        is neither a command nor an action."""
-        quoted = excerpt(word, self.lang)
-        if (inner := self.inside_act(g, waiting, word)) is not None:
-            return self.t("inside_act", word=quoted, example=inner)
-        if (unicodedata.normalize("NFKC", word).casefold() in ENDING and len(waiting) == 1
-                and any(str(a) == "done" for a in g.legal_actions(waiting[0]))):
-            return self.t("say_done", word=quoted, done=quote(shown("done", self.lang),
-                                                               self.lang))
-        return self.t("unknown", word=quoted)
-
-    def inside_act(self, g: Game, waiting: list[int], word: str) -> str | None:
-        """For a line begun with a word of a unit's action (`attack 6A`, `move 2B 3A`,
-        `攻撃 6A`): a legal action of the one person deciding that uses it, quoted, to show
-        where it goes — else None (the console audit: "'attack' is neither a console command
-        nor an action" told a newcomer nothing). `move` is no notation word; a move is `to`."""
-        inner = "to" if word.casefold() in ("move", "移動") else particle_typed(word)
-        if inner not in ACT_WORDS or len(waiting) != 1:
-            return None
-        acts = [str(a) for a in g.legal_actions(waiting[0]) if str(a).startswith("act ")]
-        fits = [a for a in acts if f" {inner} " in f"{a} "] or acts
-        return quote(action_words(fits[0], g.cards, self.lang), self.lang) if fits else None
 
     def not_a_command_card(self, g: Game, seat: int, action: str) -> bool:
         """`pick banana`: say that it is not a command card (the engine would only say it
