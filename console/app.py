@@ -207,6 +207,11 @@ class Console:
     def people(self, seats: list[int]) -> list[int]:
         return [s for s in seats if not self.is_ai(s)]
 
+    @property
+    def at_keyboard(self) -> list[int]:
+        """The seats people play (not AI seats): whose lines this terminal types."""
+        return self.people(list(range(len(self.names))))
+
     async def ai_turns(self) -> int:
         """Let the AI seats answer whatever they are asked, each answer told like anyone's;
         returns how many answers they gave."""
@@ -304,7 +309,7 @@ class Console:
             if r.view is not None:
                 self.phase_board(out.game, r.view, r.what)
                 await self.write_image(r.view, r.events)
-        people = self.people(list(range(len(self.names))))
+        people = self.at_keyboard
         for seat in people:  # private lines to their owner (named when others share the keys)
             private = [e for e in out.events if e.get("vis") == [seat]]
             mark = self.t("to_only", p=self.names[seat]) if len(people) > 1 else ""
@@ -541,7 +546,7 @@ class Console:
 
     def people_names(self) -> str:
         """The players at the keyboard, listed: those a line may be typed for."""
-        return self.join([self.names[k] for k in self.people(list(range(len(self.names))))])
+        return self.join([self.names[k] for k in self.at_keyboard])
 
     def no_player(self, name: str) -> None:
         """Nobody of that name may be typed for: an AI seat's name is told as one (it answers
@@ -707,7 +712,7 @@ class Console:
             return
         asked = {s: question(g, s) for s in range(len(self.names))}
         before = g.decision(seat)
-        several = len(self.people(list(range(len(self.names))))) > 1  # whose refusal it is
+        several = len(self.at_keyboard) > 1  # whose refusal it is
         self.answering = Answering(self.names[seat] if several else "", action)
         out = await self.service.play.act(CHANNEL, seat + 1, action)
         self.last_actor = seat
@@ -857,7 +862,7 @@ class Console:
         none: it asks which, as a move typed without a name does while several decide.
         Else the last to act (a refusal says why theirs cannot), else the one player whose
         move can go back (the story names them), else the one deciding."""
-        can = [k for k in self.people(list(range(len(self.names)))) if g.can_undo(k)]
+        can = [k for k in self.at_keyboard if g.can_undo(k)]
         if len(can) > 1:
             self.say("! " + self.t("undo_which", names=self.join(self.names[k] for k in can),
                                    example=quote(f"undo {self.names[can[-1]]}", self.lang)))
@@ -903,7 +908,7 @@ class Console:
         got = await self.service.hints.hint(CHANNEL, seat + 1)
         self.row = got.row
         cards = (await self.service.tables.viewable(CHANNEL))[1].cards
-        if len(self.people(list(range(len(self.names))))) > 1:  # whose, where several type
+        if len(self.at_keyboard) > 1:  # whose, where several type
             self.say(f"{self.names[seat]}:")
         self.say_lines([plain(x, self.lang) for x in advice_lines(got.advice, cards, self.lang)])
 

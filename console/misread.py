@@ -8,8 +8,6 @@ for a guess.
 
 from __future__ import annotations
 
-import unicodedata
-
 from engine import Game
 from service.notation import action_words, particle_typed, shown
 
@@ -28,7 +26,7 @@ def not_a_verb(g: Game, waiting: list[int], word: str, lang: str) -> str:
     quoted = excerpt(word, lang)
     if (inner := inside_act(g, waiting, word, lang)) is not None:
         return t("inside_act", lang, word=quoted, example=inner)
-    if (unicodedata.normalize("NFKC", word).casefold() in ENDING and len(waiting) == 1
+    if (word.casefold() in ENDING and len(waiting) == 1  # (typed lines come NFKC'd)
             and any(str(a) == "done" for a in g.legal_actions(waiting[0]))):
         return t("say_done", lang, word=quoted, done=quote(shown("done", lang), lang))
     return t("unknown", lang, word=quoted)
