@@ -21,7 +21,7 @@ import secrets
 import socket
 import time
 
-from store import GameStore
+from store import LEASE_MAX_S, GameStore
 
 log = logging.getLogger("rr.lease")
 
@@ -30,7 +30,8 @@ SAFETY = 0.75  # believe in a lease for this share of its time to live
 
 class JobLease:
     def __init__(self, store: GameStore, name: str, ttl_s: float) -> None:
-        self.store, self.name, self.ttl_s = store, name, ttl_s
+        # the store holds a lease no longer than LEASE_MAX_S: believed no longer either
+        self.store, self.name, self.ttl_s = store, name, min(ttl_s, LEASE_MAX_S)
         # unique per process run: a restarted process is a new holder (it waits for the
         # dead one's lease to expire rather than trusting a job it might be half-way in)
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .contract import (
+    LEASE_MAX_S,
     AlreadyApplied,
     AttemptTaken,
     DailyStore,
@@ -120,7 +121,7 @@ def ratings_store(store: GameStore) -> RatingStore:
 
 
 __all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice", "DamagedSecret",
-           "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "Marked", "MetaChange",
+           "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "LEASE_MAX_S", "Marked", "MetaChange",
            "NewGame", "Notice", "Progress", "ReviewStore", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",
            "make_store", "new_key", "ratings_store", "review_store", "tutorial_store"]

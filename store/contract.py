@@ -47,6 +47,8 @@ from .rows import (
 
 BUSY_S = 0.5  # how long a write waits for a lock whose holder commits nothing meanwhile
 LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
+LEASE_MAX_S = 24 * 3600.0  # the longest a named lease (`try_lease`) is held past its renewal:
+# an expiry further ahead is damage (a clock that jumped ahead, a hand edit), and the lease free
 
 
 class VersionConflict(Exception):

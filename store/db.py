@@ -71,6 +71,7 @@ from typing import Any, TypeVar
 
 from .contract import (
     BUSY_S,
+    LEASE_MAX_S,
     LEASE_S,
     AlreadyApplied,
     GameStore,
@@ -782,16 +783,18 @@ class Store(GameStore):
         `holder`'s (then it is renewed); False when another holder has it. One statement,
         so two processes asking at once cannot both get it. An expiry that is not a number
         (a damaged row: SQLite would rank text after every number, so it would never
-        expire) counts as expired."""
-        now = self.clock()
+        expire), or one more than `LEASE_MAX_S` ahead (a clock that jumped ahead when it was
+        written: the day job then ran nowhere for years), counts as expired."""
+        now, ttl_s = self.clock(), min(ttl_s, LEASE_MAX_S)
 
         def write(con: sqlite3.Connection) -> bool:
             return con.execute(
                 "INSERT INTO leases (name, holder, expires) VALUES (?,?,?)"
                 " ON CONFLICT (name) DO UPDATE SET holder=excluded.holder,"
                 " expires=excluded.expires WHERE leases.holder=excluded.holder"
-                f" OR leases.expires<=? OR NOT {_LEASE_READABLE} RETURNING holder",
-                (name, holder, now + ttl_s, now)).fetchone() is not None
+                f" OR leases.expires<=? OR leases.expires>? OR NOT {_LEASE_READABLE}"
+                " RETURNING holder",
+                (name, holder, now + ttl_s, now, now + LEASE_MAX_S)).fetchone() is not None
         return await self.run_write(write)
 
     async def release_lease(self, name: str, holder: str) -> None:
@@ -805,7 +808,8 @@ class Store(GameStore):
 
         def read(con: sqlite3.Connection) -> str | None:
             r = con.execute(f"SELECT holder FROM leases WHERE name=? AND expires>?"
-                            f" AND {_LEASE_READABLE}", (name, now)).fetchone()
+                            f" AND expires<=? AND {_LEASE_READABLE}",
+                            (name, now, now + LEASE_MAX_S)).fetchone()
             return r[0] if r else None
         return await self.run_read(read)
 

@@ -34,6 +34,7 @@ import asyncpg
 
 from .contract import (
     BUSY_S,
+    LEASE_MAX_S,
     LEASE_S,
     AlreadyApplied,
     GameStore,
@@ -596,16 +597,17 @@ class PgStore(GameStore):
     async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool:
         """Take `name` for `ttl_s` s if free, expired or already `holder`'s (renewed); one
         statement on the server's clock, so processes on different machines agree. A
-        damaged expiry ('infinity': the column is typed, so that is the one way a row can
-        claim a lease for ever) counts as expired."""
+        damaged expiry ('infinity', or a time more than `LEASE_MAX_S` ahead: a clock that
+        jumped ahead, a hand edit) counts as expired."""
         async def write(con: Con) -> bool:
             return await con.fetchval(
                 "INSERT INTO leases (name, holder, expires)"
                 " VALUES ($1, $2, now() + make_interval(secs => $3))"
                 " ON CONFLICT (name) DO UPDATE SET holder=excluded.holder,"
                 " expires=excluded.expires WHERE leases.holder=excluded.holder"
-                " OR leases.expires<=now() OR NOT isfinite(leases.expires) RETURNING holder",
-                name, holder, ttl_s) is not None
+                " OR leases.expires<=now() OR NOT isfinite(leases.expires)"
+                " OR leases.expires>now() + make_interval(secs => $4) RETURNING holder",
+                name, holder, min(ttl_s, LEASE_MAX_S), LEASE_MAX_S) is not None
         return await self.run_write(write)
 
     async def release_lease(self, name: str, holder: str) -> None:
@@ -615,7 +617,7 @@ class PgStore(GameStore):
         async def read(con: Con) -> str | None:
             holder: str | None = await con.fetchval(
                 "SELECT holder FROM leases WHERE name=$1 AND expires>now()"
-                " AND isfinite(expires)", name)
+                " AND expires<=now() + make_interval(secs => $2)", name, LEASE_MAX_S)
             return holder
         return await self.run_read(read)
 

@@ -84,3 +84,33 @@ def test_a_lease_row_that_cannot_be_read_counts_as_expired(db):
         for s in (a, b):
             await s.close()
     asyncio.run(main())
+
+
+def test_a_lease_expiring_implausibly_far_ahead_counts_as_expired(db):
+    """The reliability audit: an expiry years ahead (written by a process whose clock had
+    jumped ahead, or a hand edit) held the day job's lease for a dead holder until then:
+    the day job ran in no process. One more than LEASE_MAX_S ahead is damage, like
+    'infinity': the lease is free; a holder's own renewals stay within the bound."""
+    from store import LEASE_MAX_S
+
+    async def main():
+        clock = Clock()
+        options = {} if db.pg else {"clock": clock}
+        a, b = await db.open(**options), await db.open(**options)
+        assert await a.try_lease("daily", "dead-process", 60)
+        if db.pg:
+            await db.sql("UPDATE leases SET expires=now() + interval '10 years'"
+                         " WHERE name='daily'")
+        else:
+            await db.sql("UPDATE leases SET expires=? WHERE name='daily'",
+                         clock.now + 10 * 365 * 86400)
+        assert await b.lease_holder("daily") is None
+        assert await b.try_lease("daily", "proc-b", 60)
+        assert await a.lease_holder("daily") == "proc-b"
+        assert not await a.try_lease("daily", "proc-a", 60)  # b's own lease holds
+        assert await b.try_lease("daily", "proc-b", 10 * LEASE_MAX_S)  # held at most the bound
+        assert await a.lease_holder("daily") == "proc-b"
+        assert not await a.try_lease("daily", "proc-a", 60)
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
