@@ -11,12 +11,19 @@ from __future__ import annotations
 import logging
 
 from store import GameRow, TimerRow
+from store.rows import LATEST_SLACK_S
 
 from .ai_seats import AiSeats
 from .errors import ServiceError
 from .outcomes import Outcome, Reminder
 from .play import Play
-from .tables import MAX_LIMIT_S, MIN_LIMIT_S, Quarantined, Tables
+from .tables import (
+    MAX_LIMIT_S,
+    MIN_LIMIT_S,
+    Quarantined,
+    Tables,
+    timer_agrees,
+)
 
 log = logging.getLogger("rr.service")
 
@@ -101,8 +108,10 @@ class TimeLimits:
             if row.status != "active":  # another process's move just ended it
                 return None
             dec = g.decision(t["seat"])
-            if dec is None or dec["opened"] != t["decision_id"]:
-                await tables.check_timers(row, g)  # damaged, not only stale: rebuilt
+            if dec is None or not timer_agrees(t, {t["seat"]: dec["opened"]},
+                                               now + MAX_LIMIT_S + LATEST_SLACK_S):
+                # stale, or damaged (a deadline that is no time): rebuilt from the game
+                await tables.check_timers(row, g)
                 return None
             if (seated := await self.ai.on_timer(row, g, t, now)) is not None:
                 return seated  # an AI answers this seat (service/ai_seats.py)

@@ -21,6 +21,9 @@ from typing import Any, NoReturn
 from engine import ActionError, Game, UnknownCardsVersion, UnknownRulesVersion
 from engine.messages import Items, phrase
 from store import GameRow, GameStore, StoreBusy, StoreUncertain, TimerRow
+from store.rows import LATEST_SLACK_S
+from store.rows import MAX_LIMIT_S as MAX_LIMIT_S  # the limits a stored game may have
+from store.rows import MIN_LIMIT_S as MIN_LIMIT_S
 
 from .errors import ServiceError
 from .outcomes import Timer, deadlines_of
@@ -31,7 +34,6 @@ from .shards import Shards
 log = logging.getLogger("rr.service")
 
 DEFAULT_LIMIT_S = 24 * 3600
-MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
 
 
 class Quarantined(ServiceError):
@@ -366,8 +368,8 @@ class Tables:
         others get a whole time limit from now; the repair is logged."""
         stored = await self.store.timers(row.id)
         asked = {s: g.decision(s)["opened"] for s in g.waiting_for()}  # type: ignore[index]
-        latest = self.clock() + MAX_LIMIT_S
-        bad = [t for t in stored if not _timer_agrees(t, asked, latest)]
+        latest = self.clock() + MAX_LIMIT_S + LATEST_SLACK_S
+        bad = [t for t in stored if not timer_agrees(t, asked, latest)]
         missing = sorted(set(asked) - {t["seat"] for t in stored})
         if not bad and not missing:
             return
@@ -413,7 +415,7 @@ def _verified(row: GameRow, log_: list[list[Any]],
     return g, False
 
 
-def _timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) -> bool:
+def timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) -> bool:
     """A stored timer that times a question the game asks now, with a deadline that is a
     time no later than the longest limit from now (`latest`)."""
     deadline, remind = t["deadline"], t["remind_at"]

@@ -83,6 +83,8 @@ from .contract import (
 from .migrations import migrate_sqlite
 from .rows import (
     ENDED,
+    LATEST_SLACK_S,
+    MAX_LIMIT_S,
     NOT_A_NOTICE,
     Commit,
     Entry,
@@ -744,12 +746,16 @@ class Store(GameStore):
 
     async def due_timers(self, now: float) -> list[TimerRow]:
         """Timers whose deadline passed or whose reminder is due, in seat order per game (every
-        process goes through a game's time limits in the same order)."""
+        process goes through a game's time limits in the same order); and those whose
+        deadline is no time a timer can have (text, or further ahead than the longest time
+        limit: a damaged row), so the pass that meets them rebuilds them from the game
+        (service/limits.py) instead of their seat never timing out."""
         def read(con: sqlite3.Connection) -> list[TimerRow]:
             return [timer_row(r) for r in con.execute(
-                "SELECT * FROM timers WHERE (deadline<=? OR (reminded=0 AND remind_at<=?))"
+                "SELECT * FROM timers WHERE (deadline<=? OR (reminded=0 AND remind_at<=?)"
+                " OR deadline>? OR typeof(deadline) NOT IN ('integer', 'real'))"
                 " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
-                (now, now))]
+                (now, now, now + MAX_LIMIT_S + LATEST_SLACK_S))]
         return await self.run_read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,

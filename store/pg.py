@@ -45,6 +45,8 @@ from .contract import (
 from .migrations import migrate_postgresql
 from .rows import (
     ENDED,
+    LATEST_SLACK_S,
+    MAX_LIMIT_S,
     NOT_A_NOTICE,
     Commit,
     Entry,
@@ -562,11 +564,14 @@ class PgStore(GameStore):
         return await self.run_write(write)
 
     async def due_timers(self, now: float) -> list[TimerRow]:
+        """As db.py; a NaN or infinite deadline sorts after every number here, so it is one
+        too far ahead."""
         async def read(con: Con) -> list[TimerRow]:
             return [timer_row(r) for r in await con.fetch(
-                "SELECT * FROM timers WHERE (deadline<=$1 OR (reminded=0 AND remind_at<=$1))"
+                "SELECT * FROM timers WHERE (deadline<=$1 OR (reminded=0 AND remind_at<=$1)"
+                " OR deadline>$2)"
                 " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
-                now)]
+                now, now + MAX_LIMIT_S + LATEST_SLACK_S)]
         return await self.run_read(read)
 
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,

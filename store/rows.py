@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -180,6 +179,14 @@ class NewGame:
     notice: dict[str, Any] | None = None
 
 
+# The time limits a game may have per decision (README "Time limits"; service/tables.py
+# takes them from here). A stored one outside is damage: 1e12 s timed nobody out (R15) and
+# its timers were found wrong and "rebuilt" as wrong at every load.
+MIN_LIMIT_S, MAX_LIMIT_S = 60, 7 * 24 * 3600
+# A deadline is no time a timer can have once it is more than the longest limit plus this
+# ahead (the slack: processes on machines whose clocks differ a little write deadlines).
+LATEST_SLACK_S = 3600
+
 # Settings a game can do without: one of the wrong type is dropped (with a WARNING), so the
 # readers' defaults apply (the time limit, the language, zombie mode) and the game plays on.
 OPTIONAL_SETTINGS: dict[str, tuple[type, ...]] = {
@@ -203,7 +210,7 @@ def _settings_whole(settings: dict[str, Any], game_id: object) -> bool:
     for key, kinds in OPTIONAL_SETTINGS.items():
         value = settings.get(key)
         if key in settings and (not isinstance(value, kinds) or isinstance(value, bool) or (
-                isinstance(value, float | int) and not 0 < value < math.inf)):
+                isinstance(value, float | int) and not MIN_LIMIT_S <= value <= MAX_LIMIT_S)):
             log.warning("game %s: setting %s could not be read (%r); its default applies",
                         game_id, key, value)
             del settings[key]

@@ -256,6 +256,47 @@ def test_a_timer_damaged_under_a_running_process_is_rebuilt_at_its_next_pass(db)
     asyncio.run(main())
 
 
+@pytest.mark.parametrize(("damage", "pg"), [
+    ("deadline='soon'", False),  # text (SQLite): `<=` raised TypeError at every pass
+    ("deadline='soon', reminded=1", False),  # never selected as due: never timed out
+    ("deadline=1e300", True),  # its reminder claimed, then never due
+    ("deadline=1e300, reminded=1", True),
+    ("deadline='Infinity', reminded=1", True),  # PostgreSQL's typed column takes these
+    ("deadline='NaN', reminded=1", True),
+])
+def test_a_deadline_damaged_under_a_running_process_is_rebuilt_at_its_next_pass(db, damage,
+                                                                                 pg):
+    """The reliability audit: the load check (above) rebuilt a deadline that is no time
+    only at a restart. Under a running process the time-limit pass met it and raised at
+    every pass (a text deadline), or never selected it (one years ahead, its reminder
+    sent): the waiting seat never timed out (R15). Now the pass rebuilds it from the game
+    and the player times out a whole limit later; the other game is untouched."""
+    if db.pg and not pg:
+        pytest.skip("PostgreSQL's deadline column holds numbers only")
+    if not db.pg and "'" in damage and "soon" not in damage:
+        pytest.skip("SQLite stores that text as text: the 'soon' cases")
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        healthy = await store.timers(2)
+        await db.sql(f"UPDATE timers SET {damage} WHERE game_id=1")
+        clock.now += 3000  # the reminders (at 75 %) are due; the deadlines not yet
+        await svc.limits.tick()
+        (row, g) = await svc.tables.current(100)
+        timers = await store.timers(1)
+        assert {t["decision_id"] for t in timers} == \
+            {g.decision(s)["opened"] for s in g.waiting_for()}
+        assert all(clock.now < t["deadline"] <= clock.now + 3600 for t in timers), timers
+        assert await store.timers(2) == [{**t, "reminded": 1} for t in healthy]
+        clock.now += 2 * 3600
+        outcomes, _ = await svc.limits.tick()
+        assert {o.row.id for o in outcomes} == {1, 2}
+        assert await store.quarantined(1) is None
+        await store.close()
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize(("column", "value", "what"), [
     ("seats", '[1, 2]', "seats"),  # JSON, but not seats: every answer raised TypeError
     ("meta", '{"timeouts": [1]}', "meta"),  # its time-outs failed at every pass, unseen
@@ -312,6 +353,36 @@ def test_a_time_limit_that_cannot_be_read_falls_back_to_the_default(db, caplog):
         assert "setting time_limit_s could not be read ('abc')" in caplog.text
         assert out.text.startswith("place thief") and await store.quarantined(1) is None
         assert all(d <= clock.now + 24 * 3600 for d in out.deadlines.values())
+        await store.close()
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("limit", [1e12, 0.001])
+def test_a_time_limit_out_of_range_falls_back_to_the_default(db, caplog, limit):
+    """The reliability audit: a stored `time_limit_s` that is a number but no time limit a
+    game can have (1e12 s: nobody ever timed out, R15, and every load found the timers
+    wrong and "rebuilt" them as wrong; 0.001 s: every question defaulted at once) is
+    dropped with a WARNING like one of the wrong type: the default 24 h applies."""
+    clock = Clock()
+
+    async def main():
+        store = await db.open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        await svc.lobby.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
+        await svc.lobby.join(100, 22, "Bob")
+        await db.sql("UPDATE games SET settings=? WHERE id=1",
+                     json.dumps({"players": 2, "time_limit_s": limit, "lang": "en"}))
+        with caplog.at_level("WARNING", logger="rr.store"):
+            await svc.lobby.start(100, 11)
+        assert f"setting time_limit_s could not be read ({limit!r})" in caplog.text
+        timers = await store.timers(1)
+        assert timers and all(t["deadline"] == clock.now + 24 * 3600 for t in timers)
+        clock.now += 3600
+        assert (await svc.limits.tick())[0] == []  # not yet
+        clock.now += 23 * 3600
+        outcomes, _ = await svc.limits.tick()
+        assert outcomes and {o.row.id for o in outcomes} == {1}
+        assert all(o.text == "timeout" for o in outcomes)
         await store.close()
     asyncio.run(main())
 
