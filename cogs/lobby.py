@@ -19,7 +19,7 @@ from service import ServiceError
 from service.hints import hints_allowed
 from service.meta import lobby_message
 from service.seats import seat_names
-from service.tables import DEFAULT_LIMIT_S
+from service.tables import DEFAULT_LIMIT_S, seat_count
 from store import GameRow
 
 from .actions import ack, channel_only, conclude, game_key, interaction_key, reply, rook
@@ -46,7 +46,9 @@ def level_choices(*, off: bool = False) -> list[app_commands.Choice[str]]:
 
 
 def lobby_text(row: GameRow, lang: str) -> str:
-    n = row.settings["players"]
+    # a seat count that cannot be read (a damaged row, refused by every lobby action) still
+    # lets its abandoned lobby's message be closed: the seats taken stand for it
+    n = row.settings["players"] if seat_count(row.settings) else max(len(row.seats), 1)
     if n == 1:
         diff = row.settings.get("difficulty")
         name = difficulty_name(diff, lang) if diff else t("standard", lang)
@@ -111,7 +113,7 @@ async def start_game(interaction: discord.Interaction, lang: str, early: bool = 
     bot = rook(interaction)
     row = await bot.service.store.open_game(interaction.channel_id or 0)
     if (not early and row is not None and row.status == "lobby"
-            and row.host_id == interaction.user.id
+            and row.host_id == interaction.user.id and seat_count(row.settings)
             and 0 < len(row.seats) < int(row.settings.get("players", 1))):
         n, most = len(row.seats), int(row.settings["players"])
         view = discord.ui.View(timeout=None)

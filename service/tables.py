@@ -164,6 +164,8 @@ class Tables:
             raise Quarantined(row, {"kind": "unreadable", "what": row.damage})
         if row.status != "lobby":
             raise ServiceError.of("svc.started")
+        if not seat_count(row.settings):  # every lobby action reads it (a join: KeyError)
+            raise Quarantined(row, {"kind": "unreadable", "what": ["settings"]})
         return row
 
     def seat(self, row: GameRow, user_id: int) -> int:
@@ -413,6 +415,14 @@ def _verified(row: GameRow, log_: list[list[Any]],
                     row.id)
         return g, True
     return g, False
+
+
+def seat_count(settings: Mapping[str, Any]) -> bool:
+    """A lobby's seat count is one a table can have (R2: one to four; not `true`, which
+    Python counts as 1). A lobby without one could not be joined, shown or started: the
+    reliability audit met a join that raised KeyError at every press."""
+    players = settings.get("players")
+    return isinstance(players, int) and not isinstance(players, bool) and 1 <= players <= 4
 
 
 def timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) -> bool:

@@ -412,3 +412,38 @@ def test_a_damaged_database_page_is_said_in_words_and_the_operator_told(
                 assert any("restore it from a backup" in r.getMessage()
                            for r in caplog.records if r.levelno == logging.ERROR)
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("players", ["json_remove(settings, '$.players')",
+                                     "json_set(settings, '$.players', json('true'))",
+                                     "json_set(settings, '$.players', 99)"])
+def test_a_lobby_whose_seat_count_cannot_be_read_is_refused_in_words_and_abandoned(
+        tmp_path, players):
+    """The reliability audit: a lobby row whose settings lost `players` (or hold `true`, or
+    99) was read as whole, and every Join raised KeyError ("Something went wrong", at every
+    press, for good). Its lobby actions now answer with the quarantine's words; the host
+    abandons it and opens a new one, and the other channel's lobby is untouched."""
+    db = tmp_path / "g.db"
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            other = h.text_channel("other")
+            assert "Players (1/2)" in (await h.slash(ann, "rr new", players=2)).text
+            assert "Players (1/2)" in (await h.slash(ann, "rr new", channel=other,
+                                                     players=2)).text
+            with sqlite3.connect(db) as con:
+                con.execute(f"UPDATE games SET settings={players} WHERE id=1")
+            for user, command, options in ((bob, "rr lobby join", {}), (ann, "rr start", {}),
+                                           (ann, "rr bot add", {"level": "random"})):
+                res = await h.slash(user, command, **options)
+                assert res.ephemeral and "is damaged and set aside" in res.text, \
+                    (command, res.text)
+                assert INTERNAL not in res.text
+            lobby = next(m for m in h.messages() if not m.ephemeral and m.buttons)
+            res = await h.click(bob, message=lobby, label="Join")
+            assert "is damaged and set aside" in res.text and INTERNAL not in res.text
+            assert "joined" in (await h.slash(bob, "rr lobby join", channel=other)).text
+            await h.slash(ann, "rr abandon", confirm=True)
+            assert "Players (1/2)" in (await h.slash(ann, "rr new", players=2)).text
+    asyncio.run(scenario())
