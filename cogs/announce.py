@@ -80,8 +80,10 @@ NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be 
 
 def notice_retry_s(attempts: int) -> float:
     """How long a notice waits after `attempts` failed tries: the back-off of every
-    outbox (games' and the daily's), written once."""
-    return NOTICE_RETRY_S[min(attempts, len(NOTICE_RETRY_S) - 1)]
+    outbox (games' and the daily's), written once. A count below zero (a damaged row) is
+    none yet: it indexed from the end, or past it, and the IndexError stopped the pass
+    for every row after it (the reliability audit)."""
+    return NOTICE_RETRY_S[min(max(attempts, 0), len(NOTICE_RETRY_S) - 1)]
 
 
 @dataclass(slots=True)

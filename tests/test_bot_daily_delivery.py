@@ -366,3 +366,44 @@ def test_an_attempt_with_a_damaged_day_is_left_out_of_history_and_stats(tmp_path
                 res = await h.slash(ann, command)
                 assert "went wrong" not in res.text and res.text, (command, res.text)
     run(scenario)
+
+
+def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path, monkeypatch):
+    """The reliability audit: a daily outbox row whose `attempts` read back negative (-7: a
+    hand edit, a bad restore) raised IndexError in the back-off the first time Discord
+    failed it, and the pass stopped there: every reminder after it went untold, at every
+    pass. The back-off now reads such a count as none yet."""
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+
+    async def scenario():
+        clock = Clock(NOON - DAY_S)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            bob, cat = h.user("bob"), h.user("cat")
+            store = h.bot.daily.store
+            for user in (bob, cat):
+                await store.claim(user.id, YESTERDAY, True, user.name, h.guild_id)
+                await store.finish(user.id, YESTERDAY, True, "finished", WON, "share")
+                await h.slash(user, "rr daily settings", reminder=True)
+            await with_par(h, TODAY)
+            dms = {u.id: h.dm_channel(u) for u in (bob, cat)}
+            downs = {u: h.http.fail("POST", f"/channels/{dm.id}/messages", status=503,
+                                    times=None) for u, dm in dms.items()}
+            clock.now = MIDNIGHT + 21 * 3600
+            assert (await day_once(h.bot))["reminded"] == 0
+            first = (await store.daily_notices(EVER))[0].target  # told first in a pass
+            with sqlite3.connect(tmp_path / "d.db") as con:
+                con.execute("UPDATE daily_outbox SET attempts=-7")
+            later = next(u for u in dms if u != first)
+            downs[later].times = downs[later].hits  # Discord takes the later one again
+            clock.now += 31
+            assert (await day_once(h.bot))["reminded"] == 1
+            assert len(reminders(h, dms[later])) == 1 and not reminders(h, dms[first])
+            left = await store.daily_notices(EVER)
+            assert [n.target for n in left] == [first]
+            assert left[0].attempts == -6  # counted on, due again after the first back-off
+            assert (await day_once(h.bot))["reminded"] == 0  # not before its back-off
+            downs[first].times = downs[first].hits
+            clock.now += 31
+            assert (await day_once(h.bot))["reminded"] == 1
+            assert len(reminders(h, dms[first])) == 1
+    run(scenario)
