@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -371,14 +372,27 @@ class Tell:
 def attempt_of(r: Columns) -> Attempt:
     """An attempt row; a score that is not a JSON object is read as None, named in `damage`
     and reported, so the attempt is left out of rankings instead of failing every read of
-    its day."""
+    its day. A time that is not one (text in SQLite's REAL column, NaN) is read as the end
+    of time, named and reported: the board's tie-break sorts by it, and one text among
+    numbers failed the whole day's board and news (the reliability audit)."""
     score = json_object(r["score"])
-    if score is None and r["score"]:
+    damage = ["score"] if score is None and r["score"] else []
+    if damage:
         log.warning("daily_attempts row of user %s on %s: its score could not be read; "
                     "left out", r["user_id"], r["day"])
+    times: list[float | None] = []
+    for column in ("started_at", "finished_at"):
+        value = r[column]
+        if value is not None and not (isinstance(value, int | float)
+                                      and not isinstance(value, bool) and math.isfinite(value)):
+            log.warning("daily_attempts row of user %s on %s: its %s could not be read (%r);"
+                        " ranked last among equal scores", r["user_id"], r["day"], column,
+                        value)
+            damage.append(column)
+            value = math.inf
+        times.append(value)
     return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
-                   r["status"], score, r["share"], r["started_at"], r["finished_at"],
-                   ["score"] if score is None and r["score"] else [])
+                   r["status"], score, r["share"], times[0] or 0.0, times[1], damage)
 
 
 def daily_notice(r: Columns) -> DailyNotice:

@@ -86,6 +86,28 @@ def test_an_unreadable_daily_score_is_left_out_and_the_day_is_still_announced(db
     asyncio.run(scenario())
 
 
+def test_an_unreadable_finish_time_ranks_last_among_equals_and_the_day_is_announced(db):
+    """The reliability audit: one `daily_attempts.finished_at` that is not a time (text in
+    SQLite's REAL column; NaN in PostgreSQL's) beside an equal score failed the sort of
+    the whole day's board (TypeError): no news for any server, and `/rr daily
+    leaderboard` answered "Something went wrong" to everyone. Now that time reads as the
+    end of time: the row is listed, last among its equals, and logged."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            got = await yesterday_of(h, clock, {"ann": 7, "bob": 7})
+            ann, bob, news = got["ann"], got["bob"], got["news"]
+            bad = "'NaN'" if db.pg else "'x'"
+            await db.sql(f"UPDATE daily_attempts SET finished_at={bad} WHERE user_id=?", bob.id)
+            assert (await day_once(h.bot))["announced"] == 1
+            (post,) = public(h, news)
+            assert "Daily challenge #24" in post and first(post, ann), post
+            board = await h.slash(bob, "rr daily leaderboard", date="2026-11-23")
+            assert "went wrong" not in board.text
+            assert first(board.text, ann) and not absent(board.text, bob), board.text
+    asyncio.run(scenario())
+
+
 def test_an_announcement_that_could_not_be_built_is_tried_again(db):
     """Issue 17: the day's "announced" flag was taken before the announcements were built,
     so one that failed (here: the store unreachable while reading the podium) was never
