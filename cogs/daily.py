@@ -29,6 +29,7 @@ from service.daily import Entry
 from service.daily_attempts import Started
 from service.daily_board import MemberCheck
 from service.daily_play import DailyHost
+from service.daily_slots import attempt_game
 from store import DailyNotice
 
 from .actions import ack, in_server, reply, rook
@@ -546,7 +547,9 @@ async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
     such game any more. Under `RECAP_LIMIT`: smaller frames are drawn for a long game
     (render/recap.py), so the DM takes it without a boost."""
     att = await host_of(bot).store.attempt(notice.target, notice.day, True)
-    row = await bot.store.get(att.game_id) if att is not None and att.game_id else None
+    # its own game only: a damaged game_id may name another player's (whose DM the row
+    # was then queued to, from that game's settings): nothing is drawn, the row goes
+    row = await attempt_game(bot.store, att) if att is not None else None
     if row is None or row.setup is None:
         return None
     try:

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from service.daily_review import closed_day
+from service.daily_slots import attempt_game
 from store import GameRow
 
 from .actions import ack, in_server, reply, rook
@@ -75,7 +76,8 @@ class RecapCommands(commands.Cog):
                     closed_day(host, today)  # refused while the day is open
                 day = closed_day(host, None)
                 att = await host.store.attempt(user, day.isoformat(), True)
-                row = await bot.store.get(att.game_id) if att and att.game_id else None
+                # its own game only: a damaged game_id may name another player's
+                row = await attempt_game(bot.store, att) if att is not None else None
                 if row is None:
                     await refuse(interaction, lang,
                                  t("recap_no_daily", lang, day=day.isoformat()))

@@ -119,6 +119,29 @@ def test_daily_recap_reaches_each_dm_once_after_the_day_closes(db):
     asyncio.run(scenario())
 
 
+def test_a_daily_record_naming_another_players_game_sends_no_recap_of_it(db):
+    """The reliability audit: a damaged `daily_attempts.game_id` naming another player's
+    daily game queued a recap row from that game's settings — to the other player's DM —
+    and `recap_of` drew the game the row named: that player got their recap twice. The
+    recap now reads the attempt's own game only (`attempt_game`): nothing goes for the
+    damaged row, and every player gets theirs once."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock), settle_timeout=60) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            await play_ranked(h, ann)
+            att = await h.bot.daily.store.attempt(ann.id, DAY.isoformat(), True)
+            await h.bot.daily.store.claim(bob.id, DAY.isoformat(), True, "bob", h.guild_id)
+            await db.sql("UPDATE daily_attempts SET game_id=? WHERE user_id=?", att.game_id,
+                         bob.id)
+            clock.now = NEXT_NOON  # the day has closed
+            await day_once(h.bot)
+            await day_once(h.bot)
+            assert len(dm_recaps(h, ann)) == 1, [m.text for m, _ in dm_recaps(h, ann)]
+            assert not dm_recaps(h, bob)
+    asyncio.run(scenario())
+
+
 def test_daily_recap_waits_for_discord_and_is_sent_once(tmp_path, monkeypatch):
     """A recap Discord could not take (5xx) stays queued and goes out at a later pass —
     once; nothing is posted twice."""

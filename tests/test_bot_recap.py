@@ -163,3 +163,27 @@ def test_a_finished_game_whose_record_is_damaged_says_so(tmp_path):
 
     asyncio.run(first_life())
     asyncio.run(second_life())
+
+
+def test_a_daily_record_naming_another_players_game_shows_no_recap(tmp_path):
+    """The reliability audit: `/rr-recap` in the DMs read the caller's daily attempt's
+    `game_id` as it stood, so a damaged one naming another player's game (or a channel's)
+    drew that game for them; the other daily paths read it through `attempt_game`, which
+    takes only the attempt's own game. Now the recap does too: no game of theirs."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            await play_ranked(h, ann)
+            att = await h.bot.daily.store.attempt(ann.id, DAY.isoformat(), True)
+            await h.bot.daily.store.claim(bob.id, DAY.isoformat(), True, "bob", h.guild_id)
+            with sqlite3.connect(tmp_path / "d.db") as con:
+                con.execute("UPDATE daily_attempts SET game_id=? WHERE user_id=?",
+                            (att.game_id, bob.id))
+            clock.now = NEXT_NOON  # the day has closed
+            res = await h.slash(bob, "rr-recap", channel=h.dm_channel(bob))
+            assert not res.files, "another player's daily game was drawn"
+            assert "You did not play the daily challenge of 2026-11-23" in res.text, res.text
+            mine = await h.slash(ann, "rr-recap", channel=h.dm_channel(ann))
+            assert mine.files[0].filename == f"recap-{att.game_id}.gif"
+    asyncio.run(scenario())
