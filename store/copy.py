@@ -129,10 +129,24 @@ async def _table(src: sqlite3.Connection, con: Any, table: str) -> int:
     while rows := cur.fetchmany(CHUNK):
         await con.copy_records_to_table(
             table, columns=columns,
-            records=[tuple(_coerce(kinds[c], v) for c, v in zip(columns, r, strict=True))
-                     for r in rows])
+            records=[tuple(_value(table, n + k, kinds[c], c, v)
+                           for c, v in zip(columns, r, strict=True))
+                     for k, r in enumerate(rows)])
         n += len(rows)
     return n
+
+
+def _value(table: str, k: int, kind: str, column: str, value: Any) -> Any:
+    """One value as the target column takes it; one that cannot be (a damaged row: text in
+    an SQLite number column) stops the copy naming where it is, so the operator can repair
+    that row (it said only "invalid literal for int()", with no table or row)."""
+    try:
+        return _coerce(kind, value)
+    except (ValueError, TypeError, OverflowError):
+        raise CopyError(f"copy failed, nothing was written: {table} row {k + 1} (in the "
+                        f"file's order), column {column}, holds {str(value)[:60]!r}, which is "
+                        f"not a {kind}; repair or delete that row in the SQLite file (the bot "
+                        f"reads around it there) and copy again") from None
 
 
 def main(argv: list[str]) -> int:

@@ -108,3 +108,34 @@ def test_copy_explains_bad_arguments_without_a_traceback(tmp_path, capsys):
     (tmp_path / "x.db").write_bytes(b"")
     assert copy_main([str(tmp_path / "x.db"), "postgresql://x@127.0.0.1:1/db"]) == 1
     assert "holds no Rook & Raiders games" in capsys.readouterr().err
+
+
+def test_a_damaged_value_stops_the_copy_naming_its_table_row_and_column(tmp_path, pg_url,
+                                                                        capsys):
+    """The reliability audit: one value an SQLite number column held as text (a timer's
+    deadline, which the bot reads around) stopped the copy with "invalid literal for
+    int()" or "could not convert string to float", naming no table or row. The copy still
+    writes nothing, and now says where the value is."""
+    path = str(tmp_path / "old.db")
+
+    async def build() -> None:
+        store = await Store(path).open()
+        svc = GameService(store, clock=lambda: 1_000_000.0, seed_source=lambda: 3)
+        await svc.lobby.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=3600)
+        await svc.lobby.join(100, 22, "Bob")
+        await svc.lobby.start(100, 11)
+        await store.close()
+    asyncio.run(build())
+    import sqlite3
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE timers SET deadline='soon' WHERE seat=1")
+    assert copy_main([path, pg_url]) == 1
+    err = capsys.readouterr().err
+    assert "timers row 2" in err and "column deadline" in err and "'soon'" in err, err
+    assert "nothing was written" in err
+
+    async def empty() -> None:
+        store = await make_store(pg_url).open()
+        assert await store.get(1) is None
+        await store.close()
+    asyncio.run(empty())
