@@ -63,9 +63,12 @@ def count_hint(seat: int, decision: int, action: str) -> MetaChange:
     """One more hint used by `seat`, added to the count as stored (another process's too);
     with the decision it answered and the answer it suggested (`hinted`)."""
     def change(meta: GameMeta) -> None:
-        used = meta.setdefault("hints", {})
+        used = {str(k): n for k, n in hints_used(meta).items()}  # (a damaged entry: none)
         used[str(seat)] = used.get(str(seat), 0) + 1
-        meta.setdefault("hinted", {})[f"{seat}:{decision}"] = action
+        meta["hints"] = used
+        given = meta.get("hinted")
+        meta["hinted"] = {**(given if isinstance(given, dict) else {}),
+                          f"{seat}:{decision}": action}
     return change
 
 
@@ -73,7 +76,8 @@ def hinted(meta: GameMeta) -> dict[tuple[int, int], str]:
     """The answers hints suggested, by (seat, decision id): the game review leaves out an
     answer that followed one, since it is the expert's own (service/review.py)."""
     out: dict[tuple[int, int], str] = {}
-    for k, v in (meta.get("hinted") or {}).items():
+    given = meta.get("hinted")
+    for k, v in (given.items() if isinstance(given, dict) else ()):
         seat, _, decision = str(k).partition(":")
         if seat.isdigit() and decision.isdigit():
             out[int(seat), int(decision)] = str(v)
@@ -81,8 +85,20 @@ def hinted(meta: GameMeta) -> dict[tuple[int, int], str]:
 
 
 def hints_used(meta: GameMeta) -> dict[int, int]:
-    """Hints used per seat (seats that used none are left out)."""
-    return {int(k): int(v) for k, v in (meta.get("hints") or {}).items() if int(v) > 0}
+    """Hints used per seat (seats that used none are left out). Meta is stored JSON: an
+    entry that is not a seat and a count (a damaged row: `{"0": "x"}`, a list) counts as
+    none, as `timeout_counts` reads time-outs; it failed `/rr status`, `/rr log` and the
+    game's end post of that game (the reliability audit)."""
+    raw = meta.get("hints")
+    used: dict[int, int] = {}
+    for k, v in (raw.items() if isinstance(raw, dict) else ()):
+        try:
+            n = int(v) if not isinstance(v, bool) else 0
+            if n > 0:
+                used[int(k)] = n
+        except (TypeError, ValueError, OverflowError):
+            continue
+    return used
 
 
 def used_lines(row: GameRow, names: list[str], lang: str) -> list[str]:

@@ -35,7 +35,7 @@ def timeout_counts(meta: GameMeta) -> dict[int, int]:
     for k, v in (raw.items() if isinstance(raw, dict) else ()):
         try:
             counts[int(k)] = int(v)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # (1e400 reads back as infinity)
             continue
     return counts
 

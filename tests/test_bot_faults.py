@@ -447,3 +447,29 @@ def test_a_lobby_whose_seat_count_cannot_be_read_is_refused_in_words_and_abandon
             await h.slash(ann, "rr abandon", confirm=True)
             assert "Players (1/2)" in (await h.slash(ann, "rr new", players=2)).text
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("entry", ["'$.hints', json('{\"0\": \"x\", \"1\": 2}')",
+                                   "'$.hints', json('[1]')",
+                                   "'$.hinted', json('[1]')",
+                                   "'$.timeouts', json('{\"0\": 1e400, \"1\": 1e400}')"])
+def test_a_damaged_hint_or_time_out_count_keeps_to_its_own_game(tmp_path, entry):
+    """The reliability audit: the meta's hint counts were read with a bare int() (and
+    `.items()`): `{"0": "x"}` or a list failed `/rr status`, `/rr log` and the game's end
+    post of that game, and a hint given over it; a time-out count of 1e400 (infinity once
+    read) failed the R15 default answer of that game at every pass, for good. A damaged
+    entry now counts as none, as a wrong-typed time-out count already did."""
+    db, clock = tmp_path / "g.db", Clock()
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            tables = await three_games(h)
+            with sqlite3.connect(db) as con:
+                con.execute(f"UPDATE games SET meta=json_set(meta, {entry}) WHERE id=?",
+                            (tables[0].game_id,))
+            ann = named(h, "ann")
+            for command in ("rr status", "rr log", "rr bot hint"):
+                res = await tables[0].slash(ann, command)
+                assert res.text and INTERNAL not in res.text, (command, res.text)
+            await times_out(h, clock, tables)
+    asyncio.run(scenario())
