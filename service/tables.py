@@ -402,6 +402,8 @@ def _verified(row: GameRow, log_: list[list[Any]],
         raise _Damage(kind="replay", error=e.message) from e
     except Exception as e:  # a damaged setup can fail anywhere in the engine
         raise _Damage(kind="replay", error=type(e).__name__) from e
+    if len(row.seats) != len(g.state["players"]):  # one seat per player: every post, log
+        raise _Damage(kind="unreadable", what=["seats"])  # and ping reads its seat's row
     if row.state is not None and g.to_json() != row.state:
         try:
             recorded = json.loads(row.state)["log"]

@@ -66,6 +66,10 @@ def damage(db: Path, game_id: int, kind: str) -> str:
         if kind == "meta":
             con.execute("UPDATE games SET meta='{\"lobby_message\": 1' WHERE id=?", (game_id,))
             return "its saved meta could not be read"
+        if kind == "seats":  # the right shape, one seat short: the game has two players
+            con.execute("UPDATE games SET seats=json_remove(seats, '$[1]') WHERE id=?",
+                        (game_id,))
+            return "its saved seats could not be read"
         if kind == "setup":
             con.execute("UPDATE games SET setup='[\"oops\"' WHERE id=?", (game_id,))
             return "its saved setup could not be read"
@@ -111,7 +115,10 @@ async def times_out(h: Harness, clock: Clock, tables: list[Table]) -> None:
         assert any("ran out of time" in s for s in said), said
 
 
-@pytest.mark.parametrize("kind", ["meta", "setup", "middle row", "last row"])
+# "seats" (the reliability audit): a seats list of the right shape but one seat short of
+# the game's players was read as whole, and every post, log and ping of its missing seat
+# raised IndexError (no time-out was ever told); it is now set aside like the others
+@pytest.mark.parametrize("kind", ["meta", "setup", "seats", "middle row", "last row"])
 def test_a_damaged_game_is_quarantined_and_the_others_play_on(tmp_path, kind):
     db, clock, kept = tmp_path / "g.db", Clock(), {}
 
