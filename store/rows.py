@@ -239,8 +239,15 @@ def game_row(r: Columns) -> GameRow:
             return empty
         return value
 
+    guild_id = r["guild_id"]
+    if guild_id is not None and (not isinstance(guild_id, int) or isinstance(guild_id, bool)):
+        # (text, or a REAL SQLite made of a too large number): the shard formula raised on
+        # it outside every per-game guard. As no server's, the process hosting games
+        # outside any server finds the damage at load and sets the game aside
+        damage.append("guild_id")
+        guild_id = None
     return GameRow(
-        id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], status=r["status"],
+        id=r["id"], guild_id=guild_id, channel_id=r["channel_id"], status=r["status"],
         host_id=r["host_id"], seats=load("seats", list, [], _seats_whole),
         settings=load("settings", dict, {}, lambda v: _settings_whole(v, r["id"])),
         setup=load("setup", dict, None) if r["setup"] else None, state=r["state"],

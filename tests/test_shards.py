@@ -236,3 +236,35 @@ def test_every_host_command_is_refused_by_a_process_not_hosting_the_server(tmp_p
             await owner_store.close()
             await other_store.close()
     asyncio.run(main())
+
+
+def test_a_game_whose_server_id_cannot_be_read_is_set_aside_and_the_others_verified(tmp_path):
+    """The reliability audit: under shard settings, a game whose stored guild_id was not a
+    number (text SQLite kept in its INTEGER column) made the shard formula raise TypeError
+    outside every per-game guard: the startup check stopped at it (no game after it was
+    verified, nothing unsettled was settled) and each outbox sweep stopped too. The store
+    now reads such an id as damage: the game is set aside (by the process that hosts
+    games outside any server), and every other game is verified and plays on."""
+    from test_bot_faults import public, three_games
+
+    db = tmp_path / "g.db"
+
+    def sharded() -> object:
+        b = make_bot(db, Clock())
+        b.hosting = Shards(2, (0, 1))
+        return b
+
+    async def main() -> None:
+        kept: dict[str, object] = {}
+        async with Harness(lambda: make_bot(db, Clock())) as h:
+            tables = await three_games(h)
+            kept.update(server=h.server, channels=[t.channel for t in tables],
+                        ids=[t.game_id for t in tables])
+        with sqlite3.connect(db) as con:
+            con.execute("UPDATE games SET guild_id='x' WHERE id=?", (kept["ids"][0],))
+        async with Harness(sharded, server=kept["server"]) as h:  # type: ignore[arg-type]
+            bad = Table(h, kept["channels"][0])  # type: ignore[index]
+            assert await bad.bot._verifier == 2  # type: ignore[attr-defined]
+            assert "is damaged and has been set aside" in public(h, bad.channel)[-1].text
+            assert await h.bot.deliver_notices() >= 0  # type: ignore[attr-defined]
+    asyncio.run(main())
