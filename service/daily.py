@@ -584,7 +584,7 @@ def render_share(stored: str | None, score: Score | None, lang: str) -> str | No
         return None
     try:
         p = json.loads(stored)
-    except ValueError:
+    except (ValueError, RecursionError):
         return stored
     if not isinstance(p, dict):
         return stored

@@ -407,7 +407,7 @@ def _verified(row: GameRow, log_: list[list[Any]],
     if row.state is not None and g.to_json() != row.state:
         try:
             recorded = json.loads(row.state)["log"]
-        except (ValueError, TypeError, KeyError) as e:
+        except (ValueError, TypeError, KeyError, RecursionError) as e:
             raise _Damage(kind="unreadable", what=["state"]) from e
         if [list(x) for x in recorded] != log_:  # rows lost at the end (or changed)
             raise _Damage(kind="log_mismatch", rows=len(log_), recorded=len(recorded))

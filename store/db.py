@@ -979,7 +979,7 @@ def _quarantine(con: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
         return None
     try:
         reason = json.loads(r["reason"])
-    except ValueError:
+    except (ValueError, RecursionError):
         reason = None
     return reason if isinstance(reason, dict) else {"kind": "error"}
 

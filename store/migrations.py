@@ -73,7 +73,7 @@ def version_cards(game: StoredGame) -> Versioned | None:
     try:
         setup = json.loads(game.setup)
         state = json.loads(state_text) if state_text else None
-    except ValueError:
+    except (ValueError, RecursionError):  # (nested past the stack: no JSON either)
         return None  # unreadable: the service reports it as before
     if not isinstance(setup, dict) or "cards" in setup or "cards_version" in setup:
         return None
@@ -109,7 +109,7 @@ def ask_every_roll_as_then(game: StoredGame) -> Versioned | None:
     try:
         setup = json.loads(game.setup)
         state = json.loads(game.state) if game.state else None
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(setup, dict) or not isinstance(state, dict) or "cards" in setup:
         return None

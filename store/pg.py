@@ -728,7 +728,7 @@ async def _quarantine(con: Con, game_id: int) -> dict[str, Any] | None:
         return None
     try:
         reason = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         reason = None
     return reason if isinstance(reason, dict) else {"kind": "error"}
 

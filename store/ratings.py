@@ -31,7 +31,7 @@ from .rows import Columns, report_set_aside, set_aside_row
 EVERYWHERE = 0  # the scope of the bot-wide rating (a server's scope is its id)
 log = logging.getLogger("rr.store")
 T = TypeVar("T")
-UNREADABLE = (ValueError, TypeError, KeyError, OverflowError)
+UNREADABLE = (ValueError, TypeError, KeyError, OverflowError, RecursionError)
 """What parsing a damaged row raises (SQLite keeps any text in any column: a hand edit, a
 restore gone wrong). Such a row is logged and left out of what it was read for, so it
 stays its own problem: one player's profile, not every history that would list it."""
@@ -156,7 +156,8 @@ def readable(rows: Iterable[Columns], parse: Callable[[Columns], T], what: str) 
 def seat_of(r: Columns) -> SeatResult:
     try:
         units = {str(k): int(v) for k, v in json.loads(r["units"]).items()}
-    except (ValueError, TypeError, AttributeError):  # a damaged row: the result still counts
+    except (ValueError, TypeError, AttributeError, OverflowError,
+            RecursionError):  # a damaged row: the result still counts
         units = {}
     return SeatResult(int(r["seat"]), int(r["user_id"]), int(r["place"]), bool(r["won"]),
                       units)
@@ -166,7 +167,7 @@ def _names(raw: str | None, n: int) -> list[str]:
     try:
         seats = json.loads(raw or "[]")
         names = [str(s.get("name", "?")) for s in seats]
-    except (ValueError, TypeError, AttributeError):
+    except (ValueError, TypeError, AttributeError, RecursionError):
         names = []
     return names + ["?"] * (n - len(names))
 

@@ -35,6 +35,12 @@ def ends_unsettled(row: GameRow, status: GameStatus) -> bool:
 Timer = tuple[int, int, float, float | None]  # (seat, decision opened, deadline, remind_at)
 Entry = tuple[int, int | None, str]  # a logged answer: (seat, who gave it or None, its text)
 
+# What json.loads raises on stored text that is no JSON: RecursionError too, for text nested
+# deeper than the interpreter's stack (`[[[[…` 100,000 deep): one such row failed every read
+# of the games listing (startup verified no game at all), not only its own (the reliability
+# audit).
+UNPARSABLE = (TypeError, ValueError, RecursionError)
+
 
 class GameMeta(TypedDict, total=False):
     """The hosting facts kept beside a game's state (service/meta.py and service/hints.py
@@ -232,7 +238,7 @@ def game_row(r: Columns) -> GameRow:
             return None
         try:
             value = json.loads(raw)
-        except (TypeError, ValueError):
+        except UNPARSABLE:
             value = None
         if not isinstance(value, kind) or not whole(value):
             damage.append(column)
@@ -266,7 +272,7 @@ def stored_meta(raw: str | None) -> GameMeta:
     find and set aside (service/games.py, quarantine)."""
     try:
         meta = json.loads(raw) if raw is not None else None
-    except ValueError:
+    except UNPARSABLE:
         meta = None
     if not isinstance(meta, dict):
         raise ValueError("the game's stored meta cannot be read; it is left as it is")
@@ -290,7 +296,7 @@ def decode_notice(r: Columns) -> Notice | int:
     object (then nothing could be told from it, and it must not stop the others)."""
     try:
         body = json.loads(r["body"])
-    except (TypeError, ValueError):
+    except UNPARSABLE:
         body = None
     if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
         return int(r["id"])
@@ -317,7 +323,7 @@ def json_object(raw: str | None) -> dict[str, Any] | None:
     raised: one bad row must stay its own problem)."""
     try:
         value = json.loads(raw) if raw else None
-    except (TypeError, ValueError):
+    except UNPARSABLE:
         return None
     return value if isinstance(value, dict) else None
 

@@ -301,6 +301,10 @@ def test_a_deadline_damaged_under_a_running_process_is_rebuilt_at_its_next_pass(
     ("seats", '[1, 2]', "seats"),  # JSON, but not seats: every answer raised TypeError
     ("meta", '{"timeouts": [1]}', "meta"),  # its time-outs failed at every pass, unseen
     ("settings", '{"players": "two"}', "settings"),
+    # nested deeper than the stack (the reliability audit): json.loads raised RecursionError,
+    # which no reader caught, so listing the active games failed for every game
+    ("seats", "[" * 100_000, "seats"),
+    ("setup", '{"a":' * 100_000, "setup"),
 ])
 def test_game_json_of_the_wrong_shape_quarantines_that_game_only(db, column, value, what):
     """Issue 17: `games.seats` / `meta` / `settings` that parse as JSON but are not what
@@ -315,6 +319,7 @@ def test_game_json_of_the_wrong_shape_quarantines_that_game_only(db, column, val
         await db.sql(f"UPDATE games SET {column}=? WHERE id=1", value)
         store = await db.open()
         svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        assert sorted(r.id for r in await store.active_games()) == [1, 2]  # the listing
         with pytest.raises(Quarantined, match=f"{what} could not be read"):
             await svc.play.act(100, 22, "place thief 2B")
         assert await store.quarantined(1) == {"kind": "unreadable", "what": [what]}
