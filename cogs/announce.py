@@ -672,16 +672,15 @@ class Announcer:
         """Deliver one outbox notice through `send`, then take it out of the outbox — or,
         when Discord could not take a message, keep it for a retry from that message.
         Never raises: a failure here is this notice's alone. True when all went out."""
-        progress = Progress(skip=parts_done)
-        token = _progress.set(progress)
-        try:
-            await send()
-        except Exception:
-            log.exception("notice %s: announcement failed", notice)
-            if progress.stopped is None:  # retried from the first message not sent
-                progress.stopped = progress.count
-        finally:
-            _progress.reset(token)
+        parts_done, attempts = _count(parts_done), _count(attempts)  # (damaged: none yet)
+        progress = await self._attempt(notice, send, parts_done)
+        if progress.stopped is None and parts_done > progress.count:
+            # more messages recorded as sent than the notice has: a damaged row, which
+            # would count as told with nothing sent (the reliability audit). Told again
+            # from the start: a notice told twice is the worst case, never a lost one
+            log.warning("notice %s: its stored progress (%s messages sent) is past its %d "
+                        "messages; told from the start", notice, parts_done, progress.count)
+            progress = await self._attempt(notice, send, 0)
         if notice is None:
             return progress.stopped is None
         try:
@@ -703,6 +702,22 @@ class Announcer:
         except Exception:
             log.exception("notice %s: could not record its delivery", notice)
         return False
+
+    @staticmethod
+    async def _attempt(notice: int | None, send: Callable[[], Awaitable[None]],
+                       parts_done: int) -> Progress:
+        """One try at `send`, skipping the first `parts_done` messages; its progress."""
+        progress = Progress(skip=parts_done)
+        token = _progress.set(progress)
+        try:
+            await send()
+        except Exception:
+            log.exception("notice %s: announcement failed", notice)
+            if progress.stopped is None:  # retried from the first message not sent
+                progress.stopped = progress.count
+        finally:
+            _progress.reset(token)
+        return progress
 
     async def redeliver(self, notice: Notice) -> bool:
         """A notice left in the outbox (a crash, or Discord down): rebuilt from the stored
@@ -778,6 +793,12 @@ class Announcer:
         except self.bot.store.faults as e:
             log.warning("notice %s: set aside at a later pass (store: %s)", notice.id, e)
         return False
+
+
+def _count(value: object) -> int:
+    """A stored count (messages sent, tries) as a count: text or a negative number from a
+    damaged outbox row reads as none yet."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 async def _nothing() -> None:

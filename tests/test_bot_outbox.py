@@ -18,6 +18,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
@@ -94,6 +95,64 @@ def test_killed_between_commit_and_announcement_the_next_process_pings_at_startu
     asyncio.run(first_life())
     assert asyncio.run(later_life(1)) >= 1  # the move's story and the ping go out
     assert asyncio.run(later_life(0)) == 0  # and only once: a further restart sends nothing
+
+
+@pytest.mark.parametrize("progress", ["999", "'x'", "-3"])
+def test_an_unreadable_delivery_progress_tells_the_notice_from_the_start(tmp_path, progress):
+    """The reliability audit: a pending notice whose stored progress (`parts_done`) said
+    more messages were sent than the notice has (a damaged row) counted as told with
+    nothing sent: the ping was lost, silently. Such a progress, or one that is not a count,
+    now tells the notice from its first message, once."""
+    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
+    clock = Clock()
+    kept: dict[str, Any] = {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(live, clock, seed=5)) as h:
+            table = Table(h)
+            await table.open(h.user("ann"), [h.user("bob")], players=2)
+            bot = table.bot
+            real_tell = bot.announcer.tell
+
+            async def tell(notice, send, **kw):
+                body = next((n.body for n in await bot.store.notices() if n.id == notice), None)
+                if "body" not in kept and body and body["kind"] == "move" and \
+                        any(s != body["actor"] for s in body["prompts"]):
+                    crash_copy(live, crashed)  # the process dies here: nothing is told
+                    kept["body"] = body
+                    return False
+                return await real_tell(notice, send, **kw)
+
+            bot.announcer.tell = tell  # type: ignore[method-assign]
+            rng = random.Random(4)
+            for _ in range(80):
+                await table.step(rng)
+                if "body" in kept:
+                    break
+            assert "body" in kept, "no move asked another player something"
+            kept.update(server=h.server, game_id=table.game_id, told=len(public(h)))
+
+    asyncio.run(first_life())
+    with sqlite3.connect(crashed) as con:
+        assert con.execute(f"UPDATE outbox SET parts_done={progress}").rowcount == 1
+
+    async def later_life():
+        async with Harness(lambda: make_bot(crashed, clock, seed=99),
+                           server=kept["server"]) as h:
+            table = Table(h)
+            table.game_id = kept["game_id"]
+            assert await table.bot._notifier == 1
+            row, g = await table.game()
+            new = public(h)[kept["told"]:]
+            waiting = [s for s in kept["body"]["prompts"]
+                       if s != kept["body"]["actor"] and g.decision(s) is not None]
+            assert waiting
+            for seat in waiting:
+                mention = f"<@{row.seats[seat]['user']}>"
+                assert len([m for m in new if m.content.startswith(mention)]) == 1, \
+                    [m.content for m in new]
+            assert await table.bot.store.notices() == []
+    asyncio.run(later_life())
 
 
 def test_a_redelivered_interaction_applies_once_and_gets_the_same_answer(tmp_path):
