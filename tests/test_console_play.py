@@ -422,3 +422,75 @@ def test_the_japanese_roll_prompt_names_the_words_a_player_types(tmp_path: Path)
     said = asyncio.run(how())
     assert said == " — 「振り直し」 / 「レベルアップ マス」 / 「そのまま」", said
     assert words_typed("振り直し") == "reroll" and words_typed("そのまま") == "keep"
+
+
+# ---- nothing typed breaks the game -------------------------------------------------------------
+
+_ODD_WORDS = ["", ":", "P1:", "Ann:", "'", '"', "x" * 300, "🙂" * 40, "\u200b", "\u202e", "\x00",
+              "\x1b[31m", "-1", "0", "99999999999999999999", "nan", "{name}", "%s", "\\", "/",
+              "★", "①", "ＡＣＴ", "all", "to", "to to", "attack", "heal", "command", "area",
+              "fullmove", "levelup", "willpower", "keep", "done", "undo", "legal", "hand",
+              "yes", "no", "merc", "pick", "place", "recruit", "act", "rolls", "autosave",
+              "新規", "完了", "攻撃", "ナイト", "クレリック★", "0A", "7A", "2Z", "２Ｂ", "b2", "6B"]
+
+
+def _mistyped(rng: random.Random, legal: list[str]) -> str:
+    """A line a person might type: a legal action with a word dropped, swapped, repeated or
+    mangled, or a few odd words alone."""
+    if not legal or rng.random() < 0.3:
+        return " ".join(rng.choice(_ODD_WORDS) for _ in range(rng.randint(0, 5)))
+    words = rng.choice(legal).split(" ")
+    for _ in range(rng.randint(1, 3)):
+        k = rng.randrange(len(words))
+        how = rng.random()
+        if how < 0.25 and len(words) > 1:
+            del words[k]
+        elif how < 0.5:
+            words[k] = rng.choice(_ODD_WORDS)
+        elif how < 0.7:
+            words.insert(k, rng.choice(_ODD_WORDS))
+        elif how < 0.85:
+            words += words[k:]
+        else:
+            words[k] = words[k].upper() if rng.random() < 0.5 else words[k][:-1]
+    return rng.choice(["", "Ann: ", "Bob: ", "P3: "]) + " ".join(words)
+
+
+def test_mistyped_lines_are_refused_and_leave_the_game_as_it_was() -> None:
+    """Standards (bad input) and R15 (the game is its log): lines made from legal actions
+    with a word dropped, swapped, repeated or mangled, and odd words alone, are typed at
+    random moments of two-player games. None may reach the console's last-resort answer
+    ("something went wrong inside the game"), and a refused line ("! …") leaves the stored
+    game exactly as it was (its version and state). A legal move now and then moves the game
+    on, so the lines meet placement, command cards, unit actions, recruits and the Enemy
+    phase's questions."""
+
+    async def play() -> tuple[int, int]:
+        refused = moved = 0
+        async with aclosing(_two_player_tables(3)) as tables:
+            async for seed, t, said in tables:
+                rng = random.Random(seed)
+                for k in range(150):
+                    row, g = await t.con.service.tables.viewable(CHANNEL)
+                    if g.over:
+                        break
+                    legal = [str(a) for s in g.waiting_for() for a in g.legal_actions(s)[:80]]
+                    if k % 4 == 3:  # the game moves on
+                        seat = rng.choice(g.waiting_for())
+                        await t.type(f"{['Ann', 'Bob'][seat]}: {rng.choice(g.legal_actions(seat))}")
+                        moved += 1
+                        continue
+                    line = _mistyped(rng, legal)
+                    if line.split(" ")[0].casefold() in ("new", "新規", "hint", "review"):
+                        continue  # a new game or the expert's search: not what is tested here
+                    said.clear()
+                    answer = await t.type(line)
+                    assert "internal" not in said, (seed, line, answer)
+                    if answer.startswith("!"):
+                        after, _g = await t.con.service.tables.viewable(CHANNEL)
+                        assert (after.version, after.state) == (row.version, row.state), line
+                        refused += 1
+        return refused, moved
+
+    refused, moved = asyncio.run(play())
+    assert refused >= 100 and moved >= 50, (refused, moved)  # the lines met the game
