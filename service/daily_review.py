@@ -85,6 +85,8 @@ def closed_day(host: DailyHost, day: dt.date | None) -> dt.date:
     day = day or today - dt.timedelta(days=1)
     if day < daily.EPOCH:
         raise ServiceError.of("svc.daily_past", day=daily.EPOCH.isoformat(), code="daily_past")
+    if day > today:  # before its end is computed: the calendar's last day has no next one
+        raise ServiceError.of("svc.daily_future", code="daily_future")
     if host.days.clock() < daily.day_end(day):
         raise ServiceError.of("svc.daily_review_open", n=daily.number_of(day),
                               ts=int(daily.day_end(day)), code="daily_review_open")

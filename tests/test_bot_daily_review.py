@@ -120,15 +120,16 @@ def test_no_review_of_a_day_still_open(tmp_path):
         async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
             ann = h.user("ann")
             await play_ranked(h, ann)  # even once the player has finished it
-            for date in (None, DAY.isoformat(), "2026-12-01"):
+            # a later day (the calendar's last one too, which has no next day to end at)
+            for date in (None, DAY.isoformat(), "2026-12-01", "9999-12-31"):
                 res = await h.slash(ann, "rr daily review",
                                     **({"date": date} if date is not None else {}))
                 if date is None:  # yesterday: closed, no ranked attempt, a bot's game
                     assert "You did not play this day's ranked challenge." in res.text
                     continue
                 assert len(res.replies()) == 1 and not res.files and not res.buttons
-                assert "is still open: its review and recap open when it closes" in res.text \
-                    or "has not begun yet" in res.text, res.text
+                assert ("is still open: its review and recap open when it closes" if date ==
+                        DAY.isoformat() else "has not begun yet") in res.text, res.text
             today = await h.slash(ann, "rr daily review", date=DAY.isoformat())
             assert "Daily #23 is still open" in today.text
             assert f"<t:{int(NOON + 12 * 3600)}:R>" in today.text
