@@ -376,7 +376,7 @@ class RatingStore:
         def read(con: sqlite3.Connection) -> bool:
             r = con.execute("SELECT ratings_off FROM stats_servers WHERE guild_id=?",
                             (guild_id,)).fetchone()
-            return bool(r and r[0])
+            return switch_off(r[0] if r else None, guild_id)
         return await self.store.run_read(read)
 
     async def set_ratings_off(self, guild_id: int, off: bool) -> None:
@@ -384,6 +384,18 @@ class RatingStore:
             "INSERT INTO stats_servers (guild_id, ratings_off) VALUES (?, ?) ON CONFLICT"
             " (guild_id) DO UPDATE SET ratings_off=excluded.ratings_off",
             (guild_id, int(off))).close())
+
+
+def switch_off(raw: object, guild_id: int) -> bool:
+    """A server's stored ratings switch (`stats_servers.ratings_off`) as a bool. Only 0 and 1
+    are ever written; anything else is damage, which used to read as "off" (any truthy text)
+    and silently left every game of that server unrated. A damaged switch reads as the
+    default (ratings on, as with no row at all), logged so the operator can set it again."""
+    if raw is None or (type(raw) is int and raw in (0, 1)):
+        return bool(raw)
+    log.warning("stats_servers: the ratings switch of server %s could not be read (%r);"
+                " ratings stay on (the default)", guild_id, raw)
+    return False
 
 
 def changes_for(scope: int, before: dict[int, Rating],

@@ -36,6 +36,7 @@ from .ratings import (
     rating_of,
     readable,
     seat_of,
+    switch_off,
     user_rating,
 )
 from .rows import report_set_aside, set_aside_row
@@ -233,8 +234,8 @@ class PgRatingStore(RatingStore):
 
     async def ratings_off(self, guild_id: int) -> bool:
         async def read(con: Con) -> bool:
-            return bool(await con.fetchval(
-                "SELECT ratings_off FROM stats_servers WHERE guild_id=$1", guild_id))
+            return switch_off(await con.fetchval(
+                "SELECT ratings_off FROM stats_servers WHERE guild_id=$1", guild_id), guild_id)
         return await self.pg.run_read(read)
 
     async def set_ratings_off(self, guild_id: int, off: bool) -> None:

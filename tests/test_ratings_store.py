@@ -402,3 +402,31 @@ def test_a_history_counts_only_the_games_it_can_list(db):
         finally:
             await s.close()
     asyncio.run(main())
+
+
+def test_a_damaged_ratings_switch_reads_as_the_default_and_is_logged(db, caplog):
+    """The robustness audit: a server's ratings switch stored as neither 0 nor 1 (text on
+    SQLite, any other number on either backend) read as "off", so every game of that server
+    was silently unrated. It now reads as the default (ratings on), with a WARNING; a switch
+    set again afterwards is read as set."""
+    async def main():
+        s = await db.open()
+        try:
+            r = ratings_store(s)
+            damage = [7] if db.pg else ["off", 7, 1.5]
+            for raw in damage:
+                await db.sql("DELETE FROM stats_servers")
+                await db.sql("INSERT INTO stats_servers (guild_id, ratings_off) VALUES (?, ?)",
+                             GUILD, raw)
+                caplog.clear()
+                with caplog.at_level("WARNING", logger="rr.store"):
+                    assert not await r.ratings_off(GUILD)
+                assert f"ratings switch of server {GUILD} could not be read ({raw!r})" \
+                    in caplog.text
+            await r.set_ratings_off(GUILD, True)
+            assert await r.ratings_off(GUILD)
+            await r.set_ratings_off(GUILD, False)
+            assert not await r.ratings_off(GUILD)
+        finally:
+            await s.close()
+    asyncio.run(main())
