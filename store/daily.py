@@ -27,6 +27,7 @@ from .rows import (
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
     HOLD_S,
+    NOTICE_WAIT_MAX_S,
     Attempt,
     AttemptStatus,
     Commit,
@@ -440,17 +441,19 @@ class SqliteDailyStore(DailyStore):
         finished), oldest first."""
         def read(con: sqlite3.Connection) -> list[DailyNotice]:
             return [daily_notice(r) for r in con.execute(
-                "SELECT * FROM daily_outbox WHERE not_before<=? ORDER BY id", (now,))]
+                "SELECT * FROM daily_outbox WHERE not_before<=? OR not_before>? ORDER BY id",
+                (now, now + NOTICE_WAIT_MAX_S))]
         return await self.store.run_read(read)
 
     async def take_notices(self, now: float) -> list[DailyNotice]:
-        """The rows due (new, past a retry's time, or held by a delivery that never
-        finished), oldest first, each now held `HOLD_S` for the caller: one statement, so
+        """The rows due (new, past a retry's time, held by a delivery that never finished,
+        or with a `not_before` that is no time at all: rows.NOTICE_WAIT_MAX_S), oldest
+        first, each now held `HOLD_S` for the caller: one statement, so
         two passes never take one row."""
         def write(con: sqlite3.Connection) -> list[DailyNotice]:
             rows = [daily_notice(r) for r in con.execute(
-                "UPDATE daily_outbox SET not_before=? WHERE not_before<=? RETURNING *",
-                (now + HOLD_S, now))]
+                "UPDATE daily_outbox SET not_before=? WHERE not_before<=? OR not_before>?"
+                " RETURNING *", (now + HOLD_S, now, now + NOTICE_WAIT_MAX_S))]
             return sorted(rows, key=lambda n: n.id)
         return await self.store.run_write(write)
 

@@ -21,6 +21,7 @@ from .rows import (
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
     HOLD_S,
+    NOTICE_WAIT_MAX_S,
     Attempt,
     AttemptStatus,
     Commit,
@@ -369,13 +370,15 @@ class PgDailyStore(DailyStore):
     async def daily_notices(self, now: float) -> list[DailyNotice]:
         async def read(con: Con) -> list[DailyNotice]:
             return [daily_notice(r) for r in await con.fetch(
-                "SELECT * FROM daily_outbox WHERE not_before<=$1 ORDER BY id", now)]
+                "SELECT * FROM daily_outbox WHERE not_before<=$1 OR not_before>$2 ORDER BY id",
+                now, now + NOTICE_WAIT_MAX_S)]
         return await self.store.run_read(read)
 
     async def take_notices(self, now: float) -> list[DailyNotice]:
         async def write(con: Con) -> list[DailyNotice]:
             rows = await con.fetch("UPDATE daily_outbox SET not_before=$1 WHERE not_before<=$2"
-                                   " RETURNING *", now + HOLD_S, now)
+                                   " OR not_before>$3 RETURNING *", now + HOLD_S, now,
+                                   now + NOTICE_WAIT_MAX_S)
             return sorted((daily_notice(r) for r in rows), key=lambda n: n.id)
         return await self.store.run_write(write)
 

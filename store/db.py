@@ -86,6 +86,8 @@ from .rows import (
     LATEST_SLACK_S,
     MAX_LIMIT_S,
     NOT_A_NOTICE,
+    NOTICE_WAIT_MAX_S,
+    OUTBOX_DUE,
     Commit,
     Entry,
     GameMeta,
@@ -828,10 +830,12 @@ class Store(GameStore):
         whose body cannot be read is moved to `set_aside` and logged, so it never stops
         every other game's announcements."""
         def read(con: sqlite3.Connection) -> list[Notice | int]:
+            inf = float("inf")
+            due = OUTBOX_DUE.format(now="?", late="?", before="?", inf="?")
             rows = con.execute(
-                "SELECT * FROM outbox WHERE not_before<=? AND created_at<? ORDER BY id LIMIT ?",
-                (float("inf") if now is None else now,
-                 float("inf") if created_before is None else created_before, limit))
+                f"SELECT * FROM outbox WHERE {due} ORDER BY id LIMIT ?",  # noqa: S608
+                (inf if now is None else now, inf if now is None else now + NOTICE_WAIT_MAX_S,
+                 inf if created_before is None else created_before, inf, limit))
             return [decode_notice(r) for r in rows]
         found = await self.run_read(read)
         bad = [n for n in found if isinstance(n, int)]

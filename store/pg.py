@@ -48,6 +48,8 @@ from .rows import (
     LATEST_SLACK_S,
     MAX_LIMIT_S,
     NOT_A_NOTICE,
+    NOTICE_WAIT_MAX_S,
+    OUTBOX_DUE,
     Commit,
     Entry,
     GameMeta,
@@ -631,10 +633,12 @@ class PgStore(GameStore):
                       created_before: float | None = None) -> list[Notice]:
         """As db.py: each row decoded on its own, an unreadable one set aside."""
         async def read(con: Con) -> list[Notice | int]:
+            inf = float("inf")
+            due = OUTBOX_DUE.format(now="$1", late="$2", before="$3", inf="$4")
             rows = await con.fetch(
-                "SELECT * FROM outbox WHERE not_before<=$1 AND created_at<$2 ORDER BY id"
-                " LIMIT $3", float("inf") if now is None else now,
-                float("inf") if created_before is None else created_before, limit)
+                f"SELECT * FROM outbox WHERE {due} ORDER BY id LIMIT $5",  # noqa: S608
+                inf if now is None else now, inf if now is None else now + NOTICE_WAIT_MAX_S,
+                inf if created_before is None else created_before, inf, limit)
             return [decode_notice(r) for r in rows]
         found = await self.run_read(read)
         bad = [n for n in found if isinstance(n, int)]

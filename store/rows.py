@@ -304,6 +304,17 @@ def decode_notice(r: Columns) -> Notice | int:
 
 
 NOT_A_NOTICE = "its body is not a JSON object with a kind"
+NOTICE_WAIT_MAX_S = 24 * 3600.0
+"""The furthest ahead an outbox row's `not_before` can be (the longest back-off is an hour).
+A time past it, or one that is no number at all (text on SQLite, which sorts after every
+number; NaN on PostgreSQL, likewise), is damage that used to keep that notice from ever
+being told: such a row is due at once, and the delivery that fails rewrites the time."""
+OUTBOX_DUE = ("(not_before<={now} OR not_before>{late}) AND (created_at<{before}"
+              " OR created_at>={inf})")
+"""The outbox rows a pass may tell (`notices`), for either backend's placeholders: due, or
+with a `not_before` that cannot be a real time; written before `before` (at startup, by an
+earlier process), or with a `created_at` that is no finite number (text, NaN, infinity:
+counted as written long ago, not as never)."""
 
 
 def set_aside_row(source: str, r: Mapping[str, Any], reason: str) -> tuple[object, ...]:

@@ -160,3 +160,26 @@ def test_the_first_par_stored_is_the_day_s_whichever_process_computed_it(db):
         for s in (a, b):
             await s.close()
     asyncio.run(main())
+
+
+def test_a_daily_notice_whose_time_is_damaged_is_taken_not_stuck(db):
+    """The robustness audit: a daily outbox row whose `not_before` is no time (text on
+    SQLite, NaN on PostgreSQL, a year ahead) was never taken, so that server's news or
+    that player's reminder silently never came. It is now taken like a due row (and held
+    with a real time), and the others with it."""
+    async def main():
+        a, b, da, dbb = await _two(db)
+        day, now = "2026-11-24", 1000.0
+        for guild in (100, 200, 300):
+            await da.set_guild_channel(guild, 500 + guild, "en")
+        assert await da.queue_news(day, now) == 3
+        await db.sql("UPDATE daily_outbox SET not_before=? WHERE target=100",
+                     float("nan") if db.pg else "soon")
+        await db.sql("UPDATE daily_outbox SET not_before=? WHERE target=200", now + 3e7)
+        assert sorted(n.target for n in await dbb.daily_notices(now)) == [100, 200, 300]
+        assert sorted(n.target for n in await da.take_notices(now)) == [100, 200, 300]
+        assert await dbb.take_notices(now + 599) == []  # each now held with a real time
+        assert len(await dbb.take_notices(now + 600)) == 3
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -521,4 +522,40 @@ def test_a_state_an_older_release_shaped_is_written_again_once(db, caplog):
         assert json.loads(text) == json.loads(g.to_json()) and after == version
         assert await db.sql("SELECT seat, text FROM actions WHERE game_id=1 ORDER BY seq") \
             == log_before
+    asyncio.run(main())
+
+
+def test_an_outbox_row_whose_times_are_damaged_is_told_not_stuck(db):
+    """The robustness audit: an outbox row whose `not_before` or `created_at` is no time
+    (text on SQLite, NaN or infinity on PostgreSQL, a year ahead) never matched the due
+    query, so that game's announcement was silently never made, neither by a tick nor at
+    a restart. Such a row is now due (at a tick and at startup); the other games' notices
+    come as before, and a retry writes a real time again (the back-off then holds)."""
+    clock = Clock()
+
+    async def main():
+        store = await db.open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 3)
+        svc.tables.notify = True
+        for channel, host, guest in ((100, 11, 22), (200, 33, 44), (300, 55, 66)):
+            await svc.lobby.new_lobby(1, channel, host, f"host{host}", players=2)
+            await svc.lobby.join(channel, guest, f"guest{guest}")
+            await svc.lobby.start(channel, host)
+        bad_time = float("nan") if db.pg else "soon"
+        await db.sql("UPDATE outbox SET not_before=? WHERE game_id=1", bad_time)
+        await db.sql("UPDATE outbox SET created_at=? WHERE game_id=2",
+                     float("inf") if db.pg else "yesterday")
+        written = time.time()  # (the store writes its notices on the real clock)
+        await db.sql("UPDATE outbox SET not_before=? WHERE game_id=3", written + 3e7)
+        # the undamaged time holds while the live process is still telling it
+        assert sorted(n.game_id for n in await store.notices(written)) == [1, 3]
+        tick = written + 601  # past its lease
+        assert sorted(n.game_id for n in await store.notices(tick)) == [1, 2, 3]
+        startup = await store.notices(None, created_before=written + 1)
+        assert sorted(n.game_id for n in startup) == [1, 2, 3]
+        first = next(n for n in startup if n.game_id == 1)
+        await store.retry_later(first.id, 0, tick + 30)  # Discord was down: later
+        assert sorted(n.game_id for n in await store.notices(tick)) == [2, 3]
+        assert sorted(n.game_id for n in await store.notices(tick + 30)) == [1, 2, 3]
+        await store.close()
     asyncio.run(main())
