@@ -38,6 +38,7 @@ from .rows import (
     Tell,
     attempt_of,
     daily_notice,
+    day_flag_set,
     kept_secret,
     par_of,
     recap_rows,
@@ -326,7 +327,7 @@ class SqliteDailyStore(DailyStore):
 
         def read(con: sqlite3.Connection) -> bool:
             r = con.execute(f"SELECT {flag} FROM daily_days WHERE day=?", (day,)).fetchone()
-            return bool(r and r[0])
+            return day_flag_set(r[0] if r else None, day, flag)
         return await self.store.run_read(read)
 
     async def take_day_flag(self, day: str, flag: str) -> bool:
@@ -336,7 +337,10 @@ class SqliteDailyStore(DailyStore):
 
         def write(con: sqlite3.Connection) -> bool:
             con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
-            cur = con.execute(f"UPDATE daily_days SET {flag}=1 WHERE day=? AND {flag}=0", (day,))
+            if _flag_set(con, day, flag):
+                return False
+            cur = con.execute(f"UPDATE daily_days SET {flag}=1 WHERE day=? AND {flag} IS NOT 1",
+                              (day,))
             return cur.rowcount == 1
         return await self.store.run_write(write)
 
@@ -397,8 +401,9 @@ class SqliteDailyStore(DailyStore):
         loses no server's news) nor the rows written twice. 0 if the flag was taken."""
         def write(con: sqlite3.Connection) -> int:
             con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
-            if con.execute("UPDATE daily_days SET announced=1 WHERE day=? AND announced=0",
-                           (day,)).rowcount != 1:
+            if _flag_set(con, day, "announced") or con.execute(
+                    "UPDATE daily_days SET announced=1 WHERE day=? AND announced IS NOT 1",
+                    (day,)).rowcount != 1:
                 return 0
             return con.execute(
                 "INSERT OR IGNORE INTO daily_outbox (kind, day, target, channel_id, lang,"
@@ -424,8 +429,9 @@ class SqliteDailyStore(DailyStore):
     async def queue_recaps(self, day: str, now: float) -> int:
         def write(con: sqlite3.Connection) -> int:
             con.execute("INSERT OR IGNORE INTO daily_days (day) VALUES (?)", (day,))
-            if con.execute("UPDATE daily_days SET recapped=1 WHERE day=? AND recapped=0",
-                           (day,)).rowcount != 1:
+            if _flag_set(con, day, "recapped") or con.execute(
+                    "UPDATE daily_days SET recapped=1 WHERE day=? AND recapped IS NOT 1",
+                    (day,)).rowcount != 1:
                 return 0
             games = [(int(r[0]), r[1]) for r in con.execute(RECAPPED_GAMES.format("?", 1),
                                                              (day,))]
@@ -487,3 +493,9 @@ class SqliteDailyStore(DailyStore):
                 " AND status='active'", slots)}
         return await self.store.run_read(read)
 
+
+def _flag_set(con: sqlite3.Connection, day: str, flag: str) -> bool:
+    """Whether a day's flag is set, a damaged one (logged) counting as not set; the row
+    exists (each caller inserts it first)."""
+    r = con.execute(f"SELECT {flag} FROM daily_days WHERE day=?", (day,)).fetchone()  # noqa: S608
+    return day_flag_set(r[0] if r else None, day, flag)

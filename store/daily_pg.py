@@ -32,6 +32,7 @@ from .rows import (
     Tell,
     attempt_of,
     daily_notice,
+    day_flag_set,
     kept_secret,
     par_of,
     recap_rows,
@@ -276,7 +277,8 @@ class PgDailyStore(DailyStore):
         assert flag in ("announced", "closed")
 
         async def read(con: Con) -> bool:
-            return bool(await con.fetchval(f"SELECT {flag} FROM daily_days WHERE day=$1", day))
+            return day_flag_set(await con.fetchval(
+                f"SELECT {flag} FROM daily_days WHERE day=$1", day), day, flag)
         return await self.store.run_read(read)
 
     async def take_day_flag(self, day: str, flag: str) -> bool:
@@ -285,8 +287,11 @@ class PgDailyStore(DailyStore):
         async def write(con: Con) -> bool:
             await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
                               day)
+            if await _flag_set(con, day, flag):
+                return False
             return rows_touched(await con.execute(
-                f"UPDATE daily_days SET {flag}=1 WHERE day=$1 AND {flag}=0", day)) == 1
+                f"UPDATE daily_days SET {flag}=1 WHERE day=$1"
+                f" AND {flag} IS DISTINCT FROM 1", day)) == 1
         return await self.store.run_write(write)
 
     async def set_guild_channel(self, guild_id: int, channel_id: int | None, lang: str) -> None:
@@ -331,8 +336,9 @@ class PgDailyStore(DailyStore):
         async def write(con: Con) -> int:
             await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
                               day)
-            if rows_touched(await con.execute(
-                    "UPDATE daily_days SET announced=1 WHERE day=$1 AND announced=0", day)) != 1:
+            if await _flag_set(con, day, "announced") or rows_touched(await con.execute(
+                    "UPDATE daily_days SET announced=1 WHERE day=$1 AND announced IS DISTINCT FROM 1",
+                    day)) != 1:
                 return 0
             return rows_touched(await con.execute(
                 "INSERT INTO daily_outbox (kind, day, target, channel_id, lang, not_before,"
@@ -345,8 +351,9 @@ class PgDailyStore(DailyStore):
         async def write(con: Con) -> int:
             await con.execute("INSERT INTO daily_days (day) VALUES ($1) ON CONFLICT DO NOTHING",
                               day)
-            if rows_touched(await con.execute(
-                    "UPDATE daily_days SET recapped=1 WHERE day=$1 AND recapped=0", day)) != 1:
+            if await _flag_set(con, day, "recapped") or rows_touched(await con.execute(
+                    "UPDATE daily_days SET recapped=1 WHERE day=$1 AND recapped IS DISTINCT FROM 1",
+                    day)) != 1:
                 return 0
             games = [(int(r[0]), r[1]) for r in await con.fetch(
                 RECAPPED_GAMES.format("$1", 1), day)]
@@ -418,3 +425,9 @@ async def _mark_due(con: Con, day: str, hour: int) -> list[asyncpg.Record]:
         " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
         "   AND a.ranked=1 AND a.day=$1 AND a.status<>'playing')"
         " RETURNING r.user_id, r.channel_id, r.lang", day, hour, DEFAULT_REMIND_HOUR)
+
+
+async def _flag_set(con: Con, day: str, flag: str) -> bool:
+    """As daily.py: a day's flag, a damaged one (logged) counting as not set."""
+    return day_flag_set(await con.fetchval(
+        f"SELECT {flag} FROM daily_days WHERE day=$1", day), day, flag)  # noqa: S608

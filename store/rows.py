@@ -342,6 +342,20 @@ def json_object(raw: str | None) -> dict[str, Any] | None:
 # ---- the daily challenge ------------------------------------------------------------------------
 EVERY_DAY = "0001-01-01"  # `keyed_from` of a database no daily was played on
 DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes
+def day_flag_set(raw: object, day: str, flag: str) -> bool:
+    """A `daily_days` flag (`announced`, `closed`, `recapped`) as stored: only 0 and 1 are
+    ever written. Anything else is damage, which used to count as done for a read (any
+    truthy text) and as never takeable for the write that sets it (`flag=0` false), so the
+    day's news, close or recaps were silently skipped forever. It counts as not done, is
+    logged, and the next pass runs that step and sets the flag (a step told twice is the
+    worst case, never one lost)."""
+    if raw is None or (type(raw) is int and raw in (0, 1)):
+        return raw == 1
+    log.warning("daily_days: the %s flag of %s could not be read (%r); counted as not done",
+                flag, day, raw)
+    return False
+
+
 HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
 
 AttemptStatus = Literal["playing", "finished", "unfinished"]

@@ -183,3 +183,31 @@ def test_a_daily_notice_whose_time_is_damaged_is_taken_not_stuck(db):
         for s in (a, b):
             await s.close()
     asyncio.run(main())
+
+
+def test_a_damaged_day_flag_counts_as_not_done_and_the_step_runs(db, caplog):
+    """The robustness audit: a `daily_days` flag stored as neither 0 nor 1 (text on SQLite,
+    another number on either backend) read as done and could never be taken, so that
+    day's close (unfinished attempts never ended), news or recaps were silently skipped
+    forever. It now counts as not done, with a WARNING: the step runs once, and the flag
+    is then set for good."""
+    async def main():
+        a, b, da, dbb = await _two(db)
+        day, now = "2026-11-24", 1000.0
+        await da.set_guild_channel(100, 555, "en")
+        await db.sql("INSERT INTO daily_days (day, announced, closed, recapped)"
+                     " VALUES (?, ?, ?, ?)", day, *([7] * 3 if db.pg else ["yes", "done", 2]))
+        with caplog.at_level("WARNING", logger="rr.store"):
+            assert not await da.day_flag(day, "closed")  # the close runs
+            assert await dbb.queue_news(day, now) == 1  # the news is queued
+            await da.queue_recaps(day, now)
+        for flag in ("closed", "announced", "recapped"):
+            assert f"the {flag} flag of {day} could not be read" in caplog.text
+        assert await da.take_day_flag(day, "closed")
+        assert await dbb.day_flag(day, "closed") and not await dbb.take_day_flag(day, "closed")
+        assert await dbb.queue_news(day, now) == 0  # once
+        assert await db.sql("SELECT announced, closed, recapped FROM daily_days") == \
+            [(1, 1, 1)]
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
