@@ -42,6 +42,7 @@ from .rows import (
     kept_secret,
     par_of,
     recap_rows,
+    remind_hour,
 )
 
 # A closed day's ranked games that were played (their recaps: `queue_recaps`)
@@ -53,7 +54,8 @@ RECAPPED_GAMES = ("SELECT a.user_id, g.settings FROM daily_attempts a JOIN games
 # before) and whose ranked attempt of that day is not over, once their hour has come.
 _DUE = ("SELECT r.user_id, r.channel_id, r.lang FROM daily_reminders r"
         " WHERE (r.last_day IS NULL OR r.last_day<>:day)"
-        " AND COALESCE(r.hour, :default_hour) <= :hour"
+        " AND COALESCE(CASE WHEN typeof(r.hour)='integer' AND r.hour BETWEEN 0 AND 23"
+        "   THEN r.hour END, :default_hour) <= :hour"  # a damaged hour: the default (rows.py)
         " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
         "   AND a.ranked=1 AND a.status='finished' AND a.day=date(:day, '-1 day'))"
         " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
@@ -380,7 +382,7 @@ class SqliteDailyStore(DailyStore):
         def read(con: sqlite3.Connection) -> tuple[int, str | None, int] | None:
             r = con.execute("SELECT channel_id, lang, hour FROM daily_reminders WHERE user_id=?",
                             (user_id,)).fetchone()
-            return (r[0], r[1], DEFAULT_REMIND_HOUR if r[2] is None else r[2]) if r else None
+            return (r[0], r[1], remind_hour(r[2], user_id)) if r else None
         return await self.store.run_read(read)
 
     async def reminders_due(self, day: str, hour: int = 23) -> list[tuple[int, int]]:

@@ -36,6 +36,7 @@ from .rows import (
     kept_secret,
     par_of,
     recap_rows,
+    remind_hour,
 )
 
 
@@ -322,7 +323,7 @@ class PgDailyStore(DailyStore):
         async def read(con: Con) -> tuple[int, str | None, int] | None:
             r = await con.fetchrow("SELECT channel_id, lang, hour FROM daily_reminders"
                                    " WHERE user_id=$1", user_id)
-            return (r[0], r[1], DEFAULT_REMIND_HOUR if r[2] is None else r[2]) if r else None
+            return (r[0], r[1], remind_hour(r[2], user_id)) if r else None
         return await self.store.run_read(read)
 
     async def reminders_due(self, day: str, hour: int = 23) -> list[tuple[int, int]]:
@@ -418,7 +419,7 @@ async def _mark_due(con: Con, day: str, hour: int) -> list[asyncpg.Record]:
     return await con.fetch(
         "UPDATE daily_reminders r SET last_day=$1"
         " WHERE (r.last_day IS NULL OR r.last_day<>$1)"
-        " AND COALESCE(r.hour, $3) <= $2"
+        " AND COALESCE(CASE WHEN r.hour BETWEEN 0 AND 23 THEN r.hour END, $3) <= $2"
         " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
         "   AND a.ranked=1 AND a.status='finished'"
         "   AND a.day=to_char(CAST($1::text AS date) - 1, 'YYYY-MM-DD'))"

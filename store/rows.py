@@ -356,6 +356,19 @@ def day_flag_set(raw: object, day: str, flag: str) -> bool:
     return False
 
 
+def remind_hour(raw: object, user_id: int) -> int:
+    """A user's stored reminder hour (UTC; None: the default). Only 0–23 is ever written;
+    anything else (text, 99) is damage that used to keep the reminder from ever coming
+    (never "due") and made `/rr daily settings` fail on it: it reads as the default, logged."""
+    if raw is None:
+        return DEFAULT_REMIND_HOUR
+    if type(raw) is int and 0 <= raw <= 23:
+        return raw
+    log.warning("daily_reminders: the hour of user %s could not be read (%r); the default"
+                " %d UTC applies", user_id, raw, DEFAULT_REMIND_HOUR)
+    return DEFAULT_REMIND_HOUR
+
+
 HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
 
 AttemptStatus = Literal["playing", "finished", "unfinished"]

@@ -211,3 +211,31 @@ def test_a_damaged_day_flag_counts_as_not_done_and_the_step_runs(db, caplog):
         for s in (a, b):
             await s.close()
     asyncio.run(main())
+
+
+def test_a_damaged_reminder_hour_reads_as_the_default_and_the_reminder_comes(db, caplog):
+    """The robustness audit: a streak reminder whose stored hour is no hour (text on
+    SQLite, 99 on either backend) was never due, so that player silently lost their
+    reminder, and `/rr daily settings` showed it as hour "99" (or failed on the text). It
+    now reads as the default hour (20 UTC), logged, and the reminder comes at that hour;
+    the other players' reminders as before."""
+    async def main():
+        a, b, da, dbb = await _two(db)
+        day, now = "2026-11-24", 1000.0
+        for user in (1, 2, 3):
+            await da.claim(user, "2026-11-23", True, "u", None)
+            await da.finish(user, "2026-11-23", True, "finished", {"points": 1}, "s")
+            await da.set_reminder(user, 900 + user, "en", 6)
+        await db.sql("UPDATE daily_reminders SET hour=? WHERE user_id=1", 99)
+        if not db.pg:
+            await db.sql("UPDATE daily_reminders SET hour='six' WHERE user_id=2")
+        with caplog.at_level("WARNING", logger="rr.store"):
+            assert await dbb.reminder(1) == (901, "en", 20)
+        assert "the hour of user 1 could not be read (99)" in caplog.text
+        assert await da.queue_reminders(day, 6, now) == (1 if db.pg else 0) + 1  # user 3
+        assert await da.queue_reminders(day, 20, now) == (1 if db.pg else 2)
+        rem = sorted(n.target for n in await da.daily_notices(now) if n.kind == "reminder")
+        assert rem == [1, 2, 3]
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
