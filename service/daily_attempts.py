@@ -201,8 +201,12 @@ class DailyAttempts:
         key = slot(user_id, True)
         row = await self.games.store.open_game(key)
         info = (row.settings.get("daily") or {}) if row is not None else {}
-        if row is None or not info or self.days.clock() < daily.day_end(
-                dt.date.fromisoformat(info["day"])):
+        # a day that is no date (a damaged record) cannot be over: the game is left to the
+        # day's close, which goes by the attempt's own day (it made every command in the
+        # player's DMs fail, and their daily could never be played or resigned again)
+        day = daily.attempt_day(info["day"]) if info and isinstance(info.get("day"), str) \
+            else None
+        if row is None or day is None or day >= self.days.today():
             return None
         async with self.games.tables.lock(key):
             fresh = await self.games.store.get(row.id)

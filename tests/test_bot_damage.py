@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import random
 import re
 
@@ -17,6 +18,7 @@ from harness import Harness
 
 import cogs.announce as announce
 from cogs.daily import day_once
+from service.daily_slots import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 DAY = 24 * 3600
@@ -254,4 +256,30 @@ def test_a_damaged_share_line_is_left_out_of_stats(db):
             await h.bot.daily.store.finish(ann.id, day, True, "finished", WON_IN[7], '{"no": 1}')
             stats = await h.slash(ann, "rr daily stats")
             assert "went wrong" not in stats.text and "1" in stats.text, stats.text
+    asyncio.run(scenario())
+
+
+def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
+    """The robustness audit: a ranked daily game whose stored record names a day that is
+    no date made the overdue check raise, so every command in that player's DMs (a move,
+    `/rr daily play`, resign) failed with an error, for good. The game now plays on and
+    resumes; the day's close (which goes by the attempt's own day) still ends it."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            ann = h.user("ann")
+            await h.bot.daily.store.set_par(h.bot.daily.days.today().isoformat(), PAR)
+            await h.slash(ann, "rr daily play")
+            row = await h.bot.store.open_game(slot(ann.id, True))
+            settings = {**row.settings, "daily": {**row.settings["daily"], "day": "garbage"}}
+            await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), row.id)
+            again = await h.slash(ann, "rr daily play")
+            assert "goes on" in again.text, again.text
+            status = await h.slash(ann, "rr status", channel=h.dm_channel(ann))
+            assert "no daily game" not in status.text.lower(), status.text
+            clock.now += DAY  # the day's close ends it by the attempt's day
+            await day_once(h.bot)
+            att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
+            assert att is not None and att.status == "unfinished"
+            assert (await h.bot.store.get(row.id)).status != "active"
     asyncio.run(scenario())
