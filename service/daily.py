@@ -141,6 +141,19 @@ def number_of(day: dt.date) -> int:
     return (day - EPOCH).days + 1
 
 
+def number_in(info: Mapping[str, Any], day: dt.date) -> int:
+    """The challenge number a daily game's record names. A damaged or missing one (not a
+    positive count) made the resign, or the scoring of a finished game, raise: the player
+    saw an error and their won game ended the day "unfinished". It is the day's own number
+    then (the one every game of that day is dealt with), logged."""
+    n = info.get("number")
+    if type(n) is int and n > 0:
+        return n
+    log.warning("a daily game's challenge number %r is not one: #%d of %s", n,
+                number_of(day), day)
+    return number_of(day)
+
+
 def day_key(secret: bytes, day: dt.date) -> bytes:
     """The day's key: the whole 32-byte digest, never a slice of it (a slice could be
     searched)."""

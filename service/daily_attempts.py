@@ -172,7 +172,8 @@ class DailyAttempts:
             log_ = await self.games.store.log(row.id)
             assert row.setup is not None
             r = daily.replay_score(row.setup, log_, resigned=True)
-            stored = daily.share_params(info["number"], par_score, r.defeats_per_round)
+            number = daily.number_in(info, self.days.today())
+            stored = daily.share_params(number, par_score, r.defeats_per_round)
             try:
                 ended = await self.store.end_attempt(user_id, day, True, "finished",
                                                      r.score.to_json(), stored,
@@ -188,7 +189,7 @@ class DailyAttempts:
                                    code="daily_none")
         att = await self.store.attempt(user_id, day, True)
         assert att is not None
-        share = daily.share_line(info["number"], r.score, par_score, r.defeats_per_round)
+        share = daily.share_line(number, r.score, par_score, r.defeats_per_round)
         return Settled(att, r.score, share, daily.versus_par(r.score, par_score),
                        await self.board.standing(self.days.today(), user_id))
 

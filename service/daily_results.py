@@ -62,9 +62,10 @@ class DailyResults:
             except Exception:
                 log.exception("par of %s: the result is told without it", day)
         par_score = daily.par_score(par)
-        share = daily.share_line(info["number"], r.score, par_score, r.defeats_per_round)
+        number = daily.number_in(info, day)
+        share = daily.share_line(number, r.score, par_score, r.defeats_per_round)
         user = row.host_id
-        stored = daily.share_params(info["number"], par_score, r.defeats_per_round)
+        stored = daily.share_params(number, par_score, r.defeats_per_round)
         if not await self.store.finish(user, info["day"], bool(info["ranked"]), "finished",
                                        r.score.to_json(), stored):
             return None

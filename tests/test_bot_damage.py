@@ -13,6 +13,7 @@ import random
 import re
 
 import discord
+import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
@@ -282,4 +283,39 @@ def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
             att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
             assert att is not None and att.status == "unfinished"
             assert (await h.bot.store.get(row.id)).status != "active"
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("damage", ["x", None])  # None: the key is gone
+@pytest.mark.parametrize("end", ["resign", "play"])
+def test_a_daily_game_whose_challenge_number_is_damaged_can_be_resigned_and_scored(db, damage,
+                                                                                   end):
+    """The robustness audit: a daily game whose record lost its challenge number (or holds
+    one that is no count) made resigning raise — the player saw an error and could not
+    give the day up — and a finished one could not be scored: no result was posted and
+    it ended the day "unfinished". Both now use the day's own number (#23 here)."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            ann = h.user("ann")
+            await h.bot.daily.store.set_par(h.bot.daily.days.today().isoformat(), PAR)
+            await h.slash(ann, "rr daily play")
+            row = await h.bot.store.open_game(slot(ann.id, True))
+            record = dict(row.settings["daily"])
+            if damage is None:
+                del record["number"]
+            else:
+                record["number"] = damage
+            settings = {**row.settings, "daily": record}
+            await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), row.id)
+            if end == "resign":
+                told = (await h.slash(ann, "rr daily resign", confirm=True)).text
+            else:
+                table = Table(h, h.dm_channel(ann))
+                table.game_id = row.id
+                await table.play(random.Random(2))
+                told = "\n".join(m.text for m in h.messages(h.dm_channel(ann)) if "```" in m.text)
+            assert "Rook & Raiders #23" in told, told
+            att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
+            assert att is not None and att.status == "finished" and att.score is not None
     asyncio.run(scenario())
