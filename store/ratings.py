@@ -245,9 +245,8 @@ class RatingStore:
         written by the move that ended them), oldest first: a settling pass takes them
         whatever became of their game-over post, and dates them by their end."""
         def read(con: sqlite3.Connection) -> list[tuple[int, float]]:
-            return [(int(r[0]), float(r[1])) for r in con.execute(
-                "SELECT game_id, ended_at FROM unsettled_games ORDER BY ended_at, game_id"
-                " LIMIT ?", (limit,))]
+            return [(int(r[0]), ended_of(r[0], r[1], r[2])) for r in con.execute(
+                UNSETTLED.format("?"), (limit,))]
         return await self.store.run_read(read)
 
     async def drop_unsettled(self, game_id: int) -> None:
@@ -384,6 +383,27 @@ class RatingStore:
             "INSERT INTO stats_servers (guild_id, ratings_off) VALUES (?, ?) ON CONFLICT"
             " (guild_id) DO UPDATE SET ratings_off=excluded.ratings_off",
             (guild_id, int(off))).close())
+
+
+UNSETTLED = ("SELECT u.game_id, u.ended_at, g.updated_at FROM unsettled_games u"
+             " LEFT JOIN games g ON g.id=u.game_id ORDER BY u.ended_at, u.game_id LIMIT {}")
+"""The claims a settling pass takes, with their game's last write (`ended_of`)."""
+
+
+def ended_of(game_id: int, ended_at: object, updated_at: object) -> float:
+    """When an unsettled game ended: its claim's time. One that is no time (text on SQLite,
+    NaN or infinity) made the whole read raise, so no finished game anywhere was rated or
+    recorded again; it is the game's last write instead (the move that ended it, unless
+    something touched the row since), else now, logged."""
+    for raw in (ended_at, updated_at):
+        if isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw):
+            if raw is not ended_at:
+                log.warning("unsettled_games: game %s ended at %r, which is no time; dated"
+                            " by its last write", game_id, ended_at)
+            return float(raw)
+    log.warning("unsettled_games: game %s ended at %r, which is no time; dated now", game_id,
+                ended_at)
+    return time.time()
 
 
 def switch_off(raw: object, guild_id: int) -> bool:

@@ -16,6 +16,7 @@ from .ratings import (
     DAMAGED_RATING,
     HISTORY_COLUMNS,
     RATING_UPSERT,
+    UNSETTLED,
     Change,
     Finished,
     Played,
@@ -27,6 +28,7 @@ from .ratings import (
     Seen,
     change_of,
     changes_for,
+    ended_of,
     history_filter,
     last_seat_name,
     names_of,
@@ -120,9 +122,8 @@ class PgRatingStore(RatingStore):
 
     async def unsettled(self, limit: int) -> list[tuple[int, float]]:
         async def read(con: Con) -> list[tuple[int, float]]:
-            return [(int(r[0]), float(r[1])) for r in await con.fetch(
-                "SELECT game_id, ended_at FROM unsettled_games ORDER BY ended_at, game_id"
-                " LIMIT $1", limit)]
+            return [(int(r[0]), ended_of(r[0], r[1], r[2])) for r in await con.fetch(
+                UNSETTLED.format("$1"), limit)]
         return await self.pg.run_read(read)
 
     async def drop_unsettled(self, game_id: int) -> None:

@@ -430,3 +430,48 @@ def test_a_damaged_ratings_switch_reads_as_the_default_and_is_logged(db, caplog)
         finally:
             await s.close()
     asyncio.run(main())
+
+
+def test_a_claim_whose_end_time_is_damaged_is_settled_dated_by_its_game(db, caplog):
+    """The robustness audit: one unsettled game whose `ended_at` is no time (text on
+    SQLite, NaN on PostgreSQL) made the settling pass's read raise, so no finished game
+    anywhere was rated or put in the history again. That game is now dated by its row's
+    last write (logged), and it and the others are settled in the same pass."""
+    from service.ratings import Ratings
+
+    async def main():
+        s = await db.open()
+        try:
+            tables = ratings_store(s)
+            ids = []
+            for channel in (90, 91):
+                lobby = await s.create_lobby(GUILD, channel, 1, "Ann", {"players": 2})
+                seats = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
+                started = await s.start(lobby.id, seats, {"seed": 1}, "{}")
+                await s.commit_actions(lobby.id, started.row.version, [(0, 1, "pass")], "{}",
+                                       "over", [])
+                ids.append(lobby.id)
+            bad, good = ids
+            await db.sql("UPDATE unsettled_games SET ended_at=? WHERE game_id=?",
+                         float("nan") if db.pg else "garbage", bad)
+            written = (await db.sql("SELECT updated_at FROM games WHERE id=?", bad))[0][0]
+            ratings = Ratings(s)
+            dated: dict[int, float] = {}
+
+            async def settle(row, g, log, now):
+                dated[row.id] = now
+                await tables.drop_unsettled(row.id)
+
+            ratings.settle = settle  # type: ignore[method-assign]
+
+            async def load(row):
+                return SimpleNamespace(state={"log": []})
+
+            with caplog.at_level("WARNING", logger="rr.store"):
+                assert await ratings.settle_due(load) == 2
+            assert dated[bad] == written and set(dated) == {bad, good}
+            assert f"game {bad} ended at" in caplog.text
+            assert await unsettled_ids(tables) == []
+        finally:
+            await s.close()
+    asyncio.run(main())
