@@ -117,8 +117,8 @@ class TimeLimits:
                 return seated  # an AI answers this seat (service/ai_seats.py)
             if t["deadline"] <= now:
                 return await self.play.timeout(row, g, t["seat"])
-            if t["reminded"]:
-                return None
+            if t["reminded"] == 1:  # (only 1 is written: anything else is damage, which
+                return None  # made the seat's reminder silently never come; it comes now)
             notice = {"kind": "remind", "seat": t["seat"], "decision": t["decision_id"],
                       "deadline": t["deadline"]} if tables.notify else None
             marked = await tables.store.mark_reminded(row.id, t["seat"], t["decision_id"],

@@ -754,7 +754,7 @@ class Store(GameStore):
         (service/limits.py) instead of their seat never timing out."""
         def read(con: sqlite3.Connection) -> list[TimerRow]:
             return [timer_row(r) for r in con.execute(
-                "SELECT * FROM timers WHERE (deadline<=? OR (reminded=0 AND remind_at<=?)"
+                "SELECT * FROM timers WHERE (deadline<=? OR (reminded IS NOT 1 AND remind_at<=?)"
                 " OR deadline>? OR typeof(deadline) NOT IN ('integer', 'real'))"
                 " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
                 (now, now, now + MAX_LIMIT_S + LATEST_SLACK_S))]
@@ -767,7 +767,7 @@ class Store(GameStore):
         first: then it is that pass's to tell, not this one's."""
         def write(con: sqlite3.Connection) -> Marked | None:
             cur = con.execute("UPDATE timers SET reminded=1 WHERE game_id=? AND seat=? AND "
-                              "decision_id=? AND reminded=0", (game_id, seat, decision_id))
+                              "decision_id=? AND reminded IS NOT 1", (game_id, seat, decision_id))
             if cur.rowcount != 1:
                 return None
             if notice is None:
@@ -780,7 +780,7 @@ class Store(GameStore):
     async def next_deadline(self) -> float | None:
         def read(con: sqlite3.Connection) -> float | None:
             r = con.execute(
-                "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND "
+                "SELECT MIN(CASE WHEN reminded IS NOT 1 AND remind_at IS NOT NULL AND "
                 "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers").fetchone()
             return r[0] if r else None
         return await self.run_read(read)

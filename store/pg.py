@@ -570,7 +570,8 @@ class PgStore(GameStore):
         too far ahead."""
         async def read(con: Con) -> list[TimerRow]:
             return [timer_row(r) for r in await con.fetch(
-                "SELECT * FROM timers WHERE (deadline<=$1 OR (reminded=0 AND remind_at<=$1)"
+                "SELECT * FROM timers WHERE (deadline<=$1 OR (reminded IS DISTINCT FROM 1"
+                " AND remind_at<=$1)"
                 " OR deadline>$2)"
                 " AND game_id NOT IN (SELECT game_id FROM quarantine) ORDER BY game_id, seat",
                 now, now + MAX_LIMIT_S + LATEST_SLACK_S)]
@@ -582,7 +583,7 @@ class PgStore(GameStore):
         async def write(con: Con) -> Marked | None:
             n = rows_touched(await con.execute(
                 "UPDATE timers SET reminded=1 WHERE game_id=$1 AND seat=$2 AND decision_id=$3"
-                " AND reminded=0", game_id, seat, decision_id))
+                " AND reminded IS DISTINCT FROM 1", game_id, seat, decision_id))
             if n != 1:
                 return None
             if notice is None:
@@ -595,7 +596,7 @@ class PgStore(GameStore):
     async def next_deadline(self) -> float | None:
         async def read(con: Con) -> float | None:
             soonest: float | None = await con.fetchval(
-                "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND "
+                "SELECT MIN(CASE WHEN reminded IS DISTINCT FROM 1 AND remind_at IS NOT NULL AND "
                 "remind_at<deadline THEN remind_at ELSE deadline END) FROM timers")
             return soonest
         return await self.run_read(read)

@@ -559,3 +559,23 @@ def test_an_outbox_row_whose_times_are_damaged_is_told_not_stuck(db):
         assert sorted(n.game_id for n in await store.notices(tick + 30)) == [1, 2, 3]
         await store.close()
     asyncio.run(main())
+
+
+def test_a_timer_whose_reminded_flag_is_damaged_still_reminds_once(db):
+    """The robustness audit: a timer whose `reminded` flag is neither 0 nor 1 (text on
+    SQLite, 7 on either backend) was never due for its reminder nor claimable, so that
+    player was silently never reminded before timing out. It now counts as not reminded:
+    the reminder comes once, beside the other game's, and its deadline is kept."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        deadlines = {g: [t["deadline"] for t in await store.timers(g)] for g in (1, 2)}
+        await db.sql("UPDATE timers SET remind_at=?", clock.now - 1)
+        await db.sql("UPDATE timers SET reminded=? WHERE game_id=1", 7 if db.pg else "no")
+        _, reminders = await svc.limits.tick()
+        assert sorted(r.row.id for r in reminders) == [1, 2]
+        assert (await svc.limits.tick())[1] == []  # once
+        assert {g: [t["deadline"] for t in await store.timers(g)] for g in (1, 2)} == deadlines
+        await store.close()
+    asyncio.run(main())
