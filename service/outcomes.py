@@ -45,6 +45,7 @@ class Outcome:
     deadlines: dict[int, float] = field(default_factory=dict)
     notice: int | None = None  # the outbox row announcing it (see notices())
     duplicate: bool = False  # a redelivered interaction: nothing was applied this time
+    abandoned: int | None = None  # committed as abandoned (a resign: only AIs left), told here
 
     @property
     def over(self) -> bool:

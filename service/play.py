@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import marshal
 from dataclasses import dataclass
+from typing import Any
 
 from engine import ActionError, Game, StaleDecision
 from store import (
     AlreadyApplied,
     GameRow,
+    GameStatus,
     MetaChange,
     StoreBusy,
     StoreUncertain,
@@ -65,7 +67,7 @@ class Play:
 
     async def act(self, channel_id: int, user_id: int, text: str,
                   decision_id: int | None = None, key: str | None = None,
-                  aim: Aim | None = None) -> Outcome:
+                  aim: Aim | None = None, *, end_if_only_ai: bool = False) -> Outcome:
         """Apply one answer of a player; commit; resolve trivial follow-ups; report.
 
         `key` names the interaction that asked (`i:<id>`): it is stored with the move, so a
@@ -81,7 +83,8 @@ class Play:
                 row, g, seat = await self._aimed(channel_id, user_id, aim)
             back = came_back(seat) if timeouts(row.meta, seat) or \
                 votes_to_remove(row.meta, seat) else None
-            return await self.commit(row, g, seat, user_id, text, decision_id, back, key=key)
+            return await self.commit(row, g, seat, user_id, text, decision_id, back, key=key,
+                                     end_if_only_ai=end_if_only_ai)
 
     async def _aimed(self, channel_id: int, user_id: int, aim: Aim) -> tuple[GameRow, Game, int]:
         """The game a button answers, read once with the answer (issue 22: a click used to
@@ -119,10 +122,13 @@ class Play:
 
     async def commit(self, row: GameRow, g: Game, seat: int, user_id: int | None, text: str,
                      decision_id: int | None, meta: MetaChange | None = None, *,
-                     key: str | None = None, notes: list[str] | None = None) -> Outcome:
+                     key: str | None = None, notes: list[str] | None = None,
+                     end_if_only_ai: bool = False) -> Outcome:
         """`seat` answers `text` in the loaded game `g` (the caller holds the channel's lock):
         judged, committed with its follow-ups and `meta` change, reported. `user_id` None:
-        nobody typed it (a default or an AI's answer)."""
+        nobody typed it (a default or an AI's answer). `end_if_only_ai` (a resign): when
+        only AI-played seats are left, the game is abandoned in the same transaction, with
+        its announcement (`Outcome.abandoned`)."""
         tables = self.tables
         waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
         log_start = len(g.log)
@@ -151,10 +157,11 @@ class Play:
         notes = list(notes or [])
         notice = {"kind": "move", "from": log_start, "to": len(g.log), "actor": seat,
                   "prompts": prompts, "notes": notes} if tables.notify else None
+        status, ended = status_after(row, g, seat, end_if_only_ai, tables.notify)
         try:
             done = await tables.store.commit_actions(
-                row.id, row.version, entries, g.to_json(), "over" if g.over else "active",
-                tables.timers(row, g), meta, key=key, notice=notice)
+                row.id, row.version, entries, g.to_json(), status,
+                tables.timers(row, g), meta, key=key, notice=notice, ended=ended)
         except BaseException as e:
             # Nothing was stored: forget the in-memory change so the next load is the truth.
             tables.forget(row.id)
@@ -174,7 +181,7 @@ class Play:
         finished = [e["what"] for e in ev if e["type"] == "resolved"]
         return Outcome(new, g, ev, seat, canonical, prompts=prompts, finished=finished,
                        notes=notes, stages=stages, deadlines=deadlines_of(done.timers),
-                       notice=done.notice)
+                       notice=done.notice, abandoned=done.ended)
 
     async def timeout(self, row: GameRow, g: Game, seat: int) -> Outcome:
         """R15: the default answer for a seat past its deadline (the time-out counts)."""
@@ -186,18 +193,16 @@ class Play:
         """The player leaves the game begun (eliminated as in R9.3, the engine's `resign`).
         When only AI-played seats are left in it, the game ends there, abandoned, rather
         than being played out by the AIs in the channel all at once (the verification
-        audit: some seventy posts in half a second); told from the outbox like any abandon."""
-        out = await self.act(channel_id, user_id, "resign", key=key)
-        row, g = out.row, out.game
-        if g.over or out.duplicate or any(not g.player(s)["eliminated"] and not ai_level(row, s)
-                                          for s in range(len(row.seats))):
+        audit: some seventy posts in half a second); told from the outbox like any abandon.
+        The resign and the abandon are one transaction: a crash between the two (or a
+        redelivered resign) left the game active for the AIs to play out."""
+        out = await self.act(channel_id, user_id, "resign", key=key, end_if_only_ai=True)
+        row = out.row
+        if row.status != "abandoned" or out.duplicate:
             return out, None
+        self.tables.forget(row.id)
         name = str(row.seats[out.actor]["name"]) if out.actor is not None else ""
-        async with self.tables.lock(channel_id):
-            notice = {"kind": "abandoned", "by": name} if self.tables.notify else None
-            told = await self.tables.store.set_status(row.id, "abandoned", notice)
-            self.tables.forget(row.id)
-        return out, Abandoned(row, name, told)
+        return out, Abandoned(row, name, out.abandoned)
 
     async def undo(self, channel_id: int, user_id: int, key: str | None = None) -> Outcome:
         tables = self.tables
@@ -263,3 +268,21 @@ class Play:
             if len(votes) < need:
                 raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)
             return await self.commit(row, g, target_seat, None, "resign", None)
+
+
+def status_after(row: GameRow, g: Game, seat: int, end_if_only_ai: bool,
+                 notify: bool) -> tuple[GameStatus, dict[str, Any] | None]:
+    """The status a move leaves its game in, and the abandon's announcement when it is
+    abandoned there (`Play.commit`'s `end_if_only_ai`: a resign that leaves only AIs)."""
+    if g.over:
+        return "over", None
+    if not (end_if_only_ai and only_ai_left(row, g)):
+        return "active", None
+    return "abandoned", ({"kind": "abandoned", "by": str(row.seats[seat]["name"])}
+                         if notify else None)
+
+
+def only_ai_left(row: GameRow, g: Game) -> bool:
+    """Every seat still in the game is played by an AI (no person is left to play it)."""
+    return not any(not g.player(s)["eliminated"] and not ai_level(row, s)
+                   for s in range(len(row.seats)))

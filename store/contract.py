@@ -173,9 +173,11 @@ class GameStore(Protocol):
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: Sequence[Entry], state: str, status: GameStatus,
                              timers: Sequence[Timer], meta: MetaChange | None = None, *,
-                             key: str | None = None,
-                             notice: dict[str, Any] | None = None) -> Commit:
-        """A move: answers, state, timers, meta change and announcement, one transaction."""
+                             key: str | None = None, notice: dict[str, Any] | None = None,
+                             ended: dict[str, Any] | None = None) -> Commit:
+        """A move: answers, state, timers, meta change and announcement, one transaction;
+        `ended`: a second announcement, told after the move's (a resign that leaves only AI
+        seats, committed with the status `abandoned`)."""
 
     async def rewrite_log(self, game_id: int, expected_version: int, log: list[list[Any]],
                           state: str, timers: Sequence[Timer], *, key: str | None = None,

@@ -582,8 +582,8 @@ class Store(GameStore):
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: Sequence[Entry], state: str, status: GameStatus,
                              timers: Sequence[Timer], meta: MetaChange | None = None, *,
-                             key: str | None = None,
-                             notice: dict[str, Any] | None = None) -> Commit:
+                             key: str | None = None, notice: dict[str, Any] | None = None,
+                             ended: dict[str, Any] | None = None) -> Commit:
         """Append actions (seat, user, text) and the resulting state in one transaction, and
         return the row and timers as committed; `meta` is a change made to the game's meta
         in the same transaction (a time-out counted with the default answer it caused).
@@ -624,8 +624,9 @@ class Store(GameStore):
             if ends_unsettled(row, status):  # its ratings: settled apart from any post
                 con.execute("INSERT INTO unsettled_games (game_id, ended_at) VALUES (?, ?)"
                             " ON CONFLICT DO NOTHING", (game_id, now))
-            return Commit(row, _put_timers(con, game_id, [] if done else timers),
-                          _notify(con, row, notice, base + len(entries), now))
+            told = _notify(con, row, notice, base + len(entries), now)
+            return Commit(row, _put_timers(con, game_id, [] if done else timers), told,
+                          _notify(con, row, ended, None, now))
         return await self.run_write(write, key=key)
 
     async def rewrite_log(self, game_id: int, expected_version: int, log: list[list[Any]],

@@ -424,8 +424,8 @@ class PgStore(GameStore):
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: Sequence[Entry], state: str, status: GameStatus,
                              timers: Sequence[Timer], meta: MetaChange | None = None, *,
-                             key: str | None = None,
-                             notice: dict[str, Any] | None = None) -> Commit:
+                             key: str | None = None, notice: dict[str, Any] | None = None,
+                             ended: dict[str, Any] | None = None) -> Commit:
         """Append actions and the resulting state in one transaction (see db.py)."""
         now, key = time.time(), key or new_key()
 
@@ -456,8 +456,9 @@ class PgStore(GameStore):
             if ends_unsettled(row, status):  # its ratings: settled apart from any post
                 await con.execute("INSERT INTO unsettled_games (game_id, ended_at)"
                                   " VALUES ($1, $2) ON CONFLICT DO NOTHING", game_id, now)
-            return Commit(row, await _put_timers(con, game_id, [] if done else timers),
-                          await _notify(con, row, notice, base + len(entries), now))
+            timed = await _put_timers(con, game_id, [] if done else timers)
+            told = await _notify(con, row, notice, base + len(entries), now)
+            return Commit(row, timed, told, await _notify(con, row, ended, None, now))
         return await self.run_write(write, key=key)
 
     async def rewrite_log(self, game_id: int, expected_version: int, log: list[list[Any]],

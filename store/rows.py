@@ -145,6 +145,7 @@ class Commit:
     row: GameRow
     timers: list[TimerRow]
     notice: int | None = None
+    ended: int | None = None  # the outbox row of `commit_actions(ended=…)`, if one was given
 
 
 @dataclass(frozen=True, slots=True)

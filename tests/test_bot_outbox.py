@@ -488,3 +488,55 @@ def test_a_set_aside_notice_discord_did_not_take_is_told_later_once(tmp_path, mo
             told = [m.content for m in public(h) if "has been set aside" in m.content]
             assert len(told) == 1, told
     asyncio.run(scenario())
+
+
+def test_a_crash_right_after_the_last_person_resigns_against_ais_leaves_no_game_to_them(
+        tmp_path):
+    """The robustness audit: the last person's resign against AI seats was committed, and
+    the game abandoned in a second write; a process killed between the two left the game
+    active with only AIs in it, which the next process played out in the channel at once
+    (the very flood the abandon exists to prevent), and the channel was never told it was
+    abandoned. The resign and the abandon are now one transaction: the next process finds
+    the game abandoned and tells it, once."""
+    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
+    clock = Clock()
+    kept: dict[str, Any] = {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(live, clock, seed=4), settle_timeout=30) as h:
+            ann = h.user("ann")
+            await h.slash(ann, "rr new", players=3, bots=2)
+            await h.slash(ann, "rr start")
+            await h.settle()
+            real = h.bot.store.commit_actions
+
+            async def commit_then_die(*args, **kw):
+                done = await real(*args, **kw)
+                if any(text == "resign" for _, _, text in args[2]):
+                    crash_copy(live, crashed)  # the process dies right after this write
+                    h.bot.announcer.tell = killed  # type: ignore[method-assign]
+                return done
+
+            async def killed(notice, send, **kw):  # (dead: it tells nothing more)
+                return False
+
+            h.bot.store.commit_actions = commit_then_die  # type: ignore[method-assign]
+            kept["before"] = len(public(h))
+            await h.slash(ann, "rr lobby leave", confirm=True)
+            await h.settle()
+            assert not any("abandoned by" in m.text for m in public(h))
+            kept.update(server=h.server, channel=h.channel.id)
+
+    async def later_life() -> list[str]:
+        async with Harness(lambda: make_bot(crashed, clock, seed=99), server=kept["server"],
+                           settle_timeout=30) as h:
+            await h.bot._notifier  # the startup delivery
+            await h.bot.tick_once()
+            await h.settle()
+            row = await h.bot.store.latest_game(kept["channel"])
+            assert row is not None and row.status == "abandoned", row and row.status
+            return [m.text for m in public(h)[kept["before"]:]]
+
+    asyncio.run(first_life())
+    posts = asyncio.run(later_life())
+    assert sum("abandoned by Ann" in p for p in posts) == 1 and len(posts) < 10, posts

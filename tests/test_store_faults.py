@@ -423,3 +423,27 @@ def test_a_move_read_before_another_process_ended_the_game_never_brings_it_back(
         assert await store.timers(a) == []
         await store.close()
     asyncio.run(main())
+
+
+def test_a_move_that_abandons_its_game_writes_both_announcements_at_once(db):
+    """The robustness audit (a resign that leaves only AI seats): the move, the status
+    `abandoned` and both announcements — the move's, then the abandon's — are one commit on
+    either backend, so no crash can leave the game to the AIs or the channel untold."""
+    async def main():
+        s = await db.open()
+        try:
+            lobby = await s.create_lobby(1, 90, 1, "Ann", {"players": 2})
+            seats = [{"user": 1, "name": "Ann"}, {"user": -1, "name": "Bot", "ai": "greedy"}]
+            started = await s.start(lobby.id, seats, {"seed": 1}, "{}")
+            done = await s.commit_actions(
+                lobby.id, started.row.version, [(0, 1, "resign")], "{}", "abandoned", [],
+                notice={"kind": "move", "from": 0, "to": 1, "actor": 0, "prompts": []},
+                ended={"kind": "abandoned", "by": "Ann"})
+            assert done.row.status == "abandoned" and done.timers == []
+            told = await s.notices()
+            assert [(n.id, n.body["kind"]) for n in told] == \
+                [(done.notice, "move"), (done.ended, "abandoned")]
+            assert (await s.get(lobby.id)).status == "abandoned"
+        finally:
+            await s.close()
+    asyncio.run(main())
