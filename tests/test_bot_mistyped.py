@@ -15,35 +15,14 @@ from typing import Any
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness, SchemaViolation
+from mistypes import mistyped
 
 from i18n import t
 
-ODD = ["", ":", "'", '"', "x" * 120, "🙂" * 30, "\u200b", "\u202e", "-1", "0", "nan", "{name}",
-       "%s", "\\", "★", "①", "ＡＣＴ", "all", "to", "attack", "heal", "command", "area",
-       "fullmove", "levelup", "keep", "done", "merc", "0A", "7A", "2Z", "２Ｂ", "b2", "6B",
-       "攻撃", "回復", "ナイト", "クレリック★", "warrior", "dragon", "1A,2B", "2B 3B", "R11"]
 ANSWERS = {"rr place": ("card", "square"), "rr recruit": ("card", "square"),
            "rr act": ("unit", "to", "target"), "rr ready": ("units",),
            "rr support": ("unit",), "rr levelup": ("unit",)}
 READS = {"rr card": ("name",), "rr reach": ("unit",), "rr rules": ("topic",)}
-
-
-def _mangled(rng: random.Random, words: list[str]) -> str:
-    if not words or rng.random() < 0.3:
-        return " ".join(rng.choice(ODD) for _ in range(rng.randint(1, 3)))
-    words = list(words)
-    for _ in range(rng.randint(1, 2)):
-        k = rng.randrange(len(words))
-        how = rng.random()
-        if how < 0.3 and len(words) > 1:
-            del words[k]
-        elif how < 0.6:
-            words[k] = rng.choice(ODD)
-        elif how < 0.8:
-            words.insert(k, rng.choice(ODD))
-        else:
-            words[k] = words[k].lower() if rng.random() < 0.5 else words[k][:-1]
-    return " ".join(words)
 
 
 def test_mistyped_slash_commands_are_refused_and_change_nothing(tmp_path) -> None:
@@ -67,7 +46,7 @@ def test_mistyped_slash_commands_are_refused_and_change_nothing(tmp_path) -> Non
                 legal = [str(a).split(" ") for s in g.waiting_for() for a in g.legal_actions(s)]
                 words = rng.choice(legal) if legal else []
                 command, names = rng.choice(list(ANSWERS.items()) + list(READS.items()))
-                options: dict[str, Any] = {n: _mangled(rng, words[1:]) for n in names
+                options: dict[str, Any] = {n: mistyped(rng, words[1:]) for n in names
                                            if n not in ("to", "target") or rng.random() < 0.7}
                 user = rng.choice([ann, bob, bob, ann, stranger])
                 before = (row.state, row.version, await table.bot.store.log(row.id))

@@ -17,6 +17,7 @@ from contextlib import aclosing
 from pathlib import Path
 
 import pytest
+from mistypes import ODD_WORDS, mistyped
 from rules_helpers import actions, dice_seed, monster, puzzle, unit
 
 from console.app import CHANNEL, Console
@@ -426,36 +427,6 @@ def test_the_japanese_roll_prompt_names_the_words_a_player_types(tmp_path: Path)
 
 # ---- nothing typed breaks the game -------------------------------------------------------------
 
-_ODD_WORDS = ["", ":", "P1:", "Ann:", "'", '"', "x" * 300, "🙂" * 40, "\u200b", "\u202e", "\x00",
-              "\x1b[31m", "-1", "0", "99999999999999999999", "nan", "{name}", "%s", "\\", "/",
-              "★", "①", "ＡＣＴ", "all", "to", "to to", "attack", "heal", "command", "area",
-              "fullmove", "levelup", "willpower", "keep", "done", "undo", "legal", "hand",
-              "yes", "no", "merc", "pick", "place", "recruit", "act", "rolls", "autosave",
-              "新規", "完了", "攻撃", "ナイト", "クレリック★", "0A", "7A", "2Z", "２Ｂ", "b2", "6B"]
-
-
-def _mistyped(rng: random.Random, legal: list[str]) -> str:
-    """A line a person might type: a legal action with a word dropped, swapped, repeated or
-    mangled, or a few odd words alone."""
-    if not legal or rng.random() < 0.3:
-        return " ".join(rng.choice(_ODD_WORDS) for _ in range(rng.randint(0, 5)))
-    words = rng.choice(legal).split(" ")
-    for _ in range(rng.randint(1, 3)):
-        k = rng.randrange(len(words))
-        how = rng.random()
-        if how < 0.25 and len(words) > 1:
-            del words[k]
-        elif how < 0.5:
-            words[k] = rng.choice(_ODD_WORDS)
-        elif how < 0.7:
-            words.insert(k, rng.choice(_ODD_WORDS))
-        elif how < 0.85:
-            words += words[k:]
-        else:
-            words[k] = words[k].upper() if rng.random() < 0.5 else words[k][:-1]
-    return rng.choice(["", "Ann: ", "Bob: ", "P3: "]) + " ".join(words)
-
-
 def test_mistyped_lines_are_refused_and_leave_the_game_as_it_was() -> None:
     """Standards (bad input) and R15 (the game is its log): lines made from legal actions
     with a word dropped, swapped, repeated or mangled, and odd words alone, are typed at
@@ -480,7 +451,9 @@ def test_mistyped_lines_are_refused_and_leave_the_game_as_it_was() -> None:
                         await t.type(f"{['Ann', 'Bob'][seat]}: {rng.choice(g.legal_actions(seat))}")
                         moved += 1
                         continue
-                    line = _mistyped(rng, legal)
+                    line = rng.choice(["", "Ann: ", "Bob: ", "P3: "]) + mistyped(
+                        rng, rng.choice(legal).split(" ") if legal else [],
+                        [*ODD_WORDS, "\x00", "\x1b[31m", "新規"])
                     if line.split(" ")[0].casefold() in ("new", "新規", "hint", "review"):
                         continue  # a new game or the expert's search: not what is tested here
                     said.clear()
