@@ -42,13 +42,13 @@ def public(h: Harness) -> list[Any]:
     return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
 
 
-def test_killed_between_commit_and_announcement_the_next_process_pings_at_startup_once(
-        tmp_path):
-    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
-    clock = Clock()
+def killed_before_a_ping(live: Path, crashed: Path, clock: Clock) -> dict[str, Any]:
+    """A two-player game played until a move asks the other player something; the process
+    is killed (`crash_copy` of its database) as that move's notice is about to be told:
+    the notice's body, the server, the game and how many public messages were told."""
     kept: dict[str, Any] = {}
 
-    async def first_life():
+    async def first_life() -> None:
         async with Harness(lambda: make_bot(live, clock, seed=5)) as h:
             table = Table(h)
             await table.open(h.user("ann"), [h.user("bob")], players=2)
@@ -72,6 +72,16 @@ def test_killed_between_commit_and_announcement_the_next_process_pings_at_startu
                     break
             assert "body" in kept, "no move asked another player something"
             kept.update(server=h.server, game_id=table.game_id, told=len(public(h)))
+
+    asyncio.run(first_life())
+    return kept
+
+
+def test_killed_between_commit_and_announcement_the_next_process_pings_at_startup_once(
+        tmp_path):
+    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
+    clock = Clock()
+    kept = killed_before_a_ping(live, crashed, clock)
 
     async def later_life(expect: int) -> int:
         async with Harness(lambda: make_bot(crashed, clock, seed=99),
@@ -92,7 +102,6 @@ def test_killed_between_commit_and_announcement_the_next_process_pings_at_startu
             kept["told"] = len(public(h))
             return len(new)
 
-    asyncio.run(first_life())
     assert asyncio.run(later_life(1)) >= 1  # the move's story and the ping go out
     assert asyncio.run(later_life(0)) == 0  # and only once: a further restart sends nothing
 
@@ -105,34 +114,7 @@ def test_an_unreadable_delivery_progress_tells_the_notice_from_the_start(tmp_pat
     now tells the notice from its first message, once."""
     live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
     clock = Clock()
-    kept: dict[str, Any] = {}
-
-    async def first_life():
-        async with Harness(lambda: make_bot(live, clock, seed=5)) as h:
-            table = Table(h)
-            await table.open(h.user("ann"), [h.user("bob")], players=2)
-            bot = table.bot
-            real_tell = bot.announcer.tell
-
-            async def tell(notice, send, **kw):
-                body = next((n.body for n in await bot.store.notices() if n.id == notice), None)
-                if "body" not in kept and body and body["kind"] == "move" and \
-                        any(s != body["actor"] for s in body["prompts"]):
-                    crash_copy(live, crashed)  # the process dies here: nothing is told
-                    kept["body"] = body
-                    return False
-                return await real_tell(notice, send, **kw)
-
-            bot.announcer.tell = tell  # type: ignore[method-assign]
-            rng = random.Random(4)
-            for _ in range(80):
-                await table.step(rng)
-                if "body" in kept:
-                    break
-            assert "body" in kept, "no move asked another player something"
-            kept.update(server=h.server, game_id=table.game_id, told=len(public(h)))
-
-    asyncio.run(first_life())
+    kept = killed_before_a_ping(live, crashed, clock)
     with sqlite3.connect(crashed) as con:
         assert con.execute(f"UPDATE outbox SET parts_done={progress}").rowcount == 1
 
