@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from typing import Any
 
 from bot_driver import Clock, Table, make_bot
@@ -26,13 +27,14 @@ READS = {"rr card": ("name",), "rr reach": ("unit",), "rr rules": ("topic",)}
 
 
 def test_mistyped_slash_commands_are_refused_and_change_nothing(tmp_path) -> None:
-    internal = t("en", "bot.internal")
+    internal = {t("en", "bot.internal"), t("ja", "bot.internal")}
 
-    async def scenario(seed: int) -> tuple[int, int]:
-        refused = completed = 0
+    async def scenario(seed: int) -> tuple[int, int, int]:
+        refused = completed = japanese = 0
         db = tmp_path / f"g{seed}.db"
         async with Harness(lambda: make_bot(db, Clock(), seed=seed)) as h:
-            ann, bob, stranger = h.user("ann"), h.user("bob"), h.user("stranger")
+            # Bob reads Japanese: his refusals are formatted from the other catalogue
+            ann, bob, stranger = h.user("ann"), h.user("bob", locale="ja"), h.user("stranger")
             table = Table(h)
             await table.open(ann, [bob], players=2)
             rng = random.Random(seed)
@@ -60,16 +62,18 @@ def test_mistyped_slash_commands_are_refused_and_change_nothing(tmp_path) -> Non
                     continue  # Discord's client refuses it before the bot sees it
                 assert choices.choices is not None and len(choices.choices) <= 25, choices
                 text = res.text or ""
-                assert internal not in text, (command, options, text)
+                assert not any(x in text for x in internal), (command, options, text)
                 if command in ANSWERS and not text.startswith("✅"):
                     assert res.ephemeral, (command, options, text)
                     row2, _g = await table.game()
                     after = (row2.state, row2.version, await table.bot.store.log(row2.id))
                     assert after == before, (command, options, text)
                     refused += 1
+                    japanese += user is bob and re.search("[\u3040-\u30ff]", text) is not None
                 completed += 1
-        return refused, completed
+        return refused, completed, japanese
 
     runs = [asyncio.run(scenario(seed)) for seed in (7, 8, 9)]
-    refused, completed = sum(r for r, _ in runs), sum(c for _, c in runs)
-    assert refused >= 100 and completed >= 150, (refused, completed)  # the typing met the game
+    refused, completed, japanese = (sum(r[k] for r in runs) for k in range(3))
+    # the typing met the game, in both languages
+    assert refused >= 100 and completed >= 150 and japanese >= 20, (refused, completed, japanese)
