@@ -13,6 +13,8 @@ across upgrades):
     git archive 1d6ad38 | tar -x -C /tmp/old1d
     python tests/data/make_release_db.py /tmp/old1d tests/data/release-1d6ad38.sqlite rolls \
         2026-11-22T01:17:52+00:00
+    git archive aee6983 | tar -x -C /tmp/oldaee   # likewise a3e9e43
+    python tests/data/make_release_db.py /tmp/oldaee tests/data/release-aee6983.sqlite features
 
 Games of 2bca11e (card set v1), in channels 1 to 4 (players are user ids 11, 12): a lobby; an
 active 2-player game in which a Lancer was recruited with 3 gold (that release's price;
@@ -22,7 +24,12 @@ a finished game of Ann and a random AI. With `rolls`, for a release from before 
 standing order (1d6ad38, card set v1), whose engine asked after every roll a boon could
 improve: the games of 2bca11e's kind, Ann answering `keep` to every such question after a
 hit, the active solo game left waiting on one; its times are then moved to the given moment
-(the release's), as its games were stored then. Ann's moves are the old engine's legal actions chosen
+(the release's), as its games were stored then. With `features`, for a release with ratings,
+reviews, hints, time limits, the daily challenge and the tutorial (a3e9e43 on): a lobby; an
+active game of Ann and Bob with hints on (one asked) and a time limit; an active solo game left
+on an open question; a finished game of Ann and Bob, rated and reviewed; an active game of Ann
+and a greedy AI; Bob's ranked daily attempt played out and settled, Ann's in play; tutorial
+progress (tests/test_release_features.py). Ann's moves are the old engine's legal actions chosen
 by a seeded random generator, preferring a Lancer recruit; the AIs are seeded by the game:
 the games are the same on every run (their clock times are not).
 """
@@ -30,9 +37,11 @@ the games are the same on every run (their clock times are not).
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 import sqlite3
 import sys
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -177,7 +186,86 @@ def main(old_tree: str, out: str, scenario: str = "", at: str = "") -> None:
         await svc.close() if hasattr(svc, "close") else None
         await store.close()
 
-    asyncio.run(with_ai() if scenario == "ai" else run())
+    async def latest() -> None:
+        """`features`: a release with ratings, reviews, the daily challenge, the tutorial,
+        hints and time limits (a3e9e43 on)."""
+        import service.games as games_mod
+        from service.daily_play import DailyHost
+        from service.daily_slots import slot
+        from service.ratings import Ratings
+        from service.review import Reviewer
+        from service.tutorial import Tutorial
+        from store import review_store, tutorial_store
+
+        store = await Store(out).open()
+        seeds = iter([707, 808, 909, 111])
+        raw = games_mod.GameService(store, seed_source=lambda: next(seeds))
+        raw.ai.pool = None
+        svc = Rooms(raw)
+        await svc.new_lobby(1, 1, 11, "Ann", players=2)  # stays a lobby
+        await svc.join(1, 12, "Bob")
+        # 2: active, Ann and Bob, hints on for Ann and a time limit, a few rounds in
+        await svc.new_lobby(1, 2, 11, "Ann", players=2)
+        await svc.join(2, 12, "Bob")
+        await svc.start(2, 11)
+        await raw.limits.set_time_limit(2, 11, 24 * 3600, True)
+        await raw.hints.set_hints(2, 11, True, True)
+        await raw.hints.hint(2, 11)
+        await play(svc, 2, [11, 12], random.Random(21), lambda g: g.state["round"] >= 3)
+        # 3: active solo, left waiting on a question (a recruit, a roll …), or a few rounds in
+        await svc.new_lobby(1, 3, 11, "Ann", players=1)
+        await svc.start(3, 11)
+
+        def asked(g: Any) -> bool:
+            dec = g.state["decisions"].get("0") or {}
+            return g.state["round"] >= 2 and dec.get("kind") not in (None, "pick", "actions")
+        await play(svc, 3, [11], random.Random(31), lambda g: asked(g) or g.state["round"] >= 6)
+        # 4: finished, Ann and Bob: rated (settled) and reviewed
+        await svc.new_lobby(1, 4, 11, "Ann", players=2)
+        await svc.join(4, 12, "Bob")
+        await svc.start(4, 11)
+        await play(svc, 4, [11, 12], random.Random(41), lambda g: False)
+        row = await store.latest_game(4)
+        g = await raw.tables.load(row)
+        log = await store.log(row.id)
+        await Ratings(store).settle(row, g, log, time.time())
+        reviewer = Reviewer(review_store(store), samples=2)
+        if "authors" in inspect.signature(reviewer.review).parameters:
+            await reviewer.review(row, log, await store.authors(row.id))
+        else:  # before authors were stored
+            await reviewer.review(row, log)
+        reviewer.close()
+        # 5: active, Ann and a greedy AI
+        await svc.new_lobby(1, 5, 11, "Ann", players=2, bots=1, bot_level="greedy")
+        await svc.start(5, 11)
+        pick = random.Random(51)
+        for _ in range(MAX_MOVES):
+            await svc.play_ai(5, _told)
+            row, g = await svc.current(5)
+            if g.state["round"] >= 3 and 0 in g.waiting_for():
+                break
+            await svc.act(5, 11, pick.choice([str(a) for a in g.legal_actions(0)]))
+        # the daily challenge: Bob's ranked attempt played out and settled, Ann's in play
+        host = await DailyHost.open(raw)
+        await host.attempts.play(12, "Bob", 1, 6)
+        await play(svc, slot(12, True), [12], random.Random(61), lambda g: False)
+        await host.results.settle_all()
+        await host.attempts.play(11, "Ann", 1, 6)
+        await play(svc, slot(11, True), [11], random.Random(71),
+                   lambda g: g.state["round"] >= 2)
+        host.close()
+        # the tutorial: Ann a lesson on, Bob at the start
+        tut = Tutorial(tutorial_store(store))
+        await tut.place(12)
+        await tut.next_lesson(11, "en")
+        await svc.close()
+        await store.close()
+
+    async def _told(_outcome: Any) -> None:
+        return None
+
+    asyncio.run(with_ai() if scenario == "ai" else latest() if scenario == "features"
+                else run())
     if at:
         stored_at(out, datetime.fromisoformat(at).timestamp())
 

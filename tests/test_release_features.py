@@ -1,0 +1,169 @@
+"""Databases written by the newest releases, with every feature they stored, open and play on.
+
+tests/data/release-<commit>.sqlite made with `make_release_db.py <tree> <out> features` by
+the commit's own code (a3e9e43, aee6983; schema step 15, rules versions of their day): a lobby
+(channel 1); an active game of Ann and Bob with hints on (one asked: the meta counts it) and a
+time limit (2); an active solo game left on an open question (a recruit) (3); a finished game
+of Ann and Bob, rated and reviewed (4); an active game of Ann and a greedy AI (5); the daily
+challenge: Bob's ranked attempt played out and settled, Ann's in play; tutorial progress
+(Ann a lesson on, Bob at the start). Today's code migrates them, loads every game, plays every
+active one to its end with legal moves, and reads the finished ones: review, ratings, daily
+history, tutorial; on SQLite and after `store.copy` to PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Game
+from service import GameOver, GameService
+from service.daily_play import DailyHost
+from service.daily_review import history
+from service.daily_slots import slot
+from service.ratings import Ratings
+from service.review import Reviewer
+from service.tutorial import Tutorial
+from store import Store, make_store, review_store, tutorial_store
+from store.copy import copy
+
+ROOT = Path(__file__).resolve().parents[1]
+RELEASES = ("a3e9e43", "aee6983")
+ANN, BOB = 11, 12
+MAX_MOVES = 4000
+
+
+def _fixture(commit: str) -> Path:
+    return ROOT / "tests" / "data" / f"release-{commit}.sqlite"
+
+
+def _games(path: Path) -> list[tuple[int, int, str]]:
+    """(id, key, status) of every stored game: channels and daily slots."""
+    con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    try:
+        return [(int(i), int(k), str(s)) for i, k, s in
+                con.execute("SELECT id, channel_id, status FROM games ORDER BY id")]
+    finally:
+        con.close()
+
+
+async def _told(_outcome: Any) -> None:
+    """The channel's news of an AI answer: nobody to tell in this test."""
+
+
+async def _play_to_the_end(svc: GameService, key: int, seed: int) -> Game:
+    pick = random.Random(seed)
+    for _ in range(MAX_MOVES):
+        await svc.ai.play_ai(key, _told)
+        try:
+            row, g = await svc.tables.current(key)
+        except GameOver as over:
+            return over.game
+        seat = next(s for s in g.waiting_for() if row.seats[s]["user"] in (ANN, BOB))
+        await svc.play.act(key, row.seats[seat]["user"],
+                           str(pick.choice(g.legal_actions(seat))))
+    raise AssertionError(f"game {key}: not over after {MAX_MOVES} moves")
+
+
+async def _plays_on(store: Any, games: list[tuple[int, int, str]]) -> None:
+    svc = GameService(store)
+    host = await DailyHost.open(svc)  # the secret the release stored
+    reviewer = Reviewer(review_store(store), samples=2)
+    try:
+        by_key = {k: (i, s) for i, k, s in games}
+        assert by_key[1][1] == "lobby" and by_key[4][1] == "over"
+        assert by_key[slot(BOB, True)][1] == "over" and by_key[slot(ANN, True)][1] == "active"
+        for game_id, _key, status in games:  # every game loads, its state its replay
+            row = await store.get(game_id)
+            assert row is not None and row.status == status
+            if status == "lobby":
+                continue
+            g = await svc.tables.load(row)
+            assert Game.replay(row.setup, await store.log(row.id)).to_json() == g.to_json()
+            assert await store.quarantined(row.id) is None
+        # the finished game: shown, its stored review read, its rating settled
+        row, finished = await svc.tables.viewable(4)
+        assert row.status == "over" and finished.result is not None
+        assert finished.view(0)["result"] == finished.result
+        # (a review of an older format, a3e9e43's 1, is computed again and replaces it)
+        review = await reviewer.review(row, await store.log(row.id), await store.authors(row.id))
+        assert review.game == row.id and await reviewer.stored(row.id) == review
+        ratings = Ratings(store)
+        assert await ratings.tables.finished(row.id) is not None
+        assert {u for u, _ in await ratings.board(1)} == {ANN, BOB}
+        for user in (ANN, BOB):
+            await ratings.profile(user, 1)
+        # the hints Ann asked for are still counted
+        assert (await store.latest_game(2)).meta["hints"] == {"0": 1}
+        # the tutorial: Ann resumes where she was, Bob at the first lesson
+        tutorial = Tutorial(tutorial_store(store))
+        assert (await tutorial.place(BOB)) == (0, 0, True)
+        lesson, _, resumed = await tutorial.place(ANN)
+        assert lesson == 1 and resumed
+        await tutorial.current(ANN, "en")
+        # every active game plays on to its end (the AI seat answering, the daily one too)
+        for game_id, key, status in games:
+            if status == "active":
+                g = await _play_to_the_end(svc, key, seed=game_id)
+                assert g.over
+        await host.results.settle_all()
+        assert await ratings.settle_due(svc.tables.load) >= 1  # channel 2's at least
+        assert await ratings.tables.unsettled(10) == []
+        for user in (ANN, BOB):  # the daily history reads
+            days, _, _ = await history(host, user)
+            assert days
+        fresh = GameService(store)  # a restart: every game verified again from its rows
+        for game_id, _key, status in games:
+            row = await store.get(game_id)
+            assert row is not None
+            if status != "lobby":
+                assert row.status == "over"
+                await fresh.tables.load(row)
+                assert await store.quarantined(row.id) is None
+        fresh.ai.close()
+    finally:
+        reviewer.close()
+        host.close()
+        svc.ai.close()
+
+
+def _copy(tmp_path: Path, commit: str) -> str:
+    path = tmp_path / "release.sqlite"
+    shutil.copy(_fixture(commit), path)  # the committed file itself is never written
+    return str(path)
+
+
+@pytest.mark.parametrize("commit", RELEASES)
+def test_a_newer_release_database_with_every_feature_plays_on(tmp_path, monkeypatch, commit):
+    monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
+    games = _games(_fixture(commit))
+
+    async def main() -> None:
+        store = await Store(_copy(tmp_path, commit)).open()
+        try:
+            await _plays_on(store, games)
+        finally:
+            await store.close()
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("commit", RELEASES)
+def test_a_newer_release_database_copied_to_postgresql_plays_on(tmp_path, pg_url, monkeypatch,
+                                                                 commit):
+    monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
+    games = _games(_fixture(commit))
+
+    async def main() -> None:
+        await copy(_copy(tmp_path, commit), pg_url)
+        store = await make_store(pg_url).open()
+        try:
+            await _plays_on(store, games)
+        finally:
+            await store.close()
+    asyncio.run(main())
