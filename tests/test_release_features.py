@@ -43,6 +43,15 @@ def _fixture(commit: str) -> Path:
     return ROOT / "tests" / "data" / f"release-{commit}.sqlite"
 
 
+def _made_at(path: Path) -> float:
+    """When the release wrote its last game."""
+    con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    try:
+        return float(con.execute("SELECT max(created_at) FROM games").fetchone()[0])
+    finally:
+        con.close()
+
+
 def _games(path: Path) -> list[tuple[int, int, str]]:
     """(id, key, status) of every stored game: channels and daily slots."""
     con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
@@ -71,8 +80,10 @@ async def _play_to_the_end(svc: GameService, key: int, seed: int) -> Game:
     raise AssertionError(f"game {key}: not over after {MAX_MOVES} moves")
 
 
-async def _plays_on(store: Any, games: list[tuple[int, int, str]]) -> None:
-    svc = GameService(store)
+async def _plays_on(store: Any, games: list[tuple[int, int, str]], now: float) -> None:
+    """`now`: the upgraded bot's clock, frozen (the same day as the release's games, or days
+    later: Ann's daily attempt is then of a closed day)."""
+    svc = GameService(store, clock=lambda: now)
     host = await DailyHost.open(svc)  # the secret the release stored
     reviewer = Reviewer(review_store(store), samples=2)
     try:
@@ -107,9 +118,14 @@ async def _plays_on(store: Any, games: list[tuple[int, int, str]]) -> None:
         lesson, _, resumed = await tutorial.place(ANN)
         assert lesson == 1 and resumed
         await tutorial.current(ANN, "en")
+        # Ann's daily attempt: of a closed day (days later) it expires, as `/rr daily` would
+        (attempt,) = await host.store.history(ANN)
+        expired = await host.attempts.expire_overdue(ANN)
+        assert (expired is not None) == (attempt.day != host.days.today().isoformat())
         # every active game plays on to its end (the AI seat answering, the daily one too)
         for game_id, key, status in games:
-            if status == "active":
+            row = await store.get(game_id)
+            if status == "active" and row is not None and row.status == "active":
                 g = await _play_to_the_end(svc, key, seed=game_id)
                 assert g.over
         await host.results.settle_all()
@@ -118,12 +134,13 @@ async def _plays_on(store: Any, games: list[tuple[int, int, str]]) -> None:
         for user in (ANN, BOB):  # the daily history reads
             days, _, _ = await history(host, user)
             assert days
-        fresh = GameService(store)  # a restart: every game verified again from its rows
-        for game_id, _key, status in games:
+        fresh = GameService(store, clock=lambda: now)  # a restart: every game verified again
+        for game_id, key, status in games:
             row = await store.get(game_id)
             assert row is not None
             if status != "lobby":
-                assert row.status == "over"
+                assert row.status == ("abandoned" if expired and key == slot(ANN, True)
+                                      else "over")
                 await fresh.tables.load(row)
                 assert await store.quarantined(row.id) is None
         fresh.ai.close()
@@ -139,23 +156,29 @@ def _copy(tmp_path: Path, commit: str) -> str:
     return str(path)
 
 
+LATER = {"same-day": 3600.0, "days-later": 3 * 86400.0}  # the upgrade, after the release's games
+
+
+@pytest.mark.parametrize("later", LATER)
 @pytest.mark.parametrize("commit", RELEASES)
-def test_a_newer_release_database_with_every_feature_plays_on(tmp_path, monkeypatch, commit):
+def test_a_newer_release_database_with_every_feature_plays_on(tmp_path, monkeypatch, commit,
+                                                              later):
     monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
     games = _games(_fixture(commit))
 
     async def main() -> None:
         store = await Store(_copy(tmp_path, commit)).open()
         try:
-            await _plays_on(store, games)
+            await _plays_on(store, games, _made_at(_fixture(commit)) + LATER[later])
         finally:
             await store.close()
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("later", LATER)
 @pytest.mark.parametrize("commit", RELEASES)
 def test_a_newer_release_database_copied_to_postgresql_plays_on(tmp_path, pg_url, monkeypatch,
-                                                                 commit):
+                                                                 commit, later):
     monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
     games = _games(_fixture(commit))
 
@@ -163,7 +186,7 @@ def test_a_newer_release_database_copied_to_postgresql_plays_on(tmp_path, pg_url
         await copy(_copy(tmp_path, commit), pg_url)
         store = await make_store(pg_url).open()
         try:
-            await _plays_on(store, games)
+            await _plays_on(store, games, _made_at(_fixture(commit)) + LATER[later])
         finally:
             await store.close()
     asyncio.run(main())
