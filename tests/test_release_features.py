@@ -2,13 +2,15 @@
 
 tests/data/release-<commit>.sqlite made with `make_release_db.py <tree> <out> features` by
 the commit's own code (the release points a3e9e43, e81aff9, 7c54f01, 7ca74e7, aee6983; schema
-step 15, rules versions of their day): a lobby (channel 1); an active game of Ann and Bob with hints on (one asked: the meta counts it) and a
-time limit (2); an active solo game left on an open question (a recruit) (3); a finished game
-of Ann and Bob, rated and reviewed (4); an active game of Ann and a greedy AI (5); the daily
-challenge: Bob's ranked attempt played out and settled, Ann's in play; tutorial progress
-(Ann a lesson on, Bob at the start). Today's code migrates them, loads every game, plays every
-active one to its end with legal moves, and reads the finished ones: review, ratings, daily
-history, tutorial; on SQLite and after `store.copy` to PostgreSQL.
+step 15): a lobby (channel 1); an active game of Ann and Bob with
+hints on (one asked: the meta counts it) and a time limit (2); an active solo game left on an
+open question (a recruit) (3); a finished game of Ann and Bob, rated and reviewed (4); an active
+game of Ann and a greedy AI (5); the daily challenge: Bob's ranked attempt played out and
+settled, Ann's in play; tutorial progress (Ann a lesson on, Bob at the start). Their games
+carry rules versions 2 to 5 and card set v8. Today's code migrates them, loads every game,
+plays every active one to its end with legal moves, and reads the finished ones: review (a3e9e43
+stored format 1: computed again and replaced), ratings, daily history, tutorial; on SQLite and
+after `store.copy` to PostgreSQL.
 """
 
 from __future__ import annotations
