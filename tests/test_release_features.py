@@ -16,6 +16,7 @@ after `store.copy` to PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import random
 import shutil
 import sqlite3
@@ -27,7 +28,8 @@ import pytest
 from engine import Game
 from service import GameOver, GameService
 from service.daily_play import DailyHost
-from service.daily_review import history
+from service.daily_review import ME, history
+from service.daily_review import review as daily_review
 from service.daily_slots import slot
 from service.ratings import Ratings
 from service.review import Reviewer
@@ -124,6 +126,10 @@ async def _plays_on(store: Any, games: list[tuple[int, int, str]], now: float) -
         (attempt,) = await host.store.history(ANN)
         expired = await host.attempts.expire_overdue(ANN)
         assert (expired is not None) == (attempt.day != host.days.today().isoformat())
+        # the time limits a bot restarted after the release's games runs: days later, the
+        # decisions asked then are overdue and answered by default
+        outcomes, _ = await svc.limits.tick()
+        assert bool(outcomes) == bool(expired)
         # every active game plays on to its end (the AI seat answering, the daily one too)
         for game_id, key, status in games:
             row = await store.get(game_id)
@@ -133,9 +139,13 @@ async def _plays_on(store: Any, games: list[tuple[int, int, str]], now: float) -
         await host.results.settle_all()
         assert await ratings.settle_due(svc.tables.load) >= 1  # channel 2's at least
         assert await ratings.tables.unsettled(10) == []
-        for user in (ANN, BOB):  # the daily history reads
+        for user in (ANN, BOB):  # the daily history reads, and a closed day's review
             days, _, _ = await history(host, user)
             assert days
+            if expired:
+                shown = await daily_review(host, user, dt.date.fromisoformat(attempt.day))
+                assert (shown.mine is not None) == (user == BOB)
+                assert user != BOB or ME in shown.games  # his game, stepped through
         fresh = GameService(store, clock=lambda: now)  # a restart: every game verified again
         for game_id, key, status in games:
             row = await store.get(game_id)
