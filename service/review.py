@@ -50,9 +50,12 @@ WORKERS = 2  # one per core of the target machine (bench/review.py)
 NICENESS = 10  # like the image workers: players' answers come first
 GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 accuracy
 TOP = 3  # the costliest decisions shown
-MISTAKE = 0.05  # a decision that costs less is no mistake worth naming (an "inaccuracy"
-# on lichess: 5 points of chance to win)
-TIE = 0.05  # two costs closer than this are one size: within one review's noise (Stability)
+MISTAKE = 0.05  # a decision that may cost this much is looked at again (an "inaccuracy" on
+# lichess: 5 points of chance to win); what is named starts higher, at NAMED
+NAMED = 0.125  # a named mistake costs at least this much (the second look keeps MISTAKE):
+# two reviews' costs of one decision differ by 4-5 points at the median and about 10 at the
+# 90th percentile, so a cost of 5-12 points was named by one review of two and not the other
+TIE = 0.10  # two costs closer than this are one size: within one review's noise (Stability)
 FORMAT = 3  # the stored review's layout and reading: 2 judges only typed answers
 # (`decisions`); 3 plays the other seats' units in the rollouts (ai/expert.py `defended`); a
 # stored review of an older format is computed again when asked for, and replaces it
@@ -117,7 +120,7 @@ class SeatReview:
 
     def mistakes(self, n: int = TOP) -> list[Point]:
         """One decision of each of the `n` rounds that cost the most (decisions costing at
-        least MISTAKE): the round's first answer that cost about as much as its costliest
+        least NAMED): the round's first answer that cost about as much as its costliest
         (within TIE); among rounds of about one cost, the earlier ones. Shown costliest
         first (the chart numbers them so).
 
@@ -130,7 +133,7 @@ class SeatReview:
         the same in every review (docs/review.md, "Stability")."""
         by_round: dict[int, list[Point]] = {}
         for p in self.points:
-            if p.cost >= MISTAKE:
+            if p.cost >= NAMED:
                 by_round.setdefault(p.round, []).append(p)
         rounds: list[tuple[float, int, Point]] = []
         for r, pts in by_round.items():
@@ -489,7 +492,7 @@ def seat_lines(review: SeatReview, name: str, cards: CardSet, lang: str) -> list
                   accuracy=f"{review.accuracy:.0f}", n=len(review.points)), *followed]
     worst = review.mistakes()
     if not worst:
-        lines.append(said(lang, "review.no_mistakes", points=points_word(MISTAKE)))
+        lines.append(said(lang, "review.no_mistakes", points=f"{100 * NAMED:g}"))
     for k, p in enumerate(worst, 1):
         # round 0 is the setup's placement (R5), before the first round
         key = "review.mistake" if p.round > 0 else "review.mistake_setup"
