@@ -199,8 +199,9 @@ async def _told(_outcome: Any) -> None:
     """The channel's news of an AI answer: nobody to tell in this test."""
 
 
-async def _play_to_the_end(svc: GameService, channel: int, seed: int) -> Game:
-    """Ann and Bob play random legal answers; AI seats answer through the service."""
+async def play_to_the_end(svc: GameService, channel: int, seed: int) -> Game:
+    """Ann and Bob play random legal answers; AI seats answer through the service (also
+    tests/test_release_features.py: `channel` may be a daily slot)."""
     pick = random.Random(seed)
     for _ in range(MAX_MOVES):
         await svc.ai.play_ai(channel, _told)
@@ -233,7 +234,7 @@ async def _release_games_play_on(store: Any, release: Release) -> None:
         assert row.status == "over" and finished.result is not None
         assert finished.view(0)["result"] == finished.result
         for channel in release.active:
-            g = await _play_to_the_end(svc, channel, seed=channel)
+            g = await play_to_the_end(svc, channel, seed=channel)
             assert g.over and g.cards == released_cards(release.cards_version)
         fresh = GameService(store)  # a restart: every game verified again from its rows
         for channel in (*release.active, release.finished):

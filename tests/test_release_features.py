@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import random
 import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_card_versions import play_to_the_end
 
 import service.review as review_module
 from engine import Game
-from service import GameOver, GameService
+from service import GameService
 from service.daily_play import DailyHost
 from service.daily_review import ME, history
 from service.daily_review import review as daily_review
@@ -41,7 +41,6 @@ from store.copy import copy
 ROOT = Path(__file__).resolve().parents[1]
 RELEASES = ("a3e9e43", "e81aff9", "7c54f01", "7ca74e7", "aee6983")
 ANN, BOB = 11, 12
-MAX_MOVES = 4000
 
 
 def _fixture(commit: str) -> Path:
@@ -65,24 +64,6 @@ def _games(path: Path) -> list[tuple[int, int, str]]:
                 con.execute("SELECT id, channel_id, status FROM games ORDER BY id")]
     finally:
         con.close()
-
-
-async def _told(_outcome: Any) -> None:
-    """The channel's news of an AI answer: nobody to tell in this test."""
-
-
-async def _play_to_the_end(svc: GameService, key: int, seed: int) -> Game:
-    pick = random.Random(seed)
-    for _ in range(MAX_MOVES):
-        await svc.ai.play_ai(key, _told)
-        try:
-            row, g = await svc.tables.current(key)
-        except GameOver as over:
-            return over.game
-        seat = next(s for s in g.waiting_for() if row.seats[s]["user"] in (ANN, BOB))
-        await svc.play.act(key, row.seats[seat]["user"],
-                           str(pick.choice(g.legal_actions(seat))))
-    raise AssertionError(f"game {key}: not over after {MAX_MOVES} moves")
 
 
 async def _plays_on(store: Any, games: list[tuple[int, int, str]], now: float,
@@ -138,7 +119,7 @@ async def _plays_on(store: Any, games: list[tuple[int, int, str]], now: float,
         for game_id, key, status in games:
             row = await store.get(game_id)
             if status == "active" and row is not None and row.status == "active":
-                g = await _play_to_the_end(svc, key, seed=game_id)
+                g = await play_to_the_end(svc, key, seed=game_id)
                 assert g.over
         await host.results.settle_all()
         assert await ratings.settle_due(svc.tables.load) >= 1  # channel 2's at least
