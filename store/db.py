@@ -105,6 +105,7 @@ from .rows import (
     decode_notice,
     ends_unsettled,
     game_row,
+    json_object,
     new_key,
     report_set_aside,
     set_aside_row,
@@ -982,11 +983,8 @@ def _quarantine(con: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
     r = con.execute("SELECT reason FROM quarantine WHERE game_id=?", (game_id,)).fetchone()
     if r is None:
         return None
-    try:
-        reason = json.loads(r["reason"])
-    except (ValueError, RecursionError):
-        reason = None
-    return reason if isinstance(reason, dict) else {"kind": "error"}
+    reason = json_object(r["reason"])
+    return reason if reason is not None else {"kind": "error"}
 
 
 def _timers(con: sqlite3.Connection, game_id: int) -> list[TimerRow]:

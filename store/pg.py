@@ -67,6 +67,7 @@ from .rows import (
     decode_notice,
     ends_unsettled,
     game_row,
+    json_object,
     new_key,
     report_set_aside,
     set_aside_row,
@@ -732,11 +733,8 @@ async def _quarantine(con: Con, game_id: int) -> dict[str, Any] | None:
     raw = await con.fetchval("SELECT reason FROM quarantine WHERE game_id=$1", game_id)
     if raw is None:
         return None
-    try:
-        reason = json.loads(raw)
-    except (ValueError, RecursionError):
-        reason = None
-    return reason if isinstance(reason, dict) else {"kind": "error"}
+    reason = json_object(raw)
+    return reason if reason is not None else {"kind": "error"}
 
 
 async def _timers(con: Con, game_id: int) -> list[TimerRow]:

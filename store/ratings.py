@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .db import Store
-from .rows import Columns, report_set_aside, set_aside_row
+from .rows import Columns, is_flag, is_time, report_set_aside, set_aside_row
 
 EVERYWHERE = 0  # the scope of the bot-wide rating (a server's scope is its id)
 log = logging.getLogger("rr.store")
@@ -396,7 +396,7 @@ def ended_of(game_id: int, ended_at: object, updated_at: object) -> float:
     recorded again; it is the game's last write instead (the move that ended it, unless
     something touched the row since), else now, logged."""
     for raw in (ended_at, updated_at):
-        if isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw):
+        if is_time(raw):
             if raw is not ended_at:
                 log.warning("unsettled_games: game %s ended at %r, which is no time; dated"
                             " by its last write", game_id, ended_at)
@@ -411,7 +411,7 @@ def switch_off(raw: object, guild_id: int) -> bool:
     are ever written; anything else is damage, which used to read as "off" (any truthy text)
     and silently left every game of that server unrated. A damaged switch reads as the
     default (ratings on, as with no row at all), logged so the operator can set it again."""
-    if raw is None or (type(raw) is int and raw in (0, 1)):
+    if is_flag(raw):
         return bool(raw)
     log.warning("stats_servers: the ratings switch of server %s could not be read (%r);"
                 " ratings stay on (the default)", guild_id, raw)

@@ -18,6 +18,7 @@ from typing import Any
 
 from .contract import ReviewStore
 from .db import Store
+from .rows import json_object
 
 
 class SqliteReviewStore(ReviewStore):
@@ -31,7 +32,7 @@ class SqliteReviewStore(ReviewStore):
             r = con.execute("SELECT review FROM game_reviews WHERE game_id=?",
                             (game_id,)).fetchone()
             return None if r is None else str(r[0])
-        return loads(await self.store.run_read(read))
+        return json_object(await self.store.run_read(read))
 
     async def save(self, game_id: int, review: dict[str, Any], *,
                    unreadable: bool = False) -> None:
@@ -60,7 +61,7 @@ def stays(stored: str, review: dict[str, Any], *, unreadable: bool = False) -> b
     `unreadable`: the saver could not read the stored one though it parses and names this
     format (a damaged shape): it is replaced too, only a newer format's stays (the
     fault-injection audit: such a row was recomputed on every ask, or failed it)."""
-    old = loads(stored)
+    old = json_object(stored)
     if old is None or not isinstance(old.get("format"), int):
         return False
     new = review.get("format")
@@ -68,14 +69,3 @@ def stays(stored: str, review: dict[str, Any], *, unreadable: bool = False) -> b
         return True
     was: int = old["format"]
     return was > new if unreadable else was >= new
-
-
-def loads(text: str | None) -> dict[str, Any] | None:
-    """A stored review, or None (none yet, or unreadable: it is then computed again)."""
-    if text is None:
-        return None
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    return data if isinstance(data, dict) else None

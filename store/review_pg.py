@@ -8,7 +8,8 @@ from typing import Any
 
 from .contract import ReviewStore
 from .pg import Con, PgStore
-from .review import dumps, loads, stays
+from .review import dumps, stays
+from .rows import json_object
 
 
 class PgReviewStore(ReviewStore):
@@ -19,7 +20,7 @@ class PgReviewStore(ReviewStore):
         async def read(con: Con) -> str | None:
             r = await con.fetchval("SELECT review FROM game_reviews WHERE game_id=$1", game_id)
             return None if r is None else str(r)
-        return loads(await self.store.run_read(read))
+        return json_object(await self.store.run_read(read))
 
     async def save(self, game_id: int, review: dict[str, Any], *,
                    unreadable: bool = False) -> None:

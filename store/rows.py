@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeGuard, cast
 
 log = logging.getLogger("rr.store")
 
@@ -330,6 +330,18 @@ def report_set_aside(source: str, rows: Sequence[Mapping[str, Any]], reason: str
                     r.get("id"), r.get("game_id"), reason)
 
 
+def is_time(value: object) -> TypeGuard[int | float]:
+    """A stored time (or count) that is one: a finite number. SQLite keeps text in a REAL
+    column and PostgreSQL NaN and infinity, and each sorts after every number."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def is_flag(value: object) -> bool:
+    """A stored 0/1 flag as one was written (None: no row, the default); anything else is
+    damage, which any truthy text would otherwise read as set."""
+    return value is None or (type(value) is int and value in (0, 1))
+
+
 def json_object(raw: str | None) -> dict[str, Any] | None:
     """A stored JSON object, or None when the text is not one (damaged rows are read, not
     raised: one bad row must stay its own problem)."""
@@ -343,6 +355,8 @@ def json_object(raw: str | None) -> dict[str, Any] | None:
 # ---- the daily challenge ------------------------------------------------------------------------
 EVERY_DAY = "0001-01-01"  # `keyed_from` of a database no daily was played on
 DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes
+
+
 def day_flag_set(raw: object, day: str, flag: str) -> bool:
     """A `daily_days` flag (`announced`, `closed`, `recapped`) as stored: only 0 and 1 are
     ever written. Anything else is damage, which used to count as done for a read (any
@@ -350,7 +364,7 @@ def day_flag_set(raw: object, day: str, flag: str) -> bool:
     day's news, close or recaps were silently skipped forever. It counts as not done, is
     logged, and the next pass runs that step and sets the flag (a step told twice is the
     worst case, never one lost)."""
-    if raw is None or (type(raw) is int and raw in (0, 1)):
+    if is_flag(raw):
         return raw == 1
     log.warning("daily_days: the %s flag of %s could not be read (%r); counted as not done",
                 flag, day, raw)
@@ -435,8 +449,7 @@ def attempt_of(r: Columns) -> Attempt:
     times: list[float | None] = []
     for column in ("started_at", "finished_at"):
         value = r[column]
-        if value is not None and not (isinstance(value, int | float)
-                                      and not isinstance(value, bool) and math.isfinite(value)):
+        if value is not None and not is_time(value):
             log.warning("daily_attempts row of user %s on %s: its %s could not be read (%r);"
                         " ranked last among equal scores", r["user_id"], r["day"], column,
                         value)
