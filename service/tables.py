@@ -14,14 +14,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, NoReturn
 
 from engine import ActionError, Game, UnknownCardsVersion, UnknownRulesVersion
 from engine.messages import Items, phrase
 from store import GameRow, GameStore, StoreBusy, StoreUncertain, TimerRow
-from store.rows import LATEST_SLACK_S
+from store.rows import LATEST_SLACK_S, is_time
 from store.rows import MAX_LIMIT_S as MAX_LIMIT_S  # the limits a stored game may have
 from store.rows import MIN_LIMIT_S as MIN_LIMIT_S
 
@@ -432,6 +431,5 @@ def timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) 
     time no later than the longest limit from now (`latest`)."""
     deadline, remind = t["deadline"], t["remind_at"]
     return (isinstance(t["seat"], int) and asked.get(t["seat"]) == t["decision_id"]
-            and isinstance(deadline, int | float) and math.isfinite(deadline)
-            and 0 < deadline <= latest
-            and (remind is None or isinstance(remind, int | float) and math.isfinite(remind)))
+            and is_time(deadline) and 0 < deadline <= latest
+            and (remind is None or is_time(remind)))
