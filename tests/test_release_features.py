@@ -19,6 +19,7 @@ import asyncio
 import datetime as dt
 import shutil
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -156,38 +157,35 @@ def _copy(tmp_path: Path, commit: str) -> str:
 LATER = {"same-day": 3600.0, "days-later": 3 * 86400.0}  # the upgrade, after the release's games
 
 
-@pytest.mark.parametrize("later", LATER)
-@pytest.mark.parametrize("commit", RELEASES)
-def test_a_newer_release_database_with_every_feature_plays_on(tmp_path, monkeypatch, commit,
-                                                              later):
+def _upgrade(monkeypatch: pytest.MonkeyPatch, commit: str, later: str,
+             open_store: Callable[[], Awaitable[Any]]) -> None:
+    """Today's code on the release's database as `open_store` opens it, `later` on."""
     monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
     monkeypatch.setattr(review_module, "RECHECK", 0)  # a review read, not its judging
     games = _games(_fixture(commit))
 
     async def main() -> None:
-        store = await Store(_copy(tmp_path, commit)).open()
+        store = await open_store()
         try:
             await _plays_on(store, games, _made_at(_fixture(commit)) + LATER[later],
                             review=later == "same-day")
         finally:
             await store.close()
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("later", LATER)
+@pytest.mark.parametrize("commit", RELEASES)
+def test_a_newer_release_database_with_every_feature_plays_on(tmp_path, monkeypatch, commit,
+                                                              later):
+    _upgrade(monkeypatch, commit, later, lambda: Store(_copy(tmp_path, commit)).open())
 
 
 @pytest.mark.parametrize("later", LATER)
 @pytest.mark.parametrize("commit", RELEASES)
 def test_a_newer_release_database_copied_to_postgresql_plays_on(tmp_path, pg_url, monkeypatch,
                                                                  commit, later):
-    monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
-    monkeypatch.setattr(review_module, "RECHECK", 0)
-    games = _games(_fixture(commit))
-
-    async def main() -> None:
+    async def copied() -> Any:
         await copy(_copy(tmp_path, commit), pg_url)
-        store = await make_store(pg_url).open()
-        try:
-            await _plays_on(store, games, _made_at(_fixture(commit)) + LATER[later],
-                            review=later == "same-day")
-        finally:
-            await store.close()
-    asyncio.run(main())
+        return await make_store(pg_url).open()
+    _upgrade(monkeypatch, commit, later, copied)
