@@ -15,11 +15,12 @@ import re
 import discord
 import pytest
 from bot_driver import Clock, Table, make_bot
-from harness import Harness
+from harness import FakeUser, Harness
 
 import cogs.announce as announce
 from cogs.daily import day_once
 from service.daily_slots import slot
+from store import GameRow
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 DAY = 24 * 3600
@@ -260,6 +261,15 @@ def test_a_damaged_share_line_is_left_out_of_stats(db):
     asyncio.run(scenario())
 
 
+async def _ranked_daily(h: Harness, user: FakeUser) -> GameRow:
+    """`user`'s ranked daily game of today, begun (the day's par known, so none is played)."""
+    await h.bot.daily.store.set_par(h.bot.daily.days.today().isoformat(), PAR)
+    await h.slash(user, "rr daily play")
+    row = await h.bot.store.open_game(slot(user.id, True))
+    assert row is not None
+    return row
+
+
 def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
     """The robustness audit: a ranked daily game whose stored record names a day that is
     no date made the overdue check raise, so every command in that player's DMs (a move,
@@ -269,9 +279,7 @@ def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann = h.user("ann")
-            await h.bot.daily.store.set_par(h.bot.daily.days.today().isoformat(), PAR)
-            await h.slash(ann, "rr daily play")
-            row = await h.bot.store.open_game(slot(ann.id, True))
+            row = await _ranked_daily(h, ann)
             settings = {**row.settings, "daily": {**row.settings["daily"], "day": "garbage"}}
             await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), row.id)
             again = await h.slash(ann, "rr daily play")
@@ -298,9 +306,7 @@ def test_a_daily_game_whose_challenge_number_is_damaged_can_be_resigned_and_scor
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann = h.user("ann")
-            await h.bot.daily.store.set_par(h.bot.daily.days.today().isoformat(), PAR)
-            await h.slash(ann, "rr daily play")
-            row = await h.bot.store.open_game(slot(ann.id, True))
+            row = await _ranked_daily(h, ann)
             record = dict(row.settings["daily"])
             if damage is None:
                 del record["number"]
