@@ -225,6 +225,19 @@ async def unsettled_ids(tables) -> list[int]:
     return [game for game, _ in await tables.unsettled(10)]
 
 
+async def _ended_games(s, channels: tuple[int, ...]) -> list[int]:
+    """A two-player game in each channel, started and ended by a move (which claims its
+    settling): their ids."""
+    ids = []
+    for channel in channels:
+        lobby = await s.create_lobby(GUILD, channel, 1, "Ann", {"players": 2})
+        seats = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
+        started = await s.start(lobby.id, seats, {"seed": 1}, "{}")
+        await s.commit_actions(lobby.id, started.row.version, [(0, 1, "pass")], "{}", "over", [])
+        ids.append(lobby.id)
+    return ids
+
+
 def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
     """Reliability (issue 24): a game whose settling fails for a reason of its own (here its
     replay raises) is logged and its claim dropped, and the games after it in the queue are
@@ -239,14 +252,7 @@ def test_one_game_that_cannot_be_settled_never_holds_up_the_others(db):
         s = await db.open()
         try:
             tables = ratings_store(s)
-            ids = []
-            for channel in (90, 91, 92):
-                lobby = await s.create_lobby(GUILD, channel, 1, "Ann", {"players": 2})
-                seats = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
-                started = await s.start(lobby.id, seats, {"seed": 1}, "{}")
-                await s.commit_actions(lobby.id, started.row.version, [(0, 1, "pass")], "{}",
-                                       "over", [])
-                ids.append(lobby.id)
+            ids = await _ended_games(s, (90, 91, 92))
             bad, good, later = ids
             ratings = Ratings(s)
             settled: list[int] = []
@@ -443,15 +449,7 @@ def test_a_claim_whose_end_time_is_damaged_is_settled_dated_by_its_game(db, capl
         s = await db.open()
         try:
             tables = ratings_store(s)
-            ids = []
-            for channel in (90, 91):
-                lobby = await s.create_lobby(GUILD, channel, 1, "Ann", {"players": 2})
-                seats = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
-                started = await s.start(lobby.id, seats, {"seed": 1}, "{}")
-                await s.commit_actions(lobby.id, started.row.version, [(0, 1, "pass")], "{}",
-                                       "over", [])
-                ids.append(lobby.id)
-            bad, good = ids
+            bad, good = await _ended_games(s, (90, 91))
             await db.sql("UPDATE unsettled_games SET ended_at=? WHERE game_id=?",
                          float("nan") if db.pg else "garbage", bad)
             written = (await db.sql("SELECT updated_at FROM games WHERE id=?", bad))[0][0]
