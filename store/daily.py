@@ -23,6 +23,7 @@ from typing import Any
 from .contract import AttemptTaken, DailyStore, VersionConflict
 from .db import Store
 from .rows import (
+    ATTEMPT_PLAYING,
     DAMAGED_SECRET,
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
@@ -59,7 +60,7 @@ _DUE = ("SELECT r.user_id, r.channel_id, r.lang FROM daily_reminders r"
         " AND EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
         "   AND a.ranked=1 AND a.status='finished' AND a.day=date(:day, '-1 day'))"
         " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
-        "   AND a.ranked=1 AND a.day=:day AND a.status<>'playing')")
+        "   AND a.ranked=1 AND a.day=:day AND NOT (" + ATTEMPT_PLAYING.format("a.") + "))")
 
 
 class SqliteDailyStore(DailyStore):
@@ -168,7 +169,8 @@ class SqliteDailyStore(DailyStore):
         open game `replace`d is abandoned and its attempt, if still playing, ends
         unfinished. VersionConflict: the slot has another open game."""
         now = time.time()
-        upsert = ("DO UPDATE SET game_id=excluded.game_id WHERE daily_attempts.status='playing'"
+        upsert = ("DO UPDATE SET game_id=excluded.game_id WHERE "
+                  + ATTEMPT_PLAYING.format("daily_attempts.") +
                   " AND daily_attempts.game_id IS NULL") if ranked else (
             "DO UPDATE SET name=excluded.name, status='playing', started_at=excluded.started_at,"
             " game_id=excluded.game_id, score=NULL, share=NULL, finished_at=NULL")
@@ -178,7 +180,7 @@ class SqliteDailyStore(DailyStore):
                 con.execute("INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id))
             if replace is not None:  # the practice it replaces ends with its game
                 con.execute("UPDATE daily_attempts SET status='unfinished', finished_at=?"
-                            " WHERE game_id=? AND status='playing'", (now, replace))
+                            " WHERE game_id=? AND " + ATTEMPT_PLAYING.format(""), (now, replace))
             r = con.execute(
                 "INSERT INTO daily_attempts (user_id, day, ranked, game_id, name, status,"
                 " started_at) VALUES (?,?,?,?,?,'playing',?) ON CONFLICT (user_id, day, ranked) "
@@ -206,7 +208,7 @@ class SqliteDailyStore(DailyStore):
         def write(con: sqlite3.Connection) -> bool:
             cur = con.execute(
                 "UPDATE daily_attempts SET status=?, score=?, share=?, finished_at=?"
-                " WHERE user_id=? AND day=? AND ranked=? AND status='playing'",
+                " WHERE user_id=? AND day=? AND ranked=? AND " + ATTEMPT_PLAYING.format(""),
                 (status, json.dumps(score) if score else None, share, now, user_id, day,
                  int(ranked)))
             if cur.rowcount != 1:
@@ -239,7 +241,7 @@ class SqliteDailyStore(DailyStore):
     async def playing(self, day: str | None = None) -> list[Attempt]:
         """Attempts still being played (of one day, or of any day)."""
         def read(con: sqlite3.Connection) -> list[Attempt]:
-            sql = "SELECT * FROM daily_attempts WHERE status='playing'"
+            sql = "SELECT * FROM daily_attempts WHERE " + ATTEMPT_PLAYING.format("")
             args: tuple[Any, ...] = ()
             if day is not None:
                 sql, args = sql + " AND day=?", (day,)

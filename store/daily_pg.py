@@ -17,6 +17,7 @@ from .contract import AttemptTaken, DailyStore, VersionConflict
 from .daily import RECAPPED_GAMES
 from .pg import Con, PgStore, rows_touched
 from .rows import (
+    ATTEMPT_PLAYING,
     DAMAGED_SECRET,
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
@@ -135,7 +136,8 @@ class PgDailyStore(DailyStore):
         """As daily.py: the claim and the game, one transaction. A racing process's claim
         waits on the primary key for this one to commit, then finds the attempt taken."""
         now = time.time()
-        upsert = ("DO UPDATE SET game_id=excluded.game_id WHERE daily_attempts.status='playing'"
+        upsert = ("DO UPDATE SET game_id=excluded.game_id WHERE "
+                  + ATTEMPT_PLAYING.format("daily_attempts.") +
                   " AND daily_attempts.game_id IS NULL") if ranked else (
             "DO UPDATE SET name=excluded.name, status='playing', started_at=excluded.started_at,"
             " game_id=excluded.game_id, score=NULL, share=NULL, finished_at=NULL")
@@ -145,8 +147,8 @@ class PgDailyStore(DailyStore):
                 await con.execute("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT"
                                   " DO NOTHING", guild_id, user_id)
             if replace is not None:  # the practice it replaces ends with its game
-                await con.execute("UPDATE daily_attempts SET status='unfinished',"
-                                  " finished_at=$1 WHERE game_id=$2 AND status='playing'",
+                await con.execute("UPDATE daily_attempts SET status='unfinished', finished_at=$1"
+                                  " WHERE game_id=$2 AND " + ATTEMPT_PLAYING.format(""),
                                   now, replace)
             r = await con.fetchrow(
                 "INSERT INTO daily_attempts (user_id, day, ranked, game_id, name, status,"
@@ -169,7 +171,7 @@ class PgDailyStore(DailyStore):
         async def write(con: Con) -> bool:
             n = rows_touched(await con.execute(
                 "UPDATE daily_attempts SET status=$1, score=$2, share=$3, finished_at=$4"
-                " WHERE user_id=$5 AND day=$6 AND ranked=$7 AND status='playing'",
+                " WHERE user_id=$5 AND day=$6 AND ranked=$7 AND " + ATTEMPT_PLAYING.format(""),
                 status, json.dumps(score) if score else None, share, now, user_id, day,
                 int(ranked)))
             if n != 1:
@@ -200,12 +202,13 @@ class PgDailyStore(DailyStore):
                         " AND ranked=$4", game_id, user_id, day, int(ranked))
 
     async def playing(self, day: str | None = None) -> list[Attempt]:
+        sql = "SELECT * FROM daily_attempts WHERE " + ATTEMPT_PLAYING.format("")
+
         async def read(con: Con) -> list[Attempt]:
             if day is None:
-                rows = await con.fetch("SELECT * FROM daily_attempts WHERE status='playing'")
+                rows = await con.fetch(sql)
             else:
-                rows = await con.fetch("SELECT * FROM daily_attempts WHERE status='playing'"
-                                       " AND day=$1", day)
+                rows = await con.fetch(sql + " AND day=$1", day)
             return [attempt_of(r) for r in rows]
         return await self.store.run_read(read)
 
@@ -424,7 +427,7 @@ async def _mark_due(con: Con, day: str, hour: int) -> list[asyncpg.Record]:
         "   AND a.ranked=1 AND a.status='finished'"
         "   AND a.day=to_char(CAST($1::text AS date) - 1, 'YYYY-MM-DD'))"
         " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.user_id=r.user_id"
-        "   AND a.ranked=1 AND a.day=$1 AND a.status<>'playing')"
+        "   AND a.ranked=1 AND a.day=$1 AND NOT (" + ATTEMPT_PLAYING.format("a.") + "))"
         " RETURNING r.user_id, r.channel_id, r.lang", day, hour, DEFAULT_REMIND_HOUR)
 
 

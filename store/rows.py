@@ -387,6 +387,11 @@ def remind_hour(raw: object, user_id: int) -> int:
 HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
 
 AttemptStatus = Literal["playing", "finished", "unfinished"]
+ATTEMPT_PLAYING = "{0}status NOT IN ('finished', 'unfinished')"
+"""SQL (format it with a table alias and its dot, or ""): an attempt still being played. An
+attempt is over only once its row says so: a damaged status (none of `AttemptStatus`) counts
+as playing, as `attempt_of` reads it, so the day's close still ends it (`status='playing'`
+left it, and its game, open for ever)."""
 DailyNoticeKind = Literal["news", "reminder", "time_up", "recap"]
 """A daily outbox row's kind: a server's news, a streak reminder, "your ranked day ended
 unfinished", and the animated recap of a player's ranked game once its day closed."""
@@ -404,7 +409,8 @@ class Attempt:
     share: str | None
     started_at: float
     finished_at: float | None
-    # columns that could not be read ("score"): the attempt is then left out of rankings
+    # columns that could not be read ("score": the attempt is then left out of rankings;
+    # "status": read as playing)
     damage: list[str] = field(default_factory=list)
 
 
@@ -456,8 +462,16 @@ def attempt_of(r: Columns) -> Attempt:
             damage.append(column)
             value = math.inf
         times.append(value)
+    status = r["status"]
+    if status not in ("playing", "finished", "unfinished"):
+        # not over until it says so (`ATTEMPT_PLAYING`): "done today" would have locked the
+        # player out of a game still open
+        log.warning("daily_attempts row of user %s on %s: its status could not be read (%r);"
+                    " read as still playing", r["user_id"], r["day"], status)
+        damage.append("status")
+        status = "playing"
     return Attempt(r["user_id"], r["day"], bool(r["ranked"]), r["game_id"], r["name"],
-                   r["status"], score, r["share"], times[0] or 0.0, times[1], damage)
+                   status, score, r["share"], times[0] or 0.0, times[1], damage)
 
 
 def daily_notice(r: Columns) -> DailyNotice:

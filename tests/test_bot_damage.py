@@ -325,3 +325,25 @@ def test_a_daily_game_whose_challenge_number_is_damaged_can_be_resigned_and_scor
             att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
             assert att is not None and att.status == "finished" and att.score is not None
     asyncio.run(scenario())
+
+
+def test_a_ranked_daily_attempt_whose_status_is_damaged_plays_on_until_the_day_ends_it(db):
+    """The fault-injection audit: today's ranked attempt whose stored status is none of
+    playing / finished / unfinished told its player "done today" while the game itself
+    stayed open, and the day's close (which ends the attempts still playing) never ended
+    it. An attempt is over only once it says so: the player's game goes on, and the
+    day's close ends it unfinished, its game with it."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            ann = h.user("ann")
+            row = await _ranked_daily(h, ann)
+            await db.sql("UPDATE daily_attempts SET status='x' WHERE user_id=?", ann.id)
+            again = await h.slash(ann, "rr daily play")
+            assert "goes on" in again.text, again.text
+            clock.now += DAY
+            await day_once(h.bot)
+            att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
+            assert att is not None and att.status == "unfinished"
+            assert (await h.bot.store.get(row.id)).status != "active"
+    asyncio.run(scenario())
