@@ -24,6 +24,7 @@ from .contract import AttemptTaken, DailyStore, VersionConflict
 from .db import Store
 from .rows import (
     ATTEMPT_PLAYING,
+    DAMAGED_RANKED,
     DAMAGED_SECRET,
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
@@ -133,9 +134,13 @@ class SqliteDailyStore(DailyStore):
 
     # ---- attempts ----------------------------------------------------------------------------
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
+        """The day's ranked attempt (or practice). One whose ranked flag is damaged counts
+        as the ranked one when there is none, as the claim takes it (rows.DAMAGED_RANKED):
+        its player is told their day's one try is taken rather than that it is starting."""
         def read(con: sqlite3.Connection) -> Attempt | None:
-            r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND ranked=?",
-                            (user_id, day, int(ranked))).fetchone()
+            r = con.execute("SELECT * FROM daily_attempts WHERE user_id=? AND day=? AND (ranked=?"
+                            " OR (? AND " + DAMAGED_RANKED + ")) ORDER BY ranked=? DESC",
+                            (user_id, day, int(ranked), ranked, int(ranked))).fetchone()
             return attempt_of(r) if r else None
         return await self.store.run_read(read)
 
@@ -148,6 +153,8 @@ class SqliteDailyStore(DailyStore):
         def write(con: sqlite3.Connection) -> Attempt | None:
             if guild_id is not None:
                 con.execute("INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id))
+            if ranked and _damaged_ranked(con, user_id, day):
+                return None
             verb = "INSERT OR IGNORE" if ranked else "INSERT OR REPLACE"
             cur = con.execute(
                 f"{verb} INTO daily_attempts (user_id, day, ranked, name, status, started_at)"
@@ -176,6 +183,8 @@ class SqliteDailyStore(DailyStore):
             " game_id=excluded.game_id, score=NULL, share=NULL, finished_at=NULL")
 
         def claim(con: sqlite3.Connection, row: GameRow) -> Attempt:
+            if ranked and _damaged_ranked(con, user_id, day):
+                raise AttemptTaken(f"user {user_id}'s day {day} holds a damaged ranked flag")
             if guild_id is not None:
                 con.execute("INSERT OR IGNORE INTO daily_members VALUES (?,?)", (guild_id, user_id))
             if replace is not None:  # the practice it replaces ends with its game
@@ -503,3 +512,9 @@ def _flag_set(con: sqlite3.Connection, day: str, flag: str) -> bool:
     exists (each caller inserts it first)."""
     r = con.execute(f"SELECT {flag} FROM daily_days WHERE day=?", (day,)).fetchone()  # noqa: S608
     return day_flag_set(r[0] if r else None, day, flag)
+
+
+def _damaged_ranked(con: sqlite3.Connection, user_id: int, day: str) -> bool:
+    """Whether the player's day holds an attempt whose ranked flag is damaged (rows.py)."""
+    return con.execute("SELECT 1 FROM daily_attempts WHERE user_id=? AND day=? AND "
+                       + DAMAGED_RANKED, (user_id, day)).fetchone() is not None

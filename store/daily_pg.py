@@ -18,6 +18,7 @@ from .daily import RECAPPED_GAMES
 from .pg import Con, PgStore, rows_touched
 from .rows import (
     ATTEMPT_PLAYING,
+    DAMAGED_RANKED,
     DAMAGED_SECRET,
     DEFAULT_REMIND_HOUR,
     EVERY_DAY,
@@ -105,9 +106,12 @@ class PgDailyStore(DailyStore):
         return await self.store.run_read(read)
 
     async def attempt(self, user_id: int, day: str, ranked: bool) -> Attempt | None:
+        """As daily.py: a damaged ranked flag counts as the ranked attempt's."""
         async def read(con: Con) -> Attempt | None:
             r = await con.fetchrow("SELECT * FROM daily_attempts WHERE user_id=$1 AND day=$2"
-                                   " AND ranked=$3", user_id, day, int(ranked))
+                                   " AND (ranked=$3 OR ($4 AND " + DAMAGED_RANKED + "))"
+                                   " ORDER BY ranked=$3 DESC", user_id, day, int(ranked),
+                                   ranked)
             return attempt_of(r) if r else None
         return await self.store.run_read(read)
 
@@ -116,6 +120,8 @@ class PgDailyStore(DailyStore):
         now = time.time()
 
         async def write(con: Con) -> Attempt | None:
+            if ranked and await _damaged_ranked(con, user_id, day):
+                return None
             if guild_id is not None:
                 await con.execute("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT"
                                   " DO NOTHING", guild_id, user_id)
@@ -143,6 +149,8 @@ class PgDailyStore(DailyStore):
             " game_id=excluded.game_id, score=NULL, share=NULL, finished_at=NULL")
 
         async def claim(con: Con, row: GameRow) -> Attempt:
+            if ranked and await _damaged_ranked(con, user_id, day):
+                raise AttemptTaken(f"user {user_id}'s day {day} holds a damaged ranked flag")
             if guild_id is not None:
                 await con.execute("INSERT INTO daily_members VALUES ($1,$2) ON CONFLICT"
                                   " DO NOTHING", guild_id, user_id)
@@ -435,3 +443,9 @@ async def _flag_set(con: Con, day: str, flag: str) -> bool:
     """As daily.py: a day's flag, a damaged one (logged) counting as not set."""
     return day_flag_set(await con.fetchval(
         f"SELECT {flag} FROM daily_days WHERE day=$1", day), day, flag)  # noqa: S608
+
+
+async def _damaged_ranked(con: Con, user_id: int, day: str) -> bool:
+    """As daily.py: the player's day holds an attempt whose ranked flag is damaged."""
+    return await con.fetchval("SELECT 1 FROM daily_attempts WHERE user_id=$1 AND day=$2 AND "
+                              + DAMAGED_RANKED, user_id, day) is not None

@@ -387,6 +387,12 @@ def remind_hour(raw: object, user_id: int) -> int:
 HOLD_S = 600.0  # a delivery under way holds its row this long (then another pass may take it)
 
 AttemptStatus = Literal["playing", "finished", "unfinished"]
+DAMAGED_RANKED = "ranked NOT IN (0, 1)"
+"""SQL: an attempt whose ranked flag is damaged (text in SQLite, which the primary key tells
+apart from 1; another number). A ranked claim finding one of the player's day refuses, as for
+a ranked attempt: the flag is only ever written 1 for the day's one ranked try or 0 for a
+practice, so a damaged one may be that try, and a second ranked try of a day must never be
+given (a practice lost to this is the lesser harm, and `/rr daily practice` replaces it)."""
 ATTEMPT_PLAYING = "{0}status NOT IN ('finished', 'unfinished')"
 """SQL (format it with a table alias and its dot, or ""): an attempt still being played. An
 attempt is over only once its row says so: a damaged status (none of `AttemptStatus`) counts

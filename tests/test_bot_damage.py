@@ -347,3 +347,31 @@ def test_a_ranked_daily_attempt_whose_status_is_damaged_plays_on_until_the_day_e
             assert att is not None and att.status == "unfinished"
             assert (await h.bot.store.get(row.id)).status != "active"
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("over", [True, False])  # False: claimed, its game never made
+def test_a_ranked_attempt_whose_ranked_flag_is_damaged_still_takes_the_days_one_try(db, over):
+    """The fault-injection audit: a ranked attempt whose stored `ranked` is neither 0 nor 1
+    (text in SQLite, which its unique key tells apart from 1; any other number in
+    PostgreSQL) no longer counted as the day's ranked attempt, so `/rr daily play` gave its
+    player a second ranked try of the same day. The claim now refuses it, and a player whose
+    day is over is told so."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            ann = h.user("ann")
+            day = h.bot.daily.days.today().isoformat()
+            if over:
+                await _ranked_daily(h, ann)
+                await h.slash(ann, "rr daily resign", confirm=True)
+            else:
+                await h.bot.daily.store.set_par(day, PAR)
+                await h.bot.daily.store.claim(ann.id, day, True, "ann", h.guild_id)
+            await db.sql("UPDATE daily_attempts SET ranked=? WHERE user_id=?",
+                         2 if db.pg else "x", ann.id)
+            again = await h.slash(ann, "rr daily play")
+            assert ("played today's ranked challenge already" if over else "already") \
+                in again.text, again.text
+            assert await h.bot.store.open_game(slot(ann.id, True)) is None
+            assert (await h.bot.daily.store.claim(ann.id, day, True, "ann", None)) is None
+    asyncio.run(scenario())
