@@ -10,10 +10,39 @@ writers"), so a vote cast in one process and a time-out counted in the other bot
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from store import GameMeta, MetaChange
+
+log = logging.getLogger("rr.service")
+
+
+def meta_flag(meta: GameMeta, key: Literal["ai_stood_in", "ratings_off"]) -> bool:
+    """A flag of the meta, set only by the exact value written (True). Meta is stored JSON:
+    anything else ("no", 2, a list) is damage, which truthiness read as set. It reads as
+    the default, unset, and is logged: for `ratings_off` that is a rated game, as every
+    game is unless clearly switched off; for `ai_stood_in` the seats' AI levels and
+    `zombie` still say whether an AI plays now, and an unrated game nobody switched off
+    is the surprise players would notice (its ratings, never given, cannot be mended)."""
+    value = meta.get(key)
+    if value is None or type(value) is bool:
+        return bool(value)
+    log.warning("game meta: %s could not be read (%r); read as not set", key, value)
+    return False
+
+
+def zombies(meta: GameMeta) -> dict[str, str]:
+    """The seats an AI plays since their person ran out of time (seat → level), as written:
+    a JSON object. Anything else is damage that truthiness read as an AI seat (unrating the
+    game) and that failed `/rr back` and every look at a seat's AI: it reads as none, logged
+    (`ai_stood_in`, written with it, still keeps such a game unrated)."""
+    value = meta.get("zombie")
+    if value is None or isinstance(value, dict):
+        return value or {}
+    log.warning("game meta: zombie could not be read (%r); read as no AI seat", value)
+    return {}
 
 
 def count_timeout(seat: int) -> MetaChange:
@@ -91,10 +120,10 @@ class SeatToAi:
     made: bool = False
 
     def __call__(self, meta: GameMeta) -> bool:
-        if str(self.seat) in meta.get("zombie", {}):
+        if str(self.seat) in zombies(meta):
             return False
         count_timeout(self.seat)(meta)
-        meta["zombie"] = {**meta.get("zombie", {}), str(self.seat): self.level}
+        meta["zombie"] = {**zombies(meta), str(self.seat): self.level}
         meta["ai_stood_in"] = True  # kept after `/rr back`: the game is unrated (issue 24)
         self.made = True
         return True
@@ -103,7 +132,7 @@ class SeatToAi:
 def seat_back(seat: int) -> MetaChange:
     """`/rr back`: the person plays their own seat again."""
     def change(meta: GameMeta) -> bool:
-        zombie = meta.get("zombie", {})
+        zombie = zombies(meta)
         if str(seat) not in zombie:
             return False
         meta["zombie"] = {k: v for k, v in zombie.items() if k != str(seat)}

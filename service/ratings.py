@@ -58,6 +58,7 @@ from store.ratings import (
     SeatResult,
 )
 
+from .meta import meta_flag, zombies
 from .replay import Frame, replay
 from .tables import Quarantined
 
@@ -107,9 +108,9 @@ def unrated_reason(row: GameRow, ratings_off: bool) -> str | None:
         return "local"
     if any(int(s["user"]) <= 0 or s.get("ai") for s in row.seats):
         return "ai"
-    if row.meta.get("zombie") or row.meta.get("ai_stood_in"):
+    if zombies(row.meta) or meta_flag(row.meta, "ai_stood_in"):
         return "zombie"
-    if ratings_off or row.meta.get("ratings_off"):  # off now, or when it started
+    if ratings_off or meta_flag(row.meta, "ratings_off"):  # off now, or when it started
         return "off"
     return None
 

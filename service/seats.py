@@ -19,7 +19,7 @@ from engine import Game, View
 from store import GameRow, Settings
 
 from .errors import ServiceError
-from .meta import SeatToAi
+from .meta import SeatToAi, zombies
 
 
 def level_name(level: str, lang: str) -> str:
@@ -64,7 +64,7 @@ def bot_level(row: GameRow, seat: int) -> str | None:
 
 def zombie_level(row: GameRow, seat: int) -> str | None:
     """The level of the AI standing in for a person who ran out of time, else None."""
-    level = row.meta.get("zombie", {}).get(str(seat))
+    level = zombies(row.meta).get(str(seat))
     return str(level) if level else None
 
 
@@ -74,7 +74,7 @@ def ai_level(row: GameRow, seat: int) -> str | None:
 
 
 def has_ai(row: GameRow) -> bool:
-    return bool(row.meta.get("zombie")) or any(s.get("ai") for s in row.seats)
+    return bool(zombies(row.meta)) or any(s.get("ai") for s in row.seats)
 
 
 def ai_waiting(row: GameRow, g: Game) -> bool:

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from service.ratings import FRESH, PROVISIONAL_GAMES, places, rate_by, shown
-from store import ratings_store
+from service.ratings import FRESH, PROVISIONAL_GAMES, places, rate_by, shown, unrated_reason
+from service.seats import ai_level, has_ai
+from store import GameRow, ratings_store
 from store.ratings import EVERYWHERE, Finished, SeatResult
 
 GUILD = 4242
@@ -165,6 +166,21 @@ def test_ai_seats_zombie_takeovers_and_switched_off_servers_are_unrated():
     seat_back(1)(meta)  # the player took the seat back: still unrated
     assert not meta.get("zombie") and unrated_reason(row(people, meta), False) == "zombie"
 
+
+
+@pytest.mark.parametrize("damage", ["no", 2, ["x"], {"seat": 1}])
+@pytest.mark.parametrize("key", ["ratings_off", "zombie", "ai_stood_in"])
+def test_a_game_whose_meta_flags_are_damaged_is_rated_and_its_seats_play_on(key, damage):
+    """The fault-injection audit: a damaged `ratings_off`, `zombie` or `ai_stood_in` in a
+    game's meta counted as set whatever it held (truthiness), so a game of people only, in a
+    server that rates, ended unrated; a `zombie` that was no object failed every look at
+    who plays a seat. Only the value the bot writes counts now; damage reads as unset."""
+    if key == "zombie" and isinstance(damage, dict):
+        damage = "greedy"  # a seat → level object is what zombie holds when set
+    people = [{"user": 1, "name": "Ann"}, {"user": 2, "name": "Bob"}]
+    row = GameRow(1, GUILD, 77, "over", 1, people, {"players": 2}, {}, None, 0, {key: damage})
+    assert unrated_reason(row, False) is None
+    assert ai_level(row, 1) is None and not has_ai(row)
 
 def test_rating_chart_is_a_png_in_both_languages():
     from render.rating_chart import rating_chart_png
