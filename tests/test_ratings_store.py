@@ -167,7 +167,6 @@ def test_ai_seats_zombie_takeovers_and_switched_off_servers_are_unrated():
     assert not meta.get("zombie") and unrated_reason(row(people, meta), False) == "zombie"
 
 
-
 @pytest.mark.parametrize("damage", ["no", 2, ["x"], {"seat": 1}])
 @pytest.mark.parametrize("key", ["ratings_off", "zombie", "ai_stood_in"])
 def test_a_game_whose_meta_flags_are_damaged_is_rated_and_its_seats_play_on(key, damage):
@@ -181,6 +180,7 @@ def test_a_game_whose_meta_flags_are_damaged_is_rated_and_its_seats_play_on(key,
     row = GameRow(1, GUILD, 77, "over", 1, people, {"players": 2}, {}, None, 0, {key: damage})
     assert unrated_reason(row, False) is None
     assert ai_level(row, 1) is None and not has_ai(row)
+
 
 def test_rating_chart_is_a_png_in_both_languages():
     from render.rating_chart import rating_chart_png
