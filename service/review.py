@@ -43,18 +43,20 @@ from .lines import parse as fill
 from .notation import action_words
 
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
-DECIDED_FACTOR = 4  # … this many times a pass's samples where one of them ended the game
-RECHECK = 10  # each seat's decisions that may cost the most (`Point.upper`) judged again …
-RECHECK_FACTOR = 4  # … with this many times the samples, if they may cost a MISTAKE
+DECIDED_FACTOR = 4  # … this many times a look's samples where one of them ended the game, and
+LATE = 3  # … from the first look on in the game's last LATE rounds, where it was decided
+RECHECK = 10  # each seat's decisions that may cost the most (`Point.upper`) looked at again …
+RECHECK_FACTOR = 4  # … with this many times the samples, if they may cost anything at all:
+DOUBT = 0.0001  # a hundredth of a point (`Point.upper` under it: no answer was better)
+SETTLE = 3  # each seat's decisions whose naming is in doubt looked at a third time …
+SETTLE_FACTOR = 4  # … with this many times the second look's samples
 WORKERS = 2  # one per core of the target machine (bench/review.py)
 NICENESS = 10  # like the image workers: players' answers come first
 GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 accuracy
 TOP = 3  # the costliest decisions shown
-MISTAKE = 0.05  # a decision that may cost this much is looked at again (an "inaccuracy" on
-# lichess: 5 points of chance to win); what is named starts higher, at NAMED
-NAMED = 0.125  # a named mistake costs at least this much (the second look keeps MISTAKE):
-# two reviews' costs of one decision differ by 4-5 points at the median and about 10 at the
-# 90th percentile, so a cost of 5-12 points was named by one review of two and not the other
+NAMED = 0.125  # a named mistake costs at least this much: two reviews' costs of one
+# decision differed by 4-5 points at the median and about 10 at the 90th percentile, so a
+# cost of 5-12 points was named by one review of two and not the other
 TIE = 0.10  # two costs closer than this are one size: within one review's noise (Stability)
 FORMAT = 3  # the stored review's layout and reading: 2 judges only typed answers
 # (`decisions`); 3 plays the other seats' units in the rollouts (ai/expert.py `defended`); a
@@ -73,6 +75,7 @@ class Decision:
     view: View
     played: str
     hinted: bool = False  # the answer a hint suggested for it: the expert's, not judged
+    end_round: int = 0  # the round the game ended in (`first_look`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +258,7 @@ def decisions(setup: Mapping[str, Any], log: Sequence[Sequence[Any]],
                 out.append(Decision(k, seat, g.round, str(dec["kind"]), g.view(seat), played,
                                     hint == played))
         g.apply(seat, text)
-    return out
+    return [replace(d, end_round=g.round) for d in out]
 
 
 def listed(a: Action) -> str:
@@ -272,18 +275,34 @@ def decision_seed(seed: int, d: Decision) -> int:
     return (seed * 1_000_003 + d.index * 7_919 + d.seat) % 2**31
 
 
-def judge(d: Decision, seed: int, samples: int) -> Point:
-    """In a worker: one decision judged (ai/review.py), with DECIDED_FACTOR times
-    `samples` where a rollout ends the game."""
-    j = ai.review.judge(d.view, d.seat, d.played, decision_seed(seed, d), samples,
-                        samples * DECIDED_FACTOR)
+Job = tuple[Decision, int, int]
+"""A decision to judge, its samples, and its samples where a rollout ends the game."""
+
+
+def judge(d: Decision, seed: int, samples: int, decided: int) -> Point:
+    """In a worker: one decision judged (ai/review.py) at `samples`, or `decided` where one
+    of them ends the game."""
+    j = ai.review.judge(d.view, d.seat, d.played, decision_seed(seed, d), samples, decided)
     return Point(d.index, d.round, d.kind, d.played, j.p_played, j.best, j.p_best, j.upper)
+
+
+def first_look(d: Decision, samples: int) -> Job:
+    """The first look at a decision: `samples`, DECIDED_FACTOR times that where a rollout
+    ends the game — and that many from the start in the game's last LATE rounds.
+
+    Why: there the game was decided, and an answer that loses it one sample in four showed
+    no difference at all in four samples that did not happen to reach the end (0.75⁴ ≈ 32 %);
+    with no spread, its bound stayed at its cost and it was never looked at again — a
+    mistake of 15-25 points named by one review and not by the other (docs/review.md,
+    "Stability")."""
+    more = samples * DECIDED_FACTOR
+    return d, more if d.end_round - d.round < LATE else samples, more
 
 
 def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
                n: int) -> list[int]:
     """Which decisions to judge again with more samples: each seat's `n` that may cost the
-    most (`Point.upper`, at least a MISTAKE), as positions in `ds`.
+    most (`Point.upper`, at least `DOUBT`), as positions in `ds`.
 
     Why two passes: the named mistakes are what a player reads, and judging every decision
     with enough samples to find and order them would cost several times as much. A first
@@ -292,29 +311,55 @@ def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[
     only the spread of its samples shows it (docs/review.md, "Stability")."""
     out: list[int] = []
     for s in seats:
-        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].upper >= MISTAKE]
+        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].upper >= DOUBT]
         out += sorted(mine, key=lambda k: (-points[k].upper, k))[:n]
     return sorted(out)
 
 
-async def two_passes(ds: Sequence[Decision], seats: Sequence[int], samples: int, recheck: int,
-                     run: Callable[[list[tuple[Decision, int]]], Awaitable[list[Point]]]
-                     ) -> list[Point]:
-    """Every decision judged at `samples`, then those `to_recheck` picks judged again at
-    RECHECK_FACTOR times that, by `run` (jobs in, points out, in order). The one place the
-    passes are decided: the bot runs its jobs in worker processes off the event loop, the
-    bench and tests in a pool or in line, and the two cannot drift apart."""
-    points = await run([(d, samples) for d in ds])
-    again = to_recheck(ds, points, seats, recheck)
-    for k, p in zip(again, await run([(ds[k], samples * RECHECK_FACTOR) for k in again]),
-                    strict=True):
-        points[k] = p
+def to_settle(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
+              n: int) -> list[int]:
+    """Which decisions to look at a third time: each seat's `n` whose naming is most in
+    doubt after the second look, as positions in `ds` — those that may cost NAMED
+    (`Point.upper`) and may also cost less (the cost less its doubt, `2·cost − upper`, under
+    NAMED), nearest the floor in units of their doubt first.
+
+    Why: what a player reads is which decisions are named, and after the second look two
+    reviews still parted mostly over a cost on either side of NAMED (docs/review.md,
+    "Stability"); a decision clearly above or below it reads the same at any count, so the
+    third look's samples go where they change what is named."""
+    out: list[int] = []
+    for s in seats:
+        mine = [k for k, d in enumerate(ds) if d.seat == s and points[k].upper >= NAMED
+                and 2 * points[k].cost - points[k].upper < NAMED]
+        out += sorted(mine, key=lambda k: (abs(points[k].cost - NAMED)
+                                           / max(points[k].upper - points[k].cost, 1e-9), k))[:n]
+    return sorted(out)
+
+
+async def three_looks(ds: Sequence[Decision], seats: Sequence[int], samples: int, recheck: int,
+                      run: Callable[[list[Job]], Awaitable[list[Point]]]) -> list[Point]:
+    """Every decision judged at `samples` (`first_look`), those `to_recheck` picks again at
+    RECHECK_FACTOR times that, and those `to_settle` picks at SETTLE_FACTOR times that again,
+    by `run` (jobs in, points out, in order). The one place the looks are decided: the bot
+    runs its jobs in worker processes off the event loop, the bench and tests in a pool or
+    in line, and the two cannot drift apart."""
+    points = await run([first_look(d, samples) for d in ds])
+
+    async def again(picked: list[int], n: int) -> None:
+        for k, p in zip(picked, await run([(ds[k], n, n * DECIDED_FACTOR) for k in picked]),
+                        strict=True):
+            points[k] = p
+
+    n = samples * RECHECK_FACTOR
+    await again(to_recheck(ds, points, seats, recheck), n)
+    await again(to_settle(ds, points, seats, SETTLE), n * SETTLE_FACTOR)
     return points
 
 
 def most_work(ds: Sequence[Decision], seats: Sequence[int], n: int) -> int:
     """The jobs of a review at most (the progress shown counts up to it)."""
-    return len(ds) + sum(min(n, sum(d.seat == s for d in ds)) for s in seats)
+    return len(ds) + sum(min(n, mine) + min(SETTLE, mine)
+                         for mine in (sum(d.seat == s for d in ds) for s in seats))
 
 
 def judged(every: Sequence[Decision]) -> list[Decision]:
@@ -338,7 +383,7 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """The review of one game, synchronously (the bench, tests; never inside a running event
     loop): in `pool` when given (each decision a job), else here; the passes as the bot's
-    (`two_passes`). `progress(done, total)` after each job."""
+    (`three_looks`). `progress(done, total)` after each job."""
     samples = SAMPLES if samples is None else samples
     recheck = RECHECK if recheck is None else recheck
     every = decisions(setup, log, seats, authors, hints)
@@ -346,18 +391,18 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     total = most_work(ds, seats, recheck)
     done = 0
 
-    async def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
+    async def run(jobs: list[Job]) -> list[Point]:
         nonlocal done
         out: list[Point] = []
-        futures = [pool.submit(judge, d, seed, n) for d, n in jobs] if pool else []
-        for k, (d, n) in enumerate(jobs):
-            out.append(futures[k].result() if futures else judge(d, seed, n))
+        futures = [pool.submit(judge, d, seed, n, m) for d, n, m in jobs] if pool else []
+        for k, (d, n, m) in enumerate(jobs):
+            out.append(futures[k].result() if futures else judge(d, seed, n, m))
             done += 1
             if progress:
                 progress(done, total)
         return out
 
-    points = asyncio.run(two_passes(ds, seats, samples, recheck, run))
+    points = asyncio.run(three_looks(ds, seats, samples, recheck, run))
     if progress and done < total:
         progress(total, total)
     return Review(game, seat_reviews(every, points, seats), samples, seed)
@@ -445,9 +490,9 @@ class Reviewer:
         total = most_work(ds, seats, RECHECK)
         done = 0
 
-        async def run(jobs: list[tuple[Decision, int]]) -> list[Point]:
+        async def run(jobs: list[Job]) -> list[Point]:
             nonlocal done
-            futures = [loop.run_in_executor(pool, judge, d, seed, n) for d, n in jobs]
+            futures = [loop.run_in_executor(pool, judge, d, seed, n, m) for d, n, m in jobs]
             for job in asyncio.as_completed(futures):
                 await job
                 done += 1
@@ -455,7 +500,7 @@ class Reviewer:
                     progress(done, total)
             return [f.result() for f in futures]
 
-        points = await two_passes(ds, seats, samples, RECHECK, run)
+        points = await three_looks(ds, seats, samples, RECHECK, run)
         if progress and done < total:
             progress(total, total)
         return Review(row.id, seat_reviews(every, points, seats), samples, seed)
@@ -522,7 +567,7 @@ def review_lines(review: Review, names: Sequence[str], setup: Mapping[str, Any],
     for s in review.seats:
         name = names[s.seat] if s.seat < len(names) else "?"
         out += seat_lines(s, name, cards, lang)
-    # the second look and a rollout that ends the game each multiply the samples
+    # the second and third looks and a rollout that ends the game each multiply the samples
     out.append(said(lang, "review.footer", samples=review.samples,
-                               most=review.samples * RECHECK_FACTOR * DECIDED_FACTOR))
+                    most=review.samples * RECHECK_FACTOR * SETTLE_FACTOR * DECIDED_FACTOR))
     return out

@@ -35,8 +35,14 @@ from service import ServiceError
 from service.hints import count_hint, hinted
 from service.refusals import words
 from service.review import (
+    DECIDED_FACTOR,
     GOOD,
+    LATE,
+    NAMED,
+    RECHECK_FACTOR,
+    SETTLE_FACTOR,
     Decision,
+    Job,
     Point,
     Review,
     Reviewer,
@@ -44,9 +50,12 @@ from service.review import (
     charted,
     check_reviewable,
     decisions,
+    first_look,
     review_game,
     review_lines,
+    three_looks,
     to_recheck,
+    to_settle,
 )
 from store import GameRow, review_store
 
@@ -252,8 +261,8 @@ def test_words_and_chart_in_both_languages() -> None:
     assert "Round 3, choosing a card: Ann played `pick rest12`" in en[2]  # whose answer
     assert "−30 points" in en[2]
     # the footer says how many samples a chance rests on: the first pass's, and the most
-    # any decision got (a second look, a rollout that ended the game)
-    assert "6 sampled games per choice, up to 96 where" in en[-1] and "最大96回" in ja[-1]
+    # any decision got (a second and a third look, a rollout that ended the game)
+    assert "6 sampled games per choice, up to 384 where" in en[-1] and "最大384回" in ja[-1]
     assert "熟練AI" in ja[0] and "正確度" in ja[1] and "ラウンド3・カード選択: Annは`選択 " in ja[2]
     # a terminal quotes the answers as the console's own words do
     console = [plain(x, "ja") for x in review_lines(rev, ["Ann", "Bot"], {}, "ja")]
@@ -403,8 +412,69 @@ def test_a_decision_whose_samples_disagree_gets_a_second_look_even_at_no_cost() 
 
     ds = [Decision(k, 0, 1, "pick", {}, "pick rest") for k in range(4)]
     pts = [pt(0, 0.0, split), pt(1, 0.03, 0.04), pt(2, 0.20, 0.25), pt(3, 0.0, 0.0)]
-    assert to_recheck(ds, pts, [0], 10) == [0, 2]  # the disputed one and the costly one
+    # the disputed one, the costly one, and a small doubt while a slot is free; not the one
+    # whose every sample said no other answer did better
+    assert to_recheck(ds, pts, [0], 10) == [0, 1, 2]
     assert to_recheck(ds, pts, [0], 1) == [0]  # the most in doubt first
+
+
+def test_a_third_look_goes_where_a_cost_may_fall_on_either_side_of_the_named_floor() -> None:
+    """Issue 23 (stability; docs/review.md): after the second look two reviews still parted
+    mostly over a cost that one put over NAMED and the other under it. The third look goes
+    to those decisions, nearest the floor first; a cost clearly over it or clearly under it
+    is named (or not) alike at any count and is not looked at again."""
+    def pt(k: int, cost: float, upper: float) -> Point:
+        return Point(k, 1, "pick", "pick rest", 0.5 - cost, "pick advance", 0.5, upper)
+
+    ds = [Decision(k, 0, 1, "pick", {}, "pick rest") for k in range(6)]
+    pts = [pt(0, NAMED - 0.01, NAMED + 0.10),  # just under the floor, may be over it
+           pt(1, 0.40, 0.45),  # clearly over: named by any review
+           pt(2, 0.02, 0.08),  # clearly under
+           pt(3, 0.0, NAMED + 0.05),  # measured at no cost, may cost more than the floor
+           pt(4, NAMED + 0.03, NAMED + 0.09),  # just over, may be under
+           pt(5, 0.20, 0.30)]  # over, but in doubt down to under it
+    assert to_settle(ds, pts, [0], 10) == [0, 3, 4, 5]
+    assert to_settle(ds, pts, [0], 2) == [0, 4]  # nearest the floor in units of doubt
+    assert to_settle(ds, pts, [1], 10) == []  # another seat's decisions are not its
+
+
+def test_the_last_rounds_are_judged_with_more_samples_from_the_first_look() -> None:
+    """Issue 23 (stability): in the rounds that decided the game a mistake that loses it
+    one sample in four often showed no difference at all in a first look of four samples,
+    and with no spread it was never looked at again. Decisions of the game's last LATE
+    rounds (`decisions` knows the round it ended in) get DECIDED_FACTOR times the samples
+    from the start; earlier ones keep the small count, and the larger one where a rollout
+    ends the game."""
+    planted = next(g for g in GAMES if g["kind"] == "lane")
+    ds = decisions(planted["setup"], planted["log"], [0])
+    end = Game.start(planted["setup"])
+    for seat, text in planted["log"]:
+        end.apply(int(seat), str(text))
+    assert ds and all(d.end_round == end.round for d in ds)
+    late = [d for d in ds if end.round - d.round < LATE]
+    early = [d for d in ds if end.round - d.round >= LATE]
+    assert late and early
+    assert {first_look(d, 4)[1:] for d in late} == {(4 * DECIDED_FACTOR, 4 * DECIDED_FACTOR)}
+    assert {first_look(d, 4)[1:] for d in early} == {(4, 4 * DECIDED_FACTOR)}
+
+    jobs: list[list[Job]] = []
+
+    async def run(js: list[Job]) -> list[Point]:
+        jobs.append(js)
+        # the planted blunder costs 13 points, and may cost 3 more or 3 less: in doubt;
+        # every other answer was the best on every sample: no doubt
+        return [Point(d.index, d.round, d.kind, d.played, 0.37, "x", 0.5, 0.16)
+                if d.index == planted["blunder"] else
+                Point(d.index, d.round, d.kind, d.played, 0.5, d.played, 0.5, 0.0)
+                for d, _n, _m in js]
+
+    points = asyncio.run(three_looks(ds, [0], 4, 10, run))
+    assert len(points) == len(ds) and len(jobs) == 3
+    second, third = 4 * RECHECK_FACTOR, 4 * RECHECK_FACTOR * SETTLE_FACTOR
+    assert [(d.index, n, m) for d, n, m in jobs[2]] == [
+        (planted["blunder"], third, third * DECIDED_FACTOR)]
+    assert [(d.index, n, m) for d, n, m in jobs[1]] == [
+        (planted["blunder"], second, second * DECIDED_FACTOR)]
 
 
 def test_a_review_is_stored_once_and_read_back_on_both_backends(db: Any) -> None:
