@@ -407,3 +407,39 @@ def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path,
             assert (await day_once(h.bot))["reminded"] == 1
             assert len(reminders(h, dms[first])) == 1
     run(scenario)
+
+
+def test_a_daily_row_of_an_unknown_kind_is_left_and_does_not_stop_the_others(tmp_path):
+    """The fault-injection audit: a daily outbox row whose kind this release does not know
+    (a newer release's, or a damaged one) was worded as a streak reminder and sent to the
+    player, and then raised KeyError counting it, which stopped the pass: every row after it
+    waited for its hold to lapse. Now it is left for a newer release with the back-off, and
+    dropped (logged) once none told it; the others are told in the same pass."""
+    async def scenario():
+        clock = Clock(NOON - DAY_S)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            bob, cat = h.user("bob"), h.user("cat")
+            store = h.bot.daily.store
+            for user in (bob, cat):
+                await store.claim(user.id, YESTERDAY, True, user.name, h.guild_id)
+                await store.finish(user.id, YESTERDAY, True, "finished", WON, "share")
+                await h.slash(user, "rr daily settings", reminder=True)
+            await with_par(h, TODAY)
+            dms = {u.id: h.dm_channel(u) for u in (bob, cat)}
+            clock.now = MIDNIGHT + 21 * 3600
+            await store.queue_reminders(TODAY, 21, clock.now)
+            first = (await store.daily_notices(EVER))[0].target  # told first in a pass
+            with sqlite3.connect(tmp_path / "d.db") as con:
+                con.execute("UPDATE daily_outbox SET kind='streak_saver' WHERE target=?",
+                            (first,))
+            later = next(u for u in dms if u != first)
+            assert (await day_once(h.bot))["reminded"] == 1
+            assert len(reminders(h, dms[later])) == 1 and not reminders(h, dms[first])
+            left = await store.daily_notices(EVER)
+            assert [(n.target, n.kind, n.attempts) for n in left] == [
+                (first, "streak_saver", 1)]
+            for _ in range(20):  # past every back-off: dropped once no process told it
+                clock.now += 2 * 3600
+                await day_once(h.bot)
+            assert not await store.daily_notices(EVER) and not reminders(h, dms[first])
+    run(scenario)
