@@ -20,6 +20,7 @@ from engine.rng import KEY_BYTES
 from store import (
     Commit,
     GameRow,
+    Seat,
     Settings,
     StoreBusy,
     StoreUncertain,
@@ -30,7 +31,7 @@ from store import (
 from .errors import ServiceError
 from .levels import SOLO_LEVELS, level_options
 from .outcomes import Abandoned, Opening, Outcome, Told, auto_answers, deadlines_of
-from .seats import add_bots, ai_played, channel_settings, check_bots, check_level
+from .seats import add_bots, ai_played, channel_settings, check_bots, check_level, seat_bots
 from .tables import DEFAULT_LIMIT_S, MAX_LIMIT_S, MIN_LIMIT_S, Quarantined, Tables, store_refusal
 
 log = logging.getLogger("rr.service")
@@ -78,13 +79,15 @@ class Lobby:
         settings: Settings = {"players": players, "difficulty": difficulty,
                               "time_limit_s": time_limit_s, "lang": lang}
         settings.update(_kept_settings(latest))
+        # the AI players are written with the lobby: a crash between two writes left a
+        # lobby without them, and the host's second try was refused (the channel's game)
+        seats: list[Seat] = [{"user": user_id, "name": name}]
+        seat_bots(seats, settings, bots, bot_level)
         try:
-            row = await tables.store.create_lobby(guild_id, channel_id, user_id, name, settings)
+            row = await tables.store.create_lobby(guild_id, channel_id, user_id, name, settings,
+                                                  seats[1:])
         except VersionConflict as e:
             raise ServiceError.of("svc.has_game_short") from e
-        if bots:
-            add_bots(row, bots, bot_level)
-            await tables.store.update_lobby(row)
         return row
 
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:

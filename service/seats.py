@@ -16,7 +16,7 @@ from __future__ import annotations
 import ai
 import i18n
 from engine import Game, View
-from store import GameRow, Settings
+from store import GameRow, Seat, Settings
 
 from .errors import ServiceError
 from .meta import SeatToAi, zombies
@@ -119,17 +119,23 @@ def marked_view(row: GameRow, view: View) -> View:
 def add_bots(row: GameRow, count: int, level: str) -> None:
     """Seat `count` AI players of `level` in the lobby `row` (in memory; the caller stores
     it), each named after the lowest free bot number."""
+    seat_bots(row.seats, row.settings, count, level)
+
+
+def seat_bots(seats: list[Seat], settings: Settings, count: int, level: str) -> None:
+    """`add_bots` on seats not yet stored: a new lobby writes its AI players with itself,
+    in one transaction (`Lobby.new_lobby`)."""
     if count <= 0:
         return
     check_level(level)
-    room = row.settings["players"] - len(row.seats)
+    room = settings["players"] - len(seats)
     if count > room:
-        raise ServiceError.of("svc.seats_room", n=row.settings["players"], k=room)
-    lang = row.settings.get("lang", "en")
+        raise ServiceError.of("svc.seats_room", n=settings["players"], k=room)
+    lang = settings.get("lang", "en")
     for _ in range(count):
-        used = {-int(s["user"]) for s in row.seats if s.get("ai")}
+        used = {-int(s["user"]) for s in seats if s.get("ai")}
         k = next(k for k in range(1, 5) if k not in used)
-        row.seats.append({"user": -k, "name": bot_name(k, level, lang), "ai": level})
+        seats.append({"user": -k, "name": bot_name(k, level, lang), "ai": level})
 
 
 def ai_played(row: GameRow) -> set[int]:

@@ -133,8 +133,10 @@ class GameStore(Protocol):
         ...
 
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
-                           host_name: str, settings: Settings) -> GameRow:
-        """VersionConflict when the channel has an open game already."""
+                           host_name: str, settings: Settings,
+                           ai: Sequence[Seat] = ()) -> GameRow:
+        """VersionConflict when the channel has an open game already. `ai`: the AI players
+        seated after the host, written with the lobby (one transaction)."""
 
     async def update_lobby(self, row: GameRow) -> None:
         """The lobby's seats and settings become `row`'s (a started game is left alone)."""

@@ -442,9 +442,10 @@ class Store(GameStore):
         return await self.run_read(read)
 
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
-                           host_name: str, settings: Settings) -> GameRow:
+                           host_name: str, settings: Settings,
+                           ai: Sequence[Seat] = ()) -> GameRow:
         now = time.time()
-        seats = [{"user": host_id, "name": host_name}]
+        seats = [{"user": host_id, "name": host_name}, *ai]
 
         def write(con: sqlite3.Connection) -> GameRow:
             try:

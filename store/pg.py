@@ -300,9 +300,10 @@ class PgStore(GameStore):
         return await self.run_read(read)
 
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int,
-                           host_name: str, settings: Settings) -> GameRow:
+                           host_name: str, settings: Settings,
+                           ai: Sequence[Seat] = ()) -> GameRow:
         now = time.time()
-        seats = [{"user": host_id, "name": host_name}]
+        seats = [{"user": host_id, "name": host_name}, *ai]
 
         async def write(con: Con) -> GameRow:
             try:

@@ -348,3 +348,29 @@ def test_a_move_from_another_process_between_two_reads_does_not_refuse_an_answer
         await here.close()
         await store.close()
     asyncio.run(main())
+
+
+def test_a_lobby_opened_with_ai_players_is_written_whole(db):
+    """The fault-injection audit: `/rr new … bots=2` wrote the lobby, then its AI seats in
+    a second write; a crash between left the channel a lobby without them, which the host's
+    second try was refused over ("this channel already has a game"). One write now: the
+    lobby is there with its AI players, or not at all."""
+    async def scenario():
+        store = await db.open()
+        try:
+            svc = GameService(store, clock=Clock(), seed_source=lambda: 5)
+
+            async def crash(*_: object) -> None:
+                raise RuntimeError("the process died here")
+            store.update_lobby = crash
+            try:
+                await svc.lobby.new_lobby(1, 100, 11, "Ann", players=3, bots=2)
+            except RuntimeError:
+                pass
+            row = await store.open_game(100)
+            assert row is None or [s.get("ai") for s in row.seats] == [None, "random",
+                                                                        "random"]
+            assert row is not None and row.seats[0] == {"user": 11, "name": "Ann"}
+        finally:
+            await store.close()
+    asyncio.run(scenario())
