@@ -75,7 +75,7 @@ class Decision:
     view: View
     played: str
     hinted: bool = False  # the answer a hint suggested for it: the expert's, not judged
-    end_round: int = 0  # the round the game ended in (`first_look`)
+    end_round: int = 0  # the round the game ended in (`first_look`; 0: not known)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +296,7 @@ def first_look(d: Decision, samples: int) -> Job:
     mistake of 15-25 points named by one review and not by the other (docs/review.md,
     "Stability")."""
     more = samples * DECIDED_FACTOR
-    return d, more if d.end_round - d.round < LATE else samples, more
+    return d, more if d.end_round and d.end_round - d.round < LATE else samples, more
 
 
 def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[int],
@@ -304,7 +304,7 @@ def to_recheck(ds: Sequence[Decision], points: Sequence[Point], seats: Sequence[
     """Which decisions to judge again with more samples: each seat's `n` that may cost the
     most (`Point.upper`, at least `DOUBT`), as positions in `ds`.
 
-    Why two passes: the named mistakes are what a player reads, and judging every decision
+    Why more than one look: the named mistakes are what a player reads, and judging every decision
     with enough samples to find and order them would cost several times as much. A first
     pass finds the few that matter, a second one measures them. Why by the bound, not the
     cost: a first pass of a few samples scores many a late mistake at no cost at all, and
@@ -340,9 +340,9 @@ async def three_looks(ds: Sequence[Decision], seats: Sequence[int], samples: int
                       run: Callable[[list[Job]], Awaitable[list[Point]]]) -> list[Point]:
     """Every decision judged at `samples` (`first_look`), those `to_recheck` picks again at
     RECHECK_FACTOR times that, and those `to_settle` picks at SETTLE_FACTOR times that again,
-    by `run` (jobs in, points out, in order). The one place the looks are decided: the bot
-    runs its jobs in worker processes off the event loop, the bench and tests in a pool or
-    in line, and the two cannot drift apart."""
+    by `run` (jobs in, points out, in order); with `recheck` 0 the first look alone. The one
+    place the looks are decided: the bot runs its jobs in worker processes off the event
+    loop, the bench and tests in a pool or in line, and the two cannot drift apart."""
     points = await run([first_look(d, samples) for d in ds])
 
     async def again(picked: list[int], n: int) -> None:
@@ -350,15 +350,16 @@ async def three_looks(ds: Sequence[Decision], seats: Sequence[int], samples: int
                         strict=True):
             points[k] = p
 
-    n = samples * RECHECK_FACTOR
-    await again(to_recheck(ds, points, seats, recheck), n)
-    await again(to_settle(ds, points, seats, SETTLE), n * SETTLE_FACTOR)
+    if recheck:  # 0: the first look alone (a quick review where only its form matters)
+        n = samples * RECHECK_FACTOR
+        await again(to_recheck(ds, points, seats, recheck), n)
+        await again(to_settle(ds, points, seats, SETTLE), n * SETTLE_FACTOR)
     return points
 
 
 def most_work(ds: Sequence[Decision], seats: Sequence[int], n: int) -> int:
     """The jobs of a review at most (the progress shown counts up to it)."""
-    return len(ds) + sum(min(n, mine) + min(SETTLE, mine)
+    return len(ds) + sum(min(n, mine) + min(SETTLE if n else 0, mine)
                          for mine in (sum(d.seat == s for d in ds) for s in seats))
 
 

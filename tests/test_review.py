@@ -456,6 +456,8 @@ def test_the_last_rounds_are_judged_with_more_samples_from_the_first_look() -> N
     assert late and early
     assert {first_look(d, 4)[1:] for d in late} == {(4 * DECIDED_FACTOR, 4 * DECIDED_FACTOR)}
     assert {first_look(d, 4)[1:] for d in early} == {(4, 4 * DECIDED_FACTOR)}
+    unknown = Decision(1, 0, 9, "pick", {}, "pick rest")  # no game's end known: no guess
+    assert first_look(unknown, 4)[1:] == (4, 4 * DECIDED_FACTOR)
 
     jobs: list[list[Job]] = []
 
@@ -475,6 +477,9 @@ def test_the_last_rounds_are_judged_with_more_samples_from_the_first_look() -> N
         (planted["blunder"], third, third * DECIDED_FACTOR)]
     assert [(d.index, n, m) for d, n, m in jobs[1]] == [
         (planted["blunder"], second, second * DECIDED_FACTOR)]
+    jobs.clear()
+    asyncio.run(three_looks(ds, [0], 4, 0, run))  # no second look asked: the first alone
+    assert len(jobs) == 1
 
 
 def test_a_review_is_stored_once_and_read_back_on_both_backends(db: Any) -> None:
