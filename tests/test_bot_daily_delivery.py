@@ -368,6 +368,19 @@ def test_an_attempt_with_a_damaged_day_is_left_out_of_history_and_stats(tmp_path
     run(scenario)
 
 
+async def _two_streaks(h: Any) -> dict[int, Any]:
+    """Bob and Cat, each with yesterday's ranked game won and the streak reminder on, and
+    today's challenge ready: their DM channels, by user id."""
+    bob, cat = h.user("bob"), h.user("cat")
+    store = h.bot.daily.store
+    for user in (bob, cat):
+        await store.claim(user.id, YESTERDAY, True, user.name, h.guild_id)
+        await store.finish(user.id, YESTERDAY, True, "finished", WON, "share")
+        await h.slash(user, "rr daily settings", reminder=True)
+    await with_par(h, TODAY)
+    return {u.id: h.dm_channel(u) for u in (bob, cat)}
+
+
 def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path, monkeypatch):
     """The reliability audit: a daily outbox row whose `attempts` read back negative (-7: a
     hand edit, a bad restore) raised IndexError in the back-off the first time Discord
@@ -378,14 +391,8 @@ def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path,
     async def scenario():
         clock = Clock(NOON - DAY_S)
         async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
-            bob, cat = h.user("bob"), h.user("cat")
             store = h.bot.daily.store
-            for user in (bob, cat):
-                await store.claim(user.id, YESTERDAY, True, user.name, h.guild_id)
-                await store.finish(user.id, YESTERDAY, True, "finished", WON, "share")
-                await h.slash(user, "rr daily settings", reminder=True)
-            await with_par(h, TODAY)
-            dms = {u.id: h.dm_channel(u) for u in (bob, cat)}
+            dms = await _two_streaks(h)
             downs = {u: h.http.fail("POST", f"/channels/{dm.id}/messages", status=503,
                                     times=None) for u, dm in dms.items()}
             clock.now = MIDNIGHT + 21 * 3600
@@ -418,14 +425,8 @@ def test_a_daily_row_of_an_unknown_kind_is_left_and_does_not_stop_the_others(tmp
     async def scenario():
         clock = Clock(NOON - DAY_S)
         async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
-            bob, cat = h.user("bob"), h.user("cat")
             store = h.bot.daily.store
-            for user in (bob, cat):
-                await store.claim(user.id, YESTERDAY, True, user.name, h.guild_id)
-                await store.finish(user.id, YESTERDAY, True, "finished", WON, "share")
-                await h.slash(user, "rr daily settings", reminder=True)
-            await with_par(h, TODAY)
-            dms = {u.id: h.dm_channel(u) for u in (bob, cat)}
+            dms = await _two_streaks(h)
             clock.now = MIDNIGHT + 21 * 3600
             await store.queue_reminders(TODAY, 21, clock.now)
             first = (await store.daily_notices(EVER))[0].target  # told first in a pass
