@@ -25,6 +25,7 @@ from store.rows import MAX_LIMIT_S as MAX_LIMIT_S  # the limits a stored game ma
 from store.rows import MIN_LIMIT_S as MIN_LIMIT_S
 
 from .errors import ServiceError
+from .levels import SOLO_LEVELS
 from .outcomes import Timer, deadlines_of
 from .refusals import end_phrase, say
 from .seats import ai_played, refuse_ai_seat
@@ -163,7 +164,8 @@ class Tables:
             raise Quarantined(row, {"kind": "unreadable", "what": row.damage})
         if row.status != "lobby":
             raise ServiceError.of("svc.started")
-        if not seat_count(row.settings):  # every lobby action reads it (a join: KeyError)
+        if not seat_count(row.settings) or not solo_level(row.settings):
+            # every lobby action reads the count (a join: KeyError); Start the level
             raise Quarantined(row, {"kind": "unreadable", "what": ["settings"]})
         return row
 
@@ -424,6 +426,14 @@ def seat_count(settings: Mapping[str, Any]) -> bool:
     reliability audit met a join that raised KeyError at every press."""
     players = settings.get("players")
     return isinstance(players, int) and not isinstance(players, bool) and 1 <= players <= 4
+
+
+def solo_level(settings: Mapping[str, Any]) -> bool:
+    """A lobby's solo level is none or one this release offers: the store keeps any text
+    there, and Start read an unknown one as KeyError, so the lobby could never start (its
+    host read 'Something went wrong' at every press)."""
+    level = settings.get("difficulty")
+    return level is None or level in SOLO_LEVELS
 
 
 def timer_agrees(t: Mapping[str, Any], asked: Mapping[int, int], latest: float) -> bool:

@@ -375,3 +375,22 @@ def test_a_ranked_attempt_whose_ranked_flag_is_damaged_still_takes_the_days_one_
             assert await h.bot.store.open_game(slot(ann.id, True)) is None
             assert (await h.bot.daily.store.claim(ann.id, day, True, "ann", None)) is None
     asyncio.run(scenario())
+
+
+def test_a_solo_lobby_whose_level_is_damaged_is_refused_in_words_and_abandoned(db):
+    """The fault-injection audit: a solo lobby whose stored level is text no release offers
+    could never start: Start raised KeyError ("Something went wrong", at every press). It
+    is now refused with the quarantine's words; the host abandons it and opens a new one."""
+    async def scenario():
+        async with Harness(lambda: make_bot(db.url)) as h:
+            ann = h.user("ann")
+            await h.slash(ann, "rr new", players=1, difficulty="hard")
+            row = await h.bot.store.open_game(h.channel.id)
+            settings = {**row.settings, "difficulty": "harder"}
+            await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), row.id)
+            res = await h.slash(ann, "rr start")
+            assert res.ephemeral and "is damaged and set aside" in res.text, res.text
+            await h.slash(ann, "rr abandon", confirm=True)
+            await h.slash(ann, "rr new", players=1, difficulty="hard")
+            assert "game has started" in (await h.slash(ann, "rr start")).text
+    asyncio.run(scenario())
