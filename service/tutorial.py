@@ -370,8 +370,9 @@ class Tutorial:
         if at is None:
             await self.store.save(user, lessons()[0].id, 0)
             return 0, 0, False
-        if p is not None and at[1] != p.step:  # a damaged step (-1): stored as shown, or
-            await self.store.save(user, p.lesson, at[1])  # no answer could move it on
+        if p is not None and (p.damaged or at[1] != p.step):  # a damaged step (-1, text):
+            await self.store.save(user, p.lesson, at[1])  # stored as shown, or no answer
+            # could move it on (the advance compares with the stored step)
         return at[0], at[1], True
 
     async def current(self, user: int, lang: str, name: str = "") -> tuple[Screen, bool]:

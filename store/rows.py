@@ -523,6 +523,9 @@ class Progress:
     user_id: int
     lesson: str
     step: int
+    # the stored step was no whole number (SQLite keeps text or a fraction): `step` is what
+    # it reads as, and it must be stored so, since an advance compares with the stored value
+    damaged: bool = False
 
 
 class DamagedSecret(ValueError):

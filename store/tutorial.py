@@ -32,14 +32,16 @@ class SqliteTutorialStore(TutorialStore):
                             (user_id,)).fetchone()
             if r is None:
                 return None
-            try:
+            if type(r[1]) is int:
+                return Progress(user_id, str(r[0]), r[1])
+            try:  # a fraction reads as the step below it
                 step = int(r[1])
             except (ValueError, TypeError, OverflowError):  # a damaged row (any text, an
                 # infinite REAL: SQLite keeps either): the lesson starts again
                 log.warning("tutorial progress of user %s: step %r unreadable; the lesson "
                             "starts again", user_id, r[1])
                 step = 0  # learner starts the lesson again rather than never again
-            return Progress(user_id, str(r[0]), step)
+            return Progress(user_id, str(r[0]), step, damaged=True)
         return await self.store.run_read(read)
 
     async def save(self, user_id: int, lesson: str, step: int) -> None:

@@ -221,6 +221,29 @@ def test_a_place_in_a_lesson_no_longer_in_the_file_starts_over(db) -> None:
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("damage", ["'two'", "9e999", "1.5"])
+def test_an_unreadable_step_is_stored_as_shown_and_the_right_answer_steps_on(db,
+                                                                            damage) -> None:
+    """The fault-injection audit: a step SQLite kept as text, infinity or a fraction showed
+    the lesson's first step (or the one below the fraction), but no answer moved it on: the
+    advance compares with the stored step, which was still the damaged value, so the
+    learner was shown the same step after every right answer, for good. (PostgreSQL's
+    INTEGER column keeps no such value.)"""
+    async def main() -> None:
+        s = await db.open()
+        store = tutorial_store(s)
+        await store.save(9, "commands", 2)
+        await db.sql(f"UPDATE tutorial_progress SET step={damage} WHERE user_id=9")
+        t = Tutorial(store)
+        sc, _ = await t.current(9, "en")
+        out = await t.answer(9, "commands", sc.step, LESSONS[1].steps[sc.step].accept, "en")
+        assert out is not None and out.accepted and out.screen.step == sc.step + 1
+        assert (await t.current(9, "en"))[0].step == sc.step + 1
+        await s.close()
+    asyncio.run(main())
+
+
 def test_the_image_frames_the_steps_squares_and_nothing_else() -> None:
     """Issue 23: the image with the squares that matter highlighted (render.focus_png)."""
     sc = screen(3, 1, "en")  # dice, step 2: 5A, 5B, 6B
