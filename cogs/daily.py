@@ -33,7 +33,7 @@ from service.daily_slots import attempt_game
 from store import DailyNotice
 
 from .actions import ack, in_server, reply, rook
-from .announce import NOTICE_ATTEMPTS, deliver, notice_retry_s
+from .announce import NOTICE_ATTEMPTS, deliver, notice_retry_s, snowflake
 from .daily_words import (
     DmUnreachable,
     difficulty_words,
@@ -532,7 +532,7 @@ async def _tell_notice(bot: Host, notice: DailyNotice) -> bool | None:
         log.info("daily %s %s of %s: no longer due; dropped", notice.kind, notice.target,
                  notice.day)
         return False
-    if not _snowflake(notice.channel_id):  # a damaged row is that row's problem alone
+    if not snowflake(notice.channel_id):  # a damaged row is that row's problem alone
         log.warning("daily %s %s of %s: stored channel %r is not a channel id; dropped",
                     notice.kind, notice.target, notice.day, notice.channel_id)
         return False
@@ -572,11 +572,6 @@ async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
     data = await bot.announcer.draw(recap_gif_of, row.id, source, notice.lang or "en",
                                     limit=RECAP_LIMIT)
     return row.id, data
-
-
-def _snowflake(value: object) -> bool:
-    """A Discord id as the API takes one (a stored value that is not is a damaged row)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
 
 
 async def notice_text(bot: Host, notice: DailyNotice) -> str | None:

@@ -23,7 +23,8 @@ from service.tables import DEFAULT_LIMIT_S, seat_count
 from store import GameRow
 
 from .actions import ack, channel_only, conclude, game_key, interaction_key, reply, rook
-from .announce import deliver
+from .announce import deliver, snowflake
+from .host import Host
 from .i18n import difficulty_name, guild_lang, join, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
@@ -78,10 +79,25 @@ async def refresh_lobby(interaction: discord.Interaction, row: GameRow, *,
     mid = row.meta.get("lobby_message")
     if mid is None:
         return
+    if not snowflake(mid):  # a damaged id: every edit was a 400, the roster never shown again
+        log.warning("lobby %s: its message id could not be read (%r); posted anew",
+                    row.id, mid)
+        if not closed:
+            await post_lobby(rook(interaction), row, lang)
+        return
     text = lobby_text(row, lang) + ("\n" + t("lobby_closed", lang) if closed else "")
     view = None if closed else lobby_view(row.id, lang)
     msg = rook(interaction).get_partial_messageable(row.channel_id).get_partial_message(mid)
     await deliver(f"lobby {row.id} refresh", lambda: msg.edit(content=text, view=view))
+
+
+async def post_lobby(bot: Host, row: GameRow, lang: str) -> None:
+    """Post the lobby's message with its buttons, and keep its id for the roster's edits."""
+    channel = bot.get_partial_messageable(row.channel_id)
+    msg = await deliver(f"lobby {row.id} post", lambda: channel.send(
+        lobby_text(row, lang), view=lobby_view(row.id, lang)))
+    if msg is not None:
+        row.meta = await bot.store.update_meta(row.id, lobby_message(msg.id))
 
 
 async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -> None:
@@ -158,11 +174,7 @@ class LobbyCommands(CommandsMixin):
             interaction.user.display_name, players=players,
             difficulty=difficulty.value if difficulty else None, time_limit_s=hours * 3600,
             lang=glang, bots=bots, bot_level=bot_level.value if bot_level else "random")
-        channel = bot.get_partial_messageable(row.channel_id)
-        msg = await deliver(f"lobby {row.id} post", lambda: channel.send(
-            lobby_text(row, glang), view=lobby_view(row.id, glang)))
-        if msg is not None:
-            row.meta = await bot.store.update_meta(row.id, lobby_message(msg.id))
+        await post_lobby(bot, row, glang)
         await reply(interaction, lobby_text(row, lang))
 
     # `/rr lobby join|leave`: one child of `/rr` for both (Discord allows 25 per group; the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,29 @@ async def placed_game(h: Harness, players: int = 2) -> tuple[Table, list]:
         # what was done, with the card's name (as the hand shows it), not its key
         assert res.text.startswith("✅ `place Thief★ 2B`"), res.text
     return table, users
+
+
+def test_a_lobby_whose_message_id_is_damaged_posts_its_roster_anew(tmp_path):
+    """The fault-injection audit: a lobby whose stored message id is no Discord id (text, a
+    fraction) had every roster edit refused by Discord (400, logged), so the lobby message
+    went on showing the first roster for good while players joined. The roster is posted
+    anew, with its buttons, and the new message is the one kept up to date."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db")) as h:
+            ann, bob, cat = (h.user(n) for n in ("ann", "bob", "cat"))
+            await h.slash(ann, "rr new", players=3)
+            first = next(m for m in h.messages() if not m.ephemeral)
+            with sqlite3.connect(tmp_path / "g.db") as con:
+                con.execute("UPDATE games SET meta=json_set(meta, '$.lobby_message', 'x1')")
+            assert "joined" in (await h.slash(bob, "rr lobby join")).text
+            lobbies = [m for m in h.messages() if not m.ephemeral]
+            assert len(lobbies) == 2 and "Players (2/3): Ann, Bob" in lobbies[1].text
+            assert lobbies[1].custom_ids == first.custom_ids  # Join, Leave, Start again
+            assert not [r for r in h.http.requests if 400 <= r.status < 500]
+            assert "joined" in (await h.click(cat, message=lobbies[1], label="Join")).text
+            assert "Players (3/3): Ann, Bob, Cat" in h.server.messages[lobbies[1].id].text
+            assert len([m for m in h.messages() if not m.ephemeral]) == 2  # edited, not posted
+    run(scenario)
 
 
 def test_lobby_join_leave_start_refusals(tmp_path):
