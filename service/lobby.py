@@ -31,7 +31,7 @@ from store import (
 from .errors import ServiceError
 from .levels import SOLO_LEVELS, level_options
 from .outcomes import Abandoned, Opening, Outcome, Told, auto_answers, deadlines_of
-from .seats import add_bots, ai_played, channel_settings, check_bots, check_level, seat_bots
+from .seats import add_bots, ai_played, channel_settings, check_bots, check_level
 from .tables import DEFAULT_LIMIT_S, MAX_LIMIT_S, MIN_LIMIT_S, Quarantined, Tables, store_refusal
 
 log = logging.getLogger("rr.service")
@@ -82,7 +82,7 @@ class Lobby:
         # the AI players are written with the lobby: a crash between two writes left a
         # lobby without them, and the host's second try was refused (the channel's game)
         seats: list[Seat] = [{"user": user_id, "name": name}]
-        seat_bots(seats, settings, bots, bot_level)
+        add_bots(seats, settings, bots, bot_level)
         try:
             row = await tables.store.create_lobby(guild_id, channel_id, user_id, name, settings,
                                                   seats[1:])
@@ -133,7 +133,7 @@ class Lobby:
                 raise ServiceError.of("svc.host_ai")
             if row.settings.get("difficulty") is not None:
                 raise ServiceError.of("svc.solo_host")
-            add_bots(row, count, level)
+            add_bots(row.seats, row.settings, count, level)
             await self.tables.store.update_lobby(row)
             return row
 

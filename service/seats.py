@@ -116,15 +116,10 @@ def marked_view(row: GameRow, view: View) -> View:
 
 
 
-def add_bots(row: GameRow, count: int, level: str) -> None:
-    """Seat `count` AI players of `level` in the lobby `row` (in memory; the caller stores
-    it), each named after the lowest free bot number."""
-    seat_bots(row.seats, row.settings, count, level)
-
-
-def seat_bots(seats: list[Seat], settings: Settings, count: int, level: str) -> None:
-    """`add_bots` on seats not yet stored: a new lobby writes its AI players with itself,
-    in one transaction (`Lobby.new_lobby`)."""
+def add_bots(seats: list[Seat], settings: Settings, count: int, level: str) -> None:
+    """Seat `count` AI players of `level` among a lobby's `seats` (in memory; the caller
+    stores them: a new lobby writes its AI players with itself, in one transaction),
+    each named after the lowest free bot number."""
     if count <= 0:
         return
     check_level(level)
