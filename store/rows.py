@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeGuard, cast
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeGuard, cast, get_args
 
 log = logging.getLogger("rr.store")
 
@@ -469,7 +469,7 @@ def attempt_of(r: Columns) -> Attempt:
             value = math.inf
         times.append(value)
     status = r["status"]
-    if status not in ("playing", "finished", "unfinished"):
+    if status not in get_args(AttemptStatus):
         # not over until it says so (`ATTEMPT_PLAYING`): "done today" would have locked the
         # player out of a game still open
         log.warning("daily_attempts row of user %s on %s: its status could not be read (%r);"
