@@ -14,7 +14,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import aiohttp
 import discord
@@ -30,7 +30,7 @@ from service.daily_attempts import Started
 from service.daily_board import MemberCheck
 from service.daily_play import DailyHost
 from service.daily_slots import attempt_game
-from store import DailyNotice
+from store import DailyNotice, DailyNoticeKind
 
 from .actions import ack, in_server, reply, rook
 from .announce import NOTICE_ATTEMPTS, deliver, notice_retry_s, snowflake
@@ -476,8 +476,8 @@ async def day_once(bot: Host) -> dict[str, int]:
     return sent
 
 
-DAILY_KINDS: tuple[str, ...] = ("news", "reminder", "time_up", "recap")
-"""The daily outbox's kinds this release tells (store.DailyNoticeKind). A row of another
+DAILY_KINDS: tuple[str, ...] = get_args(DailyNoticeKind)
+"""The daily outbox's kinds this release tells (`DailyNoticeKind`). A row of another
 (a newer release's, or damaged) is never worded as a reminder nor counted: it is left, with
 the back-off, for a process that knows it, and dropped (logged) once none told it; it was
 sent as a streak reminder, then raised KeyError and stopped the pass for every row after

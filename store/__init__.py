@@ -34,6 +34,7 @@ from .rows import (
     Commit,
     DailyInfo,
     DailyNotice,
+    DailyNoticeKind,
     DamagedSecret,
     GameMeta,
     GameRow,
@@ -120,7 +121,7 @@ def ratings_store(store: GameStore) -> RatingStore:
     raise TypeError(f"no ratings tables for a {type(store).__name__}")
 
 
-__all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice", "DamagedSecret",
+__all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice", "DailyNoticeKind", "DamagedSecret",
            "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "LEASE_MAX_S", "Marked", "MetaChange",
            "NewGame", "Notice", "Progress", "ReviewStore", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",
