@@ -39,6 +39,7 @@ from .rows import (
     NewGame,
     Tell,
     attempt_of,
+    closed_attempt,
     daily_notice,
     day_flag_set,
     kept_secret,
@@ -216,8 +217,9 @@ class SqliteDailyStore(DailyStore):
 
         def write(con: sqlite3.Connection) -> bool:
             cur = con.execute(
-                "UPDATE daily_attempts SET status=?, score=?, share=?, finished_at=?"
-                " WHERE user_id=? AND day=? AND ranked=? AND " + ATTEMPT_PLAYING.format(""),
+                "UPDATE daily_attempts SET status=?1, score=?2, share=?3, finished_at=?4"
+                " WHERE user_id=?5 AND day=?6 AND " + closed_attempt("?5", "?6", "?7")
+                + " AND " + ATTEMPT_PLAYING.format(""),
                 (status, json.dumps(score) if score else None, share, now, user_id, day,
                  int(ranked)))
             if cur.rowcount != 1:

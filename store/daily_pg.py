@@ -33,6 +33,7 @@ from .rows import (
     NewGame,
     Tell,
     attempt_of,
+    closed_attempt,
     daily_notice,
     day_flag_set,
     kept_secret,
@@ -179,7 +180,8 @@ class PgDailyStore(DailyStore):
         async def write(con: Con) -> bool:
             n = rows_touched(await con.execute(
                 "UPDATE daily_attempts SET status=$1, score=$2, share=$3, finished_at=$4"
-                " WHERE user_id=$5 AND day=$6 AND ranked=$7 AND " + ATTEMPT_PLAYING.format(""),
+                " WHERE user_id=$5 AND day=$6 AND " + closed_attempt("$5", "$6", "$7")
+                + " AND " + ATTEMPT_PLAYING.format(""),
                 status, json.dumps(score) if score else None, share, now, user_id, day,
                 int(ranked)))
             if n != 1:

@@ -393,6 +393,19 @@ apart from 1; another number). A ranked claim finding one of the player's day re
 a ranked attempt: the flag is only ever written 1 for the day's one ranked try or 0 for a
 practice, so a damaged one may be that try, and a second ranked try of a day must never be
 given (a practice lost to this is the lesser harm, and `/rr daily practice` replaces it)."""
+
+
+def closed_attempt(user: str, day: str, ranked: str) -> str:
+    """SQL (with the backend's placeholders for the user, the day and the 0/1 flag): the
+    attempt a write that closes the day's ranked attempt (or practice) means. The ranked one
+    is the row flagged 1 or, where there is none, the row whose flag is damaged, as
+    `attempt` reads it: a write that looked for `ranked=1` alone left such an attempt
+    playing for good (never scored, never closed with its day)."""
+    return (f"ranked=(SELECT ranked FROM daily_attempts WHERE user_id={user} AND day={day}"
+            f" AND (ranked={ranked} OR ({ranked}=1 AND {DAMAGED_RANKED}))"
+            f" ORDER BY ranked={ranked} DESC LIMIT 1)")
+
+
 ATTEMPT_PLAYING = "{0}status NOT IN ('finished', 'unfinished')"
 """SQL (format it with a table alias and its dot, or ""): an attempt still being played. An
 attempt is over only once its row says so: a damaged status (none of `AttemptStatus`) counts

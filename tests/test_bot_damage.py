@@ -394,3 +394,35 @@ def test_a_solo_lobby_whose_level_is_damaged_is_refused_in_words_and_abandoned(d
             await h.slash(ann, "rr new", players=1, difficulty="hard")
             assert "game has started" in (await h.slash(ann, "rr start")).text
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("end", ["close", "finish"])
+def test_a_ranked_attempt_whose_ranked_flag_is_damaged_is_still_ended_and_scored(db, end):
+    """The fault-injection audit: a ranked attempt still playing whose stored `ranked`
+    became neither 0 nor 1 resumed (it counts as the day's ranked attempt), but every write
+    that closes an attempt looked for `ranked=1`: finishing the game scored nothing (no
+    result, retried at every pass), and the day's close left the attempt and its game open
+    for good. Both now close the ranked attempt whose flag is damaged."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            ann = h.user("ann")
+            row = await _ranked_daily(h, ann)
+            await db.sql("UPDATE daily_attempts SET ranked=? WHERE user_id=?",
+                         2 if db.pg else "x", ann.id)
+            if end == "close":
+                clock.now += DAY
+                await day_once(h.bot)
+                want = "unfinished"
+            else:
+                table = Table(h, h.dm_channel(ann))
+                table.game_id = row.id
+                await table.play(random.Random(2))
+                told = "\n".join(m.text for m in h.messages(h.dm_channel(ann)) if "```" in m.text)
+                assert "Rook & Raiders #23" in told, told
+                want = "finished"
+            att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
+            assert att is not None and att.status == want, att
+            assert (await h.bot.store.get(row.id)).status != "active"
+            assert await h.bot.daily.store.playing() == []
+    asyncio.run(scenario())
