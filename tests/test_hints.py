@@ -163,6 +163,35 @@ def test_no_hint_in_a_ranked_daily_attempt_but_in_practice(db):
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("damage", [0, None, "gone"])
+def test_no_hint_in_a_ranked_daily_attempt_whose_record_lost_its_ranked_flag(db, damage):
+    """The fault-injection audit: the ranked flag in a daily game's record was read by its
+    truth, so a ranked attempt whose flag was damaged to 0 or null (or lost) gave hints in
+    the day's ranked try. Only `ranked: false`, as a practice is written, allows them."""
+    async def main():
+        store = await db.open()
+        clock = lambda: day_end(DAY) - 12 * 3600  # noqa: E731
+        h = await DailyHost.open(GameService(store, clock=clock), secret=SECRET)
+        started = await h.attempts.play(1, "Ann", 100, 9001)
+        record = dict(started.row.settings["daily"])
+        if damage == "gone":
+            del record["ranked"]
+        else:
+            record["ranked"] = damage
+        settings = {**started.row.settings, "daily": record}
+        await store.close()
+        await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings),
+                     started.row.id)
+        store = await db.open()
+        h = await DailyHost.open(GameService(store, clock=clock), secret=SECRET)
+        with pytest.raises(ServiceError, match="ranked daily attempt"):
+            await h.games.hints.hint(started.row.channel_id, 1)
+        row, _g = await h.games.tables.viewable(started.row.channel_id)
+        assert "hints" not in row.meta
+        await store.close()
+    asyncio.run(main())
+
+
 def test_a_host_turns_hints_off_for_the_channel_and_its_next_games(db):
     """Issue 23: `/rr settings hints:off` (host or Manage Channels) refuses hints in the
     channel, for its next games too; nobody else can change it."""
