@@ -132,7 +132,7 @@ async def tell_settled(bot: Host, game_id: int) -> None:
         par = core.par_score(stored)
         text = result_text(settled.score, settled.share_in(lang),
                            core.versus_par(settled.score, par, lang), settled.standing,
-                           bool(info.get("ranked")), lang,
+                           core.ranked_record(row.settings), lang,
                            next_ts=next_challenge(dt.date.fromisoformat(info["day"])),
                            odds=odds_line(stored, lang))
         channel = bot.get_partial_messageable(int(info["post_channel"]))

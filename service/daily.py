@@ -115,6 +115,15 @@ def day_end(day: dt.date) -> float:
     return nxt.timestamp()
 
 
+def ranked_record(settings: Mapping[str, Any]) -> bool:
+    """A daily game is the day's ranked attempt unless its record says `ranked: false`, as
+    a practice's is written: a damaged flag (0, null, gone) must neither open hints in the
+    ranked try nor score it as a practice (a practice so damaged only goes without hints;
+    its score is looked for as the ranked one's and not found, and the day's close ends it)."""
+    daily = settings.get("daily")
+    return isinstance(daily, Mapping) and bool(daily) and daily.get("ranked") is not False
+
+
 def answer_by(settings: Mapping[str, Any], deadline: float, now: float) -> float:
     """The time a question asked at `now` must be answered by, as a player is told it: a
     daily game still open at its day's end closes with it (00:00 UTC; `close_day`),

@@ -66,12 +66,13 @@ class DailyResults:
         share = daily.share_line(number, r.score, par_score, r.defeats_per_round)
         user = row.host_id
         stored = daily.share_params(number, par_score, r.defeats_per_round)
-        if not await self.store.finish(user, info["day"], bool(info["ranked"]), "finished",
+        ranked = daily.ranked_record(row.settings)
+        if not await self.store.finish(user, info["day"], ranked, "finished",
                                        r.score.to_json(), stored):
             return None
-        att = await self.store.attempt(user, info["day"], bool(info["ranked"]))
+        att = await self.store.attempt(user, info["day"], ranked)
         assert att is not None
-        rank = await self.board.standing(day, user) if info["ranked"] else None
+        rank = await self.board.standing(day, user) if ranked else None
         return Settled(att, r.score, share, daily.versus_par(r.score, par_score), rank)
 
     async def settle_all(self) -> list[Settled]:

@@ -26,6 +26,7 @@ from engine import CardSet, View
 from store import GameMeta, GameRow, MetaChange
 
 from .ai_seats import AiSeats
+from .daily import ranked_record
 from .errors import ServiceError
 from .lines import Line, parse
 from .notation import action_words
@@ -46,17 +47,9 @@ class Hint:
     advice: ai.advise.Advice
 
 
-def ranked_daily(row: GameRow) -> bool:
-    """A daily game is a ranked attempt unless its record says `ranked: false`, as written
-    for a practice: a damaged flag (0, null, gone) must not open hints in the day's ranked
-    try (a practice so damaged only goes without them)."""
-    daily = row.settings.get("daily")
-    return bool(daily) and (daily or {}).get("ranked") is not False
-
-
 def hints_allowed(row: GameRow) -> bool:
     """A ranked daily attempt never; elsewhere unless the channel turned hints off."""
-    if ranked_daily(row):
+    if ranked_record(row.settings):
         return False
     return row.settings.get("hints", True) is not False
 
@@ -203,7 +196,7 @@ class Hints:
         row, g = await self.tables.current(channel_id)
         seat = self.tables.seat(row, user_id)
         if not hints_allowed(row):
-            key = "svc.hint_ranked" if ranked_daily(row) else "svc.hints_off"
+            key = "svc.hint_ranked" if ranked_record(row.settings) else "svc.hints_off"
             raise ServiceError.of(key, code="hints")
         decision = g.decision_id(seat)
         if decision is None or not g.legal_actions(seat):

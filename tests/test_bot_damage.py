@@ -396,20 +396,28 @@ def test_a_solo_lobby_whose_level_is_damaged_is_refused_in_words_and_abandoned(d
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("end", ["close", "finish"])
+@pytest.mark.parametrize("end", ["close", "finish", "finish-record"])
 def test_a_ranked_attempt_whose_ranked_flag_is_damaged_is_still_ended_and_scored(db, end):
     """The fault-injection audit: a ranked attempt still playing whose stored `ranked`
     became neither 0 nor 1 resumed (it counts as the day's ranked attempt), but every write
     that closes an attempt looked for `ranked=1`: finishing the game scored nothing (no
     result, retried at every pass), and the day's close left the attempt and its game open
-    for good. Both now close the ranked attempt whose flag is damaged."""
+    for good. Both now close the ranked attempt whose flag is damaged. So is one whose
+    game's record lost its flag (`finish-record`: scoring raised KeyError, every pass)."""
     async def scenario():
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann = h.user("ann")
             row = await _ranked_daily(h, ann)
-            await db.sql("UPDATE daily_attempts SET ranked=? WHERE user_id=?",
-                         2 if db.pg else "x", ann.id)
+            if end == "finish-record":
+                record = dict(row.settings["daily"])
+                del record["ranked"]
+                await db.sql("UPDATE games SET settings=? WHERE id=?",
+                             json.dumps({**row.settings, "daily": record}), row.id)
+                h.bot.service.tables.forget(row.id)
+            else:
+                await db.sql("UPDATE daily_attempts SET ranked=? WHERE user_id=?",
+                             2 if db.pg else "x", ann.id)
             if end == "close":
                 clock.now += DAY
                 await day_once(h.bot)
