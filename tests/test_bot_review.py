@@ -105,20 +105,20 @@ def test_a_review_outliving_the_interaction_token_says_how_to_get_it(tmp_path,
     review queued behind others can take longer: before the token expires the answer says
     the review is still being computed and how to ask again — not a progress line left on
     screen for good by an edit Discord refused — and asking again shows the stored review.
-    The lifetimes are shrunk (token 6 s, the note at 1 s, a review of 7 s and more)."""
+    The lifetimes are shrunk (token 3 s, the note at 0.5 s, a review of 3.5 s and more)."""
     import cogs.review
-    monkeypatch.setattr(cogs.review, "LATE_S", 1.0, raising=False)
+    monkeypatch.setattr(cogs.review, "LATE_S", 0.5, raising=False)
     slow = service.review.Reviewer._compute
 
     async def queued(self, *args, **kwargs):
-        await asyncio.sleep(7.0)  # waiting for the workers behind other reviews
+        await asyncio.sleep(3.5)  # waiting for the workers behind other reviews
         return await slow(self, *args, **kwargs)
     monkeypatch.setattr(service.review.Reviewer, "_compute", queued)
 
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
                            settle_timeout=600, timer_horizon=10.0) as h:
-            h.server.token_lifetime = 6.0
+            h.server.token_lifetime = 3.0
             ann = h.user("ann")
             table = Table(h)
             await table.open(ann, players=1, difficulty="easy")

@@ -161,7 +161,10 @@ def _upgrade(monkeypatch: pytest.MonkeyPatch, commit: str, later: str,
              open_store: Callable[[], Awaitable[Any]]) -> None:
     """Today's code on the release's database as `open_store` opens it, `later` on."""
     monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
-    monkeypatch.setattr(review_module, "RECHECK", 0)  # a review read, not its judging
+    # a review read and stored, not its judging: one sample a decision, one look
+    monkeypatch.setattr(review_module, "RECHECK", 0)
+    monkeypatch.setattr(review_module, "LATE", 0)
+    monkeypatch.setattr(review_module, "DECIDED_FACTOR", 1)
     games = _games(_fixture(commit))
 
     async def main() -> None:
