@@ -36,11 +36,13 @@ import i18n
 from engine import Action, ActionError, CardSet, Game, View, board, cards_for, parse
 from store import GameRow, ReviewStore
 
+from .daily import attempt_day
 from .errors import ServiceError
 from .hints import hinted
 from .lines import Line
 from .lines import parse as fill
 from .notation import action_words
+from .tables import Quarantined
 
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
 DECIDED_FACTOR = 4  # … this many times a look's samples where one of them ended the game, and
@@ -205,7 +207,9 @@ def check_reviewable(row: GameRow | None, *, channel_id: int, user_id: int,
     if info:
         if row.seat_of(user_id) is None:
             raise ServiceError.of("svc.review_not_yours", game=row.id)
-        day = dt.date.fromisoformat(str(info.get("day")))
+        day = attempt_day(str(info.get("day")))
+        if day is None:  # whether its day has closed is unknown: its record is damaged
+            raise Quarantined(row, {"kind": "unreadable", "what": ["settings"]})
         if day_open is None or day_open(day):
             raise ServiceError.of("svc.review_day_open", game=row.id, day=day.isoformat(),
                                   code="daily_review_open")

@@ -274,7 +274,8 @@ def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
     """The robustness audit: a ranked daily game whose stored record names a day that is
     no date made the overdue check raise, so every command in that player's DMs (a move,
     `/rr daily play`, resign) failed with an error, for good. The game now plays on and
-    resumes; the day's close (which goes by the attempt's own day) still ends it."""
+    resumes; the day's close (which goes by the attempt's own day) still ends it. Its
+    review, whose day cannot be known closed, is refused in words (it raised ValueError)."""
     async def scenario():
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(db.url, clock)) as h:
@@ -291,6 +292,9 @@ def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
             att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
             assert att is not None and att.status == "unfinished"
             assert (await h.bot.store.get(row.id)).status != "active"
+            review = await h.slash(ann, "rr-learn review", game=row.id,
+                                   channel=h.dm_channel(ann))
+            assert review.ephemeral and "damaged" in review.text, review.text
     asyncio.run(scenario())
 
 
