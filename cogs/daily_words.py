@@ -128,12 +128,13 @@ async def tell_settled(bot: Host, game_id: int) -> None:
             return
         info = row.settings["daily"]
         lang = row.settings.get("lang", "en")
-        stored = await host.par.get(dt.date.fromisoformat(info["day"]))
+        day = dt.date.fromisoformat(settled.attempt.day)  # (the record's may be damaged)
+        stored = await host.par.get(day)
         par = core.par_score(stored)
         text = result_text(settled.score, settled.share_in(lang),
                            core.versus_par(settled.score, par, lang), settled.standing,
                            core.ranked_record(row.settings), lang,
-                           next_ts=next_challenge(dt.date.fromisoformat(info["day"])),
+                           next_ts=next_challenge(day),
                            odds=odds_line(stored, lang))
         channel = bot.get_partial_messageable(int(info["post_channel"]))
         await deliver(f"daily result game {game_id}", lambda: channel.send(text))

@@ -298,6 +298,29 @@ def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
     asyncio.run(scenario())
 
 
+def test_a_daily_game_whose_day_is_damaged_is_still_scored_when_won_or_lost(db):
+    """The fault-injection audit: a daily game whose record's day is no date and that its
+    player finished was never scored: scoring raised ValueError at every pass (logged as
+    a damaged record), no result was posted, and the day's close ended the played game
+    "unfinished". It is scored under its attempt's own day, and the result is posted."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            ann = h.user("ann")
+            row = await _ranked_daily(h, ann)
+            settings = {**row.settings, "daily": {**row.settings["daily"], "day": "garbage"}}
+            await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), row.id)
+            h.bot.service.tables.forget(row.id)
+            table = Table(h, h.dm_channel(ann))
+            table.game_id = row.id
+            await table.play(random.Random(2))
+            told = "\n".join(m.text for m in h.messages(h.dm_channel(ann)) if "```" in m.text)
+            assert "Rook & Raiders #23" in told, told
+            att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
+            assert att is not None and att.status == "finished" and att.score is not None
+    asyncio.run(scenario())
+
+
 @pytest.mark.parametrize("damage", ["x", None])  # None: the key is gone
 @pytest.mark.parametrize("end", ["resign", "play"])
 def test_a_daily_game_whose_challenge_number_is_damaged_can_be_resigned_and_scored(db, damage,
