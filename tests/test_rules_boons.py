@@ -70,7 +70,7 @@ def test_r12_1_levelup_is_allowed_at_any_time():
     g.apply(1, "levelup 2B")
     assert layout(g, 1)["2B"] == "cleric" and g.state["players"][1]["honor"] == 0
     assert g.decision(0) == asked and g.decision(1) is None
-    expect_error(g, 1, "levelup 2B", IllegalAction, "")  # a Cleric is no ★ unit any more
+    expect_error(g, 1, "levelup 2B", IllegalAction, "Only ★ units level up")  # a Cleric is no ★ unit
     g.apply(0, "levelup 2B")
     assert layout(g)["2B"] == "warrior" and g.decision(0)["kind"] == "pick"
     replayed = Game.replay(g.setup, g.state["log"])  # the log replays it (R15)
