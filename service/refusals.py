@@ -27,6 +27,7 @@ from .notation import NOTATION_WORDS, PARTICLES, shown
 PREFIX = "refusal."
 NOTATION_PARAMS = ("verb", "word")  # parameters that quote a word of the notation
 NOTATION_TEXT = ("syntax.after_move", "syntax.trailing")  # their `text` is the notation's
+LITERAL_PARAMS = ("name", "text")  # a display name, or what a player typed
 SEPARATORS = {" or ": "story.or_sep"}  # an `Items` separator → its catalogue entry
 
 
@@ -115,15 +116,22 @@ def line(e: ActionError, lang: str) -> Line:
 
 def words(e: ActionError, lang: str, literal: Callable[[str], str] | None = None) -> str:
     """What a refusal says to a reader of `lang`, commands as Discord shows them; a
-    person's display name (the `name` parameter) through `literal`, the interface's way
-    to print typed text as it is (Discord: markdown and mentions defused)."""
-    if literal is not None and e.key and "name" in e.params:
-        said = say_line(lang, e.key, {**e.params, "name": literal(str(e.params["name"]))})
-    else:
-        said = line(e, lang)
+    person's display name and what a player typed (`LITERAL_PARAMS`, in nested phrases too)
+    through `literal`, the interface's way to print typed text as it is (Discord: markdown
+    and mentions defused)."""
+    said = say_line(lang, e.key, _literal(e.params, literal)) if literal is not None and e.key \
+        else line(e, lang)
     # cogs/text.markdown's form: the command as the reader's client lists it
     return "".join(f"`{i18n.slash(lang, p.text)}`" if p.mark == COMMAND else p.text
                    for p in said)
+
+
+def _literal(params: dict[str, Any], literal: Callable[[str], str]) -> dict[str, Any]:
+    """`params` with each typed text (`LITERAL_PARAMS`) through `literal`, nested phrases'
+    too: a quoted `<@1>` or `**x**` is shown as typed, not as a mention pill or bold."""
+    return {k: literal(v) if k in LITERAL_PARAMS and isinstance(v, str) else
+            Phrase(v.code, _literal(v.params, literal)) if isinstance(v, Phrase) else v
+            for k, v in params.items()}
 
 
 # Reasons shown in other words than the engine's English, which stays as stored games hold

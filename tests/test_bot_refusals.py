@@ -382,3 +382,28 @@ def test_the_last_person_resigning_against_ai_players_ends_the_game(tmp_path):
             assert any("Ann has left the game" in p for p in posts)
             assert any("abandoned by Ann" in p for p in posts) and len(posts) < 10, posts
     asyncio.run(scenario())
+
+
+def test_a_refusal_quotes_what_was_typed_as_literal_text(tmp_path):
+    """What a player typed, quoted back in a refusal ("'…' is not a square", "There is no
+    '…'"), is shown as typed, in both languages: a typed `<@1>` was rendered as a mention
+    pill and `**x**` as bold, where every other echo (a date, a rules topic) is literal
+    (the Discord-limits audit)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, ken = h.user("ann"), h.user("ken", locale="ja")
+            table = Table(h)
+            await table.open(ann, [ken], players=2)
+            before = await stored(table)
+            cases = [("rr place", {"card": "thief", "square": "<@1>**x**"}),
+                     ("rr act", {"unit": "_x_<#2>"}),
+                     ("rr place", {"card": "**dragon**", "square": "1A"}),
+                     ("rr ready", {"units": "||1A||"})]
+            for user in (ann, ken):
+                for command, options in cases:
+                    res = await table.slash(user, command, **options)
+                    await refused(table, res, "⛔")
+                    for raw in ("<@1>", "<#2>", "**", "_X_", "||"):
+                        assert raw not in res.text, (command, options, res.text)
+            assert await stored(table) == before
+    asyncio.run(scenario())
