@@ -126,6 +126,12 @@ async def _show_par_when_known(interaction: discord.Interaction, host: DailyHost
         log.exception("the par of %s could not be shown", ch.day)
 
 
+def bad_date(typed: str | None, lang: str) -> str:
+    """The refusal of a date that is none, quoting it as typed: cut before escaping (never
+    half an escape) and in quotes, not a code span, where Discord shows escapes as they are."""
+    return t("daily_bad_date", lang, text=safe(excerpt(typed or "", 40)))
+
+
 def in_bot_dm(interaction: discord.Interaction) -> bool:
     """In the DM with the bot itself (context BOT_DM). A DM between two users, reached by
     the user-installed app (context PRIVATE_CHANNEL), is a DM too but the bot cannot post
@@ -205,7 +211,7 @@ class DailyCommands(CommandsMixin):
         try:
             day = dt.date.fromisoformat(date.strip()) if date else None
         except ValueError:
-            await reply(interaction, t("daily_bad_date", lang, text=safe(excerpt(date or "", 40))))
+            await reply(interaction, bad_date(date, lang))
             return
         await open_attempt(interaction, lang,
                            lambda host, *who, reach: host.attempts.practice(*who, lang, day, reach))
@@ -227,7 +233,7 @@ class DailyCommands(CommandsMixin):
         try:
             day = dt.date.fromisoformat(date.strip()) if date else host.days.today()
         except ValueError:
-            await reply(interaction, t("daily_bad_date", lang, text=safe(excerpt(date or "", 40))))
+            await reply(interaction, bad_date(date, lang))
             return
         server = in_server(interaction) and (scope is None or scope.value == "server")
         text, view = await board_page(interaction, host, day, server, 0, lang)

@@ -33,7 +33,7 @@ from service.replay import replay
 from . import viewer
 from .actions import ack, guarded, refusal, reply, rook
 from .announce import deliver
-from .daily import DailyCommands, host_of, open_attempt
+from .daily import DailyCommands, bad_date, host_of, open_attempt
 from .daily_words import score_words, standing_words
 from .i18n import LEVELS, lang_of, pair, t
 from .mentions import safe
@@ -270,7 +270,7 @@ class DailyReviewCommands(CommandsMixin):
         try:
             day = dt.date.fromisoformat(date.strip()) if date else None
         except ValueError:
-            await reply(interaction, t("daily_bad_date", lang, text=safe(date or "")[:40]))
+            await reply(interaction, bad_date(date, lang))
             return
         await send_review(interaction, host, day, lang)
 

@@ -349,3 +349,23 @@ def test_an_unfinished_day_is_reviewed_up_to_where_it_stopped(tmp_path):
             assert head(viewer).endswith("· where it stopped"), viewer.text
             assert "Game over" not in viewer.text
     run(scenario)
+
+
+def test_a_typed_date_that_is_no_date_is_quoted_back_as_typed(tmp_path):
+    """A date that is none is quoted back as it was typed, in both languages and by every
+    command with a date: it sat in a code span, where Discord shows escapes as they are, so
+    `-1` read `\\-1` and `**x**` read `\\*\\*x\\*\\*`; and /rr daily review cut it after
+    escaping, leaving half an escape (the Discord-limits audit)."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "d.db", Clock())) as h:
+            ann, ken = h.user("ann"), h.user("ken", locale="ja")
+            for user in (ann, ken):
+                for command in ("rr daily review", "rr daily practice", "rr daily leaderboard"):
+                    for typed, shown in (("-1", "\\-1"), ("**x**", "\\*\\*x\\*\\*"),
+                                         ("`" * 60, "\\`…")):  # cut before escaping
+                        res = await h.slash(user, command, date=typed)
+                        assert res.ephemeral and "⛔" in res.text, res.text
+                        # no code span: its escapes would show as they are
+                        assert "`" not in res.text.replace("\\`", ""), (command, res.text)
+                        assert shown in res.text, (command, res.text)
+    asyncio.run(scenario())
