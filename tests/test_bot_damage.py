@@ -15,6 +15,7 @@ import re
 import discord
 import pytest
 from bot_driver import Clock, Table, make_bot
+from conftest import Db
 from harness import FakeUser, Harness
 
 import cogs.announce as announce
@@ -270,6 +271,15 @@ async def _ranked_daily(h: Harness, user: FakeUser) -> GameRow:
     return row
 
 
+async def _no_day_daily(h: Harness, db: Db, user: FakeUser) -> GameRow:
+    """`user`'s ranked daily game of today, begun, whose record's day is no date."""
+    row = await _ranked_daily(h, user)
+    settings = {**row.settings, "daily": {**row.settings["daily"], "day": "garbage"}}
+    await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), row.id)
+    h.bot.service.tables.forget(row.id)
+    return row
+
+
 def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
     """The robustness audit: a ranked daily game whose stored record names a day that is
     no date made the overdue check raise, so every command in that player's DMs (a move,
@@ -280,9 +290,7 @@ def test_a_daily_game_whose_day_is_damaged_still_plays_and_the_others_too(db):
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann = h.user("ann")
-            row = await _ranked_daily(h, ann)
-            settings = {**row.settings, "daily": {**row.settings["daily"], "day": "garbage"}}
-            await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), row.id)
+            row = await _no_day_daily(h, db, ann)
             again = await h.slash(ann, "rr daily play")
             assert "goes on" in again.text, again.text
             status = await h.slash(ann, "rr status", channel=h.dm_channel(ann))
@@ -307,10 +315,7 @@ def test_a_daily_game_whose_day_is_damaged_is_still_scored_when_won_or_lost(db):
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann = h.user("ann")
-            row = await _ranked_daily(h, ann)
-            settings = {**row.settings, "daily": {**row.settings["daily"], "day": "garbage"}}
-            await db.sql("UPDATE games SET settings=? WHERE id=?", json.dumps(settings), row.id)
-            h.bot.service.tables.forget(row.id)
+            row = await _no_day_daily(h, db, ann)
             table = Table(h, h.dm_channel(ann))
             table.game_id = row.id
             await table.play(random.Random(2))
