@@ -46,6 +46,7 @@ from .rows import (
     par_of,
     recap_rows,
     remind_hour,
+    touched_at,
 )
 
 # A closed day's ranked games that were played (their recaps: `queue_recaps`)
@@ -503,7 +504,7 @@ class SqliteDailyStore(DailyStore):
         command in the DM goes to the game the player touched last."""
         def read(con: sqlite3.Connection) -> dict[int, float]:
             marks = ",".join("?" * len(slots))
-            return {r[0]: r[1] for r in con.execute(
+            return {r[0]: touched_at(r[0], r[1]) for r in con.execute(
                 f"SELECT channel_id, updated_at FROM games WHERE channel_id IN ({marks})"
                 " AND status='active'", slots)}
         return await self.store.run_read(read)

@@ -40,6 +40,7 @@ from .rows import (
     par_of,
     recap_rows,
     remind_hour,
+    touched_at,
 )
 
 
@@ -420,7 +421,7 @@ class PgDailyStore(DailyStore):
 
     async def last_game_at(self, slots: list[int]) -> dict[int, float]:
         async def read(con: Con) -> dict[int, float]:
-            return {r[0]: r[1] for r in await con.fetch(
+            return {r[0]: touched_at(r[0], r[1]) for r in await con.fetch(
                 "SELECT channel_id, updated_at FROM games WHERE channel_id = ANY($1::bigint[])"
                 " AND status='active'", slots)}
         return await self.store.run_read(read)

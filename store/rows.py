@@ -336,6 +336,18 @@ def is_time(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def touched_at(slot: int, value: object) -> float:
+    """When a daily slot's open game last changed, as the DM's choice of game reads it: a
+    stored time that is no finite number (text SQLite kept in its REAL column, NaN or
+    infinity) reads as the oldest, logged. It made that choice compare text with a number,
+    and every command the player typed in their DM failed (the fault-injection audit)."""
+    if is_time(value):
+        return float(value)
+    log.warning("daily slot %s: its game's last change is no time (%r); read as the oldest",
+                slot, value)
+    return 0.0
+
+
 def is_flag(value: object) -> bool:
     """A stored 0/1 flag as one was written (None: no row, the default); anything else is
     damage, which any truthy text would otherwise read as set."""

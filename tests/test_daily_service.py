@@ -10,6 +10,7 @@ import datetime as dt
 import json
 
 import pytest
+from conftest import Db
 
 from ai import make_player
 from engine import view
@@ -305,5 +306,26 @@ def test_one_damaged_daily_record_does_not_stop_the_days_close(db, damage):
         bob = await h.store.attempt(2, DAY.isoformat(), True)
         assert bob is not None and bob.status == "unfinished"
         assert await h.store.day_flag(DAY.isoformat(), "closed")
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_damaged_last_move_time_leaves_the_dm_commands_working(tmp_path):
+    """The fault-injection audit: with today's ranked attempt and a past day's practice
+    both in play, a typed command in the DM goes to the game moved in last (docs/daily.md).
+    A game whose stored time of its last change is text (SQLite keeps it in a REAL column)
+    made that choice compare text with a number: every command the player typed in their
+    DM, and every daily button, failed with a traceback. The damaged time reads as the
+    oldest: the other game is meant, and both are still known to be open."""
+    async def main():
+        db = Db("sqlite", str(tmp_path / "s.db"))
+        store, h = await host(db, Clock())
+        ranked = await h.attempts.play(1, "Ann", 100, 9001)
+        await h.attempts.practice(1, "Ann", 100, 9001)  # yesterday's, beside today's
+        await store.close()
+        await db.sql("UPDATE games SET updated_at='soon' WHERE id=?", ranked.row.id)
+        store, h = await host(db, Clock())
+        assert await h.slots.active_slot(1) == slot(1, False)
+        assert await h.slots.both_open(1)
         await store.close()
     asyncio.run(main())
