@@ -43,6 +43,7 @@ from .rows import (
     daily_notice,
     day_flag_set,
     kept_secret,
+    news_channel,
     par_of,
     recap_rows,
     remind_hour,
@@ -372,7 +373,7 @@ class SqliteDailyStore(DailyStore):
         def read(con: sqlite3.Connection) -> int | None:
             row = con.execute("SELECT channel_id FROM daily_guilds WHERE guild_id=?",
                               (guild_id,)).fetchone()
-            return None if row is None or row[0] is None else int(row[0])
+            return None if row is None else news_channel(guild_id, row[0])
         return await self.store.run_read(read)
 
     async def set_reminder(self, user_id: int, channel_id: int | None, lang: str | None = None,

@@ -336,6 +336,17 @@ def is_time(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def news_channel(guild_id: int, value: object) -> int | None:
+    """A server's stored daily news channel, None for none; one that is no channel id
+    (text SQLite kept in its INTEGER column) reads as none, logged: `int()` of it failed
+    `/rr daily settings` for that server with a traceback (the fault-injection audit)."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    log.warning("the daily news channel of server %s could not be read (%r); read as none",
+                guild_id, value)
+    return None
+
+
 def touched_at(slot: int, value: object) -> float:
     """When a daily slot's open game last changed, as the DM's choice of game reads it: a
     stored time that is no finite number (text SQLite kept in its REAL column, NaN or

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+from conftest import Db
+
 from store import daily_store
 
 EVER = float("inf")
@@ -236,6 +238,29 @@ def test_a_damaged_reminder_hour_reads_as_the_default_and_the_reminder_comes(db,
         assert await da.queue_reminders(day, 20, now) == (1 if db.pg else 2)
         rem = sorted(n.target for n in await da.daily_notices(now) if n.kind == "reminder")
         assert rem == [1, 2, 3]
+        for s in (a, b):
+            await s.close()
+    asyncio.run(main())
+
+
+def test_a_damaged_news_channel_reads_as_none_and_the_settings_still_show(tmp_path, caplog):
+    """The fault-injection audit: a server's daily news channel that SQLite kept as text
+    in its INTEGER column failed `/rr daily settings` for that server with a traceback
+    (int() of the text), so its managers could not see what was set. It reads as no news
+    channel, logged (the news to it was already left out: cogs/daily.py), and setting one
+    again replaces it; other servers' channels read as before."""
+    async def main():
+        db = Db("sqlite", str(tmp_path / "s.db"))
+        a, b, da, _ = await _two(db)
+        await da.set_guild_channel(100, 555, "en")
+        await da.set_guild_channel(200, 556, "en")
+        await db.sql("UPDATE daily_guilds SET channel_id='#general' WHERE guild_id=100")
+        with caplog.at_level("WARNING", logger="rr.store"):
+            assert await da.guild_channel(100) is None
+        assert "news channel of server 100 could not be read" in caplog.text
+        assert await da.guild_channel(200) == 556
+        await da.set_guild_channel(100, 557, "en")
+        assert await da.guild_channel(100) == 557
         for s in (a, b):
             await s.close()
     asyncio.run(main())
