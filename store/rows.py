@@ -517,8 +517,17 @@ def attempt_of(r: Columns) -> Attempt:
 
 
 def daily_notice(r: Columns) -> DailyNotice:
+    """A daily outbox row. A try count that is no number (text SQLite kept in its INTEGER
+    column) reads as no try yet, logged, as the game outbox reads one: the back-off added
+    to it, and the TypeError stopped the day job's pass for every row after it (the
+    fault-injection audit). A negative one is left to the back-off (`notice_retry_s`)."""
+    attempts = r["attempts"]
+    if not isinstance(attempts, int) or isinstance(attempts, bool):
+        log.warning("daily_outbox row %s: its try count could not be read (%r); read as none",
+                    r["id"], attempts)
+        attempts = 0
     return DailyNotice(r["id"], r["kind"], r["day"], r["target"], r["channel_id"], r["lang"],
-                       r["attempts"])
+                       attempts)
 
 
 def recap_rows(day: str, games: Sequence[tuple[int, str | None]],

@@ -416,6 +416,40 @@ def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path,
     run(scenario)
 
 
+def test_a_daily_row_whose_try_count_is_text_does_not_stop_the_others(tmp_path, monkeypatch):
+    """The fault-injection audit: a daily outbox row whose `attempts` SQLite kept as text
+    (its INTEGER column) raised TypeError ('many' + 1) the first time Discord failed it,
+    and the day job's pass stopped there: every reminder after it went untold, at every
+    pass (the game outbox already read such a count as none). It now reads as no try yet:
+    the row is retried after the first back-off and the others are told."""
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+
+    async def scenario():
+        clock = Clock(NOON - DAY_S)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            store = h.bot.daily.store
+            dms = await _two_streaks(h)
+            downs = {u: h.http.fail("POST", f"/channels/{dm.id}/messages", status=503,
+                                    times=None) for u, dm in dms.items()}
+            clock.now = MIDNIGHT + 21 * 3600
+            assert (await day_once(h.bot))["reminded"] == 0
+            first = (await store.daily_notices(EVER))[0].target  # told first in a pass
+            with sqlite3.connect(tmp_path / "d.db") as con:
+                con.execute("UPDATE daily_outbox SET attempts='many'")
+            later = next(u for u in dms if u != first)
+            downs[later].times = downs[later].hits  # Discord takes the later one again
+            clock.now += 31
+            assert (await day_once(h.bot))["reminded"] == 1
+            assert len(reminders(h, dms[later])) == 1 and not reminders(h, dms[first])
+            left = await store.daily_notices(EVER)
+            assert [n.target for n in left] == [first]
+            downs[first].times = downs[first].hits
+            clock.now += 31
+            assert (await day_once(h.bot))["reminded"] == 1
+            assert len(reminders(h, dms[first])) == 1
+    run(scenario)
+
+
 def test_a_daily_row_of_an_unknown_kind_is_left_and_does_not_stop_the_others(tmp_path):
     """The fault-injection audit: a daily outbox row whose kind this release does not know
     (a newer release's, or a damaged one) was worded as a streak reminder and sent to the
