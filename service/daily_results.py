@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from store import Attempt, DailyStore, GameRow, Tell
+from store import Attempt, DailyStore, GameRow, Tell, VersionConflict
 
 from . import daily
 from .daily import Score, Standing
@@ -93,17 +93,22 @@ class DailyResults:
             row = await attempt_game(self.games.store, att)
             if row is None or row.status != "over":
                 continue
-            try:
-                s = await self.settle(row)
-            except self.games.store.faults:
-                raise  # the store's trouble: the next pass settles it
-            except Exception:  # one damaged daily record (a day, a number): its own fault
-                # (the fault-injection audit: it stopped the day's close for every player)
-                log.exception("daily game %s could not be scored; left unscored", row.id)
-                continue
+            s = await self._settle_one(row)
             if s is not None:
                 out.append(s)
         return out
+
+    async def _settle_one(self, row: GameRow) -> Settled | None:
+        """`settle` for a pass over many players: one damaged daily record (a day, a
+        number) is its own fault, logged (the fault-injection audit: it stopped the day's
+        close for every player); the store's trouble stops the pass for the next one."""
+        try:
+            return await self.settle(row)
+        except self.games.store.faults:
+            raise
+        except Exception:
+            log.exception("daily game %s could not be scored; left unscored", row.id)
+            return None
 
     async def close_day(self, day: dt.date) -> list[Attempt]:
         """At 00:00 UTC: the day's unfinished attempts end unfinished (R15 has no say: a
@@ -119,26 +124,41 @@ class DailyResults:
             return []
         closed = []
         for att in await self.store.playing(day.isoformat()):
-            row = await attempt_game(self.games.store, att)
-            if row is not None and row.status in ("active", "lobby"):
-                info = row.settings.get("daily") or {}
-                # the ranked player is told in their DM, through the daily outbox (a
-                # practice is no attempt of the day: nothing to tell)
-                channel = _post_channel(info)
-                tell = Tell("time_up", channel, row.settings.get("lang"),
-                            self.days.clock()) if att.ranked and channel else None
-                async with self.games.tables.lock(row.channel_id):
-                    ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
-                                                         "unfinished", None, None,
-                                                         game_id=row.id, tell=tell)
-                    self.games.tables.forget(row.id)
-            else:
-                ended = await self.store.end_attempt(att.user_id, att.day, att.ranked,
-                                                     "unfinished", None, None)
-            if ended:
+            if await self._close(att):
                 closed.append(att)
         await self.store.take_day_flag(day.isoformat(), "closed")
         return closed
+
+    async def _close(self, att: Attempt) -> bool:
+        """One attempt of a closing day ends unfinished, with its open game. Its game's
+        end is guarded by the version read: a last move another process committed since
+        (answered through it a moment before 00:00 UTC) ended the game, so the attempt is
+        scored as it ended instead (the multi-process audit: it was ended 'unfinished'
+        beside a game that was over, and the player's score refused as too late)."""
+        for _ in range(3):  # a game still moving at every read: left to the next pass
+            row = await attempt_game(self.games.store, att)
+            if row is not None and row.status == "over":
+                await self._settle_one(row)  # (scored, not closed: not in the list)
+                return False
+            if row is None or row.status not in ("active", "lobby"):
+                return await self.store.end_attempt(att.user_id, att.day, att.ranked,
+                                                    "unfinished", None, None)
+            info = row.settings.get("daily") or {}
+            # the ranked player is told in their DM, through the daily outbox (a practice
+            # is no attempt of the day: nothing to tell)
+            channel = _post_channel(info)
+            tell = Tell("time_up", channel, row.settings.get("lang"),
+                        self.days.clock()) if att.ranked and channel else None
+            async with self.games.tables.lock(row.channel_id):
+                try:
+                    return await self.store.end_attempt(
+                        att.user_id, att.day, att.ranked, "unfinished", None, None,
+                        game_id=row.id, version=row.version, tell=tell)
+                except VersionConflict:
+                    continue
+                finally:
+                    self.games.tables.forget(row.id)
+        return False
 
     async def rescore_old(self) -> int:
         """Scores stored by an older formula (v1: no single number) are recomputed from

@@ -491,3 +491,36 @@ def test_resuming_a_daily_game_a_newer_release_started_writes_nothing(db):
         assert again.writes == 0
         await again.store.close()
     asyncio.run(main())
+
+
+def test_the_days_close_never_ends_unfinished_a_game_another_process_just_finished(db):
+    """The multi-process audit: the day job's process reads a player's daily game still in
+    play, and before its close lands the player's last move lands through another process
+    (judged a moment before 00:00 UTC). The attempt must end as its game did — finished
+    and scored once — not 'unfinished' beside a game that is over (the close wrote its end
+    without the game's version, and the player's score was then refused as too late)."""
+    async def main():
+        clock = Clock(NOON)
+        job, player = await start(db, clock), await start(db, clock)
+        await player.host.attempts.play(5, "Ann", None, DM)
+        clock.now = day_end(DAY) + 1
+        real = job.host.results.store.end_attempt
+        raced: list[bool] = []
+
+        async def end_attempt(*args: Any, **kw: Any) -> bool:
+            if not raced:  # the player's last move lands between the close's read and write
+                raced.append(True)
+                await finish(player.host, 5)
+            return await real(*args, **kw)
+        job.host.results.store.end_attempt = end_attempt  # type: ignore[method-assign]
+        await job.host.results.close_day(DAY)
+        att = await job.host.store.attempt(5, DAY.isoformat(), True)
+        row = await job.store.get(att.game_id)
+        assert raced and row.status == "over"
+        assert await player.host.results.settle(row) is None  # scored once, by the close
+        att = await job.host.store.attempt(5, DAY.isoformat(), True)
+        assert (att.status, att.score is not None) == ("finished", True), att
+        assert await job.host.results.close_day(DAY) == []
+        for p in (job, player):
+            await p.store.close()
+    asyncio.run(main())
