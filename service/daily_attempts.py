@@ -195,10 +195,8 @@ class DailyAttempts:
 
     async def expire_overdue(self, user_id: int) -> Attempt | None:
         """The user's ranked attempt of a day already over, still in play, ends unfinished
-        now. The day job does this for everyone once a pass (`DailyResults.close_day`); this is for the
-        player who comes back after 00:00 UTC before it ran: no move may land in a closed
-        day, and the slot is free for today's game. Returns the attempt it ended. The
-        game's end and the attempt's are one transaction."""
+        now (the day job's `close_day` for one player back before it ran): no move lands in a
+        closed day. Returns the attempt it ended, with its game in one transaction."""
         key = slot(user_id, True)
         row = await self.games.store.open_game(key)
         info = (row.settings.get("daily") or {}) if row is not None else {}
@@ -210,14 +208,24 @@ class DailyAttempts:
         if row is None or day is None or day >= self.days.today():
             return None
         async with self.games.tables.lock(key):
-            fresh = await self.games.store.get(row.id)
-            if fresh is None or fresh.status not in ("active", "lobby"):
+            for _ in range(3):  # a game moving at every read: the next command expires it
+                fresh = await self.games.store.get(row.id)
+                if fresh is None or fresh.status not in ("active", "lobby"):
+                    return None
+                try:  # at the version read: a last move another process committed since is
+                    # scored as it ended, not expired beside a game over (multi-process audit)
+                    ended = await self.store.end_attempt(user_id, info["day"], True, "unfinished",
+                                                         None, None, game_id=row.id,
+                                                         version=fresh.version)
+                    break
+                except VersionConflict:
+                    continue
+                finally:
+                    self.games.tables.forget(row.id)
+            else:
                 return None
-            ended = await self.store.end_attempt(user_id, info["day"], True, "unfinished",
-                                                 None, None, game_id=row.id)
             if not ended:  # the attempt was closed, its game left open (an older bot)
                 await self.games.store.set_status(row.id, "abandoned")
-            self.games.tables.forget(row.id)
         return await self.store.attempt(user_id, info["day"], True) if ended else None
 
     def done_today(self) -> ServiceError:

@@ -524,3 +524,34 @@ def test_the_days_close_never_ends_unfinished_a_game_another_process_just_finish
         for p in (job, player):
             await p.store.close()
     asyncio.run(main())
+
+
+def test_expiring_an_overdue_attempt_never_ends_unfinished_a_game_just_finished(db):
+    """As the day's close above, for the player who comes back after 00:00 UTC: their
+    command's process expires yesterday's attempt, and its game's last move lands through
+    another process between the expiry's read and its write. The game ended: the attempt is
+    scored, not ended 'unfinished' beside a game that is over (the multi-process audit)."""
+    async def main():
+        clock = Clock(NOON)
+        back, player = await start(db, clock), await start(db, clock)
+        await player.host.attempts.play(5, "Ann", None, DM)
+        clock.now = day_end(DAY) + 1
+        real = back.host.attempts.store.end_attempt
+        raced: list[bool] = []
+
+        async def end_attempt(*args: Any, **kw: Any) -> bool:
+            if not raced:
+                raced.append(True)
+                await finish(player.host, 5)
+            return await real(*args, **kw)
+        back.host.attempts.store.end_attempt = end_attempt  # type: ignore[method-assign]
+        assert await back.host.attempts.expire_overdue(5) is None
+        att = await back.host.store.attempt(5, DAY.isoformat(), True)
+        row = await back.store.get(att.game_id)
+        assert raced and row.status == "over"
+        assert await player.host.results.settle(row) is not None  # scored by its mover
+        att = await back.host.store.attempt(5, DAY.isoformat(), True)
+        assert (att.status, att.score is not None) == ("finished", True), att
+        for p in (back, player):
+            await p.store.close()
+    asyncio.run(main())
