@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Collection, Mapping
+from functools import partial
 from typing import Any
 
 from engine import Event, Game
@@ -32,7 +33,15 @@ from .errors import ServiceError
 from .levels import SOLO_LEVELS, level_options
 from .outcomes import Abandoned, Opening, Outcome, Told, auto_answers, deadlines_of
 from .seats import add_bots, ai_played, channel_settings, check_bots, check_level
-from .tables import DEFAULT_LIMIT_S, MAX_LIMIT_S, MIN_LIMIT_S, Quarantined, Tables, store_refusal
+from .tables import (
+    DEFAULT_LIMIT_S,
+    MAX_LIMIT_S,
+    MIN_LIMIT_S,
+    Quarantined,
+    Tables,
+    stale_other,
+    store_refusal,
+)
 
 log = logging.getLogger("rr.service")
 
@@ -91,15 +100,30 @@ class Lobby:
         return row
 
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:
-        async with self.tables.lock(channel_id):
-            row = await self.tables.lobby(channel_id)
+        def seat(row: GameRow) -> None:
             if row.seat_of(user_id) is not None:
                 raise ServiceError.of("svc.already_in")
             if len(row.seats) >= row.settings["players"]:
                 raise ServiceError.of("svc.full", n=row.settings["players"])
             row.seats.append({"user": user_id, "name": name})
-            await self.tables.store.update_lobby(row)
+        async with self.tables.lock(channel_id):
+            return await self._change(channel_id, seat)
+
+    async def _change(self, channel_id: int, change: Callable[[GameRow], None]) -> GameRow:
+        """`change` (which may refuse) made to the channel's lobby as stored and written,
+        under the channel's lock. Written only over the lobby it was made to: when another
+        process changed the seats in between (two processes on one shard), the change is
+        made again to the lobby as it now is, so neither's is lost (the multi-process audit:
+        a join there was overwritten, its player told "joined")."""
+        for _ in range(3):
+            row = await self.tables.lobby(channel_id)
+            change(row)
+            try:
+                await self.tables.store.update_lobby(row)
+            except VersionConflict:
+                continue
             return row
+        raise stale_other()
 
     async def leave(self, channel_id: int, user_id: int) -> GameRow:
         """Out of the lobby. After a game has ended there is nothing to leave, and the
@@ -114,41 +138,31 @@ class Lobby:
                 # a spectator of a game begun: not "already started", which reads as if
                 # they had a seat to leave too late (the Discord audit)
                 raise ServiceError.of("svc.not_player", code="not_player")
-            row = await self.tables.lobby(channel_id)
-            seat = row.seat_of(user_id)
-            if seat is None:
-                raise ServiceError.of("svc.not_in")
-            if user_id == row.host_id:
-                raise ServiceError.of("svc.host_leave")
-            row.seats.pop(seat)
-            await self.tables.store.update_lobby(row)
-            return row
+            return await self._change(channel_id, partial(_unseat, user_id))
 
     async def add_bot(self, channel_id: int, user_id: int, level: str,
                       count: int = 1) -> GameRow:
         """The host seats AI players in the lobby."""
-        async with self.tables.lock(channel_id):
-            row = await self.tables.lobby(channel_id)
+        def seat(row: GameRow) -> None:
             if user_id != row.host_id:
                 raise ServiceError.of("svc.host_ai")
             if row.settings.get("difficulty") is not None:
                 raise ServiceError.of("svc.solo_host")
             add_bots(row.seats, row.settings, count, level)
-            await self.tables.store.update_lobby(row)
-            return row
+        async with self.tables.lock(channel_id):
+            return await self._change(channel_id, seat)
 
     async def remove_bot(self, channel_id: int, user_id: int) -> GameRow:
         """The host takes the last AI player out of the lobby."""
-        async with self.tables.lock(channel_id):
-            row = await self.tables.lobby(channel_id)
+        def unseat(row: GameRow) -> None:
             if user_id != row.host_id:
                 raise ServiceError.of("svc.host_ai")
             bots = [k for k, s in enumerate(row.seats) if s.get("ai")]
             if not bots:
                 raise ServiceError.of("svc.no_ai")
             row.seats.pop(bots[-1])
-            await self.tables.store.update_lobby(row)
-            return row
+        async with self.tables.lock(channel_id):
+            return await self._change(channel_id, unseat)
 
     async def start(self, channel_id: int, user_id: int, *, seed: int | None = None,
                     options: dict[str, Any] | None = None,
@@ -259,3 +273,13 @@ def _kept_settings(latest: GameRow | None) -> Settings:
                         latest.id)
             del kept["zombie"]
     return kept
+
+
+def _unseat(user_id: int, row: GameRow) -> None:
+    """A player (not the host) out of the lobby `row`, else refused."""
+    seat = row.seat_of(user_id)
+    if seat is None:
+        raise ServiceError.of("svc.not_in")
+    if user_id == row.host_id:
+        raise ServiceError.of("svc.host_leave")
+    row.seats.pop(seat)

@@ -139,7 +139,9 @@ class GameStore(Protocol):
         seated after the host, written with the lobby (one transaction)."""
 
     async def update_lobby(self, row: GameRow) -> None:
-        """The lobby's seats and settings become `row`'s (a started game is left alone)."""
+        """The lobby's seats and settings become `row`'s, if it is still the lobby read
+        (`row.version`, which this moves on); else VersionConflict, nothing written: another
+        process changed its seats meanwhile (a join there would be lost), or started it."""
 
     async def update_meta(self, game_id: int, change: MetaChange) -> GameMeta:
         """`change` on the meta as stored now, in one transaction; the meta after it."""

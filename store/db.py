@@ -466,9 +466,15 @@ class Store(GameStore):
         await self.run_write(lambda con: con.execute(sql, args).close(), bookkeeping=bookkeeping)
 
     async def update_lobby(self, row: GameRow) -> None:
-        await self._execute(
-            "UPDATE games SET seats=?, settings=?, updated_at=? WHERE id=? AND status='lobby'",
-            (json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id))
+        def write(con: sqlite3.Connection) -> None:
+            cur = con.execute(
+                "UPDATE games SET seats=?, settings=?, updated_at=?, version=version+1"
+                " WHERE id=? AND status='lobby' AND version=?",
+                (json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id,
+                 row.version))
+            if cur.rowcount != 1:
+                raise VersionConflict("the lobby changed, or started")
+        await self.run_write(write)
 
     async def update_meta(self, game_id: int, change: MetaChange) -> GameMeta:
         """Apply `change` to the game's meta as stored now, in one transaction: a change

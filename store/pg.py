@@ -319,9 +319,13 @@ class PgStore(GameStore):
         return await self.run_write(write)
 
     async def update_lobby(self, row: GameRow) -> None:
-        await self._execute(
-            "UPDATE games SET seats=$1, settings=$2, updated_at=$3 WHERE id=$4 AND status='lobby'",
-            json.dumps(row.seats), json.dumps(row.settings), time.time(), row.id)
+        async def write(con: Con) -> None:
+            if rows_touched(await con.execute(
+                    "UPDATE games SET seats=$1, settings=$2, updated_at=$3, version=version+1"
+                    " WHERE id=$4 AND status='lobby' AND version=$5", json.dumps(row.seats),
+                    json.dumps(row.settings), time.time(), row.id, row.version)) != 1:
+                raise VersionConflict("the lobby changed, or started")
+        await self.run_write(write)
 
     async def update_meta(self, game_id: int, change: MetaChange) -> GameMeta:
         """`change` on the meta as stored now, under the row's lock (see db.py)."""

@@ -304,3 +304,37 @@ def test_a_seat_handed_to_the_ai_by_two_processes_is_handed_and_counted_once(db)
             await other_store.close()
             await store.close()
     asyncio.run(scenario())
+
+
+class LobbyBetween(Between):
+    """`Between` for a lobby's seats: the other's work lands before this one's write."""
+
+    WRITES = ("update_lobby",)
+
+
+def test_two_players_joining_one_lobby_in_two_processes_are_both_seated(db):
+    """A lobby join that lands in the other process between this one's read of the lobby
+    and its write (a rolling deploy's overlap) is kept: both players are seated, as each
+    was told (the multi-process audit: the later write put back the seats it had read,
+    and the first joiner, told "joined", was not in the game)."""
+    async def scenario() -> None:
+        store, other_store = await db.open(), await db.open()
+        try:
+            mine = GameService(store, clock=Clock())
+            await mine.lobby.new_lobby(1, CHANNEL, ANN, "Ann", players=3, time_limit_s=HOUR)
+
+            async def bob_joins_there() -> None:
+                await mine.lobby.join(CHANNEL, BOB, "Bob")
+            between = LobbyBetween(other_store, bob_joins_there)
+            other = GameService(between, clock=Clock())  # type: ignore[arg-type]
+            row = await other.lobby.join(CHANNEL, CAT, "Cat")
+            assert between.ran
+            stored = await store.open_game(CHANNEL)
+            assert [s["user"] for s in stored.seats] == [ANN, BOB, CAT]
+            assert [s["user"] for s in row.seats] == [ANN, BOB, CAT]
+            with pytest.raises(ServiceError, match="already"):  # and none twice
+                await other.lobby.join(CHANNEL, BOB, "Bob")
+        finally:
+            await store.close()
+            await other_store.close()
+    asyncio.run(scenario())
