@@ -172,31 +172,41 @@ class Lobby:
         `rng_key`: the game draws with the engine's keyed generator (the daily challenge);
         `rules`: the rules' readings it is played under (a daily day's: `Challenge.rules`)."""
         async with self.tables.lock(channel_id):
-            row = await self.tables.lobby(channel_id)
-            if user_id != row.host_id:
-                raise ServiceError.of("svc.host_start")
-            if row.settings.get("difficulty") is not None and len(row.seats) != 1:
-                raise ServiceError.of("svc.solo_host")
-            op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
-                              options=options, rng_key=rng_key, ai_seats=ai_played(row),
-                              rules=rules)
-            # A server with ratings off when the game starts: its start post says it is
-            # not rated, and it stays so (the switch turned on later moves nothing)
-            off = row.guild_id is not None and \
-                await ratings_store(self.tables.store).ratings_off(row.guild_id)
-            # The setup, the answers resolved on their own (logged like any others), the
-            # timers and the announcement: one transaction.
-            try:
-                done = await self.tables.store.start(row.id, row.seats, op.game.setup,
-                                                     op.game.to_json(), op.entries, op.timers,
-                                                     notice=op.notice,
-                                                     meta={**row.meta, "ratings_off": True}
-                                                     if off else None)
-            except VersionConflict as e:
-                raise ServiceError.of("svc.started") from e
-            except (StoreBusy, StoreUncertain) as e:
-                raise store_refusal(e) from e  # type: ignore[misc]
-            return self.opened(done, op)
+            for _ in range(3):
+                row = await self.tables.lobby(channel_id)
+                if user_id != row.host_id:
+                    raise ServiceError.of("svc.host_start")
+                if row.settings.get("difficulty") is not None and len(row.seats) != 1:
+                    raise ServiceError.of("svc.solo_host")
+                op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
+                                  options=options, rng_key=rng_key, ai_seats=ai_played(row),
+                                  rules=rules)
+                done = await self._commit_start(row, op)
+                if done is not None:
+                    return self.opened(done, op)
+            raise stale_other()
+
+    async def _commit_start(self, row: GameRow, op: Opening) -> Commit | None:
+        """The setup, the answers resolved on their own (logged like any others), the
+        timers and the announcement: one transaction, over the lobby's seats as read. None
+        when another process changed them since (a join there was left out of the game
+        while its player was told "joined"; the multi-process audit): start again."""
+        # A server with ratings off when the game starts: its start post says it is not
+        # rated, and it stays so (the switch turned on later moves nothing)
+        off = row.guild_id is not None and \
+            await ratings_store(self.tables.store).ratings_off(row.guild_id)
+        try:
+            return await self.tables.store.start(
+                row.id, row.seats, op.game.setup, op.game.to_json(), op.entries, op.timers,
+                notice=op.notice, meta={**row.meta, "ratings_off": True} if off else None,
+                lobby=row.version)
+        except VersionConflict as e:
+            fresh = await self.tables.store.get(row.id)
+            if fresh is not None and fresh.status == "lobby":
+                return None
+            raise ServiceError.of("svc.started") from e
+        except (StoreBusy, StoreUncertain) as e:
+            raise store_refusal(e) from e  # type: ignore[misc]
 
     def opening(self, names: list[str], settings: Mapping[str, Any], *,
                 seed: int | None = None, options: dict[str, Any] | None = None,

@@ -170,9 +170,11 @@ class GameStore(Protocol):
                     state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),
                     *, key: str | None = None,
                     notice: dict[str, Any] | None = None,
-                    meta: GameMeta | None = None) -> Commit:
+                    meta: GameMeta | None = None, lobby: int | None = None) -> Commit:
         """The lobby becomes a game in one transaction (setup, first answers, timers,
-        announcement); VersionConflict when it has started already."""
+        announcement); VersionConflict when it has started already or, `lobby` given, when
+        its seats are no longer those of that version (a join another process wrote since
+        would be left out of the game)."""
 
     async def commit_actions(self, game_id: int, expected_version: int,
                              entries: Sequence[Entry], state: str, status: GameStatus,

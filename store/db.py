@@ -531,20 +531,21 @@ class Store(GameStore):
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
                     state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),
                     *, key: str | None = None, notice: dict[str, Any] | None = None,
-                    meta: GameMeta | None = None) -> Commit:
+                    meta: GameMeta | None = None, lobby: int | None = None) -> Commit:
         """The lobby becomes a game in one transaction: setup, the answers resolved on their
         own at the start (`entries`), the resulting state, its timers and its announcement
         — a crash can no longer leave a started game without timers or pings. `meta`
-        (given: the whole new meta) records what the start promised (rated or not)."""
+        (given: the whole new meta) records what the start promised (rated or not).
+        `lobby`: the lobby's version the seats were read at (`update_lobby` moves it on)."""
         now, key = time.time(), key or new_key()
 
         def write(con: sqlite3.Connection) -> Commit:
             row = _one(con,
                        "UPDATE games SET status='active', seats=?, setup=?, state=?, version=?,"
                        " updated_at=?, meta=COALESCE(?, meta) WHERE id=? AND status='lobby'"
-                       " RETURNING *",
+                       " AND (? IS NULL OR version=?) RETURNING *",
                        (json.dumps(seats), json.dumps(setup), state, len(entries), now,
-                        None if meta is None else json.dumps(meta), game_id))
+                        None if meta is None else json.dumps(meta), game_id, lobby, lobby))
             if row is None:
                 raise VersionConflict("the game has already started")
             _claim(con, key, game_id, row.version, "start", now)

@@ -378,7 +378,7 @@ class PgStore(GameStore):
     async def start(self, game_id: int, seats: list[Seat], setup: Mapping[str, Any],
                     state: str, entries: Sequence[Entry] = (), timers: Sequence[Timer] = (),
                     *, key: str | None = None, notice: dict[str, Any] | None = None,
-                    meta: GameMeta | None = None) -> Commit:
+                    meta: GameMeta | None = None, lobby: int | None = None) -> Commit:
         """The lobby becomes a game in one transaction (see db.py)."""
         now, key = time.time(), key or new_key()
 
@@ -386,9 +386,9 @@ class PgStore(GameStore):
             row = await _one(
                 con, "UPDATE games SET status='active', seats=$1, setup=$2, state=$3,"
                 " version=$4, updated_at=$5, meta=COALESCE($7, meta) WHERE id=$6"
-                " AND status='lobby' RETURNING *",
+                " AND status='lobby' AND ($8::bigint IS NULL OR version=$8) RETURNING *",
                 json.dumps(seats), json.dumps(setup), state, len(entries), now, game_id,
-                None if meta is None else json.dumps(meta))
+                None if meta is None else json.dumps(meta), lobby)
             if row is None:
                 raise VersionConflict("the game has already started")
             await _claim(con, key, game_id, row.version, "start", now)

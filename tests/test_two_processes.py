@@ -338,3 +338,34 @@ def test_two_players_joining_one_lobby_in_two_processes_are_both_seated(db):
             await store.close()
             await other_store.close()
     asyncio.run(scenario())
+
+
+
+def test_a_join_landing_in_another_process_while_the_host_starts_is_in_the_game(db):
+    """A join the other process writes between this one's read of the lobby and its start
+    is in the game it starts, as its player was told (the multi-process audit: the start
+    wrote the seats it had read, and the joiner, told "joined", was left out)."""
+    async def scenario() -> None:
+        store, other_store = await db.open(), await db.open()
+        try:
+            mine = GameService(store, clock=Clock())
+            await mine.lobby.new_lobby(1, CHANNEL, ANN, "Ann", players=3, time_limit_s=HOUR)
+            await mine.lobby.join(CHANNEL, BOB, "Bob")
+
+            start, joined = other_store.start, []
+
+            async def cat_joins_there_first(*args: Any, **kwargs: Any) -> Any:
+                if not joined:
+                    joined.append(await mine.lobby.join(CHANNEL, CAT, "Cat"))
+                return await start(*args, **kwargs)
+            other_store.start = cat_joins_there_first  # (a store the ratings tables know)
+            out = await GameService(other_store, clock=Clock()).lobby.start(CHANNEL, ANN)
+            assert joined
+            stored = await store.open_game(CHANNEL)
+            assert stored.status == "active"
+            assert [s["user"] for s in stored.seats] == [ANN, BOB, CAT]
+            assert len(out.game.state["players"]) == 3
+        finally:
+            await store.close()
+            await other_store.close()
+    asyncio.run(scenario())
