@@ -31,13 +31,14 @@ from store import GameRow
 
 from . import choices as C
 from .actions import ack, game_key, perform, reply, rook
-from .announce import MAX_CONTENT
+from .announce import MAX_CONTENT, ask
 from .i18n import KINDS, LEVELS, PHASES, join, lang_of, pair, result_text, t
 from .lobby import level_choices
 from .mentions import safe, user_name
 from .mixin import CommandsMixin
 from .play import squeeze, suggest
 from .text import markdowns
+from .views import prompt_view
 
 logger = logging.getLogger("rr.info")
 _ = app_commands.locale_str
@@ -161,9 +162,18 @@ class InfoCommands(CommandsMixin):
             who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(cur, lang)}" if (cur := st["current"]) else ""
         waiting = t("waiting", lang, who=i18n.template(lang, "story.long_list_sep").join(who)) if who else t("waiting_none", lang)
-        await reply(interaction, t("status", lang, round=st["round"],
-                                   phase=pair(PHASES, st["phase"], lang), current=current,
-                                   waiting=waiting) + _hints_used(row, lang))
+        text = t("status", lang, round=st["round"], phase=pair(PHASES, st["phase"], lang),
+                 current=current, waiting=waiting) + _hints_used(row, lang)
+        seat = row.seat_of(interaction.user.id)
+        a = None if seat is None else ask(g, seat, interaction.user.id, 0.0, [lang])
+        if seat is None or a is None:
+            await reply(interaction, text)
+            return
+        # the asker's own question, as their ping put it, with its buttons: a player back
+        # after a day (or sent here by an out-of-date button) reads what to do and how
+        view = prompt_view(row.id, seat, a.decision, g.cards, lang)
+        await reply(interaction, f"{text}\n{t('your_turn_next', lang, prompt=a.text[lang])}",
+                    **({"view": view} if view else {}))
 
     @app_commands.command(name="log", description=_("Recent events in words"))
     async def log(self, interaction: discord.Interaction) -> None:

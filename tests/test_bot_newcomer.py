@@ -1,0 +1,62 @@
+"""A newcomer's first hour in Discord (the new-player audit): what a player who has never
+played reads when they come back to a game, make a mistake, or look for what to do next."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+
+
+async def placed_two_player(h: Harness, locale: str = "en-US") -> tuple[Table, object, object]:
+    """A 2-player game in #general past placement: the start player is asked to pick."""
+    h.server.guild_locale = locale
+    ann, bob = h.user("ann", locale=locale), h.user("bob", locale=locale)
+    table = Table(h)
+    await table.open(ann, [bob], players=2)
+    row, g = await table.game()
+    first = table.user(row, g.state["start_player"])
+    order = (ann, bob) if first is ann else (bob, ann)
+    for user, card, square in zip(order, ("thief", "warrior"), ("2B", "2B"), strict=True):
+        res = await table.slash(user, "rr place", card=card, square=square)
+        assert res.text.startswith("✅"), res.text
+    return table, ann, bob
+
+
+def test_status_tells_the_asker_their_own_question_with_its_buttons(tmp_path):
+    """Coming back the next day (or sent there by an out-of-date button), `/rr status` told
+    a player only 'Waiting for Ann (choosing a command card)': not what they are asked nor
+    how to answer, and the ping with the buttons had scrolled away. The asker waited for
+    reads their question, as the ping says it, with its buttons; the others read none."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await placed_two_player(h)
+            row, g = await table.game()
+            seat = g.waiting_for()[0]
+            owner, other = (ann, bob) if table.user(row, seat) is ann else (bob, ann)
+            res = await table.slash(other, "rr status")
+            assert res.ephemeral and "Your turn" not in res.text and not res.message.buttons
+            assert "Waiting for" in res.text
+            res = await table.slash(owner, "rr status")
+            assert res.ephemeral
+            assert "Now: Your turn: choose a command card." in res.text, res.text
+            picks = [c.custom_id for c in res.message.buttons
+                     if c.custom_id and c.custom_id.startswith("rr:pick:")]
+            assert len(picks) == len(g.decision(seat)["options"])
+            answered = await h.click(owner, picks[0], message=res.message)
+            assert answered.text.startswith("✅"), answered.text
+    asyncio.run(scenario())
+
+
+def test_status_tells_a_japanese_asker_their_question(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await placed_two_player(h, "ja")
+            row, g = await table.game()
+            owner = table.user(row, g.waiting_for()[0])
+            res = await table.slash(owner, "rr status")
+            assert "次: あなたの手番です: コマンドカードを選んでください。" in res.text, res.text
+            assert any(c.custom_id and c.custom_id.startswith("rr:pick:")
+                       for c in res.message.buttons)
+    asyncio.run(scenario())
