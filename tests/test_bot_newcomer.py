@@ -60,3 +60,24 @@ def test_status_tells_a_japanese_asker_their_question(tmp_path):
             assert any(c.custom_id and c.custom_id.startswith("rr:pick:")
                        for c in res.message.buttons)
     asyncio.run(scenario())
+
+
+def test_a_play_command_in_an_open_lobby_says_how_the_game_starts(tmp_path):
+    """A newcomer who joined and typed `/rr place` before the host started read 'There is no
+    game in progress in this channel. The lobby is still open.': a state, not what to do.
+    The refusal says how the game begins: Join seats you, the host starts it with Start."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            for locale, words in (("en-US", ("**Join**", "**Start**")),
+                                  ("ja", ("**参加**", "**開始**"))):
+                user = h.user(f"new-{locale}", locale=locale)
+                host = h.user(f"host-{locale}", locale=locale)
+                channel = h.server.add_channel(f"lobby-{locale}")
+                res = await h.slash(host, "rr new", channel=channel, players=2)
+                assert res.ephemeral
+                res = await h.slash(user, "rr place", channel=channel, card="thief",
+                                    square="2B")
+                assert res.ephemeral and res.text.startswith("⛔"), res.text
+                for word in words:
+                    assert word in res.text, res.text
+    asyncio.run(scenario())
