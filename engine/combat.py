@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 from . import board, rng
 from .cards import CardSet, UnitCard
 from .errors import IllegalAction, excerpt
-from .messages import ENGLISH, Name, Phrase, phrase
+from .messages import ENGLISH, Items, Name, Phrase, phrase
 from .notation import Action, SkillUse
 from .state import (
     ActionsDecision,
@@ -205,7 +205,7 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
     i = board.index(a.square or "")
     unit = b[i] if i is not None else None
     if i is None or unit is None:
-        raise IllegalAction("no_unit_at", text=excerpt(a.square or ""))
+        raise IllegalAction("no_unit_at", text=excerpt(a.square or ""), yours=_ready(cs, b))
     if not is_unit(unit):
         raise IllegalAction("not_your_unit", square=sq(i), card=_name(cs, unit))
     card = cs.units[unit["card"]]
@@ -229,6 +229,14 @@ def check_act(cs: CardSet, st: State, seat: int, a: Action) -> Plan:
         scratch[i], scratch[dest] = None, unit
         check_skill(cs, scratch, dest, a.skill)
     return Plan(i, dest, path, a.fullmove, a.skill)
+
+
+def _ready(cs: CardSet, b: Board) -> Items | Phrase:
+    """The units that may act, where they stand: what a refusal of an empty square offers
+    instead, so a newcomer need not open the board to find their own units."""
+    ready = tuple(phrase("unit_on", card=_name(cs, u), square=sq(j)) for j, u in enumerate(b)
+                  if u is not None and is_unit(u) and not u["acted"])
+    return Items(ready) if ready else phrase("have.nothing")
 
 
 def _why_unreachable(cs: CardSet, b: Board, i: int, dest: int, mov: int) -> Phrase:

@@ -176,7 +176,8 @@ ENGLISH: dict[str, str] = {
     "command_faints": "The {card} on {target} faints from the command's 1 damage and cannot "
                       "use its skill.",
     "nested": "Too many nested commands.",
-    "no_unit_at": "There is no unit on {text}: name one of your units.",
+    "no_unit_at": "There is no unit on {text}: name one of your units (ready to act: {yours}).",
+    "unit_on": "{card} on {square}",
     "not_your_unit": "You have no unit on {square}: a {card} stands there.",
     "acted": "The {card} on {square} has already acted (it carries an action marker until it "
              "is readied).",

@@ -81,3 +81,34 @@ def test_a_play_command_in_an_open_lobby_says_how_the_game_starts(tmp_path):
                 for word in words:
                     assert word in res.text, res.text
     asyncio.run(scenario())
+
+
+def test_acting_with_a_unit_that_is_not_there_names_the_units_that_can_act(tmp_path):
+    """`/rr act unit:3B` where nothing of yours stands read 'There is no unit on 3B: name one
+    of your units.' — and which are they? A newcomer reads the units ready to act and
+    where they stand, in both languages."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            for locale, want in (("en-US", "(ready to act: Thief★ on 2B)"),
+                                 ("ja", "（行動できるユニット: 2Bのシーフ★）")):
+                channel = h.server.add_channel(f"act-{locale}")
+                h.server.guild_locale = locale
+                user = h.user(f"solo-{locale}", locale=locale)
+                table = Table(h, channel)
+                await table.open(user, players=1, difficulty="easy")
+                res = await table.slash(user, "rr place", card="thief", square="2B")
+                assert res.text.startswith("✅"), res.text
+                row, g = await table.game()
+                dec = g.decision(0)
+                assert dec["kind"] == "pick", dec
+                found = table.find_button(user, row.id, 0, dec["id"], "pick")
+                assert found is not None
+                await table.click(user, (found[0], next(
+                    c.custom_id for c in found[0].buttons
+                    if c.custom_id and c.custom_id.endswith(":raid"))))
+                _row, g = await table.game()
+                assert g.decision(0)["kind"] == "actions"
+                res = await table.slash(user, "rr act", unit="1C")
+                assert res.ephemeral and res.text.startswith("⛔"), res.text
+                assert want in res.text, res.text
+    asyncio.run(scenario())

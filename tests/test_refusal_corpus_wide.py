@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from ja_style import restyle
-from test_refusal_corpus import as_marked, as_typed, unmarked
+from test_refusal_corpus import as_marked, as_typed, unmarked, unoffered
 
 from sim.runner import cards_in_use
 
@@ -153,9 +153,9 @@ def _check(by_seed: dict[int, list[dict]], walk, english: list, japanese: list) 
                 if not r["en"].startswith(REPLACED[e.key]):
                     english.append((r["en"], e.message))
                 continue
-            if e.message != as_typed(_reworded(r["en"]), e):
+            if unoffered(e.message, e) != as_typed(_reworded(r["en"]), e):
                 english.append((r["en"], e.message))
-            ja = unmarked(e, "ja")
+            ja = unoffered(unmarked(e, "ja"), e)
             if not _better(r["en"], as_marked(as_typed(r["ja"], e), e.key), ja):
                 japanese.append((r["ja"], ja))
 
