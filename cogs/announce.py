@@ -489,6 +489,8 @@ class Announcer:
         if ann.ended is not None:  # the game-over post: the ratings it moved (issue 24)
             row, g = ann.ended
             hints += await end_lines(self.bot.store, self.bot.service.clock(), row, g, g.state["log"], ann.lang)
+            # what a newcomer does next, where the game ended (the new-player audit)
+            hints.append(t("over_next", ann.lang, game=row.id))
         if ann.reports:  # every card or phase that ended: its lines and its own image
             await self._post_reports(ch, ann, hints)
         else:

@@ -4,6 +4,7 @@ played reads when they come back to a game, make a mistake, or look for what to 
 from __future__ import annotations
 
 import asyncio
+import random
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
@@ -111,4 +112,25 @@ def test_acting_with_a_unit_that_is_not_there_names_the_units_that_can_act(tmp_p
                 res = await table.slash(user, "rr act", unit="1C")
                 assert res.ephemeral and res.text.startswith("⛔"), res.text
                 assert want in res.text, res.text
+    asyncio.run(scenario())
+
+
+def test_the_game_over_post_says_what_to_do_next(tmp_path):
+    """A newcomer's game ended on 'Game over: …' and its recap, and nothing said what now:
+    the post names the expert's review of this game and how to open another."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            for locale, words in (("en-US", ("What next:", "/rr-learn review game:", "/rr new")),
+                                  ("ja", ("次は:", "/rr-学ぶ", "/rr 新規"))):
+                channel = h.server.add_channel(f"end-{locale}")
+                h.server.guild_locale = locale
+                table = Table(h, channel)
+                await table.open(h.user(f"u-{locale}", locale=locale), players=1,
+                                 difficulty="easy")
+                await table.play(random.Random(1))
+                row, _g = await table.game()
+                over = next(m for m in reversed(h.messages(channel)) if not m.ephemeral
+                            and ("Game over" in m.text or "ゲーム終了" in m.text))
+                for word in (*words, f"game:{row.id}" if locale == "en-US" else str(row.id)):
+                    assert word in over.text, over.text
     asyncio.run(scenario())
