@@ -674,7 +674,14 @@ class Console:
         line = words_typed(line)  # a verb in the reader's words (`完了`) is the verb
         word = line.split(" ")[0]
         waiting = self.people(g.waiting_for())
-        if len(waiting) == 1 and g.cards.resolve(line) in g.cards.commands:
+        card = g.cards.resolve(line) in g.cards.commands
+        if g.over and (card or word.casefold() in VERBS):
+            # said first: a reprinted ending alone did not say the move was refused, and a
+            # card named alone (`advance`) is a move as much as `pick advance`
+            self.say("! " + self.t("over_not_played", action=excerpt(line, self.lang)))
+            self.show_status(g)
+            return None
+        if len(waiting) == 1 and card:
             # `advance` (or `recruit`) alone chooses that card; asked anything else, the
             # engine's refusal says what is asked now ("Now you take unit actions: …")
             return waiting[0], f"pick {line}"
@@ -686,8 +693,6 @@ class Console:
                                    example=self.example(g, waiting[0])))
             return None
         if not waiting:
-            if g.over:  # said first: a reprinted ending alone did not say the move was refused
-                self.say("! " + self.t("over_not_played", action=excerpt(line, self.lang)))
             self.show_status(g)
             return None
         return waiting[0], line

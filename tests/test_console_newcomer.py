@@ -1,0 +1,42 @@
+"""The new-player audit of the console, typed into the process's own `Console` in memory:
+lines a newcomer types at moments the earlier audits did not try (a command card named
+after the end, `new` with options typed once), and what each is answered."""
+
+from __future__ import annotations
+
+import asyncio
+
+from test_console_play import Table
+
+from store import Store
+
+
+def _typed_after_resigning(lines: list[str], lang: str = "en") -> str:
+    """What a solo game answers to `lines` typed after its player resigned."""
+
+    async def run() -> str:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
+            t.con.auto_board = False
+            await t.start()
+            await t.type("resign")
+            await t.type("resign")
+            assert (await t.game()).over
+            return "".join([await t.type(line) for line in lines])
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def test_a_command_card_named_after_the_end_is_told_the_game_is_over() -> None:
+    """`advance` alone chooses the card while a card is asked (the prompt lists them by
+    name); typed after the end it was "'advance' is neither a console command nor an
+    action", though `pick advance` was told the game is over. Both are told so now."""
+    out = _typed_after_resigning(["advance", "pick advance"])
+    assert "neither" not in out, out
+    assert "! The game is over: 'advance' was not played." in out, out
+    assert "! The game is over: 'pick advance' was not played." in out, out
+    ja = _typed_after_resigning(["進撃"], "ja")
+    assert "! ゲームは終了しています。「進撃」は行われませんでした。" in ja, ja
