@@ -635,7 +635,7 @@ class Console:
             await self.farewell("")
             return False
         elif command == "new":
-            await self.new(words[1:], confirm)
+            await self.new(words, confirm)
         else:
             return None
         return True
@@ -927,18 +927,20 @@ class Console:
             self.show_status(out.game)
 
     async def new(self, words: list[str], confirm: Table | None) -> None:
-        """`new [OPTIONS]`: a new game; an unfinished one is abandoned only when `new` is
-        typed twice in a row."""
+        """`new [OPTIONS]` (`words`: the line as typed, verb first): a new game; an
+        unfinished one is abandoned only when the same line is typed twice in a row, so the
+        confirmation quotes it whole (a bare `new` typed after `new --players 2` asked
+        again: another table)."""
         self.answering = Answering("", "new")  # an option mistake is new's, not start-up's
         # a bare `new` keeps the seats and the level but deals a new game: a start-up
         # `--seed` chose the first deal, not every one after it
-        table = parse_new(words, self.lang) or replace(self.table, seed=None)
+        table = parse_new(words[1:], self.lang) or replace(self.table, seed=None)
         open_row = await self.store.open_game(CHANNEL)
         if open_row is not None and open_row.status == "active" and confirm != table:
             g = await self.service.tables.load(open_row)
             self.confirm_new = table
             self.say(self.t("confirm_new", names=self.join(s["name"] for s in open_row.seats),
-                            round=g.round))
+                            round=g.round, again=quote(" ".join(words), self.lang)))
             return
         self.table = table
         await self.start(table)

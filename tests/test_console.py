@@ -83,8 +83,9 @@ def test_new_command_asks_before_abandoning_and_takes_options(tmp_path: Path) ->
         "new --names Cy Dee --difficulty hard",  # refused whole: one line
         "new --names Cy", "new --names Cy",
     ]).stdout
-    assert out.count("This abandons the game in progress (Ann, Bob, round 0). Type new "
-                     "again to confirm.") == 2
+    assert "This abandons the game in progress (Ann, Bob, round 0). Type 'new' again to " \
+           "confirm." in out
+    assert "Type 'new --names Cy' again to confirm." in out
     assert ("! --difficulty is the solo option rule (R13.2): use it with one player, not 2"
             in out)
     assert out.count("New game:") == 2 and "New game: Cy." in out

@@ -40,3 +40,30 @@ def test_a_command_card_named_after_the_end_is_told_the_game_is_over() -> None:
     assert "! The game is over: 'pick advance' was not played." in out, out
     ja = _typed_after_resigning(["進撃"], "ja")
     assert "! ゲームは終了しています。「進撃」は行われませんでした。" in ja, ja
+
+
+def test_new_with_options_asks_for_the_same_line_again() -> None:
+    """`new --players 2` over a game in progress said "Type new again to confirm", and a
+    bare `new` typed as told asked again (another table) and would deal the old seats: the
+    confirmation names the line to type again, options and all."""
+
+    async def run(lang: str, line: str) -> tuple[str, list[str]]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
+            t.con.auto_board = False
+            await t.start()
+            asked = await t.type(line)
+            await t.type(line)
+            return asked, (await t.game()).setup["players"]
+        finally:
+            await store.close()
+
+    asked, players = asyncio.run(run("en", "new --names Cy Dee"))
+    assert "Type 'new --names Cy Dee' again to confirm" in asked, asked
+    assert players == ["Cy", "Dee"]
+    asked, _ = asyncio.run(run("en", "new"))
+    assert "Type 'new' again to confirm" in asked, asked
+    asked, players = asyncio.run(run("ja", "新規 --players 2"))
+    assert "よければもう一度「新規 --players 2」と入力してください。" in asked, asked
+    assert players == ["P1", "P2"]
