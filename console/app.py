@@ -31,7 +31,7 @@ from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.levels import level_of
 from service.narrate import narrate, prompt
-from service.notation import action_words, shown, words_typed
+from service.notation import action_words, particle_typed, shown, words_typed
 from service.outcomes import Outcome
 from service.ratings import Ratings, played_day, played_name
 from service.refusals import line as refusal_line
@@ -790,12 +790,17 @@ class Console:
 
     async def board_command(self, arg: str, g: Game) -> None:
         """`board`: the whole board now; `board on|off`: the compact board after each phase,
-        kept with the game (its `boards` setting) so a resumed game shows it as it was left."""
-        if arg.casefold() in ("on", "off"):
-            self.auto_board = arg.casefold() == "on"
+        kept with the game (its `boards` setting) so a resumed game shows it as it was left.
+        オン/オフ are on/off, as in `自動レベルアップ オン`; another word is refused, not read
+        as a bare `board` (`board of` left the boards on without a word)."""
+        switch = particle_typed(arg).casefold()
+        if switch in ("on", "off"):
+            self.auto_board = switch == "on"
             self.last_board = []
             await self.keep_boards()
             self.say(self.t("boards_on" if self.auto_board else "boards_off"))
+        elif arg:
+            self.say("! " + self.t("board_word", word=excerpt(arg, self.lang)))
         else:
             self.say_lines(board.full(g.cards, g.view(None), self.lang))
 

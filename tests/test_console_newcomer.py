@@ -67,3 +67,30 @@ def test_new_with_options_asks_for_the_same_line_again() -> None:
     asked, players = asyncio.run(run("ja", "新規 --players 2"))
     assert "よければもう一度「新規 --players 2」と入力してください。" in asked, asked
     assert players == ["P1", "P2"]
+
+
+def test_board_off_in_japanese_words_and_a_mistyped_board_word() -> None:
+    """`盤面 オフ` (the Japanese help's words for on/off, as 自動レベルアップ オン|オフ) printed
+    the board and left the board after each phase on; `board of` (a typo) did the same
+    without a word. オン/オフ are on/off now, and another word is refused, saying both."""
+
+    async def run(lang: str, lines: list[str]) -> tuple[str, bool]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
+            await t.start()
+            out = "".join([await t.type(line) for line in lines])
+            return out, t.con.auto_board
+        finally:
+            await store.close()
+
+    out, boards = asyncio.run(run("ja", ["盤面 オフ"]))
+    assert "フェイズごとの盤面表示: オフ" in out and not boards, out
+    out, boards = asyncio.run(run("ja", ["盤面 ｏｆｆ", "盤面 オン"]))
+    assert "フェイズごとの盤面表示: オン" in out and boards, out
+    out, boards = asyncio.run(run("en", ["board of"]))
+    assert out == ("! 'of' is neither on nor off: board shows the table now; board on / "
+                   "board off turn the board after each phase on or off.\n"), out
+    assert boards
+    out, _ = asyncio.run(run("ja", ["盤面 おふ"]))
+    assert out.startswith("! 「おふ」はオンでもオフでもありません。"), out
