@@ -22,13 +22,18 @@ ENDING = frozenset(("pass", "end", "skip", "finish", "stop", "パス", "終わ�
 def not_a_verb(g: Game, waiting: list[int], word: str, lang: str) -> str:
     """What a line begun with `word`, no verb, is told (`waiting`: the people deciding):
     where the word goes (`attack 6A`), the game's word for ending a step (`pass`: 'done'),
-    or that it is neither a command nor an action."""
+    that a number chooses only in the tutorial (`1`), or that it is neither a command nor
+    an action."""
     quoted = excerpt(word, lang)
     if (inner := inside_act(g, waiting, word, lang)) is not None:
         return t("inside_act", lang, word=quoted, example=inner)
     if (word.casefold() in ENDING and len(waiting) == 1  # (typed lines come NFKC'd)
             and any(str(a) == "done" for a in g.legal_actions(waiting[0]))):
         return t("say_done", lang, word=quoted, done=quote(shown("done", lang), lang))
+    if word.isdecimal() and len(waiting) == 1 and (acts := g.legal_actions(waiting[0])):
+        # the tutorial answers each step by its number; a game does not (no numbered list)
+        example = quote(action_words(str(acts[0]), g.cards, lang), lang)
+        return t("number", lang, word=quoted, example=example)
     return t("unknown", lang, word=quoted)
 
 

@@ -94,3 +94,31 @@ def test_board_off_in_japanese_words_and_a_mistyped_board_word() -> None:
     assert boards
     out, _ = asyncio.run(run("ja", ["盤面 おふ"]))
     assert out.startswith("! 「おふ」はオンでもオフでもありません。"), out
+
+
+def test_a_number_typed_in_a_game_says_numbers_choose_only_in_the_tutorial() -> None:
+    """The tutorial answers every step by its number; in a game a newcomer fresh from it
+    typed `1` (or `１`) and read "'1' is neither a console command nor an action". It is
+    told now that numbers choose only in the tutorial, with an action to type instead;
+    nothing is played."""
+
+    async def run(lang: str, lines: list[str]) -> tuple[str, int]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
+            t.con.auto_board = False
+            await t.start()
+            moves = len((await t.game()).log)
+            out = "".join([await t.type(line) for line in lines])
+            return out, len((await t.game()).log) - moves
+        finally:
+            await store.close()
+
+    out, played = asyncio.run(run("en", ["1", "１"]))
+    assert played == 0 and "neither" not in out, out
+    assert out.count("! '1' chooses nothing here: numbers answer only the tutorial's steps. "
+                     "Type the action itself, e.g. 'place Cleric★ 1A' (legal lists them).") == 2
+    out, played = asyncio.run(run("ja", ["２"]))
+    assert played == 0
+    assert out.startswith("! 番号で選べるのはチュートリアルの中だけです（「2」）。行動そのものを"
+                          "入力してください。例:「配置 クレリック★ 1A」（一覧は legal）"), out
