@@ -622,7 +622,7 @@ class Console:
         """The commands that need no game in progress (whether to go on: False after quit);
         None for any other line."""
         if command == "tutorial":
-            await self.tutorial()
+            await self.tutorial(" ".join(words[1:]))
         elif command == "help":  # in the tutorial, its own moves: the game's do not apply there
             self.say(t("tutorial_help" if self.learning is not None else "help", self.lang))
         elif command == "rules":  # the rules, or the rule a message cited
@@ -951,11 +951,11 @@ class Console:
         await self.start(table)
         self.show_status((await self.service.tables.current(CHANNEL))[1])
 
-    async def tutorial(self) -> None:
-        """`tutorial` (or `--tutorial`): the lessons (issue 23); a game in progress waits,
-        and `leave` comes back to it."""
+    async def tutorial(self, lesson: str = "") -> None:
+        """`tutorial [N]` (or `--tutorial`): the lessons (issue 23), at lesson N when given;
+        a game in progress waits, and `leave` comes back to it."""
         self.learning = Learning(tutorial_store(self.store), self.out_dir, self.lang, self.out)
-        await self.learning.begin()
+        await self.learning.begin(lesson)
 
     async def after_tutorial(self) -> None:
         """Back from the tutorial: the game in progress, else how to start one."""

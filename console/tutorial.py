@@ -52,13 +52,24 @@ class Learning:
     def t(self, key: str, **kw: object) -> str:
         return t(key, self.lang, **kw)
 
-    async def begin(self) -> None:
-        """Start or resume: the welcome for a newcomer, 'welcome back' otherwise."""
+    async def begin(self, lesson: str = "") -> None:
+        """Start or resume: the welcome for a newcomer, 'welcome back' otherwise; then the
+        step where the learner stands, or the lesson asked for (`tutorial 3`)."""
         sc, resumed = await self.tutorial.current(LEARNER, self.lang)
         # a finished tutorial is not "going on where you left it" (the Discord audit)
         self.say(plain_markdown(_t(self.lang, "tutorial.resumed_done") if resumed and sc.all_done
                                 else self.t("tutorial_resumed" if resumed else "tutorial_welcome")))
-        await self.show(sc)
+        if not (lesson and await self.go_to(lesson)):
+            await self.show(sc)
+
+    async def go_to(self, number: str) -> bool:
+        """`lesson N` (or `tutorial N`): that lesson's first step; a number out of range is
+        refused with the range (False)."""
+        if not number.isdigit() or not 1 <= int(number) <= len(lessons()):
+            self.say("! " + self.t("tutorial_lesson_number", n=len(lessons())))
+            return False
+        await self.show(await self.tutorial.goto(LEARNER, int(number) - 1, self.lang))
+        return True
 
     async def show(self, sc: Screen, before: str = "") -> None:
         self.screen = sc
@@ -102,6 +113,8 @@ class Learning:
         """One typed line; False when the learner leaves the tutorial."""
         words = line.split(" ")
         move = MOVES.get(words[0].casefold()) if line else "show"
+        if move == "show" and len(words) > 1:  # `tutorial 3` is `lesson 3`, not lesson 1 again
+            move = "lesson"
         sc = self.screen or (await self.tutorial.current(LEARNER, self.lang))[0]
         if move == "leave":
             self.say(self.t("tutorial_left"))
@@ -113,11 +126,7 @@ class Learning:
         elif move == "restart":
             await self.show(await self.tutorial.restart(LEARNER, self.lang))
         elif move == "lesson":
-            number = words[1] if len(words) > 1 else ""
-            if not number.isdigit() or not 1 <= int(number) <= len(lessons()):
-                self.say("! " + self.t("tutorial_lesson_number", n=len(lessons())))
-            else:
-                await self.show(await self.tutorial.goto(LEARNER, int(number) - 1, self.lang))
+            await self.go_to(words[1] if len(words) > 1 else "")
         elif sc.finished:
             self.say("! " + _t(self.lang, "tutorial.nothing_open"))
         elif line.isdigit() and not 1 <= int(line) <= len(sc.buttons):

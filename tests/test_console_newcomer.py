@@ -122,3 +122,28 @@ def test_a_number_typed_in_a_game_says_numbers_choose_only_in_the_tutorial() -> 
     assert played == 0
     assert out.startswith("! 番号で選べるのはチュートリアルの中だけです（「2」）。行動そのものを"
                           "入力してください。例:「配置 クレリック★ 1A」（一覧は legal）"), out
+
+
+def test_tutorial_with_a_lesson_number_opens_that_lesson() -> None:
+    """`tutorial 3` (as `lesson 3` inside it, and `review 1` / `recap 1` elsewhere) opened
+    lesson 1 in a game and reprinted the step inside the tutorial, the number unread. It
+    opens lesson 3 now, from a game and inside the tutorial; a number out of range is
+    refused, saying the range, and the tutorial shows where the learner stands."""
+
+    async def run(lines: list[str]) -> list[str]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"])
+            t.con.auto_board = False
+            await t.start()
+            return [await t.type(line) for line in lines]
+        finally:
+            await store.close()
+
+    opened, inside, wrong = asyncio.run(run(["tutorial 3", "tutorial ５", "tutorial 12"]))
+    assert "lesson 3/9" in opened and "lesson 1/9" not in opened, opened
+    assert "lesson 5/9" in inside and "lesson 3/9" not in inside, inside
+    assert wrong.startswith("! Give a lesson number from 1 to 9, e.g. lesson 3."), wrong
+    (later,) = asyncio.run(run(["tutorial 0"]))
+    assert later.count("! Give a lesson number from 1 to 9") == 1
+    assert "lesson 1/9" in later, later  # where the learner stands
