@@ -332,6 +332,12 @@ def given(ns: argparse.Namespace) -> list[str]:
     return out
 
 
+def lang_word(typed: str) -> str:
+    """A typed language code as the catalogues name it: `JA`, `ｊａ` are `ja`, in any case
+    and width, as --difficulty and --ai are read (`--lang JA` stopped the console)."""
+    return normalise(typed).lower()
+
+
 def parse_command_line(argv: list[str], lang: str = "en") -> tuple[argparse.Namespace, Table]:
     """The console's whole command line; raises UsageError (one line, argparse's own words
     in `lang` too) on any mistake."""
@@ -346,7 +352,7 @@ def _parse_command_line(argv: list[str], lang: str) -> tuple[argparse.Namespace,
     ap.add_argument("--tutorial", action="store_true", **_help("tutorial", lang))
     ap.add_argument("--db", default="rr-console.db", **_help("db", lang))
     ap.add_argument("--out", default="console-out", **_help("out", lang))
-    ap.add_argument("--lang", choices=list(i18n.CATALOGUES), **_help("lang", lang))
+    ap.add_argument("--lang", type=lang_word, choices=list(i18n.CATALOGUES), **_help("lang", lang))
     ns = ap.parse_args(argv)
     return ns, table_from(ns)
 

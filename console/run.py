@@ -31,7 +31,7 @@ from service.refusals import line as refusal_line
 from store import GameRow, GameStore, StoreUnavailable, is_postgres, make_store
 
 from .app import CHANNEL, Console
-from .options import Table, UsageError, given, parse_command_line
+from .options import Table, UsageError, given, lang_word, parse_command_line
 from .text import hide_password, plain, shown_db, t, tidy_message
 
 MAX_BYTES = 64 * 1024
@@ -367,7 +367,7 @@ def _lang(argv: list[str]) -> str:
     for k, a in enumerate(argv):
         asked = a.partition("=")[2] if a.startswith("--lang=") else \
             argv[k + 1] if a == "--lang" and k + 1 < len(argv) else None
-        if asked in i18n.CATALOGUES:
+        if asked is not None and (asked := lang_word(asked)) in i18n.CATALOGUES:
             return asked
     return i18n.DEFAULT
 

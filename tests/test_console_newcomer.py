@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from test_console_play import Table
 
+from console.options import parse_command_line
+from console.run import main
 from store import Store
 
 
@@ -147,3 +150,14 @@ def test_tutorial_with_a_lesson_number_opens_that_lesson() -> None:
     (later,) = asyncio.run(run(["tutorial 0"]))
     assert later.count("! Give a lesson number from 1 to 9") == 1
     assert "lesson 1/9" in later, later  # where the learner stands
+
+
+def test_the_language_option_takes_any_case_and_width(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--difficulty HARD` and `--ai GREEDY` were read in any case, but `--lang JA` stopped
+    the console: "invalid choice: 'JA'". `JA`, `Ja` and full-width `ｊａ` are Japanese now,
+    and a later mistake on the same line is told in Japanese."""
+    for typed in ("JA", "Ja", "ｊａ", " ja "):
+        ns, _ = parse_command_line(["--lang", typed])
+        assert ns.lang == "ja", typed
+    assert main(["--lang", "JA", "--players", "9"]) == 2
+    assert "ゲームは1〜4人です" in capsys.readouterr().err
