@@ -17,14 +17,19 @@ ACT_WORDS = ("to", "fullmove", "attack", "area", "heal", "command")  # inside `a
 # what other games call ending one's turn (the notation's word is `done` / 完了)
 ENDING = frozenset(("pass", "end", "skip", "finish", "stop", "パス", "終わり", "おわり",
                     "スキップ", "終わる", "おしまい", "終"))
+# the bot's ratings, asked for at a terminal that plays every seat (its games are not rated)
+RATINGS = frozenset(("ratings", "rating", "rank", "ranking", "stats", "leaderboard", "elo",
+                     "レーティング", "レート", "ランキング", "戦績", "成績"))
 
 
 def not_a_verb(g: Game, waiting: list[int], word: str, lang: str) -> str:
     """What a line begun with `word`, no verb, is told (`waiting`: the people deciding):
     where the word goes (`attack 6A`), the game's word for ending a step (`pass`: 'done'),
-    that a number chooses only in the tutorial (`1`), or that it is neither a command nor
-    an action."""
+    that a number chooses only in the tutorial (`1`), that the console rates no game
+    (`ratings`), or that it is neither a command nor an action."""
     quoted = excerpt(word, lang)
+    if word.casefold() in RATINGS:
+        return t("no_ratings", lang)
     if (inner := inside_act(g, waiting, word, lang)) is not None:
         return t("inside_act", lang, word=quoted, example=inner)
     if (word.casefold() in ENDING and len(waiting) == 1  # (typed lines come NFKC'd)

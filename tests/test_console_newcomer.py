@@ -161,3 +161,27 @@ def test_the_language_option_takes_any_case_and_width(capsys: pytest.CaptureFixt
         assert ns.lang == "ja", typed
     assert main(["--lang", "JA", "--players", "9"]) == 2
     assert "ゲームは1〜4人です" in capsys.readouterr().err
+
+
+def test_ratings_asked_for_is_told_the_console_rates_no_game() -> None:
+    """The bot has ratings; a newcomer typing `ratings` (レーティング) in the console read
+    "neither a console command nor an action". It is told why there are none (one
+    terminal plays every seat, as history's heading says) and where the results are."""
+
+    async def run(lang: str, line: str) -> str:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
+            t.con.auto_board = False
+            await t.start()
+            return await t.type(line)
+        finally:
+            await store.close()
+
+    for line in ("ratings", "Rating", "stats"):
+        out = asyncio.run(run("en", line))
+        assert out == ("! The console rates no game: one terminal plays every seat. history "
+                       "lists the finished games and their results.\n"), out
+    out = asyncio.run(run("ja", "レーティング"))
+    assert out == ("! コンソールのゲームはレーティングの対象外です（1台の端末で全員を操作するため）。"
+                   "終了したゲームと結果は historyで見られます。\n"), out
