@@ -5,6 +5,7 @@ after the end, `new` with options typed once), and what each is answered."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from test_console_play import Table
@@ -185,3 +186,31 @@ def test_ratings_asked_for_is_told_the_console_rates_no_game() -> None:
     out = asyncio.run(run("ja", "レーティング"))
     assert out == ("! コンソールのゲームはレーティングの対象外です（1台の端末で全員を操作するため）。"
                    "終了したゲームと結果は historyで見られます。\n"), out
+
+
+def test_japanese_rules_summary_names_commands_and_actions_in_japanese_words() -> None:
+    """`ルール コマンド` and `ルール ユニット行動` told a Japanese player to type `pick カード`
+    and `act マス [to マス] [attack マス …]`, English words the prompts never show (they
+    say 「選択 カード」 and 「行動 マス [→ マス] …」); the other sections had been given the
+    notation's Japanese words already. What they name is typed as it stands."""
+
+    async def run(lines: list[str]) -> list[str]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], "ja")
+            t.con.auto_board = False
+            await t.start()
+            return [await t.type(line) for line in lines]
+        finally:
+            await store.close()
+
+    cards, acts, placed, picked, listed = asyncio.run(run(
+        ["ルール commands", "ルール actions", "配置 シーフ 2B", "選択 進撃", "合法手 行動 2B"]))
+    for said in (cards, acts):  # English is named only as also accepted
+        assert "（英語の" in said, said
+        said = re.sub(r"（英語の[^）]*）", "", said)
+        assert not re.search(r"\b(pick|act|to|attack|area|heal|done|legal)\b", said), said
+    assert "選択 カード" in cards and "選択 進撃" in cards, cards
+    assert "行動 マス [→ マス]" in acts and "合法手 行動 2B" in acts and "完了" in acts, acts
+    assert "シーフ★を2Bに配置" in placed and "進撃を選択" in picked, placed + picked
+    assert "行動 2B →" in listed, listed
