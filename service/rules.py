@@ -96,6 +96,7 @@ def find(words: str, lang: str) -> Section | None:
                     return sec
         return None
     asked = _plain(words)
+    asked = SPOKEN.get(asked, asked)
     for k, sec in secs.items():
         titles = {_plain(sec.title)} | {_plain(o[k].title) if k in o else k
                                          for o in map(sections, FILES)}
@@ -122,6 +123,10 @@ def mentioning(asked: str, secs: dict[str, Section]) -> Section | None:
             best, most = sec, n
     return best
 
+
+# The rulebook's Latin-letter terms (LEADER, FOLLOWER, AUTO), which the Japanese texts
+# keep, as a Japanese player says them: searched for as written.
+SPOKEN = {"リーダー": "leader", "フォロワー": "follower", "オート": "auto"}
 
 # Words every section uses: a search by them opened whichever used them most (the
 # verification audit: "the" opened the daily, "is" the overview).

@@ -214,3 +214,22 @@ def test_japanese_rules_summary_names_commands_and_actions_in_japanese_words() -
     assert "行動 マス [→ マス]" in acts and "合法手 行動 2B" in acts and "完了" in acts, acts
     assert "シーフ★を2Bに配置" in placed and "進撃を選択" in picked, placed + picked
     assert "行動 2B →" in listed, listed
+
+
+def test_leader_in_katakana_opens_the_rules_that_explain_it() -> None:
+    """`rules leader` opens Command cards; the Japanese texts write the rulebook's LEADER
+    and FOLLOWER in Latin letters, as the rulebook does, so `ルール リーダー` / `ルール フォロワー`, as a
+    Japanese player says them, found no topic. They open the same section now."""
+
+    async def run(lines: list[str]) -> list[str]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], "ja")
+            t.con.auto_board = False
+            await t.start()
+            return [await t.type(line) for line in lines]
+        finally:
+            await store.close()
+
+    for said in asyncio.run(run(["ルール リーダー", "ルール フォロワー", "ルール ＬＥＡＤＥＲ"])):
+        assert said.startswith("コマンドカード\n"), said
