@@ -875,7 +875,8 @@ class Console:
         can = [k for k in self.at_keyboard if g.can_undo(k)]
         if len(can) > 1:
             self.say("! " + self.t("undo_which", names=self.join(self.names[k] for k in can),
-                                   example=quote(f"undo {self.names[can[-1]]}", self.lang)))
+                                   example=quote(f"{self.t('undo_word')} {self.names[can[-1]]}",
+                                                 self.lang)))
             return None
         if self.last_actor is not None:
             return [self.last_actor]

@@ -5,6 +5,7 @@ after the end, `new` with options typed once), and what each is answered."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 
 import pytest
@@ -233,3 +234,39 @@ def test_leader_in_katakana_opens_the_rules_that_explain_it() -> None:
 
     for said in asyncio.run(run(["ルール リーダー", "ルール フォロワー", "ルール ＬＥＡＤＥＲ"])):
         assert said.startswith("コマンドカード\n"), said
+
+
+def test_the_japanese_bare_undo_question_is_japanese() -> None:
+    """A bare `取消` asked 「誰の行動を取り消しますか? undo 名前と…」: a half-width question
+    mark and the English verb (the help names 取消, and takes it), with the example
+    「undo Bob」. The question, the verb and the example are Japanese now; three-player
+    games are played at random until two players' moves can go back."""
+    names = ["Ann", "Bob", "Cy"]
+
+    async def run() -> tuple[str, str]:
+        for seed in range(8):
+            store = await Store(":memory:").open()
+            try:
+                t = Table(store, ["--names", *names, "--seed", str(seed)], "ja")
+                t.con.auto_board = False
+                await t.start()
+                who = await t.type("取消")
+                rng = random.Random(seed)
+                for _ in range(200):
+                    g = await t.game()
+                    if g.over:
+                        break
+                    if sum(g.can_undo(s) for s in range(3)) > 1:
+                        return who, await t.type("取消")
+                    seat = g.waiting_for()[0]
+                    acts = [str(a) for a in g.legal_actions(seat)
+                            if not str(a).startswith("resign")]
+                    await t.type(f"{names[seat]}: {rng.choice(acts)}")
+            finally:
+                await store.close()
+        raise AssertionError("no moment in 8 games where two players could undo")
+
+    who, which = asyncio.run(run())
+    assert who == "! 誰の行動を取り消しますか？「取消 名前」と入力してください（Ann、Bob、Cy）。\n", who
+    assert re.fullmatch(r"! 誰の行動を取り消しますか？取り消せる行動が複数あります（\w+、\w+）。"
+                        r"「取消 名前」と入力してください（例:「取消 \w+」）。\n", which), which
