@@ -42,7 +42,7 @@ from service.seats import ai_level, level_name, seat_names
 from store import GameRow, GameStore, review_store, tutorial_store
 
 from . import board
-from .misread import not_a_verb
+from .misread import misread, not_a_verb
 from .options import Seat, Table, UsageError, parse_new
 from .text import (
     MAX_LINE,
@@ -666,7 +666,22 @@ class Console:
             self.say("! " + self.t("empty_action", name=self.names[seat],
                                    example=self.example(g, seat)))
             return None
-        return seat, words_typed(action)
+        answer = self._named_answer(g, seat, action)
+        return None if answer is None else (seat, answer)
+
+    def _named_answer(self, g: Game, seat: int, action: str) -> str | None:
+        """What `NAME: ACTION` answers, as the line without the name would: a command card
+        alone is `pick CARD` (`Bob: advance` read "Unknown action"), and a first word that
+        is no verb but reads as something else (a number, `attack 6A`, `pass`) is answered
+        in words (None)."""
+        action = words_typed(action)
+        if g.cards.resolve(action) in g.cards.commands:
+            return f"pick {action}"
+        word = action.split(" ")[0]
+        if word.casefold() not in VERBS and (said := misread(g, [seat], word, self.lang)):
+            self.say("! " + said)
+            return None
+        return action
 
     def _unnamed(self, g: Game, line: str) -> tuple[int, str] | None:
         """An answer without a name: the one person deciding gives it; None when the first

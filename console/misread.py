@@ -24,9 +24,15 @@ RATINGS = frozenset(("ratings", "rating", "rank", "ranking", "stats", "leaderboa
 
 def not_a_verb(g: Game, waiting: list[int], word: str, lang: str) -> str:
     """What a line begun with `word`, no verb, is told (`waiting`: the people deciding):
-    where the word goes (`attack 6A`), the game's word for ending a step (`pass`: 'done'),
-    that a number chooses only in the tutorial (`1`), that the console rates no game
-    (`ratings`), or that it is neither a command nor an action."""
+    its reading (`misread`), or that it is neither a command nor an action."""
+    return misread(g, waiting, word, lang) or t("unknown", lang, word=excerpt(word, lang))
+
+
+def misread(g: Game, waiting: list[int], word: str, lang: str) -> str | None:
+    """What a line begun with `word`, no verb, was meant as, in words: where the word goes
+    (`attack 6A`), the game's word for ending a step (`pass`: 'done'), that a number
+    chooses only in the tutorial (`1`), that the console rates no game (`ratings`); None
+    when it reads as none of them."""
     quoted = excerpt(word, lang)
     if word.casefold() in RATINGS:
         return t("no_ratings", lang)
@@ -39,7 +45,7 @@ def not_a_verb(g: Game, waiting: list[int], word: str, lang: str) -> str:
         # the tutorial answers each step by its number; a game does not (no numbered list)
         example = quote(action_words(str(acts[0]), g.cards, lang), lang)
         return t("number", lang, word=quoted, example=example)
-    return t("unknown", lang, word=quoted)
+    return None
 
 
 def inside_act(g: Game, waiting: list[int], word: str, lang: str) -> str | None:

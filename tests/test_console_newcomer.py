@@ -270,3 +270,35 @@ def test_the_japanese_bare_undo_question_is_japanese() -> None:
     assert who == "! 誰の行動を取り消しますか？「取消 名前」と入力してください（Ann、Bob、Cy）。\n", who
     assert re.fullmatch(r"! 誰の行動を取り消しますか？取り消せる行動が複数あります（\w+、\w+）。"
                         r"「取消 名前」と入力してください（例:「取消 \w+」）。\n", which), which
+
+
+def test_a_command_card_named_after_a_players_name_is_chosen() -> None:
+    """`advance` alone chooses the card (help: "pick advance or just advance"), but at a
+    shared keyboard `Bob: advance` read "Unknown action 'advance'", and `Bob: 1` (a number,
+    as the tutorial answers) the same. The card is chosen now, a number gets the
+    tutorial-only answer, and a card named by someone not choosing is told what they are
+    asked instead."""
+
+    async def run() -> tuple[list[str], str, str]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "Bob", "--seed", "3"])
+            t.con.auto_board = False
+            await t.start()
+            await t.type("Ann: place thief 2B")
+            await t.type("Bob: place thief 2B")
+            g = await t.game()
+            (seat,) = g.waiting_for()
+            me, other = ["Ann", "Bob"][seat], ["Ann", "Bob"][1 - seat]
+            said = [await t.type(f"{me}: 1"), await t.type(f"{other}: advance"),
+                    await t.type(f"{me}: advance")]
+            g = await t.game()
+            return said, me, str(g.log[-1]) if g.log else ""
+        finally:
+            await store.close()
+
+    (number, others, mine), me, _ = asyncio.run(run())
+    assert number.startswith("! '1' chooses nothing here: numbers answer only the tutorial's "
+                             "steps. Type the action itself, e.g. 'pick "), number
+    assert "Unknown action" not in others and others.startswith("! "), others
+    assert f"{me} chose Advance" in mine, mine
