@@ -582,11 +582,13 @@ class Console:
 
     async def _handle(self, raw: str, truncated: bool) -> bool:
         raw = raw.rstrip("\r\n")
+        # any other line cancels a `new` or `resign` waiting to be typed again, one refused
+        # unread too (an arrow key's escape code between two `resign`s ended the game)
+        confirm, self.confirm_new = self.confirm_new, None
+        resigning, self.confirm_resign = self.confirm_resign, None
         if self._unreadable(raw, truncated):
             return True
         line = normalise(unformatted(raw))
-        confirm, self.confirm_new = self.confirm_new, None
-        resigning, self.confirm_resign = self.confirm_resign, None
         if line.startswith("#"):  # a comment in a script
             return True
         words = line.split(" ")

@@ -11,6 +11,7 @@ import re
 import pytest
 from test_console_play import Table
 
+from console.app import CHANNEL
 from console.options import parse_command_line
 from console.run import main
 from store import Store
@@ -302,3 +303,31 @@ def test_a_command_card_named_after_a_players_name_is_chosen() -> None:
                              "steps. Type the action itself, e.g. 'pick "), number
     assert "Unknown action" not in others and others.startswith("! "), others
     assert f"{me} chose Advance" in mine, mine
+
+
+def test_a_refused_line_cancels_a_pending_resign_or_new() -> None:
+    """`resign` asks again: "Type the same resign again to confirm (any other line
+    cancels)". A line refused unread (an arrow key's escape code, a pasted 10,000
+    characters) did not cancel it, so the next `resign` ended the game. Any line cancels."""
+
+    async def run(between: str, again: str) -> tuple[bool, int]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"])
+            t.con.auto_board = False
+            await t.start()
+            await t.type(again)
+            await t.type(between)
+            await t.type(again)
+            g = await t.game()
+            row = await t.con.store.open_game(CHANNEL)
+            return g.over, -1 if row is None else row.id
+        finally:
+            await store.close()
+
+    for between in ("\x1b[A", "x" * 10_000):
+        over, _ = asyncio.run(run(between, "resign"))
+        assert not over, repr(between[:5])
+        _, first = asyncio.run(run("x", "new"))
+        _, game = asyncio.run(run(between, "new"))
+        assert game == first, repr(between[:5])  # no new game was dealt
