@@ -338,9 +338,13 @@ class Console:
         except Exception:
             log.exception("finished games not kept for the history now (next start tries)")
 
-    async def history(self) -> None:
+    async def history(self, extra: str = "") -> None:
         """`history`: the finished games of this database, newest first (date, players and
-        their places, the winners)."""
+        their places, the winners). Words after it are refused, not dropped unread: `history
+        5` meant game 5, which `review 5` opens."""
+        if extra:
+            self.say("! " + self.t("history_extra", word=excerpt(extra, self.lang)))
+            return
         games, _total = await Ratings(self.store).tables.history(channel_id=CHANNEL, limit=10)
         if not games:
             self.say(self.t("history_none"))
@@ -630,9 +634,9 @@ class Console:
         elif command == "rules":  # the rules, or the rule a message cited
             self.rules(" ".join(words[1:]))
         elif command == "history":  # the finished games of this database
-            await self.history()
+            await self.history(" ".join(words[1:]))
         elif command in ("review", "recap") and len(words) > 1:  # a past game, by its number
-            await self.past_game(command, words[1])
+            await self.past_game(command, " ".join(words[1:]))  # `review 1 2` is no number
         elif command == "quit":
             await self.farewell("")
             return False

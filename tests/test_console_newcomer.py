@@ -331,3 +331,31 @@ def test_a_refused_line_cancels_a_pending_resign_or_new() -> None:
         _, first = asyncio.run(run("x", "new"))
         _, game = asyncio.run(run(between, "new"))
         assert game == first, repr(between[:5])  # no new game was dealt
+
+
+def test_words_after_history_review_or_recap_are_not_dropped() -> None:
+    """`history 5` listed the games as if `5` were not there, and `review 1 2` reviewed
+    game 1: the extra words were dropped unread. `history 5` now says history takes
+    nothing and how to open a game; `review 1 2` is no game's number."""
+
+    async def run(lang: str, lines: list[str]) -> list[str]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
+            t.con.auto_board = False
+            await t.start()
+            await t.type("resign")
+            await t.type("resign")
+            return [await t.type(line) for line in lines]
+        finally:
+            await store.close()
+
+    listed, extra, two = asyncio.run(run("en", ["history", "history 5", "review 1 2"]))
+    assert "#1" in listed, listed
+    assert extra == ("! history lists every finished game and takes nothing after it ('5'); "
+                     "review N or recap N opens game N.\n"), extra
+    assert two == ("! There is no game '1 2' in this database: history lists the finished "
+                   "ones with their numbers.\n"), two
+    (ja,) = asyncio.run(run("ja", ["履歴 5"]))
+    assert ja == ("! historyは終了したゲームの一覧で、後ろには何も付けません（「5」）。ゲームNを"
+                  "開くには review N か recap Nと入力してください。\n"), ja
