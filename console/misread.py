@@ -38,10 +38,11 @@ def misread(g: Game, waiting: list[int], word: str, lang: str) -> str | None:
         return t("no_ratings", lang)
     if (inner := inside_act(g, waiting, word, lang)) is not None:
         return t("inside_act", lang, word=quoted, example=inner)
-    if (word.casefold() in ENDING and len(waiting) == 1  # (typed lines come NFKC'd)
-            and any(str(a) == "done" for a in g.legal_actions(waiting[0]))):
+    # these two read alike for anyone deciding (several at once too: a step taken together)
+    if (word.casefold() in ENDING  # (typed lines come NFKC'd)
+            and any(str(a) == "done" for s in waiting for a in g.legal_actions(s))):
         return t("say_done", lang, word=quoted, done=quote(shown("done", lang), lang))
-    if word.isdecimal() and len(waiting) == 1 and (acts := g.legal_actions(waiting[0])):
+    if word.isdecimal() and waiting and (acts := g.legal_actions(waiting[0])):
         # the tutorial answers each step by its number; a game does not (no numbered list)
         example = quote(action_words(str(acts[0]), g.cards, lang), lang)
         return t("number", lang, word=quoted, example=example)

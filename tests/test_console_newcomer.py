@@ -359,3 +359,28 @@ def test_words_after_history_review_or_recap_are_not_dropped() -> None:
     (ja,) = asyncio.run(run("ja", ["履歴 5"]))
     assert ja == ("! historyは終了したゲームの一覧で、後ろには何も付けません（「5」）。ゲームNを"
                   "開くには review N か recap Nと入力してください。\n"), ja
+
+
+def test_pass_or_a_number_while_two_players_decide_gets_its_reading() -> None:
+    """`パス` or `１` typed while two players take unit actions at once read "neither a
+    console command nor an action": the readings (完了 ends the step; numbers only in the
+    tutorial) were given only while one player decided. Both get them now."""
+
+    async def run() -> list[str]:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "Bob", "--seed", "3"], "ja")
+            t.con.auto_board = False
+            await t.start()
+            await t.type("Ann: 配置 シーフ 2B")
+            await t.type("Bob: 配置 シーフ 2B")
+            seat = (await t.game()).waiting_for()[0]
+            await t.type(f"{['Ann', 'Bob'][seat]}: 進撃")
+            assert len((await t.game()).waiting_for()) == 2
+            return [await t.type("パス"), await t.type("１")]
+        finally:
+            await store.close()
+
+    done, number = asyncio.run(run())
+    assert done.startswith("! 「パス」ではなく") and "「完了」" in done, done
+    assert number.startswith("! 番号で選べるのはチュートリアルの中だけです（「1」）。"), number
