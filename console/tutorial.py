@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from pathlib import Path
 from typing import TextIO
 
@@ -129,7 +130,8 @@ class Learning:
             await self.go_to(words[1] if len(words) > 1 else "")
         elif sc.finished:
             self.say("! " + _t(self.lang, "tutorial.nothing_open"))
-        elif line.isdigit() and not 1 <= int(line) <= len(sc.buttons):
+        elif re.fullmatch(r"-?\d+", line) and not 1 <= int(line) <= len(sc.buttons):
+            # (`-1` is a number out of range too, not an action tried and judged wrong)
             self.say("! " + self.t("tutorial_choose", n=len(sc.buttons)))
         else:
             # `NAME: ACTION`, as in a game: the tutorial has one learner, so any name is theirs

@@ -384,3 +384,23 @@ def test_pass_or_a_number_while_two_players_decide_gets_its_reading() -> None:
     done, number = asyncio.run(run())
     assert done.startswith("! 「パス」ではなく") and "「完了」" in done, done
     assert number.startswith("! 番号で選べるのはチュートリアルの中だけです（「1」）。"), number
+
+
+def test_a_negative_number_in_the_tutorial_is_told_the_range() -> None:
+    """In the tutorial `0` or `4` (three choices) is told "Choose a number from 1 to 3",
+    but `-1` was judged a wrong answer ("Not this time: there is no action '-1'"), as if
+    an action had been tried. It is told the range too."""
+
+    async def run() -> str:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"])
+            t.con.auto_board = False
+            await t.start()
+            await t.type("tutorial")
+            return await t.type("-1") + await t.type("-12")
+        finally:
+            await store.close()
+
+    out = asyncio.run(run())
+    assert out == "! Choose a number from 1 to 3, or type the action.\n" * 2, out
