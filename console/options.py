@@ -226,8 +226,7 @@ def table_parser(prog: str = "bot.py --console", lang: str = "en") -> argparse.A
     ap = _Parser(prog=prog, add_help=False, allow_abbrev=False)
     ap.add_argument("--players", type=_count, **_help("players", lang))
     ap.add_argument("--names", nargs="+", **_help("names", lang))
-    ap.add_argument("--difficulty", type=lambda s: re.sub(r"[\s-]+", "_", normalise(s).lower()),
-                    **_help("difficulty", lang))
+    ap.add_argument("--difficulty", type=difficulty_word, **_help("difficulty", lang))
     ap.add_argument("--ai", nargs="+", type=lambda s: normalise(s).lower(),
                     choices=list(ai.LEVELS), **_help("ai", lang, levels=", ".join(ai.LEVELS)))
     ap.add_argument("--seed", type=_seed, **_help("seed", lang))
@@ -330,6 +329,16 @@ def given(ns: argparse.Namespace) -> list[str]:
     if ns.date is not None:
         out.append(f"--date {ns.date}")
     return out
+
+
+def difficulty_word(typed: str) -> str:
+    """A typed solo level as the options name it: any case and width, or by the name the
+    console shows it under in either language (`むずかしい` is `hard`: the Japanese game
+    is headed 「ソロ、難易度むずかしい」, and that word was refused)."""
+    word = re.sub(r"[\s-]+", "_", normalise(typed).lower())
+    shown = {normalise(i18n.t(lang, f"command.{level}")).lower(): level
+             for lang in i18n.CATALOGUES for level in DIFFICULTIES}
+    return shown.get(word, word)
 
 
 def lang_word(typed: str) -> str:

@@ -404,3 +404,13 @@ def test_a_negative_number_in_the_tutorial_is_told_the_range() -> None:
 
     out = asyncio.run(run())
     assert out == "! Choose a number from 1 to 3, or type the action.\n" * 2, out
+
+
+def test_a_difficulty_is_typed_by_the_name_the_console_shows() -> None:
+    """The Japanese console names a solo game's level むずかしい (「ソロ、難易度むずかしい」),
+    but `new --difficulty むずかしい` was refused: only easy, normal, hard, nightmare.
+    The names it shows are read as the levels."""
+    for typed, level in (("むずかしい", "hard"), ("やさしい", "easy"), ("悪夢", "nightmare"),
+                         ("ふつう", "normal"), ("HARD", "hard")):
+        _, table = parse_command_line(["--difficulty", typed])
+        assert table.difficulty == level, typed
