@@ -126,7 +126,11 @@ def mentioning(asked: str, secs: dict[str, Section]) -> Section | None:
 
 # The rulebook's Latin-letter terms (LEADER, FOLLOWER, AUTO), which the Japanese texts
 # keep, as a Japanese player says them: searched for as written.
-SPOKEN = {"リーダー": "leader", "フォロワー": "follower", "オート": "auto"}
+SPOKEN = {"リーダー": "leader", "フォロワー": "follower", "オート": "auto",
+          # how a newcomer asks where to begin: the overview, where `start` opened the
+          # daily challenge (its text "starts" it; the Discord new-player audit)
+          **dict.fromkeys(("start", "begin", "help", "how to play", "basics", "はじめ",
+                           "始め方", "遊び方", "ヘルプ", "基本"), "overview")}
 
 # Words every section uses: a search by them opened whichever used them most (the
 # verification audit: "the" opened the daily, "is" the overview).

@@ -57,6 +57,9 @@ def test_a_word_the_rules_use_opens_the_section_that_explains_it() -> None:
     for word in ("the", "is", "you", "on", "2B", "12", "する"):
         assert rules.find(word, "en") is None and rules.find(word, "ja") is None, word
     assert (rules.find("城", "ja") or rules.Section("", "", (), "")).key == "overview"
+    # where a newcomer begins (the Discord new-player audit: `start` opened the daily)
+    for word, lang in (("start", "en"), ("How to play", "en"), ("遊び方", "ja"), ("ヘルプ", "ja")):
+        assert (rules.find(word, lang) or rules.Section("", "", (), "")).key == "overview", word
 
 
 def test_both_languages_have_the_same_sections_and_ids() -> None:
