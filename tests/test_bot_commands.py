@@ -82,7 +82,8 @@ def test_lobby_join_leave_start_refusals(tmp_path):
             assert "Only the host" in (await h.click(bob, message=lobby, label="Start")).text
             assert "left" in (await h.click(bob, message=lobby, label="Leave")).text
             assert "Players (1/2): Ann" in h.server.messages[lobby.id].text
-            assert "not in this game" in (await h.slash(dan, "rr lobby leave")).text
+            assert "not in this lobby: its **Join** button takes a seat" in (
+                await h.slash(dan, "rr lobby leave")).text
             # starting before every seat is taken asks first (the Discord new-player
             # audit: a friend still on the way found a solo game begun without them)
             res = await h.slash(ann, "rr start")
