@@ -139,13 +139,14 @@ class AiSeats:
     async def reclaim(self, channel_id: int, user_id: int) -> GameRow:
         """`/rr back`: the person plays their own seat again from their next answer on."""
         async with self.tables.lock(channel_id):
-            row, _g = await self.tables.current(channel_id)
+            row, g = await self.tables.current(channel_id)
             seat = row.seat_of(user_id)
             if seat is None:
                 raise ServiceError.of("svc.not_player", code="not_player")
             if zombie_level(row, seat) is None:
                 raise ServiceError.of("svc.own_seat")
             row.meta = await self.tables.store.update_meta(row.id, seat_back(seat))
+            await self.tables.retime_expired(row, g, seat)  # (its AI had not answered yet)
             log.info("game %s: seat %s is played by its person again", row.id, seat)
             return row
 

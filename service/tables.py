@@ -363,6 +363,20 @@ class Tables:
         return [(s, g.decision(s)["opened"], now + limit,  # type: ignore[index]
                  now if s in ai_seats else now + limit * 0.75) for s in g.waiting_for()]
 
+    async def retime_expired(self, row: GameRow, g: Game, seat: int) -> None:
+        """`seat`'s open question gets a whole time limit from now when its deadline has
+        passed: a seat given back (`/rr back`) before its AI answered the question that ran
+        out would otherwise time out again at the next pass, handed straight back to the AI
+        with a second time-out counted (the timers audit). A deadline still ahead stays."""
+        stored = {t["seat"]: t for t in await self.store.timers(row.id)}
+        if seat not in stored or not is_time(stored[seat]["deadline"]) \
+                or stored[seat]["deadline"] > self.clock() or g.decision(seat) is None:
+            return
+        timers = await self.store.repair_timers(row.id, row.version, [seat],
+                                                self.timers(row, g))
+        if timers is not None:  # (None: the game moved on meanwhile; that move timed it)
+            self._deadlines[row.id] = (row.version, deadlines_of(timers))
+
     async def check_timers(self, row: GameRow, g: Game) -> None:
         """The stored timers must be those the game implies: one per waiting seat, for the
         decision it is asked now, with a deadline that is a time. A row that disagrees (a

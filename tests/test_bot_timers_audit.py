@@ -1,0 +1,51 @@
+"""The timers audit, through the bot's gateway-level harness: a seat handed back with
+`/rr back` before its AI answered the expired question, ... (each test names its fault)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+
+HOUR = 3600
+
+
+def public(h):
+    return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+def test_back_before_the_ai_answered_the_expired_question_keeps_the_seat(tmp_path,
+                                                                         monkeypatch):
+    """Zombie mode: Bob's time runs out and an AI takes his seat; he types `/rr back` before
+    the AI has answered the question that ran out (the AI runner held back here: the race).
+    The question is his again, as his reply says — with a whole time limit to answer it,
+    not the deadline already past, which handed the seat straight back to the AI at the
+    next pass and counted a second time-out."""
+    monkeypatch.setattr("cogs.seats.AiRunner.kick", lambda self, channel_id: None)
+
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2, hours=1)
+            await h.slash(ann, "rr settings", zombie="random")
+            res = await table.slash(ann, "rr place", card="thief", square="2B")
+            assert res.text.startswith("✅"), res.text
+            clock.now += 1.1 * HOUR
+            await table.bot.tick_once()
+            await h.settle()
+            row, g = await table.game()
+            assert row.meta["zombie"] == {"1": "random"} and 1 in g.waiting_for()
+            res = await h.slash(bob, "rr back")
+            assert "your next decisions are yours" in res.text
+            clock.now += 60
+            await table.bot.tick_once()
+            await h.settle()
+            row, g = await table.game()
+            assert not row.meta.get("zombie"), "the seat went back to the AI"
+            assert row.meta["timeouts"] == {"1": 1} and 1 in g.waiting_for()
+            deadline = {t["seat"]: t["deadline"] for t in await table.bot.store.timers(row.id)}
+            assert deadline[1] > clock.now + 0.9 * HOUR
+    asyncio.run(scenario())
