@@ -94,7 +94,7 @@ async def rebuild(tables: Tables, notice: Notice
         return None
     now = await tables.load(row)  # the game as it stands: who is still being asked
     if notice.body["kind"] in ("zombie", "remind"):
-        return _still_due(row, now, notice)
+        return _still_due(row, now, notice, tables.clock())
     return await _move(tables, row, now, notice)
 
 
@@ -112,8 +112,12 @@ async def _hosting(tables: Tables, row: GameRow | None,
     return SetAside(row, reason, notice.id)
 
 
-def _still_due(row: GameRow, now: Game, notice: Notice) -> Outcome | Reminder | None:
-    """A reminder, or an AI's taking of a seat, while it still holds."""
+def _still_due(row: GameRow, now: Game, notice: Notice,
+               clock: float) -> Outcome | Reminder | None:
+    """A reminder, or an AI's taking of a seat, while it still holds: a reminder only
+    before its deadline. One left in the outbox past it (Discord down, then the bot down
+    over the deadline: the restart tells the outbox before the first time-limit pass) was
+    posted as '⏰ … time runs out 2 hours ago' just ahead of the time-out (the timers audit)."""
     body, seat = notice.body, notice.body["seat"]
     if body["kind"] == "zombie":
         if seat >= len(row.seats) or not zombie_level(row, seat):
@@ -122,6 +126,8 @@ def _still_due(row: GameRow, now: Game, notice: Notice) -> Outcome | Reminder | 
     dec = now.decision(seat)
     if dec is None or dec["opened"] != body["decision"]:
         return None  # answered since: no reminder needed
+    if body["deadline"] <= clock:
+        return None  # too late to remind: the time-out tells what happened
     return Reminder(row, seat, body["deadline"], notice.id)
 
 

@@ -49,3 +49,47 @@ def test_back_before_the_ai_answered_the_expired_question_keeps_the_seat(tmp_pat
             deadline = {t["seat"]: t["deadline"] for t in await table.bot.store.timers(row.id)}
             assert deadline[1] > clock.now + 0.9 * HOUR
     asyncio.run(scenario())
+
+
+def test_a_reminder_left_in_the_outbox_is_not_posted_after_its_deadline(tmp_path):
+    """Bob's reminder is claimed but Discord fails it (it stays in the outbox); the bot is
+    then down past his deadline. At the restart the outbox is told at once, before the first
+    time-limit pass: a reminder of a deadline already past ('⏰ … until 2 hours ago', with
+    buttons) used to go out just ahead of his time-out. Past its deadline a reminder is
+    dropped; the time-out is what he is told."""
+    db = tmp_path / "g.db"
+    clock = Clock()
+    kept: dict = {}
+
+    def reminder(r) -> bool:
+        return "⏰" in str((r.json or {}).get("content"))
+
+    async def first_life():
+        async with Harness(lambda: make_bot(db, clock, seed=2)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2, hours=1)
+            await table.slash(ann, "rr place", card="thief", square="2B")
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=500, times=None,
+                        when=reminder)
+            clock.now += 0.8 * HOUR
+            assert await table.bot.tick_once() == 1
+            assert not any(m.content.startswith("⏰") for m in public(h))
+            assert await table.bot.store.notices(None)  # the reminder waits in the outbox
+            kept.update(server=h.server, game=table.game_id)
+
+    async def second_life():
+        clock.now += 2 * HOUR  # down past Bob's deadline
+        async with Harness(lambda: make_bot(db, clock, seed=2), server=kept["server"]) as h:
+            table = Table(h)
+            table.game_id = kept["game"]
+            await table.bot._verifier
+            await h.settle()
+            await table.bot.tick_once()
+            await h.settle()
+            assert not [m.content for m in public(h) if m.content.startswith("⏰")]
+            assert any("Bob ran out of time" in m.content for m in public(h))
+            assert not await table.bot.store.notices(None)
+
+    asyncio.run(first_life())
+    asyncio.run(second_life())
