@@ -31,7 +31,7 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
-from service import GameService, Quarantined, ServiceError
+from service import GameService, Outcome, Quarantined, Reminder, ServiceError
 from service.ai_seats import process_pool
 from service.daily_play import DailyHost
 from service.ratings import Ratings
@@ -361,11 +361,25 @@ class RookBot(Host):
     async def tick_once(self) -> int:
         """One pass over due timers, one game at a time: default answers and reminders, each
         announced. A game whose job fails (or runs over its budget) is logged and skipped;
-        the others still time out. Returns how many answers and reminders were made."""
+        the others still time out. Each game's posts are told in a task of their own while
+        the pass goes on to the next game (the timers audit: a channel Discord kept
+        rate-limiting held every later game's time-out until its posts had all been tried);
+        the pass ends once all are told. Returns how many answers and reminders were made."""
         now = self.service.clock()
         made = 0
-        for game_id, timers in (await self.service.limits.due(now)).items():
-            made += await self._tick_game(game_id, timers, now)
+        telling: list[asyncio.Task[None]] = []
+        try:
+            for game_id, timers in (await self.service.limits.due(now)).items():
+                outcomes, reminders = await self._tick_game(game_id, timers, now)
+                if outcomes or reminders:
+                    made += len(outcomes) + len(reminders)
+                    telling.append(asyncio.create_task(
+                        self._tell_ticked(game_id, outcomes, reminders),
+                        name=f"rr-tick-{game_id}"))
+            await asyncio.gather(*telling)
+        finally:  # (the pass cut at its budget: what is untold stays in the outbox)
+            for task in telling:
+                task.cancel()
         await self.deliver_notices()  # announcements Discord did not take, retried
         await self.settle_games()  # games whose game-over post did not settle them
         try:
@@ -374,26 +388,34 @@ class RookBot(Host):
             log.warning("could not forget old interaction keys", exc_info=True)
         return made
 
-    async def _tick_game(self, game_id: int, timers: list[TimerRow], now: float) -> int:
+    async def _tick_game(self, game_id: int, timers: list[TimerRow],
+                         now: float) -> tuple[list[Outcome], list[Reminder]]:
+        """One game's due timers applied (committed), within its budget; none on failure."""
         try:
             outcomes, reminders = await asyncio.wait_for(
                 self.service.limits.tick_game(game_id, timers, now), timeout=GAME_TICK_BUDGET_S)
         except Quarantined:  # (not wording: set aside and told; its timers are not due)
-            return 0
+            return [], []
         except asyncio.CancelledError:
             raise
         except self.store.faults as e:  # busy or cut off: expected, and the next pass retries
             log.warning("game %s: time limits wait for the next pass (store: %s)", game_id, e)
-            return 0
+            return [], []
         except Exception as e:
             if isinstance(e, ServiceError) and e.code in STORE_REFUSALS:
                 # the store's refusal (service/tables.store_refusal), as a move would get it
                 log.warning("game %s: time limits wait for the next pass (store: %s)",
                             game_id, e.code)
-                return 0
+                return [], []
             log.exception("game %s: time limits failed; the other games go on", game_id)
-            return 0
-        try:  # the answers are committed; their outbox notices are told (or retried)
+            return [], []
+        return outcomes, reminders
+
+    async def _tell_ticked(self, game_id: int, outcomes: list[Outcome],
+                           reminders: list[Reminder]) -> None:
+        """A game's committed time-outs and reminders told, in order (their outbox notices
+        are retried when Discord fails them). Never raises."""
+        try:
             for out in outcomes:
                 await self.announcer.announce(self.announcer.capture(out))
                 if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
@@ -404,7 +426,6 @@ class RookBot(Host):
             raise
         except Exception:
             log.exception("game %s: announcing its time limits failed", game_id)
-        return len(outcomes) + len(reminders)
 
     async def _tell_set_aside(self, row: GameRow, reason: dict[str, Any] | None,
                               notice: int | None) -> None:

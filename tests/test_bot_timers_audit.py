@@ -93,3 +93,37 @@ def test_a_reminder_left_in_the_outbox_is_not_posted_after_its_deadline(tmp_path
 
     asyncio.run(first_life())
     asyncio.run(second_life())
+
+
+def test_a_slow_channel_does_not_hold_up_the_other_games_time_outs(tmp_path):
+    """Two games run out of time in the same pass; Discord keeps rate-limiting the first
+    game's channel (every post there waits, retried). The second game's time-out must not
+    wait for the first game's posts: it was applied only once they had all been tried, so
+    one slow or broken channel held up every game after it in the pass."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            slow = Table(h)
+            await slow.open(ann, [bob], players=2, hours=1)
+            other = Table(h, h.server.add_channel("other"))
+            await other.open(ann, [bob], players=2, hours=1)
+            for table in (slow, other):
+                await table.slash(ann, "rr place", card="thief", square="2B")
+            h.http.fail("POST", f"/channels/{slow.channel.id}/messages", status=429,
+                        times=None, retry_after=0.2)
+            clock.now += 1.1 * HOUR
+            passing = asyncio.create_task(slow.bot.tick_once())
+            try:
+                for _ in range(40):  # (2 s: one slow post alone takes longer)
+                    await asyncio.sleep(0.05)
+                    row, _g = await other.game()
+                    if row.meta.get("timeouts"):
+                        break
+                assert row.meta.get("timeouts") == {"1": 1}, "held up by the slow channel"
+                assert not passing.done()
+            finally:
+                h.http.failures.clear()
+                await passing
+            assert (await slow.game())[0].meta["timeouts"] == {"1": 1}
+    asyncio.run(scenario())
