@@ -22,6 +22,7 @@ when the DM is refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import io
@@ -29,7 +30,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar, cast
@@ -97,6 +98,9 @@ class Progress:
 
 _progress: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
     "rr_progress", default=None)
+UNKNOWN_CHANNEL = 10003  # Discord's code for a channel that no longer exists
+_gone: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
+    "rr_gone", default=None)
 SENT_BEFORE: Any = object()  # what `deliver` returns for a message an earlier attempt sent
 
 
@@ -137,6 +141,8 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
             return None
         except discord.NotFound as e:
             log.warning("%s: not found (404, code %s)", what, e.code)
+            if e.code == UNKNOWN_CHANNEL and (gone := _gone.get()) is not None:
+                gone.append(what)
             return None
         except discord.RateLimited as e:
             delay = min(e.retry_after, 30.0)
@@ -154,6 +160,19 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
     if progress is not None:
         progress.stopped = index
     return None
+
+
+@contextlib.contextmanager
+def channel_watch() -> Iterator[list[str]]:
+    """The calls `deliver` made inside the block that Discord answered 'Unknown Channel'
+    (the channel was deleted): the time-limit pass ends such a game rather than timing it
+    out, unheard, at every limit for the rest of its rounds (the timers audit)."""
+    found: list[str] = []
+    token = _gone.set(found)
+    try:
+        yield found
+    finally:
+        _gone.reset(token)
 
 
 def _watched(call: Callable[[], Awaitable[T]], progress: Progress,

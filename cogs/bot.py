@@ -41,7 +41,7 @@ from service.tables import STORE_REFUSALS
 from store import GameRow, GameStore, TimerRow, make_store
 
 from .actions import AnsweringTree, guarded, perform
-from .announce import Announcer
+from .announce import Announcer, channel_watch
 from .config import Config
 from .daily import DAILY_ITEMS, day_once
 from .daily_review import REVIEW_ITEMS
@@ -414,18 +414,28 @@ class RookBot(Host):
     async def _tell_ticked(self, game_id: int, outcomes: list[Outcome],
                            reminders: list[Reminder]) -> None:
         """A game's committed time-outs and reminders told, in order (their outbox notices
-        are retried when Discord fails them). Never raises."""
+        are retried when Discord fails them); a game whose channel Discord says is gone
+        ends there (`Lobby.channel_gone`). Never raises."""
         try:
-            for out in outcomes:
-                await self.announcer.announce(self.announcer.capture(out))
-                if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
-                    await tell_settled(self, out.row.id)
-            for rem in reminders:
-                await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem))
+            with channel_watch() as gone:
+                await self._tell_each(outcomes, reminders)
+            row = (outcomes or reminders)[0].row
+            if gone and not row.settings.get("daily"):
+                await self.service.lobby.channel_gone(row.channel_id, row.id)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("game %s: announcing its time limits failed", game_id)
+
+    async def _tell_each(self, outcomes: list[Outcome], reminders: list[Reminder]) -> None:
+        """Each time-out's announcement, then each reminder (a daily game ended by a time
+        limit is settled too)."""
+        for out in outcomes:
+            await self.announcer.announce(self.announcer.capture(out))
+            if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
+                await tell_settled(self, out.row.id)
+        for rem in reminders:
+            await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem))
 
     async def _tell_set_aside(self, row: GameRow, reason: dict[str, Any] | None,
                               notice: int | None) -> None:

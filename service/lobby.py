@@ -263,6 +263,21 @@ class Lobby:
             self.tables.forget(row.id)
         return Abandoned(row, by, notice_id)
 
+    async def channel_gone(self, channel_id: int, game_id: int) -> bool:
+        """The game's channel was deleted (Discord said so): nobody can answer in it again,
+        so the game is abandoned, untold (there is nowhere to tell it), instead of timing
+        its seats out at every limit for the rest of its rounds (the timers audit). True
+        when it was ended here."""
+        async with self.tables.lock(channel_id):
+            row = await self.tables.store.get(game_id)
+            if row is None or row.status != "active" or row.channel_id != channel_id:
+                return False
+            await self.tables.store.set_status(row.id, "abandoned")
+            self.tables.forget(row.id)
+        log.warning("game %s: its channel %s is gone (deleted); the game is abandoned",
+                    game_id, channel_id)
+        return True
+
 
 def _kept_settings(latest: GameRow | None) -> Settings:
     """What a new lobby keeps from the channel's last game (seats.channel_settings); when

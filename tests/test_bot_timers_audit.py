@@ -127,3 +127,31 @@ def test_a_slow_channel_does_not_hold_up_the_other_games_time_outs(tmp_path):
                 await passing
             assert (await slow.game())[0].meta["timeouts"] == {"1": 1}
     asyncio.run(scenario())
+
+
+def test_a_game_whose_channel_was_deleted_ends_instead_of_timing_out_forever(tmp_path):
+    """The channel of a game is deleted (Discord answers 404 Unknown Channel to every post
+    there). Nobody can answer in it again, yet the game went on timing its seats out at
+    every time limit, each time-out posted to a channel that no longer exists, for as long
+    as rounds were left. At the first post Discord says the channel is gone, the game is
+    abandoned (no timers left; nothing more is posted there)."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2, hours=1)
+            await table.slash(ann, "rr place", card="thief", square="2B")
+            del h.server.channels[table.channel.id]  # deleted (while the bot was down)
+            clock.now += 1.1 * HOUR
+            await table.bot.tick_once()
+            await h.settle()
+            row = await table.bot.store.get(table.game_id)
+            assert row is not None and row.status == "abandoned", row and row.status
+            assert not await table.bot.store.timers(row.id)
+            posts = len(h.http.find("POST", f"/channels/{table.channel.id}/messages"))
+            clock.now += 5 * HOUR
+            await table.bot.tick_once()
+            await h.settle()
+            assert len(h.http.find("POST", f"/channels/{table.channel.id}/messages")) == posts
+    asyncio.run(scenario())
