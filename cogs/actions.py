@@ -219,6 +219,8 @@ def refusal(e: ActionError, lang: str, *, from_button: bool = False) -> str:
         return dm_refusal(e.cause, lang, e.what)
     if isinstance(e, Quarantined):
         return quarantine_refusal(e.row, e.reason, lang)
+    if e.key == "svc.stale_timeout":  # (the time-out closed it: said, not just 'moved on')
+        return t("stale_timeout", lang)
     if e.code == "stale" or (from_button and e.code == "not_your_decision"):
         return t("stale", lang)
     if e.code == "not_player":

@@ -54,6 +54,22 @@ class Aim:
     seat: int
 
 
+def _refused(e: ActionError, g: Game, seat: int, user_id: int | None,
+             decision_id: int | None) -> ServiceError:
+    """The engine's refusal of an answer, for the service. A person's answer to a question
+    no longer asked (an old decision id, or none asked of the seat now) whose seat's last
+    answer was its time-out was closed by that time-out, landed first: saying only that
+    the game moved on read as if someone had answered for them (the timers audit)."""
+    old = isinstance(e, StaleDecision) or (decision_id is not None
+                                           and e.code == "not_your_decision")
+    if old and user_id is not None and \
+            next((text for s, text in reversed(g.log) if s == seat), None) == "timeout":
+        return ServiceError.of("svc.stale_timeout", code="stale")
+    if isinstance(e, StaleDecision):
+        return ServiceError.of("svc.stale", code="stale")
+    return ServiceError(e.message, code=e.code, key=e.key, params=e.params)
+
+
 def _wrong_game() -> ServiceError:
     return ServiceError.of("svc.wrong_game", code="wrong_game")
 
@@ -140,14 +156,10 @@ class Play:
         try:
             ev: list[Told] = list(g.apply(seat, text, decision_id,
                                           on_resolved=stage_hook(g, stages, 0)))
-        except StaleDecision as e:
-            if (again := await self._again(key, row, g, seat)) is not None:
-                return again
-            raise ServiceError.of("svc.stale", code="stale") from e
         except ActionError as e:
             if (again := await self._again(key, row, g, seat)) is not None:
                 return again
-            raise ServiceError(e.message, code=e.code, key=e.key, params=e.params) from e
+            raise _refused(e, g, seat, user_id, decision_id) from e
         canonical = g.log[log_start][1]
         auto_answers(g, ev, stages)
         entries = [(s, user_id if k == 0 else None, t)

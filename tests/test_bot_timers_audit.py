@@ -1,5 +1,7 @@
 """The timers audit, through the bot's gateway-level harness: a seat handed back with
-`/rr back` before its AI answered the expired question, ... (each test names its fault)."""
+`/rr back` before its AI answered the expired question, a reminder left in the outbox past
+its deadline, a slow channel in a pass of many time-outs, a deleted channel, a button
+clicked just after its time-out (each test names its fault)."""
 
 from __future__ import annotations
 
@@ -154,4 +156,30 @@ def test_a_game_whose_channel_was_deleted_ends_instead_of_timing_out_forever(tmp
             await table.bot.tick_once()
             await h.settle()
             assert len(h.http.find("POST", f"/channels/{table.channel.id}/messages")) == posts
+    asyncio.run(scenario())
+
+
+def test_a_button_clicked_just_after_the_time_out_says_time_ran_out(tmp_path):
+    """Bob clicks his card button a moment after his time ran out (the time-out landed
+    first). He was told only 'This prompt is out of date: the game has moved on', as if
+    someone had answered; he is told that his time ran out and the default answer was
+    given."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2, hours=1)
+            for user in (ann, bob):
+                await table.slash(user, "rr place", card="thief", square="2B")
+            row, g = await table.game()
+            dec = g.decision(1)
+            assert dec is not None and dec["kind"] == "pick", dec
+            found = table.find_button(bob, row.id, 1, dec["id"], "pick")
+            assert found
+            clock.now += 1.1 * HOUR
+            await table.bot.tick_once()
+            await h.settle()
+            res = await table.click(bob, found)
+            assert res.ephemeral and "your time ran out" in res.text, res.text
     asyncio.run(scenario())
