@@ -27,7 +27,7 @@ import datetime as dt
 import multiprocessing
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -498,14 +498,25 @@ class Reviewer:
         async def run(jobs: list[Job]) -> list[Point]:
             nonlocal done
             futures = [loop.run_in_executor(pool, judge, d, seed, n, m) for d, n, m in jobs]
-            for job in asyncio.as_completed(futures):
-                await job
-                done += 1
-                if progress:
-                    progress(done, total)
+            try:
+                for job in asyncio.as_completed(futures):
+                    await job
+                    done += 1
+                    if progress:
+                        progress(done, total)
+            except BaseException:  # one job failed (or the ask was cancelled): the rest
+                for f in futures:  # are not waited for, nor left running in the workers
+                    f.cancel()
+                raise
             return [f.result() for f in futures]
 
-        points = await three_looks(ds, seats, samples, RECHECK, run)
+        try:
+            points = await three_looks(ds, seats, samples, RECHECK, run)
+        except BrokenExecutor:  # a worker died (killed, out of memory): the pool is broken
+            if self._pool is pool:  # for good, so the next ask gets a fresh one (the
+                pool.shutdown(wait=False, cancel_futures=True)  # fault-injection audit)
+                self._pool = None
+            raise
         if progress and done < total:
             progress(total, total)
         return Review(row.id, seat_reviews(every, points, seats), samples, seed)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from ja_style import GLOSSARY, SPACE_AT_PARTICLE
 from PIL import Image
 
 import ai.review
+import service.review
 from ai import make_player
 from cogs.text import markdowns
 from console.text import plain
@@ -522,3 +525,50 @@ def test_a_review_is_stored_once_and_read_back_on_both_backends(db: Any) -> None
         assert await review_store(s2).get(7) == got
         await s2.close()
     asyncio.run(main())
+
+
+class _MemoryReviews:
+    """A review store in memory (the Reviewer's own faults, not the store's)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, dict[str, Any]] = {}
+
+    async def get(self, game_id: int) -> dict[str, Any] | None:
+        return self.rows.get(game_id)
+
+    async def save(self, game_id: int, review: dict[str, Any], *,
+                   unreadable: bool = False) -> None:
+        self.rows.setdefault(game_id, review)
+
+
+class _DeadPool(Executor):
+    """A process pool one of whose workers died: every job fails, now and after."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        f.set_exception(BrokenProcessPool("A child process terminated abruptly"))
+        return f
+
+
+def test_a_dead_review_worker_is_replaced_for_the_next_ask(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The fault-injection audit: a review worker killed (out of memory, by the operator)
+    breaks its process pool for good. The player is told to try again in a moment, and
+    every later review of every game failed the same way until the bot restarted, since
+    the broken pool was kept. Now the next ask gets a fresh pool and its review."""
+    setup, log = _solo("greedy", 4)
+    pools: list[Executor] = [_DeadPool()]
+    made = iter([*pools, ThreadPoolExecutor(max_workers=1)])
+    monkeypatch.setattr(service.review, "review_pool", lambda processes: next(made))
+    row = _row(setup=setup, seats=[{"user": 1, "name": "Ann"}])
+
+    async def main() -> None:
+        reviewer = Reviewer(_MemoryReviews(), samples=1)  # type: ignore[arg-type]
+        with pytest.raises(BrokenExecutor):
+            await reviewer.review(row, log, [1] * len(log))
+        again = await reviewer.review(row, log, [1] * len(log))
+        assert again.seats[0].points
+        reviewer.close()
+    monkeypatch.setattr(service.review, "RECHECK", 0)
+    asyncio.run(main())
+
