@@ -103,8 +103,10 @@ class Point:
 
     @classmethod
     def from_json(cls, x: Sequence[Any]) -> Point:
-        return cls(int(x[0]), int(x[1]), str(x[2]), str(x[3]), float(x[4]), str(x[5]),
-                   float(x[6]))
+        p, p_best = float(x[4]), float(x[6])
+        if not (0.0 <= p <= 1.0 and 0.0 <= p_best <= 1.0):  # NaN too: a damaged row whose
+            raise ValueError(f"no chance to win: {p!r}, {p_best!r}")  # words cannot be said
+        return cls(int(x[0]), int(x[1]), str(x[2]), str(x[3]), p, str(x[5]), p_best)
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,9 +445,10 @@ class Reviewer:
             return None
         try:
             return Review.from_json(data)
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-            # an unreadable stored review (any wrong shape: a list where a map belongs
-            # failed every ask with a traceback) is computed again, and replaces it
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError):
+            # an unreadable stored review (any wrong shape: a list where a map belongs, a
+            # number 1e400 or a chance NaN failed every ask with a traceback) is computed
+            # again, and replaces it
             self._unreadable.add(game)
             return None
 

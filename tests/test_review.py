@@ -572,3 +572,29 @@ def test_a_dead_review_worker_is_replaced_for_the_next_ask(monkeypatch: pytest.M
     monkeypatch.setattr(service.review, "RECHECK", 0)
     asyncio.run(main())
 
+
+def test_a_stored_review_with_a_chance_out_of_range_reads_as_none(db: Any) -> None:
+    """The fault-injection audit: a stored chance to win that is no chance (NaN, infinity,
+    1e400 or 7 as JSON reads them) was shown: rounding NaN raised ValueError in the words
+    and every ask of that game failed with a traceback; a game number 1e400 failed reading
+    it (OverflowError). Such a row reads as none (both backends), and the review computed
+    replaces it."""
+    async def main() -> None:
+        s = await db.open()
+        store = review_store(s)
+        reviewer = Reviewer(store)
+        good = _sample_review().to_json()
+        first = good["seats"]["0"][0]
+        damaged = {8: {**good, "seats": {"0": [[*first[:4], float("nan"), *first[5:]]]}},
+                   9: {**good, "seats": {"0": [[*first[:6], float("inf")]]}},
+                   10: {**good, "seats": {"0": [[*first[:4], 7, *first[5:]]]}},
+                   11: {**good, "game": float("inf")},
+                   12: {**good, "seats": {"0": [[float("inf"), *first[1:]]]}}}
+        for game, data in damaged.items():
+            await store.save(game, data)
+            assert await store.get(game) is not None
+            assert await reviewer.stored(game) is None, game
+        await store.save(13, good)
+        assert await reviewer.stored(13) is not None
+        await s.close()
+    asyncio.run(main())
