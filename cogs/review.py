@@ -105,7 +105,7 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
     started = time.monotonic()  # just after the acknowledgement: the token's age, nearly
     bot = rook(interaction)
     row = await chosen_game(interaction, game)
-    await bot.service.tables.load(row)  # a damaged game is set aside, not reviewed
+    g = await bot.service.tables.load(row)  # a damaged game is set aside, not reviewed
     last = 0.0
     edits: list[asyncio.Task[Any]] = []
     late = False  # the token is about to expire: no more edits of this answer
@@ -124,7 +124,9 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
     if await reviewer.stored(row.id) is None:
         await deliver(f"review start {interaction.id}", lambda: interaction.edit_original_response(
             content=i18n.t(lang, "review.starting", game=row.id)))
-    work = asyncio.ensure_future(reviewer.review(row, await bot.store.log(row.id),
+    # the log as verified (as the recap's): a row damaged since does not replay, and the
+    # review failed on it at every ask until a restart reported it (the fault-injection audit)
+    work = asyncio.ensure_future(reviewer.review(row, [list(x) for x in g.log],
                                                  await bot.store.authors(row.id), progress))
     try:
         await asyncio.wait({work}, timeout=max(LATE_S - (time.monotonic() - started), 0.0))

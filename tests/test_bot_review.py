@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import sqlite3
 
 import pytest
-from bot_driver import LONG_NAMES, Clock, Table, long_named_game, make_bot
+from bot_driver import LONG_NAMES, Clock, Table, finished_solo, long_named_game, make_bot
 from harness import Harness
 from PIL import Image
 from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
@@ -170,4 +171,25 @@ def test_a_four_player_review_is_shown_whole_in_several_messages(tmp_path):
                 assert text.count(safe(name)) >= 4, name
             assert "docs/review.md" in text  # the footer, last
             assert sum(len(m.files) for m in shown) == 1  # the chart, once
+    asyncio.run(scenario())
+
+
+def test_a_finished_game_whose_log_was_damaged_since_it_was_verified_is_reviewed(tmp_path):
+    """The fault-injection audit: a finished game's log damaged while the bot had the game
+    verified in memory (as /rr-recap's test damages it) was reviewed from the stored rows,
+    whose replay failed on the damaged one: 'could not be computed just now; please try
+    again in a moment', and every ask failed the same way until a restart. The review now
+    replays the log as verified, as the recap does (a restart then reports the damage)."""
+    async def scenario():
+        db = tmp_path / "g.db"
+        async with Harness(lambda: make_bot(db, Clock(), seed=3), settle_timeout=600) as h:
+            ann = h.user("ann")
+            _table, row, _g = await finished_solo(h, ann)
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
+                            (row.id,))
+            res = await h.slash(ann, "rr-learn review", game=row.id)
+            said = [m.text for m in res.messages]
+            assert not [x for x in said if "could not be computed" in x], said
+            assert f"Game {row.id}: the expert's review" in res.text, said
     asyncio.run(scenario())
