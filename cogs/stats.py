@@ -265,10 +265,11 @@ async def history_story(interaction: discord.Interaction, key: str, tab: str,
                 row.guild_id != interaction.guild_id
                 or row.channel_id not in seen_by(interaction).channels):
         raise ServiceError.of("svc.history_closed", game=key)
-    await bot.service.tables.load(row)  # a damaged game is set aside, not shown
-    log_ = await bot.store.log(row.id)
+    g = await bot.service.tables.load(row)  # a damaged game is set aside, not shown
+    # the log as verified (as the recap's): a row damaged since showed the engine's refusal
+    # of it at every click until a restart reported it (the fault-injection audit)
     names = [safe(str(s["name"])) for s in row.seats]
-    rp = await asyncio.to_thread(replay, row.setup, log_, names)
+    rp = await asyncio.to_thread(replay, row.setup, [list(x) for x in g.log], names)
     return viewer.Story(rp, t("stats_view_title", lang, game=row.id), [("g", "")], "g", [])
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from types import SimpleNamespace
 
 import discord
-from bot_driver import Clock, Table, long_named_game, make_bot
+from bot_driver import Clock, Table, finished_solo, long_named_game, make_bot
 from harness import Harness
 
 from cogs.i18n import t
@@ -359,4 +360,30 @@ def test_a_busy_phase_of_four_long_names_is_shown_whole_in_the_viewer(tmp_path):
                     assert not msg.embeds and "\n".join(lines) in (msg.content or ""), k
                 if k + 1 < len(said):
                     await h.click(users[1], message=msg, label="▶")
+    asyncio.run(scenario())
+
+
+def test_a_history_game_whose_log_was_damaged_since_it_was_verified_opens(tmp_path):
+    """The fault-injection audit: a finished game's log damaged while the bot had the game
+    verified in memory (as /rr-recap's and the review's tests damage it) opened in the
+    history's viewer from the stored rows, and the player read the engine's refusal of the
+    damaged row ("You cannot pick 'nonsense' now") at every click until a restart. The viewer
+    now replays the log as verified, as the recap does (a restart reports the damage)."""
+    db = tmp_path / "g.db"
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db, Clock(), seed=3), settle_timeout=60) as h:
+            ann = h.user("ann")
+            _table, row, g = await finished_solo(h, ann)
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
+                            (row.id,))
+            hist = await h.slash(ann, "rr-stats history")
+            msg = hist.last
+            assert msg is not None and f"**#{row.id}**" in hist.text, hist.text
+            opened = await h.click(ann, message=msg, label=f"🎬 #{row.id}")
+            said = [m.text for m in opened.messages] + [msg.text]
+            assert not [x for x in said if "nonsense" in x or "cannot" in x], said
+            frames = replay(row.setup, g.log).frames
+            assert f"Game {row.id} — step 1 of {len(frames)}" in msg.text, said
     asyncio.run(scenario())
