@@ -571,10 +571,12 @@ async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
     if row is None or row.setup is None:
         return None
     try:
-        await bot.service.tables.load(row)  # a game set aside is not drawn
+        g = await bot.service.tables.load(row)  # a game set aside is not drawn
     except ServiceError:  # (not wording: damaged, or a newer release's — the DM goes without it)
         return None
-    source = Recap(row.setup, await bot.store.log(row.id), [str(s["name"]) for s in row.seats])
+    # the log as verified (as /rr-recap's): a row damaged since failed the drawing at every
+    # try, and the recap was dropped untold (the fault-injection audit)
+    source = Recap(row.setup, [list(x) for x in g.log], [str(s["name"]) for s in row.seats])
     data = await bot.announcer.draw(recap_gif_of, row.id, source, notice.lang or "en",
                                     limit=RECAP_LIMIT)
     return row.id, data

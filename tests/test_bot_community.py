@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import sqlite3
 
 from bot_driver import Clock, Table, accepted, make_bot
 from harness import Harness
@@ -343,4 +344,29 @@ def test_zombie_takeover_leaves_the_game_unrated_and_both_posts_say_so(db):
             assert await ratings.tables.changes(row.id) == []
             for user in (ann, bob):
                 assert await ratings.tables.rating(h.channel.guild_id, user.id) is None
+    asyncio.run(scenario())
+
+
+def test_a_daily_game_whose_log_was_damaged_since_it_was_verified_gets_its_recap(tmp_path):
+    """The fault-injection audit: a daily game's log damaged while the bot held the game
+    verified in memory (as /rr-recap's test damages it) was drawn for the day's DM recap
+    from the stored rows, whose replay failed on the damaged one: the row was tried again
+    at every pass and dropped, and the player never got their recap. It is drawn from the
+    log as verified now, as /rr-recap draws it (a restart reports the damage)."""
+    async def scenario():
+        clock = Clock(NOON)
+        db = tmp_path / "d.db"
+        async with Harness(lambda: make_bot(db, clock), settle_timeout=60) as h:
+            ann = h.user("ann")
+            await play_ranked(h, ann)
+            att = await h.bot.daily.store.attempt(ann.id, DAY.isoformat(), True)
+            assert att is not None and att.game_id is not None
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
+                            (att.game_id,))
+            clock.now = NEXT_NOON  # the day has closed
+            await day_once(h.bot)
+            got = dm_recaps(h, ann)
+            assert len(got) == 1 and got[0][1].filename == f"recap-{att.game_id}.gif", \
+                [m.text for m in h.messages()]
     asyncio.run(scenario())
