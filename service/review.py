@@ -26,6 +26,7 @@ import asyncio
 import datetime as dt
 import multiprocessing
 import os
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -54,6 +55,8 @@ SETTLE = 3  # each seat's decisions whose naming is in doubt looked at a third t
 SETTLE_FACTOR = 4  # … with this many times the second look's samples
 WORKERS = 2  # one per core of the target machine (bench/review.py)
 NICENESS = 10  # like the image workers: players' answers come first
+JOB_S = 600.0  # a pool that finished no job for this long is stuck (one takes seconds:
+WATCH_S = 15.0  # docs/review.md); looked at this often while a review waits
 GOOD = 0.10  # a decision that costs this much chance to win (or more) scores 0 accuracy
 TOP = 3  # the costliest decisions shown
 NAMED = 0.125  # a named mistake costs at least this much: two reviews' costs of one
@@ -415,6 +418,40 @@ def review_game(game: int, setup: Mapping[str, Any], log: Sequence[Sequence[Any]
     return Review(game, seat_reviews(every, points, seats), samples, seed)
 
 
+class ReviewStalled(BrokenExecutor):
+    """A review pool that finished no job for far longer than any takes: a worker is
+    stuck, and the pool is as good as broken (a fresh one serves the next ask)."""
+
+
+async def watched(futures: Sequence[asyncio.Future[Point]], tick: Callable[[], None],
+                  beat: Callable[[], float]) -> None:
+    """Wait for every job of `futures` (run in a review pool), calling `tick` after each.
+    When none of them finishes and the pool has finished no job at all (`beat`: when its
+    last one did) for JOB_S, a worker is stuck: `ReviewStalled`. A job's error is raised.
+    Then, or when the ask is cancelled, the jobs left are cancelled: neither waited for
+    nor left queued in the workers.
+
+    Why watched: a review waited on its jobs with no bound, so one stuck worker kept that
+    review (and every later ask of its game, which waits on it) waiting for good. Why the
+    pool's last job, not the review's time: a review queued behind others (the bot's two
+    workers) waits for minutes with nothing wrong, while every job takes seconds (the
+    fault-injection audit)."""
+    waiting = set(futures)
+    try:
+        while waiting:
+            finished, waiting = await asyncio.wait(waiting, timeout=WATCH_S,
+                                                   return_when=asyncio.FIRST_COMPLETED)
+            for job in finished:
+                job.result()
+                tick()
+            if not finished and time.monotonic() - beat() > JOB_S:
+                raise ReviewStalled(f"no judging job finished in {JOB_S:g} s")
+    except BaseException:
+        for job in waiting:
+            job.cancel()
+        raise
+
+
 def review_pool(processes: bool) -> Executor:
     """Where reviews are computed: WORKERS processes ("spawn": the bot's threads must not be
     forked) at NICENESS in the bot; threads in tests."""
@@ -438,6 +475,7 @@ class Reviewer:
         self._pool: Executor | None = None
         self._running: dict[int, asyncio.Future[Review]] = {}
         self._unreadable: set[int] = set()  # games whose stored review could not be read
+        self._beat = 0.0  # when the pool last finished a job, or was made (`watched`)
 
     async def stored(self, game: int) -> Review | None:
         data = await self.reviews.get(game)
@@ -491,6 +529,7 @@ class Reviewer:
         ds = judged(every)
         if self._pool is None:
             self._pool = review_pool(self.processes)
+            self._beat = time.monotonic()
         pool = self._pool
         seed = row.id
         samples = self.samples if self.samples is not None else SAMPLES
@@ -498,27 +537,24 @@ class Reviewer:
         total = most_work(ds, seats, RECHECK)
         done = 0
 
-        async def run(jobs: list[Job]) -> list[Point]:
+        def tick() -> None:
             nonlocal done
+            self._beat = time.monotonic()  # the pool moves on (`watched`)
+            done += 1
+            if progress:
+                progress(done, total)
+
+        async def run(jobs: list[Job]) -> list[Point]:
             futures = [loop.run_in_executor(pool, judge, d, seed, n, m) for d, n, m in jobs]
-            try:
-                for job in asyncio.as_completed(futures):
-                    await job
-                    done += 1
-                    if progress:
-                        progress(done, total)
-            except BaseException:  # one job failed (or the ask was cancelled): the rest
-                for f in futures:  # are not waited for, nor left running in the workers
-                    f.cancel()
-                raise
+            await watched(futures, tick, lambda: self._beat)
             return [f.result() for f in futures]
 
         try:
             points = await three_looks(ds, seats, samples, RECHECK, run)
-        except BrokenExecutor:  # a worker died (killed, out of memory): the pool is broken
-            if self._pool is pool:  # for good, so the next ask gets a fresh one (the
-                pool.shutdown(wait=False, cancel_futures=True)  # fault-injection audit)
-                self._pool = None
+        except BrokenExecutor:  # a worker died (killed, out of memory) or is stuck
+            if self._pool is pool:  # (ReviewStalled): the pool is broken for good, so the
+                pool.shutdown(wait=False, cancel_futures=True)  # next ask gets a fresh one
+                self._pool = None  # (the fault-injection audit)
             raise
         if progress and done < total:
             progress(total, total)

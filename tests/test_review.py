@@ -598,3 +598,39 @@ def test_a_stored_review_with_a_chance_out_of_range_reads_as_none(db: Any) -> No
         assert await reviewer.stored(13) is not None
         await s.close()
     asyncio.run(main())
+
+
+class _StuckPool(Executor):
+    """A process pool one of whose workers hangs: each job starts and never finishes."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        f.set_running_or_notify_cancel()
+        return f
+
+
+def test_a_review_whose_worker_hangs_fails_and_the_next_ask_gets_a_fresh_pool(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fault-injection audit: a judging job that never finishes (a worker stuck) kept
+    its review waiting for good. The player was told it would be kept and to ask again in a
+    few minutes; every later ask of that game waited on the same computation (and was told
+    so again), and the pool, a worker short, was kept. Now a pool that finished no job for
+    far longer than any takes fails the review (the player is told to try again), and the
+    next ask computes it on a fresh pool. (Times shrunk: stuck after 0.2 s without a job
+    finished, looked at every 0.05 s.)"""
+    setup, log = _solo("greedy", 4)
+    made = iter([_StuckPool(), ThreadPoolExecutor(max_workers=1)])
+    monkeypatch.setattr(service.review, "review_pool", lambda processes: next(made))
+    monkeypatch.setattr(service.review, "RECHECK", 0)
+    monkeypatch.setattr(service.review, "JOB_S", 0.2, raising=False)
+    monkeypatch.setattr(service.review, "WATCH_S", 0.05, raising=False)
+    row = _row(setup=setup, seats=[{"user": 1, "name": "Ann"}])
+
+    async def main() -> None:
+        reviewer = Reviewer(_MemoryReviews(), samples=1)  # type: ignore[arg-type]
+        with pytest.raises(BrokenExecutor):
+            await asyncio.wait_for(reviewer.review(row, log, [1] * len(log)), 10)
+        again = await asyncio.wait_for(reviewer.review(row, log, [1] * len(log)), 60)
+        assert again.seats[0].points
+        reviewer.close()
+    asyncio.run(main())
