@@ -181,8 +181,10 @@ class InfoCommands(CommandsMixin):
         if not await ack(interaction, quick=True) or \
                 (found := await self._game(interaction, finished=True)) is None:
             return
-        row, _g = found
-        actions = await rook(interaction).store.log(row.id)
+        row, g = found
+        # the log as verified (as the recap's): a row damaged since showed the engine's
+        # refusal of it at every ask until a restart reported it (the fault-injection audit)
+        actions = [list(x) for x in g.log]
         names = [safe(n) for n in seat_names(row)]
         assert row.setup is not None
         hints = _hints_used(row, lang)  # who used hints: never crowded out by events

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 
 from bot_driver import Clock, Table, finished_solo, make_bot
 from harness import Harness
@@ -124,3 +125,24 @@ def test_finished_game_is_still_viewable_after_a_restart(tmp_path):
 
     asyncio.run(first_life())
     asyncio.run(second_life())
+
+
+def test_the_log_of_a_game_whose_record_was_damaged_since_it_was_verified(tmp_path):
+    """The fault-injection audit: a finished game's log damaged while the bot held the
+    game verified in memory (as /rr-recap's test damages it) was told by `/rr log` from
+    the stored rows, and the player read the engine's refusal of the damaged row instead
+    of the game's last events, at every ask until a restart. The events are now told from
+    the log as verified, as the recap draws it (a restart reports the damage)."""
+    db = tmp_path / "g.db"
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db, Clock(), seed=3)) as h:
+            ann = h.user("ann")
+            _table, row, _g = await finished_solo(h, ann)
+            before = await h.slash(ann, "rr log")
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
+                            (row.id,))
+            res = await h.slash(ann, "rr log")
+            assert res.text == before.text, res.text
+    asyncio.run(scenario())
