@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 import multiprocessing
 import os
 import time
@@ -45,6 +46,7 @@ from .lines import parse as fill
 from .notation import action_words
 from .tables import Quarantined
 
+logger = logging.getLogger("rr.review")  # (`log` names a game's log here)
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
 DECIDED_FACTOR = 4  # … this many times a look's samples where one of them ended the game, and
 LATE = 3  # … from the first look on in the game's last LATE rounds, where it was decided
@@ -506,11 +508,7 @@ class Reviewer:
         self._running[row.id] = fut
         try:
             result = await self._compute(row, log, authors, progress)
-            await self.reviews.save(row.id, result.to_json(),
-                                    unreadable=row.id in self._unreadable)
-            self._unreadable.discard(row.id)
-            stored = await self.stored(row.id)  # another process's, if it stored first
-            result = stored or result
+            result = await self._kept(row.id, result)
             fut.set_result(result)
             return result
         except BaseException as e:
@@ -519,6 +517,19 @@ class Reviewer:
             raise
         finally:
             del self._running[row.id]
+
+    async def _kept(self, game: int, result: Review) -> Review:
+        """`result` stored, and the review as stored: another process's, if it stored
+        first. A store fault (a disk full, a lost connection) is logged and `result` shown
+        anyway, not kept (the next ask computes it again): the player waited for it, and
+        was told it could not be computed (the fault-injection audit)."""
+        try:
+            await self.reviews.save(game, result.to_json(), unreadable=game in self._unreadable)
+            self._unreadable.discard(game)
+            return await self.stored(game) or result
+        except Exception:
+            logger.exception("game %s: its review could not be stored; shown unkept", game)
+            return result
 
     async def _compute(self, row: GameRow, log: Sequence[Sequence[Any]],
                        authors: Sequence[int | None], progress: Callable[[int, int], None] | None) -> Review:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import sqlite3
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -632,5 +633,31 @@ def test_a_review_whose_worker_hangs_fails_and_the_next_ask_gets_a_fresh_pool(
             await asyncio.wait_for(reviewer.review(row, log, [1] * len(log)), 10)
         again = await asyncio.wait_for(reviewer.review(row, log, [1] * len(log)), 60)
         assert again.seats[0].points
+        reviewer.close()
+    asyncio.run(main())
+
+
+class _FullDisk(_MemoryReviews):
+    """A review store whose writes fail (a disk full, a lost connection)."""
+
+    async def save(self, game_id: int, review: dict[str, Any], *,
+                   unreadable: bool = False) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+
+def test_a_review_computed_but_not_stored_is_still_shown(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """The fault-injection audit: a store fault while keeping a computed review (a disk
+    full, a lost connection) threw the review away, and the player, who had waited for it,
+    read that it could not be computed. The review is shown; not kept, the next ask
+    computes it again."""
+    setup, log = _solo("greedy", 4)
+    monkeypatch.setattr(service.review, "RECHECK", 0)
+    row = _row(setup=setup, seats=[{"user": 1, "name": "Ann"}])
+
+    async def main() -> None:
+        reviewer = Reviewer(_FullDisk(), samples=1)  # type: ignore[arg-type]
+        got = await reviewer.review(row, log, [1] * len(log))
+        assert got.seats[0].points and await reviewer.stored(row.id) is None
         reviewer.close()
     asyncio.run(main())
