@@ -10,7 +10,7 @@ tables are flat colours, so one palette shared by every frame is visually lossle
 then Pillow's GIF writer stores only the rectangle that changed from the frame before:
 1.9 MB, 0.8 s to quantize and write. Animated WebP of the same frames: lossy (quality 80)
 2.9 MB in 9.5 s with softened text, lossless 17 MB. Every Discord client plays a GIF inline. A recap that still comes out over
-`LIMIT` is drawn again smaller (bounded), so it can always be uploaded.
+`LIMIT` is drawn again smaller (bounded), then with fewer phases, so it can always be uploaded.
 
 Pure function of its input, safe on a worker thread (like the rest of render/).
 """
@@ -123,11 +123,17 @@ def encode_gif(images: Sequence[Image.Image], scale: float = 1.0) -> bytes:
 
 def recap_gif(steps: Sequence[Step], title: Sequence[str], *, lang: str = "en",
               limit: int = LIMIT) -> bytes:
-    """The recap as GIF bytes under `limit` (smaller frames when the full size is not)."""
+    """The recap as GIF bytes under `limit`: smaller frames when the full size is not, and
+    at the smallest size still over it, every other phase left out (the title and the final
+    table kept) until it fits. Returned over `limit` it was refused by Discord (413), and a
+    `/rr-recap` was left on 'thinking…' (the fault-injection audit)."""
     images = paletted_frames(steps, title, lang=lang)
     data = b""
     for scale in SHRINK:
         data = encode_gif(images, scale)
         if len(data) <= limit:
-            break
+            return data
+    while len(data) > limit and len(images) > 2:
+        images = [images[0], *images[1:-1][1::2], images[-1]]
+        data = encode_gif(images, SHRINK[-1])
     return data

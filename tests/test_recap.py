@@ -15,6 +15,7 @@ from engine.cards import RELEASED_DIR
 from render.recap import (
     LAST_MS,
     LIMIT,
+    SHRINK,
     STEP_MS,
     TITLE_MS,
     encode_gif,
@@ -85,3 +86,25 @@ def test_an_oversized_recap_is_drawn_smaller_not_dropped(monkeypatch):
     assert len(small) < len(full)
     big, shrunk = Image.open(io.BytesIO(full)), Image.open(io.BytesIO(small))
     assert shrunk.width < big.width and shrunk.n_frames == big.n_frames
+
+
+def test_a_recap_still_too_heavy_at_the_smallest_size_keeps_fewer_phases(monkeypatch):
+    """The fault-injection audit: a recap over the limit even at the smallest size was
+    returned as it was (the docstring promised it could always be uploaded): Discord
+    refuses such an upload (413), and `/rr-recap` left its asker on 'thinking…' for good.
+    Now every other phase is left out (the title and the final table kept) until it fits."""
+    g = ai_game(1, 3)
+    steps, title = replay(g.setup, g.state["log"]).recap(1, "en")
+    steps = steps[:9]
+    drawn = paletted_frames(steps, title)
+    monkeypatch.setattr(render.recap, "paletted_frames", lambda s, t, lang="en": drawn)
+    smallest = encode_gif(drawn, SHRINK[-1])
+    data = recap_gif(steps, title, limit=len(smallest) - 1)
+    assert len(data) <= len(smallest) - 1
+    im = Image.open(io.BytesIO(data))
+    assert 2 <= im.n_frames < len(drawn)
+    first, last = Image.open(io.BytesIO(encode_gif([drawn[0], drawn[-1]], SHRINK[-1]))), im
+    for k, at in ((0, 0), (1, im.n_frames - 1)):  # the title and the final table kept
+        first.seek(k)
+        last.seek(at)
+        assert first.convert("RGB").tobytes() == last.convert("RGB").tobytes()
