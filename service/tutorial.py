@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -41,6 +42,7 @@ from .notation import action_words, words_typed
 if TYPE_CHECKING:
     from store import Progress, TutorialStore
 
+log = logging.getLogger("rr.tutorial")
 DATA_FILE = Path(__file__).with_name("data") / "tutorial.json"
 SEAT = 0  # a lesson is a one-player puzzle: the learner is seat 0
 STORY = 12  # the lines of an answer's story shown with the next step (then "… n more")
@@ -147,17 +149,43 @@ def lessons() -> tuple[Lesson, ...]:
 
 
 def load(data: Mapping[str, Any]) -> tuple[Lesson, ...]:
+    """The lessons of the data file that can be played; a damaged one (a step without its
+    words or answer, an answer the engine refuses where the step stands) is logged and left
+    out, and the others are taught. Before, a key missing in one lesson failed every
+    tutorial command, and a refused answer failed that lesson's every step with an internal
+    error (the fault-injection audit; tests/test_tutorial.py keeps a release's file whole)."""
     out = []
     cards_version = int(data["cards_version"])
-    for d in data["lessons"]:
-        steps = tuple(Step(str(s["say"]), str(s["accept"]), tuple(s.get("highlight", ())),
-                           tuple(s.get("buttons", (s["accept"],))),
-                           dict(s.get("explain", {})), str(s["other"]),
-                           tuple(s.get("then", ())), tuple(s.get("also", ())))
-                      for s in d["steps"])
-        out.append(Lesson(str(d["id"]), tuple(d.get("rules", ())), d["position"], steps,
-                          cards_version))
+    for k, d in enumerate(data["lessons"], 1):
+        try:
+            out.append(playable(lesson_of(d, cards_version)))
+        except (KeyError, TypeError, ValueError, AttributeError, ActionError) as e:
+            log.error("tutorial lesson %s of %s: damaged, left out (%s: %s)", k,
+                      DATA_FILE.name, type(e).__name__, e)
     return tuple(out)
+
+
+def lesson_of(d: Mapping[str, Any], cards_version: int) -> Lesson:
+    """One lesson of the data file as it is written (see its `about`)."""
+    steps = tuple(Step(str(s["say"]), str(s["accept"]), tuple(s.get("highlight", ())),
+                       tuple(s.get("buttons", (s["accept"],))),
+                       dict(s.get("explain", {})), str(s["other"]),
+                       tuple(s.get("then", ())), tuple(s.get("also", ())))
+                  for s in d["steps"])
+    return Lesson(str(d["id"]), tuple(d.get("rules", ())), d["position"], steps,
+                  cards_version)
+
+
+def playable(lesson: Lesson) -> Lesson:
+    """`lesson`, once each step's answer is one the engine takes where the step stands
+    (ValueError, or the engine's error, if not)."""
+    g = lesson.start()
+    for k, s in enumerate(lesson.steps, 1):
+        if canonical(g, s.accept) is None:
+            raise ValueError(f"step {k}: {s.accept!r} is not legal there")
+        for action in (s.accept, *s.then):
+            g.apply(SEAT, action)
+    return lesson
 
 
 def lesson_index(lesson_id: str) -> int | None:

@@ -6,6 +6,7 @@ restart on both store backends; skip and restart; both languages, in the ruleboo
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -501,3 +502,19 @@ def test_the_summon_lessons_fatigue_step_is_a_real_choice() -> None:
     assert "act 1C to 2B attack 4B" in taught and "act 3A to 3B attack 4B" in taught
     other = next_round("ready 1C 2A")
     assert not [a for a in other if a.startswith("act 2A") and " heal " in a]
+
+
+def test_a_damaged_lesson_is_left_out_and_the_others_are_taught() -> None:
+    """The fault-injection audit: the lessons are a designer's data file. A step without
+    its answer in one lesson failed reading the file, and with it every tutorial command
+    of every learner; an answer the engine refuses where its step stands failed that step
+    with an internal error. Such a lesson is left out (logged), the others load whole."""
+    data = json.loads(tut.DATA_FILE.read_text(encoding="utf-8"))
+    ids = [d["id"] for d in data["lessons"]]
+    del data["lessons"][1]["steps"][0]["accept"]  # a step missing its answer
+    data["lessons"][2]["steps"][-1]["accept"] = "pick nonsense"  # one the engine refuses
+    data["lessons"][3]["steps"] = 7  # no steps at all
+    kept = tut.load(data)
+    assert [x.id for x in kept] == [ids[0], *ids[4:]]
+    assert [x.steps for x in kept] == [x.steps for x in lessons() if x.id in set(ids) - set(
+        ids[1:4])]
