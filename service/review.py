@@ -429,7 +429,8 @@ async def watched(futures: Sequence[asyncio.Future[Point]], tick: Callable[[], N
                   beat: Callable[[], float]) -> None:
     """Wait for every job of `futures` (run in a review pool), calling `tick` after each.
     When none of them finishes and the pool has finished no job at all (`beat`: when its
-    last one did) for JOB_S, a worker is stuck: `ReviewStalled`. A job's error is raised.
+    last one did) for JOB_S since they were handed to it, a worker is stuck:
+    `ReviewStalled`. A job's error is raised.
     Then, or when the ask is cancelled, the jobs left are cancelled: neither waited for
     nor left queued in the workers.
 
@@ -439,6 +440,7 @@ async def watched(futures: Sequence[asyncio.Future[Point]], tick: Callable[[], N
     workers) waits for minutes with nothing wrong, while every job takes seconds (the
     fault-injection audit)."""
     waiting = set(futures)
+    handed = time.monotonic()  # a pool idle until now is not stuck: it had nothing to do
     try:
         while waiting:
             finished, waiting = await asyncio.wait(waiting, timeout=WATCH_S,
@@ -446,7 +448,7 @@ async def watched(futures: Sequence[asyncio.Future[Point]], tick: Callable[[], N
             for job in finished:
                 job.result()
                 tick()
-            if not finished and time.monotonic() - beat() > JOB_S:
+            if not finished and time.monotonic() - max(beat(), handed) > JOB_S:
                 raise ReviewStalled(f"no judging job finished in {JOB_S:g} s")
     except BaseException:
         for job in waiting:

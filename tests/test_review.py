@@ -18,6 +18,7 @@ import asyncio
 import io
 import json
 import sqlite3
+import time
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -659,5 +660,38 @@ def test_a_review_computed_but_not_stored_is_still_shown(monkeypatch: pytest.Mon
         reviewer = Reviewer(_FullDisk(), samples=1)  # type: ignore[arg-type]
         got = await reviewer.review(row, log, [1] * len(log))
         assert got.seats[0].points and await reviewer.stored(row.id) is None
+        reviewer.close()
+    asyncio.run(main())
+
+
+class _SlowPool(ThreadPoolExecutor):
+    """A pool whose every job takes 0.1 s more: slow, not stuck."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        def slow() -> Any:
+            time.sleep(0.1)
+            return fn(*args, **kwargs)
+        return super().submit(slow)
+
+
+def test_a_review_on_a_pool_idle_for_long_is_not_taken_for_stuck(monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    """A pool that finished its last job long ago (idle since) is not stuck: a review's
+    jobs are judged from when they were handed to it. (Times shrunk: stuck after 1 s
+    without a job finished, a job of 0.1-0.3 s, an idle pool of 2 s.)"""
+    setup, log = _solo("greedy", 4)
+    monkeypatch.setattr(service.review, "review_pool", lambda processes: _SlowPool(1))
+    monkeypatch.setattr(service.review, "RECHECK", 0)
+    monkeypatch.setattr(service.review, "JOB_S", 1.0)
+    monkeypatch.setattr(service.review, "WATCH_S", 0.05)
+    short = log[:12]
+    first, second = (_row(id=k, setup=setup, seats=[{"user": 1, "name": "Ann"}])
+                     for k in (5, 6))
+
+    async def main() -> None:
+        reviewer = Reviewer(_MemoryReviews(), samples=1)  # type: ignore[arg-type]
+        await reviewer.review(first, short, [1] * len(short))
+        await asyncio.sleep(2.0)  # idle
+        await reviewer.review(second, short, [1] * len(short))
         reviewer.close()
     asyncio.run(main())
