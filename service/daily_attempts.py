@@ -79,20 +79,27 @@ class DailyAttempts:
         the game is running in their DMs — and it is resumed (`Started.raced`).
 
         `reach` runs once the refusals are past and before anything is claimed or posted:
-        a player Discord will not let the bot write to keeps the day's attempt (issue 18)."""
+        a player Discord will not let the bot write to keeps the day's attempt (issue 18).
+        The day is read again after it: a DM that opened after 00:00 UTC starts the new
+        day's attempt, not one of the day just closed (ended 'unfinished' at once)."""
         day = self.days.today()
         ch = self.days.challenge(day)
         key = slot(user_id, True)
         await self.expire_overdue(user_id)  # yesterday's game must not pass for today's
         async with self._claiming(key):
             raced = False
-            for _ in range(2):  # a lost race is read again once: the winner has committed
+            for _ in range(3):  # a lost race is read again once: the winner has committed
                 att = await self.store.attempt(user_id, day.isoformat(), True)
                 if att is not None and att.status != "playing":
                     raise self.done_today()
                 if reach is not None:
                     await reach()
                     reach = None
+                    if self.days.today() != day:  # the DM opened after 00:00 UTC: the new
+                        day = self.days.today()  # day's attempt, never the closed day's
+                        ch = self.days.challenge(day)
+                        await self.expire_overdue(user_id)
+                        continue
                 row = await self.games.store.open_game(key)
                 if att is not None:
                     if guild_id is not None:

@@ -329,3 +329,24 @@ def test_a_damaged_last_move_time_leaves_the_dm_commands_working(tmp_path):
         assert await h.slots.both_open(1)
         await store.close()
     asyncio.run(main())
+
+
+def test_a_ranked_start_whose_dm_opens_across_midnight_claims_the_new_day(db):
+    """The day is read again once the DM is open (the daily-integrity audit): a start asked
+    a moment before 00:00 UTC whose DM opened after it claimed the day just closed — a ranked
+    attempt of a closed day, started after its close, that ended 'unfinished' at the next
+    command and broke both streaks — instead of the new day's."""
+    async def main():
+        clock = Clock(day_end(DAY) - 0.5)
+        store, h = await host(db, clock)
+
+        async def reach() -> None:  # Discord answers the DM's first message after 00:00
+            clock.now += 1.0
+
+        st = await h.attempts.play(1, "Ann", 100, 9001, reach=reach)
+        nxt = DAY + dt.timedelta(days=1)
+        assert st.challenge.day == nxt and st.row.settings["daily"]["day"] == nxt.isoformat()
+        assert await h.store.attempt(1, DAY.isoformat(), True) is None
+        assert (await h.store.attempt(1, nxt.isoformat(), True)).status == "playing"
+        await store.close()
+    asyncio.run(main())
