@@ -21,6 +21,7 @@ import sqlite3
 from typing import Any
 
 import discord
+import pytest
 from bot_driver import Clock, Table, accepted, make_bot
 from harness import Harness
 
@@ -381,11 +382,15 @@ async def _two_streaks(h: Any) -> dict[int, Any]:
     return {u.id: h.dm_channel(u) for u in (bob, cat)}
 
 
-def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path, monkeypatch):
+@pytest.mark.parametrize(("damage", "counted"), [(-7, -6), ("many", 1)])
+def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path, monkeypatch,
+                                                                       damage, counted):
     """The reliability audit: a daily outbox row whose `attempts` read back negative (-7: a
     hand edit, a bad restore) raised IndexError in the back-off the first time Discord
     failed it, and the pass stopped there: every reminder after it went untold, at every
-    pass. The back-off now reads such a count as none yet."""
+    pass. The back-off now reads such a count as none yet. So does the fault-injection
+    audit's count that SQLite kept as text in its INTEGER column ('many': TypeError), as the
+    game outbox already read one."""
     monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
@@ -399,7 +404,7 @@ def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path,
             assert (await day_once(h.bot))["reminded"] == 0
             first = (await store.daily_notices(EVER))[0].target  # told first in a pass
             with sqlite3.connect(tmp_path / "d.db") as con:
-                con.execute("UPDATE daily_outbox SET attempts=-7")
+                con.execute("UPDATE daily_outbox SET attempts=?", (damage,))
             later = next(u for u in dms if u != first)
             downs[later].times = downs[later].hits  # Discord takes the later one again
             clock.now += 31
@@ -407,42 +412,8 @@ def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path,
             assert len(reminders(h, dms[later])) == 1 and not reminders(h, dms[first])
             left = await store.daily_notices(EVER)
             assert [n.target for n in left] == [first]
-            assert left[0].attempts == -6  # counted on, due again after the first back-off
+            assert left[0].attempts == counted  # counted on, due again after the first back-off
             assert (await day_once(h.bot))["reminded"] == 0  # not before its back-off
-            downs[first].times = downs[first].hits
-            clock.now += 31
-            assert (await day_once(h.bot))["reminded"] == 1
-            assert len(reminders(h, dms[first])) == 1
-    run(scenario)
-
-
-def test_a_daily_row_whose_try_count_is_text_does_not_stop_the_others(tmp_path, monkeypatch):
-    """The fault-injection audit: a daily outbox row whose `attempts` SQLite kept as text
-    (its INTEGER column) raised TypeError ('many' + 1) the first time Discord failed it,
-    and the day job's pass stopped there: every reminder after it went untold, at every
-    pass (the game outbox already read such a count as none). It now reads as no try yet:
-    the row is retried after the first back-off and the others are told."""
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
-
-    async def scenario():
-        clock = Clock(NOON - DAY_S)
-        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
-            store = h.bot.daily.store
-            dms = await _two_streaks(h)
-            downs = {u: h.http.fail("POST", f"/channels/{dm.id}/messages", status=503,
-                                    times=None) for u, dm in dms.items()}
-            clock.now = MIDNIGHT + 21 * 3600
-            assert (await day_once(h.bot))["reminded"] == 0
-            first = (await store.daily_notices(EVER))[0].target  # told first in a pass
-            with sqlite3.connect(tmp_path / "d.db") as con:
-                con.execute("UPDATE daily_outbox SET attempts='many'")
-            later = next(u for u in dms if u != first)
-            downs[later].times = downs[later].hits  # Discord takes the later one again
-            clock.now += 31
-            assert (await day_once(h.bot))["reminded"] == 1
-            assert len(reminders(h, dms[later])) == 1 and not reminders(h, dms[first])
-            left = await store.daily_notices(EVER)
-            assert [n.target for n in left] == [first]
             downs[first].times = downs[first].hits
             clock.now += 31
             assert (await day_once(h.bot))["reminded"] == 1
