@@ -271,6 +271,14 @@ async def _ranked_daily(h: Harness, user: FakeUser) -> GameRow:
     return row
 
 
+async def _played_out(h: Harness, user: FakeUser, row: GameRow) -> str:
+    """`user`'s daily game `row` played to its end in their DM: the result posts' words."""
+    table = Table(h, h.dm_channel(user))
+    table.game_id = row.id
+    await table.play(random.Random(2))
+    return "\n".join(m.text for m in h.messages(h.dm_channel(user)) if "```" in m.text)
+
+
 async def _no_day_daily(h: Harness, db: Db, user: FakeUser) -> GameRow:
     """`user`'s ranked daily game of today, begun, whose record's day is no date."""
     row = await _ranked_daily(h, user)
@@ -316,10 +324,7 @@ def test_a_daily_game_whose_day_is_damaged_is_still_scored_when_won_or_lost(db):
         async with Harness(lambda: make_bot(db.url, clock)) as h:
             ann = h.user("ann")
             row = await _no_day_daily(h, db, ann)
-            table = Table(h, h.dm_channel(ann))
-            table.game_id = row.id
-            await table.play(random.Random(2))
-            told = "\n".join(m.text for m in h.messages(h.dm_channel(ann)) if "```" in m.text)
+            told = await _played_out(h, ann, row)
             assert "Rook & Raiders #23" in told, told
             att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
             assert att is not None and att.status == "finished" and att.score is not None
@@ -349,10 +354,7 @@ def test_a_daily_game_whose_challenge_number_is_damaged_can_be_resigned_and_scor
             if end == "resign":
                 told = (await h.slash(ann, "rr daily resign", confirm=True)).text
             else:
-                table = Table(h, h.dm_channel(ann))
-                table.game_id = row.id
-                await table.play(random.Random(2))
-                told = "\n".join(m.text for m in h.messages(h.dm_channel(ann)) if "```" in m.text)
+                told = await _played_out(h, ann, row)
             assert "Rook & Raiders #23" in told, told
             att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
             assert att is not None and att.status == "finished" and att.score is not None
@@ -455,10 +457,7 @@ def test_a_ranked_attempt_whose_ranked_flag_is_damaged_is_still_ended_and_scored
                 await day_once(h.bot)
                 want = "unfinished"
             else:
-                table = Table(h, h.dm_channel(ann))
-                table.game_id = row.id
-                await table.play(random.Random(2))
-                told = "\n".join(m.text for m in h.messages(h.dm_channel(ann)) if "```" in m.text)
+                told = await _played_out(h, ann, row)
                 assert "Rook & Raiders #23" in told, told
                 want = "finished"
             att = await h.bot.daily.store.attempt(ann.id, "2026-11-23", True)
