@@ -8,9 +8,22 @@ from __future__ import annotations
 import asyncio
 
 from bot_driver import Clock, Table, make_bot
-from harness import Harness
+from harness import FakeUser, Harness
 
 HOUR = 3600
+
+
+async def hour_game(h: Harness, *players: str) -> tuple[Table, FakeUser, FakeUser]:
+    """Ann and Bob's game with a one-hour limit in the harness's channel, the thief placed
+    by each of `players` (of "ann", "bob")."""
+    ann, bob = h.user("ann"), h.user("bob")
+    table = Table(h)
+    await table.open(ann, [bob], players=2, hours=1)
+    for user in players:
+        res = await table.slash({"ann": ann, "bob": bob}[user], "rr place", card="thief",
+                                square="2B")
+        assert res.text.startswith("✅"), res.text
+    return table, ann, bob
 
 
 def public(h):
@@ -29,9 +42,7 @@ def test_back_before_the_ai_answered_the_expired_question_keeps_the_seat(tmp_pat
     async def scenario():
         clock = Clock()
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            await table.open(ann, [bob], players=2, hours=1)
+            table, ann, bob = await hour_game(h)
             await h.slash(ann, "rr settings", zombie="random")
             res = await table.slash(ann, "rr place", card="thief", square="2B")
             assert res.text.startswith("✅"), res.text
@@ -68,10 +79,7 @@ def test_a_reminder_left_in_the_outbox_is_not_posted_after_its_deadline(tmp_path
 
     async def first_life():
         async with Harness(lambda: make_bot(db, clock, seed=2)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            await table.open(ann, [bob], players=2, hours=1)
-            await table.slash(ann, "rr place", card="thief", square="2B")
+            table, ann, bob = await hour_game(h, "ann")
             h.http.fail("POST", "/channels/{channel_id}/messages", status=500, times=None,
                         when=reminder)
             clock.now += 0.8 * HOUR
@@ -140,10 +148,7 @@ def test_a_game_whose_channel_was_deleted_ends_instead_of_timing_out_forever(tmp
     async def scenario():
         clock = Clock()
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            await table.open(ann, [bob], players=2, hours=1)
-            await table.slash(ann, "rr place", card="thief", square="2B")
+            table, ann, bob = await hour_game(h, "ann")
             del h.server.channels[table.channel.id]  # deleted (while the bot was down)
             clock.now += 1.1 * HOUR
             await table.bot.tick_once()
@@ -167,11 +172,7 @@ def test_a_button_clicked_just_after_the_time_out_says_time_ran_out(tmp_path):
     async def scenario():
         clock = Clock()
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            await table.open(ann, [bob], players=2, hours=1)
-            for user in (ann, bob):
-                await table.slash(user, "rr place", card="thief", square="2B")
+            table, ann, bob = await hour_game(h, "ann", "bob")
             row, g = await table.game()
             dec = g.decision(1)
             assert dec is not None and dec["kind"] == "pick", dec
