@@ -342,7 +342,8 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
     out = await bot.service.play.act(key, interaction.user.id, text,
                                      target.decision if target else None,
                                      key=interaction_key(interaction, text),
-                                     aim=Aim(target.game, target.seat) if target else None)
+                                     aim=Aim(target.game, target.seat) if target else None,
+                                     typed_at=interaction.created_at.timestamp())
     await conclude(interaction, out, lang)
 
 

@@ -15,7 +15,7 @@ import marshal
 from dataclasses import dataclass
 from typing import Any
 
-from engine import ActionError, Game, StaleDecision
+from engine import ActionError, Game, NotationError, StaleDecision, parse
 from store import (
     AlreadyApplied,
     GameRow,
@@ -43,6 +43,9 @@ from .seats import ai_level
 from .tables import GameOver, Quarantined, Tables, stale_other, store_refusal
 
 KICK_AFTER_TIMEOUTS = 2
+# what the engine applies whatever the seat is asked (a standing order, leaving the game):
+# never an answer to a question, so never one a time-out could have closed
+STANDING = frozenset({"autosave", "rolls", "resign"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +86,16 @@ class Play:
 
     async def act(self, channel_id: int, user_id: int, text: str,
                   decision_id: int | None = None, key: str | None = None,
-                  aim: Aim | None = None, *, end_if_only_ai: bool = False) -> Outcome:
+                  aim: Aim | None = None, *, end_if_only_ai: bool = False,
+                  typed_at: float | None = None) -> Outcome:
         """Apply one answer of a player; commit; resolve trivial follow-ups; report.
 
         `key` names the interaction that asked (`i:<id>`): it is stored with the move, so a
         second delivery of it applies nothing and gets the first one's answer. `aim`: the
         answer comes from a button made for that seat of that game. The notation's words
-        may be typed in any language the bot speaks (service/notation.py)."""
+        may be typed in any language the bot speaks (service/notation.py). `typed_at`: when
+        the player gave the answer (the interaction's creation), for an answer that names no
+        question (`_late`)."""
         text = words_typed(text)
         async with self.tables.lock(channel_id):
             if aim is None:
@@ -97,6 +103,11 @@ class Play:
                 seat = self.tables.seat(row, user_id)
             else:
                 row, g, seat = await self._aimed(channel_id, user_id, aim)
+            if decision_id is None and typed_at is not None and \
+                    await self._late(row, g, seat, text, typed_at):
+                if (again := await self._again(key, row, g, seat)) is not None:
+                    return again
+                raise ServiceError.of("svc.stale_timeout", code="stale")
             back = came_back(seat) if timeouts(row.meta, seat) or \
                 votes_to_remove(row.meta, seat) else None
             return await self.commit(row, g, seat, user_id, text, decision_id, back, key=key,
@@ -125,6 +136,22 @@ class Play:
             raise ServiceError.of("svc.not_yours", code="not_yours",
                                   name=row.seats[aim.seat]["name"])
         return row, g, self.tables.seat(row, user_id)
+
+    async def _late(self, row: GameRow, g: Game, seat: int, text: str, typed_at: float) -> bool:
+        """A typed answer names no question (a button names its decision): one typed before
+        the seat's time-out was applied answered the question that time-out closed, and
+        would otherwise land on the next one, which the player had not seen yet (the timers
+        audit). Only an answer to a question, of a seat that has timed out in this game,
+        costs the one read of when."""
+        if g.decision(seat) is None or not any(s == seat and t == "timeout" for s, t in g.log):
+            return False
+        try:
+            if parse(text).verb in STANDING:
+                return False
+        except NotationError:
+            return False  # the engine refuses it, with its own words
+        at = await self.tables.store.timed_out_at(row.id, seat)
+        return at is not None and typed_at < at
 
     async def _again(self, key: str | None, row: GameRow, g: Game, seat: int) -> Outcome | None:
         """A redelivered interaction: the answer it got the first time, nothing applied

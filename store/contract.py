@@ -196,6 +196,10 @@ class GameStore(Protocol):
     async def authors(self, game_id: int) -> list[int | None]:
         """Who made each logged action (None: an automatic answer or a time limit)."""
 
+    async def timed_out_at(self, game_id: int, seat: int) -> float | None:
+        """When `seat`'s latest time-out was logged (None: it never timed out): an answer
+        typed before it was for a question that time-out closed."""
+
     async def applied(self, key: str) -> AlreadyApplied | None: ...
 
     async def forget_applied(self, before: float) -> None: ...

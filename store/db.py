@@ -691,6 +691,13 @@ class Store(GameStore):
                 "SELECT user_id FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
         return await self.run_read(read)
 
+    async def timed_out_at(self, game_id: int, seat: int) -> float | None:
+        def read(con: sqlite3.Connection) -> float | None:
+            at = con.execute("SELECT MAX(at) FROM actions WHERE game_id=? AND seat=?"
+                             " AND text='timeout'", (game_id, seat)).fetchone()[0]
+            return None if at is None else float(at)
+        return await self.run_read(read)
+
     async def applied(self, key: str) -> AlreadyApplied | None:
         """What an interaction key did, if it was applied (for a redelivery's answer)."""
         def read(con: sqlite3.Connection) -> AlreadyApplied | None:

@@ -517,6 +517,13 @@ class PgStore(GameStore):
                 "SELECT user_id FROM actions WHERE game_id=$1 ORDER BY seq", game_id)]
         return await self.run_read(read)
 
+    async def timed_out_at(self, game_id: int, seat: int) -> float | None:
+        async def read(con: Con) -> float | None:
+            at = await con.fetchval("SELECT MAX(at) FROM actions WHERE game_id=$1 AND"
+                                    " seat=$2 AND text='timeout'", game_id, seat)
+            return None if at is None else float(at)
+        return await self.run_read(read)
+
     async def applied(self, key: str) -> AlreadyApplied | None:
         async def read(con: Con) -> AlreadyApplied | None:
             r = await con.fetchrow("SELECT game_id, version, text FROM applied WHERE key=$1",

@@ -184,3 +184,40 @@ def test_a_button_clicked_just_after_the_time_out_says_time_ran_out(tmp_path):
             res = await table.click(bob, found)
             assert res.ephemeral and "your time ran out" in res.text, res.text
     asyncio.run(scenario())
+
+
+def test_a_command_typed_just_before_the_time_out_is_not_applied_to_the_next_question(
+        tmp_path):
+    """Bob types `/rr done` for his actions a moment before his time runs out; the time-out
+    lands first and asks him his next actions. A typed command names no question, so his
+    `done` was applied to that next question, which he had not seen yet; now it is refused
+    as too late (it was typed before the time-out was applied), the game left as it was,
+    and the same command typed after it answers the new question."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+            table, ann, bob = await hour_game(h, "ann", "bob")
+            for _ in range(2):  # both picks time out: both are asked their actions
+                clock.now += 1.1 * HOUR
+                await table.bot.tick_once()
+                await h.settle()
+            row, g = await table.game()
+            old = g.decision(1)
+            assert old is not None and old["kind"] == "actions", old
+            typed = h.slash_payload(bob, "rr done", channel=table.channel)
+            clock.now += 1.1 * HOUR
+            await table.bot.tick_once()  # the time-out lands before the command
+            await h.settle()
+            row, g = await table.game()
+            new = g.decision(1)
+            assert new is not None and new["kind"] == "actions" and new["id"] != old["id"]
+            version, log = row.version, list(g.log)
+            res = await h.interact(typed, bob, table.channel)
+            assert res.ephemeral and "your time ran out" in res.text, res.text
+            row, g = await table.game()
+            assert (row.version, g.log, g.decision(1)) == (version, log, new)
+            res = await table.slash(bob, "rr done")
+            assert res.text.startswith("✅"), res.text
+            row, g = await table.game()
+            assert g.log[len(log):][:1] == [[1, "done"]], g.log[len(log):]
+    asyncio.run(scenario())
