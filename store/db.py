@@ -105,6 +105,7 @@ from .rows import (
     decode_notice,
     ends_unsettled,
     game_row,
+    is_time,
     json_object,
     new_key,
     report_set_aside,
@@ -695,7 +696,7 @@ class Store(GameStore):
         def read(con: sqlite3.Connection) -> float | None:
             at = con.execute("SELECT MAX(at) FROM actions WHERE game_id=? AND seat=?"
                              " AND text='timeout'", (game_id, seat)).fetchone()[0]
-            return None if at is None else float(at)
+            return float(at) if is_time(at) else None  # (damaged: as none)
         return await self.run_read(read)
 
     async def applied(self, key: str) -> AlreadyApplied | None:

@@ -67,6 +67,7 @@ from .rows import (
     decode_notice,
     ends_unsettled,
     game_row,
+    is_time,
     json_object,
     new_key,
     report_set_aside,
@@ -521,7 +522,7 @@ class PgStore(GameStore):
         async def read(con: Con) -> float | None:
             at = await con.fetchval("SELECT MAX(at) FROM actions WHERE game_id=$1 AND"
                                     " seat=$2 AND text='timeout'", game_id, seat)
-            return None if at is None else float(at)
+            return float(at) if is_time(at) else None  # (damaged: as none)
         return await self.run_read(read)
 
     async def applied(self, key: str) -> AlreadyApplied | None:

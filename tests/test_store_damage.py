@@ -579,3 +579,25 @@ def test_a_timer_whose_reminded_flag_is_damaged_still_reminds_once(db):
         assert {g: [t["deadline"] for t in await store.timers(g)] for g in (1, 2)} == deadlines
         await store.close()
     asyncio.run(main())
+
+
+def test_when_a_seat_last_timed_out_is_read_and_a_damaged_time_reads_as_none(db):
+    """The timers audit's check of a typed answer (service/play.py `_late`) reads when the
+    seat last timed out, on both backends; a logged time SQLite kept as text reads as none
+    (no time-out to be late for) instead of failing every typed answer of that seat."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        assert await store.timed_out_at(1, 1) is None  # never timed out
+        clock.now += 2 * 3600
+        await svc.limits.tick()
+        at = await store.timed_out_at(1, 1)
+        assert at is not None and abs(at - time.time()) < 600
+        if not db.pg:  # (PostgreSQL's column takes no text)
+            await store.close()
+            await db.sql("UPDATE actions SET at='x' WHERE game_id=1 AND text='timeout'")
+            store = await db.open()
+            assert await store.timed_out_at(1, 1) is None
+        await store.close()
+    asyncio.run(main())
