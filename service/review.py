@@ -205,11 +205,14 @@ def check_reviewable(row: GameRow | None, *, channel_id: int, user_id: int,
 
     A channel game: it must be this channel's and over. A daily game: it must be the caller's
     own, and its day closed (`day_open` says whether a day still is): its review would give
-    the day away."""
+    the day away. A damaged record is refused as damaged first, as every other command
+    refuses it: judged on its unread (emptied) seats it was "nobody's play to review"."""
     asked = game if game is not None else (row.id if row is not None else 0)
     if row is None:
         raise ServiceError.of("svc.review_none" if game is None else "svc.review_not_here",
                               game=asked)
+    if row.damage:  # its seats or settings unread: "nobody to review", "not yours" were false
+        raise Quarantined(row, {"kind": "unreadable", "what": list(row.damage)})
     info = row.settings.get("daily") or {}
     if info:
         if row.seat_of(user_id) is None:

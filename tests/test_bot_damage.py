@@ -14,7 +14,7 @@ import re
 
 import discord
 import pytest
-from bot_driver import Clock, Table, make_bot
+from bot_driver import Clock, Table, finished_solo, make_bot
 from conftest import Db
 from harness import FakeUser, Harness
 
@@ -464,4 +464,20 @@ def test_a_ranked_attempt_whose_ranked_flag_is_damaged_is_still_ended_and_scored
             assert att is not None and att.status == want, att
             assert (await h.bot.store.get(row.id)).status != "active"
             assert await h.bot.daily.store.playing() == []
+    asyncio.run(scenario())
+
+
+def test_a_finished_game_whose_seats_are_damaged_is_refused_its_review_as_damaged(db):
+    """The fault-injection audit: a finished game whose seat list could not be read was
+    checked for people's seats before it was verified, so its review said nobody played it
+    ('no player to review'), where every other command says the record is damaged. The
+    review now refuses a damaged record as damaged first."""
+    async def scenario():
+        async with Harness(lambda: make_bot(db.url, Clock(NOON)), settle_timeout=600) as h:
+            ann = h.user("ann")
+            _table, row, _g = await finished_solo(h, ann)
+            await db.sql("UPDATE games SET seats=? WHERE id=?", json.dumps(["x"]), row.id)
+            h.bot.service.tables.forget(row.id)
+            review = await h.slash(ann, "rr-learn review", game=row.id)
+            assert review.ephemeral and "damaged" in review.text, review.text
     asyncio.run(scenario())
