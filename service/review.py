@@ -188,6 +188,8 @@ class Review:
         hinted = x.get("hinted") or {}
         seats = [SeatReview(int(k), [Point.from_json(p) for p in v], int(hinted.get(k, 0)))
                  for k, v in sorted(x["seats"].items(), key=lambda kv: int(kv[0]))]
+        if any(s.seat < 0 for s in seats):  # a damaged row: seat -1 named the last seat's
+            raise ValueError("a seat number below 0")  # player (the fault-injection audit)
         return cls(int(x["game"]), seats, int(x["samples"]), int(x["seed"]))
 
 

@@ -602,6 +602,22 @@ def test_a_stored_review_with_a_chance_out_of_range_reads_as_none(db: Any) -> No
     asyncio.run(main())
 
 
+def test_a_stored_review_with_a_negative_seat_reads_as_none(db: Any) -> None:
+    """The fault-injection audit: a stored review whose seat number is negative (-1) was
+    read, and its words named the last seat's player (Python's index from the end) for
+    decisions nobody in that seat made. Such a row reads as none (both backends), and the
+    review computed replaces it."""
+    async def main() -> None:
+        s = await db.open()
+        store = review_store(s)
+        good = _sample_review().to_json()
+        await store.save(8, {**good, "seats": {"-1": good["seats"]["0"]}})
+        assert await store.get(8) is not None
+        assert await Reviewer(store).stored(8) is None
+        await s.close()
+    asyncio.run(main())
+
+
 class _StuckPool(Executor):
     """A process pool one of whose workers hangs: each job starts and never finishes."""
 
