@@ -35,6 +35,7 @@ import i18n
 from engine import ActionError, CardSet, Game, View, visible
 from engine.board import NAMES
 
+from .errors import ServiceError
 from .lines import Line
 from .narrate import narrate
 from .notation import action_words, words_typed
@@ -393,6 +394,7 @@ class Tutorial:
 
     async def place(self, user: int) -> tuple[int, int, bool]:
         """(lesson, step, resumed): where the user stands; a newcomer starts at the first."""
+        taught()
         p = await self.store.progress(user)
         at = _at(p)
         if at is None:
@@ -438,9 +440,19 @@ class Tutorial:
 
     async def goto(self, user: int, index: int, lang: str, name: str = "") -> Screen:
         """A lesson chosen by number (0-based), from its first step."""
-        index = max(0, min(index, len(lessons()) - 1))
+        index = max(0, min(index, len(taught()) - 1))
         await self.store.save(user, lessons()[index].id, 0)
         return screen(index, 0, lang, name)
+
+
+def taught() -> tuple[Lesson, ...]:
+    """Every lesson; none at all (each one damaged in the data file, `load`) is a refusal in
+    words: the first lesson's place raised IndexError, and every tutorial command of every
+    learner read an internal error (the fault-injection audit)."""
+    out = lessons()
+    if not out:
+        raise ServiceError.of("svc.tutorial_none")
+    return out
 
 
 def _board_order(square: str) -> int:

@@ -12,6 +12,7 @@ from bot_driver import Clock, make_bot
 from harness import Harness, RecordedMessage
 
 import i18n
+import service.tutorial
 from cogs.tutorial import LearnButton, action_mark
 from service.tutorial import Tutorial, lessons, screen
 from store import Store, tutorial_store
@@ -313,4 +314,22 @@ def test_a_button_made_for_other_choices_answers_nothing(tmp_path):
             assert "earlier step" not in said
         finally:
             await store.close()
+    asyncio.run(scenario())
+
+
+def test_a_tutorial_whose_every_lesson_is_damaged_is_refused_in_words(tmp_path, monkeypatch):
+    """The fault-injection audit: with every lesson of the data file damaged (each left
+    out, service/tutorial.py `load`), a newcomer's place raised IndexError and
+    `/rr-learn tutorial` answered 'something went wrong'. It is refused in words, in the
+    learner's language."""
+    monkeypatch.setattr(service.tutorial, "lessons", lambda: ())
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            res = await h.slash(ann, "rr-learn tutorial")
+            assert res.ephemeral and "none of its lessons could be read" in res.text, res.text
+            ja = await h.slash(h.user("yui", locale="ja"), "rr-learn tutorial")
+            assert "レッスンをどれも読み込めませんでした" in ja.text, ja.text
     asyncio.run(scenario())

@@ -20,6 +20,7 @@ from engine import Game
 from engine.cards import default_version
 from render.focus import FOCUS, focus_image
 from render.layout import BOARD_SQUARE, board_geom
+from service import ServiceError
 from service import tutorial as tut
 from service.refusals import words
 from service.tutorial import SEAT, Tutorial, judge, lesson_index, lessons, screen
@@ -518,3 +519,21 @@ def test_a_damaged_lesson_is_left_out_and_the_others_are_taught() -> None:
     assert [x.id for x in kept] == [ids[0], *ids[4:]]
     assert [x.steps for x in kept] == [x.steps for x in lessons() if x.id in set(ids) - set(
         ids[1:4])]
+
+
+def test_a_lesson_asked_for_by_number_with_every_lesson_damaged_is_refused_in_words(
+        db, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fault-injection audit: with no lesson left to teach (each damaged, `load`), a
+    lesson asked for by its number raised IndexError; it is a refusal in words."""
+    monkeypatch.setattr(tut, "lessons", lambda: ())
+
+    async def main() -> None:
+        s = await db.open()
+        try:
+            with pytest.raises(ServiceError) as e:
+                await Tutorial(tutorial_store(s)).goto(7, 2, "en")
+            assert "none of its lessons could be read" in words(e.value, "en")
+            assert "レッスンをどれも読み込めませんでした" in words(e.value, "ja")
+        finally:
+            await s.close()
+    asyncio.run(main())
