@@ -71,17 +71,12 @@ class DailyAttempts:
     async def play(self, user_id: int, name: str, guild_id: int | None, post_channel: int,
                    lang: str = "en", reach: Reach | None = None) -> Started:
         """Start or resume today's ranked attempt; after it, a clear refusal naming practice.
-
-        The claim of the attempt and its whole game are one transaction
-        (`DailyStore.start_daily`): a crash leaves either neither or both, complete. When
-        another process started the same user's attempt a moment before, this one's
-        transaction finds it taken and writes nothing; the user is then told the truth —
-        the game is running in their DMs — and it is resumed (`Started.raced`).
-
-        `reach` runs once the refusals are past and before anything is claimed or posted:
-        a player Discord will not let the bot write to keeps the day's attempt (issue 18).
-        The day is read again after it: a DM that opened after 00:00 UTC starts the new
-        day's attempt, not one of the day just closed (ended 'unfinished' at once)."""
+        The claim and its whole game are one transaction (`DailyStore.start_daily`): a crash
+        leaves neither or both. Another process's start a moment before makes this one's
+        transaction write nothing, and that game is resumed (`Started.raced`). `reach` runs
+        before anything is claimed or posted (a player the bot cannot write to keeps the
+        day's attempt, issue 18); the day is read again after it: a DM that opened after
+        00:00 UTC starts the new day's attempt, not the closed day's."""
         day = self.days.today()
         ch = self.days.challenge(day)
         key = slot(user_id, True)
@@ -207,9 +202,8 @@ class DailyAttempts:
         key = slot(user_id, True)
         row = await self.games.store.open_game(key)
         info = (row.settings.get("daily") or {}) if row is not None else {}
-        # a day that is no date (a damaged record) cannot be over: the game is left to the
-        # day's close, which goes by the attempt's own day (it made every command in the
-        # player's DMs fail, and their daily could never be played or resigned again)
+        # a day that is no date (a damaged record) cannot be over: left to the day's close,
+        # which goes by the attempt's own day (it failed every command in the player's DMs)
         day = daily.attempt_day(info["day"]) if info and isinstance(info.get("day"), str) \
             else None
         if row is None or day is None or day >= self.days.today():
@@ -249,11 +243,10 @@ class DailyAttempts:
 
     async def _resume(self, row: GameRow, att: Attempt, ch: Challenge, post_channel: int,
                       raced: bool) -> Started:
-        """The attempt's game in play. A game an older bot started without its daily
-        settings (it crashed between its lobby and its settings) gets them now, and the
-        attempt its game, so its posts, timing and scoring find them. Loaded first: a game
-        that cannot be played here (set aside, or a newer release's) is refused with nothing
-        written, not even the time it was last taken up."""
+        """The attempt's game in play. One an older bot started without its daily settings
+        (a crash between its lobby and its settings) gets them now, and the attempt its game.
+        Loaded first: a game that cannot be played here (set aside, a newer release's) is
+        refused with nothing written."""
         row, g = await self.games.tables.load_row(row)  # (the row it was verified on)
         if not row.settings.get("daily"):
             row.settings["daily"] = {"day": ch.day.isoformat(), "ranked": att.ranked,
