@@ -8,6 +8,7 @@ import random
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
+from test_bot_refusals import place_both
 
 
 async def placed_two_player(h: Harness, locale: str = "en-US") -> tuple[Table, object, object]:
@@ -16,12 +17,7 @@ async def placed_two_player(h: Harness, locale: str = "en-US") -> tuple[Table, o
     ann, bob = h.user("ann", locale=locale), h.user("bob", locale=locale)
     table = Table(h)
     await table.open(ann, [bob], players=2)
-    row, g = await table.game()
-    first = table.user(row, g.state["start_player"])
-    order = (ann, bob) if first is ann else (bob, ann)
-    for user, card, square in zip(order, ("thief", "warrior"), ("2B", "2B"), strict=True):
-        res = await table.slash(user, "rr place", card=card, square=square)
-        assert res.text.startswith("✅"), res.text
+    await place_both(table, ann, bob)
     return table, ann, bob
 
 

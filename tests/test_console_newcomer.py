@@ -36,6 +36,18 @@ def _typed_after_resigning(lines: list[str], lang: str = "en") -> str:
     return asyncio.run(run())
 
 
+
+async def typed_in_japanese(lines: list[str]) -> list[str]:
+    """What Ann's Japanese console answers to each of `lines`, in a game of her own."""
+    store = await Store(":memory:").open()
+    try:
+        t = Table(store, ["--names", "Ann", "--seed", "3"], "ja")
+        t.con.auto_board = False
+        await t.start()
+        return [await t.type(line) for line in lines]
+    finally:
+        await store.close()
+
 def test_a_command_card_named_after_the_end_is_told_the_game_is_over() -> None:
     """`advance` alone chooses the card while a card is asked (the prompt lists them by
     name); typed after the end it was "'advance' is neither a console command nor an
@@ -196,17 +208,7 @@ def test_japanese_rules_summary_names_commands_and_actions_in_japanese_words() -
     say 「選択 カード」 and 「行動 マス [→ マス] …」); the other sections had been given the
     notation's Japanese words already. What they name is typed as it stands."""
 
-    async def run(lines: list[str]) -> list[str]:
-        store = await Store(":memory:").open()
-        try:
-            t = Table(store, ["--names", "Ann", "--seed", "3"], "ja")
-            t.con.auto_board = False
-            await t.start()
-            return [await t.type(line) for line in lines]
-        finally:
-            await store.close()
-
-    cards, acts, placed, picked, listed = asyncio.run(run(
+    cards, acts, placed, picked, listed = asyncio.run(typed_in_japanese(
         ["ルール commands", "ルール actions", "配置 シーフ 2B", "選択 進撃", "合法手 行動 2B"]))
     for said in (cards, acts):  # English is named only as also accepted
         assert "（英語の" in said, said
@@ -223,17 +225,7 @@ def test_leader_in_katakana_opens_the_rules_that_explain_it() -> None:
     and FOLLOWER in Latin letters, as the rulebook does, so `ルール リーダー` / `ルール フォロワー`, as a
     Japanese player says them, found no topic. They open the same section now."""
 
-    async def run(lines: list[str]) -> list[str]:
-        store = await Store(":memory:").open()
-        try:
-            t = Table(store, ["--names", "Ann", "--seed", "3"], "ja")
-            t.con.auto_board = False
-            await t.start()
-            return [await t.type(line) for line in lines]
-        finally:
-            await store.close()
-
-    for said in asyncio.run(run(["ルール リーダー", "ルール フォロワー", "ルール ＬＥＡＤＥＲ"])):
+    for said in asyncio.run(typed_in_japanese(["ルール リーダー", "ルール フォロワー", "ルール ＬＥＡＤＥＲ"])):
         assert said.startswith("コマンドカード\n"), said
 
 
