@@ -576,7 +576,7 @@ async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
         return None
     # the log as verified (as /rr-recap's): a row damaged since failed the drawing at every
     # try, and the recap was dropped untold (the fault-injection audit)
-    source = Recap(row.setup, [list(x) for x in g.log], [str(s["name"]) for s in row.seats])
+    source = Recap(row.setup, g.log, [str(s["name"]) for s in row.seats])
     data = await bot.announcer.draw(recap_gif_of, row.id, source, notice.lang or "en",
                                     limit=RECAP_LIMIT)
     return row.id, data

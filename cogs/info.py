@@ -183,8 +183,9 @@ class InfoCommands(CommandsMixin):
             return
         row, g = found
         # the log as verified (as the recap's): a row damaged since showed the engine's
-        # refusal of it at every ask until a restart reported it (the fault-injection audit)
-        actions = [list(x) for x in g.log]
+        # refusal of it at every ask until a restart reported it (the fault-injection audit);
+        # copied, since a game in play may take a move while the thread below reads it
+        actions = list(g.log)
         names = [safe(n) for n in seat_names(row)]
         assert row.setup is not None
         hints = _hints_used(row, lang)  # who used hints: never crowded out by events

@@ -115,7 +115,7 @@ class RecapCommands(commands.Cog):
         assert row.setup is not None  # a finished game was started
         # the log as verified: rows damaged since are not drawn (nor their engine refusal
         # shown to the player, as the audit saw); the next start finds and reports them
-        source = Recap(row.setup, [list(x) for x in g.log], [str(s["name"]) for s in row.seats])
+        source = Recap(row.setup, g.log, [str(s["name"]) for s in row.seats])
         # in the announcer's drawing workers, one recap at a time per worker (a process in
         # the bot): a long game's recap takes a few hundred MB while it is drawn, and any
         # number of them at once on threads of the bot outgrew its memory (the audit)

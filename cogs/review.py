@@ -126,7 +126,7 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
             content=i18n.t(lang, "review.starting", game=row.id)))
     # the log as verified (as the recap's): a row damaged since does not replay, and the
     # review failed on it at every ask until a restart reported it (the fault-injection audit)
-    work = asyncio.ensure_future(reviewer.review(row, [list(x) for x in g.log],
+    work = asyncio.ensure_future(reviewer.review(row, g.log,
                                                  await bot.store.authors(row.id), progress))
     try:
         await asyncio.wait({work}, timeout=max(LATE_S - (time.monotonic() - started), 0.0))

@@ -269,7 +269,7 @@ async def history_story(interaction: discord.Interaction, key: str, tab: str,
     # the log as verified (as the recap's): a row damaged since showed the engine's refusal
     # of it at every click until a restart reported it (the fault-injection audit)
     names = [safe(str(s["name"])) for s in row.seats]
-    rp = await asyncio.to_thread(replay, row.setup, [list(x) for x in g.log], names)
+    rp = await asyncio.to_thread(replay, row.setup, g.log, names)
     return viewer.Story(rp, t("stats_view_title", lang, game=row.id), [("g", "")], "g", [])
 
 

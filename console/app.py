@@ -426,7 +426,7 @@ class Console:
         try:
             # the log as verified (as the bot's): a row damaged since does not replay, and
             # the review failed on it at every ask (the fault-injection audit)
-            review = await reviewer.review(row, [list(x) for x in g.log],
+            review = await reviewer.review(row, g.log,
                                            await self.store.authors(row.id), progress)
         except Exception:  # a log that no longer replays, a dead worker: words, not a traceback
             log.exception("review of game %s", row.id)
