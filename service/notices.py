@@ -24,6 +24,7 @@ from typing import Any
 
 from engine import Event, Game
 from store import GameRow, Notice
+from store.rows import is_whole
 
 from .outcomes import (
     Abandoned,
@@ -78,7 +79,7 @@ def check(body: dict[str, Any]) -> None:
 
 
 def _whole(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+    return is_whole(x) and x >= 0
 
 
 async def rebuild(tables: Tables, notice: Notice

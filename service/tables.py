@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from engine import ActionError, Game, UnknownCardsVersion, UnknownRulesVersion
 from engine.messages import Items, phrase
 from store import GameRow, GameStore, StoreBusy, StoreUncertain, TimerRow
-from store.rows import LATEST_SLACK_S, is_time
+from store.rows import LATEST_SLACK_S, is_time, is_whole
 from store.rows import MAX_LIMIT_S as MAX_LIMIT_S  # the limits a stored game may have
 from store.rows import MIN_LIMIT_S as MIN_LIMIT_S
 
@@ -439,7 +439,7 @@ def seat_count(settings: Mapping[str, Any]) -> bool:
     Python counts as 1). A lobby without one could not be joined, shown or started: the
     reliability audit met a join that raised KeyError at every press."""
     players = settings.get("players")
-    return isinstance(players, int) and not isinstance(players, bool) and 1 <= players <= 4
+    return is_whole(players) and 1 <= players <= 4
 
 
 def solo_level(settings: Mapping[str, Any]) -> bool:

@@ -247,7 +247,7 @@ def game_row(r: Columns) -> GameRow:
         return value
 
     guild_id = r["guild_id"]
-    if guild_id is not None and (not isinstance(guild_id, int) or isinstance(guild_id, bool)):
+    if guild_id is not None and not is_whole(guild_id):
         # (text, or a REAL SQLite made of a too large number): the shard formula raised on
         # it outside every per-game guard. As no server's, the process hosting games
         # outside any server finds the damage at load and sets the game aside
@@ -336,11 +336,17 @@ def is_time(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def is_whole(value: object) -> TypeGuard[int]:
+    """A stored whole number as one was written: SQLite keeps text or a REAL in an INTEGER
+    column, and a JSON `true` reads as Python's bool, which is an int too."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def news_channel(guild_id: int, value: object) -> int | None:
     """A server's stored daily news channel, None for none; one that is no channel id
     (text SQLite kept in its INTEGER column) reads as none, logged: `int()` of it failed
     `/rr daily settings` for that server with a traceback (the fault-injection audit)."""
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+    if value is None or is_whole(value):
         return value
     log.warning("the daily news channel of server %s could not be read (%r); read as none",
                 guild_id, value)
@@ -522,7 +528,7 @@ def daily_notice(r: Columns) -> DailyNotice:
     to it, and the TypeError stopped the day job's pass for every row after it (the
     fault-injection audit). A negative one is left to the back-off (`notice_retry_s`)."""
     attempts = r["attempts"]
-    if not isinstance(attempts, int) or isinstance(attempts, bool):
+    if not is_whole(attempts):
         log.warning("daily_outbox row %s: its try count could not be read (%r); read as none",
                     r["id"], attempts)
         attempts = 0
@@ -541,7 +547,7 @@ def recap_rows(day: str, games: Sequence[tuple[int, str | None]],
         settings = json_object(raw) or {}
         daily = settings.get("daily")
         channel = daily.get("post_channel") if isinstance(daily, dict) else None
-        if not isinstance(channel, int) or isinstance(channel, bool) or channel <= 0:
+        if not is_whole(channel) or channel <= 0:
             log.warning("daily recap of %s for user %s: no DM recorded; not queued", day,
                         user_id)
             continue
