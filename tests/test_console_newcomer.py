@@ -17,36 +17,27 @@ from console.run import main
 from store import Store
 
 
-def _typed_after_resigning(lines: list[str], lang: str = "en") -> str:
-    """What a solo game answers to `lines` typed after its player resigned."""
-
-    async def run() -> str:
-        store = await Store(":memory:").open()
-        try:
-            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
-            t.con.auto_board = False
-            await t.start()
+async def answers(lines: list[str], lang: str = "en", *, resigned: bool = False) -> list[str]:
+    """What Ann's console answers to each of `lines`, in a solo game of her own (`resigned`:
+    typed after she resigned it)."""
+    store = await Store(":memory:").open()
+    try:
+        t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
+        t.con.auto_board = False
+        await t.start()
+        if resigned:
             await t.type("resign")
             await t.type("resign")
             assert (await t.game()).over
-            return "".join([await t.type(line) for line in lines])
-        finally:
-            await store.close()
-
-    return asyncio.run(run())
-
-
-
-async def typed_in_japanese(lines: list[str]) -> list[str]:
-    """What Ann's Japanese console answers to each of `lines`, in a game of her own."""
-    store = await Store(":memory:").open()
-    try:
-        t = Table(store, ["--names", "Ann", "--seed", "3"], "ja")
-        t.con.auto_board = False
-        await t.start()
         return [await t.type(line) for line in lines]
     finally:
         await store.close()
+
+
+def _typed_after_resigning(lines: list[str], lang: str = "en") -> str:
+    """What a solo game answers to `lines` typed after its player resigned."""
+    return "".join(asyncio.run(answers(lines, lang, resigned=True)))
+
 
 def test_a_command_card_named_after_the_end_is_told_the_game_is_over() -> None:
     """`advance` alone chooses the card while a card is asked (the prompt lists them by
@@ -208,8 +199,8 @@ def test_japanese_rules_summary_names_commands_and_actions_in_japanese_words() -
     say 「選択 カード」 and 「行動 マス [→ マス] …」); the other sections had been given the
     notation's Japanese words already. What they name is typed as it stands."""
 
-    cards, acts, placed, picked, listed = asyncio.run(typed_in_japanese(
-        ["ルール commands", "ルール actions", "配置 シーフ 2B", "選択 進撃", "合法手 行動 2B"]))
+    cards, acts, placed, picked, listed = asyncio.run(answers(
+        ["ルール commands", "ルール actions", "配置 シーフ 2B", "選択 進撃", "合法手 行動 2B"], "ja"))
     for said in (cards, acts):  # English is named only as also accepted
         assert "（英語の" in said, said
         said = re.sub(r"（英語の[^）]*）", "", said)
@@ -225,7 +216,7 @@ def test_leader_in_katakana_opens_the_rules_that_explain_it() -> None:
     and FOLLOWER in Latin letters, as the rulebook does, so `ルール リーダー` / `ルール フォロワー`, as a
     Japanese player says them, found no topic. They open the same section now."""
 
-    for said in asyncio.run(typed_in_japanese(["ルール リーダー", "ルール フォロワー", "ルール ＬＥＡＤＥＲ"])):
+    for said in asyncio.run(answers(["ルール リーダー", "ルール フォロワー", "ルール ＬＥＡＤＥＲ"], "ja")):
         assert said.startswith("コマンドカード\n"), said
 
 
@@ -330,25 +321,13 @@ def test_words_after_history_review_or_recap_are_not_dropped() -> None:
     game 1: the extra words were dropped unread. `history 5` now says history takes
     nothing and how to open a game; `review 1 2` is no game's number."""
 
-    async def run(lang: str, lines: list[str]) -> list[str]:
-        store = await Store(":memory:").open()
-        try:
-            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
-            t.con.auto_board = False
-            await t.start()
-            await t.type("resign")
-            await t.type("resign")
-            return [await t.type(line) for line in lines]
-        finally:
-            await store.close()
-
-    listed, extra, two = asyncio.run(run("en", ["history", "history 5", "review 1 2"]))
+    listed, extra, two = asyncio.run(answers(["history", "history 5", "review 1 2"], resigned=True))
     assert "#1" in listed, listed
     assert extra == ("! history lists every finished game and takes nothing after it ('5'); "
                      "review N or recap N opens game N.\n"), extra
     assert two == ("! There is no game '1 2' in this database: history lists the finished "
                    "ones with their numbers.\n"), two
-    (ja,) = asyncio.run(run("ja", ["履歴 5"]))
+    (ja,) = asyncio.run(answers(["履歴 5"], "ja", resigned=True))
     assert ja == ("! historyは終了したゲームの一覧で、後ろには何も付けません（「5」）。ゲームNを"
                   "開くには review N か recap Nと入力してください。\n"), ja
 
