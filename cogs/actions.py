@@ -35,7 +35,7 @@ from service.tables import fault_refusal
 from .announce import Announcement, clip, deliver
 from .daily_words import DmUnreachable, dm_refusal, tell_settled
 from .host import Host
-from .i18n import lang_of, result_text, t
+from .i18n import join, lang_of, result_text, t
 from .mentions import safe
 from .quarantine import quarantine_refusal
 from .views import Target, prompt_view
@@ -63,14 +63,48 @@ def in_server(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None and interaction.is_guild_integration()
 
 
-async def channel_only(interaction: discord.Interaction) -> bool:
+def cannot_post(interaction: discord.Interaction) -> list[str]:
+    """The permissions the bot lacks in this server channel to post a game's turn: its
+    text, its board image (Discord sends the bot's own permissions in the channel with
+    every interaction). A game in a channel the bot cannot post in was played unseen: no
+    board, no ping, and seats timed out by players who were never told it was their turn."""
+    if not in_server(interaction):
+        return []
+    perms = interaction.app_permissions
+    thread = isinstance(interaction.channel, discord.Thread)
+    need = ("view_channel", "send_messages_in_threads" if thread else "send_messages",
+            "attach_files")
+    return [p for p in need if not getattr(perms, p)]
+
+
+def posting_words(missing: list[str], lang: str) -> str:
+    """The missing permissions as Discord's own settings name them."""
+    return join([t(f"perm_{p}", lang) for p in missing], lang)
+
+
+def posting_warning(interaction: discord.Interaction, lang: str) -> list[str]:
+    """A line for a player's private answer in a game whose channel the bot cannot post in
+    (taken away after the game began): why the board and the pings are missing, and who
+    can mend it. Empty where the bot can post."""
+    missing = cannot_post(interaction)
+    return [t("cannot_post_warning", lang, missing=posting_words(missing, lang))] if missing else []
+
+
+async def channel_only(interaction: discord.Interaction, *, posts: bool = False) -> bool:
     """For channel-game commands (new, join, start, …), after `ack`: outside a server
-    channel of the bot, a clear refusal and False."""
+    channel of the bot, a clear refusal and False. `posts`: the command makes the bot post
+    in the channel (a lobby, a game's first turn), so a channel it cannot post in is
+    refused too, with the permissions it lacks."""
+    lang = lang_of(interaction)
     if in_server(interaction):
-        return True
+        missing = cannot_post(interaction) if posts else []
+        if not missing:
+            return True
+        await reply(interaction, t("cannot_post", lang, missing=posting_words(missing, lang)))
+        return False
     cmd = interaction.command
     name = cmd.qualified_name.removeprefix("rr ") if cmd is not None else "rr"
-    await reply(interaction, t("channel_only", lang_of(interaction), command=name))
+    await reply(interaction, t("channel_only", lang, command=name))
     return False
 
 
@@ -389,4 +423,5 @@ async def answer_actor(interaction: discord.Interaction, ann: Announcement, text
     if a is not None:
         lines.append(t("your_turn_next", lang, prompt=a.text[lang]))
         view = prompt_view(ann.game_id, a.seat, a.decision, ann.cards, lang)
+    lines += posting_warning(interaction, lang)
     await reply(interaction, "\n".join(lines), **({"view": view} if view else {}))

@@ -30,7 +30,7 @@ from service.seats import marked_view, seat_names
 from store import GameRow
 
 from . import choices as C
-from .actions import ack, game_key, perform, reply, rook
+from .actions import ack, game_key, perform, posting_warning, reply, rook
 from .announce import MAX_CONTENT, ask
 from .i18n import KINDS, LEVELS, PHASES, join, lang_of, pair, result_text, t
 from .lobby import level_choices
@@ -162,8 +162,10 @@ class InfoCommands(CommandsMixin):
             who.append(t("who_until", lang, name=safe(seat_names(row)[s]), kind=kind, ts=deadline))
         current = f" — {g.cards.name(cur, lang)}" if (cur := st["current"]) else ""
         waiting = t("waiting", lang, who=i18n.template(lang, "story.long_list_sep").join(who)) if who else t("waiting_none", lang)
-        text = t("status", lang, round=st["round"], phase=pair(PHASES, st["phase"], lang),
-                 current=current, waiting=waiting) + _hints_used(row, lang)
+        text = "\n".join([t("status", lang, round=st["round"],
+                             phase=pair(PHASES, st["phase"], lang), current=current,
+                             waiting=waiting) + _hints_used(row, lang),
+                           *posting_warning(interaction, lang)])
         seat = row.seat_of(interaction.user.id)
         a = None if seat is None else ask(g, seat, interaction.user.id, 0.0, [lang])
         if seat is None or a is None:

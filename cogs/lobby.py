@@ -22,7 +22,17 @@ from service.seats import seat_names
 from service.tables import DEFAULT_LIMIT_S, seat_count
 from store import GameRow
 
-from .actions import ack, channel_only, conclude, game_key, interaction_key, reply, rook
+from .actions import (
+    ack,
+    cannot_post,
+    channel_only,
+    conclude,
+    game_key,
+    interaction_key,
+    posting_words,
+    reply,
+    rook,
+)
 from .announce import deliver, snowflake
 from .host import Host
 from .i18n import difficulty_name, guild_lang, join, lang_of, t
@@ -126,6 +136,9 @@ async def start_game(interaction: discord.Interaction, lang: str, early: bool = 
     """Start the channel's game. Before every seat is taken the host is asked first (a
     button, `early`): pressing Start while a friend is still on the way made a solo game
     nobody could join any more (the Discord new-player audit)."""
+    if missing := cannot_post(interaction):  # its first turn would go unseen
+        await reply(interaction, t("cannot_post", lang, missing=posting_words(missing, lang)))
+        return
     bot = rook(interaction)
     row = await bot.service.store.open_game(interaction.channel_id or 0)
     if (not early and row is not None and row.status == "lobby"
@@ -163,7 +176,7 @@ class LobbyCommands(CommandsMixin):
                   bots: app_commands.Range[int, 0, 3] = 0,
                   bot_level: app_commands.Choice[str] | None = None) -> None:
         lang = lang_of(interaction)
-        if not await ack(interaction) or not await channel_only(interaction):
+        if not await ack(interaction) or not await channel_only(interaction, posts=True):
             return
         bot = rook(interaction)
         glang = guild_lang(interaction)

@@ -734,8 +734,12 @@ class FakeDiscord:
             assert channel.recipient is not None
             if not channel.recipient.dms_open or channel.recipient.bot:
                 raise HTTPError(403, "Cannot send messages to this user", code=50007)
-        else:
-            self._require("send_messages", channel)
+        else:  # as Discord asks: to see the channel, to post in it (a thread's own right), files
+            self._require("view_channel", channel)
+            self._require("send_messages_in_threads" if channel.is_thread else "send_messages",
+                          channel)
+            if request.files:
+                self._require("attach_files", channel)
         body = dict(request.json or {})
         if int(body.get("flags") or 0) & EPHEMERAL:
             body["flags"] = int(body["flags"]) & ~EPHEMERAL  # only interactions can be ephemeral

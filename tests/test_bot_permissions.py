@@ -1,0 +1,103 @@
+"""A channel the bot cannot post in (Discord's permissions, sent with every interaction as
+the bot's own in that channel): a game opened there was played unseen — no lobby, no board,
+no ping — and its seats timed out one by one. Now the game is refused there with the
+permissions named, and a game whose channel lost them says so in every private answer."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+from test_bot_newcomer import placed_two_player
+
+
+def take_away(h: Harness, **perms: bool) -> None:
+    """The bot loses permissions in the server (its role and @everyone alike)."""
+    for owner in (h.server.bot_user,):
+        p = discord.Permissions(owner.permissions)
+        p.update(**perms)
+        owner.permissions = p.value
+    p = discord.Permissions(h.server.everyone_permissions)
+    p.update(**perms)
+    h.server.everyone_permissions = p.value
+
+
+def give_back(h: Harness, **perms: bool) -> None:
+    p = discord.Permissions(h.server.bot_user.permissions)
+    p.update(**dict.fromkeys(perms, True))
+    h.server.bot_user.permissions = p.value
+
+
+def test_a_game_is_not_opened_where_the_bot_cannot_post_its_board(tmp_path):
+    """Without Attach Files the lobby could be posted but no board image ever: `/rr new`
+    is refused, naming the permission as Discord's settings do, and no game is opened."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann = h.user("ann")
+            take_away(h, attach_files=False)
+            res = await h.slash(ann, "rr new", players=2)
+            assert res.ephemeral and res.text.startswith("⛔"), res.text
+            assert "Attach Files" in res.text and "Send Messages" not in res.text, res.text
+            assert await h.bot.store.open_game(h.channel.id) is None
+            assert not [m for m in h.messages(h.channel) if not m.ephemeral]
+            give_back(h, attach_files=True)
+            res = await h.slash(ann, "rr new", players=2)
+            assert "⛔" not in res.text, res.text
+            assert await h.bot.store.open_game(h.channel.id) is not None
+    asyncio.run(scenario())
+
+
+def test_a_japanese_host_reads_the_permissions_as_their_discord_names_them(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann = h.user("ann", locale="ja")
+            take_away(h, send_messages=False, attach_files=False)
+            res = await h.slash(ann, "rr new", players=2)
+            assert "メッセージを送信" in res.text and "ファイルを添付" in res.text, res.text
+            assert await h.bot.store.open_game(h.channel.id) is None
+    asyncio.run(scenario())
+
+
+def test_a_lobby_does_not_start_once_the_bot_cannot_post(tmp_path):
+    """The permission taken away while the lobby waited: Start is refused in words, and
+    the lobby is kept for when it is given back."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await h.slash(ann, "rr new", players=2)
+            lobby = table.lobby_message()
+            await h.click(bob, table.lobby_button(lobby, "join"), message=lobby)
+            take_away(h, send_messages=False)
+            res = await h.click(ann, table.lobby_button(lobby, "start"), message=lobby)
+            assert res.ephemeral and "Send Messages" in res.text, res.text
+            row = await h.bot.store.open_game(h.channel.id)
+            assert row is not None and row.status == "lobby"
+    asyncio.run(scenario())
+
+
+def test_players_are_told_why_a_game_went_quiet(tmp_path):
+    """Send Messages taken away mid-game (R15: the game itself goes on): a move's answer
+    and `/rr status` say the board and pings cannot appear, and who can mend it; given
+    back, the warning goes."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            table, ann, bob = await placed_two_player(h)
+            row, g = await table.game()
+            owner = table.user(row, g.waiting_for()[0])
+            take_away(h, send_messages=False)
+            res = await table.slash(owner, "rr status")
+            assert "⚠️" in res.text and "Send Messages" in res.text, res.text
+            assert "Now: Your turn" in res.text  # the question is still asked, in private
+            found = table.find_button(owner, row.id, g.waiting_for()[0],
+                                      int(g.decision(g.waiting_for()[0])["id"]), "pick")
+            assert found is not None
+            answered = await h.click(owner, found[1], message=found[0])
+            assert answered.text.startswith("✅") and "Send Messages" in answered.text, \
+                answered.text
+            give_back(h, send_messages=True)
+            res = await table.slash(owner, "rr status")
+            assert "⚠️" not in res.text, res.text
+    asyncio.run(scenario())
