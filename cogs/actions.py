@@ -63,18 +63,26 @@ def in_server(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None and interaction.is_guild_integration()
 
 
-def cannot_post(interaction: discord.Interaction) -> list[str]:
-    """The permissions the bot lacks in this server channel to post a game's turn: its
-    text, its board image (Discord sends the bot's own permissions in the channel with
-    every interaction). A game in a channel the bot cannot post in was played unseen: no
-    board, no ping, and seats timed out by players who were never told it was their turn."""
+def cannot_post(interaction: discord.Interaction, channel: discord.abc.GuildChannel |
+                discord.Thread | None = None, *, files: bool = True) -> list[str]:
+    """The permissions the bot lacks in this server channel (or in `channel`, another of
+    the server's) to post a game's turn: its text, its board image (`files`). Discord sends
+    the bot's own permissions in the channel with every interaction; another channel's are
+    computed from the server as cached, and unknown (nothing said) where it is not. A game
+    in a channel the bot cannot post in was played unseen: no board, no ping, and seats
+    timed out by players who were never told it was their turn."""
     if not in_server(interaction):
         return []
-    perms = interaction.app_permissions
-    thread = isinstance(interaction.channel, discord.Thread)
-    need = ("view_channel", "send_messages_in_threads" if thread else "send_messages",
-            "attach_files")
-    return [p for p in need if not getattr(perms, p)]
+    where = channel if channel is not None else interaction.channel
+    if channel is None or channel.id == interaction.channel_id:
+        perms = interaction.app_permissions
+    elif interaction.guild is not None and interaction.guild.me is not None:
+        perms = channel.permissions_for(interaction.guild.me)
+    else:
+        return []
+    thread = isinstance(where, discord.Thread)
+    need = ["view_channel", "send_messages_in_threads" if thread else "send_messages"]
+    return [p for p in need + ["attach_files"] * files if not getattr(perms, p)]
 
 
 def posting_words(missing: list[str], lang: str) -> str:

@@ -32,7 +32,7 @@ from service.daily_play import DailyHost
 from service.daily_slots import attempt_game
 from store import DailyNotice, DailyNoticeKind
 
-from .actions import ack, in_server, reply, rook
+from .actions import ack, cannot_post, in_server, posting_words, reply, rook
 from .announce import NOTICE_ATTEMPTS, deliver, notice_retry_s, snowflake
 from .daily_words import (
     DmUnreachable,
@@ -320,6 +320,11 @@ class DailyCommands(CommandsMixin):
                 said.append(t("daily_news_off", lang))
             else:
                 where = channel.id if channel is not None else interaction.channel_id or 0
+                if missing := cannot_post(interaction, channel, files=False):
+                    await reply(interaction, t("daily_news_cannot_post", lang,
+                                               channel=f"<#{where}>",
+                                               missing=posting_words(missing, lang)))
+                    return
                 await host.store.set_guild_channel(interaction.guild_id, where,
                                                    guild_lang_of(interaction))
                 said.append(t("daily_news_on", lang, channel=f"<#{where}>"))

@@ -101,3 +101,25 @@ def test_players_are_told_why_a_game_went_quiet(tmp_path):
             res = await table.slash(owner, "rr status")
             assert "⚠️" not in res.text, res.text
     asyncio.run(scenario())
+
+
+def test_the_daily_news_channel_must_be_one_the_bot_can_post_in(tmp_path):
+    """A news channel the bot cannot see (a private channel, VIEW_CHANNEL denied to
+    @everyone) was accepted, and every day's news was refused there, unseen: the setting is
+    refused naming the channel and the permission, and nothing is set."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            mod = h.user("mod", permissions=discord.Permissions(manage_guild=True))
+            hidden = h.text_channel("staff", hidden_from_all_but=(mod.id,))
+            res = await h.slash(mod, "rr daily settings", options={"channel": hidden})
+            assert res.text.startswith("⛔") and f"<#{hidden.id}>" in res.text, res.text
+            assert "View Channel" in res.text and "Attach Files" not in res.text, res.text
+            assert await h.bot.daily.store.guild_channel(h.guild_id) is None
+            news = h.text_channel("news")
+            ok = await h.slash(mod, "rr daily settings", options={"channel": news})
+            assert f"posted in <#{news.id}>" in ok.text, ok.text
+            take_away(h, send_messages=False)  # here, in #general, with no channel named
+            res = await h.slash(mod, "rr daily settings", announcements=True)
+            assert "Send Messages" in res.text, res.text
+            assert await h.bot.daily.store.guild_channel(h.guild_id) == news.id
+    asyncio.run(scenario())

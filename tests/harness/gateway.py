@@ -79,7 +79,10 @@ class GatewayMixin:
             "locale": user.locale,
             "entitlements": [],
             "entitlement_skus": [],
-            "app_permissions": str(self.server.permissions_of(self.server.bot_user)),
+            "app_permissions": str(self.server.permissions_of(self.server.bot_user)
+                                   if channel.is_dm or channel.is_private else
+                                   self.server.channel_permissions_of(self.server.bot_user,
+                                                                      channel)),
         }
         owners = ({"1": str(user.id)} if self.server.user_install_only
                   else {"0": str(self.server.guild_id)})

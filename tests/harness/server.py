@@ -251,6 +251,30 @@ class FakeDiscord:
             return discord.Permissions.all().value
         return value
 
+    def channel_permissions_of(self, user: FakeUser, channel: FakeChannel) -> int:
+        """As Discord computes them in a channel: the server's, then the channel's
+        overwrites (a thread takes its parent's) — @everyone's, the roles' together, the
+        member's own; an administrator passes them all."""
+        base = self.permissions_of(user)
+        if base == discord.Permissions.all().value:
+            return base
+        holder = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        overwrites = holder.overwrites if holder is not None else {}
+
+        def applied(value: int, allow: int, deny: int) -> int:
+            return (value & ~deny) | allow
+
+        if (o := overwrites.get(self.guild_id)) is not None:
+            base = applied(base, int(o["allow"]), int(o["deny"]))
+        allow = deny = 0
+        for role_id in user.role_ids:
+            if (o := overwrites.get(role_id)) is not None:
+                allow, deny = allow | int(o["allow"]), deny | int(o["deny"])
+        base = applied(base, allow, deny)
+        if (o := overwrites.get(user.id)) is not None:
+            base = applied(base, int(o["allow"]), int(o["deny"]))
+        return base
+
     def guild_payload(self) -> dict[str, Any]:
         """The GUILD_CREATE-shaped guild object delivered in READY."""
         everyone = FakeRole(self.guild_id, "@everyone", self.everyone_permissions, position=0)
@@ -537,7 +561,8 @@ class FakeDiscord:
     def _require(self, permission: str, channel: FakeChannel | None = None) -> None:
         if channel is not None and channel.is_dm:
             return
-        perms = discord.Permissions(self.permissions_of(self.bot_user))
+        perms = discord.Permissions(self.permissions_of(self.bot_user) if channel is None
+                                    else self.channel_permissions_of(self.bot_user, channel))
         if not getattr(perms, permission):
             raise HTTPError(403, "Missing Permissions", code=50013)
 
