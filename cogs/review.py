@@ -14,7 +14,9 @@ Discord keeps an interaction's token, the only way to edit that private answer, 
 minutes. A review queued behind others in the two workers (a few long 4-player games asked
 at once) can take longer: a minute before the token expires the answer says the review is
 still being computed and how to ask for it again (stored by then), instead of an edit that
-Discord refuses (401) leaving "reviewing… 312 of 480" on screen for good.
+Discord refuses (401) leaving "reviewing… 312 of 480" on screen for good. Asked again while
+it is still computed, the new answer shows its progress from where it is (service/review.py
+`Reviewer.review`).
 """
 
 from __future__ import annotations

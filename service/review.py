@@ -16,7 +16,8 @@ Why the shape:
   interface can edit a progress message.
 - A review is computed once per game and stored (`game_reviews`, migration 13): asking
   again, from any process, reads it back. Two asking at once in one process share one
-  computation; two processes at once both compute it and the first stored one stays.
+  computation, and each is told its progress; two processes at once both compute it and
+  the first stored one stays.
 - Only people's seats are reviewed: an AI seat's decisions are its level's own.
 """
 
@@ -483,6 +484,9 @@ class Reviewer:
         self.samples = samples
         self._pool: Executor | None = None
         self._running: dict[int, asyncio.Future[Review]] = {}
+        # each running review's progress: the judgements done and due, and who is told
+        self._counts: dict[int, tuple[int, int]] = {}
+        self._watchers: dict[int, list[Callable[[int, int], None]]] = {}
         self._unreadable: set[int] = set()  # games whose stored review could not be read
         self._beat = 0.0  # when the pool last finished a job, or was made (`watched`)
 
@@ -509,12 +513,19 @@ class Reviewer:
         if done is not None:
             return done
         running = self._running.get(row.id)
-        if running is not None:
-            return await asyncio.shield(running)
+        if running is not None:  # a later ask is told the progress too, from where it is
+            return await self._joined(row.id, running, progress)
         fut: asyncio.Future[Review] = asyncio.get_running_loop().create_future()
         self._running[row.id] = fut
+        self._watchers[row.id] = [progress] if progress else []
+
+        def told(done: int, total: int) -> None:
+            self._counts[row.id] = (done, total)
+            for watcher in list(self._watchers.get(row.id, ())):
+                watcher(done, total)
+
         try:
-            result = await self._compute(row, log, authors, progress)
+            result = await self._compute(row, log, authors, told)
             result = await self._kept(row.id, result)
             fut.set_result(result)
             return result
@@ -524,6 +535,24 @@ class Reviewer:
             raise
         finally:
             del self._running[row.id]
+            self._watchers.pop(row.id, None)
+            self._counts.pop(row.id, None)
+
+    async def _joined(self, game: int, running: asyncio.Future[Review],
+                      progress: Callable[[int, int], None] | None) -> Review:
+        """Wait for a review another ask started, told its progress meanwhile. Why: the
+        first ask's answer may no longer be editable (Discord's 15 minutes; cogs/review.py
+        tells that player to ask again), and the new ask showed no count until the end."""
+        watchers = self._watchers.setdefault(game, [])
+        if progress is not None:
+            watchers.append(progress)
+            if game in self._counts:
+                progress(*self._counts[game])
+        try:
+            return await asyncio.shield(running)
+        finally:
+            if progress in watchers:
+                watchers.remove(progress)
 
     async def _kept(self, game: int, result: Review) -> Review:
         """`result` stored, and the review as stored: another process's, if it stored

@@ -193,3 +193,42 @@ def test_a_finished_game_whose_log_was_damaged_since_it_was_verified_is_reviewed
             assert not [x for x in said if "could not be computed" in x], said
             assert f"Game {row.id}: the expert's review" in res.text, said
     asyncio.run(scenario())
+
+
+def test_asking_again_while_a_late_review_is_computed_shows_how_far_it_is(tmp_path,
+                                                                          monkeypatch):
+    """A review still computing when its answer's token runs out says so and asks the
+    player to ask again. Before, asking again while it was still computing showed only
+    "The expert is reviewing game N…" until the end (the counts went to the first ask
+    alone, whose message Discord no longer let the bot edit): no sign the review was
+    under way, or how far. Now the new ask shows the judgements done, as the first did.
+    The lifetimes are shrunk (the first ask's note at 0.3 s, each judgement 30 ms)."""
+    import cogs.review
+    monkeypatch.setattr(cogs.review, "LATE_S", 0.3)
+    monkeypatch.setattr(cogs.review, "PROGRESS_S", 0.1)
+    judge = service.review.judge
+
+    def slow(*args):
+        import time
+        time.sleep(0.03)  # (in a worker thread)
+        return judge(*args)
+    monkeypatch.setattr(service.review, "judge", slow)
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=600, timer_horizon=10.0) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await table.open(ann, players=1, difficulty="easy")
+            await table.play(random.Random(1))
+            row, _g = await table.game()
+            first = h.deliver(h.slash_payload(ann, "rr-learn review"), ann, h.channel)
+            while first.message is None or "still reviewing" not in first.message.text:
+                await asyncio.sleep(0.05)
+            monkeypatch.setattr(cogs.review, "LATE_S", 600.0)  # the new ask's token is young
+            again = await h.slash(ann, "rr-learn review", game=row.id)
+            shown = [str(v.get("content", "")) for v in again.message.history]
+            assert any(f"The expert is reviewing game {row.id}:" in c and "judgements" in c
+                       for c in shown), shown
+            assert f"Game {row.id}: the expert's review" in again.text and again.files
+    asyncio.run(scenario())
