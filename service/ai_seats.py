@@ -24,10 +24,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
 import random
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal, TypeVar
 
@@ -41,6 +40,7 @@ from .outcomes import Outcome
 from .play import Play
 from .seats import ai_level, check_level, has_ai, zombie_level, zombie_on_timeout
 from .tables import Tables
+from .workers import ProcessExpired, Workers
 
 log = logging.getLogger("rr.seats")
 
@@ -83,9 +83,11 @@ def choose(level: str, seed: int, snapshot: str, cards: Any, seat: int) -> str:
 
 
 def process_pool() -> Executor:
-    """AI_AT_ONCE worker processes, started fresh ("spawn": the bot's threads must not be
-    forked); each imports the engine and the AI once, on its first choice."""
-    return ProcessPoolExecutor(AI_AT_ONCE, mp_context=multiprocessing.get_context("spawn"))
+    """AI_AT_ONCE worker processes (service/workers.py); each imports the engine and the
+    AI once, on its first choice. A choice or a hint given up on (AI_THINK_S, HINT_S: its
+    `wait_for` cancels it) is stopped with its process, which a fresh one replaces: a think
+    that never ended held a worker for good, and two of them every AI choice after."""
+    return Workers(AI_AT_ONCE, AI_THINK_S)
 
 
 T = TypeVar("T")
@@ -323,6 +325,10 @@ class AiSeats:
             log.exception("game %s seat %s: AI worker process died; default answer instead",
                           row.id, seat)
             self.close()
+            return "timeout"
+        except ProcessExpired:  # a worker died under it: `Workers` has started another
+            log.exception("game %s seat %s: AI worker process died; default answer instead",
+                          row.id, seat)
             return "timeout"
         except Exception:
             log.exception("game %s seat %s: AI %s failed; default answer instead", row.id,

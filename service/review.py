@@ -26,11 +26,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import multiprocessing
-import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -46,6 +44,7 @@ from .lines import Line
 from .lines import parse as fill
 from .notation import action_words
 from .tables import Quarantined
+from .workers import Workers
 
 logger = logging.getLogger("rr.review")  # (`log` names a game's log here)
 SAMPLES = 4  # rollouts per candidate per decision, every decision: docs/review.md, "Stability"
@@ -463,11 +462,12 @@ async def watched(futures: Sequence[asyncio.Future[Point]], tick: Callable[[], N
 
 
 def review_pool(processes: bool) -> Executor:
-    """Where reviews are computed: WORKERS processes ("spawn": the bot's threads must not be
-    forked) at NICENESS in the bot; threads in tests."""
+    """Where reviews are computed: WORKERS processes at NICENESS in the bot (service/
+    workers.py: a judging job still running after JOB_S is stopped with its process, and
+    its review fails in words — a stuck one had kept a core busy until a restart); threads
+    in tests."""
     if processes:
-        return ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=os.nice, initargs=(NICENESS,))
+        return Workers(WORKERS, JOB_S, niceness=NICENESS)
     return ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="rr-review")
 
 
