@@ -237,8 +237,11 @@ class PlayCommands(CommandsMixin):
         if seat is None:
             await reply(interaction, t("not_seated", lang, name=user_name(player)))
             return
+        # a user option resolves a member only for someone still in the server: one who
+        # left (kicked, banned) can be voted out at once, not after two time limits
+        gone = interaction.guild_id is not None and not isinstance(player, discord.Member)
         out = await bot.service.play.remove_player(interaction.channel_id or 0,
-                                              interaction.user.id, seat)
+                                                   interaction.user.id, seat, gone=gone)
         log.info("game %s: seat %s removed by vote", out.row.id, seat)
         ann = bot.announcer.capture(out)
         await reply(interaction, t("accepted", lang,

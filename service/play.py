@@ -275,9 +275,13 @@ class Play:
                            prompts=[seat], deadlines=deadlines_of(done.timers),
                            notice=done.notice)
 
-    async def remove_player(self, channel_id: int, user_id: int, target_seat: int) -> Outcome:
+    async def remove_player(self, channel_id: int, user_id: int, target_seat: int, *,
+                            gone: bool = False) -> Outcome:
         """Seated players vote to remove one who timed out repeatedly; a majority of the
-        others removes them (they resign: eliminated, R9.3)."""
+        others removes them (they resign: eliminated, R9.3). `gone`: the interface knows the
+        player is no longer there to play (left the server, kicked, banned): the vote is
+        open at once, not after `KICK_AFTER_TIMEOUTS` time limits of waiting for nobody (the
+        community audit)."""
         tables = self.tables
         async with tables.lock(channel_id):
             row, g = await tables.current(channel_id)
@@ -287,7 +291,7 @@ class Play:
             if g.player(target_seat)["eliminated"]:
                 raise ServiceError.of("svc.kick_out")
             k = timeouts(row.meta, target_seat)
-            if k < KICK_AFTER_TIMEOUTS:
+            if k < KICK_AFTER_TIMEOUTS and not gone:
                 raise ServiceError.of("svc.kick_early", n=KICK_AFTER_TIMEOUTS,
                                       name=row.seats[target_seat]["name"], k=k)
             # Added to the votes as stored, so a vote another process recorded meanwhile

@@ -1,0 +1,50 @@
+"""Members who change during a game: a seated player who leaves the server (or is kicked
+or banned) mid-game, as the others and the server's moderators meet it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+
+
+def public(h):
+    return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+def test_a_player_who_left_the_server_is_removed_by_vote_without_waiting_for_timeouts(tmp_path):
+    """Cat leaves the server on the first day of a game of 24-hour turns. Before, Ann's
+    `/rr remove player: Cat` was refused ("a player can be removed after 2 timeouts …; Cat
+    has 0"): the table waited two full time limits per turn of hers — days — for someone who
+    could no longer play, before a vote was even allowed. Discord says she is no longer a
+    member (a user option resolves no member for her), so the vote is open at once; the
+    majority of the others still decides."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3)
+            cat.in_guild = False  # she left (kicked, banned: the same to Discord)
+            res = await table.slash(ann, "rr remove", player=cat)
+            assert res.ephemeral and "Vote recorded (1/2)" in res.text, res.text
+            res = await table.slash(bob, "rr remove", player=cat)
+            assert res.ephemeral and res.text.startswith("✅"), res.text
+            assert any("Cat has left the game" in m.text for m in public(h)[-5:])
+            row, g = await table.game()
+            assert g.state["players"][2]["eliminated"] and not g.over
+    asyncio.run(scenario())
+
+
+def test_a_member_still_here_needs_the_timeouts_first(tmp_path):
+    """Bob is still in the server: a vote against him before he has timed out twice is
+    refused as before (a removal is for a player who is gone)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3)
+            res = await table.slash(ann, "rr remove", player=bob)
+            assert res.ephemeral and "after 2 timeouts" in res.text, res.text
+            assert "left the server can be voted out at once" in res.text
+    asyncio.run(scenario())
