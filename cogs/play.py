@@ -240,9 +240,11 @@ class PlayCommands(CommandsMixin):
         # a user option resolves a member only for someone still in the server: one who
         # left (kicked, banned) can be voted out at once, not after two time limits
         gone = interaction.guild_id is not None and not isinstance(player, discord.Member)
+        perms: Any = interaction.permissions  # a moderator removes at once (no vote)
         out = await bot.service.play.remove_player(interaction.channel_id or 0,
-                                                   interaction.user.id, seat, gone=gone)
-        log.info("game %s: seat %s removed by vote", out.row.id, seat)
+                                                   interaction.user.id, seat, gone=gone,
+                                                   can_manage=bool(perms.manage_channels))
+        log.info("game %s: seat %s removed by user %s", out.row.id, seat, interaction.user.id)
         ann = bot.announcer.capture(out)
         await reply(interaction, t("accepted", lang,
                                    text=f"{shown('remove', lang)} {user_name(player)}"))

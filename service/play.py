@@ -276,16 +276,19 @@ class Play:
                            notice=done.notice)
 
     async def remove_player(self, channel_id: int, user_id: int, target_seat: int, *,
-                            gone: bool = False) -> Outcome:
+                            gone: bool = False, can_manage: bool = False) -> Outcome:
         """Seated players vote to remove one who timed out repeatedly; a majority of the
         others removes them (they resign: eliminated, R9.3). `gone`: the interface knows the
         player is no longer there to play (left the server, kicked, banned): the vote is
-        open at once, not after `KICK_AFTER_TIMEOUTS` time limits of waiting for nobody (the
-        community audit)."""
+        open at once, not after `KICK_AFTER_TIMEOUTS` time limits of waiting for nobody.
+        `can_manage`: the caller may manage the channel (a moderator, seated or not): they
+        remove at once, under the same conditions, with no vote — they may end the whole
+        game anyway (`Lobby.abandon`), and a seat left by someone gone was their one
+        remedy short of that (the community audit)."""
         tables = self.tables
         async with tables.lock(channel_id):
             row, g = await tables.current(channel_id)
-            voter = tables.seat(row, user_id)
+            voter = row.seat_of(user_id) if can_manage else tables.seat(row, user_id)
             if not 0 <= target_seat < len(row.seats) or target_seat == voter:
                 raise ServiceError.of("svc.kick_other")
             if g.player(target_seat)["eliminated"]:
@@ -294,6 +297,9 @@ class Play:
             if k < KICK_AFTER_TIMEOUTS and not gone:
                 raise ServiceError.of("svc.kick_early", n=KICK_AFTER_TIMEOUTS,
                                       name=row.seats[target_seat]["name"], k=k)
+            if can_manage:
+                return await self.commit(row, g, target_seat, None, "resign", None)
+            assert voter is not None  # (tables.seat refused anyone else)
             # Added to the votes as stored, so a vote another process recorded meanwhile
             # counts too; a vote is kept even if the removal it completes loses a race.
             try:

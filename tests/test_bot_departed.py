@@ -48,3 +48,30 @@ def test_a_member_still_here_needs_the_timeouts_first(tmp_path):
             assert res.ephemeral and "after 2 timeouts" in res.text, res.text
             assert "left the server can be voted out at once" in res.text
     asyncio.run(scenario())
+
+
+def test_a_moderator_removes_a_departed_player_at_once(tmp_path):
+    """A moderator (Manage Channels) who does not play, asked by the table to clear a seat
+    whose player left the server. Before, `/rr remove` answered "You are not playing in this
+    game": the one tool a moderator had was `/rr abandon`, ending days of the others' play.
+    Now the moderator removes the departed player at once (no vote: they may end the whole
+    game anyway), and the channel hears it; a member who is neither a player nor a moderator
+    is still told they are not playing."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            mod, fan = h.user("mod", manage_channels=True), h.user("fan")
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3)
+            cat.in_guild = False
+            res = await table.slash(fan, "rr remove", player=cat)
+            assert res.ephemeral and "not playing in this game" in res.text, res.text
+            res = await table.slash(mod, "rr remove", player=bob)  # still here: not yet
+            assert res.ephemeral and "after 2 timeouts" in res.text, res.text
+            res = await table.slash(mod, "rr remove", player=cat)
+            assert res.ephemeral and res.text.startswith("✅"), res.text
+            assert any("Cat has left the game" in m.text for m in public(h)[-5:])
+            row, g = await table.game()
+            assert g.state["players"][2]["eliminated"] and not g.over
+            assert not g.state["players"][1]["eliminated"]
+    asyncio.run(scenario())
