@@ -99,6 +99,7 @@ class Progress:
 _progress: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
     "rr_progress", default=None)
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel that no longer exists
+UNKNOWN_MESSAGE = 10008  # … and for a message that no longer exists (deleted)
 _gone: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
     "rr_gone", default=None)
 SENT_BEFORE: Any = object()  # what `deliver` returns for a message an earlier attempt sent

@@ -33,7 +33,7 @@ from .actions import (
     reply,
     rook,
 )
-from .announce import deliver, snowflake
+from .announce import UNKNOWN_MESSAGE, deliver, snowflake
 from .host import Host
 from .i18n import difficulty_name, guild_lang, join, lang_of, t
 from .mentions import safe
@@ -98,7 +98,21 @@ async def refresh_lobby(interaction: discord.Interaction, row: GameRow, *,
     text = lobby_text(row, lang) + ("\n" + t("lobby_closed", lang) if closed else "")
     view = None if closed else lobby_view(row.id, lang)
     msg = rook(interaction).get_partial_messageable(row.channel_id).get_partial_message(mid)
-    await deliver(f"lobby {row.id} refresh", lambda: msg.edit(content=text, view=view))
+
+    async def edit() -> bool:
+        try:
+            await msg.edit(content=text, view=view)
+        except discord.NotFound as e:  # (not wording: the lobby post is gone, posted anew)
+            if e.code != UNKNOWN_MESSAGE:
+                raise
+            return False
+        return True
+
+    # deleted (a moderator tidying the channel): its roster and its Join/Start buttons went
+    # with it, every edit a 404 while people were told "joined" (the community audit)
+    if await deliver(f"lobby {row.id} refresh", edit) is False and not closed:
+        log.info("lobby %s: its message %s was deleted; posted anew", row.id, mid)
+        await post_lobby(rook(interaction), row, lang)
 
 
 async def post_lobby(bot: Host, row: GameRow, lang: str) -> None:

@@ -75,3 +75,31 @@ def test_a_moderator_removes_a_departed_player_at_once(tmp_path):
             assert g.state["players"][2]["eliminated"] and not g.over
             assert not g.state["players"][1]["eliminated"]
     asyncio.run(scenario())
+
+
+def test_a_lobby_message_deleted_by_a_moderator_is_posted_again(tmp_path):
+    """A moderator tidying the channel deletes the lobby post (Join/Start buttons and the
+    roster with it). Before, Bob's `/rr lobby join` answered "joined" while the roster was
+    edited into a message that no longer existed (a 404, logged): nobody saw who had joined
+    and nobody else had a Join button. Now the lobby is posted anew, with Bob in it and its
+    buttons, and the later joins edit that one."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            table = Table(h)
+            await table.h.slash(ann, "rr new", channel=table.channel, players=3)
+            first = table.lobby_message()
+            h.server.messages[first.id].deleted = True  # the moderator's delete
+
+            def lobbies():
+                return [m for m in h.messages(table.channel) if not m.deleted and any(
+                    c.custom_id and c.custom_id.startswith("rr:lobby:") for c in m.buttons)]
+            res = await table.slash(bob, "rr lobby join")
+            assert res.ephemeral and "joined" in res.text, res.text
+            assert len(lobbies()) == 1, lobbies()
+            again = lobbies()[0]
+            assert again.id != first.id and "Ann, Bob" in again.text
+            joined = await h.click(cat, table.lobby_button(again, "join"), message=again)
+            assert "joined" in joined.text, joined.text
+            assert len(lobbies()) == 1 and "Ann, Bob, Cat" in h.server.messages[again.id].text
+    asyncio.run(scenario())
