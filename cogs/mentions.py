@@ -14,6 +14,9 @@ import discord
 
 NOBODY = discord.AllowedMentions.none()
 _EVERYONE = re.compile(r"@(?=(?:everyone|here)\b)", re.IGNORECASE)
+# bidi embeddings, overrides and isolates: their effect runs past the name to the end of
+# the line, so a name with U+202E turned the rest of every line naming it around
+_BIDI_SPANNING = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 def safe(name: object) -> str:
@@ -21,8 +24,10 @@ def safe(name: object) -> str:
 
     `escape_mentions` only defuses lower-case @everyone/@here and ids of snowflake length; `<@123>`, `<#1>`, `<t:0>` or an
     emoji tag would still render as a pill, so any `<` gets a zero-width space after it.
+    Bidi overrides, embeddings and isolates are left out (`_BIDI_SPANNING`).
     """
-    text = discord.utils.escape_mentions(str(name)).replace("<", "<\u200b")
+    text = discord.utils.escape_mentions(str(name).translate(_BIDI_SPANNING))
+    text = text.replace("<", "<\u200b")
     text = _EVERYONE.sub("@\u200b", text)  # "@Everyone" too: escape_mentions is case-sensitive
     return discord.utils.escape_markdown(text)
 

@@ -103,3 +103,25 @@ def test_a_lobby_message_deleted_by_a_moderator_is_posted_again(tmp_path):
             assert "joined" in joined.text, joined.text
             assert len(lobbies()) == 1 and "Ann, Bob, Cat" in h.server.messages[again.id].text
     asyncio.run(scenario())
+
+
+BIDI_SPANNING = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def test_a_right_to_left_override_in_a_name_does_not_turn_the_channel_s_lines_around(tmp_path):
+    """Cat renames herself mid-server to "Cat" + U+202E (RIGHT-TO-LEFT OVERRIDE), a known
+    prank. Before, every line naming her carried the override: Discord drew the rest of the
+    line after her name reversed ("Cat ‮placed a Thief" read backwards) in the lobby, the
+    posts and the refusals. Now a name's bidi overrides, embeddings and isolates are left
+    out wherever a name is printed (`mentions.safe`); her name still reads "Cat"."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            cat.global_name = cat.nick = "Cat\u202e\u2067"
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3)
+            res = await table.slash(ann, "rr remove", player=cat)  # names her: too early
+            texts = [m.text for m in h.messages()] + [res.text]
+            named = [x for x in texts if "Cat" in x]
+            assert named and not [x for x in named if set(x) & set(BIDI_SPANNING)], named
+    asyncio.run(scenario())
