@@ -237,9 +237,12 @@ class PlayCommands(CommandsMixin):
         if seat is None:
             await reply(interaction, t("not_seated", lang, name=user_name(player)))
             return
-        # a user option resolves a member only for someone still in the server: one who
-        # left (kicked, banned) can be voted out at once, not after two time limits
-        gone = interaction.guild_id is not None and not isinstance(player, discord.Member)
+        # a user option resolves a member only for someone still in the server, with their
+        # permissions in this channel: one who left (kicked, banned) or can no longer see
+        # the channel (a role taken away) can be voted out at once, not after two time limits
+        gone = interaction.guild_id is not None and (
+            not isinstance(player, discord.Member) or (
+                (theirs := player.resolved_permissions) is not None and not theirs.view_channel))
         perms: Any = interaction.permissions  # a moderator removes at once (no vote)
         out = await bot.service.play.remove_player(interaction.channel_id or 0,
                                                    interaction.user.id, seat, gone=gone,

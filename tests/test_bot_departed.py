@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
@@ -46,7 +47,7 @@ def test_a_member_still_here_needs_the_timeouts_first(tmp_path):
             await table.open(ann, [bob, cat], players=3)
             res = await table.slash(ann, "rr remove", player=bob)
             assert res.ephemeral and "after 2 timeouts" in res.text, res.text
-            assert "left the server can be voted out at once" in res.text
+            assert "can no longer see this channel can be voted out at once" in res.text
     asyncio.run(scenario())
 
 
@@ -124,4 +125,23 @@ def test_a_right_to_left_override_in_a_name_does_not_turn_the_channel_s_lines_ar
             texts = [m.text for m in h.messages()] + [res.text]
             named = [x for x in texts if "Cat" in x]
             assert named and not [x for x in named if set(x) & set(BIDI_SPANNING)], named
+    asyncio.run(scenario())
+
+
+def test_a_player_who_lost_access_to_the_channel_is_removed_by_vote_without_timeouts(tmp_path):
+    """A role-restricted channel: Cat's role is taken away mid-game, so she can no longer see
+    the channel (no button, no post, no ping reaches her). Before, the others were refused
+    ("can be removed after 2 timeouts …; Cat has 0") and waited two time limits per turn of
+    hers. Discord's resolved member carries her permissions in the channel: without View
+    Channel she is gone from this game as much as one who left the server."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3)
+            view = discord.Permissions(view_channel=True).value
+            table.channel.overwrites[cat.id] = {"id": str(cat.id), "type": 1, "allow": "0",
+                                                "deny": str(view)}
+            res = await table.slash(ann, "rr remove", player=cat)
+            assert res.ephemeral and "Vote recorded (1/2)" in res.text, res.text
     asyncio.run(scenario())

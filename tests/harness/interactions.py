@@ -144,8 +144,11 @@ class SlashMixin:
             assert user is not None
             resolved.setdefault("users", {})[str(user.id)] = user.user_payload()
             if guild_perms_channel is not None and user.in_guild:
+                # Discord: a resolved member's permissions are theirs in the channel the
+                # interaction came from, its overwrites included
                 member = user.member_payload(
-                    permissions=self.server.permissions_of(user), with_user=False
+                    permissions=self.server.channel_permissions_of(user, channel),
+                    with_user=False,
                 )
                 resolved.setdefault("members", {})[str(user.id)] = member
             return str(user.id)
