@@ -124,6 +124,21 @@ async def post_lobby(bot: Host, row: GameRow, lang: str) -> None:
         row.meta = await bot.store.update_meta(row.id, lobby_message(msg.id))
 
 
+async def host_gone(interaction: discord.Interaction, row: GameRow | None) -> bool:
+    """Whether the host of the channel's lobby has left the server (Discord: no such
+    member), asked only for a caller who is not the host, when it decides a refusal."""
+    if row is None or row.status != "lobby" or row.host_id == interaction.user.id or \
+            interaction.guild_id is None or not snowflake(row.host_id):
+        return False
+    try:
+        await rook(interaction).http.get_member(interaction.guild_id, row.host_id)
+    except discord.NotFound:
+        return True
+    except discord.HTTPException as e:  # unknown: the host is taken to be there
+        log.warning("lobby %s: its host's membership unknown (HTTP %s)", row.id, e.status)
+    return False
+
+
 async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -> None:
     """Join/Leave/Start buttons; a button of an older lobby is refused."""
     lang = lang_of(interaction)
@@ -164,7 +179,8 @@ async def start_game(interaction: discord.Interaction, lang: str, early: bool = 
         await reply(interaction, t("start_early_solo" if n == 1 else "start_early", lang, n=n,
                                    max=most), view=view)
         return
-    out = await bot.service.lobby.start(interaction.channel_id or 0, interaction.user.id)
+    out = await bot.service.lobby.start(interaction.channel_id or 0, interaction.user.id,
+                                        host_gone=await host_gone(interaction, row))
     log.info("game %s started with %d players", out.row.id, len(out.row.seats))
     await refresh_lobby(interaction, out.row, closed=True)
     await reply(interaction, t("started", lang))
@@ -284,11 +300,13 @@ class LobbyCommands(CommandsMixin):
             return
         bot = rook(interaction)
         perms: Any = interaction.permissions
+        manage = bool(perms.manage_channels)
+        gone = not manage and await host_gone(
+            interaction, await bot.service.store.open_game(interaction.channel_id or 0))
         ended = await bot.service.lobby.abandon(interaction.channel_id or 0,
-                                                interaction.user.id,
-                                                bool(perms.manage_channels),
+                                                interaction.user.id, manage,
                                                 by=interaction.user.display_name,
-                                                confirmed=confirm)
+                                                confirmed=confirm, host_gone=gone)
         row = ended.row
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)
         if row.status == "lobby" and not row.damage:

@@ -166,16 +166,18 @@ class Lobby:
 
     async def start(self, channel_id: int, user_id: int, *, seed: int | None = None,
                     options: dict[str, Any] | None = None,
-                    rng_key: bytes | None = None, rules: int | None = None) -> Outcome:
+                    rng_key: bytes | None = None, rules: int | None = None,
+                    host_gone: bool = False) -> Outcome:
         """Start the lobby's game; `seed` and `options` (engine setup options) are given by
         hosts that prepare the game themselves (the daily challenge), else drawn fresh.
         `rng_key`: the game draws with the engine's keyed generator (the daily challenge);
-        `rules`: the rules' readings it is played under (a daily day's: `Challenge.rules`)."""
+        `rules`: the rules' readings it is played under (a daily day's: `Challenge.rules`).
+        `host_gone`: the host has left the server; the refusal says how to go on."""
         async with self.tables.lock(channel_id):
             for _ in range(3):
                 row = await self.tables.lobby(channel_id)
                 if user_id != row.host_id:
-                    raise ServiceError.of("svc.host_start")
+                    raise ServiceError.of("svc.host_gone" if host_gone else "svc.host_start")
                 if row.settings.get("difficulty") is not None and len(row.seats) != 1:
                     raise ServiceError.of("svc.solo_host")
                 op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
@@ -248,14 +250,18 @@ class Lobby:
                        notice=done.notice)
 
     async def abandon(self, channel_id: int, user_id: int, can_manage: bool,
-                      by: str = "", *, confirmed: bool = True) -> Abandoned:
+                      by: str = "", *, confirmed: bool = True,
+                      host_gone: bool = False) -> Abandoned:
         """The host (or a manager) ends the channel's lobby or game; nobody wins. A game
         begun ends only `confirmed` (checked under the channel's lock, so a Start landing
         meanwhile is not abandoned unasked). `by` names who, for the channel's notice,
         queued with the status where an interface tells from the outbox
-        (`Tables.notify`): a crash right after still tells it."""
+        (`Tables.notify`): a crash right after still tells it. `host_gone`: the host has
+        left the server, so a player seated in the lobby may close it (the community
+        audit: else the channel was blocked until a moderator came by)."""
         async with self.tables.lock(channel_id):
-            row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_abandon")
+            row = await self.tables.hosted(channel_id, user_id, can_manage, "svc.host_abandon",
+                                           host_gone=host_gone)
             if row.status == "active" and not confirmed:
                 raise ServiceError.of("svc.abandon_begun")
             notice = {"kind": "abandoned", "by": by} if self.tables.notify else None

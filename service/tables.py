@@ -142,15 +142,17 @@ class Tables:
 
     # ---- the gates of the host's commands ------------------------------------------------
     async def hosted(self, channel_id: int, user_id: int, can_manage: bool,
-                     refusal: str) -> GameRow:
+                     refusal: str, *, host_gone: bool = False) -> GameRow:
         """The channel's open game (lobby or in play), hosted by this process, for its host
         or someone who may manage the channel; else `refusal` (a `svc.*` key) for anyone
-        else. Called under the channel's lock."""
+        else. `host_gone`: the host has left the server, so a lobby is also its seated
+        players' (nobody else could start or close it). Called under the channel's lock."""
         row = await self.store.open_game(channel_id)
         if row is None:
             raise ServiceError.of("svc.no_game")
         self.shards.check(row.guild_id)
-        if user_id != row.host_id and not can_manage:
+        heir = host_gone and row.status == "lobby" and row.seat_of(user_id) is not None
+        if user_id != row.host_id and not can_manage and not heir:
             raise ServiceError.of(refusal)
         return row
 

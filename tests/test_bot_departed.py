@@ -145,3 +145,30 @@ def test_a_player_who_lost_access_to_the_channel_is_removed_by_vote_without_time
             res = await table.slash(ann, "rr remove", player=cat)
             assert res.ephemeral and "Vote recorded (1/2)" in res.text, res.text
     asyncio.run(scenario())
+
+
+def test_a_lobby_whose_host_left_the_server_can_be_closed_by_its_players(tmp_path):
+    """Ann opens a lobby, Bob and Cat join, and Ann leaves the server before starting. Before,
+    Bob's Start said "Only the host can start the game", his `/rr abandon` "Only the host or a
+    member with Manage Channels…", and `/rr new` "This channel already has a game": the
+    channel was blocked until a moderator came by. Now Start says the host has left and how
+    to go on, and a player in the lobby may close it and open a new one. A game begun is
+    not theirs to end (the vote removes a departed player there)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, bob, cat, fan = h.user("ann"), h.user("bob"), h.user("cat"), h.user("fan")
+            table = Table(h)
+            await table.h.slash(ann, "rr new", channel=table.channel, players=3)
+            lobby = table.lobby_message()
+            for user in (bob, cat):
+                await h.click(user, table.lobby_button(lobby, "join"), message=lobby)
+            ann.in_guild = False
+            res = await h.click(bob, table.lobby_button(lobby, "start"), message=lobby)
+            assert "host has left the server" in res.text, res.text
+            res = await table.slash(fan, "rr abandon")  # not in the lobby: still refused
+            assert "Only the host" in res.text, res.text
+            res = await table.slash(bob, "rr abandon")
+            assert res.ephemeral and "abandoned" in res.text, res.text
+            res = await table.slash(bob, "rr new", players=2)
+            assert res.ephemeral and "Players (1/2): Bob" in res.text, res.text
+    asyncio.run(scenario())
