@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from functools import partial
 from typing import Any
@@ -105,7 +106,7 @@ class Lobby:
                 raise ServiceError.of("svc.already_in")
             if len(row.seats) >= row.settings["players"]:
                 raise ServiceError.of("svc.full", n=row.settings["players"])
-            row.seats.append({"user": user_id, "name": name})
+            row.seats.append({"user": user_id, "name": distinct(name, row.seats)})
         async with self.tables.lock(channel_id):
             return await self._change(channel_id, seat)
 
@@ -304,6 +305,20 @@ def _kept_settings(latest: GameRow | None) -> Settings:
                         latest.id)
             del kept["zombie"]
     return kept
+
+
+def _folded(name: object) -> str:
+    """A name as a reader tells names apart: width, case and invisible characters aside."""
+    text = unicodedata.normalize("NFKC", str(name)).casefold()
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf").strip()
+
+
+def distinct(name: str, seats: list[Seat]) -> str:
+    """`name` for the next seat, with that seat's number when a seated player already reads
+    the same ("Ann" and "ann": every post, status and image named both alike, and nobody
+    could tell whose turn it was — the community audit)."""
+    taken = {_folded(s.get("name", "")) for s in seats}
+    return f"{name} ({len(seats) + 1})" if _folded(name) in taken else name
 
 
 def _unseat(user_id: int, row: GameRow) -> None:

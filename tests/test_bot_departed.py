@@ -172,3 +172,22 @@ def test_a_lobby_whose_host_left_the_server_can_be_closed_by_its_players(tmp_pat
             res = await table.slash(bob, "rr new", players=2)
             assert res.ephemeral and "Players (1/2): Bob" in res.text, res.text
     asyncio.run(scenario())
+
+
+def test_two_players_with_one_display_name_are_told_apart(tmp_path):
+    """Bob's server nickname is "ann", the same as Ann's (a common name, or a prank). Before,
+    the lobby read "Ann, ann", the start post's summons "(Ann, ann, Cat)", `/rr status`
+    "Waiting for Ann …; ann …": nobody could tell whose turn it was or who had moved. Now a
+    name already seated (the same letters, whatever their case or width) is seated with its
+    seat number, "ann (2)"."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+            bob.nick = "ａｎｎ"  # full-width: the same name to a reader
+            table = Table(h)
+            await table.open(ann, [bob, cat], players=3)
+            row, g = await table.game()
+            assert [p["name"] for p in g.state["players"]] == ["Ann", "ａｎｎ (2)", "Cat"]
+            status = await table.slash(ann, "rr status")
+            assert "ａｎｎ (2)" in status.text, status.text
+    asyncio.run(scenario())
