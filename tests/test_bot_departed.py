@@ -4,14 +4,35 @@ or banned) mid-game, as the others and the server's moderators meet it."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import discord
 from bot_driver import Clock, Table, make_bot
-from harness import Harness
+from harness import FakeUser, Harness
+
+from engine import Game
 
 
 def public(h):
     return [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+
+
+async def three_playing(h: Harness) -> tuple[Table, FakeUser, FakeUser, FakeUser]:
+    """Ann's 3-player game in #general with Bob and Cat, begun."""
+    ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
+    table = Table(h)
+    await table.open(ann, [bob, cat], players=3)
+    return table, ann, bob, cat
+
+
+async def cat_is_out(h: Harness, table: Table, res: Any) -> Game:
+    """The removal took: the remover is told, the channel hears it, and Cat's seat is out
+    of a game that goes on (R9.3)."""
+    assert res.ephemeral and res.text.startswith("✅"), res.text
+    assert any("Cat has left the game" in m.text for m in public(h)[-5:])
+    _, g = await table.game()
+    assert g.state["players"][2]["eliminated"] and not g.over
+    return g
 
 
 def test_a_player_who_left_the_server_is_removed_by_vote_without_waiting_for_timeouts(tmp_path):
@@ -23,17 +44,12 @@ def test_a_player_who_left_the_server_is_removed_by_vote_without_waiting_for_tim
     majority of the others still decides."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
-            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
-            table = Table(h)
-            await table.open(ann, [bob, cat], players=3)
+            table, ann, bob, cat = await three_playing(h)
             cat.in_guild = False  # she left (kicked, banned: the same to Discord)
             res = await table.slash(ann, "rr remove", player=cat)
             assert res.ephemeral and "Vote recorded (1/2)" in res.text, res.text
             res = await table.slash(bob, "rr remove", player=cat)
-            assert res.ephemeral and res.text.startswith("✅"), res.text
-            assert any("Cat has left the game" in m.text for m in public(h)[-5:])
-            row, g = await table.game()
-            assert g.state["players"][2]["eliminated"] and not g.over
+            await cat_is_out(h, table, res)
     asyncio.run(scenario())
 
 
@@ -42,9 +58,7 @@ def test_a_member_still_here_needs_the_timeouts_first(tmp_path):
     refused as before (a removal is for a player who is gone)."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
-            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
-            table = Table(h)
-            await table.open(ann, [bob, cat], players=3)
+            table, ann, bob, cat = await three_playing(h)
             res = await table.slash(ann, "rr remove", player=bob)
             assert res.ephemeral and "after 2 timeouts" in res.text, res.text
             assert "can no longer see this channel can be voted out at once" in res.text
@@ -70,10 +84,7 @@ def test_a_moderator_removes_a_departed_player_at_once(tmp_path):
             res = await table.slash(mod, "rr remove", player=bob)  # still here: not yet
             assert res.ephemeral and "after 2 timeouts" in res.text, res.text
             res = await table.slash(mod, "rr remove", player=cat)
-            assert res.ephemeral and res.text.startswith("✅"), res.text
-            assert any("Cat has left the game" in m.text for m in public(h)[-5:])
-            row, g = await table.game()
-            assert g.state["players"][2]["eliminated"] and not g.over
+            g = await cat_is_out(h, table, res)
             assert not g.state["players"][1]["eliminated"]
     asyncio.run(scenario())
 
@@ -136,9 +147,7 @@ def test_a_player_who_lost_access_to_the_channel_is_removed_by_vote_without_time
     Channel she is gone from this game as much as one who left the server."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
-            ann, bob, cat = h.user("ann"), h.user("bob"), h.user("cat")
-            table = Table(h)
-            await table.open(ann, [bob, cat], players=3)
+            table, ann, bob, cat = await three_playing(h)
             view = discord.Permissions(view_channel=True).value
             table.channel.overwrites[cat.id] = {"id": str(cat.id), "type": 1, "allow": "0",
                                                 "deny": str(view)}
