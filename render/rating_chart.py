@@ -18,6 +18,7 @@ from render.draw import Canvas
 W, H = 560, 260
 LEFT, RIGHT, TOP, BOTTOM = 52, 16, 46, 34
 BAND = (222, 212, 190)
+SMALL = 14  # the axis: capitals 7.3 px once the chart is shown 400 px wide (text.READ_CAP)
 
 
 def rating_chart_png(points: Sequence[tuple[float, float]], *, start: tuple[float, float],
@@ -43,7 +44,7 @@ def rating_chart_png(points: Sequence[tuple[float, float]], *, start: tuple[floa
     for k in range(5):  # the value axis: five labelled lines
         v = lo + (hi - lo) * k / 4
         c.line([(x0, y(v)), (x1, y(v))], th.GRID_LINE, 0.5)
-        c.text((x0 - 6, y(v)), f"{v:.0f}", 11, th.INK_SOFT, align="r")
+        c.text((x0 - 6, y(v)), f"{v:.0f}", SMALL, th.INK_SOFT, align="r")
     upper = [(x(k), y(mu + 2 * s)) for k, (mu, s) in enumerate(series)]
     lower = [(x(k), y(mu - 2 * s)) for k, (mu, s) in enumerate(series)]
     if len(series) > 1:
@@ -53,6 +54,6 @@ def rating_chart_png(points: Sequence[tuple[float, float]], *, start: tuple[floa
             c.line([(x(k - 1), y(series[k - 1][0])), (x(k), y(series[k][0]))], ink, 2.5)
     for k, (mu, _s) in enumerate(series):
         c.ellipse((x(k) - 3, y(mu) - 3, x(k) + 3, y(mu) + 3), fill=th.INK)
-    c.text((x0, H - 14), i18n.t(lang, "image.rating_axis", n=len(series) - 1), 11,
+    c.text((x0, H - 14), i18n.t(lang, "image.rating_axis", n=len(series) - 1), SMALL,
            th.INK_SOFT)
     return encode(c.image())

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import i18n
+from render import text as T
 from render import theme as th
 from render.api import encode
 from render.draw import Canvas
@@ -21,6 +22,7 @@ W = 560
 BIN = 50_000  # points per bar: five rounds or monsters (docs/daily.md)
 BAND = 1_000_000  # the outcome bands
 TOP = 70
+SMALL = 14  # the smallest text: capitals 7.3 px once shown 400 px wide (text.READ_CAP)
 
 
 def bins(scores: Sequence[int], marks: Sequence[int] = ()) -> list[tuple[int, int] | None]:
@@ -63,7 +65,7 @@ def scores_png(scores: Sequence[int], *, number: int, mine: int | None = None,
             c.rect((16, y + bar_h / 2 - 1, W - 16, y + bar_h / 2 + 1), fill=th.INK_SOFT)
             continue
         start, n = row
-        c.text((x0 - 8, y + bar_h / 2), f"{start:,}", 13, th.INK, align="r")
+        c.text((x0 - 8, y + bar_h / 2), f"{start:,}", SMALL, th.INK, align="r")
         tags = []
         if mine is not None and mine // BIN * BIN == start:
             tags.append(i18n.t(lang, "stats.scores_you"))
@@ -74,10 +76,12 @@ def scores_png(scores: Sequence[int], *, number: int, mine: int | None = None,
         bw = (x1 - x0) * n / most
         if n:
             c.rect((x0, y, x0 + max(bw, 26.0), y + bar_h), fill=fill, radius=3)
-            c.text((x0 + max(bw, 26.0) - 6, y + bar_h / 2), str(n), 13, th.WHITE, bold=True,
+            c.text((x0 + max(bw, 26.0) - 6, y + bar_h / 2), str(n), SMALL, th.WHITE, bold=True,
                    align="r")
         if tags:
-            c.text((x0 + max(bw, 26.0) + 8, y + bar_h / 2), "◀ " + " · ".join(tags), 13,
-                   th.INK, bold=True)
-    c.text((16, h - 18), i18n.t(lang, "stats.scores_axis", step=f"{BIN:,}"), 12, th.INK_SOFT)
+            tx = x0 + max(bw, 26.0) + 8  # squeezed (then cut) to end inside the card
+            tag, size, sx = T.fit_condensed("◀ " + " · ".join(tags), int(W - 6 - tx), SMALL,
+                                            SMALL, T.BOLD, condense=0.62)
+            c.text((tx, y + bar_h / 2), tag, size, th.INK, bold=True, sx=sx)
+    c.text((16, h - 18), i18n.t(lang, "stats.scores_axis", step=f"{BIN:,}"), SMALL, th.INK_SOFT)
     return encode(c.image())

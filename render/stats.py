@@ -49,7 +49,7 @@ def stats_png(*, played: int, won: int, win_percent: int, win_streak: int,
             c.text((cx, y), num, 30 if len(num) < 8 else 22, th.INK, bold=True, align="m")
             c.text((cx, y + 30), label, 14, th.INK_SOFT, align="m")
     for k, n in enumerate((best_win_streak, best_played_streak)):
-        c.text((W / 4 + k * W / 2, 146 + 48), i18n.t(lang, "stats.streak_best", n=n), 12,
+        c.text((W / 4 + k * W / 2, 146 + 48), i18n.t(lang, "stats.streak_best", n=n), 13,
                th.INK_SOFT, align="m")
     c.text((16, top - 22), w["dist"], 16, th.INK, bold=True)
     if not rows:

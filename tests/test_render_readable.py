@@ -126,3 +126,58 @@ def test_the_placement_image_is_titled_round_0():
         texts = [t for t, _cap, _kind, _box in written]
         assert any(want in t for t in texts), texts
         assert not any(wrong in t for t in texts)
+
+
+def chart_drawers() -> list[tuple[str, Callable[[], Image.Image]]]:
+    """The charts the bot posts (daily stats, daily scores, rating, review), both languages."""
+    import io
+
+    from render.rating_chart import rating_chart_png
+    from render.review import Panel, review_png
+    from render.scores import scores_png
+    from render.stats import stats_png
+
+    def png(data: bytes) -> Image.Image:
+        return Image.open(io.BytesIO(data)).convert("RGB")
+
+    out: list[tuple[str, Callable[[], Image.Image]]] = []
+    for lang in ("en", "ja"):
+        out += [
+            (f"stats {lang}", lambda lang=lang: png(stats_png(
+                played=123, won=87, win_percent=70, win_streak=3, best_win_streak=15,
+                played_streak=12, best_played_streak=40, best_points=2_331_452,
+                rounds_to_win={5: 3, 6: 10, 7: 20}, highlight=7, lang=lang))),
+            (f"rating {lang}", lambda lang=lang: png(rating_chart_png(
+                [(27.0, 7.5), (29.0, 6.0), (31.5, 5.1)], start=(25.0, 8.3),
+                provisional_games=2, lang=lang))),
+            (f"scores {lang}", lambda lang=lang: png(scores_png(
+                [900_000, 1_043_000, 1_020_000, 1_500_000, 2_250_000], number=23,
+                mine=1_043_000, bots={"greedy": 1_043_000, "expert": 2_250_000},
+                lang=lang))),
+            (f"review {lang}", lambda lang=lang: png(review_png(
+                [Panel("Ann", 0, [(1, 0.5), (2, 0.7), (3, 0.2)], [2]),
+                 Panel("たろう", 1, [(1, 0.5), (2, 0.3), (3, 0.8)], [1])], lang=lang))),
+        ]
+    return out
+
+
+def test_every_text_on_the_charts_is_readable_at_phone_width():
+    """The daily stats card, the daily scores, the rating chart and the review chart are
+    posted like the boards and shown at most 400 px wide on a phone: the axis numbers, the
+    "best: 15" under a streak, the bars' counts need capitals of MIN_CAP px there too
+    (the rating chart's axis had 5.7 px, the stats card's "best: 15" 6.7 px)."""
+    for name, make in chart_drawers():
+        small = too_small(make)
+        assert not small, (name, small)
+
+
+def test_no_text_on_the_charts_runs_off_the_image():
+    """A tag beside the longest bar of the daily scores ("◀ you · bot (greedy)", in Japanese
+    "◀ あなた・ボット（欲張り）") ran past the card's right edge and lost its end."""
+    for name, make in chart_drawers():
+        fresh_caches()
+        with boxes.writing() as written:
+            im = make()
+        out = [(t, box) for t, _cap, _kind, box in written
+               if box[0] < 0 or box[1] < 0 or box[2] > im.width or box[3] > im.height]
+        assert not out, (name, im.size, out)
