@@ -76,7 +76,8 @@ def scores_png(scores: Sequence[int], *, number: int, mine: int | None = None,
         bw = (x1 - x0) * n / most
         if n:
             c.rect((x0, y, x0 + max(bw, 26.0), y + bar_h), fill=fill, radius=3)
-            c.text((x0 + max(bw, 26.0) - 6, y + bar_h / 2), str(n), SMALL, th.WHITE, bold=True,
+            c.text((x0 + max(bw, 26.0) - 6, y + bar_h / 2), str(n), SMALL,
+                   th.INK if fill == th.SEATS[1] else th.WHITE, bold=True,
                    align="r")
         if tags:
             tx = x0 + max(bw, 26.0) + 8  # squeezed (then cut) to end inside the card

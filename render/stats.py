@@ -63,5 +63,6 @@ def stats_png(*, played: int, won: int, win_percent: int, win_streak: int,
         bw = max(34.0, (x1 - x0) * n / most)
         fill = th.SEATS[1] if rounds == highlight else th.HEADER
         c.rect((x0, y, x0 + bw, y + bar_h), fill=fill, radius=3)
-        c.text((x0 + bw - 8, y + bar_h / 2), str(n), 15, th.WHITE, bold=True, align="r")
+        c.text((x0 + bw - 8, y + bar_h / 2), str(n), 15,
+               th.INK if fill == th.SEATS[1] else th.WHITE, bold=True, align="r")
     return encode(c.image())

@@ -15,7 +15,7 @@ RGB = tuple[int, int, int]
 
 PAPER: RGB = (244, 239, 228)
 INK: RGB = (34, 34, 40)
-INK_SOFT: RGB = (120, 112, 98)
+INK_SOFT: RGB = (80, 74, 64)  # >= 4.5:1 (WCAG) on every ground it is written on
 WHITE: RGB = (255, 255, 255)
 GRID_LINE: RGB = (168, 156, 134)
 SQUARE: RGB = (233, 224, 204)

@@ -181,3 +181,58 @@ def test_no_text_on_the_charts_runs_off_the_image():
         out = [(t, box) for t, _cap, _kind, box in written
                if box[0] < 0 or box[1] < 0 or box[2] > im.width or box[3] > im.height]
         assert not out, (name, im.size, out)
+
+
+def luminance(c: tuple[int, ...]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    def lin(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+
+
+def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    """WCAG 2 contrast ratio of two colours (1 to 21)."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+MIN_CONTRAST = 4.5  # WCAG AA for small text: every text here is small at phone width
+
+
+def test_the_soft_ink_reads_on_every_ground_it_is_written_on():
+    """Column numbers and lane letters (the only ones on 3–4 player tables sit on the table's
+    back), "Queue" / "Castle", the deck boxes' words, the cards' HP / MOV / Cost, an acted
+    unit's "MOV": all in `theme.INK_SOFT`, which had 4.27:1 on the paper, 3.73 on a square,
+    2.75 on an acted unit and 2.66 on the table's back."""
+    from render import theme as th
+    from render.table import BACK
+
+    grounds = {"paper": th.PAPER, "square": th.SQUARE, "home": th.HOME, "unit": th.UNIT_CARD,
+               "acted unit": th.UNIT_ACTED, "table back": BACK, "deck box": (246, 240, 226)}
+    low = {k: round(contrast(th.INK_SOFT, g), 2) for k, g in grounds.items()
+           if contrast(th.INK_SOFT, g) < MIN_CONTRAST}
+    assert not low, low
+
+
+def test_every_text_on_the_charts_contrasts_with_its_ground():
+    """Measured on the posted image (palette and anti-aliasing included): the ground is the
+    commonest colour just around a text, its ink the pixel inside that differs most. The
+    stats' and scores' count on the player's own (green) bar was white at 3.4:1, the review's
+    numbered discs 3.9:1, the charts' grey labels 4.2:1."""
+    for name, make in chart_drawers():
+        fresh_caches()
+        with boxes.writing() as written:
+            im = make()
+        low = []
+        for t, _cap, _kind, box in written:
+            x0, y0 = max(0, round(box[0]) - 1), max(0, round(box[1]) - 1)
+            x1, y1 = min(im.width - 1, round(box[2]) + 1), min(im.height - 1, round(box[3]) + 1)
+            ring = [im.getpixel((x, y)) for x in range(x0, x1 + 1) for y in (y0, y1)]
+            ring += [im.getpixel((x, y)) for y in range(y0, y1 + 1) for x in (x0, x1)]
+            ground = max(set(ring), key=ring.count)
+            inside = im.crop((x0, y0, x1 + 1, y1 + 1)).getcolors(1 << 16) or []
+            best = max(contrast(c, ground) for _n, c in inside)
+            if best < MIN_CONTRAST:
+                low.append((t, round(best, 2), ground))
+        assert not low, (name, low)
