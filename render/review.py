@@ -15,7 +15,7 @@ import i18n
 from render import text as T
 from render import theme as th
 from render.api import encode
-from render.draw import Canvas
+from render.draw import Canvas, fit_condensed
 
 W = 800
 PANEL_H = 350
@@ -53,8 +53,8 @@ def review_png(panels: Sequence[Panel], *, lang: str = "en") -> bytes:
 
 def _panel(c: Canvas, p: Panel, top: int, lang: str) -> None:
     c.rect((0, top, W, top + HEAD - 14), fill=th.HEADER)
-    c.text((16, top + (HEAD - 14) / 2), i18n.t(lang, "review.chart_title", name=p.name),
-           SIZE + 4, th.HEADER_INK, bold=True)
+    title, size, sx = _title(p.name, lang, W - 32)
+    c.text((16, top + (HEAD - 14) / 2), title, size, th.HEADER_INK, bold=True, sx=sx)
     x0, x1 = MARGIN_L, W - MARGIN_R
     y0, y1 = top + HEAD + 12, top + PANEL_H - 78  # 100 % at y0, 0 % at y1
     for v in (0, 50, 100):
@@ -91,6 +91,27 @@ def _panel(c: Canvas, p: Panel, top: int, lang: str) -> None:
     for k, i in enumerate(p.marks[:TOP]):
         if 0 <= i < n:
             _disc(c, *at(i), k + 1)
+
+
+def _title(name: str, lang: str, room: float) -> tuple[str, float, float]:
+    """The panel's title "<name>: chance to win after each decision" within `room`: at most
+    squeezed to 62 %, and if even that is too wide the name is cut ("…"), never the words
+    that say what the chart is (a 32-character name ran them off the chart)."""
+    def fitted(n: str) -> tuple[str, float, float]:
+        return fit_condensed(i18n.t(lang, "review.chart_title", name=n), room, SIZE + 4, SIZE,
+                             bold=True, condense=0.62)
+
+    whole = fitted(name)
+    full = i18n.t(lang, "review.chart_title", name=name)
+    if whole[0] == T.clean(full):
+        return whole
+    cut, out = T.clean(name), whole
+    while len(cut) > 1:
+        cut = cut[:-1].rstrip()
+        out = fitted(cut + "…")
+        if out[0] == T.clean(i18n.t(lang, "review.chart_title", name=cut + "…")):
+            return out
+    return out
 
 
 def _disc(c: Canvas, x: float, y: float, k: int) -> None:

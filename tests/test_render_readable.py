@@ -236,3 +236,28 @@ def test_every_text_on_the_charts_contrasts_with_its_ground():
             if best < MIN_CONTRAST:
                 low.append((t, round(best, 2), ground))
         assert not low, (name, low)
+
+
+def test_a_long_name_leaves_the_review_panel_title_whole_inside_the_chart():
+    """A 32-character name (full-width Latin and kanji, or all Japanese) ran the review
+    panel's title "<name>: chance to win after each decision" off the 800 px chart: the
+    words after the name were lost. Now the title ends inside the chart, its words whole
+    (a long name is the part cut), still readable at phone width."""
+    import io
+
+    from render.review import Panel, review_png
+
+    names = ["Ｗｉｌｈｅｌｍｉｎａ 山田花子 von Löwenstein-W",
+             "やまだ・たろう＠ロングネーム専用サーバー管理者見習い二号", "W" * 32]
+    for lang, words in (("en", ": chance to win after each decision"),
+                        ("ja", ": 各判断の後の勝率")):
+        for name in names:
+            fresh_caches()
+            with boxes.writing() as written:
+                im = Image.open(io.BytesIO(review_png(
+                    [Panel(name, 1, [(1, 0.5), (2, 0.7)], [1])], lang=lang)))
+            titles = [(t, cap, box) for t, cap, _k, box in written if t.endswith(words)]
+            assert len(titles) == 1, (lang, name, [t for t, *_ in written])
+            t, cap, box = titles[0]
+            assert box[0] >= 0 and box[2] <= im.width, (lang, name, box)
+            assert cap * PHONE_W / im.width >= MIN_CAP, (lang, name, cap)
