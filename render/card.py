@@ -169,7 +169,7 @@ def _diagram(c: Canvas, rng: list[tuple[int, int]], gaps: list[tuple[int, int]],
             c.rect(b, fill=color, outline=th.INK, width=1.5, radius=6)
             mark = str(i + 1) if numbered else ("★" if star else "")
             if mark:
-                c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), mark, cell * 0.45, th.WHITE,
+                c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), mark, cell * 0.45, th.ink_on(color),
                        bold=True, align="m")
     for f, s in gaps:  # a gap square: in the pattern, never a target (p.13)
         b = box(f, s)
