@@ -590,7 +590,9 @@ async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
 async def notice_text(bot: Host, notice: DailyNotice) -> str | None:
     """The words of a daily outbox row, as of now; None when it is no longer true: a day
     already over (yesterday's news or reminder, after an outage), or a reminded streak the
-    player has kept since. A day that ended unfinished stays true."""
+    player has kept since, or has none to keep (yesterday resigned: the store queues a
+    reminder after any finished attempt; `stats` says whether it kept a streak). A day that
+    ended unfinished stays true."""
     host = host_of(bot)
     if notice.kind == "time_up":  # true whenever it is read
         return time_up_text(notice.day, notice.lang or "en")
@@ -606,6 +608,8 @@ async def notice_text(bot: Host, notice: DailyNotice) -> str | None:
     att = await host.store.attempt(notice.target, notice.day, True)
     if att is not None and att.status != "playing":
         return None
+    if (await host.board.stats(notice.target)).played_streak == 0:
+        return None  # yesterday resigned (a finished attempt): no streak left to break
     lang = notice.lang or await _lang_of_player(bot, notice.target, day)
     return t("daily_reminder", lang, ts=int(core.day_end(day)))
 
