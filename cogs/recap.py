@@ -3,8 +3,9 @@
 The image is the one posted when the game ended (cogs/announce.py `recap_gif_of`), drawn
 again from the stored setup and log (R15) on a worker thread, and shown only to the caller.
 A daily game has no channel: in the caller's DMs the command shows their own ranked game
-of a day that has closed (default: yesterday's), never one of today (its recap would give
-the day away), exactly as `/rr daily review` does.
+of a day that has closed (default: yesterday's, as the day's recap DM promises, even once
+today's is begun), never one of today (its recap would give the day away), exactly as
+`/rr daily review` does.
 
 A command of its own beside the `/rr` group, not in it: Discord allows a group 25
 subcommands and `/rr` has them all. The name keeps it next to `/rr` in the command list.
@@ -19,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from service.daily import day_end, number_of
 from service.daily_review import closed_day
 from service.daily_slots import attempt_game
 from store import GameRow
@@ -35,6 +37,23 @@ async def refuse(interaction: discord.Interaction, lang: str, text: str) -> None
     """No recap to show: marked ⛔ as every refusal (the review's said so, the recap's did
     not: the Discord audit)."""
     await reply(interaction, t("refused", lang, msg=text))
+
+
+async def caption(interaction: discord.Interaction, row: GameRow, lang: str) -> str:
+    """The recap's caption: a channel game's number; a daily game's challenge and day (the
+    default is yesterday's), and when today's own opens if the caller has one."""
+    info = row.settings.get("daily")
+    host = getattr(rook(interaction), "daily", None)
+    if not info or host is None:
+        return t("recap_caption", lang, game=row.id)
+    day = dt.date.fromisoformat(str(info.get("day")))
+    text = t("recap_daily_caption", lang, n=number_of(day), day=day.isoformat())
+    today = host.days.today()
+    if day != today and await host.store.attempt(interaction.user.id, today.isoformat(),
+                                                 True) is not None:
+        text += "\n" + t("recap_daily_today", lang, n=number_of(today),
+                         ts=int(day_end(today)))
+    return text
 
 
 class RecapCommands(commands.Cog):
@@ -70,15 +89,16 @@ class RecapCommands(commands.Cog):
         try:
             if host is None:
                 raise LookupError
-            if game is None:  # today's game once the day closes, else yesterday's
+            if game is None:  # yesterday's game, as its recap DM says; none: when today's opens
                 today = host.days.today()
-                if await host.store.attempt(user, today.isoformat(), True) is not None:
-                    closed_day(host, today)  # refused while the day is open
-                day = closed_day(host, None)
-                att = await host.store.attempt(user, day.isoformat(), True)
+                yesterday = today - dt.timedelta(days=1)
+                att = await host.store.attempt(user, yesterday.isoformat(), True)
                 # its own game only: a damaged game_id may name another player's
                 row = await attempt_game(bot.store, att) if att is not None else None
                 if row is None:
+                    if await host.store.attempt(user, today.isoformat(), True) is not None:
+                        closed_day(host, today)  # refused while the day is open
+                    day = closed_day(host, None)
                     await refuse(interaction, lang,
                                  t("recap_no_daily", lang, day=day.isoformat()))
                     return None
@@ -120,6 +140,6 @@ class RecapCommands(commands.Cog):
         # the bot): a long game's recap takes a few hundred MB while it is drawn, and any
         # number of them at once on threads of the bot outgrew its memory (the audit)
         data = await bot.announcer.draw(recap_gif_of, row.id, source, lang)
-        await reply(interaction, t("recap_caption", lang, game=row.id),
+        await reply(interaction, await caption(interaction, row, lang),
                     file=recap_file(row.id, data, lang))
 

@@ -61,3 +61,33 @@ def test_no_streak_reminder_the_day_after_a_resign(tmp_path):
             assert not streak_dms(h, ann), streak_dms(h, ann)
             assert len(streak_dms(h, bob)) == 1
     asyncio.run(scenario())
+
+
+def test_the_recap_dm_s_rr_recap_shows_yesterday_after_today_is_begun(tmp_path):
+    """At 00:05 the DM said "🎬 Daily challenge #30 has closed … `/rr-recap` shows it
+    again"; Ann started #31 on the train, then typed `/rr-recap` to watch #30 again and
+    was told "⛔ Daily #31 is still open" with no recap: any attempt today turned the
+    default to today's. Now the default is yesterday's game, captioned with its challenge,
+    and the reply says when today's opens; with no game yesterday, today's refusal stays."""
+    async def scenario():
+        clock = Clock(at(1, 8) - 24 * 3600)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            ann, yui = h.user("ann"), h.user("yui", locale="ja")
+            for user in (ann, yui):
+                await (await ranked_table(h, user)).play(random.Random(3))
+            clock.now = at(1, 0, 5)
+            await day_once(h.bot)
+            assert any("`/rr-recap` shows it again" in m.text
+                       for m in h.messages(h.dm_channel(ann)))
+            for user in (ann, yui):
+                await ranked_table(h, user)
+            res = await h.slash(ann, "rr-recap", channel=h.dm_channel(ann))
+            assert res.files and "Daily challenge #30 (2026-11-30)" in res.text, res.text
+            assert "Today's #31" in res.text and "<t:" in res.text, res.text
+            ja = await h.slash(yui, "rr-recap", channel=h.dm_channel(yui))
+            assert ja.files and "デイリーチャレンジ #30（2026-11-30）" in ja.text, ja.text
+            bob = h.user("bob")  # no game yesterday: today's is refused, told when
+            await ranked_table(h, bob)
+            none = await h.slash(bob, "rr-recap", channel=h.dm_channel(bob))
+            assert not none.files and "Daily #31 is still open" in none.text, none.text
+    asyncio.run(scenario())
