@@ -49,7 +49,7 @@ def test_a_player_before_the_par_sees_it_computed_then_shown(tmp_path):
             assert "still playing" not in shown, shown
             points = f"{Score.from_json(par['random']['score']).points:,}"
             assert shown.endswith((f"won in {rounds} rounds ({points} points)",
-                                   f"fell in round {rounds} ({points} points)")), shown
+                                   f"lost in round {rounds} ({points} points)")), shown
             # the edit came after the first answer: the answer never waited for the AIs
             kinds = [(r.method, r.route) for r in res.requests]
             edit = next(i for i, k in enumerate(kinds) if k[0] == "PATCH" and "@original" in k[1])

@@ -106,7 +106,7 @@ def test_review_steps_through_your_game_and_the_bots_phase_by_phase(tmp_path):
             par = await h.bot.daily.store.par(DAY.isoformat())
             assert par is not None
             points = Score.from_json(par["random"]["score"]).points
-            assert "Result: fell in round" in view.text or "Result: won in" in view.text
+            assert "Result: lost in round" in view.text or "Result: won in" in view.text
             assert f"{points:,} points" in view.text
     run(scenario)
 
@@ -261,7 +261,7 @@ def test_history_lists_past_days_with_result_score_rank_and_opens_practice_and_r
             won = Score.from_json(v1(True, 9)).points
             assert lines[1] == f"#22 (2026-11-22) — won in 9 rounds · {won:,} points · #2 of 2"
             assert lines[2] == "#21 (2026-11-21) — unfinished", res.text
-            assert lines[4].startswith("#19 (2026-11-19) — fell in round 4 · ")
+            assert lines[4].startswith("#19 (2026-11-19) — lost in round 4 · ")
             assert len(lines) == 11
             page2 = await h.click(ann, message=res.message, label="▶")
             assert page2.message is res.message

@@ -44,7 +44,7 @@ async def finished(h: Harness, user_id: int, name: str, score: dict,
 
 def test_a_finished_attempt_tells_its_score_breakdown_rank_and_the_bots_true_result(tmp_path):
     """Issue 18: the share line carries the score; the breakdown is shown; '#k of n — top
-    p %'; the par says the bot fell in round 10 and its score, not '(bot: 10)'."""
+    p %'; the par says the bot lost in round 10 and its score, not '(bot: 10)'."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:
             ann = h.user("ann")
@@ -53,11 +53,11 @@ def test_a_finished_attempt_tells_its_score_breakdown_rank_and_the_bots_true_res
             for k, other in enumerate(others):  # three finished earlier, one far ahead
                 await finished(h, 900 + k, f"p{k}", other)
             start = await h.slash(ann, "rr daily play")
-            assert "the bot fell in round 10 (" in start.text, start.text
+            assert "the bot lost in round 10 (" in start.text, start.text
             bot_points = f"{Score.from_json(BOT_LOST['greedy']['score']).points:,}"
-            assert f"the bot fell in round 10 ({bot_points} points)" in start.text
+            assert f"the bot lost in round 10 ({bot_points} points)" in start.text
             # the par's number is explained term by term, as a player's own score is
-            assert f"\nScore {bot_points} = fell 1,000,000 + 10 rounds fought 100,000" \
+            assert f"\nScore {bot_points} = lost 1,000,000 + 10 rounds fought 100,000" \
                 in start.text, start.text
             dm = h.dm_channel(ann)
             table = Table(h, dm)
@@ -67,9 +67,9 @@ def test_a_finished_attempt_tells_its_score_breakdown_rank_and_the_bots_true_res
             await table.play(random.Random(2))
             result = next(m.text for m in reversed(h.messages(dm)) if "```" in m.text)
             share = next(line for line in result.splitlines() if line.startswith("Rook"))
-            assert "(bot: 10)" not in share and "(bot: fell in round 10 · " in share, share
+            assert "(bot: 10)" not in share and "(bot: lost in round 10 · " in share, share
             bot_points = f"{Score.from_json(BOT_LOST['greedy']['score']).points:,}"
-            assert f"(bot: fell in round 10 · {bot_points})" in share, share
+            assert f"(bot: lost in round 10 · {bot_points})" in share, share
             att = await h.bot.daily.store.attempt(ann.id, DAY, True)
             assert att is not None and att.score is not None
             score = Score.from_json(att.score)
@@ -83,7 +83,7 @@ def test_a_finished_attempt_tells_its_score_breakdown_rank_and_the_bots_true_res
 
 
 def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1_and_says_so(tmp_path):
-    """Issue 18: a resign right after starting showed 'fell in round 0' and ranked first
+    """Issue 18: a resign right after starting showed 'lost in round 0' and ranked first
     among losses; it now ranks below a loss in round 1, and its share line says resigned."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "d.db", Clock(NOON))) as h:
@@ -93,11 +93,11 @@ def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1_and_says_so(tmp_path)
             await h.slash(ann, "rr daily play")
             res = await h.slash(ann, "rr daily resign", confirm=True)
             assert "resigned in round 0" in res.text and "🏳️" in res.text, res.text
-            assert "fell in round 0" not in res.text
+            assert "lost in round 0" not in res.text
             assert "🏅 #2 of 2" in res.text
             board = await h.slash(ann, "rr daily leaderboard", scope="everyone")
             lines = board.text.splitlines()
-            assert lines[1].startswith("🥇 Bob — fell in round 1"), board.text
+            assert lines[1].startswith("🥇 Bob — lost in round 1"), board.text
             assert lines[2].startswith("**🥈 Ann — resigned in round 0"), board.text
             stats = await h.slash(ann, "rr daily stats")
             assert "win streak 0" in stats.text and "in a row 0" in stats.text, stats.text
@@ -177,13 +177,13 @@ def test_the_callers_own_row_is_always_shown_and_pages_turn_past_the_top_10(tmp_
             board = await h.slash(ann, "rr daily leaderboard", scope="everyone")
             lines = board.text.splitlines()
             assert "page 1/3" in lines[0] and len(lines) == 12, board.text
-            assert lines[-1].startswith("… you: 18. Ann — fell in round 14"), lines[-1]
+            assert lines[-1].startswith("… you: 18. Ann — lost in round 14"), lines[-1]
             assert "#18 of 25 — top 72%" in lines[-1]
             labels = {b.label: b for b in board.buttons}
             assert set(labels) == {"◀", "▶"} and labels["◀"].disabled
             nxt = await h.click(ann, labels["▶"].custom_id, message=board.message)
             page2 = nxt.message.text if nxt.message else ""
-            assert "page 2/3" in page2 and "**18. Ann — fell in round 14" in page2, page2
+            assert "page 2/3" in page2 and "**18. Ann — lost in round 14" in page2, page2
             assert "… you:" not in page2
             # the same buttons for someone who has not played: their own row says so
             none = await h.slash(zoe, "rr daily leaderboard", scope="everyone")

@@ -110,7 +110,7 @@ def test_one_number_a_win_above_any_loss_a_loss_above_any_resign():
 
 
 def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1():
-    """Issue 18: 'fell in round 0' ranked first among losses; now it ranks last."""
+    """Issue 18: 'lost in round 0' ranked first among losses; now it ranks last."""
     g = daily.challenge_for(SECRET, DAY).new_game("Ann")
     quit_at_once = daily.replay_score(g.setup, g.log, resigned=True).score
     assert quit_at_once.outcome == "resigned" and quit_at_once.rounds == 0
@@ -191,19 +191,30 @@ def test_streaks_win_and_played_a_resign_or_unfinished_day_breaks_both():
 
 def test_share_line_carries_the_score_and_the_bots_true_result():
     """Issue 18: the share line carries the score; '(bot: 10)' said nothing of whether
-    the bot won: it now says 'fell in round 10' and the bot's score."""
+    the bot won: it now says 'lost in round 10' and the bot's score."""
     me = S("won", 9, 12, 2, 3, 1)
     bot_lost = S("lost", 10, 6)
     line = daily.share_line(123, me, bot_lost, [0, 1, 1, 0, 2, 0, 0, 1, 1])
     assert line.startswith(f"Rook & Raiders #123 — won in 9 rounds · {me.points:,} pts "
-                           f"(bot: fell in round 10 · {bot_lost.points:,}) "), line
+                           f"(bot: lost in round 10 · {bot_lost.points:,}) "), line
     assert line.endswith("🏰") and line.count("⚔️") == 5 and line.count("🛡️") == 4
     assert "Goblin" not in line
     quit_ = daily.share_line(5, S("resigned", 2, 1), None, [1, 0])
     assert "resigned in round 2" in quit_ and quit_.endswith("🏳️")
     assert daily.versus_par(S("won", 9), S("won", 11)) == "beat the bot by 2 rounds"
     ja = daily.share_line(1, S("lost", 4), S("won", 10), [0, 0, 0, 1], "ja")
-    assert "落城" in ja and "10ラウンドで勝利" in ja and ja.endswith("🔥")
+    assert "敗北" in ja and "10ラウンドで勝利" in ja and ja.endswith("🔥")
+
+
+def test_a_loss_is_said_lost_not_fallen():
+    """R13.2: with a difficulty (every daily day) most losses come at the final round, the
+    castle never invaded; "fell in round 10" / 落城 said a fall that did not happen, and a
+    player who resigned read "the bot fell too". A loss is said as a loss."""
+    assert daily.versus_par(S("resigned", 2), S("lost", 10)) == "the bot lost too"
+    assert daily.versus_par(S("lost", 11), S("lost", 10), "ja") == "ボットも敗北"
+    line = daily.share_line(7, S("lost", 11), S("lost", 10), [0] * 11)
+    assert "lost in round 11" in line and "(bot: lost in round 10" in line and "fell" not in line
+    assert "落城" not in daily.share_line(7, S("lost", 11), S("lost", 10), [0] * 11, "ja")
 
 
 def test_stats_image_draws_one_bar_per_round_count_longest_for_most_wins():
