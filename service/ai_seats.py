@@ -160,12 +160,13 @@ class AiSeats:
 
         - an AI-played seat: its answer is overdue (lost in a restart or a failed run);
         - a person's seat at its deadline, with zombie mode on: the AI takes the seat and
-          answers the expired question (the time-out counts, once).
+          answers the expired question (the time-out counts, once) — unless no other
+          person plays a seat still in the game (`zombie_on_timeout`).
         """
         seat = int(timer["seat"])
         if ai_level(row, seat):
             return Outcome(row, g, [], None, "ai", notes=["ai"])
-        handover = zombie_on_timeout(row, seat) if timer["deadline"] <= now else None
+        handover = zombie_on_timeout(row, g, seat) if timer["deadline"] <= now else None
         if handover is None:
             return None
         # told from the outbox, written with the hand-over: a crash right after it still

@@ -146,10 +146,18 @@ def refuse_ai_seat(row: GameRow, seat: int) -> None:
         raise ServiceError.of("svc.zombie_seat", code="ai_seat")
 
 
-def zombie_on_timeout(row: GameRow, seat: int) -> SeatToAi | None:
+def zombie_on_timeout(row: GameRow, g: Game, seat: int) -> SeatToAi | None:
     """At a person's time-out in a channel with zombie mode: the change that hands their
-    seat to the AI (the time-out still counts), else None."""
+    seat to the AI (the time-out still counts), else None.
+
+    Not the last person still playing a seat: zombie mode keeps the others from waiting on
+    a silent player, and with nobody else left the AIs would play the whole game out in the
+    channel at once (before they did, right after telling the person `/rr back`). Their
+    seat stays theirs: the time-out gets the default answer (R15) and the game waits."""
     level = row.settings.get("zombie")
     if not level or level not in ai.LEVELS or ai_level(row, seat):
+        return None
+    if not any(s != seat and not g.player(s)["eliminated"] and not ai_level(row, s)
+               for s in range(len(row.seats))):
         return None
     return SeatToAi(seat, level)

@@ -262,3 +262,35 @@ def test_a_server_without_a_chosen_locale_plays_in_its_hosts_language(tmp_path, 
             row = await h.bot.store.open_game(h.channel.id)
             assert row is not None and row.settings["lang"] == posts
     asyncio.run(scenario())
+
+
+def test_the_last_person_timing_out_is_not_played_out_by_the_ais(tmp_path):
+    """Zombie mode with nobody else to wait for: Ann alone with an AI player let her first
+    time limit run out. Before, the AI took her seat and the AIs played the whole game out
+    in one burst — some sixty posts in the channel, "🏆 Game over: Ann 🤖 won" — right
+    after telling her to type `/rr back` to play her seat again. Now her seat stays hers:
+    the time-out gets the default answer (R15), the game waits for her next answer."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await h.slash(ann, "rr new", bots=1, hours=1)
+            await h.slash(ann, "rr settings", zombie="random")
+            await h.click(ann, message=table.lobby_message(), label="Start")
+            row, _ = await table.bot.service.tables.current(h.channel.id)
+            table.game_id = row.id
+            before = len(public(h))
+            clock.now += 1.1 * HOUR
+            await table.bot.tick_once()
+            await h.settle()
+            row, g = await table.game()
+            said = [m.content for m in public(h)[before:]]
+            assert not g.over and row.status == "active", said
+            assert S.zombie_level(row, 0) is None
+            assert not any("plays their seat now" in m for m in said), said
+            assert len(said) < 10, said
+            assert g.waiting_for() == [0]  # her next question is hers
+            assert any(m.startswith(ann.mention) for m in said[-2:]), said
+    asyncio.run(scenario())
