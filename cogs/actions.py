@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any, cast
 
 import aiohttp
@@ -30,6 +30,7 @@ from service.daily_play import DailyHost
 from service.notation import action_words
 from service.play import Aim
 from service.refusals import words
+from service.seats import people_deciding
 from service.tables import fault_refusal
 
 from .announce import Announcement, clip, deliver
@@ -406,18 +407,23 @@ async def conclude(interaction: discord.Interaction, out: Outcome, lang: str, *,
     if out.duplicate:
         log.info("game %s: interaction %s delivered again; applied once", out.row.id,
                  interaction.id)
-        await answer_actor(interaction, ann, out.text, lang, over=over)
+        await answer_actor(interaction, ann, out.text, lang, over=over,
+                           waiting=people_deciding(out.row, out.game, out.actor))
         return
     log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
-    await answer_actor(interaction, ann, out.text, lang, over=over)
+    await answer_actor(interaction, ann, out.text, lang, over=over,
+                       waiting=people_deciding(out.row, out.game, out.actor))
     await announce(bot, ann, skip_seat=ann.actor)
     if out.row.settings.get("daily") and out.game.over:
         await tell_settled(bot, out.row.id)
 
 
 async def answer_actor(interaction: discord.Interaction, ann: Announcement, text: str,
-                       lang: str, *, over: bool = False) -> None:
-    """The actor's private reply: what was done, their secrets, their next question."""
+                       lang: str, *, over: bool = False, waiting: Sequence[int] = ()) -> None:
+    """The actor's private reply: what was done, their secrets, their next question — or,
+    with none, the people the table still waits for (`waiting`: in a step every seat
+    answers at once, the audit's players could not tell whether the game was stuck on
+    them)."""
     # a resignation the others play on after is said in words, not only as its notation
     # (the Discord audit read "✅ `resign`" and nothing of being out of the game); one that
     # ended the game is followed by the game-over post
@@ -431,5 +437,7 @@ async def answer_actor(interaction: discord.Interaction, ann: Announcement, text
     if a is not None:
         lines.append(t("your_turn_next", lang, prompt=a.text[lang]))
         view = prompt_view(ann.game_id, a.seat, a.decision, ann.cards, lang)
+    elif waiting and not over and text != "resign":
+        lines.append(t("waiting", lang, who=join((ann.names[s] for s in waiting), lang)))
     lines += posting_warning(interaction, lang)
     await reply(interaction, "\n".join(lines), **({"view": view} if view else {}))

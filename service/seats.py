@@ -133,6 +133,14 @@ def add_bots(seats: list[Seat], settings: Settings, count: int, level: str) -> N
         seats.append({"user": -k, "name": bot_name(k, level, lang), "ai": level})
 
 
+def people_deciding(row: GameRow, g: Game, but: int | None = None) -> list[int]:
+    """The seats (other than `but`) whose person is being asked something now: who the
+    table waits for (an AI-played seat answers on its own within moments)."""
+    if g.over:
+        return []
+    return [s for s in g.waiting_for() if s != but and not ai_level(row, s)]
+
+
 def ai_played(row: GameRow) -> set[int]:
     """The seats an AI plays now (bot seats, and zombie-mode seats handed over)."""
     return {s for s in range(len(row.seats)) if ai_level(row, s)}

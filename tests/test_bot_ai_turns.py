@@ -147,3 +147,30 @@ def test_the_time_limit_pass_resumes_an_ai_seat_left_waiting(tmp_path, monkeypat
             assert not any("Reminder" in m.content or "reminder" in m.content
                            for m in public(h))
     asyncio.run(scenario())
+
+
+def test_an_answer_in_a_simultaneous_step_says_who_the_table_still_waits_for(tmp_path):
+    """Initial placement (R4) asks every seat at once. Before, Ann's reply to her placement
+    was only "✅ `place …`": nothing said the game now waited for Bob (and not for the AIs,
+    which had placed already), so she could not tell whether it was stuck on her. Now it
+    names the people still deciding (never an AI seat, nor the reader)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await h.slash(ann, "rr new", players=4)
+            await h.click(bob, message=table.lobby_message(), label="Join")
+            await h.slash(ann, "rr bot add", level="random", count=2)
+            await h.click(ann, message=table.lobby_message(), label="Start")
+            await h.settle()
+            row, g = await table.bot.service.tables.current(h.channel.id)
+            assert g.waiting_for() == [0, 1]
+            res = await table.slash(ann, "rr place", card="thief", square="2B")
+            assert res.text.startswith("✅"), res.text
+            assert res.text.splitlines()[-1] == "Waiting for Bob.", res.text
+            assert "Bot" not in res.text
+            res = await table.slash(bob, "rr place", card="thief", square="2B")
+            assert res.text.startswith("✅") and "Waiting for Bob" not in res.text, res.text
+            assert "Bot" not in res.text  # an AI asked next answers on its own: not named
+    asyncio.run(scenario())
