@@ -396,12 +396,11 @@ def interaction_key(interaction: discord.Interaction, text: str) -> str:
     return f"i:{interaction.id}:{text}"
 
 
-async def conclude(interaction: discord.Interaction, out: Outcome, lang: str, *,
-                   ended: bool = False) -> None:
+async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) -> None:
     """After an accepted answer: the actor's reply, then the channel's announcement (the
-    outbox notice the move committed; a redelivered interaction only gets its reply).
-    `ended`: the answer also ended the game for all (a resign that left only AI seats)."""
-    over = out.game.over or ended
+    outbox notice the move committed, and the game's end when it left only AI-played seats;
+    a redelivered interaction only gets its reply)."""
+    over = out.game.over or out.abandoned is not None
     bot = rook(interaction)
     ann = bot.announcer.capture(out, lang)
     if out.duplicate:

@@ -259,6 +259,9 @@ class Announcement:
     # The finished channel game its game-over post settles and tells the ratings of
     # (cogs/rating_lines.py; not a daily game).
     ended: tuple[GameRow, Game] | None = None
+    # The move also ended the game with no winner (only AI-played seats were left): told
+    # right after it, from its own outbox notice (`Announcer.announce`).
+    closing: Abandoned | None = None
 
     def lines(self, lang: str) -> list[str]:
         return markdowns(narrate(self.public, self.names, self.cards, lang), lang)
@@ -469,11 +472,12 @@ class Announcer:
             table_view=None,
             finished=list(out.finished), timeouts=timeouts, reports=reports, extra=extra,
             extra_pings=extra_pings,
-            ai_waiting=ai_waiting(row, g), notice=out.notice,
+            ai_waiting=ai_waiting(row, g) and out.abandoned is None, notice=out.notice,
             recap=Recap(g.setup, [list(e) for e in g.state["log"]],
                         [str(s["name"]) for s in row.seats])
             if g.over and not row.settings.get("daily") else None,
-            ended=(row, g) if g.over and not row.settings.get("daily") else None)
+            ended=(row, g) if g.over and not row.settings.get("daily") else None,
+            closing=None if out.duplicate else out.abandoned)
 
     # ---- delivery ------------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -539,7 +543,10 @@ class Announcer:
         """The channel is told its game was abandoned, and by whom: an outbox notice written
         with the status, so a crash or an outage right after the command still tells it."""
         self.bot.seating.pop(ended.row.channel_id, None)
-        note = t("abandoned", game_lang(ended.row), name=safe(ended.by))
+        # a move that left only AI-played seats ended it: nobody abandoned it (an AI's
+        # name there read as if the AI had walked out)
+        note = t("no_person_left" if ended.why == "no_person" else "abandoned",
+                 game_lang(ended.row), name=safe(ended.by))
         channel = self.channel(post_channel(ended.row))
         await deliver(f"game {ended.row.id} abandoned", lambda: channel.send(note))
 
@@ -679,7 +686,11 @@ class Announcer:
         turn.users += 1
         try:
             async with turn.lock, self._telling:
-                return await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
+                told = await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
+                if (closing := ann.closing) is not None:  # after the move that ended it
+                    told = await self.tell(closing.notice,
+                                           lambda: self.publish_abandoned(closing)) and told
+                return told
         finally:
             turn.users -= 1
             if not turn.users:

@@ -259,15 +259,12 @@ class LobbyCommands(CommandsMixin):
     @staticmethod
     async def _resign(interaction: discord.Interaction) -> None:
         """The confirmed resignation: told as any answer; where only AI seats were left the
-        game is then abandoned, and that told too."""
+        game is then abandoned, and that told too (with the move's announcement)."""
         bot = rook(interaction)
-        out, ended = await bot.service.play.resign(
+        out, _ended = await bot.service.play.resign(
             await game_key(interaction), interaction.user.id,
             key=interaction_key(interaction, "resign"))
-        await conclude(interaction, out, lang_of(interaction), ended=ended is not None)
-        if ended is not None:
-            await bot.announcer.tell(ended.notice,
-                                     lambda: bot.announcer.publish_abandoned(ended))
+        await conclude(interaction, out, lang_of(interaction))
 
     async def _roster(self, interaction: discord.Interaction, op: str) -> None:
         lang = lang_of(interaction)

@@ -13,7 +13,8 @@ Bodies:
   {"kind": "start", "to": j, "prompts": [...]}
   {"kind": "undo",  "to": j, "actor": seat, "prompts": [seat]}
   {"kind": "remind", "seat": s, "decision": opened, "deadline": t}
-  {"kind": "abandoned", "by": name}   (written with the status it tells of)
+  {"kind": "abandoned", "by": name}   (written with the status it tells of; "why":
+      "no_person" when a move left only AI-played seats, "by" the last person out)
   {"kind": "zombie", "seat": s}       (an AI took the seat: written with the hand-over)
   {"kind": "set_aside"}, {"kind": "resumed"}   (written with the quarantine, or its end)
 """
@@ -106,7 +107,9 @@ async def _hosting(tables: Tables, row: GameRow | None,
     if row is None:
         return None
     if notice.body["kind"] == "abandoned":
-        return Abandoned(row, notice.body["by"], notice.id)
+        why = notice.body.get("why")
+        return Abandoned(row, notice.body["by"], notice.id,
+                         why=why if isinstance(why, str) else None)
     reason = await tables.held(row)
     if (notice.body["kind"] == "set_aside") != (reason is not None):
         return None  # set aside and lifted since (or the other way): the next one tells

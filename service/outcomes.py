@@ -45,7 +45,9 @@ class Outcome:
     deadlines: dict[int, float] = field(default_factory=dict)
     notice: int | None = None  # the outbox row announcing it (see notices())
     duplicate: bool = False  # a redelivered interaction: nothing was applied this time
-    abandoned: int | None = None  # committed as abandoned (a resign: only AIs left), told here
+    # committed as abandoned (the move left only AI-played seats), with its own notice to
+    # tell after the move's (service/play.py `status_after`)
+    abandoned: Abandoned | None = None
 
     @property
     def over(self) -> bool:
@@ -76,12 +78,15 @@ class Reminder:
 
 @dataclass(slots=True)
 class Abandoned:
-    """A game ended by its host (or a manager) with no winner, to be told in its channel;
-    `by` is who did it, by name. Kept in the outbox with the status it changed."""
+    """A game ended with no winner, to be told in its channel: by its host (or a manager),
+    or by the move that left only AI-played seats in it; `by` is who did it (or the last
+    person out), by name; `why` "no_person": no person is left to play it (not a resign).
+    Kept in the outbox with the status it changed."""
 
     row: GameRow
     by: str
     notice: int | None = None
+    why: str | None = None
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import marshal
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,10 +170,14 @@ class Play:
                      end_if_only_ai: bool = False) -> Outcome:
         """`seat` answers `text` in the loaded game `g` (the caller holds the channel's lock):
         judged, committed with its follow-ups and `meta` change, reported. `user_id` None:
-        nobody typed it (a default or an AI's answer). `end_if_only_ai` (a resign): when
-        only AI-played seats are left, the game is abandoned in the same transaction, with
-        its announcement (`Outcome.abandoned`)."""
+        nobody typed it (a default or an AI's answer). A move (any: a person's, an AI's, a
+        time-out's, a removal) that leaves only AI-played seats where a person was still in
+        the game abandons it in the same transaction, with its announcement
+        (`Outcome.abandoned`, `status_after`), rather than the AIs playing the rest out in
+        the channel all at once. `end_if_only_ai` (a resign): told as abandoned by the seat
+        that resigned."""
         tables = self.tables
+        people_before = people_in(row, g)
         waiting_before = {s: g.decision_id(s) for s in g.waiting_for()}
         log_start = len(g.log)
         # the state as it was, to put back if the commit fails; marshal copies the plain
@@ -196,11 +201,12 @@ class Play:
         notes = list(notes or [])
         notice = {"kind": "move", "from": log_start, "to": len(g.log), "actor": seat,
                   "prompts": prompts, "notes": notes} if tables.notify else None
-        status, ended = status_after(row, g, seat, end_if_only_ai, tables.notify)
+        status, ended = status_after(row, g, seat, end_if_only_ai, people_before)
         try:
             done = await tables.store.commit_actions(
                 row.id, row.version, entries, g.to_json(), status,
-                tables.timers(row, g), meta, key=key, notice=notice, ended=ended)
+                tables.timers(row, g), meta, key=key, notice=notice,
+                ended=ended if tables.notify else None)
         except BaseException as e:
             # Nothing was stored: forget the in-memory change so the next load is the truth.
             tables.forget(row.id)
@@ -216,11 +222,17 @@ class Play:
                 raise refusal from e
             raise
         new = done.row
-        tables.remember(new, g, done.timers)
+        closed = None
+        if new.status == "abandoned":  # nothing more is played in it
+            tables.forget(new.id)
+            body = ended or {}
+            closed = Abandoned(new, str(body.get("by", "")), done.ended, why=body.get("why"))
+        else:
+            tables.remember(new, g, done.timers)
         finished = [e["what"] for e in ev if e["type"] == "resolved"]
         return Outcome(new, g, ev, seat, canonical, prompts=prompts, finished=finished,
                        notes=notes, stages=stages, deadlines=deadlines_of(done.timers),
-                       notice=done.notice, abandoned=done.ended)
+                       notice=done.notice, abandoned=closed)
 
     async def timeout(self, row: GameRow, g: Game, seat: int) -> Outcome:
         """R15: the default answer for a seat past its deadline (the time-out counts)."""
@@ -236,12 +248,7 @@ class Play:
         The resign and the abandon are one transaction: a crash between the two (or a
         redelivered resign) left the game active for the AIs to play out."""
         out = await self.act(channel_id, user_id, "resign", key=key, end_if_only_ai=True)
-        row = out.row
-        if row.status != "abandoned" or out.duplicate:
-            return out, None
-        self.tables.forget(row.id)
-        name = str(row.seats[out.actor]["name"]) if out.actor is not None else ""
-        return out, Abandoned(row, name, out.abandoned)
+        return out, out.abandoned
 
     async def undo(self, channel_id: int, user_id: int, key: str | None = None) -> Outcome:
         tables = self.tables
@@ -320,18 +327,28 @@ class Play:
 
 
 def status_after(row: GameRow, g: Game, seat: int, end_if_only_ai: bool,
-                 notify: bool) -> tuple[GameStatus, dict[str, Any] | None]:
+                 people_before: Sequence[int] = ()) -> tuple[GameStatus, dict[str, Any] | None]:
     """The status a move leaves its game in, and the abandon's announcement when it is
-    abandoned there (`Play.commit`'s `end_if_only_ai`: a resign that leaves only AIs)."""
+    abandoned there: a move that turns "a person is still in the game" (`people_before`:
+    the seats a person played still in it before the move) into "only AI-played seats
+    left" ends it, unless the engine ended it (the verification audit: the last person's
+    castle fell to an Invasion, or a vote removed them, and the AIs played the rest out in
+    the channel, dozens of posts in a second).
+    Told as no person left to play ("why": "no_person", "by" the last person out); a
+    resign (`end_if_only_ai`) as abandoned by the seat that resigned, as before."""
     if g.over:
         return "over", None
-    if not (end_if_only_ai and only_ai_left(row, g)):
+    if not ((people_before or end_if_only_ai) and not people_in(row, g)):
         return "active", None
-    return "abandoned", ({"kind": "abandoned", "by": str(row.seats[seat]["name"])}
-                         if notify else None)
+    if end_if_only_ai:
+        return "abandoned", {"kind": "abandoned", "by": str(row.seats[seat]["name"])}
+    last = seat if seat in people_before else people_before[-1]
+    return "abandoned", {"kind": "abandoned", "by": str(row.seats[last]["name"]),
+                         "why": "no_person"}
 
 
-def only_ai_left(row: GameRow, g: Game) -> bool:
-    """Every seat still in the game is played by an AI (no person is left to play it)."""
-    return not any(not g.player(s)["eliminated"] and not ai_level(row, s)
-                   for s in range(len(row.seats)))
+def people_in(row: GameRow, g: Game) -> list[int]:
+    """The seats still in the game that their person plays (none: only AIs are left)."""
+    return [s for s in range(len(row.seats))
+            if not g.player(s)["eliminated"] and not ai_level(row, s)]
+
