@@ -201,7 +201,10 @@ class Play:
         notes = list(notes or [])
         notice = {"kind": "move", "from": log_start, "to": len(g.log), "actor": seat,
                   "prompts": prompts, "notes": notes} if tables.notify else None
-        status, ended = status_after(row, g, seat, end_if_only_ai, people_before)
+        # a channel game's rule (`notify`: the bot's hosting); the console shows the AIs'
+        # moves as lines of its own, and plays such a game to its end
+        status, ended = status_after(row, g, seat, end_if_only_ai,
+                                     people_before if tables.notify else ())
         try:
             done = await tables.store.commit_actions(
                 row.id, row.version, entries, g.to_json(), status,

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
+from test_service_seats import _collect, _play_people, _service
 
 from service.play import status_after
 
@@ -96,10 +97,9 @@ def test_an_invasion_that_takes_the_last_persons_castle_ends_the_game_with_that_
     """Ann alone with two AI seats, played at random (seed 5) until her castle falls
     (R9.3, 落城) in the Invasion her own `done` set off: that move, not a later one, left the
     game abandoned as no person left, and no AI answered after it."""
-    from test_service_seats import _collect, _play_people, _service
-
     async def main():
         store, svc = await _service(tmp_path)
+        svc.tables.notify = True  # a channel game's rule, as the bot hosts it
         await svc.lobby.new_lobby(1, 7, 11, "Ann", players=3, bots=2, bot_level="random")
         await svc.lobby.start(7, 11)
         real, outs, told = svc.play.act, [], []
