@@ -463,6 +463,7 @@ class Announcer:
         reports = [replace(r, view=marked_view(row, r.view)) if r.view is not None else r
                    for r in phase_reports(out)]
         extra, extra_pings = zombie_notice(out, lang)
+        settles = g.over and not row.settings.get("daily")  # a channel game's end: settled
         if g.over:  # issue 23: who used hints, told with the game's end
             extra.extend(used_lines(row, names, lang))
         return Announcement(
@@ -474,9 +475,8 @@ class Announcer:
             extra_pings=extra_pings,
             ai_waiting=ai_waiting(row, g) and out.abandoned is None, notice=out.notice,
             recap=Recap(g.setup, [list(e) for e in g.state["log"]],
-                        [str(s["name"]) for s in row.seats])
-            if g.over and not row.settings.get("daily") else None,
-            ended=(row, g) if g.over and not row.settings.get("daily") else None,
+                        [str(s["name"]) for s in row.seats]) if settles else None,
+            ended=(row, g) if settles else None,
             closing=None if out.duplicate else out.abandoned)
 
     # ---- delivery ------------------------------------------------------------------------------

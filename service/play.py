@@ -214,16 +214,7 @@ class Play:
             # Nothing was stored: forget the in-memory change so the next load is the truth.
             tables.forget(row.id)
             g.state = marshal.loads(backup)
-            if isinstance(e, VersionConflict):
-                # another process got there first — maybe with this very interaction
-                if (again := await self._again(key, row, g, seat)) is not None:
-                    return again
-                raise stale_other() from e
-            if isinstance(e, AlreadyApplied):
-                return duplicate(row, g, seat, e, await tables.deadlines(row))
-            if (refusal := store_refusal(e)) is not None:
-                raise refusal from e
-            raise
+            return await self._not_stored(e, key, row, g, seat)
         new = done.row
         closed = None
         if new.status == "abandoned":  # nothing more is played in it
@@ -236,6 +227,22 @@ class Play:
         return Outcome(new, g, ev, seat, canonical, prompts=prompts, finished=finished,
                        notes=notes, stages=stages, deadlines=deadlines_of(done.timers),
                        notice=done.notice, abandoned=closed)
+
+    async def _not_stored(self, e: BaseException, key: str | None, row: GameRow, g: Game,
+                          seat: int) -> Outcome:
+        """A commit the store did not take (`g` already put back): the same interaction's
+        answer where it was applied before (here or by another process), a refusal in words
+        for a store that refused, else the error itself."""
+        if isinstance(e, VersionConflict):
+            # another process got there first — maybe with this very interaction
+            if (again := await self._again(key, row, g, seat)) is not None:
+                return again
+            raise stale_other() from e
+        if isinstance(e, AlreadyApplied):
+            return duplicate(row, g, seat, e, await self.tables.deadlines(row))
+        if (refusal := store_refusal(e)) is not None:
+            raise refusal from e
+        raise e
 
     async def timeout(self, row: GameRow, g: Game, seat: int) -> Outcome:
         """R15: the default answer for a seat past its deadline (the time-out counts)."""
