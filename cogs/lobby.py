@@ -140,9 +140,11 @@ async def host_gone(interaction: discord.Interaction, row: GameRow | None) -> bo
 
 
 async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -> None:
-    """Join/Leave/Start buttons; a button of an older lobby is refused."""
+    """Join/Leave/Start buttons; a button of an older lobby is refused, and so is one
+    pressed where the bot is no longer installed in the server (a member who installed the
+    app for themselves still reaches an old lobby post: `channel_only`, as the commands)."""
     lang = lang_of(interaction)
-    if not await ack(interaction):
+    if not await ack(interaction) or not await channel_only(interaction):
         return
     svc = rook(interaction).service
     row = await svc.store.open_game(interaction.channel_id or 0)

@@ -123,3 +123,21 @@ def test_the_daily_news_channel_must_be_one_the_bot_can_post_in(tmp_path):
             assert "Send Messages" in res.text, res.text
             assert await h.bot.daily.store.guild_channel(h.guild_id) == news.id
     asyncio.run(scenario())
+
+
+def test_an_old_lobby_post_does_nothing_once_the_bot_left_the_server(tmp_path):
+    """The bot removed from the server, a member who installed the app for themselves can
+    still press an old lobby post's Join: it joined a game the bot could never host there.
+    It is refused as the commands are ("a server channel where the bot is installed")."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await h.slash(ann, "rr new", players=2)
+            lobby = table.lobby_message()
+            h.server.user_install_only = True  # the bot's own install is gone
+            res = await h.click(bob, table.lobby_button(lobby, "join"), message=lobby)
+            assert res.ephemeral and res.text.startswith("⛔"), res.text
+            row = await h.bot.store.open_game(h.channel.id)
+            assert row is not None and [s["user"] for s in row.seats] == [ann.id]
+    asyncio.run(scenario())
