@@ -11,7 +11,7 @@ import sqlite3
 from typing import Any, ClassVar
 
 from bot_driver import Clock, Table, make_bot
-from harness import Harness
+from harness import FakeUser, Harness
 
 from store import Store
 
@@ -25,18 +25,24 @@ def start_posts(h: Harness) -> list:
             if "The game begins" in str((r.json or {}).get("content"))]
 
 
+async def two_people_two_bots(h: Harness) -> tuple[Table, FakeUser, FakeUser]:
+    """Ann's 4-seat game in #general with Bob and two random AI seats, started."""
+    ann, bob = h.user("ann"), h.user("bob")
+    table = Table(h)
+    await h.slash(ann, "rr new", players=4)
+    await h.click(bob, message=table.lobby_message(), label="Join")
+    await h.slash(ann, "rr bot add", level="random", count=2)
+    await h.click(ann, message=table.lobby_message(), label="Start")
+    return table, ann, bob
+
+
 def test_a_game_with_ai_seats_posts_its_start_message(tmp_path):
     """Issue 17 point 1: "🎲 The game begins! Seats: …" named the AI seats' negative ids in
     allowed_mentions.users, Discord answered 400 (50035) and the post was lost."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
                            settle_timeout=60) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            await h.slash(ann, "rr new", players=4)
-            await h.click(bob, message=table.lobby_message(), label="Join")
-            await h.slash(ann, "rr bot add", level="random", count=2)
-            await h.click(ann, message=table.lobby_message(), label="Start")
+            table, ann, bob = await two_people_two_bots(h)
             sent = start_posts(h)
             assert [r.status for r in sent] == [200], [r.response for r in sent]
             body = sent[0].json
@@ -157,12 +163,7 @@ def test_an_answer_in_a_simultaneous_step_says_who_the_table_still_waits_for(tmp
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
                            settle_timeout=60) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            await h.slash(ann, "rr new", players=4)
-            await h.click(bob, message=table.lobby_message(), label="Join")
-            await h.slash(ann, "rr bot add", level="random", count=2)
-            await h.click(ann, message=table.lobby_message(), label="Start")
+            table, ann, bob = await two_people_two_bots(h)
             await h.settle()
             row, g = await table.bot.service.tables.current(h.channel.id)
             assert g.waiting_for() == [0, 1]

@@ -9,7 +9,7 @@ import asyncio
 
 import discord
 from bot_driver import Clock, Table, make_bot
-from harness import Harness
+from harness import FakeUser, Harness, RecordedMessage
 from test_bot_newcomer import placed_two_player
 
 
@@ -28,6 +28,14 @@ def give_back(h: Harness, **perms: bool) -> None:
     p = discord.Permissions(h.server.bot_user.permissions)
     p.update(**dict.fromkeys(perms, True))
     h.server.bot_user.permissions = p.value
+
+
+async def open_lobby(h: Harness) -> tuple[Table, FakeUser, FakeUser, RecordedMessage]:
+    """Ann's 2-player lobby in #general, open, and Bob who may join it."""
+    ann, bob = h.user("ann"), h.user("bob")
+    table = Table(h)
+    await h.slash(ann, "rr new", players=2)
+    return table, ann, bob, table.lobby_message()
 
 
 def test_a_game_is_not_opened_where_the_bot_cannot_post_its_board(tmp_path):
@@ -65,10 +73,7 @@ def test_a_lobby_does_not_start_once_the_bot_cannot_post(tmp_path):
     the lobby is kept for when it is given back."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            await h.slash(ann, "rr new", players=2)
-            lobby = table.lobby_message()
+            table, ann, bob, lobby = await open_lobby(h)
             await h.click(bob, table.lobby_button(lobby, "join"), message=lobby)
             take_away(h, send_messages=False)
             res = await h.click(ann, table.lobby_button(lobby, "start"), message=lobby)
@@ -131,10 +136,7 @@ def test_an_old_lobby_post_does_nothing_once_the_bot_left_the_server(tmp_path):
     It is refused as the commands are ("a server channel where the bot is installed")."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            await h.slash(ann, "rr new", players=2)
-            lobby = table.lobby_message()
+            table, ann, bob, lobby = await open_lobby(h)
             h.server.user_install_only = True  # the bot's own install is gone
             res = await h.click(bob, table.lobby_button(lobby, "join"), message=lobby)
             assert res.ephemeral and res.text.startswith("⛔"), res.text
