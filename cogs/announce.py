@@ -56,7 +56,7 @@ from store import GameRow, GameStore, Notice
 
 from .i18n import LEVELS, PHASES, join, languages, pair, t
 from .mentions import is_person, only, safe
-from .rating_lines import end_lines, start_line
+from .rating_lines import end_lines, places_line, start_line
 from .recap_image import Recap, recap_file, recap_gif_of
 from .text import markdown, markdowns
 from .views import prompt_view
@@ -512,6 +512,7 @@ class Announcer:
         hints += ann.extra
         if ann.ended is not None:  # the game-over post: the ratings it moved (issue 24)
             row, g = ann.ended
+            hints += await places_line(row, g, g.state["log"], ann.lang)
             hints += await end_lines(self.bot.store, self.bot.service.clock(), row, g, g.state["log"], ann.lang)
             # what a newcomer does next, where the game ended (the new-player audit)
             hints.append(t("over_next", ann.lang, game=row.id))

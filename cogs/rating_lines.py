@@ -10,12 +10,20 @@ settles whatever a post did not (`RookBot.settle_games`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 from engine import Game
-from service.ratings import PROVISIONAL_GAMES, Ratings, delta, provisional, shown
+from service.ratings import (
+    PROVISIONAL_GAMES,
+    Ratings,
+    delta,
+    provisional,
+    shown,
+    standings,
+)
 from store import GameRow, GameStore
 from store.ratings import EVERYWHERE
 
@@ -46,6 +54,23 @@ async def start_line(store: GameStore, game_id: int, lang: str) -> str | None:
         return t("rating_start_zombie" if row.settings.get("zombie") else "rating_start_rated",
                  lang)
     return t("rating_start_unrated", lang, why=reason_text(reason, lang))
+
+
+async def places_line(row: GameRow, g: Game, log_: Sequence[Sequence[Any]],
+                      lang: str) -> list[str]:
+    """The game-over post's places of a 3–4 seat game (R9.3, R14.4): every seat, those who
+    left said as eliminated or resigned — what the rating lines under it move by."""
+    try:
+        placed = await asyncio.to_thread(standings, row, g, log_)
+    except Exception:  # a replay failure costs this line, never the post
+        log.exception("game %s: places not worded", row.id)
+        return []
+    if not placed:
+        return []
+    names = [safe(str(s["name"])) for s in row.seats]
+    return [t("over_places", lang, places=t("over_places_sep", lang).join(
+        t(f"over_place_{how}" if how else "over_place", lang, n=place, name=names[seat])
+        for place, seat, how in placed))]
 
 
 async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: Sequence[Sequence[Any]],

@@ -163,6 +163,37 @@ def out_at(frames: Sequence[Frame]) -> dict[int, int]:
     return out
 
 
+def gone(frames: Sequence[Frame]) -> dict[int, bool]:
+    """Each player who left the game: whether it resigned (or was removed) rather than
+    knocked out (R9.3)."""
+    out: dict[int, bool] = {}
+    for frame in frames:
+        for event in frame.events:
+            e: Mapping[str, Any] = event
+            if e.get("type") == "eliminated":
+                out[int(e["player"])] = bool(e.get("resigned"))
+    return out
+
+
+def standings(row: GameRow, g: Game, log: Sequence[Sequence[Any]]) -> list[tuple[int, int, str]]:
+    """The game-over post's places (R9.3, R14.4): (place, seat, how) best first, `how` ""
+    for a winner or a player still standing, "eliminated" or "resigned" for one who left —
+    the places the ratings move by (`places`). None where the winner line says it all: two
+    seats, nobody won, or everyone shares the win."""
+    result: Mapping[str, Any] = g.result or {}
+    n = len(row.seats)
+    winners = {int(s) for s in result.get("winners", [])}
+    if n < 3 or not winners or len(winners) == n:
+        return []
+    assert row.setup is not None
+    frames = replay(row.setup, log).frames
+    where = places(result, n, out_at(frames))
+    left = gone(frames)
+    how = {s: "" if s in winners or s not in left else "resigned" if left[s] else "eliminated"
+           for s in range(n)}
+    return sorted(((where[s], s, how[s]) for s in range(n)), key=lambda p: (p[0], p[1]))
+
+
 def finished_of(row: GameRow, g: Game, log: Sequence[Sequence[Any]], unrated: str | None,
                 now: float) -> Finished:
     result: Mapping[str, Any] = g.result or {}

@@ -146,3 +146,58 @@ def test_the_log_of_a_game_whose_record_was_damaged_since_it_was_verified(tmp_pa
             res = await h.slash(ann, "rr log")
             assert res.text == before.text, res.text
     asyncio.run(scenario())
+
+
+def test_game_over_post_places_every_seat_of_a_four_person_game(tmp_path):
+    """R9.3, R14.4: the game-over post of a 3–4 person game places every seat — the winner,
+    those knocked out in the same step sharing a place, and a seat that resigned said as
+    resigned. Before, it named only the winner ("Dan won — last player standing") while the
+    rating lines under it moved Ann, Bob and Cat by places it never stated (history alone
+    showed Ann (2), Bob (2), Cat (4))."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            users = [h.user(name) for name in ("ann", "bob", "cat", "dan")]
+            table = Table(h)
+            await table.open(users[0], users[1:], players=4)
+            rng = random.Random(3)
+            for k in range(900):
+                if k == 40:  # Cat resigns midway
+                    res = await table.slash(users[2], "rr lobby leave", confirm=True)
+                    assert "resigned" in res.text, res.text
+                if await table.step(rng) is None:
+                    break
+            row, g = await table.game()
+            res = g.state["result"]
+            assert res["winners"] == [3] and res["code"] == "end.last_standing", res
+            over = next(m for m in public(h) if "Game over" in m.text)
+            assert ("🏅 Places: 1. Dan · 2. Ann (eliminated) · 2. Bob (eliminated) · "
+                    "4. Cat (resigned)" in over.text), over.text
+            # the same order the ratings moved by, and history keeps
+            history = await h.slash(users[0], "rr-stats history")
+            assert "Ann (2), Bob (2), Cat (4), Dan (1)" in history.text, history.text
+
+    asyncio.run(scenario())
+
+
+def test_game_over_post_places_in_japanese_and_not_for_two(tmp_path):
+    """The places line is in the game's language (Japanese: 位, 脱落, 降参 in full-width
+    parentheses); a two-person game's post has none (its winner line says it all). Before,
+    neither post placed anyone."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            h.server.guild_locale = "ja"  # a Japanese server: its posts are in Japanese
+            yui = h.user("yui", locale="ja")
+            others = [h.user(name) for name in ("ken", "aki")]
+            table = Table(h)
+            await table.open(yui, others, players=3)
+            await table.play(random.Random(3))
+            row, g = await table.game()
+            over = next(m for m in public(h) if "ゲーム終了" in m.text)
+            assert "🏅 順位: " in over.text and "（1位）" in over.text, over.text
+            assert "位、脱落）" in over.text, over.text
+        async with Harness(lambda: make_bot(tmp_path / "g2.db", Clock(), seed=11)) as h:
+            await finished_two_player_game(h)
+            over = next(m for m in public(h) if "Game over" in m.text)
+            assert "Places" not in over.text, over.text
+
+    asyncio.run(scenario())
