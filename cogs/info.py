@@ -80,6 +80,8 @@ def player_caption(g: Game, view: Mapping[str, Any], seat: int, viewer: int | No
     hand = join((g.cards.name(c["card"], lang) for c in p["hand"]), lang) or t("nothing", lang)
     lines = [t("board_caption", lang, name=safe(p["name"]), gold=p["gold"], marks=p["honor_marks"],
                threat=p["threat_public"], hand=hand)]
+    if p.get("eliminated"):  # resigned, removed or knocked out: its board read as in play
+        lines.append(t("board_out", lang))
     if seat == viewer and p.get("medals"):
         lines.append(t("board_medals", lang, medals=join(p["medals"], lang),
                        threat=p["threat"]))

@@ -200,3 +200,19 @@ def test_two_players_with_one_display_name_are_told_apart(tmp_path):
             status = await table.slash(ann, "rr status")
             assert "ａｎｎ (2)" in status.text, status.text
     asyncio.run(scenario())
+
+
+def test_the_board_of_a_player_who_resigned_says_they_are_out(tmp_path):
+    """R9.3: a player who resigned (or was removed, or knocked out) is out of the game. Their
+    `/rr board` read "**Cat** — gold 7, honor marks 2, threat 10; …" like a board in play,
+    with nothing to say it no longer plays; now it says so. The others' boards do not."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=2)) as h:
+            table, ann, bob, cat = await three_playing(h)
+            res = await table.slash(cat, "rr lobby leave", confirm=True)
+            assert "resigned" in res.text, res.text
+            out = await table.slash(ann, "rr board", player=cat)
+            assert "Out of the game (R9.3)" in out.text, out.text
+            still = await table.slash(ann, "rr board", player=bob)
+            assert "Out of the game" not in still.text, still.text
+    asyncio.run(scenario())
