@@ -84,17 +84,25 @@ if TYPE_CHECKING:  # asyncpg-stubs: a pooled connection is a proxy with the same
     Con = asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record]
 else:
     Con = asyncpg.Connection
-# Failures after which nothing was written and the caller may simply try again.
+# Failures after which nothing was written and the caller may simply try again. A statement
+# the server cancelled (`statement_timeout`, pg_cancel_backend) is one: a write waiting for a
+# lock meets it before `lock_timeout` where an operator set it shorter.
 RETRYABLE = (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
-             asyncpg.SerializationError)
+             asyncpg.SerializationError, asyncpg.QueryCanceledError)
+# The server out of a resource (class 53: disk full, out of memory, too many connections):
+# the statement failed whole, nothing was written, and it may well work once the operator
+# has made room; raised as it is, in `faults`.
+RESOURCES = (asyncpg.InsufficientResourcesError,)
 # asyncpg's InternalClientError ("cannot switch to state …") is what a connection the server
 # killed in the middle of a transaction raises next: it is as lost as the others.
 LOST = (OSError, TimeoutError, asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
-        asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, asyncpg.InternalClientError)
+        asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+        asyncpg.InternalClientError)
 # A pooled connection the server dropped while it sat idle (a restart, a killed backend): a
 # read on it fails at once, and the same read on a fresh connection may well succeed.
 DROPPED = (ConnectionResetError, BrokenPipeError, asyncpg.ConnectionDoesNotExistError,
-           asyncpg.InterfaceError, asyncpg.AdminShutdownError, asyncpg.InternalClientError)
+           asyncpg.InterfaceError, asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+           asyncpg.InternalClientError)
 
 
 class NotBegun(Exception):
@@ -121,8 +129,10 @@ class PgStore(GameStore):
 
     backend = "postgresql"
     # As db.py's `Store.faults`: lost connections and lock/serialization failures (a read
-    # raises them as they are; a write as StoreBusy), and a COMMIT whose fate is unknown.
-    faults: tuple[type[Exception], ...] = (StoreBusy, StoreUncertain, *LOST, *RETRYABLE)
+    # raises them as they are; a write as StoreBusy), a server out of room, and a COMMIT
+    # whose fate is unknown.
+    faults: tuple[type[Exception], ...] = (StoreBusy, StoreUncertain, *LOST, *RETRYABLE,
+                                           *RESOURCES)
     damaged: tuple[type[Exception], ...] = (asyncpg.DataCorruptedError,
                                             asyncpg.IndexCorruptedError)
 
