@@ -317,6 +317,9 @@ class RookBot(Host):
                 pending = await self.store.notices(
                     None if startup else time.time(),
                     created_before=self._started if startup else None)
+            except self.store.faults as e:  # the database restarting or busy: one line
+                log.warning("outbox: pending notices wait for the next pass (store: %s)", e)
+                return 0
             except Exception:
                 log.exception("outbox: could not read pending notices")
                 return 0

@@ -480,3 +480,21 @@ def test_a_damaged_hint_or_time_out_count_keeps_to_its_own_game(tmp_path, entry)
                 assert res.text and INTERNAL not in res.text, (command, res.text)
             await times_out(h, clock, tables)
     asyncio.run(scenario())
+
+
+def test_an_outbox_the_store_cannot_read_now_is_one_warning_not_a_traceback(tmp_path, caplog,
+                                                                           monkeypatch):
+    """The database restarting or busy while a pass reads the outbox: every tick logged an
+    ERROR with a traceback, where every other pass says one line and waits (the PostgreSQL
+    faults audit). Nothing is lost: the notices are read at the next pass."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=1)) as h:
+            async def busy(*args, **kwargs):
+                raise StoreBusy("database is locked")
+            monkeypatch.setattr(h.bot.store, "notices", busy)
+            caplog.clear()
+            with caplog.at_level(logging.WARNING):
+                assert await h.bot.deliver_notices() == 0
+            assert "wait for the next pass" in caplog.text
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    asyncio.run(scenario())
