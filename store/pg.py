@@ -244,6 +244,9 @@ class PgStore(GameStore):
             if await self._rollback(con):
                 self._drop(con)
             if key is None:
+                if isinstance(e, LOST):  # no key to read back: it may well have landed (a
+                    # lobby opened, a seat taken), so "nothing was changed" would be untrue
+                    raise StoreUncertain(f"the connection was lost at COMMIT: {e}") from e
                 raise
             try:
                 async with self._need().acquire() as other:

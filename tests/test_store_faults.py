@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import asyncpg
 import pytest
 
-from store import AlreadyApplied, Store, StoreBusy, VersionConflict
+from store import AlreadyApplied, Store, StoreBusy, StoreUncertain, VersionConflict
 
 
 class Flaky(sqlite3.Connection):
@@ -359,6 +359,30 @@ def test_a_connection_lost_mid_move_refuses_it_cleanly_and_the_store_goes_on(pg_
         done = await _move(store, a, 0, "after")
         assert done.row.version == 1 and await store.log(a) == [[0, "after"]]
         assert store.resets >= 1
+        await store.close()
+    asyncio.run(main())
+
+
+def test_a_write_with_no_key_lost_at_commit_is_uncertain(pg_url):
+    """PostgreSQL only: a write with no interaction key to read back (a lobby opened, a seat
+    taken, a game's meta) whose connection dies as its COMMIT is sent may have landed. It was
+    raised as the lost connection, which the player reads as "nothing was changed" — then
+    "this channel already has a game" when they tried again (the PostgreSQL faults audit).
+    Now it is StoreUncertain: "look at status before answering again"."""
+    from conftest import Db
+
+    async def main():
+        db = Db("postgresql", pg_url)
+        store, _ = await _flaky(db)
+        a, = await _games(store, 1)
+
+        async def touch(con):
+            await con.execute("UPDATE games SET updated_at=7 WHERE id=$1", a)
+        Flaky.plan.update(commit="lost")
+        with pytest.raises(StoreUncertain):
+            await store.run_write(touch)
+        await store.run_write(touch)  # the store goes on
+        assert await db.sql("SELECT updated_at FROM games WHERE id=?", a) == [(7.0,)]
         await store.close()
     asyncio.run(main())
 
