@@ -493,6 +493,22 @@ def test_resuming_a_daily_game_a_newer_release_started_writes_nothing(db):
     asyncio.run(main())
 
 
+def last_move_first(store: Any, player: Any) -> list[bool]:
+    """`store.end_attempt` with the player's last move (through their own process, `player`)
+    landing between its caller's read and its first write: the race both tests below stage.
+    The list is non-empty once it has happened."""
+    real = store.end_attempt
+    raced: list[bool] = []
+
+    async def end_attempt(*args: Any, **kw: Any) -> bool:
+        if not raced:
+            raced.append(True)
+            await finish(player.host, 5)
+        return await real(*args, **kw)
+    store.end_attempt = end_attempt
+    return raced
+
+
 def test_the_days_close_never_ends_unfinished_a_game_another_process_just_finished(db):
     """The multi-process audit: the day job's process reads a player's daily game still in
     play, and before its close lands the player's last move lands through another process
@@ -504,15 +520,7 @@ def test_the_days_close_never_ends_unfinished_a_game_another_process_just_finish
         job, player = await start(db, clock), await start(db, clock)
         await player.host.attempts.play(5, "Ann", None, DM)
         clock.now = day_end(DAY) + 1
-        real = job.host.results.store.end_attempt
-        raced: list[bool] = []
-
-        async def end_attempt(*args: Any, **kw: Any) -> bool:
-            if not raced:  # the player's last move lands between the close's read and write
-                raced.append(True)
-                await finish(player.host, 5)
-            return await real(*args, **kw)
-        job.host.results.store.end_attempt = end_attempt  # type: ignore[method-assign]
+        raced = last_move_first(job.host.results.store, player)
         await job.host.results.close_day(DAY)
         att = await job.host.store.attempt(5, DAY.isoformat(), True)
         row = await job.store.get(att.game_id)
@@ -536,15 +544,7 @@ def test_expiring_an_overdue_attempt_never_ends_unfinished_a_game_just_finished(
         back, player = await start(db, clock), await start(db, clock)
         await player.host.attempts.play(5, "Ann", None, DM)
         clock.now = day_end(DAY) + 1
-        real = back.host.attempts.store.end_attempt
-        raced: list[bool] = []
-
-        async def end_attempt(*args: Any, **kw: Any) -> bool:
-            if not raced:
-                raced.append(True)
-                await finish(player.host, 5)
-            return await real(*args, **kw)
-        back.host.attempts.store.end_attempt = end_attempt  # type: ignore[method-assign]
+        raced = last_move_first(back.host.attempts.store, player)
         assert await back.host.attempts.expire_overdue(5) is None
         att = await back.host.store.attempt(5, DAY.isoformat(), True)
         row = await back.store.get(att.game_id)
