@@ -242,10 +242,7 @@ def test_the_japanese_bare_undo_question_is_japanese() -> None:
                         break
                     if sum(g.can_undo(s) for s in range(3)) > 1:
                         return who, await t.type("取消")
-                    seat = g.waiting_for()[0]
-                    acts = [str(a) for a in g.legal_actions(seat)
-                            if not str(a).startswith("resign")]
-                    await t.type(f"{names[seat]}: {rng.choice(acts)}")
+                    await t.random_answer(g, names, rng)
             finally:
                 await store.close()
         raise AssertionError("no moment in 8 games where two players could undo")

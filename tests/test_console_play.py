@@ -64,6 +64,13 @@ class Table:
         assert await self.con.handle(line)
         return self.out.getvalue()[start:]
 
+    async def random_answer(self, g: Game, names: list[str], rng: random.Random) -> str:
+        """The first seat waited for types a random legal answer, never a resignation (the
+        game stays whole while a test looks for a moment in it): the console's answer."""
+        seat = g.waiting_for()[0]
+        acts = [str(a) for a in g.legal_actions(seat) if not str(a).startswith("resign")]
+        return await self.type(f"{names[seat]}: {rng.choice(acts)}")
+
 
 # ---- refusals keep the game's own words whole --------------------------------------------------
 
@@ -213,10 +220,7 @@ def test_a_bare_undo_asks_whose_when_several_moves_can_go_back() -> None:
                         named = await t.type(f"undo {names[can[0]]}")
                         left = [s for s in range(3) if (await t.game()).can_undo(s)]
                         return bare, named, can, after + [-1] + left
-                    seat = g.waiting_for()[0]
-                    acts = [str(a) for a in g.legal_actions(seat)
-                            if not str(a).startswith("resign")]
-                    await t.type(f"{names[seat]}: {rng.choice(acts)}")
+                    await t.random_answer(g, names, rng)
             finally:
                 await store.close()
         raise AssertionError("no moment in 8 games where two players could undo")
