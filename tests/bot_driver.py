@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,15 @@ async def finished_solo(h: Harness, user: FakeUser, seed: int = 1) -> tuple[Tabl
     row, g = await table.game()
     assert g.over
     return table, row, g
+
+
+def damage_a_move(db: Path, game_id: int) -> None:
+    """A logged move of the game turned to one the engine refuses (seq 3: a pick of no
+    command card), in the SQLite file behind the bot's back, as a disk fault would leave
+    it: what the damage tests read the game through."""
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
+                    (game_id,))
 
 
 # Four of Discord's longest display names (32 characters), each with markdown, mentions and

@@ -11,9 +11,8 @@ from __future__ import annotations
 import asyncio
 import io
 import random
-import sqlite3
 
-from bot_driver import Clock, Table, accepted, make_bot
+from bot_driver import Clock, Table, accepted, damage_a_move, make_bot
 from harness import Harness
 from PIL import Image
 from test_bot_daily_review import DAY, NEXT_NOON, NOON
@@ -361,9 +360,7 @@ def test_a_daily_game_whose_log_was_damaged_since_it_was_verified_gets_its_recap
             await play_ranked(h, ann)
             att = await h.bot.daily.store.attempt(ann.id, DAY.isoformat(), True)
             assert att is not None and att.game_id is not None
-            with sqlite3.connect(db) as con:
-                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
-                            (att.game_id,))
+            damage_a_move(db, att.game_id)
             clock.now = NEXT_NOON  # the day has closed
             await day_once(h.bot)
             got = dm_recaps(h, ann)

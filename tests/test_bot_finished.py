@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 
-from bot_driver import Clock, Table, finished_solo, make_bot
+from bot_driver import Clock, Table, damage_a_move, finished_solo, make_bot
 from harness import Harness
 
 
@@ -140,9 +139,7 @@ def test_the_log_of_a_game_whose_record_was_damaged_since_it_was_verified(tmp_pa
             ann = h.user("ann")
             _table, row, _g = await finished_solo(h, ann)
             before = await h.slash(ann, "rr log")
-            with sqlite3.connect(db) as con:
-                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
-                            (row.id,))
+            damage_a_move(db, row.id)
             res = await h.slash(ann, "rr log")
             assert res.text == before.text, res.text
     asyncio.run(scenario())

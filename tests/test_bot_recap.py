@@ -11,7 +11,7 @@ import random
 import sqlite3
 import time
 
-from bot_driver import Clock, Table, finished_solo, make_bot
+from bot_driver import Clock, Table, damage_a_move, finished_solo, make_bot
 from harness import Harness
 from PIL import Image
 from test_bot_daily_review import DAY, NEXT_NOON, NOON, play_ranked
@@ -147,9 +147,7 @@ def test_a_finished_game_whose_record_is_damaged_says_so(tmp_path):
         async with Harness(lambda: make_bot(db, clock, seed=3)) as h:
             ann = h.user("ann")
             _table, row, _g = await finished_solo(h, ann)
-            with sqlite3.connect(db) as con:
-                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
-                            (row.id,))
+            damage_a_move(db, row.id)
             res = await h.slash(ann, "rr-recap")
             assert res.files and "cannot pick" not in res.text, res.text
             kept.update(server=h.server, ann=ann)

@@ -9,10 +9,17 @@ from __future__ import annotations
 import asyncio
 import io
 import random
-import sqlite3
 
 import pytest
-from bot_driver import LONG_NAMES, Clock, Table, finished_solo, long_named_game, make_bot
+from bot_driver import (
+    LONG_NAMES,
+    Clock,
+    Table,
+    damage_a_move,
+    finished_solo,
+    long_named_game,
+    make_bot,
+)
 from harness import Harness
 from PIL import Image
 from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
@@ -185,9 +192,7 @@ def test_a_finished_game_whose_log_was_damaged_since_it_was_verified_is_reviewed
         async with Harness(lambda: make_bot(db, Clock(), seed=3), settle_timeout=600) as h:
             ann = h.user("ann")
             _table, row, _g = await finished_solo(h, ann)
-            with sqlite3.connect(db) as con:
-                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
-                            (row.id,))
+            damage_a_move(db, row.id)
             res = await h.slash(ann, "rr-learn review", game=row.id)
             said = [m.text for m in res.messages]
             assert not [x for x in said if "could not be computed" in x], said

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from types import SimpleNamespace
 
 import discord
-from bot_driver import Clock, Table, finished_solo, long_named_game, make_bot
+from bot_driver import Clock, Table, damage_a_move, finished_solo, long_named_game, make_bot
 from harness import Harness
 
 from cogs.i18n import t
@@ -375,9 +374,7 @@ def test_a_history_game_whose_log_was_damaged_since_it_was_verified_opens(tmp_pa
         async with Harness(lambda: make_bot(db, Clock(), seed=3), settle_timeout=60) as h:
             ann = h.user("ann")
             _table, row, g = await finished_solo(h, ann)
-            with sqlite3.connect(db) as con:
-                con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=3",
-                            (row.id,))
+            damage_a_move(db, row.id)
             hist = await h.slash(ann, "rr-stats history")
             msg = hist.last
             assert msg is not None and f"**#{row.id}**" in hist.text, hist.text
