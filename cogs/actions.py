@@ -403,15 +403,14 @@ async def conclude(interaction: discord.Interaction, out: Outcome, lang: str) ->
     over = out.game.over or out.abandoned is not None
     bot = rook(interaction)
     ann = bot.announcer.capture(out, lang)
+    waiting = people_deciding(out.row, out.game, out.actor)
     if out.duplicate:
         log.info("game %s: interaction %s delivered again; applied once", out.row.id,
                  interaction.id)
-        await answer_actor(interaction, ann, out.text, lang, over=over,
-                           waiting=people_deciding(out.row, out.game, out.actor))
+        await answer_actor(interaction, ann, out.text, lang, over=over, waiting=waiting)
         return
     log.info("game %s seat %s: %s", out.row.id, out.actor, out.text)
-    await answer_actor(interaction, ann, out.text, lang, over=over,
-                       waiting=people_deciding(out.row, out.game, out.actor))
+    await answer_actor(interaction, ann, out.text, lang, over=over, waiting=waiting)
     await announce(bot, ann, skip_seat=ann.actor)
     if out.row.settings.get("daily") and out.game.over:
         await tell_settled(bot, out.row.id)

@@ -24,12 +24,10 @@ from store import GameRow
 
 from .actions import (
     ack,
-    cannot_post,
     channel_only,
     conclude,
     game_key,
     interaction_key,
-    posting_words,
     reply,
     rook,
 )
@@ -167,8 +165,7 @@ async def start_game(interaction: discord.Interaction, lang: str, early: bool = 
     """Start the channel's game. Before every seat is taken the host is asked first (a
     button, `early`): pressing Start while a friend is still on the way made a solo game
     nobody could join any more (the Discord new-player audit)."""
-    if missing := cannot_post(interaction):  # its first turn would go unseen
-        await reply(interaction, t("cannot_post", lang, missing=posting_words(missing, lang)))
+    if not await channel_only(interaction, posts=True):  # its first turn would go unseen
         return
     bot = rook(interaction)
     row = await bot.service.store.open_game(interaction.channel_id or 0)
@@ -263,7 +260,7 @@ class LobbyCommands(CommandsMixin):
         """The confirmed resignation: told as any answer; where only AI seats were left the
         game is then abandoned, and that told too (with the move's announcement)."""
         bot = rook(interaction)
-        out, _ended = await bot.service.play.resign(
+        out = await bot.service.play.resign(
             await game_key(interaction), interaction.user.id,
             key=interaction_key(interaction, "resign"))
         await conclude(interaction, out, lang_of(interaction))

@@ -250,15 +250,15 @@ class Play:
                                  notes=["timeout"])
 
     async def resign(self, channel_id: int, user_id: int,
-                     key: str | None = None) -> tuple[Outcome, Abandoned | None]:
+                     key: str | None = None) -> Outcome:
         """The player leaves the game begun (eliminated as in R9.3, the engine's `resign`).
         When only AI-played seats are left in it, the game ends there, abandoned, rather
         than being played out by the AIs in the channel all at once (the verification
         audit: some seventy posts in half a second); told from the outbox like any abandon.
         The resign and the abandon are one transaction: a crash between the two (or a
-        redelivered resign) left the game active for the AIs to play out."""
-        out = await self.act(channel_id, user_id, "resign", key=key, end_if_only_ai=True)
-        return out, out.abandoned
+        redelivered resign) left the game active for the AIs to play out. The abandon, if
+        any, is `Outcome.abandoned`."""
+        return await self.act(channel_id, user_id, "resign", key=key, end_if_only_ai=True)
 
     async def undo(self, channel_id: int, user_id: int, key: str | None = None) -> Outcome:
         tables = self.tables
