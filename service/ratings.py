@@ -175,6 +175,15 @@ def gone(frames: Sequence[Frame]) -> dict[int, bool]:
     return out
 
 
+def placed(row: GameRow, g: Game,
+           log: Sequence[Sequence[Any]]) -> tuple[Sequence[Frame], list[int]]:
+    """The finished game replayed, and each seat's place (`places`): what the ratings move
+    by and the game-over post says, read the one way."""
+    assert row.setup is not None
+    frames = replay(row.setup, log).frames
+    return frames, places(g.result or {}, len(row.seats), out_at(frames))
+
+
 def standings(row: GameRow, g: Game, log: Sequence[Sequence[Any]]) -> list[tuple[int, int, str]]:
     """The game-over post's places (R9.3, R14.4): (place, seat, how) best first, `how` ""
     for a winner or a player still standing, "eliminated" or "resigned" for one who left —
@@ -185,9 +194,7 @@ def standings(row: GameRow, g: Game, log: Sequence[Sequence[Any]]) -> list[tuple
     winners = {int(s) for s in result.get("winners", [])}
     if n < 3 or not winners or len(winners) == n:
         return []
-    assert row.setup is not None
-    frames = replay(row.setup, log).frames
-    where = places(result, n, out_at(frames))
+    frames, where = placed(row, g, log)
     left = gone(frames)
     how = {s: "" if s in winners or s not in left else "resigned" if left[s] else "eliminated"
            for s in range(n)}
@@ -198,9 +205,7 @@ def finished_of(row: GameRow, g: Game, log: Sequence[Sequence[Any]], unrated: st
                 now: float) -> Finished:
     result: Mapping[str, Any] = g.result or {}
     n = len(row.seats)
-    assert row.setup is not None
-    frames = replay(row.setup, log).frames
-    where = places(result, n, out_at(frames))
+    frames, where = placed(row, g, log)
     winners = {int(s) for s in result.get("winners", [])}
     units = units_brought(frames, n)
     return Finished(row.id, row.guild_id, row.channel_id, unrated, now, tuple(
