@@ -40,7 +40,7 @@ from .outcomes import (
     duplicate,
     stage_hook,
 )
-from .seats import ai_level
+from .seats import people_in
 from .tables import GameOver, Quarantined, Tables, stale_other, store_refusal
 
 KICK_AFTER_TIMEOUTS = 2
@@ -327,8 +327,7 @@ class Play:
             # the electorate: the other seats still in play that their person plays (AIs
             # do not vote); a vote counts while its voter is one of them (a voter since
             # eliminated, or whose seat an AI now plays, no longer decides)
-            others = [s for s in range(len(row.seats)) if s != target_seat
-                      and not g.player(s)["eliminated"] and not ai_level(row, s)]
+            others = [s for s in people_in(row, g) if s != target_seat]
             votes = [v for v in votes_to_remove(row.meta, target_seat) if v in others]
             need = len(set(others)) // 2 + 1
             if len(votes) < need:
@@ -355,10 +354,3 @@ def status_after(row: GameRow, g: Game, seat: int, end_if_only_ai: bool,
     last = seat if seat in people_before else people_before[-1]
     return "abandoned", {"kind": "abandoned", "by": str(row.seats[last]["name"]),
                          "why": "no_person"}
-
-
-def people_in(row: GameRow, g: Game) -> list[int]:
-    """The seats still in the game that their person plays (none: only AIs are left)."""
-    return [s for s in range(len(row.seats))
-            if not g.player(s)["eliminated"] and not ai_level(row, s)]
-

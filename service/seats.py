@@ -133,6 +133,12 @@ def add_bots(seats: list[Seat], settings: Settings, count: int, level: str) -> N
         seats.append({"user": -k, "name": bot_name(k, level, lang), "ai": level})
 
 
+def people_in(row: GameRow, g: Game) -> list[int]:
+    """The seats still in the game that their person plays (none: only AIs are left)."""
+    return [s for s in range(len(row.seats))
+            if not g.player(s)["eliminated"] and not ai_level(row, s)]
+
+
 def people_deciding(row: GameRow, g: Game, but: int | None = None) -> list[int]:
     """The seats (other than `but`) whose person is being asked something now: who the
     table waits for (an AI-played seat answers on its own within moments)."""
@@ -165,7 +171,6 @@ def zombie_on_timeout(row: GameRow, g: Game, seat: int) -> SeatToAi | None:
     level = row.settings.get("zombie")
     if not level or level not in ai.LEVELS or ai_level(row, seat):
         return None
-    if not any(s != seat and not g.player(s)["eliminated"] and not ai_level(row, s)
-               for s in range(len(row.seats))):
+    if not [s for s in people_in(row, g) if s != seat]:
         return None
     return SeatToAi(seat, level)
