@@ -27,11 +27,10 @@ import contextvars
 import functools
 import io
 import logging
-import multiprocessing
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar, cast
 
@@ -52,6 +51,7 @@ from service.outcomes import Told
 from service.play import KICK_AFTER_TIMEOUTS
 from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
+from service.workers import ProcessExpired, Workers
 from store import GameRow, GameStore, Notice
 
 from .i18n import LEVELS, PHASES, join, languages, pair, t
@@ -73,6 +73,11 @@ DRAWING = max(1, len(os.sched_getaffinity(0)) - 1 if hasattr(os, "sched_getaffin
 # a player's acknowledgement or answer (bench/bot.py at 500 games: 288 missed 3 s windows
 # with the workers at the loop's priority)
 DRAW_NICENESS = 10
+# A drawing still running after this is stopped with its process: the longest job, a recap of
+# a long game drawn cold on the loaded machine, takes seconds (README, "The recap"); one that
+# never ended kept a drawing process, the bot's only one on 2 cores, busy until a restart,
+# and every later image waited behind it
+DRAW_JOB_S = 120.0
 TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 500 games)
 MAX_CONTENT = 1900
 NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
@@ -359,10 +364,10 @@ def draw_pool(processes: bool) -> Executor:
     switch interval each time the event loop lets go of it (a socket, a thread hand-off), so
     every player's answer came later the more images were drawn (issue 22); a process draws
     on the other core and the loop never waits for it. Threads in tests (the renderer can be
-    patched there) and when processes are turned off."""
+    patched there) and when processes are turned off. The processes are `Workers`, like
+    the AI's and the review's: a drawing past DRAW_JOB_S, or one given up on, is stopped."""
     if processes:
-        return ProcessPoolExecutor(DRAWING, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=os.nice, initargs=(DRAW_NICENESS,))
+        return Workers(DRAWING, DRAW_JOB_S, niceness=DRAW_NICENESS)
     return ThreadPoolExecutor(max_workers=DRAWING, thread_name_prefix="rr-draw")
 
 
@@ -414,19 +419,14 @@ class Announcer:
         `/rr reach`) do not queue behind them. `fn` must be picklable (a module's function)
         when the workers are processes."""
         job = functools.partial(fn, *args, **kwargs)
-        for attempt in range(2):
-            if self._drawing is None:
-                self._drawing = draw_pool(self.processes)
-            pool = self._drawing
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, job)
-            except BrokenExecutor:  # a worker died (killed, out of memory): a new pool
-                if self._drawing is pool:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self._drawing = None
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
+        if self._drawing is None:
+            self._drawing = draw_pool(self.processes)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._drawing, job)
+        except ProcessExpired:  # its process died under it (killed, out of memory): once more,
+            # in the fresh process that took its place
+            return await loop.run_in_executor(self._drawing, job)
 
     def close(self) -> None:
         if self._drawing is not None:

@@ -23,6 +23,7 @@ from discord.ext import commands
 from service.daily import day_end, number_of
 from service.daily_review import closed_day
 from service.daily_slots import attempt_game
+from service.workers import ProcessExpired
 from store import GameRow
 
 from .actions import ack, in_server, reply, rook
@@ -139,7 +140,13 @@ class RecapCommands(commands.Cog):
         # in the announcer's drawing workers, one recap at a time per worker (a process in
         # the bot): a long game's recap takes a few hundred MB while it is drawn, and any
         # number of them at once on threads of the bot outgrew its memory (the audit)
-        data = await bot.announcer.draw(recap_gif_of, row.id, source, lang)
+        try:
+            data = await bot.announcer.draw(recap_gif_of, row.id, source, lang)
+        except (TimeoutError, ProcessExpired):  # stopped at DRAW_JOB_S, or its process died
+            # twice: a passing fault (a loaded machine, memory), said so, not "went wrong"
+            log.warning("game %s: the recap could not be drawn", row.id, exc_info=True)
+            await refuse(interaction, lang, t("recap_not_drawn", lang))
+            return
         await reply(interaction, await caption(interaction, row, lang),
                     file=recap_file(row.id, data, lang))
 

@@ -185,3 +185,27 @@ def test_a_daily_record_naming_another_players_game_shows_no_recap(tmp_path):
             mine = await h.slash(ann, "rr-recap", channel=h.dm_channel(ann))
             assert mine.files[0].filename == f"recap-{att.game_id}.gif"
     asyncio.run(scenario())
+
+
+def test_a_recap_stopped_at_its_drawing_time_is_said_and_can_be_asked_again(tmp_path,
+                                                                            monkeypatch):
+    """A recap whose drawing was stopped at the announcer's job limit (DRAW_JOB_S: a loaded
+    machine, a drawing that would never end) is said in words, not "something went
+    wrong"; the game is untouched and the next ask draws it."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            ann = h.user("ann")
+            await finished_solo(h, ann)
+            drawn = recap.recap_gif_of
+
+            def stopped(*args, **kwargs):
+                raise TimeoutError
+            monkeypatch.setattr(recap, "recap_gif_of", stopped)
+            res = await h.slash(ann, "rr-recap")
+            assert res.ephemeral and not res.files
+            assert "could not be drawn just now" in res.text, res.text
+            assert "went wrong" not in res.text
+            monkeypatch.setattr(recap, "recap_gif_of", drawn)
+            res = await h.slash(ann, "rr-recap")
+            assert res.files and res.files[0].filename.startswith("recap-"), res.text
+    asyncio.run(scenario())

@@ -10,10 +10,12 @@ import asyncio
 import os
 import time
 from pathlib import Path
+from typing import cast
 
 import pytest
 import workers_jobs as jobs
 
+from cogs import announce
 from service.workers import ProcessExpired, Workers
 
 pytestmark = pytest.mark.process
@@ -103,4 +105,37 @@ def test_closing_stops_a_running_job(tmp_path):
         assert await gone(int((tmp_path / "pid").read_text()))
         with pytest.raises(BaseException):  # noqa: B017 (cancelled or stopped: either way, over)
             await asyncio.wait_for(job, 5)
+    asyncio.run(main())
+
+
+def test_a_channel_drawing_that_never_ends_is_stopped_and_the_next_is_drawn(tmp_path,
+                                                                             monkeypatch):
+    """The announcer's drawing processes are `Workers` too: a board image or a recap that
+    never finished kept the bot's one drawing process (2 cores) busy until a restart, and
+    every later image of every game waited behind it. It is stopped at DRAW_JOB_S; the
+    announcement goes without its image (`table_file`), and the next image is drawn."""
+    monkeypatch.setattr(announce, "DRAW_JOB_S", 1.0)
+
+    async def main() -> None:
+        teller = announce.Announcer(cast(announce.Stage, None), processes=True)
+        try:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(teller.draw(jobs.hang, str(tmp_path / "pid")), 60)
+            assert await gone(int((tmp_path / "pid").read_text()))
+            assert await teller.draw(jobs.double, 4) == 8
+        finally:
+            teller.close()
+    asyncio.run(main())
+
+
+def test_a_drawing_whose_process_died_is_drawn_again_once(tmp_path):
+    """A drawing process killed under its job (out of memory): the image is drawn again in
+    the process that took its place, so the channel still gets it."""
+    async def main() -> None:
+        teller = announce.Announcer(cast(announce.Stage, None), processes=True)
+        try:
+            assert await asyncio.wait_for(
+                teller.draw(jobs.die_once, str(tmp_path / "marker")), 60) == 7
+        finally:
+            teller.close()
     asyncio.run(main())

@@ -25,3 +25,13 @@ def double(x: int) -> int:
 
 def niceness() -> int:
     return os.nice(0)
+
+
+def die_once(marker: str) -> int:
+    """A job whose process dies the first time it runs (killed, out of memory), and that
+    finishes when run again."""
+    path = Path(marker)
+    if not path.exists():
+        path.write_text("died")
+        os._exit(9)
+    return 7
