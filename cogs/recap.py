@@ -13,6 +13,7 @@ subcommands and `/rr` has them all. The name keeps it next to `/rr` in the comma
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 
@@ -32,6 +33,9 @@ from .recap_image import Recap, recap_file, recap_gif_of
 
 _ = app_commands.locale_str
 log = logging.getLogger("rr.recap")
+# How long an asked-for recap waits for the drawing workers, queue included: the answer must
+# come inside Discord's 15 minutes for an interaction's follow-ups, or it is lost unseen
+RECAP_WAIT_S = 600.0
 
 
 async def refuse(interaction: discord.Interaction, lang: str, text: str) -> None:
@@ -141,9 +145,11 @@ class RecapCommands(commands.Cog):
         # the bot): a long game's recap takes a few hundred MB while it is drawn, and any
         # number of them at once on threads of the bot outgrew its memory (the audit)
         try:
-            data = await bot.announcer.draw(recap_gif_of, row.id, source, lang)
-        except (TimeoutError, ProcessExpired):  # stopped at DRAW_JOB_S, or its process died
-            # twice: a passing fault (a loaded machine, memory), said so, not "went wrong"
+            data = await asyncio.wait_for(
+                bot.announcer.draw(recap_gif_of, row.id, source, lang), RECAP_WAIT_S)
+        except (TimeoutError, ProcessExpired):  # waited too long, stopped at DRAW_JOB_S, or
+            # its process died twice: a passing fault (a queue of drawings, a loaded machine,
+            # memory), said so, not "went wrong"
             log.warning("game %s: the recap could not be drawn", row.id, exc_info=True)
             await refuse(interaction, lang, t("recap_not_drawn", lang))
             return

@@ -9,6 +9,7 @@ import asyncio
 import io
 import random
 import sqlite3
+import threading
 import time
 
 from bot_driver import Clock, Table, damage_a_move, finished_solo, make_bot
@@ -208,4 +209,33 @@ def test_a_recap_stopped_at_its_drawing_time_is_said_and_can_be_asked_again(tmp_
             monkeypatch.setattr(recap, "recap_gif_of", drawn)
             res = await h.slash(ann, "rr-recap")
             assert res.files and res.files[0].filename.startswith("recap-"), res.text
+    asyncio.run(scenario())
+
+
+def test_a_recap_that_waits_too_long_for_the_drawing_workers_is_said_in_time(tmp_path,
+                                                                             monkeypatch):
+    """A recap queued behind many drawings (a busy evening: every game's images, other
+    recaps) is answered before Discord's 15 minutes for the interaction run out: after
+    RECAP_WAIT_S the asker reads that it could not be drawn just now. Before, the reply
+    went out after the token had expired, and nobody saw it."""
+    release = threading.Event()
+
+    def slow(*args, **kwargs):
+        release.wait(30)
+        raise TimeoutError  # the test's drawing never finishes on its own
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            ann = h.user("ann")
+            await finished_solo(h, ann)
+            monkeypatch.setattr(recap, "recap_gif_of", slow)
+            monkeypatch.setattr(recap, "RECAP_WAIT_S", 0.5)
+            try:
+                began = time.monotonic()
+                res = await h.slash(ann, "rr-recap")
+                assert time.monotonic() - began < 10  # not when the drawing gives up (30 s)
+                assert res.ephemeral and not res.files
+                assert "could not be drawn just now" in res.text, res.text
+            finally:
+                release.set()
     asyncio.run(scenario())
