@@ -38,6 +38,7 @@ from typing import Any
 from openskill.models import BradleyTerryPart
 
 from engine import Game
+from engine.state import threat
 from store import (
     GameRow,
     GameStore,
@@ -115,14 +116,18 @@ def unrated_reason(row: GameRow, ratings_off: bool) -> str | None:
     return None
 
 
-def places(result: Mapping[str, Any], seats: int,
-           out_at: Mapping[int, int] | None = None) -> list[int]:
+def places(result: Mapping[str, Any], seats: int, out_at: Mapping[int, int] | None = None,
+           threats: Sequence[int] | None = None) -> list[int]:
     """Each seat's place (1 = first): winners share first; then the players still standing,
-    in the engine's ranking; then those knocked out (R9.3) or gone (a resign, a removal),
-    the last out first — `out_at` says when each went (the step of the game; one step, one
-    shared place). The engine's ranking orders the knocked-out by seat alone, and a player
-    out in round 1 must not be placed above one who held on to round 6. A game nobody won
-    (the monsters did) is a draw between all: no player beat another."""
+    in the engine's ranking, those of equal `threats` sharing a place; then those knocked
+    out (R9.3) or gone (a resign, a removal), the last out first — `out_at` says when each
+    went (the step of the game; one step, one shared place). The rulebook ranks below the
+    winner only "if you must, by lower threat" (p.26, R14.4): the engine's further order of
+    equal threats by honor marks and gold, then by seat, is its own, and rated two players
+    the rules cannot tell apart as a win and a loss. The engine's ranking orders the
+    knocked-out by seat alone, and a player out in round 1 must not be placed above one who
+    held on to round 6. A game nobody won (the monsters did) is a draw between all: no
+    player beat another."""
     winners = {int(s) for s in result.get("winners", [])}
     if not winners:
         return [1] * seats
@@ -134,7 +139,13 @@ def places(result: Mapping[str, Any], seats: int,
     out = [1 if s in winners else 0 for s in range(seats)]
     for k, s in enumerate(others):
         before = others[k - 1] if k else None
-        shared = before is not None and order[s][0] == 1 and order[before] == order[s]
+        if before is None:
+            shared = False
+        elif order[s][0] == 1:  # out in the same step as the one before
+            shared = order[before] == order[s]
+        else:  # standing, and as threatened as the one before
+            shared = threats is not None and order[before][0] == 0 and \
+                threats[s] == threats[before]
         out[s] = out[before] if shared and before is not None else len(winners) + k + 1
     return [p or seats for p in out]
 
@@ -181,7 +192,8 @@ def placed(row: GameRow, g: Game,
     by and the game-over post says, read the one way."""
     assert row.setup is not None
     frames = replay(row.setup, log).frames
-    return frames, places(g.result or {}, len(row.seats), out_at(frames))
+    threats = [threat(g.cards, p) for p in g.state["players"]]
+    return frames, places(g.result or {}, len(row.seats), out_at(frames), threats)
 
 
 def standings(row: GameRow, g: Game, log: Sequence[Sequence[Any]]) -> list[tuple[int, int, str]]:

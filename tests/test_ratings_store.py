@@ -92,6 +92,12 @@ def test_places_and_provisional_marker():
     assert places(ranked, 4, {0: 2, 1: 9, 2: 5}) == [4, 2, 3, 1]
     assert places(ranked, 4, {0: 5, 1: 5, 2: 9}) == [3, 3, 2, 1]
     assert places({"winners": [2], "ranking": [2, 1, 0]}, 3, {0: 4}) == [3, 2, 1]  # 1 stands
+    # R14.4 (p.26): below the winner, only lower threat ranks; equal threats share a place,
+    # whatever the engine's order of them (honor marks, gold, seat)
+    standing = {"winners": [0], "ranking": [0, 2, 1, 3]}
+    assert places(standing, 4, {}, [0, 5, 5, 9]) == [1, 2, 2, 4]
+    assert places(standing, 4, {}, [0, 6, 5, 9]) == [1, 3, 2, 4]
+    assert places(standing, 4, {3: 7}, [0, 5, 5, 5]) == [1, 2, 2, 4]  # 3 is out: not shared
     assert shown(FRESH).endswith("?")
     from store.ratings import Rating
     assert shown(Rating(27.26, 7.0, PROVISIONAL_GAMES)) == "27.3"
@@ -489,3 +495,29 @@ def test_a_claim_whose_end_time_is_damaged_is_settled_dated_by_its_game(db, capl
         finally:
             await s.close()
     asyncio.run(main())
+
+
+def test_two_players_left_at_one_threat_share_their_place():
+    """R14.4 (p.26: "if you must rank the rest, lower remaining threat is better"): at the
+    round cap (R15) seat 1 wins on honor marks and gold; seats 0 and 2 end on the same
+    threat. The engine's ranking lists them 0 then 2 (its own order past threat), which
+    rated seat 2 a loss to seat 0 and the game-over post placed them 2nd and 3rd; they
+    share 2nd."""
+    import random
+
+    from engine import Game
+    from service.ratings import standings
+    from store.rows import GameRow
+    g = Game.new(["Ann", "Bob", "Cy"], seed=0, options={"round_cap": 1})
+    rng = random.Random(0)
+    for _ in range(3000):  # random legal answers to the cap (seed 0: a known tie)
+        if g.over:
+            break
+        seat = g.waiting_for()[0]
+        g.apply(seat, str(rng.choice(g.legal_actions(seat))))
+    assert g.over and g.result is not None and g.result["code"] == "end.round_cap"
+    assert g.result["winners"] == [1] and g.result["ranking"] == [1, 0, 2]
+    row = GameRow(1, 1, 1, "over", 11, [{"user": 11 + s, "name": n} for s, n in
+                                        enumerate(("Ann", "Bob", "Cy"))],
+                  {}, g.setup, None, 1, {})
+    assert standings(row, g, g.log) == [(1, 1, ""), (2, 0, ""), (2, 2, "")]
