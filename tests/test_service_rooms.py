@@ -23,10 +23,6 @@ DAILY_ROOMS = {"days": "daily_calendar", "par": "daily_par", "board": "daily_boa
 SITTING_LINES = 300  # a room's module, read in one sitting
 SITTING_METHODS = 10  # a room's public surface
 
-# One import inside a function is known and left to the refusal work of issue 21 ("one
-# refusal root"): `ServiceError.of` words itself through refusals.py, which names the
-# ServiceError it words.
-KNOWN_INNER = {("errors", "refusals")}
 
 
 def _service_target(module: str | None, level: int) -> str | None:
@@ -98,10 +94,8 @@ def test_the_service_modules_import_one_way():
     """Issue 21: "no import loop anywhere … and no import inside a function to avoid one"
     (before: games ↔ seats, seats importing `Outcome` from games inside a function)."""
     edges, inner = _graph()
-    for here, target in KNOWN_INNER & inner:
-        edges[here].discard(target)
     assert _cycle(edges) is None, f"import loop in service/: {' → '.join(_cycle(edges) or [])}"
-    assert inner <= KNOWN_INNER, f"imports inside functions in service/: {inner - KNOWN_INNER}"
+    assert not inner, f"imports inside functions in service/: {inner}"
 
 
 def _private_uses(path: Path) -> list[str]:
