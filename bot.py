@@ -42,7 +42,8 @@ from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from cogs.config import Config
-from service.daily import SecretError, check_fingerprint, check_secret, keyed_from_date
+from service.daily import keyed_from_date
+from service.daily_secret import SecretError, check_fingerprint, check_secret
 from service.shards import parse_shards
 from store import DamagedSecret, StoreUnavailable, daily_store, make_store
 from store.migrations import LATEST

@@ -23,13 +23,13 @@ from discord import app_commands
 import i18n
 from engine.errors import excerpt
 from render.stats import stats_png
-from service import ServiceError
+from service import ServiceError, daily_score, daily_standings
 from service import daily as core
-from service.daily import Entry
 from service.daily_attempts import Started
 from service.daily_board import MemberCheck
 from service.daily_play import DailyHost
 from service.daily_slots import attempt_game
+from service.daily_standings import Entry
 from store import DailyNotice, DailyNoticeKind
 
 from .actions import ack, cannot_post, in_server, posting_words, reply, rook
@@ -254,9 +254,9 @@ class DailyCommands(CommandsMixin):
             return
         settled = await host.attempts.resign(interaction.user.id)
         stored = await host.par.get(host.days.today())
-        par = core.par_score(stored)
+        par = daily_score.par_score(stored)
         await reply(interaction, t("daily_resigned", lang) + "\n" + result_text(
-            settled.score, settled.share_in(lang), core.versus_par(settled.score, par, lang),
+            settled.score, settled.share_in(lang), daily_score.versus_par(settled.score, par, lang),
             settled.standing, True, lang, next_ts=next_challenge(host.days.today()),
             odds=odds_line(stored, lang)))
 
@@ -269,7 +269,7 @@ class DailyCommands(CommandsMixin):
         s = await host.board.stats(interaction.user.id)
         today = await host.store.attempt(interaction.user.id, host.days.today().isoformat(), True)
         try:
-            score = core.Score.from_json(today.score) if today and today.score else None
+            score = daily_score.Score.from_json(today.score) if today and today.score else None
         except ValueError:
             score = None
         highlight = score.rounds if score is not None and score.won else None
@@ -284,7 +284,7 @@ class DailyCommands(CommandsMixin):
                 best_days=s.best_played_streak,
                 best=score_words(s.best, lang) if s.best else t("daily_stats_no_best", lang))
         text = alt
-        share = core.render_share(today.share, score, lang) if today is not None else None
+        share = daily_score.render_share(today.share, score, lang) if today is not None else None
         if share:  # today's line again, copyable, in the reader's language
             text += "\n" + t("daily_share_again", lang, share=share)
         await reply(interaction, text, file=discord.File(io.BytesIO(data), filename="daily.png",
@@ -402,7 +402,7 @@ async def board_page(interaction: discord.Interaction, host: DailyHost, day: dt.
         lines.append(t("daily_board_you_none", lang))
     elif mine not in shown:
         lines.append(t("daily_board_you", lang, line=board_line(*mine, lang, False),
-                       standing=standing_words(core.Standing(mine[0], len(rows)), lang)))
+                       standing=standing_words(daily_standings.Standing(mine[0], len(rows)), lang)))
     return "\n".join(lines), board_view(day, server, page, pages)
 
 

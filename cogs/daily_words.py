@@ -17,6 +17,7 @@ import discord
 import i18n
 from engine import ActionError
 from service import daily as core
+from service import daily_score, daily_standings
 
 from .announce import deliver
 from .host import Host
@@ -45,11 +46,11 @@ def par_words(par: dict[str, Any] | None, lang: str) -> str:
     score term by term on the next line (a seven-digit number alone meant nothing to a
     new player, the English new-player audit), and once the par AIs have played the day
     many times, how hard it is on a line of its own (`odds_line`)."""
-    best = core.par_score(par)
+    best = daily_score.par_score(par)
     if best is None:
         return t("daily_par_unknown", lang)
     words = t("daily_par_won" if best.won else "daily_par_lost", lang, n=best.rounds,
-              points=core.points_text(best.points))
+              points=daily_score.points_text(best.points))
     lines = [words, breakdown_words(best, lang), odds_line(par, lang)]
     return "\n".join(line for line in lines if line)
 
@@ -57,28 +58,28 @@ def par_words(par: dict[str, Any] | None, lang: str) -> str:
 def odds_line(par: dict[str, Any] | None, lang: str) -> str | None:
     """'🤖 the expert bot wins this day 3 times in 10; greedy 1 in 10' (issue 19): on the
     day's card, the news and the result post; None until the day job has measured it."""
-    odds = core.odds_words(par, lang)
+    odds = daily_score.odds_words(par, lang)
     return f"🤖 {odds}" if odds else None
 
 
-def score_words(score: core.Score, lang: str) -> str:
+def score_words(score: daily_score.Score, lang: str) -> str:
     """'won in 9 rounds · 2,331,452 points': the outcome in the share line's words, then
     the one number everybody is ranked by."""
-    return t("daily_score", lang, outcome=core.outcome_words(score, lang),
-             points=core.points_text(score.points))
+    return t("daily_score", lang, outcome=daily_score.outcome_words(score, lang),
+             points=daily_score.points_text(score.points))
 
 
-def breakdown_words(score: core.Score, lang: str) -> str:
+def breakdown_words(score: daily_score.Score, lang: str) -> str:
     """Where the number comes from, term by term (docs/daily.md): 'won 2,000,000 + 21
     rounds to spare 210,000 + …'."""
     parts = [t(f"daily_term_{score.outcome if term == 'outcome' else term}", lang, n=count,
-               points=core.points_text(points))
+               points=daily_score.points_text(points))
              for term, count, points in score.breakdown() if term == "outcome" or count]
-    return t("daily_breakdown", lang, points=core.points_text(score.points),
+    return t("daily_breakdown", lang, points=daily_score.points_text(score.points),
              terms=" + ".join(parts))
 
 
-def standing_words(st: core.Standing, lang: str, *, closed: bool = False) -> str:
+def standing_words(st: daily_standings.Standing, lang: str, *, closed: bool = False) -> str:
     """'#37 of 1,204 — top 3%'; the first finisher alone is the first so far, not "#1 of 1
     — top 100%", which read like last (the Discord audit)."""
     if st.total == 1:  # "so far" while the day is open; a closed day's review says "of the day"
@@ -91,8 +92,8 @@ def next_challenge(day: dt.date) -> int:
     return int(core.day_end(day))
 
 
-def result_text(score: core.Score, share: str, versus: str | None,
-                standing: core.Standing | None, ranked: bool, lang: str, *,
+def result_text(score: daily_score.Score, share: str, versus: str | None,
+                standing: daily_standings.Standing | None, ranked: bool, lang: str, *,
                 next_ts: int | None = None, odds: str | None = None) -> str:
     """A finished attempt's post: the share line to copy, the score's breakdown and, for
     the ranked attempt, its rank among the day's finishers so far and the countdown to the
@@ -130,9 +131,9 @@ async def tell_settled(bot: Host, game_id: int) -> None:
         lang = row.settings.get("lang", "en")
         day = dt.date.fromisoformat(settled.attempt.day)  # (the record's may be damaged)
         stored = await host.par.get(day)
-        par = core.par_score(stored)
+        par = daily_score.par_score(stored)
         text = result_text(settled.score, settled.share_in(lang),
-                           core.versus_par(settled.score, par, lang), settled.standing,
+                           daily_score.versus_par(settled.score, par, lang), settled.standing,
                            core.ranked_record(row.settings), lang,
                            next_ts=next_challenge(day),
                            odds=odds_line(stored, lang))

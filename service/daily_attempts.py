@@ -28,7 +28,7 @@ from store import (
     VersionConflict,
 )
 
-from . import daily
+from . import daily, daily_score
 from .daily import Challenge
 from .daily_board import DailyBoard
 from .daily_calendar import Calendar
@@ -164,7 +164,7 @@ class DailyAttempts:
         await self.expire_overdue(user_id)
         key = slot(user_id, True)
         day = self.days.today().isoformat()
-        par_score = daily.par_score(await self.par.get(self.days.today()))
+        par_score = daily_score.par_score(await self.par.get(self.days.today()))
         async with self._claiming(key), self.games.tables.lock(key):
             row = await self.games.store.open_game(key)
             info = (row.settings.get("daily") or {}) if row is not None else {}
@@ -173,9 +173,9 @@ class DailyAttempts:
                                    code="daily_none")
             log_ = await self.games.store.log(row.id)
             assert row.setup is not None
-            r = daily.replay_score(row.setup, log_, resigned=True)
+            r = daily_score.replay_score(row.setup, log_, resigned=True)
             number = daily.number_in(info, self.days.today())
-            stored = daily.share_params(number, par_score, r.defeats_per_round)
+            stored = daily_score.share_params(number, par_score, r.defeats_per_round)
             try:
                 ended = await self.store.end_attempt(user_id, day, True, "finished",
                                                      r.score.to_json(), stored,
@@ -191,8 +191,8 @@ class DailyAttempts:
                                    code="daily_none")
         att = await self.store.attempt(user_id, day, True)
         assert att is not None
-        share = daily.share_line(number, r.score, par_score, r.defeats_per_round)
-        return Settled(att, r.score, share, daily.versus_par(r.score, par_score),
+        share = daily_score.share_line(number, r.score, par_score, r.defeats_per_round)
+        return Settled(att, r.score, share, daily_score.versus_par(r.score, par_score),
                        await self.board.standing(self.days.today(), user_id))
 
     async def expire_overdue(self, user_id: int) -> Attempt | None:
@@ -292,9 +292,9 @@ class DailyAttempts:
         if row is None or row.status != "abandoned" or row.setup is None:
             return
         info = row.settings.get("daily") or {}
-        r = daily.replay_score(row.setup, await self.games.store.log(row.id), resigned=True)
-        par_score = daily.par_score(await self.par.get(dt.date.fromisoformat(att.day)))
-        stored = daily.share_params(info.get("number", daily.number_of(
+        r = daily_score.replay_score(row.setup, await self.games.store.log(row.id), resigned=True)
+        par_score = daily_score.par_score(await self.par.get(dt.date.fromisoformat(att.day)))
+        stored = daily_score.share_params(info.get("number", daily.number_of(
             dt.date.fromisoformat(att.day))), par_score, r.defeats_per_round)
         await self.store.end_attempt(att.user_id, att.day, True, "finished",
                                      r.score.to_json(), stored)

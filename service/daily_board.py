@@ -11,9 +11,10 @@ from collections.abc import Awaitable, Callable
 
 from store import Attempt, DailyStore
 
-from . import daily
-from .daily import Entry, Score, Standing
+from . import daily, daily_standings
 from .daily_calendar import Calendar
+from .daily_score import Score
+from .daily_standings import Entry, Standing, Stats, ranked
 
 log = logging.getLogger("rr.daily")
 MEMBER_CHECKS = 50  # a server board asks Discord about at most this many players per look
@@ -44,11 +45,11 @@ class DailyBoard:
         hidden = await self.hidden() if self.hidden is not None else set()
         if not hidden:
             return board
-        return daily.ranked(e for _, e in board if e.user not in hidden or e.user == viewer)
+        return ranked(e for _, e in board if e.user not in hidden or e.user == viewer)
 
     async def leaderboard(self, day: dt.date, guild_id: int | None,
                           is_member: MemberCheck | None = None) -> list[tuple[int, Entry]]:
-        """Finished ranked attempts, best first, one rank each (`daily.ranked`: the earlier
+        """Finished ranked attempts, best first, one rank each (`ranked`: the earlier
         finish breaks a tie); a day not yet over shows only what is finished.
 
         A server's board lists that server's members. Membership is known from the
@@ -56,7 +57,7 @@ class DailyBoard:
         the day, asked of Discord one player at a time (`is_member`: the REST member
         lookup, which needs no privileged intent), best first and at most
         `MEMBER_CHECKS` per look; a yes is stored, a no is remembered for the day."""
-        board = daily.ranked(self._entries(await self.store.results(day.isoformat(), None)))
+        board = ranked(self._entries(await self.store.results(day.isoformat(), None)))
         if guild_id is None:
             return board
         known = await self.store.members(guild_id)
@@ -64,11 +65,11 @@ class DailyBoard:
             known |= await self._check_members(day, guild_id, [e.user for _, e in board
                                                                 if e.user not in known],
                                                is_member)
-        return daily.ranked(e for _, e in board if e.user in known)
+        return ranked(e for _, e in board if e.user in known)
 
     async def standing(self, day: dt.date, user_id: int) -> Standing | None:
         """The user's rank among everyone who finished the day so far (the global board)."""
-        return daily.standing(await self.leaderboard(day, None), user_id)
+        return daily_standings.standing(await self.leaderboard(day, None), user_id)
 
     async def _check_members(self, day: dt.date, guild_id: int, users: list[int],
                              is_member: MemberCheck) -> set[int]:
@@ -107,7 +108,7 @@ class DailyBoard:
             out.append(Entry(a.user_id, score, a.finished_at or a.started_at, a.name))
         return out
 
-    async def stats(self, user_id: int) -> daily.Stats:
+    async def stats(self, user_id: int) -> Stats:
         results: dict[dt.date, Score | None] = {}
         for a in await self.store.history(user_id):
             day = daily.attempt_day(a.day)
@@ -120,4 +121,4 @@ class DailyBoard:
                     log.warning("daily %s user %s: unreadable score skipped", a.day, user_id)
             elif a.status == "unfinished":
                 results[day] = None
-        return daily.stats(results, self.days.today())
+        return daily_standings.stats(results, self.days.today())

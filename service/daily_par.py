@@ -18,9 +18,10 @@ from ai import LEVELS, Player, make_player
 from engine import Game, view
 from store import DailyStore
 
-from . import daily
-from .daily import Challenge, Score
+from . import daily_score
+from .daily import Challenge
 from .daily_calendar import Calendar
+from .daily_score import Score
 
 log = logging.getLogger("rr.daily")
 PAR_LEVELS = ("greedy", "expert")
@@ -75,7 +76,7 @@ def ai_play(challenge: Challenge, level: str, run: int = 0, *,
     if hasattr(bot, "budget_s"):
         bot.budget_s = PAR_BUDGET_S
     g = play_out(challenge, level, bot)
-    r = daily.replay_score(g.setup, g.log)
+    r = daily_score.replay_score(g.setup, g.log)
     return {"score": r.score.to_json(), "trace": r.defeats_per_round,
             "log": [[int(seat), str(text)] for seat, text in g.log]}
 
@@ -148,7 +149,7 @@ class DailyPar:
         `compute`'s, stored first and shown at once). One job per day per process; a
         failed one is forgotten, so the next pass tries again."""
         par = await self.compute(day)
-        if daily.par_odds(par) or not par:
+        if daily_score.par_odds(par) or not par:
             return par
         key = day.isoformat()
         job = self._odds_jobs.get(key)

@@ -37,6 +37,7 @@ from .daily_board import DailyBoard
 from .daily_calendar import Calendar
 from .daily_par import DailyPar
 from .daily_results import DailyResults
+from .daily_secret import SecretError, check_fingerprint, check_secret, fingerprint
 from .daily_slots import DailySlots
 from .games import GameService
 
@@ -65,14 +66,14 @@ class DailyHost:
                    secret: str | None = None) -> DailyHost:
         """The secret comes from RR_DAILY_SECRET, else is generated once and stored. A weak
         secret, or one that is not the secret the database was started with, raises
-        daily.SecretError: the bot must not start (it would give away or change the days)."""
+        SecretError: the bot must not start (it would give away or change the days)."""
         ds = await daily_store(games.store).open()
         raw = secret if secret is not None else os.environ.get("RR_DAILY_SECRET")
         try:
-            key = daily.check_secret(raw) if raw else await ds.secret(secrets.token_bytes(32))
+            key = check_secret(raw) if raw else await ds.secret(secrets.token_bytes(32))
         except DamagedSecret as e:
-            raise daily.SecretError(str(e)) from None
-        daily.check_fingerprint(key, await ds.fingerprint(daily.fingerprint(key)))
+            raise SecretError(str(e)) from None
+        check_fingerprint(key, await ds.fingerprint(fingerprint(key)))
         host = cls(games, ds, key, clock)
         # The first day this release deals (keyed generator, weekly rhythm): today on a new
         # database or before anyone played today, else tomorrow — a day is one game for all.

@@ -14,12 +14,13 @@ from typing import Any
 
 from store import Attempt, DailyStore, GameRow, Tell, VersionConflict
 
-from . import daily
-from .daily import Score, Standing
+from . import daily, daily_score
 from .daily_board import DailyBoard
 from .daily_calendar import Calendar
 from .daily_par import DailyPar
+from .daily_score import Score
 from .daily_slots import attempt_game
+from .daily_standings import Standing
 from .games import GameService
 
 log = logging.getLogger("rr.daily")
@@ -34,7 +35,7 @@ class Settled:
     standing: Standing | None = None  # ranked attempts: the rank among today's finishers
 
     def share_in(self, lang: str) -> str:
-        return daily.render_share(self.attempt.share, self.score, lang) or self.share
+        return daily_score.render_share(self.attempt.share, self.score, lang) or self.share
 
 
 class DailyResults:
@@ -56,18 +57,18 @@ class DailyResults:
         if day is None:
             return None
         log_ = await self.games.store.log(row.id)
-        r = daily.replay_score(row.setup, log_)
+        r = daily_score.replay_score(row.setup, log_)
         par = await self.par.get(day)
         if par is None:  # faster than the par: wait for it (worker threads, off the loop)
             try:
                 par = await self.par.compute(day)
             except Exception:
                 log.exception("par of %s: the result is told without it", day)
-        par_score = daily.par_score(par)
+        par_score = daily_score.par_score(par)
         number = daily.number_in(info, day)
-        share = daily.share_line(number, r.score, par_score, r.defeats_per_round)
+        share = daily_score.share_line(number, r.score, par_score, r.defeats_per_round)
         user = row.host_id
-        stored = daily.share_params(number, par_score, r.defeats_per_round)
+        stored = daily_score.share_params(number, par_score, r.defeats_per_round)
         ranked = daily.ranked_record(row.settings)
         if not await self.store.finish(user, day.isoformat(), ranked, "finished",
                                        r.score.to_json(), stored):
@@ -75,7 +76,7 @@ class DailyResults:
         att = await self.store.attempt(user, day.isoformat(), ranked)
         assert att is not None
         rank = await self.board.standing(day, user) if ranked else None
-        return Settled(att, r.score, share, daily.versus_par(r.score, par_score), rank)
+        return Settled(att, r.score, share, daily_score.versus_par(r.score, par_score), rank)
 
     async def _day_of_game(self, row: GameRow) -> dt.date | None:
         """The day of the attempt still playing `row`, for a game whose record lost its day
@@ -176,7 +177,7 @@ class DailyResults:
                     continue
                 try:
                     r = await asyncio.to_thread(
-                        daily.replay_score, row.setup, await self.games.store.log(row.id),
+                        daily_score.replay_score, row.setup, await self.games.store.log(row.id),
                         resigned=row.status != "over")
                 except Exception:  # a damaged log is that row's problem, never the start's
                     log.warning("daily %s user %s: old score kept (log not replayable)",

@@ -28,11 +28,13 @@ from typing import Any
 
 from store import Attempt
 
-from . import daily
-from .daily import Challenge, Score, Standing
+from . import daily, daily_score, daily_standings
+from .daily import Challenge
 from .daily_par import PAR_LEVELS, ai_play
 from .daily_play import DailyHost
+from .daily_score import Score
 from .daily_slots import attempt_game
+from .daily_standings import Standing
 from .errors import ServiceError
 
 log = logging.getLogger("rr.daily")
@@ -114,7 +116,7 @@ def _same_result(stored: Mapping[str, Any], again: Mapping[str, Any]) -> bool:
         return False
     if stored.get("trace") is not None and stored["trace"] != again.get("trace"):
         return False
-    return old.version < daily.SCORE_VERSION or old.points == new.points
+    return old.version < daily_score.SCORE_VERSION or old.points == new.points
 
 
 _replaying: weakref.WeakKeyDictionary[DailyHost, dict[str, asyncio.Lock]] = \
@@ -224,7 +226,7 @@ async def review(host: DailyHost, user_id: int, day: dt.date | None) -> Review:
             continue
     return Review(host.days.challenge(day), games, missing, [e.score.points for _, e in board],
                   _score(att) if att is not None and att.status == "finished" else None,
-                  att.status if att is not None else None, daily.standing(board, user_id),
+                  att.status if att is not None else None, daily_standings.standing(board, user_id),
                   par)
 
 
@@ -240,7 +242,7 @@ async def history(host: DailyHost, user_id: int, page: int = 0,
     out = []
     for day, att in days[page * size:(page + 1) * size]:
         score = _score(att) if att.status == "finished" else None
-        standing = daily.standing(await host.board.leaderboard(day, None), user_id) \
+        standing = daily_standings.standing(await host.board.leaderboard(day, None), user_id) \
             if score is not None else None
         status = att.status if att.status != "playing" or host.days.clock() < daily.day_end(day) \
             else "unfinished"  # a closed day the day job has not closed yet

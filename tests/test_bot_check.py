@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from service.daily import fingerprint
+from service.daily_secret import fingerprint
 from store import daily_store, make_store
 from store.migrations import LATEST
 

@@ -18,7 +18,7 @@ from harness import Harness
 
 import service.daily_par as daily_par
 from cogs.daily import day_once
-from service.daily import par_odds
+from service.daily_score import par_odds
 from service.daily_slots import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()

@@ -16,7 +16,7 @@ from harness import Harness
 import bot as entry
 import service.daily_par as daily_par
 from cogs.bot import RookBot
-from service.daily import Score
+from service.daily_score import Score
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()
 

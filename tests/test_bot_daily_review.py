@@ -13,8 +13,8 @@ import random
 from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness, RecordedMessage
 
-from service.daily import Score
 from service.daily_par import ai_play
+from service.daily_score import Score
 from service.daily_slots import slot
 from service.replay import replay
 

@@ -12,7 +12,7 @@ import random
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
-from service.daily import Score
+from service.daily_score import Score
 from service.daily_slots import slot
 
 NOON = dt.datetime(2026, 11, 23, 12, tzinfo=dt.UTC).timestamp()

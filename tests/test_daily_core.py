@@ -7,8 +7,9 @@ import pytest
 
 from ai import make_player
 from engine import Game, view
-from service import daily
-from service.daily import Score
+from service import daily, daily_score
+from service.daily_score import Score
+from service.daily_standings import Entry, Standing, ranked, standing, stats
 
 SECRET = b"test-secret"
 DAY = dt.date(2026, 11, 23)
@@ -75,7 +76,7 @@ def play(game: Game, seed: int) -> Game:
 
 def test_the_score_comes_from_replaying_the_stored_log():
     g = play(daily.challenge_for(SECRET, DAY).new_game("Ann"), 1)
-    r = daily.replay_score(g.state["setup"], g.state["log"])
+    r = daily_score.replay_score(g.state["setup"], g.state["log"])
     p = g.state["players"][0]
     assert r.score.won == (0 in g.state["result"]["winners"])  # R13
     assert r.score.rounds == g.state["round"]
@@ -85,10 +86,10 @@ def test_the_score_comes_from_replaying_the_stored_log():
     assert r.score.monsters == sum(r.defeats_per_round) >= len(p["defeated"])
     assert r.score.points == sum(pts for _, _, pts in r.score.breakdown())
     assert len(r.defeats_per_round) == g.state["round"]
-    assert daily.Score.from_json(r.score.to_json()) == r.score  # stored and read back
+    assert daily_score.Score.from_json(r.score.to_json()) == r.score  # stored and read back
     tampered = g.state["log"][:-1]
     try:
-        daily.replay_score(g.state["setup"], tampered)
+        daily_score.replay_score(g.state["setup"], tampered)
     except ValueError as e:
         assert "not finished" in str(e)
     else:  # the last action ended the game: without it the game cannot be finished
@@ -112,10 +113,10 @@ def test_one_number_a_win_above_any_loss_a_loss_above_any_resign():
 def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1():
     """Issue 18: 'lost in round 0' ranked first among losses; now it ranks last."""
     g = daily.challenge_for(SECRET, DAY).new_game("Ann")
-    quit_at_once = daily.replay_score(g.setup, g.log, resigned=True).score
+    quit_at_once = daily_score.replay_score(g.setup, g.log, resigned=True).score
     assert quit_at_once.outcome == "resigned" and quit_at_once.rounds == 0
     loss = S("lost", 1)
-    board = daily.ranked([daily.Entry(1, quit_at_once, 10.0), daily.Entry(2, loss, 99.0)])
+    board = ranked([Entry(1, quit_at_once, 10.0), Entry(2, loss, 99.0)])
     assert [(rank, e.user) for rank, e in board] == [(1, 2), (2, 1)]
 
 
@@ -151,18 +152,18 @@ def test_old_score_rows_still_read_and_a_damaged_one_is_a_value_error():
 def test_equal_points_the_earlier_finish_ranks_first():
     """The documented tie-break: one rank each, the earlier finish first."""
     a, b = S("lost", 8, 2), S("lost", 9, 1)
-    rows = daily.ranked([daily.Entry(5, a, 50.0), daily.Entry(1, a, 70.0),
-                         daily.Entry(3, b, 10.0), daily.Entry(4, S("won", 20), 99.0)])
+    rows = ranked([Entry(5, a, 50.0), Entry(1, a, 70.0),
+                         Entry(3, b, 10.0), Entry(4, S("won", 20), 99.0)])
     assert [(r, e.user) for r, e in rows] == [(1, 4), (2, 3), (3, 5), (4, 1)]
 
 
 def test_rank_and_percentile():
-    board = daily.ranked(daily.Entry(u, S("lost", u % 30), float(u)) for u in range(1204))
+    board = ranked(Entry(u, S("lost", u % 30), float(u)) for u in range(1204))
     me = board[36][1].user
-    st = daily.standing(board, me)
+    st = standing(board, me)
     assert st is not None and (st.rank, st.total, st.top_percent) == (37, 1204, 3)
-    assert daily.standing(board, 99999) is None
-    assert daily.Standing(1, 1).top_percent == 100 and daily.Standing(1, 1000).top_percent == 1
+    assert standing(board, 99999) is None
+    assert Standing(1, 1).top_percent == 100 and Standing(1, 1000).top_percent == 1
 
 
 def day(n: int) -> dt.date:
@@ -175,18 +176,18 @@ def test_streaks_win_and_played_a_resign_or_unfinished_day_breaks_both():
     w, loss, gave_up = S("won", 9), S("lost", 5), S("resigned", 2)
     res = {day(-9): w, day(-8): w, day(-7): w, day(-6): loss, day(-5): w, day(-4): None,
            day(-3): w, day(-2): loss, day(-1): w}
-    s = daily.stats(res, DAY)
+    s = stats(res, DAY)
     assert (s.win_streak, s.best_win_streak) == (1, 3)
     assert (s.played_streak, s.best_played_streak) == (3, 5)  # today not played yet: on
     # an unfinished day is a played loss: walking away keeps no better win % than resigning
     assert s.played == 9 and s.won == 6 and s.win_percent == 67
     assert s.rounds_to_win == {9: 6} and s.best == w
-    after_resign = daily.stats({**res, DAY: gave_up}, DAY)
+    after_resign = stats({**res, DAY: gave_up}, DAY)
     assert after_resign.win_streak == 0 and after_resign.played_streak == 0
     assert after_resign.played == 10 and after_resign.win_percent == 60  # a resign is a loss
-    today_lost = daily.stats({**res, DAY: loss}, DAY)
+    today_lost = stats({**res, DAY: loss}, DAY)
     assert today_lost.win_streak == 0 and today_lost.played_streak == 4
-    assert daily.stats(res, day(1)).played_streak == 0  # a whole day missed breaks it
+    assert stats(res, day(1)).played_streak == 0  # a whole day missed breaks it
 
 
 def test_share_line_carries_the_score_and_the_bots_true_result():
@@ -194,15 +195,15 @@ def test_share_line_carries_the_score_and_the_bots_true_result():
     the bot won: it now says 'lost in round 10' and the bot's score."""
     me = S("won", 9, 12, 2, 3, 1)
     bot_lost = S("lost", 10, 6)
-    line = daily.share_line(123, me, bot_lost, [0, 1, 1, 0, 2, 0, 0, 1, 1])
+    line = daily_score.share_line(123, me, bot_lost, [0, 1, 1, 0, 2, 0, 0, 1, 1])
     assert line.startswith(f"Rook & Raiders #123 — won in 9 rounds · {me.points:,} pts "
                            f"(bot: lost in round 10 · {bot_lost.points:,}) "), line
     assert line.endswith("🏰") and line.count("⚔️") == 5 and line.count("🛡️") == 4
     assert "Goblin" not in line
-    quit_ = daily.share_line(5, S("resigned", 2, 1), None, [1, 0])
+    quit_ = daily_score.share_line(5, S("resigned", 2, 1), None, [1, 0])
     assert "resigned in round 2" in quit_ and quit_.endswith("🏳️")
-    assert daily.versus_par(S("won", 9), S("won", 11)) == "beat the bot by 2 rounds"
-    ja = daily.share_line(1, S("lost", 4), S("won", 10), [0, 0, 0, 1], "ja")
+    assert daily_score.versus_par(S("won", 9), S("won", 11)) == "beat the bot by 2 rounds"
+    ja = daily_score.share_line(1, S("lost", 4), S("won", 10), [0, 0, 0, 1], "ja")
     assert "敗北" in ja and "10ラウンドで勝利" in ja and ja.endswith("🔥")
 
 
@@ -210,11 +211,11 @@ def test_a_loss_is_said_lost_not_fallen():
     """R13.2: with a difficulty (every daily day) most losses come at the final round, the
     castle never invaded; "fell in round 10" / 落城 said a fall that did not happen, and a
     player who resigned read "the bot fell too". A loss is said as a loss."""
-    assert daily.versus_par(S("resigned", 2), S("lost", 10)) == "the bot lost too"
-    assert daily.versus_par(S("lost", 11), S("lost", 10), "ja") == "ボットも敗北"
-    line = daily.share_line(7, S("lost", 11), S("lost", 10), [0] * 11)
+    assert daily_score.versus_par(S("resigned", 2), S("lost", 10)) == "the bot lost too"
+    assert daily_score.versus_par(S("lost", 11), S("lost", 10), "ja") == "ボットも敗北"
+    line = daily_score.share_line(7, S("lost", 11), S("lost", 10), [0] * 11)
     assert "lost in round 11" in line and "(bot: lost in round 10" in line and "fell" not in line
-    assert "落城" not in daily.share_line(7, S("lost", 11), S("lost", 10), [0] * 11, "ja")
+    assert "落城" not in daily_score.share_line(7, S("lost", 11), S("lost", 10), [0] * 11, "ja")
 
 
 def test_stats_image_draws_one_bar_per_round_count_longest_for_most_wins():

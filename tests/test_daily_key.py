@@ -27,9 +27,9 @@ from ai import make_player
 from ai.expert import ExpertPlayer
 from engine import Game, find_cards_version, view
 from engine import rng as engine_rng
-from service import GameService, daily
-from service.daily import SecretError
+from service import GameService, daily, daily_score, daily_secret
 from service.daily_play import DailyHost
+from service.daily_secret import SecretError
 from service.notices import rebuild
 from store import Store
 
@@ -131,7 +131,7 @@ def test_an_old_stored_daily_game_still_replays():
         old["state"]["setup"]["cards_version"] = old["setup"]["cards_version"]
     g = Game.replay(old["setup"], old["log"])
     assert json.loads(g.to_json()) == old["state"]
-    assert daily.replay_score(old["setup"], old["log"]).score.rounds == old["state"]["round"]
+    assert daily_score.replay_score(old["setup"], old["log"]).score.rounds == old["state"]["round"]
 
 
 @pytest.mark.parametrize("setup_change, reason", [
@@ -199,7 +199,7 @@ def test_a_weak_secret_is_refused_with_how_to_make_one(weak):
     """Issue 18: past keys are published, so a weak secret is searched offline and gives
     away every future day: refused with a one-line reason and the command that makes one."""
     with pytest.raises(SecretError) as e:
-        daily.check_secret(weak)
+        daily_secret.check_secret(weak)
     text = str(e.value)
     assert "\n" not in text and "128" in text and "secrets.token_hex(32)" in text
 
@@ -211,7 +211,7 @@ def test_a_weak_secret_is_refused_with_how_to_make_one(weak):
     "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 ])
 def test_a_generated_secret_is_accepted(strong):
-    assert daily.check_secret(strong) == strong.encode()
+    assert daily_secret.check_secret(strong) == strong.encode()
 
 
 def test_the_bot_refuses_to_start_on_a_weak_secret(monkeypatch, capsys):
@@ -246,7 +246,7 @@ def test_processes_on_one_database_must_share_the_secret(db, monkeypatch):
         with pytest.raises(SecretError, match="same secret"):
             await start(None)
         rows = await db.sql("SELECT value FROM kv WHERE key='daily_secret_fingerprint'")
-        assert rows[0][0] == daily.fingerprint(first.encode()) and first not in rows[0][0]
+        assert rows[0][0] == daily_secret.fingerprint(first.encode()) and first not in rows[0][0]
     asyncio.run(main())
 
 

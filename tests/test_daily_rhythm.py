@@ -20,21 +20,11 @@ import pytest
 
 import bot as entry
 import service.daily_par as daily_par
-from service import GameService, daily
-from service.daily import (
-    EVEN,
-    GENTLE,
-    HARSH,
-    RHYTHM_FROM,
-    SCARCE,
-    THREE_COMMANDS,
-    Score,
-    day_end,
-    odds_words,
-    par_odds,
-)
+from service import GameService, daily, daily_score
+from service.daily import EVEN, GENTLE, HARSH, RHYTHM_FROM, SCARCE, THREE_COMMANDS, day_end
 from service.daily_par import ai_play
 from service.daily_play import DailyHost
+from service.daily_score import Score, odds_words, par_odds
 from service.levels import level_of
 
 SECRET = b"0f1e2d3c4b5a69788796a5b4c3d2e1f0"
@@ -117,7 +107,7 @@ def test_a_par_stored_before_the_odds_still_reads():
     old = {"greedy": {"score": {"won": True, "rounds": 9, "fainted": 0, "marks": 1},
                       "trace": [1, 0]}}
     assert par_odds(old) == [] and odds_words(old, "en") is None
-    assert daily.par_score(old) == Score("won", 9, marks=1, version=1)
+    assert daily_score.par_score(old) == Score("won", 9, marks=1, version=1)
     damaged = {"greedy": {"wins": "3", "plays": 10}, "expert": {"wins": 11, "plays": 10},
                "random": {"wins": -1, "plays": 0}, "x": [1]}
     assert par_odds(damaged) == [] and odds_words(damaged, "ja") is None

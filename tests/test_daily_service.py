@@ -14,9 +14,10 @@ from conftest import Db
 
 from ai import make_player
 from engine import view
-from service import GameService, ServiceError, daily
-from service.daily import Score, day_end
+from service import GameService, ServiceError, daily_score, daily_standings
+from service.daily import day_end
 from service.daily_play import DailyHost
+from service.daily_score import Score
 from service.daily_slots import slot
 from store import Store
 
@@ -128,7 +129,7 @@ def test_the_score_is_the_replayed_logs_and_equal_scores_rank_by_the_earlier_fin
         assert sorted(ranks.values()) == [1, 2, 3]  # one rank each
         assert [e.score.points for _, e in board] == sorted(
             (s.score.points for s in settled.values()), reverse=True)
-        assert settled[1].standing == daily.Standing(ranks[1], 3)  # told after finishing
+        assert settled[1].standing == daily_standings.Standing(ranks[1], 3)  # told after finishing
         assert await h.board.leaderboard(DAY, 999) == []  # nobody of that server played
         assert len(await h.board.leaderboard(DAY, None)) == 3
         for s in settled.values():
@@ -208,7 +209,7 @@ def test_a_resign_at_round_0_ranks_below_a_loss_in_round_1_and_breaks_both_strea
         assert "resigned in round 0" in quit_.share and quit_.share.endswith("🏳️")
         board = await h.board.leaderboard(DAY, None)
         assert [e.user for _, e in board] == [2, 1]
-        assert quit_.standing == daily.Standing(2, 2)
+        assert quit_.standing == daily_standings.Standing(2, 2)
         after = await h.board.stats(1)
         assert after.played_streak == 0 and after.win_streak == 0
         assert after.played == 2 and after.best_played_streak == 1
@@ -257,7 +258,7 @@ def test_scores_of_the_older_formula_are_rescored_from_their_logs_at_start(db):
         await finish(h, 1)
         row = await store.latest_game(slot(1, True))
         assert row is not None and row.setup is not None
-        s = daily.replay_score(row.setup, await store.log(row.id))
+        s = daily_score.replay_score(row.setup, await store.log(row.id))
         v1 = {"won": s.score.won, "rounds": s.score.rounds, "fainted": 0, "marks": 0}
         # settled as an older bot did: the v1 terms, no single number
         await h.store.finish(1, DAY.isoformat(), True, "finished", v1, None)
