@@ -9,7 +9,7 @@
    bench/openloop.py). Every start claims the ranked attempt, builds the game and posts its
    table and question to the player's DM. Meanwhile `/rr daily leaderboard` arrives
    `--probes` times a second.
-2. The day-boundary job (`cogs.daily.day_once`) one day later with `--servers` servers
+2. The day-boundary job (`cogs.daily_job.day_once`) one day later with `--servers` servers
    configured for announcements: closing the day's unfinished attempts, announcing the new
    challenge and the podium to every server. With `--par`, the par computation (the greedy
    and expert AIs playing the day, in worker threads) is part of the job; without it a stored
@@ -46,7 +46,7 @@ from bot_driver import Clock, make_bot  # noqa: E402
 from harness import RESPONSE_DEADLINE, Harness  # noqa: E402
 from openloop import Delivery, Feeder, log_errors_but_misses, schedule  # noqa: E402
 
-from cogs.daily import day_once  # noqa: E402
+from cogs.daily_job import day_once  # noqa: E402
 
 MIDNIGHT = dt.datetime(2026, 11, 23, 0, 5, tzinfo=dt.UTC).timestamp()
 PAR = {"greedy": {"score": {"won": True, "rounds": 9, "fainted": 0, "marks": 1}, "trace": []}}

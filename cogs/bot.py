@@ -43,7 +43,8 @@ from store import GameRow, GameStore, TimerRow, make_store
 from .actions import AnsweringTree, guarded, perform
 from .announce import Announcer, channel_watch
 from .config import Config
-from .daily import DAILY_ITEMS, day_once
+from .daily_board import DAILY_ITEMS
+from .daily_job import day_once
 from .daily_review import REVIEW_ITEMS
 from .daily_words import tell_settled
 from .host import Host
@@ -120,7 +121,7 @@ class RookBot(Host):
         self.ticker = tasks.loop(seconds=self.tick_seconds)(self._tick_pass)
         self.ticker.before_loop(self._before_ticks)
         self.tick_passes = 0  # passes the ticker has made (diagnostics, tests)
-        # The daily challenge (cogs/daily.py): its host, and the day job every few minutes
+        # The daily challenge (cogs/daily.py): its host, and the day job (cogs/daily_job.py) every few minutes
         # (par, closing yesterday, server announcements, streak reminders; each once a day,
         # by stored flags, so a restart neither repeats nor loses them).
         self.daily = None

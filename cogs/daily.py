@@ -1,4 +1,5 @@
-"""`/rr daily …`: the daily solo challenge in Discord (issue 10), and its day job.
+"""`/rr daily …`: the daily solo challenge in Discord (issue 10). Its day job is
+cogs/daily_job.py, its leaderboard pages cogs/daily_board.py.
 
 Thin on purpose: who may play what, once a day, is the daily host's (service/daily_play.py
 and its rooms). A daily game is played in the player's DMs with the bot (cogs/README.md says
@@ -12,9 +13,8 @@ import asyncio
 import datetime as dt
 import io
 import logging
-import re
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
 
 import aiohttp
 import discord
@@ -23,51 +23,30 @@ from discord import app_commands
 import i18n
 from engine.errors import excerpt
 from render.stats import stats_png
-from service import ServiceError, daily_score, daily_standings
 from service import daily as core
+from service import daily_score
 from service.daily_attempts import Started
-from service.daily_board import MemberCheck
 from service.daily_play import DailyHost
-from service.daily_slots import attempt_game
-from service.daily_standings import Entry
-from store import DailyNotice, DailyNoticeKind
 
 from .actions import ack, cannot_post, in_server, posting_words, reply, rook
-from .announce import NOTICE_ATTEMPTS, deliver, notice_retry_s, snowflake
+from .announce import deliver
+from .daily_board import board_page
 from .daily_words import (
     DmUnreachable,
-    difficulty_words,
+    challenge_text,
     next_challenge,
     odds_line,
-    par_words,
     result_text,
     score_words,
-    standing_words,
-    time_up_text,
 )
+from .host import Host, host_of
 from .i18n import guild_lang, lang_of, t
 from .mentions import safe
 from .mixin import CommandsMixin
-from .recap_image import RECAP_LIMIT, Recap, recap_file, recap_gif_of
-
-if TYPE_CHECKING:
-    from .host import Host
 
 log = logging.getLogger("rr.daily")
 _ = app_commands.locale_str
-PODIUM = ("🥇", "🥈", "🥉")
-BOARD_SIZE = 10
 
-
-def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | None,
-                   lang: str) -> str:
-    """The day's challenge in the reader's language: number, difficulty, modifiers, par,
-    and when it ends (a relative timestamp every client shows in local time)."""
-    mods = "\n".join(f"• {m.name(lang)}" for m in ch.modifiers)
-    key = "daily_card" if ch.day >= host.days.today() else "daily_card_past"  # no "ends" for a past day
-    return t(key, lang, n=ch.number, day=ch.day.isoformat(),
-             difficulty=difficulty_words(ch.difficulty, lang), mods=mods,
-             par=par_words(par, lang), ts=int(core.day_end(ch.day)))
 
 
 async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost | None:
@@ -76,14 +55,6 @@ async def _acked_host(interaction: discord.Interaction, lang: str) -> DailyHost 
     if not await ack(interaction):
         return None
     return host_of(rook(interaction))
-
-
-def host_of(bot: Host) -> DailyHost:
-    host: DailyHost | None = getattr(bot, "daily", None)  # None until setup_hook opened it
-    if host is None:
-        raise ServiceError.of("svc.daily_closed",
-                           code="daily_closed")
-    return host
 
 
 async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: Started,
@@ -345,298 +316,6 @@ class DailyCommands(CommandsMixin):
 
 def guild_lang_of(interaction: discord.Interaction) -> str:
     return guild_lang(interaction)
-
-
-def board_name(entry: Entry) -> str:
-    """The display name stored with the attempt, escaped (never a `<@id>` mention: it shows
-    as an unknown user to anyone who shares no server with that player)."""
-    return safe((entry.name or "?")[:32])  # cut before escaping: never half an escape
-
-
-def board_line(rank: int, entry: Entry, lang: str, me: bool) -> str:
-    medal = PODIUM[rank - 1] if rank <= len(PODIUM) else f"{rank}."
-    line = f"{medal} {board_name(entry)} — {score_words(entry.score, lang)}"
-    return f"**{line}** ◀ {t('daily_board_me', lang)}" if me else line
-
-
-def member_check(bot: Host, guild_id: int) -> MemberCheck:
-    """Membership of a server, asked of Discord per user (GET /guilds/{guild}/members/{user}:
-    it needs no privileged members intent, unlike listing a server's members; cogs/README.md
-    'Daily boards')."""
-    http = bot.http
-
-    async def check(user_id: int) -> bool | None:
-        try:
-            await http.get_member(guild_id, user_id)
-        except discord.NotFound:
-            return False
-        except discord.HTTPException as e:
-            log.warning("guild %s: membership of a board row unknown (HTTP %s)", guild_id,
-                        e.status)
-            return None
-        return True
-    return check
-
-
-async def board_page(interaction: discord.Interaction, host: DailyHost, day: dt.date,
-                     server: bool, page: int, lang: str) -> tuple[str, discord.ui.View | None]:
-    """One page of a day's board for the caller: BOARD_SIZE rows, the caller's own row
-    always (on the page, or under it), and ◀ ▶ buttons when there is more."""
-    guild_id = interaction.guild_id if server else None
-    if guild_id is not None:  # the caller is a member: the interaction says so
-        await host.store.seen_in(guild_id, interaction.user.id)
-    rows = await host.board.listing(day, guild_id, member_check(rook(interaction), guild_id)
-                                    if guild_id is not None else None, interaction.user.id)
-    pages = max(1, -(-len(rows) // BOARD_SIZE))
-    page = min(max(page, 0), pages - 1)
-    scope = t("daily_scope_server" if server else "daily_scope_all", lang)
-    lines = [t("daily_board_head", lang, n=core.number_of(day), day=day.isoformat(),
-               scope=scope, page=page + 1, pages=pages)]
-    me = interaction.user.id
-    shown = rows[page * BOARD_SIZE:(page + 1) * BOARD_SIZE]
-    lines += [board_line(rank, e, lang, e.user == me) for rank, e in shown]
-    if not rows:
-        lines.append(t("daily_board_empty", lang))
-    mine = next(((rank, e) for rank, e in rows if e.user == me), None)
-    if mine is None:
-        lines.append(t("daily_board_you_none", lang))
-    elif mine not in shown:
-        lines.append(t("daily_board_you", lang, line=board_line(*mine, lang, False),
-                       standing=standing_words(daily_standings.Standing(mine[0], len(rows)), lang)))
-    return "\n".join(lines), board_view(day, server, page, pages)
-
-
-def board_view(day: dt.date, server: bool, page: int, pages: int) -> discord.ui.View | None:
-    if pages <= 1:
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(BoardPageButton(day, server, page - 1, "◀", disabled=page == 0))
-    view.add_item(BoardPageButton(day, server, page + 1, "▶", disabled=page >= pages - 1))
-    return view
-
-
-class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"rr:dboard:(?P<day>\d{8}):(?P<scope>[sa]):(?P<page>\d{1,5})"):
-    """A board's page turner: the custom id holds the day, the scope and the page, so a
-    click recomputes that page for the clicker (their own row, their server) after any
-    restart."""
-
-    def __init__(self, day: dt.date, server: bool, page: int, label: str = "▶",
-                 disabled: bool = False) -> None:
-        cid = f"rr:dboard:{day.strftime('%Y%m%d')}:{'s' if server else 'a'}:{max(page, 0)}"
-        super().__init__(discord.ui.Button(label=label, custom_id=cid, disabled=disabled,
-                                           style=discord.ButtonStyle.secondary))
-        self.day, self.server, self.page = day, server, page
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]
-                             ) -> BoardPageButton:
-        try:
-            day = dt.datetime.strptime(match["day"], "%Y%m%d").date()
-        except ValueError:  # not a date (no button of ours): the first day's board
-            day = core.EPOCH
-        return cls(day, match["scope"] == "s", int(match["page"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        lang = lang_of(interaction)
-        if not await ack(interaction, thinking=False):  # the board may ask Discord a while
-            return
-        host = host_of(rook(interaction))
-        server = self.server and in_server(interaction)
-        text, view = await board_page(interaction, host, self.day, server, self.page, lang)
-        await deliver(f"daily board page for interaction {interaction.id}",
-                      lambda: interaction.edit_original_response(content=text, view=view))
-
-
-DAILY_ITEMS: Sequence[type[discord.ui.DynamicItem[Any]]] = (BoardPageButton,)
-
-
-# ---- the day job -------------------------------------------------------------------------------
-
-async def day_once(bot: Host) -> dict[str, int]:
-    """One pass of the day job (every few minutes, `RookBot.day_loop`): today's par and its
-    odds (once a day, about a minute of one worker thread, `PAR_ODDS_BUDGET_S` at most), closing
-    yesterday (and queueing each of its players' recap), then the servers' news, the streak reminders and the "your day ended" notes
-    through the daily outbox (`deliver_daily`). Each is queued once (a stored flag set in the transaction that
-    queues it) and marked sent only after Discord took it, so a restart or an outage
-    neither repeats nor loses one; each server and each user is delivered on its own (a
-    failure is theirs alone). Returns what was sent (tests, bench)."""
-    host = host_of(bot)
-    today = host.days.today()
-    sent = {"announced": 0, "reminded": 0, "closed": 0}
-    await host.par.compute(today)  # worker threads: the event loop stays free
-    try:  # the same, many games (bounded): the news carries them
-        await host.par.odds(today)
-    except asyncio.CancelledError:
-        raise
-    except Exception:  # the odds are extra: closing the day and the news go on without
-        log.exception("par odds of %s failed; the next pass tries again", today)
-    yesterday = today - dt.timedelta(days=1)
-    closed = await host.results.close_day(yesterday)  # their notices: queued
-    sent["closed"] = len(closed)
-    now = host.days.clock()
-    if await host.store.day_flag(yesterday.isoformat(), "closed"):
-        # every ranked game of the closed day is final: each player's recap, once
-        await host.store.queue_recaps(yesterday.isoformat(), now)
-    await host.store.queue_news(today.isoformat(), now)
-    hour = int((now - core.day_start(today)) // 3600)
-    await host.store.queue_reminders(today.isoformat(), hour, now)
-    told = await deliver_daily(bot)
-    sent["announced"], sent["reminded"] = told["news"], told["reminder"]
-    return sent
-
-
-DAILY_KINDS: tuple[str, ...] = get_args(DailyNoticeKind)
-"""The daily outbox's kinds this release tells (`DailyNoticeKind`). A row of another
-(a newer release's, or damaged) is never worded as a reminder nor counted: it is left, with
-the back-off, for a process that knows it, and dropped (logged) once none told it; it was
-sent as a streak reminder, then raised KeyError and stopped the pass for every row after
-it (the fault-injection audit)."""
-
-
-async def deliver_daily(bot: Host) -> dict[str, int]:
-    """The daily outbox: every news or reminder row due, each taken (so no other pass sends
-    it), written in its reader's language as of now, sent, and removed only once Discord
-    took it. Discord unreachable (5xx, timeouts): retried later (30 s, 2 min, 10 min, then
-    hourly; dropped after 12 tries, logged), also after a restart. Refused for good (403,
-    404: the channel is gone, DMs closed since) or no longer true (a past day's news, a
-    streak kept since): dropped, logged. Returns how many of each kind were sent."""
-    host = host_of(bot)
-    sent = dict.fromkeys(DAILY_KINDS, 0)
-    for notice in await host.store.take_notices(host.days.clock()):  # held: no other pass sends it
-        known = notice.kind in sent
-        if not known:
-            log.warning("daily row %s: kind %r, unknown to this release; left for a newer one",
-                        notice.id, notice.kind)
-        told = await _tell_notice(bot, notice) if known else None
-        if told is not None:  # sent, refused for good, or no longer true: it goes
-            await host.store.notice_sent(notice.id)
-            sent[notice.kind] += told
-        elif notice.attempts + 1 >= NOTICE_ATTEMPTS:
-            log.error("daily %s %s of %s: not delivered after %d tries; dropped", notice.kind,
-                      notice.target, notice.day, notice.attempts + 1)
-            await host.store.notice_sent(notice.id)
-        else:
-            delay = notice_retry_s(notice.attempts)
-            await host.store.notice_retry(notice.id, host.days.clock() + delay)
-        await asyncio.sleep(0)
-    return sent
-
-
-async def _tell_notice(bot: Host, notice: DailyNotice) -> bool | None:
-    """One row told: True (Discord took it), False (it goes untold: refused for good, or
-    no longer true), None (Discord could not take it now, or its words could not be
-    written: try again later). Never raises."""
-    recap: tuple[int, bytes] | None = None
-    try:
-        text = await notice_text(bot, notice)
-        if notice.kind == "recap" and text is not None:
-            recap = await recap_of(bot, notice)
-            if recap is None:
-                text = None
-    except Exception:
-        log.exception("daily %s %s of %s: its text could not be written", notice.kind,
-                      notice.target, notice.day)
-        return None
-    if text is None:
-        log.info("daily %s %s of %s: no longer due; dropped", notice.kind, notice.target,
-                 notice.day)
-        return False
-    if not snowflake(notice.channel_id):  # a damaged row is that row's problem alone
-        log.warning("daily %s %s of %s: stored channel %r is not a channel id; dropped",
-                    notice.kind, notice.target, notice.day, notice.channel_id)
-        return False
-    ch = bot.get_partial_messageable(notice.channel_id)
-    took = False
-
-    async def post() -> discord.Message:
-        if recap is None:
-            return await ch.send(text)
-        game_id, data = recap  # a new File each try: a sent one is consumed
-        return await ch.send(text, file=recap_file(game_id, data, notice.lang or "en"))
-
-    async def send() -> None:
-        nonlocal took
-        took = await deliver(f"daily {notice.kind} {notice.target}", post) is not None
-    if not await bot.announcer.tell(None, send):
-        return None
-    return took
-
-
-async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
-    """The animated recap of a "recap" row's player's ranked game of its day (game id, GIF
-    bytes), drawn in the announcer's workers like a channel game's; None when there is no
-    such game any more. Under `RECAP_LIMIT`: smaller frames are drawn for a long game
-    (render/recap.py), so the DM takes it without a boost."""
-    att = await host_of(bot).store.attempt(notice.target, notice.day, True)
-    # its own game only: a damaged game_id may name another player's (whose DM the row
-    # was then queued to, from that game's settings): nothing is drawn, the row goes
-    row = await attempt_game(bot.store, att) if att is not None else None
-    if row is None or row.setup is None:
-        return None
-    try:
-        g = await bot.service.tables.load(row)  # a game set aside is not drawn
-    except ServiceError:  # (not wording: damaged, or a newer release's — the DM goes without it)
-        return None
-    # the log as verified (as /rr-recap's): a row damaged since failed the drawing at every
-    # try, and the recap was dropped untold (the fault-injection audit)
-    source = Recap(row.setup, g.log, [str(s["name"]) for s in row.seats])
-    data = await bot.announcer.draw(recap_gif_of, row.id, source, notice.lang or "en",
-                                    limit=RECAP_LIMIT)
-    return row.id, data
-
-
-async def notice_text(bot: Host, notice: DailyNotice) -> str | None:
-    """The words of a daily outbox row, as of now; None when it is no longer true: a day
-    already over (yesterday's news or reminder, after an outage), or a reminded streak the
-    player has kept since, or has none to keep (yesterday resigned: the store queues a
-    reminder after any finished attempt; `stats` says whether it kept a streak). A day that
-    ended unfinished stays true."""
-    host = host_of(bot)
-    if notice.kind == "time_up":  # true whenever it is read
-        return time_up_text(notice.day, notice.lang or "en")
-    if notice.kind == "recap":  # the day closed: true from then on
-        day = dt.date.fromisoformat(notice.day)
-        return t("daily_recap_post", notice.lang or "en", n=core.number_of(day),
-                 day=notice.day)
-    day = dt.date.fromisoformat(notice.day)
-    if day != host.days.today():
-        return None
-    if notice.kind == "news":
-        return await news_text(bot, host, notice.target, notice.lang or "en", day)
-    att = await host.store.attempt(notice.target, notice.day, True)
-    if att is not None and att.status != "playing":
-        return None
-    if (await host.board.stats(notice.target)).played_streak == 0:
-        return None  # yesterday resigned (a finished attempt): no streak left to break
-    lang = notice.lang or await _lang_of_player(bot, notice.target, day)
-    return t("daily_reminder", lang, ts=int(core.day_end(day)))
-
-
-async def _lang_of_player(bot: Host, user_id: int, day: dt.date) -> str:
-    """A reminder set before its language was stored: the language of the game that keeps
-    the streak alive (yesterday's ranked attempt), else English."""
-    att = await host_of(bot).store.attempt(user_id, (day - dt.timedelta(days=1)).isoformat(), True)
-    row = await bot.store.get(att.game_id) if att is not None and att.game_id else None
-    return str(row.settings.get("lang", "en")) if row is not None else "en"
-
-
-async def news_text(bot: Host, host: DailyHost, guild_id: int, lang: str,
-                    today: dt.date) -> str:
-    """A server's daily news: today's challenge card, yesterday's podium among its members,
-    yesterday's published key."""
-    yesterday = today - dt.timedelta(days=1)
-    lines = [challenge_text(host, host.days.challenge(today), await host.par.get(today), lang)]
-    podium = (await host.board.listing(yesterday, guild_id, member_check(bot, guild_id)))[:3]
-    if podium:
-        lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))
-        lines += [board_line(rank, e, lang, False) for rank, e in podium]
-    key = core.published_key(host.days.secret, yesterday, host.days.clock())
-    if key is not None:
-        lines.append(t("daily_key", lang, n=core.number_of(yesterday), day_key=key,
-                       day=yesterday.isoformat()))
-    return "\n".join(lines)
 
 
 async def _daily_settings_now(interaction: discord.Interaction, host: DailyHost,

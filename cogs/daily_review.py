@@ -33,8 +33,9 @@ from service.replay import replay
 from . import viewer
 from .actions import ack, guarded, refusal, reply, rook
 from .announce import deliver
-from .daily import DailyCommands, bad_date, host_of, open_attempt
+from .daily import DailyCommands, bad_date, open_attempt
 from .daily_words import score_words, standing_words
+from .host import host_of
 from .i18n import LEVELS, lang_of, pair, t
 from .mentions import safe
 from .mixin import CommandsMixin

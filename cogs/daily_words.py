@@ -18,6 +18,7 @@ import i18n
 from engine import ActionError
 from service import daily as core
 from service import daily_score, daily_standings
+from service.daily_play import DailyHost
 
 from .announce import deliver
 from .host import Host
@@ -150,3 +151,14 @@ def dm_refusal(e: BaseException, lang: str, what: str = "attempt") -> str:
     if isinstance(e, discord.Forbidden):
         return i18n.sentences(lang, t(f"daily_no_dm_{what}", lang), t("daily_allow_dms", lang))
     return t(f"daily_dm_unreachable_{what}", lang)
+
+
+def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | None,
+                   lang: str) -> str:
+    """The day's challenge in the reader's language: number, difficulty, modifiers, par,
+    and when it ends (a relative timestamp every client shows in local time)."""
+    mods = "\n".join(f"• {m.name(lang)}" for m in ch.modifiers)
+    key = "daily_card" if ch.day >= host.days.today() else "daily_card_past"  # no "ends" for a past day
+    return t(key, lang, n=ch.number, day=ch.day.isoformat(),
+             difficulty=difficulty_words(ch.difficulty, lang), mods=mods,
+             par=par_words(par, lang), ts=int(core.day_end(ch.day)))

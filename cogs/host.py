@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from service import GameService
+from service import GameService, ServiceError
 from service.daily_play import DailyHost
 from store import GameStore
 
@@ -23,7 +23,7 @@ class Host(commands.AutoShardedBot):
     store: GameStore
     service: GameService
     # the daily challenge's host: None until `setup_hook` opened the daily store (a command
-    # reaches it through cogs/daily.py `host_of`, which refuses while there is none)
+    # reaches it through `host_of` below, which refuses while there is none)
     daily: DailyHost | None
     announcer: Announcer
     ai_processes: bool  # AI work (and game reviews) in worker processes; threads in tests
@@ -32,3 +32,12 @@ class Host(commands.AutoShardedBot):
     # users with a tutorial lesson open in this process, most recent last (cogs/tutorial.py):
     # a play command typed with no game here is pointed back at the lesson's buttons
     learning: dict[int, None]
+
+
+def host_of(bot: Host) -> DailyHost:
+    """The daily host, refused in words while the bot has none (`setup_hook` not yet run)."""
+    host: DailyHost | None = getattr(bot, "daily", None)  # None until setup_hook opened it
+    if host is None:
+        raise ServiceError.of("svc.daily_closed",
+                           code="daily_closed")
+    return host

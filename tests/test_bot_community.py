@@ -18,7 +18,7 @@ from PIL import Image
 from test_bot_daily_review import DAY, NEXT_NOON, NOON
 
 import cogs.announce
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from service.daily_slots import slot
 from service.ratings import FRESH, Ratings
 from service.replay import replay

@@ -15,7 +15,7 @@ import discord
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from service import daily
 from service.daily import day_key
 from service.daily_slots import slot

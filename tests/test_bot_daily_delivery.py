@@ -26,7 +26,7 @@ from bot_driver import Clock, Table, accepted, make_bot
 from harness import Harness
 
 from cogs import announce
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from service.daily import day_end
 from service.daily_slots import slot
 

@@ -17,7 +17,7 @@ from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
 import service.daily_par as daily_par
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from service.daily_score import par_odds
 from service.daily_slots import slot
 

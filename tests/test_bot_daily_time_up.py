@@ -13,7 +13,7 @@ import random
 from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness
 
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from service.daily_slots import slot
 
 LATE = dt.datetime(2026, 11, 22, 23, 0, tzinfo=dt.UTC).timestamp()  # challenge #22, 23:00

@@ -11,7 +11,7 @@ import random
 from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness
 
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from service.daily_slots import slot
 
 

@@ -19,7 +19,7 @@ from conftest import Db
 from harness import FakeUser, Harness
 
 import cogs.announce as announce
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from service.daily_slots import slot
 from store import GameRow
 
@@ -135,7 +135,7 @@ def test_an_announcement_that_could_not_be_built_is_tried_again(db):
             host.board.leaderboard = flaky  # type: ignore[method-assign]
             assert (await day_once(h.bot))["announced"] == 0
             assert public(h, got["news"]) == []
-            clock.now += 60  # past the first retry's wait (cogs/daily.py NOTICE_RETRY_S)
+            clock.now += 60  # past the first retry's wait (cogs/announce.py NOTICE_RETRY_S)
             assert (await day_once(h.bot))["announced"] == 1
             (post,) = public(h, got["news"])
             assert first(post, got["ann"])

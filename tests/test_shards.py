@@ -18,7 +18,7 @@ from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
 import bot as entry
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from cogs.leases import SAFETY, JobLease
 from service import GameService, Quarantined
 from service.refusals import words

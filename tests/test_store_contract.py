@@ -14,8 +14,7 @@ from mypy import api as mypy_api
 
 from cogs.bot import RookBot
 from cogs.config import Config
-from cogs.daily import host_of
-from cogs.host import Host
+from cogs.host import Host, host_of
 from service import ServiceError
 from service.daily_play import DailyHost
 from store import contract

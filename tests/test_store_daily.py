@@ -247,7 +247,7 @@ def test_a_damaged_news_channel_reads_as_none_and_the_settings_still_show(tmp_pa
     """The fault-injection audit: a server's daily news channel that SQLite kept as text
     in its INTEGER column failed `/rr daily settings` for that server with a traceback
     (int() of the text), so its managers could not see what was set. It reads as no news
-    channel, logged (the news to it was already left out: cogs/daily.py), and setting one
+    channel, logged (the news to it was already left out: cogs/daily_job.py), and setting one
     again replaces it; other servers' channels read as before."""
     async def main():
         db = Db("sqlite", str(tmp_path / "s.db"))
