@@ -138,16 +138,18 @@ def places(result: Mapping[str, Any], seats: int, out_at: Mapping[int, int] | No
     others.sort(key=order.__getitem__)
     out = [1 if s in winners else 0 for s in range(seats)]
     for k, s in enumerate(others):
-        before = others[k - 1] if k else None
-        if before is None:
-            shared = False
-        elif order[s][0] == 1:  # out in the same step as the one before
-            shared = order[before] == order[s]
-        else:  # standing, and as threatened as the one before
-            shared = threats is not None and order[before][0] == 0 and \
-                threats[s] == threats[before]
-        out[s] = out[before] if shared and before is not None else len(winners) + k + 1
+        tied = k > 0 and ties(order[others[k - 1]], order[s], threats, others[k - 1], s)
+        out[s] = out[others[k - 1]] if tied else len(winners) + k + 1
     return [p or seats for p in out]
+
+
+def ties(before: tuple[int, int], this: tuple[int, int], threats: Sequence[int] | None,
+         seat_before: int, seat: int) -> bool:
+    """Whether a seat shares the place of the one placed just before it (`places`): both
+    out in the same step, or both standing on one threat."""
+    if this[0] == 1:
+        return before == this
+    return threats is not None and before[0] == 0 and threats[seat] == threats[seat_before]
 
 
 def units_brought(frames: Sequence[Frame], seats: int) -> list[dict[str, int]]:
