@@ -29,7 +29,7 @@ import io
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar, cast
@@ -82,6 +82,10 @@ TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 50
 MAX_CONTENT = 1900
 NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
 NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
+# An AI burst's held answers are told at least this often, whatever the AI still thinks: a
+# post waits seconds, not minutes, and always well inside the outbox's lease (LEASE_S), so
+# the outbox pass never tells a held notice on its own behind the burst's back
+HOLD_MAX_S = 60.0
 
 
 def notice_retry_s(attempts: int) -> float:
@@ -282,6 +286,24 @@ class Announcement:
     def ask_for(self, seat: int | None) -> Ask | None:
         return next((a for a in self.asks if a.seat == seat), None)
 
+    def report_lines(self, r: PhaseReport) -> list[str]:
+        """One report's story, as its post words it."""
+        return markdowns(narrate(r.events, self.names, self.cards, self.lang), self.lang)
+
+    def quiet(self) -> bool:
+        """Told as lines alone: no image, nobody pinged, nothing private, no note of its
+        own, not a game's end — the kind of announcement an AI burst tells together."""
+        return not (self.asks or self.private or self.extra or self.extra_pings
+                    or self.timeouts or self.recap or self.ended or self.closing
+                    or self.table_view is not None
+                    or any(r.view is not None for r in self.reports))
+
+    def story(self) -> list[str]:
+        """All its lines in order (its reports', else its public events')."""
+        if not self.reports:
+            return self.lines(self.lang)
+        return [line for r in self.reports for line in self.report_lines(r)]
+
 
 def ask(g: Game, seat: int, user_id: int, deadline: float,
         langs: Sequence[str] | None = None) -> Ask | None:
@@ -358,6 +380,27 @@ class Turn:
     users: int = 0
 
 
+@dataclass(slots=True)
+class Burst:
+    """A channel's AI answers held to be told in one post (`Announcer.announce`): their
+    announcements in commit order, and when the first was held (HOLD_MAX_S)."""
+
+    anns: list[Announcement]
+    since: float
+
+
+def page_ends(stories: Sequence[list[str]], limit: int = MAX_CONTENT) -> list[int]:
+    """For each story of a burst told together: how many of the burst's messages must have
+    gone out for all of it to be posted. `pages` packs greedily, so the pages of a prefix of
+    the lines are the first pages of the whole."""
+    ends: list[int] = []
+    lines: list[str] = []
+    for story in stories:
+        lines.extend(story)
+        ends.append(len(pages(lines, limit)))
+    return ends
+
+
 def draw_pool(processes: bool) -> Executor:
     """Where channel images are drawn. Worker processes ("spawn": the bot's threads must not
     be forked) in the bot: a drawing thread would hold the GIL for up to the interpreter's
@@ -401,6 +444,8 @@ class Announcer:
         # channel → its announcements' turn: posted one announcement after the other, in
         # the order they were announced, however long each one's images take
         self._order: dict[int, Turn] = {}
+        # channel → the AI answers held to be told together (see `announce`)
+        self._held: dict[int, Burst] = {}
         # at most TELLING channels' announcements at once: a burst of moves does not flood
         # the event loop with posts ahead of the acknowledgements and answers still to give
         self._telling = asyncio.Semaphore(TELLING)
@@ -560,7 +605,7 @@ class Announcer:
             ann, r.view, r.events, [r.what] if r.what else None)) for r in ann.reports]
         try:
             for k, (r, drawing) in enumerate(zip(ann.reports, images, strict=True)):
-                lines = markdowns(narrate(r.events, ann.names, ann.cards, ann.lang), ann.lang)
+                lines = ann.report_lines(r)
                 image = None if drawing is None else await drawing
                 if not lines and image is not None and r.what:  # an image needs its title
                     lines = [t("report_quiet", ann.lang, what=ann.stage(r.what))]
@@ -680,22 +725,80 @@ class Announcer:
         await self.publish(ann)
 
     # ---- the outbox ------------------------------------------------------------------------------
-    async def announce(self, ann: Announcement, *, skip_seat: int | None = None) -> bool:
+    async def announce(self, ann: Announcement, *, skip_seat: int | None = None,
+                       burst: bool = False) -> bool:
         """Publish a committed move's announcement as its outbox notice (see `tell`), after
-        the channel's announcements before it (their images may still be drawing)."""
-        turn = self._order.setdefault(ann.channel_id, Turn())
+        the channel's announcements before it (their images may still be drawing).
+
+        `burst`: an AI's answer within a run of AI answers (cogs/seats.py). A quiet one
+        (lines alone, `Announcement.quiet`) is held, and the run's quiet answers are told
+        in one post (`flush`) — at the run's end, before any other announcement of the
+        channel, or after HOLD_MAX_S. Why here and not in the AI runner: only the
+        announcer sees every announcement of a channel in its order, so a person's answer
+        committed during the burst is told after the AI answers committed before it, never
+        ahead of them; and a held notice is already in the outbox (committed with the
+        move), so a crash before the post tells it after the restart, on its own. Anything
+        with an image, a ping, a DM or a note is told as before (and ends the held post
+        first): every phase keeps its own image, every person their own ping."""
+        async with self._turn(ann.channel_id):
+            held = self._held.get(ann.channel_id)
+            kept = burst and ann.quiet() and (held is None or held.anns[0].game_id == ann.game_id)
+            if kept:
+                if held is None:
+                    held = self._held[ann.channel_id] = Burst([], time.monotonic())
+                held.anns.append(ann)
+                if time.monotonic() - held.since < HOLD_MAX_S:
+                    return True
+            told = await self._flush(ann.channel_id)
+            if kept:  # (held, and told just now with its burst)
+                return told
+            told = await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
+            if (closing := ann.closing) is not None:  # after the move that ended it
+                told = await self.tell(closing.notice,
+                                       lambda: self.publish_abandoned(closing)) and told
+            return told
+
+    async def flush(self, channel_id: int) -> bool:
+        """Tell the channel's held AI answers now, in one post (the AI's run ended).
+        True when all went out (or none was held)."""
+        if channel_id not in self._held:
+            return True
+        async with self._turn(channel_id):
+            return await self._flush(channel_id)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, channel_id: int) -> AsyncIterator[None]:
+        """The channel's turn to post (its announcements one after the other, in order)."""
+        turn = self._order.setdefault(channel_id, Turn())
         turn.users += 1
         try:
             async with turn.lock, self._telling:
-                told = await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
-                if (closing := ann.closing) is not None:  # after the move that ended it
-                    told = await self.tell(closing.notice,
-                                           lambda: self.publish_abandoned(closing)) and told
-                return told
+                yield
         finally:
             turn.users -= 1
             if not turn.users:
-                del self._order[ann.channel_id]  # nobody waits: forget the channel
+                del self._order[channel_id]  # nobody waits: forget the channel
+
+    async def _flush(self, channel_id: int) -> bool:
+        """The held burst's lines, in order, in as few messages as fit (`pages`); each of
+        its notices is taken out of the outbox once all its lines went out. One Discord
+        did not take is kept for a retry told on its own, from its start (one partly
+        posted repeats its first lines: told twice is the worst case, never lost)."""
+        held = self._held.pop(channel_id, None)
+        if held is None:
+            return True
+        first, last = held.anns[0], held.anns[-1]
+        stories = [a.story() for a in held.anns]
+        lines = [line for story in stories for line in story]
+        progress = await self._attempt(
+            first.notice, lambda: self._post(self.channel(channel_id), first, lines, None), 0)
+        told = True
+        for ann, end in zip(held.anns, page_ends(stories), strict=True):
+            sent = progress.stopped is None or end <= progress.stopped
+            told = await self._settle(ann.notice, None if sent else 0, 0) and told
+        if last.ai_waiting:  # (an AI seat may still be asked: its run looks again)
+            self.bot.ai.kick(channel_id)
+        return told
 
     async def publish_start(self, ann: Announcement) -> None:
         """A game's first announcement: who sits where, then the setup's story and pings."""
@@ -721,10 +824,15 @@ class Announcer:
             log.warning("notice %s: its stored progress (%s messages sent) is past its %d "
                         "messages; told from the start", notice, parts_done, progress.count)
             progress = await self._attempt(notice, send, 0)
+        return await self._settle(notice, progress.stopped, attempts)
+
+    async def _settle(self, notice: int | None, stopped: int | None, attempts: int) -> bool:
+        """A notice's try recorded: out of the outbox when nothing `stopped`, else kept for
+        a retry from message `stopped` (dropped after NOTICE_ATTEMPTS). True when told."""
         if notice is None:
-            return progress.stopped is None
+            return stopped is None
         try:
-            if progress.stopped is None:
+            if stopped is None:
                 self._told.add(notice)
                 await self.bot.store.delivered(notice)
                 self._told.discard(notice)
@@ -735,7 +843,7 @@ class Announcer:
                 await self.bot.store.delivered(notice)
                 return False
             delay = notice_retry_s(attempts)
-            await self.bot.store.retry_later(notice, progress.stopped, time.time() + delay)
+            await self.bot.store.retry_later(notice, stopped, time.time() + delay)
         except self.bot.store.faults as e:  # busy or cut off: the notice stays pending and
             # comes back (a notice told twice is the worst case, never a lost one)
             log.warning("notice %s: its delivery is recorded later (store: %s)", notice, e)

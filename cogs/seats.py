@@ -49,15 +49,22 @@ class AiRunner:
         task.add_done_callback(self._tasks.discard)
 
     async def _run(self, channel_id: int) -> None:
+        """One run of the channel's AI answers; the quiet ones it told are held by the
+        announcer and posted together when the run ends (`Announcer.flush`). A trigger
+        that found a run under way answers nothing and leaves the telling to that run, so
+        a kick in the middle of a burst does not cut its post in two."""
         try:
-            await self.bot.service.ai.play_ai(channel_id, self._tell)
+            answered = await self.bot.service.ai.play_ai(channel_id, self._tell)
         except Exception:  # never lost silently; the next time-limit pass asks again (an
             # AI seat's reminder is due at once); store faults never get here (retried)
             log.exception("channel %s: AI run failed", channel_id)
+            answered = -1  # (some may be held: told all the same)
+        if answered:
+            await self.bot.announcer.flush(channel_id)
 
     async def _tell(self, out: Outcome) -> None:
         ann = self.bot.announcer
-        await ann.announce(ann.capture(out))
+        await ann.announce(ann.capture(out), burst=True)
 
     async def close(self) -> None:
         tasks = list(self._tasks)
