@@ -14,7 +14,9 @@ from typing import Any
 from bot_driver import Clock, make_bot
 from harness import Harness
 from test_bot_ai_turns import public, two_people_two_bots
+from test_bot_outbox import crash_copy
 
+import cogs.announce as announce
 from cogs.announce import Announcer
 
 
@@ -82,4 +84,119 @@ def test_an_ai_burst_is_one_post_between_a_persons_answer_and_the_next_question(
             at = 0
             for line in ai_lines:
                 at = lines.index(line, at) + 1  # (ValueError: missing or out of order)
+    asyncio.run(scenario())
+
+
+def public_of(server: Any) -> list[Any]:
+    """The public posts a server holds, across the bot processes that posted them."""
+    return [m for m in server.messages.values()
+            if not m.deleted and not m.ephemeral and m.dm_user_id is None]
+
+
+def held_burst(bot: Any) -> list[Any] | None:
+    """The channel's AI answers held to be told together, when there are two or more."""
+    held = next(iter(bot.announcer._held.values()), None)
+    return held.anns if held is not None and len(held.anns) >= 2 else None
+
+
+def told_once(stories: list[list[str]], posts: list[Any]) -> None:
+    """Every line of every story posted exactly once, the stories in their order."""
+    lines = [line for m in posts for line in m.content.split("\n")]
+    at = 0
+    for story in stories:
+        for line in story:
+            assert lines.count(line) == 1, (line, lines)
+            at = lines.index(line, at) + 1
+
+
+def test_a_crash_while_an_ai_burst_is_held_tells_each_of_its_answers_once_after_restart(
+        tmp_path):
+    """The held answers were committed with their moves (outbox notices): a process killed
+    before their post leaves them for the next one, which tells each at startup, once."""
+    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
+    clock = Clock()
+    kept: dict[str, Any] = {}
+
+    async def first_life() -> None:
+        async with Harness(lambda: make_bot(live, clock, seed=4), settle_timeout=60) as h:
+            table, _ann, _bob = await two_people_two_bots(h)
+            row, _ = await table.bot.service.tables.current(h.channel.id)
+            table.game_id = row.id
+            announcer = table.bot.announcer
+            real = announcer._flush
+
+            async def flush(channel_id: int) -> bool:
+                anns = held_burst(table.bot)
+                if "stories" not in kept and anns:
+                    crash_copy(live, crashed)  # the process dies here: nothing is told
+                    kept["stories"] = [a.story() for a in anns]
+                    kept["notices"] = [a.notice for a in anns]
+                return await real(channel_id)
+            announcer._flush = flush  # type: ignore[method-assign]
+            rng = random.Random(1)
+            for _ in range(40):
+                await table.step(rng)
+                await h.settle()
+                if "stories" in kept:
+                    break
+            assert "stories" in kept, "no burst of two AI answers"
+            kept.update(server=h.server)
+        kept["told"] = len(public_of(kept["server"]))
+
+    async def later_life() -> None:
+        async with Harness(lambda: make_bot(crashed, clock, seed=99),
+                           server=kept["server"], settle_timeout=60) as h:
+            await h.bot._notifier  # type: ignore[attr-defined]  # the startup delivery
+            await h.settle()
+            assert all(n.id not in kept["notices"] for n in await h.bot.store.notices())
+            told_once(kept["stories"], public(h)[kept["told"]:])
+
+    asyncio.run(first_life())
+    asyncio.run(later_life())
+
+
+def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path,
+                                                                         monkeypatch):
+    """The burst's post is refused (503, retries spent): none of its notices counts as
+    told; the next pass tells each on its own, and nothing twice."""
+    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    kept: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            table, _ann, _bob = await two_people_two_bots(h)
+            row, _ = await table.bot.service.tables.current(h.channel.id)
+            table.game_id = row.id
+            down = {"on": False}
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
+                        when=lambda request: down["on"])
+            announcer = table.bot.announcer
+            real = announcer._flush
+
+            async def flush(channel_id: int) -> bool:
+                anns = held_burst(table.bot)
+                if "stories" not in kept and anns:
+                    kept["stories"] = [a.story() for a in anns]
+                    kept["mark"] = len(public(h))
+                    down["on"] = True
+                try:
+                    return await real(channel_id)
+                finally:
+                    down["on"] = False
+            announcer._flush = flush  # type: ignore[method-assign]
+            rng = random.Random(1)
+            for _ in range(40):
+                await table.step(rng)
+                await h.settle()
+                if "stories" in kept:
+                    break
+            assert "stories" in kept, "no burst of two AI answers"
+            pending = await table.bot.store.notices()
+            assert len(pending) >= len(kept["stories"]), pending
+            await table.bot.tick_once()  # Discord is back: the outbox pass tells them
+            await h.settle()
+            assert await table.bot.store.notices() == []
+            told_once(kept["stories"], public(h)[kept["mark"]:])
     asyncio.run(scenario())
