@@ -11,7 +11,9 @@ The outbox: every move committed what must be told about it (service/notices.py)
 unreachable, the notice keeps the number of messages already sent and is retried later from
 there; when the process dies first, the next one rebuilds the announcement from the stored
 game (`redeliver`) at startup. Each notice fails on its own: one bad game never stops the
-others' announcements.
+others' announcements. An AI run's quiet answers are told in one post (`announce`, `burst`):
+each of their notices leaves the outbox once all its lines went out; one whose lines were not
+posted is retried on its own, from its start.
 
 Secrets: public text is narrated from `engine.visible(events, None)` and images from the
 spectator view; a player's private events (medal values) go only to that player — in their

@@ -3,7 +3,9 @@
 The hosting rule is the service's (service/seats.py); here the AI's answers are told like
 anyone's. `AiRunner.kick` is called after an announcement leaves an AI-played seat asked
 something: the AI answers in a task of its own (its choice computed in a worker thread),
-after the move that asked it was posted and never ahead of anyone's acknowledgement.
+after the move that asked it was posted and never ahead of anyone's acknowledgement. The
+answers of one run are told as a burst: the quiet ones (lines alone) in one post when the
+run ends (`Announcer.announce`, `burst`), so the people do not scroll past a post per AI move.
 """
 
 from __future__ import annotations
