@@ -300,6 +300,16 @@ class Announcement:
                     or self.table_view is not None
                     or any(r.view is not None for r in self.reports))
 
+    def head(self) -> list[str]:
+        """The lines of its first post when that post is lines alone (no image, none of the
+        notes its last post carries): an AI burst's post may tell them (`Announcer.announce`),
+        the rest (its pings, images, DMs) then following as before."""
+        if not self.reports or self.reports[0].view is not None:
+            return []
+        if len(self.reports) == 1 and (self.extra or self.timeouts or self.ended):
+            return []
+        return self.report_lines(self.reports[0])
+
     def story(self) -> list[str]:
         """All its lines in order (its reports', else its public events')."""
         if not self.reports:
@@ -385,9 +395,10 @@ class Turn:
 @dataclass(slots=True)
 class Burst:
     """A channel's AI answers held to be told in one post (`Announcer.announce`): their
-    announcements in commit order, and when the first was held (HOLD_MAX_S)."""
+    announcements with their lines, in commit order, and when the first was held
+    (HOLD_MAX_S)."""
 
-    anns: list[Announcement]
+    entries: list[tuple[Announcement, list[str]]]
     since: float
 
 
@@ -740,21 +751,28 @@ class Announcer:
         committed during the burst is told after the AI answers committed before it, never
         ahead of them; and a held notice is already in the outbox (committed with the
         move), so a crash before the post tells it after the restart, on its own. Anything
-        with an image, a ping, a DM or a note is told as before (and ends the held post
-        first): every phase keeps its own image, every person their own ping."""
+        with an image, a ping, a DM or a note is told as before, after the held post:
+        every phase keeps its own image, every person their own ping. Its first lines, when
+        they are lines alone ("🤖 Bot 1 chose Advance" before the pings it asks), end the
+        held post; its notice then counts that post's pages as its own first messages
+        (`tell`'s parts_done), so its pings follow once and a retry never repeats them."""
         async with self._turn(ann.channel_id):
             held = self._held.get(ann.channel_id)
-            kept = burst and ann.quiet() and (held is None or held.anns[0].game_id == ann.game_id)
-            if kept:
+            joins = burst and (held is None or held.entries[0][0].game_id == ann.game_id)
+            if joins and ann.quiet():
                 if held is None:
                     held = self._held[ann.channel_id] = Burst([], time.monotonic())
-                held.anns.append(ann)
+                held.entries.append((ann, ann.story()))
                 if time.monotonic() - held.since < HOLD_MAX_S:
                     return True
-            told = await self._flush(ann.channel_id)
-            if kept:  # (held, and told just now with its burst)
-                return told
-            told = await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat))
+                return await self._flush(ann.channel_id)  # (told now with its burst)
+            # an AI answer that asks people (or posts an image later): its first lines go
+            # in the burst's post when they are lines alone, its own messages after them
+            head = ann.head() if joins and held is not None else []
+            sent = await self._flush(ann.channel_id, (ann, head) if head else None)
+            done = len(pages(head)) if head and sent else 0  # (its first messages: told)
+            told = await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat),
+                                   parts_done=done)
             if (closing := ann.closing) is not None:  # after the move that ended it
                 told = await self.tell(closing.notice,
                                        lambda: self.publish_abandoned(closing)) and told
@@ -781,26 +799,29 @@ class Announcer:
             if not turn.users:
                 del self._order[channel_id]  # nobody waits: forget the channel
 
-    async def _flush(self, channel_id: int) -> bool:
+    async def _flush(self, channel_id: int,
+                     head: tuple[Announcement, list[str]] | None = None) -> bool:
         """The held burst's lines, in order, in as few messages as fit (`pages`); each of
         its notices is taken out of the outbox once all its lines went out. One Discord
         did not take is kept for a retry told on its own, from its start (one partly
-        posted repeats its first lines: told twice is the worst case, never lost)."""
+        posted repeats its first lines: told twice is the worst case, never lost). `head`:
+        an announcement's first lines told last in the same post; its notice is the
+        caller's to tell. True when every line went out."""
         held = self._held.pop(channel_id, None)
         if held is None:
             return True
-        first, last = held.anns[0], held.anns[-1]
-        stories = [a.story() for a in held.anns]
+        entries = held.entries + ([head] if head is not None else [])
+        first, last = held.entries[0][0], held.entries[-1][0]
+        stories = [story for _ann, story in entries]
         lines = [line for story in stories for line in story]
         progress = await self._attempt(
             first.notice, lambda: self._post(self.channel(channel_id), first, lines, None), 0)
-        told = True
-        for ann, end in zip(held.anns, page_ends(stories), strict=True):
+        for (ann, _story), end in zip(held.entries, page_ends(stories), strict=False):
             sent = progress.stopped is None or end <= progress.stopped
-            told = await self._settle(ann.notice, None if sent else 0, 0) and told
-        if last.ai_waiting:  # (an AI seat may still be asked: its run looks again)
-            self.bot.ai.kick(channel_id)
-        return told
+            await self._settle(ann.notice, None if sent else 0, 0)
+        if last.ai_waiting and head is None:  # (an AI seat may still be asked: its run
+            self.bot.ai.kick(channel_id)      # looks again)
+        return progress.stopped is None
 
     async def publish_start(self, ann: Announcement) -> None:
         """A game's first announcement: who sits where, then the setup's story and pings."""

@@ -50,7 +50,7 @@ def test_an_ai_burst_is_one_post_between_a_persons_answer_and_the_next_question(
             table.game_id = row.id
             rng = random.Random(1)
             bursts = 0
-            for _ in range(40):  # about five rounds: Advances, Recruits, rewards, phases
+            for _ in range(60):  # about eight rounds: Advances, Recruits, rewards, phases
                 before = len(public(h))
                 if await table.step(rng) is None:
                     break
@@ -96,7 +96,8 @@ def public_of(server: Any) -> list[Any]:
 def held_burst(bot: Any) -> list[Any] | None:
     """The channel's AI answers held to be told together, when there are two or more."""
     held = next(iter(bot.announcer._held.values()), None)
-    return held.anns if held is not None and len(held.anns) >= 2 else None
+    return [a for a, _lines in held.entries] if held is not None and len(held.entries) >= 2 \
+        else None
 
 
 def told_once(stories: list[list[str]], posts: list[Any]) -> None:
@@ -125,13 +126,13 @@ def test_a_crash_while_an_ai_burst_is_held_tells_each_of_its_answers_once_after_
             announcer = table.bot.announcer
             real = announcer._flush
 
-            async def flush(channel_id: int) -> bool:
+            async def flush(channel_id: int, head: Any = None) -> bool:
                 anns = held_burst(table.bot)
                 if "stories" not in kept and anns:
                     crash_copy(live, crashed)  # the process dies here: nothing is told
                     kept["stories"] = [a.story() for a in anns]
                     kept["notices"] = [a.notice for a in anns]
-                return await real(channel_id)
+                return await real(channel_id, head)
             announcer._flush = flush  # type: ignore[method-assign]
             rng = random.Random(1)
             for _ in range(40):
@@ -175,14 +176,14 @@ def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path
             announcer = table.bot.announcer
             real = announcer._flush
 
-            async def flush(channel_id: int) -> bool:
+            async def flush(channel_id: int, head: Any = None) -> bool:
                 anns = held_burst(table.bot)
                 if "stories" not in kept and anns:
                     kept["stories"] = [a.story() for a in anns]
                     kept["mark"] = len(public(h))
                     down["on"] = True
                 try:
-                    return await real(channel_id)
+                    return await real(channel_id, head)
                 finally:
                     down["on"] = False
             announcer._flush = flush  # type: ignore[method-assign]
@@ -199,4 +200,58 @@ def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path
             await h.settle()
             assert await table.bot.store.notices() == []
             told_once(kept["stories"], public(h)[kept["mark"]:])
+    asyncio.run(scenario())
+
+
+def test_an_ai_answer_that_asks_people_ends_the_bursts_post_and_pings_each_once(
+        tmp_path, monkeypatch):
+    """"🤖 Bot 2 chose Advance" (its lines alone, then the pings it asks) ends the post of
+    the AI answers held before it; its notice counts that post as its first message, so
+    when Discord refuses the pings, the outbox pass sends the pings alone — once — and
+    never the lines again."""
+    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    kept: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            table, ann, bob = await two_people_two_bots(h)
+            people = {ann.id, bob.id}
+            row, _ = await table.bot.service.tables.current(h.channel.id)
+            table.game_id = row.id
+            down = {"on": False}
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
+                        when=lambda request: down["on"] and "<@" in str(
+                            (request.json or {}).get("content")))
+            announcer = table.bot.announcer
+            real = announcer._flush
+
+            async def flush(channel_id: int, head: Any = None) -> bool:
+                held = next(iter(announcer._held.values()), None)
+                if "head" not in kept and head is not None and held is not None:
+                    kept["stories"] = [lines for _a, lines in held.entries] + [head[1]]
+                    kept["mark"] = len(public(h))
+                    down["on"] = True  # the pings that follow are refused
+                return await real(channel_id, head)
+            announcer._flush = flush  # type: ignore[method-assign]
+            rng = random.Random(1)
+            for _ in range(60):
+                await table.step(rng)
+                await h.settle()
+                if "stories" in kept:
+                    break
+            assert "stories" in kept, "no AI answer asking people after a held one"
+            down["on"] = False
+            after = public(h)[kept["mark"]:]
+            assert not any(pings(m, people) for m in after)  # refused, kept in the outbox
+            assert await table.bot.store.notices()
+            await table.bot.tick_once()  # Discord is back: the outbox pass tells the rest
+            await h.settle()
+            after = public(h)[kept["mark"]:]
+            assert after[0].content.split("\n") == [
+                line for story in kept["stories"] for line in story]  # one post, in order
+            told_once(kept["stories"], after)
+            asked = [u for m in after for u in pings(m, people)]
+            assert asked and len(asked) == len(set(asked))  # each person pinged once
     asyncio.run(scenario())
