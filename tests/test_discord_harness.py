@@ -776,6 +776,42 @@ def test_user_install_contexts_are_checked_and_the_bot_cannot_post_where_it_is_n
     run(scenario)
 
 
+def test_a_locked_thread_takes_posts_only_from_manage_threads_and_an_archived_one_reopens() -> None:
+    """Discord's threads topic: "Sending a message will automatically unarchive the thread,
+    unless the thread has been locked by a moderator". An interaction there carries the
+    state in `thread_metadata`; a post into a locked thread without Manage Threads is
+    refused — 160005 "Thread is locked" while open, 50083 "Thread is archived" once
+    archived — and a post into an archived, unlocked one unarchives it (THREAD_UPDATE)."""
+
+    async def scenario(h: Harness) -> None:
+        alice = h.user("alice")
+        thread = h.thread("t", owner=alice)
+        h.set_thread(thread, archived=True)
+        meta = h.slash_payload(alice, "rr board", channel=thread)["channel"]["thread_metadata"]
+        assert meta["archived"] is True and meta["locked"] is False
+        sent = await h.bot.get_partial_messageable(thread.id).send("wakes it")
+        assert sent.content == "wakes it" and not thread.archived
+        cached = h.guild.get_thread(thread.id)
+        assert cached is not None and not cached.archived
+        with_manage = h.bot.get_partial_messageable(thread.id)
+        h.set_thread(thread, locked=True)
+        assert (await with_manage.send("a moderator may")).content == "a moderator may"
+        bot = h.server.bot_user
+        for holder in (bot, *(h.server.roles[r] for r in bot.role_ids)):  # its own, its role's
+            holder.permissions &= ~discord.Permissions(manage_threads=True).value
+        with pytest.raises(discord.Forbidden) as locked:
+            await with_manage.send("not I")
+        assert locked.value.code == 160005
+        h.set_thread(thread, archived=True)
+        with pytest.raises(discord.HTTPException) as archived:
+            await with_manage.send("nor now")
+        assert archived.value.status == 400 and archived.value.code == 50083
+        assert thread.archived and [m.text for m in h.messages(thread)] == [
+            "wakes it", "a moderator may"]
+
+    run(scenario)
+
+
 # --------------------------------------------------------------------------- snowflakes
 
 

@@ -266,6 +266,26 @@ class HarnessCore:
             self._state.parsers["CHANNEL_CREATE"](channel.payload())
         return channel
 
+    def thread(self, name: str, *, parent: FakeChannel | None = None,
+               owner: FakeUser | None = None) -> FakeChannel:
+        """A public thread of ``parent`` (#general), delivered as THREAD_CREATE."""
+        parent = parent if parent is not None else self.channel
+        thread = self.server.add_channel(name, type=11, parent_id=parent.id,
+                                         owner_id=None if owner is None else owner.id)
+        if self._bot is not None:
+            self._state.parsers["THREAD_CREATE"]({**thread.payload(), "newly_created": True})
+        return thread
+
+    def set_thread(self, thread: FakeChannel, *, archived: bool | None = None,
+                   locked: bool | None = None) -> None:
+        """A moderator (or Discord's inactivity timer) archives or locks ``thread``:
+        THREAD_UPDATE is delivered as Discord sends it, and later interactions there carry
+        the new ``thread_metadata``."""
+        thread.archived = thread.archived if archived is None else archived
+        thread.locked = thread.locked if locked is None else locked
+        if self._bot is not None:
+            self._state.parsers["THREAD_UPDATE"](thread.payload())
+
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel with ``user``; pass it as ``channel=`` to act from DMs."""
         return self.server.dm_channel(user)

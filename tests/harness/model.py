@@ -342,6 +342,10 @@ class FakeChannel:
     # A private channel (Discord's context 2): a DM between two users that the bot is not
     # part of; it sees it only through interactions of its user-installed commands.
     members: tuple[FakeUser, ...] = ()
+    # A thread's state (its `thread_metadata`): archived after inactivity or by hand (a post
+    # unarchives it), locked by a moderator (only Manage Threads may post or unarchive).
+    archived: bool = False
+    locked: bool = False
 
     @property
     def is_private(self) -> bool:
@@ -395,10 +399,10 @@ class FakeChannel:
                 payload["message_count"] = 0
                 payload["total_message_sent"] = 0
                 payload["thread_metadata"] = {
-                    "archived": False,
+                    "archived": self.archived,
                     "auto_archive_duration": 1440,
                     "archive_timestamp": _iso(),
-                    "locked": False,
+                    "locked": self.locked,
                     "invitable": True,
                     "create_timestamp": _iso(),
                 }

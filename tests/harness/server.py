@@ -765,10 +765,26 @@ class FakeDiscord:
                           channel)
             if request.files:
                 self._require("attach_files", channel)
+            if channel.is_thread:
+                self._unarchive_to_post(channel)
         body = dict(request.json or {})
         if int(body.get("flags") or 0) & EPHEMERAL:
             body["flags"] = int(body["flags"]) & ~EPHEMERAL  # only interactions can be ephemeral
         return self.create_message(channel, body, request.files).payload()
+
+    def _unarchive_to_post(self, thread: FakeChannel) -> None:
+        """As Discord's threads topic says: "Sending a message will automatically unarchive
+        the thread, unless the thread has been locked by a moderator" — a locked thread only
+        Manage Threads may post in or unarchive. Refused as Discord answers: 50083 "Thread
+        is archived" for an archived one, 160005 "Thread is locked" for an open one."""
+        perms = discord.Permissions(self.channel_permissions_of(self.bot_user, thread))
+        if thread.locked and not perms.manage_threads:
+            if thread.archived:
+                raise HTTPError(400, "Thread is archived", code=50083)
+            raise HTTPError(403, "Thread is locked", code=160005)
+        if thread.archived:
+            thread.archived = False
+            self._emit("THREAD_UPDATE", thread.payload())
 
     def _find_channel_message(self, request: Request) -> RecordedMessage:
         channel = self._channel(request)
