@@ -64,6 +64,12 @@ def in_server(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None and interaction.is_guild_integration()
 
 
+LOCKED = "locked"
+"""`cannot_post`'s answer for a thread a moderator locked: only Manage Threads may post in
+it (an archived one that is not locked is unarchived by the bot's post, so it is fine).
+Every permission is there, so the words say the thread is locked, not what is missing."""
+
+
 def cannot_post(interaction: discord.Interaction, channel: discord.abc.GuildChannel |
                 discord.Thread | None = None, *, files: bool = True) -> list[str]:
     """The permissions the bot lacks in this server channel (or in `channel`, another of
@@ -83,20 +89,27 @@ def cannot_post(interaction: discord.Interaction, channel: discord.abc.GuildChan
         return []
     thread = isinstance(where, discord.Thread)
     need = ["view_channel", "send_messages_in_threads" if thread else "send_messages"]
-    return [p for p in need + ["attach_files"] * files if not getattr(perms, p)]
+    missing = [p for p in need + ["attach_files"] * files if not getattr(perms, p)]
+    if not missing and thread and cast(discord.Thread, where).locked and not perms.manage_threads:
+        return [LOCKED]
+    return missing
 
 
-def posting_words(missing: list[str], lang: str) -> str:
-    """The missing permissions as Discord's own settings name them."""
-    return join([t(f"perm_{p}", lang) for p in missing], lang)
+def posting_refusal(key: str, missing: list[str], lang: str, **params: Any) -> str:
+    """`key`'s words for what `cannot_post` found: the missing permissions as Discord's
+    own settings name them, or (`key`_locked) that the thread is locked and who can mend
+    it — unlock it, or give the bot Manage Threads."""
+    if missing == [LOCKED]:
+        return t(f"{key}_locked", lang, **params)
+    return t(key, lang, missing=join([t(f"perm_{p}", lang) for p in missing], lang), **params)
 
 
 def posting_warning(interaction: discord.Interaction, lang: str) -> list[str]:
     """A line for a player's private answer in a game whose channel the bot cannot post in
-    (taken away after the game began): why the board and the pings are missing, and who
-    can mend it. Empty where the bot can post."""
+    (taken away after the game began, or its thread locked): why the board and the pings
+    are missing, and who can mend it. Empty where the bot can post."""
     missing = cannot_post(interaction)
-    return [t("cannot_post_warning", lang, missing=posting_words(missing, lang))] if missing else []
+    return [posting_refusal("cannot_post_warning", missing, lang)] if missing else []
 
 
 async def channel_only(interaction: discord.Interaction, *, posts: bool = False) -> bool:
@@ -109,7 +122,7 @@ async def channel_only(interaction: discord.Interaction, *, posts: bool = False)
         missing = cannot_post(interaction) if posts else []
         if not missing:
             return True
-        await reply(interaction, t("cannot_post", lang, missing=posting_words(missing, lang)))
+        await reply(interaction, posting_refusal("cannot_post", missing, lang))
         return False
     cmd = interaction.command
     name = cmd.qualified_name.removeprefix("rr ") if cmd is not None else "rr"

@@ -28,7 +28,7 @@ from service import daily_score
 from service.daily_attempts import Started
 from service.daily_play import DailyHost
 
-from .actions import ack, cannot_post, in_server, posting_words, reply, rook
+from .actions import ack, cannot_post, in_server, posting_refusal, reply, rook
 from .announce import deliver
 from .daily_board import board_page
 from .daily_words import (
@@ -292,9 +292,9 @@ class DailyCommands(CommandsMixin):
             else:
                 where = channel.id if channel is not None else interaction.channel_id or 0
                 if missing := cannot_post(interaction, channel, files=False):
-                    await reply(interaction, t("daily_news_cannot_post", lang,
-                                               channel=f"<#{where}>",
-                                               missing=posting_words(missing, lang)))
+                    await reply(interaction, posting_refusal("daily_news_cannot_post",
+                                                             missing, lang,
+                                                             channel=f"<#{where}>"))
                     return
                 await host.store.set_guild_channel(interaction.guild_id, where,
                                                    guild_lang_of(interaction))

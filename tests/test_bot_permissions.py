@@ -14,8 +14,9 @@ from test_bot_newcomer import placed_two_player
 
 
 def take_away(h: Harness, **perms: bool) -> None:
-    """The bot loses permissions in the server (its role and @everyone alike)."""
-    for owner in (h.server.bot_user,):
+    """The bot loses permissions in the server (its own, its role's and @everyone's alike:
+    Manage Threads, say, it holds through its role only)."""
+    for owner in (h.server.bot_user, *(h.server.roles[r] for r in h.server.bot_user.role_ids)):
         p = discord.Permissions(owner.permissions)
         p.update(**perms)
         owner.permissions = p.value
@@ -142,4 +143,107 @@ def test_an_old_lobby_post_does_nothing_once_the_bot_left_the_server(tmp_path):
             assert res.ephemeral and res.text.startswith("⛔"), res.text
             row = await h.bot.store.open_game(h.channel.id)
             assert row is not None and [s["user"] for s in row.seats] == [ann.id]
+    asyncio.run(scenario())
+
+
+def test_a_game_is_not_opened_in_a_locked_thread(tmp_path):
+    """A thread a moderator locked takes posts only from Manage Threads (Discord: "Sending a
+    message will automatically unarchive the thread, unless the thread has been locked by a
+    moderator"): every permission the bot checked was there, so the game was opened and
+    never seen. `/rr new` is refused saying the thread is locked and how to mend it."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann = h.user("ann")
+            thread = h.thread("rr-locked", owner=ann)
+            h.set_thread(thread, locked=True)
+            take_away(h, manage_threads=False)
+            res = await h.slash(ann, "rr new", channel=thread, players=2)
+            assert res.ephemeral and res.text.startswith("⛔"), res.text
+            assert "thread is locked" in res.text and "Manage Threads" in res.text, res.text
+            assert await h.bot.store.open_game(thread.id) is None
+            assert not [m for m in h.messages(thread) if not m.ephemeral]
+            h.set_thread(thread, locked=False)
+            res = await h.slash(ann, "rr new", channel=thread, players=2)
+            assert "⛔" not in res.text, res.text
+            assert await h.bot.store.open_game(thread.id) is not None
+    asyncio.run(scenario())
+
+
+def test_a_japanese_host_is_told_the_thread_is_locked(tmp_path):
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann = h.user("ann", locale="ja")
+            thread = h.thread("rr-locked", owner=ann)
+            h.set_thread(thread, locked=True)
+            take_away(h, manage_threads=False)
+            res = await h.slash(ann, "rr new", channel=thread, players=2)
+            assert res.text.startswith("⛔") and "ロック" in res.text, res.text
+            assert "スレッドの管理" in res.text, res.text
+            assert await h.bot.store.open_game(thread.id) is None
+    asyncio.run(scenario())
+
+
+def test_players_are_told_their_thread_was_locked(tmp_path):
+    """The game's thread locked mid-game: `/rr status` says the board and pings cannot
+    appear because the thread is locked; unlocked, the warning goes."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            thread = h.thread("rr-thread", owner=ann)
+            table = Table(h, thread)
+            await table.open(ann, [bob], players=2)
+            take_away(h, manage_threads=False)
+            h.set_thread(thread, locked=True)
+            res = await table.slash(ann, "rr status")
+            assert "⚠️" in res.text and "thread is locked" in res.text, res.text
+            h.set_thread(thread, locked=False)
+            res = await table.slash(ann, "rr status")
+            assert "⚠️" not in res.text, res.text
+    asyncio.run(scenario())
+
+
+def test_a_game_in_an_archived_thread_posts_and_reopens_it(tmp_path):
+    """A thread archived for inactivity while a player dawdles is no refusal: the time-out's
+    post unarchives it, as Discord does — only a locked thread turns the bot's posts away."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            thread = h.thread("rr-thread", owner=ann)
+            table = Table(h, thread)
+            await table.open(ann, [bob], players=2)
+            take_away(h, manage_threads=False)
+            res = await table.slash(ann, "rr status")
+            assert "⚠️" not in res.text, res.text
+            h.set_thread(thread, archived=True)
+            before = len(h.messages(thread))
+            res = await table.slash(ann, "rr status")
+            assert "⚠️" not in res.text, res.text
+            for _ in range(5):  # a turn times out: the bot posts the next one
+                if len(h.messages(thread)) > before and not thread.archived:
+                    break
+                clock.now += 25 * 3600
+                await table.bot.tick_once()
+            assert not thread.archived
+            assert [m for m in h.messages(thread)[before:] if not m.ephemeral]
+    asyncio.run(scenario())
+
+
+def test_the_daily_news_is_not_set_in_a_locked_thread(tmp_path):
+    """`/rr daily settings` in a locked thread (no channel named: the news goes where it is
+    asked) would set a channel every day's news is refused in: refused, saying it is locked."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            mod = h.user("mod", permissions=discord.Permissions(manage_guild=True))
+            thread = h.thread("news-thread", owner=mod)
+            h.set_thread(thread, locked=True)
+            take_away(h, manage_threads=False)
+            res = await h.slash(mod, "rr daily settings", channel=thread, announcements=True)
+            assert res.text.startswith("⛔") and f"<#{thread.id}>" in res.text, res.text
+            assert "locked thread" in res.text and "Manage Threads" in res.text, res.text
+            assert await h.bot.daily.store.guild_channel(h.guild_id) is None
+            h.set_thread(thread, locked=False)
+            res = await h.slash(mod, "rr daily settings", channel=thread, announcements=True)
+            assert f"posted in <#{thread.id}>" in res.text, res.text
+            assert await h.bot.daily.store.guild_channel(h.guild_id) == thread.id
     asyncio.run(scenario())
