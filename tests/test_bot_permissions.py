@@ -183,6 +183,25 @@ def test_a_japanese_host_is_told_the_thread_is_locked(tmp_path):
     asyncio.run(scenario())
 
 
+def test_a_lobby_in_a_thread_does_not_start_once_the_thread_is_locked(tmp_path):
+    """Locked while the lobby waited: Start is refused saying so, and the lobby is kept."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            thread = h.thread("rr-thread", owner=ann)
+            table = Table(h, thread)
+            await h.slash(ann, "rr new", channel=thread, players=2)
+            lobby = table.lobby_message()
+            await h.click(bob, table.lobby_button(lobby, "join"), message=lobby)
+            take_away(h, manage_threads=False)
+            h.set_thread(thread, locked=True)
+            res = await h.click(ann, table.lobby_button(lobby, "start"), message=lobby)
+            assert res.ephemeral and "thread is locked" in res.text, res.text
+            row = await h.bot.store.open_game(thread.id)
+            assert row is not None and row.status == "lobby"
+    asyncio.run(scenario())
+
+
 def test_players_are_told_their_thread_was_locked(tmp_path):
     """The game's thread locked mid-game: `/rr status` says the board and pings cannot
     appear because the thread is locked; unlocked, the warning goes."""
