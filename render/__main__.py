@@ -43,6 +43,8 @@ def gallery() -> list[tuple[str, str, Callable[[], Image.Image]]]:
         out.append((f"reach_{lang}.png", f"reach of the Thief★ on 4B ({lang})",
                     partial(reach_image, busy, 0, "4B", ["3B", "5C", "3C"], ["6B", "5B"],
                             lang=lang)))
+    out.append(("board_raid.png", "a Raid: every roll result, an area attack, a level-up",
+                lambda: board_image(busy, 0, highlights=S.RAID_EVENTS)))
     out.append(("table_2p_early.png", "table, 2 players, round 1",
                 lambda: table_image(S.table_view(2))))
     out.append(("board_early.png", "early board, Japanese name",

@@ -20,7 +20,7 @@ from render.board import draw_board
 from render.draw import Canvas, composite
 from render.layout import BOARD_SQUARE, board_geom
 
-FOCUS = th.HL_NEW  # the yellow of "look here" (also new summons' frames)
+FOCUS = th.HL_NEW  # the yellow of "look here"
 
 
 def focus_image(view: Mapping[str, Any], seat: int, squares: Iterable[str], *,

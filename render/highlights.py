@@ -480,7 +480,7 @@ class _Highlighter:
     def _summoned(self, e: Event, layer: int) -> None:
         b = self.box(e.get("square"))
         if b and layer == 0:
-            self.outline(b, th.HL_NEW, self.s * 0.045)
+            self.outline(b, th.HL_ARRIVED, self.s * 0.045)
 
     def _queued(self, e: Event, layer: int) -> None:
         lane = str(e.get("lane", ""))
@@ -489,10 +489,10 @@ class _Highlighter:
         x0, y0, x1, y1 = self.g.queue_box(V.LANES.index(lane))
         b = (x0, y0 - self.top, x1, y1 - self.top)
         if layer == 0:
-            self.outline(b, th.HL_NEW, inner=0.5)
+            self.outline(b, th.HL_ARRIVED, inner=0.5)
         if layer == 2:
             self.tag(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), th.word("new", self.lang),
-                     (200, 140, 0), max_w=b[2] - b[0] - 2, home=b)
+                     th.HL_ARRIVED_TAG, max_w=b[2] - b[0] - 2, home=b)
 
     def _monster_attacked(self, e: Event, layer: int) -> None:
         a = self.box(e.get("from"))

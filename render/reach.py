@@ -18,6 +18,8 @@ from render.board import draw_board
 from render.draw import Canvas, composite
 from render.layout import BOARD_SQUARE, board_geom
 
+MOVE_TINT = 140  # alpha of the move squares' green
+
 
 def reach_image(view: Mapping[str, Any], seat: int, square: str, move: list[str],
                 skill: list[str], *, lang: str = "en") -> Image.Image:
@@ -32,7 +34,9 @@ def reach_image(view: Mapping[str, Any], seat: int, square: str, move: list[str]
     for q in sorted(moves):
         b = g.box_of(q)
         assert b is not None
-        ov.rect(b, fill=(*th.HL_MOVE, 95), outline=(*th.HL_MOVE, 255), width=s * 0.05,
+        # the tint alone says "can move here" at a glance: at 95 it was 8 from the square
+        # for protan and deutan eyes (tests/test_render_colour_vision.py)
+        ov.rect(b, fill=(*th.HL_MOVE, MOVE_TINT), outline=(*th.HL_MOVE, 255), width=s * 0.05,
                 radius=s * 0.06)
     for q in sorted(skills):
         b = g.box_of(q)

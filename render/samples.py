@@ -138,3 +138,19 @@ SAMPLE_EVENTS: list[dict[str, Any]] = [
     {"type": "summoned", "player": 0, "square": "6C", "card": "skeleton"},
     {"type": "queued", "player": 0, "lane": "C", "card": "golem"},
 ]
+
+# One Raid phase on the busy board (R8.2, R12.2): all four roll results, an area attack, a
+# level-up, a unit the Bard's command made faint, a heal and damage. In the gallery, so the
+# fixed palette learns every roll result's colour (tests/test_render_colour_vision.py).
+RAID_EVENTS: list[dict[str, Any]] = [
+    {"type": "rolled", "player": 0, "from": "4B", "target": "5B", "total": 9, "result": "hit"},
+    {"type": "rolled", "player": 0, "from": "4C", "target": "6C", "total": 12,
+     "result": "critical"},
+    {"type": "rolled", "player": 0, "from": "2B", "target": "6B", "total": 4, "result": "miss"},
+    {"type": "rolled", "player": 0, "from": "2C", "target": "4A", "total": 2, "result": "fumble"},
+    {"type": "area", "player": 0, "from": "4B", "squares": ["6A"]},
+    {"type": "levelup", "player": 0, "square": "1A"},
+    {"type": "fainted", "player": 0, "square": "3A", "card": "swordmaster"},
+    {"type": "healed", "player": 0, "square": "1C", "amount": 1},
+    {"type": "damaged", "player": 0, "square": "5B", "amount": 2},
+]

@@ -2,7 +2,10 @@
 
 Colour choices are for a phone screen and for colour-blind players: seat colours come from
 the Okabe–Ito palette, and anything that matters in colour is repeated in shape (red threat
-is a diamond, blue a circle; damage is a square cube, remaining HP a round pip).
+is a diamond, blue a circle; damage is a square cube, remaining HP a round pip). Measured,
+not judged by eye: tests/test_render_colour_vision.py keeps every pair of colours that
+carries meaning at least ΔE2000 10 apart for normal, protan, deutan and tritan vision
+(Machado 2009 simulation), as the fixed palette writes them.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ MONSTER_RED: RGB = (104, 24, 30)
 # White threat numbers read on both (WCAG 4.5:1 for small text: 5.35 and 5.01).
 THREAT_BLUE: RGB = (36, 104, 204)
 THREAT_RED: RGB = (214, 40, 40)
-PIP_UNIT: RGB = (40, 160, 80)
+# teal, not green: green pips beside the red damage cubes were 8.8 apart for a deutan eye
+PIP_UNIT: RGB = (0, 150, 150)
 PIP_MONSTER: RGB = (240, 240, 240)
 CUBE: RGB = (214, 40, 40)
 GOLD: RGB = (240, 190, 40)
@@ -50,14 +54,21 @@ SEATS: tuple[RGB, ...] = ((230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 18
 HL_PATH: RGB = (0, 150, 255)
 HL_MONSTER: RGB = (255, 120, 0)
 HL_ATTACK: RGB = (230, 30, 30)
-HL_NEW: RGB = (255, 210, 0)
+HL_NEW: RGB = (255, 210, 0)  # "look here": the current row card, the start flag, a focus
+# a piece or queue that just arrived (summoned, recruited, placed, queued): pink, because
+# the yellow it was is the gold frame of a levelled unit on a table (ΔE 4 for everyone)
+HL_ARRIVED: RGB = (240, 60, 160)
+HL_ARRIVED_TAG: RGB = (196, 30, 120)  # the "NEW" tag: white reads on it (5.5:1)
 HL_MOVE: RGB = (40, 180, 90)
 HL_SKILL: RGB = (235, 90, 20)
+# a roll's frames: one Raid can show all four beside an area attack, a level-up and a
+# faint, so each is told from those too (amber critical was under ΔE 10 from the hit, the
+# area and the level-up for protan/deutan eyes; purple fumble was the fainted purple)
 RESULT: dict[str, RGB] = {
     "hit": (40, 160, 70),
-    "critical": (230, 160, 0),
+    "critical": (0, 170, 230),
     "miss": (110, 110, 120),
-    "fumble": (150, 60, 170),
+    "fumble": (60, 40, 60),
 }
 
 
