@@ -208,8 +208,21 @@ async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
         return True
     if quick:
         _held[interaction.id] = _Held(interaction, ephemeral, thinking)
-        return True
-    return await _defer(interaction, ephemeral, thinking)
+    elif not await _defer(interaction, ephemeral, thinking):
+        return False
+    await postable_again(interaction)
+    return True
+
+
+async def postable_again(interaction: discord.Interaction) -> None:
+    """Discord sends the bot's permissions in the channel with every interaction: where they
+    no longer allow its posts, the game there has its time limits held before any post is
+    refused; where they allow them again, a game held for want of them goes on
+    (cogs/announce.py `Announcer.posting`) — even before the bot has anything to post."""
+    channel = interaction.channel_id
+    if channel is not None and in_server(interaction):
+        missing = bool(cannot_post(interaction))
+        await rook(interaction).announcer.posting(channel, refused=missing, took=not missing)
 
 
 async def _defer(interaction: discord.Interaction, ephemeral: bool, thinking: bool) -> bool:

@@ -105,12 +105,17 @@ class Progress:
     skip: int = 0  # sent by an earlier attempt: not again
     count: int = 0  # messages reached so far
     stopped: int | None = None  # the first one Discord could not take (retried from there)
+    refused: bool = False  # Discord refused one for want of the bot's permissions there
+    took: int = 0  # messages Discord took on this attempt
 
 
 _progress: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
     "rr_progress", default=None)
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel that no longer exists
 UNKNOWN_MESSAGE = 10008  # … and for a message that no longer exists (deleted)
+# … and for a post refused for want of the bot's permissions in the channel (View Channel:
+# Missing Access; Send Messages, Attach Files: Missing Permissions) — time limits are held
+NO_PERMISSION = frozenset({50001, 50013})
 _gone: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
     "rr_gone", default=None)
 SENT_BEFORE: Any = object()  # what `deliver` returns for a message an earlier attempt sent
@@ -147,9 +152,14 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
         call = _watched(call, progress, index)
     for attempt in range(len(RETRY_DELAYS) + 1):
         try:
-            return await call()
+            done = await call()
+            if progress is not None:
+                progress.took += 1
+            return done
         except discord.Forbidden as e:
             log.warning("%s refused by Discord (403, code %s)", what, e.code)
+            if progress is not None and e.code in NO_PERMISSION:
+                progress.refused = True
             return None
         except discord.NotFound as e:
             log.warning("%s: not found (404, code %s)", what, e.code)
@@ -772,7 +782,7 @@ class Announcer:
             sent = await self._flush(ann.channel_id, (ann, head) if head else None)
             done = len(pages(head)) if head and sent else 0  # (its first messages: told)
             told = await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat),
-                                   parts_done=done)
+                                   parts_done=done, channel=ann.channel_id)
             if (closing := ann.closing) is not None:  # after the move that ended it
                 told = await self.tell(closing.notice,
                                        lambda: self.publish_abandoned(closing)) and told
@@ -816,6 +826,7 @@ class Announcer:
         lines = [line for story in stories for line in story]
         progress = await self._attempt(
             first.notice, lambda: self._post(self.channel(channel_id), first, lines, None), 0)
+        await self.posting(channel_id, refused=progress.refused, took=progress.took > 0)
         for (ann, _story), end in zip(held.entries, page_ends(stories), strict=False):
             sent = progress.stopped is None or end <= progress.stopped
             await self._settle(ann.notice, None if sent else 0, 0)
@@ -834,12 +845,16 @@ class Announcer:
         await self.publish(ann)
 
     async def tell(self, notice: int | None, send: Callable[[], Awaitable[None]], *,
-                   parts_done: int = 0, attempts: int = 0) -> bool:
+                   parts_done: int = 0, attempts: int = 0, channel: int | None = None) -> bool:
         """Deliver one outbox notice through `send`, then take it out of the outbox — or,
         when Discord could not take a message, keep it for a retry from that message.
-        Never raises: a failure here is this notice's alone. True when all went out."""
+        Never raises: a failure here is this notice's alone. True when all went out.
+        `channel`: the game's channel the notice posts in — a post refused there for want
+        of permissions holds its game's time limits, one taken there resumes them."""
         parts_done, attempts = _count(parts_done), _count(attempts)  # (damaged: none yet)
         progress = await self._attempt(notice, send, parts_done)
+        if channel is not None:
+            await self.posting(channel, refused=progress.refused, took=progress.took > 0)
         if progress.stopped is None and parts_done > progress.count:
             # more messages recorded as sent than the notice has: a damaged row, which
             # would count as told with nothing sent (the reliability audit). Told again
@@ -873,6 +888,30 @@ class Announcer:
         except Exception:
             log.exception("notice %s: could not record its delivery", notice)
         return False
+
+    async def posting(self, channel: int, *, refused: bool, took: bool) -> None:
+        """What Discord did with the bot's posts in a game's channel, told to the time
+        limits: refused for want of permissions, its game's clocks are held (no seat is
+        timed out on a question nobody could read); taken, or the permissions shown back
+        (cogs/actions.py `ack`), a held game goes on — its channel told so, then its open
+        questions asked again with their full time limit. Never raises."""
+        limits = self.bot.service.limits
+        try:
+            if refused:
+                await limits.hold(channel)
+                return
+            if not took or (row := await limits.resume(channel)) is None:
+                return
+            g = await self.bot.service.tables.load(row)
+            lang = game_lang(row)
+            await deliver(f"game {row.id} goes on", lambda: self.channel(channel).send(
+                t("game_goes_on", lang)))
+            await self.repost(row, g)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("channel %s: its game's time limits could not be held or resumed; "
+                        "the next post tries again", channel, exc_info=True)
 
     @staticmethod
     async def _attempt(notice: int | None, send: Callable[[], Awaitable[None]],

@@ -439,7 +439,8 @@ class RookBot(Host):
             if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
                 await tell_settled(self, out.row.id)
         for rem in reminders:
-            await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem))
+            await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem),
+                                      channel=rem.row.channel_id)
 
     async def _tell_set_aside(self, row: GameRow, reason: dict[str, Any] | None,
                               notice: int | None) -> None:

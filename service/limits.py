@@ -4,13 +4,19 @@ Each waiting seat has a timer (service/tables.py, `Tables.timers`); the interfac
 `tick` on every pass of its ticker. A seat an AI plays is handed to the AI seats room
 instead of timing out, and a person's time-out in a channel with zombie mode hands their
 seat to the AI (service/ai_seats.py, `AiSeats.on_timer`).
+
+A seat is never timed out on a question the bot could not post: while Discord refuses the
+bot's posts in a game's channel for want of permissions, the interface says so (`hold`)
+and the game's time limits are held — its meta's `held` (the time the hold began), in the
+store, so every process sharing it skips the game. When the bot can post there again
+(`resume`), each open question gets its full time limit again.
 """
 
 from __future__ import annotations
 
 import logging
 
-from store import GameRow, TimerRow
+from store import GameMeta, GameRow, TimerRow
 from store.rows import LATEST_SLACK_S
 
 from .ai_seats import AiSeats
@@ -102,8 +108,8 @@ class TimeLimits:
             return None  # another process hosts it (service/shards.py): its job, not ours
         async with tables.lock(row.channel_id):
             row = await tables.store.get(t["game_id"])
-            if row is None or row.status != "active":
-                return None
+            if row is None or row.status != "active" or held(row):
+                return None  # (held: its questions could not be posted — no time runs)
             row, g = await tables.load_row(row)
             if row.status != "active":  # another process's move just ended it
                 return None
@@ -129,6 +135,61 @@ class TimeLimits:
                 return None
             return Reminder(row, t["seat"], t["deadline"], marked.notice)
 
+    async def hold(self, channel_id: int) -> bool:
+        """Discord refused the bot's posts in this channel for want of permissions: the
+        open game's time limits are held until `resume`. True when this call began the
+        hold (a game already held, a daily game or none: False)."""
+        row = await self.tables.store.open_game(channel_id)
+        if row is None or row.status != "active" or row.settings.get("daily") or held(row):
+            return False
+        began = self.tables.clock()
+
+        def start(meta: GameMeta) -> bool:
+            if meta.get("held") is not None:
+                return False  # another process held it first
+            meta["held"] = began
+            return True
+
+        meta = await self.tables.store.update_meta(row.id, start)
+        if meta.get("held") != began:
+            return False
+        log.warning("game %s: the bot cannot post in channel %s; its time limits are held",
+                    row.id, channel_id)
+        return True
+
+    async def resume(self, channel_id: int) -> GameRow | None:
+        """The bot can post in this channel again: a held game's clocks restart, each open
+        question with its full time limit (its timers rebuilt first, then the hold lifted:
+        a crash between them leaves the game held, and the next sign resumes it again).
+        The game resumed (to be told it goes on), or None when it was not held."""
+        tables = self.tables
+        row = await tables.store.open_game(channel_id)
+        if row is None or row.status != "active" or not held(row):
+            return None
+        async with tables.lock(channel_id):
+            row = await tables.store.get(row.id)
+            if row is None or row.status != "active" or not held(row):
+                return None
+            row, g = await tables.load_row(row)
+            stored = await tables.store.timers(row.id)
+            if await tables.store.repair_timers(row.id, row.version,
+                                                [int(t["seat"]) for t in stored],
+                                                tables.timers(row, g)) is None:
+                return None  # moved meanwhile (another process): the next sign resumes it
+
+            lifted: list[bool] = []
+
+            def lift(meta: GameMeta) -> bool:
+                lifted[:] = [meta.pop("held", None) is not None]  # (False: another did)
+                return lifted[0]
+
+            row.meta = await tables.store.update_meta(row.id, lift)
+            if lifted != [True]:
+                return None  # another process resumed it, and tells it
+        log.info("game %s: the bot can post in channel %s again; its time limits restart",
+                 row.id, channel_id)
+        return row
+
     async def set_time_limit(self, channel_id: int, user_id: int, seconds: int,
                              can_manage: bool) -> GameRow:
         """Change the turn time limit of a channel's game; decisions already asked keep
@@ -140,3 +201,8 @@ class TimeLimits:
             row.settings["time_limit_s"] = seconds
             await self.tables.write_settings(row)  # (not over a damaged row)
         return row
+
+
+def held(row: GameRow) -> bool:
+    """The game's time limits are held: the bot could not post its questions (`hold`)."""
+    return row.meta.get("held") is not None

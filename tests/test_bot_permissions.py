@@ -1,7 +1,8 @@
 """A channel the bot cannot post in (Discord's permissions, sent with every interaction as
 the bot's own in that channel): a game opened there was played unseen — no lobby, no board,
 no ping — and its seats timed out one by one. Now the game is refused there with the
-permissions named, and a game whose channel lost them says so in every private answer."""
+permissions named, and a game whose channel lost them says so in every private answer and
+holds its time limits until the bot can post there again (no seat timed out unheard)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import discord
 from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness, RecordedMessage
 from test_bot_newcomer import placed_two_player
+
+DAY = 24 * 3600  # the default time limit (R15)
 
 
 def take_away(h: Harness, **perms: bool) -> None:
@@ -85,7 +88,7 @@ def test_a_lobby_does_not_start_once_the_bot_cannot_post(tmp_path):
 
 
 def test_players_are_told_why_a_game_went_quiet(tmp_path):
-    """Send Messages taken away mid-game (R15: the game itself goes on): a move's answer
+    """Send Messages taken away mid-game (the game goes on, its time limits held): a move's answer
     and `/rr status` say the board and pings cannot appear, and who can mend it; given
     back, the warning goes."""
     async def scenario():
@@ -265,4 +268,43 @@ def test_the_daily_news_is_not_set_in_a_locked_thread(tmp_path):
             res = await h.slash(mod, "rr daily settings", channel=thread, announcements=True)
             assert f"posted in <#{thread.id}>" in res.text, res.text
             assert await h.bot.daily.store.guild_channel(h.guild_id) == thread.id
+
+
+def test_no_seat_times_out_on_a_question_the_bot_could_not_post(tmp_path):
+    """Send Messages taken away mid-game: every question, ping and reminder was refused
+    (403, 50013) and the seats timed out one by one, unheard — a game lost to a permission
+    change. Now the time limits (R15) are held while the bot's posts are refused there:
+    past the limit many times over, no seat is timed out and no AI takes one. Given back
+    (an interaction shows it), each open question gets its full limit again, the channel is
+    told the game goes on, and a seat that still does not answer times out as before."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, ann, bob = await placed_two_player(h)
+            row, g = await table.game()
+            waiting = g.waiting_for()
+            owner = table.user(row, waiting[0])
+            take_away(h, send_messages=False)
+            for _ in range(6):  # the reminder (refused), then the limit passed six times
+                clock.now += 0.8 * DAY
+                await table.bot.tick_once()
+            row, g = await table.game()
+            assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+            assert not row.meta.get("zombie") and not row.meta.get("ai_stood_in"), row.meta
+            assert all(t["deadline"] < clock.now for t in await table.bot.store.timers(row.id))
+            give_back(h, send_messages=True)
+            res = await table.slash(owner, "rr status")
+            assert "⚠️" not in res.text, res.text
+            posts = [m for m in h.messages(h.channel) if not m.ephemeral]
+            assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
+            timers = await table.bot.store.timers(row.id)
+            assert timers and all(t["deadline"] == clock.now + DAY for t in timers), timers
+            clock.now += 0.5 * DAY  # half the restarted limit: nobody timed out yet
+            await table.bot.tick_once()
+            row, g = await table.game()
+            assert not row.meta.get("timeouts"), row.meta
+            clock.now += 0.6 * DAY  # past it: the default answer, as with a postable channel
+            await table.bot.tick_once()
+            row, g = await table.game()
+            assert row.meta.get("timeouts"), row.meta
     asyncio.run(scenario())
