@@ -308,3 +308,26 @@ def test_no_seat_times_out_on_a_question_the_bot_could_not_post(tmp_path):
             row, g = await table.game()
             assert row.meta.get("timeouts"), row.meta
     asyncio.run(scenario())
+
+
+def test_a_command_that_shows_the_permissions_gone_holds_the_time_limits(tmp_path):
+    """The reminder went out before Send Messages was taken away, so the next post the bot
+    would try is the time-out itself: the command a player typed meanwhile (its permissions,
+    as Discord sends them) holds the limits first, and the seat is not timed out unheard."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, ann, bob = await placed_two_player(h)
+            row, g = await table.game()
+            waiting = g.waiting_for()
+            clock.now += 0.8 * DAY
+            assert await table.bot.tick_once() == 1  # the reminder, posted
+            take_away(h, send_messages=False)
+            res = await table.slash(table.user(row, waiting[0]), "rr status")
+            assert "Send Messages" in res.text and "time limits wait" in res.text, res.text
+            for _ in range(3):
+                clock.now += 0.6 * DAY
+                await table.bot.tick_once()
+            row, g = await table.game()
+            assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+    asyncio.run(scenario())
