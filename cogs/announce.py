@@ -909,6 +909,9 @@ class Announcer:
             await self.repost(row, g)
         except asyncio.CancelledError:
             raise
+        except self.bot.store.faults as e:  # busy or cut off: expected, one line
+            log.warning("channel %s: its game's time limits are held or resumed at the next "
+                        "post (store: %s)", channel, e)
         except Exception:
             log.warning("channel %s: its game's time limits could not be held or resumed; "
                         "the next post tries again", channel, exc_info=True)
