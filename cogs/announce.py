@@ -114,8 +114,10 @@ _progress: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel that no longer exists
 UNKNOWN_MESSAGE = 10008  # … and for a message that no longer exists (deleted)
 # … and for a post refused for want of the bot's permissions in the channel (View Channel:
-# Missing Access; Send Messages, Attach Files: Missing Permissions) — time limits are held
-NO_PERMISSION = frozenset({50001, 50013})
+# Missing Access; Send Messages, Attach Files: Missing Permissions), or in a thread a
+# moderator locked (Thread is locked; archived and locked: Thread is archived, as a post
+# unarchives a thread that is not locked) — time limits are held
+NO_PERMISSION = frozenset({50001, 50013, 160005, 50083})
 _gone: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
     "rr_gone", default=None)
 SENT_BEFORE: Any = object()  # what `deliver` returns for a message an earlier attempt sent
@@ -171,6 +173,8 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
         except discord.HTTPException as e:
             if e.status != 429 and e.status < 500:
                 log.warning("%s failed: HTTP %s code %s", what, e.status, e.code)
+                if progress is not None and e.code in NO_PERMISSION:
+                    progress.refused = True
                 return None
             delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
         except (TimeoutError, aiohttp.ClientError, OSError) as e:

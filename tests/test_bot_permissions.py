@@ -331,3 +331,34 @@ def test_a_command_that_shows_the_permissions_gone_holds_the_time_limits(tmp_pat
             row, g = await table.game()
             assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
     asyncio.run(scenario())
+
+
+def test_no_seat_times_out_in_a_thread_locked_mid_game(tmp_path):
+    """A moderator locks the game's thread and nobody types there: the bot's reminder and
+    time-out posts are refused as Discord refuses them in a locked thread (160005; 50083
+    once it is archived too), and no seat is timed out on a question nobody could read
+    (R15's time limits held). Unlocked, the next command there lets the game go on."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            thread = h.thread("rr-thread", owner=ann)
+            table = Table(h, thread)
+            await table.open(ann, [bob], players=2)
+            take_away(h, manage_threads=False)
+            row, g = await table.game()
+            waiting = g.waiting_for()
+            h.set_thread(thread, locked=True)
+            for k in range(6):
+                if k == 3:
+                    h.set_thread(thread, archived=True)
+                clock.now += 0.8 * DAY
+                await table.bot.tick_once()
+            row, g = await table.game()
+            assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+            h.set_thread(thread, archived=False, locked=False)
+            res = await table.slash(ann, "rr status")
+            assert "⚠️" not in res.text, res.text
+            posts = [m for m in h.messages(thread) if not m.ephemeral]
+            assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
+    asyncio.run(scenario())
