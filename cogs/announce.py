@@ -30,6 +30,8 @@ import functools
 import io
 import logging
 import os
+import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -54,7 +56,7 @@ from service.play import KICK_AFTER_TIMEOUTS
 from service.report import PhaseReport, phase_reports
 from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
 from service.workers import ProcessExpired, Workers
-from store import GameRow, GameStore, Notice
+from store import CLAIM_S, GameRow, GameStore, Notice
 
 from .i18n import LEVELS, PHASES, join, languages, pair, t
 from .mentions import is_person, only, safe
@@ -414,6 +416,10 @@ class Burst:
 
     entries: list[tuple[Announcement, list[str]]]
     since: float
+    # their notices' claims (`Announcer._claimed`), kept while they are held: no other
+    # process's pass tells one behind the burst's back
+    claims: contextlib.AsyncExitStack[bool | None] = field(
+        default_factory=contextlib.AsyncExitStack)
 
 
 def page_ends(stories: Sequence[list[str]], limit: int = MAX_CONTENT) -> list[int]:
@@ -479,6 +485,15 @@ class Announcer:
         # notices whose messages all went out but whose delivery the store did not record
         # (busy, full, cut off): the next pass records it instead of posting them again
         self._told: set[int] = set()
+        # One process tells a notice (several may share the database: a rolling restart,
+        # a shard given twice): this one's claims are in the row under `holder`, renewed
+        # every third of `claim_s` while it tells; `_holding` are the ones it tells now.
+        # Unique per run, like the day job's lease (cogs/leases.py): a restarted process
+        # is a new holder, which waits for its dead predecessor's claims to expire.
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.claim_s = CLAIM_S
+        self._holding: set[int] = set()
+        self._renewals: set[asyncio.Task[None]] = set()  # the claims' renewing tasks
         # how a game set aside (or back in play) is told in its channel (cogs/quarantine.py,
         # set by the bot: that module delivers through this one)
         self.set_aside: Callable[[GameRow, dict[str, Any] | None],
@@ -500,7 +515,15 @@ class Announcer:
             # in the fresh process that took its place
             return await loop.run_in_executor(self._drawing, job)
 
+    async def flush_all(self) -> None:
+        """Every channel's held AI answers told now (the bot is closing): their notices are
+        claimed by this process, so a next one would wait out the claims to tell them."""
+        for channel_id in list(self._held):
+            await self.flush(channel_id)
+
     def close(self) -> None:
+        for renewing in list(self._renewals):  # (a claim left held: it expires on its own)
+            renewing.cancel()
         if self._drawing is not None:
             # processes are waited for (only a drawing under way is left: a fraction of a
             # second), so none outlives the bot
@@ -774,8 +797,12 @@ class Announcer:
             held = self._held.get(ann.channel_id)
             joins = burst and (held is None or held.entries[0][0].game_id == ann.game_id)
             if joins and ann.quiet():
+                if ann.notice is not None and not await self.claim(ann.notice, unsure=True):
+                    return False  # another process tells it
                 if held is None:
                     held = self._held[ann.channel_id] = Burst([], time.monotonic())
+                if ann.notice is not None:
+                    await held.claims.enter_async_context(self._claimed(ann.notice))
                 held.entries.append((ann, ann.story()))
                 if time.monotonic() - held.since < HOLD_MAX_S:
                     return True
@@ -824,6 +851,12 @@ class Announcer:
         held = self._held.pop(channel_id, None)
         if held is None:
             return True
+        async with held.claims:
+            return await self._post_burst(channel_id, held, head)
+
+    async def _post_burst(self, channel_id: int, held: Burst,
+                          head: tuple[Announcement, list[str]] | None) -> bool:
+        """`_flush`'s post, its notices claimed."""
         entries = held.entries + ([head] if head is not None else [])
         first, last = held.entries[0][0], held.entries[-1][0]
         stories = [story for _ann, story in entries]
@@ -856,13 +889,72 @@ class Announcer:
         `channel`: the game's channel the notice posts in — a post refused there for want
         of permissions holds its game's time limits, one taken there resumes them."""
         parts_done, attempts = _count(parts_done), _count(attempts)  # (damaged: none yet)
+        if notice is None:
+            return await self._tell(notice, send, parts_done, attempts, channel)
+        if not await self.claim(notice, unsure=True):
+            return False  # another process tells it (or this one does, elsewhere)
+        async with self._claimed(notice):
+            return await self._tell(notice, send, parts_done, attempts, channel)
+
+    async def claim(self, notice: int, *, unsure: bool = False) -> bool:
+        """Take the notice for this process (the store's conditional UPDATE: never two);
+        False when another process's claim holds, when it is told already, or when this
+        process tells it right now. A store that cannot answer gives `unsure`: a live
+        announcement goes out anyway (its move is committed; at worst a second process
+        told it too, as after a crash mid-post), a pass leaves it for the next one."""
+        return notice not in self._holding and await self._take(notice, unsure)
+
+    @contextlib.asynccontextmanager
+    async def _claimed(self, notice: int) -> AsyncIterator[None]:
+        """A claimed notice held by this process (`_holding`) with its claim renewed, while
+        the block tells it (or, for an AI burst's answer, holds it until its post)."""
+        self._holding.add(notice)
+        renewing = asyncio.create_task(self._renew(notice), name=f"rr-claim-{notice}")
+        self._renewals.add(renewing)
+        try:
+            yield
+        finally:
+            renewing.cancel()
+            self._renewals.discard(renewing)
+            self._holding.discard(notice)
+
+    async def _take(self, notice: int, unsure: bool) -> bool:
+        """The claim written (taken or renewed) until `claim_s` from now."""
+        now = time.time()
+        try:
+            return await self.bot.store.claim_notice(notice, self.holder, now + self.claim_s,
+                                                     now)
+        except self.bot.store.faults as e:
+            log.warning("notice %s: could not be claimed (store: %s)", notice, e)
+            return unsure
+
+    async def _renew(self, notice: int) -> None:
+        """The claim on `notice` kept while it is told (cancelled once it is). A renewal
+        refused means this process stalled past its claim and another took the notice:
+        logged (at most one duplicate post, as after a crash mid-post)."""
+        while True:
+            await asyncio.sleep(self.claim_s / 3)
+            try:
+                kept = await self._take(notice, True)
+            except Exception:  # (a task of its own: nobody would hear it raise)
+                log.warning("notice %s: its claim could not be renewed", notice,
+                            exc_info=True)
+                continue
+            if not kept:
+                log.warning("notice %s: another process took it over (this one stalled "
+                            "past its claim)", notice)
+                return
+
+    async def _tell(self, notice: int | None, send: Callable[[], Awaitable[None]],
+                    parts_done: int, attempts: int, channel: int | None) -> bool:
+        """`tell` of a claimed notice (or of none: nothing in the outbox)."""
         progress = await self._attempt(notice, send, parts_done)
         if channel is not None:
             await self.posting(channel, refused=progress.refused, took=progress.took > 0)
         if progress.stopped is None and parts_done > progress.count:
             # more messages recorded as sent than the notice has: a damaged row, which
             # would count as told with nothing sent (the reliability audit). Told again
-            # from the start: a notice told twice is the worst case, never a lost one
+            # from the start: the worst case is a repeat, never a notice lost untold
             log.warning("notice %s: its stored progress (%s messages sent) is past its %d "
                         "messages; told from the start", notice, parts_done, progress.count)
             progress = await self._attempt(notice, send, 0)

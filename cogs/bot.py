@@ -309,10 +309,11 @@ class RookBot(Host):
             return 0
 
     async def deliver_notices(self, *, startup: bool = False) -> int:
-        """Announcements still in the outbox. At startup: everything the last process
-        committed (it can no longer tell it), at once; later, on every tick: the notices
-        whose live delivery failed or was never finished (past their lease or back-off).
-        Each is told on its own (see `Announcer.redeliver`)."""
+        """Announcements still in the outbox. At startup: everything an earlier process
+        committed and no live process tells (its claim expired, or it never claimed it), at
+        once; later, on every tick: the notices whose live delivery failed or was never
+        finished (past their lease, back-off or claim). Each is claimed, then told on its
+        own (see `Announcer.redeliver`)."""
         async with self._outbox:  # the startup sweep and a tick's never tell one twice
             try:
                 pending = await self.store.notices(
@@ -326,7 +327,13 @@ class RookBot(Host):
                 return 0
             if not self.hosting.alone:  # only the games this process hosts
                 pending = [n for n in pending if await self._hosts(n.game_id)]
+            held: set[int] = set()  # games with a notice another process tells now
             for notice in pending:
+                # claimed first (one process tells a notice); a game's later notices wait
+                # behind one another process holds, so its channel keeps their order
+                if notice.game_id in held or not await self.announcer.claim(notice.id):
+                    held.add(notice.game_id)
+                    continue
                 await self.announcer.redeliver(notice)
         if startup:
             log.info("%d pending announcement(s) delivered at startup", len(pending))
@@ -461,6 +468,7 @@ class RookBot(Host):
         if self.daily is not None:
             self.daily.close()
         await self.ai.close()
+        await self.announcer.flush_all()  # an AI burst's held answers, before Discord closes
         if self.day_lease is not None:
             await self.day_lease.release()  # the next process takes the day job at once
         await super().close()

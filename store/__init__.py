@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .contract import (
+    CLAIM_S,
     LEASE_MAX_S,
     AlreadyApplied,
     AttemptTaken,
@@ -121,7 +122,7 @@ def ratings_store(store: GameStore) -> RatingStore:
     raise TypeError(f"no ratings tables for a {type(store).__name__}")
 
 
-__all__ = ["AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice", "DailyNoticeKind", "DamagedSecret",
+__all__ = ["CLAIM_S", "AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice", "DailyNoticeKind", "DamagedSecret",
            "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "LEASE_MAX_S", "Marked", "MetaChange",
            "NewGame", "Notice", "Progress", "ReviewStore", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",

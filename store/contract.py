@@ -47,6 +47,7 @@ from .rows import (
 
 BUSY_S = 0.5  # how long a write waits for a lock whose holder commits nothing meanwhile
 LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
+CLAIM_S = 60.0  # an outbox claim (`claim_notice`) lasts this long, renewed every third of it
 LEASE_MAX_S = 24 * 3600.0  # the longest a named lease (`try_lease`) is held past its renewal:
 # an expiry further ahead is damage (a clock that jumped ahead, a hand edit), and the lease free
 
@@ -248,7 +249,17 @@ class GameStore(Protocol):
 
     async def delivered(self, notice_id: int) -> None: ...
 
-    async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None: ...
+    async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
+        """From message `parts_done` after `not_before`; the notice's claim is let go."""
+        ...
+
+    async def claim_notice(self, notice_id: int, holder: str, until: float,
+                           now: float) -> bool:
+        """Take or renew the notice for `holder` until `until` (one process tells a notice:
+        the others' passes skip it while the claim holds); False when another process's
+        claim holds, or the notice is gone (told). A claim whose time passed (its holder
+        died or stalled) is anyone's."""
+        ...
 
     async def set_aside_notice(self, notice_id: int, reason: str) -> None:
         """The notice leaves the outbox for `set_aside` (kept whole, with `reason`, for the

@@ -87,6 +87,7 @@ from .rows import (
     MAX_LIMIT_S,
     NOT_A_NOTICE,
     NOTICE_WAIT_MAX_S,
+    OUTBOX_CLAIMABLE,
     OUTBOX_DUE,
     Commit,
     Entry,
@@ -853,6 +854,7 @@ class Store(GameStore):
             rows = con.execute(
                 f"SELECT * FROM outbox WHERE {due} ORDER BY id LIMIT ?",  # noqa: S608
                 (inf if now is None else now, inf if now is None else now + NOTICE_WAIT_MAX_S,
+                 inf if now is None else now,
                  inf if created_before is None else created_before, inf, limit))
             return [decode_notice(r) for r in rows]
         found = await self.run_read(read)
@@ -871,10 +873,25 @@ class Store(GameStore):
 
     async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
         """Delivery stopped at message `parts_done` (Discord unreachable): try again later
-        from there, so messages already sent are not sent twice."""
+        from there, so messages already sent are not sent twice. The claim is let go: the
+        retry is whichever process's pass comes first after `not_before`."""
         await self._execute("UPDATE outbox SET parts_done=?, attempts=attempts+1, "
-                            "not_before=? WHERE id=?", (parts_done, not_before, notice_id),
-                            bookkeeping=True)
+                            "not_before=?, claimed_by=NULL, claimed_until=NULL WHERE id=?",
+                            (parts_done, not_before, notice_id), bookkeeping=True)
+
+    async def claim_notice(self, notice_id: int, holder: str, until: float,
+                           now: float) -> bool:
+        """Take (or renew) the notice for `holder` until `until`; False when another
+        process's claim on it holds, or it is told already (gone). One conditional UPDATE:
+        two processes asking at once cannot both get it."""
+        claimable = OUTBOX_CLAIMABLE.format(holder="?", now="?", late="?")
+
+        def write(con: sqlite3.Connection) -> bool:
+            return con.execute(
+                f"UPDATE outbox SET claimed_by=?, claimed_until=? WHERE id=? AND {claimable}"  # noqa: S608
+                " RETURNING id", (holder, until, notice_id, holder, now,
+                                  now + NOTICE_WAIT_MAX_S)).fetchone() is not None
+        return bool(await self.run_write(write, bookkeeping=True))
 
     async def set_aside_notice(self, notice_id: int, reason: str) -> None:
         report_set_aside("outbox", await self.run_write(_set_aside_notices, [notice_id], reason),

@@ -537,6 +537,15 @@ INSERT INTO unsettled_games (game_id, ended_at)
 """),
     Step(15, "games stored before the 'rolls' standing order replay as they were played", "",
          "", data=ask_every_roll_as_then),
+    Step(16, "an outbox row's claim: the one process telling it, until when", """
+-- the process posting the notice, and until when its claim holds (renewed while it posts);
+-- NULL: nobody tells it now (a row from before this step, or one waiting for a retry)
+ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+ALTER TABLE outbox ADD COLUMN claimed_until REAL;
+""", """
+ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+ALTER TABLE outbox ADD COLUMN claimed_until DOUBLE PRECISION;
+"""),
 )
 
 # Step 14's claims for a database `store.copy` takes from an SQLite file that has had step 12

@@ -49,6 +49,7 @@ from .rows import (
     MAX_LIMIT_S,
     NOT_A_NOTICE,
     NOTICE_WAIT_MAX_S,
+    OUTBOX_CLAIMABLE,
     OUTBOX_DUE,
     Commit,
     Entry,
@@ -696,8 +697,20 @@ class PgStore(GameStore):
 
     async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
         await self._execute("UPDATE outbox SET parts_done=$1, attempts=attempts+1,"
-                            " not_before=$2 WHERE id=$3", parts_done, not_before, notice_id,
-                            bookkeeping=True)
+                            " not_before=$2, claimed_by=NULL, claimed_until=NULL WHERE id=$3",
+                            parts_done, not_before, notice_id, bookkeeping=True)
+
+    async def claim_notice(self, notice_id: int, holder: str, until: float,
+                           now: float) -> bool:
+        """As db.py: one conditional UPDATE, so two processes cannot both take a notice."""
+        claimable = OUTBOX_CLAIMABLE.format(holder="$1", now="$4", late="$5")
+
+        async def write(con: Con) -> bool:
+            return await con.fetchval(
+                f"UPDATE outbox SET claimed_by=$1, claimed_until=$2 WHERE id=$3 AND {claimable}"  # noqa: S608
+                " RETURNING id", holder, until, notice_id, now,
+                now + NOTICE_WAIT_MAX_S) is not None
+        return await self.run_write(write, bookkeeping=True)
 
 
 async def _claim(con: Con, key: str, game_id: int, version: int, text: str, now: float) -> None:

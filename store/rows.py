@@ -312,12 +312,20 @@ NOTICE_WAIT_MAX_S = 24 * 3600.0
 A time past it, or one that is no number at all (text on SQLite, which sorts after every
 number; NaN on PostgreSQL, likewise), is damage that used to keep that notice from ever
 being told: such a row is due at once, and the delivery that fails rewrites the time."""
-OUTBOX_DUE = ("(not_before<={now} OR not_before>{late}) AND (created_at<{before}"
-              " OR created_at>={inf})")
+OUTBOX_DUE = ("(not_before<={now} OR not_before>{late} OR claimed_until<={now})"
+              " AND (created_at<{before} OR created_at>={inf})")
 """The outbox rows a pass may tell (`notices`), for either backend's placeholders: due, or
 with a `not_before` that cannot be a real time; written before `before` (at startup, by an
 earlier process), or with a `created_at` that is no finite number (text, NaN, infinity:
-counted as written long ago, not as never)."""
+counted as written long ago, not as never). A row whose claim expired (its teller died or
+stalled mid-post: `claim_notice`) is due at once, whatever its `not_before`."""
+
+
+OUTBOX_CLAIMABLE = ("(claimed_by IS NULL OR claimed_by={holder} OR claimed_until IS NULL"
+                    " OR claimed_until<={now} OR claimed_until>{late})")
+"""An outbox row a process may take (`claim_notice`): nobody tells it, it is this process's
+own, or its teller's claim expired (the teller died or stalled); a claim further ahead than
+any renewal makes (a clock that jumped, a hand edit) counts as expired."""
 
 
 def set_aside_row(source: str, r: Mapping[str, Any], reason: str) -> tuple[object, ...]:
