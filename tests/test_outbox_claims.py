@@ -134,3 +134,36 @@ def test_a_dead_process_s_claimed_announcement_is_posted_by_another_once(db):
                 await a.store.close()
                 await b_service.store.close()
     asyncio.run(scenario())
+
+
+def test_two_stores_asking_for_one_notice_at_once_give_it_to_one(db):
+    """The claim is the store's conditional UPDATE: of two processes asking at the same
+    moment, one gets the notice; the holder renews it; once it expired the other takes it;
+    a told notice (gone) is nobody's; a claim time far ahead (a clock that jumped, a hand
+    edit) counts as expired, not as held for ever."""
+    async def scenario() -> None:
+        one, two = await db.open(), await db.open()
+        try:
+            svc = GameService(one, clock=Clock())
+            svc.tables.notify = True
+            await svc.lobby.new_lobby(1, 100, 11, "Ann", players=2, time_limit_s=HOUR)
+            await svc.lobby.join(100, 22, "Bob")
+            await svc.lobby.start(100, 11)
+            [notice] = [n.id for n in await one.notices()]
+            now = time.time()
+            got = await asyncio.gather(one.claim_notice(notice, "one", now + 60, now),
+                                       two.claim_notice(notice, "two", now + 60, now))
+            assert sorted(got) == [False, True], got
+            holder, other = ("one", two) if got[0] else ("two", one)
+            mine = one if holder == "one" else two
+            assert await mine.claim_notice(notice, holder, now + 60, now)  # renewed
+            assert not await other.claim_notice(notice, "third", now + 60, now + 59)
+            assert await other.claim_notice(notice, "third", now + 200, now + 61)  # expired
+            await db.sql("UPDATE outbox SET claimed_until=? WHERE id=?", now + 10**9, notice)
+            assert await other.claim_notice(notice, "fourth", now + 60, now)
+            await other.delivered(notice)
+            assert not await mine.claim_notice(notice, holder, now + 60, now)
+        finally:
+            await one.close()
+            await two.close()
+    asyncio.run(scenario())
