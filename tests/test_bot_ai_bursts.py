@@ -112,8 +112,9 @@ def told_once(stories: list[list[str]], posts: list[Any]) -> None:
 
 def test_a_crash_while_an_ai_burst_is_held_tells_each_of_its_answers_once_after_restart(
         tmp_path):
-    """The held answers were committed with their moves (outbox notices): a process killed
-    before their post leaves them for the next one, which tells each at startup, once."""
+    """The held answers were committed with their moves (outbox notices), and claimed by
+    the process holding them: one killed before their post leaves them for the next one,
+    which tells each once its claims expired (CLAIM_S; 1 s here), once."""
     live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
     clock = Clock()
     kept: dict[str, Any] = {}
@@ -124,6 +125,7 @@ def test_a_crash_while_an_ai_burst_is_held_tells_each_of_its_answers_once_after_
             row, _ = await table.bot.service.tables.current(h.channel.id)
             table.game_id = row.id
             announcer = table.bot.announcer
+            announcer.claim_s = 1.0
             real = announcer._flush
 
             async def flush(channel_id: int, head: Any = None) -> bool:
@@ -148,6 +150,8 @@ def test_a_crash_while_an_ai_burst_is_held_tells_each_of_its_answers_once_after_
         async with Harness(lambda: make_bot(crashed, clock, seed=99),
                            server=kept["server"], settle_timeout=60) as h:
             await h.bot._notifier  # type: ignore[attr-defined]  # the startup delivery
+            await asyncio.sleep(1.1)  # the dead process's claims expire: the next pass
+            await h.bot.deliver_notices()
             await h.settle()
             assert all(n.id not in kept["notices"] for n in await h.bot.store.notices())
             told_once(kept["stories"], public(h)[kept["told"]:])
