@@ -14,7 +14,9 @@ What differs, and why:
 - Writes lock rows, not the whole database, so games never queue behind each other. A row
   lock held elsewhere for longer than `busy_s` (`lock_timeout`) refuses the write with
   StoreBusy, as SQLite's busy timeout does; so does a deadlock or a lost connection before
-  COMMIT (nothing was written either way).
+  COMMIT (nothing was written either way). A job that finds every connection of the pool
+  held for `acquire_s` (ACQUIRE_S) is refused with StoreBusy too, before anything is sent,
+  instead of waiting without end for one.
 - The outbox's bookkeeping commits with `synchronous_commit=off` (db.py's NORMAL): a crash
   of the server may undo a "delivered" mark, so a notice is told again, never lost.
 - Leases are measured on the server's clock (`now()`), which every process shares.
@@ -111,6 +113,11 @@ class NotBegun(Exception):
 
 
 COMMAND_S = 30.0  # a statement the server has not answered by then: the network is gone
+# How long a job waits for one of the pool's connections (all busy: slow statements, a burst
+# of commands, a long write) or for a new one to open. The player's interaction is deferred
+# already, but a command that waited without end — or COMMAND_S — and then failed vaguely
+# is worse than a prompt "busy, nothing was changed, try again" (StoreBusy).
+ACQUIRE_S = 2.0
 
 
 def rows_touched(status: str) -> int:
@@ -138,11 +145,13 @@ class PgStore(GameStore):
                                             asyncpg.IndexCorruptedError)
 
     def __init__(self, url: str, *, busy_s: float = BUSY_S, pool_size: int = 10,
+                 acquire_s: float = ACQUIRE_S,
                  connection_class: type[asyncpg.Connection[Any]] = asyncpg.Connection) -> None:
         self.url = url
         self.path = url  # what db.py calls it: where the games are
         self.busy_s = busy_s
         self.pool_size = pool_size
+        self.acquire_s = acquire_s
         self.connection_class = connection_class
         self.resets = 0  # connections thrown away after a failure
         # Jobs waiting on the server right now. The event loop looks idle while a query is
@@ -177,20 +186,33 @@ class PgStore(GameStore):
             raise RuntimeError("Store.open() first")
         return self._pool
 
+    async def _acquire(self) -> PoolConnectionProxy[asyncpg.Record]:
+        """One of the pool's connections, waited for `acquire_s` at most: when every one is
+        held that long, StoreBusy — nothing was sent, so nothing was changed."""
+        try:
+            return await self._need().acquire(timeout=self.acquire_s)
+        except TimeoutError as e:
+            raise StoreBusy(f"no database connection free within {self.acquire_s:g} s "
+                            f"(pool of {self.pool_size})") from e
+
+    async def _with(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        con = await self._acquire()
+        try:
+            return await fn(con, *args)
+        finally:
+            await self._need().release(con)
+
     async def run_read(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """`fn(con, *args)` on a pooled connection; one that turns out to have been dropped
         is retried once on a fresh one (a read changes nothing), so the first command after
         a server restart is answered instead of failing on a dead idle connection."""
-        pool = self._need()
         self.in_flight += 1
         try:
             try:
-                async with pool.acquire() as con:
-                    return await fn(con, *args)
+                return await self._with(fn, *args)
             except DROPPED:
                 self.resets += 1
-                async with pool.acquire() as con:
-                    return await fn(con, *args)
+                return await self._with(fn, *args)
         finally:
             self.in_flight -= 1
 
@@ -203,7 +225,9 @@ class PgStore(GameStore):
         try:
             for attempt in (1, 2):
                 try:
-                    con = await pool.acquire()
+                    con = await self._acquire()
+                except StoreBusy:
+                    raise
                 except LOST as e:
                     raise StoreBusy(f"the database cannot be reached: {e}") from e
                 try:
@@ -250,8 +274,8 @@ class PgStore(GameStore):
                     raise StoreUncertain(f"the connection was lost at COMMIT: {e}") from e
                 raise
             try:
-                async with self._need().acquire() as other:
-                    landed = await other.fetchval("SELECT 1 FROM applied WHERE key=$1", key)
+                landed = await self._with(
+                    lambda other: other.fetchval("SELECT 1 FROM applied WHERE key=$1", key))
             except Exception as lookup:
                 raise StoreUncertain(f"COMMIT failed ({e}); could not read back ({lookup})") \
                     from e

@@ -8,10 +8,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 
 import asyncpg
 from bot_driver import Clock, Table, accepted, make_bot
 from harness import Harness
+
+from store.contract import StoreBusy
 
 REFUSED = "nothing was changed"
 
@@ -97,3 +100,60 @@ def test_a_server_out_of_connections_is_one_of_the_stores_faults(pg_url):
             await admin.execute(f"DROP ROLE {role}")
             await admin.close()
     asyncio.run(main())
+
+
+def test_a_full_pool_answers_busy_within_seconds_and_the_move_works_once_freed(pg_url):
+    """Every connection of the bot's pool is held (a burst of commands, slow statements, a
+    long write): the move waits for one at most `acquire_s`. Before, it waited without end
+    (the pool's acquire had no limit): the player's deferred command hung, "thinking",
+    until a connection came free. Now it is answered within a few seconds that the database is busy
+    and nothing was changed, the game is as it was, and once the connections are free the
+    same answer lands."""
+    async def scenario():
+        async with Harness(lambda: make_bot(pg_url, Clock(), seed=3)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2, hours=12)
+            row, g = await table.game()
+            log_before = await table.bot.store.log(row.id)
+            seat = g.waiting_for()[0]
+            assert g.decision(seat)["kind"] == "place"
+            user = table.user(row, seat)  # the move chosen before the pool is full (the
+            card = (await table.choices(user, "rr place", "card"))[0]  # menus read it too)
+            square = (await table.choices(user, "rr place", "square", card=card))[0]
+            store = table.bot.store
+            free = asyncio.Event()
+            held = 0
+
+            async def hold(con) -> None:
+                nonlocal held
+                held += 1
+                store.in_flight -= 1  # another program's work, not the bot's: the harness
+                try:  # must not wait for it to call the bot settled
+                    await asyncio.wait_for(free.wait(), 10)  # bounded, released below
+                finally:
+                    store.in_flight += 1
+            holders = [asyncio.create_task(store.run_read(hold))
+                       for _ in range(store.pool_size)]
+            for _ in range(200):  # every connection taken (bounded: 2 s)
+                if held == store.pool_size:
+                    break
+                await asyncio.sleep(0.01)
+            assert held == store.pool_size
+            started = time.monotonic()
+            try:
+                res = await asyncio.wait_for(table.slash(
+                    user, "rr place", card=card, square=square, expect_error=StoreBusy), 6)
+            finally:
+                free.set()
+                await asyncio.gather(*holders)
+            assert time.monotonic() - started < 5
+            assert res.ephemeral and "busy" in res.text and REFUSED in res.text, res.text
+            after, _ = await table.game()
+            assert after.version == row.version
+            assert await store.log(row.id) == log_before
+            again = await table.slash(user, "rr place", card=card, square=square)
+            assert accepted(again), again.text  # connections free: the same move lands
+            after, _ = await table.game()
+            assert after.version > row.version
+    asyncio.run(scenario())
