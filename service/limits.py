@@ -39,6 +39,12 @@ class TimeLimits:
 
     def __init__(self, tables: Tables, play: Play, ai: AiSeats) -> None:
         self.tables, self.play, self.ai = tables, play, ai
+        # the channels whose game this process saw held (`hold`, or skipped by the pass):
+        # only those are read again when a post is taken or an interaction shows the
+        # permissions there (`resume`) — every answer and post asks, and a read each was
+        # the bot's busiest cost. Another process's hold is seen here at the next pass
+        # over its (overdue) timers.
+        self.held_channels: set[int] = set()
 
     async def tick(self) -> tuple[list[Outcome], list[Reminder]]:
         """Apply the default answer (R15: pass) to every expired decision; list reminders due
@@ -108,6 +114,8 @@ class TimeLimits:
             return None  # another process hosts it (service/shards.py): its job, not ours
         async with tables.lock(row.channel_id):
             row = await tables.store.get(t["game_id"])
+            if row is not None and held(row):
+                self.held_channels.add(row.channel_id)
             if row is None or row.status != "active" or held(row):
                 return None  # (held: its questions could not be posted — no time runs)
             row, g = await tables.load_row(row)
@@ -140,6 +148,8 @@ class TimeLimits:
         open game's time limits are held until `resume`. True when this call began the
         hold (a game already held, a daily game or none: False)."""
         row = await self.tables.store.open_game(channel_id)
+        if row is not None and held(row):
+            self.held_channels.add(channel_id)
         if row is None or row.status != "active" or row.settings.get("daily") or held(row):
             return False
         began = self.tables.clock()
@@ -151,6 +161,7 @@ class TimeLimits:
             return True
 
         meta = await self.tables.store.update_meta(row.id, start)
+        self.held_channels.add(channel_id)
         if meta.get("held") != began:
             return False
         log.warning("game %s: the bot cannot post in channel %s; its time limits are held",
@@ -161,14 +172,19 @@ class TimeLimits:
         """The bot can post in this channel again: a held game's clocks restart, each open
         question with its full time limit (its timers rebuilt first, then the hold lifted:
         a crash between them leaves the game held, and the next sign resumes it again).
-        The game resumed (to be told it goes on), or None when it was not held."""
+        The game resumed (to be told it goes on), or None when it was not held. Only a
+        channel this process saw held is read (`held_channels`)."""
+        if channel_id not in self.held_channels:
+            return None
         tables = self.tables
         row = await tables.store.open_game(channel_id)
         if row is None or row.status != "active" or not held(row):
+            self.held_channels.discard(channel_id)
             return None
         async with tables.lock(channel_id):
             row = await tables.store.get(row.id)
             if row is None or row.status != "active" or not held(row):
+                self.held_channels.discard(channel_id)
                 return None
             row, g = await tables.load_row(row)
             stored = await tables.store.timers(row.id)
@@ -184,6 +200,7 @@ class TimeLimits:
                 return lifted[0]
 
             row.meta = await tables.store.update_meta(row.id, lift)
+            self.held_channels.discard(channel_id)
             if lifted != [True]:
                 return None  # another process resumed it, and tells it
         log.info("game %s: the bot can post in channel %s again; its time limits restart",

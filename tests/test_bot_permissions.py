@@ -362,3 +362,32 @@ def test_no_seat_times_out_in_a_thread_locked_mid_game(tmp_path):
             posts = [m for m in h.messages(thread) if not m.ephemeral]
             assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
     asyncio.run(scenario())
+
+
+def test_a_hold_another_process_made_is_lifted_here_after_its_next_pass(tmp_path):
+    """Several processes share the database (docs/deploy.md): a hold another process wrote
+    (its posts refused) is seen by this one's time-limit pass over the game's overdue
+    timers, and the next command here with the permissions intact lets the game go on.
+    Until a process saw a channel held it does not read the game again at every answer
+    and post (`TimeLimits.held_channels`): that read was the bot's busiest cost."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, ann, bob = await placed_two_player(h)
+            row, g = await table.game()
+            waiting = g.waiting_for()
+            limits = table.bot.service.limits
+            await table.bot.store.update_meta(row.id, lambda m: m.update(held=clock.now) or True)
+            assert h.channel.id not in limits.held_channels
+            for _ in range(3):
+                clock.now += 0.8 * DAY
+                await table.bot.tick_once()
+            row, g = await table.game()
+            assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+            assert h.channel.id in limits.held_channels
+            await table.slash(table.user(row, waiting[0]), "rr status")
+            row, _g = await table.game()
+            assert "held" not in row.meta, row.meta
+            posts = [m for m in h.messages(h.channel) if not m.ephemeral]
+            assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
+    asyncio.run(scenario())
