@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import marshal
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,10 @@ KICK_AFTER_TIMEOUTS = 2
 # what the engine applies whatever the seat is asked (a standing order, leaving the game):
 # never an answer to a question, so never one a time-out could have closed
 STANDING = frozenset({"autosave", "rolls", "resign"})
+# how far apart the process's and Discord's clocks may be and still be compared for the
+# "typed before the time-out" rule (`Play._late`): an answer is acknowledged within Discord's
+# 3 s and applied after at most a game's time-limit job (cogs/bot.py, 30 s) holds its channel
+CLOCKS_AGREE_S = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +157,16 @@ class Play:
         except NotationError:
             return False  # the engine refuses it, with its own words
         at = await self.tables.store.timed_out_at(row.id, seat)
-        return at is not None and typed_at < at
+        # `at` is on this process's wall clock (the store's `time.time()`), `typed_at` on
+        # Discord's. An answer being applied was typed moments ago and the time-out was
+        # recorded before this read: when the clocks say otherwise they disagree (a clock
+        # stepped back since the time-out, or running ahead of Discord's), and comparing
+        # them refused every command typed for as long as the error, so they are not
+        # compared. Within CLOCKS_AGREE_S a clock ahead refuses an answer typed that much
+        # after the time-out, the safe side: retyped, never applied to an unseen question.
+        now = time.time()
+        return (at is not None and typed_at < at <= now + CLOCKS_AGREE_S
+                and typed_at >= now - CLOCKS_AGREE_S)
 
     async def _again(self, key: str | None, row: GameRow, g: Game, seat: int) -> Outcome | None:
         """A redelivered interaction: the answer it got the first time, nothing applied

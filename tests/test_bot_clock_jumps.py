@@ -1,0 +1,55 @@
+"""The clock audit, through the bot's gateway-level harness: the wall clock of the process
+that applied a time-out was wrong (an NTP step, a container started with a wrong clock), and
+the "typed before the time-out" rule (service/play.py, `Play._late`) compares the time-out's
+stored time (the process's clock) with the interaction's (Discord's clock)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from bot_driver import Clock, make_bot
+from harness import Harness
+from test_bot_timers_audit import HOUR, hour_game
+
+REAL_TIME = time.time
+
+
+async def _timed_out_then_typed(tmp_path, monkeypatch, ahead_at_time_out: float,
+                                ahead_after: float) -> str:
+    """Bob's actions time out while the process clock is `ahead_at_time_out` s ahead of
+    Discord's; then, with it `ahead_after` s ahead, he types `/rr done` (after the time-out:
+    the new question is his to answer). The answer's text."""
+    clock = Clock()
+    async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2)) as h:
+        table, ann, bob = await hour_game(h, "ann", "bob")
+        for _ in range(2):  # both picks time out: both are asked their actions
+            clock.now += 1.1 * HOUR
+            await table.bot.tick_once()
+            await h.settle()
+        monkeypatch.setattr(time, "time", lambda: REAL_TIME() + ahead_at_time_out)
+        clock.now += 1.1 * HOUR
+        await table.bot.tick_once()  # Bob's actions time out: he is asked new ones
+        await h.settle()
+        monkeypatch.setattr(time, "time", lambda: REAL_TIME() + ahead_after)
+        row, g = await table.game()
+        assert g.decision(1) is not None and any(e == [1, "timeout"] for e in g.log), g.log
+        res = await table.slash(bob, "rr done")
+        return res.text
+
+
+@pytest.mark.parametrize("ahead_at_time_out, ahead_after", [
+    (HOUR, 0.0),  # an hour ahead when it timed him out, then stepped back by NTP
+    (HOUR, HOUR),  # a container whose clock runs an hour ahead all along
+])
+def test_a_command_typed_after_a_time_out_a_wrong_clock_recorded_is_applied(
+        tmp_path, monkeypatch, ahead_at_time_out, ahead_after):
+    """The time-out's time is the process's clock, the command's Discord's. A clock an hour
+    ahead made every command of Bob's typed within the hour after his time-out "too late,
+    your time ran out just before" (the fresh question could only be answered with its
+    buttons, whatever he typed). Now the two times are compared only when the clocks
+    agree (an answer being applied was typed moments ago), and his `done` is applied."""
+    text = asyncio.run(_timed_out_then_typed(tmp_path, monkeypatch, ahead_at_time_out,
+                                             ahead_after))
+    assert text.startswith("✅"), text
