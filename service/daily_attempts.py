@@ -77,7 +77,7 @@ class DailyAttempts:
         before anything is claimed or posted (a player the bot cannot write to keeps the
         day's attempt, issue 18); the day is read again after it: a DM that opened after
         00:00 UTC starts the new day's attempt, not the closed day's."""
-        day = self.days.today()
+        day = await self.days.open_day(self.store)
         ch = self.days.challenge(day)
         key = slot(user_id, True)
         await self.expire_overdue(user_id)  # yesterday's game must not pass for today's
@@ -90,8 +90,8 @@ class DailyAttempts:
                 if reach is not None:
                     await reach()
                     reach = None
-                    if self.days.today() != day:  # the DM opened after 00:00 UTC: the new
-                        day = self.days.today()  # day's attempt, never the closed day's
+                    if (now := await self.days.open_day(self.store)) != day:  # the DM opened after
+                        day = now  # 00:00 UTC: the new day's attempt, never the closed day's
                         ch = self.days.challenge(day)
                         await self.expire_overdue(user_id)
                         continue

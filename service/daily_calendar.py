@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
+from store import DailyStore
+
 from . import daily
 from .daily import Challenge
 
@@ -29,3 +31,12 @@ class Calendar:
 
     def seconds_left(self) -> float:
         return daily.day_end(self.today()) - self.clock()
+
+    async def open_day(self, store: DailyStore) -> dt.date:
+        """The day a ranked attempt is claimed for: today, or the next day once the store
+        says today closed. A clock behind the one that closed it (stepped back by NTP, or
+        another process's running ahead) claimed attempts of a day closed and announced,
+        which no closing ever ended (the clock audit)."""
+        today = self.today()
+        closed = await store.day_flag(today.isoformat(), "closed")
+        return today + dt.timedelta(days=1) if closed else today

@@ -6,12 +6,16 @@ stored time (the process's clock) with the interaction's (Discord's clock)."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
 
 import pytest
 from bot_driver import Clock, make_bot
 from harness import Harness
 from test_bot_timers_audit import HOUR, hour_game
+
+from cogs.daily import day_once
+from service.daily_slots import slot
 
 REAL_TIME = time.time
 
@@ -53,3 +57,28 @@ def test_a_command_typed_after_a_time_out_a_wrong_clock_recorded_is_applied(
     text = asyncio.run(_timed_out_then_typed(tmp_path, monkeypatch, ahead_at_time_out,
                                              ahead_after))
     assert text.startswith("✅"), text
+
+
+BEHIND = dt.datetime(2026, 11, 22, 23, 59, 55, tzinfo=dt.UTC).timestamp()  # #22, 5 s left
+CLOSED = dt.datetime(2026, 11, 23, 0, 1, tzinfo=dt.UTC).timestamp()  # #23, a minute in
+
+
+def test_a_clock_behind_the_days_close_starts_the_next_days_challenge(tmp_path):
+    """The day job (in a process whose clock is right, or in this one before NTP stepped it
+    back) closed #22 at 00:00 UTC; then this process, its clock 5 s behind, is asked
+    `/rr daily play` by a player who has not played #22. It claimed a ranked attempt of #22,
+    a day already closed and announced, which no closing ever ended. Now the stored
+    closing wins over the clock: the player gets #23."""
+    async def scenario():
+        clock = Clock(CLOSED)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            await day_once(h.bot)
+            assert await h.bot.daily.store.day_flag("2026-11-22", "closed")
+            clock.now = BEHIND
+            dan = h.user("dan")
+            res = await h.slash(dan, "rr daily play", channel=h.dm_channel(dan))
+            assert "#23" in res.text and "started" in res.text, res.text
+            assert await h.bot.daily.store.attempt(dan.id, "2026-11-22", True) is None
+            row = await h.bot.store.open_game(slot(dan.id, True))
+            assert row is not None and row.settings["daily"]["day"] == "2026-11-23"
+    asyncio.run(scenario())
