@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+from cogs.leases import JobLease
+
 
 class Clock:
     def __init__(self) -> None:
@@ -113,4 +115,31 @@ def test_a_lease_expiring_implausibly_far_ahead_counts_as_expired(db):
         assert not await a.try_lease("daily", "proc-a", 60)
         for s in (a, b):
             await s.close()
+    asyncio.run(main())
+
+
+def test_a_wall_clock_jump_ahead_makes_the_holder_stop_believing_before_another_takes_it(db):
+    """Two processes on one machine's SQLite database (leases on its wall clock), the day
+    job's lease held by A. NTP steps the clock an hour ahead: the row reads as expired and
+    B's next renewal takes it, while A, which measured its belief on the monotonic clock
+    only, went on believing for up to 3/4 of the time to live — two holders of the job.
+    Now a holder believes in its lease only while the wall clock too says it is within that
+    share (a jump back shortens nothing: the monotonic bound still holds)."""
+    if db.pg:  # the server's clock: a jump there is not seen by the processes
+        return
+    async def main():
+        clock = Clock()
+        a_store, b_store = await db.open(clock=clock), await db.open(clock=clock)
+        a = JobLease(a_store, "day", 60.0, wall=clock)
+        b = JobLease(b_store, "day", 60.0, wall=clock)
+        assert await a.renew() and a.held and not await b.renew()
+        clock.now -= 3600.0  # stepped back: A keeps it, B still cannot take it
+        assert a.held and not await b.renew()
+        assert await a.renew() and a.held
+        clock.now += 2 * 3600.0  # stepped an hour ahead of where it was
+        assert await b.renew() and b.held  # the store says A's lease expired
+        assert not a.held, "two processes believe they hold the day job"
+        assert not await a.renew() and not a.held
+        await a_store.close()
+        await b_store.close()
     asyncio.run(main())
