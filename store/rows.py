@@ -307,11 +307,14 @@ def decode_notice(r: Columns) -> Notice | int:
 
 
 NOT_A_NOTICE = "its body is not a JSON object with a kind"
-NOTICE_WAIT_MAX_S = 24 * 3600.0
-"""The furthest ahead an outbox row's `not_before` can be (the longest back-off is an hour).
-A time past it, or one that is no number at all (text on SQLite, which sorts after every
-number; NaN on PostgreSQL, likewise), is damage that used to keep that notice from ever
-being told: such a row is due at once, and the delivery that fails rewrites the time."""
+NOTICE_WAIT_MAX_S = 2 * 3600.0
+"""The furthest ahead an outbox row's `not_before` can be (the longest back-off is an hour,
+a delivery's hold ten minutes). A time past it, or one that is no number at all (text on
+SQLite, which sorts after every number; NaN on PostgreSQL, likewise), is damage that used to
+keep that notice from ever being told: such a row is due at once, and the delivery that
+fails rewrites the time. So is a wait left by a wall clock stepped back since it was
+written: with a day allowed, a step back of 5 hours told a notice in back-off 5 hours
+late (the clock audit); now at most two."""
 OUTBOX_DUE = ("(not_before<={now} OR not_before>{late} OR claimed_until<={now})"
               " AND (created_at<{before} OR created_at>={inf})")
 """The outbox rows a pass may tell (`notices`), for either backend's placeholders: due, or

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import random
 import time
+from typing import Any
 
 import pytest
-from bot_driver import Clock, make_bot
+from bot_driver import Clock, Table, make_bot
 from harness import Harness
 from test_bot_timers_audit import HOUR, hour_game
 
+from cogs import announce
 from cogs.daily import day_once
 from service.daily_slots import slot
 
@@ -81,4 +84,46 @@ def test_a_clock_behind_the_days_close_starts_the_next_days_challenge(tmp_path):
             assert await h.bot.daily.store.attempt(dan.id, "2026-11-22", True) is None
             row = await h.bot.store.open_game(slot(dan.id, True))
             assert row is not None and row.settings["daily"]["day"] == "2026-11-23"
+    asyncio.run(scenario())
+
+
+def test_a_notice_in_back_off_is_told_soon_after_the_clock_steps_back_hours(tmp_path,
+                                                                           monkeypatch):
+    """Discord refused part of an announcement, so its outbox row waits 30 s (the first
+    back-off, on the wall clock); then NTP steps the clock back 5 hours. The row's time was
+    5 h 30 s ahead, within the day the outbox allowed as a real wait: the rest of the
+    announcement came 5 hours late. No back-off is longer than an hour, so a wait of more
+    than two counts as a clock that went back, and the next pass tells it."""
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            table = Table(h)
+            await table.open(h.user("ann"), [h.user("bob")], players=2)
+            bot = table.bot
+            state = {"armed": False, "passed": 0}
+
+            def down(request: Any) -> bool:
+                if not state["armed"]:
+                    return False
+                if state["passed"] < 1:  # the announcement's first message goes through
+                    state["passed"] += 1
+                    return False
+                return True
+
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
+                        when=down)
+            rng = random.Random(2)
+            pending = []
+            for _ in range(60):
+                state.update(armed=True, passed=0)
+                await table.step(rng)
+                pending = await bot.store.notices()
+                if pending:
+                    break
+            assert pending and pending[0].parts_done >= 1, pending
+            state["armed"] = False
+            monkeypatch.setattr(time, "time", lambda: REAL_TIME() - 5 * HOUR)
+            await bot.tick_once()
+            assert await bot.store.notices() == []
     asyncio.run(scenario())
