@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import time
 from collections.abc import Awaitable, Sequence
 from typing import Any, cast
 
@@ -204,6 +205,7 @@ async def ack(interaction: discord.Interaction, *, ephemeral: bool = True,
     if the acknowledgement did land after all. No traceback, no "something went wrong".
 
     `quick` (reads only): the deferral is held back, see `_Held`."""
+    _check_clock(interaction)
     if interaction.response.is_done() or interaction.id in _held:
         return True
     if quick:
@@ -223,6 +225,28 @@ async def postable_again(interaction: discord.Interaction) -> None:
     if channel is not None and in_server(interaction):
         missing = bool(cannot_post(interaction))
         await rook(interaction).announcer.posting(channel, refused=missing, took=not missing)
+
+
+CLOCK_OFF_S = 60.0  # this server's clock this far from Discord's is told to the operator
+CLOCK_WARN_EVERY_S = 3600.0
+_clock_warned: list[float] = []  # (monotonic) when it was last told
+
+
+def _check_clock(interaction: discord.Interaction) -> None:
+    """Time limits, the daily's day and leases go by this server's wall clock, and the
+    players see deadlines on theirs (Discord's `<t:…>`): a clock far off (no NTP, a
+    container started with a wrong clock) makes every deadline wrong and is otherwise
+    silent (the clock audit). An interaction is created on Discord's clock moments before
+    it arrives, so one that seems a minute old or from the future shows it: logged, at
+    most once an hour."""
+    off = time.time() - interaction.created_at.timestamp()
+    if abs(off) <= CLOCK_OFF_S or (_clock_warned and
+                                   time.monotonic() - _clock_warned[-1] < CLOCK_WARN_EVERY_S):
+        return
+    _clock_warned[:] = [time.monotonic()]
+    log.warning("this server's clock is %+.0f s off Discord's (interaction %s): time limits, "
+                "the daily challenge's day and the day job's lease go by it; set the clock "
+                "right (NTP)", off, interaction.id)
 
 
 async def _defer(interaction: discord.Interaction, ephemeral: bool, thinking: bool) -> bool:

@@ -16,7 +16,7 @@ from bot_driver import Clock, Table, make_bot
 from harness import Harness
 from test_bot_timers_audit import HOUR, hour_game
 
-from cogs import announce
+from cogs import actions, announce
 from cogs.daily import day_once
 from service.daily_slots import slot
 
@@ -126,4 +126,25 @@ def test_a_notice_in_back_off_is_told_soon_after_the_clock_steps_back_hours(tmp_
             monkeypatch.setattr(time, "time", lambda: REAL_TIME() - 5 * HOUR)
             await bot.tick_once()
             assert await bot.store.notices() == []
+    asyncio.run(scenario())
+
+
+def test_a_server_clock_far_from_discords_is_logged_for_the_operator(tmp_path, monkeypatch,
+                                                                    caplog):
+    """Every deadline, the daily's day and the lease go by the server's wall clock, and
+    players see deadlines on Discord's: a server clock an hour ahead (a container started
+    with a wrong clock) was silent. Interactions carry Discord's time: an hour's difference
+    is logged as a WARNING, once however many interactions show it; a right clock, never."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock())) as h:
+            monkeypatch.setattr(actions, "_clock_warned", [], raising=False)
+            ann = h.user("ann")
+            await h.slash(ann, "rr status")
+            assert not [r for r in caplog.records if "clock is" in r.getMessage()]
+            monkeypatch.setattr(time, "time", lambda: REAL_TIME() + HOUR)
+            for _ in range(2):
+                await h.slash(ann, "rr status")
+            told = [r for r in caplog.records if "clock is" in r.getMessage()]
+            assert len(told) == 1 and told[0].levelname == "WARNING", told
+            assert "+3600 s off Discord's" in told[0].getMessage(), told[0].getMessage()
     asyncio.run(scenario())
