@@ -163,8 +163,8 @@ class DailyAttempts:
         leaves the attempt in play or resigned, never the game gone with the day open."""
         await self.expire_overdue(user_id)
         key = slot(user_id, True)
-        day = self.days.today().isoformat()
-        par_score = daily_score.par_score(await self.par.get(self.days.today()))
+        day = (today := await self.days.open_day(self.store)).isoformat()  # as `play` claims
+        par_score = daily_score.par_score(await self.par.get(today))
         async with self._claiming(key), self.games.tables.lock(key):
             row = await self.games.store.open_game(key)
             info = (row.settings.get("daily") or {}) if row is not None else {}
@@ -174,7 +174,7 @@ class DailyAttempts:
             log_ = await self.games.store.log(row.id)
             assert row.setup is not None
             r = daily_score.replay_score(row.setup, log_, resigned=True)
-            number = daily.number_in(info, self.days.today())
+            number = daily.number_in(info, today)
             stored = daily_score.share_params(number, par_score, r.defeats_per_round)
             try:
                 ended = await self.store.end_attempt(user_id, day, True, "finished",
@@ -193,7 +193,7 @@ class DailyAttempts:
         assert att is not None
         share = daily_score.share_line(number, r.score, par_score, r.defeats_per_round)
         return Settled(att, r.score, share, daily_score.versus_par(r.score, par_score),
-                       await self.board.standing(self.days.today(), user_id))
+                       await self.board.standing(today, user_id))
 
     async def expire_overdue(self, user_id: int) -> Attempt | None:
         """The user's ranked attempt of a day already over, still in play, ends unfinished

@@ -84,6 +84,10 @@ def test_a_clock_behind_the_days_close_starts_the_next_days_challenge(tmp_path):
             assert await h.bot.daily.store.attempt(dan.id, "2026-11-22", True) is None
             row = await h.bot.store.open_game(slot(dan.id, True))
             assert row is not None and row.settings["daily"]["day"] == "2026-11-23"
+            # and it is the one in play: given up, not "nothing to resign"
+            res = await h.slash(dan, "rr daily resign", confirm=True,
+                                channel=h.dm_channel(dan))
+            assert "gave up" in res.text and "#23" in res.text, res.text
     asyncio.run(scenario())
 
 
