@@ -160,23 +160,11 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
             if progress is not None:
                 progress.took += 1
             return done
-        except discord.Forbidden as e:
-            log.warning("%s refused by Discord (403, code %s)", what, e.code)
-            if progress is not None and e.code in NO_PERMISSION:
-                progress.refused = True
-            return None
-        except discord.NotFound as e:
-            log.warning("%s: not found (404, code %s)", what, e.code)
-            if e.code == UNKNOWN_CHANNEL and (gone := _gone.get()) is not None:
-                gone.append(what)
-            return None
         except discord.RateLimited as e:
             delay = min(e.retry_after, 30.0)
         except discord.HTTPException as e:
             if e.status != 429 and e.status < 500:
-                log.warning("%s failed: HTTP %s code %s", what, e.status, e.code)
-                if progress is not None and e.code in NO_PERMISSION:
-                    progress.refused = True
+                refused(what, e, progress)
                 return None
             delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
         except (TimeoutError, aiohttp.ClientError, OSError) as e:
@@ -188,6 +176,20 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
     if progress is not None:
         progress.stopped = index
     return None
+
+
+def refused(what: str, e: discord.HTTPException, progress: Progress | None) -> None:
+    """A call Discord refused for good (4xx, not a rate limit), logged — and noted where it
+    tells the game: a deleted channel (`channel_watch`), or a want of the bot's permissions
+    there, which holds the game's time limits (`Announcer.posting`)."""
+    if isinstance(e, discord.NotFound):
+        log.warning("%s: not found (404, code %s)", what, e.code)
+        if e.code == UNKNOWN_CHANNEL and (gone := _gone.get()) is not None:
+            gone.append(what)
+        return
+    log.warning("%s refused by Discord (HTTP %s, code %s)", what, e.status, e.code)
+    if progress is not None and e.code in NO_PERMISSION:
+        progress.refused = True
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ from harness import Harness
 from test_bot_timers_audit import HOUR, hour_game
 
 from cogs import actions, announce
-from cogs.daily import day_once
+from cogs.daily_job import day_once
 from service.daily_slots import slot
 
 REAL_TIME = time.time
