@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, TextIO
 
 import i18n
 from engine import ActionError, Game, NotationError, View, parse
@@ -27,7 +26,6 @@ from engine.notation import VERBS, unformatted
 from engine.types import Decision
 from service import Quarantined, ServiceError
 from service import rules as rules_ref
-from service.games import GameService
 from service.hints import advice_lines, used_lines
 from service.levels import level_of
 from service.narrate import narrate, prompt
@@ -38,12 +36,13 @@ from service.refusals import line as refusal_line
 from service.replay import replay
 from service.report import phase_reports
 from service.review import Reviewer, charted, check_reviewable, review_lines
-from service.seats import ai_level, level_name, seat_names
+from service.seats import level_name
 from store import GameRow, GameStore, review_store, tutorial_store
 
 from . import board
 from .misread import misread, not_a_verb
 from .options import Seat, Table, UsageError, parse_new
+from .seats import CHANNEL, Answering, Seats
 from .text import (
     MAX_LINE,
     excerpt,
@@ -59,7 +58,8 @@ from .text import (
 )
 from .tutorial import Learning
 
-CHANNEL = 1
+__all__ = ["CHANNEL", "COMMANDS", "Console"]  # CHANNEL: kept where the tests import it
+
 log = logging.getLogger("rr.console")
 
 # Console commands by their typed word (English or Japanese) → what they do.
@@ -80,51 +80,14 @@ GAME_ONLY = {"new", "board", "hand", "legal", "undo", "image", "hint", "recap", 
              "history"}  # console commands about a game, which the tutorial's steps are not
 
 
-class Answering(NamedTuple):
-    """What a line is answering, for wording a refusal: for whom (a name), what was typed
-    (quoted words stay whole), and the seat (`undo` says why its move cannot go back)."""
-
-    who: str = ""
-    typed: str = ""
-    seat: int | None = None
-
-
-class Console:
+class Console(Seats):
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
 
     def __init__(self, store: GameStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
                  table: Table) -> None:
-        self.store = store
-        self.out_dir = out_dir
-        self.lang = lang
-        self.out = stdout
-        self.db = db
-        self.table = table  # what `new` starts when typed without options
-        self.seed: int | None = table.seed
-        self.service = self._service()
+        super().__init__(store, out_dir, lang, stdout, db, table)
         self.images = _last_image(out_dir)
-        self.auto_board = True
-        self.last_board: list[str] = []  # the last board printed, to skip repeats
-        self.users: dict[str, int] = {}
-        self.names: list[str] = []  # as the story tells them (AI seats marked 🤖)
-        self.row: GameRow | None = None
-        self.confirm_new: Table | None = None
-        self.confirm_resign: int | None = None  # the seat whose resign waits to be typed again
-        self.last_actor: int | None = None  # whom a bare `undo` is about
-        # seat → (its last action, why undo cannot take it back: "closed"/"revealed"/"")
-        self.moves: dict[int, tuple[str, str]] = {}
-        self.learning: Learning | None = None  # the tutorial, while the user is in it
-        self.answering = Answering()  # set anew by each line (`handle`) and seat (`for_seat`)
         self.review_processes = True  # the review's workers: processes (tests: threads)
-
-    def _service(self) -> GameService:
-        return GameService(self.store, seed_source=self._next_seed)
-
-    def _next_seed(self) -> int:
-        return self.seed if self.seed is not None else random.SystemRandom().randrange(2**31)
-
-    def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
 
     def rules(self, topic: str) -> None:
         """`rules`: the topics; `rules R11` / `rules end`: that section, as plain text."""
@@ -141,20 +104,6 @@ class Console:
             self.say("! " + self.t("no_rules", topic=topic[:50], topics=topics))
             return
         self.say(f"{found.title}\n" + plain_markdown(found.read("Console")))
-
-    def t(self, key: str, **kw: Any) -> str:
-        return t(key, self.lang, **kw)
-
-    def solo(self, difficulty: str | None) -> str:
-        """` (solo, hard)` / `（ソロ、難易度 むずかしい）`: the solo option rule (R13.2) by its
-        name in the reader's language; nothing for a game without it."""
-        if not difficulty:
-            return ""
-        return self.t("solo", difficulty=i18n.t(self.lang, f"command.{difficulty}"))
-
-    def join(self, items: Any) -> str:
-        """A list in the reader's language: `Ann, Bob` / `Ann、Bob`."""
-        return i18n.join(self.lang, items)
 
     def refusal(self, e: ActionError) -> None:
         """Every refusal in the reader's language, in one line: the one place the console
@@ -188,29 +137,6 @@ class Console:
             self.refusal(e)
 
     # ---- games -------------------------------------------------------------------------------
-    def _seat_row(self, row: GameRow) -> None:
-        """Who may be typed for: the people only (an AI seat's answers come from `ai/`)."""
-        self.row = row
-        self.users = {name_key(s["name"]): s["user"] for k, s in enumerate(row.seats)
-                      if not ai_level(row, k)}
-        self.names = seat_names(row)
-
-    def seat_names(self, seat: int) -> tuple[str, ...]:
-        """Every name a seat may be typed by: as shown, as it sat down, and an AI seat's
-        without its level ("🤖 Bot 1 (greedy)", "Bot 1 (greedy)", "Bot 1")."""
-        name = str(self.row.seats[seat]["name"]) if self.row is not None else self.names[seat]
-        return self.names[seat], name, LEVEL_SUFFIX.sub("", name)
-
-    def is_ai(self, seat: int) -> bool:
-        return self.row is not None and ai_level(self.row, seat) is not None
-
-    def people(self, seats: list[int]) -> list[int]:
-        return [s for s in seats if not self.is_ai(s)]
-
-    @property
-    def at_keyboard(self) -> list[int]:
-        """The seats people play (not AI seats): whose lines this terminal types."""
-        return self.people(list(range(len(self.names))))
 
     async def ai_turns(self) -> int:
         """Let the AI seats answer whatever they are asked, each answer told like anyone's;
@@ -218,7 +144,7 @@ class Console:
         return await self.service.ai.play_ai(CHANNEL, self._ai_answered)
 
     async def _ai_answered(self, out: Outcome) -> None:
-        self._seat_row(out.row)
+        self.seat_row(out.row)
         await self.report(out)
 
     async def start(self, table: Table) -> None:
@@ -256,14 +182,14 @@ class Console:
                                        rng_key=ch.rng_key if ch else None,
                                        options=ch.options if ch else None,
                                        rules=ch.rules if ch else None)
-        self._seat_row(out.row)
+        self.seat_row(out.row)
         if not self.auto_board:  # `board off` (typed before `new`, or the last game's) holds
             await self.keep_boards()
         await self.report(out)
         await self.ai_turns()
 
     async def resume(self, row: GameRow, typed: list[str]) -> None:
-        self._seat_row(row)
+        self.seat_row(row)
         self.auto_board = row.settings.get("boards") is not False  # `board off` is kept
         if not typed:  # `new` then means: the same table again, with a fresh deal
             self.table = Table(tuple(Seat(s["name"], s.get("ai")) for s in row.seats),
@@ -289,9 +215,6 @@ class Console:
         self.show_status(g)
 
     # ---- output ------------------------------------------------------------------------------
-    def say_lines(self, lines: list[str], indent: str = "  ") -> None:
-        for line in lines:
-            self.say(indent + line)
 
     def story(self, events: Sequence[Mapping[str, Any]], cards: Any) -> list[str]:
         """The story of `events` as terminal lines (service/narrate.py's words)."""
@@ -528,41 +451,6 @@ class Console:
                       gold=h["gold"], medals=medals)
 
     # ---- input -------------------------------------------------------------------------------
-    def who(self, name: str) -> int | None:
-        """A seat the keyboard types for, from a typed name (case, width and spacing folded)."""
-        user = self.users.get(name_key(name))
-        if user is not None:
-            return user - 1
-        seat = self.seat_of(name)  # `Bot1`, `ann b` for "Ann B": unless it is an AI seat
-        return None if seat is None or self.is_ai(seat) else seat
-
-    def seat_of(self, name: str) -> int | None:
-        """Any seat, an AI seat too, by any name the board or the story shows it by (case,
-        width and spacing folded): `Bot 1`, `🤖 Bot 1 (greedy)`, `ボット1`; failing that, the
-        one seat whose name is the same without its spaces (`Bot1`, `ボット 1`)."""
-        seats = range(len(self.names))
-        key = name_key(name)
-        exact = [k for k in seats if key in map(name_key, self.seat_names(k))]
-        if exact:
-            return exact[0]
-        bare = "".join(key.split())
-        close = [k for k in seats if bare in {"".join(name_key(n).split())
-                                              for n in self.seat_names(k)}]
-        return close[0] if bare and len(close) == 1 else None
-
-    def people_names(self) -> str:
-        """The players at the keyboard, listed: those a line may be typed for."""
-        return self.join([self.names[k] for k in self.at_keyboard])
-
-    def no_player(self, name: str) -> None:
-        """Nobody of that name may be typed for: an AI seat's name is told as one (it answers
-        for itself), not as a player who does not exist."""
-        ai_seat = self.seat_of(name)
-        people = self.people_names()
-        if ai_seat is not None and self.is_ai(ai_seat):
-            self.say("! " + self.t("ai_seat", p=self.names[ai_seat], names=people))
-            return
-        self.say("! " + self.t("no_player", name=excerpt(name, self.lang), names=self.join(self.names)))
 
     async def handle(self, raw: str, truncated: bool = False) -> bool:
         """One input line; returns False to stop. Any failure is told in one line."""
@@ -574,13 +462,13 @@ class Console:
             return True
         except (*self.store.faults, *self.store.damaged) as e:  # the file, not the game
             log.warning("console line %r: the game file failed: %s", raw[:200], e)
-            self.service = self._service()  # what was read before it may be stale
+            self.service = self.fresh_service()  # what was read before it may be stale
             self.say("! " + self.t("file_failed", db=self.db, err=excerpt(str(e) or type(e).__name__,
                                                                           self.lang, 80)))
             return True
         except Exception as e:
             log.exception("console line %r", raw[:200])
-            self.service = self._service()  # drop anything the failure left in memory
+            self.service = self.fresh_service()  # drop anything the failure left in memory
             err = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
             self.say(self.t("internal", err=tidy_message(err[:80], raw, self.lang),
                             log=self.out_dir / "console.log"))
@@ -606,7 +494,7 @@ class Console:
         if went is not None:
             return went
         row, g = await self.service.tables.viewable(CHANNEL)
-        self._seat_row(row)
+        self.seat_row(row)
         if command is not None:
             await self.command(command, words[1:], g)
             return True
@@ -985,7 +873,7 @@ class Console:
         """Back from the tutorial: the game in progress, else how to start one."""
         row = await self.store.open_game(CHANNEL)
         if row is not None and row.status == "active":
-            self._seat_row(row)  # `--tutorial` began before the waiting game was read
+            self.seat_row(row)  # `--tutorial` began before the waiting game was read
             self.show_status((await self.service.tables.viewable(CHANNEL))[1])
         else:
             self.say(self.t("tutorial_no_game"))
@@ -1007,7 +895,6 @@ class Console:
 
 
 DEFAULT_DB = "rr-console.db"
-LEVEL_SUFFIX = re.compile(r"\s*[(（][^()（）]*[)）]$")  # "Bot 1 (greedy)" → "Bot 1"
 
 
 def question(g: Game, seat: int) -> int | None:

@@ -30,8 +30,9 @@ from service import Quarantined, ServiceError
 from service.refusals import line as refusal_line
 from store import GameRow, GameStore, StoreUnavailable, is_postgres, make_store
 
-from .app import CHANNEL, Console
+from .app import Console
 from .options import Table, UsageError, given, lang_word, parse_command_line
+from .seats import CHANNEL
 from .text import hide_password, plain, shown_db, t, tidy_message
 
 MAX_BYTES = 64 * 1024
