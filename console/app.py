@@ -11,14 +11,11 @@ at once after each move, told like anyone's under their marked names; nobody typ
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import i18n
 from engine import ActionError, Game, NotationError, View, parse
@@ -33,16 +30,15 @@ from service.notation import action_words, particle_typed, shown, words_typed
 from service.outcomes import Outcome
 from service.ratings import Ratings, played_day, played_name
 from service.refusals import line as refusal_line
-from service.replay import replay
 from service.report import phase_reports
-from service.review import Reviewer, charted, check_reviewable, review_lines
 from service.seats import level_name
-from store import GameRow, GameStore, review_store, tutorial_store
+from store import GameRow, tutorial_store
 
 from . import board
+from .files import DEFAULT_DB, Files
 from .misread import misread, not_a_verb
 from .options import Seat, Table, UsageError, parse_new
-from .seats import CHANNEL, Answering, Seats
+from .seats import CHANNEL, Answering
 from .text import (
     MAX_LINE,
     excerpt,
@@ -80,14 +76,8 @@ GAME_ONLY = {"new", "board", "hand", "legal", "undo", "image", "hint", "recap", 
              "history"}  # console commands about a game, which the tutorial's steps are not
 
 
-class Console(Seats):
+class Console(Files):
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
-
-    def __init__(self, store: GameStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
-                 table: Table) -> None:
-        super().__init__(store, out_dir, lang, stdout, db, table)
-        self.images = _last_image(out_dir)
-        self.review_processes = True  # the review's workers: processes (tests: threads)
 
     def rules(self, topic: str) -> None:
         """`rules`: the topics; `rules R11` / `rules end`: that section, as plain text."""
@@ -299,79 +289,6 @@ class Console(Seats):
         else:
             await self.write_recap(row, await self.service.tables.load(row))
 
-    async def write_recap(self, row: GameRow, g: Game) -> None:
-        """`recap-<game>.gif` (`game_file`) in the output folder: the whole game as one animation (the
-        image the bot posts when a game ends, issue 24)."""
-        if not g.over:
-            self.say("! " + self.t("recap_not_over"))
-            return
-        try:
-            from render.recap import recap_gif
-        except ImportError:  # the renderer is optional for the console
-            return
-        path = self.game_file("recap", row.id, "gif")
-        names = [str(s["name"]) for s in row.seats]
-        try:
-            steps, title = replay(g.setup, g.state["log"], names).recap(row.id, self.lang)
-            data = await asyncio.to_thread(recap_gif, steps, title, lang=self.lang)
-            path.write_bytes(data)
-        except Exception as e:  # an image is a bonus: the game is kept without it
-            log.exception("recap %s", path)
-            self.say("  " + self.t("image_failed", err=excerpt(str(e) or type(e).__name__, self.lang, 60)))
-            return
-        self.say("  " + self.t("recap", path=path))
-
-    def game_file(self, kind: str, game_id: int, ext: str) -> Path:
-        """One game's file in the output folder: `recap-3.gif`, or with another database
-        `recap-club-3.gif` (its name), since each database numbers its games from 1 and two
-        sharing a folder would overwrite each other's."""
-        stem = Path(self.db).stem
-        tag = "" if self.db == DEFAULT_DB else re.sub(r"[^\w.-]+", "_", stem) + "-"
-        return self.out_dir / f"{kind}-{tag}{game_id}.{ext}"
-
-    async def write_review(self, row: GameRow) -> None:
-        """`review`: the expert's review of the finished game (issue 23), its words printed
-        and its chart written to `review-<game>.png`; computed once, then read back from the
-        database (service/review.py). A daily game here is a past day's, its key published."""
-        row = check_reviewable(await self.store.get(row.id), channel_id=row.channel_id,
-                               user_id=0, day_open=lambda day: False)
-        g = await self.service.tables.load(row)  # a game set aside is not reviewed (as the bot's)
-        shown = -1
-
-        def progress(done: int, total: int) -> None:
-            nonlocal shown
-            tenth = done * 10 // max(total, 1)
-            if tenth > shown:  # one line per tenth of the decisions
-                shown = tenth
-                self.say(self.t("review_progress", done=done, total=total))
-
-        reviewer = Reviewer(review_store(self.store), processes=self.review_processes)
-        try:
-            # the log as verified (as the bot's): a row damaged since does not replay, and
-            # the review failed on it at every ask (the fault-injection audit)
-            review = await reviewer.review(row, g.log,
-                                           await self.store.authors(row.id), progress)
-        except Exception:  # a log that no longer replays, a dead worker: words, not a traceback
-            log.exception("review of game %s", row.id)
-            self.say("! " + i18n.t(self.lang, "review.failed", game=row.id))
-            return
-        finally:
-            reviewer.close()
-        names = [str(x["name"]) for x in row.seats]
-        self.say_lines([plain(x, self.lang)
-                        for x in review_lines(review, names, row.setup or {}, self.lang)])
-        path = self.game_file("review", row.id, "png")
-        try:
-            from render.review import Panel, review_png
-        except ImportError:  # the renderer is optional for the console
-            return
-        panels = [Panel(names[s.seat], s.seat, [(p.round, p.p) for p in s.points], s.marks())
-                  for s in charted(review)]
-        if not panels:
-            return
-        path.write_bytes(await asyncio.to_thread(review_png, panels, lang=self.lang))
-        self.say("  " + self.t("review_written", path=path))
-
     def phase_board(self, g: Game, view: View, what: str | None) -> None:
         """The compact board after a phase; one line when nothing on it changed."""
         if not self.auto_board:
@@ -382,23 +299,6 @@ class Console(Seats):
             return
         self.last_board = lines[1:]
         self.say_lines(lines, "    ")
-
-    async def write_image(self, view: View, highlights: Sequence[Mapping[str, Any]]) -> None:
-        try:
-            from render import table_png
-        except ImportError:  # the renderer is optional for the console
-            return
-        self.images += 1
-        path = self.out_dir / f"table-{self.images:04d}.png"
-        try:
-            data = await asyncio.to_thread(table_png, view, lang=self.lang,
-                                           highlights=highlights)
-            path.write_bytes(data)
-        except Exception as e:  # an image is a bonus: the game goes on without it
-            log.exception("image %s", path)
-            self.say("  " + self.t("image_failed", err=excerpt(str(e) or type(e).__name__, self.lang, 60)))
-            return
-        self.say("  " + self.t("image", path=path))
 
     def show_status(self, g: Game, focus: set[int] | None = None, told: bool = False) -> None:
         """What each waiting player is asked; with `focus`, only those seats in full (the
@@ -894,17 +794,7 @@ class Console(Seats):
         self.say(why + self.t("saved", db=self.db, same=same))
 
 
-DEFAULT_DB = "rr-console.db"
-
-
 def question(g: Game, seat: int) -> int | None:
     """Which question the seat faces (its decision's id), None when it faces none."""
     dec = g.decision(seat)
     return None if dec is None else dec["id"]
-
-
-def _last_image(out_dir: Path) -> int:
-    """The highest image number already in the folder, so a resumed game never overwrites."""
-    numbers = [int(m.group(1)) for p in out_dir.glob("table-*.png")
-               if (m := re.fullmatch(r"table-(\d+)\.png", p.name))]
-    return max(numbers, default=0)

@@ -36,8 +36,8 @@ LAZY: set[tuple[str, str]] = {
     # `python -m store.copy` asks the package for `is_postgres` only when run as a script
     ("store.copy", "store"),
     # the renderer is optional for the console (ImportError: it plays without images)
-    ("console.app", "render"), ("console.app", "render.recap"), ("console.tutorial", "render"),
-    ("console.app", "render.review"),
+    ("console.files", "render"), ("console.files", "render.recap"), ("console.tutorial", "render"),
+    ("console.files", "render.review"),
 }
 
 
