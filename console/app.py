@@ -12,7 +12,6 @@ at once after each move, told like anyone's under their marked names; nobody typ
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -28,14 +27,14 @@ from service.levels import level_of
 from service.narrate import narrate, prompt
 from service.notation import action_words, particle_typed, shown, words_typed
 from service.outcomes import Outcome
-from service.ratings import Ratings, played_day, played_name
 from service.refusals import line as refusal_line
 from service.report import phase_reports
 from service.seats import level_name
 from store import GameRow, tutorial_store
 
 from . import board
-from .files import DEFAULT_DB, Files
+from .files import DEFAULT_DB
+from .history import History
 from .misread import misread, not_a_verb
 from .options import Seat, Table, UsageError, parse_new
 from .seats import CHANNEL, Answering
@@ -76,7 +75,7 @@ GAME_ONLY = {"new", "board", "hand", "legal", "undo", "image", "hint", "recap", 
              "history"}  # console commands about a game, which the tutorial's steps are not
 
 
-class Console(Files):
+class Console(History):
     """One terminal's game: reads a line, answers it, never raises on what was typed."""
 
     def rules(self, topic: str) -> None:
@@ -233,61 +232,6 @@ class Console(Files):
             await self.settle(out.row, out.game)  # then its animated recap (seconds)
             await self.write_recap(out.row, out.game)
         return told
-
-    async def settle(self, row: GameRow, g: Game) -> None:
-        """Keep the finished game for `history` (issue 24; a console game is never rated:
-        one terminal types for every seat). A failure costs the history line, not the game."""
-        try:
-            await Ratings(self.store).settle(row, g, g.state["log"], time.time())
-        except Exception:
-            log.exception("game %s: not kept for the history", row.id)
-
-    async def settle_left(self) -> None:
-        """Keep the finished games whose ending move claimed it and whose settling never
-        ran: the console was stopped (or killed) between the move and the settle. The bot
-        does the same at every time-limit pass and at startup."""
-        try:
-            await Ratings(self.store).settle_due(self.service.tables.load)
-        except Exception:
-            log.exception("finished games not kept for the history now (next start tries)")
-
-    async def history(self, extra: str = "") -> None:
-        """`history`: the finished games of this database, newest first (date, players and
-        their places, the winners). Words after it are refused, not dropped unread: `history
-        5` meant game 5, which `review 5` opens."""
-        if extra:
-            self.say("! " + self.t("history_extra", word=excerpt(extra, self.lang)))
-            return
-        games, _total = await Ratings(self.store).tables.history(channel_id=CHANNEL, limit=10)
-        if not games:
-            self.say(self.t("history_none"))
-            return
-        self.say(self.t("history_head"))
-        for p in games:  # a damaged row's name or date reads "?" (the fault-injection audit)
-            players = self.join(  # a place only among several players (solo: won or lost)
-                played_name(p, s.seat) if len(p.seats) == 1 else
-                self.t("history_player_place", name=played_name(p, s.seat), place=s.place)
-                for s in p.seats)
-            won = [played_name(p, s.seat) for s in p.seats if s.won]
-            self.say(self.t("history_line", game=p.game_id, day=played_day(p),
-                            players=players,
-                            result=self.t("history_won" if len(won) == 1 else "history_draw",
-                                          names=self.join(won)) if won
-                            else self.t("history_nobody")))
-
-    async def past_game(self, command: str, number: str) -> None:
-        """`review N` / `recap N`: a game of this database by the number `history` shows,
-        so a finished game stays within reach after a new one has begun."""
-        digits = number.removeprefix("#")
-        row = await self.store.get(int(digits)) if digits.isdecimal() and len(digits) < 10 \
-            else None
-        if row is None or row.channel_id != CHANNEL or row.setup is None:
-            self.say("! " + self.t("no_such_game", game=excerpt(number, self.lang, 20)))
-            return
-        if command == "review":
-            await self.write_review(row)
-        else:
-            await self.write_recap(row, await self.service.tables.load(row))
 
     def phase_board(self, g: Game, view: View, what: str | None) -> None:
         """The compact board after a phase; one line when nothing on it changed."""
