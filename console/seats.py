@@ -3,9 +3,9 @@
 It exists so the rest of the console can ask "who may type this name?" and "is that an AI
 seat?" in one place: a name is matched the same way (case, width, spacing and an AI seat's
 level folded) whether it starts a move, follows `hand`/`legal`/`hint`/`undo` or is refused.
-`Seats` is the base of the console's layers (files.py → history.py → telling.py → games.py
-and seat_commands.py → app.py): each layer uses only the ones below it, so each file reads
-on its own, while `run.py` and the tests still drive one `Console` object.
+`Seats` is the base of the console's layers (the map is in console/__init__.py): each layer
+uses only the ones below it, so each file reads on its own, while run.py and the tests
+still drive one `Console` object.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ class Answering(NamedTuple):
 
 class Seats:
     """One terminal's table: the game's row and seat names, whom the keyboard types for,
-    and the little state the console keeps between lines."""
+    and the little state the console keeps between lines — all of it declared here once,
+    so every layer above reads it typed."""
 
     def __init__(self, store: GameStore, out_dir: Path, lang: str, stdout: TextIO, db: str,
                  table: Table) -> None:
@@ -65,6 +66,8 @@ class Seats:
         self.answering = Answering()  # set anew by each line (`handle`) and seat (`for_seat`)
 
     def fresh_service(self) -> GameService:
+        """A service with nothing in memory: at start, and after a line failed (what it had
+        read may be stale)."""
         return GameService(self.store, seed_source=self.next_seed)
 
     def next_seed(self) -> int:
