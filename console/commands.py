@@ -24,6 +24,8 @@ class Commands(Telling):
     """The typed commands that are not moves: each answered for the seats it is about."""
 
     async def command(self, command: str, args: list[str], g: Game) -> None:
+        """A command about the game in progress (`g`, as the line reader read it), handed
+        to what answers it; the ones needing no game never get here (app.py)."""
         arg = " ".join(args)
         if command == "status":
             self.show_status(g)
