@@ -108,7 +108,9 @@ class Progress:
     count: int = 0  # messages reached so far
     stopped: int | None = None  # the first one Discord could not take (retried from there)
     refused: bool = False  # Discord refused one for want of the bot's permissions there
-    took: int = 0  # messages Discord took on this attempt
+    # messages with a file Discord took on this attempt: each shows every permission a
+    # game's hold may be for (a text post alone does not show Attach Files, `posting`)
+    took: int = 0
 
 
 _progress: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
@@ -138,13 +140,15 @@ def snowflake(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
 
 
-async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
+async def deliver(what: str, call: Callable[[], Awaitable[T]], *,
+                  file: bool = False) -> T | None:
     """Run one Discord call; retry 429/5xx/network errors twice, give up on 4xx.
 
     discord.py already retries inside a request; this covers what is left after that
     (a longer outage). Returns None when the call could not be made. Inside `tell`, a
     message an earlier attempt sent is skipped, and after one that could not be sent for
-    want of Discord the rest wait (in order) for the notice's retry.
+    want of Discord the rest wait (in order) for the notice's retry. `file`: the message
+    carries one (taken, it shows the bot may post everything there: `Progress.took`).
     """
     progress = _progress.get()
     if progress is not None:
@@ -157,7 +161,7 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]]) -> T | None:
     for attempt in range(len(RETRY_DELAYS) + 1):
         try:
             done = await call()
-            if progress is not None:
+            if progress is not None and file:
                 progress.took += 1
             return done
         except discord.RateLimited as e:
@@ -705,7 +709,9 @@ class Announcer:
             return send
 
         for k, body in enumerate(bodies):
-            await deliver(f"game {ann.game_id} announcement", post(body, k == len(bodies) - 1))
+            last = k == len(bodies) - 1
+            await deliver(f"game {ann.game_id} announcement", post(body, last),
+                          file=last and data is not None)
 
     async def ping(self, ann: Announcement, a: Ask, *, reminder: bool = False) -> None:
         """A new message mentioning the player (so Discord notifies them), with buttons.
@@ -990,9 +996,11 @@ class Announcer:
     async def posting(self, channel: int, *, refused: bool, took: bool) -> None:
         """What Discord did with the bot's posts in a game's channel, told to the time
         limits: refused for want of permissions, its game's clocks are held (no seat is
-        timed out on a question nobody could read); taken, or the permissions shown back
-        (cogs/actions.py `ack`), a held game goes on — its channel told so, then its open
-        questions asked again with their full time limit. Never raises."""
+        timed out on a question nobody could read); a post with an image taken (text alone
+        does not show Attach Files: a channel without it flapped between held and going on
+        at every text post), or the permissions shown back (cogs/actions.py `ack`), a held
+        game goes on — its channel told so, then its open questions asked again with their
+        full time limit. Never raises."""
         limits = self.bot.service.limits
         try:
             if refused:

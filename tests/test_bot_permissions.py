@@ -7,6 +7,7 @@ holds its time limits until the bot can post there again (no seat timed out unhe
 from __future__ import annotations
 
 import asyncio
+import random
 
 import discord
 from bot_driver import Clock, Table, make_bot
@@ -390,4 +391,34 @@ def test_a_hold_another_process_made_is_lifted_here_after_its_next_pass(tmp_path
             assert "held" not in row.meta, row.meta
             posts = [m for m in h.messages(h.channel) if not m.ephemeral]
             assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
+    asyncio.run(scenario())
+
+
+def test_a_channel_without_attach_files_stays_held_between_text_posts(tmp_path):
+    """Attach Files alone taken away: every command there shows it missing and holds the
+    time limits, but the moves' text posts (lines, pings) still go through — and each one
+    taken lifted the hold again: "the game goes on" after nearly every move, the open
+    questions pinged once more, every deadline restarted, the limits flapping between held
+    and running while nothing had been given back. A text post proves the bot may send
+    text, not that it may attach the board: the game stays held until a post with an image
+    goes through or a command shows Attach Files back."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, ann, bob = await placed_two_player(h)
+            take_away(h, attach_files=False)
+            before = len(h.messages(h.channel))
+            rng = random.Random(3)
+            for _ in range(6):
+                await table.step(rng)
+                row, _g = await table.game()
+                assert "held" in row.meta, row.meta
+            posts = [m.text for m in h.messages(h.channel)[before:] if not m.ephemeral]
+            assert not any("the game goes on" in p for p in posts), posts
+            give_back(h, attach_files=True)
+            await table.slash(ann, "rr status")
+            row, _g = await table.game()
+            assert "held" not in row.meta, row.meta
+            posts = [m.text for m in h.messages(h.channel)[before:] if not m.ephemeral]
+            assert sum("the game goes on" in p for p in posts) == 1, posts
     asyncio.run(scenario())
