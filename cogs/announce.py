@@ -835,6 +835,15 @@ class Announcer:
         async with self._turn(channel_id):
             return await self._flush(channel_id)
 
+    async def tell_in_turn(self, channel_id: int, notice: int | None,
+                           send: Callable[[], Awaitable[None]]) -> bool:
+        """`tell` in the channel's turn: after its announcements before it and its held AI
+        answers (`_flush`). A game abandoned while the AI still thought was told ended, and
+        the AI's moves committed before that followed it."""
+        async with self._turn(channel_id):
+            await self._flush(channel_id)
+            return await self.tell(notice, send)
+
     @contextlib.asynccontextmanager
     async def _turn(self, channel_id: int) -> AsyncIterator[None]:
         """The channel's turn to post (its announcements one after the other, in order)."""

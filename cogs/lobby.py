@@ -307,5 +307,6 @@ class LobbyCommands(CommandsMixin):
         log.info("game %s abandoned by user %s", row.id, interaction.user.id)
         if row.status == "lobby" and not row.damage:
             await refresh_lobby(interaction, row, closed=True)
-        await bot.announcer.tell(ended.notice, lambda: bot.announcer.publish_abandoned(ended))
+        await bot.announcer.tell_in_turn(row.channel_id, ended.notice,
+                                         lambda: bot.announcer.publish_abandoned(ended))
         await reply(interaction, t("abandon_ok", lang))

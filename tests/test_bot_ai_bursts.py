@@ -259,3 +259,50 @@ def test_an_ai_answer_that_asks_people_ends_the_bursts_post_and_pings_each_once(
             asked = [u for m in after for u in pings(m, people)]
             assert asked and len(asked) == len(set(asked))  # each person pinged once
     asyncio.run(scenario())
+
+
+async def pause_in_a_burst(h: Any, table: Any, rng: random.Random) -> asyncio.Event:
+    """Moves until the AI's run holds an answer for its burst's post; the run then waits
+    (an AI thinking long) until the returned event is set."""
+    runner = table.bot.ai
+    real = runner._tell
+    paused, release = asyncio.Event(), asyncio.Event()
+
+    async def tell(out: Any) -> None:
+        await real(out)
+        if not paused.is_set() and table.bot.announcer._held:
+            paused.set()
+            await release.wait()
+    runner._tell = tell
+    for _ in range(60):
+        await table.step(rng)
+        await h.settle()
+        if paused.is_set():
+            return release
+    raise AssertionError("no AI answer held for a burst")
+
+
+def test_a_game_abandoned_while_an_ai_burst_is_held_tells_the_burst_first(tmp_path):
+    """Ann abandons while the AI still thinks with answers held for its burst's post: the
+    abandon post went out at once and the AI's moves committed before it followed after
+    "The game in this channel was abandoned" — the channel's record out of order. The held
+    answers are told first."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            table, ann, _bob = await two_people_two_bots(h)
+            row, _ = await table.bot.service.tables.current(h.channel.id)
+            table.game_id = row.id
+            release = await pause_in_a_burst(h, table, random.Random(1))
+            stories = [lines for _a, lines in next(iter(
+                table.bot.announcer._held.values())).entries]
+            mark = len(public(h))
+            done = await table.slash(ann, "rr abandon", confirm=True)
+            assert "abandon" in done.text.lower(), done.text
+            release.set()
+            await h.settle()
+            after = [m.content for m in public(h)[mark:]]
+            gone = next(k for k, text in enumerate(after) if "was abandoned" in text)
+            lines = [line for text in after[:gone] for line in text.split("\n")]
+            assert all(line in lines for story in stories for line in story), after
+    asyncio.run(scenario())
