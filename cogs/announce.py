@@ -86,9 +86,8 @@ TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 50
 MAX_CONTENT = 1900
 NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
 NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
-# An AI burst's held answers are told at least this often, whatever the AI still thinks: a
-# post waits seconds, not minutes, and always well inside the outbox's lease (LEASE_S), so
-# the outbox pass never tells a held notice on its own behind the burst's back
+# An AI burst's held answers are told at least this often, whatever the AI still thinks (a
+# timer of the burst's own, `Announcer._flush_at`): a post waits seconds, not minutes
 HOLD_MAX_S = 60.0
 
 
@@ -426,6 +425,8 @@ class Burst:
     # process's pass tells one behind the burst's back
     claims: contextlib.AsyncExitStack[bool | None] = field(
         default_factory=contextlib.AsyncExitStack)
+    # its post at HOLD_MAX_S however long the AI still thinks (`Announcer._flush_at`)
+    timer: asyncio.Task[None] | None = None
 
 
 def page_ends(stories: Sequence[list[str]], limit: int = MAX_CONTENT) -> list[int]:
@@ -528,6 +529,9 @@ class Announcer:
             await self.flush(channel_id)
 
     def close(self) -> None:
+        for held in self._held.values():  # (told by `flush_all`, or left to the outbox)
+            if held.timer is not None:
+                held.timer.cancel()
         for renewing in list(self._renewals):  # (a claim left held: it expires on its own)
             renewing.cancel()
         if self._drawing is not None:
@@ -809,6 +813,8 @@ class Announcer:
                     return False  # another process tells it
                 if held is None:
                     held = self._held[ann.channel_id] = Burst([], time.monotonic())
+                    held.timer = asyncio.create_task(self._flush_at(ann.channel_id, held),
+                                                     name=f"rr-burst-{ann.channel_id}")
                 if ann.notice is not None:
                     await held.claims.enter_async_context(self._claimed(ann.notice))
                 held.entries.append((ann, ann.story()))
@@ -844,6 +850,18 @@ class Announcer:
             await self._flush(channel_id)
             return await self.tell(notice, send)
 
+    async def _flush_at(self, channel_id: int, held: Burst) -> None:
+        """`held` told at HOLD_MAX_S if it is still held then: an AI thinking long, or
+        retrying a busy store for minutes (service/ai_seats.py), kept the moves it had made
+        unseen until its next answer or its run's end. Never raises (a task of its own)."""
+        await asyncio.sleep(HOLD_MAX_S)
+        try:
+            async with self._turn(channel_id):
+                if self._held.get(channel_id) is held:
+                    await self._flush(channel_id)
+        except Exception:
+            log.exception("channel %s: the held AI answers could not be told", channel_id)
+
     @contextlib.asynccontextmanager
     async def _turn(self, channel_id: int) -> AsyncIterator[None]:
         """The channel's turn to post (its announcements one after the other, in order)."""
@@ -868,6 +886,8 @@ class Announcer:
         held = self._held.pop(channel_id, None)
         if held is None:
             return True
+        if held.timer is not None and held.timer is not asyncio.current_task():
+            held.timer.cancel()
         async with held.claims:
             return await self._post_burst(channel_id, held, head)
 

@@ -261,16 +261,21 @@ def test_an_ai_answer_that_asks_people_ends_the_bursts_post_and_pings_each_once(
     asyncio.run(scenario())
 
 
-async def pause_in_a_burst(h: Any, table: Any, rng: random.Random) -> asyncio.Event:
+async def pause_in_a_burst(h: Any, table: Any,
+                           rng: random.Random) -> tuple[asyncio.Event, list[list[str]]]:
     """Moves until the AI's run holds an answer for its burst's post; the run then waits
-    (an AI thinking long) until the returned event is set."""
+    (an AI thinking long) until the returned event is set. With it: the held answers'
+    lines at that moment."""
     runner = table.bot.ai
     real = runner._tell
     paused, release = asyncio.Event(), asyncio.Event()
+    held: list[list[str]] = []
 
     async def tell(out: Any) -> None:
         await real(out)
         if not paused.is_set() and table.bot.announcer._held:
+            held.extend(lines for _a, lines in next(iter(
+                table.bot.announcer._held.values())).entries)
             paused.set()
             await release.wait()
     runner._tell = tell
@@ -278,7 +283,7 @@ async def pause_in_a_burst(h: Any, table: Any, rng: random.Random) -> asyncio.Ev
         await table.step(rng)
         await h.settle()
         if paused.is_set():
-            return release
+            return release, held
     raise AssertionError("no AI answer held for a burst")
 
 
@@ -293,9 +298,7 @@ def test_a_game_abandoned_while_an_ai_burst_is_held_tells_the_burst_first(tmp_pa
             table, ann, _bob = await two_people_two_bots(h)
             row, _ = await table.bot.service.tables.current(h.channel.id)
             table.game_id = row.id
-            release = await pause_in_a_burst(h, table, random.Random(1))
-            stories = [lines for _a, lines in next(iter(
-                table.bot.announcer._held.values())).entries]
+            release, stories = await pause_in_a_burst(h, table, random.Random(1))
             mark = len(public(h))
             done = await table.slash(ann, "rr abandon", confirm=True)
             assert "abandon" in done.text.lower(), done.text
@@ -305,4 +308,35 @@ def test_a_game_abandoned_while_an_ai_burst_is_held_tells_the_burst_first(tmp_pa
             gone = next(k for k, text in enumerate(after) if "was abandoned" in text)
             lines = [line for text in after[:gone] for line in text.split("\n")]
             assert all(line in lines for story in stories for line in story), after
+    asyncio.run(scenario())
+
+
+def test_held_ai_answers_are_told_within_hold_max_s_while_the_ai_still_thinks(
+        tmp_path, monkeypatch):
+    """HOLD_MAX_S promised the held answers were told at least that often "whatever the AI
+    still thinks", but it was looked at only when the next answer came: an AI thinking long
+    (up to AI_THINK_S an answer, behind other games' AI in the workers) or retrying a busy
+    store (up to AI_RETRY_FOR_S, 5 min) kept the moves it had made unseen all that time.
+    Now they are posted at HOLD_MAX_S, and what the run answers later is a new burst."""
+    monkeypatch.setattr(announce, "HOLD_MAX_S", 0.3)
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            table, _ann, _bob = await two_people_two_bots(h)
+            row, _ = await table.bot.service.tables.current(h.channel.id)
+            table.game_id = row.id
+            mark = len(public(h))  # (the step's posts before the AI's answers)
+            release, stories = await pause_in_a_burst(h, table, random.Random(1))
+            for _ in range(20):  # (bounded: 2 s at most)
+                await asyncio.sleep(0.1)
+                await h.settle()
+                if not table.bot.announcer._held:
+                    break
+            assert not table.bot.announcer._held
+            told_once(stories, public(h)[mark:])  # told while the AI still thinks
+            release.set()
+            await h.settle()
+            told_once(stories, public(h)[mark:])  # and not again
+            assert await table.bot.store.notices() == []
     asyncio.run(scenario())
