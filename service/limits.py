@@ -188,10 +188,14 @@ class TimeLimits:
                 return None
             row, g = await tables.load_row(row)
             stored = await tables.store.timers(row.id)
-            if await tables.store.repair_timers(row.id, row.version,
-                                                [int(t["seat"]) for t in stored],
-                                                tables.timers(row, g)) is None:
+            timers = await tables.store.repair_timers(row.id, row.version,
+                                                      [int(t["seat"]) for t in stored],
+                                                      tables.timers(row, g))
+            if timers is None:
                 return None  # moved meanwhile (another process): the next sign resumes it
+            # kept in memory as after a move: a resume changes no version, so the deadlines
+            # remembered for it (run out) were still what `/rr status` showed
+            tables.remember(row, g, timers)
 
             lifted: list[bool] = []
 

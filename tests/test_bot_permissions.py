@@ -422,3 +422,26 @@ def test_a_channel_without_attach_files_stays_held_between_text_posts(tmp_path):
             posts = [m.text for m in h.messages(h.channel)[before:] if not m.ephemeral]
             assert sum("the game goes on" in p for p in posts) == 1, posts
     asyncio.run(scenario())
+
+
+def test_status_after_a_resume_shows_the_restarted_time_limit(tmp_path):
+    """The hold lifted, every open question has its full time limit again (its timers
+    rebuilt in the store) — but `/rr status` read the deadlines this process kept in memory
+    for the game's version (a hold and its resume change no version), so it showed the
+    limit that had run out days ago, "time limit: 3 days ago", beside "the game goes on"."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, ann, bob = await placed_two_player(h)
+            row, g = await table.game()
+            owner = table.user(row, g.waiting_for()[0])
+            take_away(h, send_messages=False)
+            for _ in range(4):
+                clock.now += 0.8 * DAY
+                await table.bot.tick_once()
+            give_back(h, send_messages=True)
+            res = await table.slash(owner, "rr status")
+            posts = [m for m in h.messages(h.channel) if not m.ephemeral]
+            assert any("the game goes on" in m.text for m in posts)
+            assert f"<t:{int(clock.now + DAY)}" in res.text, res.text
+    asyncio.run(scenario())
