@@ -42,9 +42,12 @@ class AiRunner:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._tasks: set[asyncio.Task[None]] = set()
+        # stopped (`close`): the bot is closing — its last posts (the held AI answers,
+        # `Announcer.flush_all`) must not start a run that commits moves nobody is told
+        self.closed = False
 
     def kick(self, channel_id: int) -> None:
-        if self.bot.is_closed():
+        if self.closed or self.bot.is_closed():
             return
         task = asyncio.create_task(self._run(channel_id), name=f"rr-ai-{channel_id}")
         self._tasks.add(task)
@@ -69,6 +72,7 @@ class AiRunner:
         await ann.announce(ann.capture(out), burst=True)
 
     async def close(self) -> None:
+        self.closed = True
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

@@ -340,3 +340,41 @@ def test_held_ai_answers_are_told_within_hold_max_s_while_the_ai_still_thinks(
             told_once(stories, public(h)[mark:])  # and not again
             assert await table.bot.store.notices() == []
     asyncio.run(scenario())
+
+
+def test_the_bot_closing_with_an_ai_burst_held_tells_it_and_starts_no_ai_run(tmp_path):
+    """Closing, the bot tells the held AI answers (`flush_all`) after stopping the AI's
+    runs — but the burst's post kicked the AI again (its last answer left an AI seat asked),
+    so a new run began in a closing bot: committing moves nobody would be told until the
+    next process, its task left pending when the loop ended. The held answers are told and
+    no AI run starts once the bot is closing."""
+    kicks: list[int] = []
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            table, _ann, _bob = await two_people_two_bots(h)
+            row, _ = await table.bot.service.tables.current(h.channel.id)
+            table.game_id = row.id
+            mark = len(public(h))
+            _release, stories = await pause_in_a_burst(h, table, random.Random(1))
+            bot = table.bot
+            real_flush_all, real_kick = bot.announcer.flush_all, bot.ai.kick
+            closing = {"on": False}
+
+            async def flush_all() -> None:
+                closing["on"] = True
+                await real_flush_all()
+            bot.announcer.flush_all = flush_all
+
+            def kick(channel_id: int) -> None:
+                runs = set(bot.ai._tasks)
+                real_kick(channel_id)
+                if closing["on"] and set(bot.ai._tasks) - runs:  # a run started
+                    kicks.append(channel_id)
+            bot.ai.kick = kick
+            last = next(iter(bot.announcer._held.values())).entries[-1][0]
+            assert last.ai_waiting  # (an AI seat is asked next: the post kicked the AI)
+        told_once(stories, public_of(h.server)[mark:])
+        assert kicks == [] and not [t for t in bot.ai._tasks if not t.done()]
+    asyncio.run(scenario())
