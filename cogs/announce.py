@@ -160,8 +160,8 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]], *,
     for attempt in range(len(RETRY_DELAYS) + 1):
         try:
             done = await call()
-            if progress is not None and file:
-                progress.took += 1
+            if progress is not None:
+                progress.took += int(file)
             return done
         except discord.RateLimited as e:
             delay = min(e.retry_after, 30.0)
