@@ -26,6 +26,7 @@ What differs, and why:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -186,21 +187,28 @@ class PgStore(GameStore):
             raise RuntimeError("Store.open() first")
         return self._pool
 
-    async def _acquire(self) -> PoolConnectionProxy[asyncpg.Record]:
-        """One of the pool's connections, waited for `acquire_s` at most: when every one is
-        held that long, StoreBusy — nothing was sent, so nothing was changed."""
+    async def _acquire(self, pool: asyncpg.Pool) -> PoolConnectionProxy[asyncpg.Record]:
+        """One of `pool`'s connections, waited for `acquire_s` at most: when every one is
+        held that long, StoreBusy — nothing was sent, so nothing was changed. The caller
+        releases it to that same pool: `close` unsets the store's pool at once, and a job
+        that asked `_need()` again on its way out could not release its connection, which
+        the pool's close then waited for for good (a background rescoring at a close)."""
         try:
-            return await self._need().acquire(timeout=self.acquire_s)
+            # (asyncio.timeout rather than asyncpg's own: that one goes through wait_for,
+            # which on Python 3.11 can drop a connection it got as its task is cancelled)
+            async with asyncio.timeout(self.acquire_s):
+                return await pool.acquire()
         except TimeoutError as e:
             raise StoreBusy(f"no database connection free within {self.acquire_s:g} s "
                             f"(pool of {self.pool_size})") from e
 
     async def _with(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-        con = await self._acquire()
+        pool = self._need()
+        con = await self._acquire(pool)
         try:
             return await fn(con, *args)
         finally:
-            await self._need().release(con)
+            await pool.release(con)
 
     async def run_read(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """`fn(con, *args)` on a pooled connection; one that turns out to have been dropped
@@ -225,7 +233,7 @@ class PgStore(GameStore):
         try:
             for attempt in (1, 2):
                 try:
-                    con = await self._acquire()
+                    con = await self._acquire(pool)
                 except StoreBusy:
                     raise
                 except LOST as e:

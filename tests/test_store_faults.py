@@ -474,3 +474,30 @@ def test_a_move_that_abandons_its_game_writes_both_announcements_at_once(db):
         finally:
             await s.close()
     asyncio.run(main())
+
+
+def test_a_read_still_running_when_the_store_closes_lets_the_close_end(pg_url):
+    """PostgreSQL only: the daily host's background rescoring (and any job in flight) may
+    still be reading when the bot closes its store. The read's connection went back to a pool
+    the store no longer named (`close` unsets it first), so it was never released and the
+    pool's close waited for it for good — the bot's shutdown hung."""
+    from conftest import Db
+
+    async def main():
+        db = Db("postgresql", pg_url)
+        store = await db.open()
+        started, go = asyncio.Event(), asyncio.Event()
+
+        async def slow(con):
+            started.set()
+            await go.wait()
+            return await con.fetchval("SELECT 1")
+
+        reading = asyncio.ensure_future(store.run_read(slow))
+        await started.wait()
+        closing = asyncio.ensure_future(store.close())
+        await asyncio.sleep(0.1)
+        go.set()
+        assert await asyncio.wait_for(reading, 5) == 1
+        await asyncio.wait_for(closing, 5)
+    asyncio.run(main())
