@@ -48,6 +48,7 @@ from engine.cards import CardSet
 from service import Abandoned, GameService, Outcome, Reminder, SetAside
 from service.daily import answer_by
 from service.hints import used_lines
+from service.limits import held as is_held
 from service.meta import timeout_counts
 from service.narrate import narrate, prompt
 from service.notices import ForeignNotice, UnreadableNotice, rebuild
@@ -1050,6 +1051,31 @@ class Announcer:
         except Exception:
             log.warning("channel %s: its game's time limits could not be held or resumed; "
                         "the next post tries again", channel, exc_info=True)
+
+    async def probe(self, channel: int) -> None:
+        """A held game's channel tried again (the time-limit pass, every PROBE_S): its table
+        and open questions posted as they stand; taken with the image, the game goes on
+        (`resume`: each question's full time limit, as the reposted questions say) and the
+        channel is told so. Refused, it stays held, unseen. Never raises."""
+        service = self.bot.service
+        try:
+            row = await self.bot.store.open_game(channel)
+            if row is None or row.status != "active" or not is_held(row):
+                service.limits.held_channels.discard(channel)
+                return
+            game = row
+            g = await service.tables.load(game)
+            progress = await self._attempt(None, lambda: self.repost(game, g), 0)
+            if progress.refused or not progress.took or \
+                    await service.limits.resume(channel) is None:
+                return
+            await deliver(f"game {game.id} goes on", lambda: self.channel(channel).send(
+                t("game_goes_on", game_lang(game))))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("channel %s: its held game could not be tried again; the next pass "
+                        "tries", channel, exc_info=True)
 
     @staticmethod
     async def _attempt(notice: int | None, send: Callable[[], Awaitable[None]],

@@ -392,6 +392,8 @@ class RookBot(Host):
             for task in telling:
                 task.cancel()
         await self.deliver_notices()  # announcements Discord did not take, retried
+        for channel in self.service.limits.to_probe():  # held games' channels tried again
+            await self.announcer.probe(channel)
         await self.settle_games()  # games whose game-over post did not settle them
         try:
             await self.store.forget_applied(time.time() - APPLIED_KEEP_S)

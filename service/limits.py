@@ -34,6 +34,9 @@ from .tables import (
 log = logging.getLogger("rr.service")
 
 
+PROBE_S = 3600.0  # a held game's channel is tried again this often (`to_probe`)
+
+
 class TimeLimits:
     """`tick` (every game's due timers), `tick_game` (one game's), `set_time_limit`."""
 
@@ -45,6 +48,7 @@ class TimeLimits:
         # the bot's busiest cost. Another process's hold is seen here at the next pass
         # over its (overdue) timers.
         self.held_channels: set[int] = set()
+        self._probed: dict[int, float] = {}  # held channel → when it was last tried (`to_probe`)
 
     async def tick(self) -> tuple[list[Outcome], list[Reminder]]:
         """Apply the default answer (R15: pass) to every expired decision; list reminders due
@@ -210,6 +214,22 @@ class TimeLimits:
         log.info("game %s: the bot can post in channel %s again; its time limits restart",
                  row.id, channel_id)
         return row
+
+    def to_probe(self) -> list[int]:
+        """The held channels to try a post in again (every PROBE_S, the first PROBE_S after
+        this process saw the hold): permissions given back show only in a post that goes
+        through or in a command there, and a game whose players all wait for the bot's ping
+        would otherwise stay held for good."""
+        now = self.tables.clock()
+        for gone in set(self._probed) - self.held_channels:
+            del self._probed[gone]
+        due = []
+        for channel in sorted(self.held_channels):
+            last = self._probed.setdefault(channel, now)
+            if now - last >= PROBE_S:
+                self._probed[channel] = now
+                due.append(channel)
+        return due
 
     async def set_time_limit(self, channel_id: int, user_id: int, seconds: int,
                              can_manage: bool) -> GameRow:

@@ -14,6 +14,8 @@ from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness, RecordedMessage
 from test_bot_newcomer import placed_two_player
 
+from service.limits import PROBE_S
+
 DAY = 24 * 3600  # the default time limit (R15)
 
 
@@ -380,9 +382,8 @@ def test_a_hold_another_process_made_is_lifted_here_after_its_next_pass(tmp_path
             limits = table.bot.service.limits
             await table.bot.store.update_meta(row.id, lambda m: m.update(held=clock.now) or True)
             assert h.channel.id not in limits.held_channels
-            for _ in range(3):
-                clock.now += 0.8 * DAY
-                await table.bot.tick_once()
+            clock.now += 1.2 * DAY  # past the limit: the pass skips the held game
+            await table.bot.tick_once()
             row, g = await table.game()
             assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
             assert h.channel.id in limits.held_channels
@@ -444,4 +445,38 @@ def test_status_after_a_resume_shows_the_restarted_time_limit(tmp_path):
             posts = [m for m in h.messages(h.channel) if not m.ephemeral]
             assert any("the game goes on" in m.text for m in posts)
             assert f"<t:{int(clock.now + DAY)}" in res.text, res.text
+    asyncio.run(scenario())
+
+
+def test_a_held_game_is_tried_again_every_hour_and_goes_on_once_it_can(tmp_path):
+    """Permissions given back show only in a post that goes through or in a command in the
+    channel; players who wait for the bot's ping type nothing, and the game stayed held
+    for good. The time-limit pass tries the channel again every PROBE_S: refused, the
+    game stays held, unseen; taken, its table and questions are posted again, each with
+    its full time limit (R15), and the channel reads that the game goes on."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, ann, bob = await placed_two_player(h)
+            row, g = await table.game()
+            waiting = g.waiting_for()
+            take_away(h, send_messages=False)
+            for _ in range(3):  # held, then tried again after an hour: still refused
+                clock.now += 0.8 * DAY
+                await table.bot.tick_once()
+            row, g = await table.game()
+            assert row.meta.get("held") is not None and not row.meta.get("timeouts"), row.meta
+            give_back(h, send_messages=True)
+            before = len(h.messages(h.channel))
+            await table.bot.tick_once()  # within the hour since the last try: nothing
+            assert len(h.messages(h.channel)) == before
+            clock.now += PROBE_S
+            await table.bot.tick_once()
+            row, g = await table.game()
+            assert "held" not in row.meta and g.waiting_for() == waiting, row.meta
+            posts = [m for m in h.messages(h.channel)[before:] if not m.ephemeral]
+            assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
+            assert any(m.files for m in posts)  # the table, posted again
+            timers = await table.bot.store.timers(row.id)
+            assert timers and all(t["deadline"] == clock.now + DAY for t in timers), timers
     asyncio.run(scenario())
