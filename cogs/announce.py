@@ -29,6 +29,7 @@ import contextvars
 import functools
 import io
 import logging
+import math
 import os
 import secrets
 import socket
@@ -500,8 +501,10 @@ class Announcer:
         # is a new holder, which waits for its dead predecessor's claims to expire.
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.claim_s = CLAIM_S
-        self._holding: set[int] = set()
-        self._renewals: set[asyncio.Task[None]] = set()  # the claims' renewing tasks
+        # notice → when its claim was last written (monotonic); one task renews them all
+        # (a task per notice told cost every announcement its creation and cancelling)
+        self._holding: dict[int, float] = {}
+        self._renewing: asyncio.Task[None] | None = None
         # how a game set aside (or back in play) is told in its channel (cogs/quarantine.py,
         # set by the bot: that module delivers through this one)
         self.set_aside: Callable[[GameRow, dict[str, Any] | None],
@@ -533,8 +536,8 @@ class Announcer:
         for held in self._held.values():  # (told by `flush_all`, or left to the outbox)
             if held.timer is not None:
                 held.timer.cancel()
-        for renewing in list(self._renewals):  # (a claim left held: it expires on its own)
-            renewing.cancel()
+        if self._renewing is not None:  # (a claim left held: it expires on its own)
+            self._renewing.cancel()
         if self._drawing is not None:
             # processes are waited for (only a drawing under way is left: a fraction of a
             # second), so none outlives the bot
@@ -946,15 +949,13 @@ class Announcer:
     async def _claimed(self, notice: int) -> AsyncIterator[None]:
         """A claimed notice held by this process (`_holding`) with its claim renewed, while
         the block tells it (or, for an AI burst's answer, holds it until its post)."""
-        self._holding.add(notice)
-        renewing = asyncio.create_task(self._renew(notice), name=f"rr-claim-{notice}")
-        self._renewals.add(renewing)
+        self._holding[notice] = time.monotonic()
+        if self._renewing is None or self._renewing.done():
+            self._renewing = asyncio.create_task(self._renew(), name="rr-claims")
         try:
             yield
         finally:
-            renewing.cancel()
-            self._renewals.discard(renewing)
-            self._holding.discard(notice)
+            self._holding.pop(notice, None)
 
     async def _take(self, notice: int, unsure: bool) -> bool:
         """The claim written (taken or renewed) until `claim_s` from now."""
@@ -966,22 +967,32 @@ class Announcer:
             log.warning("notice %s: could not be claimed (store: %s)", notice, e)
             return unsure
 
-    async def _renew(self, notice: int) -> None:
-        """The claim on `notice` kept while it is told (cancelled once it is). A renewal
+    async def _renew(self) -> None:
+        """The claims of the notices this process tells (`_holding`) kept, each renewed a
+        third of `claim_s` after it was last written; ends once none is held. A renewal
         refused means this process stalled past its claim and another took the notice:
-        logged (at most one duplicate post, as after a crash mid-post)."""
-        while True:
-            await asyncio.sleep(self.claim_s / 3)
-            try:
-                kept = await self._take(notice, True)
-            except Exception:  # (a task of its own: nobody would hear it raise)
-                log.warning("notice %s: its claim could not be renewed", notice,
-                            exc_info=True)
-                continue
-            if not kept:
-                log.warning("notice %s: another process took it over (this one stalled "
-                            "past its claim)", notice)
-                return
+        logged, and that one is no longer renewed (at most one duplicate post, as after a
+        crash mid-post)."""
+        while self._holding:
+            every = self.claim_s / 3
+            await asyncio.sleep(every / 2)
+            for notice, written in list(self._holding.items()):
+                if time.monotonic() - written < every or notice not in self._holding:
+                    continue
+                try:
+                    kept = await self._take(notice, True)
+                except Exception:  # (a task of its own: nobody would hear it raise)
+                    log.warning("notice %s: its claim could not be renewed", notice,
+                                exc_info=True)
+                    continue
+                if notice not in self._holding:
+                    continue
+                if kept:
+                    self._holding[notice] = time.monotonic()
+                else:
+                    self._holding[notice] = math.inf  # (not renewed again)
+                    log.warning("notice %s: another process took it over (this one "
+                                "stalled past its claim)", notice)
 
     async def _tell(self, notice: int | None, send: Callable[[], Awaitable[None]],
                     parts_done: int, attempts: int, channel: int | None) -> bool:

@@ -167,3 +167,38 @@ def test_two_stores_asking_for_one_notice_at_once_give_it_to_one(db):
             await one.close()
             await two.close()
     asyncio.run(scenario())
+
+
+def test_a_notice_posted_for_longer_than_its_claim_keeps_it_renewed(db):
+    """Process A's post of Bob's reminder takes longer than a claim lasts (Discord slow, a
+    rate limit): A keeps renewing its claim while it posts, so process B's passes meanwhile
+    never take the notice — one ⏰ — and once A is done nothing is held or renewed."""
+    clock = Clock()
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(db.url, clock, seed=2)) as h:
+            bot: Any = h.bot
+            bot.announcer.claim_s = 0.3
+            await _game_with_a_reminder_due(h, clock)
+            other = GameService(await db.open(), clock=clock)
+            other.tables.notify = True
+            try:
+                real_remind = bot.announcer.remind
+                b = OtherProcess(bot, other)
+
+                async def slow_remind(rem: Any) -> None:
+                    for _ in range(4):  # 1.2 s: four claims' time, B passing each 0.3 s
+                        await asyncio.sleep(0.3)
+                        await b.deliver_notices()
+                    await real_remind(rem)
+
+                bot.announcer.remind = slow_remind
+                assert await bot.tick_once() == 1
+                bot.announcer.remind = real_remind
+                await h.settle()
+                assert len(reminders_posted(h)) == 1, reminders_posted(h)
+                assert await other.store.notices() == []
+                assert not bot.announcer._holding  # noqa: SLF001 (nothing left held)
+            finally:
+                await other.store.close()
+    asyncio.run(scenario())
