@@ -975,7 +975,9 @@ class Announcer:
         crash mid-post)."""
         while self._holding:
             every = self.claim_s / 3
-            await asyncio.sleep(every / 2)
+            # (a whole third: renewed 1/3–2/3 of a claim after its last write, well inside
+            # it; the task outlives the last notice by one such sleep, never a short one)
+            await asyncio.sleep(every)
             for notice, written in list(self._holding.items()):
                 if time.monotonic() - written < every or notice not in self._holding:
                     continue
