@@ -11,7 +11,7 @@ import asyncio
 import random
 from typing import Any
 
-from bot_driver import Clock, make_bot
+from bot_driver import Clock, Table, make_bot
 from harness import Harness
 from test_bot_ai_turns import public, two_people_two_bots
 from test_bot_outbox import crash_copy
@@ -29,6 +29,19 @@ def ai_opens(m: Any) -> bool:
     """A post that opens with an AI seat's own move (🤖 seats are named first)."""
     return m.content.startswith("🤖 Bot")
 
+
+
+async def play_until(h: Harness, table: Table, kept: dict[str, Any], steps: int,
+                     what: str) -> None:
+    """The people answer at random (seed 1), the AIs after them, until the patched flush
+    kept what the test waits for (`kept["stories"]`) — `what` names it if it never came."""
+    rng = random.Random(1)
+    for _ in range(steps):
+        await table.step(rng)
+        await h.settle()
+        if "stories" in kept:
+            return
+    raise AssertionError(what)
 
 def test_an_ai_burst_is_one_post_between_a_persons_answer_and_the_next_question(
         tmp_path, monkeypatch):
@@ -136,13 +149,7 @@ def test_a_crash_while_an_ai_burst_is_held_tells_each_of_its_answers_once_after_
                     kept["notices"] = [a.notice for a in anns]
                 return await real(channel_id, head)
             announcer._flush = flush  # type: ignore[method-assign]
-            rng = random.Random(1)
-            for _ in range(40):
-                await table.step(rng)
-                await h.settle()
-                if "stories" in kept:
-                    break
-            assert "stories" in kept, "no burst of two AI answers"
+            await play_until(h, table, kept, 40, "no burst of two AI answers")
             kept.update(server=h.server)
         kept["told"] = len(public_of(kept["server"]))
 
@@ -191,13 +198,7 @@ def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path
                 finally:
                     down["on"] = False
             announcer._flush = flush  # type: ignore[method-assign]
-            rng = random.Random(1)
-            for _ in range(40):
-                await table.step(rng)
-                await h.settle()
-                if "stories" in kept:
-                    break
-            assert "stories" in kept, "no burst of two AI answers"
+            await play_until(h, table, kept, 40, "no burst of two AI answers")
             pending = await table.bot.store.notices()
             assert len(pending) >= len(kept["stories"]), pending
             await table.bot.tick_once()  # Discord is back: the outbox pass tells them
@@ -239,13 +240,7 @@ def test_an_ai_answer_that_asks_people_ends_the_bursts_post_and_pings_each_once(
                     down["on"] = True  # the pings that follow are refused
                 return await real(channel_id, head)
             announcer._flush = flush  # type: ignore[method-assign]
-            rng = random.Random(1)
-            for _ in range(60):
-                await table.step(rng)
-                await h.settle()
-                if "stories" in kept:
-                    break
-            assert "stories" in kept, "no AI answer asking people after a held one"
+            await play_until(h, table, kept, 60, "no AI answer asking people after a held one")
             down["on"] = False
             after = public(h)[kept["mark"]:]
             assert not any(pings(m, people) for m in after)  # refused, kept in the outbox

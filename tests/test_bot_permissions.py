@@ -11,7 +11,7 @@ import random
 
 import discord
 from bot_driver import Clock, Table, make_bot
-from harness import FakeUser, Harness, RecordedMessage
+from harness import FakeChannel, FakeUser, Harness, RecordedMessage
 from test_bot_newcomer import placed_two_player
 
 from service.limits import PROBE_S
@@ -35,6 +35,17 @@ def give_back(h: Harness, **perms: bool) -> None:
     p = discord.Permissions(h.server.bot_user.permissions)
     p.update(**dict.fromkeys(perms, True))
     h.server.bot_user.permissions = p.value
+
+
+async def game_in_a_thread(h: Harness) -> tuple[Table, FakeChannel, FakeUser]:
+    """Ann's 2-player game with Bob in a thread of #general, under way, the bot without
+    Manage Threads (a moderator's lock then turns its posts away); Ann."""
+    ann, bob = h.user("ann"), h.user("bob")
+    thread = h.thread("rr-thread", owner=ann)
+    table = Table(h, thread)
+    await table.open(ann, [bob], players=2)
+    take_away(h, manage_threads=False)
+    return table, thread, ann
 
 
 async def open_lobby(h: Harness) -> tuple[Table, FakeUser, FakeUser, RecordedMessage]:
@@ -213,11 +224,7 @@ def test_players_are_told_their_thread_was_locked(tmp_path):
     appear because the thread is locked; unlocked, the warning goes."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            thread = h.thread("rr-thread", owner=ann)
-            table = Table(h, thread)
-            await table.open(ann, [bob], players=2)
-            take_away(h, manage_threads=False)
+            table, thread, ann = await game_in_a_thread(h)
             h.set_thread(thread, locked=True)
             res = await table.slash(ann, "rr status")
             assert "⚠️" in res.text and "thread is locked" in res.text, res.text
@@ -233,11 +240,7 @@ def test_a_game_in_an_archived_thread_posts_and_reopens_it(tmp_path):
     async def scenario():
         clock = Clock()
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            thread = h.thread("rr-thread", owner=ann)
-            table = Table(h, thread)
-            await table.open(ann, [bob], players=2)
-            take_away(h, manage_threads=False)
+            table, thread, ann = await game_in_a_thread(h)
             res = await table.slash(ann, "rr status")
             assert "⚠️" not in res.text, res.text
             h.set_thread(thread, archived=True)
@@ -344,11 +347,7 @@ def test_no_seat_times_out_in_a_thread_locked_mid_game(tmp_path):
     async def scenario():
         clock = Clock()
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            thread = h.thread("rr-thread", owner=ann)
-            table = Table(h, thread)
-            await table.open(ann, [bob], players=2)
-            take_away(h, manage_threads=False)
+            table, thread, ann = await game_in_a_thread(h)
             row, g = await table.game()
             waiting = g.waiting_for()
             h.set_thread(thread, locked=True)
