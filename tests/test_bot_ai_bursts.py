@@ -59,8 +59,6 @@ def test_an_ai_burst_is_one_post_between_a_persons_answer_and_the_next_question(
                            settle_timeout=60) as h:
             table, ann, bob = await two_people_two_bots(h)
             people = {ann.id, bob.id}
-            row, _ = await table.bot.service.tables.current(h.channel.id)
-            table.game_id = row.id
             rng = random.Random(1)
             bursts = 0
             for _ in range(60):  # about eight rounds: Advances, Recruits, rewards, phases
@@ -135,8 +133,6 @@ def test_a_crash_while_an_ai_burst_is_held_tells_each_of_its_answers_once_after_
     async def first_life() -> None:
         async with Harness(lambda: make_bot(live, clock, seed=4), settle_timeout=60) as h:
             table, _ann, _bob = await two_people_two_bots(h)
-            row, _ = await table.bot.service.tables.current(h.channel.id)
-            table.game_id = row.id
             announcer = table.bot.announcer
             announcer.claim_s = 1.0
             real = announcer._flush
@@ -179,8 +175,6 @@ def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
                            settle_timeout=60) as h:
             table, _ann, _bob = await two_people_two_bots(h)
-            row, _ = await table.bot.service.tables.current(h.channel.id)
-            table.game_id = row.id
             down = {"on": False}
             h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
                         when=lambda request: down["on"])
@@ -223,8 +217,6 @@ def test_an_ai_answer_that_asks_people_ends_the_bursts_post_and_pings_each_once(
                            settle_timeout=60) as h:
             table, ann, bob = await two_people_two_bots(h)
             people = {ann.id, bob.id}
-            row, _ = await table.bot.service.tables.current(h.channel.id)
-            table.game_id = row.id
             down = {"on": False}
             h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
                         when=lambda request: down["on"] and "<@" in str(
@@ -291,8 +283,6 @@ def test_a_game_abandoned_while_an_ai_burst_is_held_tells_the_burst_first(tmp_pa
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
                            settle_timeout=60) as h:
             table, ann, _bob = await two_people_two_bots(h)
-            row, _ = await table.bot.service.tables.current(h.channel.id)
-            table.game_id = row.id
             release, stories = await pause_in_a_burst(h, table, random.Random(1))
             mark = len(public(h))
             done = await table.slash(ann, "rr abandon", confirm=True)
@@ -319,8 +309,6 @@ def test_held_ai_answers_are_told_within_hold_max_s_while_the_ai_still_thinks(
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
                            settle_timeout=60) as h:
             table, _ann, _bob = await two_people_two_bots(h)
-            row, _ = await table.bot.service.tables.current(h.channel.id)
-            table.game_id = row.id
             mark = len(public(h))  # (the step's posts before the AI's answers)
             release, stories = await pause_in_a_burst(h, table, random.Random(1))
             for _ in range(20):  # (bounded: 2 s at most)
@@ -349,8 +337,6 @@ def test_the_bot_closing_with_an_ai_burst_held_tells_it_and_starts_no_ai_run(tmp
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
                            settle_timeout=60) as h:
             table, _ann, _bob = await two_people_two_bots(h)
-            row, _ = await table.bot.service.tables.current(h.channel.id)
-            table.game_id = row.id
             mark = len(public(h))
             _release, stories = await pause_in_a_burst(h, table, random.Random(1))
             bot = table.bot

@@ -26,13 +26,16 @@ def start_posts(h: Harness) -> list:
 
 
 async def two_people_two_bots(h: Harness) -> tuple[Table, FakeUser, FakeUser]:
-    """Ann's 4-seat game in #general with Bob and two random AI seats, started."""
+    """Ann's 4-seat game in #general with Bob and two random AI seats, started (the table
+    knows its game: `table.game()` reads it)."""
     ann, bob = h.user("ann"), h.user("bob")
     table = Table(h)
     await h.slash(ann, "rr new", players=4)
     await h.click(bob, message=table.lobby_message(), label="Join")
     await h.slash(ann, "rr bot add", level="random", count=2)
     await h.click(ann, message=table.lobby_message(), label="Start")
+    row, _ = await table.bot.service.tables.current(h.channel.id)
+    table.game_id = row.id
     return table, ann, bob
 
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import random
 import time
-from typing import Any
 
 import pytest
-from bot_driver import Clock, Table, make_bot
+from bot_driver import Clock, make_bot
 from harness import Harness
+from test_bot_outbox import half_told
 from test_bot_timers_audit import HOUR, hour_game
 
 from cogs import actions, announce
@@ -102,31 +101,8 @@ def test_a_notice_in_back_off_is_told_soon_after_the_clock_steps_back_hours(tmp_
 
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
-            table = Table(h)
-            await table.open(h.user("ann"), [h.user("bob")], players=2)
-            bot = table.bot
-            state = {"armed": False, "passed": 0}
-
-            def down(request: Any) -> bool:
-                if not state["armed"]:
-                    return False
-                if state["passed"] < 1:  # the announcement's first message goes through
-                    state["passed"] += 1
-                    return False
-                return True
-
-            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
-                        when=down)
-            rng = random.Random(2)
-            pending = []
-            for _ in range(60):
-                state.update(armed=True, passed=0)
-                await table.step(rng)
-                pending = await bot.store.notices()
-                if pending:
-                    break
-            assert pending and pending[0].parts_done >= 1, pending
-            state["armed"] = False
+            bot, _mark, discord_back = await half_told(h)
+            discord_back()
             monkeypatch.setattr(time, "time", lambda: REAL_TIME() - 5 * HOUR)
             await bot.tick_once()
             assert await bot.store.notices() == []

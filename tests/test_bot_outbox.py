@@ -15,6 +15,7 @@ import copy
 import random
 import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -186,6 +187,39 @@ def test_a_redelivered_interaction_applies_once_and_gets_the_same_answer(tmp_pat
     asyncio.run(scenario())
 
 
+
+async def half_told(h: Harness) -> tuple[Any, int, Callable[[], None]]:
+    """A 2-player game (seed 6) played at random until an announcement went out in part:
+    its first message taken, Discord failing the rest (503) and the outbox keeping the
+    notice to tell from there. The bot, how many public posts there were before that
+    announcement, and what brings Discord back."""
+    table = Table(h)
+    await table.open(h.user("ann"), [h.user("bob")], players=2)
+    state = {"armed": False, "passed": 0}
+
+    def down(request: Any) -> bool:
+        if not state["armed"]:
+            return False
+        if state["passed"] < 1:  # the announcement's first message goes through
+            state["passed"] += 1
+            return False
+        return True
+
+    h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
+                when=down)
+    rng = random.Random(2)
+    pending, mark = [], 0
+    for _ in range(60):
+        state.update(armed=True, passed=0)
+        mark = len(public(h))
+        await table.step(rng)
+        pending = await table.bot.store.notices()
+        if pending:
+            break
+    assert pending and pending[0].parts_done >= 1, pending
+    return table.bot, mark, lambda: state.update(armed=False)
+
+
 def test_discord_failing_mid_announcement_sends_the_rest_later_without_repeats(tmp_path,
                                                                             monkeypatch):
     monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
@@ -193,33 +227,9 @@ def test_discord_failing_mid_announcement_sends_the_rest_later_without_repeats(t
 
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
-            table = Table(h)
-            await table.open(h.user("ann"), [h.user("bob")], players=2)
-            bot = table.bot
-            state = {"armed": False, "passed": 0}
-
-            def down(request: Any) -> bool:
-                if not state["armed"]:
-                    return False
-                if state["passed"] < 1:  # the announcement's first message goes through
-                    state["passed"] += 1
-                    return False
-                return True
-
-            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
-                        when=down)
-            rng = random.Random(2)
-            pending = []
-            for _ in range(60):
-                state.update(armed=True, passed=0)
-                mark = len(public(h))
-                await table.step(rng)
-                pending = await bot.store.notices()
-                if pending:
-                    break
-            assert pending and pending[0].parts_done >= 1, pending
-            state["armed"] = False
+            bot, mark, discord_back = await half_told(h)
             partial = [m.content for m in public(h)[mark:]]
+            discord_back()
             await bot.tick_once()  # Discord is back: the worker sends the rest
             assert await bot.store.notices() == []
             told = [m.content for m in public(h)[mark:]]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import discord
 from bot_driver import Clock, Table, make_bot
@@ -46,6 +47,22 @@ async def game_in_a_thread(h: Harness) -> tuple[Table, FakeChannel, FakeUser]:
     await table.open(ann, [bob], players=2)
     take_away(h, manage_threads=False)
     return table, thread, ann
+
+
+async def passes(table: Table, clock: Clock, n: int) -> None:
+    """`n` passes of the time-limit ticker, each 0.8 of the time limit after the last: the
+    reminder (at 75 %), then the limit passed, again and again."""
+    for _ in range(n):
+        clock.now += 0.8 * DAY
+        await table.bot.tick_once()
+
+
+async def nobody_timed_out(table: Table, waiting: list[int]) -> tuple[Any, Any]:
+    """The game as stored, its seats in `waiting` still asked and none timed out (R15's
+    time limits held)."""
+    row, g = await table.game()
+    assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+    return row, g
 
 
 async def open_lobby(h: Harness) -> tuple[Table, FakeUser, FakeUser, RecordedMessage]:
@@ -291,11 +308,8 @@ def test_no_seat_times_out_on_a_question_the_bot_could_not_post(tmp_path):
             waiting = g.waiting_for()
             owner = table.user(row, waiting[0])
             take_away(h, send_messages=False)
-            for _ in range(6):  # the reminder (refused), then the limit passed six times
-                clock.now += 0.8 * DAY
-                await table.bot.tick_once()
-            row, g = await table.game()
-            assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+            await passes(table, clock, 6)  # the reminder (refused), then the limit passed six times
+            row, g = await nobody_timed_out(table, waiting)
             assert not row.meta.get("zombie") and not row.meta.get("ai_stood_in"), row.meta
             assert all(t["deadline"] < clock.now for t in await table.bot.store.timers(row.id))
             give_back(h, send_messages=True)
@@ -334,8 +348,7 @@ def test_a_command_that_shows_the_permissions_gone_holds_the_time_limits(tmp_pat
             for _ in range(3):
                 clock.now += 0.6 * DAY
                 await table.bot.tick_once()
-            row, g = await table.game()
-            assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+            await nobody_timed_out(table, waiting)
     asyncio.run(scenario())
 
 
@@ -356,8 +369,7 @@ def test_no_seat_times_out_in_a_thread_locked_mid_game(tmp_path):
                     h.set_thread(thread, archived=True)
                 clock.now += 0.8 * DAY
                 await table.bot.tick_once()
-            row, g = await table.game()
-            assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+            await nobody_timed_out(table, waiting)
             h.set_thread(thread, archived=False, locked=False)
             res = await table.slash(ann, "rr status")
             assert "⚠️" not in res.text, res.text
@@ -383,8 +395,7 @@ def test_a_hold_another_process_made_is_lifted_here_after_its_next_pass(tmp_path
             assert h.channel.id not in limits.held_channels
             clock.now += 1.2 * DAY  # past the limit: the pass skips the held game
             await table.bot.tick_once()
-            row, g = await table.game()
-            assert g.waiting_for() == waiting and not row.meta.get("timeouts"), row.meta
+            row, g = await nobody_timed_out(table, waiting)
             assert h.channel.id in limits.held_channels
             await table.slash(table.user(row, waiting[0]), "rr status")
             row, _g = await table.game()
@@ -436,9 +447,7 @@ def test_status_after_a_resume_shows_the_restarted_time_limit(tmp_path):
             row, g = await table.game()
             owner = table.user(row, g.waiting_for()[0])
             take_away(h, send_messages=False)
-            for _ in range(4):
-                clock.now += 0.8 * DAY
-                await table.bot.tick_once()
+            await passes(table, clock, 4)
             give_back(h, send_messages=True)
             res = await table.slash(owner, "rr status")
             posts = [m for m in h.messages(h.channel) if not m.ephemeral]
@@ -460,9 +469,7 @@ def test_a_held_game_is_tried_again_every_hour_and_goes_on_once_it_can(tmp_path)
             row, g = await table.game()
             waiting = g.waiting_for()
             take_away(h, send_messages=False)
-            for _ in range(3):  # held, then tried again after an hour: still refused
-                clock.now += 0.8 * DAY
-                await table.bot.tick_once()
+            await passes(table, clock, 3)  # held, then tried again after an hour: still refused
             row, g = await table.game()
             assert row.meta.get("held") is not None and not row.meta.get("timeouts"), row.meta
             give_back(h, send_messages=True)
