@@ -49,7 +49,6 @@ from engine.cards import CardSet
 from service import Abandoned, GameService, Outcome, Reminder, SetAside
 from service.daily import answer_by
 from service.hints import used_lines
-from service.limits import held as is_held
 from service.meta import timeout_counts
 from service.narrate import narrate, prompt
 from service.notices import ForeignNotice, UnreadableNotice, rebuild
@@ -1052,9 +1051,7 @@ class Announcer:
             if not took or (row := await limits.resume(channel)) is None:
                 return
             g = await self.bot.service.tables.load(row)
-            lang = game_lang(row)
-            await deliver(f"game {row.id} goes on", lambda: self.channel(channel).send(
-                t("game_goes_on", lang)))
+            await self.goes_on(row)
             await self.repost(row, g)
         except asyncio.CancelledError:
             raise
@@ -1065,6 +1062,11 @@ class Announcer:
             log.warning("channel %s: its game's time limits could not be held or resumed; "
                         "the next post tries again", channel, exc_info=True)
 
+    async def goes_on(self, row: GameRow) -> None:
+        """The line telling a held game's channel that the bot can post there again."""
+        await deliver(f"game {row.id} goes on", lambda: self.channel(row.channel_id).send(
+            t("game_goes_on", game_lang(row))))
+
     async def probe(self, channel: int) -> None:
         """A held game's channel tried again (the time-limit pass, every PROBE_S): its table
         and open questions posted as they stand; taken with the image, the game goes on
@@ -1072,9 +1074,7 @@ class Announcer:
         channel is told so. Refused, it stays held, unseen. Never raises."""
         service = self.bot.service
         try:
-            row = await self.bot.store.open_game(channel)
-            if row is None or row.status != "active" or not is_held(row):
-                service.limits.held_channels.discard(channel)
+            if (row := await service.limits.held_game(channel)) is None:
                 return
             game = row
             g = await service.tables.load(game)
@@ -1082,10 +1082,12 @@ class Announcer:
             if progress.refused or not progress.took or \
                     await service.limits.resume(channel) is None:
                 return
-            await deliver(f"game {game.id} goes on", lambda: self.channel(channel).send(
-                t("game_goes_on", game_lang(game))))
+            await self.goes_on(game)
         except asyncio.CancelledError:
             raise
+        except self.bot.store.faults as e:  # busy or cut off: expected, one line
+            log.warning("channel %s: its held game is tried again at the next pass (store: "
+                        "%s)", channel, e)
         except Exception:
             log.warning("channel %s: its held game could not be tried again; the next pass "
                         "tries", channel, exc_info=True)

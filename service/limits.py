@@ -180,11 +180,9 @@ class TimeLimits:
         channel this process saw held is read (`held_channels`)."""
         if channel_id not in self.held_channels:
             return None
-        tables = self.tables
-        row = await tables.store.open_game(channel_id)
-        if row is None or row.status != "active" or not held(row):
-            self.held_channels.discard(channel_id)
+        if (row := await self.held_game(channel_id)) is None:
             return None
+        tables = self.tables
         async with tables.lock(channel_id):
             row = await tables.store.get(row.id)
             if row is None or row.status != "active" or not held(row):
@@ -213,6 +211,15 @@ class TimeLimits:
                 return None  # another process resumed it, and tells it
         log.info("game %s: the bot can post in channel %s again; its time limits restart",
                  row.id, channel_id)
+        return row
+
+    async def held_game(self, channel_id: int) -> GameRow | None:
+        """The channel's game in play, if its time limits are held; else None, and the
+        channel is no longer counted held here (`held_channels`)."""
+        row = await self.tables.store.open_game(channel_id)
+        if row is None or row.status != "active" or not held(row):
+            self.held_channels.discard(channel_id)
+            return None
         return row
 
     def to_probe(self) -> list[int]:
