@@ -417,11 +417,9 @@ class Turn:
 @dataclass(slots=True)
 class Burst:
     """A channel's AI answers held to be told in one post (`Announcer.announce`): their
-    announcements with their lines, in commit order, and when the first was held
-    (HOLD_MAX_S)."""
+    announcements with their lines, in commit order."""
 
     entries: list[tuple[Announcement, list[str]]]
-    since: float
     # their notices' claims (`Announcer._claimed`), kept while they are held: no other
     # process's pass tells one behind the burst's back
     claims: contextlib.AsyncExitStack[bool | None] = field(
@@ -815,15 +813,13 @@ class Announcer:
                 if ann.notice is not None and not await self.claim(ann.notice, unsure=True):
                     return False  # another process tells it
                 if held is None:
-                    held = self._held[ann.channel_id] = Burst([], time.monotonic())
+                    held = self._held[ann.channel_id] = Burst([])
                     held.timer = asyncio.create_task(self._flush_at(ann.channel_id, held),
                                                      name=f"rr-burst-{ann.channel_id}")
                 if ann.notice is not None:
                     await held.claims.enter_async_context(self._claimed(ann.notice))
                 held.entries.append((ann, ann.story()))
-                if time.monotonic() - held.since < HOLD_MAX_S:
-                    return True
-                return await self._flush(ann.channel_id)  # (told now with its burst)
+                return True  # (told with its burst: at the run's end, or at HOLD_MAX_S)
             # an AI answer that asks people (or posts an image later): its first lines go
             # in the burst's post when they are lines alone, its own messages after them
             head = ann.head() if joins and held is not None else []
