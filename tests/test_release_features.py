@@ -1,8 +1,8 @@
 """Databases written by the newest releases, with every feature they stored, open and play on.
 
 tests/data/release-<commit>.sqlite made with `make_release_db.py <tree> <out> features` by
-the commit's own code (the release points a3e9e43, e81aff9, 7c54f01, 7ca74e7, aee6983, 2cfe6dc, f4af28d; schema
-step 15): a lobby (channel 1); an active game of Ann and Bob with
+the commit's own code (the release points a3e9e43, e81aff9, 7c54f01, 7ca74e7, aee6983, 2cfe6dc, f4af28d, d14ab0e; schema
+steps up to 16): a lobby (channel 1); an active game of Ann and Bob with
 hints on (one asked: the meta counts it) and a time limit (2); an active solo game left on an
 open question (a recruit) (3); a finished game of Ann and Bob, rated and reviewed (4); an active
 game of Ann and a greedy AI (5); the daily challenge: Bob's ranked attempt played out and
@@ -40,7 +40,7 @@ from store import Store, make_store, review_store, tutorial_store
 from store.copy import copy
 
 ROOT = Path(__file__).resolve().parents[1]
-RELEASES = ("a3e9e43", "e81aff9", "7c54f01", "7ca74e7", "aee6983", "2cfe6dc", "f4af28d")
+RELEASES = ("a3e9e43", "e81aff9", "7c54f01", "7ca74e7", "aee6983", "2cfe6dc", "f4af28d", "d14ab0e")
 ANN, BOB = 11, 12
 
 

@@ -13,7 +13,7 @@ across upgrades):
     git archive 1d6ad38 | tar -x -C /tmp/old1d
     python tests/data/make_release_db.py /tmp/old1d tests/data/release-1d6ad38.sqlite rolls \
         2026-11-22T01:17:52+00:00
-    git archive aee6983 | tar -x -C /tmp/oldaee   # likewise a3e9e43 … 2cfe6dc, f4af28d
+    git archive aee6983 | tar -x -C /tmp/oldaee   # likewise a3e9e43 … 2cfe6dc, f4af28d, d14ab0e
     python tests/data/make_release_db.py /tmp/oldaee tests/data/release-aee6983.sqlite features
 
 Games of 2bca11e (card set v1), in channels 1 to 4 (players are user ids 11, 12): a lobby; an
