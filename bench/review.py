@@ -17,7 +17,7 @@ decision of each of the three costliest rounds) are the same decisions (in any
 order), the games where they are of the same rounds, and the large mistakes (10 points or
 more) one review shows and the other puts under 2 points, for each `--samples`;
 `--recheck` is how many of each seat's costliest decisions are judged again with
-RECHECK_FACTOR times the samples (0: none; service/review.py).
+RECHECK_FACTOR times the samples (0: none; service/review_looks.py).
 `--slips P`: each answer of those games is, with probability P, a random legal one instead
 of greedy's — a player who makes a few clear mistakes, where greedy alone makes many
 middling ones of one size (docs/review.md, "Stability"). `--dump FILE`: every review (of the
@@ -40,13 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai import make_player  # noqa: E402
 from engine import Game, view  # noqa: E402
-from service.review import (  # noqa: E402
-    RECHECK,
-    SAMPLES,
-    SeatReview,
-    review_game,
-    review_pool,
-)
+from service.review import review_pool  # noqa: E402
+from service.review_looks import RECHECK, SAMPLES, review_game  # noqa: E402
+from service.review_record import SeatReview  # noqa: E402
 
 MAX_ANSWERS = 20_000
 

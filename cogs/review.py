@@ -35,7 +35,9 @@ from render.review import Panel, review_png
 from service import ServiceError
 from service import daily as daily_rules
 from service.daily_review import closed_day
-from service.review import Review, Reviewer, charted, check_reviewable, review_lines
+from service.review import Reviewer, check_reviewable
+from service.review_record import Review
+from service.review_words import charted, review_lines
 from service.seats import seat_names
 from store import GameRow, review_store
 

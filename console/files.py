@@ -21,7 +21,8 @@ from typing import Any, TextIO
 import i18n
 from engine import Game, View
 from service.replay import replay
-from service.review import Reviewer, charted, check_reviewable, review_lines
+from service.review import Reviewer, check_reviewable
+from service.review_words import charted, review_lines
 from store import GameRow, GameStore, review_store
 
 from .options import Table

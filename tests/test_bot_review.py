@@ -25,6 +25,8 @@ from PIL import Image
 from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
 
 import service.review
+import service.review_looks
+import service.review_record
 from cogs.announce import MAX_CONTENT
 from cogs.mentions import safe
 from store import review_store
@@ -36,8 +38,8 @@ PNG = b"\x89PNG"
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     """One sample per choice, and one decision a seat judged again: these tests are about
     the interface (both passes still run), not the estimate."""
-    monkeypatch.setattr(service.review, "SAMPLES", 1)
-    monkeypatch.setattr(service.review, "RECHECK", 1)
+    monkeypatch.setattr(service.review_looks, "SAMPLES", 1)
+    monkeypatch.setattr(service.review_looks, "RECHECK", 1)
 
 
 def test_review_refuses_then_edits_progress_and_attaches_the_chart(tmp_path):
@@ -154,18 +156,18 @@ def test_a_four_player_review_is_shown_whole_in_several_messages(tmp_path):
                            settle_timeout=600) as h:
             users, row, g = await long_named_game(h, 3)
             # the stored review a game of novices gets: three costly decisions each
-            every = service.review.decisions(row.setup, await h.bot.store.log(row.id),
+            every = service.review_looks.decisions(row.setup, await h.bot.store.log(row.id),
                                              range(4), await h.bot.store.authors(row.id))
             seats = []
             for s in range(4):
                 mine = [d for d in every if d.seat == s]
                 assert len({d.round for d in mine}) >= 3, (s, len(mine))
                 # the longest answers cost the most: the longest lines are named
-                seats.append(service.review.SeatReview(s, [
-                    service.review.Point(d.index, d.round, d.kind, d.played, 0.05, d.played,
+                seats.append(service.review_record.SeatReview(s, [
+                    service.review_record.Point(d.index, d.round, d.kind, d.played, 0.05, d.played,
                                          min(0.95, 0.2 + 0.02 * len(d.played)))
                     for d in mine]))
-            review = service.review.Review(row.id, seats, 4, row.id)
+            review = service.review_record.Review(row.id, seats, 4, row.id)
             await review_store(h.bot.store).save(row.id, review.to_json())
             res = await h.slash(users[1], "rr-learn review")
             shown = [m for m in (res.message, *res.followups) if m is not None]

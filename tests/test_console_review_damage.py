@@ -11,6 +11,7 @@ import pytest
 from test_console_play import Table
 
 import service.review
+import service.review_looks
 from store import Store
 
 
@@ -20,8 +21,8 @@ def test_a_finished_game_whose_log_was_damaged_since_it_was_verified_is_reviewed
     stored, not as verified; a log row damaged since the game was verified did not replay,
     and `review` said it could not be computed at every ask. It now replays the log as
     verified (as cogs/review.py does; a restart reports the damage)."""
-    monkeypatch.setattr(service.review, "SAMPLES", 1)  # the interface, not the estimate
-    monkeypatch.setattr(service.review, "RECHECK", 1)
+    monkeypatch.setattr(service.review_looks, "SAMPLES", 1)  # the interface, not the estimate
+    monkeypatch.setattr(service.review_looks, "RECHECK", 1)
     path = tmp_path / "c.db"
 
     async def run() -> str:

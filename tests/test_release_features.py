@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from test_card_versions import play_to_the_end
 
-import service.review as review_module
+import service.review_looks as review_looks
 from engine import Game
 from service import GameService
 from service.daily_play import DailyHost
@@ -162,9 +162,9 @@ def _upgrade(monkeypatch: pytest.MonkeyPatch, commit: str, later: str,
     """Today's code on the release's database as `open_store` opens it, `later` on."""
     monkeypatch.delenv("RR_DAILY_SECRET", raising=False)
     # a review read and stored, not its judging: one sample a decision, one look
-    monkeypatch.setattr(review_module, "RECHECK", 0)
-    monkeypatch.setattr(review_module, "LATE", 0)
-    monkeypatch.setattr(review_module, "DECIDED_FACTOR", 1)
+    monkeypatch.setattr(review_looks, "RECHECK", 0)
+    monkeypatch.setattr(review_looks, "LATE", 0)
+    monkeypatch.setattr(review_looks, "DECIDED_FACTOR", 1)
     games = _games(_fixture(commit))
 
     async def main() -> None:

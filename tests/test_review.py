@@ -30,6 +30,7 @@ from PIL import Image
 
 import ai.review
 import service.review
+import service.review_looks
 from ai import make_player
 from cogs.text import markdowns
 from console.text import plain
@@ -39,29 +40,22 @@ from render.review import Panel, review_png
 from service import ServiceError
 from service.hints import count_hint, hinted
 from service.refusals import words
-from service.review import (
+from service.review import Reviewer, check_reviewable
+from service.review_looks import (
     DECIDED_FACTOR,
-    GOOD,
     LATE,
-    NAMED,
     RECHECK_FACTOR,
     SETTLE_FACTOR,
-    Decision,
     Job,
-    Point,
-    Review,
-    Reviewer,
-    SeatReview,
-    charted,
-    check_reviewable,
     decisions,
     first_look,
     review_game,
-    review_lines,
     three_looks,
     to_recheck,
     to_settle,
 )
+from service.review_record import GOOD, NAMED, Decision, Point, Review, SeatReview
+from service.review_words import charted, review_lines
 from store import GameRow, review_store
 
 DATA = Path(__file__).parent / "data"
@@ -391,7 +385,7 @@ def test_a_round_is_named_once_and_a_small_cost_is_no_mistake() -> None:
     assert [p.index for p in four.mistakes()] == [1, 3, 2]
     assert [p.index for p in SeatReview(0, [pt(1, 1, 0.25), pt(2, 3, 0.40)]).mistakes()] \
         == [2, 1]  # costliest first where the costs differ
-    calm = Review(5, [SeatReview(0, [pt(2, 1, 0.124), pt(3, 2, 0.0)])])
+    calm = Review(5, [SeatReview(0, [pt(2, 1, 0.124), pt(3, 2, 0.0)])], samples=4, seed=1)
     assert calm.seats[0].mistakes() == []
     assert "No decision cost 12.5 points" in review_lines(calm, ["Ann"], {}, "en")[2]
     ja = [str(x) for x in review_lines(calm, ["Ann"], {}, "ja")]
@@ -571,7 +565,7 @@ def test_a_dead_review_worker_is_replaced_for_the_next_ask(monkeypatch: pytest.M
         again = await reviewer.review(row, log, [1] * len(log))
         assert again.seats[0].points
         reviewer.close()
-    monkeypatch.setattr(service.review, "RECHECK", 0)
+    monkeypatch.setattr(service.review_looks, "RECHECK", 0)
     asyncio.run(main())
 
 
@@ -639,7 +633,7 @@ def test_a_review_whose_worker_hangs_fails_and_the_next_ask_gets_a_fresh_pool(
     setup, log = _solo("greedy", 4)
     made = iter([_StuckPool(), ThreadPoolExecutor(max_workers=1)])
     monkeypatch.setattr(service.review, "review_pool", lambda processes: next(made))
-    monkeypatch.setattr(service.review, "RECHECK", 0)
+    monkeypatch.setattr(service.review_looks, "RECHECK", 0)
     monkeypatch.setattr(service.review, "JOB_S", 0.2, raising=False)
     monkeypatch.setattr(service.review, "WATCH_S", 0.05, raising=False)
     row = _row(setup=setup, seats=[{"user": 1, "name": "Ann"}])
@@ -672,7 +666,7 @@ def test_a_review_computed_but_not_stored_is_still_shown(monkeypatch: pytest.Mon
     read that it could not be computed. The review is shown; not kept, the next ask
     computes it again."""
     setup, log = _solo("greedy", 4)
-    monkeypatch.setattr(service.review, "RECHECK", 0)
+    monkeypatch.setattr(service.review_looks, "RECHECK", 0)
     row = _row(setup=setup, seats=[{"user": 1, "name": "Ann"}])
 
     async def main() -> None:
@@ -700,7 +694,7 @@ def test_a_review_on_a_pool_idle_for_long_is_not_taken_for_stuck(monkeypatch: py
     without a job finished, a job of 0.1-0.3 s, an idle pool of 2 s.)"""
     setup, log = _solo("greedy", 4)
     monkeypatch.setattr(service.review, "review_pool", lambda processes: _SlowPool(1))
-    monkeypatch.setattr(service.review, "RECHECK", 0)
+    monkeypatch.setattr(service.review_looks, "RECHECK", 0)
     monkeypatch.setattr(service.review, "JOB_S", 1.0)
     monkeypatch.setattr(service.review, "WATCH_S", 0.05)
     short = log[:12]
