@@ -472,6 +472,7 @@ class Stage(Protocol):
     def seating(self) -> dict[int, tuple[int, list[int]]]: ...
 
     def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
     async def create_dm(self, user: discord.abc.Snowflake, /) -> discord.DMChannel: ...
 
 
@@ -1067,14 +1068,22 @@ class Announcer:
         """A held game's channel tried again (the time-limit pass, every PROBE_S): its table
         and open questions posted as they stand; taken with the image, the game goes on
         (`resume`: each question's full time limit, as the reposted questions say) and the
-        channel is told so. Refused, it stays held, unseen. Never raises."""
+        channel is told so. Refused, it stays held, unseen. Not tried while the bot is not in
+        the game's server (removed: each try was one more refused post, its image drawn);
+        added back, the next try or command there lets it go on. A channel Discord says is
+        deleted (404 Unknown Channel) ends its game (`Lobby.channel_gone`). Never raises."""
         service = self.bot.service
         try:
-            if (row := await service.limits.held_game(channel)) is None:
+            if (row := await service.limits.held_game(channel)) is None or \
+                    (row.guild_id is not None and self.bot.get_guild(row.guild_id) is None):
                 return
             game = row
             g = await service.tables.load(game)
-            progress = await self._attempt(None, lambda: self.repost(game, g), 0)
+            with channel_watch() as gone:
+                progress = await self._attempt(None, lambda: self.repost(game, g), 0)
+            if gone:
+                await service.lobby.channel_gone(channel, game.id)
+                return
             if progress.refused or not progress.took or \
                     await service.limits.resume(channel) is None:
                 return

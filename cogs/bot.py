@@ -352,6 +352,27 @@ class RookBot(Host):
         log.info("logged in as %s (%s); %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))
 
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.channel_deleted(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.channel_deleted(payload.thread_id)
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """A channel or thread deleted (Discord's event): nobody can answer in it again, so
+        its game in play ends there (`Lobby.channel_deleted`). One the event missed (the
+        bot down, the store failing now) ends at its next post or hourly try, which meets
+        the 404. Never raises."""
+        try:
+            await self.service.lobby.channel_deleted(channel_id)
+        except asyncio.CancelledError:
+            raise
+        except self.store.faults as e:  # its next post or hourly try meets the 404
+            log.warning("channel %s: deleted; its game ends at its next post (store: %s)",
+                        channel_id, e)
+        except Exception:
+            log.exception("channel %s: deleted; its game could not be ended", channel_id)
+
     async def _before_ticks(self) -> None:
         if self._verifier is not None:
             await asyncio.wait({self._verifier})

@@ -285,6 +285,15 @@ class Lobby:
                     game_id, channel_id)
         return True
 
+    async def channel_deleted(self, channel_id: int) -> bool:
+        """Discord said the channel was deleted (its gateway event, before any post met the
+        404): its game in play ends as `channel_gone` says, at once — a held game was else
+        kept, and tried every hour, for good. True when it was ended here."""
+        row = await self.tables.store.open_game(channel_id)
+        if row is None or row.status != "active" or row.settings.get("daily"):
+            return False
+        return await self.channel_gone(channel_id, row.id)
+
 
 def _kept_settings(latest: GameRow | None) -> Settings:
     """What a new lobby keeps from the channel's last game (seats.channel_settings); when

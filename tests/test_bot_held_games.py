@@ -1,0 +1,138 @@
+"""Held time limits (R15) at their edges: a held game whose channel was deleted or whose
+server removed the bot, an AI seat waiting when a hold is lifted, and the repost after it.
+
+A game's time limits are held while Discord refuses the bot's posts in its channel
+(tests/test_bot_permissions.py); these are the cases that hold left stuck or noisy."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot_driver import Clock, Table, make_bot
+from harness import Harness
+from test_bot_newcomer import placed_two_player
+from test_bot_permissions import DAY, passes, take_away
+
+from service.limits import PROBE_S
+
+HOUR = 3600
+
+
+def posts_to(h: Harness, channel_id: int) -> int:
+    """How many posts the bot tried in the channel (taken or refused)."""
+    return len(h.http.find("POST", f"/channels/{channel_id}/messages"))
+
+
+async def held_game(h: Harness, clock: Clock) -> tuple[Table, Any, Any]:
+    """Ann's 2-player game with Bob, held: Send Messages taken away and the reminder and
+    time-outs refused over three passes of the ticker."""
+    table, ann, bob = await placed_two_player(h)
+    take_away(h, send_messages=False)
+    await passes(table, clock, 3)
+    row, _g = await table.game()
+    assert row.meta.get("held") is not None and row.status == "active", row.meta
+    return table, ann, bob
+
+
+def test_a_held_game_whose_channel_was_deleted_ends_at_the_hourly_try(tmp_path):
+    """A held game's channel deleted (while the bot was down, or unseen): the hourly try
+    met 404 Unknown Channel and left the game held for good, trying a post there every
+    hour. It ends as a game whose channel is gone does (the timers audit): abandoned,
+    its timers gone, nothing more posted there."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, _ann, _bob = await held_game(h, clock)
+            del h.server.channels[h.channel.id]
+            clock.now += PROBE_S
+            await table.bot.tick_once()
+            row, _g = await table.game()
+            assert row.status == "abandoned", (row.status, row.meta)
+            assert not await table.bot.store.timers(row.id)
+            tried = posts_to(h, h.channel.id)
+            for _ in range(3):
+                clock.now += PROBE_S
+                await table.bot.tick_once()
+            assert posts_to(h, h.channel.id) == tried
+    asyncio.run(scenario())
+
+
+def test_a_game_ends_when_discord_says_its_channel_was_deleted(tmp_path):
+    """A moderator deletes a held game's channel: Discord says so at once (CHANNEL_DELETE),
+    and nobody can answer there again. The game is abandoned then, its timers gone —
+    not kept held, tried every hour, until a post met the 404."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, _ann, _bob = await held_game(h, clock)
+            del h.server.channels[h.channel.id]
+            await h.gateway("CHANNEL_DELETE", h.channel.payload())
+            row, _g = await table.game()
+            assert row.status == "abandoned", (row.status, row.meta)
+            assert not await table.bot.store.timers(row.id)
+    asyncio.run(scenario())
+
+
+def test_a_game_ends_when_discord_says_its_thread_was_deleted(tmp_path):
+    """The same for a game in a thread (THREAD_DELETE): a thread a moderator locked, then
+    deleted, left its game held and tried every hour for good."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            thread = h.thread("rr-thread", owner=ann)
+            table = Table(h, thread)
+            await table.open(ann, [bob], players=2)
+            take_away(h, manage_threads=False)
+            h.set_thread(thread, locked=True)
+            await passes(table, clock, 2)
+            row, _g = await table.game()
+            assert row.meta.get("held") is not None, row.meta
+            del h.server.channels[thread.id]
+            await h.gateway("THREAD_DELETE", {"id": str(thread.id),
+                                              "guild_id": str(h.server.guild_id),
+                                              "parent_id": str(h.channel.id),
+                                              "type": thread.type})
+            row, _g = await table.game()
+            assert row.status == "abandoned", (row.status, row.meta)
+            assert not await table.bot.store.timers(row.id)
+    asyncio.run(scenario())
+
+
+def test_a_server_that_removed_the_bot_gets_no_hourly_post_and_its_game_waits(tmp_path):
+    """The bot removed from the server (GUILD_DELETE): its game's posts were refused
+    (Missing Access) and the hourly try made one more refused post, with its image drawn,
+    every hour for good. Now the game is held and kept — nobody lost it, and a moderator
+    may add the bot back — but no post is tried there while the bot is not in the server.
+    Added back, a command in the channel lets the game go on, each question with its full
+    time limit (R15)."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, ann, _bob = await placed_two_player(h)
+            row, g = await table.game()
+            waiting = g.waiting_for()
+            h.server.user_install_only = True  # the bot's install (its membership) is gone
+            await h.gateway("GUILD_DELETE", {"id": str(h.server.guild_id)})
+            await passes(table, clock, 2)  # the reminder refused: the game is held
+            row, g = await table.game()
+            assert row.status == "active" and row.meta.get("held") is not None, row.meta
+            tried = posts_to(h, h.channel.id)
+            for _ in range(5):
+                clock.now += PROBE_S
+                await table.bot.tick_once()
+            assert posts_to(h, h.channel.id) == tried  # no hourly refused post
+            row, g = await table.game()
+            assert row.status == "active" and g.waiting_for() == waiting
+            assert not row.meta.get("timeouts"), row.meta
+            h.server.user_install_only = False  # added back
+            await h.gateway("GUILD_CREATE", h.server.guild_payload())
+            await table.slash(ann, "rr status")
+            row, _g = await table.game()
+            assert "held" not in row.meta, row.meta
+            posts = [m for m in h.messages(h.channel) if not m.ephemeral]
+            assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
+            timers = await table.bot.store.timers(row.id)
+            assert timers and all(t["deadline"] == clock.now + DAY for t in timers), timers
+    asyncio.run(scenario())
