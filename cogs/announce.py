@@ -1050,6 +1050,7 @@ class Announcer:
             g = await self.bot.service.tables.load(row)
             await self.goes_on(row)
             await self.repost(row, g)
+            self._ai_goes_on(row, g)
         except asyncio.CancelledError:
             raise
         except self.bot.store.faults as e:  # busy or cut off: expected, one line
@@ -1063,6 +1064,13 @@ class Announcer:
         """The line telling a held game's channel that the bot can post there again."""
         await deliver(f"game {row.id} goes on", lambda: self.channel(row.channel_id).send(
             t("game_goes_on", game_lang(row))))
+
+    def _ai_goes_on(self, row: GameRow, g: Game) -> None:
+        """After a resume, an AI seat asked while the game was held answers now: the pass
+        skipped it while held, and the next one is up to 30 s away (a kick before the
+        resume would let the AI move the game under it, and the resume give up)."""
+        if ai_waiting(row, g):
+            self.bot.ai.kick(row.channel_id)
 
     async def probe(self, channel: int) -> None:
         """A held game's channel tried again (the time-limit pass, every PROBE_S): its table
@@ -1088,6 +1096,7 @@ class Announcer:
                     await service.limits.resume(channel) is None:
                 return
             await self.goes_on(game)
+            self._ai_goes_on(game, g)
         except asyncio.CancelledError:
             raise
         except self.bot.store.faults as e:  # busy or cut off: expected, one line

@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
 from test_bot_newcomer import placed_two_player
-from test_bot_permissions import DAY, passes, take_away
+from test_bot_permissions import DAY, give_back, passes, take_away
 
 from service.limits import PROBE_S
 
@@ -135,4 +136,42 @@ def test_a_server_that_removed_the_bot_gets_no_hourly_post_and_its_game_waits(tm
             assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
             timers = await table.bot.store.timers(row.id)
             assert timers and all(t["deadline"] == clock.now + DAY for t in timers), timers
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("lifted_by", ["command", "hourly try"])
+def test_an_ai_seat_waiting_when_the_hold_is_lifted_answers_at_once(tmp_path, monkeypatch,
+                                                                    lifted_by):
+    """An AI seat's answer was still to come when the game was held (its run lost: here its
+    trigger never ran), and the time-limit pass skips a held game. When the bot could post
+    again (a command there shows it, or the hourly try goes through), the AI waited for the
+    next pass (up to 30 s) while the channel read that the game goes on; it answers at
+    once, as after any move that asks it."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=6)) as h:
+            ann = h.user("ann")
+            table = Table(h)
+            await h.slash(ann, "rr new", bots=1)
+            with monkeypatch.context() as m:
+                m.setattr("cogs.seats.AiRunner.kick", lambda self, channel_id: None)
+                await h.click(ann, message=table.lobby_message(), label="Start")
+                row, g = await table.bot.service.tables.current(h.channel.id)
+                table.game_id = row.id
+                assert 1 in g.waiting_for()  # the AI's placement, not asked for
+                take_away(h, send_messages=False)
+                await table.slash(ann, "rr status")  # shows the permission gone: held
+            await table.bot.tick_once()  # the pass skips the held game's AI seat
+            row, g = await table.game()
+            assert row.meta.get("held") is not None and 1 in g.waiting_for(), row.meta
+            give_back(h, send_messages=True)
+            if lifted_by == "command":
+                await table.slash(ann, "rr status")  # the bot can post: the game goes on
+            else:
+                clock.now += PROBE_S
+                await table.bot.tick_once()
+            await h.settle()
+            row, g = await table.game()
+            assert "held" not in row.meta, row.meta
+            assert g.waiting_for() == [0], g.waiting_for()  # the AI placed, no pass needed
     asyncio.run(scenario())
