@@ -777,12 +777,14 @@ class Announcer:
 
     async def repost(self, row: GameRow, g: Game) -> None:
         """The table as it stands and the open questions, posted again (a resumed daily
-        game: its last posts may be far up the DM, or on another device's screen)."""
+        game: its last posts may be far up the DM, or on another device's screen). Nobody
+        is pinged for a seat an AI plays (zombie mode: its person is not asked; as `capture`)."""
         users = [int(s["user"]) for s in row.seats]
         limit = float(row.settings.get("time_limit_s", 24 * 3600))
         now = self.bot.service.clock()
         deadline = answer_by(row.settings, now + limit, now)
-        asks = [a for s in g.waiting_for() if (a := ask(g, s, users[s], deadline)) is not None]
+        asks = [a for s in g.waiting_for() if not ai_level(row, s)
+                and (a := ask(g, s, users[s], deadline)) is not None]
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
                            [safe(s["name"]) for s in row.seats], users, g.cards, [], {}, asks,
                            marked_view(row, g.view(None)), [])

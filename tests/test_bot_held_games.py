@@ -16,6 +16,7 @@ from test_bot_newcomer import placed_two_player
 from test_bot_permissions import DAY, give_back, passes, take_away
 
 from service.limits import PROBE_S
+from service.seats import zombie_level
 
 HOUR = 3600
 
@@ -23,6 +24,13 @@ HOUR = 3600
 def posts_to(h: Harness, channel_id: int) -> int:
     """How many posts the bot tried in the channel (taken or refused)."""
     return len(h.http.find("POST", f"/channels/{channel_id}/messages"))
+
+
+def pinged(h: Harness, since: int) -> list[int]:
+    """The people the bot's channel posts after the first `since` may notify."""
+    sent = h.http.find("POST", "/channels/{channel_id}/messages")[since:]
+    return [u for r in sent for u in ((r.json or {}).get("allowed_mentions") or {})
+            .get("users", [])]
 
 
 async def held_game(h: Harness, clock: Clock) -> tuple[Table, Any, Any]:
@@ -174,4 +182,40 @@ def test_an_ai_seat_waiting_when_the_hold_is_lifted_answers_at_once(tmp_path, mo
             row, g = await table.game()
             assert "held" not in row.meta, row.meta
             assert g.waiting_for() == [0], g.waiting_for()  # the AI placed, no pass needed
+    asyncio.run(scenario())
+
+
+def test_the_repost_after_a_hold_does_not_ping_a_seat_the_ai_plays(tmp_path, monkeypatch):
+    """Zombie mode: Bob ran out of time and an AI plays his seat; its answer is still to
+    come when the game is held. When the bot can post again, the table and open questions
+    are posted again — and Bob was pinged for the question his AI answers, as if it were
+    his turn. Nobody is pinged for a seat an AI plays (it answers at once)."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=2),
+                           settle_timeout=30) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            await table.open(ann, [bob], players=2, hours=1)
+            await h.slash(ann, "rr settings", zombie="random")
+            res = await table.slash(ann, "rr place", card="thief", square="2B")
+            assert res.text.startswith("✅"), res.text
+            with monkeypatch.context() as m:
+                m.setattr("cogs.seats.AiRunner.kick", lambda self, channel_id: None)
+                clock.now += 1.1 * HOUR  # Bob's time runs out: the AI takes his seat
+                await table.bot.tick_once()
+                row, g = await table.game()
+                assert zombie_level(row, 1) == "random" and g.waiting_for() == [1]
+                take_away(h, send_messages=False)
+                await table.slash(ann, "rr status")  # held
+                row, _g = await table.game()
+                assert row.meta.get("held") is not None, row.meta
+                give_back(h, send_messages=True)
+                before = len(h.http.find("POST", "/channels/{channel_id}/messages"))
+                await table.slash(ann, "rr status")  # the game goes on: reposted
+            posts = [m for m in h.messages(h.channel) if not m.ephemeral]
+            assert any("the game goes on" in m.text for m in posts), [m.text for m in posts]
+            assert bob.id not in pinged(h, before), pinged(h, before)
+            assert not any(bob.mention in p.text for p in posts
+                           if "the game goes on" in p.text or "Your turn" in p.text)
     asyncio.run(scenario())
