@@ -202,10 +202,12 @@ class DailyCommands(CommandsMixin):
         if (host := await _acked_host(interaction, lang)) is None:
             return
         try:
-            day = dt.date.fromisoformat(date.strip()) if date else host.days.today()
+            day = dt.date.fromisoformat(date.strip()) if date else None
         except ValueError:
             await reply(interaction, bad_date(date, lang))
             return
+        # today as `play` claims it (the clock may be behind the day's close)
+        day = day or await host.days.open_day(host.store)
         server = in_server(interaction) and (scope is None or scope.value == "server")
         text, view = await board_page(interaction, host, day, server, 0, lang)
         await reply(interaction, text, **({"view": view} if view else {}))
@@ -224,11 +226,12 @@ class DailyCommands(CommandsMixin):
             await reply(interaction, t("daily_resign_kept", lang))
             return
         settled = await host.attempts.resign(interaction.user.id)
-        stored = await host.par.get(host.days.today())
+        day = dt.date.fromisoformat(settled.attempt.day)  # the open day's, not the clock's
+        stored = await host.par.get(day)
         par = daily_score.par_score(stored)
         await reply(interaction, t("daily_resigned", lang) + "\n" + result_text(
             settled.score, settled.share_in(lang), daily_score.versus_par(settled.score, par, lang),
-            settled.standing, True, lang, next_ts=next_challenge(host.days.today()),
+            settled.standing, True, lang, next_ts=next_challenge(day),
             odds=odds_line(stored, lang)))
 
     @daily.command(name=_("stats", id="command.daily.stats"), description=_(
@@ -238,7 +241,8 @@ class DailyCommands(CommandsMixin):
         if (host := await _acked_host(interaction, lang)) is None:
             return
         s = await host.board.stats(interaction.user.id)
-        today = await host.store.attempt(interaction.user.id, host.days.today().isoformat(), True)
+        today = await host.store.attempt(interaction.user.id,
+                                         (await host.days.open_day(host.store)).isoformat(), True)
         try:
             score = daily_score.Score.from_json(today.score) if today and today.score else None
         except ValueError:

@@ -175,10 +175,11 @@ async def history_page(host: DailyHost, user_id: int, page: int,
     lines = [t("history_head", lang, page=page + 1, pages=pages)]
     lines += [history_line(d, lang) for d in days]
     view = discord.ui.View(timeout=None)
-    closed = [d for d in days if host.days.clock() >= core.day_end(d.day)]
+    today = await host.days.open_day(host.store)  # as `play` claims: every day before is closed
+    closed = [d for d in days if d.day < today]
     if closed:
         view.add_item(HistoryPick("review", closed, lang))
-    practice = [d for d in days if d.day < host.days.today() or d.status != "playing"]
+    practice = [d for d in days if d.day < today or d.status != "playing"]
     if practice:
         view.add_item(HistoryPick("practice", practice, lang))
     if pages > 1:

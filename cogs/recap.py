@@ -53,7 +53,7 @@ async def caption(interaction: discord.Interaction, row: GameRow, lang: str) -> 
         return t("recap_caption", lang, game=row.id)
     day = dt.date.fromisoformat(str(info.get("day")))
     text = t("recap_daily_caption", lang, n=number_of(day), day=day.isoformat())
-    today = host.days.today()
+    today = await host.days.open_day(host.store)  # as `play` claims it
     if day != today and await host.store.attempt(interaction.user.id, today.isoformat(),
                                                  True) is not None:
         text += "\n" + t("recap_daily_today", lang, n=number_of(today),
@@ -95,15 +95,15 @@ class RecapCommands(commands.Cog):
             if host is None:
                 raise LookupError
             if game is None:  # yesterday's game, as its recap DM says; none: when today's opens
-                today = host.days.today()
+                today = await host.days.open_day(host.store)
                 yesterday = today - dt.timedelta(days=1)
                 att = await host.store.attempt(user, yesterday.isoformat(), True)
                 # its own game only: a damaged game_id may name another player's
                 row = await attempt_game(bot.store, att) if att is not None else None
                 if row is None:
                     if await host.store.attempt(user, today.isoformat(), True) is not None:
-                        closed_day(host, today)  # refused while the day is open
-                    day = closed_day(host, None)
+                        await closed_day(host, today)  # refused while the day is open
+                    day = await closed_day(host, None)
                     await refuse(interaction, lang,
                                  t("recap_no_daily", lang, day=day.isoformat()))
                     return None
@@ -112,7 +112,7 @@ class RecapCommands(commands.Cog):
             info = (row.settings.get("daily") or {}) if row is not None else {}
             if row is None or not info or row.seat_of(user) is None:
                 raise LookupError
-            closed_day(host, dt.date.fromisoformat(str(info.get("day"))))
+            await closed_day(host, dt.date.fromisoformat(str(info.get("day"))))
             return row
         except (LookupError, ValueError):
             await refuse(interaction, lang, t("recap_daily", lang) if game is None

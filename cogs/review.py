@@ -74,10 +74,10 @@ async def chosen_game(interaction: discord.Interaction, game: int | None) -> Gam
         return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open,
                                 game=game)
     if game is None and host is not None:  # the caller's ranked game of the last closed day
-        today = host.days.today()
+        today = await host.days.open_day(host.store)
         if await host.store.attempt(user, today.isoformat(), True) is not None:
-            closed_day(host, today)  # played today: refused, saying when the day closes
-        day = closed_day(host, None)
+            await closed_day(host, today)  # played today: refused, saying when the day closes
+        day = await closed_day(host, None)
         att = await host.store.attempt(user, day.isoformat(), True)
         row = await bot.store.get(att.game_id) if att and att.game_id else None
         if row is None:

@@ -86,7 +86,7 @@ class DailyAttempts:
             for _ in range(3):  # a lost race is read again once: the winner has committed
                 att = await self.store.attempt(user_id, day.isoformat(), True)
                 if att is not None and att.status != "playing":
-                    raise self.done_today()
+                    raise self.done_today(day)
                 if reach is not None:
                     await reach()
                     reach = None
@@ -103,7 +103,7 @@ class DailyAttempts:
                         return await self._resume(row, att, ch, post_channel, raced)
                     if row is None and att.game_id is not None:
                         await self._ended(att)  # its game ended: it is no longer playable
-                        raise self.done_today()
+                        raise self.done_today(day)
                 # Nothing yet, or what an older bot left by crashing: start it. An open game
                 # with no attempt of today is not today's (an attempt is claimed with or
                 # before its game): it goes. Should a racing process have just committed
@@ -122,8 +122,8 @@ class DailyAttempts:
                        reach: Reach | None = None) -> Started:
         """Replay a past day unranked; today's only after the ranked attempt is over. The old
         practice game's end, the new claim and the new game are one transaction. `reach`:
-        as in `play`."""
-        today = self.days.today()
+        as in `play`. Today is the day `play` claims (`Calendar.open_day`, for a clock behind)."""
+        today = await self.days.open_day(self.store)
         day = day or today - dt.timedelta(days=1)
         if day > today:
             raise ServiceError.of("svc.daily_future", code="daily_future")
@@ -229,10 +229,10 @@ class DailyAttempts:
                 await self.games.store.set_status(row.id, "abandoned")
         return await self.store.attempt(user_id, info["day"], True) if ended else None
 
-    def done_today(self) -> ServiceError:
+    def done_today(self, today: dt.date) -> ServiceError:
         """Today's ranked attempt is over: the refusal says where practice is (yesterday's
-        challenge, or today's with its date) and when the next challenge opens."""
-        today = self.days.today()
+        challenge, or today's with its date) and when the next challenge opens. `today`: the
+        open day (`Calendar.open_day`), whose close is the next opening."""
         return ServiceError.of("svc.daily_done", day=today.isoformat(),
                                ts=int(daily.day_end(today)), code="daily_done")
 

@@ -121,4 +121,5 @@ class DailyBoard:
                     log.warning("daily %s user %s: unreadable score skipped", a.day, user_id)
             elif a.status == "unfinished":
                 results[day] = None
-        return daily_standings.stats(results, self.days.today())
+        # today as `play` claims it: a clock behind the day's close cut today's off the streaks
+        return daily_standings.stats(results, await self.days.open_day(self.store))

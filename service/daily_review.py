@@ -80,16 +80,18 @@ class Day:
         return daily.number_of(self.day)
 
 
-def closed_day(host: DailyHost, day: dt.date | None) -> dt.date:
+async def closed_day(host: DailyHost, day: dt.date | None) -> dt.date:
     """The day to review (default: yesterday); a refusal for one still open — today's
-    review would give the day away — or before the first challenge."""
-    today = host.days.today()
+    review would give the day away — or before the first challenge. Today is the day `play`
+    claims (`Calendar.open_day`): with the clock behind the day's close, the day the store
+    closed was refused as still open, and "yesterday" was the day before it."""
+    today = await host.days.open_day(host.store)  # as `play` claims: every day before is closed
     day = day or today - dt.timedelta(days=1)
     if day < daily.EPOCH:
         raise ServiceError.of("svc.daily_past", day=daily.EPOCH.isoformat(), code="daily_past")
     if day > today:  # before its end is computed: the calendar's last day has no next one
         raise ServiceError.of("svc.daily_future", code="daily_future")
-    if host.days.clock() < daily.day_end(day):
+    if day == today:
         raise ServiceError.of("svc.daily_review_open", n=daily.number_of(day),
                               ts=int(daily.day_end(day)), code="daily_review_open")
     return day
@@ -197,7 +199,7 @@ async def games_of(host: DailyHost, user_id: int,
                    day: dt.date) -> tuple[dict[str, Played], list[str]]:
     """The games of a closed day the caller may step through — their own first, then the
     par levels' — and the par levels whose game is not available."""
-    day = closed_day(host, day)
+    day = await closed_day(host, day)
     games: dict[str, Played] = {}
     mine = await own_game(host, user_id, day)
     if mine is not None:
@@ -214,7 +216,7 @@ async def games_of(host: DailyHost, user_id: int,
 
 async def review(host: DailyHost, user_id: int, day: dt.date | None) -> Review:
     """Everything the review of a closed day shows the caller."""
-    day = closed_day(host, day)
+    day = await closed_day(host, day)
     games, missing = await games_of(host, user_id, day)
     board = await host.board.leaderboard(day, None)
     att = await host.store.attempt(user_id, day.isoformat(), True)

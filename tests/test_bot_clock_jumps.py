@@ -17,6 +17,8 @@ from test_bot_timers_audit import HOUR, hour_game
 
 from cogs import actions, announce
 from cogs.daily_job import day_once
+from service import daily
+from service.daily_score import Score
 from service.daily_slots import slot
 
 REAL_TIME = time.time
@@ -127,4 +129,44 @@ def test_a_server_clock_far_from_discords_is_logged_for_the_operator(tmp_path, m
             told = [r for r in caplog.records if "clock is" in r.getMessage()]
             assert len(told) == 1 and told[0].levelname == "WARNING", told
             assert "+3600 s off Discord's" in told[0].getMessage(), told[0].getMessage()
+    asyncio.run(scenario())
+
+
+def test_with_the_clock_behind_the_days_close_every_daily_command_reads_the_open_day(
+        tmp_path):
+    """The same clock audit, for the daily commands beside play and resign: with #22 closed
+    by the day job and this process 5 s behind, `/rr daily play` gives #23 — but the
+    leaderboard, stats, practice and review still read #22 by the clock: the player who
+    had just resigned #23 found no row of theirs on "today's" board, no share line and a
+    streak one day short in their stats, "that day is still to come" for a practice of the
+    day they had played, and the resign's countdown to a next challenge already begun.
+    Every command now reads the day the store says is open (`Calendar.open_day`)."""
+    async def scenario():
+        clock = Clock(CLOSED)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            await day_once(h.bot)
+            clock.now = BEHIND
+            dan = h.user("dan")
+            dm = h.dm_channel(dan)
+            ds = h.bot.daily.store
+            won = Score("won", 9, 12, 3, 14, 2).to_json()
+            for day in ("2026-11-21", "2026-11-22"):  # two days won before (R13.1)
+                await ds.claim(dan.id, day, True, "dan", None)
+                await ds.end_attempt(dan.id, day, True, "finished", won, None)
+            await h.slash(dan, "rr daily play", channel=dm)
+            res = await h.slash(dan, "rr daily resign", confirm=True, channel=dm)
+            assert "#23" in res.text, res.text
+            nxt = int(daily.day_end(dt.date(2026, 11, 23)))
+            assert f"<t:{nxt}:R>" in res.text, res.text  # #24 opens then, not a time past
+            board = await h.slash(dan, "rr daily leaderboard", channel=dm)
+            assert "#23" in board.text and "Dan" in board.text, board.text
+            stats = await h.slash(dan, "rr daily stats", channel=dm)
+            # the resign ends the streak (docs/daily.md) and its share line is today's
+            assert "win streak 0 (best 2)" in stats.text and "#23" in stats.text, stats.text
+            prac = await h.slash(dan, "rr daily practice", channel=dm)  # yesterday: #22
+            assert "#22" in prac.text and "#21" not in prac.text, prac.text
+            prac = await h.slash(dan, "rr daily practice", date="2026-11-23", channel=dm)
+            assert "#23" in prac.text and "started" in prac.text, prac.text
+            review = await h.slash(dan, "rr daily review", channel=dm)  # #22, closed
+            assert "#22" in review.text, review.text
     asyncio.run(scenario())
