@@ -3,7 +3,7 @@
     .venv/bin/python bench/rhythm.py --ai greedy --weeks 50 [--workers 2] [--secret TEXT]
     .venv/bin/python bench/rhythm.py --ai expert --weeks 25 --budget 200
 
-Plays the days from `service.daily.RHYTHM_FROM` on, one game a day, as the par plays them
+Plays the days from `service.daily_schedule.RHYTHM_FROM` on, one game a day, as the par plays them
 (`service.daily_play.par_seed`'s first run), under one secret (a test secret, never a live
 one: the days differ per secret, the bands do not). The expert spends a count budget, not the
 par's clock, so a run gives the same counts on a loaded machine. Prints, per weekday, its band
@@ -23,8 +23,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service.daily import RHYTHM, RHYTHM_FROM, challenge_from_key, day_key  # noqa: E402
+from service.daily import challenge_from_key, day_key  # noqa: E402
 from service.daily_par import par_seed, play_out  # noqa: E402
+from service.daily_schedule import RHYTHM, RHYTHM_FROM  # noqa: E402
 from sim.runner import EXPERT_BUDGET, make_bot  # noqa: E402
 from sim.stats import wilson  # noqa: E402
 

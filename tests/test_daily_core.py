@@ -7,7 +7,7 @@ import pytest
 
 from ai import make_player
 from engine import Game, view
-from service import daily, daily_score
+from service import daily, daily_schedule, daily_score
 from service.daily_score import Score
 from service.daily_standings import Entry, Standing, ranked, standing, stats
 
@@ -49,12 +49,12 @@ def test_modifiers_vary_and_never_clash_over_a_year():
         c = daily.challenge_for(SECRET, DAY + dt.timedelta(days=k))
         keys = [set(m.options) for m in c.modifiers]
         assert len(keys) == 1 or not keys[0] & keys[1]
-        if c.day >= daily.RHYTHM_FROM:
+        if c.day >= daily_schedule.RHYTHM_FROM:
             seen |= {m.id for m in c.modifiers}
         difficulties.add(c.difficulty)
         c.new_game("x")  # every combination is a valid engine setup
     # every modifier but the three-command ones, which the weekly rhythm never deals (issue 19)
-    assert seen == {m["id"] for m in daily.catalogue()["modifiers"]} - daily.THREE_COMMANDS
+    assert seen == {m["id"] for m in daily.catalogue()["modifiers"]} - daily_schedule.THREE_COMMANDS
     assert difficulties == {"easy", "normal", "hard"}
 
 

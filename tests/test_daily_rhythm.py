@@ -21,9 +21,10 @@ import pytest
 import bot as entry
 import service.daily_par as daily_par
 from service import GameService, daily, daily_score
-from service.daily import EVEN, GENTLE, HARSH, RHYTHM_FROM, SCARCE, THREE_COMMANDS, day_end
+from service.daily import day_end
 from service.daily_par import ai_play
 from service.daily_play import DailyHost
+from service.daily_schedule import EVEN, GENTLE, HARSH, RHYTHM_FROM, SCARCE, THREE_COMMANDS
 from service.daily_score import Score, odds_words, par_odds
 from service.levels import level_of
 

@@ -16,7 +16,7 @@ from harness import Harness
 
 from console.options import table_from, table_parser
 from engine import Game
-from service import daily
+from service import daily, daily_schedule
 from service.games import GameService
 from service.levels import SOLO_LEVELS, level_of, level_options
 from store.db import Store
@@ -35,7 +35,7 @@ def test_nightmare_is_hard_with_the_dailys_two_harsh_modifiers():
     mods = {m["id"]: m["options"] for m in daily.catalogue()["modifiers"]}
     assert level_options("nightmare") == {**level_options("hard"), **mods["skeleton"],
                                           **mods["poor"]}
-    assert {"skeleton", "poor"} == set(daily.HARSH)
+    assert {"skeleton", "poor"} == set(daily_schedule.HARSH)
     assert [SOLO_LEVELS[k]["difficulty"] for k in ("easy", "normal", "hard")] == \
         ["easy", "normal", "hard"]
 
