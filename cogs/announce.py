@@ -295,6 +295,9 @@ class Announcement:
     # The move also ended the game with no winner (only AI-played seats were left): told
     # right after it, from its own outbox notice (`Announcer.announce`).
     closing: Abandoned | None = None
+    # Lines told first in its first post (with its image): the AI answers held before it
+    # (`Announcer._lead`), so they and its image are one post rather than two.
+    lead: list[str] = field(default_factory=list)
 
     def lines(self, lang: str) -> list[str]:
         return markdowns(narrate(self.public, self.names, self.cards, lang), lang)
@@ -331,6 +334,31 @@ class Announcement:
         if len(self.reports) == 1 and (self.extra or self.timeouts or self.ended):
             return []
         return self.report_lines(self.reports[0])
+
+    def opening(self) -> list[str]:
+        """The lines of its first post when that post has an image and none of the notes its
+        last post carries (the image's title when it has no lines): held lines may lead
+        that post (`Announcer.announce`)."""
+        if not self.reports or self.reports[0].view is None:
+            return []
+        if len(self.reports) == 1 and (self.extra or self.timeouts or self.ended):
+            return []
+        r = self.reports[0]
+        return self.report_lines(r) or \
+            ([t("report_quiet", self.lang, what=self.stage(r.what))] if r.what else [])
+
+    def tail(self) -> list[str]:
+        """The lines of its last post when that post is lines alone, nothing of it follows
+        (no ping, DM, recap, note) and an AI seat answers next ("**Round 2** begins" after
+        a person's last move of a round): they may start the AI's burst post
+        (`Announcer.announce`), every image before them posted as before."""
+        if not (self.ai_waiting and self.reports) or self.reports[-1].view is not None:
+            return []
+        if self.asks or self.private or self.extra or self.extra_pings or self.timeouts:
+            return []
+        if self.recap or self.ended or self.closing:
+            return []
+        return self.report_lines(self.reports[-1])
 
     def story(self) -> list[str]:
         """All its lines in order (its reports', else its public events')."""
@@ -426,6 +454,14 @@ class Burst:
         default_factory=contextlib.AsyncExitStack)
     # its post at HOLD_MAX_S however long the AI still thinks (`Announcer._flush_at`)
     timer: asyncio.Task[None] | None = None
+    # the messages its first answer's notice sent before its held lines (the last lines of
+    # a move the AI answers follow, `Announcer._hold_tail`): a retry starts after them
+    told: int = 0
+
+
+def lead_lines(held: Burst) -> list[str]:
+    """A held burst's lines, in order (its answers' stories one after the other)."""
+    return [line for _ann, story in held.entries for line in story]
 
 
 def page_ends(stories: Sequence[list[str]], limit: int = MAX_CONTENT) -> list[int]:
@@ -609,8 +645,10 @@ class Announcer:
                             f"{view.get('round', 0)}.png",
                             description=table_alt(view, what, ann.lang))
 
-    async def publish(self, ann: Announcement, *, skip_seat: int | None = None) -> None:
-        """Public lines (+ the table image after a phase), pings, then private DMs."""
+    async def publish(self, ann: Announcement, *, skip_seat: int | None = None,
+                      held: bool = False) -> None:
+        """Public lines (+ the table image after a phase), pings, then private DMs. `held`:
+        its last post (`Announcement.tail`) is not posted here but in the AI's burst post."""
         ch = self.channel(ann.channel_id)
         hints = [t("kick_hint", ann.lang, name=ann.names[seat], n=n)
                  for seat, n in ann.timeouts.items()
@@ -624,7 +662,7 @@ class Announcer:
             # what a newcomer does next, where the game ended (the new-player audit)
             hints.append(t("over_next", ann.lang, game=row.id))
         if ann.reports:  # every card or phase that ended: its lines and its own image
-            await self._post_reports(ch, ann, hints)
+            await self._post_reports(ch, ann, hints, held=held)
         else:
             await self._post(ch, ann, ann.lines(ann.lang) + hints, await self.table_file(ann),
                              ann.extra_pings)
@@ -659,7 +697,7 @@ class Announcer:
         await deliver(f"game {ended.row.id} abandoned", lambda: channel.send(note))
 
     async def _post_reports(self, ch: discord.PartialMessageable, ann: Announcement,
-                            hints: list[str]) -> None:
+                            hints: list[str], *, held: bool = False) -> None:
         """Each card or phase that ended, its lines and its own image, in order; `hints`
         (and the extra pings) with the last. All the images are drawn at once, each posted
         as soon as it and the ones before it are ready."""
@@ -667,11 +705,15 @@ class Announcer:
             ann, r.view, r.events, [r.what] if r.what else None)) for r in ann.reports]
         try:
             for k, (r, drawing) in enumerate(zip(ann.reports, images, strict=True)):
+                last = k == len(ann.reports) - 1
+                if last and held:  # (its lines start the AI's burst post: `_hold_tail`)
+                    break
                 lines = ann.report_lines(r)
                 image = None if drawing is None else await drawing
                 if not lines and image is not None and r.what:  # an image needs its title
                     lines = [t("report_quiet", ann.lang, what=ann.stage(r.what))]
-                last = k == len(ann.reports) - 1
+                if k == 0:  # the AI answers held before it, in the same post (`_lead`)
+                    lines = ann.lead + lines
                 await self._post(ch, ann, lines + (hints if last else []), image,
                                  ann.extra_pings if last else [])
         finally:
@@ -823,17 +865,109 @@ class Announcer:
                     await held.claims.enter_async_context(self._claimed(ann.notice))
                 held.entries.append((ann, ann.story()))
                 return True  # (told with its burst: at the run's end, or at HOLD_MAX_S)
-            # an AI answer that asks people (or posts an image later): its first lines go
-            # in the burst's post when they are lines alone, its own messages after them
-            head = ann.head() if joins and held is not None else []
+            return await self._tell_after(ann, held if joins else None, skip_seat)
+
+    async def _tell_after(self, ann: Announcement, held: Burst | None,
+                          skip_seat: int | None) -> bool:
+        """`announce` of one not held, in the channel's turn, after the held burst (`held`
+        when `ann` is an AI answer of its run, which may share its post)."""
+        # an AI answer whose first post has an image: the held lines lead that post; one
+        # that asks people (or posts an image later): its first lines go in the burst's
+        # post when they are lines alone, its own messages after them
+        done = 0
+        if (leading := self._leading(ann, held)) is None:
+            head = ann.head() if held is not None else []
             sent = await self._flush(ann.channel_id, (ann, head) if head else None)
             done = len(pages(head)) if head and sent else 0  # (its first messages: told)
-            told = await self.tell(ann.notice, lambda: self.publish(ann, skip_seat=skip_seat),
+        if not done and (tail := ann.tail()):  # its last lines start the AI's post
+            return await self._hold_tail(ann, tail, skip_seat, leading)
+        if leading is not None:
+            told = await self._lead_into(ann, leading, skip_seat)
+        else:
+            told = await self.tell(ann.notice,
+                                   lambda: self.publish(ann, skip_seat=skip_seat),
                                    parts_done=done, channel=ann.channel_id)
-            if (closing := ann.closing) is not None:  # after the move that ended it
-                told = await self.tell(closing.notice,
-                                       lambda: self.publish_abandoned(closing)) and told
-            return told
+        if (closing := ann.closing) is not None:  # after the move that ended it
+            told = await self.tell(closing.notice,
+                                   lambda: self.publish_abandoned(closing)) and told
+        return told
+
+    def _leading(self, ann: Announcement, held: Burst | None) -> Burst | None:
+        """`held`, taken out of the channel's hold, when its lines fit with `ann`'s first
+        post (its image's, `Announcement.opening`) in one message: they lead that post
+        (`Announcement.lead`) rather than being a post of their own. Fitting, that message
+        keeps its number in `ann`'s notice (a retry rebuilt from the store has no lead)."""
+        opening = ann.opening()
+        if held is None or not opening or len(pages(lead_lines(held) + opening)) > 1:
+            return None
+        self._held.pop(ann.channel_id, None)
+        if held.timer is not None and held.timer is not asyncio.current_task():
+            held.timer.cancel()
+        return held
+
+    async def _lead_into(self, ann: Announcement, leading: Burst,
+                         skip_seat: int | None) -> bool:
+        """`ann` told with `leading`'s lines first in its first post (`_leading`)."""
+        tried: list[Progress | None] = []
+
+        async def send() -> None:
+            try:
+                await self.publish(replace(ann, lead=lead_lines(leading)),
+                                   skip_seat=skip_seat)
+            finally:
+                tried.append(_progress.get())
+
+        async with leading.claims:
+            told = await self.tell(ann.notice, send, channel=ann.channel_id)
+            if not tried:  # not sent here (another process tells the move): on their own
+                return await self._post_burst(ann.channel_id, leading, None) and told
+            return await self._settle_led(leading, tried[0]) and told
+
+    async def _settle_led(self, leading: Burst, progress: Progress | None) -> bool:
+        """The notices of a burst whose lines led a post (`_leading`): out of the outbox
+        when that post (the first message of the try) went out, else each retried on its
+        own as `_post_burst` does (the first from after its messages already sent,
+        `Burst.told`). True when they went out."""
+        out = progress is not None and progress.count > progress.skip and (
+            progress.stopped is None or progress.stopped > progress.skip)
+        for k, (ann, _story) in enumerate(leading.entries):
+            await self._settle(ann.notice, None if out else leading.told if k == 0 else 0, 0)
+        return out
+
+    async def _hold_tail(self, ann: Announcement, tail: list[str], skip_seat: int | None,
+                         leading: Burst | None = None) -> bool:
+        """`ann` told but for its last lines (`Announcement.tail`), which start a burst held
+        for the AI answers that follow it: "**Round 2** begins" and the AI's first moves in
+        one post rather than two (`leading`: lines its first post starts with, `_leading`).
+        Its notice stays claimed until that post, then leaves the outbox — or is retried
+        from those lines (its messages before them went out). One Discord did not take in
+        full is kept as `tell` keeps it. True when all went out."""
+        async with contextlib.AsyncExitStack() as led:
+            if leading is not None:
+                await led.enter_async_context(leading.claims)
+            if ann.notice is not None and not await self.claim(ann.notice, unsure=True):
+                if leading is not None:  # (another process tells the move: on their own)
+                    await self._post_burst(ann.channel_id, leading, None)
+                return False
+            held = Burst([(ann, tail)])
+            if ann.notice is not None:
+                await held.claims.enter_async_context(self._claimed(ann.notice))
+            lead = [] if leading is None else lead_lines(leading)
+            progress = await self._attempt(ann.notice, lambda: self.publish(
+                replace(ann, lead=lead), skip_seat=skip_seat, held=True), 0)
+            await self.posting(ann.channel_id, refused=progress.refused,
+                               took=progress.took > 0)
+            if leading is not None:
+                await self._settle_led(leading, progress)
+        if progress.stopped is not None:
+            async with held.claims:
+                await self._settle(ann.notice, progress.stopped, 0)
+            return False
+        held.told = progress.count
+        self._held[ann.channel_id] = held
+        held.timer = asyncio.create_task(self._flush_at(ann.channel_id, held),
+                                         name=f"rr-burst-{ann.channel_id}")
+        return True
 
     async def flush(self, channel_id: int) -> bool:
         """Tell the channel's held AI answers now, in one post (the AI's run ended).
@@ -903,9 +1037,10 @@ class Announcer:
         progress = await self._attempt(
             first.notice, lambda: self._post(self.channel(channel_id), first, lines, None), 0)
         await self.posting(channel_id, refused=progress.refused, took=progress.took > 0)
-        for (ann, _story), end in zip(held.entries, page_ends(stories), strict=False):
+        for k, ((ann, _story), end) in enumerate(zip(held.entries, page_ends(stories),
+                                                     strict=False)):
             sent = progress.stopped is None or end <= progress.stopped
-            await self._settle(ann.notice, None if sent else 0, 0)
+            await self._settle(ann.notice, None if sent else held.told if k == 0 else 0, 0)
         if last.ai_waiting and head is None:  # (an AI seat may still be asked: its run
             self.bot.ai.kick(channel_id)      # looks again)
         return progress.stopped is None

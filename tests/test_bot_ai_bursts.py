@@ -74,6 +74,11 @@ def test_an_ai_burst_is_one_post_between_a_persons_answer_and_the_next_question(
                         ai = next((k for k, p in enumerate(segment) if ai_opens(p)), None)
                         if ai is not None:
                             bursts += 1
+                            # the round's start a move ended with, read with the AI's
+                            # answers after it (R4: the round's first choice is the start
+                            # player's) — not a post of its own before theirs
+                            if ai and not segment[ai - 1].files:
+                                ai -= 1
                             after = segment[ai:]
                             images = sum(1 for p in after if p.files)
                             assert len(after) <= images + 1, \
@@ -88,6 +93,12 @@ def test_an_ai_burst_is_one_post_between_a_persons_answer_and_the_next_question(
                 asked = [u for m in new for u in pings(m, people)]
                 assert len(asked) == len(set(asked)), [m.content[:60] for m in new]
             assert bursts >= 5
+            # a move ending with the round's start, the AI to choose first: "**Round N**
+            # begins" opens the post of the AI's answers (before: a post of its own)
+            opened = [m for m in public(h) if m.content.startswith("**Round")
+                      and "\n🤖 Bot" in m.content]
+            assert len(opened) >= 3, [m.content[:60] for m in public(h)]
+            assert all(len(m.content) <= 2000 for m in public(h))
             # every AI move still named, in the order it was committed
             lines = [line for m in public(h) for line in m.content.split("\n")]
             ai_lines = [line for story in told for line in story]
@@ -199,6 +210,53 @@ def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path
             await h.settle()
             assert await table.bot.store.notices() == []
             told_once(kept["stories"], public(h)[kept["mark"]:])
+    asyncio.run(scenario())
+
+
+def test_discord_failing_the_post_a_round_start_opens_tells_it_later_once_alone(
+        tmp_path, monkeypatch):
+    """A move's last lines ("**Round N** begins") held to open the AI's post: that post
+    refused (503, retries spent), the move's notice is retried from those lines alone — its
+    phases' images, already posted, are not posted again — and each AI answer held with
+    them on its own: every line told once, in order."""
+    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    kept: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            table, _ann, _bob = await two_people_two_bots(h)
+            down = {"on": False}
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
+                        when=lambda request: down["on"])
+            announcer = table.bot.announcer
+            real = announcer._flush
+
+            async def flush(channel_id: int, head: Any = None) -> bool:
+                held = announcer._held.get(channel_id)
+                if "stories" not in kept and held is not None and held.told \
+                        and (len(held.entries) >= 2 or head is not None):
+                    kept["stories"] = [story for _a, story in held.entries]
+                    kept["mark"] = len(public(h))
+                    kept["images"] = {f.description for m in public(h) for f in m.files}
+                    down["on"] = True
+                try:
+                    return await real(channel_id, head)
+                finally:
+                    down["on"] = False
+            announcer._flush = flush  # type: ignore[method-assign]
+            await play_until(h, table, kept, 60, "no round start held with AI answers")
+            assert kept["stories"][0][0].startswith("**Round"), kept["stories"]
+            assert len(await table.bot.store.notices()) >= len(kept["stories"])
+            await table.bot.tick_once()  # Discord is back: the outbox pass tells them
+            await h.settle()
+            assert await table.bot.store.notices() == []
+            after = public(h)[kept["mark"]:]
+            told_once(kept["stories"], after)
+            again = [f.description for m in after for f in m.files
+                     if f.description in kept["images"]]
+            assert not again, again
     asyncio.run(scenario())
 
 
