@@ -440,6 +440,7 @@ class Turn:
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     users: int = 0
+    owner: asyncio.Task[Any] | None = None  # the task whose turn it is (`Announcer._turn`)
 
 
 @dataclass(slots=True)
@@ -978,13 +979,16 @@ class Announcer:
             return await self._flush(channel_id)
 
     async def tell_in_turn(self, channel_id: int, notice: int | None,
-                           send: Callable[[], Awaitable[None]]) -> bool:
+                           send: Callable[[], Awaitable[None]], *, parts_done: int = 0,
+                           attempts: int = 0, channel: int | None = None) -> bool:
         """`tell` in the channel's turn: after its announcements before it and its held AI
         answers (`_flush`). A game abandoned while the AI still thought was told ended, and
-        the AI's moves committed before that followed it."""
+        the AI's moves committed before that followed it; a reminder or a game set aside
+        was read before AI moves made earlier."""
         async with self._turn(channel_id):
             await self._flush(channel_id)
-            return await self.tell(notice, send)
+            return await self.tell(notice, send, parts_done=parts_done, attempts=attempts,
+                                   channel=channel)
 
     async def _flush_at(self, channel_id: int, held: Burst) -> None:
         """`held` told at HOLD_MAX_S if it is still held then: an AI thinking long, or
@@ -1004,8 +1008,15 @@ class Announcer:
         turn = self._order.setdefault(channel_id, Turn())
         turn.users += 1
         try:
+            if turn.owner is not None and turn.owner is asyncio.current_task():
+                yield  # (told inside this task's own turn: a game set aside as its post
+                return  # loaded it, say — in its place; waiting would wait for itself)
             async with turn.lock, self._telling:
-                yield
+                turn.owner = asyncio.current_task()
+                try:
+                    yield
+                finally:
+                    turn.owner = None
         finally:
             turn.users -= 1
             if not turn.users:
@@ -1277,9 +1288,11 @@ class Announcer:
         if item is None:  # nothing left to tell (the game is gone or the move undone)
             return await self.tell(notice.id, _nothing)
         if isinstance(item, Reminder):
-            reminder = item
-            return await self.tell(notice.id, lambda: self.remind(reminder),
-                                   parts_done=notice.parts_done, attempts=notice.attempts)
+            reminder = item  # (in the channel's turn, as a live one: `tell_in_turn`)
+            return await self.tell_in_turn(post_channel(reminder.row), notice.id,
+                                           lambda: self.remind(reminder),
+                                           parts_done=notice.parts_done,
+                                           attempts=notice.attempts)
         if isinstance(item, Abandoned):
             ended = item
             return await self.tell(notice.id, lambda: self.publish_abandoned(ended),
@@ -1288,8 +1301,10 @@ class Announcer:
             aside, told = item, self.set_aside
             if told is None:  # (no channel to tell it in: a bot without its Discord side)
                 return await self.tell(notice.id, _nothing)
-            return await self.tell(notice.id, lambda: told(aside.row, aside.reason),
-                                   parts_done=notice.parts_done, attempts=notice.attempts)
+            return await self.tell_in_turn(post_channel(aside.row), notice.id,
+                                           lambda: told(aside.row, aside.reason),
+                                           parts_done=notice.parts_done,
+                                           attempts=notice.attempts)
         try:
             ann = self.capture(item)
         except Exception:  # a damaged row of this game must not stop the others' notices

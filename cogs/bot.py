@@ -41,7 +41,7 @@ from service.tables import STORE_REFUSALS
 from store import GameRow, GameStore, TimerRow, make_store
 
 from .actions import AnsweringTree, guarded, perform
-from .announce import Announcer, channel_watch
+from .announce import Announcer, channel_watch, post_channel
 from .config import Config
 from .daily_board import DAILY_ITEMS
 from .daily_job import day_once
@@ -468,15 +468,18 @@ class RookBot(Host):
             await self.announcer.announce(self.announcer.capture(out))
             if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
                 await tell_settled(self, out.row.id)
-        for rem in reminders:
-            await self.announcer.tell(rem.notice, partial(self.announcer.remind, rem),
-                                      channel=rem.row.channel_id)
+        for rem in reminders:  # in the channel's turn: after the AI moves held before it
+            await self.announcer.tell_in_turn(post_channel(rem.row), rem.notice,
+                                              partial(self.announcer.remind, rem),
+                                              channel=rem.row.channel_id)
 
     async def _tell_set_aside(self, row: GameRow, reason: dict[str, Any] | None,
                               notice: int | None) -> None:
         """A game set aside (or back in play), told in its channel as its outbox notice: a
-        post that fails is told again, not lost (the fault-injection audit)."""
-        await self.announcer.tell(notice, lambda: tell_channel(self, row, reason))
+        post that fails is told again, not lost (the fault-injection audit). In the
+        channel's turn: after the posts of the moves made before it (held AI answers)."""
+        await self.announcer.tell_in_turn(post_channel(row), notice,
+                                          lambda: tell_channel(self, row, reason))
 
     async def close(self) -> None:
         for task in (self._verifier, self._notifier):

@@ -18,6 +18,7 @@ from test_bot_outbox import crash_copy
 
 import cogs.announce as announce
 from cogs.announce import Announcer
+from service import Reminder
 
 
 def pings(m: Any, people: set[int]) -> set[int]:
@@ -416,4 +417,32 @@ def test_the_bot_closing_with_an_ai_burst_held_tells_it_and_starts_no_ai_run(tmp
             assert last.ai_waiting  # (an AI seat is asked next: the post kicked the AI)
         told_once(stories, public_of(h.server)[mark:])
         assert kicks == [] and not [t for t in bot.ai._tasks if not t.done()]
+    asyncio.run(scenario())
+
+
+def test_a_reminder_and_a_set_aside_post_are_read_after_the_ai_moves_held_before_them(
+        tmp_path):
+    """A reminder (a time limit's warning) or a game set aside, told while the AI still
+    thinks with answers held for its burst's post: each was posted at once, ahead of the
+    AI's moves committed before it — the reminder read as if asked before the AI moved, the
+    AI moves told after the game was said to be set aside. Now each takes the channel's
+    turn: the held answers first, then the reminder, then the set-aside post."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            table, ann, bob = await two_people_two_bots(h)
+            release, stories = await pause_in_a_burst(h, table, random.Random(1))
+            bot = table.bot
+            row, g = await bot.service.tables.current(h.channel.id)
+            seat = next(s for s in g.waiting_for() if row.seats[s]["user"] in (ann.id, bob.id))
+            mark = len(public(h))
+            await bot._tell_each([], [Reminder(row, seat, bot.service.clock() + 600)])
+            await bot._tell_set_aside(row, {"kind": "replay"}, None)
+            after = [m.content for m in public(h)[mark:]]
+            release.set()
+            await h.settle()
+            held = [line for story in stories for line in story]
+            assert held and after[0].split("\n")[:len(held)] == held, after
+            assert f"<@{row.seats[seat]['user']}>" in after[1], after  # the reminder
+            assert str(row.id) in after[2] and len(after) == 3, after  # set aside
     asyncio.run(scenario())
