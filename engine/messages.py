@@ -144,7 +144,8 @@ ENGLISH: dict[str, str] = {
     "no_willpower": "Willpower cannot be used here: a reroll cannot be rerolled and costs 1 "
                     "honor mark (R12.3).",
     "ambiguous": "'{text}' could be {keys}: use that name.",
-    "not_found": "There is no '{text}' {where}{why} (you have: {have}).",
+    "not_found": "There is no '{text}' {where}{why}{close} (you have: {have}).",
+    "close": ": did you mean {card}?",
     "where.hand": "in your hand", "where.mercs": "among your hand or the mercenaries",
     "why.auto": "; no mercenaries may be taken when Recruit is executed AUTO (R7.1)",
     "why.nor": "; nor among what you may recruit",

@@ -130,3 +130,27 @@ def test_the_game_over_post_says_what_to_do_next(tmp_path):
                 for word in (*words, f"game:{row.id}" if locale == "en-US" else str(row.id)):
                     assert word in over.text, over.text
     asyncio.run(scenario())
+
+
+def test_a_mistyped_card_name_is_answered_with_the_name_meant(tmp_path):
+    """A newcomer who typed `/rr place theif` read only 'There is no 'theif' in your hand
+    (you have: …)' and had to spot the typo in the list; a Japanese player who typed the
+    name in hiragana (しーふ) the same. The refusal now names the card meant, in the reader's
+    language, and the placement is still open (R4: nothing was placed)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            for locale, typed, meant in (("en-US", "theif", ": did you mean Thief★?"),
+                                         ("ja", "しーふ", "。シーフ★のことですか？")):
+                h.server.guild_locale = locale
+                ann, bob = (h.user(f"ann-{locale}", locale=locale),
+                            h.user(f"bob-{locale}", locale=locale))
+                table = Table(h, h.server.add_channel(f"typo-{locale}"))
+                await table.open(ann, [bob], players=2)
+                res = await table.slash(ann, "rr place", card=typed, square="2B")
+                assert res.ephemeral and res.text.startswith("⛔"), res.text
+                assert meant in res.text, res.text
+                far = await table.slash(ann, "rr place", card="dragon", square="2B")
+                assert "did you mean" not in far.text and "のことですか" not in far.text, far.text
+                row, g = await table.game()
+                assert len(g.waiting_for()) == 2  # both placements still open
+    asyncio.run(scenario())
