@@ -47,9 +47,14 @@ def spaced_quotes(lang: str) -> bool:
 
 def command(verb: str, lang: str) -> str:
     """What the console types where Discord has `/rr VERB …` (its first word), quoted."""
-    verb = (verb.split() or [verb])[0]
+    words = verb.split() or [verb]
+    verb = words[0]
     hint = i18n.t(lang, f"console.hint.{verb}")
-    return quote(shown(verb, lang) if hint == f"console.hint.{verb}" else hint, lang)
+    if hint != f"console.hint.{verb}":
+        return quote(hint, lang)
+    # An option's value is typed after the verb here: `rules topic:commands` → `rules commands`.
+    values = [value for word in words[1:] for value in [word.partition(":")[2]] if value]
+    return quote(" ".join([shown(verb, lang), *values]), lang)
 
 
 def plain(line: Line | None, lang: str) -> str:

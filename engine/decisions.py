@@ -538,7 +538,12 @@ def prompt(cs: CardSet, st: State, seat: int, dec: Decision) -> Prompt:
     """What `dec` asks `seat`: its kind's catalogue key with the parameters the kind
     declares (the seat's own, such as its Level Up price)."""
     rule = RULES[dec["kind"]]
-    return Prompt(rule.prompt_key, rule.asks(cs, st, seat, dec),
+    key = rule.prompt_key
+    if dec["kind"] == "pick" and st["round"] == 1:
+        # A newcomer's first pick names five cards they have never seen: round 1's prompt
+        # says where their effects are told (R7); later rounds keep it short.
+        key = "prompt.pick_first"
+    return Prompt(key, rule.asks(cs, st, seat, dec),
                   None if rule.counted is None else rule.counted(dec))
 
 

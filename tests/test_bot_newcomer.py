@@ -154,3 +154,29 @@ def test_a_mistyped_card_name_is_answered_with_the_name_meant(tmp_path):
                 row, g = await table.game()
                 assert len(g.waiting_for()) == 2  # both placements still open
     asyncio.run(scenario())
+
+
+def test_the_first_pick_says_where_the_cards_effects_are_told(tmp_path):
+    """A newcomer's first question was 'choose a command card. (Rest, Reward, Recruit,
+    Advance, Raid)' with five buttons they had never seen, and nothing said what each does
+    (R7) nor where to read it. Round 1's pick names the rules topic, as the reader's client
+    lists the command; and that topic does tell each card's effects."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            for locale, pointer, effect in (
+                    ("en-US", "What each card does: `/rr rules topic:commands`.", "Reward"),
+                    ("ja", "各カードの効果は `/rr ルール 項目:commands` で読めます。", "報酬")):
+                channel = h.server.add_channel(f"first-{locale}")
+                h.server.guild_locale = locale
+                ann, bob = (h.user(f"a-{locale}", locale=locale),
+                            h.user(f"b-{locale}", locale=locale))
+                table = Table(h, channel)
+                await table.open(ann, [bob], players=2)
+                await place_both(table, ann, bob)
+                row, g = await table.game()
+                owner = table.user(row, g.waiting_for()[0])
+                res = await table.slash(owner, "rr status")
+                assert pointer in res.text, res.text
+                rules = await table.slash(owner, "rr rules", topic="commands")
+                assert effect in rules.embeds[0]["description"], rules.embeds
+    asyncio.run(scenario())

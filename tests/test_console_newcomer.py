@@ -382,3 +382,18 @@ def test_a_difficulty_is_typed_by_the_name_the_console_shows() -> None:
                          ("ふつう", "normal"), ("HARD", "hard")):
         _, table = parse_command_line(["--difficulty", typed])
         assert table.difficulty == level, typed
+
+
+def test_the_first_pick_names_the_rules_topic_as_the_console_types_it() -> None:
+    """Round 1's pick says where the command cards' effects are told (R7); the console
+    writes that as a line to type (`rules commands`), not Discord's `topic:` option, and a
+    mistyped card name is answered with the card meant."""
+    for lang, placed, told, typo, meant in (
+            ("en", "place thief 2B", "What each card does: 'rules commands'.",
+             "place theif 2B", "did you mean Thief★?"),
+            ("ja", "配置 シーフ 2B", "各カードの効果は「rules commands」で読めます。",
+             "配置 しーふ 2B", "シーフ★のことですか？")):
+        typed, first = asyncio.run(answers([typo, placed], lang))
+        assert meant in typed, typed
+        assert told in first, first
+        assert "topic:" not in first and "<cmd>" not in first, first
