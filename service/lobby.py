@@ -178,7 +178,7 @@ class Lobby:
             for _ in range(3):
                 row = await self.tables.lobby(channel_id)
                 if user_id != row.host_id:
-                    raise ServiceError.of("svc.host_gone" if host_gone else "svc.host_start")
+                    raise _not_host(row, host_gone)
                 if row.settings.get("difficulty") is not None and len(row.seats) != 1:
                     raise ServiceError.of("svc.solo_host")
                 op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
@@ -328,6 +328,17 @@ def distinct(name: str, seats: list[Seat]) -> str:
     could tell whose turn it was — the community audit)."""
     taken = {_folded(s.get("name", "")) for s in seats}
     return f"{name} ({len(seats) + 1})" if _folded(name) in taken else name
+
+
+def _not_host(row: GameRow, host_gone: bool) -> ServiceError:
+    """Start pressed by a player who is not the host: who the host is, so a newcomer knows
+    whom to ask (new-player audit: 'Only the host can start' left them guessing). The host
+    always keeps a seat (`_unseat`)."""
+    if host_gone:
+        return ServiceError.of("svc.host_gone")
+    seat = row.seat_of(row.host_id)
+    return ServiceError.of("svc.host_start", host=row.seats[seat]["name"] if seat is not None
+                           else "?")
 
 
 def _unseat(user_id: int, row: GameRow) -> None:

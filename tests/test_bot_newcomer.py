@@ -180,3 +180,26 @@ def test_the_first_pick_says_where_the_cards_effects_are_told(tmp_path):
                 rules = await table.slash(owner, "rr rules", topic="commands")
                 assert effect in rules.embeds[0]["description"], rules.embeds
     asyncio.run(scenario())
+
+
+def test_start_pressed_by_a_guest_names_the_host_to_ask(tmp_path):
+    """A newcomer who joined and pressed Start read 'Only the host can start the game.', not
+    who the host is nor what happens next. The refusal names the host and says they press
+    Start; the lobby stays open (nothing started)."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            for locale, words in (("en-US", ("Only the host, Ann", "**Start**")),
+                                  ("ja", ("ホストのAnnさんだけ", "**開始**"))):
+                h.server.guild_locale = locale
+                channel = h.server.add_channel(f"start-{locale}")
+                ann, bob = (h.user("Ann", locale=locale), h.user("Bob", locale=locale))
+                table = Table(h, channel)
+                await h.slash(ann, "rr new", channel=channel, players=2)
+                lobby = table.lobby_message()
+                await h.click(bob, table.lobby_button(lobby, "join"), message=lobby)
+                res = await h.click(bob, table.lobby_button(lobby, "start"), message=lobby)
+                assert res.ephemeral and res.text.startswith("⛔"), res.text
+                for word in words:
+                    assert word in res.text, res.text
+                assert await h.bot.service.tables.lobby(channel.id)  # still a lobby
+    asyncio.run(scenario())
