@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import Game, NotationError, parse
+from engine import Game, NotationError, closest, parse
 from engine.types import Decision
 from service import ServiceError
 from service.levels import level_of
@@ -184,7 +184,11 @@ class Games(Telling):
         options = dec["options"] if dec is not None and dec["kind"] == "pick" else list(
             g.cards.commands)
         names = self.join(g.cards.name(c, self.lang) for c in options or [])
-        self.say("! " + self.t("not_command_card", card=excerpt(a.card or "", self.lang), options=names))
+        meant = closest(a.card or "", ((g.cards.name(c, lang), c) for c in options or []
+                                       for lang in ("en", "ja")))
+        close = self.t("close_card", card=g.cards.name(meant, self.lang)) if meant else ""
+        self.say("! " + self.t("not_command_card", card=excerpt(a.card or "", self.lang),
+                               close=close, options=names))
         return True
 
     async def tutorial(self, lesson: str = "") -> None:

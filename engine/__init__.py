@@ -8,7 +8,7 @@ filter events per player; `cards_for` (the card set a setup plays with) and
 State format: docs/state.md.
 """
 
-from .cards import CardSet, UnknownCardsVersion, cards_for, default_cards
+from .cards import CardSet, UnknownCardsVersion, cards_for, closest, default_cards
 from .errors import (
     ActionError,
     GameFinished,
@@ -33,7 +33,7 @@ def view(state: State, seat: int | None) -> View:
 __all__ = [
     "DIFFICULTY_DISCARDS", "Action", "ActionError", "CardSet", "Game", "GameFinished", "IllegalAction",
     "NotYourDecision",
-    "NotationError", "SkillUse", "StaleDecision", "UnknownCardsVersion", "UnknownRulesVersion", "cards_for",
+    "NotationError", "SkillUse", "StaleDecision", "UnknownCardsVersion", "UnknownRulesVersion", "cards_for", "closest",
     "default_cards", "find_cards_version", "parse", "view", "visible",
     "Decision", "Event", "State", "View",
 ]

@@ -15,9 +15,10 @@ version (a test guards it), so a balance change is released by adding the next v
 
 from __future__ import annotations
 
+import difflib
 import json
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache, lru_cache
@@ -141,6 +142,19 @@ def normalize_name(text: str) -> str:
     for ch in ("★", "☆", "*", " ", "_", "-", "・"):
         t = t.replace(ch, "")
     return t
+
+
+def closest(text: str, named: Iterable[tuple[str, str]]) -> str | None:
+    """The key whose name `text` most likely mistypes (`theif` → Thief★, `advanc` →
+    Advance, hiragana `しーふ` → シーフ★), None when no name is close: a newcomer's typo is
+    answered with the name meant (new-player audit). `named`: (printed name, key) pairs."""
+    def fold(name: str) -> str:  # hiragana as katakana: the printed names are katakana
+        return "".join(chr(ord(ch) + 0x60) if "ぁ" <= ch <= "ゖ" else ch
+                       for ch in normalize_name(name))
+    keys = {fold(name): key for name, key in named}
+    want = fold(text)
+    best = difflib.get_close_matches(want, list(keys), n=1, cutoff=0.6) if want else []
+    return keys[best[0]] if best else None
 
 
 def _offsets(raw: Any) -> tuple[Offset, ...]:

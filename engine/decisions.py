@@ -10,7 +10,6 @@ here instead of six places to keep in step.
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from itertools import combinations
 from typing import Any, Generic, TypeVar
 
 from . import board, combat, flow
-from .cards import CardSet, normalize_name
+from .cards import CardSet, closest, normalize_name
 from .errors import IllegalAction, excerpt
 from .messages import Commands, Items, Name, Phrase, phrase
 from .notation import Action, Verb
@@ -173,20 +172,10 @@ def match_card(cs: CardSet, cards: list[Card], text: str, where: str, extra: str
                         close=phrase("close", card=_name(cs, close)) if close else "")
 
 
-def _kana(text: str) -> str:
-    """Hiragana as katakana, so `しーふ` is close to シーフ★ (the printed names are katakana)."""
-    return "".join(chr(ord(ch) + 0x60) if "ぁ" <= ch <= "ゖ" else ch for ch in text)
-
-
 def _close_card(cs: CardSet, cards: list[Card], text: str) -> str | None:
-    """The card of `cards` a mistyped name most likely meant (`theif` → Thief★, `しーふ` →
-    シーフ★), None when no name is close: a newcomer's typo is answered with the name to
-    type, not only the list to search (new-player audit)."""
-    want = _kana(normalize_name(text))
-    names = {_kana(normalize_name(n)): c["card"] for c in cards
-             for n in (cs.units[c["card"]].en, cs.units[c["card"]].ja)}
-    best = difflib.get_close_matches(want, list(names), n=1, cutoff=0.6) if want else []
-    return names[best[0]] if best else None
+    """The card of `cards` a mistyped name most likely meant, in either language."""
+    return closest(text, ((n, c["card"]) for c in cards
+                          for n in (cs.units[c["card"]].en, cs.units[c["card"]].ja)))
 
 
 def home_square(cs: CardSet, b: Board, square: str | None) -> int:

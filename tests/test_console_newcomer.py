@@ -397,3 +397,18 @@ def test_the_first_pick_names_the_rules_topic_as_the_console_types_it() -> None:
         assert meant in typed, typed
         assert told in first, first
         assert "topic:" not in first and "<cmd>" not in first, first
+
+
+def test_a_mistyped_command_card_is_answered_with_the_card_meant() -> None:
+    """`pick advanc` read only "'advanc' is not a command card. Choose one of: …"; the
+    answer now names the card meant, in the reader's language, and nothing is chosen. A
+    word close to no card keeps the plain answer."""
+    for lang, placed, typo, meant in (("en", "place thief 2B", "pick advanc",
+                                       "is not a command card. Did you mean Advance? Choose"),
+                                      ("ja", "配置 シーフ 2B", "選択 rewrd",
+                                       "ではありません。報酬のことですか？選べるカード")):
+        _placed, typed, far, status = asyncio.run(answers([placed, typo, "pick banana",
+                                                           "status"], lang))
+        assert meant in typed, typed
+        assert "Did you mean" not in far and "のことですか" not in far, far
+        assert "pick CARD" in status or "選択 カード" in status, status  # still asked
