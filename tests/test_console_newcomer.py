@@ -412,3 +412,12 @@ def test_a_mistyped_command_card_is_answered_with_the_card_meant() -> None:
         assert meant in typed, typed
         assert "Did you mean" not in far and "のことですか" not in far, far
         assert "pick CARD" in status or "選択 カード" in status, status  # still asked
+
+
+def test_the_japanese_text_board_names_the_home_area_as_the_rulebook_does() -> None:
+    """The Japanese board's column header said 自陣 where the prompts, the refusals and the
+    rulebook say 自軍エリア (R2: columns 1–2): a newcomer told to place on 自軍エリア looked
+    for it in vain. The header now reads 2自軍 / 1自軍."""
+    board, = asyncio.run(answers(["盤面"], "ja"))
+    header = next(line for line in board.splitlines() if "魔法陣" in line)
+    assert "2自軍" in header and "1自軍" in header and "自陣" not in header, header
