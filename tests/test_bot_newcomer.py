@@ -165,7 +165,7 @@ def test_the_first_pick_says_where_the_cards_effects_are_told(tmp_path):
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
             for locale, pointer, effect in (
                     ("en-US", "What each card does: `/rr rules topic:commands`.", "Reward"),
-                    ("ja", "各カードの効果は `/rr ルール 項目:commands` で読めます。", "報酬")):
+                    ("ja", "各カードの効果は`/rr ルール 項目:commands`で読めます。", "報酬")):
                 channel = h.server.add_channel(f"first-{locale}")
                 h.server.guild_locale = locale
                 ann, bob = (h.user(f"a-{locale}", locale=locale),
