@@ -108,11 +108,13 @@ from .model import (
     HarnessError,
     HTTPError,
     InteractionResult,
+    OverLimit,
     RecordedFile,
     RecordedMessage,
     Request,
     SchemaViolation,
     SettleTimeout,
+    UnsafePing,
 )
 from .server import FailureRule, FakeDiscord
 
@@ -137,12 +139,14 @@ __all__ = [
     "Harness",
     "HarnessError",
     "InteractionResult",
+    "OverLimit",
     "RecordedFile",
     "RecordedHTTP",
     "RecordedMessage",
     "Request",
     "SchemaViolation",
     "SettleTimeout",
+    "UnsafePing",
     "_validate_message_payload",
 ]
 

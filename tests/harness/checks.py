@@ -159,6 +159,8 @@ def _validate_message_payload(
             err("components.placeholder", "Placeholder must be 150 or fewer in length.")
         if ctype in (3, 5, 6, 7, 8):
             lo, hi = int(comp.get("min_values", 1)), int(comp.get("max_values", 1))
+            if ctype == 3 and hi > len(comp.get("options") or []):
+                err("components.max_values", "max_values must be at most the options' count.")
             if not (0 <= lo <= hi <= 25):
                 err(
                     "components.min_values",
@@ -179,12 +181,76 @@ def _validate_message_payload(
     return errors
 
 
+def modal_problems(data: Mapping[str, Any]) -> list[str]:
+    """Discord's limits on a modal (interaction response type 9): a title of at most 45
+    characters, 1-5 rows, custom ids of at most 100, text input labels of at most 45 and
+    placeholders of at most 100."""
+    problems = []
+    if len(str(data.get("title") or "")) > 45:
+        problems.append("title: Must be 45 or fewer in length.")
+    if len(str(data.get("custom_id") or "")) > 100:
+        problems.append("custom_id: Must be 100 or fewer in length.")
+    if not 1 <= len(data.get("components") or []) <= 5:
+        problems.append("components: Must be between 1 and 5 in length.")
+    for comp in _walk_components(data.get("components") or []):
+        if len(str(comp.get("custom_id") or "")) > 100:
+            problems.append(f"custom_id {comp.get('custom_id')!r}: over 100 characters")
+        if comp.get("type") == 4 and len(str(comp.get("label") or "")) > 45:
+            problems.append(f"text input label {comp.get('label')!r}: over 45 characters")
+        if comp.get("type") == 4 and len(str(comp.get("placeholder") or "")) > 100:
+            problems.append("text input placeholder: over 100 characters")
+    return problems
+
+
+class LimitRefusal(HTTPError):
+    """Discord's 400 / 50035 for a message over a documented limit (the HTTP edge also
+    records it as an `OverLimit` failure: the bot usually only logs it)."""
+
+
 def _raise_for_payload(errors: dict[str, Any]) -> None:
     if not errors:
         return
     if errors.pop("_empty", None) and not errors:
         raise HTTPError(400, "Cannot send an empty message", code=50006)
-    raise HTTPError(400, "Invalid Form Body", code=50035, errors=errors)
+    raise LimitRefusal(400, "Invalid Form Body", code=50035, errors=errors)
+
+
+# --------------------------------------------------------------------------- pings
+#
+# Discord's "Allowed Mentions Object": without `allowed_mentions` a message's content pings
+# everything it names; with it, @everyone/@here only when `parse` holds "everyone", a role
+# only when `parse` holds "roles" or `roles` lists its id. Embeds never ping.
+
+_PING_EVERYONE = re.compile(r"@(everyone|here)\b")
+_PING_ROLE = re.compile(r"<@&(\d+)>")
+
+
+def ping_problem(body: Mapping[str, Any]) -> str | None:
+    """What a message body would ping that no game message may (@everyone, @here, a role),
+    or None. `body` is a message create/edit/followup body or a callback's `data`."""
+    content = body.get("content")
+    if not isinstance(content, str) or not content:
+        return None
+    mentions = body.get("allowed_mentions")
+    parse = None if mentions is None else list(mentions.get("parse") or [])
+    roles = set() if mentions is None else {str(r) for r in mentions.get("roles") or []}
+    if (parse is None or "everyone" in parse) and (hit := _PING_EVERYONE.search(content)):
+        return f"pings {hit.group(0)}: {content[:200]!r}"
+    for role in _PING_ROLE.findall(content):
+        if parse is None or "roles" in parse or role in roles:
+            return f"pings the role {role}: {content[:200]!r}"
+    return None
+
+
+def request_ping_problem(request: Request) -> str | None:
+    """`ping_problem` for whatever message a request carries (a callback's `data` too)."""
+    body = request.json
+    if not isinstance(body, Mapping):
+        return None
+    if request.route.endswith("/callback"):
+        data = body.get("data")
+        return ping_problem(data) if isinstance(data, Mapping) else None
+    return ping_problem(body)
 
 
 # --------------------------------------------------------------------------- snowflakes

@@ -16,13 +16,15 @@ from urllib.parse import unquote, urlsplit
 import discord
 from discord.http import HTTPClient, Route
 
-from .checks import SnowflakeRefusal
+from .checks import LimitRefusal, SnowflakeRefusal, request_ping_problem
 from .model import (
     BadSnowflake,
     HarnessError,
     HTTPError,
+    OverLimit,
     RecordedFile,
     Request,
+    UnsafePing,
     _discord_exception,
     wire_copy,
 )
@@ -239,12 +241,18 @@ class RecordedHTTP:
                     if isinstance(exc, SnowflakeRefusal):  # a bot bug, even when it is swallowed
                         self.on_unhandled(BadSnowflake(
                             f"{request.method} {request.path}: not a snowflake: {exc.errors}"))
+                    elif isinstance(exc, LimitRefusal):  # a lost post, even when swallowed
+                        self.on_unhandled(OverLimit(
+                            f"{request.method} {request.path}: over Discord's limits: "
+                            f"{exc.errors}"))
                     raise _discord_exception(exc.status, exc.body()) from None
                 except HarnessError as exc:
                     request.status = 599
                     self.on_unhandled(exc)
                     raise
                 request.status = 204 if result is None else 200
+                if problem := request_ping_problem(request):
+                    self.on_unhandled(UnsafePing(f"{request.method} {request.path} {problem}"))
                 request.response = wire_copy(result)
                 # Discord has the request now; its response reaches the bot a network round
                 # trip later, and the bot's other tasks run meanwhile. Without this, a burst

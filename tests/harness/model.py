@@ -110,6 +110,19 @@ class BadSnowflake(HarnessError):
     the harness also fails the test, as it does for an unhandled route."""
 
 
+class OverLimit(HarnessError):
+    """The bot sent a message over one of Discord's documented limits (2000 characters of
+    content, an embed's 6000, 25 select options, an 80-character button label...).
+    Discord refuses the whole message (400 / 50035) and the bot usually only logs that, so
+    the post is lost without a trace a test would see: the harness fails the test."""
+
+
+class UnsafePing(HarnessError):
+    """A message whose text would ping @everyone, @here or a role: its allowed mentions
+    (or their absence, which Discord reads as "parse everything") let a mention in the
+    text through. A display name with `@everyone` in it must never reach the server."""
+
+
 class SettleTimeout(HarnessError):
     """The event loop stayed busy past ``settle_timeout`` (a hang or a busy-loop)."""
 

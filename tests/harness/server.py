@@ -18,9 +18,11 @@ from urllib.parse import unquote
 import discord
 
 from .checks import (
+    LimitRefusal,
     _raise_for_payload,
     _raise_for_snowflakes,
     _validate_message_payload,
+    modal_problems,
 )
 from .model import (
     _CDN,
@@ -698,6 +700,9 @@ class FakeDiscord:
                     code=50035,
                     errors={"data": "modal needs custom_id and title"},
                 )
+            if problems := modal_problems(data):
+                raise LimitRefusal(400, "Invalid Form Body", code=50035,
+                                   errors={"data": problems})
             res.modal = wire_copy(data)
             self.last_modal = res.modal
         res.response_type = rtype
