@@ -63,7 +63,7 @@ from .i18n import LEVELS, PHASES, join, languages, pair, t
 from .mentions import is_person, only, safe
 from .rating_lines import end_lines, places_line, start_line
 from .recap_image import Recap, recap_file, recap_gif_of
-from .text import markdown, markdowns
+from .text import cut, markdown, markdowns
 from .views import prompt_view
 
 log = logging.getLogger("rr.announce")
@@ -226,9 +226,10 @@ def _watched(call: Callable[[], Awaitable[T]], progress: Progress,
 
 
 def clip(lines: list[str], limit: int = MAX_CONTENT) -> str:
-    """Join lines into one message body under Discord's 2000-character limit."""
-    text = "\n".join(lines)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Join lines into one message body under Discord's 2000-character limit, shortened
+    where a player can still read it (`text.cut`: at a line's end, never inside a mention
+    or a markdown pair)."""
+    return cut("\n".join(lines), limit)
 
 
 def pages(lines: list[str], limit: int = MAX_CONTENT) -> list[str]:

@@ -37,7 +37,7 @@ from .lobby import level_choices
 from .mentions import safe, user_name
 from .mixin import CommandsMixin
 from .play import squeeze, suggest
-from .text import markdowns
+from .text import EMBED_DESCRIPTION, EMBED_TITLE, cut, markdowns
 from .views import prompt_view
 
 logger = logging.getLogger("rr.info")
@@ -279,8 +279,9 @@ class InfoCommands(CommandsMixin):
                 "no_rules", lang, topic=safe(topic[:50]), topics=join(
                     (sec.title for sec in rules_ref.sections(lang).values()), lang))))
             return
-        await reply(interaction, "", embed=discord.Embed(title=found.title,
-                                                         description=found.read("Discord")[:4000]))
+        await reply(interaction, "", embed=discord.Embed(
+            title=cut(found.title, EMBED_TITLE), description=cut(found.read("Discord"),
+                                                                 EMBED_DESCRIPTION)))
 
     @rules.autocomplete("topic")
     async def _rules_topic(self, interaction: discord.Interaction,

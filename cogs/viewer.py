@@ -30,7 +30,7 @@ from service.replay import Frame, Replay
 from .actions import ack, guarded, reply
 from .announce import MAX_CONTENT, clip, deliver, table_alt
 from .i18n import PHASES, lang_of, pair, t
-from .text import markdowns
+from .text import EMBED_DESCRIPTION, markdowns
 
 
 @dataclass(slots=True)
@@ -48,7 +48,7 @@ Source = Callable[[discord.Interaction, str, str, str], Awaitable[Story]]
 """(interaction, key, tab, lang) → the Story to show; a ServiceError is told to the clicker."""
 
 SOURCES: dict[str, Source] = {}
-EMBED_TEXT = 4096  # Discord: an embed's description
+EMBED_TEXT = EMBED_DESCRIPTION  # Discord: an embed's description
 
 
 def register(name: str, source: Source) -> None:

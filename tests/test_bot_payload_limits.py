@@ -11,13 +11,53 @@ message is checked to be cut where a player can still read it.
 from __future__ import annotations
 
 import asyncio
+import re
 
 import discord
 import pytest
 from bot_driver import Clock, make_bot
 from harness import Harness, OverLimit, UnsafePing
 
-# ---------------------------------------------------------------------------- the checker
+from cogs.announce import MAX_CONTENT, clip
+from cogs.text import cut
+
+# ---------------------------------------------------------------------------- cutting
+
+
+def _balanced(text: str) -> bool:
+    """No markdown pair left open, no tag cut: what a shortened message must keep."""
+    body = re.sub(r"\\.", "", text)
+    body = re.sub(r"`[^`]*`", "", body)
+    if body.count("`") or re.search(r"<[^>]*$", body):
+        return False
+    return all(body.count(mark) % 2 == 0 for mark in ("**", "~~", "||"))
+
+
+@pytest.mark.parametrize("limit", range(40, 200, 3))
+def test_a_shortened_message_never_cuts_a_mention_or_a_markdown_pair(limit: int) -> None:
+    """Discord refuses a message over 2,000 characters, so a long answer is shortened; a
+    plain slice left `**Mar` (the rest of the message bold) or `<@12` (a broken mention).
+    `cut` ends at a line's end or a space outside every pair and tag, and says "…"."""
+    text = ("**Marie\\_Claire** raided <@123456789012345678> with `/rr place 2B` "
+            "||a secret|| and ~~struck~~ **Ōtsuki さくら 🌸** then\n" * 4)
+    out = cut(text, limit)
+    assert len(out) <= limit and out.endswith("…")
+    assert _balanced(out[:-1]), out
+    assert text.startswith(out[:-1].rstrip())
+
+
+def test_clip_keeps_whole_lines_when_they_fit() -> None:
+    """A reply too long for one message keeps its first lines whole."""
+    lines = [f"**line {k}** <@{10**17 + k}>" for k in range(200)]
+    out = clip(lines)
+    assert len(out) <= MAX_CONTENT and out.endswith("…")
+    assert all(line in lines for line in out[:-1].rstrip().split("\n"))
+
+
+# ---------------------------------------------------------------------------- the sweep
+
+WORST_NAMES = ["@everyone <@&1> ‮RTL‭override", "さくら🌸さくら🌸さくら🌸さくら🌸さくら🌸さくら🌸さ"]
+
 
 def test_the_harness_fails_a_swallowed_overflow_and_a_ping_of_everyone(tmp_path) -> None:
     """The checker itself: a 2001-character post or a post that would ping @everyone is a
