@@ -15,11 +15,12 @@ import re
 
 import discord
 import pytest
-from bot_driver import Clock, make_bot
+from bot_driver import Clock, long_named_game, make_bot
 from harness import Harness, OverLimit, UnsafePing
 
 from cogs.announce import MAX_CONTENT, clip
 from cogs.text import cut
+from service import rules as rules_ref
 
 # ---------------------------------------------------------------------------- cutting
 
@@ -92,3 +93,37 @@ def test_the_checker_knows_modal_and_select_limits() -> None:
     errors = _validate_message_payload(
         {"components": [{"type": 1, "components": [select]}]}, [], creating=True)
     assert "components.max_values" in errors
+
+
+def test_every_read_command_fits_discord_limits_for_four_long_names_in_japanese(tmp_path):
+    """A whole 4-player game of the longest display names (markdown, mentions, wide
+    scripts), read back in Japanese: status, log, board, every rules section, stats
+    profile, history and its viewer, the leaderboard. Every payload is checked by the
+    harness; a post over a limit or pinging @everyone fails here."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=11),
+                           settle_timeout=600) as h:
+            h.server.guild_locale = "ja"
+            users, row, _g = await long_named_game(h, 5)
+            for user in users:
+                user.locale = "ja"
+            for user, name in zip(users, WORST_NAMES, strict=False):  # names change later
+                user.global_name = user.nick = name
+            for command in ("rr status", "rr log", "rr board", "rr-stats profile",
+                            "rr-stats leaderboard", "rr-stats history"):
+                res = await h.slash(users[0], command)
+                assert res.messages, command
+                assert "@everyone" not in res.text, res.text  # defused: "@\u200beveryone"
+            for key in rules_ref.sections("ja"):
+                res = await h.slash(users[2], "rr rules", topic=key)
+                assert res.messages and res.messages[-1].embeds, key
+            hist = await h.slash(users[1], "rr-stats history")
+            assert hist.last is not None
+            await h.click(users[1], message=hist.last, label=f"🎬 #{row.id}")
+            for _ in range(200):  # every frame of the game, phase by phase
+                msg = hist.last
+                if not any(b.get("label") == "▶" and not b.get("disabled")
+                           for r in msg.components for b in r.get("components", [])):
+                    break
+                await h.click(users[1], message=msg, label="▶")
+    asyncio.run(scenario())
