@@ -288,17 +288,32 @@ async def announce(bot: Host, ann: Announcement, *, skip_seat: int | None = None
     await bot.announcer.announce(ann, skip_seat=skip_seat)
 
 
+TOO_LARGE = 40005  # Discord: "Request entity too large" (an upload over the server's limit)
+
+
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
     """An ephemeral answer: after `ack` a followup (the first replaces 'thinking…'),
     otherwise the interaction's response itself (a held acknowledgement is settled first)."""
     if (held := _held.pop(interaction.id, None)) is not None:
         await held.settle()
 
-    async def send() -> Any:
+    async def post(text: str, parts: dict[str, Any]) -> Any:
         if not interaction.response.is_done():
-            return await interaction.response.send_message(clip([content]), ephemeral=True,
-                                                           **kwargs)
-        return await interaction.followup.send(clip([content]), ephemeral=True, **kwargs)
+            return await interaction.response.send_message(text, ephemeral=True, **parts)
+        return await interaction.followup.send(text, ephemeral=True, **parts)
+
+    async def send() -> Any:
+        try:
+            return await post(clip([content]), kwargs)
+        except discord.HTTPException as e:
+            if e.code != TOO_LARGE or not {"file", "files"} & kwargs.keys():
+                raise
+        # the server's upload limit is below the image (Discord's default is 10 MiB; some
+        # servers' are smaller): the words still reach the player, the image is said missing
+        log.warning("reply to interaction %s: its file was too large; sent without it",
+                    interaction.id)
+        rest = {k: v for k, v in kwargs.items() if k not in ("file", "files")}
+        return await post(clip([content, t("file_too_large", lang_of(interaction))]), rest)
 
     await deliver(f"reply to interaction {interaction.id}", send)
 

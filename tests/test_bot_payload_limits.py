@@ -15,7 +15,7 @@ import re
 
 import discord
 import pytest
-from bot_driver import Clock, long_named_game, make_bot
+from bot_driver import Clock, finished_solo, long_named_game, make_bot
 from harness import Harness, OverLimit, UnsafePing
 
 from cogs.announce import MAX_CONTENT, clip
@@ -126,4 +126,25 @@ def test_every_read_command_fits_discord_limits_for_four_long_names_in_japanese(
                            for r in msg.components for b in r.get("components", [])):
                     break
                 await h.click(users[1], message=msg, label="▶")
+    asyncio.run(scenario())
+
+
+def test_an_image_over_the_servers_upload_limit_leaves_the_words_and_says_so(tmp_path):
+    """Discord answers 413 / 40005 "Request entity too large" to an upload over the server's
+    limit (10 MiB by default, smaller on some servers). `/rr-recap` left the player's
+    "thinking…" up for ever and `/rr board` never answered ("The application did not
+    respond"): now the words come without the image, saying it was left out."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            ann, yui = h.user("ann"), h.user("yui", locale="ja")
+            await finished_solo(h, ann)
+            h.http.fail("*", "*", status=413, code=40005, message="Request entity too large",
+                        times=None, when=lambda r: bool(r.files))
+            recap = await h.slash(ann, "rr-recap")
+            assert recap.ephemeral and not recap.files
+            assert "The recap of game" in recap.text and "upload limit" in recap.text
+            assert not any(m.flags & 128 for m in recap.messages)  # no "thinking…" left
+            board = await h.slash(yui, "rr board")
+            assert board.ephemeral and not board.files and board.response_type == 4
+            assert "アップロード上限" in board.text, board.text
     asyncio.run(scenario())
