@@ -34,7 +34,7 @@ from service.refusals import words
 from service.seats import people_deciding
 from service.tables import fault_refusal
 
-from .announce import Announcement, clip, deliver
+from .announce import TOO_LARGE, Announcement, clip, deliver
 from .daily_words import DmUnreachable, dm_refusal, tell_settled
 from .host import Host
 from .i18n import join, lang_of, result_text, t
@@ -286,9 +286,6 @@ async def announce(bot: Host, ann: Announcement, *, skip_seat: int | None = None
     stays with this game's messages (logged, retried from where it stopped) and never turns
     into "something went wrong" for a move that was saved."""
     await bot.announcer.announce(ann, skip_seat=skip_seat)
-
-
-TOO_LARGE = 40005  # Discord: "Request entity too large" (an upload over the server's limit)
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:

@@ -85,6 +85,7 @@ DRAW_NICENESS = 10
 DRAW_JOB_S = 120.0
 TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 500 games)
 MAX_CONTENT = 1900
+TOO_LARGE = 40005  # Discord: "Request entity too large" (an upload over the server's limit)
 NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
 NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
 # An AI burst's held answers are told at least this often, whatever the AI still thinks (a
@@ -755,6 +756,17 @@ class Announcer:
                 if last and data is not None and image is not None:
                     kwargs["file"] = discord.File(io.BytesIO(data), filename=image.filename,
                                                   description=image.description)
+                try:
+                    return await ch.send(**kwargs)
+                except discord.HTTPException as e:
+                    if e.code != TOO_LARGE or "file" not in kwargs:
+                        raise
+                # over this server's upload limit: the words (the post's last lines) still
+                # go, the image said missing, rather than the whole message lost
+                log.warning("game %s: an image over the upload limit left out", ann.game_id)
+                del kwargs["file"]
+                note = t("file_too_large", ann.lang)
+                kwargs["content"] = clip([body, note] if body else [note])
                 return await ch.send(**kwargs)
             return send
 

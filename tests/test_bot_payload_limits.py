@@ -148,3 +148,23 @@ def test_an_image_over_the_servers_upload_limit_leaves_the_words_and_says_so(tmp
             assert board.ephemeral and not board.files and board.response_type == 4
             assert "アップロード上限" in board.text, board.text
     asyncio.run(scenario())
+
+
+def test_a_channel_post_whose_image_is_over_the_upload_limit_keeps_its_words(tmp_path):
+    """A game's channel post carries its last lines with the table's image; Discord's 413 /
+    40005 to the image lost those lines for the whole table (a 4xx is not retried). Now
+    they are posted without the image, saying it was left out, and the game goes on."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+            ann = h.user("ann")
+            h.http.fail("POST", "/channels/{channel_id}/messages", status=413, code=40005,
+                        message="Request entity too large", times=None,
+                        when=lambda r: bool(r.files))
+            _table, _row, g = await finished_solo(h, ann)
+            assert g.over
+            posts = [m for m in h.messages() if not m.ephemeral and m.dm_user_id is None]
+            assert not any(m.files for m in posts)
+            noted = [m for m in posts if "over this server's upload limit" in m.text]
+            assert noted and all(m.text.strip() != "" for m in noted)
+            assert any(len(m.text.split("\n")) > 1 for m in noted)  # the words, then the note
+    asyncio.run(scenario())
