@@ -183,6 +183,20 @@ async def deliver(what: str, call: Callable[[], Awaitable[T]], *,
     return None
 
 
+async def or_without_image(send: Callable[[bool], Awaitable[T]], what: str) -> T:
+    """`send(True)` (with its image); when Discord refuses the image as over the server's
+    upload limit (413 / 40005: 10 MiB by default, less on some servers), `send(False)`:
+    the words still reach the player, who is told the image was left out (the caller adds
+    `file_too_large`). Any other error is the caller's (`deliver`)."""
+    try:
+        return await send(True)
+    except discord.HTTPException as e:
+        if e.code != TOO_LARGE:
+            raise
+    log.warning("%s: an image over the upload limit left out", what)
+    return await send(False)
+
+
 def refused(what: str, e: discord.HTTPException, progress: Progress | None) -> None:
     """A call Discord refused for good (4xx, not a rate limit), logged — and noted where it
     tells the game: a deleted channel (`channel_watch`), or a want of the bot's permissions

@@ -26,6 +26,7 @@ import datetime as dt
 import io
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -42,8 +43,9 @@ from service.seats import seat_names
 from store import GameRow, review_store
 
 from .actions import in_server, reply, rook
-from .announce import deliver, pages
+from .announce import clip, deliver, or_without_image, pages
 from .host import Host
+from .i18n import t
 from .i18n import text as words
 from .mentions import safe
 from .text import markdowns
@@ -163,7 +165,14 @@ async def review_command(interaction: discord.Interaction, reviewer: Reviewer,
     # chart) replaces the progress, the rest follow it, whole lines each (never clipped: the
     # last seat's review and the footer were cut off)
     first, *rest = pages(lines) or [""]
-    await deliver(f"review of game {row.id}", lambda: interaction.edit_original_response(
-        content=first, attachments=[image] if image else []))
+    def edit(with_image: bool) -> Awaitable[discord.InteractionMessage]:
+        if with_image:
+            return interaction.edit_original_response(content=first,
+                                                      attachments=[image] if image else [])
+        return interaction.edit_original_response(
+            content=clip([first, t("file_too_large", lang)]), attachments=[])
+
+    what = f"review of game {row.id}"
+    await deliver(what, lambda: or_without_image(edit, what))
     for body in rest:
         await reply(interaction, body)

@@ -27,6 +27,7 @@ import hashlib
 import io
 import logging
 import re
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -40,8 +41,8 @@ from service.tutorial import Screen, Tutorial, lessons
 from store import tutorial_store
 
 from .actions import ack, guarded, refusal, reply, rook
-from .announce import clip, deliver
-from .i18n import lang_of, text
+from .announce import clip, deliver, or_without_image
+from .i18n import lang_of, t, text
 from .review import new_reviewer, review_command
 from .text import markdowns
 
@@ -259,8 +260,16 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    image: discord.File | None) -> None:
         """The clicked (ephemeral) message, edited in place."""
         files = [image] if image is not None else []
-        await deliver(f"tutorial step for interaction {interaction.id}",
-                      lambda: interaction.edit_original_response(attachments=files, **parts))
+        lang = lang_of(interaction)
+
+        def send(with_image: bool) -> Awaitable[discord.InteractionMessage]:
+            if with_image:
+                return interaction.edit_original_response(attachments=files, **parts)
+            return interaction.edit_original_response(attachments=[], **{
+                **parts, "content": clip([parts["content"], t("file_too_large", lang)])})
+
+        what = f"tutorial step for interaction {interaction.id}"
+        await deliver(what, lambda: or_without_image(send, what))
 
 
 TUTORIAL_ITEMS = (LearnButton,)

@@ -28,7 +28,7 @@ from render import table_png
 from service.replay import Frame, Replay
 
 from .actions import ack, guarded, reply
-from .announce import MAX_CONTENT, clip, deliver, table_alt
+from .announce import MAX_CONTENT, clip, deliver, or_without_image, table_alt
 from .i18n import PHASES, lang_of, pair, t
 from .text import EMBED_DESCRIPTION, markdowns
 
@@ -159,9 +159,14 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         story = await source(interaction, self.key, self.tab, lang)
         parts = await frame_message(self.source, self.key, story, self.k, lang)
         image = parts.pop("file")
-        await deliver(f"viewer frame for interaction {interaction.id}",
-                      lambda: interaction.edit_original_response(attachments=[image],
-                                                                 **parts))
+        def edit(with_image: bool) -> Awaitable[discord.InteractionMessage]:
+            if with_image:
+                return interaction.edit_original_response(attachments=[image], **parts)
+            return interaction.edit_original_response(attachments=[], **{
+                **parts, "content": clip([parts["content"], t("file_too_large", lang)])})
+
+        what = f"viewer frame for interaction {interaction.id}"
+        await deliver(what, lambda: or_without_image(edit, what))
 
 
 VIEWER_ITEMS = (StepButton,)

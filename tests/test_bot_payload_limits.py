@@ -18,6 +18,7 @@ import pytest
 from bot_driver import Clock, finished_solo, long_named_game, make_bot
 from harness import Harness, OverLimit, UnsafePing
 
+import service.review
 from cogs.announce import MAX_CONTENT, clip
 from cogs.text import cut
 from service import rules as rules_ref
@@ -167,4 +168,54 @@ def test_a_channel_post_whose_image_is_over_the_upload_limit_keeps_its_words(tmp
             noted = [m for m in posts if "over this server's upload limit" in m.text]
             assert noted and all(m.text.strip() != "" for m in noted)
             assert any(len(m.text.split("\n")) > 1 for m in noted)  # the words, then the note
+    asyncio.run(scenario())
+
+
+def _refuse_uploads(h: Harness) -> None:
+    """Discord's answer to any upload from now on: 413 / 40005 (a server whose upload
+    limit is below the bot's images)."""
+    h.http.fail("*", "*", status=413, code=40005, message="Request entity too large",
+                times=None, when=lambda r: bool(r.files))
+
+
+def test_a_viewer_step_and_a_review_over_the_upload_limit_keep_their_words(tmp_path,
+                                                                           monkeypatch):
+    """The edited answers with an image — a viewer's next phase, the review with its chart
+    — were lost whole on 413 / 40005 (the viewer kept showing the previous phase, the
+    review its progress line); now the words come, the image said left out."""
+    monkeypatch.setattr(service.review, "SAMPLES", 1)
+    monkeypatch.setattr(service.review, "RECHECK", 1)
+
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=600) as h:
+            ann = h.user("ann")
+            _table, row, _g = await finished_solo(h, ann)
+            hist = await h.slash(ann, "rr-stats history")
+            assert hist.last is not None
+            await h.click(ann, message=hist.last, label=f"🎬 #{row.id}")
+            _refuse_uploads(h)
+            await h.click(ann, message=hist.last, label="▶")
+            assert "step 2 of" in hist.last.text and "upload limit" in hist.last.text
+            assert not hist.last.files
+            review = await h.slash(ann, "rr-learn review", game=row.id)
+            assert "the expert's review" in review.text and "upload limit" in review.text
+            assert not review.files
+    asyncio.run(scenario())
+
+
+def test_a_tutorial_step_over_the_upload_limit_keeps_its_words(tmp_path):
+    """The tutorial's next screen (an edit with its picture) was lost on 413 / 40005: the
+    learner saw the old step. Now the words and buttons come, the picture said left out."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock()),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            res = await h.slash(ann, "rr-learn tutorial")
+            msg = res.message
+            assert msg is not None
+            _refuse_uploads(h)
+            await h.click(ann, message=msg, label="place Thief★ 2B")
+            assert "✅ Well done." in msg.text and "upload limit" in msg.text, msg.text
+            assert not msg.files
     asyncio.run(scenario())
