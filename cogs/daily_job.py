@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Awaitable
 from typing import get_args
 
 import discord
@@ -19,7 +20,7 @@ from service.daily_play import DailyHost
 from service.daily_slots import attempt_game
 from store import DailyNotice, DailyNoticeKind
 
-from .announce import NOTICE_ATTEMPTS, deliver, notice_retry_s, snowflake
+from .announce import NOTICE_ATTEMPTS, clip, deliver, notice_retry_s, or_without_image, snowflake
 from .daily_board import board_line, member_check
 from .daily_words import challenge_text, time_up_text
 from .host import Host, host_of
@@ -130,7 +131,13 @@ async def _tell_notice(bot: Host, notice: DailyNotice) -> bool | None:
         if recap is None:
             return await ch.send(text)
         game_id, data = recap  # a new File each try: a sent one is consumed
-        return await ch.send(text, file=recap_file(game_id, data, notice.lang or "en"))
+        lang = notice.lang or "en"
+
+        def send(with_image: bool) -> Awaitable[discord.Message]:
+            if with_image:
+                return ch.send(text, file=recap_file(game_id, data, lang))
+            return ch.send(clip([text, t("file_too_large", lang)]))
+        return await or_without_image(send, f"daily recap {notice.target}")
 
     async def send() -> None:
         nonlocal took

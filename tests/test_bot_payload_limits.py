@@ -17,9 +17,11 @@ import discord
 import pytest
 from bot_driver import Clock, finished_solo, long_named_game, make_bot
 from harness import Harness, OverLimit, UnsafePing
+from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
 
 import service.review
 from cogs.announce import MAX_CONTENT, clip
+from cogs.daily_job import day_once
 from cogs.text import cut
 from service import rules as rules_ref
 
@@ -218,4 +220,25 @@ def test_a_tutorial_step_over_the_upload_limit_keeps_its_words(tmp_path):
             await h.click(ann, message=msg, label="place Thief★ 2B")
             assert "✅ Well done." in msg.text and "upload limit" in msg.text, msg.text
             assert not msg.files
+    asyncio.run(scenario())
+
+
+def test_a_daily_recap_over_the_upload_limit_still_tells_the_day_closed(tmp_path):
+    """The day's recap DM (the closed day's words with the animation): Discord's 413 /
+    40005 to the animation dropped the whole notice, so the player never heard the day had
+    closed. Now the words come, the animation said left out, once."""
+    async def scenario() -> None:
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock),
+                           settle_timeout=60) as h:
+            ann = h.user("ann")
+            await play_ranked(h, ann)
+            _refuse_uploads(h)
+            clock.now = NEXT_NOON  # the day has closed
+            await day_once(h.bot)
+            await day_once(h.bot)  # another pass: told already
+            dms = [m for m in h.messages() if not m.ephemeral and m.dm_user_id == ann.id
+                   and "has closed" in m.text]
+            assert len(dms) == 1 and not dms[0].files
+            assert "upload limit" in dms[0].text, dms[0].text
     asyncio.run(scenario())
