@@ -138,7 +138,8 @@ def test_an_image_over_the_servers_upload_limit_leaves_the_words_and_says_so(tmp
     "thinking…" up for ever and `/rr board` never answered ("The application did not
     respond"): now the words come without the image, saying it was left out."""
     async def scenario() -> None:
-        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=60) as h:
             ann, yui = h.user("ann"), h.user("yui", locale="ja")
             await finished_solo(h, ann)
             h.http.fail("*", "*", status=413, code=40005, message="Request entity too large",
@@ -158,7 +159,8 @@ def test_a_channel_post_whose_image_is_over_the_upload_limit_keeps_its_words(tmp
     40005 to the image lost those lines for the whole table (a 4xx is not retried). Now
     they are posted without the image, saying it was left out, and the game goes on."""
     async def scenario() -> None:
-        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3)) as h:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
+                           settle_timeout=60) as h:  # a loaded machine draws slowly
             ann = h.user("ann")
             h.http.fail("POST", "/channels/{channel_id}/messages", status=413, code=40005,
                         message="Request entity too large", times=None,
