@@ -19,7 +19,7 @@ from bot_driver import Clock, finished_solo, long_named_game, make_bot
 from harness import Harness, OverLimit, UnsafePing
 from test_bot_daily_review import NEXT_NOON, NOON, play_ranked
 
-import service.review
+import service.review_looks
 from cogs.announce import MAX_CONTENT, clip
 from cogs.daily_job import day_once
 from cogs.text import cut
@@ -187,8 +187,8 @@ def test_a_viewer_step_and_a_review_over_the_upload_limit_keep_their_words(tmp_p
     """The edited answers with an image — a viewer's next phase, the review with its chart
     — were lost whole on 413 / 40005 (the viewer kept showing the previous phase, the
     review its progress line); now the words come, the image said left out."""
-    monkeypatch.setattr(service.review, "SAMPLES", 1)
-    monkeypatch.setattr(service.review, "RECHECK", 1)
+    monkeypatch.setattr(service.review_looks, "SAMPLES", 1)
+    monkeypatch.setattr(service.review_looks, "RECHECK", 1)
 
     async def scenario() -> None:
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),
