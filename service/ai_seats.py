@@ -147,8 +147,8 @@ class AiSeats:
                 raise ServiceError.of("svc.not_player", code="not_player")
             if zombie_level(row, seat) is None:
                 raise ServiceError.of("svc.own_seat")
-            row.meta = await self.tables.store.update_meta(row.id, seat_back(seat))
-            await self.tables.retime_expired(row, g, seat)  # (its AI had not answered yet)
+            # (its AI may not have answered the question that ran out yet)
+            row.meta = await self.tables.give_back(row, g, seat, seat_back(seat))
             log.info("game %s: seat %s is played by its person again", row.id, seat)
             return row
 

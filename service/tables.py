@@ -12,6 +12,7 @@ caller its host or a manager": `hosted`).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping
@@ -19,7 +20,7 @@ from typing import Any, NoReturn
 
 from engine import ActionError, Game, UnknownCardsVersion, UnknownRulesVersion
 from engine.messages import Items, phrase
-from store import GameRow, GameStore, StoreBusy, StoreUncertain, TimerRow
+from store import GameMeta, GameRow, GameStore, MetaChange, StoreBusy, StoreUncertain, TimerRow
 from store.rows import LATEST_SLACK_S, is_time, is_whole
 from store.rows import MAX_LIMIT_S as MAX_LIMIT_S  # the limits a stored game may have
 from store.rows import MIN_LIMIT_S as MIN_LIMIT_S
@@ -365,19 +366,27 @@ class Tables:
         return [(s, g.decision(s)["opened"], now + limit,  # type: ignore[index]
                  now if s in ai_seats else now + limit * 0.75) for s in g.waiting_for()]
 
-    async def retime_expired(self, row: GameRow, g: Game, seat: int) -> None:
-        """`seat`'s open question gets a whole time limit from now when its deadline has
-        passed: a seat given back (`/rr back`) before its AI answered the question that ran
-        out would otherwise time out again at the next pass, handed straight back to the AI
-        with a second time-out counted (the timers audit). A deadline still ahead stays."""
+    async def give_back(self, row: GameRow, g: Game, seat: int, change: MetaChange) -> GameMeta:
+        """`change` (the seat played by its person again, `/rr back`) made to the game's
+        meta; and `seat`'s open question, when its deadline has passed, given a whole time
+        limit from now, in the same transaction. A seat given back before its AI answered
+        the question that ran out would otherwise time out again at the next pass, handed
+        straight back to the AI with a second time-out counted (the timers audit) — and so
+        it was after a crash between two writes (the fault-injection audit). A deadline
+        still ahead stays. Returns the meta as stored after it."""
         stored = {t["seat"]: t for t in await self.store.timers(row.id)}
-        if seat not in stored or not is_time(stored[seat]["deadline"]) \
-                or stored[seat]["deadline"] > self.clock() or g.decision(seat) is None:
-            return
-        timers = await self.store.repair_timers(row.id, row.version, [seat],
-                                                self.timers(row, g))
-        if timers is not None:  # (None: the game moved on meanwhile; that move timed it)
-            self._deadlines[row.id] = (row.version, deadlines_of(timers))
+        if seat in stored and is_time(stored[seat]["deadline"]) \
+                and stored[seat]["deadline"] <= self.clock() and g.decision(seat) is not None:
+            after = json.loads(json.dumps(row.meta))
+            change(after)  # the timers a person's seat gets (its reminder at 75 %)
+            timers = await self.store.repair_timers(
+                row.id, row.version, [seat],
+                self.timers(dataclasses.replace(row, meta=after), g), meta=change)
+            if timers is not None:  # (None: the game moved on meanwhile; that move timed it)
+                self._deadlines[row.id] = (row.version, deadlines_of(timers))
+                got = await self.store.get(row.id)
+                return got.meta if got is not None else after
+        return await self.store.update_meta(row.id, change)
 
     async def check_timers(self, row: GameRow, g: Game) -> None:
         """The stored timers must be those the game implies: one per waiting seat, for the

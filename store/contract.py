@@ -225,8 +225,10 @@ class GameStore(Protocol):
     async def timers(self, game_id: int) -> list[TimerRow]: ...
 
     async def repair_timers(self, game_id: int, version: int, drop: Sequence[int],
-                            timers: Sequence[Timer]) -> list[TimerRow] | None:
-        """Rebuilt in one transaction, unless the game moved on from `version` (None)."""
+                            timers: Sequence[Timer], meta: MetaChange | None = None
+                            ) -> list[TimerRow] | None:
+        """Rebuilt in one transaction, with `meta` (a change to the game's meta) made in the
+        same one, unless the game moved on from `version` (None: neither is written)."""
 
     async def due_timers(self, now: float) -> list[TimerRow]: ...
 

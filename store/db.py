@@ -751,15 +751,20 @@ class Store(GameStore):
         return await self.run_read(_timers, game_id)
 
     async def repair_timers(self, game_id: int, version: int, drop: Sequence[int],
-                            timers: Sequence[Timer]) -> list[TimerRow] | None:
+                            timers: Sequence[Timer], meta: MetaChange | None = None
+                            ) -> list[TimerRow] | None:
         """Rebuild a game's timers from the game (service/games.py found them disagreeing):
         the rows of seats `drop` go, then the timers become `timers` as after a move. None,
         writing nothing, when the game is no longer at `version` (its last move wrote its
-        timers since)."""
+        timers since). `meta`: a change to the game's meta made in the same transaction — a
+        seat given back (`/rr back`) with its expired deadline renewed, so a crash between
+        the two never leaves a person's seat past its deadline (the fault-injection audit)."""
         def write(con: sqlite3.Connection) -> list[TimerRow] | None:
-            r = con.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
+            r = con.execute("SELECT version, meta FROM games WHERE id=?", (game_id,)).fetchone()
             if r is None or r[0] != version:
                 return None
+            if meta is not None and (changed := changed_meta(r[1], meta)) is not None:
+                con.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(changed), game_id))
             con.executemany("DELETE FROM timers WHERE game_id=? AND seat=?",
                             [(game_id, seat) for seat in drop])
             return _put_timers(con, game_id, timers)

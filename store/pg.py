@@ -614,13 +614,18 @@ class PgStore(GameStore):
         return await self.run_read(_timers, game_id)
 
     async def repair_timers(self, game_id: int, version: int, drop: Sequence[int],
-                            timers: Sequence[Timer]) -> list[TimerRow] | None:
-        """As db.py: rebuilt in one transaction, unless the game moved on (None)."""
+                            timers: Sequence[Timer], meta: MetaChange | None = None
+                            ) -> list[TimerRow] | None:
+        """As db.py: rebuilt in one transaction with `meta`, unless the game moved on
+        (None)."""
         async def write(con: Con) -> list[TimerRow] | None:
-            got = await con.fetchval("SELECT version FROM games WHERE id=$1 FOR UPDATE",
+            got = await con.fetchrow("SELECT version, meta FROM games WHERE id=$1 FOR UPDATE",
                                      game_id)
-            if got != version:
+            if got is None or got[0] != version:
                 return None
+            if meta is not None and (changed := changed_meta(got[1], meta)) is not None:
+                await con.execute("UPDATE games SET meta=$1 WHERE id=$2", json.dumps(changed),
+                                  game_id)
             await con.execute("DELETE FROM timers WHERE game_id=$1 AND seat = ANY($2::int[])",
                               game_id, [int(seat) for seat in drop])
             return await _put_timers(con, game_id, timers)

@@ -355,3 +355,52 @@ def test_one_run_is_bounded_and_the_next_trigger_goes_on(tmp_path, monkeypatch, 
         await store.close()
     asyncio.run(main())
     assert "2 AI answers in one run" in caplog.text
+
+
+def test_a_crash_inside_back_never_hands_the_seat_straight_back_to_the_ai(db, monkeypatch):
+    """Fault injection (a crash window): Bob's time runs out, an AI takes his seat (R15,
+    zombie mode), and he types `/rr back` before the AI answered the question that ran out.
+    The process dies between the two writes of `/rr back` (his seat given back, his expired
+    deadline renewed). After the restart the first time-limit pass met his seat as a
+    person's with a deadline already past: it handed it straight back to the AI and
+    counted a second time-out. Either both writes are made or neither."""
+    async def main():
+        clock = Clock()
+        store = await db.open()
+        svc = GameService(store, clock=clock, seed_source=lambda: 5)
+        await svc.lobby.new_lobby(1, 7, 11, "Ann", players=2, time_limit_s=3600)
+        await svc.lobby.join(7, 22, "Bob")
+        await svc.ai.set_zombie(7, 22, "random", can_manage=True)
+        await svc.lobby.start(7, 11)
+        row, g = await svc.tables.current(7)
+        await svc.play.act(7, 11, ai.make_player("random", 0).choose(g.view(0), 0))
+        clock.now += 3601
+        outcomes, _ = await svc.limits.tick()
+        assert [o.notes for o in outcomes] == [["zombie"]]
+
+        real = store.repair_timers
+
+        async def killed(*args, **kwargs):
+            raise KeyboardInterrupt("the process is killed here")
+        monkeypatch.setattr(store, "repair_timers", killed)
+        try:
+            await svc.ai.reclaim(7, 22)
+        except KeyboardInterrupt:
+            pass
+        monkeypatch.setattr(store, "repair_timers", real)
+        await store.close()
+
+        store = await db.open()  # the restart
+        svc = GameService(store, clock=clock, seed_source=lambda: 5)
+        clock.now += 60
+        await svc.limits.tick()
+        row, g = await svc.tables.current(7)
+        assert row.meta["timeouts"] == {"1": 1}, "a second time-out was counted"
+        if S.zombie_level(row, 1) is None:  # both writes were made: his deadline is renewed
+            deadline = {t["seat"]: t["deadline"] for t in await store.timers(row.id)}
+            assert deadline[1] > clock.now + 0.9 * 3600
+        else:  # neither: he asks again, and plays his seat with a whole time limit
+            row = await svc.ai.reclaim(7, 22)
+            assert S.zombie_level(row, 1) is None
+        await store.close()
+    asyncio.run(main())
