@@ -46,7 +46,7 @@ import i18n
 import render
 from engine import Game, visible
 from engine.cards import CardSet
-from service import Abandoned, GameService, Outcome, Reminder, SetAside
+from service import Abandoned, GameService, Outcome, Quarantined, Reminder, SetAside
 from service.daily import answer_by
 from service.hints import used_lines
 from service.meta import timeout_counts
@@ -1308,6 +1308,8 @@ class Announcer:
             return await self._foreign(notice, e)
         except UnreadableNotice as e:
             return await self._set_aside(notice, str(e))
+        except Quarantined:
+            return await self._wait_for_game(notice)
         except Exception:
             log.exception("game %s: notice %s could not be rebuilt", notice.game_id, notice.id)
             return await self.tell(notice.id, _fail, parts_done=notice.parts_done,
@@ -1364,6 +1366,21 @@ class Announcer:
                         "one", notice.id, notice.game_id, why)
             delay = notice_retry_s(notice.attempts)
             await self.bot.store.retry_later(notice.id, notice.parts_done, time.time() + delay)
+        except self.bot.store.faults as e:
+            log.warning("notice %s: left for a later pass (store: %s)", notice.id, e)
+        return False
+
+    async def _wait_for_game(self, notice: Notice) -> bool:
+        """A notice of a game set aside (damaged): its channel was told why; the notice
+        waits in the outbox, its tries not counted, and is told once the game is back in
+        play (repaired). It was two ERROR tracebacks at each try, and dropped after
+        NOTICE_ATTEMPTS: the move's ping was lost to a game repaired later (the
+        fault-injection audit)."""
+        log.warning("notice %s (game %s): waits while its game is set aside", notice.id,
+                    notice.game_id)
+        try:
+            await self.bot.store.retry_later(notice.id, notice.parts_done,
+                                             time.time() + NOTICE_RETRY_S[-1], counted=False)
         except self.bot.store.faults as e:
             log.warning("notice %s: left for a later pass (store: %s)", notice.id, e)
         return False

@@ -251,8 +251,12 @@ class GameStore(Protocol):
 
     async def delivered(self, notice_id: int) -> None: ...
 
-    async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
-        """From message `parts_done` after `not_before`; the notice's claim is let go."""
+    async def retry_later(self, notice_id: int, parts_done: int, not_before: float, *,
+                          counted: bool = True) -> None:
+        """From message `parts_done` after `not_before`; the notice's claim is let go.
+        `counted`: the try counts toward the notice's attempts. Not counted: it waits for
+        its game, set aside, not for Discord — and is due at once if the game is no longer
+        set aside when this is written (released meanwhile: `release` made it due before)."""
         ...
 
     async def claim_notice(self, notice_id: int, holder: str, until: float,

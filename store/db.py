@@ -740,9 +740,14 @@ class Store(GameStore):
         return await self.run_read(_quarantine, game_id)
 
     async def release(self, game_id: int, notice: dict[str, Any] | None = None) -> int | None:
-        """The game verified again (its rows were restored or repaired): back in play."""
+        """The game verified again (its rows were restored or repaired): back in play. Its
+        notices that waited while it was set aside (`retry_later`, not counted) are due at
+        once, in the same transaction: the move told before its game resumed is not held
+        an hour more (the fault-injection audit)."""
         def write(con: sqlite3.Connection) -> int | None:
             con.execute("DELETE FROM quarantine WHERE game_id=?", (game_id,))
+            con.execute("UPDATE outbox SET not_before=0 WHERE game_id=? AND claimed_by IS NULL",
+                        (game_id,))
             return _notify_game(con, game_id, notice)
         return await self.run_write(write)
 
@@ -876,12 +881,22 @@ class Store(GameStore):
         """Told: the notice leaves the outbox (a restart will not send it again)."""
         await self._execute("DELETE FROM outbox WHERE id=?", (notice_id,), bookkeeping=True)
 
-    async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
+    async def retry_later(self, notice_id: int, parts_done: int, not_before: float, *,
+                          counted: bool = True) -> None:
         """Delivery stopped at message `parts_done` (Discord unreachable): try again later
         from there, so messages already sent are not sent twice. The claim is let go: the
-        retry is whichever process's pass comes first after `not_before`."""
-        await self._execute("UPDATE outbox SET parts_done=?, attempts=attempts+1, "
-                            "not_before=?, claimed_by=NULL, claimed_until=NULL WHERE id=?",
+        retry is whichever process's pass comes first after `not_before`. Not `counted`:
+        a notice of a game set aside, waiting for it — the attempts stay as they are, and
+        a game released since it was found set aside (the startup check and the startup
+        outbox run side by side) makes it due at once, decided in this one statement."""
+        if counted:
+            await self._execute("UPDATE outbox SET parts_done=?, attempts=attempts+1, "
+                                "not_before=?, claimed_by=NULL, claimed_until=NULL WHERE id=?",
+                                (parts_done, not_before, notice_id), bookkeeping=True)
+            return
+        await self._execute("UPDATE outbox SET parts_done=?, not_before=CASE WHEN game_id IN"
+                            " (SELECT game_id FROM quarantine) THEN ? ELSE 0 END,"
+                            " claimed_by=NULL, claimed_until=NULL WHERE id=?",
                             (parts_done, not_before, notice_id), bookkeeping=True)
 
     async def claim_notice(self, notice_id: int, holder: str, until: float,

@@ -604,8 +604,10 @@ class PgStore(GameStore):
         return await self.run_read(_quarantine, game_id)
 
     async def release(self, game_id: int, notice: dict[str, Any] | None = None) -> int | None:
-        async def write(con: Con) -> int | None:
+        async def write(con: Con) -> int | None:  # (as db.py: its waiting notices due now)
             await con.execute("DELETE FROM quarantine WHERE game_id=$1", game_id)
+            await con.execute("UPDATE outbox SET not_before=0 WHERE game_id=$1"
+                              " AND claimed_by IS NULL", game_id)
             return await _notify_game(con, game_id, notice)
         return await self.run_write(write)
 
@@ -732,9 +734,17 @@ class PgStore(GameStore):
     async def delivered(self, notice_id: int) -> None:
         await self._execute("DELETE FROM outbox WHERE id=$1", notice_id, bookkeeping=True)
 
-    async def retry_later(self, notice_id: int, parts_done: int, not_before: float) -> None:
-        await self._execute("UPDATE outbox SET parts_done=$1, attempts=attempts+1,"
-                            " not_before=$2, claimed_by=NULL, claimed_until=NULL WHERE id=$3",
+    async def retry_later(self, notice_id: int, parts_done: int, not_before: float, *,
+                          counted: bool = True) -> None:
+        if counted:  # (as db.py)
+            await self._execute("UPDATE outbox SET parts_done=$1, attempts=attempts+1,"
+                                " not_before=$2, claimed_by=NULL, claimed_until=NULL"
+                                " WHERE id=$3", parts_done, not_before, notice_id,
+                                bookkeeping=True)
+            return
+        await self._execute("UPDATE outbox SET parts_done=$1, not_before=CASE WHEN game_id IN"
+                            " (SELECT game_id FROM quarantine) THEN $2 ELSE 0 END,"
+                            " claimed_by=NULL, claimed_until=NULL WHERE id=$3",
                             parts_done, not_before, notice_id, bookkeeping=True)
 
     async def claim_notice(self, notice_id: int, holder: str, until: float,

@@ -532,3 +532,62 @@ def test_a_crash_right_after_the_last_person_resigns_against_ais_leaves_no_game_
     asyncio.run(first_life())
     posts = asyncio.run(later_life())
     assert sum("abandoned by Ann" in p for p in posts) == 1 and len(posts) < 10, posts
+
+
+def test_a_pending_announcement_of_a_game_set_aside_waits_quietly_and_is_told_once_repaired(
+        tmp_path, caplog):
+    """The fault-injection audit (one bad row under a crash): the process dies before a
+    move's ping is told, and a logged move of that game is damaged meanwhile, so the next
+    process sets the game aside (its channel is told why). The ping left in the outbox
+    could not be rebuilt: two ERROR tracebacks at every try, each try counted, and after
+    NOTICE_ATTEMPTS it was dropped — so once the operator repaired the log and the game
+    went on, the player it asked was never pinged. It now waits in the outbox in one
+    warning line, uncounted, and is told once the game is back in play."""
+    live, crashed = tmp_path / "live.db", tmp_path / "crashed.db"
+    clock = Clock()
+    kept = killed_before_a_ping(live, crashed, clock)
+    with sqlite3.connect(crashed) as con:
+        (text,) = con.execute("SELECT text FROM actions WHERE game_id=? AND seq=1",
+                              (kept["game_id"],)).fetchone()
+        con.execute("UPDATE actions SET text='pick nonsense' WHERE game_id=? AND seq=1",
+                    (kept["game_id"],))
+
+    async def set_aside_life() -> None:
+        async with Harness(lambda: make_bot(crashed, clock, seed=99),
+                           server=kept["server"]) as h:
+            await h.bot._notifier
+            for _ in range(3):  # later passes, past every back-off
+                clock.now += 2 * HOUR
+                for notice in await h.bot.store.notices(None):
+                    await h.bot.announcer.redeliver(notice)
+            await h.settle()
+            assert any("is damaged and has been set aside" in m.content for m in public(h))
+            pending = await h.bot.store.notices(None)
+            assert [n.body["kind"] for n in pending] == ["move"]
+            assert pending[0].attempts == 0
+            kept["told"] = len(public(h))
+
+    caplog.clear()
+    asyncio.run(set_aside_life())
+    assert not [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= 40
+                and "quarantined:" not in r.getMessage()]
+    with sqlite3.connect(crashed) as con:  # the operator repairs the log
+        con.execute("UPDATE actions SET text=? WHERE game_id=? AND seq=1",
+                    (text, kept["game_id"]))
+
+    async def repaired_life() -> None:
+        async with Harness(lambda: make_bot(crashed, clock, seed=99),
+                           server=kept["server"]) as h:
+            table = Table(h)
+            table.game_id = kept["game_id"]
+            await table.bot._verifier
+            await table.bot.deliver_notices()
+            await h.settle()
+            row, g = await table.game()
+            new = [m.content for m in public(h)[kept["told"]:]]
+            for seat in kept["body"]["prompts"]:
+                if seat != kept["body"]["actor"] and g.decision(seat) is not None:
+                    mention = f"<@{row.seats[seat]['user']}>"
+                    assert len([m for m in new if m.startswith(mention)]) == 1, new
+            assert await table.bot.store.notices(None) == []
+    asyncio.run(repaired_life())
