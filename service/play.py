@@ -331,19 +331,24 @@ class Play:
             if can_manage:
                 return await self.commit(row, g, target_seat, None, "resign", None)
             assert voter is not None  # (tables.seat refused anyone else)
-            # Added to the votes as stored, so a vote another process recorded meanwhile
-            # counts too; a vote is kept even if the removal it completes loses a race.
-            try:
-                row.meta = await tables.store.update_meta(row.id,
-                                                          vote_to_remove(target_seat, voter))
-            except StoreBusy as e:
-                raise store_refusal(e) from e  # type: ignore[misc]
             # the electorate: the other seats still in play that their person plays (AIs
             # do not vote); a vote counts while its voter is one of them (a voter since
             # eliminated, or whose seat an AI now plays, no longer decides)
             others = [s for s in people_in(row, g) if s != target_seat]
-            votes = [v for v in votes_to_remove(row.meta, target_seat) if v in others]
             need = len(set(others)) // 2 + 1
+            vote = vote_to_remove(target_seat, voter)
+            cast = {*votes_to_remove(row.meta, target_seat), voter} & set(others)
+            if len(cast) >= need:  # this vote completes the majority: the vote and the
+                # removal are one transaction (the fault-injection audit: a crash between
+                # them left a majority stored and the player still in the game)
+                return await self.commit(row, g, target_seat, None, "resign", None, vote)
+            # Added to the votes as stored, so a vote another process recorded meanwhile
+            # counts too; a vote is kept even if the removal it completes loses a race.
+            try:
+                row.meta = await tables.store.update_meta(row.id, vote)
+            except StoreBusy as e:
+                raise store_refusal(e) from e  # type: ignore[misc]
+            votes = [v for v in votes_to_remove(row.meta, target_seat) if v in others]
             if len(votes) < need:
                 raise ServiceError.of("svc.vote", code="vote", votes=len(votes), need=need)
             return await self.commit(row, g, target_seat, None, "resign", None)

@@ -374,3 +374,43 @@ def test_a_lobby_opened_with_ai_players_is_written_whole(db):
         finally:
             await store.close()
     asyncio.run(scenario())
+
+
+def test_a_crash_as_a_vote_completes_a_removal_leaves_no_majority_unacted(db, monkeypatch):
+    """The fault-injection audit (a crash window): Bob's vote completes the majority to
+    remove Cat, and the process dies between storing his vote and committing her removal.
+    After the restart the stored votes made the majority while Cat still played — a
+    removal decided and never carried out, and Bob told nothing. The completing vote and
+    the removal are one transaction: after the crash neither is stored, and Bob's vote
+    again removes her at once."""
+    async def main():
+        store = await db.open()
+        svc = GameService(store, clock=Clock(), seed_source=lambda: 11)
+        await svc.lobby.new_lobby(1, 101, 11, "Ann", players=3, time_limit_s=3600)
+        for user, name in ((12, "Bob"), (13, "Cat")):
+            await svc.lobby.join(101, user, name)
+        out = await svc.lobby.start(101, 11)
+        for _ in range(2):  # Cat ran out of time twice
+            await store.update_meta(out.row.id, count_timeout(2))
+        with pytest.raises(ServiceError, match="1/2"):
+            await svc.play.remove_player(101, 11, 2)
+
+        async def killed(*args, **kwargs):
+            raise KeyboardInterrupt("the process is killed here")
+        monkeypatch.setattr(store, "commit_actions", killed)
+        with pytest.raises(KeyboardInterrupt):
+            await svc.play.remove_player(101, 12, 2)
+        monkeypatch.undo()
+        await store.close()
+
+        store = await db.open()  # the restart
+        svc = GameService(store, clock=Clock(), seed_source=lambda: 11)
+        row, g = await svc.tables.current(101)
+        votes = row.meta.get("kick", {}).get("2", [])
+        assert g.player(2)["eliminated"] or len(votes) < 2, \
+            f"votes {votes} make the majority and Cat still plays"
+        await svc.play.remove_player(101, 12, 2)
+        _, g = await svc.tables.current(101)
+        assert g.player(2)["eliminated"]
+        await store.close()
+    asyncio.run(main())
