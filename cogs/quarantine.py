@@ -9,16 +9,20 @@ answer anyone who tries to play there (`refusal` in cogs/actions.py).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 
 from service.daily_slots import is_slot
 from store import GameRow
+from store.rows import is_whole
 
 from .announce import deliver
 from .host import Host
 from .i18n import join, t
+
+log = logging.getLogger("rr.quarantine")
 
 
 def damage_text(reason: dict[str, Any], lang: str) -> str:
@@ -60,6 +64,11 @@ async def tell_channel(bot: Host, row: GameRow, reason: dict[str, Any] | None) -
     """Post once where the game is played: set aside (with what to do), or resumed (None).
     A daily game is told in its player's DMs (its key is no channel: posting there was
     refused by Discord, and the player never heard)."""
+    if not is_whole(row.channel_id):  # (the damaged part: no channel, nor a player's slot)
+        log.warning("game %s: no channel to tell it is %s (its channel id %r is damaged)",
+                    row.id, "back in play" if reason is None else "set aside",
+                    str(row.channel_id)[:40])
+        return
     lang = row.settings.get("lang", "en")
     if reason is None:
         text = t("quarantine_lifted", lang, id=row.id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from store import Attempt, DailyStore, GameRow, GameStore
+from store.rows import is_whole
 
 from .games import GameService
 
@@ -36,8 +37,9 @@ async def attempt_game(store: GameStore, att: Attempt) -> GameRow | None:
 
 
 def is_slot(key: int) -> bool:
-    """A game key that is a daily attempt's slot, not a channel (`slot`)."""
-    return key < 0
+    """A game key that is a daily attempt's slot, not a channel (`slot`); a damaged one
+    (text SQLite kept in the INTEGER column) is neither, where `<` raised TypeError."""
+    return is_whole(key) and key < 0
 
 
 class DailySlots:

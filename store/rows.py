@@ -255,6 +255,10 @@ def game_row(r: Columns) -> GameRow:
         # outside any server finds the damage at load and sets the game aside
         damage.append("guild_id")
         guild_id = None
+    if not is_whole(r["channel_id"]):
+        # (the same kinds of damage): it was played on by the time-limit pass, each
+        # time-out's announcement raising on the id (the fault-injection audit); set aside
+        damage.append("channel_id")
     return GameRow(
         id=r["id"], guild_id=guild_id, channel_id=r["channel_id"], status=r["status"],
         host_id=r["host_id"], seats=load("seats", list, [], _seats_whole),

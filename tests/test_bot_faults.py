@@ -498,3 +498,43 @@ def test_an_outbox_the_store_cannot_read_now_is_one_warning_not_a_traceback(tmp_
             assert "wait for the next pass" in caplog.text
             assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("channel", ["'x'", "1e300"])
+def test_a_game_whose_channel_id_is_damaged_is_set_aside_in_words_and_the_others_go_on(
+        tmp_path, caplog, channel):
+    """The fault-injection audit, one bad row: a game whose channel id SQLite keeps as text
+    (or a REAL past any id) in its INTEGER column was read as whole and played on by the
+    time-limit pass: each time-out committed, then its announcement raised ValueError
+    (`int()` of the id) or posted to no snowflake — a traceback per pass, and a player's
+    time-outs nobody could read. It is now set aside as damaged at startup, like a
+    damaged server id, in one line for the operator (no channel to tell it in), and every
+    other game still times out."""
+    db, clock, kept = tmp_path / "g.db", Clock(), {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            tables = await three_games(h)
+            kept.update(server=h.server, ids=[t.game_id for t in tables],
+                        channels=[t.channel for t in tables])
+
+    async def second_life():
+        async with Harness(lambda: make_bot(db, clock, seed=6), server=kept["server"]) as h:
+            tables = []
+            for gid, ch in zip(kept["ids"], kept["channels"], strict=True):
+                t = Table(h, ch)
+                t.game_id = gid
+                tables.append(t)
+            assert await tables[0].bot._verifier == 2
+            await tables[0].bot._notifier
+            log_before = rows(db, kept["ids"][0])
+            await times_out(h, clock, tables[1:])
+            assert rows(db, kept["ids"][0]) == log_before  # never timed out unseen
+            assert await tables[0].bot.store.quarantined(kept["ids"][0]) is not None
+
+    asyncio.run(first_life())
+    with sqlite3.connect(db) as con:
+        con.execute(f"UPDATE games SET channel_id={channel} WHERE id=?", (kept["ids"][0],))
+    caplog.clear()
+    asyncio.run(second_life())
+    assert not [r.getMessage() for r in caplog.records if r.exc_info]
