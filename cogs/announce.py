@@ -1308,7 +1308,7 @@ class Announcer:
             return await self._foreign(notice, e)
         except UnreadableNotice as e:
             return await self._set_aside(notice, str(e))
-        except Quarantined:
+        except Quarantined:  # (not wording: the notice waits for its game, set aside)
             return await self._wait_for_game(notice)
         except Exception:
             log.exception("game %s: notice %s could not be rebuilt", notice.game_id, notice.id)
