@@ -27,6 +27,13 @@ the bot. Configuration comes from the environment only, so the same build runs a
                   generated at the first start and kept in the database. Every process on
                   one database must have the same one: the database keeps its fingerprint
                   and a process with another refuses to start (docs/deploy.md)
+  RR_PG_POOL_SIZE PostgreSQL only: the most connections this process's pool holds
+                  (default: 10, from 1 to 1000); every process holds its own, so the
+                  server's max_connections must cover their sum (docs/deploy.md)
+  RR_PG_ACQUIRE_SECONDS PostgreSQL only: how long a command waits for a free connection
+                  of the pool before it is answered "the database is busy; nothing was
+                  changed" (default: 2, more than 0 and at most 60). A bad value of either
+                  stops the bot at start with one line saying why
   RR_DAILY_PAR_PLAYS how many games each par AI plays of the day for its odds ("the expert
                   bot wins this day 3 times in 10"; default 10, about a minute of one core
                   once a day: docs/daily.md)
@@ -45,16 +52,55 @@ from cogs.config import Config
 from service.daily import keyed_from_date
 from service.daily_secret import SecretError, check_fingerprint, check_secret
 from service.shards import parse_shards
-from store import DamagedSecret, StoreUnavailable, daily_store, make_store
+from store import (
+    ACQUIRE_S,
+    POOL_SIZE,
+    DamagedSecret,
+    StoreUnavailable,
+    daily_store,
+    is_postgres,
+    make_store,
+)
 from store.migrations import LATEST
 from store.rows import kept_secret
 
 CHECK_OPEN_S = 20.0  # `--check`: a database that has not answered by then is unreachable
+# RR_PG_POOL_SIZE's and RR_PG_ACQUIRE_SECONDS's bounds: a pool beyond a thousand connections
+# per process is a typo (a server's max_connections is ~100 by default), and a wait beyond a
+# minute leaves a player looking at "thinking…" for longer than anyone waits for a move.
+POOL_MAX = 1000
+ACQUIRE_MAX_S = 60.0
+
+
+def pool_settings(env: Mapping[str, str]) -> tuple[int, float]:
+    """RR_PG_POOL_SIZE and RR_PG_ACQUIRE_SECONDS (the defaults when unset); ValueError with
+    a one-line reason for a value outside their bounds. Unlike RR_TICK_SECONDS, a bad value
+    is not quietly replaced: an operator who sized the pool for the server wants to know
+    their setting was not taken, before the bot runs with another."""
+    raw = env.get("RR_PG_POOL_SIZE", "").strip()
+    try:
+        size = int(raw) if raw else POOL_SIZE
+    except ValueError:
+        size = 0
+    if not 1 <= size <= POOL_MAX:
+        raise ValueError(f"RR_PG_POOL_SIZE must be a whole number from 1 to {POOL_MAX} "
+                         f"(the most database connections this process holds), not {raw!r}")
+    raw = env.get("RR_PG_ACQUIRE_SECONDS", "").strip()
+    try:
+        wait = float(raw) if raw else ACQUIRE_S
+    except ValueError:
+        wait = -1.0
+    if not 0 < wait <= ACQUIRE_MAX_S:  # (NaN fails both comparisons)
+        raise ValueError(f"RR_PG_ACQUIRE_SECONDS must be a number of seconds above 0 and at "
+                         f"most {ACQUIRE_MAX_S:g} (how long a command waits for a free "
+                         f"database connection), not {raw!r}")
+    return size, wait
 
 
 def load_config(env: Mapping[str, str]) -> Config:
-    """The settings; ValueError (with the reason) for shard settings that make no sense or
-    a daily secret too weak to keep the days unknown."""
+    """The settings; ValueError (with the reason) for shard settings that make no sense, a
+    daily secret too weak to keep the days unknown, or a PostgreSQL pool setting out of
+    bounds."""
     level = env.get("RR_LOG_LEVEL", "INFO").upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         level = "INFO"
@@ -72,12 +118,14 @@ def load_config(env: Mapping[str, str]) -> Config:
         plays = None
 
     shards = parse_shards(env.get("RR_SHARD_COUNT"), env.get("RR_SHARD_IDS"))
+    pool_size, acquire_s = pool_settings(env)
     if env.get("RR_DAILY_SECRET"):  # a weak one would give every future day away
         check_secret(env["RR_DAILY_SECRET"])
     return Config(token=env.get("DISCORD_TOKEN") or None,
                   db_path=env.get("RR_DB", "rookraiders.db"), log_level=level, tick_seconds=tick,
                   daily_par_at_start=True, shard_count=shards.count, shard_ids=shards.ids,
-                  lease_seconds=lease, daily_par_plays=plays)
+                  lease_seconds=lease, daily_par_plays=plays, pg_pool_size=pool_size,
+                  pg_acquire_s=acquire_s)
 
 
 class NotReady(Exception):
@@ -112,7 +160,8 @@ async def check(config: Config, raw_secret: str | None) -> str:
     if config.token is None:
         raise NotReady("DISCORD_TOKEN is not set — the bot cannot log in to Discord")
     where = shown(config.db_path)
-    store = make_store(config.db_path)
+    store = make_store(config.db_path, pg_pool_size=config.pg_pool_size,
+                       pg_acquire_s=config.pg_acquire_s)
     try:
         await asyncio.wait_for(store.open(), CHECK_OPEN_S)
         try:
@@ -150,7 +199,9 @@ async def check(config: Config, raw_secret: str | None) -> str:
                   else "the one generated and kept in the database")
     shards = ("this process alone, every shard Discord recommends" if config.shard_count is None
               else f"{','.join(map(str, config.shard_ids))} of {config.shard_count}")
-    return (f"ready: database {where} (schema version {LATEST}); shards {shards}; "
+    pool = (f", a pool of up to {config.pg_pool_size} connections waited for "
+            f"{config.pg_acquire_s:g} s at most" if is_postgres(config.db_path) else "")
+    return (f"ready: database {where} (schema version {LATEST}{pool}); shards {shards}; "
             f"daily secret {secret}")
 
 

@@ -197,7 +197,9 @@ class RookBot(Host):
         if self.service is None:
             if self.store is None:
                 # RR_DB: an SQLite file, or a postgresql:// URL (store.make_store)
-                self.store = await make_store(self.config.db_path).open()
+                self.store = await make_store(
+                    self.config.db_path, pg_pool_size=self.config.pg_pool_size,
+                    pg_acquire_s=self.config.pg_acquire_s).open()
             self.service = GameService(self.store, clock=self.clock, seed_source=self._seed_source,
                                        cards_data=self._cards_data)
         else:

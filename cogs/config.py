@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from store import ACQUIRE_S, POOL_SIZE
+
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -24,3 +26,8 @@ class Config:
     # How often the daily day job runs (par, closing yesterday, news, reminders; each once a
     # day by stored flags): a pass is cheap when nothing is due.
     day_seconds: float = 300.0
+    # PostgreSQL only (RR_PG_POOL_SIZE, RR_PG_ACQUIRE_SECONDS): the connections this
+    # process's pool holds at most, and how long a command waits for a free one before it
+    # is answered "the database is busy; nothing was changed" (store/pg.py).
+    pg_pool_size: int = POOL_SIZE
+    pg_acquire_s: float = ACQUIRE_S

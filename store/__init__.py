@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from .contract import (
+    ACQUIRE_S,
     CLAIM_S,
     LEASE_MAX_S,
+    POOL_SIZE,
     AlreadyApplied,
     AttemptTaken,
     DailyStore,
@@ -61,14 +63,17 @@ def is_postgres(db: str) -> bool:
     return db.startswith(POSTGRES_SCHEMES)
 
 
-def make_store(db: str, **options: Any) -> GameStore:
-    """The store `db` names (not yet opened): a `postgresql://…` URL is PostgreSQL; anything
-    else is an SQLite file path. asyncpg is imported only when it is asked for (a deferred
-    import of an optional dependency, not of a module of this project's loop)."""
+def make_store(db: str, *, pg_pool_size: int = POOL_SIZE, pg_acquire_s: float = ACQUIRE_S,
+               **options: Any) -> GameStore:
+    """The store `db` names (not yet opened): a `postgresql://…` URL is PostgreSQL, with a
+    pool of `pg_pool_size` connections that a job waits `pg_acquire_s` for at most
+    (RR_PG_POOL_SIZE, RR_PG_ACQUIRE_SECONDS); anything else is an SQLite file path, which has
+    no pool, so those two are not its business. asyncpg is imported only when it is asked for
+    (a deferred import of an optional dependency, not of a module of this project's loop)."""
     if is_postgres(db):
         from .pg import PgStore
 
-        return PgStore(db, **options)
+        return PgStore(db, pool_size=pg_pool_size, acquire_s=pg_acquire_s, **options)
     return Store(db, **options)
 
 
@@ -122,8 +127,8 @@ def ratings_store(store: GameStore) -> RatingStore:
     raise TypeError(f"no ratings tables for a {type(store).__name__}")
 
 
-__all__ = ["CLAIM_S", "AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice", "DailyNoticeKind", "DamagedSecret",
-           "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "LEASE_MAX_S", "Marked", "MetaChange",
+__all__ = ["ACQUIRE_S", "CLAIM_S", "AlreadyApplied", "Attempt", "AttemptStatus", "AttemptTaken", "Commit", "DailyInfo", "DailyNotice", "DailyNoticeKind", "DamagedSecret",
+           "DailyStore", "GameMeta", "GameRow", "GameStatus", "GameStore", "LEASE_MAX_S", "Marked", "POOL_SIZE", "MetaChange",
            "NewGame", "Notice", "Progress", "ReviewStore", "Seat", "Settings", "Store", "StoreBusy", "StoreUnavailable", "StoreUncertain",
            "Tell", "Timer", "TimerRow", "TutorialStore", "VersionConflict", "daily_store", "is_postgres",
            "make_store", "new_key", "ratings_store", "review_store", "tutorial_store"]

@@ -48,6 +48,11 @@ from .rows import (
 BUSY_S = 0.5  # how long a write waits for a lock whose holder commits nothing meanwhile
 LEASE_S = 600.0  # the committing process delivers a notice; the worker takes over after this
 CLAIM_S = 60.0  # an outbox claim (`claim_notice`) lasts this long, renewed every third of it
+# PostgreSQL (store/pg.py): how many connections each process's pool holds at most, and how
+# long a job waits for one when all are held before it is refused with StoreBusy. The
+# defaults; an operator sets them with RR_PG_POOL_SIZE / RR_PG_ACQUIRE_SECONDS (bot.py).
+POOL_SIZE = 10
+ACQUIRE_S = 2.0
 LEASE_MAX_S = 24 * 3600.0  # the longest a named lease (`try_lease`) is held past its renewal:
 # an expiry further ahead is damage (a clock that jumped ahead, a hand edit), and the lease free
 

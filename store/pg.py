@@ -15,8 +15,9 @@ What differs, and why:
   lock held elsewhere for longer than `busy_s` (`lock_timeout`) refuses the write with
   StoreBusy, as SQLite's busy timeout does; so does a deadlock or a lost connection before
   COMMIT (nothing was written either way). A job that finds every connection of the pool
-  held for `acquire_s` (ACQUIRE_S) is refused with StoreBusy too, before anything is sent,
-  instead of waiting without end for one.
+  held for `acquire_s` (RR_PG_ACQUIRE_SECONDS) is refused with StoreBusy too, before
+  anything is sent, instead of waiting without end for one. The pool holds up to
+  `pool_size` connections (RR_PG_POOL_SIZE).
 - The outbox's bookkeeping commits with `synchronous_commit=off` (db.py's NORMAL): a crash
   of the server may undo a "delivered" mark, so a notice is told again, never lost.
 - Leases are measured on the server's clock (`now()`), which every process shares.
@@ -36,9 +37,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import asyncpg
 
 from .contract import (
+    ACQUIRE_S,
     BUSY_S,
     LEASE_MAX_S,
     LEASE_S,
+    POOL_SIZE,
     AlreadyApplied,
     GameStore,
     StoreBusy,
@@ -114,11 +117,11 @@ class NotBegun(Exception):
 
 
 COMMAND_S = 30.0  # a statement the server has not answered by then: the network is gone
-# How long a job waits for one of the pool's connections (all busy: slow statements, a burst
-# of commands, a long write) or for a new one to open. The player's interaction is deferred
-# already, but a command that waited without end — or COMMAND_S — and then failed vaguely
-# is worse than a prompt "busy, nothing was changed, try again" (StoreBusy).
-ACQUIRE_S = 2.0
+# ACQUIRE_S (store/contract.py, RR_PG_ACQUIRE_SECONDS): how long a job waits for one of the
+# pool's connections (all busy: slow statements, a burst of commands, a long write) or for a
+# new one to open. The player's interaction is deferred already, but a command that waited
+# without end — or COMMAND_S — and then failed vaguely is worse than a prompt "busy, nothing
+# was changed, try again" (StoreBusy).
 
 
 def rows_touched(status: str) -> int:
@@ -145,7 +148,7 @@ class PgStore(GameStore):
     damaged: tuple[type[Exception], ...] = (asyncpg.DataCorruptedError,
                                             asyncpg.IndexCorruptedError)
 
-    def __init__(self, url: str, *, busy_s: float = BUSY_S, pool_size: int = 10,
+    def __init__(self, url: str, *, busy_s: float = BUSY_S, pool_size: int = POOL_SIZE,
                  acquire_s: float = ACQUIRE_S,
                  connection_class: type[asyncpg.Connection[Any]] = asyncpg.Connection) -> None:
         self.url = url

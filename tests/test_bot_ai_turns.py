@@ -77,7 +77,7 @@ def test_an_ais_answer_meeting_a_locked_database_is_posted_once_it_lands(tmp_pat
     """Issue 17 point 2, through the bot: the game starts, then the AI's answer meets
     "database is locked" at BEGIN three times; it is retried (no reminder, no time passing
     on the game's clock), posted once, and Ann is asked — the AI logs no ERROR."""
-    monkeypatch.setattr("cogs.bot.make_store", lambda db: Store(db, factory=Locked))
+    monkeypatch.setattr("cogs.bot.make_store", lambda db, **_pool: Store(db, factory=Locked))
     caplog.set_level(logging.INFO)
 
     async def scenario():
