@@ -448,7 +448,8 @@ async def perform(interaction: discord.Interaction, text: str, target: Target | 
                                      target.decision if target else None,
                                      key=interaction_key(interaction, text),
                                      aim=Aim(target.game, target.seat) if target else None,
-                                     typed_at=interaction.created_at.timestamp())
+                                     typed_at=interaction.created_at.timestamp(),
+                                     name=interaction.user.display_name)
     await conclude(interaction, out, lang)
 
 

@@ -55,7 +55,15 @@ from service.notices import ForeignNotice, UnreadableNotice, rebuild
 from service.outcomes import Told
 from service.play import KICK_AFTER_TIMEOUTS
 from service.report import PhaseReport, phase_reports
-from service.seats import ai_level, ai_waiting, marked_view, seat_names, zombie_level
+from service.seats import (
+    ai_level,
+    ai_waiting,
+    current_name,
+    marked_view,
+    plain_names,
+    seat_names,
+    zombie_level,
+)
 from service.workers import ProcessExpired, Workers
 from store import CLAIM_S, GameRow, GameStore, Notice
 
@@ -446,7 +454,7 @@ def zombie_notice(out: Outcome, lang: str) -> tuple[list[str], list[int]]:
     row, seat = out.row, out.actor
     user = int(row.seats[seat]["user"])
     level = zombie_level(row, seat) or ""
-    return [t("zombie_took", lang, name=safe(row.seats[seat]["name"]),
+    return [t("zombie_took", lang, name=safe(current_name(row, seat)),
               level=pair(LEVELS, level, lang), mention=f"<@{user}>")], [user]
 
 
@@ -635,7 +643,7 @@ class Announcer:
             extra_pings=extra_pings,
             ai_waiting=ai_waiting(row, g) and out.abandoned is None, notice=out.notice,
             recap=Recap(g.setup, [list(e) for e in g.state["log"]],
-                        [str(s["name"]) for s in row.seats]) if settles else None,
+                        plain_names(row)) if settles else None,
             ended=(row, g) if settles else None,
             closing=None if out.duplicate else out.abandoned)
 
@@ -841,7 +849,7 @@ class Announcer:
         if a is None:
             return
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
-                           [safe(s["name"]) for s in row.seats], [int(s["user"]) for s in row.seats],
+                           [safe(n) for n in plain_names(row)], [int(s["user"]) for s in row.seats],
                            g.cards, [], {}, [a], None, [])
         await self.ping(ann, a, reminder=True)
 
@@ -856,7 +864,7 @@ class Announcer:
         asks = [a for s in g.waiting_for() if not ai_level(row, s)
                 and (a := ask(g, s, users[s], deadline)) is not None]
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
-                           [safe(s["name"]) for s in row.seats], users, g.cards, [], {}, asks,
+                           [safe(n) for n in plain_names(row)], users, g.cards, [], {}, asks,
                            marked_view(row, g.view(None)), [])
         await self.publish(ann)
 

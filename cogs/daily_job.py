@@ -18,6 +18,7 @@ from service import ServiceError
 from service import daily as core
 from service.daily_play import DailyHost
 from service.daily_slots import attempt_game
+from service.seats import plain_names
 from store import DailyNotice, DailyNoticeKind
 
 from .announce import NOTICE_ATTEMPTS, clip, deliver, notice_retry_s, or_without_image, snowflake
@@ -164,7 +165,7 @@ async def recap_of(bot: Host, notice: DailyNotice) -> tuple[int, bytes] | None:
         return None
     # the log as verified (as /rr-recap's): a row damaged since failed the drawing at every
     # try, and the recap was dropped untold (the fault-injection audit)
-    source = Recap(row.setup, g.log, [str(s["name"]) for s in row.seats])
+    source = Recap(row.setup, g.log, plain_names(row))
     data = await bot.announcer.draw(recap_gif_of, row.id, source, notice.lang or "en",
                                     limit=RECAP_LIMIT)
     return row.id, data

@@ -26,7 +26,7 @@ from service import rules as rules_ref
 from service.daily import answer_by
 from service.hints import hints_allowed, used_lines
 from service.narrate import narrate
-from service.seats import marked_view, seat_names
+from service.seats import marked_view, plain_names, seat_names
 from store import GameRow
 
 from . import choices as C
@@ -147,7 +147,7 @@ class InfoCommands(CommandsMixin):
         row, g = found
         st = g.state
         if (res := g.result) is not None:  # the game is over
-            result = result_text(res, [s["name"] for s in row.seats], lang)
+            result = result_text(res, plain_names(row), lang)
             await reply(interaction, t("status", lang, round=st["round"],
                                        phase=pair(PHASES, st["phase"], lang), current="",
                                        waiting=t("over", lang, result=result))

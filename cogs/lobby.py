@@ -18,7 +18,7 @@ import i18n
 from service import ServiceError
 from service.hints import hints_allowed
 from service.meta import lobby_message
-from service.seats import seat_names
+from service.seats import current_name, seat_names
 from service.tables import DEFAULT_LIMIT_S, seat_count
 from store import GameRow
 
@@ -65,7 +65,8 @@ def lobby_text(row: GameRow, lang: str) -> str:
     else:
         mode = t("mode_multi", lang, n=n)
     hours = round(row.settings.get("time_limit_s", DEFAULT_LIMIT_S) / 3600, 2)
-    host = next((safe(s["name"]) for s in row.seats if s["user"] == row.host_id), "?")
+    host = next((safe(current_name(row, k)) for k, s in enumerate(row.seats)
+                 if s["user"] == row.host_id), "?")
     text = t("lobby", lang, host=host, n=len(row.seats), max=n,
              names=join((safe(x) for x in seat_names(row)), lang), mode=mode, hours=f"{hours:g}")
     # a full table has nobody left to press Join; a solo one is full from the start

@@ -24,6 +24,7 @@ from service.ratings import (
     shown,
     standings,
 )
+from service.seats import current_name, plain_names
 from store import GameRow, GameStore
 from store.ratings import EVERYWHERE
 
@@ -67,7 +68,7 @@ async def places_line(row: GameRow, g: Game, log_: Sequence[Sequence[Any]],
         return []
     if not placed:
         return []
-    names = [safe(str(s["name"])) for s in row.seats]
+    names = [safe(n) for n in plain_names(row)]
     return [t("over_places", lang, places=t("over_places_sep", lang).join(
         t(f"over_place_{how}" if how else "over_place", lang, n=place, name=names[seat])
         for place, seat, how in placed))]
@@ -91,7 +92,7 @@ async def end_lines(store: GameStore, now: float, row: GameRow, g: Game, log_: S
     if reason is not None:
         return [t("rating_end_unrated", lang, why=reason_text(reason, lang))]
     scope = row.guild_id or EVERYWHERE
-    names = {int(s["user"]): safe(str(s["name"])) for s in row.seats}
+    names = {int(s["user"]): safe(current_name(row, k)) for k, s in enumerate(row.seats)}
     mine = [c for c in changes if c.scope == scope]
     # a player who hid their profile keeps their rating to themselves here too
     lines = [t("rating_end_head", lang)] + [

@@ -24,6 +24,7 @@ from discord.ext import commands
 from service.daily import day_end, number_of
 from service.daily_review import closed_day
 from service.daily_slots import attempt_game
+from service.seats import plain_names
 from service.workers import ProcessExpired
 from store import GameRow
 
@@ -140,7 +141,7 @@ class RecapCommands(commands.Cog):
         assert row.setup is not None  # a finished game was started
         # the log as verified: rows damaged since are not drawn (nor their engine refusal
         # shown to the player, as the audit saw); the next start finds and reports them
-        source = Recap(row.setup, g.log, [str(s["name"]) for s in row.seats])
+        source = Recap(row.setup, g.log, plain_names(row))
         # in the announcer's drawing workers, one recap at a time per worker (a process in
         # the bot): a long game's recap takes a few hundred MB while it is drawn, and any
         # number of them at once on threads of the bot outgrew its memory (the audit)

@@ -19,6 +19,7 @@ from discord import app_commands
 
 from service import Outcome
 from service.hints import advice_lines
+from service.seats import current_name
 
 from .actions import ack, channel_only, game_key, reply, rook
 from .announce import ask, deliver
@@ -139,7 +140,7 @@ class SeatCommands(CommandsMixin):
         glang = row.settings.get("lang", "en")
         seat = row.seat_of(interaction.user.id)
         assert seat is not None
-        note = t("seat_back", glang, name=safe(row.seats[seat]["name"]))
+        note = t("seat_back", glang, name=safe(current_name(row, seat)))
         await deliver(f"game {row.id} back", lambda: bot.announcer.channel(
             row.channel_id).send(note))
         lines, view = [t("back_ok", lang)], None

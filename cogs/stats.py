@@ -43,6 +43,7 @@ from service.ratings import (
     shown,
 )
 from service.replay import replay
+from service.seats import plain_names
 from store.ratings import EVERYWHERE, Played, Rating, Seen
 
 from . import viewer
@@ -268,7 +269,7 @@ async def history_story(interaction: discord.Interaction, key: str, tab: str,
     g = await bot.service.tables.load(row)  # a damaged game is set aside, not shown
     # the log as verified (as the recap's): a row damaged since showed the engine's refusal
     # of it at every click until a restart reported it (the fault-injection audit)
-    names = [safe(str(s["name"])) for s in row.seats]
+    names = [safe(n) for n in plain_names(row)]
     rp = await asyncio.to_thread(replay, row.setup, g.log, names)
     return viewer.Story(rp, t("stats_view_title", lang, game=row.id), [("g", "")], "g", [])
 

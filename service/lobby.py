@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from functools import partial
 from typing import Any
@@ -33,7 +32,15 @@ from store import (
 from .errors import ServiceError
 from .levels import SOLO_LEVELS, level_options
 from .outcomes import Abandoned, Opening, Outcome, Told, auto_answers, deadlines_of
-from .seats import add_bots, ai_played, channel_settings, check_bots, check_level
+from .seats import (
+    add_bots,
+    ai_played,
+    channel_settings,
+    check_bots,
+    check_level,
+    current_name,
+    unclashed,
+)
 from .tables import (
     DEFAULT_LIMIT_S,
     MAX_LIMIT_S,
@@ -106,7 +113,7 @@ class Lobby:
                 raise ServiceError.of("svc.already_in")
             if len(row.seats) >= row.settings["players"]:
                 raise ServiceError.of("svc.full", n=row.settings["players"])
-            row.seats.append({"user": user_id, "name": distinct(name, row.seats)})
+            row.seats.append({"user": user_id, "name": distinct(name, row)})
         async with self.tables.lock(channel_id):
             return await self._change(channel_id, seat)
 
@@ -181,7 +188,8 @@ class Lobby:
                     raise _not_host(row, host_gone)
                 if row.settings.get("difficulty") is not None and len(row.seats) != 1:
                     raise ServiceError.of("svc.solo_host")
-                op = self.opening([s["name"] for s in row.seats], row.settings, seed=seed,
+                op = self.opening([current_name(row, s) for s in range(len(row.seats))],
+                                  row.settings, seed=seed,
                                   options=options, rng_key=rng_key, ai_seats=ai_played(row),
                                   rules=rules)
                 done = await self._commit_start(row, op)
@@ -316,18 +324,11 @@ def _kept_settings(latest: GameRow | None) -> Settings:
     return kept
 
 
-def _folded(name: object) -> str:
-    """A name as a reader tells names apart: width, case and invisible characters aside."""
-    text = unicodedata.normalize("NFKC", str(name)).casefold()
-    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf").strip()
-
-
-def distinct(name: str, seats: list[Seat]) -> str:
-    """`name` for the next seat, with that seat's number when a seated player already reads
-    the same ("Ann" and "ann": every post, status and image named both alike, and nobody
-    could tell whose turn it was — the community audit)."""
-    taken = {_folded(s.get("name", "")) for s in seats}
-    return f"{name} ({len(seats) + 1})" if _folded(name) in taken else name
+def distinct(name: str, row: GameRow) -> str:
+    """`name` for the lobby's next seat, numbered when a seated player already reads the
+    same (`unclashed`; as they go by now, `current_name`)."""
+    return unclashed(name, len(row.seats) + 1,
+                     [current_name(row, s) for s in range(len(row.seats))])
 
 
 def _not_host(row: GameRow, host_gone: bool) -> ServiceError:

@@ -45,6 +45,45 @@ def zombies(meta: GameMeta) -> dict[str, str]:
     return {}
 
 
+def current_names(meta: GameMeta) -> dict[str, str]:
+    """The names people's seats go by now (seat → name), where one has changed since they
+    joined (`renamed`); a seat not in it still reads as its join name. Stored JSON: an entry
+    that is not a seat's text is damage and reads as no new name (the join name stays)."""
+    value = meta.get("names")
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        log.warning("game meta: names could not be read (%r); read as the join names", value)
+        return {}
+    return {k: v for k, v in value.items() if isinstance(v, str) and v}
+
+
+def renamed(seat: int, name: str) -> MetaChange:
+    """`seat`'s person goes by `name` from now on (their server display name changed mid-
+    game). Only the game's hosting facts change: its setup and state keep the names it was
+    dealt with, so it replays as stored (R15). Already so: nothing written."""
+    def change(meta: GameMeta) -> bool:
+        names = current_names(meta)
+        if names.get(str(seat)) == name:
+            return False
+        meta["names"] = {**names, str(seat): name}
+        return True
+    return change
+
+
+def all_of(*changes: MetaChange | None) -> MetaChange | None:
+    """The changes given, as one: each runs on the meta in turn; nothing is written when
+    none of them changed anything (each returned False)."""
+    given = [c for c in changes if c is not None]
+    if len(given) < 2:
+        return given[0] if given else None
+
+    def change(meta: GameMeta) -> bool:
+        results = [c(meta) for c in given]
+        return any(r is not False for r in results)
+    return change
+
+
 def count_timeout(seat: int) -> MetaChange:
     """One more time-out of `seat` (R15's default answer was given for them); two make the
     removal vote possible (`/rr remove`)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import ActionError, Game, NotationError, StaleDecision, parse
+from engine.messages import Items
 from store import (
     AlreadyApplied,
     GameRow,
@@ -29,7 +30,14 @@ from store import (
 )
 
 from .errors import ServiceError
-from .meta import came_back, count_timeout, timeouts, vote_to_remove, votes_to_remove
+from .meta import (
+    all_of,
+    came_back,
+    count_timeout,
+    timeouts,
+    vote_to_remove,
+    votes_to_remove,
+)
 from .notation import words_typed
 from .outcomes import (
     Abandoned,
@@ -41,7 +49,7 @@ from .outcomes import (
     duplicate,
     stage_hook,
 )
-from .seats import people_in
+from .seats import current_name, people_in, rename
 from .tables import GameOver, Quarantined, Tables, stale_other, store_refusal
 
 KICK_AFTER_TIMEOUTS = 2
@@ -63,7 +71,7 @@ class Aim:
     seat: int
 
 
-def _refused(e: ActionError, g: Game, seat: int, user_id: int | None,
+def _refused(e: ActionError, row: GameRow, g: Game, seat: int, user_id: int | None,
              decision_id: int | None) -> ServiceError:
     """The engine's refusal of an answer, for the service. A person's answer to a question
     no longer asked (an old decision id, or none asked of the seat now) whose seat's last
@@ -76,7 +84,12 @@ def _refused(e: ActionError, g: Game, seat: int, user_id: int | None,
         return ServiceError.of("svc.stale_timeout", code="stale")
     if isinstance(e, StaleDecision):
         return ServiceError.of("svc.stale", code="stale")
-    return ServiceError(e.message, code=e.code, key=e.key, params=e.params)
+    params = e.params
+    if e.code == "not_your_decision" and (waiting := g.waiting_for()):
+        # the engine names who is asked by the names the game was dealt with; a player who
+        # has been renamed since is named as every post names them (`current_name`)
+        params = {**params, "names": Items(tuple(current_name(row, s) for s in waiting))}
+    return ServiceError(e.message, code=e.code, key=e.key, params=params)
 
 
 def _wrong_game() -> ServiceError:
@@ -93,7 +106,7 @@ class Play:
     async def act(self, channel_id: int, user_id: int, text: str,
                   decision_id: int | None = None, key: str | None = None,
                   aim: Aim | None = None, *, end_if_only_ai: bool = False,
-                  typed_at: float | None = None) -> Outcome:
+                  typed_at: float | None = None, name: str | None = None) -> Outcome:
         """Apply one answer of a player; commit; resolve trivial follow-ups; report.
 
         `key` names the interaction that asked (`i:<id>`): it is stored with the move, so a
@@ -101,7 +114,9 @@ class Play:
         answer comes from a button made for that seat of that game. The notation's words
         may be typed in any language the bot speaks (service/notation.py). `typed_at`: when
         the player gave the answer (the interaction's creation), for an answer that names no
-        question (`_late`)."""
+        question (`_late`). `name`: the player's display name as the interface sees it now
+        (Discord sends it with every interaction): a new one is kept with the move, so the
+        move's post and every later one name them as they go by now (`seats.rename`)."""
         text = words_typed(text)
         async with self.tables.lock(channel_id):
             if aim is None:
@@ -116,7 +131,8 @@ class Play:
                 raise ServiceError.of("svc.stale_timeout", code="stale")
             back = came_back(seat) if timeouts(row.meta, seat) or \
                 votes_to_remove(row.meta, seat) else None
-            return await self.commit(row, g, seat, user_id, text, decision_id, back, key=key,
+            meta = all_of(back, rename(row, seat, name) if name is not None else None)
+            return await self.commit(row, g, seat, user_id, text, decision_id, meta, key=key,
                                      end_if_only_ai=end_if_only_ai)
 
     async def _aimed(self, channel_id: int, user_id: int, aim: Aim) -> tuple[GameRow, Game, int]:
@@ -140,7 +156,7 @@ class Play:
         mine = row.seat_of(user_id)
         if mine is not None and mine != aim.seat:
             raise ServiceError.of("svc.not_yours", code="not_yours",
-                                  name=row.seats[aim.seat]["name"])
+                                  name=current_name(row, aim.seat))
         return row, g, self.tables.seat(row, user_id)
 
     async def _late(self, row: GameRow, g: Game, seat: int, text: str, typed_at: float) -> bool:
@@ -205,7 +221,7 @@ class Play:
         except ActionError as e:
             if (again := await self._again(key, row, g, seat)) is not None:
                 return again
-            raise _refused(e, g, seat, user_id, decision_id) from e
+            raise _refused(e, row, g, seat, user_id, decision_id) from e
         canonical = g.log[log_start][1]
         auto_answers(g, ev, stages)
         entries = [(s, user_id if k == 0 else None, t)
@@ -327,7 +343,7 @@ class Play:
             k = timeouts(row.meta, target_seat)
             if k < KICK_AFTER_TIMEOUTS and not gone:
                 raise ServiceError.of("svc.kick_early", n=KICK_AFTER_TIMEOUTS,
-                                      name=row.seats[target_seat]["name"], k=k)
+                                      name=current_name(row, target_seat), k=k)
             if can_manage:
                 return await self.commit(row, g, target_seat, None, "resign", None)
             assert voter is not None  # (tables.seat refused anyone else)
@@ -369,7 +385,7 @@ def status_after(row: GameRow, g: Game, seat: int, end_if_only_ai: bool,
     if not ((people_before or end_if_only_ai) and not people_in(row, g)):
         return "active", None
     if end_if_only_ai:
-        return "abandoned", {"kind": "abandoned", "by": str(row.seats[seat]["name"])}
+        return "abandoned", {"kind": "abandoned", "by": str(current_name(row, seat))}
     last = seat if seat in people_before else people_before[-1]
-    return "abandoned", {"kind": "abandoned", "by": str(row.seats[last]["name"]),
+    return "abandoned", {"kind": "abandoned", "by": str(current_name(row, last)),
                          "why": "no_person"}

@@ -13,13 +13,16 @@ Two kinds of AI seat, one rule for both:
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import ai
 import i18n
 from engine import Game, View
-from store import GameRow, Seat, Settings
+from store import GameRow, MetaChange, Seat, Settings
 
 from .errors import ServiceError
-from .meta import SeatToAi, zombies
+from .meta import SeatToAi, current_names, renamed, zombies
 
 
 def level_name(level: str, lang: str) -> str:
@@ -86,9 +89,54 @@ def bot_name(k: int, level: str, lang: str) -> str:
     return i18n.t(lang, "seat.bot_name", k=k, level=level_name(level, lang))
 
 
+NUMBERED = re.compile(r"(.*) \((\d+)\)", re.S)  # "ann (2)": `unclashed`'s numbered name
+
+
+def folded(name: object) -> str:
+    """A name as a reader tells names apart: width, case and invisible characters aside."""
+    text = unicodedata.normalize("NFKC", str(name)).casefold()
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf").strip()
+
+
+def unclashed(name: str, number: int, others: list[str]) -> str:
+    """`name` for seat `number` (counted from 1), with that number when another seat already
+    reads the same ("Ann" and "ann": every post, status and image named both alike, and
+    nobody could tell whose turn it was — the community audit)."""
+    taken = {folded(n) for n in others}
+    return f"{name} ({number})" if folded(name) in taken else name
+
+
+def current_name(row: GameRow, seat: int) -> str:
+    """The name `seat` goes by in posts, images and the game's history: its person's server
+    display name as the game last saw it (`rename`), else the one they joined with. A game
+    that has ended keeps the last one it knew: its history names people as they were then."""
+    return current_names(row.meta).get(str(seat)) or str(row.seats[seat]["name"])
+
+
+def plain_names(row: GameRow) -> list[str]:
+    """Every seat's `current_name`, unmarked (no 🤖): a recap's, a result's, a roll's."""
+    return [current_name(row, s) for s in range(len(row.seats))]
+
+
+def rename(row: GameRow, seat: int, display_name: str) -> MetaChange | None:
+    """The change that makes `seat`'s person go by `display_name`, the server display name
+    Discord sent with their latest action (no extra request), told apart from the other
+    seats as a join is; None when the game names them so already, or the seat is an AI's.
+    Only a game not over is renamed: an ended one is a record of its own time."""
+    if row.status not in ("lobby", "active") or bot_level(row, seat) or not display_name:
+        return None
+    others = [current_name(row, s) for s in range(len(row.seats)) if s != seat]
+    name, now = unclashed(display_name, seat + 1, others), current_name(row, seat)
+    numbered = NUMBERED.fullmatch(now)
+    if name == now or (name != display_name and numbered is not None
+                       and numbered.group(1) == display_name):
+        return None  # numbered at join by another seat number (a lobby seat left since)
+    return renamed(seat, name)
+
+
 def seat_name(row: GameRow, seat: int, *, image: bool = False) -> str:
     """A seat's name as posts (🤖 marks) or images (no emoji in the font) show it."""
-    name = str(row.seats[seat]["name"])
+    name = current_name(row, seat)
     if bot_level(row, seat):
         return name if image else f"🤖 {name}"
     if zombie_level(row, seat):
@@ -102,9 +150,8 @@ def seat_names(row: GameRow, *, image: bool = False) -> list[str]:
 
 
 def marked_view(row: GameRow, view: View) -> View:
-    """The view with AI-played seats' names marked, for the table image."""
-    if not has_ai(row):
-        return view
+    """The view with the seats' names as they go by now (the state keeps the names it was
+    dealt with) and AI-played seats' names marked, for the table image."""
     players = [p.copy() for p in view["players"]]
     for s, p in enumerate(players):
         if s < len(row.seats):

@@ -29,7 +29,7 @@ from .errors import ServiceError
 from .levels import SOLO_LEVELS
 from .outcomes import Timer, deadlines_of
 from .refusals import end_phrase, say
-from .seats import ai_played, refuse_ai_seat
+from .seats import ai_played, plain_names, refuse_ai_seat
 from .shards import Shards
 
 log = logging.getLogger("rr.service")
@@ -82,7 +82,7 @@ class GameOver(ServiceError):
     def __init__(self, row: GameRow, game: Game) -> None:
         self.row, self.game = row, game
         self.result: Mapping[str, Any] = game.result or {}
-        self.names = [s["name"] for s in row.seats]
+        self.names = plain_names(row)
         who = tuple(self.names[s] for s in self.result.get("winners", []))
         key = ("svc.over_loss" if not who else "svc.over_draw" if self.result.get("draw")
                else "svc.over_win")

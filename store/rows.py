@@ -56,6 +56,8 @@ class GameMeta(TypedDict, total=False):
     lobby_message: int  # the lobby's Discord message, updated by a typed `/rr lobby join`
     ratings_off: bool  # the server had ratings off when the game started: its start post
     # said "not rated", so it stays unrated whatever the switch says at its end (issue 24)
+    names: dict[str, str]  # seat → the name its person goes by now, where it changed since
+    # they joined (service/meta.py `renamed`): posts and images show it; setup keeps the old
     held: float  # when Discord began refusing the bot's posts there (service/limits.py):
     # its time limits are held until the bot can post again
 
