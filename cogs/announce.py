@@ -66,6 +66,7 @@ from service.seats import (
 )
 from service.workers import ProcessExpired, Workers
 from store import CLAIM_S, GameRow, GameStore, Notice
+from store.rows import is_whole
 
 from .i18n import LEVELS, PHASES, join, languages, pair, t
 from .mentions import is_person, only, safe
@@ -419,6 +420,15 @@ def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
         now = pair(PHASES, str(view.get("phase", "")), lang)
         return t("table_alt_now", lang, what=now, round=rnd, names=names)[:1000]
     return t("table_alt", lang, what=what, round=rnd, names=names)[:1000]
+
+
+def turn_of(row: GameRow) -> int | None:
+    """The channel whose turn a game's notice takes (`post_channel`), None when its stored
+    channel id is damaged (a game set aside for it is told so in no channel: the
+    fault-injection audit)."""
+    daily = row.settings.get("daily") or {}
+    where = daily.get("post_channel") or row.channel_id
+    return where if is_whole(where) else None
 
 
 def post_channel(row: GameRow) -> int:
@@ -1013,13 +1023,17 @@ class Announcer:
         async with self._turn(channel_id):
             return await self._flush(channel_id)
 
-    async def tell_in_turn(self, channel_id: int, notice: int | None,
+    async def tell_in_turn(self, channel_id: int | None, notice: int | None,
                            send: Callable[[], Awaitable[None]], *, parts_done: int = 0,
                            attempts: int = 0, channel: int | None = None) -> bool:
         """`tell` in the channel's turn: after its announcements before it and its held AI
         answers (`_flush`). A game abandoned while the AI still thought was told ended, and
         the AI's moves committed before that followed it; a reminder or a game set aside
-        was read before AI moves made earlier."""
+        was read before AI moves made earlier. `channel_id` None (a game whose channel id
+        is damaged, `turn_of`): no channel, so no turn to wait for — told as it comes."""
+        if channel_id is None:
+            return await self.tell(notice, send, parts_done=parts_done, attempts=attempts,
+                                   channel=channel)
         async with self._turn(channel_id):
             await self._flush(channel_id)
             return await self.tell(notice, send, parts_done=parts_done, attempts=attempts,
@@ -1326,7 +1340,7 @@ class Announcer:
             return await self.tell(notice.id, _nothing)
         if isinstance(item, Reminder):
             reminder = item  # (in the channel's turn, as a live one: `tell_in_turn`)
-            return await self.tell_in_turn(post_channel(reminder.row), notice.id,
+            return await self.tell_in_turn(turn_of(reminder.row), notice.id,
                                            lambda: self.remind(reminder),
                                            parts_done=notice.parts_done,
                                            attempts=notice.attempts)
@@ -1338,7 +1352,7 @@ class Announcer:
             aside, told = item, self.set_aside
             if told is None:  # (no channel to tell it in: a bot without its Discord side)
                 return await self.tell(notice.id, _nothing)
-            return await self.tell_in_turn(post_channel(aside.row), notice.id,
+            return await self.tell_in_turn(turn_of(aside.row), notice.id,
                                            lambda: told(aside.row, aside.reason),
                                            parts_done=notice.parts_done,
                                            attempts=notice.attempts)

@@ -41,7 +41,7 @@ from service.tables import STORE_REFUSALS
 from store import GameRow, GameStore, TimerRow, make_store
 
 from .actions import AnsweringTree, guarded, perform
-from .announce import Announcer, channel_watch, post_channel
+from .announce import Announcer, channel_watch, turn_of
 from .config import Config
 from .daily_board import DAILY_ITEMS
 from .daily_job import day_once
@@ -471,7 +471,7 @@ class RookBot(Host):
             if out.row.settings.get("daily") and out.game.over:  # ended by a time limit
                 await tell_settled(self, out.row.id)
         for rem in reminders:  # in the channel's turn: after the AI moves held before it
-            await self.announcer.tell_in_turn(post_channel(rem.row), rem.notice,
+            await self.announcer.tell_in_turn(turn_of(rem.row), rem.notice,
                                               partial(self.announcer.remind, rem),
                                               channel=rem.row.channel_id)
 
@@ -480,7 +480,7 @@ class RookBot(Host):
         """A game set aside (or back in play), told in its channel as its outbox notice: a
         post that fails is told again, not lost (the fault-injection audit). In the
         channel's turn: after the posts of the moves made before it (held AI answers)."""
-        await self.announcer.tell_in_turn(post_channel(row), notice,
+        await self.announcer.tell_in_turn(turn_of(row), notice,
                                           lambda: tell_channel(self, row, reason))
 
     async def close(self) -> None:
