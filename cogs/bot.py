@@ -362,9 +362,9 @@ class RookBot(Host):
 
     async def channel_deleted(self, channel_id: int) -> None:
         """A channel or thread deleted (Discord's event): nobody can answer in it again, so
-        its game in play ends there (`Lobby.channel_deleted`). One the event missed (the
-        bot down, the store failing now) ends at its next post or hourly try, which meets
-        the 404. Never raises."""
+        its game in play, or its lobby, ends there (`Lobby.channel_deleted`). A game the
+        event missed (the bot down, the store failing now) ends at its next post or hourly
+        try, which meets the 404. Never raises."""
         try:
             await self.service.lobby.channel_deleted(channel_id)
         except asyncio.CancelledError:

@@ -281,24 +281,27 @@ class Lobby:
     async def channel_gone(self, channel_id: int, game_id: int) -> bool:
         """The game's channel was deleted (Discord said so): nobody can answer in it again,
         so the game is abandoned, untold (there is nowhere to tell it), instead of timing
-        its seats out at every limit for the rest of its rounds (the timers audit). True
+        its seats out at every limit for the rest of its rounds (the timers audit). A lobby
+        there is closed the same way (one write: its status, and no timers to drop): its
+        buttons and commands are gone with the channel, and it stayed open for good. True
         when it was ended here."""
         async with self.tables.lock(channel_id):
             row = await self.tables.store.get(game_id)
-            if row is None or row.status != "active" or row.channel_id != channel_id:
+            if row is None or row.status not in ("lobby", "active") or \
+                    row.channel_id != channel_id:
                 return False
             await self.tables.store.set_status(row.id, "abandoned")
             self.tables.forget(row.id)
-        log.warning("game %s: its channel %s is gone (deleted); the game is abandoned",
-                    game_id, channel_id)
+        log.warning("game %s: its channel %s is gone (deleted); the %s is abandoned",
+                    game_id, channel_id, "game" if row.status == "active" else "lobby")
         return True
 
     async def channel_deleted(self, channel_id: int) -> bool:
         """Discord said the channel was deleted (its gateway event, before any post met the
-        404): its game in play ends as `channel_gone` says, at once — a held game was else
-        kept, and tried every hour, for good. True when it was ended here."""
+        404): its game in play, or its lobby, ends as `channel_gone` says, at once — a held
+        game was else kept, and tried every hour, for good. True when it was ended here."""
         row = await self.tables.store.open_game(channel_id)
-        if row is None or row.status != "active" or row.settings.get("daily"):
+        if row is None or row.settings.get("daily"):
             return False
         return await self.channel_gone(channel_id, row.id)
 

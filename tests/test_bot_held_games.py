@@ -109,6 +109,71 @@ def test_a_game_ends_when_discord_says_its_thread_was_deleted(tmp_path):
     asyncio.run(scenario())
 
 
+async def lobby_in(h: Harness, table: Table, host: Any, guest: Any) -> int:
+    """`host`'s lobby in the table's channel, `guest` joined, not started; its game id."""
+    res = await h.slash(host, "rr new", channel=table.channel, players=3)
+    assert res.ephemeral, res.text
+    lobby = table.lobby_message()
+    joined = await h.click(guest, table.lobby_button(lobby, "join"), message=lobby)
+    assert joined.ephemeral and "joined" in joined.text, joined.text
+    row = await table.bot.store.open_game(table.channel.id)
+    assert row is not None and row.status == "lobby" and len(row.seats) == 2, row
+    return row.id
+
+
+@pytest.mark.parametrize("where", ["channel", "thread"])
+def test_a_lobby_closes_when_discord_says_its_channel_was_deleted(tmp_path, where):
+    """A lobby (a game not started) whose channel or thread a moderator deletes: its Join
+    and Start buttons and every command there are gone with it, yet it stayed open for good
+    — its seated players listed in a lobby nobody can reach or leave, the channel's open
+    game (`/rr status`) a lobby forever. It is closed as a game in play there is ended
+    (abandoned, untold: there is nowhere to tell it); nothing is posted to the deleted
+    channel."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            channel = h.thread("rr-thread", owner=ann) if where == "thread" else h.channel
+            table = Table(h, channel)
+            game_id = await lobby_in(h, table, ann, bob)
+            tried = posts_to(h, channel.id)
+            del h.server.channels[channel.id]
+            if where == "thread":
+                await h.gateway("THREAD_DELETE", {"id": str(channel.id),
+                                                  "guild_id": str(h.server.guild_id),
+                                                  "parent_id": str(h.channel.id),
+                                                  "type": channel.type})
+            else:
+                await h.gateway("CHANNEL_DELETE", channel.payload())
+            row = await table.bot.store.get(game_id)
+            assert row is not None and row.status == "abandoned", row
+            assert await table.bot.store.open_game(channel.id) is None
+            assert posts_to(h, channel.id) == tried
+    asyncio.run(scenario())
+
+
+def test_a_deleted_channel_elsewhere_leaves_a_lobby_open(tmp_path):
+    """Another channel's deletion closes nothing here: the lobby stays open, as `/rr status`
+    there says."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            ann, bob = h.user("ann"), h.user("bob")
+            table = Table(h)
+            game_id = await lobby_in(h, table, ann, bob)
+            other = h.thread("elsewhere", owner=ann)
+            del h.server.channels[other.id]
+            await h.gateway("THREAD_DELETE", {"id": str(other.id),
+                                              "guild_id": str(h.server.guild_id),
+                                              "parent_id": str(h.channel.id),
+                                              "type": other.type})
+            row = await table.bot.store.get(game_id)
+            assert row is not None and row.status == "lobby", row
+            status = await table.slash(bob, "rr status")
+            assert "lobby is still open" in status.text, status.text
+    asyncio.run(scenario())
+
+
 def test_a_server_that_removed_the_bot_gets_no_hourly_post_and_its_game_waits(tmp_path):
     """The bot removed from the server (GUILD_DELETE): its game's posts were refused
     (Missing Access) and the hourly try made one more refused post, with its image drawn,
