@@ -312,7 +312,8 @@ class DailyCommands(CommandsMixin):
             await dm_opener(rook(interaction), dm, lang, "reminder")()
             await host.store.set_reminder(interaction.user.id, dm, lang, reminder_hour)
             setting = await host.store.reminder(interaction.user.id)
-            said.append(remind_words(host, setting[2] if setting else reminder_hour or 0, lang))
+            said.append(await remind_words(host, setting[2] if setting else reminder_hour or 0,
+                                           lang))
         if not said:  # no option given: what is set now, and how to change it
             said = await _daily_settings_now(interaction, host, lang)
         await reply(interaction, "\n".join(said))
@@ -333,12 +334,15 @@ async def _daily_settings_now(interaction: discord.Interaction, host: DailyHost,
                     else t("daily_news_none", lang))
     setting = await host.store.reminder(interaction.user.id)
     said.append(t("daily_remind_off", lang) if setting is None
-                else remind_words(host, setting[2], lang))
+                else await remind_words(host, setting[2], lang))
     return [*said, t("daily_settings_none", lang)]
 
 
-def remind_words(host: DailyHost, hour: int, lang: str) -> str:
-    """The streak reminder that is on: its UTC hour and that hour in the reader's time."""
-    return t("daily_remind_on", lang, hour=hour,
-             ts=int(core.day_start(host.days.today()) + hour * 3600))
+async def remind_words(host: DailyHost, hour: int, lang: str) -> str:
+    """The streak reminder that is on: its UTC hour and that hour in the reader's time, on
+    the day `/rr daily play` claims (`Calendar.open_day`: a clock behind the day's close
+    showed the closed day's hour, across a change of the reader's summer time an hour off
+    the reminder to come)."""
+    day = await host.days.open_day(host.store)
+    return t("daily_remind_on", lang, hour=hour, ts=int(core.day_start(day) + hour * 3600))
 

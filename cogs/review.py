@@ -34,7 +34,6 @@ import discord
 import i18n
 from render.review import Panel, review_png
 from service import ServiceError
-from service import daily as daily_rules
 from service.daily_review import closed_day
 from service.review import Reviewer, check_reviewable
 from service.review_record import Review
@@ -67,18 +66,21 @@ async def chosen_game(interaction: discord.Interaction, game: int | None) -> Gam
     bot = rook(interaction)
     user, channel = interaction.user.id, interaction.channel_id or 0
     host = getattr(bot, "daily", None)
+    # the day `/rr daily play` claims: one another process closed (this clock behind) is
+    # closed here too, as the daily commands say
+    opened = await host.days.open_day(host.store) if host is not None else None
 
     def day_open(day: dt.date) -> bool:
-        return host is None or host.days.clock() < daily_rules.day_end(day)
+        return opened is None or day >= opened
 
     if in_server(interaction):
         row = await bot.store.latest_game(channel) if game is None else await bot.store.get(game)
         return check_reviewable(row, channel_id=channel, user_id=user, day_open=day_open,
                                 game=game)
     if game is None and host is not None:  # the caller's ranked game of the last closed day
-        today = await host.days.open_day(host.store)
-        if await host.store.attempt(user, today.isoformat(), True) is not None:
-            await closed_day(host, today)  # played today: refused, saying when the day closes
+        assert opened is not None
+        if await host.store.attempt(user, opened.isoformat(), True) is not None:
+            await closed_day(host, opened)  # played today: refused, saying when the day closes
         day = await closed_day(host, None)
         att = await host.store.attempt(user, day.isoformat(), True)
         row = await bot.store.get(att.game_id) if att and att.game_id else None

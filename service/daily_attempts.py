@@ -206,8 +206,8 @@ class DailyAttempts:
         # which goes by the attempt's own day (it failed every command in the player's DMs)
         day = daily.attempt_day(info["day"]) if info and isinstance(info.get("day"), str) \
             else None
-        if row is None or day is None or day >= self.days.today():
-            return None
+        if row is None or day is None or await self.days.still_open(self.store, day):
+            return None  # (a day another process closed is over here too: `open_day`)
         async with self.games.tables.lock(key):
             for _ in range(3):  # a game moving at every read: the next command expires it
                 fresh = await self.games.store.get(row.id)

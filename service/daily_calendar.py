@@ -40,3 +40,8 @@ class Calendar:
         today = self.today()
         closed = await store.day_flag(today.isoformat(), "closed")
         return today + dt.timedelta(days=1) if closed else today
+
+    async def still_open(self, store: DailyStore, day: dt.date) -> bool:
+        """`day` is the open day or later (`open_day`), the store read only for today's: a
+        day before today is over by any clock."""
+        return day >= self.today() and day >= await self.open_day(store)

@@ -170,3 +170,41 @@ def test_with_the_clock_behind_the_days_close_every_daily_command_reads_the_open
             review = await h.slash(dan, "rr daily review", channel=dm)  # #22, closed
             assert "#22" in review.text, review.text
     asyncio.run(scenario())
+
+
+def test_with_the_clock_behind_the_days_close_the_other_daily_paths_read_the_open_day(
+        tmp_path):
+    """The rest of the daily paths, with #22 closed by another process and this one 5 s
+    behind (`/rr daily play` gives #23): a ranked #22 game the close left in play (its
+    sweep gave up on a game moving at every read) still took moves here, in a day closed
+    and announced — and `/rr daily play` opened #23 over it, the #22 attempt left playing
+    for good; a #22 game finished at noon was refused an in-server review as "still open";
+    the reminder's hour was shown on the closed day. Each now reads the open day
+    (`Calendar.open_day`): the #22 game's time is up, its review is given, the hour is
+    #23's."""
+    async def scenario():
+        clock = Clock(dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC).timestamp())
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            dan, eve = h.user("dan"), h.user("eve")
+            dan_dm, eve_dm = h.dm_channel(dan), h.dm_channel(eve)
+            ds = h.bot.daily.store
+            await h.slash(dan, "rr daily play", channel=dan_dm)  # left in play
+            await h.slash(eve, "rr daily play", channel=eve_dm)
+            res = await h.slash(eve, "rr daily resign", confirm=True, channel=eve_dm)
+            assert "#22" in res.text, res.text
+            eve_game = (await ds.attempt(eve.id, "2026-11-22", True)).game_id
+            on = await h.slash(eve, "rr daily settings", reminder=True, reminder_hour=18,
+                               channel=eve_dm)
+            assert "18:00 UTC" in on.text, on.text
+            await ds.take_day_flag("2026-11-22", "closed")  # another process closed #22
+            clock.now = BEHIND
+            late = await h.slash(dan, "rr status", channel=dan_dm)
+            assert "#22 ended at 00:00 UTC" in late.text, late.text
+            att = await ds.attempt(dan.id, "2026-11-22", True)
+            assert att is not None and att.status != "playing", att
+            review = await h.slash(eve, "rr-learn review", game=eve_game)  # in the server
+            assert "still open" not in review.text, review.text
+            shown = await h.slash(eve, "rr daily settings", channel=eve_dm)
+            ts = int(daily.day_end(dt.date(2026, 11, 22)) + 18 * HOUR)  # #23 at 18:00 UTC
+            assert f"<t:{ts}:t>" in shown.text, shown.text
+    asyncio.run(scenario())
