@@ -144,16 +144,28 @@ def normalize_name(text: str) -> str:
     return t
 
 
-def closest(text: str, named: Iterable[tuple[str, str]]) -> str | None:
+CLOSE = 0.75  # how alike a typo and its name are (difflib's ratio): `theif`/`thief` 0.8,
+# `advanc`/`advance` 0.92; two other names are less alike (`archer`/`lancer` 0.67,
+# `advance`/`lancer` 0.62: "did you mean Lancer?" for an Archer not on offer misled)
+
+
+def closest(text: str, named: Iterable[tuple[str, str]],
+            known: Iterable[str] = ()) -> str | None:
     """The key whose name `text` most likely mistypes (`theif` → Thief★, `advanc` →
-    Advance, hiragana `しーふ` → シーフ★), None when no name is close: a newcomer's typo is
-    answered with the name meant (new-player audit). `named`: (printed name, key) pairs."""
+    Advance, hiragana `しーふ` → シーフ★), None when no name is close, or when `text` is
+    itself one of the `known` names (a card that is not on offer is no typo): a newcomer's
+    typo is answered with the name meant (new-player audit). `named`: (printed name, key)
+    pairs."""
     def fold(name: str) -> str:  # hiragana as katakana: the printed names are katakana
         return "".join(chr(ord(ch) + 0x60) if "ぁ" <= ch <= "ゖ" else ch
                        for ch in normalize_name(name))
     keys = {fold(name): key for name, key in named}
     want = fold(text)
-    best = difflib.get_close_matches(want, list(keys), n=1, cutoff=0.6) if want else []
+    if want in keys:  # written otherwise (hiragana for katakana): the name itself
+        return keys[want]
+    if not want or want in {fold(name) for name in known}:
+        return None
+    best = difflib.get_close_matches(want, list(keys), n=1, cutoff=CLOSE)
     return keys[best[0]] if best else None
 
 

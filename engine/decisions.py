@@ -173,9 +173,12 @@ def match_card(cs: CardSet, cards: list[Card], text: str, where: str, extra: str
 
 
 def _close_card(cs: CardSet, cards: list[Card], text: str) -> str | None:
-    """The card of `cards` a mistyped name most likely meant, in either language."""
+    """The card of `cards` a mistyped name most likely meant, in either language; none
+    for the name of a card the set has (not on offer here: the refusal's list says what
+    is)."""
     return closest(text, ((n, c["card"]) for c in cards
-                          for n in (cs.units[c["card"]].en, cs.units[c["card"]].ja)))
+                          for n in (cs.units[c["card"]].en, cs.units[c["card"]].ja)),
+                   known=(n for u in cs.units.values() for n in (u.en, u.ja)))
 
 
 def home_square(cs: CardSet, b: Board, square: str | None) -> int:

@@ -10,6 +10,9 @@ from bot_driver import Clock, Table, make_bot
 from harness import Harness
 from test_bot_refusals import place_both
 
+from engine import IllegalAction, default_cards
+from engine.decisions import match_card
+
 
 async def placed_two_player(h: Harness, locale: str = "en-US") -> tuple[Table, object, object]:
     """A 2-player game in #general past placement: the start player is asked to pick."""
@@ -203,3 +206,24 @@ def test_start_pressed_by_a_guest_names_the_host_to_ask(tmp_path):
                     assert word in res.text, res.text
                 assert await h.bot.service.tables.lobby(channel.id)  # still a lobby
     asyncio.run(scenario())
+
+
+def test_a_card_the_set_has_but_not_here_is_no_typo() -> None:
+    """A loose match read 'archer' (an Archer not on offer) as a typo of the Lancer that
+    was, and 'advance' (a command card) the same: "did you mean Lancer?" sent a newcomer
+    after the wrong card. A real card's name gets the list of what there is, not a guess;
+    a typo and a name written in hiragana still get the name meant (R7.1 recruiting)."""
+    cs = default_cards()
+    offer = [{"id": 1, "card": "lancer"}, {"id": 2, "card": "bard"}]
+
+    def refusal(typed: str) -> str:
+        try:
+            match_card(cs, offer, typed, "where.mercs")
+        except IllegalAction as e:
+            return str(e)
+        raise AssertionError(f"{typed!r} was found")
+
+    for typed in ("archer", "advance", "アーチャー"):
+        assert "did you mean" not in refusal(typed), refusal(typed)
+    assert "did you mean Lancer?" in refusal("lancr")
+    assert "did you mean Bard?" in refusal("ばーど")
