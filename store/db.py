@@ -107,8 +107,8 @@ from .rows import (
     ends_unsettled,
     game_row,
     is_time,
-    json_object,
     new_key,
+    quarantine_reason,
     report_set_aside,
     set_aside_row,
     stored_meta,
@@ -1036,8 +1036,7 @@ def _quarantine(con: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
     r = con.execute("SELECT reason FROM quarantine WHERE game_id=?", (game_id,)).fetchone()
     if r is None:
         return None
-    reason = json_object(r["reason"])
-    return reason if reason is not None else {"kind": "error"}
+    return quarantine_reason(r["reason"], game_id)
 
 
 def _timers(con: sqlite3.Connection, game_id: int) -> list[TimerRow]:

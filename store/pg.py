@@ -75,8 +75,8 @@ from .rows import (
     ends_unsettled,
     game_row,
     is_time,
-    json_object,
     new_key,
+    quarantine_reason,
     report_set_aside,
     set_aside_row,
     stored_meta,
@@ -822,8 +822,7 @@ async def _quarantine(con: Con, game_id: int) -> dict[str, Any] | None:
     raw = await con.fetchval("SELECT reason FROM quarantine WHERE game_id=$1", game_id)
     if raw is None:
         return None
-    reason = json_object(raw)
-    return reason if reason is not None else {"kind": "error"}
+    return quarantine_reason(raw, game_id)
 
 
 async def _timers(con: Con, game_id: int) -> list[TimerRow]:

@@ -400,6 +400,26 @@ def json_object(raw: str | None) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def quarantine_reason(raw: object, game_id: int) -> dict[str, Any]:
+    """A stored quarantine reason as the words of a refusal read it. Unparsable: "error"
+    (it could not be loaded). An "unreadable" one whose `what` is not a list of the parts
+    that could not be read (a number, null, one string: a hand edit) made every refusal in
+    its channel raise TypeError, so its players were told "Something went wrong" (the
+    second fault-injection pass); its list is what can be read of it, else "error",
+    logged."""
+    reason = json_object(raw if isinstance(raw, str) else None)
+    if reason is None:
+        return {"kind": "error"}
+    what = reason.get("what", [])
+    if reason.get("kind") != "unreadable" or (
+            isinstance(what, list) and all(isinstance(w, str) for w in what) and what):
+        return reason
+    kept = {**reason, "what": [what]} if isinstance(what, str) and what else {"kind": "error"}
+    log.warning("game %s: its quarantine reason names what could not be read as %r; read as"
+                " %s", game_id, str(what)[:40], kept)
+    return kept
+
+
 # ---- the daily challenge ------------------------------------------------------------------------
 EVERY_DAY = "0001-01-01"  # `keyed_from` of a database no daily was played on
 DEFAULT_REMIND_HOUR = 20  # UTC: four hours before the day closes

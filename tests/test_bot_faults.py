@@ -538,3 +538,46 @@ def test_a_game_whose_channel_id_is_damaged_is_set_aside_in_words_and_the_others
     caplog.clear()
     asyncio.run(second_life())
     assert not [r.getMessage() for r in caplog.records if r.exc_info]
+
+
+@pytest.mark.parametrize("reason", ['{"kind": "unreadable", "what": 5}',
+                                    '{"kind": "unreadable", "what": null}',
+                                    '{"kind": "unreadable", "what": "meta"}'])
+def test_a_set_aside_game_whose_stored_reason_is_damaged_is_still_refused_in_words(tmp_path,
+                                                                                   reason):
+    """The second fault-injection pass, `quarantine.reason`: a reason whose list of what
+    could not be read is not a list (a hand edit, an older shape) made the words of the
+    refusal raise TypeError (joining a number), so every command in that channel, and a new
+    game there, answered "Something went wrong". The reason reads as one whose what is
+    unknown (logged once per read); the channel is still told it is set aside and how to
+    free it, and the other game plays on."""
+    db, clock, kept = tmp_path / "g.db", Clock(), {}
+
+    async def first_life():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            tables = await three_games(h)
+            kept.update(server=h.server, ids=[t.game_id for t in tables],
+                        channels=[t.channel for t in tables])
+
+    async def second_life():
+        async with Harness(lambda: make_bot(db, clock, seed=6), server=kept["server"]) as h:
+            bad, good = (Table(h, ch) for ch in kept["channels"][:2])
+            bad.game_id, good.game_id = kept["ids"][:2]
+            assert await bad.bot._verifier == 2
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE quarantine SET reason=? WHERE game_id=?",
+                            (reason, kept["ids"][0]))
+            host, guest = (named(h, n) for n in PAIRS[0])
+            for user, command, options in ((host, "rr status", {}), (guest, "rr log", {}),
+                                           (host, "rr new", {"players": 2})):
+                res = await bad.slash(user, command, **options)
+                assert res.ephemeral and "is damaged and set aside" in res.text, res.text
+                assert "/rr abandon" in res.text and INTERNAL not in res.text
+                assert "m, e, t, a" not in res.text
+            res = await bad.slash(host, "rr abandon", confirm=True)
+            assert res.ephemeral and "abandoned" in res.text, res.text
+            await good.step(random.Random(1))
+
+    asyncio.run(first_life())
+    damage(db, kept["ids"][0], "middle row")
+    asyncio.run(second_life())
