@@ -184,6 +184,34 @@ def test_a_damaged_daily_server_or_reminder_row_is_that_rows_problem(db):
     asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("day", ["x", "2026-13-45", ""])
+def test_a_daily_outbox_row_whose_day_is_no_date_is_dropped_in_one_line(db, caplog, day):
+    """The second fault-injection pass, `daily_outbox.day`: a row whose day is no date
+    (a hand edit) raised while its words were written, logged a traceback at every pass and
+    was tried twelve times over half a day before it was dropped. It names no challenge any
+    player could be told about: it is dropped at its first pass in one warning line, and the
+    rows beside it (the server's news, a player's reminder) go out as before."""
+    async def scenario():
+        clock = Clock(NOON)
+        async with Harness(lambda: make_bot(db.url, clock)) as h:
+            got = await yesterday_of(h, clock, {"ann": 7, "bob": 8})
+            ann, bob = got["ann"], got["bob"]
+            await h.slash(bob, "rr daily settings", reminder=True)
+            await db.sql("INSERT INTO daily_outbox (kind, day, target, channel_id, lang,"
+                         " not_before, created_at) VALUES ('time_up', ?, ?, ?, 'en', 0, 0)",
+                         day, ann.id, h.dm_channel(ann).id)
+            clock.now += 9 * 3600  # 21:00 UTC: within the reminder window
+            with caplog.at_level("WARNING"):
+                sent = await day_once(h.bot)
+            assert sent["announced"] == 1 and sent["reminded"] == 1, sent
+            assert [m for m in h.messages(h.dm_channel(bob)) if "streak" in m.text]
+            assert await db.sql("SELECT kind FROM daily_outbox") == []  # dropped, not retried
+            assert not [r for r in caplog.records if r.exc_info or r.levelno >= 40]
+            assert f"its day {day!r} is no date" in caplog.text
+            assert not [m for m in h.messages(h.dm_channel(ann)) if "ended" in m.text]
+    asyncio.run(scenario())
+
+
 def test_a_pending_announcement_beside_an_unreadable_outbox_row_still_goes_out(db, monkeypatch):
     """Issue 17: one outbox row whose body was not JSON made every sweep of the outbox
     fail, so no game's pending announcement ever went out again. Two games' moves wait in
