@@ -35,6 +35,7 @@ log = logging.getLogger("rr.service")
 
 
 PROBE_S = 3600.0  # a held game's channel is tried again this often (`to_probe`)
+SWEEP_S = 3600.0  # active games without any timer are looked for this often (`sweep`)
 
 
 class TimeLimits:
@@ -49,6 +50,7 @@ class TimeLimits:
         # over its (overdue) timers.
         self.held_channels: set[int] = set()
         self._probed: dict[int, float] = {}  # held channel → when it was last tried (`to_probe`)
+        self._swept = float("-inf")  # when `sweep` last looked
 
     async def tick(self) -> tuple[list[Outcome], list[Reminder]]:
         """Apply the default answer (R15: pass) to every expired decision; list reminders due
@@ -58,6 +60,9 @@ class TimeLimits:
         now = self.tables.clock()
         outcomes: list[Outcome] = []
         reminders: list[Reminder] = []
+        if now - self._swept >= SWEEP_S:
+            self._swept = now
+            await self.sweep()
         for game_id, timers in (await self.due(now)).items():
             try:
                 done, due = await self.tick_game(game_id, timers, now)
@@ -73,6 +78,39 @@ class TimeLimits:
             outcomes += done
             reminders += due
         return outcomes, reminders
+
+    async def sweep(self) -> None:
+        """Active games left with no timer at all (a hand edit moved their rows to another
+        game, or deleted them) get theirs rebuilt from the game (`Tables.check_timers`,
+        logged): the pass goes by timer rows, so nobody there ever timed out (R15) until a
+        restart's load check (the second fault-injection pass). A game held, set aside, or
+        another process's is left alone; one that fails is logged and the others go on."""
+        try:
+            lost = await self.tables.store.untimed_games()
+        except self.tables.store.faults as e:  # busy or cut off: the next sweep looks
+            log.warning("lost timers not looked for now (store: %s)", e)
+            return
+        for game_id in lost:
+            try:
+                await self._sweep_game(game_id)
+            except Quarantined:
+                continue
+            except self.tables.store.faults as e:
+                log.warning("game %s: its lost timers wait for the next sweep (store: %s)",
+                            game_id, e)
+            except Exception:
+                log.exception("game %s: its lost timers were not rebuilt; the next sweep tries"
+                              " again", game_id)
+
+    async def _sweep_game(self, game_id: int) -> None:
+        tables = self.tables
+        row = await tables.store.get(game_id)
+        if row is None or row.status != "active" or held(row) or not tables.shards.runs_jobs(row):
+            return
+        async with tables.lock(row.channel_id):
+            row, g = await tables.load_row(row)
+            if row.status == "active":
+                await tables.check_timers(row, g)
 
     async def due(self, now: float) -> dict[int, list[TimerRow]]:
         """Timers due at `now` (quarantined games have none), grouped by game. A row whose

@@ -243,6 +243,11 @@ class GameStore(Protocol):
 
     async def next_deadline(self) -> float | None: ...
 
+    async def untimed_games(self) -> list[int]:
+        """Active games, not set aside, without a single timer row: every such game waits
+        for someone, so its timers were lost (a hand edit moved or deleted them), and the
+        time-limit pass rebuilds them (service/limits.py `sweep`)."""
+
     # ---- leases: one holder of a named job across processes
     async def try_lease(self, name: str, holder: str, ttl_s: float) -> bool: ...
 

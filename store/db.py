@@ -789,6 +789,14 @@ class Store(GameStore):
                 (now, now, now + MAX_LIMIT_S + LATEST_SLACK_S))]
         return await self.run_read(read)
 
+    async def untimed_games(self) -> list[int]:
+        def read(con: sqlite3.Connection) -> list[int]:
+            return [r[0] for r in con.execute(
+                "SELECT id FROM games WHERE status='active' AND id NOT IN"
+                " (SELECT game_id FROM timers) AND id NOT IN (SELECT game_id FROM quarantine)"
+                " ORDER BY id")]
+        return await self.run_read(read)
+
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,
                             notice: dict[str, Any] | None = None) -> Marked | None:
         """The reminder is due: claimed (marked sent) and its `notice` queued in the outbox

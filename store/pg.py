@@ -648,6 +648,14 @@ class PgStore(GameStore):
                 now, now + MAX_LIMIT_S + LATEST_SLACK_S)]
         return await self.run_read(read)
 
+    async def untimed_games(self) -> list[int]:
+        async def read(con: Con) -> list[int]:
+            return [r[0] for r in await con.fetch(
+                "SELECT id FROM games WHERE status='active' AND id NOT IN"
+                " (SELECT game_id FROM timers) AND id NOT IN (SELECT game_id FROM quarantine)"
+                " ORDER BY id")]
+        return await self.run_read(read)
+
     async def mark_reminded(self, game_id: int, seat: int, decision_id: int,
                             notice: dict[str, Any] | None = None) -> Marked | None:
         """Claimed by this pass (Marked) or by another first (None); see db.py."""

@@ -626,3 +626,29 @@ def test_a_timer_of_no_game_holds_up_no_other_games_time_limits(db, game_id, cap
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= 40]
         await store.close()
     asyncio.run(main())
+
+
+def test_a_timer_row_moved_to_another_game_leaves_neither_untimed(db, caplog):
+    """The second fault-injection pass, `timers.game_id`: a timer row damaged so that it
+    names another game (its own game's row gone with it) under a running process. The
+    other game's pass met the stray row and rebuilt its own timers, but its own game was
+    left with no timer at all: nobody there ever timed out (R15) until a restart's load
+    check. The time-limit pass now also looks, at most hourly, for an active game that is
+    not set aside and has no timer, and rebuilds its timers from the game, logged: both
+    games' waiting players time out."""
+    clock = Clock()
+
+    async def main():
+        store, svc = await two_games(db, clock)
+        await db.sql("DELETE FROM timers WHERE game_id=2")
+        await db.sql("UPDATE timers SET game_id=2 WHERE game_id=1")
+        assert await store.timers(1) == []
+        with caplog.at_level("WARNING", logger="rr.service"):
+            await svc.limits.tick()
+        assert "game 1: timers disagreed with the game" in caplog.text
+        clock.now += 2 * 3600
+        outcomes, _ = await svc.limits.tick()
+        assert {o.row.id for o in outcomes} == {1, 2}
+        assert any(o.text == "timeout" for o in outcomes if o.row.id == 1)
+        await store.close()
+    asyncio.run(main())
