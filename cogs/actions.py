@@ -34,11 +34,13 @@ from service.refusals import words
 from service.seats import people_deciding
 from service.tables import fault_refusal
 
-from .announce import TOO_LARGE, Announcement, clip, deliver
+from .announcement import Announcement
 from .daily_words import DmUnreachable, dm_refusal, tell_settled
+from .delivery import TOO_LARGE, deliver
 from .host import Host
 from .i18n import join, lang_of, result_text, t
 from .mentions import safe
+from .pages import clip
 from .quarantine import quarantine_refusal
 from .views import Target, prompt_view
 

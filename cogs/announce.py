@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import functools
 import io
 import logging
@@ -34,50 +33,71 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar
 
-import aiohttp
 import discord
 
 import i18n
 import render
 from engine import Game, visible
-from engine.cards import CardSet
 from service import Abandoned, GameService, Outcome, Quarantined, Reminder, SetAside
 from service.daily import answer_by
 from service.hints import used_lines
 from service.meta import timeout_counts
-from service.narrate import narrate, prompt
 from service.notices import ForeignNotice, UnreadableNotice, rebuild
-from service.outcomes import Told
 from service.play import KICK_AFTER_TIMEOUTS
-from service.report import PhaseReport, phase_reports
+from service.report import phase_reports
 from service.seats import (
     ai_level,
     ai_waiting,
-    current_name,
     marked_view,
     plain_names,
     seat_names,
-    zombie_level,
 )
 from service.workers import ProcessExpired, Workers
 from store import CLAIM_S, GameRow, GameStore, Notice
-from store.rows import is_whole
 
-from .i18n import LEVELS, PHASES, join, languages, pair, t
+from .announcement import (
+    Announcement,
+    Ask,
+    ask,
+    game_lang,
+    post_channel,
+    secrets_by_seat,
+    table_alt,
+    turn_of,
+    zombie_notice,
+)
+from .delivery import (
+    TOO_LARGE,
+    UNKNOWN_MESSAGE,
+    Progress,
+    attempt,
+    channel_watch,
+    current_progress,
+    deliver,
+    hold_slot,
+    or_without_image,
+    snowflake,
+)
+from .i18n import join, t
 from .mentions import is_person, only, safe
+from .pages import MAX_CONTENT, clip, page_ends, pages
 from .rating_lines import end_lines, places_line, start_line
 from .recap_image import Recap, recap_file, recap_gif_of
-from .text import cut, markdown, markdowns
 from .views import prompt_view
+
+# kept importable from here, where the tests and older callers name them
+__all__ = ["DRAWING", "MAX_CONTENT", "NOTICE_ATTEMPTS", "TOO_LARGE", "UNKNOWN_MESSAGE",
+           "Announcement", "Announcer", "Stage", "ask", "channel_watch", "clip", "deliver",
+           "hold_slot", "notice_retry_s", "or_without_image", "pages", "snowflake",
+           "table_alt", "turn_of"]
 
 log = logging.getLogger("rr.announce")
 T = TypeVar("T")
-RETRY_DELAYS = (0.25, 1.0)
 # Channel images drawn at once: one worker process for every core but the event loop's. On
 # the 2-core machine a second drawing process cost 20 % more CPU per image (the two shared the
 # loop's core and its caches) for no answer sooner (bench/bot.py, 500 games, issue 22).
@@ -93,8 +113,6 @@ DRAW_NICENESS = 10
 # and every later image waited behind it
 DRAW_JOB_S = 120.0
 TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 500 games)
-MAX_CONTENT = 1900
-TOO_LARGE = 40005  # Discord: "Request entity too large" (an upload over the server's limit)
 NOTICE_RETRY_S = (30.0, 120.0, 600.0, 3600.0)  # an outbox notice Discord did not take: later
 NOTICE_ATTEMPTS = 12  # then it is dropped (logged): a notice that can never be told
 # An AI burst's held answers are told at least this often, whatever the AI still thinks (a
@@ -110,362 +128,8 @@ def notice_retry_s(attempts: int) -> float:
     return NOTICE_RETRY_S[min(max(attempts, 0), len(NOTICE_RETRY_S) - 1)]
 
 
-@dataclass(slots=True)
-class Progress:
-    """Messages of one outbox notice, counted in the order they are sent (see `tell`)."""
-
-    skip: int = 0  # sent by an earlier attempt: not again
-    count: int = 0  # messages reached so far
-    stopped: int | None = None  # the first one Discord could not take (retried from there)
-    refused: bool = False  # Discord refused one for want of the bot's permissions there
-    # messages with a file Discord took on this attempt: each shows every permission a
-    # game's hold may be for (a text post alone does not show Attach Files, `posting`)
-    took: int = 0
 
 
-_progress: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
-    "rr_progress", default=None)
-UNKNOWN_CHANNEL = 10003  # Discord's code for a channel that no longer exists
-UNKNOWN_MESSAGE = 10008  # … and for a message that no longer exists (deleted)
-# … and for a post refused for want of the bot's permissions in the channel (View Channel:
-# Missing Access; Send Messages, Attach Files: Missing Permissions), or in a thread a
-# moderator locked (Thread is locked; archived and locked: Thread is archived, as a post
-# unarchives a thread that is not locked) — time limits are held
-NO_PERMISSION = frozenset({50001, 50013, 160005, 50083})
-_gone: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
-    "rr_gone", default=None)
-SENT_BEFORE: Any = object()  # what `deliver` returns for a message an earlier attempt sent
-
-
-def hold_slot() -> None:
-    """Count a message that was not needed this time (a DM fallback after a DM went
-    through), so the numbering of a notice's messages is the same on every attempt."""
-    if (p := _progress.get()) is not None:
-        p.count += 1
-
-
-def snowflake(value: object) -> bool:
-    """A Discord id as the API takes one: a stored value that is not is a damaged row, and
-    sending it would only earn a 400 at every try."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
-
-
-async def deliver(what: str, call: Callable[[], Awaitable[T]], *,
-                  file: bool = False) -> T | None:
-    """Run one Discord call; retry 429/5xx/network errors twice, give up on 4xx.
-
-    discord.py already retries inside a request; this covers what is left after that
-    (a longer outage). Returns None when the call could not be made. Inside `tell`, a
-    message an earlier attempt sent is skipped, and after one that could not be sent for
-    want of Discord the rest wait (in order) for the notice's retry. `file`: the message
-    carries one (taken, it shows the bot may post everything there: `Progress.took`).
-    """
-    progress = _progress.get()
-    if progress is not None:
-        index, progress.count = progress.count, progress.count + 1
-        if index < progress.skip:
-            return cast(T, SENT_BEFORE)  # a stand-in: callers only tell it from None
-        if progress.stopped is not None:
-            return None
-        call = _watched(call, progress, index)
-    for attempt in range(len(RETRY_DELAYS) + 1):
-        try:
-            done = await call()
-            if progress is not None:
-                progress.took += int(file)
-            return done
-        except discord.RateLimited as e:
-            delay = min(e.retry_after, 30.0)
-        except discord.HTTPException as e:
-            if e.status != 429 and e.status < 500:
-                refused(what, e, progress)
-                return None
-            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-        except (TimeoutError, aiohttp.ClientError, OSError) as e:
-            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-            log.warning("%s: network error %r", what, e)
-        if attempt < len(RETRY_DELAYS):
-            await asyncio.sleep(delay)
-    log.warning("%s failed after retries; giving up (the game itself is saved)", what)
-    if progress is not None:
-        progress.stopped = index
-    return None
-
-
-async def or_without_image(send: Callable[[bool], Awaitable[T]], what: str) -> T:
-    """`send(True)` (with its image); when Discord refuses the image as over the server's
-    upload limit (413 / 40005: 10 MiB by default, less on some servers), `send(False)`:
-    the words still reach the player, who is told the image was left out (the caller adds
-    `file_too_large`). Any other error is the caller's (`deliver`)."""
-    try:
-        return await send(True)
-    except discord.HTTPException as e:
-        if e.code != TOO_LARGE:
-            raise
-    log.warning("%s: an image over the upload limit left out", what)
-    return await send(False)
-
-
-def refused(what: str, e: discord.HTTPException, progress: Progress | None) -> None:
-    """A call Discord refused for good (4xx, not a rate limit), logged — and noted where it
-    tells the game: a deleted channel (`channel_watch`), or a want of the bot's permissions
-    there, which holds the game's time limits (`Announcer.posting`)."""
-    if isinstance(e, discord.NotFound):
-        log.warning("%s: not found (404, code %s)", what, e.code)
-        if e.code == UNKNOWN_CHANNEL and (gone := _gone.get()) is not None:
-            gone.append(what)
-        return
-    log.warning("%s refused by Discord (HTTP %s, code %s)", what, e.status, e.code)
-    if progress is not None and e.code in NO_PERMISSION:
-        progress.refused = True
-
-
-@contextlib.contextmanager
-def channel_watch() -> Iterator[list[str]]:
-    """The calls `deliver` made inside the block that Discord answered 'Unknown Channel'
-    (the channel was deleted): the time-limit pass ends such a game rather than timing it
-    out, unheard, at every limit for the rest of its rounds (the timers audit)."""
-    found: list[str] = []
-    token = _gone.set(found)
-    try:
-        yield found
-    finally:
-        _gone.reset(token)
-
-
-def _watched(call: Callable[[], Awaitable[T]], progress: Progress,
-             index: int) -> Callable[[], Awaitable[T]]:
-    """`call`, noting in `progress` a failure `deliver` does not handle (a bug, a bad file):
-    the notice is retried from this message, never past it."""
-    async def run() -> T:
-        try:
-            return await call()
-        except (discord.DiscordException, TimeoutError, aiohttp.ClientError, OSError):
-            raise  # retried or given up by `deliver` itself
-        except Exception:
-            if progress.stopped is None:
-                progress.stopped = index
-            raise
-    return run
-
-
-def clip(lines: list[str], limit: int = MAX_CONTENT) -> str:
-    """Join lines into one message body under Discord's 2000-character limit, shortened
-    where a player can still read it (`text.cut`: at a line's end, never inside a mention
-    or a markdown pair)."""
-    return cut("\n".join(lines), limit)
-
-
-def pages(lines: list[str], limit: int = MAX_CONTENT) -> list[str]:
-    """Lines packed in order into as few message bodies under `limit` as they fit in, each
-    line whole (one longer than a whole message is clipped alone).
-
-    Why: a channel post is the table's record of what happened; clipping one would lose
-    the last knock-outs of a busy Invasion for every player (4 players, long names). The
-    split depends on the lines only, so a retried notice numbers its messages the same."""
-    out: list[str] = []
-    body: list[str] = []
-    size = -1
-    for line in lines:
-        line = clip([line], limit)
-        if body and size + 1 + len(line) > limit:
-            out.append("\n".join(body))
-            body, size = [], -1
-        body.append(line)
-        size += 1 + len(line)
-    if body:
-        out.append("\n".join(body))
-    return out
-
-
-@dataclass(slots=True)
-class Ask:
-    """A question put to one seat at the moment of the outcome (texts in both languages)."""
-
-    seat: int
-    user_id: int
-    decision: Mapping[str, Any]  # the seat's Decision without `resume` (engine.types)
-    text: dict[str, str]
-    deadline: float
-
-
-@dataclass(slots=True)
-class Announcement:
-    game_id: int
-    channel_id: int
-    lang: str
-    actor: int | None
-    names: list[str]
-    users: list[int]
-    cards: CardSet
-    public: list[Told]
-    private: dict[int, list[Told]]
-    asks: list[Ask]
-    table_view: Mapping[str, Any] | None
-    finished: list[str]
-    timeouts: dict[int, int] = field(default_factory=dict)
-    # After every card or phase its own post, then the rest (service/report.py); empty for
-    # an announcement that only re-asks (a reminder, a repost).
-    reports: list[PhaseReport] = field(default_factory=list)
-    extra: list[str] = field(default_factory=list)  # hosting news (an AI took a seat, …)
-    extra_pings: list[int] = field(default_factory=list)  # the people `extra` addresses
-    ai_waiting: bool = False  # an AI-played seat is asked something: let it answer
-    notice: int | None = None  # the outbox row this announcement delivers (see `tell`)
-    # The game just ended (not a daily: its recap waits for the day to close): its setup,
-    # log and names, for the animated recap posted after the game-over post (issue 24).
-    recap: Recap | None = None
-    # The finished channel game its game-over post settles and tells the ratings of
-    # (cogs/rating_lines.py; not a daily game).
-    ended: tuple[GameRow, Game] | None = None
-    # The move also ended the game with no winner (only AI-played seats were left): told
-    # right after it, from its own outbox notice (`Announcer.announce`).
-    closing: Abandoned | None = None
-    # Lines told first in its first post (with its image): the AI answers held before it
-    # (`Announcer._lead`), so they and its image are one post rather than two.
-    lead: list[str] = field(default_factory=list)
-
-    def lines(self, lang: str) -> list[str]:
-        return markdowns(narrate(self.public, self.names, self.cards, lang), lang)
-
-    def private_lines(self, seat: int, lang: str) -> list[str]:
-        return markdowns(narrate(self.private.get(seat, []), self.names, self.cards, lang), lang)
-
-    def stage(self, key: str) -> str:
-        """A card or phase that ended (a report's `what`), named in the post's language."""
-        return self.cards.name(key, self.lang) if key in self.cards.commands \
-            else pair(PHASES, key, self.lang)
-
-    def ask_for(self, seat: int | None) -> Ask | None:
-        return next((a for a in self.asks if a.seat == seat), None)
-
-    def report_lines(self, r: PhaseReport) -> list[str]:
-        """One report's story, as its post words it."""
-        return markdowns(narrate(r.events, self.names, self.cards, self.lang), self.lang)
-
-    def quiet(self) -> bool:
-        """Told as lines alone: no image, nobody pinged, nothing private, no note of its
-        own, not a game's end — the kind of announcement an AI burst tells together."""
-        return not (self.asks or self.private or self.extra or self.extra_pings
-                    or self.timeouts or self.recap or self.ended or self.closing
-                    or self.table_view is not None
-                    or any(r.view is not None for r in self.reports))
-
-    def head(self) -> list[str]:
-        """The lines of its first post when that post is lines alone (no image, none of the
-        notes its last post carries): an AI burst's post may tell them (`Announcer.announce`),
-        the rest (its pings, images, DMs) then following as before."""
-        if not self.reports or self.reports[0].view is not None:
-            return []
-        if len(self.reports) == 1 and (self.extra or self.timeouts or self.ended):
-            return []
-        return self.report_lines(self.reports[0])
-
-    def opening(self) -> list[str]:
-        """The lines of its first post when that post has an image and none of the notes its
-        last post carries (the image's title when it has no lines): held lines may lead
-        that post (`Announcer.announce`)."""
-        if not self.reports or self.reports[0].view is None:
-            return []
-        if len(self.reports) == 1 and (self.extra or self.timeouts or self.ended):
-            return []
-        r = self.reports[0]
-        return self.report_lines(r) or \
-            ([t("report_quiet", self.lang, what=self.stage(r.what))] if r.what else [])
-
-    def tail(self) -> list[str]:
-        """The lines of its last post when that post is lines alone, nothing of it follows
-        (no ping, DM, recap, note) and an AI seat answers next ("**Round 2** begins" after
-        a person's last move of a round): they may start the AI's burst post
-        (`Announcer.announce`), every image before them posted as before."""
-        if not (self.ai_waiting and self.reports) or self.reports[-1].view is not None:
-            return []
-        if self.asks or self.private or self.extra or self.extra_pings or self.timeouts:
-            return []
-        if self.recap or self.ended or self.closing:
-            return []
-        return self.report_lines(self.reports[-1])
-
-    def story(self) -> list[str]:
-        """All its lines in order (its reports', else its public events')."""
-        if not self.reports:
-            return self.lines(self.lang)
-        return [line for r in self.reports for line in self.report_lines(r)]
-
-
-def ask(g: Game, seat: int, user_id: int, deadline: float,
-        langs: Sequence[str] | None = None) -> Ask | None:
-    """The seat's question, worded in `langs` (a ping needs only the game's language;
-    default: every language)."""
-    dec = g.decision(seat)
-    if dec is None:
-        return None
-    texts = {lang: markdown(prompt(g, seat, lang), lang) for lang in langs or languages()}
-    return Ask(seat, user_id, {k: v for k, v in dec.items() if k != "resume"}, texts, deadline)
-
-
-def table_alt(view: Mapping[str, Any], what: str, lang: str) -> str:
-    """Alt text of a table image: what ended, the round, whose boards it shows (names as
-    typed: alt text is read aloud, not rendered as markdown)."""
-    names = join((str(p.get("name", "?")) for p in view.get("players", [])), lang)
-    # after placement the state is already in round 1, but placement is round 0's (R4)
-    rnd = 0 if view.get("after") == "placement" else view.get("round", 0)
-    if view.get("phase") == "over" and not view.get("after"):  # how the game ended
-        ended = view.get("result", {}).get("ended_in") if isinstance(view.get("result"),
-                                                                      dict) else None
-        if ended:  # (rules 3) the image stands at that phase: say it, not the last card
-            return t("table_alt_over_in", lang, what=pair(PHASES, str(ended), lang),
-                     round=rnd, names=names)[:1000]
-        return t("table_alt_over", lang, round=rnd, names=names)[:1000]
-    if not what:  # nothing just ended (a re-posted table): say the phase it is in
-        now = pair(PHASES, str(view.get("phase", "")), lang)
-        return t("table_alt_now", lang, what=now, round=rnd, names=names)[:1000]
-    return t("table_alt", lang, what=what, round=rnd, names=names)[:1000]
-
-
-def turn_of(row: GameRow) -> int | None:
-    """The channel whose turn a game's notice takes (`post_channel`), None when its stored
-    channel id is damaged (a game set aside for it is told so in no channel: the
-    fault-injection audit)."""
-    daily = row.settings.get("daily") or {}
-    where = daily.get("post_channel") or row.channel_id
-    return where if is_whole(where) else None
-
-
-def post_channel(row: GameRow) -> int:
-    """Where a game's posts go: its channel, or for a daily game (kept under a slot key,
-    not a channel) the player's DM recorded when it started (service/daily_attempts.py)."""
-    daily = row.settings.get("daily") or {}
-    return int(daily.get("post_channel") or row.channel_id)
-
-
-def secrets_by_seat(events: Sequence[Told], users: list[int]) -> dict[int, list[Told]]:
-    """The events each seated person may see alone (their draws, their hand), told to them
-    privately; a bot seat has nobody to tell its secrets to."""
-    private: dict[int, list[Told]] = {}
-    for e in events:
-        for s in e.get("vis", []):
-            if is_person(users[int(s)]):
-                private.setdefault(int(s), []).append(e)
-    return private
-
-
-def game_lang(row: GameRow) -> str:
-    """The game's language as its settings keep it; one the bot does not speak (a damaged
-    row, the fault-injection audit: its pings were never sent) reads English."""
-    lang = row.settings.get("lang", "en")
-    return lang if lang in languages() else "en"
-
-
-def zombie_notice(out: Outcome, lang: str) -> tuple[list[str], list[int]]:
-    """When an AI took a timed-out seat (zombie mode): the line that says so and the ping
-    of its person (`/rr back` is theirs); else nothing."""
-    if "zombie" not in out.notes or out.actor is None:
-        return [], []
-    row, seat = out.row, out.actor
-    user = int(row.seats[seat]["user"])
-    level = zombie_level(row, seat) or ""
-    return [t("zombie_took", lang, name=safe(current_name(row, seat)),
-              level=pair(LEVELS, level, lang), mention=f"<@{user}>")], [user]
 
 
 @dataclass(slots=True)
@@ -497,18 +161,6 @@ class Burst:
 def lead_lines(held: Burst) -> list[str]:
     """A held burst's lines, in order (its answers' stories one after the other)."""
     return [line for _ann, story in held.entries for line in story]
-
-
-def page_ends(stories: Sequence[list[str]], limit: int = MAX_CONTENT) -> list[int]:
-    """For each story of a burst told together: how many of the burst's messages must have
-    gone out for all of it to be posted. `pages` packs greedily, so the pages of a prefix of
-    the lines are the first pages of the whole."""
-    ends: list[int] = []
-    lines: list[str] = []
-    for story in stories:
-        lines.extend(story)
-        ends.append(len(pages(lines, limit)))
-    return ends
 
 
 def draw_pool(processes: bool) -> Executor:
@@ -961,7 +613,7 @@ class Announcer:
                 await self.publish(replace(ann, lead=lead_lines(leading)),
                                    skip_seat=skip_seat)
             finally:
-                tried.append(_progress.get())
+                tried.append(current_progress())
 
         async with leading.claims:
             told = await self.tell(ann.notice, send, channel=ann.channel_id)
@@ -999,7 +651,7 @@ class Announcer:
             if ann.notice is not None:
                 await held.claims.enter_async_context(self._claimed(ann.notice))
             lead = [] if leading is None else lead_lines(leading)
-            progress = await self._attempt(ann.notice, lambda: self.publish(
+            progress = await attempt(ann.notice, lambda: self.publish(
                 replace(ann, lead=lead), skip_seat=skip_seat, held=True), 0)
             await self.posting(ann.channel_id, refused=progress.refused,
                                took=progress.took > 0)
@@ -1094,7 +746,7 @@ class Announcer:
         first, last = held.entries[0][0], held.entries[-1][0]
         stories = [story for _ann, story in entries]
         lines = [line for story in stories for line in story]
-        progress = await self._attempt(
+        progress = await attempt(
             first.notice, lambda: self._post(self.channel(channel_id), first, lines, None), 0)
         await self.posting(channel_id, refused=progress.refused, took=progress.took > 0)
         for k, ((ann, _story), end) in enumerate(zip(held.entries, page_ends(stories),
@@ -1192,7 +844,7 @@ class Announcer:
     async def _tell(self, notice: int | None, send: Callable[[], Awaitable[None]],
                     parts_done: int, attempts: int, channel: int | None) -> bool:
         """`tell` of a claimed notice (or of none: nothing in the outbox)."""
-        progress = await self._attempt(notice, send, parts_done)
+        progress = await attempt(notice, send, parts_done)
         if channel is not None:
             await self.posting(channel, refused=progress.refused, took=progress.took > 0)
         if progress.stopped is None and parts_done > progress.count:
@@ -1201,7 +853,7 @@ class Announcer:
             # from the start: the worst case is a repeat, never a notice lost untold
             log.warning("notice %s: its stored progress (%s messages sent) is past its %d "
                         "messages; told from the start", notice, parts_done, progress.count)
-            progress = await self._attempt(notice, send, 0)
+            progress = await attempt(notice, send, 0)
         return await self._settle(notice, progress.stopped, attempts)
 
     async def _settle(self, notice: int | None, stopped: int | None, attempts: int) -> bool:
@@ -1285,7 +937,7 @@ class Announcer:
             game = row
             g = await service.tables.load(game)
             with channel_watch() as gone:
-                progress = await self._attempt(None, lambda: self.repost(game, g), 0)
+                progress = await attempt(None, lambda: self.repost(game, g), 0)
             if gone:
                 await service.lobby.channel_gone(channel, game.id)
                 return
@@ -1302,22 +954,6 @@ class Announcer:
         except Exception:
             log.warning("channel %s: its held game could not be tried again; the next pass "
                         "tries", channel, exc_info=True)
-
-    @staticmethod
-    async def _attempt(notice: int | None, send: Callable[[], Awaitable[None]],
-                       parts_done: int) -> Progress:
-        """One try at `send`, skipping the first `parts_done` messages; its progress."""
-        progress = Progress(skip=parts_done)
-        token = _progress.set(progress)
-        try:
-            await send()
-        except Exception:
-            log.exception("notice %s: announcement failed", notice)
-            if progress.stopped is None:  # retried from the first message not sent
-                progress.stopped = progress.count
-        finally:
-            _progress.reset(token)
-        return progress
 
     async def redeliver(self, notice: Notice) -> bool:
         """A notice left in the outbox (a crash, or Discord down): rebuilt from the stored

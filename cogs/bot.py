@@ -41,12 +41,14 @@ from service.tables import STORE_REFUSALS
 from store import GameRow, GameStore, TimerRow, make_store
 
 from .actions import AnsweringTree, guarded, perform
-from .announce import Announcer, channel_watch, turn_of
+from .announce import Announcer
+from .announcement import turn_of
 from .config import Config
 from .daily_board import DAILY_ITEMS
 from .daily_job import day_once
 from .daily_review import REVIEW_ITEMS
 from .daily_words import tell_settled
+from .delivery import channel_watch
 from .host import Host
 from .i18n import RookTranslator
 from .leases import JobLease

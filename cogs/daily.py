@@ -29,7 +29,6 @@ from service.daily_attempts import Started
 from service.daily_play import DailyHost
 
 from .actions import ack, cannot_post, in_server, posting_refusal, reply, rook
-from .announce import deliver
 from .daily_board import board_page
 from .daily_words import (
     DmUnreachable,
@@ -39,6 +38,7 @@ from .daily_words import (
     result_text,
     score_words,
 )
+from .delivery import deliver
 from .host import Host, host_of
 from .i18n import guild_lang, lang_of, t
 from .mentions import safe

@@ -20,8 +20,8 @@ from service.daily_play import DailyHost
 from service.daily_standings import Entry
 
 from .actions import ack, in_server, rook
-from .announce import deliver
 from .daily_words import score_words, standing_words
+from .delivery import deliver
 from .host import Host, host_of
 from .i18n import lang_of, t
 from .mentions import safe

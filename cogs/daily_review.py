@@ -32,9 +32,9 @@ from service.replay import replay
 
 from . import viewer
 from .actions import ack, guarded, refusal, reply, rook
-from .announce import deliver
 from .daily import DailyCommands, bad_date, open_attempt
 from .daily_words import score_words, standing_words
+from .delivery import deliver
 from .host import host_of
 from .i18n import LEVELS, lang_of, pair, t
 from .mentions import safe

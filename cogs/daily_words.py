@@ -20,7 +20,7 @@ from service import daily as core
 from service import daily_score, daily_standings
 from service.daily_play import DailyHost
 
-from .announce import deliver
+from .delivery import deliver
 from .host import Host
 from .i18n import difficulty_name, t
 

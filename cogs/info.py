@@ -31,11 +31,12 @@ from store import GameRow
 
 from . import choices as C
 from .actions import ack, game_key, perform, posting_warning, reply, rook
-from .announce import MAX_CONTENT, ask
+from .announcement import ask
 from .i18n import KINDS, LEVELS, PHASES, join, lang_of, pair, result_text, t
 from .lobby import level_choices
 from .mentions import safe, user_name
 from .mixin import CommandsMixin
+from .pages import MAX_CONTENT
 from .play import squeeze, suggest
 from .text import EMBED_DESCRIPTION, EMBED_TITLE, cut, markdowns
 from .views import prompt_view

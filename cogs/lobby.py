@@ -31,7 +31,7 @@ from .actions import (
     reply,
     rook,
 )
-from .announce import UNKNOWN_MESSAGE, deliver, snowflake
+from .delivery import UNKNOWN_MESSAGE, deliver, snowflake
 from .host import Host
 from .i18n import difficulty_name, guild_lang, join, lang_of, t
 from .mentions import safe

@@ -18,7 +18,7 @@ from service.daily_slots import is_slot
 from store import GameRow
 from store.rows import is_whole
 
-from .announce import deliver
+from .delivery import deliver
 from .host import Host
 from .i18n import join, t
 

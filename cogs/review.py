@@ -42,11 +42,12 @@ from service.seats import seat_names
 from store import GameRow, review_store
 
 from .actions import in_server, reply, rook
-from .announce import clip, deliver, or_without_image, pages
+from .delivery import deliver, or_without_image
 from .host import Host
 from .i18n import t
 from .i18n import text as words
 from .mentions import safe
+from .pages import clip, pages
 from .text import markdowns
 
 log = logging.getLogger("rr.review")

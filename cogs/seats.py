@@ -22,7 +22,8 @@ from service.hints import advice_lines
 from service.seats import current_name
 
 from .actions import ack, channel_only, game_key, reply, rook
-from .announce import ask, deliver
+from .announcement import ask
+from .delivery import deliver
 from .i18n import lang_of, t
 from .lobby import level_choices, lobby_text, refresh_lobby
 from .mentions import safe

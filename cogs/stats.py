@@ -48,9 +48,10 @@ from store.ratings import EVERYWHERE, Played, Rating, Seen
 
 from . import viewer
 from .actions import ack, guarded, in_server, reply, rook
-from .announce import MAX_CONTENT, deliver
+from .delivery import deliver
 from .i18n import lang_of, t
 from .mentions import safe
+from .pages import MAX_CONTENT
 from .rating_lines import reason_text
 
 _ = app_commands.locale_str

@@ -41,8 +41,9 @@ from service.tutorial import Screen, Tutorial, lessons
 from store import tutorial_store
 
 from .actions import ack, guarded, refusal, reply, rook
-from .announce import clip, deliver, or_without_image
+from .delivery import deliver, or_without_image
 from .i18n import lang_of, t, text
+from .pages import clip
 from .review import new_reviewer, review_command
 from .text import markdowns
 

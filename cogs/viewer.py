@@ -28,8 +28,10 @@ from render import table_png
 from service.replay import Frame, Replay
 
 from .actions import ack, guarded, reply
-from .announce import MAX_CONTENT, clip, deliver, or_without_image, table_alt
+from .announcement import table_alt
+from .delivery import deliver, or_without_image
 from .i18n import PHASES, lang_of, pair, t
+from .pages import MAX_CONTENT, clip
 from .text import EMBED_DESCRIPTION, markdowns
 
 

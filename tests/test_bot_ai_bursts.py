@@ -17,6 +17,7 @@ from test_bot_ai_turns import public, two_people_two_bots
 from test_bot_outbox import crash_copy
 
 import cogs.announce as announce
+import cogs.delivery
 from cogs.announce import Announcer
 from service import Reminder
 
@@ -180,7 +181,7 @@ def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path
     """The burst's post is refused (503, retries spent): none of its notices counts as
     told; the next pass tells each on its own, and nothing twice."""
     monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     kept: dict[str, Any] = {}
 
     async def scenario() -> None:
@@ -221,7 +222,7 @@ def test_discord_failing_the_post_a_round_start_opens_tells_it_later_once_alone(
     phases' images, already posted, are not posted again — and each AI answer held with
     them on its own: every line told once, in order."""
     monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     kept: dict[str, Any] = {}
 
     async def scenario() -> None:
@@ -268,7 +269,7 @@ def test_an_ai_answer_that_asks_people_ends_the_bursts_post_and_pings_each_once(
     when Discord refuses the pings, the outbox pass sends the pings alone — once — and
     never the lines again."""
     monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     kept: dict[str, Any] = {}
 
     async def scenario() -> None:

@@ -15,7 +15,8 @@ from harness import Harness
 from test_bot_outbox import half_told
 from test_bot_timers_audit import HOUR, hour_game
 
-from cogs import actions, announce
+import cogs.delivery
+from cogs import actions
 from cogs.daily_job import day_once
 from service import daily
 from service.daily_score import Score
@@ -99,7 +100,7 @@ def test_a_notice_in_back_off_is_told_soon_after_the_clock_steps_back_hours(tmp_
     5 h 30 s ahead, within the day the outbox allowed as a real wait: the rest of the
     announcement came 5 hours late. No back-off is longer than an hour, so a wait of more
     than two counts as a clock that went back, and the next pass tells it."""
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:

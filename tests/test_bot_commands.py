@@ -319,8 +319,9 @@ def test_a_slow_read_is_deferred_in_time_then_answered(tmp_path, monkeypatch):
 
 def test_discord_http_trouble_never_breaks_a_game(tmp_path, monkeypatch):
     import cogs.announce
+    import cogs.delivery
 
-    monkeypatch.setattr(cogs.announce, "RETRY_DELAYS", (0.01, 0.02))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.01, 0.02))
 
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:

@@ -18,6 +18,7 @@ from PIL import Image
 from test_bot_daily_review import DAY, NEXT_NOON, NOON
 
 import cogs.announce
+import cogs.delivery
 from cogs.daily_job import day_once
 from service.daily_slots import slot
 from service.ratings import FRESH, Ratings
@@ -145,7 +146,7 @@ def test_a_daily_record_naming_another_players_game_sends_no_recap_of_it(db):
 def test_daily_recap_waits_for_discord_and_is_sent_once(tmp_path, monkeypatch):
     """A recap Discord could not take (5xx) stays queued and goes out at a later pass —
     once; nothing is posted twice."""
-    monkeypatch.setattr(cogs.announce, "RETRY_DELAYS", (0.0, 0.0))  # the retries, not their pace
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))  # the retries, not their pace
     async def scenario():
         clock = Clock(NOON)
         async with Harness(lambda: make_bot(tmp_path / "r.db", clock), settle_timeout=60) as h:
@@ -178,7 +179,7 @@ def test_rating_settled_once_when_every_game_over_post_fails(db, monkeypatch):
     settle hit a busy database: the next time-limit pass settles the game — once, however
     many passes follow."""
     monkeypatch.setattr(cogs.announce, "NOTICE_ATTEMPTS", 1)  # dropped after one attempt
-    monkeypatch.setattr(cogs.announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
         async with Harness(lambda: make_bot(db.url, Clock(), seed=11), settle_timeout=60) as h:

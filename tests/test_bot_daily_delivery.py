@@ -25,7 +25,7 @@ import pytest
 from bot_driver import Clock, Table, accepted, make_bot
 from harness import Harness
 
-from cogs import announce
+import cogs.delivery
 from cogs.daily_job import day_once
 from service.daily import day_end
 from service.daily_slots import slot
@@ -101,7 +101,7 @@ def test_news_is_retried_after_a_503_and_after_a_restart_and_told_once(tmp_path,
     """Point 2: a server's news Discord did not take (503) stays in the outbox and is told
     at a later pass — also by the next process — exactly once. Before: the day's flag was
     taken first and a failed announcement was never retried."""
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
         clock = Clock(NOON)
@@ -142,7 +142,7 @@ def test_reminder_in_the_players_language_at_their_hour_kept_until_discord_takes
     (`/rr daily settings reminder_hour:`), in their language only, with the command hint;
     a 503 keeps it for a retry. Before: both languages at 20:00 UTC for everyone (05:00 in
     Japan), no command in the Japanese text, and marked sent before it was sent (lost)."""
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
         clock = Clock(NOON - DAY_S)  # yesterday: both finish their ranked attempt
@@ -187,7 +187,7 @@ def test_a_reminder_discord_failed_is_sent_later_not_lost(tmp_path, monkeypatch)
     """Point 2 for reminders, with the default hour: Discord fails the DM (503) at the
     first pass; the reminder is sent at its retry, once. Before: it was marked sent before
     it was sent, so the failed one was never sent."""
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
         clock = Clock(NOON - DAY_S)
@@ -216,7 +216,7 @@ def test_the_day_ended_note_is_queued_with_the_attempts_end_and_retried(tmp_path
     """Point 2 for the DM that says a ranked day ended unfinished at 00:00 UTC: queued in
     the transaction that ends the attempt, sent at its retry after a 503, once. Before: a
     failed one was never sent (the day's close runs once)."""
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
         clock = Clock(NOON)
@@ -391,7 +391,7 @@ def test_a_daily_row_with_a_damaged_try_count_does_not_stop_the_others(tmp_path,
     pass. The back-off now reads such a count as none yet. So does the fault-injection
     audit's count that SQLite kept as text in its INTEGER column ('many': TypeError), as the
     game outbox already read one."""
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
         clock = Clock(NOON - DAY_S)

@@ -19,6 +19,7 @@ from conftest import Db
 from harness import FakeUser, Harness
 
 import cogs.announce as announce
+import cogs.delivery
 from cogs.daily_job import day_once
 from service.daily_slots import slot
 from store import GameRow
@@ -217,7 +218,7 @@ def test_a_pending_announcement_beside_an_unreadable_outbox_row_still_goes_out(d
     fail, so no game's pending announcement ever went out again. Two games' moves wait in
     the outbox (Discord refused them); one row is damaged; when Discord is back, the other
     game's move is told, and the damaged row is set aside, not retried for ever."""
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
 
     async def scenario():

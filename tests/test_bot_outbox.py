@@ -25,6 +25,7 @@ from harness import Harness
 
 import bot as entry
 import cogs.announce as announce
+import cogs.delivery
 from cogs.bot import RookBot
 from store import Store
 
@@ -223,7 +224,7 @@ async def half_told(h: Harness) -> tuple[Any, int, Callable[[], None]]:
 def test_discord_failing_mid_announcement_sends_the_rest_later_without_repeats(tmp_path,
                                                                             monkeypatch):
     monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
@@ -456,7 +457,7 @@ def test_a_set_aside_notice_discord_did_not_take_is_told_later_once(tmp_path, mo
     outbox; when that post failed, the channel never heard its game was set aside. It is
     now queued with the quarantine and retried like any announcement, once."""
     monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     db = tmp_path / "g.db"
 
     async def scenario():

@@ -7,13 +7,13 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
-import cogs.announce as announce
+import cogs.delivery
 from cogs.announce import Announcer, deliver, hold_slot
 from store import Store
 
 
 def test_a_notice_resumes_at_the_message_discord_did_not_take(tmp_path, monkeypatch):
-    monkeypatch.setattr(announce, "RETRY_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def main():
         store = await Store(str(tmp_path / "t.db")).open()
