@@ -21,12 +21,12 @@ from service.daily_slots import attempt_game
 from service.seats import plain_names
 from store import DailyNotice, DailyNoticeKind
 
-from .announce import NOTICE_ATTEMPTS, notice_retry_s
 from .daily_board import board_line, member_check
 from .daily_words import challenge_text, time_up_text
 from .delivery import deliver, or_without_image, snowflake
 from .host import Host, host_of
 from .i18n import t
+from .outbox import NOTICE_ATTEMPTS, notice_retry_s
 from .pages import clip
 from .recap_image import RECAP_LIMIT, Recap, recap_file, recap_gif_of
 

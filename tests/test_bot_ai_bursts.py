@@ -16,8 +16,9 @@ from harness import Harness
 from test_bot_ai_turns import public, two_people_two_bots
 from test_bot_outbox import crash_copy
 
-import cogs.announce as announce
+import cogs.bursts
 import cogs.delivery
+import cogs.outbox
 from cogs.announce import Announcer
 from service import Reminder
 
@@ -180,7 +181,7 @@ def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path
                                                                          monkeypatch):
     """The burst's post is refused (503, retries spent): none of its notices counts as
     told; the next pass tells each on its own, and nothing twice."""
-    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(cogs.outbox, "NOTICE_RETRY_S", (0.0,))
     monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     kept: dict[str, Any] = {}
 
@@ -221,7 +222,7 @@ def test_discord_failing_the_post_a_round_start_opens_tells_it_later_once_alone(
     refused (503, retries spent), the move's notice is retried from those lines alone — its
     phases' images, already posted, are not posted again — and each AI answer held with
     them on its own: every line told once, in order."""
-    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(cogs.outbox, "NOTICE_RETRY_S", (0.0,))
     monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     kept: dict[str, Any] = {}
 
@@ -268,7 +269,7 @@ def test_an_ai_answer_that_asks_people_ends_the_bursts_post_and_pings_each_once(
     the AI answers held before it; its notice counts that post as its first message, so
     when Discord refuses the pings, the outbox pass sends the pings alone — once — and
     never the lines again."""
-    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(cogs.outbox, "NOTICE_RETRY_S", (0.0,))
     monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     kept: dict[str, Any] = {}
 
@@ -363,7 +364,7 @@ def test_held_ai_answers_are_told_within_hold_max_s_while_the_ai_still_thinks(
     (up to AI_THINK_S an answer, behind other games' AI in the workers) or retrying a busy
     store (up to AI_RETRY_FOR_S, 5 min) kept the moves it had made unseen all that time.
     Now they are posted at HOLD_MAX_S, and what the run answers later is a new burst."""
-    monkeypatch.setattr(announce, "HOLD_MAX_S", 0.3)
+    monkeypatch.setattr(cogs.bursts, "HOLD_MAX_S", 0.3)
 
     async def scenario() -> None:
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),

@@ -19,6 +19,7 @@ from test_bot_daily_review import DAY, NEXT_NOON, NOON
 
 import cogs.announce
 import cogs.delivery
+import cogs.outbox
 from cogs.daily_job import day_once
 from service.daily_slots import slot
 from service.ratings import FRESH, Ratings
@@ -178,7 +179,7 @@ def test_rating_settled_once_when_every_game_over_post_fails(db, monkeypatch):
     from the last move on, the notice is dropped after its attempts, and the post's own
     settle hit a busy database: the next time-limit pass settles the game — once, however
     many passes follow."""
-    monkeypatch.setattr(cogs.announce, "NOTICE_ATTEMPTS", 1)  # dropped after one attempt
+    monkeypatch.setattr(cogs.outbox, "NOTICE_ATTEMPTS", 1)  # dropped after one attempt
     monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():

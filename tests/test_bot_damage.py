@@ -18,8 +18,8 @@ from bot_driver import Clock, Table, finished_solo, make_bot
 from conftest import Db
 from harness import FakeUser, Harness
 
-import cogs.announce as announce
 import cogs.delivery
+import cogs.outbox
 from cogs.daily_job import day_once
 from service.daily_slots import slot
 from store import GameRow
@@ -136,7 +136,7 @@ def test_an_announcement_that_could_not_be_built_is_tried_again(db):
             host.board.leaderboard = flaky  # type: ignore[method-assign]
             assert (await day_once(h.bot))["announced"] == 0
             assert public(h, got["news"]) == []
-            clock.now += 60  # past the first retry's wait (cogs/announce.py NOTICE_RETRY_S)
+            clock.now += 60  # past the first retry's wait (cogs/outbox.py NOTICE_RETRY_S)
             assert (await day_once(h.bot))["announced"] == 1
             (post,) = public(h, got["news"])
             assert first(post, got["ann"])
@@ -219,7 +219,7 @@ def test_a_pending_announcement_beside_an_unreadable_outbox_row_still_goes_out(d
     the outbox (Discord refused them); one row is damaged; when Discord is back, the other
     game's move is told, and the damaged row is set aside, not retried for ever."""
     monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
-    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(cogs.outbox, "NOTICE_RETRY_S", (0.0,))
 
     async def scenario():
         async with Harness(lambda: make_bot(db.url, Clock(), seed=6)) as h:

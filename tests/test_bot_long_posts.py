@@ -2,7 +2,7 @@
 
 A busy Invasion with four players and long names narrates more than Discord's 2,000
 characters; the post is the table's record of what happened, so it is split between whole
-lines (`cogs/announce.pages`), never cut. Tested through the real announcer with the limit
+lines (`cogs/pages.py` `pages`), never cut. Tested through the real announcer with the limit
 lowered, against the same game posted with the real limit.
 """
 
@@ -18,6 +18,7 @@ from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
 import cogs.announce
+import cogs.posts
 from cogs.announce import pages
 from cogs.text import markdown
 from service.narrate import narrate
@@ -52,7 +53,7 @@ def posted(tmp_path: Path, name: str, solo: bool = False) -> list[tuple[str, int
 
 def test_a_long_post_is_split_between_whole_lines(tmp_path, monkeypatch: pytest.MonkeyPatch):
     whole = posted(tmp_path, "a.db")
-    monkeypatch.setattr(cogs.announce, "MAX_CONTENT", 200)
+    monkeypatch.setattr(cogs.posts, "MAX_CONTENT", 200)
     split = posted(tmp_path, "b.db")
     assert len(split) > len(whole)  # some posts took several messages
     # every report within the limit (the lobby and a ping to one player are no reports)

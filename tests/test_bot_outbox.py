@@ -24,8 +24,8 @@ from bot_driver import Clock, Table, make_bot
 from harness import Harness
 
 import bot as entry
-import cogs.announce as announce
 import cogs.delivery
+import cogs.outbox
 from cogs.bot import RookBot
 from store import Store
 
@@ -223,7 +223,7 @@ async def half_told(h: Harness) -> tuple[Any, int, Callable[[], None]]:
 
 def test_discord_failing_mid_announcement_sends_the_rest_later_without_repeats(tmp_path,
                                                                             monkeypatch):
-    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(cogs.outbox, "NOTICE_RETRY_S", (0.0,))
     monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
 
     async def scenario():
@@ -456,7 +456,7 @@ def test_a_set_aside_notice_discord_did_not_take_is_told_later_once(tmp_path, mo
     """The fault-injection audit: a game's quarantine notice was posted once, outside the
     outbox; when that post failed, the channel never heard its game was set aside. It is
     now queued with the quarantine and retried like any announcement, once."""
-    monkeypatch.setattr(announce, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(cogs.outbox, "NOTICE_RETRY_S", (0.0,))
     monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
     db = tmp_path / "g.db"
 

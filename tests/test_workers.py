@@ -15,6 +15,7 @@ from typing import cast
 import pytest
 import workers_jobs as jobs
 
+import cogs.drawing
 from cogs import announce
 from service.workers import ProcessExpired, Workers
 
@@ -114,7 +115,7 @@ def test_a_channel_drawing_that_never_ends_is_stopped_and_the_next_is_drawn(tmp_
     never finished kept the bot's one drawing process (2 cores) busy until a restart, and
     every later image of every game waited behind it. It is stopped at DRAW_JOB_S; the
     announcement goes without its image (`table_file`), and the next image is drawn."""
-    monkeypatch.setattr(announce, "DRAW_JOB_S", 1.0)
+    monkeypatch.setattr(cogs.drawing, "DRAW_JOB_S", 1.0)
 
     async def main() -> None:
         teller = announce.Announcer(cast(announce.Stage, None), processes=True)
