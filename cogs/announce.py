@@ -23,7 +23,7 @@ when the DM is refused.
 The announcer is built in layers, each a room of its own read in one sitting, each on the
 one before it: the outbox's telling and claims (outbox.py), the drawing pool and table
 images (drawing.py), a move's posts, pings and DMs (posts.py), held channels (held.py), a
-channel's turn and its AI bursts (bursts.py). Delivery to Discord is delivery.py, an
+channel's turn (turns.py), its AI bursts (bursts.py). Delivery to Discord is delivery.py, an
 announcement and its lines announcement.py, a post's pages pages.py. This module is the
 entry point: an outcome captured as its announcement, and a notice left in the outbox
 rebuilt and told again (`redeliver`).

@@ -1,10 +1,10 @@
-"""A channel's turn and its AI bursts: announcements posted in order, quiet AI answers together.
+"""A channel's AI bursts: quiet AI answers told together, in the channel's turn.
 
-Each channel's announcements are posted one after the other in the order they were
-announced (`Turn`), however long each one's images take. An AI run's quiet answers are held
-(`Burst`) and told in one post (`flush`) — at the run's end, before any other announcement
-of the channel, or after HOLD_MAX_S; each of their notices leaves the outbox once all its
-lines went out, one whose lines were not posted is retried on its own, from its start.
+An AI run's quiet answers (lines alone) are held (`Burst`) and told in one post (`flush`) —
+at the run's end, before any other announcement of the channel (`tell_in_turn`, in the
+channel's turn: turns.py), or after HOLD_MAX_S; each of their notices leaves the outbox once
+all its lines went out, one whose lines were not posted is retried on its own, from its
+start. A move's first or last lines may share the burst's post.
 """
 
 from __future__ import annotations
@@ -12,30 +12,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from .announcement import Announcement
 from .delivery import Progress, attempt, current_progress
-from .held import Held
 from .outbox import Stage
 from .pages import page_ends, pages
+from .turns import Turns
 
 log = logging.getLogger("rr.announce")
-TELLING = 8  # channels whose announcements are posted at once (bench/bot.py, 500 games)
 # An AI burst's held answers are told at least this often, whatever the AI still thinks (a
 # timer of the burst's own, `Announcer._flush_at`): a post waits seconds, not minutes
 HOLD_MAX_S = 60.0
-
-
-@dataclass(slots=True)
-class Turn:
-    """A channel's announcements in line: the lock (FIFO) and how many hold or wait for it."""
-
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    users: int = 0
-    owner: asyncio.Task[Any] | None = None  # the task whose turn it is (`Announcer._turn`)
 
 
 @dataclass(slots=True)
@@ -60,19 +49,13 @@ def lead_lines(held: Burst) -> list[str]:
     return [line for _ann, story in held.entries for line in story]
 
 
-class Bursts(Held):
+class Bursts(Turns):
     """The channel's turn (`tell_in_turn`) and its AI answers held (`announce`, `flush`)."""
 
     def __init__(self, bot: Stage, *, processes: bool = False) -> None:
         super().__init__(bot, processes=processes)
-        # channel → its announcements' turn: posted one announcement after the other, in
-        # the order they were announced, however long each one's images take
-        self._order: dict[int, Turn] = {}
         # channel → the AI answers held to be told together (see `announce`)
         self._held: dict[int, Burst] = {}
-        # at most TELLING channels' announcements at once: a burst of moves does not flood
-        # the event loop with posts ahead of the acknowledgements and answers still to give
-        self._telling = asyncio.Semaphore(TELLING)
 
     async def flush_all(self) -> None:
         """Every channel's held AI answers told now (the bot is closing): their notices are
@@ -105,7 +88,7 @@ class Bursts(Held):
         they are lines alone ("🤖 Bot 1 chose Advance" before the pings it asks), end the
         held post; its notice then counts that post's pages as its own first messages
         (`tell`'s parts_done), so its pings follow once and a retry never repeats them."""
-        async with self._turn(ann.channel_id):
+        async with self.turn(ann.channel_id):
             held = self._held.get(ann.channel_id)
             joins = burst and (held is None or held.entries[0][0].game_id == ann.game_id)
             if joins and ann.quiet():
@@ -228,7 +211,7 @@ class Bursts(Held):
         True when all went out (or none was held)."""
         if channel_id not in self._held:
             return True
-        async with self._turn(channel_id):
+        async with self.turn(channel_id):
             return await self._flush(channel_id)
 
     async def tell_in_turn(self, channel_id: int | None, notice: int | None,
@@ -242,7 +225,7 @@ class Bursts(Held):
         if channel_id is None:
             return await self.tell(notice, send, parts_done=parts_done, attempts=attempts,
                                    channel=channel)
-        async with self._turn(channel_id):
+        async with self.turn(channel_id):
             await self._flush(channel_id)
             return await self.tell(notice, send, parts_done=parts_done, attempts=attempts,
                                    channel=channel)
@@ -253,31 +236,11 @@ class Bursts(Held):
         unseen until its next answer or its run's end. Never raises (a task of its own)."""
         await asyncio.sleep(HOLD_MAX_S)
         try:
-            async with self._turn(channel_id):
+            async with self.turn(channel_id):
                 if self._held.get(channel_id) is held:
                     await self._flush(channel_id)
         except Exception:
             log.exception("channel %s: the held AI answers could not be told", channel_id)
-
-    @contextlib.asynccontextmanager
-    async def _turn(self, channel_id: int) -> AsyncIterator[None]:
-        """The channel's turn to post (its announcements one after the other, in order)."""
-        turn = self._order.setdefault(channel_id, Turn())
-        turn.users += 1
-        try:
-            if turn.owner is not None and turn.owner is asyncio.current_task():
-                yield  # (told inside this task's own turn: a game set aside as its post
-                return  # loaded it, say — in its place; waiting would wait for itself)
-            async with turn.lock, self._telling:
-                turn.owner = asyncio.current_task()
-                try:
-                    yield
-                finally:
-                    turn.owner = None
-        finally:
-            turn.users -= 1
-            if not turn.users:
-                del self._order[channel_id]  # nobody waits: forget the channel
 
     async def _flush(self, channel_id: int,
                      head: tuple[Announcement, list[str]] | None = None) -> bool:

@@ -193,3 +193,37 @@ def test_the_interfaces_reach_the_daily_host_through_its_rooms():
                     and node.attr not in allowed:
                 stray.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
     assert stray == []
+
+
+# the announcer's rooms (cogs/): its layers, entry point last, and the modules they share
+ANNOUNCER = ["outbox", "drawing", "posts", "held", "turns", "bursts", "announce", "delivery",
+             "announcement", "pages"]
+
+
+def _self_privates(path: Path) -> tuple[set[str], set[str]]:
+    """The private names a module gives `self` (its `_methods`, its `self._x = …`), and the
+    ones it reads from `self`."""
+    given: set[str] = set()
+    read: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                node.name.startswith("_") and not node.name.startswith("__"):
+            given.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                node.value.id == "self" and node.attr.startswith("_") and \
+                not node.attr.startswith("__"):
+            (given if isinstance(node.ctx, ast.Store) else read).add(node.attr)
+    return given, read
+
+
+def test_the_announcer_is_rooms_each_read_in_one_sitting():
+    """cogs/announce.py was one module of 1,430 lines (delivery, pages, the announcement,
+    drawing, posts, the outbox, held channels, AI bursts). Its rooms each fit in one
+    sitting, and a layer of `Announcer` (each on the one before it) reads no private name
+    that another room's module gives `self`: what a later layer calls is public."""
+    cogs = ROOT / "cogs"
+    for name in ANNOUNCER:
+        assert len((cogs / f"{name}.py").read_text().splitlines()) <= SITTING_LINES, name
+    for name in ANNOUNCER:
+        given, read = _self_privates(cogs / f"{name}.py")
+        assert read <= given, (name, sorted(read - given))
