@@ -222,7 +222,7 @@ async def postable_again(interaction: discord.Interaction) -> None:
     """Discord sends the bot's permissions in the channel with every interaction: where they
     no longer allow its posts, the game there has its time limits held before any post is
     refused; where they allow them again, a game held for want of them goes on
-    (cogs/announce.py `Announcer.posting`) — even before the bot has anything to post."""
+    (cogs/held.py `Announcer.posting`) — even before the bot has anything to post."""
     channel = interaction.channel_id
     if channel is not None and in_server(interaction):
         missing = bool(cannot_post(interaction))

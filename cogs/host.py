@@ -3,7 +3,7 @@
 `RookBot` (cogs/bot.py) loads the cogs, so the cogs cannot import it without an import
 loop; they import this declaration instead, and `RookBot` is the one class that fills it
 in (issue 21). Modules below this one declare the smaller part they need as a Protocol
-(`announce.Stage`, `views.Clicks`).
+(`outbox.Stage`, `views.Clicks`).
 """
 
 from __future__ import annotations

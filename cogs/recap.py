@@ -1,6 +1,6 @@
 """`/rr-recap [game]`: a finished game of this channel again, as one animated image.
 
-The image is the one posted when the game ended (cogs/announce.py `recap_gif_of`), drawn
+The image is the one posted when the game ended (cogs/posts.py `post_recap`), drawn
 again from the stored setup and log (R15) on a worker thread, and shown only to the caller.
 A daily game has no channel: in the caller's DMs the command shows their own ranked game
 of a day that has closed (default: yesterday's, as the day's recap DM promises, even once

@@ -1,6 +1,6 @@
 """The animated recap of a game as the bot uploads it (issue 24): drawn from the stored
 setup and log (R15) by service/replay.py and render/recap.py. Shared by the game-end post
-(cogs/announce.py) and `/rr-recap` (cogs/recap.py)."""
+(cogs/posts.py `post_recap`) and `/rr-recap` (cogs/recap.py)."""
 
 from __future__ import annotations
 

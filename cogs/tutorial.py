@@ -52,7 +52,7 @@ log = logging.getLogger("rr.tutorial")
 
 MOVES = {"s": "skip", "r": "restart", "l": "leave"}
 # An image's description (alt text): Discord takes up to 1024 characters; the bot's images
-# keep under 1000 (cogs/announce.py, cogs/review.py).
+# keep under 1000 (cogs/announcement.py `table_alt`, cogs/review.py).
 ALT_MAX = 1000
 
 

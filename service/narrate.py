@@ -79,7 +79,7 @@ def narrate(events: Sequence[Event], names: list[str], cs: CardSet, lang: str = 
             limit: int | None = None) -> list[Line]:
     """Readable lines for already-filtered events; every line, unless `limit` asks for a
     cut (a story longer ends with a count). A channel's posts are its record and are told
-    whole, in as many messages as they take (cogs/announce.py `pages`).
+    whole, in as many messages as they take (cogs/pages.py `pages`).
 
     A monster's attack is told with the damage it did and the HP left ("Lich on 6A attacks
     Knight on 3A: 1 damage (HP 3/6)"), so the `damaged` events it caused are folded into

@@ -11,7 +11,7 @@ Why the shape:
   answer, so nothing needs to have been kept while it was played. Each decision is judged
   from the answering seat's own view only, as an AI sees a game.
 - The judging is CPU work (about a hundred decisions, each a few dozen short rollouts), so
-  it runs in worker processes at low priority, like the channel images (cogs/announce.py
+  it runs in worker processes at low priority, like the channel images (cogs/drawing.py
   `draw_pool`), never on the event loop; `progress` is called as decisions come back so an
   interface can edit a progress message.
 - A review is computed once per game and stored (`game_reviews`, migration 13): asking
