@@ -173,8 +173,8 @@ class Announcer(Bursts):
                                            attempts=notice.attempts)
         if isinstance(item, Abandoned):
             ended = item
-            return await self.tell(notice.id, lambda: self.publish_abandoned(ended),
-                                   parts_done=notice.parts_done, attempts=notice.attempts)
+            return await self.retell(post_channel(ended.row), notice,
+                                      lambda: self.publish_abandoned(ended))
         if isinstance(item, SetAside):
             aside, told = item, self.set_aside
             if told is None:  # (no channel to tell it in: a bot without its Discord side)
@@ -191,9 +191,7 @@ class Announcer(Bursts):
                                    attempts=notice.attempts)
         send = (lambda: self.publish_start(ann)) if notice.body.get("kind") == "start" \
             else (lambda: self.publish(ann))
-        return await self.tell(notice.id, send, parts_done=notice.parts_done,
-                               attempts=notice.attempts)
-
+        return await self.retell(ann.channel_id, notice, send)
 
     async def _record(self, notice: int) -> bool:
         """Record a notice told earlier in this process as delivered, sending nothing."""

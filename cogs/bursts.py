@@ -15,6 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
+from store import Notice
+
 from .announcement import Announcement
 from .delivery import Progress, attempt, current_progress
 from .outbox import Stage
@@ -213,6 +215,22 @@ class Bursts(Turns):
             return True
         async with self.turn(channel_id):
             return await self._flush(channel_id)
+
+    async def retell(self, channel_id: int, notice: Notice,
+                     send: Callable[[], Awaitable[None]]) -> bool:
+        """A notice from the outbox told in the channel's turn, as a live announcement is:
+        told outside it, its messages went out between those of a live announcement still
+        posting (its image drawn, Discord rate-limiting it), the channel's record shuffled.
+        Held AI answers committed before it (their notices' ids are lower: the outbox is
+        written in the commit's transaction) are told first; held ones committed after it
+        wait for their burst's post, so a player reads the moves as they were made."""
+        async with self.turn(channel_id):
+            held = self._held.get(channel_id)
+            if held is not None and any(a.notice is not None and a.notice < notice.id
+                                        for a, _lines in held.entries):
+                await self._flush(channel_id)
+            return await self.tell(notice.id, send, parts_done=notice.parts_done,
+                                   attempts=notice.attempts)
 
     async def tell_in_turn(self, channel_id: int | None, notice: int | None,
                            send: Callable[[], Awaitable[None]], *, parts_done: int = 0,

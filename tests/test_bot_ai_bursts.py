@@ -448,3 +448,33 @@ def test_a_reminder_and_a_set_aside_post_are_read_after_the_ai_moves_held_before
             assert f"<@{row.seats[seat]['user']}>" in after[1], after  # the reminder
             assert str(row.id) in after[2] and len(after) == 3, after  # set aside
     asyncio.run(scenario())
+
+
+def test_an_abandon_another_process_committed_is_read_after_the_ai_moves_held_before_it(
+        tmp_path):
+    """Another process (two on one shard) abandoned the game and died before telling it,
+    while this one holds AI answers for its burst's post: the outbox pass told "was
+    abandoned" at once, and the AI's moves committed before it followed. A notice from the
+    outbox takes the channel's turn as a live one does, the held answers committed before
+    it (lower notice ids) told first."""
+    async def scenario() -> None:
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
+                           settle_timeout=60) as h:
+            table, _ann, _bob = await two_people_two_bots(h)
+            release, stories = await pause_in_a_burst(h, table, random.Random(1))
+            bot = table.bot
+            row, _g = await bot.service.tables.current(h.channel.id)
+            notice = await bot.store.set_status(row.id, "abandoned",
+                                                {"kind": "abandoned", "by": "Mod"})
+            assert notice is not None
+            await bot.store.run_write(lambda con: con.execute(
+                "UPDATE outbox SET not_before=0 WHERE id=?", (notice,)))
+            mark = len(public(h))
+            await bot.deliver_notices()
+            release.set()
+            await h.settle()
+            after = [m.content for m in public(h)[mark:]]
+            gone = next(k for k, text in enumerate(after) if "was abandoned" in text)
+            lines = [line for text in after[:gone] for line in text.split("\n")]
+            assert all(line in lines for story in stories for line in story), after
+    asyncio.run(scenario())

@@ -239,6 +239,63 @@ def test_discord_failing_mid_announcement_sends_the_rest_later_without_repeats(t
     asyncio.run(scenario())
 
 
+async def slowed_second_post(h: Harness, table: Table, rng: random.Random) -> tuple[
+        asyncio.Task[Any], int, Any]:
+    """Moves at random until a live announcement's second message is rate-limited by
+    Discord (429, retried after half a second) while its first went out: the move's task
+    (still telling), how many public posts there were before it, and the refused request."""
+    for _ in range(60):
+        seen = {"n": 0}
+
+        def second(_request: Any, seen: dict[str, int] = seen) -> bool:
+            seen["n"] += 1
+            return seen["n"] == 2
+
+        rule = h.http.fail("POST", f"/channels/{h.channel.id}/messages", status=429,
+                           retry_after=0.5, when=second)
+        before = len(public(h))
+        step = asyncio.create_task(table.step(rng))
+        for _ in range(100):  # bounded: the rate limit hit, or the move told without it
+            if rule.hits or step.done():
+                break
+            await asyncio.sleep(0.01)
+        if rule.hits and not step.done():
+            refused = next(r for r in reversed(h.http.requests) if r.status == 429)
+            return step, before, refused
+        rule.times = 0  # (disarmed: this move's announcement had one message)
+        await step
+        await h.settle()
+    raise AssertionError("no announcement of two messages")
+
+
+def test_a_retried_announcement_waits_for_a_live_one_still_posting(tmp_path, monkeypatch):
+    """An announcement Discord failed in part is retried by the outbox pass while a live
+    one is posting (its second message rate-limited by Discord): the retry's messages went
+    out between the live announcement's, so a player read half of one move, then the rest
+    of an older one, then the end of the first. The retry takes the channel's turn, as
+    live announcements, reminders and set-aside posts do: after the live one, whole."""
+    monkeypatch.setattr(cogs.outbox, "NOTICE_RETRY_S", (0.0,))
+    monkeypatch.setattr(cogs.delivery, "RETRY_DELAYS", (0.0, 0.0))
+
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
+            bot, mark, discord_back = await half_told(h)
+            discord_back()
+            assert len(await bot.store.notices()) == 1
+            table = Table(h)
+            table.game_id = (await bot.service.tables.current(h.channel.id))[0].id
+            step, before, refused = await slowed_second_post(h, table, random.Random(5))
+            await bot.deliver_notices()  # the outbox pass, while the live one waits
+            await step
+            await h.settle()
+            assert await bot.store.notices() == []
+            posts = [m.content for m in public(h)[before:]]
+            assert len(posts) > 2 and posts[1] == refused.json.get("content"), posts
+            told = [m.content for m in public(h)[mark:]]
+            assert len(told) == len(set(told)), told  # nothing sent twice
+    asyncio.run(scenario())
+
+
 class Flaky(sqlite3.Connection):
     """COMMIT and ROLLBACK fail once when armed (see tests/test_store_faults.py)."""
 
