@@ -101,6 +101,15 @@ def card_stats(cs: CardSet, key: str, lang: str) -> str:
     return t("card_stats_command", lang)
 
 
+def overview(lang: str) -> str:
+    """`/rr rules` without a topic: the game in short (the rules summary's `overview`), the
+    commands to play it and where to learn more — the newcomer's first look (Discord has
+    no `/rr help`: the /rr group is full)."""
+    secs = rules_ref.sections(lang)
+    return secs["overview"].read("Discord") + "\n\n" + t(
+        "rules_intro", lang, topics=join((sec.title for sec in secs.values()), lang))
+
+
 class InfoCommands(CommandsMixin):
     """Mixed into the `rr` group cog (cogs/game.py)."""
 
@@ -269,10 +278,17 @@ class InfoCommands(CommandsMixin):
 
     @app_commands.command(name="rules", description=_("Short rules help"))
     @app_commands.describe(topic=_("A part of the rules, or a rule id such as R11"))
-    async def rules(self, interaction: discord.Interaction, topic: str) -> None:
-        """A topic from the suggestions, or a rule id a message cited ("(R11.1)" → R11)."""
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        """A topic from the suggestions, or a rule id a message cited ("(R11.1)" → R11);
+        without one, the overview a newcomer needs first: Discord has no `/rr help` (the /rr
+        group holds Discord's maximum of 25), so `/rr rules` is where a first guess lands."""
         lang = lang_of(interaction)
         if not await ack(interaction, quick=True):
+            return
+        if not topic:
+            await reply(interaction, "", embed=discord.Embed(
+                title=cut(t("rules_intro_title", lang), EMBED_TITLE),
+                description=cut(overview(lang), EMBED_DESCRIPTION)))
             return
         found = rules_ref.find(topic[:50], lang)
         if found is None:

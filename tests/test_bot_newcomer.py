@@ -227,3 +227,25 @@ def test_a_card_the_set_has_but_not_here_is_no_typo() -> None:
         assert "did you mean" not in refusal(typed), refusal(typed)
     assert "did you mean Lancer?" in refusal("lancr")
     assert "did you mean Bard?" in refusal("ばーど")
+
+
+def test_rules_without_a_topic_is_the_newcomers_overview(tmp_path):
+    """A newcomer's first guess, `/rr rules` with nothing after it (Discord has no `/rr help`:
+    the /rr group holds Discord's maximum of 25), found nothing: the topic was required. It
+    now tells the game in short (R1), the commands to play it, and where to learn more —
+    the tutorial and the topics — in the reader's language, as their client names them."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            for locale, expect in (
+                    ("en-US", ("Rook & Raiders — start here", "Competitive castle defence",
+                               "`/rr new`", "`/rr act`", "`/rr status`",
+                               "`/rr-learn tutorial`", "`/rr rules topic:`", "Command cards")),
+                    ("ja", ("Rook & Raiders — はじめに", "城防衛ゲーム", "`/rr 新規`",
+                            "`/rr 行動`", "`/rr 状況`", "`/rr-学ぶ チュートリアル`",
+                            "`/rr ルール 項目:`", "コマンドカード"))):
+                res = await h.slash(h.user("new" + locale[:2], locale=locale), "rr rules")
+                assert res.ephemeral and res.embed, res.text
+                shown = res.embed["title"] + "\n" + res.embed["description"]
+                for words in expect:
+                    assert words in shown, (locale, words, shown)
+    asyncio.run(scenario())
