@@ -238,6 +238,22 @@ def _invaded(st: _Story, k: int, e: Event, p: str) -> None:
         st.add("invaded_first", p=p)
 
 
+def _eliminated(st: _Story, k: int, e: Event, p: str) -> None:
+    """Why a player is out, told with it (the new-player audit: "☠ Ann is eliminated." did
+    not say why): the invasion just before it was a boss's or a second monster's (R9.2);
+    a resignation or a removal for absence says so itself."""
+    if e.get("resigned"):
+        st.add("resigned", p=p)
+        return
+    inv = next((x for x in reversed(st.events[:k])
+                if x["type"] == "invaded" and x.get("player") == e.get("player")), None)
+    if inv is None:
+        st.add("eliminated", p=p)
+        return
+    boss = st.cs.monsters[inv["card"]].red
+    st.add("eliminated_boss" if boss else "eliminated_second", p=p, card=st.n(inv["card"]))
+
+
 _ONE_HEAL = ("type", "player", "square", "by", "from", "support")
 
 
@@ -326,8 +342,7 @@ _TELLERS: dict[str, _Teller] = {
     "final_round": lambda st, k, e, p: st.add("final_round", round=e["round"]),
     "game_over": _game_over,
     "timeout": _timeout,
-    "eliminated": lambda st, k, e, p: st.add("resigned" if e.get("resigned") else "eliminated",
-                                             p=p),
+    "eliminated": _eliminated,
     **dict.fromkeys(("honor", "medal", "merc_taken", "willpower", "undo", "passed"), _fields),
 }
 """How each kind of event is told (engine.types.Event); a kind not here is not told."""

@@ -223,3 +223,25 @@ def test_the_placement_prompt_says_it_costs_nothing():
     g = Game.new(["Ann"], seed=1)
     assert "free of charge (R4)" in (prompt(g, 0, "en") or "")
     assert "コストはかかりません（R4）" in (prompt(g, 0, "ja") or "")
+
+
+def test_an_elimination_says_why():
+    """R9.2: a boss invading the castle, or a second monster, eliminates a player (2–4
+    players). The new-player audit: "☠ Ann is eliminated." did not say which, so a newcomer
+    could not tell what to guard against; the line now names the monster and the reason."""
+    cs, names = default_cards(), ["Ann", "Bob"]
+    boss = [{"type": "invaded", "player": 0, "card": "dragon"},
+            {"type": "eliminated", "player": 0}]
+    second = [{"type": "invaded", "player": 1, "card": "goblin"},
+              {"type": "eliminated", "player": 1}]
+    assert narrate(boss, names, cs, "en")[-1] == \
+        "☠ Ann is eliminated: a boss, Dragon, invaded the castle (R9.2)."
+    assert narrate(second, names, cs, "en")[-1] == \
+        "☠ Bob is eliminated: Goblin is the second monster to invade the castle (R9.2)."
+    assert narrate(boss, names, cs, "ja")[-1] == \
+        "☠ Annは脱落しました。ボスのドラゴンが城に侵入したためです（R9.2）。"
+    assert narrate(second, names, cs, "ja")[-1] == \
+        "☠ Bobは脱落しました。2体目のモンスター（ゴブリン）が城に侵入したためです（R9.2）。"
+    # a resignation is told as one, without a reason it did not have
+    assert narrate([{"type": "eliminated", "player": 0, "resigned": True}], names, cs,
+                   "en") == ["🏳️ Ann has left the game."]

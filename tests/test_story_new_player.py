@@ -105,7 +105,7 @@ def test_a_first_castle_invasion_warns_that_a_second_one_eliminates() -> None:
     # the second one eliminates: no warning then, the elimination is told
     g2 = puzzle([{"1A": monster("goblin")}, {}, {}], player={0: {"castle": [card("golem", "m9")]}})
     en2 = " ".join(_lines(invade(g2), "en", ("Ann", "Bob", "Cat")))
-    assert "second monster" not in en2 and "Ann is eliminated" in en2
+    assert "second monster in the castle" not in en2 and "Ann is eliminated" in en2
 
 
 def test_the_rolls_setting_says_what_it_changes() -> None:
