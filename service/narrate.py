@@ -272,6 +272,8 @@ def _healed(st: _Story, k: int, e: Event, p: str) -> None:
     while k - n >= 0 and _same_heal(st.events[k - n], e):
         n += 1
     key = ("healed_support" if e.get("support") else
+           # a healer healing itself reads "itself" / 自分の, not its own square and name twice
+           "healed_self" if e.get("by") and e.get("from") == e["square"] else
            "healed_by" if e.get("by") else "healed")  # older logs do not name the healer
     st.add(key, p=p, square=e["square"], card=st.n(e.get("card")), hp=s_hp(e, st.lang),
            healer=st.n(e.get("by")), n=n, **{"from": e.get("from", "?")})

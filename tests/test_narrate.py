@@ -245,3 +245,16 @@ def test_an_elimination_says_why():
     # a resignation is told as one, without a reason it did not have
     assert narrate([{"type": "eliminated", "player": 0, "resigned": True}], names, cs,
                    "en") == ["🏳️ Ann has left the game."]
+
+
+def test_a_healer_healing_itself_reads_itself():
+    """R8.2 heal may target the healer itself. The new-player audit read "1Aのクレリック★が
+    1Aのクレリック★のHPを1回復": one unit named twice, as if two. It reads 自分の / itself;
+    a heal on another unit still names both."""
+    cs, names = default_cards(), ["Ann"]
+    heal = {"type": "healed", "player": 0, "square": "1A", "amount": 1, "card": "cleric_star",
+            "hp": 4, "hp_left": 4, "by": "cleric_star", "from": "1A"}
+    assert narrate([heal], names, cs, "en") == ["Ann: Cleric★ on 1A heals itself: 1 (HP 4/4)."]
+    assert narrate([heal], names, cs, "ja") == ["Ann: 1Aのクレリック★が自分のHPを1回復（HP 4/4）。"]
+    other = {**heal, "square": "2A", "card": "warrior_star"}
+    assert "heals Warrior★ on 2A" in narrate([other], names, cs, "en")[0]

@@ -52,7 +52,7 @@ def test_a_heal_of_two_on_one_unit_is_told_once() -> None:
                decisions={0: actions()})
     ev = g.apply(0, "act 1A heal 1A,5C,5C")
     en = [line for line in _lines(ev, "en") if " heals " in line]
-    assert en == [f"Ann: Cleric on 1A heals Cleric on 1A: 1 (HP {hp('cleric')}/{hp('cleric')}).",
+    assert en == [f"Ann: Cleric on 1A heals itself: 1 (HP {hp('cleric')}/{hp('cleric')}).",
                   f"Ann: Cleric on 1A heals Warrior★ on 5C: 2 (HP {full}/{full})."], en
     ja = [line for line in _lines(ev, "ja") if "回復" in line]
     assert ja[1] == f"Ann: 1Aのクレリックが5Cのウォーリア★のHPを2回復（HP {full}/{full}）。", ja
