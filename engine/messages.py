@@ -103,6 +103,8 @@ ENGLISH: dict[str, str] = {
     "syntax.to_square": "'to' needs a square, e.g. 'act 2B to 3B'.",
     "syntax.after_move": "Unexpected '{text}': after the unit's square and any move comes a "
                          "skill (attack, area, heal, command).",
+    "syntax.after_move_meant": "Unexpected '{text}': did you mean '{word}'? After the unit's "
+                               "square and any move comes a skill (attack, area, heal, command).",
     "syntax.move_to": "A move is written with 'to': 'act {unit} to {text}'.",
     "syntax.trailing": "Unexpected '{text}' at the end of the action.",
     "syntax.fullmove_to": "Full Move adds a step to a move: give 'to SQUARE'.",

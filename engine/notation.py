@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from . import board
+from .cards import closest
 from .errors import NotationError, excerpt
 from .messages import phrase
 
@@ -222,6 +223,10 @@ def _act(verb: str, args: list[str]) -> Action:
         if toks[0] not in _SKILL_WORDS:
             if to is None and board.index(toks[0]) is not None:  # `act 2B 4B`: a move
                 raise NotationError("syntax.move_to", unit=unit, text=toks[0].upper())
+            meant = closest(toks[0], [(w, w) for w in _SKILL_WORDS])
+            if meant is not None:  # `attak`: the new-player audit read no suggestion
+                raise NotationError("syntax.after_move_meant", text=excerpt(typed[-len(toks)]),
+                                    word=meant)
             raise NotationError("syntax.after_move", text=excerpt(typed[-len(toks)]))
         skill, toks = _skill(toks)
     if toks:

@@ -26,7 +26,7 @@ from .notation import NOTATION_WORDS, PARTICLES, shown
 
 PREFIX = "refusal."
 NOTATION_PARAMS = ("verb", "word")  # parameters that quote a word of the notation
-NOTATION_TEXT = ("syntax.after_move", "syntax.trailing")  # their `text` is the notation's
+NOTATION_TEXT = ("syntax.after_move", "syntax.after_move_meant", "syntax.trailing")  # their `text` is the notation's
 LITERAL_PARAMS = ("name", "text")  # a display name, or what a player typed
 SEPARATORS = {" or ": "story.or_sep"}  # an `Items` separator → its catalogue entry
 

@@ -31,6 +31,7 @@ from engine import (
     NotYourDecision,
     StaleDecision,
 )
+from service.refusals import words
 
 
 def play(g: Game, steps: int, seed: int = 0) -> None:
@@ -412,3 +413,19 @@ def test_a_levelled_unit_named_by_its_card_is_found_too():
     g = puzzle([{"2B": unit("warrior")}], decisions={0: actions()}, **main_card("advance", 0, 2))
     with pytest.raises(IllegalAction, match="your Warrior is on 2B"):
         g.apply(0, "act warrior to 3B")
+
+
+def test_a_mistyped_skill_word_is_answered_with_the_skill_meant():
+    """The new-player audit: `act 2B to 4B attak 6B` answered "Unexpected 'attak' …" with no
+    suggestion. The refusal names the skill meant (engine.cards.closest), in the reader's
+    notation words; a word close to none keeps the plain refusal; nothing changes."""
+    g = fresh()
+    before = g.to_json()
+    with pytest.raises(NotationError) as info:
+        g.apply(0, "act 2B to 3B attak 5B")
+    assert g.to_json() == before
+    assert words(info.value, "en").startswith("Unexpected 'attak': did you mean 'attack'? ")
+    assert words(info.value, "ja").startswith("「attak」は使えません。「攻撃」のことですか？")
+    with pytest.raises(NotationError) as info:
+        g.apply(0, "act 2B jump 3B")
+    assert "did you mean" not in words(info.value, "en")
