@@ -40,7 +40,7 @@ from typing import Any
 from engine import visible
 from service import Abandoned, Outcome, Quarantined, Reminder, SetAside
 from service.daily import answer_by
-from service.hints import used_lines
+from service.hints import hints_allowed, used_lines
 from service.meta import timeout_counts
 from service.notices import ForeignNotice, UnreadableNotice, rebuild
 from service.report import phase_reports
@@ -49,6 +49,7 @@ from store import GameRow, Notice
 
 from . import outbox
 from .announcement import (
+    HINT_ROUNDS,
     Announcement,
     ask,
     game_lang,
@@ -136,7 +137,8 @@ class Announcer(Bursts):
             recap=Recap(g.setup, [list(e) for e in g.state["log"]],
                         plain_names(row)) if settles else None,
             ended=(row, g) if settles else None,
-            closing=None if out.duplicate else out.abandoned)
+            closing=None if out.duplicate else out.abandoned,
+            hints=hints_allowed(row) and g.round <= HINT_ROUNDS)
 
 
     def _seat(self, row: GameRow, users: list[int], over: bool) -> None:

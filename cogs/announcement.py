@@ -27,6 +27,10 @@ from .mentions import is_person, safe
 from .recap_image import Recap
 from .text import markdown, markdowns
 
+HINT_ROUNDS = 2  # a question's ping says where the hint is in a game's first rounds (and a
+# reminder always): the newcomer learns it there, and a player who knows it reads no line
+# more at every question of a long game
+
 
 @dataclass(slots=True)
 class Ask:
@@ -73,6 +77,10 @@ class Announcement:
     # Lines told first in its first post (with its image): the AI answers held before it
     # (`Announcer._lead`), so they and its image are one post rather than two.
     lead: list[str] = field(default_factory=list)
+    # The game allows hints and is young (`HINT_ROUNDS`), or this is a reminder: a ping says
+    # where the hint is (the new-player audit: nobody guessed `/rr bot hint`, and the /rr
+    # group has no room for a `/rr hint` of its own).
+    hints: bool = False
 
     def lines(self, lang: str) -> list[str]:
         return markdowns(narrate(self.public, self.names, self.cards, lang), lang)

@@ -186,8 +186,10 @@ class InfoCommands(CommandsMixin):
         # the asker's own question, as their ping put it, with its buttons: a player back
         # after a day (or sent here by an out-of-date button) reads what to do and how
         view = prompt_view(row.id, seat, a.decision, g.cards, lang)
-        await reply(interaction, f"{text}\n{t('your_turn_next', lang, prompt=a.text[lang])}",
-                    **({"view": view} if view else {}))
+        now_line = t("your_turn_next", lang, prompt=a.text[lang])
+        if hints_allowed(row):  # where a player is stuck: the hint they would not guess
+            now_line = i18n.sentences(lang, now_line, t("hint_where", lang))
+        await reply(interaction, f"{text}\n{now_line}", **({"view": view} if view else {}))
 
     @app_commands.command(name="log", description=_("Recent events in words"))
     async def log(self, interaction: discord.Interaction) -> None:

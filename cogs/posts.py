@@ -21,11 +21,12 @@ import i18n
 from engine import Game
 from service import Abandoned, Reminder
 from service.daily import answer_by
+from service.hints import hints_allowed
 from service.play import KICK_AFTER_TIMEOUTS
 from service.seats import ai_level, marked_view, plain_names
 from store import GameRow
 
-from .announcement import Announcement, Ask, ask, game_lang, post_channel
+from .announcement import HINT_ROUNDS, Announcement, Ask, ask, game_lang, post_channel
 from .delivery import TOO_LARGE, deliver, hold_slot
 from .drawing import Drawing
 from .i18n import join, t
@@ -170,12 +171,14 @@ class Posts(Drawing):
             return
         ts = int(a.deadline)
         mention = f"<@{a.user_id}>"
+        stuck = t("hint_where", ann.lang) if ann.hints else ""
         if reminder:
-            text = t("reminder", ann.lang, mention=mention, prompt=a.text[ann.lang], ts=ts)
+            text = i18n.sentences(ann.lang, t("reminder", ann.lang, mention=mention,
+                                                prompt=a.text[ann.lang], ts=ts), stuck)
         else:
             text = i18n.sentences(ann.lang, t("ping", ann.lang, mention=mention,
                                                 prompt=a.text[ann.lang]),
-                                  t("until", ann.lang, ts=ts))
+                                  t("until", ann.lang, ts=ts), stuck)
         view = prompt_view(ann.game_id, a.seat, a.decision, ann.cards, ann.lang)
         ch = self.channel(ann.channel_id)
 
@@ -216,7 +219,7 @@ class Posts(Drawing):
             return
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
                            [safe(n) for n in plain_names(row)], [int(s["user"]) for s in row.seats],
-                           g.cards, [], {}, [a], None, [])
+                           g.cards, [], {}, [a], None, [], hints=hints_allowed(row))
         await self.ping(ann, a, reminder=True)
 
     async def repost(self, row: GameRow, g: Game) -> None:
@@ -231,7 +234,8 @@ class Posts(Drawing):
                 and (a := ask(g, s, users[s], deadline)) is not None]
         ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
                            [safe(n) for n in plain_names(row)], users, g.cards, [], {}, asks,
-                           marked_view(row, g.view(None)), [])
+                           marked_view(row, g.view(None)), [],
+                           hints=hints_allowed(row) and g.round <= HINT_ROUNDS)
         await self.publish(ann)
 
     async def publish_start(self, ann: Announcement) -> None:

@@ -249,3 +249,47 @@ def test_rules_without_a_topic_is_the_newcomers_overview(tmp_path):
                 for words in expect:
                     assert words in shown, (locale, words, shown)
     asyncio.run(scenario())
+
+
+def test_the_question_and_status_say_where_the_hint_is(tmp_path):
+    """Issue 23's hint is `/rr bot hint` (the /rr group holds Discord's maximum of 25, no
+    room for `/rr hint`), which the new-player audit found nobody guesses. Where a player
+    is stuck — the ping with their question in the first two rounds, `/rr status` — a game
+    that allows hints names it, as the reader's client lists it; once the host turns hints
+    off, it is not named."""
+    async def scenario():
+        async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
+            for locale, hint in (("en-US", "`/rr bot hint`"), ("ja", "`/rr ai ヒント`")):
+                h.server.guild_locale = locale
+                host = h.user(f"host-{locale}", locale=locale)
+                guest = h.user(f"guest-{locale}", locale=locale)
+                table = Table(h, h.server.add_channel(f"hints-{locale}"))
+                await table.open(host, [guest], players=2)
+                await place_both(table, host, guest)
+                row, g = await table.game()
+                owner = table.user(row, g.waiting_for()[0])
+                pings = [m.content for m in h.messages(table.channel)
+                         if f"<@{owner.id}>" in m.content]
+                assert pings and hint in pings[-1], pings
+                res = await table.slash(owner, "rr status")
+                assert hint in res.text, res.text
+                # from round 3 a question's ping no longer says it (the player has read it
+                # at every question of two rounds): no line more at every question
+                rng = random.Random(5)
+                for _ in range(300):
+                    row, g = await table.game()
+                    if g.round >= 3 or g.over:
+                        break
+                    await table.step(rng)
+                assert g.round >= 3, g.round
+                mark = len(h.messages(table.channel))
+                for _ in range(40):
+                    if any("<@" in m.content for m in h.messages(table.channel)[mark:]):
+                        break
+                    await table.step(rng)
+                later = [m.content for m in h.messages(table.channel)[mark:] if "<@" in m.content]
+                assert later and all(hint not in p for p in later), later
+                await table.slash(host, "rr settings", hints=False)
+                res = await table.slash(owner, "rr status")
+                assert hint not in res.text, res.text
+    asyncio.run(scenario())
