@@ -208,7 +208,9 @@ def _summoned(st: _Story, k: int, e: Event, p: str) -> None:
         st.lines[-1] = t("summoned", st.lang, p=i18n.join(st.lang, last[3]), card=card, square=square)
     else:
         st.summons = (len(st.lines), card, square, [p])
-        st.add("summoned", p=p, card=card, square=square)
+        # solo: one board, so naming its player ("(P1)") only puzzled (new-player audit)
+        st.add("summoned" if len(st.names) > 1 else "summoned_solo", p=p, card=card,
+               square=square)
 
 
 def _on_square(st: _Story, k: int, e: Event, p: str) -> None:

@@ -102,7 +102,9 @@ def test_review_steps_through_your_game_and_the_bots_phase_by_phase(tmp_path):
             # the bot's game, from its first phase
             await h.click(ann, message=view, label="🤖 random")
             assert "· the random bot — step 1 of" in head(view), view.text
-            assert "(🤖 random)" in view.text and button(view, "🤖 random").disabled
+            # its summons, told as a solo game's: no "(🤖 random)" after each (one board)
+            assert "summoned on 6" in view.text and "(🤖 random)" not in view.text
+            assert button(view, "🤖 random").disabled
             par = await h.bot.daily.store.par(DAY.isoformat())
             assert par is not None
             points = Score.from_json(par["random"]["score"]).points

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
@@ -293,3 +294,17 @@ def test_the_question_and_status_say_where_the_hint_is(tmp_path):
                 res = await table.slash(owner, "rr status")
                 assert hint not in res.text, res.text
     asyncio.run(scenario())
+
+
+def test_the_board_caption_names_the_rule_that_says_what_threat_is(tmp_path):
+    """The new-player audit: `/rr board` read "threat 2" and nothing said what threat is.
+    The caption names its rule (R14.2), which `/rr rules` opens, in both languages."""
+    async def scenario(locale: str, words: str):
+        async with Harness(lambda: make_bot(tmp_path / f"{locale}.db", Clock(), seed=4)) as h:
+            table, ann, _bob = await placed_two_player(h, locale)
+            res = await table.slash(ann, "rr board")
+            assert re.search(words, res.text), res.text
+            res = await table.slash(ann, "rr rules", topic="R14.2")
+            assert res.embed and "R14" in res.embed["description"], res.embed
+    asyncio.run(scenario("en-US", r", threat \d+ \(R14\.2\); hand:"))
+    asyncio.run(scenario("ja", r"、脅威\d+（R14\.2）、手札:"))

@@ -258,3 +258,20 @@ def test_a_healer_healing_itself_reads_itself():
     assert narrate([heal], names, cs, "ja") == ["Ann: 1Aのクレリック★が自分のHPを1回復（HP 4/4）。"]
     other = {**heal, "square": "2A", "card": "warrior_star"}
     assert "heals Warrior★ on 2A" in narrate([other], names, cs, "en")[0]
+
+
+def test_a_solo_summon_names_no_player_and_a_queue_says_what_it_is():
+    """The new-player audit: a solo game read "Goblin summoned on 6A (P1)" — with one board
+    the "(P1)" meant nothing; and "waits in lane A's queue" did not say what a queue does.
+    Solo names no player (several boards still do); the queue line says when the monster
+    comes on and names its rule (R10.4), in both languages."""
+    cs = default_cards()
+    summon = {"type": "summoned", "player": 0, "card": "goblin", "square": "6A"}
+    assert narrate([summon], ["P1"], cs, "en") == ["Goblin summoned on 6A"]
+    assert narrate([summon], ["P1"], cs, "ja") == ["ゴブリンを6Aに召喚"]
+    assert narrate([summon], ["Ann", "Bob"], cs, "en") == ["Goblin summoned on 6A (Ann)"]
+    queued = {"type": "queued", "player": 0, "card": "goblin", "lane": "A"}
+    assert narrate([queued], ["Ann"], cs, "en") == \
+        ["Ann: Goblin waits in lane A's queue, to enter at the next summon (R10.4)."]
+    assert narrate([queued], ["Ann"], cs, "ja") == \
+        ["Ann: ゴブリンはラインAの待機列へ（次の召喚で登場、R10.4）。"]
