@@ -8,6 +8,8 @@ deciding — and that choice, with its refusals, reads best beside the commands 
 
 from __future__ import annotations
 
+import re
+
 from engine import Game
 from engine.notation import VERBS
 from service import rules as rules_ref
@@ -18,6 +20,9 @@ from . import board
 from .seats import CHANNEL
 from .telling import Telling
 from .text import excerpt, plain, plain_markdown, quote
+
+LATIN = re.compile(r"[A-Za-z]")
+"""A rules topic's title in Latin letters: its key, typed in them too, is listed beside it."""
 
 
 class Commands(Telling):
@@ -41,11 +46,14 @@ class Commands(Telling):
             await self.seat_command(command, args, g)
 
     def rules(self, topic: str) -> None:
-        """`rules`: the topics; `rules R11` / `rules end`: that section, as plain text."""
+        """`rules`: the topics; `rules R11` / `rules end`: that section, as plain text. The
+        topics are listed by a word the reader types: a key (`commands`) beside titles in
+        Latin letters, the title alone in another script (`コマンドカード`: the new-player
+        audit read English keys in Japanese); `find` accepts both in either language."""
         secs = rules_ref.sections(self.lang).values()
-        topics = "\n".join(f"  {sec.key:<9} " + (self.t("rules_topic", title=sec.title,
-                                                              ids=" ".join(sec.rules))
-                                                       if sec.rules else sec.title)
+        topics = "\n".join(("  " + (f"{sec.key:<9} " if LATIN.search(sec.title) else ""))
+                           + (self.t("rules_topic", title=sec.title, ids=" ".join(sec.rules))
+                              if sec.rules else sec.title)
                            for sec in secs)
         if not topic:
             self.say(self.t("rules_list", topics=topics))

@@ -164,12 +164,15 @@ def test_the_first_pick_says_where_the_cards_effects_are_told(tmp_path):
     """A newcomer's first question was 'choose a command card. (Rest, Reward, Recruit,
     Advance, Raid)' with five buttons they had never seen, and nothing said what each does
     (R7) nor where to read it. Round 1's pick names the rules topic, as the reader's client
-    lists the command; and that topic does tell each card's effects."""
+    lists the command, and in their language (the new-player audit read `項目:commands`, an
+    English key, in Japanese); and that topic, so typed, does tell each card's effects."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
-            for locale, pointer, effect in (
-                    ("en-US", "What each card does: `/rr rules topic:commands`.", "Reward"),
-                    ("ja", "各カードの効果は`/rr ルール 項目:commands`で読めます。", "報酬")):
+            for locale, topic, pointer, effect in (
+                    ("en-US", "commands", "What each card does: `/rr rules topic:commands`.",
+                     "Reward"),
+                    ("ja", "コマンドカード", "各カードの効果は`/rr ルール 項目:コマンドカード`で読めます。",
+                     "報酬")):
                 channel = h.server.add_channel(f"first-{locale}")
                 h.server.guild_locale = locale
                 ann, bob = (h.user(f"a-{locale}", locale=locale),
@@ -181,7 +184,7 @@ def test_the_first_pick_says_where_the_cards_effects_are_told(tmp_path):
                 owner = table.user(row, g.waiting_for()[0])
                 res = await table.slash(owner, "rr status")
                 assert pointer in res.text, res.text
-                rules = await table.slash(owner, "rr rules", topic="commands")
+                rules = await table.slash(owner, "rr rules", topic=topic)
                 assert effect in rules.embeds[0]["description"], rules.embeds
     asyncio.run(scenario())
 

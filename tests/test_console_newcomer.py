@@ -391,7 +391,7 @@ def test_the_first_pick_names_the_rules_topic_as_the_console_types_it() -> None:
     for lang, placed, told, typo, meant in (
             ("en", "place thief 2B", "What each card does: 'rules commands'.",
              "place theif 2B", "did you mean Thief★?"),
-            ("ja", "配置 シーフ 2B", "各カードの効果は「rules commands」で読めます。",
+            ("ja", "配置 シーフ 2B", "各カードの効果は「rules コマンドカード」で読めます。",
              "配置 しーふ 2B", "シーフ★のことですか？")):
         typed, first = asyncio.run(answers([typo, placed], lang))
         assert meant in typed, typed
@@ -421,3 +421,15 @@ def test_the_japanese_text_board_names_the_home_area_as_the_rulebook_does() -> N
     board, = asyncio.run(answers(["盤面"], "ja"))
     header = next(line for line in board.splitlines() if "魔法陣" in line)
     assert "2自軍" in header and "1自軍" in header and "自陣" not in header, header
+
+
+def test_the_rules_topics_are_listed_and_opened_in_japanese() -> None:
+    """The new-player audit: the Japanese console listed its rules topics by English key
+    (`commands`). Japanese lists them by their Japanese names and opens one so typed; the
+    English key still opens it (the console accepts both)."""
+    listed, by_name, by_key = asyncio.run(answers(["rules", "rules コマンドカード",
+                                                   "rules commands"], "ja"))
+    assert "  コマンドカード（R7）" in listed and "commands" not in listed, listed
+    assert by_name.startswith("コマンドカード") and by_name == by_key, by_name
+    listed_en = asyncio.run(answers(["rules"], "en"))[0]
+    assert "  commands  Command cards (R7)" in listed_en, listed_en
