@@ -244,12 +244,6 @@ class Announcer(Bursts):
         return False
 
 
-def _count(value: object) -> int:
-    """A stored count (messages sent, tries) as a count: text or a negative number from a
-    damaged outbox row reads as none yet."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
 async def _nothing() -> None:
     return None
 
