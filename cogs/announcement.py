@@ -75,7 +75,7 @@ class Announcement:
     # right after it, from its own outbox notice (`Announcer.announce`).
     closing: Abandoned | None = None
     # Lines told first in its first post (with its image): the AI answers held before it
-    # (`Announcer._lead`), so they and its image are one post rather than two.
+    # (`Announcer._leading`), so they and its image are one post rather than two.
     lead: list[str] = field(default_factory=list)
     # The game allows hints and is young (`HINT_ROUNDS`), or this is a reminder: a ping says
     # where the hint is (the new-player audit: nobody guessed `/rr bot hint`, and the /rr

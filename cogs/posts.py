@@ -104,7 +104,7 @@ class Posts(Drawing):
                 image = None if drawing is None else await drawing
                 if not lines and image is not None and r.what:  # an image needs its title
                     lines = [t("report_quiet", ann.lang, what=ann.stage(r.what))]
-                if k == 0:  # the AI answers held before it, in the same post (`_lead`)
+                if k == 0:  # the AI answers held before it, in the same post (`_leading`)
                     lines = ann.lead + lines
                 await self.post(ch, ann, lines + (hints if last else []), image,
                                  ann.extra_pings if last else [])

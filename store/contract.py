@@ -416,7 +416,7 @@ class ReviewStore(Protocol):
     """Each finished game's review by the expert (issue 23), as JSON: one row per game, in
     the game store's own database (migration 13). The first review stored for a game stays:
     two processes that computed one at once both read back the same; one of an older format
-    (`service/review.py` FORMAT) is replaced by the next computed."""
+    (`service/review_record.py` FORMAT) is replaced by the next computed."""
 
     async def get(self, game_id: int) -> dict[str, Any] | None:
         """The stored review, or None (none yet, or unreadable: computed again)."""
