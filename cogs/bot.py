@@ -115,6 +115,8 @@ class RookBot(Host):
         self.learning = {}  # (cogs/host.py)
         self._verifier: asyncio.Task[int] | None = None
         self._notifier: asyncio.Task[int] | None = None
+        # set-aside posts told after another task's turn in their channel (`_tell_set_aside`)
+        self._asides: set[asyncio.Task[bool]] = set()
         self._started = time.time()
         self._outbox = asyncio.Lock()  # one sweep of the outbox at a time
         # Time limits: a pass over the due timers every `tick_seconds` (the first one once
@@ -481,14 +483,26 @@ class RookBot(Host):
                               notice: int | None) -> None:
         """A game set aside (or back in play), told in its channel as its outbox notice: a
         post that fails is told again, not lost (the fault-injection audit). In the
-        channel's turn: after the posts of the moves made before it (held AI answers)."""
-        await self.announcer.tell_in_turn(turn_of(row), notice,
-                                          lambda: tell_channel(self, row, reason))
+        channel's turn: after the posts of the moves made before it (held AI answers).
+        Called under the service's lock of the channel (the game was set aside as it was
+        loaded): when another task has the turn, the post waits for it in a task of its
+        own, the lock let go — waiting under the lock waited for good when that task lifts
+        a held game's hold, which takes the lock (`Held.posting`), and every command and
+        post in the channel hung behind them."""
+        where = turn_of(row)
+        told = partial(self.announcer.tell_in_turn, where, notice,
+                       lambda: tell_channel(self, row, reason))
+        if where is None or not self.announcer.elsewhere(where):
+            await told()
+            return
+        task = asyncio.create_task(told(), name=f"rr-aside-{row.id}")
+        self._asides.add(task)
+        task.add_done_callback(self._asides.discard)
 
     async def close(self) -> None:
-        for task in (self._verifier, self._notifier):
+        for task in (self._verifier, self._notifier, *self._asides):
             if task is not None and not task.done():
-                task.cancel()
+                task.cancel()  # (a set-aside post not told yet stays in the outbox)
         for loop in (self.ticker, self.day_loop, self.lease_loop):
             ticking = loop.get_task()
             loop.cancel()

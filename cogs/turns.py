@@ -41,6 +41,13 @@ class Turns(Held):
         # the event loop with posts ahead of the acknowledgements and answers still to give
         self._telling = asyncio.Semaphore(TELLING)
 
+    def elsewhere(self, channel_id: int) -> bool:
+        """Another task has the channel's turn, or waits for it: one asking holds the
+        service's lock there, say, and must not wait for the turn under it
+        (cogs/bot.py `_tell_set_aside`)."""
+        turn = self._order.get(channel_id)
+        return turn is not None and turn.owner is not asyncio.current_task()
+
     @contextlib.asynccontextmanager
     async def turn(self, channel_id: int) -> AsyncIterator[None]:
         """The channel's turn to post (its announcements one after the other, in order)."""

@@ -284,3 +284,42 @@ def test_the_repost_after_a_hold_does_not_ping_a_seat_the_ai_plays(tmp_path, mon
             assert not any(bob.mention in p.text for p in posts
                            if "the game goes on" in p.text or "Your turn" in p.text)
     asyncio.run(scenario())
+
+
+def test_a_game_set_aside_while_its_held_channel_goes_on_deadlocks_nothing(tmp_path):
+    """Two tasks meet in a held game's channel: one holds the service's lock and finds the
+    game damaged (set aside: its channel told so, in the channel's turn), while a post in
+    that turn was taken, which lifts the hold (under the service's lock). Each waited for
+    what the other held, for good: every later command and post there hung. Now the set-
+    aside post waits for the turn in a task of its own and the lock is let go: the game
+    goes on and the set-aside post follows."""
+    async def scenario():
+        clock = Clock()
+        async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=4)) as h:
+            table, _ann, _bob = await held_game(h, clock)
+            give_back(h, send_messages=True)
+            bot, channel = table.bot, h.channel.id
+            row, _g = await table.game()
+            locked, in_turn = asyncio.Event(), asyncio.Event()
+            tried = posts_to(h, channel)
+
+            async def command() -> None:  # as a move finding its game damaged does
+                async with bot.service.tables.lock(channel):
+                    locked.set()
+                    await in_turn.wait()
+                    await bot.service.tables.on_quarantine(
+                        row, {"kind": "unreadable", "what": ["setup"]}, None)
+
+            async def post() -> None:  # as an announcement's post, taken, does
+                await locked.wait()
+                async with bot.announcer.turn(channel):
+                    in_turn.set()
+                    await asyncio.sleep(0.01)  # (the command waits for the turn meanwhile)
+                    await bot.announcer.posting(channel, refused=False, took=True)
+
+            await asyncio.wait_for(asyncio.gather(command(), post()), 10)
+            await h.settle()
+            row, _g = await table.game()
+            assert row.meta.get("held") is None, row.meta  # the game goes on
+            assert posts_to(h, channel) > tried + 1  # its "goes on" line and the set-aside
+    asyncio.run(scenario())
