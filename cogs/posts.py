@@ -217,7 +217,7 @@ class Posts(Drawing):
                 answer_by(row.settings, rem.deadline, self.bot.service.clock()))
         if a is None:
             return
-        ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
+        ann = Announcement(row.id, post_channel(row), game_lang(row), None,
                            [safe(n) for n in plain_names(row)], [int(s["user"]) for s in row.seats],
                            g.cards, [], {}, [a], None, [], hints=hints_allowed(row))
         await self.ping(ann, a, reminder=True)
@@ -232,7 +232,7 @@ class Posts(Drawing):
         deadline = answer_by(row.settings, now + limit, now)
         asks = [a for s in g.waiting_for() if not ai_level(row, s)
                 and (a := ask(g, s, users[s], deadline)) is not None]
-        ann = Announcement(row.id, post_channel(row), row.settings.get("lang", "en"), None,
+        ann = Announcement(row.id, post_channel(row), game_lang(row), None,
                            [safe(n) for n in plain_names(row)], users, g.cards, [], {}, asks,
                            marked_view(row, g.view(None)), [],
                            hints=hints_allowed(row) and g.round <= HINT_ROUNDS)

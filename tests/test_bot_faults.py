@@ -581,3 +581,26 @@ def test_a_set_aside_game_whose_stored_reason_is_damaged_is_still_refused_in_wor
     asyncio.run(first_life())
     damage(db, kept["ids"][0], "middle row")
     asyncio.run(second_life())
+
+
+def test_a_reminder_in_a_game_whose_language_is_damaged_pings_in_english(tmp_path):
+    """R15's reminder before a time limit runs out, in a game whose stored language is one
+    the bot does not speak (a hand edit): its question is worded in the languages the bot
+    speaks, and reading it in the stored one raised at every try, so the player was never
+    reminded and the notice was dropped. It pings in English, as the move's ping does."""
+    db, clock = tmp_path / "g.db", Clock()
+
+    async def scenario():
+        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+            tables = await three_games(h)
+            with sqlite3.connect(db) as con:
+                con.execute("UPDATE games SET settings=json_set(settings, '$.lang', 'zz') "
+                            "WHERE id=?", (tables[0].game_id,))
+            before = len(public(h, tables[0].channel))
+            clock.now += 0.8 * HOUR  # past the reminder (75 % of the hour), not the limit
+            await tables[0].bot.tick_once()
+            await h.settle()
+            said = [m.content for m in public(h, tables[0].channel)[before:]]
+            assert any("⏰ <@" in s and "reminder" in s for s in said), said
+            assert not await h.bot.store.notices(clock() + 10 * HOUR)  # nothing left behind
+    asyncio.run(scenario())
