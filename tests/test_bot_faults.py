@@ -17,6 +17,7 @@ import logging
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bot_driver import Clock, Table, make_bot
@@ -44,6 +45,25 @@ async def three_games(h: Harness) -> list[Table]:
         for _ in range(4):
             await table.step(rng)
         tables.append(table)
+    return tables
+
+
+async def three_games_run(db: Path, clock: Clock, kept: dict[str, Any]) -> None:
+    """A first run of the bot: `three_games`, their server, ids and channels in `kept`
+    for the run after it (`tables_again`)."""
+    async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
+        tables = await three_games(h)
+        kept.update(server=h.server, ids=[t.game_id for t in tables],
+                    channels=[t.channel for t in tables])
+
+
+def tables_again(h: Harness, kept: dict[str, Any]) -> list[Table]:
+    """`three_games_run`'s games, as a later run of the bot sees them."""
+    tables = []
+    for gid, ch in zip(kept["ids"], kept["channels"], strict=True):
+        t = Table(h, ch)
+        t.game_id = gid
+        tables.append(t)
     return tables
 
 
@@ -122,19 +142,9 @@ async def times_out(h: Harness, clock: Clock, tables: list[Table]) -> None:
 def test_a_damaged_game_is_quarantined_and_the_others_play_on(tmp_path, kind):
     db, clock, kept = tmp_path / "g.db", Clock(), {}
 
-    async def first_life():
-        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
-            tables = await three_games(h)
-            kept.update(server=h.server, ids=[t.game_id for t in tables],
-                        channels=[t.channel for t in tables])
-
     async def second_life(told: str, log_before: list):
         async with Harness(lambda: make_bot(db, clock, seed=6), server=kept["server"]) as h:
-            tables = []
-            for gid, ch in zip(kept["ids"], kept["channels"], strict=True):
-                t = Table(h, ch)
-                t.game_id = gid
-                tables.append(t)
+            tables = tables_again(h, kept)
             bad, good = tables[0], tables[1:]
             assert await bad.bot._verifier == 2  # the two healthy games verified
             notice = public(h, bad.channel)[-1]
@@ -165,7 +175,7 @@ def test_a_damaged_game_is_quarantined_and_the_others_play_on(tmp_path, kind):
             res = await bad.slash(host, "rr new", players=2)
             assert res.ephemeral and "Players (1/2)" in res.text, res.text
 
-    asyncio.run(first_life())
+    asyncio.run(three_games_run(db, clock, kept))
     told = damage(db, kept["ids"][0], kind)
     log_before = rows(db, kept["ids"][0])
     asyncio.run(second_life(told, log_before))
@@ -512,19 +522,9 @@ def test_a_game_whose_channel_id_is_damaged_is_set_aside_in_words_and_the_others
     other game still times out."""
     db, clock, kept = tmp_path / "g.db", Clock(), {}
 
-    async def first_life():
-        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
-            tables = await three_games(h)
-            kept.update(server=h.server, ids=[t.game_id for t in tables],
-                        channels=[t.channel for t in tables])
-
     async def second_life():
         async with Harness(lambda: make_bot(db, clock, seed=6), server=kept["server"]) as h:
-            tables = []
-            for gid, ch in zip(kept["ids"], kept["channels"], strict=True):
-                t = Table(h, ch)
-                t.game_id = gid
-                tables.append(t)
+            tables = tables_again(h, kept)
             assert await tables[0].bot._verifier == 2
             await tables[0].bot._notifier
             log_before = rows(db, kept["ids"][0])
@@ -532,7 +532,7 @@ def test_a_game_whose_channel_id_is_damaged_is_set_aside_in_words_and_the_others
             assert rows(db, kept["ids"][0]) == log_before  # never timed out unseen
             assert await tables[0].bot.store.quarantined(kept["ids"][0]) is not None
 
-    asyncio.run(first_life())
+    asyncio.run(three_games_run(db, clock, kept))
     with sqlite3.connect(db) as con:
         con.execute(f"UPDATE games SET channel_id={channel} WHERE id=?", (kept["ids"][0],))
     caplog.clear()
@@ -553,16 +553,9 @@ def test_a_set_aside_game_whose_stored_reason_is_damaged_is_still_refused_in_wor
     free it, and the other game plays on."""
     db, clock, kept = tmp_path / "g.db", Clock(), {}
 
-    async def first_life():
-        async with Harness(lambda: make_bot(db, clock, seed=5)) as h:
-            tables = await three_games(h)
-            kept.update(server=h.server, ids=[t.game_id for t in tables],
-                        channels=[t.channel for t in tables])
-
     async def second_life():
         async with Harness(lambda: make_bot(db, clock, seed=6), server=kept["server"]) as h:
-            bad, good = (Table(h, ch) for ch in kept["channels"][:2])
-            bad.game_id, good.game_id = kept["ids"][:2]
+            bad, good = tables_again(h, kept)[:2]
             assert await bad.bot._verifier == 2
             with sqlite3.connect(db) as con:
                 con.execute("UPDATE quarantine SET reason=? WHERE game_id=?",
@@ -578,7 +571,7 @@ def test_a_set_aside_game_whose_stored_reason_is_damaged_is_still_refused_in_wor
             assert res.ephemeral and "abandoned" in res.text, res.text
             await good.step(random.Random(1))
 
-    asyncio.run(first_life())
+    asyncio.run(three_games_run(db, clock, kept))
     damage(db, kept["ids"][0], "middle row")
     asyncio.run(second_life())
 
