@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
 from bot_driver import Clock, Table, make_bot
@@ -177,6 +178,28 @@ def test_a_crash_while_an_ai_burst_is_held_tells_each_of_its_answers_once_after_
     asyncio.run(later_life())
 
 
+def refuse_a_burst_post(h: Harness, table: Table, kept: dict[str, Any],
+                        caught: Callable[[int, Any], bool]) -> None:
+    """Discord refuses every post (503) while the first burst `caught` takes (it notes what
+    it holds in `kept`, and says whether to take it) is posted; `kept["mark"]`: how many
+    public posts came before it."""
+    down = {"on": False}
+    h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
+                when=lambda request: down["on"])
+    announcer = table.bot.announcer
+    real = announcer._flush
+
+    async def flush(channel_id: int, head: Any = None) -> bool:
+        if "stories" not in kept and caught(channel_id, head):
+            kept["mark"] = len(public(h))
+            down["on"] = True
+        try:
+            return await real(channel_id, head)
+        finally:
+            down["on"] = False
+    announcer._flush = flush  # type: ignore[method-assign]
+
+
 def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path,
                                                                          monkeypatch):
     """The burst's post is refused (503, retries spent): none of its notices counts as
@@ -189,23 +212,13 @@ def test_discord_failing_an_ai_bursts_post_tells_each_answer_later_once(tmp_path
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
                            settle_timeout=60) as h:
             table, _ann, _bob = await two_people_two_bots(h)
-            down = {"on": False}
-            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
-                        when=lambda request: down["on"])
-            announcer = table.bot.announcer
-            real = announcer._flush
 
-            async def flush(channel_id: int, head: Any = None) -> bool:
+            def caught(channel_id: int, head: Any) -> bool:
                 anns = held_burst(table.bot)
-                if "stories" not in kept and anns:
+                if anns:
                     kept["stories"] = [a.story() for a in anns]
-                    kept["mark"] = len(public(h))
-                    down["on"] = True
-                try:
-                    return await real(channel_id, head)
-                finally:
-                    down["on"] = False
-            announcer._flush = flush  # type: ignore[method-assign]
+                return bool(anns)
+            refuse_a_burst_post(h, table, kept, caught)
             await play_until(h, table, kept, 40, "no burst of two AI answers")
             pending = await table.bot.store.notices()
             assert len(pending) >= len(kept["stories"]), pending
@@ -230,25 +243,15 @@ def test_discord_failing_the_post_a_round_start_opens_tells_it_later_once_alone(
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4),
                            settle_timeout=60) as h:
             table, _ann, _bob = await two_people_two_bots(h)
-            down = {"on": False}
-            h.http.fail("POST", "/channels/{channel_id}/messages", status=503, times=None,
-                        when=lambda request: down["on"])
-            announcer = table.bot.announcer
-            real = announcer._flush
 
-            async def flush(channel_id: int, head: Any = None) -> bool:
-                held = announcer._held.get(channel_id)
-                if "stories" not in kept and held is not None and held.told \
-                        and (len(held.entries) >= 2 or head is not None):
-                    kept["stories"] = [story for _a, story in held.entries]
-                    kept["mark"] = len(public(h))
-                    kept["images"] = {f.description for m in public(h) for f in m.files}
-                    down["on"] = True
-                try:
-                    return await real(channel_id, head)
-                finally:
-                    down["on"] = False
-            announcer._flush = flush  # type: ignore[method-assign]
+            def caught(channel_id: int, head: Any) -> bool:
+                held = table.bot.announcer._held.get(channel_id)
+                if held is None or not held.told or (len(held.entries) < 2 and head is None):
+                    return False
+                kept["stories"] = [story for _a, story in held.entries]
+                kept["images"] = {f.description for m in public(h) for f in m.files}
+                return True
+            refuse_a_burst_post(h, table, kept, caught)
             await play_until(h, table, kept, 60, "no round start held with AI answers")
             assert kept["stories"][0][0].startswith("**Round"), kept["stories"]
             assert len(await table.bot.store.notices()) >= len(kept["stories"])
