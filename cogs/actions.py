@@ -36,7 +36,7 @@ from service.tables import fault_refusal
 
 from .announcement import Announcement
 from .daily_words import DmUnreachable, dm_refusal, tell_settled
-from .delivery import TOO_LARGE, deliver
+from .delivery import deliver, or_without_image
 from .host import Host
 from .i18n import join, lang_of, result_text, t
 from .mentions import safe
@@ -301,20 +301,17 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
             return await interaction.response.send_message(text, ephemeral=True, **parts)
         return await interaction.followup.send(text, ephemeral=True, **parts)
 
-    async def send() -> Any:
-        try:
-            return await post(clip([content]), kwargs)
-        except discord.HTTPException as e:
-            if e.code != TOO_LARGE or not {"file", "files"} & kwargs.keys():
-                raise
-        # the server's upload limit is below the image (Discord's default is 10 MiB; some
-        # servers' are smaller): the words still reach the player, the image is said missing
-        log.warning("reply to interaction %s: its file was too large; sent without it",
-                    interaction.id)
+    def send(with_image: bool) -> Awaitable[Any]:
+        if with_image:
+            return post(clip([content]), kwargs)
         rest = {k: v for k, v in kwargs.items() if k not in ("file", "files")}
-        return await post(clip([content, t("file_too_large", lang_of(interaction))]), rest)
+        return post(clip([content, t("file_too_large", lang_of(interaction))]), rest)
 
-    await deliver(f"reply to interaction {interaction.id}", send)
+    what = f"reply to interaction {interaction.id}"
+    if {"file", "files"} & kwargs.keys():  # the words still reach the player without it
+        await deliver(what, lambda: or_without_image(send, what))
+    else:
+        await deliver(what, lambda: send(True))
 
 
 def refusal(e: ActionError, lang: str, *, from_button: bool = False) -> str:

@@ -27,7 +27,7 @@ from service.seats import ai_level, marked_view, plain_names
 from store import GameRow
 
 from .announcement import HINT_ROUNDS, Announcement, Ask, ask, game_lang, post_channel
-from .delivery import TOO_LARGE, deliver, hold_slot
+from .delivery import deliver, hold_slot, or_without_image
 from .drawing import Drawing
 from .i18n import join, t
 from .mentions import is_person, only, safe
@@ -136,33 +136,27 @@ class Posts(Drawing):
             return
         data = image.fp.getvalue() if image else None  # type: ignore[attr-defined]
         bodies = pages(lines, MAX_CONTENT) or [""]
+        what = f"game {ann.game_id} announcement"
 
         def post(body: str, last: bool) -> Callable[[], Awaitable[discord.Message]]:
-            async def send() -> discord.Message:
+            def send(with_image: bool) -> Awaitable[discord.Message]:
                 kwargs: dict[str, Any] = {"content": body or None}
                 if pings:  # whichever message holds a mention may ping
                     kwargs["allowed_mentions"] = only(*pings)
-                if last and data is not None and image is not None:
+                if not with_image:  # the image over this server's upload limit: the
+                    note = t("file_too_large", ann.lang)  # words still go, it said missing
+                    kwargs["content"] = clip([body, note] if body else [note])
+                elif last and data is not None and image is not None:
                     kwargs["file"] = discord.File(io.BytesIO(data), filename=image.filename,
                                                   description=image.description)
-                try:
-                    return await ch.send(**kwargs)
-                except discord.HTTPException as e:
-                    if e.code != TOO_LARGE or "file" not in kwargs:
-                        raise
-                # over this server's upload limit: the words (the post's last lines) still
-                # go, the image said missing, rather than the whole message lost
-                log.warning("game %s: an image over the upload limit left out", ann.game_id)
-                del kwargs["file"]
-                note = t("file_too_large", ann.lang)
-                kwargs["content"] = clip([body, note] if body else [note])
-                return await ch.send(**kwargs)
-            return send
+                return ch.send(**kwargs)
+            if last and data is not None:
+                return lambda: or_without_image(send, what)
+            return lambda: send(True)
 
         for k, body in enumerate(bodies):
             last = k == len(bodies) - 1
-            await deliver(f"game {ann.game_id} announcement", post(body, last),
-                          file=last and data is not None)
+            await deliver(what, post(body, last), file=last and data is not None)
 
     async def ping(self, ann: Announcement, a: Ask, *, reminder: bool = False) -> None:
         """A new message mentioning the player (so Discord notifies them), with buttons.
