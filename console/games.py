@@ -29,6 +29,15 @@ from .text import excerpt, name_key, quote
 from .tutorial import Learning
 
 
+def card_names(g: Game) -> list[str]:
+    """Every name of every card of the game's set, in both languages: a real card's name
+    (a unit, a monster, a command card not on offer) is no typo of a command card, so it
+    is never "corrected" to one (as `engine.decisions` does for unit cards)."""
+    cs = g.cards
+    return [cs.name(c, lang) for c in (*cs.units, *cs.monsters, *cs.commands)
+            for lang in ("en", "ja")]
+
+
 class Games(Telling):
     """The game at the table: started, resumed, played a move at a time, left."""
 
@@ -185,7 +194,7 @@ class Games(Telling):
             g.cards.commands)
         names = self.join(g.cards.name(c, self.lang) for c in options or [])
         meant = closest(a.card or "", ((g.cards.name(c, lang), c) for c in options or []
-                                       for lang in ("en", "ja")))
+                                       for lang in ("en", "ja")), known=card_names(g))
         close = self.t("close_card", card=g.cards.name(meant, self.lang)) if meant else ""
         self.say("! " + self.t("not_command_card", card=excerpt(a.card or "", self.lang),
                                close=close, options=names))

@@ -5,6 +5,7 @@ after the end, `new` with options typed once), and what each is answered."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 
@@ -14,6 +15,8 @@ from test_console_play import Table
 from console.app import CHANNEL
 from console.options import parse_command_line
 from console.run import main
+from engine import Game
+from engine.cards import DATA_FILE
 from store import Store
 
 
@@ -433,3 +436,33 @@ def test_the_rules_topics_are_listed_and_opened_in_japanese() -> None:
     assert by_name.startswith("コマンドカード") and by_name == by_key, by_name
     listed_en = asyncio.run(answers(["rules"], "en"))[0]
     assert "  commands  Command cards (R7)" in listed_en, listed_en
+
+
+def test_a_card_of_the_set_that_is_not_a_command_card_is_no_typo_of_one() -> None:
+    """R7: the command cards are picked, a unit card is not. In a card set whose Knight is
+    named Raider (奇襲兵), `pick raider` was answered "Did you mean Raid?" — a real card
+    "corrected" to another, as the unit-card refusal no longer does (engine/decisions.py
+    `_close_card`). A card the set has gets the plain answer and the list; a typo of a
+    command card is still answered with the card meant."""
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data["units"]["knight"].update(en="Raider", ja="奇襲兵")
+    g = Game.new(["Ann"], seed=3, cards_data=data)
+    g.apply(0, str(g.legal_actions(0)[0]))
+    assert g.decision(0) is not None and g.decision(0)["kind"] == "pick"
+
+    async def run(lang: str, typed: str) -> str:
+        store = await Store(":memory:").open()
+        try:
+            t = Table(store, ["--names", "Ann", "--seed", "3"], lang)
+            start = len(t.out.getvalue())
+            assert t.con.not_a_command_card(g, 0, typed)
+            return t.out.getvalue()[start:]
+        finally:
+            await store.close()
+
+    for lang, typed in (("en", "pick raider"), ("en", "pick 奇襲兵"), ("ja", "pick 奇襲兵")):
+        said = asyncio.run(run(lang, typed))
+        assert "Did you mean" not in said and "のことですか" not in said, said
+        assert "Choose one of:" in said or "選べるカード" in said, said
+    assert "Did you mean Raid?" in asyncio.run(run("en", "pick raidd"))
+    assert "奇襲のことですか" in asyncio.run(run("ja", "pick 奇襲し"))
