@@ -77,7 +77,7 @@ async def _start_reply(interaction: discord.Interaction, host: DailyHost, st: St
     if await host.slots.both_open(st.row.host_id):  # two games in one DM: say which commands mean
         focus = t("daily_focus_ranked" if st.ranked else "daily_focus_practice", lang)
     lead = i18n.sentences(lang, head, kind, focus, where) + "\n"
-    await reply(interaction, lead + challenge_text(host, st.challenge, st.par, lang))
+    await reply(interaction, lead + await challenge_text(host, st.challenge, st.par, lang))
     if st.par is None:  # "the bot is still playing it" until the par is known, then the par
         host.watch(_show_par_when_known(interaction, host, st.challenge, lead, lang))
 
@@ -88,7 +88,7 @@ async def _show_par_when_known(interaction: discord.Interaction, host: DailyHost
     once known it replaces 'still playing' in that answer. Never raises."""
     try:
         par = await host.par.compute(ch.day)
-        text = lead + challenge_text(host, ch, par, lang)
+        text = lead + await challenge_text(host, ch, par, lang)
         await deliver(f"daily par for interaction {interaction.id}",
                       lambda: interaction.edit_original_response(content=text))
     except asyncio.CancelledError:

@@ -230,7 +230,8 @@ async def news_text(bot: Host, host: DailyHost, guild_id: int, lang: str,
     """A server's daily news: today's challenge card, yesterday's podium among its members,
     yesterday's published key."""
     yesterday = today - dt.timedelta(days=1)
-    lines = [challenge_text(host, host.days.challenge(today), await host.par.get(today), lang)]
+    lines = [await challenge_text(host, host.days.challenge(today), await host.par.get(today),
+                                  lang)]
     podium = (await host.board.listing(yesterday, guild_id, member_check(bot, guild_id)))[:3]
     if podium:
         lines.append(t("daily_podium", lang, n=core.number_of(yesterday)))

@@ -153,12 +153,14 @@ def dm_refusal(e: BaseException, lang: str, what: str = "attempt") -> str:
     return t(f"daily_dm_unreachable_{what}", lang)
 
 
-def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | None,
-                   lang: str) -> str:
+async def challenge_text(host: DailyHost, ch: core.Challenge, par: dict[str, Any] | None,
+                         lang: str) -> str:
     """The day's challenge in the reader's language: number, difficulty, modifiers, par,
-    and when it ends (a relative timestamp every client shows in local time)."""
+    and when it ends (a relative timestamp every client shows in local time). A past day
+    has no "ends": past as `/rr daily play` reads it (`Calendar.still_open`), so a day
+    another process closed is past here too with the clock behind its close."""
     mods = "\n".join(f"• {m.name(lang)}" for m in ch.modifiers)
-    key = "daily_card" if ch.day >= host.days.today() else "daily_card_past"  # no "ends" for a past day
+    key = "daily_card" if await host.days.still_open(host.store, ch.day) else "daily_card_past"
     return t(key, lang, n=ch.number, day=ch.day.isoformat(),
              difficulty=difficulty_words(ch.difficulty, lang), mods=mods,
              par=par_words(par, lang), ts=int(core.day_end(ch.day)))

@@ -173,6 +173,29 @@ def test_with_the_clock_behind_the_days_close_every_daily_command_reads_the_open
     asyncio.run(scenario())
 
 
+def test_with_the_clock_behind_the_days_close_a_closed_days_card_says_it_is_past(tmp_path):
+    """The same clock audit, for the day's card: with #22 closed by the day job and this
+    process 5 s behind, `/rr daily practice` (yesterday: #22, as `play` gives #23) showed
+    #22's card as "The day ends at 00:00 UTC: in 5 seconds" — the clock's today — for a day
+    closed and announced, and a practice game of it. The card reads the open day
+    (`Calendar.still_open`): #22 is a past day, replayed as practice; #23's still ends."""
+    async def scenario():
+        clock = Clock(CLOSED)
+        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+            await day_once(h.bot)
+            clock.now = BEHIND
+            dan = h.user("dan")
+            dm = h.dm_channel(dan)
+            prac = await h.slash(dan, "rr daily practice", date="2026-11-22", channel=dm)
+            assert "#22" in prac.text and "The day ends" not in prac.text, prac.text
+            assert "A past day (2026-11-22, closed)" in prac.text, prac.text
+            play = await h.slash(dan, "rr daily play", channel=dm)
+            end = int(daily.day_end(dt.date(2026, 11, 23)))
+            assert "#23" in play.text and f"The day ends at 00:00 UTC: <t:{end}:R>" in \
+                play.text, play.text
+    asyncio.run(scenario())
+
+
 def test_with_the_clock_behind_the_days_close_the_other_daily_paths_read_the_open_day(
         tmp_path):
     """The rest of the daily paths, with #22 closed by another process and this one 5 s
