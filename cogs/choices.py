@@ -21,6 +21,7 @@ from .i18n import join, t
 
 Pair = tuple[str, str]
 LIMIT = 25  # Discord shows at most 25 choices
+CHOICE_MAX = 100  # … and takes a choice's name and value up to 100 characters each
 
 
 def _board(g: Game, seat: int) -> Board:
@@ -45,15 +46,18 @@ def _legal(g: Game, seat: int, verb: Verb) -> list[Action]:
 
 def narrow(pairs: Iterable[Pair], typed: str | None) -> list[Pair]:
     """Keep suggestions matching what the user typed (case- and width-insensitive: a
-    Japanese IME types `２Ｂ`), at most 25."""
+    Japanese IME types `２Ｂ`), at most 25. A name over Discord's 100 characters is
+    shortened; a value over them is left out, never cut: a cut one would send the command
+    something else than the suggestion named (the player can still type it whole)."""
     want = unicodedata.normalize("NFKC", typed or "").strip().casefold()
     out: list[Pair] = []
     seen: set[str] = set()
     for label, value in pairs:
-        if value in seen or (want and want not in label.casefold() and want not in value.casefold()):
+        if value in seen or len(value) > CHOICE_MAX or (
+                want and want not in label.casefold() and want not in value.casefold()):
             continue
         seen.add(value)
-        out.append((label[:100], value[:100]))
+        out.append((label[:CHOICE_MAX], value))
         if len(out) >= LIMIT:
             break
     return out

@@ -29,3 +29,17 @@ def test_a_skill_suggestion_is_in_the_readers_words_and_sends_notation():
     shot = act_targets(g, 0, "3B", None, False, "ja")
     assert ("攻撃 6B（ゴブリン）", "attack 6B") in shot, shot
     assert ("attack 6B (Goblin)", "attack 6B") in act_targets(g, 0, "3B", None, False, "en")
+
+
+def test_a_suggestion_whose_value_is_over_discords_100_is_left_out_never_cut():
+    """Discord takes a choice's value up to 100 characters. A value over it was cut to
+    100, so picking the suggestion sent the command something else than what it named (a
+    `ready` of many units losing its last squares). Such a suggestion is left out (the
+    player can still type it); a long name is shortened, its value kept whole."""
+    long_value = " ".join(["1A", "1B", "1C", "2A", "2B", "2C"] * 6)  # 107 characters
+    assert len(long_value) > 100
+    pairs = [("all of them", long_value), ("x" * 150, "2B"), ("Archer on 3C", "3C")]
+    out = narrow(pairs, "")
+    assert out == [("x" * 100, "2B"), ("Archer on 3C", "3C")], out
+    assert all(len(n) <= 100 and len(v) <= 100 for n, v in out)
+    assert narrow([("all", long_value)], "all") == []
