@@ -9,6 +9,7 @@ escaped here: names were defused once, where they enter a story (`mentions.safe`
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 import i18n
 from service.lines import ANSWER, COMMAND, STRONG, Line
@@ -39,32 +40,78 @@ EMBED_DESCRIPTION = 4096
 # What may not be cut in half: a backslash escape, a `<…>` tag (a mention, a channel, a
 # timestamp, a custom emoji), a code span; and the markdown pairs a cut would leave open.
 _ATOM = re.compile(r"\\.|<[^<>\s]{1,100}>|(`+).*?(?<!`)\1(?!`)", re.DOTALL)
-_PAIR = re.compile(r"\*\*|__|~~|\|\||\*|_")
+_PAIR = re.compile(r"\*\*\*|\*\*|__|~~|\|\||\*|_")
+_WORD = re.compile(r"[0-9A-Za-z_]")  # a word's character, as Discord's `_` rule reads one
 
 
-def _safe_ends(text: str) -> list[int]:
-    """The offsets where `text` may be cut: outside every tag, escape and code span, with
-    no markdown pair open (`**`, `__`, `~~`, `||`, `*`, `_`)."""
-    ends: list[int] = [0]
-    open_: list[str] = []
+def _word_at(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and _WORD.match(text[i]) is not None
+
+
+def _can_open(text: str, start: int, end: int) -> bool:
+    """Whether the mark at `start:end` may begin a pair, as Discord reads it: `_` and `__`
+    only at a word's start (`snake_case` is plain), `*` only before a non-space."""
+    if text[start] == "_":
+        return not _word_at(text, start - 1)
+    if text[start:end] == "*":
+        return end < len(text) and not text[end].isspace()
+    return True
+
+
+def _can_close(text: str, start: int, end: int) -> bool:
+    """… and may end one: `_` and `__` only at a word's end, `*` only after a non-space."""
+    if text[start] == "_":
+        return not _word_at(text, end)
+    if text[start:end] == "*":
+        return start > 0 and not text[start - 1].isspace()
+    return True
+
+
+def _paired(text: str, start: int, end: int, open_: list[tuple[str, int]],
+            pairs: list[tuple[int, int]]) -> None:
+    """The mark at `start:end` closes the nearest open one like it (those opened since
+    are left as plain text) or opens a pair; a mark that can do neither is plain text."""
+    mark = text[start:end]
+    at = next((k for k in range(len(open_) - 1, -1, -1) if open_[k][0] == mark), None)
+    if at is not None and _can_close(text, start, end):
+        pairs.append((open_[at][1], end))
+        del open_[at:]
+    elif _can_open(text, start, end):
+        open_.append((mark, start))
+
+
+def _marks(text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """The offsets a cut may fall on (outside every tag, escape and code span; none after
+    a code span that does not close), and the markdown pairs as (first, past-last)."""
+    steps: list[int] = [0]
+    open_: list[tuple[str, int]] = []
+    pairs: list[tuple[int, int]] = []
     i = 0
     while i < len(text):
         if atom := _ATOM.match(text, i):
             i = atom.end()
         elif pair := _PAIR.match(text, i):
-            mark = pair.group(0)
-            if open_ and open_[-1] == mark:
-                open_.pop()
-            else:
-                open_.append(mark)
+            _paired(text, i, pair.end(), open_, pairs)
             i = pair.end()
         elif text[i] == "`":  # a code span that does not close here: nothing after is safe
             break
         else:
             i += 1
-        if not open_:
-            ends.append(i)
-    return ends
+        steps.append(i)
+    return steps, pairs
+
+
+def _safe_ends(text: str) -> list[int]:
+    """The offsets where `text` may be cut: outside every tag, escape and code span, and
+    inside no markdown pair (`***`, `**`, `__`, `~~`, `||`, `*`, `_`) Discord would read as
+    one; a mark nothing closes is shown as itself, so cutting after it is safe."""
+    steps, pairs = _marks(text)
+    change = [0] * (len(text) + 2)  # +1 where a pair's inside begins, -1 past its end
+    for first, last in pairs:
+        change[first + 1] += 1
+        change[last] -= 1
+    held = list(accumulate(change))  # how many pairs hold each offset
+    return [e for e in steps if held[e] == 0]
 
 
 def cut(text: str, limit: int) -> str:
@@ -78,7 +125,7 @@ def cut(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     room = limit - 1  # for the "…"
-    ends = [e for e in _safe_ends(text[: room + 1]) if e <= room]
+    ends = [e for e in _safe_ends(text) if e <= room]
     lines = [e for e in ends if text[e : e + 1] == "\n"]
     spaced = [e for e in ends if text[e : e + 1].isspace()]
     for choice in (lines, spaced, ends):

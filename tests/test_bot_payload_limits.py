@@ -50,6 +50,24 @@ def test_a_shortened_message_never_cuts_a_mention_or_a_markdown_pair(limit: int)
     assert text.startswith(out[:-1].rstrip())
 
 
+def test_a_lone_underscore_or_asterisk_inside_a_word_still_lets_a_message_be_cut_at_a_space(
+        ) -> None:
+    """Discord reads `_` as markdown only at a word's edges (`snake_case` shows as typed),
+    and a `*` or `_` that nothing closes as itself. `cut` took each for an open pair, so
+    a line with `snake_case` (or `2*3`) had no safe place left after it and was sliced
+    mid-word ("… the unit_ca…"). It now ends at a space, and still never inside a pair
+    Discord does read (`_em_`, `*em*`, `a*b*c`, `__init__`)."""
+    text = "ran snake_case and 2*3 then " + "word " * 30
+    out = cut(text, 60)
+    assert len(out) <= 60 and out.endswith(" word…"), out
+    for paired in ("_em phasis_", "*em phasis*", "a*b c*d", "__in it__"):
+        text = f"{'x ' * 20}{paired} tail"
+        for limit in range(len(text) - 12, len(text)):
+            out = cut(text, limit)
+            assert len(out) <= limit and out.endswith("…"), out
+            assert paired in out or paired.split(" ")[0] not in out, (limit, out)
+
+
 def test_clip_keeps_whole_lines_when_they_fit() -> None:
     """A reply too long for one message keeps its first lines whole."""
     lines = [f"**line {k}** <@{10**17 + k}>" for k in range(200)]
