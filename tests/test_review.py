@@ -691,9 +691,12 @@ def test_a_review_on_a_pool_idle_for_long_is_not_taken_for_stuck(monkeypatch: py
                                                                  ) -> None:
     """A pool that finished its last job long ago (idle since) is not stuck: a review's
     jobs are judged from when they were handed to it. (Times shrunk: stuck after 1 s
-    without a job finished, a job of 0.1-0.3 s, an idle pool of 2 s.)"""
+    without a job finished, a job of 0.1 s — its judging a stand-in, so a loaded machine
+    does not make a job itself take a second —, an idle pool of 2 s.)"""
     setup, log = _solo("greedy", 4)
     monkeypatch.setattr(service.review, "review_pool", lambda processes: _SlowPool(1))
+    monkeypatch.setattr(service.review, "judge", lambda d, seed, n, m: Point(
+        d.index, d.round, d.kind, d.played, 0.5, d.played, 0.5))
     monkeypatch.setattr(service.review_looks, "RECHECK", 0)
     monkeypatch.setattr(service.review, "JOB_S", 1.0)
     monkeypatch.setattr(service.review, "WATCH_S", 0.05)
