@@ -37,9 +37,13 @@ PNG = b"\x89PNG"
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     """One sample per choice, and one decision a seat judged again: these tests are about
-    the interface (both passes still run), not the estimate."""
+    the interface (both passes still run), not the estimate. No more samples where a
+    rollout ended the game or in its last rounds (DECIDED_FACTOR, LATE): those weigh the
+    estimate (tests/test_review.py), and were half of these tests' judging."""
     monkeypatch.setattr(service.review_looks, "SAMPLES", 1)
     monkeypatch.setattr(service.review_looks, "RECHECK", 1)
+    monkeypatch.setattr(service.review_looks, "DECIDED_FACTOR", 1)
+    monkeypatch.setattr(service.review_looks, "LATE", 0)
 
 
 def test_review_refuses_then_edits_progress_and_attaches_the_chart(tmp_path):
