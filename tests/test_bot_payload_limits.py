@@ -207,6 +207,8 @@ def test_a_viewer_step_and_a_review_over_the_upload_limit_keep_their_words(tmp_p
     review its progress line); now the words come, the image said left out."""
     monkeypatch.setattr(service.review_looks, "SAMPLES", 1)
     monkeypatch.setattr(service.review_looks, "RECHECK", 1)
+    monkeypatch.setattr(service.review_looks, "DECIDED_FACTOR", 1)
+    monkeypatch.setattr(service.review_looks, "LATE", 0)
 
     async def scenario() -> None:
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=3),

@@ -23,6 +23,8 @@ def test_a_finished_game_whose_log_was_damaged_since_it_was_verified_is_reviewed
     verified (as cogs/review.py does; a restart reports the damage)."""
     monkeypatch.setattr(service.review_looks, "SAMPLES", 1)  # the interface, not the estimate
     monkeypatch.setattr(service.review_looks, "RECHECK", 1)
+    monkeypatch.setattr(service.review_looks, "DECIDED_FACTOR", 1)
+    monkeypatch.setattr(service.review_looks, "LATE", 0)
     path = tmp_path / "c.db"
 
     async def run() -> str:

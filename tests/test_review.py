@@ -566,6 +566,8 @@ def test_a_dead_review_worker_is_replaced_for_the_next_ask(monkeypatch: pytest.M
         assert again.seats[0].points
         reviewer.close()
     monkeypatch.setattr(service.review_looks, "RECHECK", 0)
+    monkeypatch.setattr(service.review_looks, "DECIDED_FACTOR", 1)  # the pool, not the estimate
+    monkeypatch.setattr(service.review_looks, "LATE", 0)
     asyncio.run(main())
 
 
@@ -634,6 +636,8 @@ def test_a_review_whose_worker_hangs_fails_and_the_next_ask_gets_a_fresh_pool(
     made = iter([_StuckPool(), ThreadPoolExecutor(max_workers=1)])
     monkeypatch.setattr(service.review, "review_pool", lambda processes: next(made))
     monkeypatch.setattr(service.review_looks, "RECHECK", 0)
+    monkeypatch.setattr(service.review_looks, "DECIDED_FACTOR", 1)  # the pool, not the estimate
+    monkeypatch.setattr(service.review_looks, "LATE", 0)
     monkeypatch.setattr(service.review, "JOB_S", 0.2, raising=False)
     monkeypatch.setattr(service.review, "WATCH_S", 0.05, raising=False)
     row = _row(setup=setup, seats=[{"user": 1, "name": "Ann"}])
@@ -667,6 +671,8 @@ def test_a_review_computed_but_not_stored_is_still_shown(monkeypatch: pytest.Mon
     computes it again."""
     setup, log = _solo("greedy", 4)
     monkeypatch.setattr(service.review_looks, "RECHECK", 0)
+    monkeypatch.setattr(service.review_looks, "DECIDED_FACTOR", 1)  # the pool, not the estimate
+    monkeypatch.setattr(service.review_looks, "LATE", 0)
     row = _row(setup=setup, seats=[{"user": 1, "name": "Ann"}])
 
     async def main() -> None:
@@ -698,6 +704,8 @@ def test_a_review_on_a_pool_idle_for_long_is_not_taken_for_stuck(monkeypatch: py
     monkeypatch.setattr(service.review, "judge", lambda d, seed, n, m: Point(
         d.index, d.round, d.kind, d.played, 0.5, d.played, 0.5))
     monkeypatch.setattr(service.review_looks, "RECHECK", 0)
+    monkeypatch.setattr(service.review_looks, "DECIDED_FACTOR", 1)  # the pool, not the estimate
+    monkeypatch.setattr(service.review_looks, "LATE", 0)
     monkeypatch.setattr(service.review, "JOB_S", 1.0)
     monkeypatch.setattr(service.review, "WATCH_S", 0.05)
     short = log[:12]
