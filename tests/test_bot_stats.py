@@ -329,14 +329,23 @@ def test_a_damaged_history_row_still_reads_and_the_others_with_it():
         assert "#2" in text and "#1" in text and "?" in text, text
 
 
-def test_a_busy_phase_of_four_long_names_is_shown_whole_in_the_viewer(tmp_path):
+def test_a_busy_phase_of_four_long_names_is_shown_whole_in_the_viewer(tmp_path, monkeypatch):
     """A finished 4-player game opened from `/rr-stats history`, stepped through phase by
     phase: a busy phase narrates more than one message holds (four long names; the live
     post took two messages), and the viewer shows every line of it — the narration in an
-    embed then — where it used to clip the message and lose the phase's last lines."""
+    embed then — where it used to clip the message and lose the phase's last lines.
+    Only words are looked at: the tables and the recap are stand-in images (drawing them
+    was a quarter of the test; the viewer's images: tests/test_bot_payload_limits.py)."""
+    import cogs.posts
+    import cogs.viewer
+    import render
     from cogs.announce import MAX_CONTENT
     from cogs.mentions import safe
     from cogs.text import markdowns
+
+    for module, name in ((render, "table_png"), (cogs.viewer, "table_png"),
+                         (cogs.posts, "recap_gif_of")):
+        monkeypatch.setattr(module, name, lambda *args, **kwargs: PNG)
 
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=11),
