@@ -39,6 +39,7 @@ from .seats import (
     check_bots,
     check_level,
     current_name,
+    plain_names,
     unclashed,
 )
 from .tables import (
@@ -188,8 +189,7 @@ class Lobby:
                     raise _not_host(row, host_gone)
                 if row.settings.get("difficulty") is not None and len(row.seats) != 1:
                     raise ServiceError.of("svc.solo_host")
-                op = self.opening([current_name(row, s) for s in range(len(row.seats))],
-                                  row.settings, seed=seed,
+                op = self.opening(plain_names(row), row.settings, seed=seed,
                                   options=options, rng_key=rng_key, ai_seats=ai_played(row),
                                   rules=rules)
                 done = await self._commit_start(row, op)
@@ -330,8 +330,7 @@ def _kept_settings(latest: GameRow | None) -> Settings:
 def distinct(name: str, row: GameRow) -> str:
     """`name` for the lobby's next seat, numbered when a seated player already reads the
     same (`unclashed`; as they go by now, `current_name`)."""
-    return unclashed(name, len(row.seats) + 1,
-                     [current_name(row, s) for s in range(len(row.seats))])
+    return unclashed(name, len(row.seats) + 1, plain_names(row))
 
 
 def _not_host(row: GameRow, host_gone: bool) -> ServiceError:
@@ -341,7 +340,7 @@ def _not_host(row: GameRow, host_gone: bool) -> ServiceError:
     if host_gone:
         return ServiceError.of("svc.host_gone")
     seat = row.seat_of(row.host_id)
-    return ServiceError.of("svc.host_start", host=row.seats[seat]["name"] if seat is not None
+    return ServiceError.of("svc.host_start", host=current_name(row, seat) if seat is not None
                            else "?")
 
 
