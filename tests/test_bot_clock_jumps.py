@@ -6,8 +6,12 @@ stored time (the process's clock) with the interaction's (Discord's clock)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from bot_driver import Clock, make_bot
@@ -68,6 +72,19 @@ BEHIND = dt.datetime(2026, 11, 22, 23, 59, 55, tzinfo=dt.UTC).timestamp()  # #22
 CLOSED = dt.datetime(2026, 11, 23, 0, 1, tzinfo=dt.UTC).timestamp()  # #23, a minute in
 
 
+@contextlib.asynccontextmanager
+async def behind_the_close(tmp_path: Path) -> AsyncIterator[tuple[Harness, Any, Any]]:
+    """The day job closed #22 at 00:01 UTC (a process whose clock is right, or this one
+    before NTP stepped it back); then this process's clock is 5 s behind that close. With
+    Dan, who has not played, and his DM."""
+    clock = Clock(CLOSED)
+    async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
+        await day_once(h.bot)
+        clock.now = BEHIND
+        dan = h.user("dan")
+        yield h, dan, h.dm_channel(dan)
+
+
 def test_a_clock_behind_the_days_close_starts_the_next_days_challenge(tmp_path):
     """The day job (in a process whose clock is right, or in this one before NTP stepped it
     back) closed #22 at 00:00 UTC; then this process, its clock 5 s behind, is asked
@@ -75,12 +92,8 @@ def test_a_clock_behind_the_days_close_starts_the_next_days_challenge(tmp_path):
     a day already closed and announced, which no closing ever ended. Now the stored
     closing wins over the clock: the player gets #23."""
     async def scenario():
-        clock = Clock(CLOSED)
-        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
-            await day_once(h.bot)
+        async with behind_the_close(tmp_path) as (h, dan, _dm):
             assert await h.bot.daily.store.day_flag("2026-11-22", "closed")
-            clock.now = BEHIND
-            dan = h.user("dan")
             res = await h.slash(dan, "rr daily play", channel=h.dm_channel(dan))
             assert "#23" in res.text and "started" in res.text, res.text
             assert await h.bot.daily.store.attempt(dan.id, "2026-11-22", True) is None
@@ -143,12 +156,7 @@ def test_with_the_clock_behind_the_days_close_every_daily_command_reads_the_open
     day they had played, and the resign's countdown to a next challenge already begun.
     Every command now reads the day the store says is open (`Calendar.open_day`)."""
     async def scenario():
-        clock = Clock(CLOSED)
-        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
-            await day_once(h.bot)
-            clock.now = BEHIND
-            dan = h.user("dan")
-            dm = h.dm_channel(dan)
+        async with behind_the_close(tmp_path) as (h, dan, dm):
             ds = h.bot.daily.store
             won = Score("won", 9, 12, 3, 14, 2).to_json()
             for day in ("2026-11-21", "2026-11-22"):  # two days won before (R13.1)
@@ -180,12 +188,7 @@ def test_with_the_clock_behind_the_days_close_a_closed_days_card_says_it_is_past
     closed and announced, and a practice game of it. The card reads the open day
     (`Calendar.still_open`): #22 is a past day, replayed as practice; #23's still ends."""
     async def scenario():
-        clock = Clock(CLOSED)
-        async with Harness(lambda: make_bot(tmp_path / "d.db", clock)) as h:
-            await day_once(h.bot)
-            clock.now = BEHIND
-            dan = h.user("dan")
-            dm = h.dm_channel(dan)
+        async with behind_the_close(tmp_path) as (h, dan, dm):
             prac = await h.slash(dan, "rr daily practice", date="2026-11-22", channel=dm)
             assert "#22" in prac.text and "The day ends" not in prac.text, prac.text
             assert "A past day (2026-11-22, closed)" in prac.text, prac.text
