@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
@@ -37,14 +38,20 @@ async def until_moved(table: Table, seat: int, rng: random.Random) -> int:
     raise AssertionError(f"seat {seat} was not asked in 80 answers")
 
 
+async def ann_and_bob(h: Harness) -> tuple[Table, Any, Any, int]:
+    """A game of Ann and Bob with a 12-hour time limit, and Bob's seat."""
+    ann, bob = h.user("ann"), h.user("bob")
+    table = Table(h)
+    row = await table.open(ann, [bob], players=2, hours=12)
+    seat = row.seat_of(bob.id)
+    assert seat is not None
+    return table, ann, bob, seat
+
+
 def test_a_new_nickname_names_the_player_from_their_next_move_on(tmp_path):
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            row = await table.open(ann, [bob], players=2, hours=12)
-            seat = row.seat_of(bob.id)
-            assert seat is not None
+            table, ann, bob, seat = await ann_and_bob(h)
             joined_as = bob.display_name  # "Bob"
             bob.nick = "Robert"  # changed in the server's settings: no event, no post
             before = await until_moved(table, seat, random.Random(2))
@@ -80,11 +87,7 @@ def test_a_new_nickname_keeps_the_naming_safety_rules(tmp_path):
     is left out, and the stars are printed, not bold."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=4)) as h:
-            ann, bob = h.user("ann"), h.user("bob")
-            table = Table(h)
-            row = await table.open(ann, [bob], players=2, hours=12)
-            seat = row.seat_of(bob.id)
-            assert seat is not None
+            table, ann, bob, seat = await ann_and_bob(h)
             bob.nick = "ANN\u202e"
             before = await until_moved(table, seat, random.Random(2))
             posts = [m.text for m in h.messages(table.channel)[before:]]
