@@ -6,10 +6,13 @@ time-limit pass picks up any AI seat still waiting."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
+from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
+import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import FakeUser, Harness
 
@@ -132,21 +135,32 @@ def test_an_ais_answer_meeting_a_locked_database_is_posted_once_it_lands(tmp_pat
     asyncio.run(scenario())
 
 
+@contextlib.asynccontextmanager
+async def ai_run_lost(h: Harness, monkeypatch: pytest.MonkeyPatch
+                      ) -> AsyncIterator[tuple[Table, FakeUser]]:
+    """Ann's game with one AI seat, started with the AI's runs switched off while inside
+    (its trigger never runs: an AI answer lost in any way), so the AI's placement waits,
+    never asked for. Yields the table and Ann."""
+    ann = h.user("ann")
+    table = Table(h)
+    await h.slash(ann, "rr new", bots=1)
+    with monkeypatch.context() as m:
+        m.setattr("cogs.seats.AiRunner.kick", lambda self, channel_id: None)
+        await h.click(ann, message=table.lobby_message(), label="Start")
+        row, g = await table.bot.service.tables.current(h.channel.id)
+        table.game_id = row.id
+        assert 1 in g.waiting_for()  # the AI's placement, not asked for
+        yield table, ann
+
+
 def test_the_time_limit_pass_resumes_an_ai_seat_left_waiting(tmp_path, monkeypatch):
     """An AI's answer lost in any way (here: its trigger never ran) is given at the next
     time-limit pass, with no time passing — before, it waited for the seat's reminder at
     75 % of the time limit (18 hours by default)."""
     async def scenario():
         async with Harness(lambda: make_bot(tmp_path / "g.db", Clock(), seed=6)) as h:
-            ann = h.user("ann")
-            table = Table(h)
-            await h.slash(ann, "rr new", bots=1)
-            with monkeypatch.context() as m:
-                m.setattr("cogs.seats.AiRunner.kick", lambda self, channel_id: None)
-                await h.click(ann, message=table.lobby_message(), label="Start")
-                row, g = await table.bot.service.tables.current(h.channel.id)
-                table.game_id = row.id
-                assert 1 in g.waiting_for()  # the AI's placement was never asked for
+            async with ai_run_lost(h, monkeypatch) as (table, _ann):
+                pass
             await table.bot.tick_once()
             await h.settle()
             row, g = await table.game()

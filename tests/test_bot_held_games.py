@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from bot_driver import Clock, Table, make_bot
 from harness import Harness
+from test_bot_ai_turns import ai_run_lost
 from test_bot_newcomer import placed_two_player
 from test_bot_permissions import DAY, give_back, passes, take_away
 
@@ -223,15 +224,7 @@ def test_an_ai_seat_waiting_when_the_hold_is_lifted_answers_at_once(tmp_path, mo
     async def scenario():
         clock = Clock()
         async with Harness(lambda: make_bot(tmp_path / "g.db", clock, seed=6)) as h:
-            ann = h.user("ann")
-            table = Table(h)
-            await h.slash(ann, "rr new", bots=1)
-            with monkeypatch.context() as m:
-                m.setattr("cogs.seats.AiRunner.kick", lambda self, channel_id: None)
-                await h.click(ann, message=table.lobby_message(), label="Start")
-                row, g = await table.bot.service.tables.current(h.channel.id)
-                table.game_id = row.id
-                assert 1 in g.waiting_for()  # the AI's placement, not asked for
+            async with ai_run_lost(h, monkeypatch) as (table, ann):
                 take_away(h, send_messages=False)
                 await table.slash(ann, "rr status")  # shows the permission gone: held
             await table.bot.tick_once()  # the pass skips the held game's AI seat
